@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "openin-check",
+    products: [
+        .library(name: "OpenInPolicy", targets: ["OpenInPolicy"]),
+        .library(name: "AppConnectRuntime", targets: ["AppConnectRuntime"]),
+        .executable(name: "openin-check", targets: ["openin-check"]),
+    ],
+    targets: [
+        // The decision module: model, rules, evaluator, formats, table runner.
+        .target(name: "OpenInPolicy"),
+        // The AppConnect lifecycle around the evaluator.
+        .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
+        // The CLI's verbs, as a library so tests can call them in process.
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime"]),
+        .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
+        // A small program that embeds the library (Examples/Embedding).
+        .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),
+        .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInPolicy"]),
+        .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime"]),
+        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

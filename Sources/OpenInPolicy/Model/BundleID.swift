@@ -1,0 +1,70 @@
+/// An app's bundle ID (or an activity type such as `com.apple.UIKit.activity.Mail`).
+///
+/// Bundle IDs are compared exactly and case-sensitively, as the admin portal
+/// treats them. A valid ID is 1 to 255 characters of ASCII letters, digits,
+/// `-` and `_`, in one or more segments separated by single dots, with no
+/// empty segment.
+public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The ID as written.
+    public let rawValue: String
+
+    /// Validates and wraps a bundle ID.
+    /// - Throws: ``InputError/malformedBundleID(_:reason:)`` naming what is wrong.
+    public init(_ text: String) throws(InputError) {
+        if let problem = BundleID.problem(in: text) {
+            throw .malformedBundleID(text, reason: problem)
+        }
+        rawValue = text
+    }
+
+    /// Wraps an ID already known to be valid (the library's own constants).
+    init(known text: String) {
+        precondition(BundleID.problem(in: text) == nil, "invalid built-in bundle ID \(text)")
+        rawValue = text
+    }
+
+    /// Why `text` is not a valid bundle ID, or `nil` when it is.
+    public static func problem(in text: String) -> String? {
+        if text.isEmpty { return "it is empty" }
+        if text.utf8.count > 255 { return "it is longer than 255 bytes" }
+        var segmentLength = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                if segmentLength == 0 { return "it has an empty segment (two dots, or a dot at the start)" }
+                segmentLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                segmentLength += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                return "it contains a space"
+            case UInt8(ascii: ";"), UInt8(ascii: ","):
+                return "it contains '\(Character(Unicode.Scalar(byte)))': write one ID per entry"
+            case 0..<0x20, 0x7F:
+                return "it contains a control character"
+            case 0x80...:
+                return "it contains a non-ASCII character"
+            default:
+                return "it contains '\(Character(Unicode.Scalar(byte)))' (allowed: letters, digits, '-', '_', '.')"
+            }
+        }
+        if segmentLength == 0 { return "it has an empty segment (a dot at the end)" }
+        return nil
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: BundleID, rhs: BundleID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension BundleID {
+    /// `com.apple.UIKit.activity.Mail`, the share-sheet activity of native Mail.
+    public static let mailActivity = BundleID(known: "com.apple.UIKit.activity.Mail")
+    /// `com.apple.mobilemail`, the native Mail app.
+    public static let mobileMail = BundleID(known: "com.apple.mobilemail")
+    /// `com.mobileiron.ios.emailplus`, the default bundle ID of Email+.
+    public static let emailPlus = BundleID(known: "com.mobileiron.ios.emailplus")
+
+    /// Whether this is one of the two IDs that together stand for native Mail.
+    public var isNativeMail: Bool { self == .mailActivity || self == .mobileMail }
+}

@@ -1,0 +1,103 @@
+/// What happens to a share request (the brief's words).
+public enum Outcome: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Delivered to the requested target.
+    case allow
+    /// Delivered to another app: Email+.
+    case redirect
+    /// The target receives a dummy file with a mangled name, so it cannot open it.
+    case substituteDummyFile = "substitute-dummy-file"
+    /// Nothing is delivered.
+    case deny
+
+    /// Reads an outcome from its name.
+    public init?(parsing text: String) { self.init(rawValue: text) }
+
+    public var description: String { rawValue }
+}
+
+/// What the app should do with its Open In menu items (Table 11 of open-in-policy.txt).
+public enum OpenInUI: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Enable the Open In user interface.
+    case enabled
+    /// Disable the Open In user interface.
+    case disabled
+
+    public var description: String { rawValue }
+}
+
+/// A delegate callback the AppConnect library calls, with its argument.
+///
+/// The library calls it only if the app implements it; a decision lists what
+/// the library would call.
+public enum Callback: Sendable, Hashable, CustomStringConvertible {
+    /// `appConnect:openInAttemptedWhenACOpenInPolicyBlocked:` with the current policy.
+    case openInAttemptedWhenBlocked(OpenInStatus)
+    /// `appConnect:openURLAttemptedWhenUnauthorizedForURL:` with the URL.
+    case openURLAttemptedWhenUnauthorized(ShareURL)
+    /// `appConnectAttemptedDragAndDropToNonAppConnectApp:`.
+    case dragAndDropToNonAppConnectApp
+
+    /// The SDK selector.
+    public var selector: String {
+        switch self {
+        case .openInAttemptedWhenBlocked: "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:"
+        case .openURLAttemptedWhenUnauthorized: "appConnect:openURLAttemptedWhenUnauthorizedForURL:"
+        case .dragAndDropToNonAppConnectApp: "appConnectAttemptedDragAndDropToNonAppConnectApp:"
+        }
+    }
+
+    /// The selector's distinguishing name, as tables write it (`openInAttemptedWhenACOpenInPolicyBlocked`).
+    public var name: String {
+        switch self {
+        case .openInAttemptedWhenBlocked: "openInAttemptedWhenACOpenInPolicyBlocked"
+        case .openURLAttemptedWhenUnauthorized: "openURLAttemptedWhenUnauthorizedForURL"
+        case .dragAndDropToNonAppConnectApp: "appConnectAttemptedDragAndDropToNonAppConnectApp"
+        }
+    }
+
+    /// The table form: `name(argument)`, or the bare name when there is no argument.
+    public var description: String {
+        switch self {
+        case .openInAttemptedWhenBlocked(let status): "\(name)(\(status))"
+        case .openURLAttemptedWhenUnauthorized(let url): "\(name)(\(url.rawValue))"
+        case .dragAndDropToNonAppConnectApp: name
+        }
+    }
+}
+
+/// The answer for one share request: what happens, why, and what the app sees.
+public struct Decision: Sendable, Hashable {
+    /// What happens to the request.
+    public let outcome: Outcome
+    /// The app that receives something (the request's target, native Mail, Email+,
+    /// or the URL's handler), or `nil` when nothing is delivered or the receiver is unknown.
+    public let target: BundleID?
+    /// The callback the library calls, if any (at most one per decision).
+    public let callback: Callback?
+    /// What the app should do with its Open In user interface.
+    public let openInUI: OpenInUI
+    /// The rule that decided.
+    public let rule: RuleID
+    /// The hash a substituted dummy file's name is made from (0 unless substituted).
+    let dummySeed: UInt64
+
+    init(outcome: Outcome, target: BundleID?, callback: Callback? = nil, openInUI: OpenInUI, rule: RuleID, dummySeed: UInt64 = 0) {
+        self.outcome = outcome
+        self.target = target
+        self.callback = callback
+        self.openInUI = openInUI
+        self.rule = rule
+        self.dummySeed = dummySeed
+    }
+
+    /// The callbacks the library calls, in order (empty or one).
+    public var callbacks: [Callback] { callback.map { [$0] } ?? [] }
+
+    /// One sentence saying why: the deciding rule's reason.
+    public var reason: String { rule.info.reason }
+
+    /// The dummy file's name when the outcome is ``Outcome/substituteDummyFile``.
+    public var dummyFileName: String? {
+        outcome == .substituteDummyFile ? DummyFileName.make(seed: dummySeed) : nil
+    }
+}

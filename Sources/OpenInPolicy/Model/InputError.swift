@@ -1,0 +1,48 @@
+/// Why an input cannot be decided: the engine fails closed with one of these, never a decision.
+public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A policy value that is none of the SDK's (or `appconnect` where that is allowed).
+    case unknownPolicy(String)
+    /// A channel name that is not one of the eight channels.
+    case unknownChannel(String)
+    /// A drag-and-drop policy that is not `all`, `appconnect` or `none`.
+    case unknownDragAndDropPolicy(String)
+    /// A bundle ID that is not well formed.
+    case malformedBundleID(String, reason: String)
+    /// A URL that is not well formed.
+    case malformedURL(String, reason: String)
+    /// A request whose channel needs a target and has none.
+    case missingTarget(Channel)
+    /// A request whose channel needs a URL and has none.
+    case missingURL(Channel)
+    /// A request that carries a field its channel does not take.
+    case unexpectedField(String, Channel)
+    /// A `mail-link` request whose URL is not `mailto:`.
+    case notMailto(String)
+    /// A URL scheme (in the app's schemes or handler map) that is not well formed.
+    case malformedScheme(String)
+
+    public var description: String {
+        switch self {
+        case .unknownPolicy(let value):
+            "unknown Open In policy '\(value)': use unauthorized, authorized, whitelist, appconnect, an ACOPENINPOLICY_ constant name, or 0, 1, 2"
+        case .unknownChannel(let value):
+            "unknown channel '\(value)': use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .unknownDragAndDropPolicy(let value):
+            "unknown drag-and-drop policy '\(value)': use all, appconnect or none"
+        case .malformedBundleID(let value, let reason):
+            "malformed bundle ID '\(value)': \(reason)"
+        case .malformedURL(let value, let reason):
+            "malformed URL '\(value)': \(reason)"
+        case .missingTarget(let channel):
+            "channel \(channel.rawValue) needs a target bundle ID"
+        case .missingURL(let channel):
+            "channel \(channel.rawValue) needs a url"
+        case .unexpectedField(let field, let channel):
+            "channel \(channel.rawValue) does not take '\(field)': \(channel.fieldHint)"
+        case .notMailto(let url):
+            "channel mail-link takes a mailto: URL, not '\(url)'"
+        case .malformedScheme(let value):
+            "malformed URL scheme '\(value)': a scheme is a letter followed by letters, digits, '+', '-' or '.'"
+        }
+    }
+}

@@ -1,0 +1,244 @@
+/// Everything a decision depends on besides the request: the server's policy,
+/// the app's settings, the device and whether AppConnect is enforcing.
+public struct Policy: Sendable, Hashable {
+    /// The Open In status the app sees.
+    public var status: OpenInStatus
+    /// The whitelist (used under ``OpenInStatus/whitelist`` only).
+    public var whitelist: Whitelist
+    /// The server's app-specific configuration.
+    public var config: AppConfig
+    /// The `MI_APP_CONNECT` overrides from the app's Info.plist.
+    public var infoPlist: InfoPlistOverrides
+    /// What is installed on the device.
+    public var device: DeviceFacts
+    /// Facts about the app itself.
+    public var app: AppFacts
+    /// The server's separate drag-and-drop policy, when one is given.
+    public var dragAndDrop: DragAndDropPolicy?
+    /// Whether AppConnect enforces policy (library started, app in AppConnect mode).
+    public var enforcing: Bool
+
+    /// Creates a policy; everything but the status has a permissive-to-describe, restrictive-to-enforce default.
+    public init(
+        status: OpenInStatus,
+        whitelist: Whitelist = .empty,
+        config: AppConfig = AppConfig(),
+        infoPlist: InfoPlistOverrides = InfoPlistOverrides(),
+        device: DeviceFacts = DeviceFacts(),
+        app: AppFacts = AppFacts(),
+        dragAndDrop: DragAndDropPolicy? = nil,
+        enforcing: Bool = true
+    ) {
+        self.status = status
+        self.whitelist = whitelist
+        self.config = config
+        self.infoPlist = infoPlist
+        self.device = device
+        self.app = app
+        self.dragAndDrop = dragAndDrop
+        self.enforcing = enforcing
+    }
+
+    /// Creates a policy from a ``PolicySetting``: "All AppConnect apps" becomes
+    /// WHITELIST of `device.appConnectApps`, and `whitelist` is then ignored.
+    public init(
+        setting: PolicySetting,
+        whitelist: Whitelist = .empty,
+        config: AppConfig = AppConfig(),
+        infoPlist: InfoPlistOverrides = InfoPlistOverrides(),
+        device: DeviceFacts = DeviceFacts(),
+        app: AppFacts = AppFacts(),
+        dragAndDrop: DragAndDropPolicy? = nil,
+        enforcing: Bool = true
+    ) {
+        switch setting {
+        case .status(let status):
+            self.init(status: status, whitelist: whitelist, config: config, infoPlist: infoPlist,
+                      device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
+        case .allAppConnectApps:
+            self.init(status: .whitelist, whitelist: Whitelist(device.appConnectApps), config: config,
+                      infoPlist: infoPlist, device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
+        }
+    }
+
+    /// Whether `target` counts as listed: always under AUTHORIZED, under
+    /// WHITELIST when the whitelist lists it (the whole pair for native Mail).
+    public func lists(_ target: BundleID) -> Bool {
+        switch status {
+        case .authorized: true
+        case .unauthorized: false
+        case .whitelist: whitelist.lists(target)
+        }
+    }
+
+    /// Whether native Mail is allowed: AUTHORIZED, or WHITELIST holding both Mail IDs.
+    public var mailAllowed: Bool {
+        switch status {
+        case .authorized: true
+        case .unauthorized: false
+        case .whitelist: whitelist.containsMailPair
+        }
+    }
+
+    /// Whether scheme blocking is disabled by the Info.plist or the server config.
+    public var schemeBlockingDisabled: Bool {
+        infoPlist.disableSchemeBlocking || config.disablesSchemeBlocking
+    }
+
+    /// The Open In UI state Table 11 asks for.
+    public var openInUI: OpenInUI {
+        if !enforcing || config.disablesOpenInEnforcement { return .enabled }
+        return status == .unauthorized ? .disabled : .enabled
+    }
+}
+
+/// The server's app-specific configuration: string key-value pairs (empty when none is set).
+public struct AppConfig: Sendable, Hashable {
+    /// `MI_AC_DISABLE_SCHEME_BLOCKING`: `true` lets `openURL:` with `mailto:` open native Mail.
+    public static let disableSchemeBlockingKey = "MI_AC_DISABLE_SCHEME_BLOCKING"
+    /// `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`: `yes` or `true` allows Open In to all apps.
+    public static let disableOpenInEnforcementKey = "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT"
+
+    /// The key-value pairs.
+    public let values: [String: String]
+    /// Whether `MI_AC_DISABLE_SCHEME_BLOCKING` is exactly `true`.
+    public let disablesSchemeBlocking: Bool
+    /// Whether `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT` is `yes` or `true`, in any case.
+    public let disablesOpenInEnforcement: Bool
+
+    /// Wraps key-value pairs and reads the two keys the engine uses.
+    ///
+    /// `MI_AC_DISABLE_SCHEME_BLOCKING` counts only when it is exactly `true`,
+    /// the value the seed gives ("by adding the key MI_AC_DISABLE_SCHEME_BLOCKING
+    /// with the value true"); any other value leaves blocking on (fail closed)
+    /// and `openin-check lint` reports it. `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`
+    /// counts for `yes` or `true` in any case.
+    public init(_ values: [String: String] = [:]) {
+        self.values = values
+        disablesSchemeBlocking = values[AppConfig.disableSchemeBlockingKey] == "true"
+        let enforcement = values[AppConfig.disableOpenInEnforcementKey]?.lowercased()
+        disablesOpenInEnforcement = enforcement == "yes" || enforcement == "true"
+    }
+
+    /// The value for `key`, if set.
+    public subscript(key: String) -> String? { values[key] }
+}
+
+/// The `MI_APP_CONNECT` dictionary of the app's Info.plist, as far as Open In is concerned.
+public struct InfoPlistOverrides: Sendable, Hashable {
+    /// `MI_AC_DISABLE_SCHEME_BLOCKING` = YES: `openURL:` with `mailto:` opens native Mail.
+    public var disableSchemeBlocking: Bool
+
+    /// Creates the overrides; none is set by default.
+    public init(disableSchemeBlocking: Bool = false) {
+        self.disableSchemeBlocking = disableSchemeBlocking
+    }
+}
+
+/// What is installed on the device.
+public struct DeviceFacts: Sendable, Hashable {
+    /// Whether Email+ is installed.
+    public var emailPlusInstalled: Bool
+    /// Email+'s bundle IDs; the first is the one a redirect opens.
+    public var emailPlusBundleIDs: [BundleID]
+    /// URL scheme (lowercase) → bundle ID of the app that handles it.
+    public private(set) var schemeHandlers: [String: BundleID]
+    /// The installed AppConnect apps (the whitelist of "All AppConnect apps").
+    public var appConnectApps: Set<BundleID>
+
+    /// Creates device facts.
+    /// - Throws: ``InputError/malformedScheme(_:)`` for a handler scheme that is not a scheme.
+    public init(
+        emailPlusInstalled: Bool = false,
+        emailPlusBundleIDs: [BundleID] = [.emailPlus],
+        schemeHandlers: [String: BundleID] = [:],
+        appConnectApps: Set<BundleID> = []
+    ) throws(InputError) {
+        self.emailPlusInstalled = emailPlusInstalled
+        self.emailPlusBundleIDs = emailPlusBundleIDs.isEmpty ? [.emailPlus] : emailPlusBundleIDs
+        self.schemeHandlers = [:]
+        self.appConnectApps = appConnectApps
+        for (scheme, handler) in schemeHandlers { try setHandler(handler, for: scheme) }
+    }
+
+    /// Creates device facts with no scheme handlers (cannot fail).
+    public init() {
+        emailPlusInstalled = false
+        emailPlusBundleIDs = [.emailPlus]
+        schemeHandlers = [:]
+        appConnectApps = []
+    }
+
+    /// Records the app that handles `scheme` (compared case-insensitively).
+    /// - Throws: ``InputError/malformedScheme(_:)``.
+    public mutating func setHandler(_ handler: BundleID, for scheme: String) throws(InputError) {
+        schemeHandlers[try URLScheme.normalize(scheme)] = handler
+    }
+
+    /// The app that handles `scheme` (already lowercase), if known.
+    public func handler(forScheme scheme: String) -> BundleID? { schemeHandlers[scheme] }
+
+    /// The bundle ID a redirect to Email+ opens.
+    public var emailPlusTarget: BundleID { emailPlusBundleIDs.first ?? .emailPlus }
+}
+
+/// Facts about the app being managed.
+public struct AppFacts: Sendable, Hashable {
+    /// The app's own URL schemes, lowercase: opening one of these is not Open In.
+    public private(set) var urlSchemes: Set<String>
+
+    /// Creates app facts with no schemes.
+    public init() { urlSchemes = [] }
+
+    /// Creates app facts with the app's own schemes.
+    /// - Throws: ``InputError/malformedScheme(_:)``.
+    public init<S: Sequence>(urlSchemes: S) throws(InputError) where S.Element == String {
+        self.urlSchemes = []
+        for scheme in urlSchemes { try addScheme(scheme) }
+    }
+
+    /// Adds one of the app's own schemes (compared case-insensitively).
+    /// - Throws: ``InputError/malformedScheme(_:)``.
+    public mutating func addScheme(_ scheme: String) throws(InputError) {
+        urlSchemes.insert(try URLScheme.normalize(scheme))
+    }
+}
+
+/// The server's drag-and-drop policy, separate from the Open In policy.
+public enum DragAndDropPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Drag and drop to all apps.
+    case all
+    /// Drag and drop to AppConnect apps only.
+    case appConnect = "appconnect"
+    /// No drag and drop.
+    case none
+
+    /// Reads `all`, `appconnect` or `none` (case-insensitive).
+    /// - Throws: ``InputError/unknownDragAndDropPolicy(_:)``.
+    public init(parsing text: String) throws(InputError) {
+        guard let value = DragAndDropPolicy(rawValue: text.lowercased()) else { throw .unknownDragAndDropPolicy(text) }
+        self = value
+    }
+}
+
+/// URL scheme names: validation and case folding.
+enum URLScheme {
+    /// Lowercases a scheme after checking RFC 3986's form (a trailing `:` is tolerated).
+    static func normalize(_ text: String) throws(InputError) -> String {
+        var name = Substring(text)
+        if name.hasSuffix(":") { name = name.dropLast() }
+        guard let first = name.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else {
+            throw .malformedScheme(text)
+        }
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                continue
+            default:
+                throw .malformedScheme(text)
+            }
+        }
+        return name.lowercased()
+    }
+}

@@ -1,0 +1,113 @@
+/// The way an app tries to share: the class or call iOS uses.
+public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `UIDocumentInteractionController` (the Open In menu).
+    case documentInteraction = "document-interaction"
+    /// `QLPreviewController`, which uses `UIDocumentInteractionController`.
+    case quickLook = "quick-look"
+    /// Sharing to an app extension.
+    case appExtension = "app-extension"
+    /// `UIActivityViewController` (the share sheet).
+    case activityView = "activity-view"
+    /// The app's own `openURL:` call.
+    case openURL = "open-url"
+    /// A `mailto:` link tapped in a `UIWebView`, `WKWebView` or `UITextView`.
+    case mailLink = "mail-link"
+    /// Presenting `MFMailComposeViewController`.
+    case mailCompose = "mail-compose"
+    /// Dragging content to another app.
+    case dragAndDrop = "drag-and-drop"
+
+    /// Reads a channel from its name.
+    /// - Throws: ``InputError/unknownChannel(_:)``.
+    public init(parsing text: String) throws(InputError) {
+        guard let channel = Channel(rawValue: text) else { throw .unknownChannel(text) }
+        self = channel
+    }
+
+    public var description: String { rawValue }
+
+    /// Whether the channel names the receiving app in `target` (and needs it).
+    public var requiresTarget: Bool {
+        switch self {
+        case .documentInteraction, .quickLook, .appExtension, .dragAndDrop: true
+        case .activityView, .openURL, .mailLink, .mailCompose: false
+        }
+    }
+
+    /// What a request on this channel carries, for error messages.
+    var fieldHint: String {
+        switch self {
+        case .documentInteraction, .quickLook, .appExtension, .dragAndDrop: "give the receiving app as target"
+        case .activityView: "target (optional) is the app the user picked; it takes no url"
+        case .openURL: "give the url; the app that handles it comes from the device's scheme handlers"
+        case .mailLink: "give the tapped mailto: url (optional); the target is native Mail"
+        case .mailCompose: "it takes neither target nor url; the target is native Mail"
+        }
+    }
+}
+
+/// One attempt to share: a channel, and the target app or URL it names.
+public struct ShareRequest: Sendable, Hashable {
+    /// How the app shares.
+    public let channel: Channel
+    /// The receiving app (document interaction, Quick Look, extensions, drag and
+    /// drop), or the app the user picked in the share sheet.
+    public let target: BundleID?
+    /// The URL opened (`open-url`) or tapped (`mail-link`).
+    public let url: ShareURL?
+    /// The shared file's name, from which a dummy file name is made when one is substituted.
+    public let document: String?
+    /// The request's path through the rules, with what that path needs unwrapped.
+    let route: Route
+
+    /// Creates a request, checking that the channel has what it needs and nothing it does not take.
+    /// - Throws: ``InputError/missingTarget(_:)``, ``InputError/missingURL(_:)``,
+    ///   ``InputError/unexpectedField(_:_:)`` or ``InputError/notMailto(_:)``.
+    public init(channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, document: String? = nil) throws(InputError) {
+        switch channel {
+        case .documentInteraction, .quickLook, .appExtension, .dragAndDrop:
+            guard let target else { throw .missingTarget(channel) }
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = channel == .dragAndDrop ? .dragAndDrop(target) : .document(target)
+        case .activityView:
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = .activityView
+        case .openURL:
+            guard let url else { throw .missingURL(channel) }
+            if target != nil { throw .unexpectedField("target", channel) }
+            route = url.isMailto ? .mailto(url) : .otherURL(url)
+        case .mailLink:
+            if target != nil { throw .unexpectedField("target", channel) }
+            if let url, !url.isMailto { throw .notMailto(url.rawValue) }
+            route = .mailView
+        case .mailCompose:
+            if target != nil { throw .unexpectedField("target", channel) }
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = .mailView
+        }
+        self.channel = channel
+        self.target = target
+        self.url = url
+        self.document = document
+    }
+
+    /// Creates a request from strings, validating each part.
+    /// - Throws: ``InputError`` for an unknown channel, a malformed bundle ID or
+    ///   URL, or a field the channel needs or does not take.
+    public init(channel: String, target: String? = nil, url: String? = nil, document: String? = nil) throws(InputError) {
+        let channel = try Channel(parsing: channel)
+        let target = try target.map { text throws(InputError) in try BundleID(text) }
+        let url = try url.map { text throws(InputError) in try ShareURL(text) }
+        try self.init(channel: channel, target: target, url: url, document: document)
+    }
+}
+
+/// Which of the channel rules (5 to 10) a request reaches, with its payload.
+enum Route: Sendable, Hashable {
+    case activityView
+    case mailto(ShareURL)
+    case otherURL(ShareURL)
+    case mailView
+    case document(BundleID)
+    case dragAndDrop(BundleID)
+}

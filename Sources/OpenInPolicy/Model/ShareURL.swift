@@ -1,0 +1,78 @@
+/// A URL an app opens or a user taps, with its scheme read the way RFC 3986 defines it.
+///
+/// A valid URL starts with a scheme (a letter, then letters, digits, `+`, `-`
+/// or `.`), then `:`, and holds only printable ASCII that RFC 3986 allows,
+/// with every `%` followed by two hex digits. Spaces (leading ones included),
+/// control characters and raw non-ASCII are errors: the engine never guesses.
+public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
+    /// The URL as written.
+    public let rawValue: String
+    /// The scheme, lowercased (schemes are case-insensitive: `MAILTO:` is `mailto`).
+    public let scheme: String
+
+    /// Validates a URL and extracts its scheme.
+    /// - Throws: ``InputError/malformedURL(_:reason:)`` naming what is wrong.
+    public init(_ text: String) throws(InputError) {
+        var schemeEnd: Int? = nil
+        var index = 0
+        var pendingHex = 0
+        for byte in text.utf8 {
+            if schemeEnd == nil {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    break
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                    if index == 0 { throw .malformedURL(text, reason: "it does not start with a scheme (a letter)") }
+                case UInt8(ascii: ":"):
+                    if index == 0 { throw .malformedURL(text, reason: "the scheme before ':' is empty") }
+                    schemeEnd = index
+                case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                    throw .malformedURL(text, reason: index == 0 ? "it starts with a space" : "it contains a space")
+                default:
+                    throw .malformedURL(text, reason: "it has no scheme (expected e.g. 'mailto:' or 'https:')")
+                }
+            } else if pendingHex > 0 {
+                guard ShareURL.isHexDigit(byte) else {
+                    throw .malformedURL(text, reason: "'%' is not followed by two hex digits")
+                }
+                pendingHex -= 1
+            } else if byte == UInt8(ascii: "%") {
+                pendingHex = 2
+            } else if let problem = ShareURL.problem(with: byte) {
+                throw .malformedURL(text, reason: problem)
+            }
+            index += 1
+        }
+        guard let end = schemeEnd else {
+            throw .malformedURL(text, reason: text.isEmpty ? "it is empty" : "it has no scheme (expected e.g. 'mailto:' or 'https:')")
+        }
+        if pendingHex > 0 { throw .malformedURL(text, reason: "'%' is not followed by two hex digits") }
+        rawValue = text
+        scheme = String(decoding: text.utf8.prefix(end), as: UTF8.self).lowercased()
+    }
+
+    public var description: String { rawValue }
+
+    /// Whether the scheme is `mailto` (in any case).
+    public var isMailto: Bool { scheme == "mailto" }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
+
+    /// Why `byte` may not appear after the scheme, or `nil` when it may.
+    private static func problem(with byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"): "it contains a space (write %20)"
+        case 0..<0x20, 0x7F: "it contains a control character"
+        case 0x80...: "it contains a raw non-ASCII character (percent-encode it)"
+        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
+             UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            "it contains '\(Character(Unicode.Scalar(byte)))', which a URL may not hold unencoded"
+        default: nil
+        }
+    }
+}

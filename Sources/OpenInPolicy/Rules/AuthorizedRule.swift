@@ -1,0 +1,16 @@
+/// Rule 4: AUTHORIZED allows every channel.
+enum AuthorizedRule: DecisionRule {
+    static let allow = RuleInfo(
+        "authorized.allow", step: 4,
+        summary: "Under AUTHORIZED the library performs no Open In actions: every channel is allowed.",
+        reason: "The Open In policy is AUTHORIZED, so the library performs no actions on Open In.",
+        source: "open-in-policy.txt",
+        quote: "The AppConnect library performs no actions on Open In behavior.")
+
+    static let rules = [allow]
+
+    static func apply(_ request: ShareRequest, _ policy: Policy) -> Decision? {
+        guard policy.status == .authorized else { return nil }
+        return Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+    }
+}

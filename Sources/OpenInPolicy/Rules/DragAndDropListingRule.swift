@@ -1,0 +1,25 @@
+/// Rule 10: drag and drop with no drag-and-drop policy follows the Open In listing.
+enum DragAndDropListingRule: DecisionRule {
+    static let source = "DESIGN.md (rule 10, our choice: the seeds do not define a drag-and-drop policy)"
+    static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
+
+    static let listed = RuleInfo(
+        "drag-and-drop.listed-target", step: 10,
+        summary: "With no drag-and-drop policy, drag and drop to a listed target is allowed.",
+        reason: "No drag-and-drop policy is given, and the target is listed by the Open In policy.",
+        source: source, quote: quote)
+    static let unlisted = RuleInfo(
+        "drag-and-drop.unlisted-target", step: 10,
+        summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied with the drag-and-drop callback.",
+        reason: "No drag-and-drop policy is given, and the target is not listed by the Open In policy.",
+        source: source, quote: quote)
+
+    static let rules = [listed, unlisted]
+
+    static func decide(target: BundleID, _ policy: Policy) -> Decision {
+        if policy.lists(target) {
+            return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
+        }
+        return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: policy.openInUI, rule: unlisted.id)
+    }
+}

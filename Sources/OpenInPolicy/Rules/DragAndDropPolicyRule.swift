@@ -1,0 +1,44 @@
+/// Rule 2: drag and drop under the server's own drag-and-drop policy.
+enum DragAndDropPolicyRule: DecisionRule {
+    static let source = "notifications.txt; DESIGN.md (the drag-and-drop policy's values come from public Ivanti docs)"
+    static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
+
+    static let all = RuleInfo(
+        "drag-and-drop.policy-all", step: 2,
+        summary: "Under the drag-and-drop policy 'all', drag and drop to any app is allowed.",
+        reason: "The drag-and-drop policy allows dragging to all apps.",
+        source: source, quote: quote)
+    static let none = RuleInfo(
+        "drag-and-drop.policy-none", step: 2,
+        summary: "Under the drag-and-drop policy 'none', drag and drop is denied and the drag-and-drop callback is called.",
+        reason: "The drag-and-drop policy allows dragging to no app.",
+        source: source, quote: quote)
+    static let appConnectApp = RuleInfo(
+        "drag-and-drop.policy-appconnect-app", step: 2,
+        summary: "Under the drag-and-drop policy 'appconnect', drag and drop to an AppConnect app is allowed.",
+        reason: "The drag-and-drop policy allows dragging to AppConnect apps, and the target is one.",
+        source: source, quote: quote)
+    static let nonAppConnectApp = RuleInfo(
+        "drag-and-drop.policy-non-appconnect-app", step: 2,
+        summary: "Under the drag-and-drop policy 'appconnect', drag and drop to any other app is denied with the drag-and-drop callback.",
+        reason: "The drag-and-drop policy allows dragging to AppConnect apps only, and the target is not one.",
+        source: source, quote: quote)
+
+    static let rules = [all, none, appConnectApp, nonAppConnectApp]
+
+    static func apply(target: BundleID, _ policy: Policy) -> Decision? {
+        guard let dragPolicy = policy.dragAndDrop else { return nil }
+        let ui = policy.openInUI
+        switch dragPolicy {
+        case .all:
+            return Decision(outcome: .allow, target: target, openInUI: ui, rule: all.id)
+        case .none:
+            return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: ui, rule: none.id)
+        case .appConnect:
+            if policy.device.appConnectApps.contains(target) {
+                return Decision(outcome: .allow, target: target, openInUI: ui, rule: appConnectApp.id)
+            }
+            return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: ui, rule: nonAppConnectApp.id)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Rule 3: the server's app-specific config turns Open In enforcement off.
+enum EnforcementDisabledRule: DecisionRule {
+    static let allow = RuleInfo(
+        "enforcement-disabled.allow", step: 3,
+        summary: "When the app config sets MI_AC_DISABLE_OPEN_IN_ENFORCEMENT to yes or true, Open In is allowed to all apps.",
+        reason: "The server's app config sets MI_AC_DISABLE_OPEN_IN_ENFORCEMENT, so Open In is allowed to all apps.",
+        source: "DESIGN.md (inputs: app-specific config)",
+        quote: "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT = Yes (\"Open In is allowed to all apps\")")
+
+    static let rules = [allow]
+
+    static func apply(_ request: ShareRequest, _ policy: Policy) -> Decision? {
+        guard policy.config.disablesOpenInEnforcement else { return nil }
+        return Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+    }
+}

@@ -1,0 +1,16 @@
+/// Rule 1: a regular (non-AppConnect) app is not restricted.
+enum NotEnforcingRule: DecisionRule {
+    static let allow = RuleInfo(
+        "not-enforcing.allow", step: 1,
+        summary: "When AppConnect is not enforcing (library not started, or Non-AppConnect Mode), every share is allowed.",
+        reason: "AppConnect is not enforcing policy, so the app shares like a regular app.",
+        source: "dual-mode.txt",
+        quote: "The app begins behaving as a regular, non-AppConnect app.")
+
+    static let rules = [allow]
+
+    static func apply(_ request: ShareRequest, _ policy: Policy) -> Decision? {
+        guard !policy.enforcing else { return nil }
+        return Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+    }
+}

@@ -1,0 +1,80 @@
+/// The stable id of a decision rule, e.g. `activity-view.blocks-all`.
+public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The id as written in decisions and tables.
+    public let rawValue: String
+
+    init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// Looks up a rule id by name.
+    /// - Returns: `nil` when no rule has that id.
+    public init?(parsing text: String) {
+        guard RuleCatalog.byID[text] != nil else { return nil }
+        rawValue = text
+    }
+
+    /// The rule's description.
+    public var info: RuleInfo {
+        guard let info = RuleCatalog.byID[rawValue] else { preconditionFailure("rule \(rawValue) is not in the catalog") }
+        return info
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A decision rule's description: id, summary, reason, and the seed sentence it comes from.
+public struct RuleInfo: Sendable, Hashable {
+    /// The stable id.
+    public let id: RuleID
+    /// The position in DESIGN's list of rules (1 to 10), which is the order of evaluation.
+    public let step: Int
+    /// A one-line summary of the rule.
+    public let summary: String
+    /// One sentence a decision gives as its reason.
+    public let reason: String
+    /// Where the rule comes from: a seed file in `shared/seeds/`, or `DESIGN.md` for our choices.
+    public let source: String
+    /// The sentence of the source the rule comes from.
+    public let quote: String
+
+    init(_ id: String, step: Int, summary: String, reason: String, source: String, quote: String) {
+        self.id = RuleID(id)
+        self.step = step
+        self.summary = summary
+        self.reason = reason
+        self.source = source
+        self.quote = quote
+    }
+
+    /// Every rule, in evaluation order.
+    public static var all: [RuleInfo] { RuleCatalog.all }
+}
+
+/// A rule of DESIGN's list: a small named unit that decides a request or passes it on.
+///
+/// Each unit has a static `apply` (returns `nil` to pass) or, for the rules
+/// that end a channel's path, a static `decide`; ``Evaluator`` calls them in order.
+protocol DecisionRule {
+    /// The ids this unit can decide with, with their descriptions.
+    static var rules: [RuleInfo] { get }
+}
+
+/// All the rules, in order.
+enum RuleCatalog {
+    /// Every rule, unit by unit in evaluation order.
+    static let all: [RuleInfo] = [
+        NotEnforcingRule.rules,
+        DragAndDropPolicyRule.rules,
+        EnforcementDisabledRule.rules,
+        AuthorizedRule.rules,
+        ActivityViewRule.rules,
+        MailtoOpenURLRule.rules,
+        OtherSchemeOpenURLRule.rules,
+        MailViewRule.rules,
+        DocumentInteractionRule.rules,
+        DragAndDropListingRule.rules,
+    ].flatMap { $0 }
+
+    static let byID: [String: RuleInfo] = Dictionary(uniqueKeysWithValues: all.map { ($0.id.rawValue, $0) })
+}
