@@ -75,3 +75,29 @@ import Testing
             """)
     }
 }
+
+/// `openin-check rules`, through the built binary.
+@Suite struct RulesVerbEndToEndTests {
+    @Test func listsEveryRuleInOrder() throws {
+        let run = try BuiltBinary.run(["rules"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 23)
+        #expect(lines.first?.hasPrefix(" 1  not-enforcing.allow ") == true)
+        #expect(lines.contains { $0.hasPrefix(" 5  activity-view.blocks-all") })
+        #expect(lines.last?.hasPrefix("10  drag-and-drop.unlisted-target") == true)
+    }
+
+    @Test func explainQuotesTheSeed() throws {
+        let run = try BuiltBinary.run(["rules", "--explain"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("source: open-in-policy.txt"))
+        #expect(run.stdout.contains("\"However, if the AppConnect app Email+ is installed on the device, it is opened and the callback method is not called.\""))
+    }
+
+    @Test func argumentsAreAUsageError() throws {
+        let run = try BuiltBinary.run(["rules", "extra"])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("Error: rules takes no arguments, not 'extra'\nUsage: openin-check rules [--explain]\n"))
+    }
+}
