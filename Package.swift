@@ -14,7 +14,9 @@ let package = Package(
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
-        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime"]),
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "AllocationCounting"]),
+        // A hook that counts Swift heap allocations, for `openin-check bench` only (C: it sets the runtime's hook).
+        .target(name: "AllocationCounting"),
         .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
         // A small program that embeds the library (Examples/Embedding).
         .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a bench corpus to files: the request lines, and the policy next to them.
+enum CorpusWriter {
+    /// Where the policy of a corpus written to `file` goes: `file` with `.jsonl` replaced by `.policy.json`.
+    static func policyPath(for file: String) -> String {
+        (file.hasSuffix(".jsonl") ? String(file.dropLast(".jsonl".count)) : file) + ".policy.json"
+    }
+
+    /// Writes `lines` request lines to `file` and the policy to ``policyPath(for:)``, streaming; reports both on stdout.
+    /// - Throws: ``CLIError/invalidInput(_:)`` when a file cannot be written.
+    static func write(_ corpus: BenchCorpus, lines: Int, to file: String, console: Console) throws(CLIError) {
+        let policyFile = policyPath(for: file)
+        try withFile(policyFile) { output in output.write(corpus.policyFile) }
+        var bytes = 0
+        try withFile(file) { output in
+            for line in corpus.lines(count: lines) {
+                output.write(line.text)
+                output.write("\n")
+                bytes += line.text.utf8.count + 1
+            }
+        }
+        console.stdout.write("wrote \(Format.grouped(lines)) request lines (\(Format.fixed(Double(bytes) / 1e6, decimals: 1)) MB) to \(file) and their policy to \(policyFile)\n")
+    }
+
+    private static func withFile(_ path: String, _ body: (Output) -> Void) throws(CLIError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if descriptor < 0 {
+            throw .invalidInput("cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+        }
+        let output = Output(fileDescriptor: descriptor)
+        body(output)
+        output.flush()
+        if close(descriptor) != 0 {
+            throw .invalidInput("cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+        }
+    }
+}
