@@ -20,7 +20,7 @@ struct BenchRun {
     }
 
     private func measureEvaluator(_ corpus: BenchCorpus) throws(CLIError) -> BenchReport.Evaluator {
-        let benchmark: EvaluatorBenchmark
+        var benchmark: EvaluatorBenchmark
         do throws(InputError) {
             benchmark = EvaluatorBenchmark(evaluator: Evaluator(policy: try corpus.policy()),
                                            requests: try corpus.requests(count: Self.evaluatorRequests))
