@@ -1,1 +1,0 @@
-// The format readers and writers are tested here as they land.
