@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// The `openin-check` command line: verbs, help, version, and the mapping of errors to exit statuses.
 ///
 /// Parsing (``parse(_:)``) is a pure function from arguments to an
