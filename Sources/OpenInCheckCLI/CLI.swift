@@ -14,6 +14,7 @@ public enum CLI {
     /// Every verb, in the order the top-level help lists them. Adding a verb is one line here.
     static let verbs: [Verb] = [
         EvalCommand.verb,
+        MatrixCommand.verb,
     ]
 
     /// The top-level usage line.
