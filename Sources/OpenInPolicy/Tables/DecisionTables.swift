@@ -34,7 +34,7 @@ public enum DecisionTables {
             for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
                 let known = (inputColumns.union(expectedColumns)).sorted()
                 throw TableError(file: file, line: table.headerLine,
-                                 message: "unknown column '\(table.header[column])'\(Suggest.didYouMean(name, among: known)); columns are \(known.joined(separator: ", "))")
+                                 message: "unknown column '\(table.header[column])'\(Suggestion.didYouMean(name, among: known)); columns are \(known.joined(separator: ", "))")
             }
             for required in requiredColumns where !header.contains(required) {
                 throw TableError(file: file, line: table.headerLine, message: "a decision table needs a '\(required)' column")
@@ -159,7 +159,7 @@ public enum DecisionTables {
         } else if let parsed = Outcome(parsing: outcomeText) {
             outcome = parsed
         } else {
-            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error\(Suggest.didYouMean(outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
+            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error\(Suggestion.didYouMean(outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
         }
         var to: BundleID?? = nil
         if let text = try required("to") {
@@ -176,7 +176,7 @@ public enum DecisionTables {
                 let name = callback.prefix { $0 != "(" }
                 let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
                 if !known.contains(String(name)) {
-                    throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses\(Suggest.didYouMean(String(name), among: known))")
+                    throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses\(Suggestion.didYouMean(String(name), among: known))")
                 }
             }
         }
@@ -188,7 +188,7 @@ public enum DecisionTables {
         var rule: RuleID? = nil
         if let text = try required("rule") {
             guard let parsed = RuleID(parsing: text) else {
-                throw place.error("unknown rule '\(text)'\(Suggest.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); `openin-check rules` lists every rule id")
+                throw place.error("unknown rule '\(text)'\(Suggestion.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); `openin-check rules` lists every rule id")
             }
             rule = parsed
         }
