@@ -108,7 +108,8 @@ enum RandomInputs {
     static let malformedURLs = [
         " mailto:a@example.com", "example.com", "://x", "1http://x", "mailto:a b", "mailto:%zz",
         "mailto:%4", "http://exa<mple", "", "http://ex\u{E4}mple", ":mailto", "mailto", "https://x|y",
-        "mailto:a\u{7F}", "x-docs:\"q\"", "http://x/{y}", "my_app://x",
+        "mailto:a\u{7F}", "x-docs:\"q\"", "http://x/{y}", "my_app://x", "\u{E9}cole:x", "mailto:a\r\nb",
+        "mailto:a%", "HTTP//example.com",
     ]
 
     static let channels = ["document-interaction", "quick-look", "app-extension", "activity-view",
@@ -127,7 +128,7 @@ enum RandomInputs {
 
     static let configKeys = ["MI_AC_DISABLE_SCHEME_BLOCKING", "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
                              "mi_ac_disable_scheme_blocking", "Mi_Ac_Disable_Open_In_Enforcement", "OTHER_SETTING"]
-    static let configValues = ["true", "True", "TRUE", "yes", "Yes", "YES", "1", "false", "no", ""]
+    static let configValues = ["true", "True", "TRUE", "true ", "yes", "Yes", "YES", " yes", "1", "false", "no", ""]
 
     static let dragAndDropPolicies = ["all", "ALL", "appconnect", "AppConnect", "none", "None"]
     static let unknownDragAndDropPolicies = ["some", "", "app-connect", "true", "AppConnect apps"]
@@ -151,7 +152,7 @@ enum RandomInputs {
         var input = ReferenceModel.PolicyInput(policy: rng.pick(policyNames))
         if maybeBreak(2, &rng) { input.policy = rng.pick(unknownPolicyNames) }
 
-        input.whitelist = rng.some(bundleIDs, upTo: 5)
+        input.whitelist = rng.some(bundleIDs, upTo: 4) + rng.some(commonTargets, upTo: 2)
         if rng.percent(40) { input.whitelist += [mailActivity, mobileMail] }
         if rng.percent(15) { input.whitelist.append(rng.pick([mailActivity, mobileMail])) }
         input.whitelist.shuffle(using: &rng)
