@@ -128,7 +128,8 @@ enum RandomInputs {
 
     static let configKeys = ["MI_AC_DISABLE_SCHEME_BLOCKING", "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
                              "mi_ac_disable_scheme_blocking", "Mi_Ac_Disable_Open_In_Enforcement", "OTHER_SETTING"]
-    static let configValues = ["true", "True", "TRUE", "true ", "yes", "Yes", "YES", " yes", "1", "false", "no", ""]
+    /// No value has surrounding spaces: a table cell could not hold them, and a mismatch must print as a faithful row.
+    static let configValues = ["true", "True", "TRUE", "yes", "Yes", "YES", "1", "false", "no", ""]
 
     static let dragAndDropPolicies = ["all", "ALL", "appconnect", "AppConnect", "none", "None"]
     static let unknownDragAndDropPolicies = ["some", "", "app-connect", "true", "AppConnect apps"]
