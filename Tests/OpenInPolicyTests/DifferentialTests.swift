@@ -114,7 +114,7 @@ struct DifferentialTests {
         var position = 0
         cases.forEachPair(including: { $0.index % 4 == 0 }) { policy, request in
             position += 1
-            guard position % 250 == 0 else { return }
+            guard position % 400 == 0 else { return }
             let answer = ReferenceModel.decide(policy.setup, request.share)
             // The table format splits a callbacks cell at ';', so a URL argument holding one cannot be written.
             if answer.callbackArgument?.contains(";") == true { return }
@@ -126,7 +126,7 @@ struct DifferentialTests {
             .joined(separator: "\n")
         let parsed = try DecisionTables.parse(table, file: "differential.md")
         #expect(parsed.count == rows.count)
-        #expect(rows.count >= 100)
+        #expect(rows.count >= 300)
         for result in parsed.map(DecisionTables.run) where !result.passed {
             Issue.record(Comment(rawValue: result.failureMessage ?? "\(result.tableCase) failed"))
         }
