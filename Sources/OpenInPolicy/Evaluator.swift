@@ -12,22 +12,27 @@
 public struct Evaluator: Sendable {
     /// The policy requests are decided under.
     public let policy: Policy
+    /// The same policy with what the rules ask worked out once.
+    let prepared: PreparedPolicy
 
     /// Creates an evaluator for `policy`.
+    /// - Complexity: O(n) in the size of the policy's lists, once; deciding is then O(1).
     public init(policy: Policy) {
         self.policy = policy
+        prepared = PreparedPolicy(policy)
     }
 
     /// Decides one request.
-    /// - Complexity: O(1) expected: a few hash lookups, no heap allocation.
+    /// - Complexity: O(1) expected: a few table lookups by precomputed hashes, no heap allocation.
     public func decide(_ request: ShareRequest) -> Decision {
+        let policy = prepared
         // Rules 1 to 4 apply to every channel (rule 2 to drag and drop only); rules 5 to 10 each own a channel.
-        if let decision = NotEnforcingRule.apply(request, policy) { return decision }
-        if case .dragAndDrop(let target) = request.route, let decision = DragAndDropPolicyRule.apply(target: target, policy) {
-            return decision
+        if NotEnforcingRule.applies(policy) { return NotEnforcingRule.decide(request, policy) }
+        if case .dragAndDrop(let target) = request.route, let dragPolicy = policy.dragAndDrop {
+            return DragAndDropPolicyRule.decide(target: target, dragPolicy, policy)
         }
-        if let decision = EnforcementDisabledRule.apply(request, policy) { return decision }
-        if let decision = AuthorizedRule.apply(request, policy) { return decision }
+        if EnforcementDisabledRule.applies(policy) { return EnforcementDisabledRule.decide(request, policy) }
+        if AuthorizedRule.applies(policy) { return AuthorizedRule.decide(request, policy) }
         switch request.route {
         case .activityView: return ActivityViewRule.decide(policy)
         case .mailto(let url): return MailtoOpenURLRule.decide(url: url, policy)
@@ -47,11 +52,11 @@ public struct Evaluator: Sendable {
 
 /// Who receives a request that a rule allows without looking at the target.
 enum Delivery {
-    static func receiver(of request: ShareRequest, _ policy: Policy) -> BundleID? {
+    static func receiver(of request: ShareRequest, _ policy: PreparedPolicy) -> BundleID? {
         switch request.route {
         case .activityView(let target): target
         case .mailto, .mailView: .mobileMail
-        case .otherURL(let url): policy.app.urlSchemes.contains(url.scheme) ? nil : policy.device.handler(forScheme: url.scheme)
+        case .otherURL(let url): policy.isOwnScheme(url) ? nil : policy.handler(for: url)
         case .document(let target), .dragAndDrop(let target): target
         }
     }

@@ -8,9 +8,9 @@ struct BenchRun {
     let rounds: Int
 
     /// Distinct pre-built requests the evaluator benchmark cycles through.
-    static let evaluatorRequests = 100_000
+    static let evaluatorRequests = 10_000
     /// Passes over them per round: 10 M decisions a round.
-    static let evaluatorPasses = 100
+    static let evaluatorPasses = 1_000
 
     func measure() throws(CLIError) -> BenchReport {
         let corpus = BenchCorpus(seed: seed)

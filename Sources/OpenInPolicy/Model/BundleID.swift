@@ -9,6 +9,9 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let rawValue: String
     /// A hash of `rawValue` computed once, so set lookups do not rehash the string.
     let storedHash: UInt64
+    /// Whether this is one of the two IDs that together stand for native Mail
+    /// (`com.apple.UIKit.activity.Mail`, `com.apple.mobilemail`); decided once, as every listing check asks.
+    public let isNativeMail: Bool
 
     /// Validates and wraps a bundle ID.
     /// - Throws: ``InputError/malformedBundleID(_:reason:)`` naming what is wrong.
@@ -17,23 +20,20 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
             throw .malformedBundleID(text, reason: problem)
         }
         rawValue = text
-        storedHash = BundleID.fnv1a(text)
+        storedHash = FNV1a.hash(text)
+        isNativeMail = BundleID.isNativeMail(text)
     }
 
     /// Wraps an ID already known to be valid (the library's own constants).
     init(known text: String) {
         precondition(BundleID.problem(in: text) == nil, "invalid built-in bundle ID \(text)")
         rawValue = text
-        storedHash = BundleID.fnv1a(text)
+        storedHash = FNV1a.hash(text)
+        isNativeMail = BundleID.isNativeMail(text)
     }
 
-    private static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
+    private static func isNativeMail(_ text: String) -> Bool {
+        text == "com.apple.UIKit.activity.Mail" || text == "com.apple.mobilemail"
     }
 
     public static func == (lhs: BundleID, rhs: BundleID) -> Bool {
@@ -85,7 +85,4 @@ extension BundleID {
     public static let mobileMail = BundleID(known: "com.apple.mobilemail")
     /// `com.mobileiron.ios.emailplus`, the default bundle ID of Email+.
     public static let emailPlus = BundleID(known: "com.mobileiron.ios.emailplus")
-
-    /// Whether this is one of the two IDs that together stand for native Mail.
-    public var isNativeMail: Bool { self == .mailActivity || self == .mobileMail }
 }

@@ -9,6 +9,8 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String
     /// The scheme, lowercased (schemes are case-insensitive: `MAILTO:` is `mailto`).
     public let scheme: String
+    /// The FNV-1a hash of `scheme`, computed once, so the engine's scheme tables hash nothing per decision.
+    let schemeHash: UInt64
 
     /// Validates a URL and extracts its scheme.
     /// - Throws: ``InputError/malformedURL(_:reason:)`` naming what is wrong.
@@ -49,6 +51,7 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
         if pendingHex > 0 { throw .malformedURL(text, reason: "'%' is not followed by two hex digits") }
         rawValue = text
         scheme = String(decoding: text.utf8.prefix(end), as: UTF8.self).lowercased()
+        schemeHash = FNV1a.hash(scheme)
     }
 
     public var description: String { rawValue }

@@ -49,28 +49,38 @@ public struct Whitelist: Sendable, Hashable, Sequence {
 }
 
 /// A read-only hash set of bundle IDs that uses each ID's stored hash, with linear probing.
+///
+/// The hashes sit in an array of their own, so a probe compares 8-byte
+/// integers and touches a string only when the hashes match (the ID is
+/// almost certainly there); no probe copies an ID, so none retains one.
 struct BundleIDTable: Sendable {
-    private let slots: [BundleID?]
+    /// Each slot's ID (an empty string when the slot is free: no bundle ID is empty).
+    private let texts: [String]
+    /// Each slot's hash (meaningless when the slot is free).
+    private let hashes: [UInt64]
     private let mask: Int
 
     init(_ ids: Set<BundleID>) {
         var capacity = 8
         while capacity < ids.count * 2 { capacity <<= 1 }
-        var slots = [BundleID?](repeating: nil, count: capacity)
+        var texts = [String](repeating: "", count: capacity)
+        var hashes = [UInt64](repeating: 0, count: capacity)
         let mask = capacity - 1
         for id in ids {
             var slot = Int(truncatingIfNeeded: id.storedHash) & mask
-            while slots[slot] != nil { slot = (slot + 1) & mask }
-            slots[slot] = id
+            while !texts[slot].isEmpty { slot = (slot + 1) & mask }
+            texts[slot] = id.rawValue
+            hashes[slot] = id.storedHash
         }
-        self.slots = slots
+        self.texts = texts
+        self.hashes = hashes
         self.mask = mask
     }
 
     func contains(_ id: BundleID) -> Bool {
         var slot = Int(truncatingIfNeeded: id.storedHash) & mask
-        while let candidate = slots[slot] {
-            if candidate == id { return true }
+        while !texts[slot].isEmpty {
+            if hashes[slot] == id.storedHash, texts[slot] == id.rawValue { return true }
             slot = (slot + 1) & mask
         }
         return false

@@ -9,7 +9,7 @@ enum ActivityViewRule: DecisionRule {
 
     static let rules = [blocksAll]
 
-    static func decide(_ policy: Policy) -> Decision {
+    static func decide(_ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .deny, target: nil, callback: .openInAttemptedWhenBlocked(policy.status),
                         openInUI: policy.openInUI, rule: blocksAll.id)
     }

@@ -15,7 +15,7 @@ enum DocumentInteractionRule: DecisionRule {
 
     static let rules = [listed, unlisted]
 
-    static func decide(target: BundleID, document: String?, _ policy: Policy) -> Decision {
+    static func decide(target: BundleID, document: String?, _ policy: PreparedPolicy) -> Decision {
         if policy.lists(target) {
             return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
         }

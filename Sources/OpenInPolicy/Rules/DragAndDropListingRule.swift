@@ -16,7 +16,7 @@ enum DragAndDropListingRule: DecisionRule {
 
     static let rules = [listed, unlisted]
 
-    static func decide(target: BundleID, _ policy: Policy) -> Decision {
+    static func decide(target: BundleID, _ policy: PreparedPolicy) -> Decision {
         if policy.lists(target) {
             return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
         }

@@ -26,8 +26,8 @@ enum DragAndDropPolicyRule: DecisionRule {
 
     static let rules = [all, none, appConnectApp, nonAppConnectApp]
 
-    static func apply(target: BundleID, _ policy: Policy) -> Decision? {
-        guard let dragPolicy = policy.dragAndDrop else { return nil }
+    /// Decides drag and drop to `target` under the server's drag-and-drop policy `dragPolicy`.
+    static func decide(target: BundleID, _ dragPolicy: DragAndDropPolicy, _ policy: PreparedPolicy) -> Decision {
         let ui = policy.openInUI
         switch dragPolicy {
         case .all:
@@ -35,7 +35,7 @@ enum DragAndDropPolicyRule: DecisionRule {
         case .none:
             return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: ui, rule: none.id)
         case .appConnect:
-            if policy.device.appConnectApps.contains(target) {
+            if policy.isAppConnectApp(target) {
                 return Decision(outcome: .allow, target: target, openInUI: ui, rule: appConnectApp.id)
             }
             return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: ui, rule: nonAppConnectApp.id)

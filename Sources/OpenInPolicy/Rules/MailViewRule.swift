@@ -15,7 +15,7 @@ enum MailViewRule: DecisionRule {
 
     static let rules = [mailAllowed, blocked]
 
-    static func decide(_ policy: Policy) -> Decision {
+    static func decide(_ policy: PreparedPolicy) -> Decision {
         if policy.mailAllowed {
             return Decision(outcome: .allow, target: .mobileMail, openInUI: policy.openInUI, rule: mailAllowed.id)
         }

@@ -27,7 +27,7 @@ enum MailtoOpenURLRule: DecisionRule {
 
     static let rules = [mailAllowed, schemeBlockingDisabled, emailPlusRedirect, blocked]
 
-    static func decide(url: ShareURL, _ policy: Policy) -> Decision {
+    static func decide(url: ShareURL, _ policy: PreparedPolicy) -> Decision {
         let ui = policy.openInUI
         if policy.mailAllowed {
             return Decision(outcome: .allow, target: .mobileMail, openInUI: ui, rule: mailAllowed.id)
@@ -36,8 +36,8 @@ enum MailtoOpenURLRule: DecisionRule {
         if policy.schemeBlockingDisabled {
             return Decision(outcome: .allow, target: .mobileMail, openInUI: ui, rule: schemeBlockingDisabled.id)
         }
-        if policy.device.emailPlusInstalled {
-            return Decision(outcome: .redirect, target: policy.device.emailPlusTarget, openInUI: ui, rule: emailPlusRedirect.id)
+        if policy.emailPlusInstalled {
+            return Decision(outcome: .redirect, target: policy.emailPlusTarget, openInUI: ui, rule: emailPlusRedirect.id)
         }
         return Decision(outcome: .deny, target: nil, callback: .openURLAttemptedWhenUnauthorized(url), openInUI: ui, rule: blocked.id)
     }

@@ -9,8 +9,9 @@ enum NotEnforcingRule: DecisionRule {
 
     static let rules = [allow]
 
-    static func apply(_ request: ShareRequest, _ policy: Policy) -> Decision? {
-        guard !policy.enforcing else { return nil }
-        return Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+    static func applies(_ policy: PreparedPolicy) -> Bool { !policy.enforcing }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
     }
 }

@@ -35,10 +35,10 @@ enum OtherSchemeOpenURLRule: DecisionRule {
 
     static let rules = [ownScheme, webScheme, listedHandler, unlistedHandler, unknownHandler]
 
-    static func decide(url: ShareURL, _ policy: Policy) -> Decision {
+    static func decide(url: ShareURL, _ policy: PreparedPolicy) -> Decision {
         let ui = policy.openInUI
-        let handler = policy.device.handler(forScheme: url.scheme)
-        if policy.app.urlSchemes.contains(url.scheme) {
+        let handler = policy.handler(for: url)
+        if policy.isOwnScheme(url) {
             return Decision(outcome: .allow, target: nil, openInUI: ui, rule: ownScheme.id)
         }
         if url.scheme == "http" || url.scheme == "https" {

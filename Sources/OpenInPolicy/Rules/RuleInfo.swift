@@ -62,8 +62,10 @@ public struct RuleInfo: Sendable, Hashable {
 
 /// A rule of DESIGN's list: a small named unit that decides a request or passes it on.
 ///
-/// Each unit has a static `apply` (returns `nil` to pass) or, for the rules
-/// that end a channel's path, a static `decide`; ``Evaluator`` calls them in order.
+/// Each unit has a static `decide`; the units that apply to every channel
+/// (rules 1, 3 and 4) also have a static `applies`, which ``Evaluator``
+/// checks in order. (A yes-or-no test, not an optional decision: returning
+/// `nil` in a `Decision?` costs a copy of the whole decision per rule.)
 protocol DecisionRule {
     /// The ids this unit can decide with, with their descriptions.
     static var rules: [RuleInfo] { get }

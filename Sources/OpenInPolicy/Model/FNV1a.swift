@@ -1,0 +1,16 @@
+/// The 64-bit FNV-1a hash: cheap, stable across runs and platforms (unlike `Hasher`),
+/// good enough to key the engine's read-mostly tables.
+enum FNV1a {
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    /// The hash of `text`'s UTF-8 bytes.
+    static func hash(_ text: String) -> UInt64 {
+        var hash = offsetBasis
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= prime
+        }
+        return hash
+    }
+}
