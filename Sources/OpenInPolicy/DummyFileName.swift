@@ -14,6 +14,13 @@ public enum DummyFileName {
     }
 
     static func seed(target: BundleID, document: String?) -> UInt64 {
+        guard let document else { return seed(target: target, documentBytes: nil as UnsafeBufferPointer<UInt8>?) }
+        return document.utf8.withContiguousStorageIfAvailable { seed(target: target, documentBytes: $0) }
+            ?? seed(target: target, documentBytes: document.utf8)
+    }
+
+    /// The seed from the document's UTF-8 bytes (the JSON Lines fast path has bytes, not a string).
+    static func seed<Bytes: Sequence<UInt8>>(target: BundleID, documentBytes document: Bytes?) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         @inline(__always) func mix(_ byte: UInt8) {
             hash ^= UInt64(byte)
@@ -23,13 +30,29 @@ public enum DummyFileName {
         mix(0)
         if let document {
             mix(1)
-            for byte in document.utf8 { mix(byte) }
+            for byte in document { mix(byte) }
         }
         return hash
     }
 
+    /// What every dummy name starts with.
+    static let prefix = "AppConnect-Blocked-"
+
+    /// Appends what follows ``prefix`` in the dummy name for `seed` — 16 hex digits and the
+    /// extension — as UTF-8, as ``make(seed:)`` writes it, without making a string.
+    static func appendHexAndExtension(seed: UInt64, to sink: inout RecordSink) {
+        let digits: StaticString = "0123456789abcdef"
+        var shift = 60
+        while shift >= 0 {
+            sink.append(digits.utf8Start[Int((seed >> UInt64(shift)) & 0xF)])
+            shift -= 4
+        }
+        sink.append(UInt8(ascii: "."))
+        sink.append(fileExtension)
+    }
+
     static func make(seed: UInt64) -> String {
         let hex = String(seed, radix: 16)
-        return "AppConnect-Blocked-" + String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
+        return prefix + String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
     }
 }

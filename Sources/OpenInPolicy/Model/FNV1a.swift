@@ -6,8 +6,13 @@ enum FNV1a {
 
     /// The hash of `text`'s UTF-8 bytes.
     static func hash(_ text: String) -> UInt64 {
+        text.utf8.withContiguousStorageIfAvailable { hash(bytes: $0) } ?? hash(bytes: text.utf8)
+    }
+
+    /// The hash of some bytes.
+    static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes) -> UInt64 {
         var hash = offsetBasis
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= prime
         }

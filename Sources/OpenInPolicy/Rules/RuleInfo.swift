@@ -15,6 +15,9 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The id as written in decisions and tables.
     public var rawValue: String { name.description }
 
+    /// Where the id's text lives: the same for every copy of one rule's id, so a table can key on it without making a string.
+    var textAddress: UInt { UInt(bitPattern: name.utf8Start) }
+
     /// The rule's description.
     public var info: RuleInfo {
         guard let info = RuleCatalog.byID[rawValue] else { preconditionFailure("rule \(rawValue) is not in the catalog") }

@@ -1,0 +1,135 @@
+import Testing
+@testable import OpenInPolicy
+
+/// The JSON Lines fast path writes, for every line it accepts, the bytes the general path writes:
+/// `RequestLine.read`, `Evaluator.decide`, `DecisionRecord.json`, `JSONWriter.compact`.
+@Suite struct JSONLinesFastPathTests {
+    /// The general path's record for one line, as `eval` writes it.
+    static func generalRecord(_ line: String, _ evaluator: Evaluator) -> String {
+        do throws(RequestLine.Failure) {
+            let parsed = try RequestLine.read(Array(line.utf8))
+            return JSONWriter.compact(.object(DecisionRecord.json(evaluator.decide(parsed.request), id: parsed.id))) + "\n"
+        } catch {
+            return "error: \(error.message)"
+        }
+    }
+
+    /// The fast path's record for one line, or `nil` when it declines.
+    static func fastRecord(_ line: String, _ fastPath: JSONLinesFastPath) -> String? {
+        Array(line.utf8).withUnsafeBufferPointer { bytes in
+            fastPath.record(for: bytes).map { String(decoding: $0.bytes, as: UTF8.self) }
+        }
+    }
+
+    /// A request line for a table row: its id, and its request's columns (`-` leaves a key out).
+    static func requestLine(for row: TableCase) -> String {
+        var members: [JSONObject.Member] = [.init("id", .string(row.id))]
+        for key in ["channel", "target", "url", "document"] {
+            if let value = row.cells[key], !value.isEmpty, value != "-" { members.append(.init(key, .string(value))) }
+        }
+        return JSONWriter.compact(.object(JSONObject(members: members)))
+    }
+
+    @Test("every row of Rules/, as a request line under the row's policy, gets the general path's record")
+    func everyRuleRow() throws {
+        let rows = try DecisionTables.load(paths: [RulesFolder.path])
+        var accepted = 0, valid = 0
+        for row in rows {
+            let line = Self.requestLine(for: row)
+            guard case .success(let (policy, _)) = try RowInputs.build(row.cells, at: Place(file: row.file, line: row.line)) else {
+                // An invalid policy or request: the fast path must leave an invalid request to the general path.
+                if case .failure = Result(catching: { () throws(RequestLine.Failure) in try RequestLine.read(Array(line.utf8)) }) {
+                    #expect(Self.fastRecord(line, JSONLinesFastPath(evaluator: Evaluator(policy: Policy(status: .whitelist)))) == nil,
+                            "\(row.location): \(row.id)")
+                }
+                continue
+            }
+            valid += 1
+            let evaluator = Evaluator(policy: policy)
+            if let fast = Self.fastRecord(line, JSONLinesFastPath(evaluator: evaluator)) {
+                accepted += 1
+                #expect(fast == Self.generalRecord(line, evaluator), "\(row.location): \(row.id)")
+            } else {
+                // Only a line that is not plain (an escape or a byte outside printable ASCII) may be declined.
+                #expect(line.utf8.contains { $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 >= 0x7F }, "\(row.location): \(row.id) was declined")
+            }
+        }
+        #expect(valid > 100)
+        #expect(accepted * 10 >= valid * 9, "the fast path took \(accepted) of \(valid) valid rows")
+    }
+
+    static let policy: Policy = {
+        var device = DeviceFacts()
+        device.emailPlusInstalled = true
+        try! device.setHandler(BundleID("com.example.box"), for: "box")
+        return Policy(status: .whitelist, whitelist: try! Whitelist(parsing: ["com.example.viewer", "com.example.box"]), device: device)
+    }()
+
+    @Test("plain lines are read as the general reader reads them", arguments: [
+        #"{"channel":"mail-compose"}"#,
+        #"{"id":"a-1","channel":"quick-look","target":"com.example.viewer","document":"r.pdf"}"#,
+        #"{"id":12,"channel":"quick-look","target":"com.example.other"}"#,
+        #"{"id":-0.5e+3,"channel":"document-interaction","target":"com.example.other","document":"a b.pdf"}"#,
+        #"{"id":0,"channel":"open-url","url":"box://x"}"#,
+        #"{"id":1E9,"channel":"open-url","url":"mailto:a@example.com"}"#,
+        "\t{ \"document\" : \"d.key\" ,\t\"target\":\"com.example.other\", \"channel\": \"app-extension\" }  ",
+        #"{"channel":"activity-view"}"#,
+        #"{"channel":"drag-and-drop","target":"com.apple.mobilemail"}"#,
+        #"{"channel":"mail-link","url":"MAILTO:x@example.com"}"#,
+        #"{"id":"","channel":"open-url","url":"https://example.com/a?b=c&d=%20"}"#,
+    ])
+    func plainLines(_ line: String) throws {
+        let evaluator = Evaluator(policy: Self.policy)
+        let fast = try #require(Self.fastRecord(line, JSONLinesFastPath(evaluator: evaluator)))
+        #expect(fast == Self.generalRecord(line, evaluator))
+    }
+
+    @Test("lines that are not plain, or not valid requests, are left to the general path", arguments: [
+        "", " ", "[]", "{}", "null", "\u{FEFF}{\"channel\":\"mail-compose\"}", "{\"channel\":\"mail-compose\"}\r",
+        #"{"channel":"mail-compose"} {}"#, #"{"channel":"mail-compose"},"#, #"{"channel":"mail-compose""#,
+        #"{"channel":"mail-compose",}"#, #"{"id":"a","id":"b","channel":"mail-compose"}"#,
+        #"{"channel":"mail-compose","extra":1}"#, #"{"channel":"mail-compose","target":null}"#,
+        #"{"id":true,"channel":"mail-compose"}"#, #"{"id":01,"channel":"mail-compose"}"#, #"{"id":1.,"channel":"mail-compose"}"#,
+        #"{"id":-,"channel":"mail-compose"}"#, #"{"id":1e,"channel":"mail-compose"}"#, #"{"id":+1,"channel":"mail-compose"}"#,
+        #"{"id":"a\"b","channel":"mail-compose"}"#, #"{"id":"caf\u00e9","channel":"mail-compose"}"#, "{\"id\":\"caf\u{E9}\",\"channel\":\"mail-compose\"}",
+        "{\"id\":\"\u{7F}\",\"channel\":\"mail-compose\"}", #"{"chann\u0065l":"mail-compose"}"#, #"{"channel":"Mail-Compose"}"#,
+        #"{"channel":"open-in"}"#, #"{"channel":"quick-look"}"#, #"{"channel":"quick-look","target":"com..x"}"#,
+        #"{"channel":"open-url","url":"no scheme"}"#, #"{"channel":"mail-link","url":"https://example.com"}"#,
+        #"{"channel":"mail-compose","url":"mailto:a@b"}"#, #"{"channel":"open-url","url":"https:\/\/example.com"}"#,
+        #"{"channel":"quick-look","target":{"id":"x"}}"#, #"{"channel":["mail-compose"]}"#, #"{"target":"com.example.viewer"}"#,
+    ])
+    func declined(_ line: String) {
+        #expect(Self.fastRecord(line, JSONLinesFastPath(evaluator: Evaluator(policy: Self.policy))) == nil)
+    }
+
+    @Test("eight bytes at a time: a word is plain exactly when each of its bytes is")
+    func wordsOfEightBytes() {
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        let base = Array("abcdefgh".utf8)
+        for position in 0..<8 {
+            for value in 0...255 {
+                var bytes = base
+                bytes[position] = UInt8(value)
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(RequestLineScanner.allPlain(word) == plain(UInt8(value)), "byte \(value) at \(position)")
+            }
+        }
+    }
+
+    @Test("dummy names written as bytes are the names DummyFileName makes")
+    func dummyNameBytes() throws {
+        let target = try BundleID("com.example.viewer")
+        for document in [nil, "", "r.pdf", "R\u{E9}sum\u{E9}.docx", String(repeating: "x", count: 300)] {
+            let seed = DummyFileName.seed(target: target, document: document)
+            let fromBytes = document.map { Array($0.utf8).withUnsafeBufferPointer { DummyFileName.seed(target: target, documentBytes: $0) } }
+                ?? DummyFileName.seed(target: target, documentBytes: nil as UnsafeBufferPointer<UInt8>?)
+            #expect(fromBytes == seed)
+        }
+        for seed: UInt64 in [0, 1, 0xF, 0x10, UInt64.max, 0x0123_4567_89AB_CDEF, DummyFileName.seed(target: target, document: "r.pdf")] {
+            var sink = RecordSink(capacity: 1)
+            defer { sink.deallocate() }
+            DummyFileName.appendHexAndExtension(seed: seed, to: &sink)
+            #expect(DummyFileName.prefix + String(decoding: sink.bytes, as: UTF8.self) == DummyFileName.make(seed: seed))
+        }
+    }
+}
