@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Splits a byte stream into lines as they arrive, so a stream from a pipe is
 /// answered line by line.
 ///
@@ -27,13 +35,21 @@ struct LineReader {
         self.what = what
     }
 
+    /// The index of the first `\n` in `buffer` at or after `start` (memchr, which looks at many bytes at a time: a byte-at-a-time search was a tenth of the JSON Lines fast path's time).
+    static func firstNewline(in buffer: [UInt8], from start: Int) -> Int? {
+        buffer.withUnsafeBytes { raw in
+            guard start < raw.count, let found = memchr(raw.baseAddress! + start, Int32(UInt8(ascii: "\n")), raw.count - start) else { return nil }
+            return raw.baseAddress!.distance(to: UnsafeRawPointer(found))
+        }
+    }
+
     /// The next line, or `nil` at the end of the stream.
     /// - Parameter beforeWaiting: called before a read that may block, so output so far can be flushed.
     /// - Throws: ``CLIError/invalidInput(_:)`` on a read error.
     mutating func next(beforeWaiting: () -> Void) throws(CLIError) -> Line? {
         var discarding = false
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = LineReader.firstNewline(in: buffer, from: scanned) {
                 var end = newline
                 if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                 let line = buffer[start..<end]
