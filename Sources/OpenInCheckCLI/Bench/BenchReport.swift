@@ -5,8 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import OpenInPolicy
 
-/// The figures of one `bench` run, and how they are printed.
+/// The figures of one `bench` run, and how they are printed: text for people, `--json` for machines.
 struct BenchReport {
     /// The machine the figures come from.
     struct Machine: Equatable {
@@ -38,14 +39,57 @@ struct BenchReport {
         let decisionsPerRound: Int
         /// Swift heap allocations counted around the measured rounds, or `nil` when counting is unavailable.
         let allocations: Int?
-        /// A checksum of every decision, printed so the loop cannot be optimised away.
+        /// A checksum of every decision, kept so the loop cannot be optimised away.
         let checksum: UInt64
+    }
+
+    /// `eval`'s JSON Lines path in process: a stream in memory, records to /dev/null.
+    struct Stream {
+        /// Lines per second, per round.
+        let rate: Summary
+        let lines: Int
+        let bytes: Int
+        /// Swift heap allocations in one more round, or `nil` when counting is unavailable.
+        let allocations: Int?
+    }
+
+    /// Loading the 100,000-entry policy as `eval` does: read, parse, validate, index.
+    struct PolicyLoad {
+        let milliseconds: Summary
+        let entries: Int
+        let bytes: Int
+        /// Where the policy file is (the whole-process measurement uses it too).
+        let path: String
+    }
+
+    /// Whole processes: `eval` (this very executable) and jq as children.
+    struct Process {
+        let lines: Int
+        let bytes: Int
+        let executable: String
+        /// `eval --policy P FILE > /dev/null`: lines per second, per round.
+        let evalRate: Summary
+        /// The largest peak resident set of those runs.
+        let evalPeakResidentBytes: Int
+        /// `jq -c '{id}' FILE > /dev/null`, in the same rounds; `nil` when jq is not on `PATH`.
+        let jqRate: Summary?
+        let jqPath: String?
+        /// `eval --policy P --channel … --target …`: wall time of the whole process.
+        let startupMilliseconds: Summary
+        /// `eval --policy BIG --channel mail-compose` with the 100,000-entry policy.
+        let bigPolicyMilliseconds: Summary
+
+        /// How many times faster `eval` is than jq, median against median.
+        var ratio: Double? { jqRate.map { evalRate.median / $0.median } }
     }
 
     let seed: UInt64
     let rounds: Int
     let machine: Machine
     var evaluator: Evaluator?
+    var stream: Stream?
+    var policyLoad: PolicyLoad?
+    var process: Process?
 
     /// Whether this is an optimised build (`-c release`).
     static var isReleaseBuild: Bool {
@@ -56,28 +100,122 @@ struct BenchReport {
         #endif
     }
 
-    var text: String {
-        var lines = ["\(CLI.name) bench: seed \(seed), \(rounds) rounds after a warm-up, "
-            + (Self.isReleaseBuild ? "release build" : "DEBUG BUILD (figures not representative: build with -c release)")
-            + ", one thread; \(machine.processors) processors (\(machine.cpu))", ""]
-        if let evaluator {
-            let decisions = evaluator.decisionsPerRound * rounds
-            let allocations = evaluator.allocations.map { "\(Format.grouped($0)) Swift heap allocations in \(Format.grouped(decisions)) decisions" }
-                ?? "allocations not counted (the counting hook does not work in this build)"
-            lines.append("evaluator, in process: \(Format.rate(evaluator.rate, unit: "decisions/s"))")
-            lines.append("  \(Format.grouped(evaluator.requests)) pre-built requests, \(Format.grouped(evaluator.decisionsPerRound)) decisions a round; \(allocations)")
-        }
-        return lines.joined(separator: "\n") + "\n"
+    // MARK: Text
+
+    var heading: String {
+        "\(CLI.name) bench: seed \(seed), \(rounds) rounds after a warm-up, "
+            + (Self.isReleaseBuild ? "release build" : "DEBUG BUILD (figures mean little: build with -c release)")
+            + "; \(machine.cpu), \(machine.processors) processors; one thread\n"
+            + "median (min-max) of the rounds\n\n"
     }
 
+    var evaluatorText: String {
+        guard let evaluator else { return "" }
+        let decisions = evaluator.decisionsPerRound * rounds
+        let allocations = evaluator.allocations.map { "\(Format.grouped($0)) Swift heap allocations in \(Format.grouped(decisions)) decisions" }
+            ?? "allocations not counted (the counting hook does not work in this build)"
+        return """
+            evaluator, in process         \(Format.millions(evaluator.rate)) decisions/s
+              \(Format.grouped(evaluator.requests)) pre-built requests (every channel, 1,000-entry whitelist), \(Format.grouped(evaluator.decisionsPerRound)) decisions a round
+              \(allocations)
+
+            """
+    }
+
+    var streamText: String {
+        guard let stream else { return "" }
+        let allocations = stream.allocations.map { "\(Format.fixed(Double($0) / Double(stream.lines), decimals: 2)) Swift heap allocations a line" } ?? "allocations not counted"
+        return """
+            eval JSON Lines, in process   \(Format.millions(stream.rate)) lines/s
+              \(Format.grouped(stream.lines)) lines (\(Format.megabytes(stream.bytes))) from memory, records to /dev/null; \(allocations)
+
+            """
+    }
+
+    var policyLoadText: String {
+        guard let policyLoad else { return "" }
+        return """
+            policy load, in process       \(Format.range(policyLoad.milliseconds, decimals: 1)) ms
+              \(Format.grouped(policyLoad.entries))-entry whitelist (\(Format.megabytes(policyLoad.bytes)) of JSON): read, parse, validate, index
+
+            """
+    }
+
+    var processText: String {
+        guard let process else { return "" }
+        var text = """
+            whole processes: \(process.executable)
+              eval --policy P FILE >/dev/null   \(Format.millions(process.evalRate)) lines/s, \(Format.grouped(process.lines)) lines (\(Format.megabytes(process.bytes)))
+                peak resident memory \(Format.fixed(Double(process.evalPeakResidentBytes) / 1_048_576, decimals: 1)) MiB
+
+            """
+        if let jqRate = process.jqRate, let ratio = process.ratio {
+            text += """
+                  jq -c '{id}' FILE >/dev/null      \(Format.millions(jqRate)) lines/s, same file, same rounds (\(process.jqPath ?? "jq"))
+                    eval is \(Format.fixed(ratio, decimals: 1))x jq (median against median)
+
+                """
+        } else {
+            text += "  jq not found on PATH: no comparison\n"
+        }
+        text += """
+              eval, one request from flags      \(Format.range(process.startupMilliseconds, decimals: 2)) ms, \(process.startupMilliseconds.count) runs
+              eval, 100,000-entry policy        \(Format.range(process.bigPolicyMilliseconds, decimals: 1)) ms, one request from flags
+
+            """
+        return text
+    }
+
+    var text: String { heading + evaluatorText + streamText + policyLoadText + processText }
+
+    // MARK: JSON
+
     var json: String {
-        text
+        func summary(_ summary: Summary, scale: Double = 1) -> JSONValue {
+            .object(JSONObject(["median": number(summary.median * scale), "min": number(summary.min * scale),
+                                "max": number(summary.max * scale), "rounds": .number(JSONNumber(summary.count))]))
+        }
+        func number(_ value: Double) -> JSONValue { .number(JSONNumber(Int(value.rounded()))) }
+        func count(_ value: Int?) -> JSONValue { value.map { .number(JSONNumber($0)) } ?? .null }
+        var members: [JSONObject.Member] = [
+            .init("seed", .string(String(seed))),
+            .init("rounds", .number(JSONNumber(rounds))),
+            .init("release", .bool(Self.isReleaseBuild)),
+            .init("machine", .object(JSONObject(["cpu": .string(machine.cpu), "processors": .number(JSONNumber(machine.processors))]))),
+        ]
+        if let evaluator {
+            members.append(.init("evaluator", .object(JSONObject([
+                "decisionsPerSecond": summary(evaluator.rate), "requests": count(evaluator.requests),
+                "decisionsPerRound": count(evaluator.decisionsPerRound), "allocations": count(evaluator.allocations),
+                "allocationsCountedOver": count(evaluator.decisionsPerRound * rounds)]))))
+        }
+        if let stream {
+            members.append(.init("jsonLinesInProcess", .object(JSONObject([
+                "linesPerSecond": summary(stream.rate), "lines": count(stream.lines), "bytes": count(stream.bytes),
+                "allocations": count(stream.allocations)]))))
+        }
+        if let policyLoad {
+            members.append(.init("policyLoad", .object(JSONObject([
+                "microseconds": summary(policyLoad.milliseconds, scale: 1e3), "entries": count(policyLoad.entries),
+                "bytes": count(policyLoad.bytes)]))))
+        }
+        if let process {
+            members.append(.init("wholeProcess", .object(JSONObject([
+                "lines": count(process.lines), "bytes": count(process.bytes),
+                "evalLinesPerSecond": summary(process.evalRate),
+                "evalPeakResidentBytes": count(process.evalPeakResidentBytes),
+                "jqLinesPerSecond": process.jqRate.map { summary($0) } ?? .null,
+                "evalOverJqTimes100": process.ratio.map { number($0 * 100) } ?? .null,
+                "oneRequestMicroseconds": summary(process.startupMilliseconds, scale: 1e3),
+                "bigPolicyMicroseconds": summary(process.bigPolicyMilliseconds, scale: 1e3)]))))
+        }
+        return JSONWriter.pretty(.object(JSONObject(members: members))) + "\n"
     }
 }
 
 /// Number formatting for the report, without Foundation.
 enum Format {
-    /// `value` with `decimals` digits after the point.
+    /// `value` with `decimals` digits after the point (halves rounded away from zero).
     static func fixed(_ value: Double, decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -104,8 +242,16 @@ enum Format {
         return (value < 0 ? "-" : "") + result
     }
 
-    /// A rate in millions: `23.4 M decisions/s (min 22.9, max 23.6)`.
-    static func rate(_ summary: Summary, unit: String) -> String {
-        "\(fixed(summary.median / 1e6, decimals: 2)) M \(unit) (min \(fixed(summary.min / 1e6, decimals: 2)), max \(fixed(summary.max / 1e6, decimals: 2)))"
+    /// `median (min-max)`.
+    static func range(_ summary: Summary, decimals: Int) -> String {
+        "\(fixed(summary.median, decimals: decimals)) (\(fixed(summary.min, decimals: decimals))-\(fixed(summary.max, decimals: decimals)))"
     }
+
+    /// A rate in millions: `23.45 M (22.90-23.60)`.
+    static func millions(_ summary: Summary) -> String {
+        "\(fixed(summary.median / 1e6, decimals: 2)) M (\(fixed(summary.min / 1e6, decimals: 2))-\(fixed(summary.max / 1e6, decimals: 2)))"
+    }
+
+    /// Bytes in megabytes (10^6): `75.9 MB`.
+    static func megabytes(_ bytes: Int) -> String { "\(fixed(Double(bytes) / 1e6, decimals: 1)) MB" }
 }

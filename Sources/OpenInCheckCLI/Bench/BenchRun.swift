@@ -1,23 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OpenInPolicy
 
 /// One `bench` run: builds the corpus, measures each benchmark, and collects the figures.
+///
+/// Every benchmark runs one warm-up round, then ``rounds`` measured rounds.
 struct BenchRun {
     /// The corpus's seed.
     let seed: UInt64
     /// Measured rounds per benchmark (after one warm-up round).
     let rounds: Int
+    /// Whether to skip the whole-process measurements (child processes and a large temporary file).
+    let inProcessOnly: Bool
 
-    /// Distinct pre-built requests the evaluator benchmark cycles through.
+    /// Distinct pre-built requests the evaluator benchmark cycles through (their strings stay in cache).
     static let evaluatorRequests = 10_000
     /// Passes over them per round: 10 M decisions a round.
     static let evaluatorPasses = 1_000
+    /// Lines of the in-process JSON Lines benchmark (held in memory).
+    static let streamLines = 200_000
+    /// The whitelist of the policy-load benchmark.
+    static let bigWhitelist = 100_000
+    /// Lines of the file `eval` and jq read as whole processes.
+    static let processLines = 1_000_000
+    /// Runs of `eval` with one request from flags (an odd number, for a plain median).
+    static let startupRuns = 101
 
-    func measure() throws(CLIError) -> BenchReport {
+    /// Measures everything; `progress` gets each part of the text report as it is done.
+    func measure(progress: (String) -> Void) throws(CLIError) -> BenchReport {
         let corpus = BenchCorpus(seed: seed)
+        let scratch = try ScratchDirectory()
         var report = BenchReport(seed: seed, rounds: rounds, machine: .current)
+        progress(report.heading)
         report.evaluator = try measureEvaluator(corpus)
+        progress(report.evaluatorText)
+        report.stream = try measureStream(corpus, scratch)
+        progress(report.streamText)
+        report.policyLoad = try measurePolicyLoad(scratch)
+        progress(report.policyLoadText)
+        if !inProcessOnly {
+            report.process = try measureProcesses(corpus, scratch, bigPolicy: report.policyLoad!.path)
+            progress(report.processText)
+        }
         return report
     }
+
+    // MARK: In process
 
     private func measureEvaluator(_ corpus: BenchCorpus) throws(CLIError) -> BenchReport.Evaluator {
         var benchmark: EvaluatorBenchmark
@@ -39,5 +72,115 @@ struct BenchRun {
         }
         return BenchReport.Evaluator(rate: Summary(rates), requests: benchmark.requests.count,
                                      decisionsPerRound: perRound, allocations: allocations, checksum: checksum)
+    }
+
+    /// `eval`'s own code on a stream held in memory, records to /dev/null.
+    private func measureStream(_ corpus: BenchCorpus, _ scratch: ScratchDirectory) throws(CLIError) -> BenchReport.Stream {
+        let policyPath = scratch.file("stream.policy.json")
+        try CorpusWriter.write(corpus.policyFile, to: policyPath)
+        var input: [UInt8] = []
+        for line in corpus.lines(count: Self.streamLines) {
+            input.append(contentsOf: line.text.utf8)
+            input.append(UInt8(ascii: "\n"))
+        }
+        let devNull = open("/dev/null", O_WRONLY)
+        guard devNull >= 0 else { throw .invalidInput("cannot open /dev/null") }
+        defer { close(devNull) }
+        let command = EvalCommand(policy: PolicyOptions(policyPath: policyPath), requests: .stream("-"), format: .jsonl, explain: false)
+        func round() throws(CLIError) {
+            let console = Console(stdout: Output(fileDescriptor: devNull), stderr: Output(fileDescriptor: devNull),
+                                  stdin: ByteSource(bytes: input, name: "standard input"))
+            _ = try command.run(console)
+            console.stdout.flush()
+        }
+        try round()
+        var rates: [Double] = []
+        for _ in 0..<rounds {
+            let clock = ContinuousClock()
+            let start = clock.now
+            try round()
+            rates.append(Double(Self.streamLines) / (clock.now - start).seconds)
+        }
+        var failure: CLIError? = nil
+        let allocations = AllocationCounter.count {
+            do throws(CLIError) { try round() } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return BenchReport.Stream(rate: Summary(rates), lines: Self.streamLines, bytes: input.count, allocations: allocations)
+    }
+
+    /// Reading a policy file with a 100,000-entry whitelist as `eval` does, and making its evaluator.
+    private func measurePolicyLoad(_ scratch: ScratchDirectory) throws(CLIError) -> BenchReport.PolicyLoad {
+        let big = BenchCorpus(seed: seed, whitelistSize: Self.bigWhitelist)
+        let path = scratch.file("big.policy.json")
+        let text = big.policyFile
+        try CorpusWriter.write(text, to: path)
+        func load() throws(CLIError) {
+            let inputs = try PolicyOptions(policyPath: path).load()
+            _ = Evaluator(policy: inputs.policy)
+        }
+        try load()
+        var milliseconds: [Double] = []
+        for _ in 0..<rounds {
+            let clock = ContinuousClock()
+            let start = clock.now
+            try load()
+            milliseconds.append((clock.now - start).seconds * 1e3)
+        }
+        return BenchReport.PolicyLoad(milliseconds: Summary(milliseconds), entries: Self.bigWhitelist, bytes: text.utf8.count, path: path)
+    }
+
+    // MARK: Whole processes
+
+    private func measureProcesses(_ corpus: BenchCorpus, _ scratch: ScratchDirectory, bigPolicy: String) throws(CLIError) -> BenchReport.Process {
+        guard let executable = ChildProcess.currentExecutable else {
+            throw .invalidInput("cannot find this program's executable (/proc/self/exe) to run it as a child")
+        }
+        let file = scratch.file("requests.jsonl")
+        _ = scratch.file("requests.policy.json")
+        let bytes = try CorpusWriter.write(corpus, lines: Self.processLines, to: file)
+        let policy = CorpusWriter.policyPath(for: file)
+        let jq = ChildProcess.onPath("jq")
+
+        func checked(_ run: ChildProcess.Run, _ what: String, allowed: Set<Int32>) throws(CLIError) -> ChildProcess.Run {
+            guard allowed.contains(run.status) else {
+                throw .invalidInput("\(what) exited with status \(run.status) (expected \(allowed.sorted().map(String.init).joined(separator: " or ")))")
+            }
+            return run
+        }
+        let evalArguments = [executable, "eval", "--policy", policy, file]
+        let jqArguments = ["jq", "-c", "{id}", file]
+        // Warm up (page cache, dynamic loader), then alternate eval and jq so both see the same machine.
+        _ = try checked(ChildProcess.run(executable, evalArguments), "eval", allowed: [0, 1, 2])
+        if let jq { _ = try checked(ChildProcess.run(jq, jqArguments), "jq", allowed: [0]) }
+        var evalRuns: [ChildProcess.Run] = [], jqRuns: [ChildProcess.Run] = []
+        for _ in 0..<rounds {
+            evalRuns.append(try checked(ChildProcess.run(executable, evalArguments), "eval", allowed: [0, 1, 2]))
+            if let jq { jqRuns.append(try checked(ChildProcess.run(jq, jqArguments), "jq", allowed: [0])) }
+        }
+
+        let startupArguments = [executable, "eval", "--policy", policy, "--channel", "document-interaction", "--target", corpus.whitelist[0]]
+        for _ in 0..<5 { _ = try checked(ChildProcess.run(executable, startupArguments), "eval (one request)", allowed: [0]) }
+        var startup: [Double] = []
+        for _ in 0..<Self.startupRuns {
+            startup.append(try checked(ChildProcess.run(executable, startupArguments), "eval (one request)", allowed: [0]).seconds * 1e3)
+        }
+
+        let bigArguments = [executable, "eval", "--policy", bigPolicy, "--channel", "mail-compose"]
+        _ = try checked(ChildProcess.run(executable, bigArguments), "eval (100,000-entry policy)", allowed: [0, 2])
+        var bigLoad: [Double] = []
+        for _ in 0..<rounds {
+            bigLoad.append(try checked(ChildProcess.run(executable, bigArguments), "eval (100,000-entry policy)", allowed: [0, 2]).seconds * 1e3)
+        }
+
+        let lines = Double(Self.processLines)
+        return BenchReport.Process(
+            lines: Self.processLines, bytes: bytes, executable: executable,
+            evalRate: Summary(evalRuns.map { lines / $0.seconds }),
+            evalPeakResidentBytes: evalRuns.map(\.peakResidentBytes).max() ?? 0,
+            jqRate: jqRuns.isEmpty ? nil : Summary(jqRuns.map { lines / $0.seconds }),
+            jqPath: jq,
+            startupMilliseconds: Summary(startup),
+            bigPolicyMilliseconds: Summary(bigLoad))
     }
 }

@@ -13,11 +13,12 @@ enum CorpusWriter {
         (file.hasSuffix(".jsonl") ? String(file.dropLast(".jsonl".count)) : file) + ".policy.json"
     }
 
-    /// Writes `lines` request lines to `file` and the policy to ``policyPath(for:)``, streaming; reports both on stdout.
+    /// Writes `lines` request lines (the benchmark mix) to `file` and the policy to ``policyPath(for:)``, streaming.
+    /// - Returns: the size of the request file in bytes.
     /// - Throws: ``CLIError/invalidInput(_:)`` when a file cannot be written.
-    static func write(_ corpus: BenchCorpus, lines: Int, to file: String, console: Console) throws(CLIError) {
-        let policyFile = policyPath(for: file)
-        try withFile(policyFile) { output in output.write(corpus.policyFile) }
+    @discardableResult
+    static func write(_ corpus: BenchCorpus, lines: Int, to file: String) throws(CLIError) -> Int {
+        try write(corpus.policyFile, to: policyPath(for: file))
         var bytes = 0
         try withFile(file) { output in
             for line in corpus.lines(count: lines) {
@@ -26,7 +27,13 @@ enum CorpusWriter {
                 bytes += line.text.utf8.count + 1
             }
         }
-        console.stdout.write("wrote \(Format.grouped(lines)) request lines (\(Format.fixed(Double(bytes) / 1e6, decimals: 1)) MB) to \(file) and their policy to \(policyFile)\n")
+        return bytes
+    }
+
+    /// Writes `text` to `path`.
+    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be written.
+    static func write(_ text: String, to path: String) throws(CLIError) {
+        try withFile(path) { output in output.write(text) }
     }
 
     private static func withFile(_ path: String, _ body: (Output) -> Void) throws(CLIError) {

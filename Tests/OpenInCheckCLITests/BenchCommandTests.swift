@@ -1,0 +1,126 @@
+import Foundation
+@testable import OpenInCheckCLI
+@testable import OpenInPolicy
+import Testing
+
+/// `bench`: its options, its seeded corpus and `--generate`. (No timings: figures come from `bench` itself.)
+@Suite struct BenchCommandTests {
+    @Test func parsesMeasureAndGenerate() throws {
+        #expect(try BenchCommand.parse([]) == BenchCommand(mode: .measure(rounds: 5, json: false, inProcess: false), seed: BenchCorpus.defaultSeed))
+        #expect(try BenchCommand.parse(["--rounds", "3", "--json", "--seed", "9", "--in-process"])
+                == BenchCommand(mode: .measure(rounds: 3, json: true, inProcess: true), seed: 9))
+        #expect(try BenchCommand.parse(["--generate", "10", "out.jsonl"]) == BenchCommand(mode: .generate(lines: 10, file: "out.jsonl"), seed: BenchCorpus.defaultSeed))
+    }
+
+    @Test("usage errors", arguments: [
+        (["--rounds", "0"], "--rounds takes a whole number of at least 1, not '0'"),
+        (["--seed", "-1"], "--seed takes a whole number from 0 to 18446744073709551615, not '-1'"),
+        (["--generate", "10"], "--generate N takes one FILE to write, e.g. 'bench --generate 1000000 requests.jsonl'"),
+        (["--generate", "x", "f"], "--generate takes a whole number of at least 0, not 'x'"),
+        (["--generate", "1", "f", "--json"], "--json does not go with --generate, which only writes a corpus"),
+        (["extra"], "bench takes no arguments, not 'extra' (to write a corpus: --generate N FILE)"),
+    ])
+    func usageErrors(_ arguments: [String], _ message: String) {
+        #expect(throws: UsageError(message, verb: "bench")) { try BenchCommand.parse(arguments) }
+    }
+
+    @Test func theSameSeedGivesTheSameCorpusAndAnotherSeedAnother() {
+        let lines = { (seed: UInt64) in BenchCorpus(seed: seed).lines(count: 500).map(\.text) }
+        #expect(lines(1) == lines(1))
+        #expect(lines(1) != lines(2))
+        #expect(BenchCorpus(seed: 1).whitelist == BenchCorpus(seed: 1).whitelist)
+        #expect(BenchCorpus(seed: 1).whitelist.count == 1_000)
+        #expect(Set(BenchCorpus(seed: 1).whitelist).count == 1_000)
+    }
+
+    @Test("the policy file says what the policy built in code says")
+    func policyFileMatchesPolicy() throws {
+        let corpus = BenchCorpus(seed: 5)
+        let read = try PolicyFile.read(Array(corpus.policyFile.utf8), file: "bench.policy.json")
+        #expect(read.policy == (try corpus.policy()))
+    }
+
+    @Test("plain lines hold the fields they were made from, and cover every channel and outcome")
+    func plainLinesAreTheirFields() throws {
+        let corpus = BenchCorpus(seed: 3)
+        let evaluator = Evaluator(policy: try corpus.policy())
+        var channels: Set<String> = [], outcomes: Set<Outcome> = []
+        var invalid = 0
+        for line in corpus.lines(count: 3_000, mix: .varied) {
+            let parsed = Result { () throws(RequestLine.Failure) in try RequestLine.read(Array(line.text.utf8)) }
+            guard let fields = line.fields else {
+                if case .failure = parsed { invalid += 1 }
+                continue
+            }
+            let request = try parsed.get().request
+            #expect(request.channel.rawValue == fields.channel && request.target?.rawValue == fields.target
+                    && request.url?.rawValue == fields.url && request.document == fields.document)
+            channels.insert(fields.channel)
+            outcomes.insert(evaluator.decide(request).outcome)
+        }
+        #expect(channels.count == Channel.allCases.count)
+        #expect(outcomes == Set(Outcome.allCases))
+        #expect(invalid > 100)
+    }
+
+    @Test("the benchmark mix is JSON objects only, so jq reads every line")
+    func benchmarkLinesAreObjects() {
+        for line in BenchCorpus(seed: 4).lines(count: 20_000, mix: .benchmark) {
+            let value = try? JSONReader().read(line.text)
+            guard case .object = value else {
+                Issue.record("not a JSON object: \(line.text)")
+                return
+            }
+        }
+    }
+
+    @Test func generateWritesTheCorpusAndItsPolicy() throws {
+        let file = TemporaryFile.directory.appendingPathComponent("generated-\(UUID().uuidString).jsonl").path
+        let console = Console.memory()
+        let status = try BenchCommand(mode: .generate(lines: 100, file: file), seed: 8).run(console)
+        #expect(status == .success)
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written == BenchCorpus(seed: 8).lines(count: 100).map { $0.text + "\n" }.joined())
+        let policy = CorpusWriter.policyPath(for: file)
+        #expect(policy.hasSuffix(".policy.json") && !policy.contains(".jsonl"))
+        #expect(try String(contentsOfFile: policy, encoding: .utf8) == BenchCorpus(seed: 8).policyFile)
+        #expect(console.stdout.text.hasPrefix("wrote 100 request lines ("))
+    }
+
+    @Test func generateReportsAFileItCannotWrite() {
+        #expect(throws: CLIError.invalidInput("cannot write '/nonexistent-dir/x.policy.json': no such file or directory")) {
+            try BenchCommand(mode: .generate(lines: 1, file: "/nonexistent-dir/x.jsonl"), seed: 1).run(Console.memory())
+        }
+    }
+
+    @Test func summaryMedianAndRange() {
+        #expect(Summary([3, 1, 2]) == Summary([1, 2, 3]))
+        #expect(Summary([3, 1, 2]).median == 2)
+        #expect(Summary([4, 1, 2, 3]).median == 2.5)
+        #expect(Summary([4, 1, 2, 3]).min == 1 && Summary([4, 1, 2, 3]).max == 4)
+    }
+
+    @Test func numberFormats() {
+        #expect(Format.grouped(1_000_000) == "1,000,000")
+        #expect(Format.grouped(999) == "999")
+        #expect(Format.fixed(2.25, decimals: 1) == "2.3")
+        #expect(Format.fixed(-0.125, decimals: 2) == "-0.13")
+        #expect(Format.fixed(12, decimals: 0) == "12")
+        #expect(Format.fixed(1.5, decimals: 3) == "1.500")
+    }
+
+    /// The counter itself. (Whether deciding allocates is for `bench` to show, in a release build:
+    /// unoptimised code, which tests run, allocates where optimised code does not.)
+    @Test("allocation counting counts each allocation, and nothing else")
+    func allocationCounting() throws {
+        let sizes = (0..<25).map { _ in Int.random(in: 10...20) }
+        var kept: [[Int]] = []
+        kept.reserveCapacity(sizes.count)
+        let counted = try #require(AllocationCounter.count { for size in sizes { kept.append([Int](repeating: 7, count: size)) } })
+        #expect(counted == sizes.count)
+        var sum = 0
+        let none = AllocationCounter.count { for array in kept { for value in array { sum &+= value } } }
+        #expect(none == 0)
+        #expect(sum == 7 * sizes.reduce(0, +))
+    }
+}
