@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+@testable import OpenInPolicy
+
+/// The soundness of `PolicyDiff`, checked against random requests.
+///
+/// For random policy pairs: when the diff says `equivalent`, random requests
+/// never decide differently; when it names a change, that request really
+/// decides differently; and every random request that decides differently
+/// goes the way the verdict says (never less permissive under "more
+/// permissive", never more under "less permissive").
+///
+/// Deterministic: a seeded generator. Environment variables:
+/// `OPENIN_SOUNDNESS_SEED` (default 20240607), `OPENIN_SOUNDNESS_REQUESTS`
+/// (random requests replayed against pairs found equivalent, default
+/// 1,000,000, split over the shards).
+@Suite("PolicyDiff soundness")
+struct DiffSoundnessTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let seed = environment["OPENIN_SOUNDNESS_SEED"].flatMap { UInt64($0) } ?? 20_240_607
+    static let equivalentRequests = environment["OPENIN_SOUNDNESS_REQUESTS"].flatMap { Int($0) } ?? 1_000_000
+    static let shards = 4
+    /// Requests per pair: many for equivalent pairs (the claim to refute), fewer for the others.
+    static let requestsPerEquivalentPair = 5_000
+    static let requestsPerOtherPair = 500
+
+    @Test("random policy pairs: verdicts hold for random requests", arguments: 0..<shards)
+    func randomPairs(shard: Int) throws {
+        var random = SplitMix64(seed: Self.seed &+ UInt64(shard) &* 0x9E37_79B9_7F4A_7C15)
+        let universe = try Universe()
+        let budget = Self.equivalentRequests / Self.shards
+        var replayed = 0
+        var verdicts: [DiffVerdict: Int] = [:]
+        var pairIndex = 0
+        while replayed < budget {
+            let old = try universe.policy(&random)
+            let new = try random.chance(0.25) ? universe.policy(&random) : universe.mutate(old, &random)
+            let diff = PolicyDiff(old: old, new: new)
+            verdicts[diff.verdict, default: 0] += 1
+            func context() -> String { "seed \(Self.seed) shard \(shard) pair \(pairIndex)\nold: \(old)\nnew: \(new)" }
+
+            for change in diff.changes {
+                let before = Evaluator(policy: old).decide(change.request)
+                let after = Evaluator(policy: new).decide(change.request)
+                #expect(observablyDiffer(before, after), "reported change does not decide differently: \(change.request)\n\(context())")
+            }
+
+            let count = diff.verdict == .equivalent
+                ? min(Self.requestsPerEquivalentPair, budget - replayed)
+                : Self.requestsPerOtherPair
+            if let counterexample = firstCounterexample(diff, count: count, universe, &random) {
+                Issue.record("\(counterexample)\n\(context())")
+                return
+            }
+            if diff.verdict == .equivalent { replayed += count }
+            pairIndex += 1
+        }
+        // Every verdict must be reached, or the generator has become too narrow to test anything.
+        for verdict in DiffVerdict.allCases {
+            #expect(verdicts[verdict, default: 0] > 0, "no random pair was \(verdict) (seed \(Self.seed), shard \(shard)): \(verdicts)")
+        }
+    }
+
+    /// The first random request that contradicts the diff's verdict, described.
+    private func firstCounterexample(_ diff: PolicyDiff, count: Int, _ universe: Universe, _ random: inout SplitMix64) -> String? {
+        let before = Evaluator(policy: diff.old), after = Evaluator(policy: diff.new)
+        for _ in 0..<count {
+            let request = universe.request(&random)
+            let old = before.decide(request), new = after.decide(request)
+            guard observablyDiffer(old, new) else { continue }
+            let direction = DecisionChange.Direction(old: old, new: new)
+            let consistent = switch diff.verdict {
+            case .equivalent: false
+            case .morePermissive: direction == .morePermissive
+            case .lessPermissive: direction == .lessPermissive
+            case .incomparable: true
+            }
+            if !consistent {
+                return "diff says \(diff.verdict), but \(request) goes \(direction): \(old) → \(new)"
+            }
+        }
+        return nil
+    }
+}
+
+/// Whether two decisions differ in what they show the app and the user, spelled
+/// out independently of `Decision.decidesDifferently(from:)` so the test does
+/// not trust the code it tests. (The dummy name is built only when both
+/// substitute one: building it for every request would dominate the run.)
+private func observablyDiffer(_ a: Decision, _ b: Decision) -> Bool {
+    if a.outcome != b.outcome || a.target != b.target || a.callbacks != b.callbacks || a.openInUI != b.openInUI { return true }
+    return a.outcome == .substituteDummyFile && a.dummyFileName != b.dummyFileName
+}
+
+/// A small, deterministic pseudo-random generator (SplitMix64).
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D1_049E_B9B1_33EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
+
+    mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &self)] }
+
+    mutating func subset<T>(_ values: [T], probability: Double) -> [T] { values.filter { _ in chance(probability) } }
+}
+
+/// The small world random policies and requests are drawn from: few enough
+/// IDs and schemes that policies overlap often, plus case variants and fresh
+/// values that no policy names.
+private struct Universe {
+    let ids: [BundleID]
+    let requestIDs: [BundleID]
+    let schemes = ["docs", "notes", "viewer", "http", "https", "mailto", "x-app"]
+    let urls: [ShareURL]
+    let documents: [String?] = [nil, "report.pdf", "Q3 salaries.xlsx", "notes"]
+    let channels = Channel.allCases
+    let mailLinkURL: ShareURL
+
+    init() throws {
+        ids = try ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail", "com.mobileiron.ios.emailplus",
+                   "com.example.mail2", "com.example.docs", "com.example.notes", "com.example.Notes", "com.example.viewer"]
+            .map { try BundleID($0) }
+        let variants = try ["com.apple.MobileMail", "com.Example.docs", "com.example.docs.extension"].map { try BundleID($0) }
+        let fresh = try (0..<16).map { try BundleID("com.random.app\($0)") }
+        requestIDs = ids + variants + fresh
+        var urls: [ShareURL] = []
+        for scheme in schemes + ["MAILTO", "Https", "DOCS", "unknown", "y-app", "docs2"] {
+            for path in ["://x", ":someone@example.com", "://open?file=a%20b"] { urls.append(try ShareURL(scheme + path)) }
+        }
+        self.urls = urls
+        mailLinkURL = try ShareURL("mailto:a@example.com")
+    }
+
+    func policy(_ random: inout SplitMix64) throws -> Policy {
+        var device = DeviceFacts()
+        device.emailPlusInstalled = random.chance(0.5)
+        if random.chance(0.2) { device.emailPlusBundleIDs = [ids[3]] }
+        for scheme in schemes where random.chance(0.3) {
+            try device.setHandler(random.pick(ids), for: scheme)
+        }
+        device.appConnectApps = Set(random.subset(ids, probability: 0.3))
+        var app = AppFacts()
+        for scheme in schemes where random.chance(0.15) { try app.addScheme(scheme) }
+        var config: [String: String] = [:]
+        if random.chance(0.3) { config[AppConfig.disableSchemeBlockingKey] = random.pick(["true", "True", "yes"]) }
+        if random.chance(0.15) { config[AppConfig.disableOpenInEnforcementKey] = random.pick(["yes", "TRUE", "no", "1"]) }
+        let setting: PolicySetting = random.chance(0.15)
+            ? .allAppConnectApps
+            : .status(random.pick([OpenInStatus.unauthorized, .authorized, .whitelist, .whitelist]))
+        return Policy(
+            setting: setting,
+            whitelist: Whitelist(random.subset(ids, probability: 0.4)),
+            config: AppConfig(config),
+            infoPlist: InfoPlistOverrides(disableSchemeBlocking: random.chance(0.2)),
+            device: device, app: app,
+            dragAndDrop: random.pick([nil, nil, DragAndDropPolicy.all, .appConnect, DragAndDropPolicy.none]),
+            enforcing: random.chance(0.9))
+    }
+
+    /// `policy` with one or two fields changed, often to something that makes no difference.
+    func mutate(_ policy: Policy, _ random: inout SplitMix64) throws -> Policy {
+        var result = policy
+        for _ in 0..<Int.random(in: 1...2, using: &random) {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: result.status = random.pick(OpenInStatus.allCases)
+            case 1:
+                var ids = result.whitelist.ids
+                let id = random.pick(self.ids)
+                if ids.contains(id) { ids.remove(id) } else { ids.insert(id) }
+                result.whitelist = Whitelist(ids)
+            case 2: result.config = AppConfig(random.chance(0.5) ? [:] : [AppConfig.disableSchemeBlockingKey: random.pick(["true", "TRUE"])])
+            case 3: result.infoPlist = InfoPlistOverrides(disableSchemeBlocking: !result.infoPlist.disableSchemeBlocking)
+            case 4: result.device.emailPlusInstalled.toggle()
+            case 5: try result.device.setHandler(random.pick(ids), for: random.pick(schemes))
+            case 6: result.device.appConnectApps.formSymmetricDifference([random.pick(ids)])
+            case 7: try result.app.addScheme(random.pick(schemes))
+            case 8: result.dragAndDrop = random.pick([nil, DragAndDropPolicy.all, .appConnect, DragAndDropPolicy.none])
+            default: result.enforcing.toggle()
+            }
+        }
+        return result
+    }
+
+    func request(_ random: inout SplitMix64) -> ShareRequest {
+        let channel = random.pick(channels)
+        let document = random.pick(documents)
+        do {
+            switch channel {
+            case .documentInteraction, .quickLook, .appExtension, .dragAndDrop:
+                return try ShareRequest(channel: channel, target: random.pick(requestIDs), document: document)
+            case .activityView:
+                return try ShareRequest(channel: channel, target: random.chance(0.5) ? random.pick(requestIDs) : nil, document: document)
+            case .openURL:
+                return try ShareRequest(channel: channel, url: random.pick(urls))
+            case .mailLink:
+                return try ShareRequest(channel: channel, url: random.chance(0.5) ? mailLinkURL : nil)
+            case .mailCompose:
+                return try ShareRequest(channel: channel, document: document)
+            }
+        } catch {
+            preconditionFailure("the test built an invalid request: \(error)")
+        }
+    }
+}
