@@ -15,6 +15,8 @@ public enum CLI {
     static let verbs: [Verb] = [
         EvalCommand.verb,
         MatrixCommand.verb,
+        TestCommand.verb,
+        RulesCommand.verb,
     ]
 
     /// The top-level usage line.

@@ -61,3 +61,18 @@ struct RulesTablesTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }
+
+@Suite("Rules/README.md")
+struct RulesReadmeTests {
+    @Test("lists every rule id, in order, with its summary")
+    func listsEveryRule() throws {
+        let text = try String(contentsOfFile: RulesFolder.path + "/README.md", encoding: .utf8)
+        let listed = text.split(separator: "\n").compactMap { line -> (String, String)? in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[2].hasPrefix("`"), Int(cells[1]) != nil else { return nil }
+            return (cells[2].trimmingCharacters(in: CharacterSet(charactersIn: "`")), cells[3].replacingOccurrences(of: "\\|", with: "|"))
+        }
+        #expect(listed.map(\.0) == RuleInfo.all.map(\.id.rawValue))
+        #expect(listed.map(\.1) == RuleInfo.all.map(\.summary))
+    }
+}

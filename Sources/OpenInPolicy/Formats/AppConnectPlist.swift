@@ -114,7 +114,7 @@ public enum AppConnectPlist {
     private static func bundleIDs(separated text: String, path: String) throws(FormatError) -> [BundleID] {
         var ids: [BundleID] = []
         for (index, entry) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = entry.trimmingSpaces
+            let trimmed = String(entry.trimmingSpaces)
             if trimmed.isEmpty { continue }
             ids.append(try bundleID(trimmed, path: "\(path) (entry \(index + 1))"))
         }
@@ -127,15 +127,5 @@ public enum AppConnectPlist {
         } catch {
             throw FormatError("\(path): \(error.description)")
         }
-    }
-}
-
-private extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return String(text)
     }
 }

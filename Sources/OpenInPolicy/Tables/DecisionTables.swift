@@ -188,7 +188,7 @@ public enum DecisionTables {
         var rule: RuleID? = nil
         if let text = try required("rule") {
             guard let parsed = RuleID(parsing: text) else {
-                throw place.error("unknown rule '\(text)'\(Suggest.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); every rule id is listed in Rules/README.md")
+                throw place.error("unknown rule '\(text)'\(Suggest.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); `openin-check rules` lists every rule id")
             }
             rule = parsed
         }

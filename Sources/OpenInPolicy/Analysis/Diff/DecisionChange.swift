@@ -95,9 +95,9 @@ extension Decision {
     /// user observes: outcome, receiving app, callbacks, Open In UI or dummy
     /// file name. The deciding rule is not compared.
     public func decidesDifferently(from other: Decision) -> Bool {
-        // The seed is 0 unless a dummy file is substituted and the name is a function of it:
-        // comparing seeds compares names without building them.
+        // The dummy name is a function of the target and the substituted document:
+        // comparing those compares names without building them.
         outcome != other.outcome || target != other.target || callback != other.callback
-            || openInUI != other.openInUI || dummySeed != other.dummySeed
+            || openInUI != other.openInUI || substitutedDocument != other.substitutedDocument
     }
 }
