@@ -41,7 +41,7 @@ struct LintTests {
     @Test("OI002 case-duplicate: two entries differ only by case")
     func caseDuplicate() {
         #expect(Self.lint(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.notes", "com.example.Notes"]}"#) == [
-            "1:72 warning OI002 case-duplicate openInWhitelist[1]: \"com.example.Notes\" differs only in letter case from \"com.example.notes\" (openInWhitelist[0]): bundle IDs are case sensitive, so at most one of them names the real app | fix: keep the spelling of the app's actual bundle ID and remove the other",
+            "1:72 warning OI002 case-duplicate openInWhitelist[1]: \"com.example.Notes\" differs only in letter case from \"com.example.notes\" at openInWhitelist[0]: bundle IDs are case sensitive, so at most one of them names the real app | fix: keep the spelling of the app's actual bundle ID and remove the other",
         ])
     }
 
@@ -107,9 +107,9 @@ struct LintTests {
              "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "True", "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT": "1"},
              "infoPlist": {"MI_APP_CONNECT": {"MI_AC_DISABLE_SCHEME_BLOCKING": "YES"}}}
             """) == [
-            "2:46 error OI006 override-value-ignored config.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is \"True\", which is read as off: the key takes exactly the string \"true\" | fix: write \"true\" to let openURL: with mailto: open native Mail, or remove the key",
-            "2:91 error OI006 override-value-ignored config.MI_AC_DISABLE_OPEN_IN_ENFORCEMENT: MI_AC_DISABLE_OPEN_IN_ENFORCEMENT is \"1\", which is read as off: the key takes the string \"yes\" or \"true\", in any letter case | fix: remove the key to keep Open In enforced (write \"yes\" only if Open In is meant to be unprotected)",
-            "3:68 error OI006 override-value-ignored infoPlist.MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is \"YES\", which is read as off: the Info.plist key takes the boolean YES | fix: make it the boolean YES (<true/> in XML; true, unquoted, in a policy file's infoPlist), or remove the key",
+            "2:46 error OI006 override-value-ignored config.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is \"True\", which is read as off: the key takes exactly the string \"true\" | fix: write \"true\" (in quotes) to let openURL: with mailto: open native Mail, or remove the key",
+            "2:91 error OI006 override-value-ignored config.MI_AC_DISABLE_OPEN_IN_ENFORCEMENT: MI_AC_DISABLE_OPEN_IN_ENFORCEMENT is \"1\", which is read as off: the key takes the string \"yes\" or \"true\", in any letter case | fix: remove the key to keep Open In enforced (write \"yes\", in quotes, only if Open In is meant to be unprotected)",
+            "3:68 error OI006 override-value-ignored infoPlist.MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is \"YES\", not a Boolean: the Info.plist key takes the boolean YES, and openin-check rejects the file until it is one | fix: make it the boolean YES (<true/> in XML; true, unquoted, in a policy file's infoPlist), or remove the key",
         ])
     }
 
@@ -121,7 +121,7 @@ struct LintTests {
     @Test("OI006: a boolean where the config takes a string")
     func booleanInConfig() {
         #expect(Self.lint(#"{"openInPolicy": "whitelist", "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": true}}"#) == [
-            "1:75 error OI006 override-value-ignored config.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is true (a boolean), which is read as off: the key takes exactly the string \"true\" | fix: write \"true\" to let openURL: with mailto: open native Mail, or remove the key",
+            "1:75 error OI006 override-value-ignored config.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is true, not a string: app-specific configuration values are strings, and openin-check rejects the file until it is one | fix: write \"true\" (in quotes) to let openURL: with mailto: open native Mail, or remove the key",
         ])
     }
 
@@ -185,7 +185,7 @@ struct LintTests {
     @Test("OI011 duplicate-id")
     func duplicateID() {
         #expect(Self.lint(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.docs", "com.example.docs"]}"#) == [
-            "1:71 info OI011 duplicate-id openInWhitelist[1]: com.example.docs is listed twice (first at openInWhitelist[0]) | fix: remove this entry",
+            "1:71 info OI011 duplicate-id openInWhitelist[1]: com.example.docs is listed twice, first at openInWhitelist[0] | fix: remove this entry",
         ])
     }
 

@@ -9,18 +9,21 @@ enum InfoPlistKeys {
 /// Whether a key as written is meant as a key the library reads.
 ///
 /// The library compares keys exactly. A key that differs only in letter
-/// case, spaces, or the separators `_`, `-` and `.` (`mi_ac_disable_scheme_blocking`,
-/// `MI-AC-DISABLE-SCHEME-BLOCKING`, `MI_AC_DISABLE_SCHEME_BLOCKING `) is
-/// almost certainly meant as that key, and is silently never read.
+/// case, spaces or separators (`mi_ac_disable_scheme_blocking`,
+/// `MI-AC-DISABLE-SCHEME-BLOCKING`, `MI_AC_DISABLE_SCHEME_BLOCKING `), or
+/// whose letters and digits are at most two edits away
+/// (`MI_AC_DISABLE_SCHEME_BLOCKNG`), is almost certainly meant as that key,
+/// and is silently never read. The keys checked are long, so two edits do
+/// not reach another plausible key.
 enum KeySpelling {
     /// Whether `written` is `known` or a spelling of it the library would miss.
     static func matches(_ written: String, _ known: String) -> Bool {
-        written == known || normalized(written) == normalized(known)
+        written == known || Suggestion.editDistance(Array(normalized(written)), Array(normalized(known))) <= 2
     }
 
     /// Whether `written` is a spelling of `known` that the library would miss.
     static func isMisspelling(_ written: String, of known: String) -> Bool {
-        written != known && normalized(written) == normalized(known)
+        written != known && matches(written, known)
     }
 
     /// The key's letters and digits, upper-cased.

@@ -55,7 +55,7 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
     /// An override key that is spelled differently from the key the library reads.
     public static let overrideKeyMisspelled = LintCheck(
         "OI007", "override-key-misspelled", .error,
-        "A key differs in letter case, spaces or separators from MI_APP_CONNECT, MI_AC_DISABLE_SCHEME_BLOCKING or MI_AC_DISABLE_OPEN_IN_ENFORCEMENT, so the library never reads it.")
+        "A key is spelled close to MI_APP_CONNECT, MI_AC_DISABLE_SCHEME_BLOCKING or MI_AC_DISABLE_OPEN_IN_ENFORCEMENT (letter case, separators, up to two typos) but not exactly, so the library never reads it.")
     /// Open In enforcement turned off by the server.
     public static let enforcementDisabled = LintCheck(
         "OI008", "enforcement-disabled", .error,

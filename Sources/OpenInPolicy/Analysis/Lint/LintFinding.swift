@@ -49,11 +49,13 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         return column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
     }
 
-    /// Whether the two name the same line (or, without lines, the same key path) of the same file.
-    func overlaps(_ other: SourceLocation) -> Bool {
-        guard file == other.file else { return false }
-        if let line, let otherLine = other.line { return line == otherLine }
-        return keyPath == other.keyPath
+    /// Whether a finding here is about the same thing as the reader's `error`:
+    /// the same line of the same file, or, without lines (plists), the key
+    /// path the reader's message starts with (readers write `path: problem`).
+    func covers(_ error: Written<String>) -> Bool {
+        guard file == error.location.file else { return false }
+        if let line, let errorLine = error.location.line { return line == errorLine }
+        return !keyPath.isEmpty && error.value.hasPrefix(keyPath + ":")
     }
 }
 

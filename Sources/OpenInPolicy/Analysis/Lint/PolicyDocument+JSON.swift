@@ -38,6 +38,11 @@ extension PolicyDocument {
                 break
             }
         }
+        do throws(FormatError) {
+            _ = try PolicyJSON.read(root)
+        } catch {
+            readErrors = [Written(error.message, at: location(error.position, ""))]
+        }
     }
 
     /// The setting a JSON value names, as the strict reader reads it, or `nil` when it names none.

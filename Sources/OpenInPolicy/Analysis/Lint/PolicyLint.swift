@@ -16,7 +16,8 @@ public enum PolicyLint {
     /// to every policy file and `AppConnect.plist` beside it (for
     /// ``LintCheck/overrideInBoth``). The strict reader's error for a document
     /// is reported as ``LintCheck/invalidInput`` unless another error already
-    /// names the same line (or, without lines, the same key path).
+    /// names the same line (or, in a plist, which has no lines, the key path
+    /// the reader's message starts with).
     /// - Returns: the findings, by document in the order given, then by line and column, then by code.
     public static func lint(_ documents: [PolicyDocument]) -> [LintFinding] {
         var all: [(document: Int, order: Int, finding: LintFinding)] = []
@@ -24,7 +25,7 @@ public enum PolicyLint {
             var findings: [LintFinding] = []
             for check in checks { findings += check.findings(in: document, among: documents) }
             for error in document.readErrors {
-                let covered = findings.contains { $0.severity == .error && $0.location.overlaps(error.location) }
+                let covered = findings.contains { $0.severity == .error && $0.location.covers(error) }
                 if !covered {
                     findings.append(LintFinding(.invalidInput, at: error.location, error.value,
                                                 fix: "correct it as the message says: until then no decision can be made with this file"))

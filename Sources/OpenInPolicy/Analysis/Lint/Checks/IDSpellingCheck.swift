@@ -31,7 +31,7 @@ enum IDSpellingCheck: DocumentCheck {
             if let earlier = seen[entry.value] {
                 findings.append(LintFinding(
                     .duplicateID, at: entry.location,
-                    "\(entry.value) is listed twice (first at \(earlier.location.keyPath))",
+                    "\(entry.value) is listed twice, first at \(earlier.location.keyPath)",
                     fix: "remove this entry"))
                 continue
             }
@@ -45,7 +45,7 @@ enum IDSpellingCheck: DocumentCheck {
             if let earlier = seenFolded[folded], !known.contains(where: { $0.id.lowercased() == folded }) {
                 findings.append(LintFinding(
                     .caseDuplicate, at: entry.location,
-                    "\(JSONWriter.quoted(entry.value)) differs only in letter case from \(JSONWriter.quoted(earlier.value)) (\(earlier.location.keyPath)): bundle IDs are case sensitive, so at most one of them names the real app",
+                    "\(JSONWriter.quoted(entry.value)) differs only in letter case from \(JSONWriter.quoted(earlier.value)) at \(earlier.location.keyPath): bundle IDs are case sensitive, so at most one of them names the real app",
                     fix: "keep the spelling of the app's actual bundle ID and remove the other"))
             }
         }
