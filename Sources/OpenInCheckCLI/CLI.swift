@@ -17,6 +17,8 @@ public enum CLI {
         MatrixCommand.verb,
         TestCommand.verb,
         RulesCommand.verb,
+        LintCommand.verb,
+        DiffCommand.verb,
     ]
 
     /// The top-level usage line.

@@ -72,3 +72,36 @@ extension PolicyDocument {
         }
     }
 }
+
+extension PolicyDocument {
+    /// Reads a file for lint as the document its content says it is.
+    ///
+    /// JSON (`{`) is a policy file. A property list is an `AppConnect.plist`
+    /// when the file is named `AppConnect.plist` (any letter case) or has a
+    /// top-level `policy` or `appconnectapps` key, and an Info.plist
+    /// otherwise. Anything else gives a document holding only the error.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - file: the file's name as the user gave it.
+    public init(contentsOf bytes: [UInt8], file: String) {
+        do throws(FormatError) {
+            switch try PolicyFile.kind(of: bytes) {
+            case .json:
+                self.init(policyJSON: bytes, file: file)
+            case .appConnectPlist where Self.isAppConnectPlist(bytes, file: file):
+                self.init(appConnectPlist: bytes, file: file)
+            case .appConnectPlist:
+                self.init(infoPlist: bytes, file: file)
+            }
+        } catch {
+            self.init(kind: .policyFile, file: file,
+                      readErrors: [Written(error.message, at: SourceLocation(file: file, line: error.line, keyPath: ""))])
+        }
+    }
+
+    private static func isAppConnectPlist(_ bytes: [UInt8], file: String) -> Bool {
+        if file.split(separator: "/").last?.lowercased() == "appconnect.plist" { return true }
+        guard case .dictionary(let root)? = try? PropertyList.read(bytes) else { return false }
+        return root["policy"] != nil || root["appconnectapps"] != nil
+    }
+}
