@@ -36,6 +36,17 @@ struct DiffTests {
         #expect(described == expected)
     }
 
+    @Test("an app named only as an AppConnect app gets a class: drag and drop under 'appconnect' reads it")
+    func appConnectAppsHaveClasses() throws {
+        var device = DeviceFacts()
+        device.appConnectApps = [try BundleID("com.example.docs")]
+        let old = Policy(status: .whitelist, device: device, dragAndDrop: .appConnect)
+        let new = Policy(status: .whitelist, device: device, dragAndDrop: DragAndDropPolicy.none)
+        let diff = PolicyDiff(old: old, new: new)
+        #expect(diff.verdict == .lessPermissive)
+        #expect(diff.changes.map(Self.line) == ["newly blocked drag-and-drop com.example.docs allow→deny"])
+    }
+
     @Test func freshIDAndSchemeAvoidWhatThePoliciesName() throws {
         var device = DeviceFacts()
         try device.setHandler(try BundleID("com.example.unlisted-app-2"), for: "x-unhandled")
