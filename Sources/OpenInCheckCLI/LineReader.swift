@@ -39,7 +39,7 @@ struct LineReader {
                 let line = buffer[start..<end]
                 start = newline + 1
                 scanned = start
-                return discarding ? .tooLong : .text(line)
+                return discarding || line.count > LineReader.maxLineLength ? .tooLong : .text(line)
             }
             scanned = buffer.count
             if atEnd {
@@ -49,7 +49,7 @@ struct LineReader {
                 let line = buffer[start..<end]
                 start = buffer.count
                 scanned = start
-                return discarding ? .tooLong : .text(line)
+                return discarding || line.count > LineReader.maxLineLength ? .tooLong : .text(line)
             }
             if buffer.count - start > LineReader.maxLineLength {
                 discarding = true

@@ -119,32 +119,13 @@ private func observablyDiffer(_ a: Decision, _ b: Decision) -> Bool {
     return a.outcome == .substituteDummyFile && a.dummyFileName != b.dummyFileName
 }
 
-/// A small, deterministic pseudo-random generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D1_049E_B9B1_33EB
-        return z ^ (z >> 31)
-    }
-
-    // Plain arithmetic rather than the standard library's generic `random(in:using:)`, which is
-    // slow unoptimised: a debug `swift test` draws millions of these. (The modulo bias of
-    // `below(_:)` is under 2⁻⁵⁰ for these counts.)
-
-    /// True with `probability`.
+/// Draws the soundness test needs on top of the shared `SplitMix64` (SeededRandom.swift).
+private extension SplitMix64 {
+    /// True with `probability`. (Plain arithmetic: the standard library's generic
+    /// `random(in:using:)` is slow unoptimised, and a debug `swift test` draws millions.)
     mutating func chance(_ probability: Double) -> Bool { Double(next() >> 11) * 0x1p-53 < probability }
 
-    /// A number in `0..<count`.
-    mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
-
-    mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
-
+    /// Each of `values` with `probability`, in order.
     mutating func subset<T>(_ values: [T], probability: Double) -> [T] { values.filter { _ in chance(probability) } }
 }
 

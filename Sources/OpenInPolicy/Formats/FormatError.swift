@@ -13,6 +13,12 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file's path as the user gave it, when known.
     public let file: String?
 
+    /// Creates an error.
+    /// - Parameters:
+    ///   - message: what is wrong, naming the key path, and how to fix it.
+    ///   - position: the line and column, when known.
+    ///   - line: the line alone, when no column is known.
+    ///   - file: the file's path, when known.
     public init(_ message: String, at position: JSONPosition? = nil, line: Int? = nil, file: String? = nil) {
         self.message = message
         self.position = position

@@ -40,6 +40,7 @@ public struct JSONPosition: Sendable, Hashable, Comparable, CustomStringConverti
     /// The column, from 1, in characters.
     public let column: Int
 
+    /// Creates a position; both numbers count from 1.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
@@ -104,6 +105,7 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     public var endIndex: Int { elements.endIndex }
     public subscript(index: Int) -> JSONValue { elements[index] }
 
+    /// Arrays are equal when their elements are, wherever they were read.
     public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool { lhs.elements == rhs.elements }
     public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 }
@@ -133,6 +135,7 @@ public struct JSONObject: Sendable, Hashable {
             self.valuePosition = valuePosition
         }
 
+        /// Members are equal when keys and values are, wherever they were read.
         public static func == (lhs: Member, rhs: Member) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
         public func hash(into hasher: inout Hasher) {
             hasher.combine(key)
@@ -170,6 +173,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the problem is.
     public let position: JSONPosition
 
+    /// Creates an error at `position`.
     public init(_ message: String, at position: JSONPosition) {
         self.message = message
         self.position = position

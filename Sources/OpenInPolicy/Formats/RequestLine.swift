@@ -14,6 +14,7 @@ public struct RequestLine: Sendable, Hashable {
     /// The request.
     public let request: ShareRequest
 
+    /// Pairs a request with its `id`.
     public init(id: JSONValue?, request: ShareRequest) {
         self.id = id
         self.request = request
@@ -26,6 +27,7 @@ public struct RequestLine: Sendable, Hashable {
         /// What is wrong, and where on the line (a column, or the key).
         public let message: String
 
+        /// Creates a failure with the line's `id`, when known.
         public init(id: JSONValue?, message: String) {
             self.id = id
             self.message = message

@@ -12,6 +12,8 @@ package enum Suggestion {
         let typed = Array(input.lowercased())
         var best: (candidate: String, distance: Int)? = nil
         for candidate in candidates {
+            // More than 2 characters longer or shorter cannot be within 2 edits; this keeps huge inputs cheap.
+            guard abs(candidate.count - typed.count) <= 2 else { continue }
             let distance = editDistance(typed, Array(candidate.lowercased()))
             if distance <= 2, distance * 2 < typed.count, distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
