@@ -70,12 +70,13 @@ struct DiffSoundnessTests {
     private func firstCounterexample(_ diff: PolicyDiff, count: Int, _ universe: Universe, _ random: inout SplitMix64) -> String? {
         let before = Evaluator(policy: diff.old), after = Evaluator(policy: diff.new)
         let reported = Set(diff.changes.map { Signature($0.request, $0.old, $0.new) })
+        let verdict = diff.verdict
         for _ in 0..<count {
             let request = universe.request(&random)
             let old = before.decide(request), new = after.decide(request)
             guard observablyDiffer(old, new) else { continue }
             let direction = DecisionChange.Direction(old: old, new: new)
-            let consistent = switch diff.verdict {
+            let consistent = switch verdict {
             case .equivalent: false
             case .morePermissive: direction == .morePermissive
             case .lessPermissive: direction == .lessPermissive
@@ -115,7 +116,7 @@ private struct Signature: Hashable {
 /// not trust the code it tests. (The dummy name is built only when both
 /// substitute one: building it for every request would dominate the run.)
 private func observablyDiffer(_ a: Decision, _ b: Decision) -> Bool {
-    if a.outcome != b.outcome || a.target != b.target || a.callbacks != b.callbacks || a.openInUI != b.openInUI { return true }
+    if a.outcome != b.outcome || a.target != b.target || a.callback != b.callback || a.openInUI != b.openInUI { return true }
     return a.outcome == .substituteDummyFile && a.dummyFileName != b.dummyFileName
 }
 
@@ -158,13 +159,21 @@ private struct Universe {
     }
 
     func policy(_ random: inout SplitMix64) throws -> Policy {
+        // A quarter of policies are "closed": the whole mail family listed, and every handler
+        // and AppConnect app among the listed apps. Then no named ID is left unlisted, and only
+        // the fresh ID stands for the other apps: a class set without it is caught.
+        let closed = random.chance(0.25)
+        var listed = random.subset(ids, probability: 0.3)
+        if closed || random.chance(0.2) { listed += [ids[0], ids[1], ids[2]] }
         var device = DeviceFacts()
         device.emailPlusInstalled = random.chance(0.5)
         if random.chance(0.2) { device.emailPlusBundleIDs = [ids[3]] }
+        if closed, device.emailPlusBundleIDs == [ids[3]] { listed.append(ids[3]) }
+        let named = closed ? listed : ids
         for scheme in schemes where random.chance(0.2) {
-            try device.setHandler(random.pick(ids), for: scheme)
+            try device.setHandler(random.pick(named), for: scheme)
         }
-        device.appConnectApps = Set(random.subset(ids, probability: 0.25))
+        device.appConnectApps = Set(random.subset(named, probability: 0.25))
         var app = AppFacts()
         for scheme in schemes where random.chance(0.15) { try app.addScheme(scheme) }
         var config: [String: String] = [:]
@@ -175,7 +184,7 @@ private struct Universe {
             : .status(random.pick([OpenInStatus.unauthorized, .authorized, .whitelist, .whitelist]))
         return Policy(
             setting: setting,
-            whitelist: Whitelist(random.subset(ids, probability: 0.3) + (random.chance(0.3) ? [ids[0], ids[1]] : [])),
+            whitelist: Whitelist(listed),
             config: AppConfig(config),
             infoPlist: InfoPlistOverrides(disableSchemeBlocking: random.chance(0.2)),
             device: device, app: app,

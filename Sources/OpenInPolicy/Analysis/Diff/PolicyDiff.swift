@@ -22,6 +22,8 @@ public struct PolicyDiff: Sendable {
     public let requestClasses: [ShareRequest]
     /// The classes whose decision changes, in the order of ``requestClasses``.
     public let changes: [DecisionChange]
+    /// Whether the new policy is equivalent, more or less permissive, or incomparable.
+    public let verdict: DiffVerdict
 
     /// Compares `old` and `new` on every request class.
     /// - Complexity: O(*n*) decisions, where *n* is the number of bundle IDs and
@@ -34,15 +36,13 @@ public struct PolicyDiff: Sendable {
         changes = requestClasses.compactMap { request in
             DecisionChange(request: request, old: before.decide(request), new: after.decide(request))
         }
+        verdict = DiffVerdict(changes.map(\.direction))
     }
 
     /// The changes in one group.
     public func changes(_ kind: DecisionChange.Kind) -> [DecisionChange] {
         changes.filter { $0.kind == kind }
     }
-
-    /// Whether the new policy is equivalent, more or less permissive, or incomparable.
-    public var verdict: DiffVerdict { DiffVerdict(changes.map(\.direction)) }
 
     /// The requests that can tell `old` and `new` apart: one per class of
     /// requests that both policies treat alike.
