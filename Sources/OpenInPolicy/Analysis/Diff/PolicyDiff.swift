@@ -3,7 +3,7 @@
 /// `PolicyDiff` evaluates both policies on every request class that can tell
 /// them apart (see ``requestClasses(old:new:)``) and keeps the requests whose
 /// decision changes. Because every request behaves like its class's
-/// representative, an ``DiffVerdict/equivalent`` verdict means that no request
+/// representative, an equivalent verdict (``DiffVerdict/equivalent``) means that no request
 /// at all decides differently, and every reported change is a real request
 /// that does.
 ///
