@@ -49,7 +49,7 @@ public struct Evaluator: Sendable {
 enum Delivery {
     static func receiver(of request: ShareRequest, _ policy: Policy) -> BundleID? {
         switch request.route {
-        case .activityView: request.target
+        case .activityView(let target): target
         case .mailto, .mailView: .mobileMail
         case .otherURL(let url): policy.app.urlSchemes.contains(url.scheme) ? nil : policy.device.handler(forScheme: url.scheme)
         case .document(let target), .dragAndDrop(let target): target

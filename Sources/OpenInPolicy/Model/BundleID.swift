@@ -7,6 +7,8 @@
 public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The ID as written.
     public let rawValue: String
+    /// A hash of `rawValue` computed once, so set lookups do not rehash the string.
+    let storedHash: UInt64
 
     /// Validates and wraps a bundle ID.
     /// - Throws: ``InputError/malformedBundleID(_:reason:)`` naming what is wrong.
@@ -15,12 +17,31 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
             throw .malformedBundleID(text, reason: problem)
         }
         rawValue = text
+        storedHash = BundleID.fnv1a(text)
     }
 
     /// Wraps an ID already known to be valid (the library's own constants).
     init(known text: String) {
         precondition(BundleID.problem(in: text) == nil, "invalid built-in bundle ID \(text)")
         rawValue = text
+        storedHash = BundleID.fnv1a(text)
+    }
+
+    private static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    public static func == (lhs: BundleID, rhs: BundleID) -> Bool {
+        lhs.storedHash == rhs.storedHash && lhs.rawValue == rhs.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storedHash)
     }
 
     /// Why `text` is not a valid bundle ID, or `nil` when it is.

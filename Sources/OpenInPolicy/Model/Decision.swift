@@ -78,16 +78,16 @@ public struct Decision: Sendable, Hashable {
     public let openInUI: OpenInUI
     /// The rule that decided.
     public let rule: RuleID
-    /// The hash a substituted dummy file's name is made from (0 unless substituted).
-    let dummySeed: UInt64
+    /// The original file's name when a dummy file is substituted; the dummy name is made from it on demand.
+    let substitutedDocument: String?
 
-    init(outcome: Outcome, target: BundleID?, callback: Callback? = nil, openInUI: OpenInUI, rule: RuleID, dummySeed: UInt64 = 0) {
+    init(outcome: Outcome, target: BundleID?, callback: Callback? = nil, openInUI: OpenInUI, rule: RuleID, substitutedDocument: String? = nil) {
         self.outcome = outcome
         self.target = target
         self.callback = callback
         self.openInUI = openInUI
         self.rule = rule
-        self.dummySeed = dummySeed
+        self.substitutedDocument = substitutedDocument
     }
 
     /// The callbacks the library calls, in order (empty or one).
@@ -98,6 +98,7 @@ public struct Decision: Sendable, Hashable {
 
     /// The dummy file's name when the outcome is ``Outcome/substituteDummyFile``.
     public var dummyFileName: String? {
-        outcome == .substituteDummyFile ? DummyFileName.make(seed: dummySeed) : nil
+        guard outcome == .substituteDummyFile, let target else { return nil }
+        return DummyFileName.make(target: target, document: substitutedDocument)
     }
 }

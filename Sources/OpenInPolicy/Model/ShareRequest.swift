@@ -52,9 +52,21 @@ public struct ShareRequest: Sendable, Hashable {
     public let channel: Channel
     /// The receiving app (document interaction, Quick Look, extensions, drag and
     /// drop), or the app the user picked in the share sheet.
-    public let target: BundleID?
+    public var target: BundleID? {
+        switch route {
+        case .document(let target), .dragAndDrop(let target): target
+        case .activityView(let target): target
+        case .mailto, .otherURL, .mailView: nil
+        }
+    }
     /// The URL opened (`open-url`) or tapped (`mail-link`).
-    public let url: ShareURL?
+    public var url: ShareURL? {
+        switch route {
+        case .mailto(let url), .otherURL(let url): url
+        case .mailView(let url): url
+        case .document, .dragAndDrop, .activityView: nil
+        }
+    }
     /// The shared file's name, from which a dummy file name is made when one is substituted.
     public let document: String?
     /// The request's path through the rules, with what that path needs unwrapped.
@@ -71,7 +83,7 @@ public struct ShareRequest: Sendable, Hashable {
             route = channel == .dragAndDrop ? .dragAndDrop(target) : .document(target)
         case .activityView:
             if url != nil { throw .unexpectedField("url", channel) }
-            route = .activityView
+            route = .activityView(target)
         case .openURL:
             guard let url else { throw .missingURL(channel) }
             if target != nil { throw .unexpectedField("target", channel) }
@@ -79,15 +91,13 @@ public struct ShareRequest: Sendable, Hashable {
         case .mailLink:
             if target != nil { throw .unexpectedField("target", channel) }
             if let url, !url.isMailto { throw .notMailto(url.rawValue) }
-            route = .mailView
+            route = .mailView(url)
         case .mailCompose:
             if target != nil { throw .unexpectedField("target", channel) }
             if url != nil { throw .unexpectedField("url", channel) }
-            route = .mailView
+            route = .mailView(nil)
         }
         self.channel = channel
-        self.target = target
-        self.url = url
         self.document = document
     }
 
@@ -104,10 +114,10 @@ public struct ShareRequest: Sendable, Hashable {
 
 /// Which of the channel rules (5 to 10) a request reaches, with its payload.
 enum Route: Sendable, Hashable {
-    case activityView
+    case activityView(BundleID?)
     case mailto(ShareURL)
     case otherURL(ShareURL)
-    case mailView
+    case mailView(ShareURL?)
     case document(BundleID)
     case dragAndDrop(BundleID)
 }

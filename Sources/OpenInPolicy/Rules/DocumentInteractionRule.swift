@@ -21,6 +21,6 @@ enum DocumentInteractionRule: DecisionRule {
         }
         return Decision(outcome: .substituteDummyFile, target: target, callback: .openInAttemptedWhenBlocked(policy.status),
                         openInUI: policy.openInUI, rule: unlisted.id,
-                        dummySeed: DummyFileName.seed(target: target, document: document))
+                        substitutedDocument: document)
     }
 }

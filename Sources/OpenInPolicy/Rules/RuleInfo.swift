@@ -1,22 +1,31 @@
 /// The stable id of a decision rule, e.g. `activity-view.blocks-all`.
 public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The id as written in decisions and tables.
-    public let rawValue: String
+    /// The id, held as a static string so that decisions copy it without reference counting.
+    private let name: StaticString
 
-    init(_ rawValue: String) { self.rawValue = rawValue }
+    init(_ name: StaticString) { self.name = name }
 
     /// Looks up a rule id by name.
     /// - Returns: `nil` when no rule has that id.
     public init?(parsing text: String) {
-        guard RuleCatalog.byID[text] != nil else { return nil }
-        rawValue = text
+        guard let info = RuleCatalog.byID[text] else { return nil }
+        self = info.id
     }
+
+    /// The id as written in decisions and tables.
+    public var rawValue: String { name.description }
 
     /// The rule's description.
     public var info: RuleInfo {
         guard let info = RuleCatalog.byID[rawValue] else { preconditionFailure("rule \(rawValue) is not in the catalog") }
         return info
     }
+
+    public static func == (lhs: RuleID, rhs: RuleID) -> Bool {
+        lhs.name.utf8Start == rhs.name.utf8Start || lhs.rawValue == rhs.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     public var description: String { rawValue }
 
@@ -38,7 +47,7 @@ public struct RuleInfo: Sendable, Hashable {
     /// The sentence of the source the rule comes from.
     public let quote: String
 
-    init(_ id: String, step: Int, summary: String, reason: String, source: String, quote: String) {
+    init(_ id: StaticString, step: Int, summary: String, reason: String, source: String, quote: String) {
         self.id = RuleID(id)
         self.step = step
         self.summary = summary

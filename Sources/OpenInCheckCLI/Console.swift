@@ -1,0 +1,190 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a verb reads and writes: the process's standard streams, or memory in tests.
+final class Console {
+    /// Standard output: results, help and version.
+    let stdout: Output
+    /// Standard error: error messages.
+    let stderr: Output
+    /// Standard input, for a request stream given as `-`.
+    let stdin: ByteSource
+
+    init(stdout: Output, stderr: Output, stdin: ByteSource) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
+    }
+
+    /// The process's own standard streams.
+    static func standard() -> Console {
+        Console(stdout: Output(fileDescriptor: 1), stderr: Output(fileDescriptor: 2), stdin: ByteSource(fileDescriptor: 0, name: "standard input"))
+    }
+
+    /// A console that captures output in memory and reads `stdin` from bytes.
+    static func memory(stdin: [UInt8] = []) -> Console {
+        Console(stdout: Output(), stderr: Output(), stdin: ByteSource(bytes: stdin, name: "standard input"))
+    }
+}
+
+/// A buffered output stream: a file descriptor, or memory when captured for tests.
+final class Output {
+    private let fileDescriptor: Int32?
+    private var buffer: [UInt8] = []
+    /// Everything written, when the output is captured in memory.
+    private(set) var captured: [UInt8] = []
+
+    /// Writes to `fileDescriptor`, buffered.
+    init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+        buffer.reserveCapacity(Output.bufferSize)
+    }
+
+    /// Captures everything written in memory.
+    init() {
+        fileDescriptor = nil
+    }
+
+    private static let bufferSize = 64 * 1024
+
+    /// What has been written, as text (captured outputs only).
+    var text: String { String(decoding: captured, as: UTF8.self) }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(bytes: $0) }
+    }
+
+    func write(bytes: UnsafeBufferPointer<UInt8>) {
+        guard fileDescriptor != nil else {
+            captured.append(contentsOf: bytes)
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Output.bufferSize { flush() }
+    }
+
+    /// Sends buffered bytes to the file descriptor. A write error (say, the reader
+    /// of a pipe went away) drops the rest: there is nobody left to tell.
+    func flush() {
+        guard let fileDescriptor, !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Bytes to read: a file descriptor (a file or standard input), or memory in tests.
+final class ByteSource {
+    /// How messages name the source: a path, or "standard input".
+    let name: String
+    private let fileDescriptor: Int32?
+    private var bytes: [UInt8]
+    private var offset = 0
+
+    init(fileDescriptor: Int32, name: String) {
+        self.fileDescriptor = fileDescriptor
+        self.name = name
+        bytes = []
+    }
+
+    init(bytes: [UInt8], name: String) {
+        fileDescriptor = nil
+        self.name = name
+        self.bytes = bytes
+    }
+
+    /// Opens a file for reading.
+    /// - Throws: ``CLIError/invalidInput(_:)`` saying why the file cannot be opened.
+    static func open(path: String, what: String) throws(CLIError) -> ByteSource {
+        let descriptor = systemOpen(path)
+        if descriptor < 0 {
+            throw .invalidInput("cannot read \(what) '\(path)': \(describeErrno(errno))")
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            _ = systemClose(descriptor)
+            throw .invalidInput("cannot read \(what) '\(path)': it is a directory; give a file")
+        }
+        return ByteSource(fileDescriptor: descriptor, name: path)
+    }
+
+    /// Reads a whole file.
+    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be opened or read.
+    static func readFile(path: String, what: String) throws(CLIError) -> [UInt8] {
+        let source = try open(path: path, what: what)
+        defer { source.close() }
+        var contents: [UInt8] = []
+        while true {
+            let count = try source.read(into: &contents, upTo: 64 * 1024, what: what)
+            if count == 0 { return contents }
+        }
+    }
+
+    /// Appends up to `limit` bytes to `buffer`; returns how many (0 at the end).
+    /// - Throws: ``CLIError/invalidInput(_:)`` on a read error.
+    func read(into buffer: inout [UInt8], upTo limit: Int, what: String) throws(CLIError) -> Int {
+        guard let fileDescriptor else {
+            let count = min(limit, bytes.count - offset)
+            buffer.append(contentsOf: bytes[offset..<offset + count])
+            offset += count
+            return count
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: limit))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                systemRead(fileDescriptor, raw.baseAddress! + start, limit)
+            }
+            if count >= 0 {
+                buffer.removeLast(limit - count)
+                return count
+            }
+            if errno == EINTR { continue }
+            let reason = describeErrno(errno)
+            buffer.removeLast(limit)
+            throw .invalidInput("cannot read \(what) '\(name)': \(reason)")
+        }
+    }
+
+    /// Closes a file opened with ``open(path:what:)``; standard input stays open.
+    func close() {
+        if let fileDescriptor, fileDescriptor > 2 { _ = systemClose(fileDescriptor) }
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, pointer, count)
+}
+
+private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, pointer, count)
+}
+
+private func systemOpen(_ path: String) -> Int32 {
+    open(path, O_RDONLY)
+}
+
+private func systemClose(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}
+
+/// The system's message for an error number, lowercased like the rest of our messages ("no such file or directory").
+private func describeErrno(_ number: Int32) -> String {
+    guard let message = strerror(number) else { return "error \(number)" }
+    return String(cString: message).lowercased()
+}

@@ -1,0 +1,114 @@
+/// One option a verb accepts: its name, whether it takes a value, and its help line.
+struct OptionSpec: Sendable {
+    /// The long name with its dashes, e.g. `--policy`.
+    let name: String
+    /// The value's placeholder in help (`FILE`), or `nil` for a flag that takes no value.
+    let valueName: String?
+    /// Whether the option may be given more than once (each value is kept, in order).
+    let repeatable: Bool
+    /// One or two sentences for the verb's help.
+    let help: String
+
+    init(_ name: String, value valueName: String? = nil, repeatable: Bool = false, help: String) {
+        self.name = name
+        self.valueName = valueName
+        self.repeatable = repeatable
+        self.help = help
+    }
+
+    /// How the option is written in help and messages: `--policy FILE`.
+    var synopsis: String { valueName.map { "\(name) \($0)" } ?? name }
+}
+
+/// A verb's arguments sorted into option values, flags and positional arguments.
+struct ParsedOptions: Sendable, Equatable {
+    /// Values of the options that take one, in command-line order.
+    var values: [String: [String]] = [:]
+    /// The flags given.
+    var flags: Set<String> = []
+    /// The arguments that are not options (`-` included), in order.
+    var positionals: [String] = []
+
+    /// The value of a single-valued option.
+    func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value of a repeatable option.
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether the flag was given.
+    func has(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// Splits a verb's arguments by its option specs: a pure function, as swift-argument-parser does by hand.
+enum OptionScanner {
+    /// Whether the arguments ask for help (`-h` or `--help` before any `--`).
+    static func asksForHelp(_ arguments: [String]) -> Bool {
+        for argument in arguments {
+            if argument == "--" { return false }
+            if argument == "-h" || argument == "--help" { return true }
+        }
+        return false
+    }
+
+    /// Sorts `arguments` into options and positionals.
+    ///
+    /// Accepts `--name value` and `--name=value`; `-` is a positional
+    /// argument (standard input); everything after `--` is positional.
+    /// - Throws: ``UsageError`` for an unknown option (with "Did you mean …?"),
+    ///   a missing value, a value given to a flag, or a single-valued option given twice.
+    static func scan(_ arguments: [String], specs: [OptionSpec], verb: String) throws(UsageError) -> ParsedOptions {
+        var parsed = ParsedOptions()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String? = nil
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                let candidates = specs.map(\.name) + ["--help"]
+                throw UsageError("unknown option '\(name)'.\(Suggestion.phrase(for: name, among: candidates))", verb: verb)
+            }
+            guard let valueName = spec.valueName else {
+                if inlineValue != nil { throw UsageError("option '\(name)' takes no value", verb: verb) }
+                parsed.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError("missing value for '\(name) \(valueName)'", verb: verb)
+            }
+            if !spec.repeatable, parsed.values[name] != nil {
+                throw UsageError("option '\(name)' is given more than once; give it once", verb: verb)
+            }
+            parsed.values[name, default: []].append(value)
+        }
+        return parsed
+    }
+
+    /// The "Options:" section of a verb's help, aligned, `-h, --help` last.
+    static func helpSection(for specs: [OptionSpec]) -> String {
+        let entries = specs.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show this help and exit.")]
+        let width = entries.map(\.0.count).max() ?? 0
+        let continuation = "\n" + String(repeating: " ", count: width + 4)
+        return entries.map { synopsis, help in
+            "  " + synopsis + String(repeating: " ", count: width - synopsis.count + 2)
+                + help.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: continuation)
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,49 @@
+import OpenInPolicy
+
+/// `openin-check rules`: lists the decision rules in evaluation order.
+struct RulesCommand: Command, Equatable {
+    static let specs = [
+        OptionSpec("--explain", help: "Also print each rule's seed source and the sentence it comes from."),
+    ]
+
+    static let verb = Verb(
+        name: "rules",
+        abstract: "List the decision rules in order, with ids, summaries and sources.",
+        usage: "\(CLI.name) rules [--explain]",
+        help: """
+            Lists every decision rule in evaluation order (first match decides): its step
+            in DESIGN's list, its stable id and a one-line summary. With --explain, also
+            the seed file each rule comes from and the sentence it quotes.
+
+            Usage: \(CLI.name) rules [--explain]
+
+            Options:
+            \(OptionScanner.helpSection(for: specs))
+
+            Exit status: 0; 64 usage error.
+
+            """,
+        parse: { arguments throws(UsageError) in
+            let options = try OptionScanner.scan(arguments, specs: specs, verb: "rules")
+            if let extra = options.positionals.first {
+                throw UsageError("rules takes no arguments, not '\(extra)'", verb: "rules")
+            }
+            return RulesCommand(explain: options.has("--explain"))
+        })
+
+    /// Whether to print sources and quotes.
+    let explain: Bool
+
+    func run(_ console: Console) throws(CLIError) -> ExitStatus {
+        let width = RuleInfo.all.map(\.id.rawValue.count).max() ?? 0
+        for rule in RuleInfo.all {
+            let id = rule.id.rawValue
+            console.stdout.write("\(rule.step < 10 ? " " : "")\(rule.step)  \(id)\(String(repeating: " ", count: width - id.count))  \(rule.summary)\n")
+            if explain {
+                let indent = String(repeating: " ", count: width + 6)
+                console.stdout.write("\(indent)source: \(rule.source)\n\(indent)\"\(rule.quote)\"\n")
+            }
+        }
+        return .success
+    }
+}

@@ -1,0 +1,24 @@
+/// A verb of the CLI: its name, help, and how its arguments become a command.
+///
+/// Each verb's file defines one `static let verb`; ``CLI/verbs`` lists them,
+/// so adding a verb is one line there.
+struct Verb: Sendable {
+    /// The word on the command line, e.g. `eval`.
+    let name: String
+    /// One line for the top-level list of verbs.
+    let abstract: String
+    /// The usage line, e.g. `openin-check eval --policy FILE …`.
+    let usage: String
+    /// The full help text `-h`, `--help` and `help <verb>` print.
+    let help: String
+    /// Turns the verb's arguments (after the verb) into a command; never runs anything.
+    let parse: @Sendable ([String]) throws(UsageError) -> any Command
+}
+
+/// A parsed command line, ready to run.
+protocol Command: Sendable {
+    /// Runs the command, writing results to `console.stdout`.
+    /// - Returns: the exit status for the outcome (success, or some decision not allowed).
+    /// - Throws: ``CLIError`` for invalid input or a usage problem found while running.
+    func run(_ console: Console) throws(CLIError) -> ExitStatus
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// Reads and runs decision tables: Markdown pipe tables whose header has `id` and `outcome` columns.
+///
+/// The format is described in `Rules/README.md`. Parsing checks the table's
+/// form (columns, cell counts, settings, expected values) and throws
+/// ``TableError`` naming the file and line; an invalid request or policy in a
+/// row is not a format error: the row then fails unless it expects `error`.
+///
+/// ```swift
+/// let cases = try DecisionTables.load(paths: ["Rules"])
+/// let failures = cases.map(DecisionTables.run).filter { !$0.passed }
+/// ```
+public enum DecisionTables {
+    /// Input columns a row may have.
+    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "document"]
+    /// Expected columns a row may have.
+    static let expectedColumns: Set<String> = ["outcome", "to", "callbacks", "ui", "rule", "dummy"]
+    /// Columns every decision table must have.
+    static let requiredColumns = ["id", "policy", "channel", "outcome"]
+
+    /// Parses the decision tables of one Markdown text.
+    /// - Parameters:
+    ///   - text: the Markdown.
+    ///   - file: the name failures and errors point at.
+    /// - Returns: the rows of every decision table, in file order.
+    /// - Throws: ``TableError`` for a malformed table.
+    public static func parse(_ text: String, file: String) throws(TableError) -> [TableCase] {
+        var cases: [TableCase] = []
+        var seenIDs: [String: Int] = [:]
+        for table in MarkdownTables.tables(in: text) {
+            let header = table.header.map { $0.lowercased() }
+            guard header.contains("id"), header.contains("outcome") else { continue }
+            for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
+                let known = (inputColumns.union(expectedColumns)).sorted()
+                throw TableError(file: file, line: table.headerLine,
+                                 message: "unknown column '\(table.header[column])'\(Suggest.didYouMean(name, among: known)); columns are \(known.joined(separator: ", "))")
+            }
+            for required in requiredColumns where !header.contains(required) {
+                throw TableError(file: file, line: table.headerLine, message: "a decision table needs a '\(required)' column")
+            }
+            if Set(header).count != header.count {
+                throw TableError(file: file, line: table.headerLine, message: "a column appears twice in the header")
+            }
+            for row in table.rows {
+                guard row.cells.count == header.count else {
+                    throw TableError(file: file, line: row.line,
+                                     message: "this row has \(row.cells.count) cells but the header has \(header.count); write '\\|' for a '|' inside a cell")
+                }
+                let cells = Dictionary(uniqueKeysWithValues: zip(header, row.cells))
+                let id = cells["id"] ?? ""
+                if id.isEmpty { throw TableError(file: file, line: row.line, message: "the id cell is empty: give every row a name") }
+                if let first = seenIDs[id] {
+                    throw TableError(file: file, line: row.line, message: "duplicate id '\(id)' (first used on line \(first)); ids must be unique in a file")
+                }
+                seenIDs[id] = row.line
+                let place = Place(file: file, line: row.line)
+                _ = try RowInputs.build(cells, at: place)
+                let expected = try expectation(cells, at: place)
+                cases.append(TableCase(file: file, line: row.line, id: id, cells: cells, expected: expected))
+            }
+        }
+        return cases
+    }
+
+    /// Loads every decision table in `paths`: files, or directories searched recursively for `*.md`.
+    /// - Returns: the rows, files in path order and each directory's files sorted by name.
+    /// - Throws: ``TableError`` for an unreadable path or a malformed table.
+    public static func load(paths: [String]) throws(TableError) -> [TableCase] {
+        var cases: [TableCase] = []
+        for path in paths {
+            for file in try markdownFiles(at: path) {
+                let text: String
+                do {
+                    text = try String(contentsOfFile: file, encoding: .utf8)
+                } catch {
+                    throw TableError(file: file, line: 0, message: "cannot read the file as UTF-8 text")
+                }
+                cases += try parse(text, file: file)
+            }
+        }
+        return cases
+    }
+
+    /// Runs one row: builds its policy and request, decides, and compares every expected column.
+    public static func run(_ tableCase: TableCase) -> TableResult {
+        let place = Place(file: tableCase.file, line: tableCase.line)
+        let built: Result<(Policy, ShareRequest), InputError>
+        do {
+            built = try RowInputs.build(tableCase.cells, at: place)
+        } catch {
+            return TableResult(tableCase: tableCase, mismatches: [error.message])
+        }
+        let expected = tableCase.expected
+        switch built {
+        case .failure(let error):
+            if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
+            return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)"])
+        case .success(let (policy, request)):
+            let decision = Evaluator(policy: policy).decide(request)
+            guard let outcome = expected.outcome else {
+                return TableResult(tableCase: tableCase, mismatches: ["outcome: expected error, got \(decision.outcome) (rule \(decision.rule))"])
+            }
+            var mismatches: [String] = []
+            func compare(_ column: String, _ want: String, _ got: String) {
+                if want != got { mismatches.append("\(column): expected \(want), got \(got)") }
+            }
+            compare("outcome", outcome.rawValue, decision.outcome.rawValue)
+            if let to = expected.to { compare("to", to?.rawValue ?? "-", decision.target?.rawValue ?? "-") }
+            if let callbacks = expected.callbacks {
+                compare("callbacks", callbacks.isEmpty ? "-" : callbacks.joined(separator: "; "),
+                        decision.callbacks.isEmpty ? "-" : decision.callbacks.map(\.description).joined(separator: "; "))
+            }
+            if let ui = expected.openInUI { compare("ui", ui.rawValue, decision.openInUI.rawValue) }
+            if let rule = expected.rule { compare("rule", rule.rawValue, decision.rule.rawValue) }
+            if let dummy = expected.dummy { compare("dummy", dummy ?? "-", decision.dummyFileName ?? "-") }
+            return TableResult(tableCase: tableCase, mismatches: mismatches)
+        }
+    }
+
+    /// The `*.md` files at `path`: the file itself, or a directory's files, recursively, sorted.
+    static func markdownFiles(at path: String) throws(TableError) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw TableError(file: path, line: 0, message: "no such file or directory")
+        }
+        guard isDirectory.boolValue else { return [path] }
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+            throw TableError(file: path, line: 0, message: "cannot read the directory")
+        }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasSuffix(".md") {
+                let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue { files.append(full) }
+            }
+        }
+        return files.sorted()
+    }
+
+    /// Reads a row's expected columns.
+    static func expectation(_ cells: [String: String], at place: Place) throws(TableError) -> Expectation {
+        func required(_ column: String) throws(TableError) -> String? {
+            guard let value = cells[column] else { return nil }
+            if value.isEmpty { throw place.error("the '\(column)' cell is empty: write '-' for none") }
+            return value
+        }
+        let outcomeText = try required("outcome") ?? ""
+        let outcome: Outcome?
+        if outcomeText == "error" {
+            outcome = nil
+            for column in ["to", "callbacks", "ui", "rule", "dummy"] {
+                if let value = cells[column], value != "-" {
+                    throw place.error("a row expecting 'error' has no decision: write '-' in the '\(column)' cell")
+                }
+            }
+            return Expectation(outcome: nil, to: nil, callbacks: nil, openInUI: nil, rule: nil, dummy: nil)
+        } else if let parsed = Outcome(parsing: outcomeText) {
+            outcome = parsed
+        } else {
+            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error\(Suggest.didYouMean(outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
+        }
+        var to: BundleID?? = nil
+        if let text = try required("to") {
+            if text == "-" {
+                to = .some(nil)
+            } else {
+                do { to = .some(try BundleID(text)) } catch { throw place.error("in 'to': \(error)") }
+            }
+        }
+        var callbacks: [String]? = nil
+        if let text = try required("callbacks") {
+            callbacks = text == "-" ? [] : text.split(separator: ";").map { String(Substring($0).trimmingSpaces) }
+            for callback in callbacks ?? [] {
+                let name = callback.prefix { $0 != "(" }
+                let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
+                if !known.contains(String(name)) {
+                    throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses\(Suggest.didYouMean(String(name), among: known))")
+                }
+            }
+        }
+        var ui: OpenInUI? = nil
+        if let text = try required("ui") {
+            guard let parsed = OpenInUI(rawValue: text) else { throw place.error("unknown Open In UI state '\(text)': use enabled or disabled") }
+            ui = parsed
+        }
+        var rule: RuleID? = nil
+        if let text = try required("rule") {
+            guard let parsed = RuleID(parsing: text) else {
+                throw place.error("unknown rule '\(text)'\(Suggest.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); `openin-check rules` lists every rule id")
+            }
+            rule = parsed
+        }
+        var dummy: String?? = nil
+        if let text = try required("dummy") { dummy = text == "-" ? .some(nil) : .some(text) }
+        return Expectation(outcome: outcome, to: to, callbacks: callbacks, openInUI: ui, rule: rule, dummy: dummy)
+    }
+}
+
+/// A row's place, for errors.
+struct Place {
+    let file: String
+    let line: Int
+
+    func error(_ message: String) -> TableError { TableError(file: file, line: line, message: message) }
+}

@@ -1,0 +1,144 @@
+/// Builds a row's policy and request from its input cells.
+enum RowInputs {
+    /// The policy and request of a row, or the input error that makes them invalid.
+    /// - Throws: ``TableError`` when a cell is not in the table format (an unknown setting, a missing `=`).
+    static func build(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(Policy, ShareRequest), InputError> {
+        let settings = try Settings(parsing: cells["context"] ?? "-", at: place)
+        do {
+            return .success(try inputs(cells, settings, at: place))
+        } catch let error as InputError {
+            return .failure(error)
+        } catch let error as TableError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+    }
+
+    private static func inputs(_ cells: [String: String], _ settings: Settings, at place: Place) throws -> (Policy, ShareRequest) {
+        func value(_ column: String) -> String? {
+            guard let text = cells[column], !text.isEmpty, text != "-" else { return nil }
+            return text
+        }
+        let setting = try PolicySetting(parsing: cells["policy"] ?? "")
+        let whitelistText = value("whitelist")
+        if setting == .allAppConnectApps, whitelistText != nil {
+            throw place.error("the appconnect policy takes its whitelist from the device: move the IDs to the context as appconnect-apps=ID,ID")
+        }
+        let whitelist = try Whitelist(parsing: (whitelistText ?? "").split { $0 == "," || $0 == " " }.map(String.init))
+        var device = DeviceFacts()
+        device.emailPlusInstalled = settings.emailPlus
+        if !settings.emailPlusIDs.isEmpty { device.emailPlusBundleIDs = try settings.emailPlusIDs.map { try BundleID($0) } }
+        for (scheme, handler) in settings.handlers { try device.setHandler(try BundleID(handler), for: scheme) }
+        device.appConnectApps = Set(try settings.appConnectApps.map { try BundleID($0) })
+        var app = AppFacts()
+        for scheme in settings.appSchemes { try app.addScheme(scheme) }
+        let policy = Policy(
+            setting: setting, whitelist: whitelist, config: AppConfig(settings.config),
+            infoPlist: InfoPlistOverrides(disableSchemeBlocking: settings.plistOverride),
+            device: device, app: app,
+            dragAndDrop: try settings.dragAndDrop.map { try DragAndDropPolicy(parsing: $0) },
+            enforcing: settings.enforcing)
+        let request = try ShareRequest(channel: cells["channel"] ?? "", target: value("target"), url: value("url"), document: value("document"))
+        return (policy, request)
+    }
+
+    /// The `context` cell's settings.
+    struct Settings {
+        var enforcing = true
+        var emailPlus = false
+        var emailPlusIDs: [String] = []
+        var plistOverride = false
+        var config: [String: String] = [:]
+        var handlers: [(String, String)] = []
+        var appSchemes: [String] = []
+        var dragAndDrop: String?
+        var appConnectApps: [String] = []
+
+        static let names = ["not-enforcing", "email-plus", "email-plus-id=", "plist-override", "config:KEY=VALUE",
+                            "handler:SCHEME=ID", "app-scheme=", "dnd=", "appconnect-apps="]
+
+        init(parsing text: String, at place: Place) throws(TableError) {
+            guard text != "-" else { return }
+            for item in text.split(separator: ";") {
+                let setting = item.trimmingSpaces
+                if setting.isEmpty { continue }
+                func argument(after prefix: String) throws(TableError) -> String {
+                    let rest = String(setting.dropFirst(prefix.count)).trimmingCharacters(in: " ")
+                    if rest.isEmpty { throw place.error("context setting '\(setting)' needs a value after '\(prefix)'") }
+                    return rest
+                }
+                func pair(after prefix: String) throws(TableError) -> (String, String) {
+                    let rest = try argument(after: prefix)
+                    guard let equals = rest.firstIndex(of: "="), equals != rest.startIndex else {
+                        throw place.error("context setting '\(setting)' needs the form \(prefix)NAME=VALUE")
+                    }
+                    return (String(rest[..<equals]), String(rest[rest.index(after: equals)...]))
+                }
+                if setting == "not-enforcing" {
+                    enforcing = false
+                } else if setting == "email-plus" {
+                    emailPlus = true
+                } else if setting == "plist-override" {
+                    plistOverride = true
+                } else if setting.hasPrefix("email-plus-id=") {
+                    emailPlusIDs.append(try argument(after: "email-plus-id="))
+                } else if setting.hasPrefix("config:") {
+                    let (key, value) = try pair(after: "config:")
+                    config[key] = value
+                } else if setting.hasPrefix("handler:") {
+                    handlers.append(try pair(after: "handler:"))
+                } else if setting.hasPrefix("app-scheme=") {
+                    appSchemes.append(try argument(after: "app-scheme="))
+                } else if setting.hasPrefix("dnd=") {
+                    dragAndDrop = try argument(after: "dnd=")
+                } else if setting.hasPrefix("appconnect-apps=") {
+                    appConnectApps += try argument(after: "appconnect-apps=").split { $0 == "," || $0 == " " }.map(String.init)
+                } else {
+                    let name = String(setting.prefix { $0 != "=" && $0 != ":" })
+                    throw place.error("unknown context setting '\(setting)'\(Suggest.didYouMean(name, among: Settings.names)); settings are \(Settings.names.joined(separator: ", "))")
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing occurrences of `character`.
+    func trimmingCharacters(in character: Character) -> String {
+        var result = Substring(self)
+        while result.first == character { result = result.dropFirst() }
+        while result.last == character { result = result.dropLast() }
+        return String(result)
+    }
+}
+
+/// "Did you mean …?" suggestions by edit distance.
+enum Suggest {
+    /// ` (did you mean 'x'?)` for the closest candidate within a small distance, else empty.
+    static func didYouMean(_ text: String, among candidates: [String]) -> String {
+        let lower = text.lowercased()
+        let best = candidates
+            .map { ($0, distance(lower, $0.lowercased())) }
+            .min { $0.1 < $1.1 }
+        guard let (candidate, score) = best, score > 0, score <= max(2, lower.count / 3) else { return "" }
+        return " (did you mean '\(candidate)'?)"
+    }
+
+    /// Levenshtein distance.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// `openin-check test`, through the built binary.
+@Suite struct TestVerbEndToEndTests {
+    static let table = """
+        # Mine
+
+        | id | policy | whitelist | channel | target | outcome | rule |
+        |----|--------|-----------|---------|--------|---------|------|
+        | listed | whitelist | com.example.viewer | quick-look | com.example.viewer | allow | document.listed-target |
+        | unlisted | whitelist | com.example.viewer | quick-look | com.example.other | substitute-dummy-file | document.unlisted-target |
+
+        """
+
+    /// Writes `text` to a fresh temporary file and returns its path.
+    static func temporaryTable(_ text: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("mine.md")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    @Test func theBundledRulesPass() throws {
+        let run = try BuiltBinary.run(["test"])
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        let last = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let passed = Int(last.split(separator: " ").first ?? "") ?? 0
+        #expect(last.hasSuffix(" passed, 0 failed"))
+        #expect(passed >= 100)
+    }
+
+    @Test func aChangedOutcomeFailsAtItsFileAndLine() throws {
+        let path = try Self.temporaryTable(Self.table.replacingOccurrences(of: "| substitute-dummy-file |", with: "| allow |"))
+        let run = try BuiltBinary.run(["test", path])
+        #expect(run.status == 2)
+        #expect(run.stdout == """
+            FAIL \(path):6: unlisted: outcome: expected allow, got substitute-dummy-file
+            1 passed, 1 failed
+
+            """)
+    }
+
+    @Test func verboseListsPassingRows() throws {
+        let path = try Self.temporaryTable(Self.table)
+        let run = try BuiltBinary.run(["test", "--verbose", path])
+        #expect(run.status == 0)
+        #expect(run.stdout == "pass \(path):5: listed\npass \(path):6: unlisted\n2 passed, 0 failed\n")
+    }
+
+    @Test func aMalformedTableIsInvalidInputWithFileAndLine() throws {
+        let path = try Self.temporaryTable(Self.table.replacingOccurrences(of: "| quick-look | com.example.other |", with: "| quick-look |"))
+        let run = try BuiltBinary.run(["test", path])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Error: \(path):6: this row has 6 cells but the header has 7; write '\\|' for a '|' inside a cell\n")
+    }
+
+    @Test func aMissingPathIsInvalidInput() throws {
+        let run = try BuiltBinary.run(["test", "no/such/folder"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: no/such/folder: no such file or directory\n")
+    }
+
+    @Test func unknownOptionIsAUsageError() throws {
+        let run = try BuiltBinary.run(["test", "--verbos"])
+        #expect(run.status == 64)
+        #expect(run.stderr == """
+            Error: unknown option '--verbos'. Did you mean '--verbose'?
+            Usage: openin-check test [--verbose] [PATH…]
+            See 'openin-check test --help' for more information.
+
+            """)
+    }
+}
+
+/// `openin-check rules`, through the built binary.
+@Suite struct RulesVerbEndToEndTests {
+    @Test func listsEveryRuleInOrder() throws {
+        let run = try BuiltBinary.run(["rules"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 23)
+        #expect(lines.first?.hasPrefix(" 1  not-enforcing.allow ") == true)
+        #expect(lines.contains { $0.hasPrefix(" 5  activity-view.blocks-all") })
+        #expect(lines.last?.hasPrefix("10  drag-and-drop.unlisted-target") == true)
+    }
+
+    @Test func explainQuotesTheSeed() throws {
+        let run = try BuiltBinary.run(["rules", "--explain"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("source: open-in-policy.txt"))
+        #expect(run.stdout.contains("\"However, if the AppConnect app Email+ is installed on the device, it is opened and the callback method is not called.\""))
+    }
+
+    @Test func argumentsAreAUsageError() throws {
+        let run = try BuiltBinary.run(["rules", "extra"])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("Error: rules takes no arguments, not 'extra'\nUsage: openin-check rules [--explain]\n"))
+    }
+}

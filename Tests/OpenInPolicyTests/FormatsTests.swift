@@ -1,0 +1,1 @@
+// The format readers and writers are tested here as they land.
