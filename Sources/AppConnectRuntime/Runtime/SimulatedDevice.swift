@@ -71,6 +71,7 @@ public final class SimulatedDevice: Sendable {
             }
             world.record(.checkIn(answered: true))
             instance.phase = .ready
+            instance.becameReady = true
             instance.values = world.server
             world.instances[id] = instance
             let callbacks = [.isReady] + world.server.changeCallbacks(since: world.memory)
