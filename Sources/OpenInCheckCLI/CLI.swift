@@ -13,6 +13,7 @@ public enum CLI {
     static let verbs: [Verb] = [
         TestCommand.verb,
         RulesCommand.verb,
+        SimulateCommand.verb,
     ]
 
     /// The top-level usage line.

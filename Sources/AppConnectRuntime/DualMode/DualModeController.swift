@@ -70,6 +70,9 @@ public final class DualModeController: Sendable {
         guard let library = current.withLock({ $0.library }), library.isRunning else { return nil }
         return library
     }
+    /// The library the app created last, running or not (scenario reads go to it).
+    var lastLibrary: AppConnect? { current.withLock { $0.library } }
+
     /// Whether policy is enforced now: the library is ready and the app is in AppConnect Mode.
     public var isEnforcing: Bool { current.withLock { $0.library }?.isEnforcing ?? false }
 

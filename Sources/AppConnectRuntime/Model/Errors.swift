@@ -52,15 +52,15 @@ public enum AppConnectError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .authStateUnsupported:
-            "authStateApplied:message: does not take ACPOLICY_UNSUPPORTED: an app must support authorization; pass ACPOLICY_APPLIED or ACPOLICY_ERROR"
+            "ACPOLICY_UNSUPPORTED is not allowed for the auth state: an app must support authorization; pass ACPOLICY_APPLIED or ACPOLICY_ERROR"
         case .alreadyStarted:
-            "start(launchOptions:) was already called on this instance: to restart the library, create a new AppConnect"
+            "this instance was already started: to restart the library, create a new AppConnect"
         case .anotherInstanceRunning:
             "another AppConnect instance is running on this device: stop it first, or call terminateApp() on the device to model a relaunch"
-        case .notStarted(let call):
-            "\(call) needs a started library: call start(launchOptions:) first"
-        case .stopped(let call):
-            "\(call) on a stopped library: create a new AppConnect and start it"
+        case .notStarted:
+            "the library is not started: call start(launchOptions:) first"
+        case .stopped:
+            "the library is stopped: create a new AppConnect and start it"
         }
     }
 }
