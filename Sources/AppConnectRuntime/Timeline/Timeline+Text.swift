@@ -31,7 +31,7 @@ extension TimelineEvent {
         case .launch(let number):
             ("app", "launch \(number)")
         case .quit:
-            ("app", "quits (the library is not stopped and keeps what it knows)")
+            ("app", "quits: the app process ends")
         case .server(let change):
             (change.actor, change.text)
         case .device(let event):
