@@ -84,21 +84,37 @@ public enum DelegateCallback: Sendable, Hashable, CustomStringConvertible {
 
     /// The name of a delegate callback: what an app implements or not.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// `appConnectIsReady:`.
         case isReady = "appConnectIsReady"
+        /// `appConnect:authStateChangedTo:withMessage:`.
         case authStateChanged = "authStateChangedTo"
+        /// `appConnect:managedPolicyChangedTo:`.
         case managedPolicyChanged = "managedPolicyChangedTo"
+        /// `appConnect:configChangedTo:`.
         case configChanged = "configChangedTo"
+        /// `appConnect:openInPolicyChangedTo:whitelist:`.
         case openInPolicyChanged = "openInPolicyChangedTo"
+        /// `appConnect:openInAttemptedWhenACOpenInPolicyBlocked:`.
         case openInAttemptedWhenBlocked = "openInAttemptedWhenACOpenInPolicyBlocked"
+        /// `appConnect:openURLAttemptedWhenUnauthorizedForURL:`.
         case openURLAttemptedWhenUnauthorized = "openURLAttemptedWhenUnauthorizedForURL"
+        /// `appConnectAttemptedDragAndDropToNonAppConnectApp:`.
         case dragAndDropToNonAppConnectApp = "appConnectAttemptedDragAndDropToNonAppConnectApp"
+        /// `appConnect:pasteboardPolicyChangedTo:`.
         case pasteboardPolicyChanged = "pasteboardPolicyChangedTo"
+        /// `appConnect:copyAttemptedWhenUnauthorized:`.
         case copyAttemptedWhenUnauthorized = "copyAttemptedWhenUnauthorized"
+        /// `appConnect:printPolicyChangedTo:`.
         case printPolicyChanged = "printPolicyChangedTo"
+        /// `appConnect:secureServicesAvailabilityChangedTo:`.
         case secureServicesAvailabilityChanged = "secureServicesAvailabilityChangedTo"
+        /// `appConnect:secureFileIOPolicyChangedTo:`.
         case secureFileIOPolicyChanged = "secureFileIOPolicyChangedTo"
+        /// `appConnect:logLevelChangedTo:`.
         case logLevelChanged = "logLevelChangedTo"
+        /// `applicationWillResignActiveForAppConnect:`.
         case willResignActive = "applicationWillResignActiveForAppConnect"
+        /// `applicationDidBecomeActiveFromAppConnect:`.
         case didBecomeActive = "applicationDidBecomeActiveFromAppConnect"
 
         /// The SDK selector.

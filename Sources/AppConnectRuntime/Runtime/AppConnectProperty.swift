@@ -1,16 +1,28 @@
 /// An instance property of ``AppConnect``, by its SDK name: what a scenario can `read`.
 public enum AppConnectProperty: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `isReady`: readable at any time.
     case isReady
+    /// `managedPolicy` (gated).
     case managedPolicy
+    /// `authState` (gated).
     case authState
+    /// `authMessage` (gated).
     case authMessage
+    /// `pasteboardPolicy` (gated).
     case pasteboardPolicy
+    /// `openInPolicy` (gated).
     case openInPolicy
+    /// `openInWhitelist` (gated).
     case openInWhitelist
+    /// `printPolicy` (gated).
     case printPolicy
+    /// `secureFileIOPolicy` (gated).
     case secureFileIOPolicy
+    /// `config` (gated).
     case config
+    /// `secureServicesAvailability`: readable at any time.
     case secureServicesAvailability
+    /// `+logLevel`: readable at any time, even after `stop`.
     case logLevel
 
     public var description: String { rawValue }
