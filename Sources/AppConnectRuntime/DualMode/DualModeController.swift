@@ -227,8 +227,12 @@ public final class DualModeController: Sendable {
 }
 
 /// The library's delegate for a dual-mode app: the controller's handling, then the app's delegate.
-private final class DualModeDelegate: AppConnectDelegate {
-    weak let controller: DualModeController?
+///
+/// Unchecked: `controller` is weak (the device keeps libraries, and so this
+/// delegate, after the controller is gone) and is only written in `init`;
+/// loading a weak reference is thread-safe.
+private final class DualModeDelegate: AppConnectDelegate, @unchecked Sendable {
+    private(set) weak var controller: DualModeController?
     let app: any AppConnectDelegate
 
     init(controller: DualModeController, app: any AppConnectDelegate) {

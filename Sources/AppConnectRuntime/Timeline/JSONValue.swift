@@ -1,14 +1,11 @@
 /// A JSON value with object keys in the order they were written, so output is stable and readable.
-enum JSONValue: Sendable, Hashable {
+enum JSONValue: Sendable {
     case string(String)
     case int(Int)
     case bool(Bool)
     case null
     case array([JSONValue])
     case object([(String, JSONValue)])
-
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered == rhs.rendered }
-    func hash(into hasher: inout Hasher) { hasher.combine(rendered) }
 
     /// Compact JSON text.
     var rendered: String {
