@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// The `openin-check` command line: verbs, help, version, and the mapping of errors to exit statuses.
 ///
 /// Parsing (``parse(_:)``) is a pure function from arguments to an
@@ -11,6 +13,8 @@ public enum CLI {
 
     /// Every verb, in the order the top-level help lists them. Adding a verb is one line here.
     static let verbs: [Verb] = [
+        EvalCommand.verb,
+        MatrixCommand.verb,
         TestCommand.verb,
         RulesCommand.verb,
         SimulateCommand.verb,

@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// One option a verb accepts: its name, whether it takes a value, and its help line.
 struct OptionSpec: Sendable {
     /// The long name with its dashes, e.g. `--policy`.

@@ -34,7 +34,7 @@ public enum DecisionTables {
             for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
                 let known = (inputColumns.union(expectedColumns)).sorted()
                 throw TableError(file: file, line: table.headerLine,
-                                 message: "unknown column '\(table.header[column])'\(Suggest.didYouMean(name, among: known)); columns are \(known.joined(separator: ", "))")
+                                 message: "unknown column '\(table.header[column])'\(Suggestion.didYouMean(name, among: known)); columns are \(known.joined(separator: ", "))")
             }
             for required in requiredColumns where !header.contains(required) {
                 throw TableError(file: file, line: table.headerLine, message: "a decision table needs a '\(required)' column")
@@ -159,7 +159,7 @@ public enum DecisionTables {
         } else if let parsed = Outcome(parsing: outcomeText) {
             outcome = parsed
         } else {
-            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error\(Suggest.didYouMean(outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
+            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error\(Suggestion.didYouMean(outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
         }
         var to: BundleID?? = nil
         if let text = try required("to") {
@@ -171,12 +171,12 @@ public enum DecisionTables {
         }
         var callbacks: [String]? = nil
         if let text = try required("callbacks") {
-            callbacks = text == "-" ? [] : text.split(separator: ";").map { String(Substring($0).trimmingSpaces) }
+            let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
+            callbacks = text == "-" ? [] : splitCallbacks(text, names: known)
             for callback in callbacks ?? [] {
                 let name = callback.prefix { $0 != "(" }
-                let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
                 if !known.contains(String(name)) {
-                    throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses\(Suggest.didYouMean(String(name), among: known))")
+                    throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses\(Suggestion.didYouMean(String(name), among: known))")
                 }
             }
         }
@@ -188,13 +188,36 @@ public enum DecisionTables {
         var rule: RuleID? = nil
         if let text = try required("rule") {
             guard let parsed = RuleID(parsing: text) else {
-                throw place.error("unknown rule '\(text)'\(Suggest.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); `openin-check rules` lists every rule id")
+                throw place.error("unknown rule '\(text)'\(Suggestion.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); `openin-check rules` lists every rule id")
             }
             rule = parsed
         }
         var dummy: String?? = nil
         if let text = try required("dummy") { dummy = text == "-" ? .some(nil) : .some(text) }
         return Expectation(outcome: outcome, to: to, callbacks: callbacks, openInUI: ui, rule: rule, dummy: dummy)
+    }
+}
+
+extension DecisionTables {
+    /// Splits a `callbacks` cell at the `;` that start a new callback name, so a URL argument may hold `;`.
+    static func splitCallbacks(_ text: String, names: [String]) -> [String] {
+        var parts: [String] = []
+        var current = Substring()
+        var rest = Substring(text)
+        while let semicolon = rest.firstIndex(of: ";") {
+            let after = rest[rest.index(after: semicolon)...].trimmingSpaces
+            current += rest[..<semicolon]
+            if names.contains(where: { after.hasPrefix($0) }) {
+                parts.append(String(current.trimmingSpaces))
+                current = Substring()
+            } else {
+                current += ";"
+            }
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        current += rest
+        parts.append(String(current.trimmingSpaces))
+        return parts
     }
 }
 

@@ -96,7 +96,7 @@ enum RowInputs {
                     appConnectApps += try argument(after: "appconnect-apps=").split { $0 == "," || $0 == " " }.map(String.init)
                 } else {
                     let name = String(setting.prefix { $0 != "=" && $0 != ":" })
-                    throw place.error("unknown context setting '\(setting)'\(Suggest.didYouMean(name, among: Settings.names)); settings are \(Settings.names.joined(separator: ", "))")
+                    throw place.error("unknown context setting '\(setting)'\(Suggestion.didYouMean(name, among: Settings.names)); settings are \(Settings.names.joined(separator: ", "))")
                 }
             }
         }
@@ -113,32 +113,9 @@ extension String {
     }
 }
 
-/// "Did you mean …?" suggestions by edit distance.
-enum Suggest {
-    /// ` (did you mean 'x'?)` for the closest candidate within a small distance, else empty.
+extension Suggestion {
+    /// ` (did you mean 'x'?)` for a likely typo of one of `candidates`, else empty: the tables' wording.
     static func didYouMean(_ text: String, among candidates: [String]) -> String {
-        let lower = text.lowercased()
-        let best = candidates
-            .map { ($0, distance(lower, $0.lowercased())) }
-            .min { $0.1 < $1.1 }
-        guard let (candidate, score) = best, score > 0, score <= max(2, lower.count / 3) else { return "" }
-        return " (did you mean '\(candidate)'?)"
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        closest(to: text, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 }

@@ -1,14 +1,19 @@
-/// "Did you mean …?" for a mistyped verb, option or value.
-enum Suggestion {
+/// "Did you mean …?" for a mistyped verb, option, key or value.
+///
+/// Shared by the format readers (unknown keys) and the CLI (verbs, options):
+/// `package`, not public API.
+package enum Suggestion {
     /// The candidate closest to `input`, if it is close enough to be a likely typo.
     ///
     /// Close enough: at most 2 edits (insertions, deletions, substitutions or
     /// swaps of neighbours) and fewer edits than half the input's length, or
     /// `input` is a prefix of exactly one candidate (an abbreviation).
-    static func closest(to input: String, among candidates: [String]) -> String? {
+    package static func closest(to input: String, among candidates: [String]) -> String? {
         let typed = Array(input.lowercased())
         var best: (candidate: String, distance: Int)? = nil
         for candidate in candidates {
+            // More than 2 characters longer or shorter cannot be within 2 edits; this keeps huge inputs cheap.
+            guard abs(candidate.count - typed.count) <= 2 else { continue }
             let distance = editDistance(typed, Array(candidate.lowercased()))
             if distance <= 2, distance * 2 < typed.count, distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
@@ -21,12 +26,12 @@ enum Suggestion {
     }
 
     /// " Did you mean 'x'?" or the empty string.
-    static func phrase(for input: String, among candidates: [String]) -> String {
+    package static func phrase(for input: String, among candidates: [String]) -> String {
         closest(to: input, among: candidates).map { " Did you mean '\($0)'?" } ?? ""
     }
 
     /// The optimal string alignment distance: Levenshtein plus swaps of neighbouring characters.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousRow: [Int] = []

@@ -1,0 +1,224 @@
+import OpenInPolicy
+
+/// `eval`: decide one request given by flags, or a JSON Lines stream of requests.
+struct EvalCommand: Command, Equatable {
+    /// One request from `--channel`, `--target`, `--url`, `--document`.
+    struct FlagRequest: Sendable, Equatable {
+        var channel: String
+        var target: String?
+        var url: String?
+        var document: String?
+    }
+
+    /// Where the requests come from.
+    enum Requests: Sendable, Equatable {
+        /// One request from flags.
+        case flags(FlagRequest)
+        /// A JSON Lines stream: a file's path, or `-` for standard input.
+        case stream(String)
+    }
+
+    var policy: PolicyOptions
+    var requests: Requests
+    var format: OutputFormat
+    var explain: Bool
+
+    static let requestSpecs: [OptionSpec] = [
+        OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
+        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view)."),
+        OptionSpec("--url", value: "URL", help: "The URL opened (open-url) or tapped (mail-link)."),
+        OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
+        OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
+        OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
+    ]
+
+    static let specs = PolicyOptions.specs + requestSpecs
+
+    static let usage = "openin-check eval --policy FILE [options] (--channel CHANNEL [--target ID] [--url URL] | REQUESTS.jsonl | -)"
+
+    static let verb = Verb(
+        name: "eval",
+        abstract: "Decide share requests under a policy: one from flags, or a JSON Lines stream.",
+        usage: usage,
+        help: """
+            Decide share requests under a policy: one from flags, or a JSON Lines stream.
+
+            Usage: \(usage)
+
+            Arguments:
+              REQUESTS.jsonl  A JSON Lines file: one request per line,
+                              {"id"?, "channel", "target"?, "url"?, "document"?}.
+              -               Read the JSON Lines stream from standard input.
+
+            Options:
+            \(OptionScanner.helpSection(for: specs))
+
+            Output:
+              text   one request: the outcome first, then the request, target, callback,
+                     Open In UI, rule and reason; a stream: one line per request.
+              jsonl  one JSON record per input line, in input order:
+                     {"id"?, "outcome", "target"?, "callbacks": [{"selector", "policy" | "url"}],
+                      "openInUI", "rule", "reason", "dummyFileName"?}
+                     An invalid line gives {"line", "id"?, "error"} and the stream goes on;
+                     a blank line is invalid too, so records and lines always match.
+              json   the same records, indented: one object for one request, an array for a stream.
+              --explain adds "explanation": {"step", "summary", "source", "quote", "inputs"}.
+
+            Exit status:
+              0   every decision is allow
+              1   invalid input: the policy, a plist, a flag's value or some request line
+              2   every input is valid and some decision is not allow
+              64  usage error
+
+            Examples:
+              openin-check eval --policy Examples/policies/whitelist-mail-pair.json \\
+                  --channel open-url --url mailto:someone@example.com --explain
+              openin-check eval --policy Examples/policies/whitelist-mail-pair.json Examples/requests.jsonl
+              cat Examples/requests.jsonl | openin-check eval --policy Examples/AppConnect.plist --format json -
+
+            """,
+        parse: { arguments throws(UsageError) in try EvalCommand.parse(arguments) })
+
+    /// Turns `eval`'s arguments into a command.
+    /// - Throws: ``UsageError``.
+    static func parse(_ arguments: [String]) throws(UsageError) -> EvalCommand {
+        let options = try OptionScanner.scan(arguments, specs: specs, verb: "eval")
+        let policy = try PolicyOptions.parse(options, verb: "eval")
+        let requestFlags = ["--target", "--url", "--document"].filter { options.value($0) != nil }
+        let requests: Requests
+        switch (options.value("--channel"), options.positionals.count) {
+        case (let channel?, 0):
+            requests = .flags(FlagRequest(channel: channel, target: options.value("--target"), url: options.value("--url"),
+                                          document: options.value("--document")))
+        case (nil, 1):
+            if let flag = requestFlags.first {
+                throw UsageError("'\(flag)' describes one request given with --channel; it cannot be used with a stream", verb: "eval")
+            }
+            requests = .stream(options.positionals[0])
+        case (nil, 0):
+            if let flag = requestFlags.first {
+                throw UsageError("'\(flag)' needs '--channel CHANNEL'", verb: "eval")
+            }
+            throw UsageError("no request given: give one with --channel (and --target or --url), or a stream: a JSON Lines file, or - for standard input", verb: "eval")
+        case (_?, _):
+            throw UsageError("give one request with --channel or a stream file, not both (unexpected argument '\(options.positionals[0])')", verb: "eval")
+        case (nil, _):
+            throw UsageError("give one stream, not \(options.positionals.count): unexpected argument '\(options.positionals[1])'", verb: "eval")
+        }
+        let format: OutputFormat
+        if let name = options.value("--format") {
+            format = try OutputFormat.parse(name, verb: "eval")
+        } else if case .flags = requests {
+            format = .text
+        } else {
+            format = .jsonl
+        }
+        return EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
+    }
+
+    func run(_ console: Console) throws(CLIError) -> ExitStatus {
+        let inputs = try policy.load()
+        switch requests {
+        case .flags(let flags):
+            return try decideOne(flags, inputs: inputs, console: console)
+        case .stream(let path):
+            let source = path == "-" ? console.stdin : try ByteSource.open(path: path, what: "request stream")
+            defer { source.close() }
+            return try decideStream(source, inputs: inputs, console: console)
+        }
+    }
+
+    private func decideOne(_ flags: FlagRequest, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
+        let request: ShareRequest
+        do throws(InputError) {
+            request = try ShareRequest(channel: flags.channel, target: flags.target, url: flags.url, document: flags.document)
+        } catch {
+            throw .invalidInput(Self.flagMessage(for: error, channel: flags.channel))
+        }
+        let decision = Evaluator(policy: inputs.policy).decide(request)
+        let explanation = explain ? Explanation(decision, request: request, policyInputs: inputs) : nil
+        switch format {
+        case .text:
+            console.stdout.write(DecisionText.block(decision, request: request, explanation: explanation))
+        case .json:
+            console.stdout.write(JSONWriter.pretty(.object(record(decision, id: nil, explanation: explanation))) + "\n")
+        case .jsonl:
+            console.stdout.write(JSONWriter.compact(.object(record(decision, id: nil, explanation: explanation))) + "\n")
+        }
+        return decision.outcome == .allow ? .success : .notAllowed
+    }
+
+    /// A request error from flags, with the flag to fix.
+    static func flagMessage(for error: InputError, channel: String) -> String {
+        switch error {
+        case .unknownChannel:
+            "--channel: \(error.description).\(Suggestion.phrase(for: channel, among: Channel.allCases.map(\.rawValue)))"
+        case .missingTarget: "\(error.description): give it with --target BUNDLE_ID"
+        case .missingURL: "\(error.description): give it with --url URL"
+        case .malformedBundleID: "--target: \(error.description)"
+        case .malformedURL, .notMailto: "--url: \(error.description)"
+        case .unexpectedField(let field, _): "--\(field): \(error.description)"
+        default: error.description
+        }
+    }
+
+    private func decideStream(_ source: ByteSource, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
+        let evaluator = Evaluator(policy: inputs.policy)
+        let reader = JSONReader()
+        var lines = LineReader(source, what: "request stream")
+        var number = 0
+        var anyInvalid = false, anyNotAllowed = false
+        var collected: [JSONValue] = []
+        while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+            number += 1
+            let parsed: RequestLine
+            do throws(RequestLine.Failure) {
+                guard case .text(let bytes) = line else {
+                    throw RequestLine.Failure(id: nil, message: "the line is longer than \(LineReader.maxLineLength) bytes")
+                }
+                parsed = try RequestLine.read(bytes, reader: reader)
+            } catch {
+                anyInvalid = true
+                switch format {
+                case .text: console.stdout.write(DecisionText.errorLine(number, id: error.id, message: error.message))
+                case .json: collected.append(.object(DecisionRecord.error(line: number, id: error.id, message: error.message)))
+                case .jsonl: console.stdout.write(JSONWriter.compact(.object(DecisionRecord.error(line: number, id: error.id, message: error.message))) + "\n")
+                }
+                continue
+            }
+            let decision = evaluator.decide(parsed.request)
+            if decision.outcome != .allow { anyNotAllowed = true }
+            let explanation = explain ? Explanation(decision, request: parsed.request, policyInputs: inputs) : nil
+            switch format {
+            case .text: console.stdout.write(DecisionText.line(number, decision, request: parsed.request, id: parsed.id, explanation: explanation))
+            case .json: collected.append(.object(record(decision, id: parsed.id, explanation: explanation)))
+            case .jsonl: console.stdout.write(JSONWriter.compact(.object(record(decision, id: parsed.id, explanation: explanation))) + "\n")
+            }
+        }
+        if format == .json { console.stdout.write(JSONWriter.pretty(.array(JSONArray(collected))) + "\n") }
+        if number == 0 {
+            throw .invalidInput("the request stream \(source.name == "standard input" ? "on standard input" : "'\(source.name)'") is empty: write one JSON request per line")
+        }
+        if anyInvalid { return .invalidInput }
+        return anyNotAllowed ? .notAllowed : .success
+    }
+
+    private func record(_ decision: Decision, id: JSONValue?, explanation: Explanation?) -> JSONObject {
+        let record = DecisionRecord.json(decision, id: id)
+        guard let explanation else { return record }
+        return JSONObject(members: record.members + [JSONObject.Member("explanation", explanation.json)])
+    }
+}
+
+/// `--format`: how decisions are written.
+enum OutputFormat: String, Sendable, Equatable, CaseIterable {
+    case text, json, jsonl
+
+    static func parse(_ name: String, verb: String) throws(UsageError) -> OutputFormat {
+        guard let format = OutputFormat(rawValue: name) else {
+            let suggestion = Suggestion.phrase(for: name, among: allCases.map(\.rawValue))
+            throw UsageError("unknown format '\(name)': use text, json or jsonl.\(suggestion)", verb: verb)
+        }
+        return format
+    }
+}

@@ -1,0 +1,116 @@
+import OpenInPolicy
+
+/// The options that say which policy to decide under, shared by `eval` and `matrix`:
+/// a policy file, and flags that add to or override it.
+struct PolicyOptions: Sendable, Equatable {
+    /// A `KEY=VALUE` or `SCHEME=BUNDLE_ID` pair from the command line.
+    struct Pair: Sendable, Equatable {
+        let key: String
+        let value: String
+    }
+
+    /// `--policy FILE`: a JSON policy or an AppConnect.plist.
+    var policyPath: String
+    /// `--info-plist FILE`: replaces the policy file's `infoPlist`.
+    var infoPlistPath: String? = nil
+    /// `--config KEY=VALUE`, in order: each sets (overrides) one key.
+    var config: [Pair] = []
+    /// `--email-plus-installed`.
+    var emailPlusInstalled = false
+    /// `--scheme-handler SCHEME=BUNDLE_ID`, in order: each sets one scheme's handler.
+    var schemeHandlers: [Pair] = []
+    /// `--app-scheme SCHEME`: adds to the app's own schemes.
+    var appSchemes: [String] = []
+    /// `--appconnect-app ID`: adds to the device's AppConnect apps.
+    var appConnectApps: [String] = []
+
+    static let specs: [OptionSpec] = [
+        OptionSpec("--policy", value: "FILE", help: "The policy: a JSON policy file, or an AppConnect.plist (XML or binary). Required."),
+        OptionSpec("--info-plist", value: "FILE", help: "The app's Info.plist (XML or binary): its MI_APP_CONNECT dictionary's\nMI_AC_DISABLE_SCHEME_BLOCKING. Replaces the policy file's infoPlist."),
+        OptionSpec("--config", value: "KEY=VALUE", repeatable: true, help: "Set a key of the app-specific configuration (overrides the file). Repeatable."),
+        OptionSpec("--email-plus-installed", help: "Email+ is installed on the device."),
+        OptionSpec("--scheme-handler", value: "SCHEME=BUNDLE_ID", repeatable: true, help: "The app that handles a URL scheme on the device (overrides the file). Repeatable."),
+        OptionSpec("--app-scheme", value: "SCHEME", repeatable: true, help: "One of the app's own URL schemes (adds to the file). Repeatable."),
+        OptionSpec("--appconnect-app", value: "BUNDLE_ID", repeatable: true, help: "An AppConnect app on the device (adds to the file); under \"appconnect\"\nthese make up the whitelist. Repeatable."),
+    ]
+
+    /// Reads the policy options out of scanned arguments.
+    /// - Throws: ``UsageError`` when `--policy` is missing or a pair has no `=`.
+    static func parse(_ options: ParsedOptions, verb: String) throws(UsageError) -> PolicyOptions {
+        guard let policyPath = options.value("--policy") else {
+            throw UsageError("missing '--policy FILE': give the policy to decide under", verb: verb)
+        }
+        var result = PolicyOptions(policyPath: policyPath)
+        result.infoPlistPath = options.value("--info-plist")
+        result.config = try options.all("--config").map { text throws(UsageError) in
+            try pair(text, option: "--config KEY=VALUE", valueMayBeEmpty: true, verb: verb)
+        }
+        result.emailPlusInstalled = options.has("--email-plus-installed")
+        result.schemeHandlers = try options.all("--scheme-handler").map { text throws(UsageError) in
+            try pair(text, option: "--scheme-handler SCHEME=BUNDLE_ID", valueMayBeEmpty: false, verb: verb)
+        }
+        result.appSchemes = options.all("--app-scheme")
+        result.appConnectApps = options.all("--appconnect-app")
+        return result
+    }
+
+    private static func pair(_ text: String, option: String, valueMayBeEmpty: Bool, verb: String) throws(UsageError) -> Pair {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
+              valueMayBeEmpty || text.index(after: equals) != text.endIndex else {
+            throw UsageError("'\(text)' is not of the form \(option.split(separator: " ").last!) (for \(option.split(separator: " ").first!))", verb: verb)
+        }
+        return Pair(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+    }
+
+    /// Reads the files and applies the flags.
+    /// - Throws: ``CLIError/invalidInput(_:)`` for a file that cannot be read or is invalid, or an invalid flag value.
+    func load() throws(CLIError) -> PolicyInputs {
+        let bytes = try ByteSource.readFile(path: policyPath, what: "policy file")
+        var inputs: PolicyInputs
+        do throws(FormatError) {
+            inputs = try PolicyFile.read(bytes, file: policyPath)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+        if let infoPlistPath {
+            let plist = try ByteSource.readFile(path: infoPlistPath, what: "Info.plist")
+            do throws(FormatError) {
+                inputs.infoPlist = try InfoPlist.read(plist)
+            } catch {
+                throw .invalidInput(error.inFile(infoPlistPath).description)
+            }
+        }
+        for pair in config { inputs.config[pair.key] = pair.value }
+        if emailPlusInstalled { inputs.device.emailPlusInstalled = true }
+        for pair in schemeHandlers {
+            let flag = "--scheme-handler \(pair.key)=\(pair.value)"
+            try inputs.device.setHandler(try flagValue(flag) { () throws(InputError) in try BundleID(pair.value) }, for: pair.key, flag: flag)
+        }
+        for scheme in appSchemes {
+            try flagValue("--app-scheme \(scheme)") { () throws(InputError) in try inputs.app.addScheme(scheme) }
+        }
+        for app in appConnectApps {
+            inputs.device.appConnectApps.insert(try flagValue("--appconnect-app \(app)") { () throws(InputError) in try BundleID(app) })
+        }
+        return inputs
+    }
+
+    /// Runs `body`, naming `flag` in the message of an invalid value.
+    private func flagValue<T>(_ flag: String, _ body: () throws(InputError) -> T) throws(CLIError) -> T {
+        do throws(InputError) {
+            return try body()
+        } catch {
+            throw .invalidInput("\(flag): \(error.description)")
+        }
+    }
+}
+
+private extension DeviceFacts {
+    mutating func setHandler(_ handler: BundleID, for scheme: String, flag: String) throws(CLIError) {
+        do throws(InputError) {
+            try setHandler(handler, for: scheme)
+        } catch {
+            throw .invalidInput("\(flag): \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Why a policy file, a plist or a request cannot be read: what, where, and how to fix it.
+///
+/// The message names the key path (`device.schemeHandlers.foo`,
+/// `openInWhitelist[2]`); the position, when known, is the line and column of
+/// the offending value; the file is added by whoever knows it (``inFile(_:)``).
+public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, naming the key path, and how to fix it.
+    public let message: String
+    /// Where in the file, when known (JSON files; a plist's parse errors give a line only).
+    public let position: JSONPosition?
+    /// The line, when only a line is known (plist parse errors).
+    public let line: Int?
+    /// The file's path as the user gave it, when known.
+    public let file: String?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - message: what is wrong, naming the key path, and how to fix it.
+    ///   - position: the line and column, when known.
+    ///   - line: the line alone, when no column is known.
+    ///   - file: the file's path, when known.
+    public init(_ message: String, at position: JSONPosition? = nil, line: Int? = nil, file: String? = nil) {
+        self.message = message
+        self.position = position
+        self.line = position?.line ?? line
+        self.file = file
+    }
+
+    /// The same error, located in `file`.
+    public func inFile(_ file: String) -> FormatError {
+        FormatError(message, at: position, line: line, file: file)
+    }
+
+    /// `file:line:column: message`, with whatever part of the location is known.
+    public var description: String {
+        var location = file ?? ""
+        if let position {
+            location += location.isEmpty ? "line \(position.line), column \(position.column)" : ":\(position.line):\(position.column)"
+        } else if let line {
+            location += location.isEmpty ? "line \(line)" : ":\(line)"
+        }
+        return location.isEmpty ? message : "\(location): \(message)"
+    }
+}

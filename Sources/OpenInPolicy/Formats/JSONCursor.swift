@@ -1,0 +1,81 @@
+/// A value inside a JSON document with its key path and position, for typed
+/// reading with errors that say what, where and how to fix it.
+struct JSONCursor {
+    /// The value.
+    let value: JSONValue
+    /// The key path from the document's root: `device.schemeHandlers.foo`, `openInWhitelist[2]`.
+    let path: String
+    /// Where the value starts, when read from text.
+    let position: JSONPosition?
+
+    init(_ value: JSONValue, path: String = "", position: JSONPosition? = nil) {
+        self.value = value
+        self.path = path
+        self.position = position
+    }
+
+    /// An error about this value, located at it.
+    func error(_ problem: String) -> FormatError {
+        FormatError(path.isEmpty ? problem : "\(path): \(problem)", at: position)
+    }
+
+    /// How a message names the value: `the string "yes"`, `the number 2.0`, `an object`.
+    var found: String {
+        if case .string(let text) = value {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            return "the string \(JSONWriter.quoted(shown))"
+        }
+        return value.kindDescription
+    }
+
+    func string() throws(FormatError) -> String {
+        guard case .string(let text) = value else { throw error("must be a string, not \(found)") }
+        return text
+    }
+
+    func bool() throws(FormatError) -> Bool {
+        guard case .bool(let flag) = value else { throw error("must be true or false, not \(found)") }
+        return flag
+    }
+
+    /// The object's members as cursors, in order, after checking every key is allowed.
+    /// - Throws: for a value that is not an object, or an unknown key (with "Did you mean …?").
+    func members(allowed: [String], what: String) throws(FormatError) -> [String: JSONCursor] {
+        guard case .object(let object) = value else { throw error("must be an object (\(what)), not \(found)") }
+        var result: [String: JSONCursor] = [:]
+        for member in object.members {
+            let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
+            guard allowed.contains(member.key) else {
+                let suggestion = Suggestion.phrase(for: member.key, among: allowed)
+                throw FormatError("\(childPath): unknown key.\(suggestion) Known keys: \(allowed.joined(separator: ", "))",
+                                  at: member.keyPosition)
+            }
+            result[member.key] = JSONCursor(member.value, path: childPath, position: member.valuePosition)
+        }
+        return result
+    }
+
+    /// Every member of an object, without checking keys (for maps such as `config`).
+    func anyMembers(what: String) throws(FormatError) -> [(key: String, value: JSONCursor, keyPosition: JSONPosition?)] {
+        guard case .object(let object) = value else { throw error("must be an object (\(what)), not \(found)") }
+        return object.members.map { member in
+            (member.key, JSONCursor(member.value, path: path.isEmpty ? member.key : "\(path).\(member.key)", position: member.valuePosition),
+             member.keyPosition)
+        }
+    }
+
+    /// The elements of an array as cursors.
+    func elements(what: String) throws(FormatError) -> [JSONCursor] {
+        guard case .array(let array) = value else { throw error("must be an array (\(what)), not \(found)") }
+        return array.indices.map { JSONCursor(array[$0], path: "\(path)[\($0)]", position: array.position(at: $0)) }
+    }
+
+    /// An array of strings.
+    func strings(what: String) throws(FormatError) -> [(text: String, cursor: JSONCursor)] {
+        var result: [(String, JSONCursor)] = []
+        for element in try elements(what: what) {
+            result.append((try element.string(), element))
+        }
+        return result
+    }
+}

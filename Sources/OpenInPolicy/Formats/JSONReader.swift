@@ -1,0 +1,432 @@
+/// A strict JSON reader (RFC 8259) with exact error positions.
+///
+/// Stricter than most readers, on purpose — a policy or a request that is
+/// not exactly what its author meant must not be decided:
+/// - a duplicate key in an object is an error (naming the first occurrence);
+/// - nesting deeper than ``maxDepth`` is an error, not a crash;
+/// - numbers keep their literal (``JSONNumber``): nothing is rounded or coerced;
+/// - invalid UTF-8, control characters in strings, lone surrogates in `\u`
+///   escapes, trailing commas, comments, `NaN` and anything after the value are errors.
+///
+/// A UTF-8 byte order mark at the very start is skipped. Every error carries
+/// its line and column (``JSONError``).
+public struct JSONReader: Sendable {
+    /// How deeply arrays and objects may nest; the default is 64.
+    public let maxDepth: Int
+
+    /// Creates a reader.
+    /// - Parameter maxDepth: how deeply arrays and objects may nest (at least 1).
+    public init(maxDepth: Int = 64) {
+        self.maxDepth = max(1, maxDepth)
+    }
+
+    /// Reads one JSON value that makes up the whole of `bytes` (surrounding whitespace allowed).
+    /// - Throws: ``JSONError`` with the position of the first problem.
+    /// - Complexity: O(n) in the length of the input.
+    public func read<Bytes: Collection>(_ bytes: Bytes) throws(JSONError) -> JSONValue where Bytes.Element == UInt8 {
+        if let result = bytes.withContiguousStorageIfAvailable({ buffer in readResult(buffer) }) {
+            return try result.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer { readResult($0) }.get()
+    }
+
+    /// Reads one JSON value from text.
+    /// - Throws: ``JSONError``.
+    public func read(_ text: String) throws(JSONError) -> JSONValue {
+        try read(Array(text.utf8))
+    }
+
+    private func readResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONError> {
+        var parser = JSONParser(buffer, maxDepth: maxDepth)
+        do throws(JSONError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// The parser's state over one buffer.
+private struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+    /// The current line, from 1.
+    var line = 1
+    /// The index of the current line's first byte.
+    var lineStart = 0
+    /// UTF-8 continuation bytes seen on the current line, so columns count characters.
+    var continuationBytes = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: Positions and errors
+
+    var position: JSONPosition { position(at: index) }
+
+    /// The position of `offset` on the current line.
+    func position(at offset: Int) -> JSONPosition {
+        JSONPosition(line: line, column: offset - lineStart - continuationBytes + 1)
+    }
+
+    func error(_ message: String) -> JSONError { JSONError(message, at: position) }
+
+    /// How a message names what is at `offset`.
+    func found(at offset: Int) -> String {
+        guard offset < bytes.count else { return "the end of the input" }
+        let byte = bytes[offset]
+        switch byte {
+        case UInt8(ascii: "\n"): return "a line break"
+        case UInt8(ascii: "\r"): return "a carriage return"
+        case UInt8(ascii: "\t"): return "a tab"
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        case 0x20: return "a space"
+        default: return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        }
+    }
+
+    // MARK: Structure
+
+    mutating func parseDocument() throws(JSONError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+            continuationBytes = 3  // the mark is not a character a person sees
+        }
+        skipWhitespace()
+        if index == bytes.count { throw error("expected a JSON value, found the end of the input") }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected \(found(at: index)) after the JSON value: the input must hold exactly one value")
+        }
+        return value
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "\n"):
+                index += 1
+                line += 1
+                lineStart = index
+                continuationBytes = 0
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func parseValue() throws(JSONError) -> JSONValue {
+        guard index < bytes.count else { throw error("expected a value, found the end of the input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object(try parseObject())
+        case UInt8(ascii: "["): return .array(try parseArray())
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "'"): throw error("strings must be in double quotes, not single quotes")
+        case UInt8(ascii: "/"): throw error("comments are not allowed in JSON")
+        case UInt8(ascii: "+"): throw error("a number may not start with '+'")
+        case UInt8(ascii: "."): throw error("a number must have a digit before '.'")
+        default:
+            if bytes[index] >= 0x80 { try checkNonASCIIOutsideString() }
+            throw error("expected a value (object, array, string, number, true, false or null), found \(found(at: index))")
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        let matches = bytes.count - index >= count && (0..<count).allSatisfy { bytes[index + $0] == literal.utf8Start[$0] }
+        var end = index
+        while end < bytes.count, isIdentifierByte(bytes[end]) { end += 1 }
+        if !matches || end != index + count {
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<max(end, start + 1)]), as: UTF8.self)
+            throw error("expected a value, found '\(word)' (the literals are true, false and null, in lowercase)")
+        }
+        index += count
+    }
+
+    private func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
+    mutating func enterContainer() throws(JSONError) {
+        depth += 1
+        if depth > maxDepth {
+            throw error("arrays and objects nest deeper than \(maxDepth) levels")
+        }
+    }
+
+    mutating func parseObject() throws(JSONError) -> JSONObject {
+        try enterContainer()
+        index += 1
+        var members: [JSONObject.Member] = []
+        var seen: [String: JSONPosition] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return JSONObject(members: members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}"), !members.isEmpty {
+                    throw error("trailing comma: remove the ',' before '}'")
+                }
+                throw error("expected a key in double quotes, found \(found(at: index))")
+            }
+            let keyPosition = position
+            let key = try parseString()
+            if let first = seen[key] {
+                throw JSONError("duplicate key \"\(key)\" (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
+            }
+            seen[key] = keyPosition
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after the key \"\(key)\", found \(found(at: index))")
+            }
+            index += 1
+            skipWhitespace()
+            let valuePosition = position
+            let value = try parseValue()
+            members.append(JSONObject.Member(key: key, value: value, keyPosition: keyPosition, valuePosition: valuePosition))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or '}', found the end of the input: the object is not closed") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return JSONObject(members: members)
+            }
+            throw error("expected ',' or '}' after the value of \"\(key)\", found \(found(at: index))")
+        }
+    }
+
+    mutating func parseArray() throws(JSONError) -> JSONArray {
+        try enterContainer()
+        index += 1
+        var elements: [JSONValue] = []
+        var positions: [JSONPosition] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return JSONArray(elements: elements, positions: positions)
+        }
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), !elements.isEmpty {
+                throw error("trailing comma: remove the ',' before ']'")
+            }
+            positions.append(position)
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or ']', found the end of the input: the array is not closed") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return JSONArray(elements: elements, positions: positions)
+            }
+            throw error("expected ',' or ']' after an array element, found \(found(at: index))")
+        }
+    }
+
+    // MARK: Numbers
+
+    mutating func parseNumber() throws(JSONError) -> JSONNumber {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw error("expected a digit after '-', found \(found(at: index))")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw JSONError("a number may not have leading zeros", at: position(at: index - 1))
+            }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("expected a digit after '.', found \(found(at: index))")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("expected a digit in the exponent, found \(found(at: index))")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, isIdentifierByte(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
+            throw error("unexpected \(found(at: index)) in a number")
+        }
+        return JSONNumber(validLiteral: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    // MARK: Strings
+
+    mutating func parseString() throws(JSONError) -> String {
+        let openingQuote = position
+        index += 1
+        let start = index
+        // Fast path: printable ASCII without escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: scalars, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                try parseEscape(into: &scalars)
+            case 0..<0x20:
+                let name = byte == UInt8(ascii: "\n") ? "a line break" : byte == UInt8(ascii: "\t") ? "a tab" : "control character U+00\(hex2(byte))"
+                let escape = byte == UInt8(ascii: "\n") ? "\\n" : byte == UInt8(ascii: "\t") ? "\\t" : "\\u00\(hex2(byte))"
+                throw error("\(name) inside a string: write it as \(escape), or close the string (opened at line \(openingQuote.line), column \(openingQuote.column))")
+            case 0x80...:
+                try copyUTF8Sequence(into: &scalars)
+            default:
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        throw JSONError("the string is not closed: add the closing '\"'", at: openingQuote)
+    }
+
+    private func hex2(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    mutating func parseEscape(into scalars: inout [UInt8]) throws(JSONError) {
+        let escapeStart = index
+        index += 1
+        guard index < bytes.count else { throw JSONError("the string is not closed after '\\'", at: position(at: escapeStart)) }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): scalars.append(byte)
+        case UInt8(ascii: "\\"): scalars.append(byte)
+        case UInt8(ascii: "/"): scalars.append(byte)
+        case UInt8(ascii: "b"): scalars.append(0x08)
+        case UInt8(ascii: "f"): scalars.append(0x0C)
+        case UInt8(ascii: "n"): scalars.append(0x0A)
+        case UInt8(ascii: "r"): scalars.append(0x0D)
+        case UInt8(ascii: "t"): scalars.append(0x09)
+        case UInt8(ascii: "u"):
+            var value = try parseHex4(escapeStart: escapeStart)
+            if (0xD800...0xDBFF).contains(value) {
+                let lowStart = index
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw JSONError("lone high surrogate in a \\u escape: it must be followed by a low surrogate (\\uDC00 to \\uDFFF)", at: position(at: escapeStart))
+                }
+                index += 2
+                let low = try parseHex4(escapeStart: lowStart)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw JSONError("a high surrogate must be followed by a low surrogate (\\uDC00 to \\uDFFF)", at: position(at: lowStart))
+                }
+                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(value) {
+                throw JSONError("lone low surrogate in a \\u escape", at: position(at: escapeStart))
+            }
+            // Not a surrogate, and at most 0x10FFFF by construction.
+            scalars.append(contentsOf: String(Character(Unicode.Scalar(value)!)).utf8)
+        default:
+            throw JSONError("invalid escape '\\\(Character(Unicode.Scalar(byte)))': use \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX", at: position(at: escapeStart))
+        }
+    }
+
+    mutating func parseHex4(escapeStart: Int) throws(JSONError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else {
+                throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
+            }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Copies one well-formed UTF-8 sequence starting at a byte ≥ 0x80, or throws.
+    mutating func copyUTF8Sequence(into scalars: inout [UInt8]) throws(JSONError) {
+        let lead = bytes[index]
+        let length: Int
+        var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lowest = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; highest = 0x9F
+        case 0xF0: length = 4; lowest = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; highest = 0x8F
+        default: throw error("invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) cannot start a character")
+        }
+        guard bytes.count - index >= length else { throw error("invalid UTF-8: the input ends inside a character") }
+        for offset in 1..<length {
+            let byte = bytes[index + offset]
+            let range = offset == 1 ? lowest...highest : 0x80...0xBF
+            guard range.contains(byte) else { throw error("invalid UTF-8: a character's bytes are malformed") }
+        }
+        scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+        index += length
+        continuationBytes += length - 1
+    }
+
+    /// Outside strings no non-ASCII is allowed; this throws the clearer of the two messages.
+    mutating func checkNonASCIIOutsideString() throws(JSONError) {
+        let before = index
+        var ignored: [UInt8] = []
+        try copyUTF8Sequence(into: &ignored)
+        let character = String(decoding: ignored, as: UTF8.self)
+        index = before
+        continuationBytes -= ignored.count - 1
+        throw error("expected a value (object, array, string, number, true, false or null), found '\(character)'")
+    }
+}

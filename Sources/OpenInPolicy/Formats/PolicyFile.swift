@@ -1,0 +1,44 @@
+/// A policy file of either kind: the JSON policy file (``PolicyJSON``) or the
+/// SDK's `AppConnect.plist` (``AppConnectPlist``), told apart by content.
+public enum PolicyFile {
+    /// Which kind of policy file some bytes are.
+    public enum Kind: Sendable, Hashable {
+        /// The JSON policy file: the first character (after a byte order mark and whitespace) is `{`.
+        case json
+        /// A property list: binary (`bplist`) or XML (starts with `<`).
+        case appConnectPlist
+    }
+
+    /// Tells the kind of a policy file from its first bytes.
+    /// - Throws: ``FormatError`` for an empty file or one that is neither kind.
+    public static func kind<Bytes: Collection>(of bytes: Bytes) throws(FormatError) -> Kind where Bytes.Element == UInt8 {
+        if bytes.starts(with: Array("bplist".utf8)) { return .appConnectPlist }
+        var rest = bytes[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        guard let first = rest.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
+            throw FormatError("the policy file is empty: write a JSON policy ({\"openInPolicy\": …}) or an AppConnect.plist")
+        }
+        switch first {
+        case UInt8(ascii: "{"): return .json
+        case UInt8(ascii: "<"): return .appConnectPlist
+        default:
+            throw FormatError("not a policy file: a policy is a JSON object (starting with '{') or an AppConnect.plist (XML or binary property list)", line: 1)
+        }
+    }
+
+    /// Reads a policy file of either kind.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - file: the path to name in errors.
+    /// - Throws: ``FormatError`` located in `file`.
+    public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+        do throws(FormatError) {
+            switch try kind(of: bytes) {
+            case .json: return try PolicyJSON.read(bytes)
+            case .appConnectPlist: return try AppConnectPlist.read(bytes)
+            }
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+}

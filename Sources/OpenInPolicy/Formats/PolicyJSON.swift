@@ -1,0 +1,165 @@
+/// The JSON policy file of DESIGN.md ("The CLI contract").
+///
+/// ```json
+/// {
+///   "description": "Whitelist with native Mail",
+///   "openInPolicy": "whitelist",
+///   "openInWhitelist": ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail"],
+///   "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "true"},
+///   "infoPlist": {"MI_APP_CONNECT": {"MI_AC_DISABLE_SCHEME_BLOCKING": true}},
+///   "device": {"emailPlusInstalled": true, "emailPlusBundleIDs": ["com.mobileiron.ios.emailplus"],
+///              "schemeHandlers": {"box": "net.box.BoxNet"}, "appConnectApps": ["com.example.docs"]},
+///   "app": {"urlSchemes": ["myapp"]},
+///   "dragAndDropPolicy": "appconnect",
+///   "enforcing": true
+/// }
+/// ```
+///
+/// Only `openInPolicy` is required. It fails closed: an unknown key, a value
+/// of the wrong type, an invalid bundle ID, scheme or policy value is an
+/// error naming the key path and its line and column, never a default.
+public enum PolicyJSON {
+    /// The top-level keys.
+    static let topLevelKeys = ["description", "openInPolicy", "openInWhitelist", "config", "infoPlist", "device", "app", "dragAndDropPolicy", "enforcing"]
+    /// The keys of `device`.
+    static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps"]
+
+    /// Reads a policy file's text.
+    /// - Throws: ``FormatError`` with the line and column of the first problem.
+    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try reader.read(bytes)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position)
+        }
+        return try read(value)
+    }
+
+    /// Reads a policy from a JSON value.
+    /// - Throws: ``FormatError``.
+    public static func read(_ value: JSONValue) throws(FormatError) -> PolicyInputs {
+        let root = JSONCursor(value)
+        guard case .object = value else {
+            throw root.error("a policy file must hold a JSON object, not \(root.found)")
+        }
+        let fields = try root.members(allowed: topLevelKeys, what: "the policy")
+        if let description = fields["description"] { _ = try description.string() }
+        guard let policyField = fields["openInPolicy"] else {
+            throw FormatError("openInPolicy is missing: add \"openInPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\"",
+                              at: JSONPosition(line: 1, column: 1))
+        }
+        var inputs = PolicyInputs(setting: try setting(policyField))
+        if let field = fields["openInWhitelist"] {
+            if inputs.setting == .allAppConnectApps {
+                throw field.error("cannot be combined with openInPolicy \"appconnect\": \"All AppConnect apps\" lists the device's AppConnect apps; list them in device.appConnectApps")
+            }
+            inputs.whitelist = Whitelist(try bundleIDs(field, what: "bundle IDs"))
+        }
+        if let field = fields["config"] { inputs.config = try config(field) }
+        if let field = fields["infoPlist"] { inputs.infoPlist = try InfoPlist.overrides(field) }
+        if let field = fields["device"] { inputs.device = try device(field) }
+        if let field = fields["app"] {
+            let app = try field.members(allowed: ["urlSchemes"], what: "facts about the app")
+            if let schemes = app["urlSchemes"] {
+                for (scheme, cursor) in try schemes.strings(what: "the app's own URL schemes") {
+                    do throws(InputError) {
+                        try inputs.app.addScheme(scheme)
+                    } catch {
+                        throw cursor.error(error.description)
+                    }
+                }
+            }
+        }
+        if let field = fields["dragAndDropPolicy"] {
+            let text = try field.string()
+            do throws(InputError) {
+                inputs.dragAndDrop = try DragAndDropPolicy(parsing: text)
+            } catch {
+                throw field.error(error.description)
+            }
+        }
+        if let field = fields["enforcing"] { inputs.enforcing = try field.bool() }
+        return inputs
+    }
+
+    static func setting(_ field: JSONCursor) throws(FormatError) -> PolicySetting {
+        let text: String
+        switch field.value {
+        case .string(let string):
+            text = string
+        case .number(let number):
+            guard let integer = number.intValue else {
+                throw field.error("the number \(number.literal) is not a policy: write 0, 1 or 2 as an integer, or a name such as \"whitelist\"")
+            }
+            text = String(integer)
+        default:
+            throw field.error("must be a name such as \"whitelist\" or a number 0, 1, 2, not \(field.found)")
+        }
+        do throws(InputError) {
+            return try PolicySetting(parsing: text)
+        } catch {
+            throw field.error(error.description)
+        }
+    }
+
+    static func bundleIDs(_ field: JSONCursor, what: String) throws(FormatError) -> [BundleID] {
+        var ids: [BundleID] = []
+        for (text, cursor) in try field.strings(what: what) {
+            do throws(InputError) {
+                ids.append(try BundleID(text))
+            } catch {
+                throw cursor.error(error.description)
+            }
+        }
+        return ids
+    }
+
+    static func config(_ field: JSONCursor) throws(FormatError) -> [String: String] {
+        var config: [String: String] = [:]
+        for (key, cursor, _) in try field.anyMembers(what: "the app-specific configuration: string keys and values") {
+            guard case .string(let value) = cursor.value else {
+                let hint = cursor.value == .bool(true) ? ": write \"true\" in quotes" : ""
+                throw cursor.error("must be a string (the server sends app-specific configuration as strings), not \(cursor.found)\(hint)")
+            }
+            config[key] = value
+        }
+        return config
+    }
+
+    static func device(_ field: JSONCursor) throws(FormatError) -> DeviceFacts {
+        let fields = try field.members(allowed: deviceKeys, what: "what is installed on the device")
+        var device = DeviceFacts()
+        if let installed = fields["emailPlusInstalled"] { device.emailPlusInstalled = try installed.bool() }
+        if let ids = fields["emailPlusBundleIDs"] {
+            let list = try bundleIDs(ids, what: "Email+'s bundle IDs")
+            if list.isEmpty { throw ids.error("is empty: list at least one bundle ID, or leave the key out for com.mobileiron.ios.emailplus") }
+            device.emailPlusBundleIDs = list
+        }
+        if let handlers = fields["schemeHandlers"] {
+            var seen: [String: String] = [:]
+            for (scheme, cursor, keyPosition) in try handlers.anyMembers(what: "URL scheme to bundle ID") {
+                let handlerText = try cursor.string()
+                let handler: BundleID
+                do throws(InputError) {
+                    handler = try BundleID(handlerText)
+                } catch {
+                    throw cursor.error(error.description)
+                }
+                if let earlier = seen[scheme.lowercased()] {
+                    throw FormatError("\(cursor.path): the scheme is given twice (also as \"\(earlier)\"; schemes ignore case): give it once", at: keyPosition)
+                }
+                seen[scheme.lowercased()] = scheme
+                do throws(InputError) {
+                    try device.setHandler(handler, for: scheme)
+                } catch {
+                    throw FormatError("\(cursor.path): \(error.description)", at: keyPosition)
+                }
+            }
+        }
+        if let apps = fields["appConnectApps"] {
+            device.appConnectApps = Set(try bundleIDs(apps, what: "the device's AppConnect apps"))
+        }
+        return device
+    }
+}

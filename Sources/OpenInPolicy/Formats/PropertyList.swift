@@ -1,0 +1,85 @@
+import Foundation
+
+/// A property-list value, read with Foundation's `PropertyListSerialization`
+/// (XML and binary) and sorted into kinds so readers can check types exactly.
+enum PropertyListValue {
+    case dictionary([String: PropertyListValue])
+    case array([PropertyListValue])
+    case string(String)
+    case bool(Bool)
+    case integer(Int)
+    case real(Double)
+    case date
+    case data
+
+    /// How a message names the value, in the plist's own words: `a <string> ("YES")`.
+    var found: String {
+        switch self {
+        case .dictionary: "a <dict>"
+        case .array: "an <array>"
+        case .string(let text): "a <string> (\(JSONWriter.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text)))"
+        case .bool(let flag): flag ? "<true/>" : "<false/>"
+        case .integer(let number): "an <integer> (\(number))"
+        case .real(let number): "a <real> (\(number))"
+        case .date: "a <date>"
+        case .data: "a <data>"
+        }
+    }
+}
+
+/// Reading property lists: Foundation does the parsing, this file the typing.
+enum PropertyList {
+    /// Reads an XML or binary property list.
+    /// - Throws: ``FormatError`` with the parser's message and line, when it gives one.
+    static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            throw parseError(error)
+        }
+        return convert(object)
+    }
+
+    /// Foundation's message ("Value missing for key inside <dict> at line 3") as ours: the line apart, lowercase start.
+    private static func parseError(_ error: Error) -> FormatError {
+        let nsError = error as NSError
+        var detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+        var line: Int? = nil
+        if let range = detail.range(of: " at line ", options: .backwards), let number = Int(detail[range.upperBound...]) {
+            line = number
+            detail = String(detail[..<range.lowerBound])
+        }
+        if let first = detail.first { detail = first.lowercased() + detail.dropFirst() }
+        return FormatError("not a valid property list (XML or binary): \(detail)", line: line)
+    }
+
+    private static func convert(_ object: Any) -> PropertyListValue {
+        if let dictionary = object as? [String: Any] {
+            return .dictionary(dictionary.mapValues(convert))
+        }
+        if let array = object as? [Any] { return .array(array.map(convert)) }
+        if let string = object as? String { return .string(string) }
+        if isBoolean(object), let flag = object as? Bool { return .bool(flag) }
+        if let number = object as? NSNumber {
+            let type = String(cString: number.objCType)
+            if type == "d" || type == "f" { return .real(number.doubleValue) }
+            return .integer(number.intValue)
+        }
+        if object is Date { return .date }
+        return .data
+    }
+
+    /// Whether `object` is a plist `<true/>` or `<false/>`, not an integer 0 or 1.
+    ///
+    /// Foundation bridges integers to `Bool` too (`NSNumber(1) as? Bool`), so
+    /// the check looks at the dynamic type: `Bool` on Linux, `CFBoolean` on Apple platforms.
+    private static func isBoolean(_ object: Any) -> Bool {
+        #if canImport(Darwin)
+        if let number = object as? NSNumber { return CFGetTypeID(number) == CFBooleanGetTypeID() }
+        return false
+        #else
+        return type(of: object) == Bool.self
+        #endif
+    }
+}

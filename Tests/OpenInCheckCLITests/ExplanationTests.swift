@@ -1,0 +1,69 @@
+@testable import OpenInCheckCLI
+import OpenInPolicy
+import Testing
+
+/// `--explain` has words for every rule: one case per rule id.
+@Suite struct ExplanationTests {
+    static func inputs(_ json: String) throws -> PolicyInputs {
+        try PolicyJSON.read(Array(json.utf8))
+    }
+
+    /// A policy and a request that reach each rule, with one sentence the explanation must hold.
+    static let cases: [(rule: String, policy: String, channel: String, target: String?, url: String?, sentence: String)] = [
+        ("not-enforcing.allow", #"{"openInPolicy": 0, "enforcing": false}"#, "mail-compose", nil, nil, "AppConnect is not enforcing policy"),
+        ("drag-and-drop.policy-all", #"{"openInPolicy": 0, "dragAndDropPolicy": "all"}"#, "drag-and-drop", "a.b", nil, "drag-and-drop policy is 'all'"),
+        ("drag-and-drop.policy-none", #"{"openInPolicy": 1, "dragAndDropPolicy": "none"}"#, "drag-and-drop", "a.b", nil, "drag-and-drop policy is 'none'"),
+        ("drag-and-drop.policy-appconnect-app", #"{"openInPolicy": 0, "dragAndDropPolicy": "appconnect", "device": {"appConnectApps": ["a.b"]}}"#,
+         "drag-and-drop", "a.b", nil, "a.b is one of the device's AppConnect apps"),
+        ("drag-and-drop.policy-non-appconnect-app", #"{"openInPolicy": 0, "dragAndDropPolicy": "appconnect"}"#,
+         "drag-and-drop", "a.b", nil, "a.b is not one of the device's AppConnect apps (they are none)"),
+        ("enforcement-disabled.allow", #"{"openInPolicy": 0, "config": {"MI_AC_DISABLE_OPEN_IN_ENFORCEMENT": "Yes"}}"#,
+         "activity-view", nil, nil, "the app config sets MI_AC_DISABLE_OPEN_IN_ENFORCEMENT to 'Yes'"),
+        ("authorized.allow", #"{"openInPolicy": 1}"#, "activity-view", nil, nil, "the Open In policy is AUTHORIZED (ACOPENINPOLICY_AUTHORIZED)"),
+        ("activity-view.blocks-all", #"{"openInPolicy": 2, "openInWhitelist": ["a.b"]}"#, "activity-view", "a.b", nil,
+         "so the picked app a.b does not matter, listed or not"),
+        ("mailto.mail-allowed", #"{"openInPolicy": 2, "openInWhitelist": ["com.apple.mobilemail", "com.apple.UIKit.activity.Mail"]}"#,
+         "open-url", nil, "mailto:a@b.c", "the whitelist holds both com.apple.UIKit.activity.Mail and com.apple.mobilemail, so native Mail is allowed"),
+        ("mailto.scheme-blocking-disabled", #"{"openInPolicy": 0, "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "true"}}"#,
+         "open-url", nil, "mailto:a@b.c", "the app config sets MI_AC_DISABLE_SCHEME_BLOCKING to true"),
+        ("mailto.email-plus-redirect", #"{"openInPolicy": 2, "device": {"emailPlusInstalled": true}, "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "YES"}}"#,
+         "open-url", nil, "mailto:a@b.c", "the app config sets MI_AC_DISABLE_SCHEME_BLOCKING to 'YES', which is not 'true', so it does not count"),
+        ("mailto.blocked", #"{"openInPolicy": 2, "openInWhitelist": ["com.apple.UIKit.activity.Mail"]}"#, "open-url", nil, "mailto:a@b.c",
+         "the whitelist holds com.apple.UIKit.activity.Mail but not com.apple.mobilemail: both are needed for native Mail"),
+        ("open-url.own-scheme", #"{"openInPolicy": 0, "app": {"urlSchemes": ["mine"]}}"#, "open-url", nil, "mine://x",
+         "'mine' is one of the app's own URL schemes"),
+        ("open-url.web-scheme", #"{"openInPolicy": 0}"#, "open-url", nil, "https://example.com", "'https' is a web scheme"),
+        ("open-url.listed-handler", #"{"openInPolicy": 2, "openInWhitelist": ["a.b"], "device": {"schemeHandlers": {"foo": "a.b"}}}"#,
+         "open-url", nil, "foo://x", "the whitelist holds a.b"),
+        ("open-url.unlisted-handler", #"{"openInPolicy": 2, "device": {"schemeHandlers": {"foo": "a.b"}}}"#,
+         "open-url", nil, "foo://x", "the device's handler for scheme 'foo' is a.b"),
+        ("open-url.unknown-handler", #"{"openInPolicy": 2}"#, "open-url", nil, "foo://x", "no handler is known for scheme 'foo'"),
+        ("mail-view.mail-allowed", #"{"openInPolicy": 2, "openInWhitelist": ["com.apple.mobilemail", "com.apple.UIKit.activity.Mail"]}"#,
+         "mail-compose", nil, nil, "so native Mail is allowed"),
+        ("mail-view.blocked", #"{"openInPolicy": 0, "infoPlist": {"MI_APP_CONNECT": {"MI_AC_DISABLE_SCHEME_BLOCKING": true}}}"#,
+         "mail-link", nil, nil, "MI_AC_DISABLE_SCHEME_BLOCKING is set, but it covers only the app's own openURL: call, not mail-link"),
+        ("document.listed-target", #"{"openInPolicy": "appconnect", "device": {"appConnectApps": ["a.b"]}}"#, "quick-look", "a.b", nil,
+         "the device's AppConnect apps holds a.b"),
+        ("document.unlisted-target", #"{"openInPolicy": 0}"#, "app-extension", "a.b", nil, "under UNAUTHORIZED no app is listed"),
+        ("drag-and-drop.listed-target", #"{"openInPolicy": 2, "openInWhitelist": ["a.b"]}"#, "drag-and-drop", "a.b", nil,
+         "no drag-and-drop policy is given, so drag and drop follows the Open In listing"),
+        ("drag-and-drop.unlisted-target", #"{"openInPolicy": 2, "openInWhitelist": ["a.b"]}"#, "drag-and-drop", "c.d", nil,
+         "the whitelist does not hold c.d (it holds a.b)"),
+    ]
+
+    @Test func everyRuleHasACase() {
+        #expect(Set(Self.cases.map(\.rule)) == Set(RuleInfo.all.map(\.id.rawValue)))
+    }
+
+    @Test(arguments: 0..<cases.count)
+    func explainsTheInputsThatMattered(case index: Int) throws {
+        let example = Self.cases[index]
+        let inputs = try Self.inputs(example.policy)
+        let request = try ShareRequest(channel: example.channel, target: example.target, url: example.url)
+        let decision = Evaluator(policy: inputs.policy).decide(request)
+        #expect(decision.rule.rawValue == example.rule)
+        let explanation = Explanation(decision, request: request, policyInputs: inputs)
+        #expect(explanation.rule.id == decision.rule)
+        #expect(explanation.inputs.contains { $0.contains(example.sentence) }, "\(explanation.inputs)")
+    }
+}

@@ -1,0 +1,360 @@
+/// A second, deliberately naive implementation of DESIGN's "The rules, in
+/// order", for differential testing against ``Evaluator``.
+///
+/// It shares no code with the engine: plain strings and arrays, linear scans,
+/// its own input checks, its own Mail-pair test, its own config reading and
+/// its own ASCII case folding. Rule ids are the strings of `RuleInfo.all`;
+/// which one applies the model decides itself.
+enum ReferenceModel {
+    static let mailActivity = "com.apple.UIKit.activity.Mail"
+    static let mobileMail = "com.apple.mobilemail"
+    static let defaultEmailPlus = "com.mobileiron.ios.emailplus"
+
+    static let openInBlocked = "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:"
+    static let openURLBlocked = "appConnect:openURLAttemptedWhenUnauthorizedForURL:"
+    static let dragAndDropBlocked = "appConnectAttemptedDragAndDropToNonAppConnectApp:"
+
+    static let documentChannels = ["document-interaction", "quick-look", "app-extension"]
+    static let channels = documentChannels + ["activity-view", "open-url", "mail-link", "mail-compose", "drag-and-drop"]
+
+    // MARK: Inputs, as written in a policy file and a request
+
+    struct ConfigEntry: Hashable {
+        var key: String
+        var value: String
+    }
+
+    struct SchemeHandler: Hashable {
+        var scheme: String
+        var app: String
+    }
+
+    /// A policy and its context, as strings. Handlers are recorded in order: a later one for the same scheme wins.
+    struct PolicyInput: Hashable {
+        var policy: String
+        var whitelist: [String] = []
+        var config: [ConfigEntry] = []
+        var plistOverride = false
+        var emailPlusInstalled = false
+        var emailPlusIDs: [String] = []
+        var handlers: [SchemeHandler] = []
+        var appConnectApps: [String] = []
+        var appSchemes: [String] = []
+        var dragAndDrop: String?
+        var enforcing = true
+    }
+
+    struct RequestInput: Hashable {
+        var channel: String
+        var target: String?
+        var url: String?
+        var document: String?
+    }
+
+    /// The model's answer: the columns of a decision table row.
+    struct Answer: Hashable {
+        var outcome: String
+        var to: String?
+        var callbackSelector: String?
+        var callbackArgument: String?
+        var ui: String
+        var rule: String
+    }
+
+    /// Either what the model needs from a valid input, or every error kind the input deserves.
+    enum Checked<Value: Sendable>: Sendable {
+        case valid(Value)
+        case invalid([String])
+    }
+
+    // MARK: Policy
+
+    /// A valid policy, read once.
+    struct Setup {
+        var status: String            // "UNAUTHORIZED", "AUTHORIZED" or "WHITELIST"
+        var whitelist: [String]       // for "appconnect": the device's AppConnect apps
+        var enforcing: Bool
+        var enforcementDisabled: Bool // MI_AC_DISABLE_OPEN_IN_ENFORCEMENT yes/true, any case
+        var schemeBlockingDisabled: Bool // Info.plist YES, or config exactly "true"
+        var emailPlusInstalled: Bool
+        var emailPlusTarget: String
+        var handlers: [SchemeHandler] // schemes lowercased
+        var appConnectApps: [String]
+        var appSchemes: [String]      // lowercased
+        var dragAndDrop: String?      // "all", "appconnect", "none" or nil
+    }
+
+    static func check(_ input: PolicyInput) -> Checked<Setup> {
+        var problems: [String] = []
+        var status = ""
+        var whitelist = input.whitelist
+        switch lowercase(input.policy) {
+        case "unauthorized", "acopeninpolicy_unauthorized", "0": status = "UNAUTHORIZED"
+        case "authorized", "acopeninpolicy_authorized", "1": status = "AUTHORIZED"
+        case "whitelist", "acopeninpolicy_whitelist", "2": status = "WHITELIST"
+        case "appconnect":
+            // "All AppConnect apps" arrives as WHITELIST listing the device's AppConnect apps.
+            status = "WHITELIST"
+            whitelist = input.appConnectApps
+        default: problems.append("unknownPolicy")
+        }
+        let ids = input.whitelist + input.emailPlusIDs + input.appConnectApps + input.handlers.map(\.app)
+        for id in ids where !isBundleID(id) { problems.append("malformedBundleID") }
+        let schemes = input.handlers.map(\.scheme) + input.appSchemes
+        for scheme in schemes where !isSchemeName(scheme) { problems.append("malformedScheme") }
+        var dragAndDrop: String?
+        if let text = input.dragAndDrop {
+            let name = lowercase(text)
+            if name == "all" || name == "appconnect" || name == "none" {
+                dragAndDrop = name
+            } else {
+                problems.append("unknownDragAndDropPolicy")
+            }
+        }
+        if !problems.isEmpty { return .invalid(problems) }
+
+        var schemeBlockingByConfig = false
+        var enforcementDisabled = false
+        for entry in input.config {
+            if entry.key == "MI_AC_DISABLE_SCHEME_BLOCKING" && entry.value == "true" { schemeBlockingByConfig = true }
+            if entry.key == "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT" {
+                let value = lowercase(entry.value)
+                if value == "yes" || value == "true" { enforcementDisabled = true }
+            }
+        }
+        return .valid(Setup(
+            status: status,
+            whitelist: whitelist,
+            enforcing: input.enforcing,
+            enforcementDisabled: enforcementDisabled,
+            schemeBlockingDisabled: input.plistOverride || schemeBlockingByConfig,
+            emailPlusInstalled: input.emailPlusInstalled,
+            emailPlusTarget: input.emailPlusIDs.first ?? defaultEmailPlus,
+            handlers: input.handlers.map { SchemeHandler(scheme: lowercase($0.scheme), app: $0.app) },
+            appConnectApps: input.appConnectApps,
+            appSchemes: input.appSchemes.map(lowercase),
+            dragAndDrop: dragAndDrop
+        ))
+    }
+
+    // MARK: Request
+
+    /// A valid request, read once.
+    struct Share {
+        var channel: String
+        var target: String?
+        var url: String?
+        var scheme: String? // the URL's scheme, lowercased
+        var document: String?
+    }
+
+    static func check(_ input: RequestInput) -> Checked<Share> {
+        var problems: [String] = []
+        let knownChannel = has(channels, input.channel)
+        if !knownChannel { problems.append("unknownChannel") }
+        if let target = input.target, !isBundleID(target) { problems.append("malformedBundleID") }
+        var scheme: String?
+        if let url = input.url {
+            scheme = schemeOfURL(url)
+            if scheme == nil { problems.append("malformedURL") }
+        }
+        if knownChannel {
+            switch input.channel {
+            case "document-interaction", "quick-look", "app-extension", "drag-and-drop":
+                if input.target == nil { problems.append("missingTarget") }
+                if input.url != nil { problems.append("unexpectedField") }
+            case "activity-view":
+                if input.url != nil { problems.append("unexpectedField") }
+            case "open-url":
+                if input.url == nil { problems.append("missingURL") }
+                if input.target != nil { problems.append("unexpectedField") }
+            case "mail-link":
+                if input.target != nil { problems.append("unexpectedField") }
+                if let scheme, scheme != "mailto" { problems.append("notMailto") }
+            default: // mail-compose
+                if input.target != nil || input.url != nil { problems.append("unexpectedField") }
+            }
+        }
+        if !problems.isEmpty { return .invalid(problems) }
+        return .valid(Share(channel: input.channel, target: input.target, url: input.url, scheme: scheme, document: input.document))
+    }
+
+    // MARK: The rules, in order (first match decides)
+
+    static func decide(_ policy: Setup, _ request: Share) -> Answer {
+        let ui: String
+        if !policy.enforcing || policy.enforcementDisabled {
+            ui = "enabled"
+        } else {
+            ui = policy.status == "UNAUTHORIZED" ? "disabled" : "enabled"
+        }
+        func answer(_ outcome: String, to: String?, _ rule: String, callback: String? = nil, argument: String? = nil) -> Answer {
+            Answer(outcome: outcome, to: to, callbackSelector: callback, callbackArgument: argument, ui: ui, rule: rule)
+        }
+        let channel = request.channel
+
+        // 1. Not enforcing.
+        if !policy.enforcing { return answer("allow", to: receiver(policy, request), "not-enforcing.allow") }
+
+        // 2. Drag and drop under a drag-and-drop policy.
+        if channel == "drag-and-drop", let dragAndDrop = policy.dragAndDrop {
+            let target = request.target
+            if dragAndDrop == "all" { return answer("allow", to: target, "drag-and-drop.policy-all") }
+            if dragAndDrop == "none" {
+                return answer("deny", to: nil, "drag-and-drop.policy-none", callback: dragAndDropBlocked)
+            }
+            if let target, has(policy.appConnectApps, target) {
+                return answer("allow", to: target, "drag-and-drop.policy-appconnect-app")
+            }
+            return answer("deny", to: nil, "drag-and-drop.policy-non-appconnect-app", callback: dragAndDropBlocked)
+        }
+
+        // 3. Open In enforcement disabled by the server.
+        if policy.enforcementDisabled { return answer("allow", to: receiver(policy, request), "enforcement-disabled.allow") }
+
+        // 4. AUTHORIZED.
+        if policy.status == "AUTHORIZED" { return answer("allow", to: receiver(policy, request), "authorized.allow") }
+
+        // From here the policy is UNAUTHORIZED or WHITELIST.
+        let mailAllowed = policy.status == "WHITELIST" && has(policy.whitelist, mailActivity) && has(policy.whitelist, mobileMail)
+        func listed(_ id: String) -> Bool {
+            if policy.status != "WHITELIST" { return false }
+            if id == mailActivity || id == mobileMail { return mailAllowed }
+            return has(policy.whitelist, id)
+        }
+
+        switch channel {
+        case "activity-view":
+            // 5. The library cannot tell which app the user picks.
+            return answer("deny", to: nil, "activity-view.blocks-all", callback: openInBlocked, argument: policy.status)
+
+        case "open-url":
+            let url = request.url!
+            let scheme = request.scheme!
+            if scheme == "mailto" {
+                // 6. openURL: with mailto:.
+                if mailAllowed { return answer("allow", to: mobileMail, "mailto.mail-allowed") }
+                if policy.schemeBlockingDisabled { return answer("allow", to: mobileMail, "mailto.scheme-blocking-disabled") }
+                if policy.emailPlusInstalled { return answer("redirect", to: policy.emailPlusTarget, "mailto.email-plus-redirect") }
+                return answer("deny", to: nil, "mailto.blocked", callback: openURLBlocked, argument: url)
+            }
+            // 7. openURL: with another scheme.
+            if has(policy.appSchemes, scheme) { return answer("allow", to: nil, "open-url.own-scheme") }
+            if scheme == "http" || scheme == "https" {
+                return answer("allow", to: handler(policy, scheme), "open-url.web-scheme")
+            }
+            guard let app = handler(policy, scheme) else {
+                return answer("deny", to: nil, "open-url.unknown-handler", callback: openURLBlocked, argument: url)
+            }
+            if listed(app) { return answer("allow", to: app, "open-url.listed-handler") }
+            return answer("deny", to: nil, "open-url.unlisted-handler", callback: openURLBlocked, argument: url)
+
+        case "mail-link", "mail-compose":
+            // 8. mailto tapped in a web or text view, or the mail composer.
+            if mailAllowed { return answer("allow", to: mobileMail, "mail-view.mail-allowed") }
+            return answer("deny", to: nil, "mail-view.blocked", callback: openInBlocked, argument: policy.status)
+
+        case "drag-and-drop":
+            // 10. Drag and drop with no drag-and-drop policy: follows the Open In listing.
+            let target = request.target!
+            if listed(target) { return answer("allow", to: target, "drag-and-drop.listed-target") }
+            return answer("deny", to: nil, "drag-and-drop.unlisted-target", callback: dragAndDropBlocked)
+
+        default:
+            // 9. Document interaction, Quick Look, app extensions.
+            let target = request.target!
+            if listed(target) { return answer("allow", to: target, "document.listed-target") }
+            return answer("substitute-dummy-file", to: target, "document.unlisted-target",
+                          callback: openInBlocked, argument: policy.status)
+        }
+    }
+
+    /// Who receives a request that is allowed without looking at its target.
+    static func receiver(_ policy: Setup, _ request: Share) -> String? {
+        switch request.channel {
+        case "mail-link", "mail-compose": return mobileMail
+        case "open-url":
+            let scheme = request.scheme!
+            if scheme == "mailto" { return mobileMail }
+            if has(policy.appSchemes, scheme) { return nil }
+            return handler(policy, scheme)
+        default: return request.target // documents, drag and drop, and the app picked in the share sheet (if any)
+        }
+    }
+
+    /// The app the device opens for `scheme` (lowercase): the last one recorded.
+    static func handler(_ policy: Setup, _ scheme: String) -> String? {
+        var found: String?
+        for entry in policy.handlers where entry.scheme == scheme { found = entry.app }
+        return found
+    }
+
+    // MARK: Plain helpers
+
+    static func has(_ list: [String], _ value: String) -> Bool {
+        for element in list where element == value { return true }
+        return false
+    }
+
+    /// ASCII-only lowercasing.
+    static func lowercase(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 65 && scalar.value <= 90 {
+                scalars.append(Unicode.Scalar(scalar.value + 32)!)
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    static let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    static let digits = Set("0123456789")
+    static let hexDigits = Set("0123456789abcdefABCDEF")
+
+    /// 1 to 255 bytes; dot-separated segments of letters, digits, `-` and `_`, none empty.
+    static func isBundleID(_ text: String) -> Bool {
+        if text.isEmpty || text.utf8.count > 255 { return false }
+        for segment in text.split(separator: ".", omittingEmptySubsequences: false) {
+            if segment.isEmpty { return false }
+            for character in segment where !(letters.contains(character) || digits.contains(character) || character == "-" || character == "_") {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A letter, then letters, digits, `+`, `-` or `.` (RFC 3986 section 3.1).
+    static func isSchemeName<S: StringProtocol>(_ text: S) -> Bool {
+        guard let first = text.first, letters.contains(first) else { return false }
+        for character in text where !(letters.contains(character) || digits.contains(character) || character == "+" || character == "-" || character == ".") {
+            return false
+        }
+        return true
+    }
+
+    /// Characters RFC 3986 allows in a URL: unreserved, gen-delims, sub-delims (and `%` escapes, checked apart).
+    static let urlCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=")
+
+    /// The lowercased scheme of a well-formed URL, or nil when the URL is malformed.
+    static func schemeOfURL(_ text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let scheme = text[..<colon]
+        if !isSchemeName(scheme) { return nil }
+        let rest = Array(text[text.index(after: colon)...])
+        var index = 0
+        while index < rest.count {
+            let character = rest[index]
+            if character == "%" {
+                if index + 2 >= rest.count { return nil }
+                if !(hexDigits.contains(rest[index + 1]) && hexDigits.contains(rest[index + 2])) { return nil }
+                index += 3
+            } else {
+                if !urlCharacters.contains(character) { return nil }
+                index += 1
+            }
+        }
+        return lowercase(String(scheme))
+    }
+}
