@@ -19,19 +19,17 @@ extension Timeline {
     /// Every event has `line`, `actor` and `event`, plus the fields of its kind
     /// (README-runtime-section.md lists them). Values are SDK constant names.
     public var json: String {
-        var output = "{\n  \"scenario\": "
-        JSONValue.writeString(scenario, to: &output)
-        output += ",\n  \"events\": ["
+        var output = "{\n  \"scenario\": " + JSONWriter.quoted(scenario) + ",\n  \"events\": ["
         for (index, entry) in entries.enumerated() {
             output += index == 0 ? "\n    " : ",\n    "
             let (actor, _) = entry.event.textForm
             let fields: [(String, JSONValue)] = [("line", .int(entry.line)), ("actor", .string(actor))] + entry.event.jsonFields
-            JSONValue.object(fields).write(to: &output)
+            output += JSONWriter.compact(.fields(fields))
         }
         output += entries.isEmpty ? "],\n" : "\n  ],\n"
         output += "  \"shares\": \(decisions.count),\n"
         output += "  \"notAllowed\": \(sharesNotAllowed),\n"
-        output += "  \"awaitedAcknowledgments\": " + JSONValue.strings(awaitedAcknowledgments.map(\.selector)).rendered + "\n}\n"
+        output += "  \"awaitedAcknowledgments\": " + JSONWriter.compact(.strings(awaitedAcknowledgments.map(\.selector))) + "\n}\n"
         return output
     }
 }
@@ -41,48 +39,70 @@ extension TimelineEvent {
     var jsonFields: [(String, JSONValue)] {
         switch self {
         case .launch(let number):
-            [("event", "launch"), ("launch", .int(number))]
+            [("event", .string("launch")), ("launch", .int(number))]
         case .quit:
-            [("event", "quit")]
+            [("event", .string("quit"))]
         case .server(let change):
-            [("event", "server-change")] + change.jsonFields
+            [("event", .string("server-change"))] + change.jsonFields
         case .device(let event):
-            [("event", "device-change")] + event.jsonFields
+            [("event", .string("device-change"))] + event.jsonFields
         case .call(let call):
-            [("event", "call")] + call.jsonFields
+            [("event", .string("call"))] + call.jsonFields
         case .checkIn(let answered):
-            [("event", "check-in"), ("answered", .bool(answered))]
+            [("event", .string("check-in")), ("answered", .bool(answered))]
         case .callback(let callback, let implemented):
-            [("event", "callback"), ("selector", .string(callback.selector)),
-             ("arguments", .array(callback.jsonArguments)), ("implemented", .bool(implemented))]
+            [("event", .string("callback")), ("selector", .string(callback.selector)),
+             ("arguments", .list(callback.jsonArguments)), ("implemented", .bool(implemented))]
         case .acknowledgment(let acknowledgment):
-            [("event", "acknowledgment"), ("selector", .string(acknowledgment.kind.selector)),
+            [("event", .string("acknowledgment")), ("selector", .string(acknowledgment.kind.selector)),
              ("state", .string(acknowledgment.state.sdkName)), ("message", .string(acknowledgment.message)),
              ("automatic", .bool(acknowledgment.automatic))]
         case .refused(let call, let error):
-            [("event", "refused"), ("call", .string(call)), ("error", .string(error.description))]
+            [("event", .string("refused")), ("call", .string(call)), ("error", .string(error.description))]
         case .read(let property, let result):
             switch result {
             case .success(let value):
-                [("event", "read"), ("property", .string(property.rawValue)), ("value", .string(value))]
+                [("event", .string("read")), ("property", .string(property.rawValue)), ("value", .string(value))]
             case .failure(let exception):
-                [("event", "read"), ("property", .string(property.rawValue)),
+                [("event", .string("read")), ("property", .string(property.rawValue)),
                  ("exception", .string(ACPropertyAccessException.name)), ("reason", .string(exception.reason.rawValue))]
             }
         case .share(let request, let decision):
-            [("event", "share"), ("request", request.json), ("decision", decision.json)]
+            [("event", .string("share")), ("request", request.json), ("decision", decision.json)]
         case .copy(let outcome):
-            [("event", "copy"), ("outcome", .string(outcome.rawValue))]
+            [("event", .string("copy")), ("outcome", .string(outcome.rawValue))]
         case .log(let level, let message, let logged):
-            [("event", "log"), ("level", .string(level.sdkName)), ("message", .string(message)), ("logged", .bool(logged))]
+            [("event", .string("log")), ("level", .string(level.sdkName)), ("message", .string(message)), ("logged", .bool(logged))]
         case .dualMode(let event):
             event.jsonFields
         }
     }
 }
 
-extension JSONValue: ExpressibleByStringLiteral {
-    init(stringLiteral value: String) { self = .string(value) }
+extension JSONValue {
+    /// A number.
+    static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+    /// A string, or null for `nil`.
+    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    /// An array of strings.
+    static func strings<S: Sequence>(_ items: S) -> JSONValue where S.Element == String {
+        .array(JSONArray(items.map(JSONValue.string)))
+    }
+
+    /// An array.
+    static func list(_ items: [JSONValue]) -> JSONValue { .array(JSONArray(items)) }
+
+    /// An object of string values, sorted by key.
+    static func dictionary(_ values: [String: String]) -> JSONValue {
+        .fields(values.keys.sorted().map { ($0, .string(values[$0] ?? "")) })
+    }
+
+    /// An object with these members, in order.
+    static func fields(_ pairs: [(String, JSONValue)]) -> JSONValue {
+        .object(JSONObject(members: pairs.map { JSONObject.Member($0.0, $0.1) }))
+    }
 }
 
 extension DelegateCallback {
@@ -125,8 +145,8 @@ extension DeviceEvent {
         case .emailPlusInstalled(let installed): [("emailPlusInstalled", .bool(installed))]
         case .schemeHandler(let scheme, let handler): [("scheme", .string(scheme.lowercased())), ("handler", .string(handler.rawValue))]
         case .appConnectApps(let apps): [("appConnectApps", .strings(apps.map(\.rawValue).sorted()))]
-        case .appConnectUIShown: [("appConnectUI", "shown")]
-        case .appConnectUIDismissed: [("appConnectUI", "dismissed")]
+        case .appConnectUIShown: [("appConnectUI", .string("shown"))]
+        case .appConnectUIDismissed: [("appConnectUI", .string("dismissed"))]
         }
     }
 }
@@ -134,10 +154,10 @@ extension DeviceEvent {
 extension LibraryCall {
     var jsonFields: [(String, JSONValue)] {
         switch self {
-        case .shouldStartAppConnect(let answer): [("call", "shouldStartAppConnect"), ("result", .bool(answer))]
-        case .start(let options): [("call", "startWithLaunchOptions:"), ("launchOptions", options.map(JSONValue.dictionary) ?? .null)]
-        case .stop: [("call", "stop")]
-        case .retire: [("call", "retire")]
+        case .shouldStartAppConnect(let answer): [("call", .string("shouldStartAppConnect")), ("result", .bool(answer))]
+        case .start(let options): [("call", .string("startWithLaunchOptions:")), ("launchOptions", options.map(JSONValue.dictionary) ?? .null)]
+        case .stop: [("call", .string("stop"))]
+        case .retire: [("call", .string("retire"))]
         }
     }
 }
@@ -149,39 +169,29 @@ extension ShareRequest {
         if let target { fields.append(("target", .string(target.rawValue))) }
         if let url { fields.append(("url", .string(url.rawValue))) }
         if let document { fields.append(("document", .string(document))) }
-        return .object(fields)
+        return .fields(fields)
     }
 }
 
 extension Decision {
-    /// `{"outcome", "target"?, "callbacks", "openInUI", "rule", "reason", "dummyFileName"?}`, DESIGN's decision record.
-    var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("outcome", .string(outcome.rawValue))]
-        if let target { fields.append(("target", .string(target.rawValue))) }
-        fields.append(("callbacks", .array(callbacks.map { callback in
-            let delegateCallback = DelegateCallback(callback)
-            return .object([("selector", .string(delegateCallback.selector)), ("arguments", .array(delegateCallback.jsonArguments))])
-        })))
-        fields += [("openInUI", .string(openInUI.rawValue)), ("rule", .string(rule.rawValue)), ("reason", .string(reason))]
-        if let dummyFileName { fields.append(("dummyFileName", .string(dummyFileName))) }
-        return .object(fields)
-    }
+    /// The CLI's decision record (``DecisionRecord``), as `openin-check eval` writes it.
+    var json: JSONValue { .object(DecisionRecord.json(self)) }
 }
 
 extension DualModeEvent {
     var jsonFields: [(String, JSONValue)] {
         switch self {
         case .loaded(let record, let persisted):
-            [("event", "dual-mode-loaded"), ("state", .string(record.state.rawValue)),
+            [("event", .string("dual-mode-loaded")), ("state", .string(record.state.rawValue)),
              ("dataEncryption", .string(record.dataEncryption.rawValue)), ("persisted", .bool(persisted))]
-        case .stateChanged(let state): [("event", "dual-mode-state"), ("state", .string(state.rawValue))]
-        case .dataEncryptionChanged(let encryption): [("event", "data-encryption"), ("dataEncryption", .string(encryption.rawValue))]
-        case .retireActions: [("event", "retire-actions")]
-        case .switchRequested(let state): [("event", "mode-requested"), ("state", .string(state.rawValue))]
-        case .switchIgnored(let reason): [("event", "mode-request-ignored"), ("reason", .string(reason))]
+        case .stateChanged(let state): [("event", .string("dual-mode-state")), ("state", .string(state.rawValue))]
+        case .dataEncryptionChanged(let encryption): [("event", .string("data-encryption")), ("dataEncryption", .string(encryption.rawValue))]
+        case .retireActions: [("event", .string("retire-actions"))]
+        case .switchRequested(let state): [("event", .string("mode-requested")), ("state", .string(state.rawValue))]
+        case .switchIgnored(let reason): [("event", .string("mode-request-ignored")), ("reason", .string(reason))]
         case .switchFinished(let state, let succeeded):
-            [("event", "mode-request-finished"), ("state", .string(state.rawValue)), ("succeeded", .bool(succeeded))]
-        case .storeFailed(let error): [("event", "store-failed"), ("error", .string(error.description))]
+            [("event", .string("mode-request-finished")), ("state", .string(state.rawValue)), ("succeeded", .bool(succeeded))]
+        case .storeFailed(let error): [("event", .string("store-failed")), ("error", .string(error.description))]
         }
     }
 }
