@@ -183,21 +183,40 @@ import Testing
         return harness
     }
 
-    @Test("Non-AppConnect request 1-4: retire actions, Unencrypted, Non-AppConnect Mode, retire and stop, in that order")
-    func nonAppConnectRequestSteps1To4() throws {
+    /// The steps a request for Non-AppConnect Mode adds to the timeline of an app in AppConnect Mode.
+    func nonAppConnectRequestSteps() throws -> (harness: Harness, steps: [TimelineEvent]) {
         let harness = try inAppConnectMode()
         let before = harness.steps.count
         harness.controller.requestNonAppConnectMode()
-        #expect(Array(harness.steps.dropFirst(before)) == [
-            .dualMode(.switchRequested(.nonAppConnectMode)),
-            .dualMode(.retireActions),
-            .dualMode(.dataEncryptionChanged(.unencrypted)),
-            .dualMode(.stateChanged(.nonAppConnectMode)),
-            .call(.retire),
-            .call(.stop),
-        ])
-        #expect(harness.store.saved == DualModeRecord(state: .nonAppConnectMode, dataEncryption: .unencrypted))
+        return (harness, Array(harness.steps.dropFirst(before)))
+    }
+
+    @Test("Non-AppConnect request 1: the app performs its retire actions first")
+    func nonAppConnectRequestStep1() throws {
+        let (harness, steps) = try nonAppConnectRequestSteps()
+        #expect(steps.prefix(2) == [.dualMode(.switchRequested(.nonAppConnectMode)), .dualMode(.retireActions)])
         #expect(harness.events.all.contains(.retireActions), "the app hears of its retire actions")
+    }
+
+    @Test("Non-AppConnect request 2: then the data encryption state becomes Unencrypted, persisted")
+    func nonAppConnectRequestStep2() throws {
+        let (harness, steps) = try nonAppConnectRequestSteps()
+        #expect(steps.dropFirst(2).first == .dualMode(.dataEncryptionChanged(.unencrypted)))
+        #expect(harness.store.saved?.dataEncryption == .unencrypted)
+    }
+
+    @Test("Non-AppConnect request 3: then the dual-mode state becomes Non-AppConnect Mode, persisted")
+    func nonAppConnectRequestStep3() throws {
+        let (harness, steps) = try nonAppConnectRequestSteps()
+        #expect(steps.dropFirst(3).first == .dualMode(.stateChanged(.nonAppConnectMode)))
+        #expect(harness.store.saved == DualModeRecord(state: .nonAppConnectMode, dataEncryption: .unencrypted))
+    }
+
+    @Test("Non-AppConnect request 4: then retire, and stop, on the library")
+    func nonAppConnectRequestStep4() throws {
+        let (harness, steps) = try nonAppConnectRequestSteps()
+        #expect(Array(steps.dropFirst(4)) == [.call(.retire), .call(.stop)])
+        #expect(harness.controller.appConnect == nil)
     }
 
     @Test("Non-AppConnect request 5: the app continues as a regular app, and the next launch does not start the library")
@@ -222,16 +241,23 @@ import Testing
         return harness
     }
 
-    @Test("AppConnect request 1-2: Pending AppConnect Mode, persisted, then the library restarts with nil launch options")
-    func appConnectRequestSteps1And2() throws {
+    @Test("AppConnect request 1: the state becomes Pending AppConnect Mode, persisted")
+    func appConnectRequestStep1() throws {
         let harness = try inNonAppConnectMode()
         harness.controller.requestAppConnectMode()
-        #expect(harness.steps.suffix(3) == [
+        #expect(harness.steps.suffix(3).prefix(2) == [
             .dualMode(.switchRequested(.appConnectMode)),
             .dualMode(.stateChanged(.pendingAppConnectMode)),
-            .call(.start(launchOptions: nil)),
         ])
         #expect(harness.store.saved?.state == .pendingAppConnectMode)
+    }
+
+    @Test("AppConnect request 2: then the library restarts, with nil launch options")
+    func appConnectRequestStep2() throws {
+        let harness = try inNonAppConnectMode()
+        harness.controller.requestAppConnectMode()
+        #expect(harness.steps.last == .call(.start(launchOptions: nil)))
+        #expect(harness.controller.appConnect != nil)
     }
 
     @Test("AppConnect request 3: the app waits for the managed policy, enforcing nothing meanwhile")
