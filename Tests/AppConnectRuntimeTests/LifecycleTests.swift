@@ -86,4 +86,17 @@ import Testing
         try device.update(.ivantiClient(.deleted))
         #expect(!AppConnect.shouldStartAppConnect(on: device))
     }
+
+    @Test func theDeviceKeepsTheRunningInstanceAliveAndFreesItOnceStopped() throws {
+        let device = SimulatedDevice()
+        weak var released: AppConnect?
+        do {
+            released = try Fixture.readyLibrary(MinimalApp(), on: device)
+        }
+        #expect(released != nil, "a running library lives on, as the SDK's shared instance does until stop")
+        try released?.stop()
+        #expect(released == nil, "a stopped instance the app let go is freed")
+        device.push(.printPolicy(.authorized))
+        #expect(device.timeline.last == .server(.printPolicy(.authorized)))
+    }
 }

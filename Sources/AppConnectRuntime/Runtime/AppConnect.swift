@@ -48,7 +48,7 @@ public final class AppConnect: Sendable {
             defer { world.nextInstanceID += 1 }
             return world.nextInstanceID
         }
-        let instance = InstanceState(target: self, appConnectMode: appConnectMode)
+        let instance = InstanceState(target: self, infoPlist: infoPlist, app: app, appConnectMode: appConnectMode)
         device.world.withLock { $0.instances[id] = instance }
     }
 
@@ -81,7 +81,7 @@ public final class AppConnect: Sendable {
             if world.runningID != nil { throw world.refuse(call, .anotherInstanceRunning) }
             world.record(.call(.start(launchOptions: launchOptions)))
             world.instances[id]?.phase = .started
-            world.runningID = id
+            world.running = self
         }
     }
 
@@ -92,7 +92,7 @@ public final class AppConnect: Sendable {
             try world.checkRunning(id, "stop")
             world.record(.call(.stop))
             world.instances[id]?.phase = .stopped
-            world.runningID = nil
+            world.running = nil
         }
     }
 
@@ -286,15 +286,15 @@ extension World {
 
     /// The engine's policy for instance `id` now.
     func policy(for id: Int) -> Policy {
-        let values = instances[id]?.values ?? ServerState()
-        let target = instances[id]?.target
+        let instance = instances[id]
+        let values = instance?.values ?? ServerState()
         return Policy(
             status: values.openInPolicy,
             whitelist: values.openInWhitelist,
             config: AppConfig(values.config),
-            infoPlist: target?.infoPlist ?? InfoPlistOverrides(),
+            infoPlist: instance?.infoPlist ?? InfoPlistOverrides(),
             device: facts,
-            app: target?.app ?? AppFacts(),
+            app: instance?.app ?? AppFacts(),
             dragAndDrop: values.dragAndDropPolicy,
             enforcing: isEnforcing(id))
     }

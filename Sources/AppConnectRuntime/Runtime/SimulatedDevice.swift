@@ -124,7 +124,7 @@ public final class SimulatedDevice: Sendable {
         world.withLock { world in
             world.record(.quit)
             if let id = world.runningID { world.instances[id]?.phase = .stopped }
-            world.runningID = nil
+            world.running = nil
         }
     }
 
@@ -199,7 +199,13 @@ enum Phase: Sendable, Hashable {
 
 /// What one AppConnect instance holds.
 struct InstanceState: Sendable {
-    var target: AppConnect
+    /// The instance itself. Weak: the device keeps only the running instance
+    /// alive (``World/running``, like the SDK's shared instance until `stop`),
+    /// so a stopped instance the app lets go is freed with its delegate.
+    weak var target: AppConnect?
+    /// The app's Info.plist overrides and facts, for decisions.
+    let infoPlist: InfoPlistOverrides
+    let app: AppFacts
     var phase: Phase = .created
     /// Whether it ever became ready: `isReady` stays true for the life of the app.
     var becameReady = false
@@ -225,7 +231,9 @@ struct World: Sendable {
     var instances: [Int: InstanceState] = [:]
     var nextInstanceID = 1
     /// The instance that is started and not stopped, if any.
-    var runningID: Int?
+    var runningID: Int? { running?.id }
+    /// The running instance, kept alive by the device until it stops or the app quits.
+    var running: AppConnect?
     var launches = 0
     var timeline: [TimelineEvent] = []
     var acknowledgments: [Acknowledgment] = []
