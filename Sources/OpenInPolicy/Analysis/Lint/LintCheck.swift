@@ -51,7 +51,7 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
     /// An override whose value is read as off.
     public static let overrideValueIgnored = LintCheck(
         "OI006", "override-value-ignored", .error,
-        "MI_AC_DISABLE_SCHEME_BLOCKING or MI_AC_DISABLE_OPEN_IN_ENFORCEMENT has a value the key does not accept, so it is read as off.")
+        "An override key has a value that is neither on nor plainly off (True, YES, 1, a string where a Boolean is expected), so the override is not on.")
     /// An override key that is spelled differently from the key the library reads.
     public static let overrideKeyMisspelled = LintCheck(
         "OI007", "override-key-misspelled", .error,
