@@ -73,14 +73,19 @@ import Testing
         #expect(appConnect.share(mailto).target == .emailPlus)
     }
 
-    @Test func nothingIsEnforcedBeforeReadyOrAfterStop() throws {
+    @Test func nothingIsEnforcedBeforeStartOrAfterStopAndAllIsBlockedBeforeReady() throws {
         let device = SimulatedDevice(server: Fixture.whitelistedServer)
         let appConnect = AppConnect(delegate: FullApp(), device: device)
         let request = try Fixture.documentShare(to: Fixture.other)
         #expect(appConnect.share(request).rule.rawValue == "not-enforcing.allow")
         try appConnect.start(launchOptions: nil)
         #expect(!appConnect.isEnforcing)
-        #expect(appConnect.share(request).outcome == .allow)
+        // Started in AppConnect Mode but not ready: no policy is known yet, so the runtime decides as UNAUTHORIZED.
+        let early = appConnect.share(request)
+        #expect(early.outcome == .substituteDummyFile)
+        #expect(early.callbacks == [.openInAttemptedWhenBlocked(.unauthorized)])
+        let listed = try Fixture.documentShare(to: Fixture.viewer)
+        #expect(appConnect.share(listed).outcome == .substituteDummyFile)
         device.checkIn()
         #expect(appConnect.isEnforcing)
         #expect(appConnect.share(request).outcome == .substituteDummyFile)

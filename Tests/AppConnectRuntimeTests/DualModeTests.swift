@@ -123,7 +123,8 @@ import Testing
         try harness.controller.launch()
         let appConnect = try #require(harness.controller.appConnect)
         #expect(throws: ACPropertyAccessException.self) { try appConnect.openInPolicy }
-        #expect(try harness.unlistedShare().outcome == .allow)
+        // Before ready the library holds no policy yet: the runtime fails closed.
+        #expect(try harness.unlistedShare().outcome == .substituteDummyFile)
         harness.device.checkIn()
         #expect(harness.controller.isEnforcing)
         #expect(try harness.unlistedShare().outcome == .substituteDummyFile)

@@ -285,8 +285,16 @@ extension World {
     }
 
     /// The engine's policy for instance `id` now.
+    ///
+    /// Between `start` and the ready callback an app in AppConnect Mode holds no
+    /// policy yet; the runtime fails closed and decides as UNAUTHORIZED with an
+    /// empty whitelist and config until the library is ready (our choice: the
+    /// seeds say only that the properties cannot be read before ready).
     func policy(for id: Int) -> Policy {
         let instance = instances[id]
+        if let instance, instance.phase == .started, instance.appConnectMode {
+            return Policy(status: .unauthorized, infoPlist: instance.infoPlist, device: facts, app: instance.app, enforcing: true)
+        }
         let values = instance?.values ?? ServerState()
         return Policy(
             status: values.openInPolicy,
