@@ -10,9 +10,21 @@ struct Verb: Sendable {
     /// The usage line, e.g. `openin-check eval --policy FILE …`.
     let usage: String
     /// The full help text `-h`, `--help` and `help <verb>` print.
-    let help: String
+    var help: String { makeHelp() }
     /// Turns the verb's arguments (after the verb) into a command; never runs anything.
     let parse: @Sendable ([String]) throws(UsageError) -> any Command
+    /// Builds ``help`` when it is asked for: most runs never print it, and building every
+    /// verb's help at start-up was a tenth of the time `eval` takes to decide one request.
+    private let makeHelp: @Sendable () -> String
+
+    init(name: String, abstract: String, usage: String, help: @escaping @autoclosure @Sendable () -> String,
+         parse: @escaping @Sendable ([String]) throws(UsageError) -> any Command) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.makeHelp = help
+        self.parse = parse
+    }
 }
 
 /// A parsed command line, ready to run.

@@ -14,10 +14,12 @@ public struct Whitelist: Sendable, Hashable, Sequence {
 
     /// Creates a whitelist from bundle IDs.
     public init<S: Sequence>(_ ids: S) where S.Element == BundleID {
-        let set = Set(ids)
+        let list = Array(ids)
+        let set = Set(list)
         self.ids = set
-        index = BundleIDTable(set)
-        containsMailPair = set.contains(.mailActivity) && set.contains(.mobileMail)
+        // From the list, not the set: an array is quicker to walk, and the table drops repeats itself.
+        index = BundleIDTable(list)
+        containsMailPair = index.contains(.mailActivity) && index.contains(.mobileMail)
     }
 
     public static func == (lhs: Whitelist, rhs: Whitelist) -> Bool { lhs.ids == rhs.ids }
@@ -60,7 +62,8 @@ struct BundleIDTable: Sendable {
     private let hashes: [UInt64]
     private let mask: Int
 
-    init(_ ids: Set<BundleID>) {
+    /// A table of `ids`; an ID given twice is kept once.
+    init<IDs: Collection>(_ ids: IDs) where IDs.Element == BundleID {
         var capacity = 8
         while capacity < ids.count * 2 { capacity <<= 1 }
         var texts = [String](repeating: "", count: capacity)
@@ -68,7 +71,15 @@ struct BundleIDTable: Sendable {
         let mask = capacity - 1
         for id in ids {
             var slot = Int(truncatingIfNeeded: id.storedHash) & mask
-            while !texts[slot].isEmpty { slot = (slot + 1) & mask }
+            var repeated = false
+            while !texts[slot].isEmpty {
+                if hashes[slot] == id.storedHash, texts[slot] == id.rawValue {
+                    repeated = true
+                    break
+                }
+                slot = (slot + 1) & mask
+            }
+            if repeated { continue }
             texts[slot] = id.rawValue
             hashes[slot] = id.storedHash
         }
