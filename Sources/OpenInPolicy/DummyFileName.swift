@@ -26,7 +26,13 @@ public enum DummyFileName {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
-        for byte in target.rawValue.utf8 { mix(byte) }
+        let mixed = target.rawValue.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes { mix(byte) }
+            return true
+        }
+        if mixed == nil {
+            for byte in target.rawValue.utf8 { mix(byte) }
+        }
         mix(0)
         if let document {
             mix(1)

@@ -2,7 +2,8 @@
 /// line naming a whitelisted app reuses the policy's ID: no validation, no new string.
 struct BundleIDInterner: Sendable {
     private let ids: [BundleID?]
-    /// Each slot's ``quickHash(_:)``, so a probe compares integers before bytes and copies no ID it rejects.
+    /// Each slot's ``quickHash(_:)`` (0 for a free slot: the hash is never 0), so a probe compares
+    /// integers before bytes and copies no ID it rejects.
     private let hashes: [UInt64]
     private let mask: Int
 
@@ -14,10 +15,9 @@ struct BundleIDInterner: Sendable {
         var hashes = [UInt64](repeating: 0, count: capacity)
         let mask = capacity - 1
         for id in Set(ids) {
-            var bytes = Array(id.rawValue.utf8)
-            let hash = bytes.withUnsafeMutableBufferPointer { Self.quickHash(UnsafeBufferPointer($0)) }
+            let hash = Array(id.rawValue.utf8).withUnsafeBufferPointer { Self.quickHash($0) }
             var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot] != nil { slot = (slot + 1) & mask }
+            while hashes[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = id
             hashes[slot] = hash
         }
@@ -30,7 +30,7 @@ struct BundleIDInterner: Sendable {
     func id(spelled bytes: UnsafeBufferPointer<UInt8>) -> BundleID? {
         let hash = Self.quickHash(bytes)
         var slot = Int(truncatingIfNeeded: hash) & mask
-        while ids[slot] != nil {
+        while hashes[slot] != 0 {
             if hashes[slot] == hash, let candidate = ids[slot],
                candidate.rawValue.utf8.withContiguousStorageIfAvailable({ $0.sameBytes(as: bytes) }) == true {
                 return candidate
@@ -43,7 +43,7 @@ struct BundleIDInterner: Sendable {
     /// A hash of the length and the first and last eight bytes: constant time, whatever the
     /// length, and enough to tell bundle IDs apart in a table whose probes compare the bytes.
     static func quickHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = bytes.baseAddress else { return 0 }
+        guard let base = bytes.baseAddress else { return 1 }
         var head: UInt64 = 0, tail: UInt64 = 0
         if bytes.count >= 8 {
             head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
@@ -53,6 +53,6 @@ struct BundleIDInterner: Sendable {
         }
         var hash = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bytes.count)) &* 0xBF58_476D_1CE4_E5B9
         hash ^= hash >> 31
-        return hash
+        return hash == 0 ? 1 : hash
     }
 }

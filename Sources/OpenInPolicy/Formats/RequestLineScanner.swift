@@ -132,6 +132,7 @@ enum RequestLineScanner {
         }
 
         /// Which of the five keys `range` spells, as a bit; `nil` for any other key.
+        @inline(__always)
         func key(_ range: Range<Int>) -> UInt8? {
             guard !range.isEmpty else { return nil }
             let candidate: (name: StaticString, bit: UInt8)

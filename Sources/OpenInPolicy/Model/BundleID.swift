@@ -46,6 +46,11 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Why `text` is not a valid bundle ID, or `nil` when it is.
     public static func problem(in text: String) -> String? {
+        isValid(text) ? nil : readProblem(in: text)
+    }
+
+    /// Reads `text` byte by byte and names its first problem (`nil` when there is none).
+    static func readProblem(in text: String) -> String? {
         if text.isEmpty { return "it is empty" }
         if text.utf8.count > 255 { return "it is longer than 255 bytes" }
         var segmentLength = 0
@@ -71,6 +76,32 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
         }
         if segmentLength == 0 { return "it has an empty segment (a dot at the end)" }
         return nil
+    }
+
+    /// Whether `text` is a valid ID, in one pass with a table (``problem(in:)`` then has nothing to say).
+    static func isValid(_ text: String) -> Bool {
+        let allowed = idBytes
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count >= 1, bytes.count <= 255 else { return false }
+            var segmentLength = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: ".") {
+                    if segmentLength == 0 { return false }
+                    segmentLength = 0
+                } else {
+                    guard allowed[Int(byte)] else { return false }
+                    segmentLength += 1
+                }
+            }
+            return segmentLength > 0
+        } ?? false
+    }
+
+    /// Letters, digits, `-` and `_`: the bytes of a segment.
+    private static let idBytes: [Bool] = (0..<256).map { byte in
+        let byte = UInt8(byte)
+        return (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 
     public var description: String { rawValue }

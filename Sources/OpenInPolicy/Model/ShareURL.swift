@@ -15,6 +15,21 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
     /// Validates a URL and extracts its scheme.
     /// - Throws: ``InputError/malformedURL(_:reason:)`` naming what is wrong.
     public init(_ text: String) throws(InputError) {
+        // Most URLs are valid: one pass with a table says so and finds the scheme; anything else is
+        // read byte by byte, which finds and names the problem.
+        let end: Int
+        if let checked = ShareURL.schemeEndOfValidURL(text) {
+            end = checked
+        } else {
+            end = try ShareURL.readScheme(text)
+        }
+        rawValue = text
+        scheme = ShareURL.lowercasedScheme(text, end: end)
+        schemeHash = FNV1a.hash(scheme)
+    }
+
+    /// Reads `text` byte by byte: the length of its scheme, or the error that names what is wrong.
+    static func readScheme(_ text: String) throws(InputError) -> Int {
         var schemeEnd: Int? = nil
         var index = 0
         var pendingHex = 0
@@ -49,9 +64,60 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
             throw .malformedURL(text, reason: text.isEmpty ? "it is empty" : "it has no scheme (expected e.g. 'mailto:' or 'https:')")
         }
         if pendingHex > 0 { throw .malformedURL(text, reason: "'%' is not followed by two hex digits") }
-        rawValue = text
-        scheme = String(decoding: text.utf8.prefix(end), as: UTF8.self).lowercased()
-        schemeHash = FNV1a.hash(scheme)
+        return end
+    }
+
+    /// The length of the scheme when `text` is a valid URL, as the reading in ``init(_:)`` defines it; `nil` otherwise.
+    static func schemeEndOfValidURL(_ text: String) -> Int? {
+        let (schemeByte, afterScheme) = urlBytes
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let first = bytes.first, isLetter(first) else { return nil }
+            var index = 1
+            while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+                guard schemeByte[Int(bytes[index])] else { return nil }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            let end = index
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return nil }
+                    index += 3
+                } else {
+                    guard afterScheme[Int(byte)] else { return nil }
+                    index += 1
+                }
+            }
+            return end
+        } ?? nil
+    }
+
+    /// Which bytes may follow the first letter of a scheme, and which may follow the scheme (`%` aside).
+    private static let urlBytes: (schemeByte: [Bool], afterScheme: [Bool]) = (
+        (0..<256).map { byte in
+            let byte = UInt8(byte)
+            return isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        },
+        (0..<256).map { byte in byte != Int(UInt8(ascii: "%")) && problem(with: UInt8(byte)) == nil }
+    )
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    /// The scheme (the first `end` bytes) in lowercase: ASCII letters lowered, as `lowercased()` does for them.
+    private static func lowercasedScheme(_ text: String, end: Int) -> String {
+        String(unsafeUninitializedCapacity: end) { buffer in
+            var index = 0
+            for byte in text.utf8.prefix(end) {
+                buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                index += 1
+            }
+            return end
+        }
     }
 
     public var description: String { rawValue }
