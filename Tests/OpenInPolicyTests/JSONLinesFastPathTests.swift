@@ -102,18 +102,44 @@ import Testing
         #expect(Self.fastRecord(line, JSONLinesFastPath(evaluator: Evaluator(policy: Self.policy))) == nil)
     }
 
-    @Test("eight bytes at a time: a word is plain exactly when each of its bytes is")
+    @Test("eight bytes at a time: the lowest mark is the first byte that is not plain")
     func wordsOfEightBytes() {
         func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
-        let base = Array("abcdefgh".utf8)
-        for position in 0..<8 {
-            for value in 0...255 {
-                var bytes = base
-                bytes[position] = UInt8(value)
-                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                #expect(RequestLineScanner.allPlain(word) == plain(UInt8(value)), "byte \(value) at \(position)")
+        func check(_ bytes: [UInt8]) {
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let mask = RequestLineScanner.specialBytes(word)
+            if let first = bytes.firstIndex(where: { !plain($0) }) {
+                #expect(mask != 0 && mask.trailingZeroBitCount / 8 == first, "\(bytes)")
+            } else {
+                #expect(mask == 0, "\(bytes)")
             }
         }
+        // Every byte value at every position of a plain word.
+        for position in 0..<8 {
+            for value in 0...255 {
+                var bytes = Array("abcdefgh".utf8)
+                bytes[position] = UInt8(value)
+                check(bytes)
+            }
+        }
+        // Words with several bytes that are not plain, borrows and all.
+        var random = SplitMix64(seed: 8)
+        let interesting: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x61]
+        for _ in 0..<50_000 { check((0..<8).map { _ in random.pick(interesting) }) }
+    }
+
+    @Test("the compact keys are the bytes of \"key\": as an eight-byte load reads them")
+    func compactKeys() {
+        func load(_ text: String) -> UInt64 {
+            var bytes = Array(text.utf8.prefix(8))
+            bytes += [UInt8](repeating: 0, count: 8 - bytes.count)
+            return bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        }
+        #expect(RequestLineScanner.CompactKey.id == load("\"id\":"))
+        #expect(RequestLineScanner.CompactKey.url == load("\"url\":"))
+        #expect(RequestLineScanner.CompactKey.target == load("\"target\":"))
+        #expect(RequestLineScanner.CompactKey.channel == load("\"channel\":"))
+        #expect(RequestLineScanner.CompactKey.document == load("\"document\":"))
     }
 
     @Test("dummy names written as bytes are the names DummyFileName makes")

@@ -19,6 +19,8 @@ package final class JSONLinesFastPath {
     private let knownIDs: BundleIDInterner
     /// The record buffer, reused from line to line (behind a pointer, so using it costs no exclusivity check).
     private let sink: UnsafeMutablePointer<RecordSink>
+    /// Each channel's name, in `Channel.allCases` order, in memory of its own (compared eight bytes at a time).
+    private let channelNames: [UnsafeBufferPointer<UInt8>]
 
     package init(evaluator: Evaluator) {
         self.evaluator = evaluator
@@ -27,9 +29,15 @@ package final class JSONLinesFastPath {
                                     + policy.device.appConnectApps + policy.device.emailPlusBundleIDs)
         sink = .allocate(capacity: 1)
         sink.initialize(to: RecordSink(capacity: 1024))
+        channelNames = Channel.allCases.map { channel in
+            let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
+            _ = name.initialize(from: channel.rawValue.utf8)
+            return UnsafeBufferPointer(name)
+        }
     }
 
     deinit {
+        for name in channelNames { name.deallocate() }
         sink.pointee.deallocate()
         sink.deinitialize(count: 1)
         sink.deallocate()
@@ -40,7 +48,8 @@ package final class JSONLinesFastPath {
     /// - Returns: the record with its line break — valid until the next call — and the outcome;
     ///   `nil` when the general path must read the line.
     package func record(for line: UnsafeBufferPointer<UInt8>) -> (bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome)? {
-        guard let fields = RequestLineScanner.scan(line), let channel = Self.channel(line[fields.channel]) else { return nil }
+        guard let fields = RequestLineScanner.scan(line),
+              let channel = channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
         let request: ShareRequest
         do throws(InputError) {
             var target: BundleID? = nil
@@ -68,22 +77,31 @@ package final class JSONLinesFastPath {
     }
 
     /// The channel `name` spells, exactly (as ``Channel/init(parsing:)`` reads it).
-    private static func channel(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Channel? {
-        guard name.count >= 8 else { return nil }
-        // The length and the second letter tell the eight names apart; the comparison below checks the rest.
-        let channel: Channel
-        switch (name.count, name[name.startIndex + 1]) {
-        case (20, UInt8(ascii: "o")): channel = .documentInteraction
-        case (10, UInt8(ascii: "u")): channel = .quickLook
-        case (13, UInt8(ascii: "p")): channel = .appExtension
-        case (13, UInt8(ascii: "c")): channel = .activityView
-        case (13, UInt8(ascii: "r")): channel = .dragAndDrop
-        case (8, UInt8(ascii: "p")): channel = .openURL
-        case (9, UInt8(ascii: "a")): channel = .mailLink
-        case (12, UInt8(ascii: "a")): channel = .mailCompose
+    private func channel(_ name: UnsafeBufferPointer<UInt8>) -> Channel? {
+        guard name.count >= 8, let bytes = name.baseAddress else { return nil }
+        // The length and the second letter tell the eight names apart; the comparison below checks every byte.
+        let channel: Channel, index: Int
+        switch (name.count, bytes[1]) {
+        case (20, UInt8(ascii: "o")): (channel, index) = (.documentInteraction, 0)
+        case (10, UInt8(ascii: "u")): (channel, index) = (.quickLook, 1)
+        case (13, UInt8(ascii: "p")): (channel, index) = (.appExtension, 2)
+        case (13, UInt8(ascii: "c")): (channel, index) = (.activityView, 3)
+        case (8, UInt8(ascii: "p")): (channel, index) = (.openURL, 4)
+        case (9, UInt8(ascii: "a")): (channel, index) = (.mailLink, 5)
+        case (12, UInt8(ascii: "a")): (channel, index) = (.mailCompose, 6)
+        case (13, UInt8(ascii: "r")): (channel, index) = (.dragAndDrop, 7)
         default: return nil
         }
-        let matches = channel.rawValue.utf8.withContiguousStorageIfAvailable { $0.sameBytes(as: UnsafeBufferPointer(rebasing: name)) }
-        return matches == true ? channel : nil
+        let known = channelNames[index]
+        guard known.count == name.count, let knownBytes = known.baseAddress else { return nil }
+        func word(_ pointer: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+            UnsafeRawPointer(pointer + offset).loadUnaligned(as: UInt64.self)
+        }
+        var offset = 0
+        while offset + 8 < name.count {
+            guard word(bytes, offset) == word(knownBytes, offset) else { return nil }
+            offset += 8
+        }
+        return word(bytes, name.count - 8) == word(knownBytes, name.count - 8) ? channel : nil
     }
 }

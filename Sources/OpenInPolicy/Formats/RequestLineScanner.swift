@@ -36,10 +36,17 @@ enum RequestLineScanner {
         var seen: UInt8 = 0
         repeat {
             cursor.skipSpaces()
-            guard let name = cursor.string(), let bit = cursor.key(name), seen & bit == 0 else { return nil }
+            let bit: UInt8
+            if let compact = cursor.compactKey() {
+                bit = compact
+            } else {
+                guard let name = cursor.string(), let named = cursor.key(name) else { return nil }
+                cursor.skipSpaces()
+                guard cursor.take(UInt8(ascii: ":")) else { return nil }
+                bit = named
+            }
+            guard seen & bit == 0 else { return nil }
             seen |= bit
-            cursor.skipSpaces()
-            guard cursor.take(UInt8(ascii: ":")) else { return nil }
             cursor.skipSpaces()
             if bit == idBit {
                 let start = cursor.index
@@ -94,8 +101,18 @@ enum RequestLineScanner {
         mutating func string() -> Range<Int>? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
-            // Eight bytes at a time while none of them ends the string or makes it not plain.
-            while index + 8 <= end, RequestLineScanner.allPlain(UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)) { index += 8 }
+            // Eight bytes at a time: skip to the first byte that ends the string or makes it not plain.
+            while index + 8 <= end {
+                let special = RequestLineScanner.specialBytes(UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                if special == 0 {
+                    index += 8
+                    continue
+                }
+                index += special.trailingZeroBitCount / 8
+                guard bytes[index] == UInt8(ascii: "\"") else { return nil }
+                index += 1
+                return start..<index - 1
+            }
             while index < end {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
@@ -131,6 +148,37 @@ enum RequestLineScanner {
             return true
         }
 
+        /// Consumes `"key":` written without spaces, for one of the five keys, recognised from one
+        /// eight-byte load; returns its bit. Returns `nil`, consuming nothing, for anything else
+        /// (the key is then read as a string).
+        @inline(__always)
+        mutating func compactKey() -> UInt8? {
+            guard index + 11 <= end else { return nil }
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            if word & 0xFF_FFFF_FFFF == CompactKey.id {
+                index += 5
+                return idBit
+            }
+            if word & 0xFFFF_FFFF_FFFF == CompactKey.url {
+                index += 6
+                return urlBit
+            }
+            if word == CompactKey.target, bytes[index + 8] == UInt8(ascii: ":") {
+                index += 9
+                return targetBit
+            }
+            if word == CompactKey.channel, bytes[index + 8] == UInt8(ascii: "\""), bytes[index + 9] == UInt8(ascii: ":") {
+                index += 10
+                return channelBit
+            }
+            if word == CompactKey.document, bytes[index + 8] == UInt8(ascii: "t"), bytes[index + 9] == UInt8(ascii: "\""),
+               bytes[index + 10] == UInt8(ascii: ":") {
+                index += 11
+                return documentBit
+            }
+            return nil
+        }
+
         /// Which of the five keys `range` spells, as a bit; `nil` for any other key.
         @inline(__always)
         func key(_ range: Range<Int>) -> UInt8? {
@@ -149,21 +197,33 @@ enum RequestLineScanner {
         }
     }
 
-    /// Whether none of the eight bytes of `word` is `"`, `\`, below 0x20 or above 0x7E.
+    /// The bytes of `word` (eight, little-endian) that end a plain string or make it not plain —
+    /// `"`, `\`, below 0x20, above 0x7E — as a mask whose lowest set bit is the high bit of the
+    /// first such byte; zero when there is none.
     ///
-    /// Each test is exact for the word as a whole: `(x - 0x01…) & ~x & 0x80…` is non-zero
-    /// exactly when some byte of `x` is zero, and once no byte has its high bit set,
-    /// `(w - 0x20…) & ~w & 0x80…` is non-zero exactly when some byte is below 0x20.
+    /// `(x - 0x01…) & ~x & 0x80…` marks the zero bytes of `x`, `(w - 0x20…) & ~w & 0x80…` the
+    /// bytes below 0x20, `w & 0x80…` those above 0x7F. A borrow can mark a byte wrongly, but
+    /// only one above a byte rightly marked, so the lowest mark is always right.
     @inline(__always)
-    static func allPlain(_ word: UInt64) -> Bool {
+    static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        return word & highs == 0
-            && !hasZeroByte(word ^ (ones &* 0x22))
-            && !hasZeroByte(word ^ (ones &* 0x5C))
-            && !hasZeroByte(word ^ (ones &* 0x7F))
-            && (word &- ones &* 0x20) & ~word & highs == 0
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        return (word & highs)
+            | zeroBytes(word ^ (ones &* 0x22))
+            | zeroBytes(word ^ (ones &* 0x5C))
+            | zeroBytes(word ^ (ones &* 0x7F))
+            | ((word &- ones &* 0x20) & ~word & highs)
+    }
+
+    /// The first bytes of `"key":` for each key, as a little-endian eight-byte load reads them:
+    /// `"id":` and `"url":` whole (the load is masked to 5 and 6 bytes), the others' first eight bytes.
+    enum CompactKey {
+        static let id: UInt64 = 0x3A_2264_6922
+        static let url: UInt64 = 0x3A22_6C72_7522
+        static let target: UInt64 = 0x2274_6567_7261_7422
+        static let channel: UInt64 = 0x6C65_6E6E_6168_6322
+        static let document: UInt64 = 0x6E65_6D75_636F_6422
     }
 
     private static let idBit: UInt8 = 1
