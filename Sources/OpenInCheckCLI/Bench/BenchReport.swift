@@ -69,7 +69,7 @@ struct BenchReport {
         let executable: String
         /// `eval --policy P FILE > /dev/null`: lines per second, per round.
         let evalRate: Summary
-        /// The largest peak resident set of those runs.
+        /// The peak resident set of one more run, watched (`VmHWM`), in bytes.
         let evalPeakResidentBytes: Int
         /// `jq -c '{id}' FILE > /dev/null`, in the same rounds; `nil` when jq is not on `PATH`.
         let jqRate: Summary?
@@ -146,7 +146,7 @@ struct BenchReport {
         var text = """
             whole processes: \(process.executable)
               eval --policy P FILE >/dev/null   \(Format.millions(process.evalRate)) lines/s, \(Format.grouped(process.lines)) lines (\(Format.megabytes(process.bytes)))
-                peak resident memory \(Format.fixed(Double(process.evalPeakResidentBytes) / 1_048_576, decimals: 1)) MiB
+                peak resident memory \(Format.fixed(Double(process.evalPeakResidentBytes) / 1_048_576, decimals: 1)) MiB (VmHWM of one more run)
 
             """
         if let jqRate = process.jqRate, let ratio = process.ratio {

@@ -159,6 +159,8 @@ struct BenchRun {
             evalRuns.append(try checked(ChildProcess.run(executable, evalArguments), "eval", allowed: [0, 1, 2]))
             if let jq { jqRuns.append(try checked(ChildProcess.run(jq, jqArguments), "jq", allowed: [0])) }
         }
+        // One more run, watched (not timed), for the peak resident memory.
+        let watched = try checked(ChildProcess.run(executable, evalArguments, watchMemory: true), "eval", allowed: [0, 1, 2])
 
         let startupArguments = [executable, "eval", "--policy", policy, "--channel", "document-interaction", "--target", corpus.whitelist[0]]
         for _ in 0..<5 { _ = try checked(ChildProcess.run(executable, startupArguments), "eval (one request)", allowed: [0]) }
@@ -178,7 +180,7 @@ struct BenchRun {
         return BenchReport.Process(
             lines: Self.processLines, bytes: bytes, executable: executable,
             evalRate: Summary(evalRuns.map { lines / $0.seconds }),
-            evalPeakResidentBytes: evalRuns.map(\.peakResidentBytes).max() ?? 0,
+            evalPeakResidentBytes: watched.peakResidentBytes ?? 0,
             jqRate: jqRuns.isEmpty ? nil : Summary(jqRuns.map { lines / $0.seconds }),
             jqPath: jq,
             startupMilliseconds: Summary(startup),

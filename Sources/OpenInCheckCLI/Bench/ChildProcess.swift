@@ -13,15 +13,20 @@ enum ChildProcess {
     struct Run {
         /// From just before the spawn to the child's exit, in seconds.
         let seconds: Double
-        /// The child's peak resident set size (`ru_maxrss`), in bytes.
-        let peakResidentBytes: Int
+        /// The child's peak resident set size in bytes (its `VmHWM`), when it was watched; else `nil`.
+        ///
+        /// Not `ru_maxrss`: a child started by `posix_spawn` (or `fork`) counts its parent's resident
+        /// set at the start towards its own peak, and this parent holds a corpus in memory.
+        let peakResidentBytes: Int?
         /// The exit status, or -1 when the child did not exit normally.
         let status: Int32
     }
 
     /// Runs `path` with `arguments` (the program's name first), standard input, output and error on /dev/null.
+    /// - Parameter watchMemory: read the child's `VmHWM` every millisecond until it exits (for a run
+    ///   that is not timed: the reading takes a little of the machine).
     /// - Throws: ``CLIError/invalidInput(_:)`` when the program cannot be started.
-    static func run(_ path: String, _ arguments: [String]) throws(CLIError) -> Run {
+    static func run(_ path: String, _ arguments: [String], watchMemory: Bool = false) throws(CLIError) -> Run {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,13 +43,30 @@ enum ChildProcess {
             throw .invalidInput("cannot run '\(path)': \(String(cString: strerror(error)).lowercased())")
         }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw .invalidInput("cannot wait for '\(path)': \(String(cString: strerror(errno)).lowercased())") }
+        var peak: Int? = nil
+        while true {
+            let waited = waitpid(pid, &status, watchMemory ? WNOHANG : 0)
+            if waited == pid { break }
+            if waited < 0 {
+                guard errno == EINTR else { throw .invalidInput("cannot wait for '\(path)': \(String(cString: strerror(errno)).lowercased())") }
+                continue
+            }
+            if let reading = highWaterMark(of: pid) { peak = max(peak ?? 0, reading) }
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            nanosleep(&pause, nil)
         }
         let seconds = (clock.now - start).seconds
         let exited = status & 0x7F == 0
-        return Run(seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024, status: exited ? (status >> 8) & 0xFF : -1)
+        return Run(seconds: seconds, peakResidentBytes: peak, status: exited ? (status >> 8) & 0xFF : -1)
+    }
+
+    /// A running process's peak resident set so far (`VmHWM` in `/proc/PID/status`), in bytes.
+    private static func highWaterMark(of pid: pid_t) -> Int? {
+        guard let bytes = try? ByteSource.readFile(path: "/proc/\(pid)/status", what: "process status") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        let digits = line.dropFirst("VmHWM:".count).filter { $0.isNumber }
+        return Int(digits).map { $0 * 1024 }
     }
 
     /// The path of the running executable (so `bench` can time `eval` as its own child).
