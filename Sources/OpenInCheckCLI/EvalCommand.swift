@@ -22,6 +22,8 @@ struct EvalCommand: Command, Equatable {
     var requests: Requests
     var format: OutputFormat
     var explain: Bool
+    /// `--max-line-length`: the longest request line of a stream, in bytes.
+    var maxLineLength: Int = LineReader.maxLineLength
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
@@ -30,6 +32,7 @@ struct EvalCommand: Command, Equatable {
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
+        OptionSpec("--max-line-length", value: "BYTES", help: "The longest request line read (default 1048576, 1 MiB); a longer line\ngets an error record. At most 1073741824."),
     ]
 
     static let specs = PolicyOptions.specs + requestSpecs
@@ -113,7 +116,17 @@ struct EvalCommand: Command, Equatable {
         } else {
             format = .jsonl
         }
-        return EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
+        var command = EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
+        if let text = options.value("--max-line-length") {
+            if case .flags = requests {
+                throw UsageError("'--max-line-length' limits the lines of a stream; it cannot be used with --channel", verb: "eval")
+            }
+            guard let bytes = Int(text), (1...LineReader.largestMaxLineLength).contains(bytes) else {
+                throw UsageError("'--max-line-length' must be a number of bytes from 1 to \(LineReader.largestMaxLineLength), not '\(text)'", verb: "eval")
+            }
+            command.maxLineLength = bytes
+        }
+        return command
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
@@ -165,7 +178,7 @@ struct EvalCommand: Command, Equatable {
     private func decideStream(_ source: ByteSource, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let evaluator = Evaluator(policy: inputs.policy)
         let reader = JSONReader()
-        var lines = LineReader(source, what: "request stream")
+        var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
         var number = 0
         var anyInvalid = false, anyNotAllowed = false
         var collected: [JSONValue] = []
@@ -174,7 +187,7 @@ struct EvalCommand: Command, Equatable {
             let parsed: RequestLine
             do throws(RequestLine.Failure) {
                 guard case .text(let bytes) = line else {
-                    throw RequestLine.Failure(id: nil, message: "the line is longer than \(LineReader.maxLineLength) bytes")
+                    throw RequestLine.Failure(id: nil, message: "the line is longer than \(maxLineLength) bytes")
                 }
                 parsed = try RequestLine.read(bytes, reader: reader)
             } catch {
