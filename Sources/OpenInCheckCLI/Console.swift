@@ -140,8 +140,11 @@ final class ByteSource {
         return ByteSource(fileDescriptor: descriptor, name: path)
     }
 
-    /// Reads a whole file.
-    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be opened or read.
+    /// The largest policy file or Info.plist read: 16 MiB, far more than any real one.
+    static let maxFileSize = 16 << 20
+
+    /// Reads a whole file of at most ``maxFileSize`` bytes, so that `/dev/zero` or a runaway file cannot exhaust memory.
+    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be opened or read, or is too large.
     static func readFile(path: String, what: String) throws(CLIError) -> [UInt8] {
         let source = try open(path: path, what: what)
         defer { source.close() }
@@ -149,6 +152,9 @@ final class ByteSource {
         while true {
             let count = try source.read(into: &contents, upTo: 64 * 1024, what: what)
             if count == 0 { return contents }
+            if contents.count > maxFileSize {
+                throw .invalidInput("cannot read \(what) '\(path)': it is larger than 16 MiB")
+            }
         }
     }
 
