@@ -148,13 +148,16 @@ final class ByteSource {
     static func readFile(path: String, what: String) throws(CLIError) -> [UInt8] {
         let source = try open(path: path, what: what)
         defer { source.close() }
+        let tooLarge = CLIError.invalidInput("cannot read \(what) '\(path)': it is larger than 16 MiB")
+        var status = stat()
+        if let descriptor = source.fileDescriptor, fstat(descriptor, &status) == 0, Int(status.st_size) > maxFileSize {
+            throw tooLarge
+        }
         var contents: [UInt8] = []
         while true {
             let count = try source.read(into: &contents, upTo: 64 * 1024, what: what)
             if count == 0 { return contents }
-            if contents.count > maxFileSize {
-                throw .invalidInput("cannot read \(what) '\(path)': it is larger than 16 MiB")
-            }
+            if contents.count > maxFileSize { throw tooLarge }  // a device or a pipe, whose size fstat does not give
         }
     }
 
