@@ -6,7 +6,8 @@
 /// truncated file falls through to the OpenStep text parser with a message
 /// about "unexpected character b". This check walks the trailer, the offset
 /// table and the object references, and fails closed with a plain message on
-/// anything out of range, a cycle, nesting deeper than ``maxDepth``, or a tree
+/// anything out of range, a cycle, a set (Foundation on Linux crashes on one),
+/// a dictionary key that is not a string, nesting deeper than ``maxDepth``, or a tree
 /// of more than ``maxValues`` values once shared objects are counted each
 /// time they are used. An Info.plist or AppConnect.plist is far smaller.
 enum BinaryPropertyListCheck {
@@ -72,8 +73,10 @@ enum BinaryPropertyListCheck {
             guard start >= 8, start < end else { throw Problem(message: "an object's offset lies outside the object area") }
             let marker = bytes[start]
             let kind = marker >> 4
-            // Arrays (0xA), sets (0xC) and dictionaries (0xD) refer to other objects; nothing else does.
-            guard kind == 0xA || kind == 0xC || kind == 0xD else { return 1 }
+            // Sets are no property-list type, and Foundation on Linux crashes (SIGSEGV) bridging one.
+            if kind == 0xC { throw Problem(message: "it holds a set, which property lists do not have") }
+            // Arrays (0xA) and dictionaries (0xD) refer to other objects; nothing else does.
+            guard kind == 0xA || kind == 0xD else { return 1 }
             var position = start + 1
             var count = Int(marker & 0x0F)
             if count == 0x0F {
@@ -96,6 +99,9 @@ enum BinaryPropertyListCheck {
             for index in 0..<references {
                 let reference = BinaryPropertyListCheck.integer(bytes, at: position + index * referenceSize, size: referenceSize)
                 guard reference < UInt64(offsets.count) else { throw Problem(message: "a reference points at no object") }
+                if kind == 0xD, index < count, !isString(Int(reference)) {
+                    throw Problem(message: "a dictionary has a key that is not a string")
+                }
                 total += try values(of: Int(reference), depth: depth + 1)
                 if total > BinaryPropertyListCheck.maxValues {
                     throw Problem(message: "it expands to more than \(BinaryPropertyListCheck.maxValues) values (objects shared over and over)")
@@ -103,6 +109,12 @@ enum BinaryPropertyListCheck {
             }
             counted[object] = total
             return total
+        }
+
+        /// Whether `object` is an ASCII (0x5) or UTF-16 (0x6) string.
+        func isString(_ object: Int) -> Bool {
+            let start = offsets[object]
+            return start >= 8 && start < end && (bytes[start] >> 4 == 0x5 || bytes[start] >> 4 == 0x6)
         }
     }
 }
