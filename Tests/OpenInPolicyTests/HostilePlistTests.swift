@@ -46,6 +46,14 @@ import Testing
         return binary(objects)
     }()
 
+    /// libFuzzer's input (info-plist target, one bit flipped in Examples/Info-binary.plist): a set of four
+    /// objects at the top, which made Foundation's bridging to Swift read a wild pointer (SIGSEGV).
+    static let fuzzedSet = """
+        YnBsaXN0MDDEAQIDBAUGBwxfEBJDRkJ1bmRsZUnUAQIDBAUGBwxfEBJDRkJ1bmRsZUlkZW50aWZpZXJcQ0ZCdW5kbGVOYW1lXxAQQ0ZCdW5kbGxVUkxUeXBl\
+        c15NSV9BUFBfQ09OTkVDVF8QF2NvbS5DRkJ1bmRsZVVSTFNjaGVtZXOhC1tzZWN1cmVub3Rlc9ENDl8QHU1JX0FDX0RJU0FCTEVfU0NIRU1FX0L0AAAAU0FC\
+        TEVfU0NIRU1FX0L0AAAAAAAAAAgRJjJGVW88P3htbKOmxgAAAAAAAAEBAAAAAAAAAA8AAAAAAAAAAAAAAAAAAADH
+        """
+
     struct Case: Sendable, CustomStringConvertible {
         let description: String
         let bytes: [UInt8]
@@ -76,6 +84,12 @@ import Testing
              message: "not a valid binary property list: it expands to more than 100000 values (objects shared over and over)"),
         Case(description: "a string longer than the file", bytes: binary([[0xD1, 1, 2], policyKey, [0x5F, 0x10, 0xFF]]),
              message: "not a valid binary property list: it is truncated or corrupt"),
+        Case(description: "a set, on which Foundation crashed (fuzz: info-plist)", bytes: binary([[0xC1, 1], [0x51, 0x61]]),
+             message: "not a valid binary property list: it holds a set, which property lists do not have"),
+        Case(description: "the info-plist fuzzer's crash", bytes: Array(Data(base64Encoded: fuzzedSet)!),
+             message: "not a valid binary property list: it holds a set, which property lists do not have"),
+        Case(description: "a dictionary key that is a dictionary", bytes: binary([[0xD1, 1, 2], [0xD0], [0x51, 0x61]]),
+             message: "not a valid binary property list: a dictionary has a key that is not a string"),
         Case(description: "XML entity definitions",
              bytes: Array("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ENTITY a \"allow\">\n]>\n<plist><dict/></plist>\n".utf8),
              message: "entity definitions (<!ENTITY …>) are not allowed in a property list"),
