@@ -69,9 +69,11 @@ struct EvalCommand: Command, Equatable {
 
             Exit status:
               0   every decision is allow
-              1   invalid input: the policy, a plist, a flag's value or some request line
+              1   invalid input: the policy, a plist, a flag's value or some request line;
+                  or standard output cannot be written (a full disk)
               2   every input is valid and some decision is not allow
               64  usage error
+              141 standard output was closed before every record was written (… | head -1)
 
             Examples:
               openin-check eval --policy Examples/policies/whitelist-mail-pair.json \\
