@@ -64,3 +64,12 @@ import Testing
         #expect([Ending(signalled: true, status: SIGPIPE), Ending(signalled: false, status: 141)].contains(run.ending))
     }
 }
+
+@Suite struct ClosedPipeHelpTests {
+    @Test(arguments: [["--help"], ["eval", "--help"]])
+    func helpDocumentsStatus141(_ arguments: [String]) throws {
+        let run = try BuiltBinary.run(arguments)
+        #expect(run.stdout.contains("\n  141 standard output was closed"))
+        #expect(run.status == 0)
+    }
+}
