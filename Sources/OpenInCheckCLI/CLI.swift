@@ -17,6 +17,9 @@ public enum CLI {
         MatrixCommand.verb,
         TestCommand.verb,
         RulesCommand.verb,
+        SimulateCommand.verb,
+        LintCommand.verb,
+        DiffCommand.verb,
     ]
 
     /// The top-level usage line.

@@ -82,3 +82,22 @@ struct DecisionTablesTests {
         }
     }
 }
+
+@Suite("Callbacks cells")
+struct CallbacksCellTests {
+    @Test func aURLArgumentMayHoldSemicolons() throws {
+        let text = """
+            | id | policy | channel | url | outcome | callbacks |
+            |-|-|-|-|-|-|
+            | a | unauthorized | open-url | mailto:a@example.com;b@example.com | deny | openURLAttemptedWhenUnauthorizedForURL(mailto:a@example.com;b@example.com) |
+            """
+        let results = try DecisionTables.parse(text, file: "t.md").map(DecisionTables.run)
+        #expect(results.map(\.mismatches) == [[]])
+    }
+
+    @Test func cellsSplitWhereANewCallbackStarts() {
+        let names = ["openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
+        #expect(DecisionTables.splitCallbacks("openURLAttemptedWhenUnauthorizedForURL(x:a;b); appConnectAttemptedDragAndDropToNonAppConnectApp", names: names)
+                == ["openURLAttemptedWhenUnauthorizedForURL(x:a;b)", "appConnectAttemptedDragAndDropToNonAppConnectApp"])
+    }
+}

@@ -171,10 +171,10 @@ public enum DecisionTables {
         }
         var callbacks: [String]? = nil
         if let text = try required("callbacks") {
-            callbacks = text == "-" ? [] : text.split(separator: ";").map { String(Substring($0).trimmingSpaces) }
+            let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
+            callbacks = text == "-" ? [] : splitCallbacks(text, names: known)
             for callback in callbacks ?? [] {
                 let name = callback.prefix { $0 != "(" }
-                let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
                 if !known.contains(String(name)) {
                     throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses\(Suggestion.didYouMean(String(name), among: known))")
                 }
@@ -195,6 +195,29 @@ public enum DecisionTables {
         var dummy: String?? = nil
         if let text = try required("dummy") { dummy = text == "-" ? .some(nil) : .some(text) }
         return Expectation(outcome: outcome, to: to, callbacks: callbacks, openInUI: ui, rule: rule, dummy: dummy)
+    }
+}
+
+extension DecisionTables {
+    /// Splits a `callbacks` cell at the `;` that start a new callback name, so a URL argument may hold `;`.
+    static func splitCallbacks(_ text: String, names: [String]) -> [String] {
+        var parts: [String] = []
+        var current = Substring()
+        var rest = Substring(text)
+        while let semicolon = rest.firstIndex(of: ";") {
+            let after = rest[rest.index(after: semicolon)...].trimmingSpaces
+            current += rest[..<semicolon]
+            if names.contains(where: { after.hasPrefix($0) }) {
+                parts.append(String(current.trimmingSpaces))
+                current = Substring()
+            } else {
+                current += ";"
+            }
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        current += rest
+        parts.append(String(current.trimmingSpaces))
+        return parts
     }
 }
 

@@ -1,0 +1,103 @@
+/// How one request's decision changes when one policy replaces another, and in which direction.
+///
+/// Two decisions *decide differently* when they differ in what the app and the
+/// user observe: the outcome, the receiving app, the callbacks (selector and
+/// argument), the Open In UI state, or the dummy file name. The deciding rule
+/// is shown but not compared: two policies that deliver the same way for
+/// different reasons are equivalent (AUTHORIZED and
+/// `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT = yes` are).
+///
+/// Permissiveness orders decisions by what is delivered:
+/// `allow` > `redirect` > `substitute-dummy-file` > `deny` (the requested app
+/// gets the content; another app gets it; the requested app gets a file it
+/// cannot open; nothing is delivered). When the outcome is the same, an
+/// enabled Open In UI is more permissive than a disabled one. A change of
+/// receiving app or callback with the same outcome and UI is neither more nor
+/// less permissive.
+public struct DecisionChange: Sendable, Hashable {
+    /// The request, a representative of its class.
+    public let request: ShareRequest
+    /// The decision under the old policy.
+    public let old: Decision
+    /// The decision under the new policy.
+    public let new: Decision
+
+    /// The group the change is reported in.
+    public var kind: Kind { Kind(old: old, new: new) }
+
+    /// Whether the new decision is more permissive, less permissive, or neither.
+    public var direction: Direction { Direction(old: old, new: new) }
+
+    /// Creates the change from `old` to `new` for `request`, or `nil` when the
+    /// two decisions do not decide differently.
+    public init?(request: ShareRequest, old: Decision, new: Decision) {
+        guard old.decidesDifferently(from: new) else { return nil }
+        self.request = request
+        self.old = old
+        self.new = new
+    }
+
+    /// The group a change is reported in.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The outcome moves down the order: less is delivered (e.g. `allow` → `deny`, `allow` → `redirect`).
+        case newlyBlocked = "newly blocked"
+        /// The outcome moves up the order: more is delivered (e.g. `deny` → `allow`).
+        case newlyAllowed = "newly allowed"
+        /// The outcome is the same; the receiving app, a callback or the Open In UI changes.
+        case changed
+
+        init(old: Decision, new: Decision) {
+            let before = Permissiveness.rank(old.outcome), after = Permissiveness.rank(new.outcome)
+            self = after < before ? .newlyBlocked : after > before ? .newlyAllowed : .changed
+        }
+
+        public var description: String { rawValue }
+    }
+
+    /// Which way a change goes in the permissiveness order.
+    public enum Direction: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// More is delivered, or the same with the Open In UI newly enabled.
+        case morePermissive = "more permissive"
+        /// Less is delivered, or the same with the Open In UI newly disabled.
+        case lessPermissive = "less permissive"
+        /// The same outcome and UI, delivered to another app or with another callback.
+        case neither
+
+        init(old: Decision, new: Decision) {
+            let before = Permissiveness.rank(old.outcome), after = Permissiveness.rank(new.outcome)
+            if after != before {
+                self = after > before ? .morePermissive : .lessPermissive
+            } else if old.openInUI != new.openInUI {
+                self = new.openInUI == .enabled ? .morePermissive : .lessPermissive
+            } else {
+                self = .neither
+            }
+        }
+
+        public var description: String { rawValue }
+    }
+}
+
+/// The order of outcomes by what is delivered.
+enum Permissiveness {
+    static func rank(_ outcome: Outcome) -> Int {
+        switch outcome {
+        case .deny: 0
+        case .substituteDummyFile: 1
+        case .redirect: 2
+        case .allow: 3
+        }
+    }
+}
+
+extension Decision {
+    /// Whether `other` differs from this decision in anything the app or the
+    /// user observes: outcome, receiving app, callbacks, Open In UI or dummy
+    /// file name. The deciding rule is not compared.
+    public func decidesDifferently(from other: Decision) -> Bool {
+        // The dummy name is a function of the target and the substituted document:
+        // comparing those compares names without building them.
+        outcome != other.outcome || target != other.target || callback != other.callback
+            || openInUI != other.openInUI || substitutedDocument != other.substitutedDocument
+    }
+}

@@ -1,0 +1,161 @@
+/// The impact of replacing one policy with another, before it reaches a device.
+///
+/// `PolicyDiff` evaluates both policies on every request class that can tell
+/// them apart (see ``requestClasses(old:new:)``) and keeps the requests whose
+/// decision changes. Because every request behaves like its class's
+/// representative, an equivalent verdict (``DiffVerdict/equivalent``) means that no request
+/// at all decides differently, and every reported change is a real request
+/// that does.
+///
+/// ```swift
+/// let diff = PolicyDiff(old: current, new: proposed)
+/// if diff.verdict != .equivalent {
+///     for change in diff.changes(.newlyBlocked) { print(change.request.channel, change.old.outcome, "→", change.new.outcome) }
+/// }
+/// ```
+public struct PolicyDiff: Sendable {
+    /// The policy being replaced.
+    public let old: Policy
+    /// The policy replacing it.
+    public let new: Policy
+    /// The request classes compared, one representative each, in a stable order.
+    public let requestClasses: [ShareRequest]
+    /// The classes whose decision changes, in the order of ``requestClasses``.
+    public let changes: [DecisionChange]
+    /// Whether the new policy is equivalent, more or less permissive, or incomparable.
+    public let verdict: DiffVerdict
+
+    /// Compares `old` and `new` on every request class.
+    /// - Complexity: O(*n*) decisions, where *n* is the number of bundle IDs and
+    ///   URL schemes the two policies name.
+    public init(old: Policy, new: Policy) {
+        self.old = old
+        self.new = new
+        requestClasses = PolicyDiff.requestClasses(old: old, new: new)
+        let before = Evaluator(policy: old), after = Evaluator(policy: new)
+        changes = requestClasses.compactMap { request in
+            DecisionChange(request: request, old: before.decide(request), new: after.decide(request))
+        }
+        verdict = DiffVerdict(changes.map(\.direction))
+    }
+
+    /// The changes in one group.
+    public func changes(_ kind: DecisionChange.Kind) -> [DecisionChange] {
+        changes.filter { $0.kind == kind }
+    }
+
+    /// The requests that can tell `old` and `new` apart: one per class of
+    /// requests that both policies treat alike.
+    ///
+    /// The classes are every channel crossed with: each bundle ID either
+    /// policy names (whitelist, AppConnect apps, Email+ IDs, scheme handlers),
+    /// both Mail IDs, Email+ and one fresh unlisted ID for the channels with a
+    /// target; `mailto`, `http`, `https`, each own or handled scheme of either
+    /// policy and one fresh unhandled scheme for `open-url`; and one class each
+    /// for `mail-link`, `mail-compose` and the activity view with and without
+    /// a target, which decide without looking further.
+    public static func requestClasses(old: Policy, new: Policy) -> [ShareRequest] {
+        RequestClasses.make(old: old, new: new)
+    }
+
+    /// Decides each of `requests` under both policies and counts what would change.
+    ///
+    /// Use it to replay a real request log: the result says how many requests
+    /// of the log would decide differently, and which distinct requests those are.
+    /// - Complexity: O(*m*) decisions for *m* requests.
+    public static func replay<S: Sequence>(old: Policy, new: Policy, requests: S) -> ReplaySummary where S.Element == ShareRequest {
+        let before = Evaluator(policy: old), after = Evaluator(policy: new)
+        var summary = ReplaySummary()
+        var index: [ReplaySummary.RequestKey: Int] = [:]
+        for request in requests {
+            summary.requestCount += 1
+            guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
+            let key = ReplaySummary.RequestKey(request)
+            if let position = index[key] {
+                summary.changes[position].count += 1
+            } else {
+                index[key] = summary.changes.count
+                summary.changes.append(ReplaySummary.CountedChange(change: change, count: 1))
+            }
+        }
+        return summary
+    }
+}
+
+/// What replacing one policy with another does, in one word.
+///
+/// - ``equivalent``: no request decides differently.
+/// - ``morePermissive``: some request is more permissive and none is less
+///   permissive or changed without a direction.
+/// - ``lessPermissive``: some request is less permissive and none is more
+///   permissive or changed without a direction.
+/// - ``incomparable``: anything else — some requests gain and others lose, or
+///   a request keeps its outcome and UI but goes to another app.
+///
+/// See ``DecisionChange`` for the order.
+public enum DiffVerdict: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// No request decides differently.
+    case equivalent
+    /// Every change goes up the permissiveness order.
+    case morePermissive = "more permissive"
+    /// Every change goes down the permissiveness order.
+    case lessPermissive = "less permissive"
+    /// Changes go both ways, or some change has no direction.
+    case incomparable
+
+    /// The verdict for a set of changes given by their directions.
+    public init<S: Sequence>(_ directions: S) where S.Element == DecisionChange.Direction {
+        var seen: Set<DecisionChange.Direction> = []
+        for direction in directions { seen.insert(direction) }
+        switch seen {
+        case []: self = .equivalent
+        case [.morePermissive]: self = .morePermissive
+        case [.lessPermissive]: self = .lessPermissive
+        default: self = .incomparable
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// What a replayed request log would see change.
+public struct ReplaySummary: Sendable, Hashable {
+    /// How many requests were replayed.
+    public internal(set) var requestCount = 0
+    /// The distinct requests that decide differently (same channel, target
+    /// and URL; the document may vary), in order of first appearance, with
+    /// how many times each occurs.
+    public internal(set) var changes: [CountedChange] = []
+
+    /// How many replayed requests decide differently.
+    public var changedCount: Int { changes.reduce(0) { $0 + $1.count } }
+
+    /// How many replayed requests fall in `kind`.
+    public func count(_ kind: DecisionChange.Kind) -> Int {
+        changes.reduce(0) { $0 + ($1.change.kind == kind ? $1.count : 0) }
+    }
+
+    /// The verdict over the log: as ``PolicyDiff/verdict``, but only for the requests replayed.
+    public var verdict: DiffVerdict { DiffVerdict(changes.map(\.change.direction)) }
+
+    /// A change, with how many replayed requests it stands for.
+    public struct CountedChange: Sendable, Hashable {
+        /// The first request of its kind in the log, and its two decisions.
+        public let change: DecisionChange
+        /// How many requests of the log are this request (up to the document).
+        public internal(set) var count: Int
+    }
+
+    /// A request up to its document.
+    struct RequestKey: Hashable {
+        let channel: Channel
+        let target: BundleID?
+        let url: ShareURL?
+
+        init(_ request: ShareRequest) {
+            channel = request.channel
+            target = request.target
+            url = request.url
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// A lint check: a stable code and name, a severity, and what it looks for.
+///
+/// Codes never change meaning and are never reused; scripts may filter on
+/// them. ``all`` lists every check in code order.
+public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The stable code, e.g. `OI001`.
+    public let code: String
+    /// The stable name, e.g. `mail-pair-half`.
+    public let name: String
+    /// How serious a finding of this check is.
+    public let severity: LintSeverity
+    /// One line: what the check looks for.
+    public let summary: String
+
+    init(_ code: String, _ name: String, _ severity: LintSeverity, _ summary: String) {
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.summary = summary
+    }
+
+    /// `OI001 mail-pair-half`.
+    public var description: String { "\(code) \(name)" }
+
+    public static func < (lhs: LintCheck, rhs: LintCheck) -> Bool { lhs.code < rhs.code }
+
+    /// The file cannot be read as a policy file, AppConnect.plist or Info.plist: the reader's own error.
+    public static let invalidInput = LintCheck(
+        "OI000", "invalid-input", .error,
+        "The file cannot be read: its syntax, a key or a value is not what the format accepts, so no decision can use it.")
+    /// One ID of the native Mail pair without the other.
+    public static let mailPairHalf = LintCheck(
+        "OI001", "mail-pair-half", .error,
+        "The whitelist holds one of com.apple.UIKit.activity.Mail and com.apple.mobilemail but not the other: native Mail needs both, so it stays blocked.")
+    /// Two whitelist entries that differ only in letter case.
+    public static let caseDuplicate = LintCheck(
+        "OI002", "case-duplicate", .warning,
+        "Two whitelist entries differ only in letter case: IDs are case sensitive, so at most one of them is the real app.")
+    /// A whitelist entry that differs only in letter case from a well-known ID.
+    public static let wellKnownIDCase = LintCheck(
+        "OI003", "well-known-id-case", .error,
+        "A whitelist entry differs only in letter case from a well-known ID (the Mail pair, Email+): it matches no app.")
+    /// A whitelist that the policy ignores.
+    public static let whitelistIgnored = LintCheck(
+        "OI004", "whitelist-ignored", .warning,
+        "A whitelist is given while the Open In policy is not WHITELIST, so it is ignored.")
+    /// A whitelist entry that is not a bundle ID.
+    public static let malformedBundleID = LintCheck(
+        "OI005", "malformed-bundle-id", .error,
+        "A whitelist entry is not a bundle ID: a space, an empty segment, a forbidden character, or several IDs joined in one entry.")
+    /// An override whose value is read as off.
+    public static let overrideValueIgnored = LintCheck(
+        "OI006", "override-value-ignored", .error,
+        "An override key has a value that is neither on nor plainly off (True, YES, 1, a string where a Boolean is expected), so the override is not on.")
+    /// An override key that is spelled differently from the key the library reads.
+    public static let overrideKeyMisspelled = LintCheck(
+        "OI007", "override-key-misspelled", .error,
+        "A key is spelled close to MI_APP_CONNECT, MI_AC_DISABLE_SCHEME_BLOCKING or MI_AC_DISABLE_OPEN_IN_ENFORCEMENT (letter case, separators, up to two typos) but not exactly, so the library never reads it.")
+    /// Open In enforcement turned off by the server.
+    public static let enforcementDisabled = LintCheck(
+        "OI008", "enforcement-disabled", .error,
+        "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT is on: the library stops enforcing Open In, and documents can go to every app.")
+    /// The scheme-blocking override set in both the Info.plist and the config.
+    public static let overrideInBoth = LintCheck(
+        "OI009", "override-in-both", .warning,
+        "MI_AC_DISABLE_SCHEME_BLOCKING is on in both the Info.plist and the server config: removing one alone does not restore scheme blocking.")
+    /// Email+ whitelisted while native Mail is not.
+    public static let emailPlusWithoutMail = LintCheck(
+        "OI010", "email-plus-without-mail", .info,
+        "Email+ is in the whitelist while native Mail is not: mail links and the compose sheet stay blocked.")
+    /// The same ID twice.
+    public static let duplicateID = LintCheck(
+        "OI011", "duplicate-id", .info,
+        "The same bundle ID is in the whitelist twice.")
+
+    /// Every check, in code order.
+    public static let all: [LintCheck] = [
+        invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
+        overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
+    ]
+}
