@@ -210,7 +210,7 @@ import Testing
         FileCase(description: "an OpenStep text plist",
                  arguments: ["--policy", "Examples/policies/unauthorized.json", "--info-plist", "FILE", "--channel", "mail-compose"],
                  contents: Array("{MI_APP_CONNECT = {MI_AC_DISABLE_SCHEME_BLOCKING = YES;};}".utf8),
-                 message: "FILE: not a valid property list (XML or binary): this is an OpenStep text property list; convert it with 'plutil -convert xml1'"),
+                 message: "FILE: not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')"),
         FileCase(description: "a truncated binary plist", arguments: policyOnly("FILE"),
                  contents: Array(BinaryPlist.appConnect.dropLast(10)),
                  message: "FILE: not a valid binary property list: its trailer is corrupt (offset size 0, reference size 0)"),

@@ -94,7 +94,7 @@ import Testing
              bytes: Array("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ENTITY a \"allow\">\n]>\n<plist><dict/></plist>\n".utf8),
              message: "entity definitions (<!ENTITY …>) are not allowed in a property list"),
         Case(description: "an OpenStep text plist", bytes: Array("{policy = {openin = disable;};}".utf8),
-             message: "not a valid property list (XML or binary): this is an OpenStep text property list; convert it with 'plutil -convert xml1'"),
+             message: "not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')"),
     ]
 
     @Test(arguments: cases)
