@@ -54,6 +54,8 @@ import Testing
         TEVfU0NIRU1FX0L0AAAAAAAAAAgRJjJGVW88P3htbKOmxgAAAAAAAAEBAAAAAAAAAA8AAAAAAAAAAAAAAAAAAADH
         """
 
+    static let deepXML: [UInt8] = Array(("<plist>" + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000) + "</plist>").utf8)
+
     struct Case: Sendable, CustomStringConvertible {
         let description: String
         let bytes: [UInt8]
@@ -90,6 +92,8 @@ import Testing
              message: "not a valid binary property list: it holds a set, which property lists do not have"),
         Case(description: "a dictionary key that is a dictionary", bytes: binary([[0xD1, 1, 2], [0xD0], [0x51, 0x61]]),
              message: "not a valid binary property list: a dictionary has a key that is not a string"),
+        Case(description: "XML nested 10000 deep", bytes: deepXML,
+             message: "not a valid property list (XML or binary): too many nested arrays or dictionaries, failing on line 1"),
         Case(description: "XML entity definitions",
              bytes: Array("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ENTITY a \"allow\">\n]>\n<plist><dict/></plist>\n".utf8),
              message: "entity definitions (<!ENTITY …>) are not allowed in a property list"),
