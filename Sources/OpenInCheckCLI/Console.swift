@@ -69,8 +69,14 @@ final class Output {
         if buffer.count >= Output.bufferSize { flush() }
     }
 
-    /// Sends buffered bytes to the file descriptor. A write error (say, the reader
-    /// of a pipe went away) drops the rest: there is nobody left to tell.
+    /// Sends buffered bytes to the file descriptor.
+    ///
+    /// Records must never vanish quietly, so a failed write ends the process:
+    /// when the reader of a pipe has gone (`… | head -1`), SIGPIPE ends it, or,
+    /// if the parent ignores SIGPIPE, the write fails with EPIPE and the
+    /// process exits with the same status, ``ExitStatus/outputClosed`` (141),
+    /// without a message. Any other write error (a full disk) is reported on
+    /// standard error and the process exits with status 1.
     func flush() {
         guard let fileDescriptor, !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { raw in
@@ -79,12 +85,23 @@ final class Output {
                 let written = systemWrite(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    Output.stop(writing: fileDescriptor, error: errno)
                 }
                 offset += written
             }
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the process after a failed write to `fileDescriptor`.
+    private static func stop(writing fileDescriptor: Int32, error: Int32) -> Never {
+        if error != EPIPE {
+            let name = fileDescriptor == 1 ? "standard output" : fileDescriptor == 2 ? "standard error" : "file descriptor \(fileDescriptor)"
+            var message = Array("Error: cannot write \(name): \(describeErrno(error))\n".utf8)
+            _ = systemWrite(2, &message, message.count)
+            exit(ExitStatus.invalidInput.rawValue)
+        }
+        exit(ExitStatus.outputClosed.rawValue)
     }
 }
 
@@ -123,15 +140,24 @@ final class ByteSource {
         return ByteSource(fileDescriptor: descriptor, name: path)
     }
 
-    /// Reads a whole file.
-    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be opened or read.
+    /// The largest policy file or Info.plist read: 16 MiB, far more than any real one.
+    static let maxFileSize = 16 << 20
+
+    /// Reads a whole file of at most ``maxFileSize`` bytes, so that `/dev/zero` or a runaway file cannot exhaust memory.
+    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be opened or read, or is too large.
     static func readFile(path: String, what: String) throws(CLIError) -> [UInt8] {
         let source = try open(path: path, what: what)
         defer { source.close() }
+        let tooLarge = CLIError.invalidInput("cannot read \(what) '\(path)': it is larger than 16 MiB")
+        var status = stat()
+        if let descriptor = source.fileDescriptor, fstat(descriptor, &status) == 0, Int(status.st_size) > maxFileSize {
+            throw tooLarge
+        }
         var contents: [UInt8] = []
         while true {
             let count = try source.read(into: &contents, upTo: 64 * 1024, what: what)
             if count == 0 { return contents }
+            if contents.count > maxFileSize { throw tooLarge }  // a device or a pipe, whose size fstat does not give
         }
     }
 

@@ -22,6 +22,8 @@ struct EvalCommand: Command, Equatable {
     var requests: Requests
     var format: OutputFormat
     var explain: Bool
+    /// `--max-line-length`: the longest request line of a stream, in bytes.
+    var maxLineLength: Int = LineReader.maxLineLength
     /// Whether plain JSON Lines requests take ``JSONLinesFastPath`` (tests turn it off to compare both paths).
     var fastPath = true
 
@@ -32,6 +34,7 @@ struct EvalCommand: Command, Equatable {
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
+        OptionSpec("--max-line-length", value: "BYTES", help: "The longest request line read (default 1048576, 1 MiB); a longer line\ngets an error record. At most 1073741824."),
     ]
 
     static let specs = PolicyOptions.specs + requestSpecs
@@ -68,9 +71,11 @@ struct EvalCommand: Command, Equatable {
 
             Exit status:
               0   every decision is allow
-              1   invalid input: the policy, a plist, a flag's value or some request line
+              1   invalid input: the policy, a plist, a flag's value or some request line;
+                  or standard output cannot be written (a full disk)
               2   every input is valid and some decision is not allow
               64  usage error
+              141 standard output was closed before every record was written (… | head -1)
 
             Examples:
               openin-check eval --policy Examples/policies/whitelist-mail-pair.json \\
@@ -115,7 +120,17 @@ struct EvalCommand: Command, Equatable {
         } else {
             format = .jsonl
         }
-        return EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
+        var command = EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
+        if let text = options.value("--max-line-length") {
+            if case .flags = requests {
+                throw UsageError("'--max-line-length' limits the lines of a stream; it cannot be used with --channel", verb: "eval")
+            }
+            guard let bytes = Int(text), (1...LineReader.largestMaxLineLength).contains(bytes) else {
+                throw UsageError("'--max-line-length' must be a number of bytes from 1 to \(LineReader.largestMaxLineLength), not '\(text)'", verb: "eval")
+            }
+            command.maxLineLength = bytes
+        }
+        return command
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
@@ -169,7 +184,7 @@ struct EvalCommand: Command, Equatable {
         let reader = JSONReader()
         // Plain request lines go straight from bytes to record bytes; the fast path declines any other line, which the loop reads as before.
         let fast = fastPath && format == .jsonl && !explain ? JSONLinesFastPath(evaluator: evaluator) : nil
-        var lines = LineReader(source, what: "request stream")
+        var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
         var number = 0
         var anyInvalid = false, anyNotAllowed = false
         var collected: [JSONValue] = []
@@ -188,7 +203,7 @@ struct EvalCommand: Command, Equatable {
             let parsed: RequestLine
             do throws(RequestLine.Failure) {
                 guard case .text(let bytes) = line else {
-                    throw RequestLine.Failure(id: nil, message: "the line is longer than \(LineReader.maxLineLength) bytes")
+                    throw RequestLine.Failure(id: nil, message: "the line is longer than \(maxLineLength) bytes")
                 }
                 parsed = try RequestLine.read(bytes, reader: reader)
             } catch {

@@ -8,4 +8,7 @@ enum ExitStatus: Int32, Sendable, Equatable {
     case notAllowed = 2
     /// The command line cannot be understood: unknown verb or option, missing or malformed option value.
     case usage = 64
+    /// Standard output was closed before everything was written (`… | head -1`):
+    /// 128 + SIGPIPE, the status a shell reports when SIGPIPE ends a process.
+    case outputClosed = 141
 }

@@ -10,8 +10,9 @@ import Darwin
 /// answered line by line.
 ///
 /// A line ends at `\n`; a `\r` before it is dropped (Windows line ends); a
-/// last line without `\n` still counts. A line longer than ``maxLineLength``
-/// is skipped and reported as ``Line/tooLong``, so memory stays bounded.
+/// last line without `\n` still counts. A line longer than ``maxLength``
+/// is skipped and reported as ``Line/tooLong``, so memory stays bounded: the
+/// buffer never holds more than the limit and one read.
 struct LineReader {
     /// One line, without its line break.
     enum Line: Equatable {
@@ -19,20 +20,25 @@ struct LineReader {
         case tooLong
     }
 
-    /// The longest line read: 1 MiB.
+    /// The longest line read unless `--max-line-length` says otherwise: 1 MiB.
     static let maxLineLength = 1 << 20
+    /// The most `--max-line-length` may allow: 1 GiB.
+    static let largestMaxLineLength = 1 << 30
     private static let chunkSize = 64 * 1024
 
     private let source: ByteSource
     private let what: String
+    /// The longest line this reader returns, in bytes (without the line break).
+    let maxLength: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var scanned = 0
     private var atEnd = false
 
-    init(_ source: ByteSource, what: String) {
+    init(_ source: ByteSource, what: String, maxLength: Int = LineReader.maxLineLength) {
         self.source = source
         self.what = what
+        self.maxLength = maxLength
     }
 
     /// The index of the first `\n` in `buffer` at or after `start` (memchr, which looks at many bytes at a time: a byte-at-a-time search was a tenth of the JSON Lines fast path's time).
@@ -55,7 +61,7 @@ struct LineReader {
                 let line = buffer[start..<end]
                 start = newline + 1
                 scanned = start
-                return discarding || line.count > LineReader.maxLineLength ? .tooLong : .text(line)
+                return discarding || line.count > maxLength ? .tooLong : .text(line)
             }
             scanned = buffer.count
             if atEnd {
@@ -65,9 +71,9 @@ struct LineReader {
                 let line = buffer[start..<end]
                 start = buffer.count
                 scanned = start
-                return discarding || line.count > LineReader.maxLineLength ? .tooLong : .text(line)
+                return discarding || line.count > maxLength ? .tooLong : .text(line)
             }
-            if buffer.count - start > LineReader.maxLineLength {
+            if buffer.count - start > maxLength {
                 discarding = true
                 start = buffer.count
             }

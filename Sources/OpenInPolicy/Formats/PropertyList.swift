@@ -30,15 +30,59 @@ enum PropertyListValue {
 /// Reading property lists: Foundation does the parsing, this file the typing.
 enum PropertyList {
     /// Reads an XML or binary property list.
+    ///
+    /// Hostile files are stopped before Foundation sees them: a binary list
+    /// must pass ``BinaryPropertyListCheck``; an XML list may not define
+    /// entities (`<!ENTITY`), which a property list never needs. Foundation's
+    /// third format, OpenStep text, is not read: it is neither kind, and its
+    /// parser writes warnings to standard error.
     /// - Throws: ``FormatError`` with the parser's message and line, when it gives one.
     static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
+        let bytes = Array(bytes)
+        let binary = bytes.starts(with: Array("bplist".utf8))
+        if binary {
+            do throws(BinaryPropertyListCheck.Problem) {
+                try BinaryPropertyListCheck.check(bytes)
+            } catch {
+                throw FormatError("not a valid binary property list: \(error.message)")
+            }
+        } else if !looksLikeXML(bytes) {
+            // Foundation would try its OpenStep text parser, which logs its own warnings to standard error.
+            throw FormatError("not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')")
+        } else if let line = line(of: Array("<!ENTITY".utf8), in: bytes) {
+            throw FormatError("entity definitions (<!ENTITY …>) are not allowed in a property list", line: line)
+        }
         let object: Any
+        var format = PropertyListSerialization.PropertyListFormat.xml
         do {
-            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
         } catch {
+            if binary { throw FormatError("not a valid binary property list: it is truncated or corrupt") }
             throw parseError(error)
         }
+        guard format == .xml || format == .binary else {
+            throw FormatError("not a valid property list (XML or binary): this is an OpenStep text property list; convert it with 'plutil -convert xml1'")
+        }
         return convert(object)
+    }
+
+    /// Whether `bytes` start like an XML document: `<` after an optional UTF-8 byte order mark and
+    /// whitespace, or a UTF-16 byte order mark.
+    private static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return true }
+        let rest = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        return rest.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } == UInt8(ascii: "<")
+    }
+
+    /// The 1-based line where `needle` first occurs in `bytes`, if it does.
+    private static func line(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var line = 1
+        for start in 0...(bytes.count - needle.count) {
+            if bytes[start] == UInt8(ascii: "\n") { line += 1 }
+            if bytes[start] == needle[0], bytes[start..<start + needle.count].elementsEqual(needle) { return line }
+        }
+        return nil
     }
 
     /// Foundation's message ("Value missing for key inside <dict> at line 3") as ours: the line apart, lowercase start.

@@ -1,0 +1,120 @@
+/// Checks a binary property list's structure before Foundation parses it.
+///
+/// Foundation's parser trusts the file: a few hundred bytes whose arrays
+/// refer to the same object twice, level after level, expand into 2^n values
+/// (a binary "billion laughs": gigabytes of memory, minutes of time), and a
+/// truncated file falls through to the OpenStep text parser with a message
+/// about "unexpected character b". This check walks the trailer, the offset
+/// table and the object references, and fails closed with a plain message on
+/// anything out of range, a cycle, a set (Foundation on Linux crashes on one),
+/// a dictionary key that is not a string, nesting deeper than ``maxDepth``, or a tree
+/// of more than ``maxValues`` values once shared objects are counted each
+/// time they are used. An Info.plist or AppConnect.plist is far smaller.
+enum BinaryPropertyListCheck {
+    /// How many values the parsed tree may hold, shared objects counted at each use.
+    static let maxValues = 100_000
+    /// How deeply arrays and dictionaries may nest.
+    static let maxDepth = 512
+
+    /// What is wrong with a binary property list; the message finishes "…: " in ``PropertyList``.
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// Checks `bytes`, which start with `bplist`.
+    /// - Throws: ``Problem``.
+    static func check(_ bytes: [UInt8]) throws(Problem) {
+        let trailerSize = 32
+        guard bytes.count >= 8 + 1 + trailerSize else { throw Problem(message: "it is shorter than the smallest binary property list") }
+        let trailer = bytes.count - trailerSize
+        let offsetSize = Int(bytes[trailer + 6]), referenceSize = Int(bytes[trailer + 7])
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+            throw Problem(message: "its trailer is corrupt (offset size \(offsetSize), reference size \(referenceSize))")
+        }
+        let objectCount = integer(bytes, at: trailer + 8, size: 8)
+        let top = integer(bytes, at: trailer + 16, size: 8)
+        let tableStart = integer(bytes, at: trailer + 24, size: 8)
+        guard objectCount >= 1, objectCount <= UInt64(trailer), top < objectCount,
+              tableStart >= 9, tableStart <= UInt64(trailer),
+              (UInt64(trailer) - tableStart) / UInt64(offsetSize) >= objectCount else {
+            throw Problem(message: "its trailer is corrupt (the objects or the offset table lie outside the file)")
+        }
+        let offsets = (0..<Int(objectCount)).map { Int(clamping: integer(bytes, at: Int(tableStart) + $0 * offsetSize, size: offsetSize)) }
+        var walker = Walker(bytes: bytes, end: Int(tableStart), offsets: offsets, referenceSize: referenceSize)
+        _ = try walker.values(of: Int(top), depth: 0)
+    }
+
+    /// A big-endian unsigned integer of `size` bytes (at most 8) at `offset`, which the caller has range-checked.
+    fileprivate static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset..<offset + size { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+
+    /// Walks the object graph from the top object, counting values with memoisation.
+    private struct Walker {
+        let bytes: [UInt8]
+        /// Where the objects end: the offset table's start.
+        let end: Int
+        let offsets: [Int]
+        let referenceSize: Int
+        /// Values under each object once counted; `-1` while the object is being walked (a cycle, if met again).
+        var counted: [Int: Int] = [:]
+
+        mutating func values(of object: Int, depth: Int) throws(Problem) -> Int {
+            if let count = counted[object] {
+                if count < 0 { throw Problem(message: "an object contains itself") }
+                return count
+            }
+            guard depth <= BinaryPropertyListCheck.maxDepth else {
+                throw Problem(message: "arrays and dictionaries nest deeper than \(BinaryPropertyListCheck.maxDepth) levels")
+            }
+            let start = offsets[object]
+            guard start >= 8, start < end else { throw Problem(message: "an object's offset lies outside the object area") }
+            let marker = bytes[start]
+            let kind = marker >> 4
+            // Sets are no property-list type, and Foundation on Linux crashes (SIGSEGV) bridging one.
+            if kind == 0xC { throw Problem(message: "it holds a set, which property lists do not have") }
+            // Arrays (0xA) and dictionaries (0xD) refer to other objects; nothing else does.
+            guard kind == 0xA || kind == 0xD else { return 1 }
+            var position = start + 1
+            var count = Int(marker & 0x0F)
+            if count == 0x0F {
+                guard position < end, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else {
+                    throw Problem(message: "a collection's length is corrupt")
+                }
+                let size = 1 << Int(bytes[position] & 0x0F)
+                guard position + 1 + size <= end else { throw Problem(message: "a collection's length lies outside the object area") }
+                let length = BinaryPropertyListCheck.integer(bytes, at: position + 1, size: size)
+                guard length <= UInt64(end) else { throw Problem(message: "a collection is longer than the file") }
+                count = Int(length)
+                position += 1 + size
+            }
+            let references = kind == 0xD ? count * 2 : count
+            guard references <= (end - position) / referenceSize else {
+                throw Problem(message: "a collection's references lie outside the object area")
+            }
+            counted[object] = -1
+            var total = 1
+            for index in 0..<references {
+                let reference = BinaryPropertyListCheck.integer(bytes, at: position + index * referenceSize, size: referenceSize)
+                guard reference < UInt64(offsets.count) else { throw Problem(message: "a reference points at no object") }
+                if kind == 0xD, index < count, !isString(Int(reference)) {
+                    throw Problem(message: "a dictionary has a key that is not a string")
+                }
+                total += try values(of: Int(reference), depth: depth + 1)
+                if total > BinaryPropertyListCheck.maxValues {
+                    throw Problem(message: "it expands to more than \(BinaryPropertyListCheck.maxValues) values (objects shared over and over)")
+                }
+            }
+            counted[object] = total
+            return total
+        }
+
+        /// Whether `object` is an ASCII (0x5) or UTF-16 (0x6) string.
+        func isString(_ object: Int) -> Bool {
+            let start = offsets[object]
+            return start >= 8 && start < end && (bytes[start] >> 4 == 0x5 || bytes[start] >> 4 == 0x6)
+        }
+    }
+}
