@@ -56,10 +56,10 @@ public struct Whitelist: Sendable, Hashable, Sequence {
 /// integers and touches a string only when the hashes match (the ID is
 /// almost certainly there); no probe copies an ID, so none retains one.
 struct BundleIDTable: Sendable {
-    /// Each slot's ID (an empty string when the slot is free: no bundle ID is empty).
+    /// Each slot's ID (meaningless when the slot is free).
     private let texts: [String]
-    /// Each slot's hash (meaningless when the slot is free).
-    private let hashes: [UInt64]
+    /// Each slot's ``key(_:)``, 0 when the slot is free: a probe reads only this array until a key matches.
+    private let keys: [UInt64]
     private let mask: Int
 
     /// A table of `ids`; an ID given twice is kept once.
@@ -67,13 +67,14 @@ struct BundleIDTable: Sendable {
         var capacity = 8
         while capacity < ids.count * 2 { capacity <<= 1 }
         var texts = [String](repeating: "", count: capacity)
-        var hashes = [UInt64](repeating: 0, count: capacity)
+        var keys = [UInt64](repeating: 0, count: capacity)
         let mask = capacity - 1
         for id in ids {
+            let key = BundleIDTable.key(id)
             var slot = Int(truncatingIfNeeded: id.storedHash) & mask
             var repeated = false
-            while !texts[slot].isEmpty {
-                if hashes[slot] == id.storedHash, texts[slot] == id.rawValue {
+            while keys[slot] != 0 {
+                if keys[slot] == key, texts[slot] == id.rawValue {
                     repeated = true
                     break
                 }
@@ -81,17 +82,22 @@ struct BundleIDTable: Sendable {
             }
             if repeated { continue }
             texts[slot] = id.rawValue
-            hashes[slot] = id.storedHash
+            keys[slot] = key
         }
         self.texts = texts
-        self.hashes = hashes
+        self.keys = keys
         self.mask = mask
     }
 
+    /// The stored hash, with 0 (which marks a free slot) read as 1.
+    @inline(__always)
+    private static func key(_ id: BundleID) -> UInt64 { id.storedHash == 0 ? 1 : id.storedHash }
+
     func contains(_ id: BundleID) -> Bool {
+        let key = BundleIDTable.key(id)
         var slot = Int(truncatingIfNeeded: id.storedHash) & mask
-        while !texts[slot].isEmpty {
-            if hashes[slot] == id.storedHash, texts[slot] == id.rawValue { return true }
+        while keys[slot] != 0 {
+            if keys[slot] == key, texts[slot] == id.rawValue { return true }
             slot = (slot + 1) & mask
         }
         return false
