@@ -19,21 +19,27 @@ extern _Atomic(bool) _swift_enableSwizzlingOfAllocationAndRefCountingFunctions_f
 
 static AllocateObject original;
 static _Atomic(uint64_t) counted;
+/// Whether this thread is the one counting: other threads' allocations pass uncounted.
+static _Thread_local bool countingHere;
 
 static void *countingAllocate(void const *metadata, size_t size, size_t alignmentMask) {
-    atomic_fetch_add_explicit(&counted, 1, memory_order_relaxed);
+    if (countingHere) {
+        atomic_fetch_add_explicit(&counted, 1, memory_order_relaxed);
+    }
     atomic_store_explicit(&_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly, false, memory_order_relaxed);
     return original(metadata, size, alignmentMask);
 }
 
 void openin_allocation_counting_start(void) {
     atomic_store(&counted, 0);
+    countingHere = true;
     original = _swift_allocObject;
     _swift_allocObject = countingAllocate;
 }
 
 uint64_t openin_allocation_counting_stop(void) {
     _swift_allocObject = original;
+    countingHere = false;
     atomic_store(&_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly, false);
     return atomic_load(&counted);
 }

@@ -3,14 +3,15 @@
 
 #include <stdint.h>
 
-/// Starts counting Swift heap allocations in this process.
+/// Starts counting the Swift heap allocations this thread makes.
 ///
 /// Every Swift heap object — class instances, the storage of arrays, strings,
 /// sets and dictionaries, closure contexts, boxes — is allocated through the
 /// Swift runtime's `swift_allocObject`, whose implementation is reached
-/// through the hook `_swift_allocObject`. This installs a hook that counts,
-/// then calls the original. Only `openin-check bench` uses it, around the
-/// loops it measures; nothing else in the process changes.
+/// through the hook `_swift_allocObject`. This installs a hook that counts
+/// the calling thread's allocations (other threads pass uncounted), then
+/// calls the original. Only `openin-check bench` uses it, around the loops it
+/// measures, one counting at a time; nothing else in the process changes.
 void openin_allocation_counting_start(void);
 
 /// Removes the hook and returns how many allocations it counted since the start.
