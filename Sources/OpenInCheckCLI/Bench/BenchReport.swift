@@ -205,7 +205,7 @@ struct BenchReport {
                 "evalLinesPerSecond": summary(process.evalRate),
                 "evalPeakResidentBytes": count(process.evalPeakResidentBytes),
                 "jqLinesPerSecond": process.jqRate.map { summary($0) } ?? .null,
-                "evalOverJqTimes100": process.ratio.map { number($0 * 100) } ?? .null,
+                "evalOverJqPercent": process.ratio.map { number($0 * 100) } ?? .null,
                 "oneRequestMicroseconds": summary(process.startupMilliseconds, scale: 1e3),
                 "bigPolicyMicroseconds": summary(process.bigPolicyMilliseconds, scale: 1e3)]))))
         }
