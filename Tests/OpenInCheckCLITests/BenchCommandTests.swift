@@ -108,19 +108,4 @@ import Testing
         #expect(Format.fixed(12, decimals: 0) == "12")
         #expect(Format.fixed(1.5, decimals: 3) == "1.500")
     }
-
-    /// The counter itself. (Whether deciding allocates is for `bench` to show, in a release build:
-    /// unoptimised code, which tests run, allocates where optimised code does not.)
-    @Test("allocation counting counts each allocation, and nothing else")
-    func allocationCounting() throws {
-        let sizes = (0..<25).map { _ in Int.random(in: 10...20) }
-        var kept: [[Int]] = []
-        kept.reserveCapacity(sizes.count)
-        let counted = try #require(AllocationCounter.count { for size in sizes { kept.append([Int](repeating: 7, count: size)) } })
-        #expect(counted == sizes.count)
-        var sum = 0
-        let none = AllocationCounter.count { for array in kept { for value in array { sum &+= value } } }
-        #expect(none == 0)
-        #expect(sum == 7 * sizes.reduce(0, +))
-    }
 }
