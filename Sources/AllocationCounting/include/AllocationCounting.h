@@ -11,7 +11,14 @@
 /// through the hook `_swift_allocObject`. This installs a hook that counts
 /// the calling thread's allocations (other threads pass uncounted), then
 /// calls the original. Only `openin-check bench` uses it, around the loops it
-/// measures, one counting at a time; nothing else in the process changes.
+/// measures, one counting at a time.
+///
+/// Count only while no other thread runs Swift code: when the runtime finds
+/// its hook replaced it switches its retains and releases to an instrumented
+/// path for a moment (see the .c file), and another thread retaining a small
+/// string in that moment crashes. `bench` measures on its main thread with no
+/// other thread started; the test suite, whose tests run in parallel, does not
+/// count.
 void openin_allocation_counting_start(void);
 
 /// Removes the hook and returns how many allocations it counted since the start.

@@ -8,6 +8,7 @@ import AllocationCounting
 /// of arrays, strings, sets, dictionaries, closure contexts and boxes, which is
 /// every heap allocation Swift code makes short of `UnsafeMutablePointer.allocate`
 /// (the evaluator never calls it). It does not see `malloc` calls made by C code.
+/// Only while no other thread runs Swift code (see `AllocationCounting.h`): `bench` is single-threaded.
 enum AllocationCounter {
     /// How many allocations `body` made, or `nil` when the hook does not work in this build
     /// (a self-check that allocates one array must count at least one).
