@@ -19,26 +19,13 @@ public enum DummyFileName {
             ?? seed(target: target, documentBytes: document.utf8)
     }
 
-    /// The seed from the document's UTF-8 bytes (the JSON Lines fast path has bytes, not a string).
+    /// The seed from the document's UTF-8 bytes (the JSON Lines fast path has bytes, not a string):
+    /// FNV-1a over the target's bytes (the hash the bundle ID already holds), a 0 byte, then a 1 byte
+    /// and the document's bytes when there is a document.
     static func seed<Bytes: Sequence<UInt8>>(target: BundleID, documentBytes document: Bytes?) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        @inline(__always) func mix(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        let mixed = target.rawValue.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for byte in bytes { mix(byte) }
-            return true
-        }
-        if mixed == nil {
-            for byte in target.rawValue.utf8 { mix(byte) }
-        }
-        mix(0)
-        if let document {
-            mix(1)
-            for byte in document { mix(byte) }
-        }
-        return hash
+        let hash = FNV1a.hash(bytes: CollectionOfOne(0), continuing: target.storedHash)
+        guard let document else { return hash }
+        return FNV1a.hash(bytes: document, continuing: FNV1a.hash(bytes: CollectionOfOne(1), continuing: hash))
     }
 
     /// What every dummy name starts with.

@@ -9,9 +9,9 @@ enum FNV1a {
         text.utf8.withContiguousStorageIfAvailable { hash(bytes: $0) } ?? hash(bytes: text.utf8)
     }
 
-    /// The hash of some bytes.
-    static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes) -> UInt64 {
-        var hash = offsetBasis
+    /// The hash of some bytes, or of `hash`'s input followed by them.
+    static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
+        var hash = hash
         for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= prime

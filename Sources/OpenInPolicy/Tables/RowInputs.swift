@@ -64,7 +64,7 @@ enum RowInputs {
                 let setting = item.trimmingSpaces
                 if setting.isEmpty { continue }
                 func argument(after prefix: String) throws(TableError) -> String {
-                    let rest = String(setting.dropFirst(prefix.count)).trimmingCharacters(in: " ")
+                    let rest = String(setting.dropFirst(prefix.count).trimmingSpaces)
                     if rest.isEmpty { throw place.error("context setting '\(setting)' needs a value after '\(prefix)'") }
                     return rest
                 }
@@ -100,16 +100,6 @@ enum RowInputs {
                 }
             }
         }
-    }
-}
-
-extension String {
-    /// The string without leading and trailing occurrences of `character`.
-    func trimmingCharacters(in character: Character) -> String {
-        var result = Substring(self)
-        while result.first == character { result = result.dropFirst() }
-        while result.last == character { result = result.dropLast() }
-        return String(result)
     }
 }
 
