@@ -55,9 +55,9 @@ public enum DecisionTables {
                 }
                 seenIDs[id] = row.line
                 let place = Place(file: file, line: row.line)
-                _ = try RowInputs.build(cells, at: place)
+                let inputs = RowInputs.Built(try RowInputs.build(cells, at: place))
                 let expected = try expectation(cells, at: place)
-                cases.append(TableCase(file: file, line: row.line, id: id, cells: cells, expected: expected))
+                cases.append(TableCase(file: file, line: row.line, id: id, cells: cells, expected: expected, inputs: inputs))
             }
         }
         return cases
@@ -82,21 +82,14 @@ public enum DecisionTables {
         return cases
     }
 
-    /// Runs one row: builds its policy and request, decides, and compares every expected column.
+    /// Runs one row: decides its request under its policy and compares every expected column.
     public static func run(_ tableCase: TableCase) -> TableResult {
-        let place = Place(file: tableCase.file, line: tableCase.line)
-        let built: Result<(Policy, ShareRequest), InputError>
-        do {
-            built = try RowInputs.build(tableCase.cells, at: place)
-        } catch {
-            return TableResult(tableCase: tableCase, mismatches: [error.message])
-        }
         let expected = tableCase.expected
-        switch built {
-        case .failure(let error):
+        switch tableCase.inputs {
+        case .invalid(let error):
             if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
             return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)"])
-        case .success(let (policy, request)):
+        case .valid(let policy, let request):
             let decision = Evaluator(policy: policy).decide(request)
             guard let outcome = expected.outcome else {
                 return TableResult(tableCase: tableCase, mismatches: ["outcome: expected error, got \(decision.outcome) (rule \(decision.rule))"])

@@ -1,5 +1,18 @@
 /// Builds a row's policy and request from its input cells.
 enum RowInputs {
+    /// A row's inputs as built when the row is parsed: a policy and a request, or why they are invalid.
+    enum Built: Sendable, Hashable {
+        case valid(Policy, ShareRequest)
+        case invalid(InputError)
+
+        init(_ result: Result<(Policy, ShareRequest), InputError>) {
+            switch result {
+            case .success(let (policy, request)): self = .valid(policy, request)
+            case .failure(let error): self = .invalid(error)
+            }
+        }
+    }
+
     /// The policy and request of a row, or the input error that makes them invalid.
     /// - Throws: ``TableError`` when a cell is not in the table format (an unknown setting, a missing `=`).
     static func build(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(Policy, ShareRequest), InputError> {

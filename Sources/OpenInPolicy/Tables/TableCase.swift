@@ -10,6 +10,8 @@ public struct TableCase: Sendable, Hashable, CustomStringConvertible {
     public let cells: [String: String]
     /// What the row expects.
     public let expected: Expectation
+    /// The row's policy and request, built once when the row was parsed.
+    let inputs: RowInputs.Built
 
     /// `file:line`, the place a failure points at.
     public var location: String { "\(file):\(line)" }
