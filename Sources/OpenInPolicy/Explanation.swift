@@ -1,20 +1,18 @@
-import OpenInPolicy
-
 /// `--explain`: the deciding rule, and the inputs that mattered, in words.
-struct Explanation: Sendable, Equatable {
+package struct Explanation: Sendable, Equatable {
     /// The rule that decided.
-    let rule: RuleInfo
+    package let rule: RuleInfo
     /// The inputs that mattered, one sentence each, without a final period.
-    let inputs: [String]
+    package let inputs: [String]
 
     /// Explains `decision`, made for `request` under `policyInputs`.
-    init(_ decision: Decision, request: ShareRequest, policyInputs: PolicyInputs) {
+    package init(_ decision: Decision, request: ShareRequest, policyInputs: PolicyInputs) {
         rule = decision.rule.info
         inputs = Facts(inputs: policyInputs, request: request, decision: decision).sentences
     }
 
     /// The explanation as the `explanation` member of a JSON record.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(JSONObject([
             "step": .number(JSONNumber(rule.step)),
             "summary": .string(rule.summary),
