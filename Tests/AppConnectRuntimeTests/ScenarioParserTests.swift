@@ -70,7 +70,7 @@ import Testing
         ("launch\nshare open-url url=mailto:a@example.com url=mailto:b@example.com", 2, "'url' is given twice: keep one"),
         ("launch\napp implements configChangedTo", 2, "'app implements' describes the app: move it above the first launch (line 1)"),
         ("app implements appConnectIsReady", 1, "appConnectIsReady: is required, so every app implements it: leave it out"),
-        ("server openInPolicy sometimes", 1, "unknown Open In policy 'sometimes': use unauthorized, authorized, whitelist, appconnect, an ACOPENINPOLICY_ constant name, or 0, 1, 2"),
+        ("server openInPolicy sometimes", 1, "unknown Open In policy 'sometimes': use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"),
         ("server openInPolicy appconnect", 1, "'appconnect' (All AppConnect apps) whitelists the device's AppConnect apps: add 'device appconnect-apps ID…' above this line"),
         ("server openInWhitelist com..example", 1, "malformed bundle ID 'com..example': it has an empty segment (two dots, or a dot at the start)"),
         ("server config FOO", 1, "config entries are KEY=VALUE (quote a value with spaces: KEY=\"a b\"), not 'FOO'; write 'server config -' for none"),

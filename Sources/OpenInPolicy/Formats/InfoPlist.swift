@@ -35,9 +35,9 @@ public enum InfoPlist {
     /// Reads the overrides from the Info.plist dictionary written as JSON (a policy file's `infoPlist`).
     static func overrides(_ field: JSONCursor) throws(FormatError) -> InfoPlistOverrides {
         let root = try field.anyMembers(what: "the Info.plist dictionary")
-        guard let appConnect = root.first(where: { $0.key == appConnectKey })?.value else { return InfoPlistOverrides() }
+        guard let appConnect = root.first(where: { ExactText.same($0.key, appConnectKey) })?.value else { return InfoPlistOverrides() }
         let members = try appConnect.anyMembers(what: "the MI_APP_CONNECT dictionary")
-        guard let value = members.first(where: { $0.key == disableSchemeBlockingKey })?.value else { return InfoPlistOverrides() }
+        guard let value = members.first(where: { ExactText.same($0.key, disableSchemeBlockingKey) })?.value else { return InfoPlistOverrides() }
         guard case .bool(let flag) = value.value else {
             throw value.error("must be true or false (a Boolean in the Info.plist), not \(value.found): write true")
         }

@@ -160,7 +160,8 @@ public struct JSONObject: Sendable, Hashable {
 
     /// The member called `key`, if any.
     /// - Complexity: O(n) in the number of members; objects here are small.
-    public func member(_ key: String) -> Member? { members.first { $0.key == key } }
+    /// Keys are matched byte for byte (UTF-8), not by Swift's canonical equivalence.
+    public func member(_ key: String) -> Member? { members.first { ExactText.same($0.key, key) } }
 
     /// The value for `key`, if any.
     public subscript(key: String) -> JSONValue? { member(key)?.value }

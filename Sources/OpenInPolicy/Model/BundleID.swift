@@ -33,11 +33,11 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     private static func isNativeMail(_ text: String) -> Bool {
-        text == "com.apple.UIKit.activity.Mail" || text == "com.apple.mobilemail"
+        ExactText.same(text, "com.apple.UIKit.activity.Mail") || ExactText.same(text, "com.apple.mobilemail")
     }
 
     public static func == (lhs: BundleID, rhs: BundleID) -> Bool {
-        lhs.storedHash == rhs.storedHash && lhs.rawValue == rhs.rawValue
+        lhs.storedHash == rhs.storedHash && ExactText.same(lhs.rawValue, rhs.rawValue)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -53,6 +53,9 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     static func readProblem(in text: String) -> String? {
         if text.isEmpty { return "it is empty" }
         if text.utf8.count > 255 { return "it is longer than 255 bytes" }
+        if let scalar = ExactText.firstNonASCII(in: text) {
+            return "it contains \(ExactText.describe(scalar)), which is not ASCII (a bundle ID is ASCII letters, digits, '-', '_' and '.')"
+        }
         var segmentLength = 0
         for byte in text.utf8 {
             switch byte {
@@ -68,8 +71,6 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
                 return "it contains '\(Character(Unicode.Scalar(byte)))': write one ID per entry"
             case 0..<0x20, 0x7F:
                 return "it contains a control character"
-            case 0x80...:
-                return "it contains a non-ASCII character"
             default:
                 return "it contains '\(Character(Unicode.Scalar(byte)))' (allowed: letters, digits, '-', '_', '.')"
             }
@@ -106,7 +107,8 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public var description: String { rawValue }
 
-    public static func < (lhs: BundleID, rhs: BundleID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// Byte order (IDs are ASCII, so this is also character order).
+    public static func < (lhs: BundleID, rhs: BundleID) -> Bool { lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8) }
 }
 
 extension BundleID {

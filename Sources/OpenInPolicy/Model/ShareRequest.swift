@@ -17,10 +17,10 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     /// Dragging content to another app.
     case dragAndDrop = "drag-and-drop"
 
-    /// Reads a channel from its name.
+    /// Reads a channel from its name, byte for byte (`quick-loo\u{212A}` is no channel).
     /// - Throws: ``InputError/unknownChannel(_:)``.
     public init(parsing text: String) throws(InputError) {
-        guard let channel = Channel(rawValue: text) else { throw .unknownChannel(text) }
+        guard let channel = Channel.allCases.first(where: { ExactText.same($0.rawValue, text) }) else { throw .unknownChannel(text) }
         self = channel
     }
 
