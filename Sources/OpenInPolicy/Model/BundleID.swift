@@ -7,7 +7,7 @@
 public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The ID as written.
     public let rawValue: String
-    /// A hash of `rawValue` computed once, so set lookups do not rehash the string.
+    /// The ``TableHash`` of `rawValue` (keyed, over every byte), computed once, so set and table lookups do not rehash the string.
     let storedHash: UInt64
     /// Whether this is one of the two IDs that together stand for native Mail
     /// (`com.apple.UIKit.activity.Mail`, `com.apple.mobilemail`); decided once, as every listing check asks.
@@ -20,7 +20,7 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
             throw .malformedBundleID(text, reason: problem)
         }
         rawValue = text
-        storedHash = FNV1a.hash(text)
+        storedHash = TableHash.of(text)
         isNativeMail = BundleID.isNativeMail(text)
     }
 
@@ -28,7 +28,7 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     init(known text: String) {
         precondition(BundleID.problem(in: text) == nil, "invalid built-in bundle ID \(text)")
         rawValue = text
-        storedHash = FNV1a.hash(text)
+        storedHash = TableHash.of(text)
         isNativeMail = BundleID.isNativeMail(text)
     }
 

@@ -14,6 +14,15 @@ enum ExactText {
         a.utf8.elementsEqual(b.utf8)
     }
 
+    /// Whether `a` and `b` are the same bytes (two strings: compared in their contiguous storage when they have it).
+    @inline(__always)
+    static func same(_ a: String, _ b: String) -> Bool {
+        let fast = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in left.sameBytes(as: right) }
+        }
+        return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
+
     /// Whether `a` and `b` are the same bytes once ASCII letters are folded to lowercase
     /// (every other byte, non-ASCII included, must match exactly).
     static func sameIgnoringASCIICase<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {

@@ -9,7 +9,7 @@ public struct Whitelist: Sendable, Hashable, Sequence {
     public let ids: Set<BundleID>
     /// Whether both IDs of the native Mail pair are in the set.
     public let containsMailPair: Bool
-    /// The same IDs in an open-addressing table keyed by each ID's precomputed hash: lookups hash nothing.
+    /// The same IDs in the engine's hash table, keyed by each ID's precomputed hash: lookups hash nothing.
     let index: BundleIDTable
 
     /// Creates a whitelist from bundle IDs.
@@ -50,56 +50,14 @@ public struct Whitelist: Sendable, Hashable, Sequence {
     public func makeIterator() -> Set<BundleID>.Iterator { ids.makeIterator() }
 }
 
-/// A read-only hash set of bundle IDs that uses each ID's stored hash, with linear probing.
-///
-/// The hashes sit in an array of their own, so a probe compares 8-byte
-/// integers and touches a string only when the hashes match (the ID is
-/// almost certainly there); no probe copies an ID, so none retains one.
+/// A read-only set of bundle IDs: a ``ByteKeyTable`` looked up with each ID's stored ``TableHash``.
 struct BundleIDTable: Sendable {
-    /// Each slot's ID (meaningless when the slot is free).
-    private let texts: [String]
-    /// Each slot's ``key(_:)``, 0 when the slot is free: a probe reads only this array until a key matches.
-    private let keys: [UInt64]
-    private let mask: Int
+    private let table: ByteKeyTable<Bool>
 
     /// A table of `ids`; an ID given twice is kept once.
     init<IDs: Collection>(_ ids: IDs) where IDs.Element == BundleID {
-        var capacity = 8
-        while capacity < ids.count * 2 { capacity <<= 1 }
-        var texts = [String](repeating: "", count: capacity)
-        var keys = [UInt64](repeating: 0, count: capacity)
-        let mask = capacity - 1
-        for id in ids {
-            let key = BundleIDTable.key(id)
-            var slot = Int(truncatingIfNeeded: id.storedHash) & mask
-            var repeated = false
-            while keys[slot] != 0 {
-                if keys[slot] == key, texts[slot] == id.rawValue {
-                    repeated = true
-                    break
-                }
-                slot = (slot + 1) & mask
-            }
-            if repeated { continue }
-            texts[slot] = id.rawValue
-            keys[slot] = key
-        }
-        self.texts = texts
-        self.keys = keys
-        self.mask = mask
+        table = ByteKeyTable(ids.map { (key: $0.rawValue, value: true) })
     }
 
-    /// The stored hash, with 0 (which marks a free slot) read as 1.
-    @inline(__always)
-    private static func key(_ id: BundleID) -> UInt64 { id.storedHash == 0 ? 1 : id.storedHash }
-
-    func contains(_ id: BundleID) -> Bool {
-        let key = BundleIDTable.key(id)
-        var slot = Int(truncatingIfNeeded: id.storedHash) & mask
-        while keys[slot] != 0 {
-            if keys[slot] == key, texts[slot] == id.rawValue { return true }
-            slot = (slot + 1) & mask
-        }
-        return false
-    }
+    func contains(_ id: BundleID) -> Bool { table.value(for: id.rawValue, hash: id.storedHash) != nil }
 }
