@@ -12,17 +12,37 @@ public struct Whitelist: Sendable, Hashable, Sequence {
     /// The same IDs in the engine's hash table, keyed by each ID's precomputed hash: lookups hash nothing.
     let index: BundleIDTable
 
+    /// The first few IDs in byte order (at most ``summaryLength``), chosen once so an explanation
+    /// naming "what the whitelist holds" never sorts the whole list per request.
+    let firstIDs: [BundleID]
+    /// How many IDs ``firstIDs`` keeps.
+    static let summaryLength = 4
+
     /// Creates a whitelist from bundle IDs.
     public init<S: Sequence>(_ ids: S) where S.Element == BundleID {
         let list = Array(ids)
         let set = Set(list)
         self.ids = set
+        firstIDs = Whitelist.smallest(Whitelist.summaryLength, of: set)
         // From the list, not the set: an array is quicker to walk, and the table drops repeats itself.
         index = BundleIDTable(list)
         containsMailPair = index.contains(.mailActivity) && index.contains(.mobileMail)
     }
 
     public static func == (lhs: Whitelist, rhs: Whitelist) -> Bool { lhs.ids == rhs.ids }
+
+    /// The `count` smallest of `ids` in byte order, in one pass (no sort of the whole set).
+    /// - Complexity: O(n × count).
+    static func smallest<IDs: Sequence>(_ count: Int, of ids: IDs) -> [BundleID] where IDs.Element == BundleID {
+        var kept: [BundleID] = []
+        kept.reserveCapacity(count + 1)
+        for id in ids where kept.count < count || id < kept[kept.count - 1] {
+            let position = kept.firstIndex { id < $0 } ?? kept.count
+            kept.insert(id, at: position)
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept
+    }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ids) }
 
