@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// An enumeration of the AppConnect SDK, with the SDK's raw values and constant names.
 ///
 /// Values print as their SDK constant name (`ACPOLICY_APPLIED`), the way a
@@ -18,13 +20,19 @@ extension SDKEnumeration {
 
     public var description: String { sdkName }
 
-    /// Reads a value from its short name (`applied`), its SDK constant name
-    /// (`ACPOLICY_APPLIED`) or its number (`1`); names are case-insensitive.
+    /// Reads a value from its short name (`applied`), the guide's constant name
+    /// (`ACPOLICY_APPLIED`), the header's constant name (`ACPolicyStateApplied`,
+    /// `ACTypes.h`) or its number (`1`).
+    ///
+    /// Names are compared byte for byte with ASCII letter case ignored; a name
+    /// holding any non-ASCII character (a Kelvin sign for `K`) is none of them.
     /// - Returns: `nil` for anything else.
     public init?(parsing text: String) {
-        let folded = text.lowercased()
-        for value in Self.allCases
-        where folded == value.name || folded == value.sdkName.lowercased() || folded == String(value.rawValue) {
+        let folded = ExactText.asciiLowercased(text)
+        for value in Self.allCases {
+            let header = Self.sdkTypeName + value.name.filter { $0 != "_" }
+            let spellings = [value.name, value.sdkName, header, String(value.rawValue)]
+            guard spellings.contains(where: { ExactText.same(folded, ExactText.asciiLowercased($0)) }) else { continue }
             self = value
             return
         }

@@ -7,16 +7,16 @@
 /// are different strings. Every key, bundle ID, scheme, separator and name
 /// the engine reads goes through these functions, never through `==` on
 /// `String` or a `String`-keyed dictionary.
-enum ExactText {
+package enum ExactText {
     /// Whether `a` and `b` are the same bytes.
     @inline(__always)
-    static func same<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+    package static func same<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         a.utf8.elementsEqual(b.utf8)
     }
 
     /// Whether `a` and `b` are the same bytes (two strings: compared in their contiguous storage when they have it).
     @inline(__always)
-    static func same(_ a: String, _ b: String) -> Bool {
+    package static func same(_ a: String, _ b: String) -> Bool {
         let fast = a.utf8.withContiguousStorageIfAvailable { left in
             b.utf8.withContiguousStorageIfAvailable { right in left.sameBytes(as: right) }
         }
@@ -25,12 +25,12 @@ enum ExactText {
 
     /// Whether `a` and `b` are the same bytes once ASCII letters are folded to lowercase
     /// (every other byte, non-ASCII included, must match exactly).
-    static func sameIgnoringASCIICase<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+    package static func sameIgnoringASCIICase<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     /// Whether `text` is a byte-exact member of `candidates`.
-    static func isOne<S: StringProtocol>(_ text: S, of candidates: [String]) -> Bool {
+    package static func isOne<S: StringProtocol>(_ text: S, of candidates: [String]) -> Bool {
         candidates.contains { same(text, $0) }
     }
 
@@ -38,19 +38,19 @@ enum ExactText {
     ///
     /// Unlike `String.split(separator: ";")`, which compares `Character`s and so also splits
     /// at U+037E GREEK QUESTION MARK, this splits only where the byte is.
-    static func split(_ text: String, at separator: Unicode.Scalar) -> [Substring] {
+    package static func split(_ text: String, at separator: Unicode.Scalar) -> [Substring] {
         precondition(separator.isASCII)
         return text.utf8.split(separator: UInt8(separator.value), omittingEmptySubsequences: false).map { Substring($0) }
     }
 
     /// The first scalar of `text` outside ASCII, if any.
-    static func firstNonASCII<S: StringProtocol>(in text: S) -> Unicode.Scalar? {
+    package static func firstNonASCII<S: StringProtocol>(in text: S) -> Unicode.Scalar? {
         guard text.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
         return text.unicodeScalars.first { !$0.isASCII }
     }
 
     /// How a message names a scalar: `'K' (U+212A KELVIN SIGN)`; an invisible one is shown by code point only.
-    static func describe(_ scalar: Unicode.Scalar) -> String {
+    package static func describe(_ scalar: Unicode.Scalar) -> String {
         let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
         let name = scalar.properties.name ?? scalar.properties.nameAlias
         let visible = scalar.properties.generalCategory.isVisible
@@ -59,7 +59,7 @@ enum ExactText {
     }
 
     /// `text` with its ASCII letters lowercased: the case-insensitive names' folding.
-    static func asciiLowercased<S: StringProtocol>(_ text: S) -> String {
+    package static func asciiLowercased<S: StringProtocol>(_ text: S) -> String {
         String(decoding: text.utf8.map(lowercased), as: UTF8.self)
     }
 
@@ -70,7 +70,7 @@ enum ExactText {
 
     /// Checks that a name the SDK spells in ASCII is ASCII.
     /// - Returns: `nil`, or the problem: "it contains 'K' (U+212A KELVIN SIGN), which is not ASCII".
-    static func asciiProblem<S: StringProtocol>(in text: S) -> String? {
+    package static func asciiProblem<S: StringProtocol>(in text: S) -> String? {
         firstNonASCII(in: text).map { "it contains \(describe($0)), which is not ASCII: the SDK's names are ASCII and compared byte for byte" }
     }
 }
