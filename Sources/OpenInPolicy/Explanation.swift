@@ -71,6 +71,7 @@ private struct Facts {
             return sentences
         case "open-url.own-scheme":
             return ["'\(scheme)' is one of the app's own URL schemes: opening it is not Open In"]
+                + policy.app.schemeOrigins[scheme, default: []].map { "'\(scheme)' is declared by \($0)" }
         case "open-url.web-scheme":
             return ["'\(scheme)' is a web scheme: opening a web address is not Open In"]
         case "open-url.listed-handler", "open-url.unlisted-handler":

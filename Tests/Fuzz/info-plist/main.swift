@@ -20,7 +20,7 @@ private func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let overrides = try? InfoPlist.read(bytes) else { return 0 }
+    guard let overrides = try? InfoPlist.read(bytes).overrides else { return 0 }
     if overrides.disableSchemeBlocking {
         // XML spells the key out; a binary plist stores it as ASCII too (or as UTF-16 for non-ASCII keys, which this is not).
         check(contains(bytes, keyBytes), "the override was turned on by a plist without the key")
