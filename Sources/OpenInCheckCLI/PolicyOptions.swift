@@ -60,7 +60,7 @@ struct PolicyOptions: Sendable, Equatable {
         return result
     }
 
-    private static func pair(_ text: String, option: String, valueMayBeEmpty: Bool, verb: String) throws(UsageError) -> Pair {
+    static func pair(_ text: String, option: String, valueMayBeEmpty: Bool, verb: String) throws(UsageError) -> Pair {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
               valueMayBeEmpty || text.index(after: equals) != text.endIndex else {
             throw UsageError("'\(text)' is not of the form \(option.split(separator: " ").last!) (for \(option.split(separator: " ").first!))", verb: verb)
@@ -71,14 +71,7 @@ struct PolicyOptions: Sendable, Equatable {
     /// Reads the files and applies the flags.
     /// - Throws: ``CLIError/invalidInput(_:)`` for a file that cannot be read or is invalid, or an invalid flag value.
     func load() throws(CLIError) -> PolicyInputs {
-        var settings = BuildSettings()
-        for pair in buildSettings {
-            do throws(BuildSettings.Problem) {
-                try settings.set(pair.key, to: pair.value)
-            } catch {
-                throw .invalidInput("--build-setting \(pair.key)=\(pair.value): \(error.description)")
-            }
-        }
+        let settings = try Self.buildSettings(buildSettings)
         let bytes = try ByteSource.readFile(path: policyPath, what: "policy file")
         var inputs: PolicyInputs
         do throws(FormatError) {
@@ -114,6 +107,20 @@ struct PolicyOptions: Sendable, Equatable {
             inputs.device.appConnectApps.insert(try flagValue("--appconnect-app \(app)") { () throws(InputError) in try BundleID(app) })
         }
         return inputs
+    }
+
+    /// The `--build-setting` pairs as build settings.
+    /// - Throws: ``CLIError/invalidInput(_:)`` for a name that is not letters, digits and `_`.
+    static func buildSettings(_ pairs: [Pair]) throws(CLIError) -> BuildSettings {
+        var settings = BuildSettings()
+        for pair in pairs {
+            do throws(BuildSettings.Problem) {
+                try settings.set(pair.key, to: pair.value)
+            } catch {
+                throw .invalidInput("--build-setting \(pair.key)=\(pair.value): \(error.description)")
+            }
+        }
+        return settings
     }
 
     /// Runs `body`, naming `flag` in the message of an invalid value.

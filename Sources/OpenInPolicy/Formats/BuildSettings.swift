@@ -42,16 +42,23 @@ public struct BuildSettings: Sendable, Hashable {
         /// A `--build-setting` name that is not letters, digits and `_`.
         case malformedName(String)
 
-        public var description: String {
+        public var description: String { description(in: nil) }
+
+        /// The description, naming the string the reference is in (when it is more than the reference).
+        public func description(in written: String?) -> String {
+            func place(_ reference: String) -> String {
+                guard let written, written != reference else { return reference }
+                return "\(reference) in \(JSONWriter.quoted(written))"
+            }
             switch self {
             case .unresolved(let reference, _):
-                "the build setting reference \(reference) is not resolved"
+                return "the build setting reference \(place(reference)) is not resolved"
             case .unsupportedModifier(let reference, let modifier):
-                "the build setting reference \(reference) uses the modifier ':\(modifier)', which openin-check does not apply (it applies :\(BuildSettings.modifiers.joined(separator: ", :")))"
+                return "the build setting reference \(place(reference)) uses the modifier ':\(modifier)', which openin-check does not apply (it applies :lower, :upper and :rfc1034identifier)"
             case .malformedReference(let reference):
-                "\(reference) is not a build setting reference openin-check can read: write $(NAME) or ${NAME}, NAME being letters, digits and '_', optionally followed by :lower, :upper or :rfc1034identifier"
+                return "\(place(reference)) is not a build setting reference openin-check can read: write $(NAME) or ${NAME}, NAME being letters, digits and '_', optionally followed by :lower, :upper or :rfc1034identifier"
             case .malformedName(let name):
-                "'\(name)' is not a build setting name: use letters, digits and '_'"
+                return "'\(name)' is not a build setting name: use letters, digits and '_'"
             }
         }
     }

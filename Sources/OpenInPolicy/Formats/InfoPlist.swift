@@ -157,7 +157,7 @@ public enum InfoPlist {
 
     /// The message for a reference that cannot be resolved, with both remedies where they apply.
     private static func unresolved(_ problem: BuildSettings.Problem, in written: String) -> String {
-        let message = "\(problem) (in \(JSONWriter.quoted(written)))"
+        let message = problem.description(in: written)
         guard case .unresolved(_, let name) = problem else { return message }
         return "\(message): pass the built app's Info.plist (the one inside the .app, where Xcode has resolved it), or give the value with --build-setting \(name)=VALUE"
     }
