@@ -212,6 +212,28 @@ import Testing
         #expect(try BuiltBinary.run(["eval", "--policy", Self.unauthorized, "--info-plist", path, "--channel", "copy"]).status == 1)
     }
 
+    @Test func lintReadsAPolicyFilesInfoPlistSchemesWithLinesAndBuildSettings() throws {
+        let policy = try TemporaryFile.write("""
+            {"openInPolicy": "unauthorized",
+             "infoPlist": {"CFBundleURLTypes": [{"CFBundleURLSchemes": ["ac$(PRODUCT_BUNDLE_IDENTIFIER)", "x_y"]}, {"CFBundleURLSchemes": ["AC$(PRODUCT_BUNDLE_IDENTIFIER)"]}]}}
+            """, name: "policy.json")
+        let run = try BuiltBinary.run(["lint", "--build-setting", "PRODUCT_BUNDLE_IDENTIFIER=com.a", policy])
+        #expect(run.status == 1)
+        #expect(run.stdout.replacingOccurrences(of: policy, with: "policy.json") == """
+            policy.json:2:95: error OI012 invalid-url-scheme: infoPlist.CFBundleURLTypes[0].CFBundleURLSchemes[1]: the scheme "x_y" is not a URL scheme: a scheme is a letter followed by letters, digits, '+', '-' or '.'
+                fix: write the scheme as ASCII letters, digits, '+', '-' and '.', starting with a letter (e.g. x-y)
+            policy.json:2:128: warning OI013 duplicate-url-scheme: infoPlist.CFBundleURLTypes[1].CFBundleURLSchemes[0]: the scheme "ACcom.a" is already declared at infoPlist.CFBundleURLTypes[0].CFBundleURLSchemes[0] (schemes ignore letter case)
+                fix: remove this one, or write the other scheme it was meant to be
+
+            lint: 1 error, 1 warning, 0 info in 1 file
+
+            """)
+        let unresolved = try BuiltBinary.run(["lint", policy])
+        #expect(unresolved.stdout.replacingOccurrences(of: policy, with: "policy.json").hasPrefix(
+            "policy.json:2:61: error OI014 unresolved-build-setting: infoPlist.CFBundleURLTypes[0].CFBundleURLSchemes[0]: "))
+        #expect(unresolved.stdout.hasSuffix("lint: 3 errors, 0 warnings, 0 info in 1 file\n"))
+    }
+
     @Test func lintOfTheExamplesAgreesWithEval() throws {
         #expect(try BuiltBinary.run(["lint", Self.built]).stdout == "lint: no findings in 1 file\n")
         let source = try BuiltBinary.run(["lint", Self.source])

@@ -102,7 +102,7 @@ extension PolicyDocument {
         do throws(FormatError) {
             switch try PolicyFile.kind(of: bytes) {
             case .json:
-                self.init(policyJSON: bytes, file: file)
+                self.init(policyJSON: bytes, file: file, buildSettings: buildSettings)
             case .appConnectPlist where Self.isAppConnectPlist(bytes, file: file):
                 self.init(appConnectPlist: bytes, file: file)
             case .appConnectPlist:
