@@ -68,12 +68,12 @@ public enum InfoPlist {
     ///   type, a malformed scheme, or a reference `buildSettings` does not resolve.
     public static func read<Bytes: Collection>(_ bytes: Bytes, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> Contents where Bytes.Element == UInt8 {
         let rootValue = try PropertyList.read(bytes)
-        guard let root = rootValue.members else {
+        guard let root = rootValue.pairs else {
             throw FormatError("an Info.plist must hold a <dict> at the top level")
         }
         var contents = Contents()
         if let appConnect = member(appConnectKey, of: root) {
-            guard let dictionary = appConnect.members else {
+            guard let dictionary = appConnect.pairs else {
                 throw FormatError("\(appConnectKey): must be a <dict>, not \(appConnect.found)")
             }
             if let value = member(disableSchemeBlockingKey, of: dictionary) {
@@ -111,10 +111,6 @@ public enum InfoPlist {
     /// The value of `key` among `members`, the key compared by its bytes.
     private static func member<Value>(_ key: String, of members: [(String, Value)]) -> Value? {
         members.first { $0.0.utf8.elementsEqual(key.utf8) }?.1
-    }
-
-    private static func member(_ key: String, of members: [String: PropertyListValue]) -> PropertyListValue? {
-        member(key, of: members.map { ($0.key, $0.value) })
     }
 
     /// Every scheme of `CFBundleURLTypes`, checked and resolved.
@@ -197,13 +193,9 @@ private protocol InfoPlistNode {
 }
 
 extension PropertyListValue: InfoPlistNode {
-    var members: [String: PropertyListValue]? {
-        if case .dictionary(let members) = self { return members }
-        return nil
-    }
-
     var pairs: [(String, PropertyListValue)]? {
-        members.map { $0.map { ($0.key, $0.value) } }
+        if case .dictionary(let members) = self { return members.map { ($0.key, $0.value) } }
+        return nil
     }
 
     var elements: [PropertyListValue]? {
