@@ -138,6 +138,8 @@ import Testing
          #"CFBundleURLTypes[0].CFBundleURLSchemes[0]: the scheme "acmé" holds the non-ASCII character 'é' (U+00E9): a URL scheme is ASCII letters, digits, '+', '-' and '.'"#),
         BadCase(urlTypes([["CFBundleURLSchemes": ["acme\u{212A}"]]]),
          #"CFBundleURLTypes[0].CFBundleURLSchemes[0]: the scheme "acmeK" holds the non-ASCII character 'K' (U+212A): a URL scheme is ASCII letters, digits, '+', '-' and '.'"#),
+        BadCase(urlTypes([["CFBundleURLSchemes": ["acme\u{202E}"]]]),
+         "CFBundleURLTypes[0].CFBundleURLSchemes[0]: the scheme holds the non-ASCII character U+202E, which does not print: a URL scheme is ASCII letters, digits, '+', '-' and '.'"),
         BadCase(urlTypes([["CFBundleURLSchemes": ["my_app"]]]),
          #"CFBundleURLTypes[0].CFBundleURLSchemes[0]: the scheme "my_app" is not a URL scheme: a scheme is a letter followed by letters, digits, '+', '-' or '.'"#),
         BadCase(urlTypes([["CFBundleURLSchemes": ["acme:"]]]),

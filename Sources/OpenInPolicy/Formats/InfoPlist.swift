@@ -164,7 +164,18 @@ public enum InfoPlist {
         if let character = scheme.unicodeScalars.first(where: { !$0.isASCII }) {
             let hex = String(character.value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            return "the scheme \(shown) holds the non-ASCII character '\(character)' (\(code)): a URL scheme is ASCII letters, digits, '+', '-' and '.'"
+            // Marks, format and control characters (RTL overrides among them) are named by code point alone.
+            let printable: Bool
+            switch character.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .nonspacingMark, .spacingMark, .enclosingMark,
+                 .privateUse, .surrogate, .unassigned:
+                printable = false
+            default:
+                printable = true
+            }
+            let rule = "a URL scheme is ASCII letters, digits, '+', '-' and '.'"
+            if printable { return "the scheme \(shown) holds the non-ASCII character '\(character)' (\(code)): \(rule)" }
+            return "the scheme holds the non-ASCII character \(code), which does not print: \(rule)"
         }
         if scheme.hasSuffix(":") {
             return "the scheme \(shown) ends with ':': write the scheme alone, without the colon"
