@@ -24,7 +24,7 @@ struct PolicyFileDifferentialTests {
             for binary in [false, true] {
                 var inputs = try PolicyFile.read(try Self.appConnectPlist(policy.input, binary: binary, &rng), file: "AppConnect.plist")
                 try Self.addFacts(policy.input, to: &inputs)
-                inputs.infoPlist = try InfoPlist.read(Array(info.utf8))
+                inputs.infoPlist = try InfoPlist.read(Array(info.utf8)).overrides
                 readers.append((binary ? "binary AppConnect.plist" : "AppConnect.plist", Evaluator(policy: inputs.policy)))
             }
             for _ in 0..<Self.requestsPerPolicy {
