@@ -180,4 +180,14 @@ import Testing
         #expect(run.stdout.contains(#"  request     mail-compose (a\nb\\c)"# + "\n"))
         #expect(run.stdout.split(separator: "\n").count == 6)
     }
+
+    // MARK: diff --requests
+
+    @Test func aLogWithNoValidRequestIsAnErrorNotAVerdict() throws {
+        let run = try BuiltBinary.run(["diff", "--requests", "-", "Examples/diff/old.json", "Examples/diff/new.json"],
+                                      stdin: "{\"channel\":\"nowhere\"}\n\n")
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Error: the request log on standard input holds no valid request (2 invalid lines; line 1: unknown channel 'nowhere': use one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop): nothing was compared, so there is no verdict; fix the lines and run again\n")
+        #expect(run.status == 1)
+    }
 }
