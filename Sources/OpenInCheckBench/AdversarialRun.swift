@@ -1,4 +1,4 @@
-/// `openin-check-bench --adversarial`: the inputs of issue 16 that once made `openin-check`
+/// `openin-check-bench --adversarial`: the inputs that once made `openin-check`
 /// super-linear in time or memory, each run as a whole process at two sizes.
 ///
 /// For each workload the input grows by a factor (4 or so) between the sizes; time and peak
@@ -17,7 +17,7 @@ struct AdversarialRun {
     let binary: String
 
     /// IDs that share their length and their first and last eight bytes, which a hash of
-    /// only those bytes (the interner's before issue 16) sent to one slot.
+    /// only those bytes (the JSON Lines interner's old hash) sent to one slot.
     static func collidingID(_ index: Int) -> String {
         let digits = String(index)
         return "com.example.a" + String(repeating: "0", count: max(0, 7 - digits.count)) + digits + ".zzzzzzzz"
@@ -65,7 +65,7 @@ struct AdversarialRun {
 
     /// Runs every workload once per size (after the inputs are written) and describes the figures.
     func measure(progress: (String) -> Void) throws(BenchError) {
-        progress("adversarial inputs (issue 16), whole processes of \(binary), one run per size:\n")
+        progress("adversarial inputs, whole processes of \(binary), one run per size:\n")
         for workload in Self.workloads {
             var figures: [(n: Int, run: ChildProcess.Run)] = []
             for n in workload.sizes {

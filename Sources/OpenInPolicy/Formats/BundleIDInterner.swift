@@ -8,7 +8,7 @@ struct BundleIDInterner: Sendable {
 
     /// A table of `ids` (duplicates are fine).
     init(_ ids: [BundleID]) {
-        table = ByteKeyTable(ids.map { (key: $0.rawValue, value: $0) })
+        table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: $0) })
     }
 
     /// The known ID spelled exactly `bytes`, if any.

@@ -108,7 +108,12 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     public var description: String { rawValue }
 
     /// Byte order (IDs are ASCII, so this is also character order).
-    public static func < (lhs: BundleID, rhs: BundleID) -> Bool { lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8) }
+    public static func < (lhs: BundleID, rhs: BundleID) -> Bool {
+        let fast = lhs.rawValue.utf8.withContiguousStorageIfAvailable { left in
+            rhs.rawValue.utf8.withContiguousStorageIfAvailable { right in left.lexicographicallyPrecedes(right) }
+        }
+        return (fast ?? nil) ?? lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
 }
 
 extension BundleID {

@@ -41,14 +41,18 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
 
     /// A table of `entries`; for a key given twice, the first value is kept.
     init<Entries: Collection>(_ entries: Entries) where Entries.Element == (key: String, value: Value) {
+        self.init(hashed: entries.lazy.map { (key: $0.key, hash: TableHash.of($0.key), value: $0.value) })
+    }
+
+    /// A table of entries whose ``TableHash`` is already known (a ``BundleID`` carries its own).
+    init<Entries: Collection>(hashed entries: Entries) where Entries.Element == (key: String, hash: UInt64, value: Value) {
         var capacity = 8
         while capacity < entries.count * 2 { capacity <<= 1 }
         var keys = [String](repeating: "", count: capacity)
         var hashes = [UInt64](repeating: 0, count: capacity)
         var values = [Value?](repeating: nil, count: capacity)
         let mask = capacity - 1
-        for (key, value) in entries {
-            let hash = TableHash.of(key)
+        for (key, hash, value) in entries {
             var slot = Int(truncatingIfNeeded: hash) & mask
             var repeated = false
             while hashes[slot] != 0 {

@@ -76,7 +76,7 @@ struct BundleIDTable: Sendable {
 
     /// A table of `ids`; an ID given twice is kept once.
     init<IDs: Collection>(_ ids: IDs) where IDs.Element == BundleID {
-        table = ByteKeyTable(ids.map { (key: $0.rawValue, value: true) })
+        table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) })
     }
 
     func contains(_ id: BundleID) -> Bool { table.value(for: id.rawValue, hash: id.storedHash) != nil }
