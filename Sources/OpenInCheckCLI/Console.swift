@@ -22,8 +22,12 @@ final class Console {
     }
 
     /// The process's own standard streams.
+    /// SIGTERM and SIGINT end it at the next record boundary (``Interruption``).
     static func standard() -> Console {
-        Console(stdout: Output(fileDescriptor: 1), stderr: Output(fileDescriptor: 2), stdin: ByteSource(fileDescriptor: 0, name: "standard input"))
+        let console = Console(stdout: Output(fileDescriptor: 1), stderr: Output(fileDescriptor: 2),
+                              stdin: ByteSource(fileDescriptor: 0, name: "standard input"))
+        Interruption.install(flushing: console.stdout)
+        return console
     }
 
     /// A console that captures output in memory and reads `stdin` from bytes.
@@ -67,6 +71,8 @@ final class Output {
         }
         buffer.append(contentsOf: bytes)
         if buffer.count >= Output.bufferSize { flush() }
+        // A signal waits for the record being written: it ends the process once the buffer ends a line.
+        if Interruption.pending != nil, buffer.last == UInt8(ascii: "\n"), Interruption.isFlushing(self) { Interruption.stop() }
     }
 
     /// Sends buffered bytes to the file descriptor.
@@ -180,7 +186,11 @@ final class ByteSource {
                 buffer.removeLast(limit - count)
                 return count
             }
-            if errno == EINTR { continue }
+            if errno == EINTR {
+                // Waiting for input, every record so far is whole: a pending signal can end the process here.
+                if Interruption.pending != nil { Interruption.stop() }
+                continue
+            }
             let reason = describeErrno(errno)
             buffer.removeLast(limit)
             throw .invalidInput("cannot read \(what) '\(name)': \(reason)")

@@ -191,3 +191,36 @@ import Testing
         #expect(run.status == 1)
     }
 }
+
+/// SIGTERM and SIGINT end a stream at a record boundary, with every record whole and 128 + the signal as status.
+@Suite struct InterruptedStreamTests {
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalEndsTheStreamWithWholeRecords(signal: Int32, status: Int32) throws {
+        let binary = try #require(BuiltBinary.url)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["eval", "--policy", "Examples/policies/whitelist-half-pair.json", "-"]
+        process.currentDirectoryURL = BuiltBinary.packageRoot
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Two whole lines, then a half line, and the stream stays open: the process waits in read().
+        input.fileHandleForWriting.write(Data("{\"channel\":\"mail-compose\"}\n{\"channel\":\"mail-compose\"}\n{\"chan".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("the process did not stop within 10 s of the signal")
+        }
+        let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(records == HostileInputEndToEndTests.mailComposeDenied + "\n" + HostileInputEndToEndTests.mailComposeDenied + "\n")
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == status)
+        try? input.fileHandleForWriting.close()
+    }
+}
