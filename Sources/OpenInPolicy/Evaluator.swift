@@ -28,6 +28,11 @@ public struct Evaluator: Sendable {
         let policy = prepared
         // Rules 1 to 4 apply to every channel (rule 2 to drag and drop only); rules 5 to 10 each own a channel.
         if NotEnforcingRule.applies(policy) { return NotEnforcingRule.decide(request, policy) }
+        // Rules 11 to 13 own the channels beyond Open In: rules 2 to 10 never concern them.
+        switch request.route {
+        case .openFrom, .copy, .print: return Self.beyondOpenIn(request.route, policy)
+        case .activityView, .mailto, .otherURL, .mailView, .document, .dragAndDrop: break
+        }
         if case .dragAndDrop(let target) = request.route, let dragPolicy = policy.dragAndDrop {
             return DragAndDropPolicyRule.decide(target: target, dragPolicy, policy)
         }
@@ -40,13 +45,37 @@ public struct Evaluator: Sendable {
         case .mailView: return MailViewRule.decide(policy)
         case .document(let target): return DocumentInteractionRule.decide(target: target, document: request.document, policy)
         case .dragAndDrop(let target): return DragAndDropListingRule.decide(target: target, policy)
+        case .openFrom, .copy, .print: return Self.beyondOpenIn(request.route, policy)
+        }
+    }
+
+    /// Rules 11 to 13: Open From, copy and print, each under its own control.
+    private static func beyondOpenIn(_ route: Route, _ policy: PreparedPolicy) -> Decision {
+        switch route {
+        case .openFrom(let source): OpenFromRule.decide(source: source, policy)
+        case .copy(let target): CopyRule.decide(target: target, policy)
+        case .print: PrintRule.decide(policy)
+        // Not reached (the callers pass only the three routes above); refused, never allowed.
+        case .activityView, .mailto, .otherURL, .mailView, .document, .dragAndDrop: ActivityViewRule.decide(policy)
         }
     }
 
     /// Decides one request given as strings.
-    /// - Throws: ``InputError`` when the request is invalid; never a decision for bad input.
-    public func decide(channel: String, target: String? = nil, url: String? = nil, document: String? = nil) throws(InputError) -> Decision {
-        decide(try ShareRequest(channel: channel, target: target, url: url, document: document))
+    /// - Throws: ``InputError`` when the request is invalid, or when it is on a channel
+    ///   whose control the policy does not set (``Policy/check(_:)``); never a decision for bad input.
+    public func decide(channel: String, target: String? = nil, url: String? = nil, source: String? = nil, document: String? = nil) throws(InputError) -> Decision {
+        try decision(for: try ShareRequest(channel: channel, target: target, url: url, source: source, document: document))
+    }
+
+    /// Decides one request after checking that the policy sets the control its channel needs.
+    ///
+    /// ``decide(_:)`` never allows a request on `open-from`, `copy` or `print` under a
+    /// policy that does not set that control (it refuses it as under UNAUTHORIZED);
+    /// this method makes that case the error it is.
+    /// - Throws: ``InputError/policyKeyNotSet(_:_:)`` naming the missing policy key.
+    public func decision(for request: ShareRequest) throws(InputError) -> Decision {
+        try policy.check(request)
+        return decide(request)
     }
 }
 
@@ -58,6 +87,8 @@ enum Delivery {
         case .mailto, .mailView: .mobileMail
         case .otherURL(let url): policy.isOwnScheme(url) ? nil : policy.handler(for: url)
         case .document(let target), .dragAndDrop(let target): target
+        case .copy(let target): target
+        case .openFrom, .print: nil
         }
     }
 }

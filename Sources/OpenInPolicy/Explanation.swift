@@ -85,12 +85,59 @@ private struct Facts {
             return sentences
         case "drag-and-drop.listed-target", "drag-and-drop.unlisted-target":
             return ["no drag-and-drop policy is given, so drag and drop follows the Open In listing", status] + (target.map { [listing($0)] } ?? [])
+        case "open-from.unauthorized", "open-from.authorized":
+            return [openFromStatus, "the Open In policy, MI_AC_DISABLE_OPEN_IN_ENFORCEMENT and the whitelist do not concern Open From"]
+        case "open-from.listed-source", "open-from.unlisted-source":
+            guard let source = request.source else { return [openFromStatus] }
+            return [openFromStatus, openFromListing(source)]
+        case "open-from.unknown-source":
+            return [openFromStatus, "the request names no source app (--source or \"source\"), and an unknown app is never taken as listed"]
+        case "copy.unauthorized", "copy.authorized":
+            return [pasteboardStatus]
+        case "copy.secure-services-unavailable":
+            return [pasteboardStatus, "the device's secure services are unavailable (device.secureServicesAvailable is false), so writing to the pasteboard fails"]
+        case "copy.secure-appconnect-apps", "copy.secure-non-appconnect-app":
+            var sentences = [pasteboardStatus, "the device's secure services are available"]
+            if let target { sentences.append(appConnectMembership(target)) }
+            return sentences
+        case "print.unauthorized", "print.authorized":
+            var sentences = [printStatus]
+            if decision.outcome == .deny { sentences.append("the SDK has no callback for a blocked print: the app should hide its print command") }
+            return sentences
         default:
             return [status]
         }
     }
 
     var scheme: String { request.url?.scheme ?? "" }
+
+    var openFromStatus: String {
+        guard let openFrom = policy.openFrom else { return "the policy does not set openFromPolicy" }
+        switch openFrom.setting {
+        case .allAppConnectApps:
+            return "the Open From policy is \"All AppConnect apps\": WHITELIST of the device's \(count(policy.device.appConnectApps.count, "AppConnect app"))"
+        case .status(let status):
+            return "the Open From policy is \(status) (\(status.sdkName))"
+        }
+    }
+
+    /// Whether `source` is in the Open From whitelist, and why.
+    func openFromListing(_ source: BundleID) -> String {
+        let list = policy.openFrom?.setting == .allAppConnectApps ? "the device's AppConnect apps" : "the Open From whitelist"
+        let ids = policy.openFromWhitelist ?? .empty
+        if ids.contains(source) { return "\(list) holds \(source)" }
+        return "\(list) does not hold \(source) (it holds \(summary(of: ids.ids)); there is no Mail pair for Open From)"
+    }
+
+    var pasteboardStatus: String {
+        guard let pasteboard = policy.pasteboard else { return "the policy does not set pasteboardPolicy" }
+        return "the pasteboard policy is \(pasteboard) (\(pasteboard.sdkName))"
+    }
+
+    var printStatus: String {
+        guard let print = policy.print else { return "the policy does not set printPolicy" }
+        return "the print policy is \(print) (\(print.sdkName))"
+    }
 
     var status: String {
         switch inputs.setting {

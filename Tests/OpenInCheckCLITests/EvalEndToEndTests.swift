@@ -34,7 +34,7 @@ import Testing
     @Test func explainNamesRuleSourceAndInputs() throws {
         let run = try BuiltBinary.run(["eval", "--policy", Self.halfPair, "--channel", "mail-link", "--url", "mailto:a@example.com", "--explain"])
         #expect(run.status == 2)
-        #expect(run.stdout.contains("Why\n  rule     mail-view.blocked (step 8 of 10)\n"))
+        #expect(run.stdout.contains("Why\n  rule     mail-view.blocked (step 8 of 13)\n"))
         #expect(run.stdout.contains("  source   open-in-policy.txt\n"))
         #expect(run.stdout.contains("- the whitelist holds com.apple.mobilemail but not com.apple.UIKit.activity.Mail: both are needed for native Mail"))
     }
@@ -75,7 +75,7 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 7)
         #expect(lines[0].hasPrefix(#"{"id":"ok-1","outcome":"allow""#))
-        #expect(lines[1] == #"{"line":2,"id":"typo","error":"chanel: unknown key. Did you mean 'channel'? Known keys: id, channel, target, url, document"}"#)
+        #expect(lines[1] == #"{"line":2,"id":"typo","error":"chanel: unknown key. Did you mean 'channel'? Known keys: id, channel, target, url, source, document"}"#)
         #expect(lines[2] == #"{"line":3,"id":"no-target","error":"channel quick-look needs a target bundle ID"}"#)
         #expect(lines[3] == #"{"line":4,"error":"blank line: write one JSON request per line"}"#)
         #expect(lines[4] == #"{"line":5,"error":"column 54: not valid JSON: expected ',' or '}', found the end of the input: the object is not closed"}"#)

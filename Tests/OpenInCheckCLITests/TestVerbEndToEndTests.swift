@@ -82,10 +82,12 @@ import Testing
         let run = try BuiltBinary.run(["rules"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.count == 23)
+        #expect(lines.count == 35)
         #expect(lines.first?.hasPrefix(" 1  not-enforcing.allow ") == true)
         #expect(lines.contains { $0.hasPrefix(" 5  activity-view.blocks-all") })
-        #expect(lines.last?.hasPrefix("10  drag-and-drop.unlisted-target") == true)
+        #expect(lines.contains { $0.hasPrefix("10  drag-and-drop.unlisted-target") })
+        #expect(lines.contains { $0.hasPrefix("11  open-from.unauthorized") })
+        #expect(lines.last?.hasPrefix("13  print.authorized") == true)
     }
 
     @Test func explainQuotesTheSeed() throws {

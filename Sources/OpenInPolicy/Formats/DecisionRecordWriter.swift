@@ -118,6 +118,9 @@ final class DecisionRecordWriter: @unchecked Sendable {
             sink.append(target.rawValue)
             sink.append(UInt8(ascii: "\""))
         }
+        if let audience = decision.audience {
+            sink.append(",\"audience\":\"" + audience.rawValue + "\"")
+        }
         append(callbacksKey, to: &sink)
         switch decision.callback {
         case .none:
@@ -130,6 +133,11 @@ final class DecisionRecordWriter: @unchecked Sendable {
             sink.append(UInt8(ascii: "}"))
         case .dragAndDropToNonAppConnectApp:
             append(dragAndDropCallback, to: &sink)
+        case .openFromAttemptedWhenBlocked(let status, let source):
+            // The fast path declines these channels; rendered in full should a caller write one.
+            sink.append(JSONWriter.compact(.object(DecisionRecord.json(Callback.openFromAttemptedWhenBlocked(status, source: source)))))
+        case .copyAttemptedWhenUnauthorized(let policy):
+            sink.append(JSONWriter.compact(.object(DecisionRecord.json(Callback.copyAttemptedWhenUnauthorized(policy)))))
         }
         sink.append(UInt8(ascii: "]"))
         append(openInUIs[decision.openInUI == .enabled ? 0 : 1], to: &sink)

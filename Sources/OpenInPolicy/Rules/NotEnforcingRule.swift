@@ -12,6 +12,8 @@ enum NotEnforcingRule: DecisionRule {
     static func applies(_ policy: PreparedPolicy) -> Bool { !policy.enforcing }
 
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
-        Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+        // A regular app's copy goes to the ordinary pasteboard, readable by every app.
+        Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), audience: request.channel == .copy ? .allApps : nil,
+                 openInUI: .enabled, rule: allow.id)
     }
 }

@@ -39,7 +39,7 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
 public struct RuleInfo: Sendable, Hashable {
     /// The stable id.
     public let id: RuleID
-    /// The position in DESIGN's list of rules (1 to 10), which is the order of evaluation.
+    /// The position in the list of rules (1 to 13), which is the order of evaluation.
     public let step: Int
     /// A one-line summary of the rule.
     public let summary: String
@@ -88,6 +88,9 @@ enum RuleCatalog {
         MailViewRule.rules,
         DocumentInteractionRule.rules,
         DragAndDropListingRule.rules,
+        OpenFromRule.rules,
+        CopyRule.rules,
+        PrintRule.rules,
     ].flatMap { $0 }
 
     static let byID: [String: RuleInfo] = Dictionary(uniqueKeysWithValues: all.map { ($0.id.rawValue, $0) })

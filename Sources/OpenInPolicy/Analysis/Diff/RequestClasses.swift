@@ -55,9 +55,38 @@ enum RequestClasses {
                 classes.append(request(channel, url: sampleURL(scheme: "mailto")))
             case .mailCompose:
                 classes.append(request(channel))
+            case .openFrom, .copy, .print:
+                // Only where both policies can decide the channel: see `PolicyDiff.undecidable`.
+                guard old.missingKey(for: channel) == nil, new.missingKey(for: channel) == nil else { continue }
+                classes += beyondOpenIn(channel, targets: targets)
             }
         }
         return classes
+    }
+
+    /// The classes of a channel beyond Open In: Open From reads its source only through
+    /// membership of the Open From whitelist, copy its paste target only through membership
+    /// of the AppConnect apps, and print nothing; an unknown source and a copy with no paste
+    /// target are classes of their own.
+    static func beyondOpenIn(_ channel: Channel, targets: [BundleID]) -> [ShareRequest] {
+        switch channel {
+        case .openFrom:
+            return [openFromRequest(source: nil)] + targets.map { openFromRequest(source: $0) }
+        case .copy:
+            return [request(channel)] + targets.map { request(channel, target: $0) }
+        case .print:
+            return [request(channel)]
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop:
+            return []
+        }
+    }
+
+    private static func openFromRequest(source: BundleID?) -> ShareRequest {
+        do {
+            return try ShareRequest(channel: .openFrom, source: source)
+        } catch {
+            preconditionFailure("request class for open-from is invalid: \(error)")
+        }
     }
 
     /// Every ID either policy names, the Mail pair and Email+, sorted, then one fresh unlisted ID.
@@ -68,6 +97,7 @@ enum RequestClasses {
             known.formUnion(policy.device.appConnectApps)
             known.formUnion(policy.device.emailPlusBundleIDs)
             known.formUnion(policy.device.schemeHandlers.values)
+            known.formUnion(policy.openFrom?.whitelist.ids ?? [])
         }
         return known.sorted() + [freshID(avoiding: Set(known.map(\.rawValue)))]
     }

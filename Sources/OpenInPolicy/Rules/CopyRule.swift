@@ -1,0 +1,56 @@
+/// Rule 12: copying to the general pasteboard, under the pasteboard policy.
+enum CopyRule: DecisionRule {
+    static let unauthorized = RuleInfo(
+        "copy.unauthorized", step: 12,
+        summary: "Under the pasteboard policy UNAUTHORIZED, copying is refused with the copy callback.",
+        reason: "The pasteboard policy is UNAUTHORIZED, so the app cannot write to the pasteboard.",
+        source: "AppConnectInterface.h, -appConnect:copyAttemptedWhenUnauthorized:",
+        quote: "The notification is sent only when the status is ACPasteboardPolicyUnauthorized and the end user taps the \"Copy\" button.")
+    static let authorized = RuleInfo(
+        "copy.authorized", step: 12,
+        summary: "Under the pasteboard policy AUTHORIZED, copying is allowed and every app can paste the copy.",
+        reason: "The pasteboard policy is AUTHORIZED, so the copy is readable by every app, AppConnect or not.",
+        source: "ACTypes.h, ACPasteboardPolicyAuthorized",
+        quote: "The application may write data to the pasteboard which gets shared among all apps (Both AppConnect and non-AppConnect apps can read this data).")
+    static let secureServicesUnavailable = RuleInfo(
+        "copy.secure-services-unavailable", step: 12,
+        summary: "Under the pasteboard policy SECURECOPY, copying is refused, without a callback, while the device's secure services are unavailable.",
+        reason: "The pasteboard policy is SECURECOPY and secure services are unavailable, so writing to the pasteboard fails.",
+        source: "AppConnectInterface.h, -appConnect:secureServicesAvailabilityChangedTo:",
+        quote: "When secure services are not available, writing to the general pasteboard will fail and reading from it will read unsecured content, if any.")
+    static let secureAppConnectApps = RuleInfo(
+        "copy.secure-appconnect-apps", step: 12,
+        summary: "Under the pasteboard policy SECURECOPY with secure services available, copying is allowed for AppConnect apps only, and pasting into one is allowed.",
+        reason: "The pasteboard policy is SECURECOPY, so the copy is readable by authorized AppConnect apps only.",
+        source: "ACTypes.h, ACPasteboardPolicySecureCopy",
+        quote: "the data written to the general pasteboard by one AppConnect app is only readable by authorized AppConnect apps.")
+    static let secureNonAppConnectApp = RuleInfo(
+        "copy.secure-non-appconnect-app", step: 12,
+        summary: "Under the pasteboard policy SECURECOPY, pasting into an app that is not one of the device's AppConnect apps is refused, without a callback.",
+        reason: "The pasteboard policy is SECURECOPY and the paste target is not an AppConnect app, so it cannot read the copy.",
+        source: "ACTypes.h, ACPasteboardPolicySecureCopy",
+        quote: "the data written to the general pasteboard by one AppConnect app is only readable by authorized AppConnect apps.")
+
+    static let rules = [unauthorized, authorized, secureServicesUnavailable, secureAppConnectApps, secureNonAppConnectApp]
+
+    /// Decides a copy, pasted into `target` when one is named. A policy without a
+    /// pasteboard policy (or, under SECURECOPY, without secure services) is refused as
+    /// under UNAUTHORIZED (or as unavailable); the entry points reject it first (``Policy/check(_:)``).
+    static func decide(target: BundleID?, _ policy: PreparedPolicy) -> Decision {
+        let ui = policy.openInUI
+        switch policy.pasteboard ?? .unauthorized {
+        case .unauthorized:
+            return Decision(outcome: .deny, target: nil, callback: .copyAttemptedWhenUnauthorized(.unauthorized), openInUI: ui, rule: unauthorized.id)
+        case .authorized:
+            return Decision(outcome: .allow, target: target, audience: .allApps, openInUI: ui, rule: authorized.id)
+        case .secureCopy:
+            guard policy.secureServicesAvailable == true else {
+                return Decision(outcome: .deny, target: nil, openInUI: ui, rule: secureServicesUnavailable.id)
+            }
+            if let target, !policy.isAppConnectApp(target) {
+                return Decision(outcome: .deny, target: nil, openInUI: ui, rule: secureNonAppConnectApp.id)
+            }
+            return Decision(outcome: .allow, target: target, audience: .appConnectApps, openInUI: ui, rule: secureAppConnectApps.id)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Rule 11: a document another app sends to this app, under the Open From policy.
+enum OpenFromRule: DecisionRule {
+    static let blockedCallback = "AppConnectInterface.h, -appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
+
+    static let unauthorized = RuleInfo(
+        "open-from.unauthorized", step: 11,
+        summary: "Under the Open From policy UNAUTHORIZED, a document from any app is refused with the Open From callback.",
+        reason: "The Open From policy is UNAUTHORIZED, so this app accepts documents from no app.",
+        source: blockedCallback,
+        quote: "This notification is sent only when the status is ACOpenFromPolicyUnauthorized or ACOpenFromPolicyWhitelist.")
+    static let authorized = RuleInfo(
+        "open-from.authorized", step: 11,
+        summary: "Under the Open From policy AUTHORIZED, a document from any app, known or not, is accepted.",
+        reason: "The Open From policy is AUTHORIZED, so this app accepts documents from every app.",
+        source: "ACTypes.h, ACOpenFromPolicyAuthorized",
+        quote: "The application may use Open from.")
+    static let listedSource = RuleInfo(
+        "open-from.listed-source", step: 11,
+        summary: "Under the Open From policy WHITELIST, a document from an app in the Open From whitelist is accepted (exact bundle IDs, no mail pair).",
+        reason: "The sending app is in the Open From whitelist.",
+        source: "ACTypes.h, ACOpenFromPolicyWhitelist",
+        quote: "The application may only use Open from to receive documents from applications in the whitelist")
+    static let unlistedSource = RuleInfo(
+        "open-from.unlisted-source", step: 11,
+        summary: "Under the Open From policy WHITELIST, a document from an app not in the Open From whitelist is refused with the Open From callback.",
+        reason: "The sending app is not in the Open From whitelist.",
+        source: blockedCallback,
+        quote: "This notification is sent only when the status is ACOpenFromPolicyUnauthorized or ACOpenFromPolicyWhitelist.")
+    static let unknownSource = RuleInfo(
+        "open-from.unknown-source", step: 11,
+        summary: "Under the Open From policy WHITELIST, a document from an unknown app is refused with the Open From callback: unknown never means listed.",
+        reason: "The sending app is unknown, and an unknown app is never taken as listed.",
+        source: "Rules/open-from.md, Our choices",
+        quote: "An unknown source under WHITELIST is denied, as an unknown URL handler is under Open In (rule 7): the library cannot show that it is listed.")
+
+    static let rules = [unauthorized, authorized, listedSource, unlistedSource, unknownSource]
+
+    /// Decides a document from `source` (`nil`: unknown). A policy without Open From
+    /// is refused as under UNAUTHORIZED; the entry points reject it first (``Policy/check(_:)``).
+    static func decide(source: BundleID?, _ policy: PreparedPolicy) -> Decision {
+        let ui = policy.openInUI
+        switch policy.openFromStatus ?? .unauthorized {
+        case .authorized:
+            return Decision(outcome: .allow, target: nil, openInUI: ui, rule: authorized.id)
+        case .unauthorized:
+            return Decision(outcome: .deny, target: nil, callback: .openFromAttemptedWhenBlocked(.unauthorized, source: source),
+                            openInUI: ui, rule: unauthorized.id)
+        case .whitelist:
+            guard let source else {
+                return Decision(outcome: .deny, target: nil, callback: .openFromAttemptedWhenBlocked(.whitelist, source: nil),
+                                openInUI: ui, rule: unknownSource.id)
+            }
+            if policy.openFromLists(source) {
+                return Decision(outcome: .allow, target: nil, openInUI: ui, rule: listedSource.id)
+            }
+            return Decision(outcome: .deny, target: nil, callback: .openFromAttemptedWhenBlocked(.whitelist, source: source),
+                            openInUI: ui, rule: unlistedSource.id)
+        }
+    }
+}
