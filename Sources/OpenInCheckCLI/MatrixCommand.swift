@@ -14,7 +14,9 @@ struct MatrixCommand: Command, Equatable {
             Show a policy at a glance: a grid of channels × kinds of target (a listed app,
             an unlisted app, native Mail, Email+, the app's own scheme, a custom scheme with a
             listed / unlisted / unknown handler, a web URL), each cell the outcome, with a legend
-            naming the example behind each column.
+            naming the example behind each column. When the policy sets openFromPolicy,
+            pasteboardPolicy or printPolicy, two more grids follow: what comes in (open-from,
+            by source) and what leaves by copy (by paste target) and print.
 
             Usage: \(usage)
 
@@ -206,6 +208,7 @@ struct PolicyMatrix {
         for (name, example) in examples {
             text += "  " + name + String(repeating: " ", count: width - name.count + 2) + example + "\n"
         }
+        if setsDataControls { text += "\n" + beyondOpenIn() }
         return text
     }
 
@@ -228,6 +231,11 @@ struct PolicyMatrix {
                 return Self.cell(evaluator.decide(request))
             })
         }
+        return Self.layout(rows)
+    }
+
+    /// Rows as aligned columns, trailing spaces removed.
+    static func layout(_ rows: [[String]]) -> String {
         let widths = (0..<rows[0].count).map { index in rows.map { $0[index].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { index, cell in

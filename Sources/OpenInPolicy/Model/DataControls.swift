@@ -195,13 +195,13 @@ enum PolicyKeyHint {
     static func hint(for key: String) -> String {
         switch key {
         case "openFromPolicy":
-            "add \"openFromPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\" to the policy file (open-from=… in a table's context)"
+            "add \"openFromPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\" to the policy file, or open-from=… to a table row's context"
         case "pasteboardPolicy":
-            "add \"pasteboardPolicy\": \"unauthorized\", \"authorized\" or \"securecopy\" to the policy file (pasteboard=… in a table's context)"
+            "add \"pasteboardPolicy\": \"unauthorized\", \"authorized\" or \"securecopy\" to the policy file, or pasteboard=… to a table row's context"
         case "printPolicy":
-            "add \"printPolicy\": \"unauthorized\" or \"authorized\" to the policy file (print=… in a table's context)"
+            "add \"printPolicy\": \"unauthorized\" or \"authorized\" to the policy file, or print=… to a table row's context"
         case "device.secureServicesAvailable":
-            "under securecopy a copy depends on the device's secure services: add \"device\": {\"secureServicesAvailable\": true or false} to the policy file (secure-services=available or unavailable in a table's context)"
+            "under securecopy a copy depends on the device's secure services: add \"device\": {\"secureServicesAvailable\": true or false} to the policy file, or secure-services=available or unavailable to a table row's context"
         default:
             "add it to the policy file"
         }

@@ -62,7 +62,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "unknown print policy '\(value)': use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized"])
         case .policyKeyNotSet(let key, let channel):
-            "channel \(channel.rawValue) needs \(key), which the policy does not set: \(PolicyKeyHint.hint(for: key)) (there is no default: the engine fails closed)"
+            "channel \(channel.rawValue) needs \(key), which the policy does not set (there is no default: the engine fails closed): \(PolicyKeyHint.hint(for: key))"
         }
     }
 }

@@ -34,6 +34,13 @@ extension PolicyDocument {
                 if case .object(let device) = member.value, let ids = device.member("emailPlusBundleIDs") {
                     emailPlusBundleIDs = strings(ids.value, path: "device.emailPlusBundleIDs").map(\.value)
                 }
+                if case .object(let device) = member.value, device.member("secureServicesAvailable") != nil { givesSecureServices = true }
+            case "openFromPolicy":
+                openFromSetting = Self.text(member.value).flatMap { try? OpenFromPolicy.Setting(parsing: $0) }.map { Written($0, at: here) }
+            case "openFromWhitelist":
+                openFromWhitelist = WrittenList(at: location(member.keyPosition, member.key), entries: strings(member.value, path: member.key))
+            case "pasteboardPolicy":
+                pasteboard = Self.text(member.value).flatMap { try? PasteboardPolicy(parsing: $0) }.map { Written($0, at: here) }
             default:
                 break
             }
@@ -50,6 +57,15 @@ extension PolicyDocument {
         switch value {
         case .string(let text): try? PolicySetting(parsing: text)
         case .number(let number): number.intValue.flatMap { try? PolicySetting(parsing: String($0)) }
+        default: nil
+        }
+    }
+
+    /// A control's value as text: a string, or an integer's digits.
+    private static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.intValue.map(String.init)
         default: nil
         }
     }
