@@ -40,6 +40,9 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
         }
     }
 
+    /// Whether the channel is one of the eight Open In channels (the Open In policy governs it).
+    public var isOpenIn: Bool { controlKey == nil }
+
     /// The policy key that sets this channel's control, for the channels beyond Open In
     /// (`openFromPolicy`, `pasteboardPolicy`, `printPolicy`); `nil` for the Open In channels.
     public var controlKey: String? {

@@ -1,5 +1,5 @@
 /// Rule 12: copying to the general pasteboard, under the pasteboard policy.
-enum CopyRule: DecisionRule {
+enum CopyRule: RuleUnit {
     static let unauthorized = RuleInfo(
         "copy.unauthorized", step: 12,
         summary: "Under the pasteboard policy UNAUTHORIZED, copying is refused with the copy callback.",
@@ -33,6 +33,15 @@ enum CopyRule: DecisionRule {
 
     static let rules = [unauthorized, authorized, secureServicesUnavailable, secureAppConnectApps, secureNonAppConnectApp]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .copy = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .copy(let target) = request.route else { preconditionFailure("\(request) is not copy") }
+        return decide(target: target, policy)
+    }
+
     /// Decides a copy, pasted into `target` when one is named. A policy without a
     /// pasteboard policy (or, under SECURECOPY, without secure services) is refused as
     /// under UNAUTHORIZED (or as unavailable); the entry points reject it first (``Policy/check(_:)``).
@@ -52,5 +61,24 @@ enum CopyRule: DecisionRule {
             }
             return Decision(outcome: .allow, target: target, audience: .appConnectApps, openInUI: ui, rule: secureAppConnectApps.id)
         }
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        guard let pasteboard = facts.policy.pasteboard else { return ["the policy does not set pasteboardPolicy"] }
+        let status = "the pasteboard policy is \(pasteboard) (\(pasteboard.sdkName))"
+        switch decision.rule {
+        case secureServicesUnavailable.id:
+            return [status, "the device's secure services are unavailable (device.secureServicesAvailable is false), so writing to the pasteboard fails"]
+        case secureAppConnectApps.id, secureNonAppConnectApp.id:
+            return [status, "the device's secure services are available"] + (facts.target.map { [facts.appConnectMembership($0)] } ?? [])
+        default:
+            return [status]
+        }
+    }
+
+    /// A paste target is read only through membership of the AppConnect apps: a copy
+    /// without one, and one for every ID that can matter and the fresh one.
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        [space.request(.copy)] + space.targets.map { space.request(.copy, target: $0) }
     }
 }

@@ -1,5 +1,5 @@
 /// Rule 11: a document another app sends to this app, under the Open From policy.
-enum OpenFromRule: DecisionRule {
+enum OpenFromRule: RuleUnit {
     static let blockedCallback = "AppConnectInterface.h, -appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
 
     static let unauthorized = RuleInfo(
@@ -35,6 +35,15 @@ enum OpenFromRule: DecisionRule {
 
     static let rules = [unauthorized, authorized, listedSource, unlistedSource, unknownSource]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .openFrom = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .openFrom(let source) = request.route else { preconditionFailure("\(request) is not open-from") }
+        return decide(source: source, policy)
+    }
+
     /// Decides a document from `source` (`nil`: unknown). A policy without Open From
     /// is refused as under UNAUTHORIZED; the entry points reject it first (``Policy/check(_:)``).
     static func decide(source: BundleID?, _ policy: PreparedPolicy) -> Decision {
@@ -56,5 +65,36 @@ enum OpenFromRule: DecisionRule {
             return Decision(outcome: .deny, target: nil, callback: .openFromAttemptedWhenBlocked(.whitelist, source: source),
                             openInUI: ui, rule: unlistedSource.id)
         }
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        let policy = facts.policy
+        let status: String
+        switch policy.openFrom?.setting {
+        case nil:
+            return ["the policy does not set openFromPolicy"]
+        case .allAppConnectApps?:
+            status = "the Open From policy is \"All AppConnect apps\": WHITELIST of the device's \(facts.count(policy.device.appConnectApps.count, "AppConnect app"))"
+        case .status(let value)?:
+            status = "the Open From policy is \(value) (\(value.sdkName))"
+        }
+        switch decision.rule {
+        case listedSource.id, unlistedSource.id:
+            guard let source = facts.request.source else { return [status] }
+            let list = policy.openFrom?.setting == .allAppConnectApps ? "the device's AppConnect apps" : "the Open From whitelist"
+            let ids = policy.openFromWhitelist ?? .empty
+            if ids.contains(source) { return [status, "\(list) holds \(source)"] }
+            return [status, "\(list) does not hold \(source) (it holds \(facts.summary(of: ids.ids)); there is no Mail pair for Open From)"]
+        case unknownSource.id:
+            return [status, "the request names no source app (--source or \"source\"), and an unknown app is never taken as listed"]
+        default:
+            return [status, "the Open In policy, MI_AC_DISABLE_OPEN_IN_ENFORCEMENT and the whitelist do not concern Open From"]
+        }
+    }
+
+    /// A source is read only through membership of the Open From whitelist: every ID that
+    /// can matter, the fresh one, and an unknown source.
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        [space.request(.openFrom)] + space.targets.map { space.request(.openFrom, source: $0) }
     }
 }

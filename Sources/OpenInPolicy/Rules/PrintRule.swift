@@ -1,5 +1,5 @@
 /// Rule 13: printing, under the print policy (the SDK has no blocked-print callback).
-enum PrintRule: DecisionRule {
+enum PrintRule: RuleUnit {
     static let unauthorized = RuleInfo(
         "print.unauthorized", step: 13,
         summary: "Under the print policy UNAUTHORIZED, printing is refused; the SDK has no callback for a blocked print.",
@@ -15,6 +15,12 @@ enum PrintRule: DecisionRule {
 
     static let rules = [unauthorized, authorized]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .print = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision { decide(policy) }
+
     /// Decides a print. A policy without a print policy is refused as under
     /// UNAUTHORIZED; the entry points reject it first (``Policy/check(_:)``).
     static func decide(_ policy: PreparedPolicy) -> Decision {
@@ -23,4 +29,13 @@ enum PrintRule: DecisionRule {
         }
         return Decision(outcome: .deny, target: nil, openInUI: policy.openInUI, rule: unauthorized.id)
     }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        guard let print = facts.policy.print else { return ["the policy does not set printPolicy"] }
+        let status = "the print policy is \(print) (\(print.sdkName))"
+        return decision.outcome == .deny ? [status, "the SDK has no callback for a blocked print: the app should hide its print command"] : [status]
+    }
+
+    /// Print reads nothing of the request: one class.
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] { [space.request(.print)] }
 }

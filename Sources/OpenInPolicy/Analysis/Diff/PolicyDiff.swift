@@ -60,7 +60,10 @@ public struct PolicyDiff: Sendable {
     /// for `mail-link`, `mail-compose` and the activity view with and without
     /// a target, which decide without looking further.
     public static func requestClasses(old: Policy, new: Policy) -> [ShareRequest] {
-        RequestClasses.make(old: old, new: new)
+        // A channel one policy cannot decide (its control is not set) has no classes: see `controlGaps`.
+        RequestClasses.make(old: old, new: new).filter {
+            old.missingKey(for: $0.channel) == nil && new.missingKey(for: $0.channel) == nil
+        }
     }
 
     /// Decides each of `requests` under both policies and counts what would change.

@@ -73,23 +73,36 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
         "OI011", "duplicate-id", .info,
         "The same bundle ID is in the whitelist twice.")
 
+    /// An Info.plist URL scheme that is not a URL scheme.
+    public static let invalidURLScheme = LintCheck(
+        "OI012", "invalid-url-scheme", .error,
+        "An Info.plist URL scheme (CFBundleURLTypes) is not a URL scheme: non-ASCII, a character other than letters, digits, '+', '-' and '.', or a trailing ':'.")
+    /// The same Info.plist URL scheme twice.
+    public static let duplicateURLScheme = LintCheck(
+        "OI013", "duplicate-url-scheme", .warning,
+        "The Info.plist declares the same URL scheme twice (schemes ignore letter case): usually a copy meant to be another scheme.")
+    /// A build-setting reference openin-check cannot resolve.
+    public static let unresolvedBuildSetting = LintCheck(
+        "OI014", "unresolved-build-setting", .error,
+        "An Info.plist URL scheme holds a build-setting reference ($(NAME)) with no value, or one openin-check cannot read: lint the built Info.plist or give --build-setting.")
     /// An Open From whitelist that the Open From policy never reads.
     public static let openFromWhitelistIgnored = LintCheck(
-        "OI012", "open-from-whitelist-ignored", .warning,
+        "OI015", "open-from-whitelist-ignored", .warning,
         "An Open From whitelist is given while the Open From policy is not WHITELIST (or is not set), so it is ignored.")
     /// An Open From policy of WHITELIST with no app in its whitelist.
     public static let openFromWhitelistEmpty = LintCheck(
-        "OI013", "open-from-whitelist-empty", .warning,
+        "OI016", "open-from-whitelist-empty", .warning,
         "The Open From policy is WHITELIST but its whitelist is missing or empty: no app can send documents to this app.")
     /// SECURECOPY without saying whether the device's secure services are available.
     public static let secureServicesNotGiven = LintCheck(
-        "OI014", "secure-services-not-given", .warning,
+        "OI017", "secure-services-not-given", .warning,
         "The pasteboard policy is SECURECOPY but device.secureServicesAvailable is not given: copy requests cannot be decided.")
 
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
+        invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting,
         openFromWhitelistIgnored, openFromWhitelistEmpty, secureServicesNotGiven,
     ]
 }
