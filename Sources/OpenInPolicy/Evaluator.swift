@@ -2,7 +2,10 @@
 ///
 /// The evaluator is pure: it reads no files and keeps no state, so one value
 /// can be shared by any number of tasks. Requests and policies are validated
-/// when they are built, so ``decide(_:)`` cannot fail.
+/// when they are built, so ``decide(_:)`` cannot fail. The one check left is
+/// between the two: a request on `open-from`, `copy` or `print` needs the
+/// policy to set that channel's control; ``decision(for:)`` makes its absence
+/// an error, and ``decide(_:)`` then refuses the request.
 ///
 /// ```swift
 /// let policy = Policy(status: .whitelist, whitelist: Whitelist([.mailActivity, .mobileMail]))
@@ -27,19 +30,17 @@ public struct Evaluator: Sendable {
     public func decide(_ request: ShareRequest) -> Decision {
         let policy = prepared
         // The units of `RuleCatalog.units`, in that order, each called directly (no existential, no array):
-        // rules 1 to 4 apply to every channel (rule 2 to drag and drop only); rules 5 to 10 each own a route.
+        // rules 1 to 4 apply to every Open In channel (rule 1 to every channel, rule 2 to drag and drop only);
+        // rules 5 to 13 each own a route.
         // A test checks that this decides exactly as walking `RuleCatalog.units` does.
         if NotEnforcingRule.applies(policy) { return NotEnforcingRule.decide(request, policy) }
-        // Rules 11 to 13 own the channels beyond Open In: rules 2 to 10 never concern them.
-        switch request.route {
-        case .openFrom, .copy, .print: return Self.beyondOpenIn(request.route, policy)
-        case .activityView, .mailto, .otherURL, .mailView, .document, .dragAndDrop: break
-        }
         if case .dragAndDrop(let target) = request.route, let dragPolicy = policy.dragAndDrop {
             return DragAndDropPolicyRule.decide(target: target, dragPolicy, policy)
         }
-        if EnforcementDisabledRule.applies(policy) { return EnforcementDisabledRule.decide(request, policy) }
-        if AuthorizedRule.applies(policy) { return AuthorizedRule.decide(request, policy) }
+        // Rules 3 and 4 concern the Open In channels only: Open From, copy and print (rules 11 to 13)
+        // have controls of their own. The channel is looked at only when one of them applies.
+        if EnforcementDisabledRule.applies(policy), request.channel.isOpenIn { return EnforcementDisabledRule.decide(request, policy) }
+        if AuthorizedRule.applies(policy), request.channel.isOpenIn { return AuthorizedRule.decide(request, policy) }
         switch request.route {
         case .activityView: return ActivityViewRule.decide(policy)
         case .mailto(let url): return MailtoOpenURLRule.decide(url: url, policy)
@@ -47,18 +48,9 @@ public struct Evaluator: Sendable {
         case .mailView: return MailViewRule.decide(policy)
         case .document(let target): return DocumentInteractionRule.decide(target: target, document: request.document, policy)
         case .dragAndDrop(let target): return DragAndDropListingRule.decide(target: target, policy)
-        case .openFrom, .copy, .print: return Self.beyondOpenIn(request.route, policy)
-        }
-    }
-
-    /// Rules 11 to 13: Open From, copy and print, each under its own control.
-    private static func beyondOpenIn(_ route: Route, _ policy: PreparedPolicy) -> Decision {
-        switch route {
-        case .openFrom(let source): OpenFromRule.decide(source: source, policy)
-        case .copy(let target): CopyRule.decide(target: target, policy)
-        case .print: PrintRule.decide(policy)
-        // Not reached (the callers pass only the three routes above); refused, never allowed.
-        case .activityView, .mailto, .otherURL, .mailView, .document, .dragAndDrop: ActivityViewRule.decide(policy)
+        case .openFrom(let source): return OpenFromRule.decide(source: source, policy)
+        case .copy(let target): return CopyRule.decide(target: target, policy)
+        case .print: return PrintRule.decide(policy)
         }
     }
 

@@ -52,7 +52,7 @@ public struct OpenFromPolicy: Sendable, Hashable {
         /// Reads `unauthorized`, `authorized`, `whitelist`, `appconnect`, a constant name or `0`/`1`/`2`.
         /// - Throws: ``InputError/unknownOpenFromPolicy(_:)``.
         public init(parsing text: String) throws(InputError) {
-            self = text.lowercased() == "appconnect" ? .allAppConnectApps : .status(try OpenFromStatus(parsing: text))
+            self = text.lowercased().utf8.elementsEqual("appconnect".utf8) ? .allAppConnectApps : .status(try OpenFromStatus(parsing: text))
         }
     }
 
@@ -172,10 +172,11 @@ enum DataControlName {
     /// constant (`prefix` + name, `ACPasteboardPolicySecureCopy`), the guide's
     /// style (`prefix` + `_` + name) or the number; names are case-insensitive.
     static func match(_ text: String, prefix: String, cases: [(name: String, raw: Int)]) -> Int? {
-        let lowered = text.lowercased()
+        // Compared as bytes, not by canonical equivalence: only these exact spellings (in any letter case) count.
+        let lowered = text.lowercased().utf8
         for (name, raw) in cases {
             let short = name.lowercased()
-            if lowered == short || lowered == prefix + short || lowered == prefix + "_" + short || lowered == String(raw) {
+            for spelling in [short, prefix + short, prefix + "_" + short, String(raw)] where lowered.elementsEqual(spelling.utf8) {
                 return raw
             }
         }

@@ -41,7 +41,12 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     }
 
     /// Whether the channel is one of the eight Open In channels (the Open In policy governs it).
-    public var isOpenIn: Bool { controlKey == nil }
+    public var isOpenIn: Bool {
+        switch self {
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: true
+        case .openFrom, .copy, .print: false
+        }
+    }
 
     /// The policy key that sets this channel's control, for the channels beyond Open In
     /// (`openFromPolicy`, `pasteboardPolicy`, `printPolicy`); `nil` for the Open In channels.
@@ -103,8 +108,7 @@ public struct ShareRequest: Sendable, Hashable {
     /// Creates a request, checking that the channel has what it needs and nothing it does not take.
     /// - Throws: ``InputError/missingTarget(_:)``, ``InputError/missingURL(_:)``,
     ///   ``InputError/unexpectedField(_:_:)`` or ``InputError/notMailto(_:)``.
-    public init(channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, source: BundleID? = nil, document: String? = nil) throws(InputError) {
-        if source != nil, channel != .openFrom { throw .unexpectedField("source", channel) }
+    public init(channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, document: String? = nil) throws(InputError) {
         switch channel {
         case .documentInteraction, .quickLook, .appExtension, .dragAndDrop:
             guard let target else { throw .missingTarget(channel) }
@@ -128,7 +132,7 @@ public struct ShareRequest: Sendable, Hashable {
         case .openFrom:
             if target != nil { throw .unexpectedField("target", channel) }
             if url != nil { throw .unexpectedField("url", channel) }
-            route = .openFrom(source)
+            route = .openFrom(nil)
         case .copy:
             if url != nil { throw .unexpectedField("url", channel) }
             route = .copy(target)
@@ -138,6 +142,30 @@ public struct ShareRequest: Sendable, Hashable {
             route = .print
         }
         self.channel = channel
+        self.document = document
+    }
+
+    /// Creates a request that may name the sending app of `open-from` in `source`.
+    ///
+    /// (A separate initialiser, so the one without a source — what the Open In
+    /// channels use, the JSON Lines fast path included — carries no extra argument.)
+    /// - Throws: as ``init(channel:target:url:document:)``, and
+    ///   ``InputError/unexpectedField(_:_:)`` for a source on any channel but `open-from`.
+    public init(channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, source: BundleID?, document: String? = nil) throws(InputError) {
+        guard let source else {
+            try self.init(channel: channel, target: target, url: url, document: document)
+            return
+        }
+        guard channel == .openFrom else { throw .unexpectedField("source", channel) }
+        if target != nil { throw .unexpectedField("target", channel) }
+        if url != nil { throw .unexpectedField("url", channel) }
+        self.init(channel: channel, route: .openFrom(source), document: document)
+    }
+
+    /// A request whose route is already worked out.
+    private init(channel: Channel, route: Route, document: String?) {
+        self.channel = channel
+        self.route = route
         self.document = document
     }
 
