@@ -1,7 +1,7 @@
 /// Rule 5: the share sheet cannot be checked, so it is blocked for every target.
 enum ActivityViewRule: RuleUnit {
     static let blocksAll = RuleInfo(
-        "activity-view.blocks-all", step: 5,
+        "activity-view.blocks-all",
         summary: "Under UNAUTHORIZED or WHITELIST, UIActivityViewController is denied for every target, listed or not.",
         reason: "The library cannot tell which app the user picks in the share sheet, so it allows Open In to no app.",
         source: "open-in-policy.txt",

@@ -4,12 +4,12 @@ enum DragAndDropListingRule: RuleUnit {
     static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
 
     static let listed = RuleInfo(
-        "drag-and-drop.listed-target", step: 10,
+        "drag-and-drop.listed-target",
         summary: "With no drag-and-drop policy, drag and drop to a listed target is allowed.",
         reason: "No drag-and-drop policy is given, and the target is listed by the Open In policy.",
         source: source, quote: quote)
     static let unlisted = RuleInfo(
-        "drag-and-drop.unlisted-target", step: 10,
+        "drag-and-drop.unlisted-target",
         summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied with the drag-and-drop callback.",
         reason: "No drag-and-drop policy is given, and the target is not listed by the Open In policy.",
         source: source, quote: quote)

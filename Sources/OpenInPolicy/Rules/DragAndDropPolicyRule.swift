@@ -4,22 +4,22 @@ enum DragAndDropPolicyRule: RuleUnit {
     static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
 
     static let all = RuleInfo(
-        "drag-and-drop.policy-all", step: 2,
+        "drag-and-drop.policy-all",
         summary: "Under the drag-and-drop policy 'all', drag and drop to any app is allowed.",
         reason: "The drag-and-drop policy allows dragging to all apps.",
         source: source, quote: quote)
     static let none = RuleInfo(
-        "drag-and-drop.policy-none", step: 2,
+        "drag-and-drop.policy-none",
         summary: "Under the drag-and-drop policy 'none', drag and drop is denied and the drag-and-drop callback is called.",
         reason: "The drag-and-drop policy allows dragging to no app.",
         source: source, quote: quote)
     static let appConnectApp = RuleInfo(
-        "drag-and-drop.policy-appconnect-app", step: 2,
+        "drag-and-drop.policy-appconnect-app",
         summary: "Under the drag-and-drop policy 'appconnect', drag and drop to an AppConnect app is allowed.",
         reason: "The drag-and-drop policy allows dragging to AppConnect apps, and the target is one.",
         source: source, quote: quote)
     static let nonAppConnectApp = RuleInfo(
-        "drag-and-drop.policy-non-appconnect-app", step: 2,
+        "drag-and-drop.policy-non-appconnect-app",
         summary: "Under the drag-and-drop policy 'appconnect', drag and drop to any other app is denied with the drag-and-drop callback.",
         reason: "The drag-and-drop policy allows dragging to AppConnect apps only, and the target is not one.",
         source: source, quote: quote)

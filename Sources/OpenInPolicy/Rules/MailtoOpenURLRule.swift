@@ -1,25 +1,25 @@
 /// Rule 6: the app's own `openURL:` with a `mailto:` URL.
 enum MailtoOpenURLRule: RuleUnit {
     static let mailAllowed = RuleInfo(
-        "mailto.mail-allowed", step: 6,
+        "mailto.mail-allowed",
         summary: "openURL: with mailto: opens native Mail when Mail is allowed (AUTHORIZED, or WHITELIST holding both Mail IDs).",
         reason: "Native Mail is allowed: the whitelist holds both com.apple.UIKit.activity.Mail and com.apple.mobilemail.",
         source: "open-in-policy.txt",
         quote: "To put the iOS native email app in the whitelist, the whitelist must contain both of these bundle IDs: com.apple.UIKit.activity.Mail and com.apple.mobilemail.")
     static let schemeBlockingDisabled = RuleInfo(
-        "mailto.scheme-blocking-disabled", step: 6,
+        "mailto.scheme-blocking-disabled",
         summary: "openURL: with mailto: opens native Mail when MI_AC_DISABLE_SCHEME_BLOCKING is set in the Info.plist (YES) or the app config (true).",
         reason: "MI_AC_DISABLE_SCHEME_BLOCKING overrides the Open In policy for openURL: with mailto:, so native Mail opens.",
         source: "open-in-policy.txt",
         quote: "To override the Open In policy for this scenario, add the key MI_AC_DISABLE_SCHEME_BLOCKING with the value YES in the MI_APP_CONNECT dictionary in the app’s Info.plist.")
     static let emailPlusRedirect = RuleInfo(
-        "mailto.email-plus-redirect", step: 6,
+        "mailto.email-plus-redirect",
         summary: "openURL: with mailto: blocked from native Mail opens Email+ when it is installed, without a callback.",
         reason: "Native Mail is not allowed and Email+ is installed, so Email+ opens instead and no callback is called.",
         source: "open-in-policy.txt",
         quote: "However, if the AppConnect app Email+ is installed on the device, it is opened and the callback method is not called.")
     static let blocked = RuleInfo(
-        "mailto.blocked", step: 6,
+        "mailto.blocked",
         summary: "openURL: with mailto: is denied, with the URL callback, when Mail is not allowed, nothing overrides and Email+ is not installed.",
         reason: "Native Mail is not allowed, scheme blocking is not disabled and Email+ is not installed.",
         source: "open-in-policy.txt",

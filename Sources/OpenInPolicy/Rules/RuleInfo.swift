@@ -39,8 +39,8 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
 public struct RuleInfo: Sendable, Hashable {
     /// The stable id.
     public let id: RuleID
-    /// The rule's unit's position in the list of rules (from 1), which is the order of evaluation.
-    public let step: Int
+    /// The position of the rule's unit in the list of rules (from 1), which is the order of evaluation.
+    public var step: Int { RuleCatalog.step(of: id) }
     /// A one-line summary of the rule.
     public let summary: String
     /// One sentence a decision gives as its reason.
@@ -50,9 +50,8 @@ public struct RuleInfo: Sendable, Hashable {
     /// The sentence of the source the rule comes from.
     public let quote: String
 
-    init(_ id: StaticString, step: Int, summary: String, reason: String, source: String, quote: String) {
+    init(_ id: StaticString, summary: String, reason: String, source: String, quote: String) {
         self.id = RuleID(id)
-        self.step = step
         self.summary = summary
         self.reason = reason
         self.source = source
@@ -70,8 +69,8 @@ public struct RuleInfo: Sendable, Hashable {
 /// under `Sources/OpenInPolicy/Rules/`) that holds everything about the rule.
 ///
 /// A unit carries:
-/// - `rules`: the ids it decides with, each a ``RuleInfo`` (step, one-line
-///   summary, reason, citable source and quote);
+/// - `rules`: the ids it decides with, each a ``RuleInfo`` (one-line summary,
+///   reason, citable source and quote; the step is the unit's place in the list);
 /// - `covers` and `decide`: whether it decides a request that no earlier unit
 ///   decided, and the decision;
 /// - `explain`: the sentences `--explain` prints about the inputs that mattered
@@ -84,10 +83,11 @@ public struct RuleInfo: Sendable, Hashable {
 /// ``Evaluator/decide(_:)`` dispatches with a `switch` over the request's route
 /// for speed; a test checks it decides exactly as walking the list does.
 ///
-/// To add a rule: write its unit, add its rows to a table in `Rules/*.md` (and
-/// its line in `Rules/README.md`), add the unit to ``RuleCatalog/units``, and
-/// call it from ``Evaluator/decide(_:)``. The README's "Adding a rule" section
-/// walks through it.
+/// To add a rule: add its rows to a table in `Rules/*.md` and its line to
+/// `Rules/README.md`, write its unit, add the unit to ``RuleCatalog/units``,
+/// and call it from ``Evaluator/decide(_:)`` at the same place. The README's
+/// "Adding a rule" section walks through it; `swift test` fails when a step
+/// is forgotten.
 protocol RuleUnit: Sendable {
     /// The ids this unit can decide with, with their descriptions, in order.
     static var rules: [RuleInfo] { get }
@@ -131,6 +131,16 @@ enum RuleCatalog {
 
     static let byID: [String: RuleInfo] = Dictionary(uniqueKeysWithValues: all.map { ($0.id.rawValue, $0) })
 
+    /// The step of each rule id: its unit's place in the list, from 1.
+    private static let stepByID: [String: Int] = Dictionary(
+        uniqueKeysWithValues: units.enumerated().flatMap { index, unit in unit.rules.map { ($0.id.rawValue, index + 1) } })
+
+    /// The step of `rule`.
+    static func step(of rule: RuleID) -> Int {
+        guard let step = stepByID[rule.rawValue] else { preconditionFailure("rule \(rule) is not in the catalog") }
+        return step
+    }
+
     /// The unit of each rule id.
     private static let unitByID: [String: any RuleUnit.Type] = Dictionary(
         uniqueKeysWithValues: units.flatMap { unit in unit.rules.map { ($0.id.rawValue, unit) } })
@@ -151,5 +161,5 @@ enum RuleCatalog {
     }
 
     /// The last step of the list.
-    static var lastStep: Int { all.last?.step ?? 0 }
+    static var lastStep: Int { units.count }
 }
