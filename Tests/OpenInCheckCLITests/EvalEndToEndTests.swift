@@ -36,7 +36,7 @@ import Testing
         let run = try BuiltBinary.run(["eval", "--policy", Self.halfPair, "--channel", "mail-link", "--url", "mailto:a@example.com", "--explain"])
         #expect(run.status == 2)
         #expect(run.stdout.contains("Why\n  rule     mail-view.blocked (step \(RuleID(parsing: "mail-view.blocked")?.info.step ?? 0) of \(RuleInfo.stepCount))\n"))
-        #expect(run.stdout.contains("  source   open-in-policy.txt\n"))
+        #expect(run.stdout.contains("  source   AppConnect for iOS SDK Developer Guide: Open In policy API details\n"))
         #expect(run.stdout.contains("- the whitelist holds com.apple.mobilemail but not com.apple.UIKit.activity.Mail: both are needed for native Mail"))
     }
 

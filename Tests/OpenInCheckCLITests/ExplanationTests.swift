@@ -63,3 +63,59 @@ import Testing
         #expect(explanation.inputs.contains { $0.contains(example.sentence) }, "\(explanation.inputs)")
     }
 }
+
+/// The README's `eval --explain` and `matrix` examples are real output: each
+/// block that starts with `$ openin-check eval` or `$ openin-check matrix` is
+/// run, and the lines it shows must be the first lines the tool prints.
+@Suite struct ReadmeDecisionExamplesTests {
+    static func examples() throws -> [(command: [String], shown: [String], line: Int)] {
+        let readme = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var examples: [(command: [String], shown: [String], line: Int)] = []
+        var index = 0
+        while index < lines.count {
+            defer { index += 1 }
+            guard lines[index].hasPrefix("$ openin-check eval ") || lines[index].hasPrefix("$ openin-check matrix ") else { continue }
+            let start = index
+            var command = String(lines[index].dropFirst(2))
+            while command.hasSuffix("\\"), index + 1 < lines.count {
+                index += 1
+                command = String(command.dropLast()) + " " + lines[index].trimmingCharacters(in: .whitespaces)
+            }
+            var shown: [String] = []
+            while index + 1 < lines.count, lines[index + 1] != "```" {
+                index += 1
+                shown.append(lines[index])
+            }
+            examples.append((command.split(separator: " ").dropFirst().map(String.init), shown, start + 1))
+        }
+        return examples
+    }
+
+    @Test func examplesMatchRealOutput() throws {
+        let examples = try Self.examples()
+        #expect(examples.count >= 2)
+        for example in examples {
+            let run = try BuiltBinary.run(example.command)
+            let output = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(Array(output.prefix(example.shown.count)) == example.shown, "README.md:\(example.line): \(example.command.joined(separator: " "))")
+        }
+    }
+}
+
+/// Help texts and `rules --explain` name no document a user cannot open.
+@Suite struct HelpCitationTests {
+    static let unopenable = ["DESIGN", "open-in-policy.txt", "ready.txt", "notifications.txt", "app-config.txt", "dual-mode.txt", "shared/", "-section.md"]
+
+    @Test func helpAndRulesCiteOnlyWhatUsersHave() {
+        var texts = [("openin-check --help", CLI.help)] + CLI.verbs.map { ("\($0.name) --help", $0.help) }
+        let console = Console.memory()
+        _ = CLI.run(arguments: ["rules", "--explain"], console: console)
+        texts.append(("rules --explain", console.stdout.text))
+        #expect(texts.count > 5)
+        for (name, text) in texts {
+            let found = Self.unopenable.filter { text.contains($0) }
+            #expect(found.isEmpty, "\(name) names \(found)")
+        }
+    }
+}

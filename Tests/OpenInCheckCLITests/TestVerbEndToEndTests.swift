@@ -91,10 +91,10 @@ import Testing
         }
     }
 
-    @Test func explainQuotesTheSeed() throws {
+    @Test func explainQuotesTheSource() throws {
         let run = try BuiltBinary.run(["rules", "--explain"])
         #expect(run.status == 0)
-        #expect(run.stdout.contains("source: open-in-policy.txt"))
+        #expect(run.stdout.contains("source: AppConnect for iOS SDK Developer Guide: Open In policy API details"))
         #expect(run.stdout.contains("\"However, if the AppConnect app Email+ is installed on the device, it is opened and the callback method is not called.\""))
     }
 

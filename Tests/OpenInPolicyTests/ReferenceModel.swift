@@ -1,5 +1,5 @@
-/// A second, deliberately naive implementation of DESIGN's "The rules, in
-/// order", for differential testing against ``Evaluator``.
+/// A second, deliberately naive implementation of the rules as `Rules/*.md`
+/// states them, in order, for differential testing against ``Evaluator``.
 ///
 /// It shares no code with the engine: plain strings and arrays, linear scans,
 /// its own input checks, its own Mail-pair test, its own config reading and

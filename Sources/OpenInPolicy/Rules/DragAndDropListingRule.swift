@@ -1,7 +1,7 @@
 /// Rule 10: drag and drop with no drag-and-drop policy follows the Open In listing.
 enum DragAndDropListingRule: RuleUnit {
-    static let source = "DESIGN.md (rule 10, our choice: the seeds do not define a drag-and-drop policy)"
-    static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
+    static let source: [Citation] = [.choice("Rules/drag-and-drop.md", "Our choices")]
+    static let quote = "With no drag-and-drop policy given, drag and drop follows the Open In listing."
 
     static let listed = RuleInfo(
         "drag-and-drop.listed-target",

@@ -1,7 +1,7 @@
 /// Rule 2: drag and drop under the server's own drag-and-drop policy.
 enum DragAndDropPolicyRule: RuleUnit {
-    static let source = "notifications.txt; DESIGN.md (the drag-and-drop policy's values come from public Ivanti docs)"
-    static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
+    static let source: [Citation] = [.guide(.dragAndDrop), .header(.appConnectInterface, "-appConnectAttemptedDragAndDropToNonAppConnectApp:")]
+    static let quote = "Notification that the end user attempted to share content using drag and drop to non-AppConnect apps when the policy restricts sharing only to AppConnect apps."
 
     static let all = RuleInfo(
         "drag-and-drop.policy-all",

@@ -6,12 +6,12 @@ enum MailViewRule: RuleUnit {
         "mail-view.mail-allowed",
         summary: "A mailto: link tapped in a web or text view, or the mail compose sheet, opens native Mail when Mail is allowed.",
         reason: "Native Mail is allowed: the whitelist holds both com.apple.UIKit.activity.Mail and com.apple.mobilemail.",
-        source: "open-in-policy.txt", quote: quote)
+        source: [.guide(.openIn)], quote: quote)
     static let blocked = RuleInfo(
         "mail-view.blocked",
         summary: "A mailto: link tapped in a web or text view, or the mail compose sheet, is denied with the Open In callback when Mail is not allowed; the scheme-blocking override does not apply.",
         reason: "Native Mail is not in the whitelist (both Mail IDs are needed), and the scheme-blocking override covers only the app's own openURL: call.",
-        source: "open-in-policy.txt", quote: quote)
+        source: [.guide(.openIn)], quote: quote)
 
     static let rules = [mailAllowed, blocked]
 

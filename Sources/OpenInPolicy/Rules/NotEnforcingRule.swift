@@ -4,7 +4,7 @@ enum NotEnforcingRule: RuleUnit {
         "not-enforcing.allow",
         summary: "When AppConnect is not enforcing (library not started, or Non-AppConnect Mode), every share is allowed.",
         reason: "AppConnect is not enforcing policy, so the app shares like a regular app.",
-        source: "dual-mode.txt",
+        source: [.guide(.dualMode)],
         quote: "The app begins behaving as a regular, non-AppConnect app.")
 
     static let rules = [allow]

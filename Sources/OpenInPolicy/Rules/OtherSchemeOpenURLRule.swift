@@ -1,19 +1,20 @@
 /// Rule 7: the app's own `openURL:` with any scheme but `mailto:`.
 enum OtherSchemeOpenURLRule: RuleUnit {
-    static let source = "open-in-policy.txt"
+    static let source: [Citation] = [.guide(.openIn)]
+    static let choices: [Citation] = [.choice("Rules/other-url-schemes.md", "Our choices")]
     static let customURLQuote = "includes sending documents or document portions by encoding them in custom URLs handled by other applications."
 
     static let ownScheme = RuleInfo(
         "open-url.own-scheme",
         summary: "openURL: with one of the app's own URL schemes is not Open In and is allowed.",
         reason: "The URL uses one of the app's own schemes, which is not Open In to another app.",
-        source: "DESIGN.md (rule 7, our choice)",
+        source: choices,
         quote: "The app's own schemes and web schemes (http, https) are not Open In.")
     static let webScheme = RuleInfo(
         "open-url.web-scheme",
         summary: "openURL: with http or https is not Open In and is allowed.",
         reason: "The URL is a web address (http or https), which is not Open In.",
-        source: "DESIGN.md (rule 7, our choice)",
+        source: choices,
         quote: "The app's own schemes and web schemes (http, https) are not Open In.")
     static let listedHandler = RuleInfo(
         "open-url.listed-handler",
@@ -30,7 +31,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
         "open-url.unknown-handler",
         summary: "openURL: with a custom scheme whose handler is unknown is denied with the URL callback: unknown never means allowed.",
         reason: "No app is known to handle the URL's scheme, and an unknown handler is never taken as listed.",
-        source: "DESIGN.md (rule 7, our choice)",
+        source: choices,
         quote: "Unknown never means allowed under WHITELIST.")
 
     static let rules = [ownScheme, webScheme, listedHandler, unlistedHandler, unknownHandler]

@@ -35,7 +35,7 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// A decision rule's description: id, summary, reason, and the seed sentence it comes from.
+/// A decision rule's description: id, summary, reason, and the source sentence it comes from.
 public struct RuleInfo: Sendable, Hashable {
     /// The stable id.
     public let id: RuleID
@@ -45,16 +45,21 @@ public struct RuleInfo: Sendable, Hashable {
     public let summary: String
     /// One sentence a decision gives as its reason.
     public let reason: String
-    /// Where the rule comes from: a seed file in `shared/seeds/`, or `DESIGN.md` for our choices.
-    public let source: String
-    /// The sentence of the source the rule comes from.
+    /// Where the rule comes from, as documents a user can open, separated by `; `:
+    /// a section of the AppConnect for iOS SDK Developer Guide, a declaration of
+    /// the SDK's public header, or, for our own choices, the `Rules/*.md`
+    /// section that states and argues them.
+    public var source: String { citations.map(\.text).joined(separator: "; ") }
+    /// The sentence of the first source the rule comes from.
     public let quote: String
+    /// The sources, one by one.
+    let citations: [Citation]
 
-    init(_ id: StaticString, summary: String, reason: String, source: String, quote: String) {
+    init(_ id: StaticString, summary: String, reason: String, source: [Citation], quote: String) {
         self.id = RuleID(id)
         self.summary = summary
         self.reason = reason
-        self.source = source
+        citations = source
         self.quote = quote
     }
 
@@ -63,6 +68,54 @@ public struct RuleInfo: Sendable, Hashable {
 
     /// The number of steps in the list of rules (the last rule's step).
     public static var stepCount: Int { RuleCatalog.lastStep }
+}
+
+/// A document a rule cites, named so that a user can find and open it.
+struct Citation: Sendable, Hashable {
+    /// A section of the AppConnect for iOS SDK Developer Guide.
+    enum GuideSection: String, Sendable, CaseIterable {
+        case openIn = "Open In policy API details"
+        case ready = "AppConnect ready API details"
+        case notifications = "AppConnect-related notifications"
+        case appConfig = "App-specific configuration API details"
+        case dualMode = "Dual-mode API details"
+        case dragAndDrop = "Drag and drop policy API details"
+    }
+
+    /// A public header of the AppConnect for iOS SDK (`AppConnect.framework/Headers/`).
+    enum Header: String, Sendable, CaseIterable {
+        case appConnectInterface = "AppConnectInterface.h"
+        case types = "ACTypes.h"
+    }
+
+    /// What the citation is.
+    enum Kind: Sendable, Hashable {
+        case guide(GuideSection)
+        case header(Header, declaration: String)
+        /// A section of a file in this repository (`Rules/*.md`) that states one of our own choices.
+        case choice(file: String, section: String)
+    }
+
+    /// The title of the SDK's developer guide, as the vendor publishes it.
+    static let guideTitle = "AppConnect for iOS SDK Developer Guide"
+
+    let kind: Kind
+
+    /// A section of the SDK's developer guide.
+    static func guide(_ section: GuideSection) -> Citation { Citation(kind: .guide(section)) }
+    /// A declaration of one of the SDK's public headers, e.g. `-retire`.
+    static func header(_ header: Header, _ declaration: String) -> Citation { Citation(kind: .header(header, declaration: declaration)) }
+    /// The section of a `Rules/*.md` file that states our choice, e.g. `("Rules/drag-and-drop.md", "Our choices")`.
+    static func choice(_ file: String, _ section: String) -> Citation { Citation(kind: .choice(file: file, section: section)) }
+
+    /// The citation as users read it: `Document: section`.
+    var text: String {
+        switch kind {
+        case .guide(let section): "\(Self.guideTitle): \(section.rawValue)"
+        case .header(let header, let declaration): "\(header.rawValue): \(declaration)"
+        case .choice(let file, let section): "\(file): \(section)"
+        }
+    }
 }
 
 /// One decision rule, whole: a small named unit (a caseless `enum`, one file
