@@ -44,7 +44,7 @@ import Testing
         let arguments = ["eval", "--policy", Self.halfPair, "--channel", "open-url", "--url", "mailto:a@example.com"]
         let jsonl = try BuiltBinary.run(arguments + ["--format", "jsonl"])
         #expect(jsonl.status == 2)
-        #expect(jsonl.stdout == #"{"outcome":"redirect","target":"com.mobileiron.ios.emailplus","callbacks":[],"openInUI":"enabled","rule":"mailto.email-plus-redirect","reason":"Native Mail is not allowed and Email+ is installed, so Email+ opens instead and no callback is called."}"# + "\n")
+        #expect(jsonl.stdout == #"{"outcome":"redirect","target":"com.mobileiron.ios.emailplus","callbacks":[],"openInUI":"enabled","rule":"mailto.email-plus-redirect","reason":"The device's mail app is not allowed and Email+ is installed, so Email+ opens instead and no callback is called."}"# + "\n")
         let json = try BuiltBinary.run(arguments + ["--format=json", "--explain"])
         #expect(json.status == 2)
         #expect(json.stdout.hasPrefix("{\n  \"outcome\": \"redirect\",\n"))

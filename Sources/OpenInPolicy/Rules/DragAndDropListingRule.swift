@@ -10,7 +10,7 @@ enum DragAndDropListingRule: RuleUnit {
         source: source, quote: quote)
     static let unlisted = RuleInfo(
         "drag-and-drop.unlisted-target",
-        summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied with the drag-and-drop callback.",
+        summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied, with no callback.",
         reason: "No drag-and-drop policy is given, and the target is not listed by the Open In policy.",
         source: source, quote: quote)
 
@@ -29,7 +29,8 @@ enum DragAndDropListingRule: RuleUnit {
         if policy.lists(target) {
             return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
         }
-        return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: policy.openInUI, rule: unlisted.id)
+        // No callback: it reports only the "AppConnect apps only" drag-and-drop policy (Rules/drag-and-drop.md).
+        return Decision(outcome: .deny, target: nil, openInUI: policy.openInUI, rule: unlisted.id)
     }
 
     static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {

@@ -10,9 +10,10 @@ enum DragAndDropPolicyRule: RuleUnit {
         source: source, quote: quote)
     static let none = RuleInfo(
         "drag-and-drop.policy-none",
-        summary: "Under the drag-and-drop policy 'none', drag and drop is denied and the drag-and-drop callback is called.",
+        summary: "Under the drag-and-drop policy 'none', drag and drop is denied, with no callback.",
         reason: "The drag-and-drop policy allows dragging to no app.",
-        source: source, quote: quote)
+        source: [.choice("Rules/drag-and-drop.md", "Our choices"), .guide(.dragAndDrop)],
+        quote: "Under the policy none, a drag is denied with no callback.")
     static let appConnectApp = RuleInfo(
         "drag-and-drop.policy-appconnect-app",
         summary: "Under the drag-and-drop policy 'appconnect', drag and drop to an AppConnect app is allowed.",
@@ -44,7 +45,8 @@ enum DragAndDropPolicyRule: RuleUnit {
         case .all:
             return Decision(outcome: .allow, target: target, openInUI: ui, rule: all.id)
         case .none:
-            return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: ui, rule: none.id)
+            // No callback: it reports only the "AppConnect apps only" policy (Rules/drag-and-drop.md).
+            return Decision(outcome: .deny, target: nil, openInUI: ui, rule: none.id)
         case .appConnect:
             if policy.isAppConnectApp(target) {
                 return Decision(outcome: .allow, target: target, openInUI: ui, rule: appConnectApp.id)

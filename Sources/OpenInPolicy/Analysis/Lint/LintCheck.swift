@@ -73,9 +73,15 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
         "OI011", "duplicate-id", .info,
         "The same bundle ID is in the whitelist twice.")
 
+    /// The device's mail app (its `mailto` handler) is not in the whitelist.
+    public static let mailAppUnlisted = LintCheck(
+        "OI012", "mail-app-unlisted", .warning,
+        "The device's mail app (its mailto handler) is an app other than native Mail that the whitelist does not list: mailto: from openURL: and from links is blocked.")
+
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
+        mailAppUnlisted,
     ]
 }

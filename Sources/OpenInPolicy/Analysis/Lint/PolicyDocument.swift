@@ -33,6 +33,8 @@ public struct PolicyDocument: Sendable, Hashable {
     public var appConnectSections: [WrittenSection]
     /// Email+'s bundle IDs as the document gives them (empty: the default).
     public var emailPlusBundleIDs: [String]
+    /// The device's mail app as written: its `mailto` handler (`device.schemeHandlers.mailto`), when given.
+    public var mailHandler: Written<String>? = nil
     /// What the format's strict reader rejects, if anything (readers stop at the first problem).
     public var readErrors: [Written<String>]
 
