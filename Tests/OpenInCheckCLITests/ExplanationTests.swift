@@ -119,3 +119,20 @@ import Testing
         }
     }
 }
+
+/// The README's embedding example of `Decision.explanation(for:under:)`, through the public API only.
+@Suite struct PublicExplanationTests {
+    @Test func explanationFromTheEmbeddingExample() throws {
+        let policy = Policy(
+            status: .whitelist,
+            whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
+            device: try DeviceFacts(emailPlusInstalled: true))
+        let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
+        let inputs = PolicyInputs(setting: .status(.whitelist), whitelist: policy.whitelist, device: policy.device)
+        let request = try ShareRequest(channel: "open-url", url: "mailto:cfo@example.com")
+        let explanation = decision.explanation(for: request, under: inputs)
+        #expect(explanation.rule.id == decision.rule)
+        #expect(explanation.rule.id.rawValue == "mailto.email-plus-redirect")
+        #expect(explanation.inputs.contains("Email+ (com.mobileiron.ios.emailplus) is installed"))
+    }
+}
