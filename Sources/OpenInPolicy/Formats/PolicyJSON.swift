@@ -26,7 +26,13 @@ public enum PolicyJSON {
 
     /// Reads a policy file's text.
     /// - Throws: ``FormatError`` with the line and column of the first problem.
-    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+    public static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+        try read(bytes, reader: JSONReader())
+    }
+
+    /// Reads a policy file's text with `reader`.
+    /// - Throws: ``FormatError`` with the line and column of the first problem.
+    package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {
             value = try reader.read(bytes)
@@ -38,7 +44,7 @@ public enum PolicyJSON {
 
     /// Reads a policy from a JSON value.
     /// - Throws: ``FormatError``.
-    public static func read(_ value: JSONValue) throws(FormatError) -> PolicyInputs {
+    package static func read(_ value: JSONValue) throws(FormatError) -> PolicyInputs {
         let root = JSONCursor(value)
         guard case .object = value else {
             throw root.error("a policy file must hold a JSON object, not \(root.found)")
