@@ -23,6 +23,8 @@ final class PreparedPolicy: Sendable {
     let emailPlusInstalled: Bool
     /// The bundle ID a redirect to Email+ opens.
     let emailPlusTarget: BundleID
+    /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
+    let thirdPartyMailApp: BundleID?
     /// The Open From status, when the policy sets Open From.
     let openFromStatus: OpenFromStatus?
     /// The server's pasteboard policy, when set.
@@ -47,6 +49,7 @@ final class PreparedPolicy: Sendable {
         dragAndDrop = policy.dragAndDrop
         emailPlusInstalled = policy.device.emailPlusInstalled
         emailPlusTarget = policy.device.emailPlusTarget
+        thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
         whitelist = policy.whitelist
         openFromStatus = policy.openFrom?.status
         openFromWhitelist = BundleIDTable(policy.openFromWhitelist?.ids ?? [])

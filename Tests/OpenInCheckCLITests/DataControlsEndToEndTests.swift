@@ -83,7 +83,7 @@ import Testing
         let policy = try TemporaryFile.write(#"{"openInPolicy": 1, "openFromPolicy": "authorized", "openFromWhitelist": ["com.example.a"], "pasteboardPolicy": "secure"}"#, name: "half.json")
         let lint = try BuiltBinary.run(["lint", policy])
         #expect(lint.status == 1)
-        #expect(lint.stdout.contains("warning OI015 open-from-whitelist-ignored: openFromWhitelist: "))
+        #expect(lint.stdout.contains("warning OI016 open-from-whitelist-ignored: openFromWhitelist: "))
         #expect(lint.stdout.contains("Did you mean 'securecopy'?"))
         let diff = try BuiltBinary.run(["diff", Self.mailPair, Self.allFive])
         #expect(diff.status == 2)

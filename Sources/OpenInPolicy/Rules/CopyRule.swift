@@ -1,35 +1,35 @@
 /// Rule 12: copying to the general pasteboard, under the pasteboard policy.
 enum CopyRule: RuleUnit {
     static let unauthorized = RuleInfo(
-        "copy.unauthorized", step: 12,
+        "copy.unauthorized",
         summary: "Under the pasteboard policy UNAUTHORIZED, copying is refused with the copy callback.",
         reason: "The pasteboard policy is UNAUTHORIZED, so the app cannot write to the pasteboard.",
-        source: "AppConnectInterface.h, -appConnect:copyAttemptedWhenUnauthorized:",
+        source: [.header(.appConnectInterface, "-appConnect:copyAttemptedWhenUnauthorized:")],
         quote: "The notification is sent only when the status is ACPasteboardPolicyUnauthorized and the end user taps the \"Copy\" button.")
     static let authorized = RuleInfo(
-        "copy.authorized", step: 12,
+        "copy.authorized",
         summary: "Under the pasteboard policy AUTHORIZED, copying is allowed and every app can paste the copy.",
         reason: "The pasteboard policy is AUTHORIZED, so the copy is readable by every app, AppConnect or not.",
-        source: "ACTypes.h, ACPasteboardPolicyAuthorized",
+        source: [.header(.types, "ACPasteboardPolicyAuthorized")],
         quote: "The application may write data to the pasteboard which gets shared among all apps (Both AppConnect and non-AppConnect apps can read this data).")
     static let secureServicesUnavailable = RuleInfo(
-        "copy.secure-services-unavailable", step: 12,
+        "copy.secure-services-unavailable",
         summary: "Under the pasteboard policy SECURECOPY, copying is refused, without a callback, while the device's secure services are unavailable.",
         reason: "The pasteboard policy is SECURECOPY and secure services are unavailable, so writing to the pasteboard fails.",
-        source: "AppConnectInterface.h, -appConnect:secureServicesAvailabilityChangedTo:",
+        source: [.header(.appConnectInterface, "-appConnect:secureServicesAvailabilityChangedTo:")],
         quote: "When secure services are not available, writing to the general pasteboard will fail and reading from it will read unsecured content, if any.")
     static let secureAppConnectApps = RuleInfo(
-        "copy.secure-appconnect-apps", step: 12,
+        "copy.secure-appconnect-apps",
         summary: "Under the pasteboard policy SECURECOPY with secure services available, copying is allowed for AppConnect apps only, and pasting into one is allowed.",
         reason: "The pasteboard policy is SECURECOPY, so the copy is readable by authorized AppConnect apps only.",
-        source: "ACTypes.h, ACPasteboardPolicySecureCopy",
+        source: [.header(.types, "ACPasteboardPolicySecureCopy")],
         quote: "the data written to the general pasteboard by one AppConnect app is only readable by authorized AppConnect apps.")
     static let secureNonAppConnectApp = RuleInfo(
-        "copy.secure-non-appconnect-app", step: 12,
+        "copy.secure-non-appconnect-app",
         summary: "Under the pasteboard policy SECURECOPY, pasting into an app that is not one of the device's AppConnect apps is refused, without a callback.",
         reason: "The pasteboard policy is SECURECOPY and the paste target is not an AppConnect app, so it cannot read the copy.",
-        source: "ACTypes.h, ACPasteboardPolicySecureCopy",
-        quote: "the data written to the general pasteboard by one AppConnect app is only readable by authorized AppConnect apps.")
+        source: [.choice("Rules/copy-and-print.md", "Our choices"), .header(.types, "ACPasteboardPolicySecureCopy")],
+        quote: "A paste target outside the AppConnect apps is denied under SECURECOPY: the header says only authorized AppConnect apps can read the copy.")
 
     static let rules = [unauthorized, authorized, secureServicesUnavailable, secureAppConnectApps, secureNonAppConnectApp]
 

@@ -1,36 +1,36 @@
 /// Rule 11: a document another app sends to this app, under the Open From policy.
 enum OpenFromRule: RuleUnit {
-    static let blockedCallback = "AppConnectInterface.h, -appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
+    static let blockedCallback: [Citation] = [.header(.appConnectInterface, "-appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:")]
 
     static let unauthorized = RuleInfo(
-        "open-from.unauthorized", step: 11,
+        "open-from.unauthorized",
         summary: "Under the Open From policy UNAUTHORIZED, a document from any app is refused with the Open From callback.",
         reason: "The Open From policy is UNAUTHORIZED, so this app accepts documents from no app.",
         source: blockedCallback,
         quote: "This notification is sent only when the status is ACOpenFromPolicyUnauthorized or ACOpenFromPolicyWhitelist.")
     static let authorized = RuleInfo(
-        "open-from.authorized", step: 11,
+        "open-from.authorized",
         summary: "Under the Open From policy AUTHORIZED, a document from any app, known or not, is accepted.",
         reason: "The Open From policy is AUTHORIZED, so this app accepts documents from every app.",
-        source: "ACTypes.h, ACOpenFromPolicyAuthorized",
+        source: [.header(.types, "ACOpenFromPolicyAuthorized")],
         quote: "The application may use Open from.")
     static let listedSource = RuleInfo(
-        "open-from.listed-source", step: 11,
+        "open-from.listed-source",
         summary: "Under the Open From policy WHITELIST, a document from an app in the Open From whitelist is accepted (exact bundle IDs, no mail pair).",
         reason: "The sending app is in the Open From whitelist.",
-        source: "ACTypes.h, ACOpenFromPolicyWhitelist",
+        source: [.header(.types, "ACOpenFromPolicyWhitelist")],
         quote: "The application may only use Open from to receive documents from applications in the whitelist")
     static let unlistedSource = RuleInfo(
-        "open-from.unlisted-source", step: 11,
+        "open-from.unlisted-source",
         summary: "Under the Open From policy WHITELIST, a document from an app not in the Open From whitelist is refused with the Open From callback.",
         reason: "The sending app is not in the Open From whitelist.",
         source: blockedCallback,
         quote: "This notification is sent only when the status is ACOpenFromPolicyUnauthorized or ACOpenFromPolicyWhitelist.")
     static let unknownSource = RuleInfo(
-        "open-from.unknown-source", step: 11,
+        "open-from.unknown-source",
         summary: "Under the Open From policy WHITELIST, a document from an unknown app is refused with the Open From callback: unknown never means listed.",
         reason: "The sending app is unknown, and an unknown app is never taken as listed.",
-        source: "Rules/open-from.md, Our choices",
+        source: [.choice("Rules/open-from.md", "Our choices")] + blockedCallback,
         quote: "An unknown source under WHITELIST is denied, as an unknown URL handler is under Open In (rule 7): the library cannot show that it is listed.")
 
     static let rules = [unauthorized, authorized, listedSource, unlistedSource, unknownSource]

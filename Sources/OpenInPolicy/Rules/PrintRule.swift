@@ -1,16 +1,16 @@
 /// Rule 13: printing, under the print policy (the SDK has no blocked-print callback).
 enum PrintRule: RuleUnit {
     static let unauthorized = RuleInfo(
-        "print.unauthorized", step: 13,
+        "print.unauthorized",
         summary: "Under the print policy UNAUTHORIZED, printing is refused; the SDK has no callback for a blocked print.",
         reason: "The print policy is UNAUTHORIZED, so the app may not print.",
-        source: "ACTypes.h, ACPrintPolicyUnauthorized",
+        source: [.header(.types, "ACPrintPolicyUnauthorized")],
         quote: "The application may not use Print.")
     static let authorized = RuleInfo(
-        "print.authorized", step: 13,
+        "print.authorized",
         summary: "Under the print policy AUTHORIZED, printing is allowed.",
         reason: "The print policy is AUTHORIZED, so the app may print.",
-        source: "ACTypes.h, ACPrintPolicyAuthorized",
+        source: [.header(.types, "ACPrintPolicyAuthorized")],
         quote: "The application may use Print.")
 
     static let rules = [unauthorized, authorized]

@@ -33,10 +33,19 @@ extension PolicyDocument {
                 appConnectSections = sections(member.value, path: member.key)
                 urlSchemes = schemes(member.value, path: member.key, buildSettings: buildSettings)
             case "device":
-                if case .object(let device) = member.value, let ids = device.member("emailPlusBundleIDs") {
+                guard case .object(let device) = member.value else { break }
+                if let ids = device.member("emailPlusBundleIDs") {
                     emailPlusBundleIDs = strings(ids.value, path: "device.emailPlusBundleIDs").map(\.value)
                 }
-                if case .object(let device) = member.value, device.member("secureServicesAvailable") != nil { givesSecureServices = true }
+                // Schemes are case-insensitive: `MAILTO` names the mail app too.
+                if let handlers = device.member("schemeHandlers"), case .object(let schemes) = handlers.value {
+                    for scheme in schemes.members where scheme.key.lowercased() == "mailto" {
+                        if case .string(let id) = scheme.value {
+                            mailHandler = Written(id, at: location(scheme.valuePosition, "device.schemeHandlers.\(scheme.key)"))
+                        }
+                    }
+                }
+                if device.member("secureServicesAvailable") != nil { givesSecureServices = true }
             case "openFromPolicy":
                 openFromSetting = Self.text(member.value).flatMap { try? OpenFromPolicy.Setting(parsing: $0) }.map { Written($0, at: here) }
             case "openFromWhitelist":

@@ -1,5 +1,5 @@
-/// OI015 `open-from-whitelist-ignored`, OI016 `open-from-whitelist-empty` and
-/// OI017 `secure-services-not-given`: the controls beyond Open In, half configured.
+/// OI016 `open-from-whitelist-ignored`, OI017 `open-from-whitelist-empty` and
+/// OI018 `secure-services-not-given`: the controls beyond Open In, half configured.
 ///
 /// Only WHITELIST reads the Open From whitelist (`ACTypes.h`, `ACOpenFromPolicyWhitelist`:
 /// "only use Open from to receive documents from applications in the whitelist");
