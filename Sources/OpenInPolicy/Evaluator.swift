@@ -27,8 +27,13 @@ public struct Evaluator: Sendable {
 
     /// Decides one request.
     /// - Complexity: O(1) expected: a few table lookups by precomputed hashes, no heap allocation.
-    public func decide(_ request: ShareRequest) -> Decision {
-        let policy = prepared
+    public func decide(_ request: ShareRequest) -> Decision { Self.decide(request, prepared) }
+
+    /// Decides `request` under the prepared `policy`: what ``decide(_:)`` does, for a caller that
+    /// keeps only the prepared policy (a reference) and so copies no ``Policy`` per request.
+    /// Always inlined: ``decide(_:)`` compiles to the same code as when the body was its own.
+    @inline(__always)
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         // The units of `RuleCatalog.units`, in that order, each called directly (no existential, no array):
         // rules 1 to 4 apply to every Open In channel (rule 1 to every channel, rule 2 to drag and drop only);
         // rules 5 to 13 each own a route.

@@ -1,4 +1,3 @@
-import OpenInPolicy
 
 /// The matrix's grids for the controls beyond Open In: what comes in (Open From),
 /// and what leaves by copy and print. Shown only when the policy sets one of them,
