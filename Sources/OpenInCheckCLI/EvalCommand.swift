@@ -240,14 +240,7 @@ struct EvalCommand: Command, Equatable {
 }
 
 /// `--format`: how decisions are written.
+/// (Parsed by ``FormatOption/parse(_:verb:)``, as every verb's `--format` is.)
 enum OutputFormat: String, Sendable, Equatable, CaseIterable {
     case text, json, jsonl
-
-    static func parse(_ name: String, verb: String) throws(UsageError) -> OutputFormat {
-        guard let format = OutputFormat(rawValue: name) else {
-            let suggestion = Suggestion.phrase(for: name, among: allCases.map(\.rawValue))
-            throw UsageError("unknown format '\(name)': use text, json or jsonl.\(suggestion)", verb: verb)
-        }
-        return format
-    }
 }

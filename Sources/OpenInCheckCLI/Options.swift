@@ -114,3 +114,33 @@ enum OptionScanner {
         }.joined(separator: "\n")
     }
 }
+
+/// The `--format` values one verb writes: an enum per verb, each parsed by ``FormatOption/parse(_:verb:)``,
+/// so every verb words an unknown format the same way.
+protocol FormatOption: RawRepresentable<String>, CaseIterable, Sendable, Equatable where AllCases == [Self] {}
+
+extension FormatOption {
+    /// The formats, as a usage message lists them: `text, json or jsonl`.
+    static var choices: String {
+        let names = allCases.map(\.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    /// The format called `name`.
+    /// - Throws: ``UsageError`` naming the formats this verb writes, with "Did you mean …?" for a likely typo.
+    static func parse(_ name: String, verb: String) throws(UsageError) -> Self {
+        guard let format = allCases.first(where: { $0.rawValue == name }) else {
+            let suggestion = Suggestion.phrase(for: name, among: allCases.map(\.rawValue))
+            throw UsageError("unknown format '\(name)': use \(choices).\(suggestion)", verb: verb)
+        }
+        return format
+    }
+
+    /// The `--format` of scanned arguments, or `defaultFormat` when none is given.
+    static func parse(_ options: ParsedOptions, default defaultFormat: Self, verb: String) throws(UsageError) -> Self {
+        guard let name = options.value("--format") else { return defaultFormat }
+        return try parse(name, verb: verb)
+    }
+}
+
+extension OutputFormat: FormatOption {}

@@ -37,15 +37,11 @@ struct SimulateCommand: Command, Equatable {
             if options.positionals.count > 1 {
                 throw UsageError("simulate takes one SCENARIO, not \(options.positionals.count)", verb: "simulate")
             }
-            let format = options.value("--format") ?? "text"
-            guard let parsed = Format(rawValue: format) else {
-                throw UsageError("unknown format '\(format)': use text or json", verb: "simulate")
-            }
-            return SimulateCommand(path: path, format: parsed)
+            return SimulateCommand(path: path, format: try Format.parse(options, default: .text, verb: "simulate"))
         })
 
     /// How the timeline is printed.
-    enum Format: String, Sendable, Equatable {
+    enum Format: String, FormatOption {
         case text
         case json
     }
