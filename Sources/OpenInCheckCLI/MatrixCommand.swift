@@ -3,6 +3,17 @@ import OpenInPolicy
 /// `matrix`: a policy at a glance — channels × kinds of target, each cell an outcome.
 struct MatrixCommand: Command, Equatable {
     var policy: PolicyOptions
+    /// `--format`.
+    var format: Format = .text
+
+    /// What `matrix --format` writes.
+    enum Format: String, FormatOption {
+        case text, markdown
+    }
+
+    static let specs = PolicyOptions.specs + [
+        OptionSpec("--format", value: "FORMAT", help: "text (default) or markdown (GitHub-flavoured tables for a pull-request comment)."),
+    ]
 
     static let usage = "openin-check matrix --policy FILE [options]"
 
@@ -10,6 +21,7 @@ struct MatrixCommand: Command, Equatable {
         name: "matrix",
         abstract: "Show a policy at a glance: channels × kinds of target, each with its outcome.",
         usage: usage,
+        specs: specs,
         help: """
             Show a policy at a glance: a grid of channels × kinds of target (a listed app,
             an unlisted app, native Mail, Email+, the app's own scheme, a custom scheme with a
@@ -19,7 +31,7 @@ struct MatrixCommand: Command, Equatable {
             Usage: \(usage)
 
             Options:
-            \(OptionScanner.helpSection(for: PolicyOptions.specs))
+            \(OptionScanner.helpSection(for: specs))
 
             Examples come from the policy where it has them (its first listed app, scheme
             handlers, own schemes); otherwise the matrix makes one up and says so.
@@ -36,16 +48,18 @@ struct MatrixCommand: Command, Equatable {
         parse: { arguments throws(UsageError) in try MatrixCommand.parse(arguments) })
 
     static func parse(_ arguments: [String]) throws(UsageError) -> MatrixCommand {
-        let options = try OptionScanner.scan(arguments, specs: PolicyOptions.specs, verb: "matrix")
+        let options = try OptionScanner.scan(arguments, specs: specs, verb: "matrix")
         if let extra = options.positionals.first {
             throw UsageError("unexpected argument '\(extra)': matrix takes only options", verb: "matrix")
         }
-        return MatrixCommand(policy: try PolicyOptions.parse(options, verb: "matrix"))
+        return MatrixCommand(policy: try PolicyOptions.parse(options, verb: "matrix"),
+                             format: try Format.parse(options, default: .text, verb: "matrix"))
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         let inputs = try policy.load()
-        console.stdout.write(PolicyMatrix(inputs: inputs, name: policy.policyPath).render())
+        let matrix = PolicyMatrix(inputs: inputs, name: policy.policyPath)
+        console.stdout.write(format == .markdown ? matrix.markdown() : matrix.render())
         return .success
     }
 }
@@ -177,21 +191,34 @@ struct PolicyMatrix {
         ]
     }
 
-    /// The whole text: header, the two grids, and the legend.
-    func render() -> String {
-        var text = "Policy \(name): \(settingDescription)\n"
-        text += "Open In UI: \(policy.openInUI)"
-        if !policy.enforcing { text += "; AppConnect is not enforcing" }
-        if let dragAndDrop = policy.dragAndDrop { text += "; drag-and-drop policy: \(dragAndDrop.rawValue)" }
-        text += "\n"
+    /// The lines above the grids: the policy's name and setting, the Open In UI, overrides.
+    var headerLines: [String] {
+        var state = "Open In UI: \(policy.openInUI)"
+        if !policy.enforcing { state += "; AppConnect is not enforcing" }
+        if let dragAndDrop = policy.dragAndDrop { state += "; drag-and-drop policy: \(dragAndDrop.rawValue)" }
+        var lines = ["Policy \(name): \(settingDescription)", state]
         var overrides: [String] = []
         if policy.config.disablesOpenInEnforcement { overrides.append("the app config disables Open In enforcement") }
         if policy.infoPlist.disableSchemeBlocking { overrides.append("the Info.plist disables scheme blocking") }
         if policy.config.disablesSchemeBlocking { overrides.append("the app config disables scheme blocking") }
-        if !overrides.isEmpty { text += "Overrides: " + overrides.joined(separator: "; ") + "\n" }
-        text += "\n"
-        text += grid(title: "Sharing to an app", channels: Self.appChannels, columns: appColumns) + "\n"
-        text += grid(title: "Opening a URL or Mail", channels: Self.urlChannels, columns: urlColumns) + "\n"
+        if !overrides.isEmpty { lines.append("Overrides: " + overrides.joined(separator: "; ")) }
+        return lines
+    }
+
+    /// The two grids: title, columns, channels.
+    var grids: [(title: String, channels: [Channel], columns: [Column])] {
+        [("Sharing to an app", Self.appChannels, appColumns), ("Opening a URL or Mail", Self.urlChannels, urlColumns)]
+    }
+
+    /// The legend's examples: a column's name and the example behind it.
+    var examples: [(name: String, example: String)] {
+        (appColumns + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
+    }
+
+    /// The whole text: header, the two grids, and the legend.
+    func render() -> String {
+        var text = headerLines.joined(separator: "\n") + "\n\n"
+        for grid in grids { text += self.grid(title: grid.title, channels: grid.channels, columns: grid.columns) + "\n" }
         text += """
             Outcomes: allow = delivered to the target; redirect = delivered to Email+ instead;
               dummy = the target receives a dummy file it cannot open (substitute-dummy-file);
@@ -201,12 +228,22 @@ struct PolicyMatrix {
             Examples:
 
             """
-        let examples = (appColumns + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
-        let width = examples.map(\.0.count).max() ?? 0
+        let width = examples.map(\.name.count).max() ?? 0
         for (name, example) in examples {
             text += "  " + name + String(repeating: " ", count: width - name.count + 2) + example + "\n"
         }
         return text
+    }
+
+    /// Each channel's row of cells under `columns`: an outcome, `-` (no such target) or `·` (the channel does not take it).
+    func cells(channels: [Channel], columns: [Column]) -> [[String]] {
+        let evaluator = Evaluator(policy: policy)
+        return channels.map { channel in
+            columns.map { column in
+                guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
+                return Self.cell(evaluator.decide(request))
+            }
+        }
     }
 
     private var settingDescription: String {
@@ -220,13 +257,9 @@ struct PolicyMatrix {
 
     /// A grid with a two-line header, the title on the header's second line.
     private func grid(title: String, channels: [Channel], columns: [Column]) -> String {
-        let evaluator = Evaluator(policy: policy)
         var rows: [[String]] = [[""] + columns.map(\.header[0]), [title] + columns.map(\.header[1])]
-        for channel in channels {
-            rows.append([channel.rawValue] + columns.map { column in
-                guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
-                return Self.cell(evaluator.decide(request))
-            })
+        for (channel, cells) in zip(channels, cells(channels: channels, columns: columns)) {
+            rows.append([channel.rawValue] + cells)
         }
         let widths = (0..<rows[0].count).map { index in rows.map { $0[index].count }.max() ?? 0 }
         return rows.map { row in

@@ -1,0 +1,28 @@
+import Foundation
+
+/// `matrix --format markdown`: the same header, grids and legend as the text, as GitHub-flavoured Markdown.
+extension PolicyMatrix {
+    func markdown() -> String {
+        var text = headerLines.map(MarkdownText.cell).joined(separator: "<br>\n") + "\n\n"
+        for grid in grids {
+            let header = [grid.title] + grid.columns.map { $0.header.filter { !$0.isEmpty }.joined(separator: " ") }
+            let rows = zip(grid.channels, cells(channels: grid.channels, columns: grid.columns)).map { channel, cells in
+                [MarkdownText.code(channel.rawValue)] + cells.map { $0.replacingOccurrences(of: "*", with: "\\*") }
+            }
+            text += MarkdownText.table(header.map(MarkdownText.cell), rows) + "\n"
+        }
+        text += """
+            Outcomes: allow = delivered to the target; redirect = delivered to Email+ instead;
+            dummy = the target receives a dummy file it cannot open (substitute-dummy-file);
+            deny = nothing is delivered; \\* = the library calls a callback on the app's delegate;
+            · = the channel does not take this kind of target; - = the policy has no such target.
+
+            Examples:
+
+            """
+        for (name, example) in examples {
+            text += "- \(name): \(MarkdownText.cell(example))\n"
+        }
+        return text
+    }
+}
