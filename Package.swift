@@ -14,7 +14,9 @@ let package = Package(
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
-        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "AllocationCounting"]),
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "AllocationCounting", "BuildInfo"]),
+        // The commit `--version` names, when the build defines it (C: a macro carries a value from the command line).
+        .target(name: "BuildInfo"),
         // A hook that counts Swift heap allocations, for `openin-check bench` only (C: it sets the runtime's hook).
         .target(name: "AllocationCounting"),
         .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),

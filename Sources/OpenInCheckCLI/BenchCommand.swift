@@ -14,6 +14,7 @@ struct BenchCommand: Command, Equatable {
         name: "bench",
         abstract: "Measure the evaluator, the JSON Lines path, policy loading and startup on a seeded corpus.",
         usage: "\(CLI.name) bench [--rounds N] [--seed N] [--json] [--in-process] | bench --generate N FILE [--seed N]",
+        specs: specs,
         help: """
             Generates a seeded corpus (a WHITELIST policy with 1,000 bundle IDs, and
             request lines over every channel), then for each benchmark runs one warm-up

@@ -45,6 +45,7 @@ struct EvalCommand: Command, Equatable {
         name: "eval",
         abstract: "Decide share requests under a policy: one from flags, or a JSON Lines stream.",
         usage: usage,
+        specs: specs,
         help: """
             Decide share requests under a policy: one from flags, or a JSON Lines stream.
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// `matrix --format markdown`: the same header, grids and legend as the text, as GitHub-flavoured Markdown.
 extension PolicyMatrix {
     func markdown() -> String {
@@ -7,7 +5,7 @@ extension PolicyMatrix {
         for grid in grids {
             let header = [grid.title] + grid.columns.map { $0.header.filter { !$0.isEmpty }.joined(separator: " ") }
             let rows = zip(grid.channels, cells(channels: grid.channels, columns: grid.columns)).map { channel, cells in
-                [MarkdownText.code(channel.rawValue)] + cells.map { $0.replacingOccurrences(of: "*", with: "\\*") }
+                [MarkdownText.code(channel.rawValue)] + cells.map { $0.hasSuffix("*") ? $0.dropLast() + "\\*" : $0 }
             }
             text += MarkdownText.table(header.map(MarkdownText.cell), rows) + "\n"
         }

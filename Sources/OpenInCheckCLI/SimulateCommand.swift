@@ -10,6 +10,7 @@ struct SimulateCommand: Command, Equatable {
         name: "simulate",
         abstract: "Replay an AppConnect lifecycle scenario: callbacks, acknowledgments, decisions.",
         usage: "\(CLI.name) simulate [--format text|json] SCENARIO",
+        specs: specs,
         help: """
             Replays the scenario file SCENARIO ('-' for standard input): launches, server
             pushes, device changes, user actions and app acknowledgments, on a simulated
