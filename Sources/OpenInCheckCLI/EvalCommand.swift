@@ -26,6 +26,8 @@ struct EvalCommand: Command, Equatable {
     var maxLineLength: Int = LineReader.maxLineLength
     /// Whether plain JSON Lines requests take ``JSONLinesFastPath`` (tests turn it off to compare both paths).
     var fastPath = true
+    /// `--summary`: counts by outcome and rule on standard error after a stream.
+    var summary = false
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
@@ -34,6 +36,7 @@ struct EvalCommand: Command, Equatable {
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
+        OptionSpec("--summary", help: "After a stream, write counts by outcome and by rule to standard error\n(standard output is unchanged)."),
         OptionSpec("--max-line-length", value: "BYTES", help: "The longest request line read (default 1048576, 1 MiB); a longer line\ngets an error record. At most 1073741824."),
     ]
 
@@ -131,6 +134,12 @@ struct EvalCommand: Command, Equatable {
             }
             command.maxLineLength = bytes
         }
+        if options.has("--summary") {
+            if case .flags = requests {
+                throw UsageError("'--summary' counts the decisions of a stream; it cannot be used with --channel", verb: "eval")
+            }
+            command.summary = true
+        }
         return command
     }
 
@@ -184,7 +193,8 @@ struct EvalCommand: Command, Equatable {
         let evaluator = Evaluator(policy: inputs.policy)
         let reader = JSONReader()
         // Plain request lines go straight from bytes to record bytes; the fast path declines any other line, which the loop reads as before.
-        let fast = fastPath && format == .jsonl && !explain ? JSONLinesFastPath(evaluator: evaluator) : nil
+        let fast = fastPath && format == .jsonl && !explain && !summary ? JSONLinesFastPath(evaluator: evaluator) : nil
+        var counts = StreamSummary()
         var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
         var number = 0
         var anyInvalid = false, anyNotAllowed = false
@@ -209,6 +219,7 @@ struct EvalCommand: Command, Equatable {
                 parsed = try RequestLine.read(bytes, reader: reader)
             } catch {
                 anyInvalid = true
+                counts.invalid += 1
                 switch format {
                 case .text: console.stdout.write(DecisionText.errorLine(number, id: error.id, message: error.message))
                 case .json: collected.append(.object(DecisionRecord.error(line: number, id: error.id, message: error.message)))
@@ -218,6 +229,7 @@ struct EvalCommand: Command, Equatable {
             }
             let decision = evaluator.decide(parsed.request)
             if decision.outcome != .allow { anyNotAllowed = true }
+            if summary { counts.add(decision) }
             let explanation = explain ? Explanation(decision, request: parsed.request, policyInputs: inputs) : nil
             switch format {
             case .text: console.stdout.write(DecisionText.line(number, decision, request: parsed.request, id: parsed.id, explanation: explanation))
@@ -226,6 +238,10 @@ struct EvalCommand: Command, Equatable {
             }
         }
         if format == .json { console.stdout.write(JSONWriter.pretty(.array(JSONArray(collected))) + "\n") }
+        if summary, number > 0 {
+            console.stdout.flush()
+            console.stderr.write(counts.text)
+        }
         if number == 0 {
             throw .invalidInput("the request stream \(source.name == "standard input" ? "on standard input" : "'\(source.name)'") is empty: write one JSON request per line")
         }
