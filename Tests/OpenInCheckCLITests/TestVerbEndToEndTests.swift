@@ -121,7 +121,7 @@ import Testing
         #expect(run.status == 64)
         #expect(run.stderr == """
             Error: unknown option '--verbos'. Did you mean '--verbose'?
-            Usage: openin-check test [--verbose] [PATH…]
+            Usage: openin-check test [--verbose] [--format FORMAT] [PATH…]
             See 'openin-check test --help' for more information.
 
             """)
