@@ -38,7 +38,6 @@ public enum CLI {
         SimulateCommand.verb,
         LintCommand.verb,
         DiffCommand.verb,
-        BenchCommand.verb,
         CompletionsCommand.verb,
     ]
 

@@ -8,6 +8,8 @@ struct LintCommand: Command, Equatable {
     var strict: Bool
     /// `--format`.
     var format: Format
+    /// `--build-setting NAME=VALUE`, in order: values for Info.plist references.
+    var buildSettings: [PolicyOptions.Pair] = []
 
     /// What `lint --format` writes.
     enum Format: String, FormatOption {
@@ -17,9 +19,10 @@ struct LintCommand: Command, Equatable {
     static let specs: [OptionSpec] = [
         OptionSpec("--strict", help: "Report warnings as errors (exit 1 instead of 2)."),
         OptionSpec("--format", value: "FORMAT", help: "text (default), json, sarif, markdown or github."),
+        OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in an Info.plist's URL schemes, as eval does. Repeatable."),
     ]
 
-    static let usage = "openin-check lint [--strict] [--format FORMAT] FILE..."
+    static let usage = "openin-check lint [--strict] [--format FORMAT] [--build-setting NAME=VALUE]... FILE..."
 
     static let verb = Verb(
         name: "lint",
@@ -98,14 +101,18 @@ struct LintCommand: Command, Equatable {
         if let dash = options.positionals.first(where: { $0 == "-" }) {
             throw UsageError("'\(dash)': lint reads files, not standard input (it names each finding's file)", verb: "lint")
         }
+        let settings = try options.all("--build-setting").map { text throws(UsageError) in
+            try PolicyOptions.pair(text, option: "--build-setting NAME=VALUE", valueMayBeEmpty: true, verb: "lint")
+        }
         return LintCommand(files: options.positionals, strict: options.has("--strict"),
-                           format: try Format.parse(options, default: .text, verb: "lint"))
+                           format: try Format.parse(options, default: .text, verb: "lint"), buildSettings: settings)
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
+        let settings = try PolicyOptions.buildSettings(buildSettings)
         var documents: [PolicyDocument] = []
         for file in files {
-            documents.append(PolicyDocument(contentsOf: try ByteSource.readFile(path: file, what: "file to lint"), file: file))
+            documents.append(PolicyDocument(contentsOf: try ByteSource.readFile(path: file, what: "file to lint"), file: file, buildSettings: settings))
         }
         var findings = PolicyLint.lint(documents)
         if strict { findings = findings.map(\.strict) }

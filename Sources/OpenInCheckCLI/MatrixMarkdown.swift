@@ -1,13 +1,14 @@
+import OpenInPolicy
+
 /// `matrix --format markdown`: the same header, grids and legend as the text, as GitHub-flavoured Markdown.
 extension PolicyMatrix {
     func markdown() -> String {
         var text = headerLines.map(MarkdownText.cell).joined(separator: "<br>\n") + "\n\n"
         for grid in grids {
-            let header = [grid.title] + grid.columns.map { $0.header.filter { !$0.isEmpty }.joined(separator: " ") }
-            let rows = zip(grid.channels, cells(channels: grid.channels, columns: grid.columns)).map { channel, cells in
-                [MarkdownText.code(channel.rawValue)] + cells.map { $0.hasSuffix("*") ? $0.dropLast() + "\\*" : $0 }
+            let rows = grid.rows.map { row in
+                [MarkdownText.code(row.channel.rawValue)] + row.cells.map { $0.hasSuffix("*") ? $0.dropLast() + "\\*" : $0 }
             }
-            text += MarkdownText.table(header.map(MarkdownText.cell), rows) + "\n"
+            text += MarkdownText.table(([grid.title] + grid.headers).map(MarkdownText.cell), rows) + "\n"
         }
         text += """
             Outcomes: allow = delivered to the target; redirect = delivered to Email+ instead;

@@ -5,6 +5,25 @@ struct StreamSummary {
     var outcomes: [Outcome: Int] = [:]
     var rules: [RuleID: Int] = [:]
     var invalid = 0
+    let evaluator: Evaluator
+    let reader = JSONReader()
+
+    init(policy: Policy) {
+        evaluator = Evaluator(policy: policy)
+    }
+
+    /// Counts one line of the stream: decided as the stream decides it, or invalid.
+    mutating func count(_ line: LineReader.Line) {
+        guard case .text(let bytes) = line else {
+            invalid += 1
+            return
+        }
+        do throws(RequestLine.Failure) {
+            add(evaluator.decide(try RequestLine.read(bytes, reader: reader).request))
+        } catch {
+            invalid += 1
+        }
+    }
 
     mutating func add(_ decision: Decision) {
         outcomes[decision.outcome, default: 0] += 1
