@@ -101,8 +101,11 @@ import FoundationXML
             let name = suite.attribute(forName: "name")?.stringValue ?? ""
             #expect(name.hasPrefix("Rules/") && name.hasSuffix(".md"))
             #expect(suite.attribute(forName: "tests")?.stringValue == "\(suite.elements(forName: "testcase").count)")
+            #expect(Set((suite.attributes ?? []).compactMap(\.name)).isSubset(of: ["name", "tests", "failures", "errors", "skipped"]))
             for testCase in suite.elements(forName: "testcase") {
                 #expect(testCase.attribute(forName: "name")?.stringValue?.hasPrefix(name + ": ") == true)
+                // The attributes the Jenkins (junit-10.xsd) and Ant (junit-4.xsd) schemas allow on a test case, no others.
+                #expect(Set((testCase.attributes ?? []).compactMap(\.name)).isSubset(of: ["name", "classname"]))
             }
         }
         let failing = try XMLDocument(data: Data(try BuiltBinary.run(["test", "--format", "junit", Self.table]).stdout.utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import OpenInPolicy
 import Testing
 
 /// Issue 14: the README cannot drift. Every command block in README.md is run against the built
@@ -189,5 +190,35 @@ import Testing
             listed.append(String(line.dropFirst(3).prefix { $0 != "`" && $0 != " " }))
         }
         #expect(listed == verbs)
+    }
+}
+
+/// The output the README's Swift examples show in `// …` comments after a `print`, computed by the same calls.
+@Suite struct ReadmeSwiftCommentTests {
+    /// The comment after the README line that contains `code`.
+    static func comment(after code: String) throws -> String {
+        let line = try #require(ReadmeEndToEndTests.readme.first { $0.contains(code) }, "the README no longer has '\(code)'")
+        let range = try #require(line.range(of: "// "), "'\(code)' has no comment")
+        return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+    }
+
+    @Test func theEmbeddingExamplePrintsWhatItsCommentSays() throws {
+        let policy = Policy(
+            status: .whitelist,
+            whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
+            device: try DeviceFacts(emailPlusInstalled: true))
+        let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
+        let printed = "\(decision.outcome) \(decision.target.map { "\($0)" } ?? "-") \(decision.rule)"
+        #expect(printed == (try Self.comment(after: "print(decision.outcome, decision.target ?? \"-\", decision.rule)")))
+    }
+
+    @Test func theDiffExamplePrintsWhatItsCommentSays() throws {
+        func policy(_ name: String) throws -> Policy {
+            let bytes = try Data(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("Examples/diff/\(name).json"))
+            return try PolicyFile.read(Array(bytes), file: name).policy
+        }
+        // The README's `current` → `proposed` is the tightening its diff section shows.
+        let diff = PolicyDiff(old: try policy("old"), new: try policy("tightened"))
+        #expect("\(diff.verdict)" == (try Self.comment(after: "print(diff.verdict)")))
     }
 }
