@@ -1,4 +1,6 @@
+#if canImport(BuildInfo)
 import BuildInfo
+#endif
 import OpenInPolicy
 
 /// The `openin-check` command line: verbs, help, version, and the mapping of errors to exit statuses.
@@ -15,6 +17,7 @@ public enum CLI {
     /// The commit the binary was built from, when the build named it (`-Xcc -DOPENIN_CHECK_COMMIT=…`, as the
     /// README's install command does); `nil` for a plain `swift build`, which has no way to know it.
     static let commit: String? = {
+        #if canImport(BuildInfo)
         guard let pointer = openin_check_build_commit() else { return nil }
         let text = String(cString: pointer)
         let valid = !text.isEmpty && text.utf8.allSatisfy { byte in
@@ -22,6 +25,9 @@ public enum CLI {
                 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }
         return valid ? text : nil
+        #else
+        return nil  // built outside SwiftPM (the fuzz script): no BuildInfo module
+        #endif
     }()
 
     /// What `--version` prints: `openin-check 0.1.0`, with `(commit …)` when the build named it.
