@@ -6,8 +6,10 @@ import OpenInPolicy
 /// completes exactly what the parser accepts.
 struct CompletionsCommand: Command, Equatable {
     /// The shells a script is written for.
-    enum Shell: String, FormatOption {
+    enum Shell: String, OptionChoice {
         case bash, zsh, fish
+
+        static var kind: String { "shell" }
     }
 
     let shell: Shell
@@ -37,10 +39,7 @@ struct CompletionsCommand: Command, Equatable {
             guard options.positionals.count == 1, let name = options.positionals.first else {
                 throw UsageError("give one shell: \(Shell.choices)", verb: "completions")
             }
-            guard let shell = Shell(rawValue: name) else {
-                throw UsageError("unknown shell '\(name)': use \(Shell.choices).\(Suggestion.phrase(for: name, among: Shell.allCases.map(\.rawValue)))", verb: "completions")
-            }
-            return CompletionsCommand(shell: shell)
+            return CompletionsCommand(shell: try Shell.parse(name, verb: "completions"))
         })
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {

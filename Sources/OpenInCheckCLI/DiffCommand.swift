@@ -14,16 +14,18 @@ struct DiffCommand: Command, Equatable {
     var failOn: FailOn = .anyChange
 
     /// What `diff --format` writes.
-    enum Format: String, FormatOption {
+    enum Format: String, OptionChoice {
         case text, json, markdown
     }
 
     /// `--fail-on`: the verdicts that make `diff` exit 2, so CI can fail on a loosening alone.
-    enum FailOn: String, FormatOption {
+    enum FailOn: String, OptionChoice {
         case lessPermissive = "less-permissive"
         case morePermissive = "more-permissive"
         case anyChange = "any-change"
         case never
+
+        static var kind: String { "--fail-on value" }
 
         /// Whether `verdict` fails. `incomparable` fails both directions: some change goes to another app or both ways.
         func fails(_ verdict: DiffVerdict) -> Bool {
@@ -121,16 +123,10 @@ struct DiffCommand: Command, Equatable {
         if options.positionals.contains("-") {
             throw UsageError("OLD and NEW are policy files, not standard input; '--requests -' reads a log from standard input", verb: "diff")
         }
-        var failOn = FailOn.anyChange
-        if let name = options.value("--fail-on") {
-            guard let parsed = FailOn(rawValue: name) else {
-                throw UsageError("unknown --fail-on value '\(name)': use \(FailOn.choices).\(Suggestion.phrase(for: name, among: FailOn.allCases.map(\.rawValue)))", verb: "diff")
-            }
-            failOn = parsed
-        }
         return DiffCommand(oldPath: options.positionals[0], newPath: options.positionals[1],
                            requestsPath: options.value("--requests"),
-                           format: try Format.parse(options, default: .text, verb: "diff"), failOn: failOn)
+                           format: try Format.parse(options, default: .text, verb: "diff"),
+                           failOn: try FailOn.parse(options, option: "--fail-on", default: .anyChange, verb: "diff"))
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {

@@ -231,7 +231,7 @@ struct EvalCommand: Command, Equatable {
 }
 
 /// `--format`: how decisions are written.
-/// (Parsed by ``FormatOption/parse(_:verb:)``, as every verb's `--format` is.)
+/// (Parsed by ``OptionChoice/parse(_:verb:)``, as every verb's `--format` is.)
 enum OutputFormat: String, Sendable, Equatable, CaseIterable {
     case text, json, jsonl
 }

@@ -12,7 +12,7 @@ struct LintCommand: Command, Equatable {
     var buildSettings: [PolicyOptions.Pair] = []
 
     /// What `lint --format` writes.
-    enum Format: String, FormatOption {
+    enum Format: String, OptionChoice {
         case text, json, sarif, markdown, github
     }
 

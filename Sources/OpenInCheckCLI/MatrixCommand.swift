@@ -7,7 +7,7 @@ struct MatrixCommand: Command, Equatable {
     var format: Format = .text
 
     /// What `matrix --format` writes.
-    enum Format: String, FormatOption {
+    enum Format: String, OptionChoice {
         case text, markdown
     }
 

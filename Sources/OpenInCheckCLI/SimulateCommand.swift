@@ -42,7 +42,7 @@ struct SimulateCommand: Command, Equatable {
         })
 
     /// How the timeline is printed.
-    enum Format: String, FormatOption {
+    enum Format: String, OptionChoice {
         case text
         case json
     }

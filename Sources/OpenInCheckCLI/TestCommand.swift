@@ -3,7 +3,7 @@ import OpenInPolicy
 /// `openin-check test [PATH…]`: runs decision tables and reports failing rows.
 struct TestCommand: Command, Equatable {
     /// What `test --format` writes.
-    enum Format: String, FormatOption {
+    enum Format: String, OptionChoice {
         /// `FAIL file:line: id: …` lines, then `N passed, M failed`.
         case text
         /// A JUnit XML report: one test case per row.
