@@ -26,6 +26,8 @@ struct EvalCommand: Command, Equatable {
     var maxLineLength: Int = RequestStream.defaultMaxLineLength
     /// Whether ``RequestStream`` may take its fast path for plain lines (tests turn it off to compare both paths).
     var fastPath = true
+    /// How many threads the stream may use (`nil`: one per processor; tests compare 1 with several).
+    var threads: Int? = nil
     /// `--summary`: counts by outcome and rule on standard error after a stream.
     var summary = false
 
@@ -192,16 +194,30 @@ struct EvalCommand: Command, Equatable {
     /// Decides a JSON Lines stream through ``RequestStream``: records in `json`/`jsonl`, a line per request in `text`.
     private func decideStream(_ source: ByteSource, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let stream = RequestStream(policy: inputs, format: format == .json ? .jsonArray : .jsonLines, explain: explain,
-                                   maxLineLength: maxLineLength, fastPath: fastPath)
+                                   maxLineLength: maxLineLength, fastPath: fastPath, threads: threads)
         // --summary decides each line once more, beside the stream, to count outcomes and rules.
         var counts = summary ? StreamSummary(policy: inputs.policy) : nil
         var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
-        while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
-            counts?.count(line)
-            switch format {
-            case .json, .jsonl:
+        switch format {
+        case .json where counts == nil, .jsonl where counts == nil:
+            // Blocks of whole lines: the stream splits a large block between threads, records in input order.
+            while let block = try lines.nextBlock(beforeWaiting: { console.stdout.flush() }) {
+                switch block {
+                case .lines(let bytes):
+                    bytes.withUnsafeBufferPointer { lines in stream.withRecords(forLinesIn: lines) { console.stdout.write(bytes: $0) } }
+                case .tooLong:
+                    stream.withRecord(for: .tooLong) { console.stdout.write(bytes: $0) }
+                }
+            }
+        case .json, .jsonl:
+            // With --summary, line by line, each line also counted.
+            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                counts?.count(line)
                 stream.withRecord(for: line.streamLine) { console.stdout.write(bytes: $0) }
-            case .text:
+            }
+        case .text:
+            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                counts?.count(line)
                 console.stdout.write(Self.text(stream.entry(for: line.streamLine)))
             }
         }

@@ -83,10 +83,13 @@ public enum DecisionTables {
             let (files, isDirectory) = try markdownFiles(at: path)
             var found = 0
             for file in files {
-                let text: String
-                do {
-                    text = try String(contentsOfFile: file, encoding: .utf8)
+                let bytes: [UInt8]
+                do throws(CappedFile.Failure) {
+                    bytes = try CappedFile.read(path: file, what: "decision table")
                 } catch {
+                    throw TableError(file: file, line: 0, message: "cannot read the file: \(error.reason)")
+                }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw TableError(file: file, line: 0, message: "cannot read the file as UTF-8 text")
                 }
                 let parsed = try parse(text, file: file)
