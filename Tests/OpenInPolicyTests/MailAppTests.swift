@@ -8,20 +8,20 @@ struct MailAppTests {
         PolicyLint.lint([PolicyDocument(policyJSON: Array(json.utf8), file: "p.json")]).map(\.check.code)
     }
 
-    @Test("OI012 mail-app-unlisted: a third-party mail app the whitelist does not list")
+    @Test("OI015 mail-app-unlisted: a third-party mail app the whitelist does not list")
     func lintFlagsAnUnlistedMailApp() {
         let unlisted = #"{"openInPolicy": "whitelist", "openInWhitelist": ["com.apple.mobilemail", "com.apple.UIKit.activity.Mail"], "device": {"schemeHandlers": {"mailto": "com.microsoft.Office.Outlook"}}}"#
-        #expect(Self.codes(unlisted) == ["OI012"])
+        #expect(Self.codes(unlisted) == ["OI015"])
         let findings = PolicyLint.lint([PolicyDocument(policyJSON: Array(unlisted.utf8), file: "p.json")])
         #expect(findings.first?.location.keyPath == "device.schemeHandlers.mailto")
         #expect(findings.first?.severity == .warning)
         // The scheme is case-insensitive.
-        #expect(Self.codes(#"{"openInPolicy": "whitelist", "device": {"schemeHandlers": {"MAILTO": "com.example.mail"}}}"#) == ["OI012"])
+        #expect(Self.codes(#"{"openInPolicy": "whitelist", "device": {"schemeHandlers": {"MAILTO": "com.example.mail"}}}"#) == ["OI015"])
         // Bundle IDs are compared exactly: another case is another app.
-        #expect(Self.codes(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.microsoft.office.outlook"], "device": {"schemeHandlers": {"mailto": "com.microsoft.Office.Outlook"}}}"#) == ["OI012"])
+        #expect(Self.codes(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.microsoft.office.outlook"], "device": {"schemeHandlers": {"mailto": "com.microsoft.Office.Outlook"}}}"#) == ["OI015"])
     }
 
-    @Test("no OI012 when the mail app is listed, is native Mail, or the policy is not WHITELIST")
+    @Test("no OI015 when the mail app is listed, is native Mail, or the policy is not WHITELIST")
     func lintIsQuietOtherwise() {
         #expect(Self.codes(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.microsoft.Office.Outlook"], "device": {"schemeHandlers": {"mailto": "com.microsoft.Office.Outlook"}}}"#).isEmpty)
         #expect(Self.codes(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.apple.mobilemail", "com.apple.UIKit.activity.Mail"], "device": {"schemeHandlers": {"mailto": "com.apple.mobilemail"}}}"#).isEmpty)

@@ -1,4 +1,4 @@
-/// OI012 `mail-app-unlisted`: the device's mail app is not in the whitelist.
+/// OI015 `mail-app-unlisted`: the device's mail app is not in the whitelist.
 ///
 /// `mailto:` goes to the device's mail app, its `mailto` handler (see
 /// `Rules/mailto-open-url.md`). When that is an app other than native Mail and
