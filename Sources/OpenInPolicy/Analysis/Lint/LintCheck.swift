@@ -94,7 +94,6 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
-        invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting,
-        mailAppUnlisted,
+        invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting, mailAppUnlisted,
     ]
 }
