@@ -91,9 +91,10 @@ import Testing
     }
 }
 
-/// The README's `eval --explain` and `matrix` examples are real output: each
-/// block that starts with `$ openin-check eval` or `$ openin-check matrix` is
-/// run, and the lines it shows must be the first lines the tool prints.
+/// The README's `eval` and `matrix` examples are real output: each block that
+/// starts with `$ openin-check eval` or `$ openin-check matrix` is run, and the
+/// lines it shows must be the lines the tool prints (standard output, then
+/// standard error), from the first, where `…` stands for lines left out.
 @Suite struct ReadmeDecisionExamplesTests {
     static func examples() throws -> [(command: [String], shown: [String], line: Int)] {
         let readme = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
@@ -119,25 +120,38 @@ import Testing
         return examples
     }
 
+    /// Whether `shown` is what the README shows of `output`: line by line from the start, where a
+    /// line `…` skips any number of lines; output after the last shown line is not compared.
+    static func shows(_ shown: [String], _ output: [String]) -> Bool {
+        var index = 0
+        var skipping = false
+        for line in shown {
+            if line == "…" { skipping = true; continue }
+            if skipping {
+                guard let found = output[index...].firstIndex(of: line) else { return false }
+                index = found
+                skipping = false
+            } else if index >= output.count || output[index] != line {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    @Test func elisionMatchesOnlyWhatItSkips() {
+        #expect(Self.shows(["a", "…", "d"], ["a", "b", "c", "d", "e"]))
+        #expect(!Self.shows(["a", "…", "x"], ["a", "b", "c", "d"]))
+        #expect(!Self.shows(["a", "c"], ["a", "b", "c"]))
+    }
+
     @Test func examplesMatchRealOutput() throws {
         let examples = try Self.examples()
         #expect(examples.count >= 2)
         for example in examples {
             let run = try BuiltBinary.run(example.command)
             let output = (run.stdout + run.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            // A line "…" in a block stands for lines left out: what comes before it is the output's start,
-            // and every line after it must follow, in order.
-            let cut = example.shown.firstIndex(of: "…") ?? example.shown.count
-            let head = Array(example.shown[..<cut])
-            #expect(Array(output.prefix(head.count)) == head, "README.md:\(example.line): \(example.command.joined(separator: " "))")
-            var rest = output.dropFirst(head.count)[...]
-            for line in example.shown.dropFirst(cut + 1) {
-                guard let found = rest.firstIndex(of: line) else {
-                    Issue.record("README.md:\(example.line): '\(line)' is not in the output of \(example.command.joined(separator: " "))")
-                    break
-                }
-                rest = rest[(found + 1)...]
-            }
+            #expect(Self.shows(example.shown, output), "README.md:\(example.line): \(example.command.joined(separator: " "))\n\(output.joined(separator: "\n"))")
         }
     }
 }

@@ -227,3 +227,29 @@ private extension String {
         return text
     }
 }
+
+/// The matrix's parts, for output formats other than ``PolicyMatrix/render()`` (the CLI's `--format markdown`).
+extension PolicyMatrix {
+    /// The policy's name and setting, then its Open In UI state, then any overrides.
+    package var headerLines: [String] {
+        render().split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.map(String.init)
+    }
+
+    /// Each grid's title, column headers (both lines joined) and one row of cells per channel.
+    package var grids: [(title: String, headers: [String], rows: [(channel: Channel, cells: [String])])] {
+        let evaluator = Evaluator(policy: policy)
+        return [("Sharing to an app", Self.appChannels, appColumns), ("Opening a URL or Mail", Self.urlChannels, urlColumns)].map { title, channels, columns in
+            (title, columns.map { $0.header.filter { !$0.isEmpty }.joined(separator: " ") }, channels.map { channel in
+                (channel, columns.map { column in
+                    guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
+                    return Self.cell(evaluator.decide(request))
+                })
+            })
+        }
+    }
+
+    /// The legend's examples: a column's name and the example behind it.
+    package var examples: [(name: String, example: String)] {
+        (appColumns + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
+    }
+}
