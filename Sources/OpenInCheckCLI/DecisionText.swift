@@ -11,6 +11,7 @@ enum DecisionText {
     static func block(_ decision: Decision, request: ShareRequest, explanation: Explanation?) -> String {
         var rows: [(String, String)] = [("request", describe(request))]
         if let target = decision.target, decision.outcome != .deny { rows.append(("to", escaped(target.rawValue))) }
+        if let audience = decision.audience { rows.append(("readable by", audience == .allApps ? "all apps" : "AppConnect apps only")) }
         for callback in decision.callbacks { rows.append(("callback", describe(callback))) }
         if let dummy = decision.dummyFileName { rows.append(("dummy file", escaped(dummy))) }
         rows.append(("Open In UI", decision.openInUI.rawValue))
@@ -67,6 +68,7 @@ enum DecisionText {
     static func describe(_ request: ShareRequest) -> String {
         var parts = [request.channel.rawValue]
         if let target = request.target { parts.append(escaped(target.rawValue)) }
+        if let source = request.source { parts.append("from " + escaped(source.rawValue)) }
         if let url = request.url { parts.append(escaped(url.rawValue)) }
         if let document = request.document { parts.append("(\(escaped(document)))") }
         return parts.joined(separator: " ")
@@ -78,6 +80,8 @@ enum DecisionText {
         case .openInAttemptedWhenBlocked(let status): "\(callback.selector) with \(status.sdkName)"
         case .openURLAttemptedWhenUnauthorized(let url): "\(callback.selector) with \(escaped(url.rawValue))"
         case .dragAndDropToNonAppConnectApp: callback.selector
+        case .openFromAttemptedWhenBlocked(let status, let source): "\(callback.selector) with \(status.sdkName), \(escaped(source?.rawValue ?? "nil (unknown source)"))"
+        case .copyAttemptedWhenUnauthorized(let policy): "\(callback.selector) with \(policy.sdkName)"
         }
     }
 

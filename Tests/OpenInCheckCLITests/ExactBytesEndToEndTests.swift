@@ -17,7 +17,7 @@ import Testing
           callback    appConnect:openURLAttemptedWhenUnauthorizedForURL: with mailto:a@example.com
           Open In UI  disabled
           rule        mailto.blocked
-          reason      Native Mail is not allowed, scheme blocking is not disabled and Email+ is not installed.
+          reason      The device's mail app is not allowed, scheme blocking is not disabled and Email+ is not installed.
 
         """
 
@@ -99,7 +99,7 @@ import Testing
     @Test func aChannelWithAKelvinSignIsNoChannel() throws {
         let run = try BuiltBinary.run(["eval", "--policy", "Examples/policies/whitelist-half-pair.json", "-"],
                                       stdin: #"{"channel":"quick-loo\u212a","target":"a.b"}"# + "\n")
-        #expect(run.stdout == #"{"line":1,"error":"unknown channel 'quick-loo"# + "\u{212A}" + #"' (it contains '"# + "\u{212A}" + #"' (U+212A KELVIN SIGN), which is not ASCII: the SDK's names are ASCII and compared byte for byte): use one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop. Did you mean 'quick-look'?"}"# + "\n")
+        #expect(run.stdout == #"{"line":1,"error":"unknown channel 'quick-loo"# + "\u{212A}" + #"' (it contains '"# + "\u{212A}" + #"' (U+212A KELVIN SIGN), which is not ASCII: the SDK's names are ASCII and compared byte for byte): use one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop, open-from, copy, print. Did you mean 'quick-look'?"}"# + "\n")
         #expect(run.status == 1)
     }
 
@@ -187,7 +187,7 @@ import Testing
         let run = try BuiltBinary.run(["diff", "--requests", "-", "Examples/diff/old.json", "Examples/diff/new.json"],
                                       stdin: "{\"channel\":\"nowhere\"}\n\n")
         #expect(run.stdout == "")
-        #expect(run.stderr == "Error: the request log on standard input holds no valid request (2 invalid lines; line 1: unknown channel 'nowhere': use one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop): nothing was compared, so there is no verdict; fix the lines and run again\n")
+        #expect(run.stderr == "Error: the request log on standard input holds no valid request (2 invalid lines; line 1: unknown channel 'nowhere': use one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop, open-from, copy, print): nothing was compared, so there is no verdict; fix the lines and run again\n")
         #expect(run.status == 1)
     }
 }

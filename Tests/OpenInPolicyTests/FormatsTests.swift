@@ -52,7 +52,7 @@ import Testing
         ("[]", "a policy file must hold a JSON object, not an array", nil, nil),
         ("{}", "openInPolicy is missing: add \"openInPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\"", 1, 1),
         (#"{"openInPolicy": "whitelist", "openInWhiteList": []}"#,
-         "openInWhiteList: unknown key. Did you mean 'openInWhitelist'? Known keys: description, openInPolicy, openInWhitelist, config, infoPlist, device, app, dragAndDropPolicy, enforcing", 1, 31),
+         "openInWhiteList: unknown key. Did you mean 'openInWhitelist'? Known keys: description, openInPolicy, openInWhitelist, config, infoPlist, device, app, dragAndDropPolicy, enforcing, openFromPolicy, openFromWhitelist, pasteboardPolicy, printPolicy", 1, 31),
         (#"{"openInPolicy": "sometimes"}"#,
          "openInPolicy: unknown Open In policy 'sometimes': use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2", 1, 18),
         (#"{"openInPolicy": 2.0}"#, "openInPolicy: the number 2.0 is not a policy: write 0, 1 or 2 as an integer, or a name such as \"whitelist\"", 1, 18),
@@ -74,7 +74,7 @@ import Testing
         (#"{"openInPolicy": "whitelist", "device": {"emailPlusInstalled": "yes"}}"#,
          "device.emailPlusInstalled: must be true or false, not the string \"yes\"", 1, 64),
         (#"{"openInPolicy": "whitelist", "device": {"emailPlusInstaled": true}}"#,
-         "device.emailPlusInstaled: unknown key. Did you mean 'emailPlusInstalled'? Known keys: emailPlusInstalled, emailPlusBundleIDs, schemeHandlers, appConnectApps", 1, 42),
+         "device.emailPlusInstaled: unknown key. Did you mean 'emailPlusInstalled'? Known keys: emailPlusInstalled, emailPlusBundleIDs, schemeHandlers, appConnectApps, secureServicesAvailable", 1, 42),
         (#"{"openInPolicy": "whitelist", "device": {"emailPlusBundleIDs": []}}"#,
          "device.emailPlusBundleIDs: is empty: list at least one bundle ID, or leave the key out for com.mobileiron.ios.emailplus", 1, 64),
         (#"{"openInPolicy": "whitelist", "device": {"schemeHandlers": {"1box": "net.box"}}}"#,
@@ -252,13 +252,13 @@ enum Plist {
         ("[1]", nil, "a request must be a JSON object such as {\"channel\": \"open-url\", \"url\": \"mailto:a@example.com\"}, not an array"),
         (#"{"id": true, "channel": "mail-compose"}"#, nil, "id: must be a string or a number, not true"),
         (#"{"id": "a", "chanel": "mail-compose"}"#, .string("a"),
-         "chanel: unknown key. Did you mean 'channel'? Known keys: id, channel, target, url, document"),
+         "chanel: unknown key. Did you mean 'channel'? Known keys: id, channel, target, url, source, document"),
         (#"{"id": "b"}"#, .string("b"),
-         "channel: missing: add \"channel\": one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop"),
+         "channel: missing: add \"channel\": one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop, open-from, copy, print"),
         (#"{"id": 3, "channel": "quick-look", "target": null}"#, .number(JSONNumber(3)), "target: must be a string, not null (leave the key out for none)"),
         (#"{"channel": "open-url", "url": 5}"#, nil, "url: must be a string, not the number 5"),
         (#"{"channel": "open-ur", "url": "x:y"}"#, nil,
-         "unknown channel 'open-ur': use one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop. Did you mean 'open-url'?"),
+         "unknown channel 'open-ur': use one of document-interaction, quick-look, app-extension, activity-view, open-url, mail-link, mail-compose, drag-and-drop, open-from, copy, print. Did you mean 'open-url'?"),
         (#"{"channel": "quick-look"}"#, nil, "channel quick-look needs a target bundle ID"),
         (#"{"channel": "open-url", "url": "no scheme"}"#, nil, "malformed URL 'no scheme': it contains a space"),
         (#"{"channel": "drag-and-drop", "target": "com..x"}"#, nil, "malformed bundle ID 'com..x': it has an empty segment (two dots, or a dot at the start)"),
@@ -302,7 +302,9 @@ enum Plist {
     }
 
     @Test func dragAndDropCallbackHasOnlyItsSelector() throws {
-        let decision = Evaluator(policy: whitelist).decide(try ShareRequest(channel: "drag-and-drop", target: "com.other"))
+        var appConnectOnly = whitelist
+        appConnectOnly.dragAndDrop = .appConnect
+        let decision = Evaluator(policy: appConnectOnly).decide(try ShareRequest(channel: "drag-and-drop", target: "com.other"))
         #expect(DecisionRecord.json(decision)["callbacks"] == .array(JSONArray([.object(JSONObject([
             "selector": .string("appConnectAttemptedDragAndDropToNonAppConnectApp:")]))])))
     }

@@ -14,13 +14,14 @@ struct InvariantTests {
         setup.enforcing && !setup.enforcementDisabled
     }
 
-    @Test("enforcing AUTHORIZED always allows (unless a drag-and-drop policy decides a drag)")
+    @Test("enforcing AUTHORIZED always allows on the Open In channels (unless a drag-and-drop policy decides a drag)")
     func authorizedAllows() {
         var cases = 0
         var failures = 0
         RandomCases.shared.forEachPair(including: { Self.restricts($0.setup) && $0.setup.status == "AUTHORIZED" }) { policy, request in
             let setup = policy.setup
             guard Self.restricts(setup), setup.status == "AUTHORIZED",
+                  !["open-from", "copy", "print"].contains(request.share.channel),
                   !(request.share.channel == "drag-and-drop" && setup.dragAndDrop != nil) else { return }
             cases += 1
             let decision = policy.evaluator.decide(request.request)
@@ -59,8 +60,9 @@ struct InvariantTests {
         RandomCases.shared.forEachPair(including: { Self.restricts($0.setup) && $0.setup.status == "WHITELIST" }) { policy, request in
             let setup = policy.setup
             let channel = request.share.channel
+            // A link goes to the device's mail app: only when that is native Mail does the pair decide it.
             guard Self.restricts(setup), setup.status == "WHITELIST",
-                  channel == "mail-compose" || channel == "mail-link" else { return }
+                  channel == "mail-compose" || (channel == "mail-link" && ReferenceModel.mailApp(setup) == ReferenceModel.mobileMail) else { return }
             let pairListed = setup.whitelist.contains(ReferenceModel.mailActivity) && setup.whitelist.contains(ReferenceModel.mobileMail)
             let decision = policy.evaluator.decide(request.request)
             let mailOpened = decision.outcome == .allow && decision.target?.rawValue == ReferenceModel.mobileMail
@@ -105,7 +107,8 @@ struct InvariantTests {
             let evaluator = evaluators[position % evaluators.count]
             let input = item.input
             do {
-                let decision = try evaluator.decide(channel: input.channel, target: input.target, url: input.url, document: input.document)
+                let decision = try evaluator.decide(channel: input.channel, target: input.target, url: input.url,
+                                                    source: input.source, document: input.document)
                 Issue.record("invalid request \(input) was decided: \(decision.outcome) (\(decision.rule))")
             } catch {
                 // An InputError (the only error decide throws): the engine failed closed.

@@ -32,7 +32,12 @@ struct PolicyFileDifferentialTests {
                 let expected = ReferenceModel.decide(policy.setup, request.share)
                 for (reader, evaluator) in readers {
                     compared += 1
-                    let actual = EngineAnswer.of(evaluator.decide(request.request))
+                    let actual: ReferenceModel.Answer
+                    do throws(InputError) {
+                        actual = EngineAnswer.of(try evaluator.decision(for: request.request))
+                    } catch {
+                        actual = EngineAnswer.of(error)
+                    }
                     if actual != expected, mismatches.count < 5 {
                         mismatches.append("\(reader) of policy \(policy.index) (\(policy.input)), request \(request.input): model \(expected), engine \(actual)")
                     }
@@ -91,10 +96,21 @@ struct PolicyFileDifferentialTests {
             handlers.removeAll { ReferenceModel.lowercase($0.scheme) == ReferenceModel.lowercase(handler.scheme) }
             handlers.append((handler.scheme, handler.app))
         }
+        func name(_ text: String) -> String {
+            !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? text : quoted(text)
+        }
+        if let openFrom = input.openFromPolicy { members.append("\"openFromPolicy\": " + name(openFrom)) }
+        if let list = input.openFromWhitelist,
+           input.openFromPolicy.map({ ReferenceModel.lowercase($0) != "appconnect" }) ?? true || !list.allSatisfy(ReferenceModel.isBundleID) {
+            members.append("\"openFromWhitelist\": " + array(list))
+        }
+        if let pasteboard = input.pasteboardPolicy { members.append("\"pasteboardPolicy\": " + name(pasteboard)) }
+        if let print = input.printPolicy { members.append("\"printPolicy\": " + name(print)) }
         var device = ["\"emailPlusInstalled\": \(input.emailPlusInstalled)",
                       "\"schemeHandlers\": {" + handlers.map { quoted($0.scheme) + ": " + quoted($0.app) }.joined(separator: ", ") + "}",
                       "\"appConnectApps\": " + array(input.appConnectApps)]
         if !input.emailPlusIDs.isEmpty { device.append("\"emailPlusBundleIDs\": " + array(input.emailPlusIDs)) }
+        if let available = input.secureServicesAvailable { device.append("\"secureServicesAvailable\": \(available)") }
         members.append("\"device\": {" + device.joined(separator: ", ") + "}")
         members.append("\"app\": {\"urlSchemes\": " + array(input.appSchemes) + "}")
         if let dragAndDrop = input.dragAndDrop { members.append("\"dragAndDropPolicy\": " + quoted(dragAndDrop)) }
@@ -153,6 +169,10 @@ struct PolicyFileDifferentialTests {
         inputs.app = policy.app
         inputs.dragAndDrop = policy.dragAndDrop
         inputs.enforcing = policy.enforcing
+        inputs.device.secureServicesAvailable = policy.device.secureServicesAvailable
+        inputs.openFrom = policy.openFrom
+        inputs.pasteboard = policy.pasteboard
+        inputs.print = policy.print
     }
 
     /// Whether `entry`, inside a `;`-separated plist list, reads as valid IDs: split at the byte `;`,

@@ -5,13 +5,13 @@ extension Scenario {
     /// Reads and parses the scenario file at `path`.
     /// - Throws: ``ScenarioError`` naming the file (and line) and how to fix it.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let bytes: [UInt8]
+        do throws(CappedFile.Failure) {
+            bytes = try CappedFile.read(path: path, what: "scenario")
         } catch {
-            throw ScenarioError(file: path, line: 0, message: "cannot be read: check the path (\(error.localizedDescription))")
+            throw ScenarioError(file: path, line: 0, message: "cannot be read: \(error.reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ScenarioError(file: path, line: 0, message: "is not UTF-8 text: save it as UTF-8")
         }
         return try parse(text, name: path)
@@ -23,7 +23,8 @@ extension Scenario {
     public static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
         var parser = ScenarioParser(name: name)
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so split on it too: a file with Windows line endings reads like LF.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let words: [ScenarioTokenizer.Word]

@@ -1,44 +1,45 @@
-/// One line of a JSON Lines request stream: `{"id"?, "channel", "target"?, "url"?, "document"?}`.
+/// One line of a JSON Lines request stream: `{"id"?, "channel", "target"?, "url"?, "source"?, "document"?}`.
 ///
 /// `id` is optional, a string or a number, and is echoed in the line's record.
-/// `channel` is required; `target`, `url` and `document` are strings where the
+/// `channel` is required; `target`, `url`, `source` (the sending app, `open-from`
+/// only) and `document` are strings where the
 /// channel takes them (``ShareRequest`` checks which). Unknown keys, `null`s
 /// and values of the wrong type are errors: the line gets an error record,
 /// never a decision.
-public struct RequestLine: Sendable, Hashable {
+package struct RequestLine: Sendable, Hashable {
     /// The keys a request line may have.
-    public static let keys = ["id", "channel", "target", "url", "document"]
+    package static let keys = ["id", "channel", "target", "url", "source", "document"]
 
     /// The request's `id`, when given: a JSON string or number.
-    public let id: JSONValue?
+    package let id: JSONValue?
     /// The request.
-    public let request: ShareRequest
+    package let request: ShareRequest
 
     /// Pairs a request with its `id`.
-    public init(id: JSONValue?, request: ShareRequest) {
+    package init(id: JSONValue?, request: ShareRequest) {
         self.id = id
         self.request = request
     }
 
     /// Why a line is not a request; carries the line's `id` when it could be read.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The line's `id`, when the line is a JSON object with a valid one.
-        public let id: JSONValue?
+        package let id: JSONValue?
         /// What is wrong, and where on the line (a column, or the key).
-        public let message: String
+        package let message: String
 
         /// Creates a failure with the line's `id`, when known.
-        public init(id: JSONValue?, message: String) {
+        package init(id: JSONValue?, message: String) {
             self.id = id
             self.message = message
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// Reads one line (without its line break).
     /// - Throws: ``Failure``.
-    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(Failure) -> RequestLine where Bytes.Element == UInt8 {
+    package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(Failure) -> RequestLine where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {
             value = try reader.read(bytes)
@@ -53,7 +54,7 @@ public struct RequestLine: Sendable, Hashable {
 
     /// Reads a request from a JSON value.
     /// - Throws: ``Failure``.
-    public static func read(_ value: JSONValue) throws(Failure) -> RequestLine {
+    package static func read(_ value: JSONValue) throws(Failure) -> RequestLine {
         guard case .object(let object) = value else {
             throw Failure(id: nil, message: "a request must be a JSON object such as {\"channel\": \"open-url\", \"url\": \"mailto:a@example.com\"}, not \(value.kindDescription)")
         }
@@ -81,9 +82,9 @@ public struct RequestLine: Sendable, Hashable {
         guard let channel = try text("channel") else {
             throw Failure(id: id, message: "channel: missing: add \"channel\": one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let target = try text("target"), url = try text("url"), document = try text("document")
+        let target = try text("target"), url = try text("url"), source = try text("source"), document = try text("document")
         do throws(InputError) {
-            return RequestLine(id: id, request: try ShareRequest(channel: channel, target: target, url: url, document: document))
+            return RequestLine(id: id, request: try ShareRequest(channel: channel, target: target, url: url, source: source, document: document))
         } catch {
             if case .unknownChannel = error, let suggestion = Suggestion.closest(to: channel, among: Channel.allCases.map(\.rawValue)) {
                 throw Failure(id: id, message: "\(error.description). Did you mean '\(suggestion)'?")

@@ -33,9 +33,25 @@ extension PolicyDocument {
                 appConnectSections = sections(member.value, path: member.key)
                 urlSchemes = schemes(member.value, path: member.key, buildSettings: buildSettings)
             case "device":
-                if case .object(let device) = member.value, let ids = device.member("emailPlusBundleIDs") {
+                guard case .object(let device) = member.value else { break }
+                if let ids = device.member("emailPlusBundleIDs") {
                     emailPlusBundleIDs = strings(ids.value, path: "device.emailPlusBundleIDs").map(\.value)
                 }
+                // Schemes are case-insensitive: `MAILTO` names the mail app too.
+                if let handlers = device.member("schemeHandlers"), case .object(let schemes) = handlers.value {
+                    for scheme in schemes.members where scheme.key.lowercased() == "mailto" {
+                        if case .string(let id) = scheme.value {
+                            mailHandler = Written(id, at: location(scheme.valuePosition, "device.schemeHandlers.\(scheme.key)"))
+                        }
+                    }
+                }
+                if device.member("secureServicesAvailable") != nil { givesSecureServices = true }
+            case "openFromPolicy":
+                openFromSetting = Self.text(member.value).flatMap { try? OpenFromPolicy.Setting(parsing: $0) }.map { Written($0, at: here) }
+            case "openFromWhitelist":
+                openFromWhitelist = WrittenList(at: location(member.keyPosition, member.key), entries: strings(member.value, path: member.key))
+            case "pasteboardPolicy":
+                pasteboard = Self.text(member.value).flatMap { try? PasteboardPolicy(parsing: $0) }.map { Written($0, at: here) }
             default:
                 break
             }
@@ -52,6 +68,15 @@ extension PolicyDocument {
         switch value {
         case .string(let text): try? PolicySetting(parsing: text)
         case .number(let number): number.intValue.flatMap { try? PolicySetting(parsing: String($0)) }
+        default: nil
+        }
+    }
+
+    /// A control's value as text: a string, or an integer's digits.
+    private static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.intValue.map(String.init)
         default: nil
         }
     }

@@ -8,7 +8,7 @@
 public struct PolicyDocument: Sendable, Hashable {
     /// Which format the document was read from.
     public enum Kind: String, Sendable, Hashable, CustomStringConvertible {
-        /// A JSON policy file (DESIGN.md, "The CLI contract").
+        /// A JSON policy file (README, "The JSON policy file").
         case policyFile = "policy file"
         /// The SDK's local test file, `AppConnect.plist`.
         case appConnectPlist = "AppConnect.plist"
@@ -35,8 +35,18 @@ public struct PolicyDocument: Sendable, Hashable {
     public var emailPlusBundleIDs: [String]
     /// An Info.plist's URL schemes (`CFBundleURLTypes`), every string as written.
     public var urlSchemes: [WrittenScheme] = []
+    /// The device's mail app as written: its `mailto` handler (`device.schemeHandlers.mailto`), when given.
+    public var mailHandler: Written<String>? = nil
     /// What the format's strict reader rejects, if anything (readers stop at the first problem).
     public var readErrors: [Written<String>]
+    /// The Open From policy, when the document gives one that can be read.
+    public var openFromSetting: Written<OpenFromPolicy.Setting>? = nil
+    /// The Open From whitelist as written, when the document has one.
+    public var openFromWhitelist: WrittenList? = nil
+    /// The pasteboard policy, when the document gives one that can be read.
+    public var pasteboard: Written<PasteboardPolicy>? = nil
+    /// Whether the document says if the device's secure services are available.
+    public var givesSecureServices = false
 
     /// Creates a document; everything but the kind and file starts empty.
     public init(kind: Kind, file: String, setting: Written<PolicySetting>? = nil, whitelist: WrittenList? = nil,
