@@ -1,4 +1,4 @@
-/// The JSON policy file of DESIGN.md ("The CLI contract").
+/// The JSON policy file: the policy, the app's settings and the device facts `openin-check` reads.
 ///
 /// ```json
 /// {

@@ -3,7 +3,7 @@
 /// Membership is exact and case-sensitive. Native Mail counts as listed only
 /// when both `com.apple.UIKit.activity.Mail` and `com.apple.mobilemail` are in
 /// the set: "To put the iOS native email app in the whitelist, the whitelist
-/// must contain both of these bundle IDs" (open-in-policy.txt).
+/// must contain both of these bundle IDs" (AppConnect for iOS SDK Developer Guide: Open In policy API details).
 public struct Whitelist: Sendable, Hashable, Sequence {
     /// The bundle IDs in the whitelist.
     public let ids: Set<BundleID>
