@@ -92,11 +92,14 @@ enum DecisionText {
     /// `text` safe to print on one line: the backslash, C0 and C1 controls, DEL, the line and
     /// paragraph separators and the bidirectional controls (which reorder what a reader sees)
     /// written as escapes — `\\`, `\n`, `\r`, `\t`, otherwise `\u{1B}` — and everything else as is.
-    static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    /// - Parameter backslash: whether a backslash is escaped too (so every escape is unambiguous); lint's
+    ///   messages quote values as JSON strings already, and keep their backslashes as they are.
+    static func escaped(_ text: String, backslash: Bool = true) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && (backslash || $0 != "\\") }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\\" where !backslash: result.unicodeScalars.append(scalar)
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
             case "\r": result += "\\r"

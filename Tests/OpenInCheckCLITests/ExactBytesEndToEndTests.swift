@@ -181,6 +181,20 @@ import Testing
         #expect(run.stdout.split(separator: "\n").count == 6)
     }
 
+    @Test func aLookAlikeKeyWithABidiOverrideIsEscapedInLintOutput() throws {
+        let path = try TemporaryFile.write(Self.appConnectPlist(openIn: "disable", config: [("MI_AC_DISABLE_SCHEME_BLOCKING&#x202E;", "true")]),
+                                           name: "AppConnect.plist")
+        let run = try BuiltBinary.run(["lint", path])
+        #expect(run.stdout == """
+            \(path): error OI007 override-key-misspelled: config.MI_AC_DISABLE_SCHEME_BLOCKING\\u{202E}: the key "MI_AC_DISABLE_SCHEME_BLOCKING\\u{202E}" is not MI_AC_DISABLE_SCHEME_BLOCKING (it holds (U+202E RIGHT-TO-LEFT OVERRIDE), not an ASCII character): keys are matched byte for byte, so the library never reads it
+                fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING
+
+            lint: 1 error, 0 warnings, 0 info in 1 file
+
+            """)
+        #expect(run.status == 1)
+    }
+
     // MARK: diff --requests
 
     @Test func aLogWithNoValidRequestIsAnErrorNotAVerdict() throws {
