@@ -336,7 +336,7 @@ import Testing
     func forwarding() throws {
         let harness = try inAppConnectMode()
         let automatic = harness.device.acknowledgments.filter(\.automatic).map(\.kind)
-        #expect(automatic == [.config, .openInPolicy, .pasteboardPolicy, .printPolicy, .secureFileIOPolicy])
+        #expect(automatic == [.config, .openInPolicy, .openFromPolicy, .pasteboardPolicy, .printPolicy, .secureFileIOPolicy])
         #expect(harness.device.acknowledgments.first == Acknowledgment(.authState, .applied, message: "auth applied"))
     }
 }

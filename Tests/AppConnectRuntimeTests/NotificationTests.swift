@@ -2,11 +2,11 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// notifications.txt and ready.txt: change callbacks fire only on change; all on the first launch.
+/// AppConnect for iOS SDK Developer Guide, AppConnect-related notifications and AppConnect ready API details: change callbacks fire only on change; all on the first launch.
 @Suite struct NotificationTests {
     static let everyChangeOnFirstLaunch = [
         "ready", "auth authorized", "managed managed", "config []", "openIn whitelist [\"com.example.viewer\"]",
-        "pasteboard unauthorized", "print unauthorized", "secureServices available", "secureFileIO required", "logLevel status",
+        "openFrom unauthorized []", "pasteboard unauthorized", "print unauthorized", "secureServices available", "secureFileIO required", "logLevel status",
     ]
 
     @Test func theFirstLaunchCallsEveryChangeCallbackAfterReady() throws {
@@ -111,6 +111,8 @@ import Testing
             "appConnect:configChangedTo:",
             "appConnect:openInPolicyChangedTo:whitelist:",
             "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:",
+            "appConnect:openFromPolicyChangedTo:whitelist:",
+            "appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:",
             "appConnect:openURLAttemptedWhenUnauthorizedForURL:",
             "appConnectAttemptedDragAndDropToNonAppConnectApp:",
             "appConnect:pasteboardPolicyChangedTo:",

@@ -258,6 +258,13 @@ private final class DualModeDelegate: AppConnectDelegate, @unchecked Sendable {
     func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: OpenInStatus) {
         app.appConnect(appConnect, openInAttemptedWhenACOpenInPolicyBlocked: openInPolicy)
     }
+    func appConnect(_ appConnect: AppConnect, openFromPolicyChangedTo newOpenFromPolicy: ACOpenFromPolicy, whitelist newWhitelist: Whitelist) {
+        app.appConnect(appConnect, openFromPolicyChangedTo: newOpenFromPolicy, whitelist: newWhitelist)
+    }
+    func appConnect(_ appConnect: AppConnect, openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: ACOpenFromPolicy,
+                    sourceApplication: BundleID?) {
+        app.appConnect(appConnect, openFromAttemptedWhenACOpenFromPolicyBlocked: openFromPolicy, sourceApplication: sourceApplication)
+    }
     func appConnect(_ appConnect: AppConnect, openURLAttemptedWhenUnauthorizedForURL url: ShareURL) {
         app.appConnect(appConnect, openURLAttemptedWhenUnauthorizedForURL: url)
     }

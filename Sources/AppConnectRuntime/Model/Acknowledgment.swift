@@ -6,6 +6,8 @@ public enum AcknowledgmentKind: String, Sendable, Hashable, CaseIterable, Custom
     case config
     /// `openInPolicyApplied:message:`.
     case openInPolicy
+    /// `openFromPolicyApplied:message:`.
+    case openFromPolicy
     /// `pasteboardPolicyApplied:message:`.
     case pasteboardPolicy
     /// `printPolicyApplied:message:`.
@@ -27,6 +29,7 @@ public enum AcknowledgmentKind: String, Sendable, Hashable, CaseIterable, Custom
         case .authState: .authStateChanged
         case .config: .configChanged
         case .openInPolicy: .openInPolicyChanged
+        case .openFromPolicy: .openFromPolicyChanged
         case .pasteboardPolicy: .pasteboardPolicyChanged
         case .printPolicy: .printPolicyChanged
         case .secureFileIOPolicy: .secureFileIOPolicyChanged

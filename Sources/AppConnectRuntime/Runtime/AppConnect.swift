@@ -96,17 +96,33 @@ public final class AppConnect: Sendable {
         }
     }
 
-    /// `-retire`: the library forgets the app (its secure data, and what it
-    /// delivered, so the next start is like a first launch) and sets the
-    /// managed policy to ACMANAGEDPOLICY_UNKNOWN. A dual-mode app calls
-    /// ``stop()`` right after.
+    /// `-retire`: the app retires itself.
+    ///
+    /// As AppConnectInterface.h's `-retire` says, the authState becomes
+    /// ACAUTHSTATE_RETIRED with a message that the app retired itself
+    /// (``ServerState/retiredMessage``), and every other policy returns to its
+    /// default, which erases the app-specific config; as the AppConnect for
+    /// iOS SDK Developer Guide (Dual-mode API details) says, the managed
+    /// policy becomes ACMANAGEDPOLICY_UNKNOWN. The defaults are ours and fail
+    /// closed: Open In, Open From, pasteboard and print UNAUTHORIZED, empty
+    /// whitelists, no config (see ``ServerState``'s `retired()`), so a share
+    /// made after `retire` is decided under them.
+    ///
+    /// Our choices where the sources are silent: no change callback is called
+    /// (the app asked for it); the retired library takes no more values from
+    /// the server or the device's AppConnect apps; the library forgets what it
+    /// delivered, so the next start is like a first launch. A dual-mode app
+    /// calls ``stop()`` right after.
     /// - Throws: ``AppConnectError/notStarted(_:)`` or ``AppConnectError/stopped(_:)``.
     public func retire() throws(AppConnectError) {
         try device.world.withLock { world throws(AppConnectError) in
             try world.checkRunning(id, "retire")
             world.record(.call(.retire))
             world.memory = nil
-            world.instances[id]?.values.managedPolicy = .unknown
+            guard var instance = world.instances[id] else { return }
+            instance.retired = true
+            instance.values = world.server.retired()
+            world.instances[id] = instance
         }
     }
 
@@ -144,6 +160,21 @@ public final class AppConnect: Sendable {
     /// `openInWhitelist`. - Throws: ``ACPropertyAccessException`` before ready.
     public var openInWhitelist: Whitelist {
         get throws(ACPropertyAccessException) { try read("openInWhitelist", \.openInWhitelist) }
+    }
+    /// `openFromPolicy`. - Throws: ``ACPropertyAccessException`` before ready.
+    public var openFromPolicy: ACOpenFromPolicy {
+        get throws(ACPropertyAccessException) { try read("openFromPolicy", \.openFromPolicy) }
+    }
+    /// `openFromWhitelist`: the apps allowed to send documents to this app.
+    /// - Throws: ``ACPropertyAccessException`` before ready.
+    public var openFromWhitelist: Whitelist {
+        get throws(ACPropertyAccessException) { try read("openFromWhitelist", \.openFromWhitelist) }
+    }
+    /// `excludedAppleActivityTypes`: the Apple activity types to exclude from
+    /// `UIActivityViewController`, as the server sends them.
+    /// - Throws: ``ACPropertyAccessException`` before ready.
+    public var excludedAppleActivityTypes: [String] {
+        get throws(ACPropertyAccessException) { try read("excludedAppleActivityTypes", \.excludedAppleActivityTypes) }
     }
     /// `printPolicy`. - Throws: ``ACPropertyAccessException`` before ready.
     public var printPolicy: ACPrintPolicy { get throws(ACPropertyAccessException) { try read("printPolicy", \.printPolicy) } }
@@ -188,6 +219,8 @@ public final class AppConnect: Sendable {
     public func configApplied(_ state: ACPolicyState, message: String) { try? acknowledge(.config, state, message) }
     /// `-openInPolicyApplied:message:`.
     public func openInPolicyApplied(_ state: ACPolicyState, message: String) { try? acknowledge(.openInPolicy, state, message) }
+    /// `-openFromPolicyApplied:message:`.
+    public func openFromPolicyApplied(_ state: ACPolicyState, message: String) { try? acknowledge(.openFromPolicy, state, message) }
     /// `-pasteboardPolicyApplied:message:`.
     public func pasteboardPolicyApplied(_ state: ACPolicyState, message: String) {
         try? acknowledge(.pasteboardPolicy, state, message)
@@ -199,7 +232,7 @@ public final class AppConnect: Sendable {
         try? acknowledge(.secureFileIOPolicy, state, message)
     }
 
-    /// Sends an acknowledgment of any kind: what the six `…Applied(_:message:)` methods do.
+    /// Sends an acknowledgment of any kind: what the seven `…Applied(_:message:)` methods do.
     ///
     /// A refused acknowledgment is recorded in the device's timeline and never reaches the server.
     /// - Throws: ``AppConnectError/authStateUnsupported``, ``AppConnectError/notStarted(_:)`` or
@@ -246,7 +279,12 @@ public final class AppConnect: Sendable {
 
     /// The user copies to the pasteboard: blocked under
     /// ACPASTEBOARDPOLICY_UNAUTHORIZED, when enforcing, with
-    /// `appConnect:copyAttemptedWhenUnauthorized:`.
+    /// `appConnect:copyAttemptedWhenUnauthorized:`; under
+    /// ACPASTEBOARDPOLICY_SECURECOPY a secure copy, which fails (nothing is
+    /// copied, no callback) while secure services are unavailable
+    /// (AppConnectInterface.h, `-appConnect:secureServicesAvailabilityChangedTo:`:
+    /// "When secure services are not available, writing to the general
+    /// pasteboard will fail").
     public func copyToPasteboard() -> CopyOutcome {
         let (outcome, drain) = device.world.withLock { world -> (CopyOutcome, Bool) in
             guard world.isEnforcing(id), let policy = world.instances[id]?.values.pasteboardPolicy else {
@@ -255,7 +293,7 @@ public final class AppConnect: Sendable {
             }
             let outcome: CopyOutcome = switch policy {
             case .authorized: .allowed
-            case .secureCopy: .secureCopy
+            case .secureCopy: world.server.secureServicesAvailability == .available ? .secureCopy : .failed
             case .unauthorized: .blocked
             }
             world.record(.copy(outcome))

@@ -114,6 +114,8 @@ extension DelegateCallback {
         case .authStateChanged(let state, let message): [.string(state.sdkName), .string(message)]
         case .configChanged(let config): [.dictionary(config)]
         case .openInPolicyChanged(let policy, let whitelist): [.string(policy.sdkName), .strings(whitelist.ids.map(\.rawValue).sorted())]
+        case .openFromPolicyChanged(let policy, let whitelist): [.string(policy.sdkName), .strings(whitelist.ids.map(\.rawValue).sorted())]
+        case .openFromAttemptedWhenBlocked(let policy, let source): [.string(policy.sdkName), .optional(source?.rawValue)]
         case .openURLAttemptedWhenUnauthorized(let url): [.string(url.rawValue)]
         default: arguments.map(JSONValue.string)
         }
@@ -127,6 +129,11 @@ extension ServerChange {
         case .managedPolicy(let policy): [("managedPolicy", .string(policy.sdkName))]
         case .openInPolicy(let policy, let whitelist):
             [("openInPolicy", .string(policy.sdkName)), ("openInWhitelist", .strings(whitelist.ids.map(\.rawValue).sorted()))]
+        case .openInAllAppConnectApps: [("openInPolicy", .string("appconnect"))]
+        case .openFromPolicy(let policy, let whitelist):
+            [("openFromPolicy", .string(policy.sdkName)), ("openFromWhitelist", .strings(whitelist.ids.map(\.rawValue).sorted()))]
+        case .openFromAllAppConnectApps: [("openFromPolicy", .string("appconnect"))]
+        case .excludedAppleActivityTypes(let types): [("excludedAppleActivityTypes", .strings(types))]
         case .config(let values): [("config", .dictionary(values))]
         case .pasteboardPolicy(let policy): [("pasteboardPolicy", .string(policy.sdkName))]
         case .printPolicy(let policy): [("printPolicy", .string(policy.sdkName))]

@@ -78,6 +78,13 @@ extension ServerChange {
         case .managedPolicy(let policy): "managedPolicy = \(policy.sdkName)"
         case .openInPolicy(let policy, let whitelist):
             "openInPolicy = \(policy.sdkName), whitelist \(TextForm.set(whitelist.ids.map(\.rawValue)))"
+        case .openInAllAppConnectApps:
+            "openInPolicy = All AppConnect apps (ACOPENINPOLICY_WHITELIST of the device's AppConnect apps)"
+        case .openFromPolicy(let policy, let whitelist):
+            "openFromPolicy = \(policy.sdkName), whitelist \(TextForm.set(whitelist.ids.map(\.rawValue)))"
+        case .openFromAllAppConnectApps:
+            "openFromPolicy = All AppConnect apps (ACOPENFROMPOLICY_WHITELIST of the device's AppConnect apps)"
+        case .excludedAppleActivityTypes(let types): "excludedAppleActivityTypes = \(TextForm.list(types))"
         case .config(let values): "config = \(TextForm.dictionary(values))"
         case .pasteboardPolicy(let policy): "pasteboardPolicy = \(policy.sdkName)"
         case .printPolicy(let policy): "printPolicy = \(policy.sdkName)"

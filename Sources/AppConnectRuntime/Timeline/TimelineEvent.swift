@@ -81,4 +81,6 @@ public enum CopyOutcome: String, Sendable, Hashable, CaseIterable {
     case secureCopy = "secure-copy"
     /// Not copied (ACPASTEBOARDPOLICY_UNAUTHORIZED).
     case blocked
+    /// Not copied: ACPASTEBOARDPOLICY_SECURECOPY needs secure services, and they are unavailable.
+    case failed
 }
