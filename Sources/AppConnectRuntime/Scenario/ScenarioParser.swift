@@ -220,6 +220,7 @@ struct ScenarioParser {
                 if openInAllAppConnectApps && rest.count == 1 && status == .whitelist {
                     throw fail("the policy was 'appconnect', whose whitelist is the device's AppConnect apps: give the whitelist's IDs after 'whitelist'")
                 }
+                if openInAllAppConnectApps { whitelist = .empty }   // the device's apps were not the server's list
                 openInAllAppConnectApps = false
                 if rest.count > 1 { whitelist = try bundleIDs(Array(rest.dropFirst())) }
                 change = .openInPolicy(openInPolicy, whitelist: whitelist)
@@ -248,6 +249,7 @@ struct ScenarioParser {
                     throw fail("the policy was 'appconnect', whose whitelist is the device's AppConnect apps: give the whitelist's IDs after 'whitelist'")
                 }
                 openFromPolicy = policy
+                if openFromAllAppConnectApps { openFromWhitelist = .empty }   // the device's apps were not the server's list
                 openFromAllAppConnectApps = false
                 if rest.count > 1 { openFromWhitelist = try bundleIDs(Array(rest.dropFirst())) }
                 change = .openFromPolicy(openFromPolicy, whitelist: openFromWhitelist)
