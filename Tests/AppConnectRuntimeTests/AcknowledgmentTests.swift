@@ -2,7 +2,7 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// notifications.txt, "Notification acknowledgments".
+/// AppConnect for iOS SDK Developer Guide: AppConnect-related notifications, "Notification acknowledgments".
 @Suite struct AcknowledgmentTests {
     @Test func theServerSeesTheAppsAcknowledgmentsInOrder() throws {
         let device = SimulatedDevice()

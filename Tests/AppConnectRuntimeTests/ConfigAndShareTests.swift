@@ -2,7 +2,7 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// app-config.txt, and share requests decided by the evaluator through the runtime.
+/// AppConnect for iOS SDK Developer Guide: App-specific configuration API details, and share requests decided by the evaluator through the runtime.
 @Suite struct ConfigAndShareTests {
     @Test func theConfigIsAnEmptyDictionaryWhenNoneIsSet() throws {
         let appConnect = try Fixture.readyLibrary(MinimalApp(), on: SimulatedDevice())

@@ -2,7 +2,7 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// dual-mode.txt's library calls: shouldStartAppConnect, stop, retire, and the log level.
+/// The library calls of the AppConnect for iOS SDK Developer Guide: Dual-mode API details: shouldStartAppConnect, stop, retire, and the log level.
 @Suite struct LifecycleTests {
     @Test func theLogLevelIsStatusOnceStoppedAndLoggingStillWorks() throws {
         let device = SimulatedDevice(server: ServerState(logLevel: .debug))

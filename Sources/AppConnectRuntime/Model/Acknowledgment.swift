@@ -1,4 +1,4 @@
-/// Which acknowledgment method the app calls (notifications.txt, "Notification acknowledgments").
+/// Which acknowledgment method the app calls (AppConnect for iOS SDK Developer Guide: AppConnect-related notifications, "Notification acknowledgments").
 public enum AcknowledgmentKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `authStateApplied:message:`; may not be ACPOLICY_UNSUPPORTED.
     case authState

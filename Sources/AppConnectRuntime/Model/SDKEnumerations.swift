@@ -73,7 +73,7 @@ public enum ACPolicyState: Int, SDKEnumeration {
     }
 }
 
-/// `ACManagedPolicy`: whether Ivanti manages the app (dual-mode.txt).
+/// `ACManagedPolicy`: whether Ivanti manages the app (AppConnect for iOS SDK Developer Guide: Dual-mode API details).
 public enum ACManagedPolicy: Int, SDKEnumeration {
     /// `ACMANAGEDPOLICY_UNKNOWN`: the library has not yet determined it.
     case unknown = 0

@@ -49,7 +49,7 @@ public struct ServerState: Sendable, Hashable {
     public var secureServicesAvailability: ACSecureServicesAvailability
     /// The log level the server sets for the app.
     public var logLevel: ACLogLevel
-    /// The separate drag-and-drop policy, when the server sends one (DESIGN rules 2 and 10).
+    /// The separate drag-and-drop policy, when the server sends one (Rules/drag-and-drop.md).
     public var dragAndDropPolicy: DragAndDropPolicy?
 
     /// Creates a server state; see the type's summary for the defaults.
@@ -163,7 +163,7 @@ public struct ServerState: Sendable, Hashable {
     /// `nil`) about this state, in delivery order: only the values that differ,
     /// all of them the first time.
     ///
-    /// The order is our choice (the seeds give none): authorization first,
+    /// The order is our choice (the guide gives none): authorization first,
     /// then the managed policy a dual-mode app waits for, then config and the
     /// data loss prevention policies, then secure services and the log level.
     func changeCallbacks(since previous: ServerState?) -> [DelegateCallback] {

@@ -58,7 +58,7 @@ public final class AppConnect: Sendable {
     ///
     /// Yes when the Ivanti client is installed, or was installed and is now
     /// deleted and the app had run in AppConnect Mode (the library still knows
-    /// the app as managed) (dual-mode.txt).
+    /// the app as managed) (AppConnect for iOS SDK Developer Guide: Dual-mode API details).
     public static func shouldStartAppConnect(on device: SimulatedDevice) -> Bool {
         device.world.withLock { world in
             let answer = switch world.ivantiClient {
@@ -143,7 +143,7 @@ public final class AppConnect: Sendable {
     /// Sets whether a dual-mode app is in AppConnect Mode.
     func setAppConnectMode(_ on: Bool) { device.world.withLock { $0.instances[id]?.appConnectMode = on } }
 
-    // MARK: Instance properties (ready.txt: they throw before ready)
+    // MARK: Instance properties (AppConnect for iOS SDK Developer Guide: AppConnect ready API details: they throw before ready)
 
     /// `managedPolicy`. - Throws: ``ACPropertyAccessException`` before ready.
     public var managedPolicy: ACManagedPolicy { get throws(ACPropertyAccessException) { try read("managedPolicy", \.managedPolicy) } }
@@ -186,7 +186,7 @@ public final class AppConnect: Sendable {
     /// - Throws: ``ACPropertyAccessException`` before ready.
     public var config: [String: String] { get throws(ACPropertyAccessException) { try read("config", \.config) } }
 
-    /// `secureServicesAvailability`: readable at any time (ready.txt).
+    /// `secureServicesAvailability`: readable at any time (AppConnect for iOS SDK Developer Guide: AppConnect ready API details).
     public var secureServicesAvailability: ACSecureServicesAvailability {
         device.world.withLock { $0.server.secureServicesAvailability }
     }
@@ -206,7 +206,7 @@ public final class AppConnect: Sendable {
         return try result.get()
     }
 
-    // MARK: Acknowledgments (notifications.txt)
+    // MARK: Acknowledgments (AppConnect for iOS SDK Developer Guide: AppConnect-related notifications)
 
     /// `-authStateApplied:message:`.
     /// - Throws: ``AppConnectError/authStateUnsupported`` for ACPOLICY_UNSUPPORTED (an app must
@@ -262,7 +262,7 @@ public final class AppConnect: Sendable {
     /// the app implements it).
     ///
     /// Not enforcing (not started, not ready yet, stopped, or not in AppConnect
-    /// Mode) means every request is allowed (DESIGN rule 1).
+    /// Mode) means every request is allowed (Rules/enforcement-off.md).
     public func share(_ request: ShareRequest) -> Decision {
         let (decision, drain) = device.world.withLock { world -> (Decision, Bool) in
             let decision = Evaluator(policy: world.policy(for: id)).decide(request)
@@ -327,7 +327,7 @@ extension World {
     /// Between `start` and the ready callback an app in AppConnect Mode holds no
     /// policy yet; the runtime fails closed and decides as UNAUTHORIZED with an
     /// empty whitelist and config until the library is ready (our choice: the
-    /// seeds say only that the properties cannot be read before ready).
+    /// guide says only that the properties cannot be read before ready).
     func policy(for id: Int) -> Policy {
         let instance = instances[id]
         if let instance, instance.phase == .started, instance.appConnectMode {

@@ -1,6 +1,6 @@
 import OpenInPolicy
 
-/// The app's side of the AppConnect library: the callbacks of notifications.txt.
+/// The app's side of the AppConnect library: the callbacks of the AppConnect for iOS SDK Developer Guide: AppConnect-related notifications.
 ///
 /// Implement the two required methods and only the optional ones your app
 /// needs, exactly as with the SDK's `@optional` methods: every optional method

@@ -33,7 +33,7 @@ public enum AppConnectProperty: String, Sendable, Hashable, CaseIterable, Custom
 
     public var description: String { rawValue }
 
-    /// Whether reading it before ready throws ``ACPropertyAccessException`` (ready.txt's list).
+    /// Whether reading it before ready throws ``ACPropertyAccessException`` (the list of the AppConnect for iOS SDK Developer Guide: AppConnect ready API details).
     public var isGated: Bool {
         switch self {
         case .isReady, .secureServicesAvailability, .logLevel: false

@@ -10,7 +10,7 @@ import OpenInPolicy
 ///
 /// The device also keeps what the AppConnect library remembers about the app
 /// between launches (the values it last delivered), which is why a later
-/// launch often sees only `appConnectIsReady:` (ready.txt).
+/// launch often sees only `appConnectIsReady:` (AppConnect for iOS SDK Developer Guide: AppConnect ready API details).
 ///
 /// All methods are safe to call from any thread or task. Callbacks are
 /// delivered one at a time, in the order the changes happened, on the calling

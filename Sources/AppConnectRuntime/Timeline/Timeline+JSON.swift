@@ -17,7 +17,7 @@ extension Timeline {
     /// ```
     ///
     /// Every event has `line`, `actor` and `event`, plus the fields of its kind
-    /// (README-runtime-section.md lists them). Values are SDK constant names.
+    /// (the README's runtime section lists them). Values are SDK constant names.
     public var json: String {
         var output = "{\n  \"scenario\": " + JSONWriter.quoted(scenario) + ",\n  \"events\": ["
         for (index, entry) in entries.enumerated() {

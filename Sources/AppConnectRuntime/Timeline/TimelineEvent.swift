@@ -39,7 +39,7 @@ public enum TimelineEvent: Sendable, Hashable {
 public enum LibraryCall: Sendable, Hashable {
     /// `+shouldStartAppConnect`, with its answer.
     case shouldStartAppConnect(Bool)
-    /// `-startWithLaunchOptions:`; `nil` when restarting (dual-mode.txt).
+    /// `-startWithLaunchOptions:`; `nil` when restarting (AppConnect for iOS SDK Developer Guide: Dual-mode API details).
     case start(launchOptions: [String: String]?)
     /// `-stop`.
     case stop
