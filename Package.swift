@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "OpenInPolicy", targets: ["OpenInPolicy"]),
         .library(name: "AppConnectRuntime", targets: ["AppConnectRuntime"]),
         .executable(name: "openin-check", targets: ["openin-check"]),
+        .executable(name: "openin-check-bench", targets: ["openin-check-bench"]),
     ],
     targets: [
         // The decision module: model, rules, evaluator, formats, table runner.
@@ -14,15 +15,20 @@ let package = Package(
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
-        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "AllocationCounting"]),
-        // A hook that counts Swift heap allocations, for `openin-check bench` only (C: it sets the runtime's hook).
-        .target(name: "AllocationCounting"),
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime"]),
         .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
+        // The benchmark, a program of its own that times the openin-check binary it is given
+        // (the installed openin-check has no bench code and no allocation hook).
+        .target(name: "OpenInCheckBench", dependencies: ["OpenInPolicy", "AllocationCounting"]),
+        // A hook that counts Swift heap allocations, for the benchmark only (C: it sets the runtime's hook).
+        .target(name: "AllocationCounting"),
+        .executableTarget(name: "openin-check-bench", dependencies: ["OpenInCheckBench"]),
         // A small program that embeds the library (Examples/Embedding).
         .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),
         .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInPolicy"]),
         .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime"]),
-        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy"]),
+        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy", "OpenInCheckBench"]),
+        .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInPolicy"]),
     ],
     swiftLanguageModes: [.v6]
 )
