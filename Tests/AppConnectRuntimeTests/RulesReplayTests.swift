@@ -10,15 +10,22 @@ import Testing
 /// callbacks delivered to the app.
 ///
 /// How a row becomes a runtime:
-/// - the Open In policy, whitelist, config and drag-and-drop policy are what
-///   the server sends; "All AppConnect apps" (`appconnect`) is the server's
-///   setting, and the row's AppConnect apps are installed on the device only
-///   *after* the library is ready, so the whitelist the runtime decides with
-///   is the one it follows as apps change, not one frozen at launch;
-/// - Email+, scheme handlers and AppConnect apps are device facts;
+/// - the Open In policy, whitelist, config, drag-and-drop policy, Open From
+///   policy and whitelist, pasteboard and print policies are what the server
+///   sends; "All AppConnect apps" (`appconnect`, for Open In or Open From) is
+///   the server's setting, and the row's AppConnect apps are installed on the
+///   device only *after* the library is ready, so the whitelist the runtime
+///   decides with is the one it follows as apps change, not one frozen at
+///   launch;
+/// - Email+, scheme handlers, AppConnect apps and secure services are device facts;
 ///   `plist-override` and `app-scheme=` are the app's Info.plist and schemes;
 /// - `not-enforcing` is an app running outside AppConnect Mode (a dual-mode
-///   app in Non-AppConnect Mode), with the row's policy on the server.
+///   app in Non-AppConnect Mode), with the row's policy on the server;
+/// - a control the row does not set (no `open-from=`, `pasteboard=`,
+///   `print=`, `secure-services=`) has the server's default in the runtime,
+///   which always holds a value; the row's request does not depend on it (a
+///   request that would is an input error in the table), and the policies are
+///   compared without it.
 ///
 /// Rows the runtime cannot express are listed by the test, never skipped
 /// silently: those expecting `error` (their input is rejected before any
@@ -41,6 +48,7 @@ import Testing
         var replayed = 0
         var rejectedInputs: [String] = []
         var appConnectRows = 0
+        var beyondOpenInRows = 0
         var notEnforcingRows = 0
         for row in rows {
             let name = "\(URL(fileURLWithPath: row.file).lastPathComponent): \(row.id)"
@@ -52,7 +60,8 @@ import Testing
             case .valid(let policy, let request):
                 if Self.notExpressible[name] != nil { continue }
                 let setting = try PolicySetting(parsing: row.cells["policy"] ?? "")
-                if setting == .allAppConnectApps { appConnectRows += 1 }
+                if setting == .allAppConnectApps || policy.openFrom?.setting == .allAppConnectApps { appConnectRows += 1 }
+                if [.openFrom, .copy, .print].contains(request.channel) { beyondOpenInRows += 1 }
                 if !policy.enforcing { notEnforcingRows += 1 }
                 try replay(row, policy: policy, setting: setting, request: request)
                 replayed += 1
@@ -64,6 +73,7 @@ import Testing
         // Not vacuous: the tables have many rows, some under "All AppConnect apps" and some not enforcing.
         #expect(replayed >= 60, "only \(replayed) rows replayed")
         #expect(appConnectRows > 0)
+        #expect(beyondOpenInRows > 0, "the Open From, copy and print rows replay too")
         #expect(notEnforcingRows > 0)
     }
 
@@ -72,24 +82,46 @@ import Testing
         let where_ = "\(row.location): \(row.id)"
         var server = ServerState(openInPolicy: policy.status, openInWhitelist: policy.whitelist,
                                  config: policy.config.values, dragAndDropPolicy: policy.dragAndDrop)
-        var facts = policy.device
         if setting == .allAppConnectApps {
-            server = ServerState(openInAllAppConnectApps: true, config: policy.config.values, dragAndDropPolicy: policy.dragAndDrop)
-            facts.appConnectApps = []
+            server.openInAllAppConnectApps = true
+            server.openInWhitelist = .empty
         }
+        if let openFrom = policy.openFrom {
+            switch openFrom.setting {
+            case .allAppConnectApps: server.openFromAllAppConnectApps = true
+            case .status(let status): server.openFromPolicy = ACOpenFromPolicy(status)
+            }
+            server.openFromWhitelist = openFrom.whitelist
+        }
+        if let pasteboard = policy.pasteboard { server.pasteboardPolicy = ACPasteboardPolicy(pasteboard) }
+        if let print = policy.print { server.printPolicy = print == .authorized ? .authorized : .unauthorized }
+        if let available = policy.device.secureServicesAvailable { server.secureServicesAvailability = available ? .available : .unavailable }
+        let followsApps = setting == .allAppConnectApps || policy.openFrom?.setting == .allAppConnectApps
+        var facts = policy.device
+        if followsApps { facts.appConnectApps = [] }
         let device = SimulatedDevice(server: server, facts: facts)
         let app = ScriptedApp(implements: Set(DelegateCallback.Kind.allCases.filter { !$0.isRequired }))
         let appConnect = AppConnect(delegate: app, device: device, infoPlist: policy.infoPlist, app: policy.app,
                                     appConnectMode: policy.enforcing)
         try appConnect.start(launchOptions: [:])
         #expect(device.checkIn(), "\(where_): the library waits for its check-in")
-        if setting == .allAppConnectApps {
+        if followsApps {
             // Installed after the policy arrived: the whitelist must follow.
             try device.update(.appConnectApps(policy.device.appConnectApps))
-            #expect(try appConnect.openInWhitelist == Whitelist(policy.device.appConnectApps), "\(where_)")
+            if setting == .allAppConnectApps {
+                #expect(try appConnect.openInWhitelist == Whitelist(policy.device.appConnectApps), "\(where_)")
+            }
+            if policy.openFrom?.setting == .allAppConnectApps {
+                #expect(try appConnect.openFromWhitelist == Whitelist(policy.device.appConnectApps), "\(where_)")
+            }
         }
         #expect(appConnect.isEnforcing == policy.enforcing, "\(where_)")
-        #expect(appConnect.currentPolicy == policy, "\(where_): the runtime's policy is not the row's")
+        var runtimePolicy = appConnect.currentPolicy
+        if policy.openFrom == nil { runtimePolicy.openFrom = nil }
+        if policy.pasteboard == nil { runtimePolicy.pasteboard = nil }
+        if policy.print == nil { runtimePolicy.print = nil }
+        if policy.device.secureServicesAvailable == nil { runtimePolicy.device.secureServicesAvailable = nil }
+        #expect(runtimePolicy == policy, "\(where_): the runtime's policy is not the row's")
 
         let before = device.timeline.count
         let decision = appConnect.share(request)
@@ -101,5 +133,10 @@ import Testing
             return nil
         }
         #expect(delivered == expected.callbacks.map(DelegateCallback.init), "\(where_): callbacks delivered to the app")
+
+        // The user's copy (no paste target) is the same `copy` request, through the evaluator too.
+        if request.channel == .copy, request.target == nil {
+            #expect(appConnect.copyToPasteboard() == CopyOutcome(expected), "\(where_): copyToPasteboard")
+        }
     }
 }

@@ -66,7 +66,7 @@ import Testing
         ("share document-interaction target=com.example.viewer", 1, "'share' needs a running app: add 'launch' above this line"),
         ("launch\nquit\ncopy", 3, "'copy' needs a running app, and it quit: add 'launch' above this line"),
         ("launch\nshare document-interaction", 2, "channel document-interaction needs a target bundle ID"),
-        ("launch\nshare document-interaction to=com.example.viewer", 2, "share takes target=ID, url=URL and document=NAME, not 'to=com.example.viewer'"),
+        ("launch\nshare document-interaction to=com.example.viewer", 2, "share takes target=ID, url=URL, source=ID and document=NAME, not 'to=com.example.viewer'"),
         ("launch\nshare open-url url=mailto:a@example.com url=mailto:b@example.com", 2, "'url' is given twice: keep one"),
         ("launch\napp implements configChangedTo", 2, "'app implements' describes the app: move it above the first launch (line 1)"),
         ("app implements appConnectIsReady", 1, "appConnectIsReady: is required, so every app implements it: leave it out"),

@@ -267,7 +267,7 @@ public final class AppConnect: Sendable {
         let (decision, drain) = device.world.withLock { world -> (Decision, Bool) in
             let decision = Evaluator(policy: world.policy(for: id)).decide(request)
             world.record(.share(request, decision))
-            return (decision, world.enqueue(decision.callbacks.compactMap(DelegateCallback.init), for: id))
+            return (decision, world.enqueue(decision.callbacks.map(DelegateCallback.init), for: id))
         }
         if drain { device.deliverQueued() }
         return decision
@@ -277,45 +277,103 @@ public final class AppConnect: Sendable {
     /// snapshot of the library's values, the device's facts and this app's.
     public var currentPolicy: Policy { device.world.withLock { $0.policy(for: id) } }
 
-    /// The user copies to the pasteboard: blocked under
-    /// ACPASTEBOARDPOLICY_UNAUTHORIZED, when enforcing, with
-    /// `appConnect:copyAttemptedWhenUnauthorized:`; under
-    /// ACPASTEBOARDPOLICY_SECURECOPY a secure copy, which fails (nothing is
-    /// copied, no callback) while secure services are unavailable
+    /// The user copies to the pasteboard: a `copy` request, decided by the
+    /// evaluator like any share (Rules/copy-and-print.md), with its callback
+    /// delivered the same way.
+    ///
+    /// `blocked` under ACPASTEBOARDPOLICY_UNAUTHORIZED, with
+    /// `appConnect:copyAttemptedWhenUnauthorized:`; `allowed` under AUTHORIZED
+    /// (or when not enforcing); under SECURECOPY `secure-copy`, or `failed`
+    /// (nothing copied, no callback) while secure services are unavailable
     /// (AppConnectInterface.h, `-appConnect:secureServicesAvailabilityChangedTo:`:
     /// "When secure services are not available, writing to the general
     /// pasteboard will fail").
     public func copyToPasteboard() -> CopyOutcome {
         let (outcome, drain) = device.world.withLock { world -> (CopyOutcome, Bool) in
-            guard world.isEnforcing(id), let policy = world.instances[id]?.values.pasteboardPolicy else {
-                world.record(.copy(.allowed))
-                return (.allowed, false)
-            }
-            let outcome: CopyOutcome = switch policy {
-            case .authorized: .allowed
-            case .secureCopy: world.server.secureServicesAvailability == .available ? .secureCopy : .failed
-            case .unauthorized: .blocked
-            }
-            world.record(.copy(outcome))
-            return (outcome, outcome == .blocked && world.enqueue([.copyAttemptedWhenUnauthorized(policy)], for: id))
+            // A copy names no app: it cannot fail to build.
+            let request = try! ShareRequest(channel: .copy)
+            let decision = Evaluator(policy: world.policy(for: id)).decide(request)
+            let outcome = CopyOutcome(decision)
+            world.record(.copy(outcome, decision))
+            return (outcome, world.enqueue(decision.callbacks.map(DelegateCallback.init), for: id))
         }
         if drain { device.deliverQueued() }
         return outcome
     }
 }
 
+extension CopyOutcome {
+    /// What the user sees of a `copy` decision.
+    init(_ decision: Decision) {
+        switch decision.outcome {
+        case .allow: self = decision.audience == .appConnectApps ? .secureCopy : .allowed
+        case .redirect, .substituteDummyFile, .deny:
+            // Refused with the copy callback (UNAUTHORIZED), or silently (secure copy without secure services).
+            self = decision.callbacks.isEmpty ? .failed : .blocked
+        }
+    }
+}
+
 extension DelegateCallback {
-    /// The delegate callback for an engine decision's callback; `nil` for the Open From
-    /// callback, which the runtime does not deliver yet (issue 12's runtime part).
-    init?(_ callback: Callback) {
+    /// The delegate callback for an engine decision's callback.
+    init(_ callback: Callback) {
         switch callback {
         case .openInAttemptedWhenBlocked(let policy): self = .openInAttemptedWhenBlocked(policy)
         case .openURLAttemptedWhenUnauthorized(let url): self = .openURLAttemptedWhenUnauthorized(url)
         case .dragAndDropToNonAppConnectApp: self = .dragAndDropToNonAppConnectApp
-        case .copyAttemptedWhenUnauthorized(let policy):
-            guard let policy = ACPasteboardPolicy(rawValue: policy.rawValue) else { return nil }
-            self = .copyAttemptedWhenUnauthorized(policy)
-        case .openFromAttemptedWhenBlocked: return nil
+        case .copyAttemptedWhenUnauthorized(let policy): self = .copyAttemptedWhenUnauthorized(ACPasteboardPolicy(policy))
+        case .openFromAttemptedWhenBlocked(let status, let source):
+            self = .openFromAttemptedWhenBlocked(ACOpenFromPolicy(status), sourceApplication: source)
+        }
+    }
+}
+
+extension ACPasteboardPolicy {
+    /// The runtime's value for the engine's.
+    init(_ policy: PasteboardPolicy) {
+        switch policy {
+        case .unauthorized: self = .unauthorized
+        case .authorized: self = .authorized
+        case .secureCopy: self = .secureCopy
+        }
+    }
+
+    /// The engine's value for the runtime's.
+    var engineValue: PasteboardPolicy {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .authorized: .authorized
+        case .secureCopy: .secureCopy
+        }
+    }
+}
+
+extension ACOpenFromPolicy {
+    /// The runtime's value for the engine's.
+    init(_ status: OpenFromStatus) {
+        switch status {
+        case .unauthorized: self = .unauthorized
+        case .authorized: self = .authorized
+        case .whitelist: self = .whitelist
+        }
+    }
+
+    /// The engine's value for the runtime's.
+    var engineValue: OpenFromStatus {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .authorized: .authorized
+        case .whitelist: .whitelist
+        }
+    }
+}
+
+extension ACPrintPolicy {
+    /// The engine's value for the runtime's.
+    var engineValue: PrintPolicy {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .authorized: .authorized
         }
     }
 }
@@ -329,25 +387,44 @@ extension World {
 
     /// The engine's policy for instance `id` now.
     ///
+    /// Every control comes from the library's values: Open In, Open From
+    /// ("All AppConnect apps" as the engine's own setting, so its whitelist is
+    /// the device's AppConnect apps, the ones the library follows), pasteboard
+    /// and print; the device's secure services come from the device as they
+    /// are now.
+    ///
     /// Between `start` and the ready callback an app in AppConnect Mode holds no
-    /// policy yet; the runtime fails closed and decides as UNAUTHORIZED with an
-    /// empty whitelist and config until the library is ready (our choice: the
-    /// guide says only that the properties cannot be read before ready).
+    /// policy yet; the runtime fails closed and decides as UNAUTHORIZED — Open
+    /// In, Open From, pasteboard and print — with empty whitelists and config
+    /// until the library is ready (our choice: the guide says only that the
+    /// properties cannot be read before ready).
     func policy(for id: Int) -> Policy {
         let instance = instances[id]
+        var device = facts
+        device.secureServicesAvailable = server.secureServicesAvailability == .available
         if let instance, instance.phase == .started, instance.appConnectMode {
-            return Policy(status: .unauthorized, infoPlist: instance.infoPlist, device: facts, app: instance.app, enforcing: true)
+            var policy = Policy(status: .unauthorized, infoPlist: instance.infoPlist, device: device, app: instance.app, enforcing: true)
+            policy.openFrom = OpenFromPolicy(status: .unauthorized)
+            policy.pasteboard = .unauthorized
+            policy.print = .unauthorized
+            return policy
         }
         let values = instance?.values ?? ServerState()
-        return Policy(
+        var policy = Policy(
             status: values.openInPolicy,
             whitelist: values.openInWhitelist,
             config: AppConfig(values.config),
             infoPlist: instance?.infoPlist ?? InfoPlistOverrides(),
-            device: facts,
+            device: device,
             app: instance?.app ?? AppFacts(),
             dragAndDrop: values.dragAndDropPolicy,
             enforcing: isEnforcing(id))
+        policy.openFrom = values.openFromAllAppConnectApps
+            ? OpenFromPolicy(.allAppConnectApps)
+            : OpenFromPolicy(status: values.openFromPolicy.engineValue, whitelist: values.openFromWhitelist)
+        policy.pasteboard = values.pasteboardPolicy.engineValue
+        policy.print = values.printPolicy.engineValue
+        return policy
     }
 
     /// Records a refused call and returns the error to throw.

@@ -51,7 +51,7 @@ public struct Scenario: Sendable, Hashable {
         case checkIn
         /// `quit`: the app process ends without stopping the library.
         case quit
-        /// `share CHANNEL [target=ID] [url=URL] [document=NAME]`.
+        /// `share CHANNEL [target=ID] [url=URL] [source=ID] [document=NAME]`.
         case share(ShareRequest)
         /// `copy`: the user copies to the pasteboard.
         case copy

@@ -361,19 +361,20 @@ struct ScenarioParser {
     private mutating func parseShare(_ arguments: [String]) throws(ScenarioError) {
         try needRunning("share")
         guard let channel = arguments.first else {
-            throw fail("write 'share CHANNEL [target=ID] [url=URL] [document=NAME]' with CHANNEL one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw fail("write 'share CHANNEL [target=ID] [url=URL] [source=ID] [document=NAME]' with CHANNEL one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var fields: [String: String] = [:]
         for word in arguments.dropFirst() {
-            guard let equals = word.firstIndex(of: "="), ["target", "url", "document"].contains(String(word[..<equals])) else {
-                throw fail("share takes target=ID, url=URL and document=NAME, not '\(word)'")
+            guard let equals = word.firstIndex(of: "="), ["target", "url", "source", "document"].contains(String(word[..<equals])) else {
+                throw fail("share takes target=ID, url=URL, source=ID and document=NAME, not '\(word)'")
             }
             let key = String(word[..<equals])
             if fields[key] != nil { throw fail("'\(key)' is given twice: keep one") }
             fields[key] = String(word[word.index(after: equals)...])
         }
         do throws(InputError) {
-            add(.share(try ShareRequest(channel: channel, target: fields["target"], url: fields["url"], document: fields["document"])))
+            add(.share(try ShareRequest(channel: channel, target: fields["target"], url: fields["url"], source: fields["source"],
+                                        document: fields["document"])))
         } catch {
             throw fail(error.description)
         }

@@ -69,8 +69,8 @@ extension TimelineEvent {
             }
         case .share(let request, let decision):
             [("event", .string("share")), ("request", request.json), ("decision", decision.json)]
-        case .copy(let outcome):
-            [("event", .string("copy")), ("outcome", .string(outcome.rawValue))]
+        case .copy(let outcome, let decision):
+            [("event", .string("copy")), ("outcome", .string(outcome.rawValue)), ("decision", decision.json)]
         case .log(let level, let message, let logged):
             [("event", .string("log")), ("level", .string(level.sdkName)), ("message", .string(message)), ("logged", .bool(logged))]
         case .dualMode(let event):
@@ -175,6 +175,7 @@ extension ShareRequest {
         var fields: [(String, JSONValue)] = [("channel", .string(channel.rawValue))]
         if let target { fields.append(("target", .string(target.rawValue))) }
         if let url { fields.append(("url", .string(url.rawValue))) }
+        if let source { fields.append(("source", .string(source.rawValue))) }
         if let document { fields.append(("document", .string(document))) }
         return .fields(fields)
     }

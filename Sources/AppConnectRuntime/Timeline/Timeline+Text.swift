@@ -55,8 +55,8 @@ extension TimelineEvent {
             }
         case .share(let request, let decision):
             ("user", "share \(request.textForm) → \(decision.textForm)")
-        case .copy(let outcome):
-            ("user", "copy → \(outcome.rawValue)")
+        case .copy(let outcome, let decision):
+            ("user", "copy → \(outcome.rawValue) [\(decision.rule)]")
         case .log(let level, let message, let logged):
             ("app", "log \(level.sdkName) \(TextForm.quoted(message))" + (logged ? "" : "  (below the log level: not logged)"))
         case .dualMode(let event):
@@ -131,6 +131,7 @@ extension ShareRequest {
         var parts = [channel.rawValue]
         if let target { parts.append("target=\(target)") }
         if let url { parts.append("url=\(url)") }
+        if let source { parts.append("source=\(source)") }
         if let document { parts.append("document=\(TextForm.word(document))") }
         return parts.joined(separator: " ")
     }

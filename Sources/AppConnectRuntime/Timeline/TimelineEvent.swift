@@ -27,8 +27,8 @@ public enum TimelineEvent: Sendable, Hashable {
     case read(AppConnectProperty, Result<String, ACPropertyAccessException>)
     /// A share request and the decision on it.
     case share(ShareRequest, Decision)
-    /// The user copies to the pasteboard.
-    case copy(CopyOutcome)
+    /// The user copies to the pasteboard: what happened, and the evaluator's decision on the `copy` request.
+    case copy(CopyOutcome, Decision)
     /// The app logs a message; `logged` is false when the current level filters it out.
     case log(ACLogLevel, String, logged: Bool)
     /// A dual-mode app acts on its dual-mode state.
