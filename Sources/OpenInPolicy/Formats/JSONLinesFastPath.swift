@@ -40,7 +40,11 @@ package final class JSONLinesFastPath {
     }
 
     private let tables: Tables
-    private var evaluator: Evaluator { tables.evaluator }
+    /// The policy's evaluator, held here (a computed property would copy it, and retain all it holds, for every line).
+    private let evaluator: Evaluator
+    private let writer: DecisionRecordWriter
+    private let knownIDs: BundleIDInterner
+    private let channelNames: [UnsafeBufferPointer<UInt8>]
     /// The record buffer, reused from line to line (behind a pointer, so using it costs no exclusivity check).
     private let sink: UnsafeMutablePointer<RecordSink>
     /// Decoded strings of fields written with escapes or non-ASCII, reused from line to line.
@@ -54,7 +58,13 @@ package final class JSONLinesFastPath {
 
     private init(tables: Tables) {
         self.tables = tables
-        sink = .allocate(capacity: 1)
+        evaluator = tables.evaluator
+        writer = tables.writer
+        knownIDs = tables.knownIDs
+        channelNames = tables.channelNames
+        // A cache line (two, for adjacent-line prefetch) of its own: the sink's count changes on every append,
+        // and two threads' sinks side by side would keep taking the line from each other.
+        sink = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: RecordSink.self, capacity: 1)
         sink.initialize(to: RecordSink(capacity: 1024))
     }
 
@@ -80,7 +90,7 @@ package final class JSONLinesFastPath {
             var target: BundleID? = nil
             if let range = fields.target {
                 let spelling = UnsafeBufferPointer(rebasing: line[range])
-                if let known = tables.knownIDs.id(spelled: spelling) {
+                if let known = knownIDs.id(spelled: spelling) {
                     target = known
                 } else {
                     target = try BundleID(String(decoding: spelling, as: UTF8.self))
@@ -96,7 +106,7 @@ package final class JSONLinesFastPath {
         }
         let decision = evaluator.decide(request)
         sink.pointee.removeAll()
-        tables.writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
+        writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
                             document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &sink.pointee)
         return (sink.pointee.bytes, decision.outcome)
     }
@@ -154,7 +164,7 @@ package final class JSONLinesFastPath {
         let hasID = fields.id != nil, hasDocument = fields.document != nil
         decodedID.withUnsafeBufferPointer { id in
             decodedDocument.withUnsafeBufferPointer { document in
-                tables.writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &sink.pointee)
+                writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &sink.pointee)
             }
         }
         return (sink.pointee.bytes, decision.outcome)
@@ -176,7 +186,7 @@ package final class JSONLinesFastPath {
         case (13, UInt8(ascii: "r")): (channel, index) = (.dragAndDrop, 7)
         default: return nil
         }
-        let known = tables.channelNames[index]
+        let known = channelNames[index]
         guard known.count == name.count, let knownBytes = known.baseAddress else { return nil }
         func word(_ pointer: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
             UnsafeRawPointer(pointer + offset).loadUnaligned(as: UInt64.self)
