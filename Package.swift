@@ -15,7 +15,9 @@ let package = Package(
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
-        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime"]),
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "BuildInfo"]),
+        // The commit `--version` names, when the build defines it (C: a macro carries a value from the command line).
+        .target(name: "BuildInfo"),
         .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
         // The benchmark, a program of its own that times the openin-check binary it is given
         // (the installed openin-check has no bench code and no allocation hook).

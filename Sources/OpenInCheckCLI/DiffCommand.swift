@@ -8,20 +8,49 @@ struct DiffCommand: Command, Equatable {
     var newPath: String
     /// `--requests FILE`: replay a JSON Lines log instead of the request classes (`-` for standard input).
     var requestsPath: String?
-    /// `--format`: text or json.
-    var json: Bool
+    /// `--format`.
+    var format: Format = .text
+    /// `--fail-on`: which verdicts exit 2.
+    var failOn: FailOn = .anyChange
+
+    /// What `diff --format` writes.
+    enum Format: String, OptionChoice {
+        case text, json, markdown
+    }
+
+    /// `--fail-on`: the verdicts that make `diff` exit 2, so CI can fail on a loosening alone.
+    enum FailOn: String, OptionChoice {
+        case lessPermissive = "less-permissive"
+        case morePermissive = "more-permissive"
+        case anyChange = "any-change"
+        case never
+
+        static var kind: String { "--fail-on value" }
+
+        /// Whether `verdict` fails. `incomparable` fails both directions: some change goes to another app or both ways.
+        func fails(_ verdict: DiffVerdict) -> Bool {
+            switch self {
+            case .anyChange: verdict != .equivalent
+            case .never: false
+            case .lessPermissive: verdict == .lessPermissive || verdict == .incomparable
+            case .morePermissive: verdict == .morePermissive || verdict == .incomparable
+            }
+        }
+    }
 
     static let specs: [OptionSpec] = [
         OptionSpec("--requests", value: "FILE", help: "Replay a JSON Lines request log (- for standard input) and count\nwhat would change, instead of comparing every request class."),
-        OptionSpec("--format", value: "FORMAT", help: "text (default) or json."),
+        OptionSpec("--format", value: "FORMAT", help: "text (default), json or markdown."),
+        OptionSpec("--fail-on", value: "WHEN", help: "Which verdicts exit 2: any-change (default), less-permissive,\nmore-permissive (each with incomparable), or never."),
     ]
 
-    static let usage = "openin-check diff [--requests FILE] [--format text|json] OLD NEW"
+    static let usage = "openin-check diff [--requests FILE] [--format text|json|markdown] [--fail-on WHEN] OLD NEW"
 
     static let verb = Verb(
         name: "diff",
         abstract: "Show the impact of replacing one policy with another, and a verdict.",
         usage: usage,
+        specs: specs,
         help: """
             Show the impact of replacing one policy with another before it reaches a
             device: the requests whose decision changes, grouped, and a one-line verdict.
@@ -63,11 +92,17 @@ struct DiffCommand: Command, Equatable {
                     "replayed", "invalid": [{"line", "error"}], "changedRequests",
                     "newlyBlocked", "newlyAllowed", "changed" (counts), "verdict",
                     "changes": [change with "count" and "kind"]}.
+              markdown  the verdict, then a table per group, for a pull-request comment;
+                    'verdict: …' as the last line.
 
-            Exit status:
-              0   equivalent (with --requests: no request of the log would change)
+            Exit status (--fail-on picks which verdicts exit 2; with --requests, the
+            verdict on the log):
+              0   the verdict does not fail: equivalent, or one --fail-on lets pass
               1   invalid input: a policy file, or a line of the request log
-              2   not equivalent
+              2   any-change (default): not equivalent
+                  less-permissive: less permissive or incomparable
+                  more-permissive: more permissive or incomparable
+                  never: no verdict exits 2
               64  usage error
 
             Examples:
@@ -88,26 +123,22 @@ struct DiffCommand: Command, Equatable {
         if options.positionals.contains("-") {
             throw UsageError("OLD and NEW are policy files, not standard input; '--requests -' reads a log from standard input", verb: "diff")
         }
-        var json = false
-        if let format = options.value("--format") {
-            switch format {
-            case "text": json = false
-            case "json": json = true
-            default:
-                throw UsageError("unknown format '\(format)': use text or json.\(Suggestion.phrase(for: format, among: ["text", "json"]))", verb: "diff")
-            }
-        }
         return DiffCommand(oldPath: options.positionals[0], newPath: options.positionals[1],
-                           requestsPath: options.value("--requests"), json: json)
+                           requestsPath: options.value("--requests"),
+                           format: try Format.parse(options, default: .text, verb: "diff"),
+                           failOn: try FailOn.parse(options, option: "--fail-on", default: .anyChange, verb: "diff"))
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         let old = try Self.policy(oldPath), new = try Self.policy(newPath)
         guard let requestsPath else {
             let diff = PolicyDiff(old: old, new: new)
-            console.stdout.write(json ? JSONWriter.pretty(.object(DiffReport.json(diff, old: oldPath, new: newPath))) + "\n"
-                                      : DiffReport.text(diff, old: oldPath, new: newPath))
-            return diff.verdict == .equivalent ? .success : .notAllowed
+            switch format {
+            case .text: console.stdout.write(DiffReport.text(diff, old: oldPath, new: newPath))
+            case .json: console.stdout.write(JSONWriter.pretty(.object(DiffReport.json(diff, old: oldPath, new: newPath))) + "\n")
+            case .markdown: console.stdout.write(DiffReport.markdown(diff, old: oldPath, new: newPath))
+            }
+            return failOn.fails(diff.verdict) ? .notAllowed : .success
         }
         let source = requestsPath == "-" ? console.stdin : try ByteSource.open(path: requestsPath, what: "request log")
         defer { source.close() }
@@ -116,9 +147,13 @@ struct DiffCommand: Command, Equatable {
         let summary = PolicyDiff.replay(old: old, new: new, requests: AnySequence { AnyIterator { log.next() } })
         try log.finish()
         let replay = ReplayReport(summary: summary, log: log, old: oldPath, new: newPath, requests: requestsPath == "-" ? "standard input" : requestsPath)
-        console.stdout.write(json ? JSONWriter.pretty(.object(replay.json)) + "\n" : replay.text)
+        switch format {
+        case .text: console.stdout.write(replay.text)
+        case .json: console.stdout.write(JSONWriter.pretty(.object(replay.json)) + "\n")
+        case .markdown: console.stdout.write(replay.markdown)
+        }
         if !log.invalid.isEmpty { return .invalidInput }
-        return summary.changes.isEmpty ? .success : .notAllowed
+        return failOn.fails(summary.verdict) ? .notAllowed : .success
     }
 
     private static func policy(_ path: String) throws(CLIError) -> Policy {
@@ -198,6 +233,19 @@ enum DiffReport {
         return text + "\nverdict: \(diff.verdict)\n"
     }
 
+    static func markdown(_ diff: PolicyDiff, old: String, new: String) -> String {
+        var text = "**diff** \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(diff.verdict)**\n\n"
+        text += "\(diff.requestClasses.count) request classes, "
+        text += diff.changes.isEmpty ? "none decides differently.\n" : "\(diff.changes.count) decide differently.\n"
+        for group in groups {
+            let changes = diff.changes(group.kind)
+            if changes.isEmpty { continue }
+            text += "\n#### \(group.title) (\(changes.count))\n\n"
+            text += MarkdownText.table(["request", "old", "new"], changes.map(ChangeText.markdownRow))
+        }
+        return text + "\nverdict: \(diff.verdict)\n"
+    }
+
     static func json(_ diff: PolicyDiff, old: String, new: String) -> JSONObject {
         var members: [JSONObject.Member] = [
             .init("old", .string(old)),
@@ -231,6 +279,24 @@ struct ReplayReport {
             if changes.isEmpty { continue }
             text += "\n\(group.title) (\(summary.count(group.kind)) requests):\n"
             for counted in changes { text += ChangeText.block(counted.change, indent: "  ", lead: "\(counted.count)×  ") }
+        }
+        return text + "\nverdict on this log: \(summary.verdict)\n"
+    }
+
+    var markdown: String {
+        var text = "**replay** of \(MarkdownText.code(requests)) under \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(summary.verdict)**\n\n"
+        text += "\(log.lineCount) lines, \(summary.requestCount) requests"
+        text += log.invalid.isEmpty ? "; " : ", \(log.invalid.count) invalid lines; "
+        text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently.\n"
+        if !log.invalid.isEmpty {
+            text += "\n#### Invalid lines (\(log.invalid.count))\n\n"
+            text += MarkdownText.table(["line", "error"], log.invalid.map { ["\($0.line)", MarkdownText.cell($0.message)] })
+        }
+        for group in DiffReport.groups {
+            let changes = summary.changes.filter { $0.change.kind == group.kind }
+            if changes.isEmpty { continue }
+            text += "\n#### \(group.title) (\(summary.count(group.kind)) requests)\n\n"
+            text += MarkdownText.table(["count", "request", "old", "new"], changes.map { ["\($0.count)"] + ChangeText.markdownRow($0.change) })
         }
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
@@ -276,6 +342,13 @@ enum ChangeText {
         for callback in decision.callbacks { parts.append("callback \(callback)") }
         if showUI { parts.append("Open In UI \(decision.openInUI)") }
         return parts.joined(separator: ", ") + "  [\(decision.rule)]"
+    }
+
+    /// The request, the old and the new decision as Markdown table cells.
+    static func markdownRow(_ change: DecisionChange) -> [String] {
+        let showUI = change.old.openInUI != change.new.openInUI
+        return [MarkdownText.code(DecisionText.describe(change.request)),
+                MarkdownText.cell(short(change.old, showUI: showUI)), MarkdownText.cell(short(change.new, showUI: showUI))]
     }
 
     static func json(_ change: DecisionChange) -> JSONObject {

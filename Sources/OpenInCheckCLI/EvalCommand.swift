@@ -28,6 +28,8 @@ struct EvalCommand: Command, Equatable {
     var fastPath = true
     /// How many threads the stream may use (`nil`: one per processor; tests compare 1 with several).
     var threads: Int? = nil
+    /// `--summary`: counts by outcome and rule on standard error after a stream.
+    var summary = false
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
@@ -36,6 +38,7 @@ struct EvalCommand: Command, Equatable {
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
+        OptionSpec("--summary", help: "After a stream, write counts by outcome and by rule to standard error\n(standard output is unchanged)."),
         OptionSpec("--max-line-length", value: "BYTES", help: "The longest request line read (default 1048576, 1 MiB); a longer line\ngets an error record. At most 1073741824."),
     ]
 
@@ -47,6 +50,7 @@ struct EvalCommand: Command, Equatable {
         name: "eval",
         abstract: "Decide share requests under a policy: one from flags, or a JSON Lines stream.",
         usage: usage,
+        specs: specs,
         help: """
             Decide share requests under a policy: one from flags, or a JSON Lines stream.
 
@@ -132,6 +136,12 @@ struct EvalCommand: Command, Equatable {
             }
             command.maxLineLength = bytes
         }
+        if options.has("--summary") {
+            if case .flags = requests {
+                throw UsageError("'--summary' counts the decisions of a stream; it cannot be used with --channel", verb: "eval")
+            }
+            command.summary = true
+        }
         return command
     }
 
@@ -185,9 +195,11 @@ struct EvalCommand: Command, Equatable {
     private func decideStream(_ source: ByteSource, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let stream = RequestStream(policy: inputs, format: format == .json ? .jsonArray : .jsonLines, explain: explain,
                                    maxLineLength: maxLineLength, fastPath: fastPath, threads: threads)
+        // --summary decides each line once more, beside the stream, to count outcomes and rules.
+        var counts = summary ? StreamSummary(policy: inputs.policy) : nil
         var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
         switch format {
-        case .json, .jsonl:
+        case .json where counts == nil, .jsonl where counts == nil:
             // Blocks of whole lines: the stream splits a large block between threads, records in input order.
             while let block = try lines.nextBlock(beforeWaiting: { console.stdout.flush() }) {
                 switch block {
@@ -197,13 +209,23 @@ struct EvalCommand: Command, Equatable {
                     stream.withRecord(for: .tooLong) { console.stdout.write(bytes: $0) }
                 }
             }
+        case .json, .jsonl:
+            // With --summary, line by line, each line also counted.
+            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                counts?.count(line)
+                stream.withRecord(for: line.streamLine) { console.stdout.write(bytes: $0) }
+            }
         case .text:
             while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                counts?.count(line)
                 console.stdout.write(Self.text(stream.entry(for: line.streamLine)))
             }
         }
         stream.finish().withUnsafeBufferPointer { console.stdout.write(bytes: $0) }
-        // A hook for a summary after the records (e.g. `--summary`): the stream's counts are final here.
+        if let counts, stream.lineCount > 0 {
+            console.stdout.flush()
+            console.stderr.write(counts.text)
+        }
         if stream.lineCount == 0 {
             throw .invalidInput("the request stream \(source.name == "standard input" ? "on standard input" : "'\(source.name)'") is empty: write one JSON request per line")
         }
@@ -225,14 +247,7 @@ struct EvalCommand: Command, Equatable {
 }
 
 /// `--format`: how decisions are written.
+/// (Parsed by ``OptionChoice/parse(_:verb:)``, as every verb's `--format` is.)
 enum OutputFormat: String, Sendable, Equatable, CaseIterable {
     case text, json, jsonl
-
-    static func parse(_ name: String, verb: String) throws(UsageError) -> OutputFormat {
-        guard let format = OutputFormat(rawValue: name) else {
-            let suggestion = Suggestion.phrase(for: name, among: allCases.map(\.rawValue))
-            throw UsageError("unknown format '\(name)': use text, json or jsonl.\(suggestion)", verb: verb)
-        }
-        return format
-    }
 }

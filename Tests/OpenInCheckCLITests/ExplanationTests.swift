@@ -2,7 +2,7 @@
 import OpenInPolicy
 import Testing
 
-/// `--explain` has words for every rule: one case per rule id.
+/// `--explain` says what matters for each rule (RuleUnitTests checks that every rule has sentences at all).
 @Suite struct ExplanationTests {
     static func inputs(_ json: String) throws -> PolicyInputs {
         try PolicyJSON.read(Array(json.utf8))
@@ -51,10 +51,6 @@ import Testing
          "the whitelist does not hold c.d (it holds a.b)"),
     ]
 
-    @Test func everyRuleHasACase() {
-        #expect(Set(Self.cases.map(\.rule)) == Set(RuleInfo.all.map(\.id.rawValue)))
-    }
-
     @Test(arguments: 0..<cases.count)
     func explainsTheInputsThatMattered(case index: Int) throws {
         let example = Self.cases[index]
@@ -65,5 +61,104 @@ import Testing
         let explanation = Explanation(decision, request: request, policyInputs: inputs)
         #expect(explanation.rule.id == decision.rule)
         #expect(explanation.inputs.contains { $0.contains(example.sentence) }, "\(explanation.inputs)")
+    }
+}
+
+/// The README's `eval` and `matrix` examples are real output: each block that
+/// starts with `$ openin-check eval` or `$ openin-check matrix` is run, and the
+/// lines it shows must be the lines the tool prints (standard output, then
+/// standard error), from the first, where `…` stands for lines left out.
+@Suite struct ReadmeDecisionExamplesTests {
+    static func examples() throws -> [(command: [String], shown: [String], line: Int)] {
+        let readme = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var examples: [(command: [String], shown: [String], line: Int)] = []
+        var index = 0
+        while index < lines.count {
+            defer { index += 1 }
+            guard lines[index].hasPrefix("$ openin-check eval ") || lines[index].hasPrefix("$ openin-check matrix ") else { continue }
+            let start = index
+            var command = String(lines[index].dropFirst(2))
+            while command.hasSuffix("\\"), index + 1 < lines.count {
+                index += 1
+                command = String(command.dropLast()) + " " + lines[index].trimmingCharacters(in: .whitespaces)
+            }
+            var shown: [String] = []
+            while index + 1 < lines.count, lines[index + 1] != "```" {
+                index += 1
+                shown.append(lines[index])
+            }
+            examples.append((command.split(separator: " ").dropFirst().map(String.init), shown, start + 1))
+        }
+        return examples
+    }
+
+    /// Whether `shown` is what the README shows of `output`: line by line from the start, where a
+    /// line `…` skips any number of lines; output after the last shown line is not compared.
+    static func shows(_ shown: [String], _ output: [String]) -> Bool {
+        var index = 0
+        var skipping = false
+        for line in shown {
+            if line == "…" { skipping = true; continue }
+            if skipping {
+                guard let found = output[index...].firstIndex(of: line) else { return false }
+                index = found
+                skipping = false
+            } else if index >= output.count || output[index] != line {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    @Test func elisionMatchesOnlyWhatItSkips() {
+        #expect(Self.shows(["a", "…", "d"], ["a", "b", "c", "d", "e"]))
+        #expect(!Self.shows(["a", "…", "x"], ["a", "b", "c", "d"]))
+        #expect(!Self.shows(["a", "c"], ["a", "b", "c"]))
+    }
+
+    @Test func examplesMatchRealOutput() throws {
+        let examples = try Self.examples()
+        #expect(examples.count >= 2)
+        for example in examples {
+            let run = try BuiltBinary.run(example.command)
+            let output = (run.stdout + run.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(Self.shows(example.shown, output), "README.md:\(example.line): \(example.command.joined(separator: " "))\n\(output.joined(separator: "\n"))")
+        }
+    }
+}
+
+/// Help texts and `rules --explain` name no document a user cannot open.
+@Suite struct HelpCitationTests {
+    static let unopenable = ["DESIGN", "open-in-policy.txt", "ready.txt", "notifications.txt", "app-config.txt", "dual-mode.txt", "shared/", "-section.md"]
+
+    @Test func helpAndRulesCiteOnlyWhatUsersHave() {
+        var texts = [("openin-check --help", CLI.help)] + CLI.verbs.map { ("\($0.name) --help", $0.help) }
+        let console = Console.memory()
+        _ = CLI.run(arguments: ["rules", "--explain"], console: console)
+        texts.append(("rules --explain", console.stdout.text))
+        #expect(texts.count > 5)
+        for (name, text) in texts {
+            let found = Self.unopenable.filter { text.contains($0) }
+            #expect(found.isEmpty, "\(name) names \(found)")
+        }
+    }
+}
+
+/// The README's embedding example of `Decision.explanation(for:under:)`, through the public API only.
+@Suite struct PublicExplanationTests {
+    @Test func explanationFromTheEmbeddingExample() throws {
+        let policy = Policy(
+            status: .whitelist,
+            whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
+            device: try DeviceFacts(emailPlusInstalled: true))
+        let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
+        let inputs = PolicyInputs(setting: .status(.whitelist), whitelist: policy.whitelist, device: policy.device)
+        let request = try ShareRequest(channel: "open-url", url: "mailto:cfo@example.com")
+        let explanation = decision.explanation(for: request, under: inputs)
+        #expect(explanation.rule.id == decision.rule)
+        #expect(explanation.rule.id.rawValue == "mailto.email-plus-redirect")
+        #expect(explanation.inputs.contains("Email+ (com.mobileiron.ios.emailplus) is installed"))
     }
 }

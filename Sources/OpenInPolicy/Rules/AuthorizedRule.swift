@@ -1,17 +1,21 @@
 /// Rule 4: AUTHORIZED allows every channel.
-enum AuthorizedRule: DecisionRule {
+enum AuthorizedRule: RuleUnit {
     static let allow = RuleInfo(
-        "authorized.allow", step: 4,
+        "authorized.allow",
         summary: "Under AUTHORIZED the library performs no Open In actions: every channel is allowed.",
         reason: "The Open In policy is AUTHORIZED, so the library performs no actions on Open In.",
-        source: "open-in-policy.txt",
+        source: [.guide(.openIn)],
         quote: "The AppConnect library performs no actions on Open In behavior.")
 
     static let rules = [allow]
 
     static func applies(_ policy: PreparedPolicy) -> Bool { policy.status == .authorized }
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) }
+
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
     }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] { [facts.status] }
 }

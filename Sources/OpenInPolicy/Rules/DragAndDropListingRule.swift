@@ -1,25 +1,43 @@
 /// Rule 10: drag and drop with no drag-and-drop policy follows the Open In listing.
-enum DragAndDropListingRule: DecisionRule {
-    static let source = "DESIGN.md (rule 10, our choice: the seeds do not define a drag-and-drop policy)"
-    static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
+enum DragAndDropListingRule: RuleUnit {
+    static let source: [Citation] = [.choice("Rules/drag-and-drop.md", "Our choices")]
+    static let quote = "With no drag-and-drop policy given, drag and drop follows the Open In listing."
 
     static let listed = RuleInfo(
-        "drag-and-drop.listed-target", step: 10,
+        "drag-and-drop.listed-target",
         summary: "With no drag-and-drop policy, drag and drop to a listed target is allowed.",
         reason: "No drag-and-drop policy is given, and the target is listed by the Open In policy.",
         source: source, quote: quote)
     static let unlisted = RuleInfo(
-        "drag-and-drop.unlisted-target", step: 10,
-        summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied with the drag-and-drop callback.",
+        "drag-and-drop.unlisted-target",
+        summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied, with no callback.",
         reason: "No drag-and-drop policy is given, and the target is not listed by the Open In policy.",
         source: source, quote: quote)
 
     static let rules = [listed, unlisted]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .dragAndDrop = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .dragAndDrop(let target) = request.route else { preconditionFailure("\(request) is not drag and drop") }
+        return decide(target: target, policy)
+    }
+
     static func decide(target: BundleID, _ policy: PreparedPolicy) -> Decision {
         if policy.lists(target) {
             return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
         }
-        return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: policy.openInUI, rule: unlisted.id)
+        // No callback: it reports only the "AppConnect apps only" drag-and-drop policy (Rules/drag-and-drop.md).
+        return Decision(outcome: .deny, target: nil, openInUI: policy.openInUI, rule: unlisted.id)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        ["no drag-and-drop policy is given, so drag and drop follows the Open In listing", facts.status] + (facts.target.map { [facts.listing($0)] } ?? [])
+    }
+
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        space.targets.map { space.request(.dragAndDrop, target: $0) }
     }
 }

@@ -109,16 +109,9 @@ enum RowInputs {
                     appConnectApps += try argument(after: "appconnect-apps=").split { $0 == "," || $0 == " " }.map(String.init)
                 } else {
                     let name = String(setting.prefix { $0 != "=" && $0 != ":" })
-                    throw place.error("unknown context setting '\(setting)'\(Suggestion.didYouMean(name, among: Settings.names)); settings are \(Settings.names.joined(separator: ", "))")
+                    throw place.error("unknown context setting '\(setting)': settings are \(Settings.names.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: Settings.names))")
                 }
             }
         }
-    }
-}
-
-extension Suggestion {
-    /// ` (did you mean 'x'?)` for a likely typo of one of `candidates`, else empty: the tables' wording.
-    static func didYouMean(_ text: String, among candidates: [String]) -> String {
-        closest(to: text, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 }
