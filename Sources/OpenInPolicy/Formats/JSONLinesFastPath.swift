@@ -122,15 +122,34 @@ package final class JSONLinesFastPath {
             guard JSONStringDecoder.decode(bytes, into: &decoded) else { return nil }
             return String(decoding: decoded, as: UTF8.self)
         }
-        guard let channelName = text(fields.channel, RequestLineScanner.channelBit) else { return nil }
-        var targetText: String? = nil, urlText: String? = nil
-        if let range = fields.target {
-            guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
-            targetText = decoded
+        // The channel: its decoded bytes against the eight names (all ASCII, so bytes equal means the names equal).
+        let channelBytes = UnsafeBufferPointer(rebasing: line[fields.channel])
+        let channel: Channel
+        if fields.isEncoded(RequestLineScanner.channelBit) {
+            decoded.removeAll(keepingCapacity: true)
+            guard JSONStringDecoder.decode(channelBytes, into: &decoded),
+                  let named = decoded.withUnsafeBufferPointer({ self.channel($0) }) else { return nil }
+            channel = named
+        } else {
+            guard let named = self.channel(channelBytes) else { return nil }
+            channel = named
         }
-        if let range = fields.url {
-            guard let decoded = text(range, RequestLineScanner.urlBit) else { return nil }
-            urlText = decoded
+        var target: BundleID? = nil, url: ShareURL? = nil
+        do throws(InputError) {
+            if let range = fields.target {
+                if !fields.isEncoded(RequestLineScanner.targetBit), let known = knownIDs.id(spelled: UnsafeBufferPointer(rebasing: line[range])) {
+                    target = known
+                } else {
+                    guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
+                    target = try BundleID(decoded)
+                }
+            }
+            if let range = fields.url {
+                guard let decoded = text(range, RequestLineScanner.urlBit) else { return nil }
+                url = try ShareURL(decoded)
+            }
+        } catch {
+            return nil
         }
         // The document's bytes name the dummy file; the id is echoed as the JSON writer writes its string.
         decodedDocument.removeAll(keepingCapacity: true)
@@ -155,7 +174,7 @@ package final class JSONLinesFastPath {
         }
         let request: ShareRequest
         do throws(InputError) {
-            request = try ShareRequest(channel: channelName, target: targetText, url: urlText)
+            request = try ShareRequest(channel: channel, target: target, url: url)
         } catch {
             return nil
         }
