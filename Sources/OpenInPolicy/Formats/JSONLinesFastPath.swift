@@ -22,11 +22,17 @@ package final class JSONLinesFastPath {
         /// Each channel's name, in `Channel.allCases` order, in memory of its own (compared eight bytes at a time).
         let channelNames: [UnsafeBufferPointer<UInt8>]
 
-        init(evaluator: Evaluator) {
+        init(evaluator: Evaluator, ownStrings: Bool) {
             self.evaluator = evaluator
             let policy = evaluator.policy
-            knownIDs = BundleIDInterner(Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
-                                        + policy.device.appConnectApps + policy.device.emailPlusBundleIDs)
+            var ids = Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
+                + policy.device.appConnectApps + policy.device.emailPlusBundleIDs
+            if ownStrings {
+                // Copies with storage of their own: a target taken from here is retained for every line, and
+                // two threads retaining the same string would keep taking its cache line from each other.
+                ids = ids.compactMap { try? BundleID(String(decoding: Array($0.rawValue.utf8), as: UTF8.self)) }
+            }
+            knownIDs = BundleIDInterner(ids)
             channelNames = Channel.allCases.map { channel in
                 let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
                 _ = name.initialize(from: channel.rawValue.utf8)
@@ -52,8 +58,10 @@ package final class JSONLinesFastPath {
     private var decodedID: [UInt8] = []
     private var decodedDocument: [UInt8] = []
 
-    package convenience init(evaluator: Evaluator) {
-        self.init(tables: Tables(evaluator: evaluator))
+    /// - Parameter ownStrings: whether the policy's bundle IDs are copied into storage of this
+    ///   fast path's own (for a fast path used on another thread than the policy's other users).
+    package convenience init(evaluator: Evaluator, ownStrings: Bool = false) {
+        self.init(tables: Tables(evaluator: evaluator, ownStrings: ownStrings))
     }
 
     private init(tables: Tables) {
@@ -67,9 +75,6 @@ package final class JSONLinesFastPath {
         sink = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: RecordSink.self, capacity: 1)
         sink.initialize(to: RecordSink(capacity: 1024))
     }
-
-    /// Another fast path for another thread: the policy's tables are shared, the buffers are its own.
-    package func copy() -> JSONLinesFastPath { JSONLinesFastPath(tables: tables) }
 
     deinit {
         sink.pointee.deallocate()

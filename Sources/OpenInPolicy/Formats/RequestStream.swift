@@ -235,7 +235,7 @@ public final class RequestStream {
         // Each further worker decides with an evaluator and fast path of its own, made from the policy: shared
         // objects would have their reference counts changed from two threads for every line.
         while workers.count < parts {
-            workers.append(Worker(fast: workers[0].fast.map { _ in JSONLinesFastPath(evaluator: Evaluator(policy: inputs.policy)) }))
+            workers.append(Worker(fast: workers[0].fast.map { _ in JSONLinesFastPath(evaluator: Evaluator(policy: inputs.policy), ownStrings: true) }))
         }
         let job = Block(stream: self, base: base, cuts: cuts, firsts: firsts, workers: workers)
         // Parts 1… go to Dispatch's threads at once; this thread decides part 0 meanwhile, then waits.
