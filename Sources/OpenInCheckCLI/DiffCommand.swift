@@ -66,11 +66,17 @@ struct DiffCommand: Command, Equatable {
             Both policies are decided on every request class that can tell them apart:
             every channel with each bundle ID either policy names, both Mail IDs, Email+
             and a fresh unlisted app; open-url with mailto, http, https, each own or
-            handled scheme of either policy and an unhandled one. Every other request
-            decides like one of these, so 'equivalent' holds for all requests.
+            handled scheme of either policy and an unhandled one; open-from with each of
+            those IDs as source and an unknown source; copy with no paste target and
+            each ID; print. Every other request decides like one of these, so
+            'equivalent' holds for all requests. A channel beyond Open In (open-from,
+            copy, print) that only one policy can decide (the other does not set its
+            control, so its requests are errors) is listed apart and makes the
+            verdict incomparable; where neither can, it is left out.
 
-            Two decisions differ when the outcome, the receiving app, the callback, the
-            Open In UI or the dummy file name differs; the deciding rule is shown, not
+            Two decisions differ when the outcome, the receiving app, the callback, who
+            can read a copy, the Open In UI or the dummy file name differs; the deciding
+            rule is shown, not
             compared. Outcomes are ordered by what is delivered:
               allow > redirect > substitute-dummy-file > deny
             newly blocked  the outcome moves down (e.g. allow → deny, allow → redirect)
@@ -86,12 +92,13 @@ struct DiffCommand: Command, Equatable {
               text  the groups, each change with its old and new decision, then
                     'verdict: …' as the last line.
               json  {"old", "new", "verdict", "requestClasses", "newlyBlocked": [change],
-                    "newlyAllowed": [change], "changed": [change]}; a change is
+                    "newlyAllowed": [change], "changed": [change], "decidedByOnePolicy"?:
+                    [{"channel", "missingKey", "missingIn"}]}; a change is
                     {"request", "direction", "old": decision, "new": decision}, decisions
                     as 'eval' writes them. With --requests: {"old", "new", "requests",
                     "replayed", "invalid": [{"line", "error"}], "changedRequests",
                     "newlyBlocked", "newlyAllowed", "changed" (counts), "verdict",
-                    "changes": [change with "count" and "kind"]}.
+                    "changes": [change with "count" and "kind"], "undecidable"?}.
               markdown  the verdict, then a table per group, for a pull-request comment;
                     'verdict: …' as the last line.
 
@@ -146,6 +153,11 @@ struct DiffCommand: Command, Equatable {
         // The log is read as it is replayed: only the changes (one per distinct request) and the invalid lines are kept.
         let summary = PolicyDiff.replay(old: old, new: new, requests: AnySequence { AnyIterator { log.next() } })
         try log.finish()
+        if summary.requestCount == 0, let first = log.invalid.first {
+            // No request was compared: a verdict would claim something the log never showed.
+            let name = requestsPath == "-" ? "on standard input" : "'\(requestsPath)'"
+            throw .invalidInput("the request log \(name) holds no valid request (\(log.invalid.count) invalid line\(log.invalid.count == 1 ? "" : "s"); line \(first.line): \(first.message)): nothing was compared, so there is no verdict; fix the lines and run again")
+        }
         let replay = ReplayReport(summary: summary, log: log, old: oldPath, new: newPath, requests: requestsPath == "-" ? "standard input" : requestsPath)
         switch format {
         case .text: console.stdout.write(replay.text)
@@ -230,6 +242,10 @@ enum DiffReport {
             text += "\n\(group.title) (\(changes.count)):\n"
             for change in changes { text += ChangeText.block(change, indent: "  ") }
         }
+        if !diff.controlGaps.isEmpty {
+            text += "\nDecided by one policy only (\(diff.controlGaps.count)):\n"
+            for gap in diff.controlGaps { text += "  \(gapSentence(gap))\n" }
+        }
         return text + "\nverdict: \(diff.verdict)\n"
     }
 
@@ -243,7 +259,17 @@ enum DiffReport {
             text += "\n#### \(group.title) (\(changes.count))\n\n"
             text += MarkdownText.table(["request", "old", "new"], changes.map(ChangeText.markdownRow))
         }
+        if !diff.controlGaps.isEmpty {
+            text += "\n#### Decided by one policy only (\(diff.controlGaps.count))\n\n"
+            for gap in diff.controlGaps { text += "- \(gapSentence(gap))\n" }
+        }
         return text + "\nverdict: \(diff.verdict)\n"
+    }
+
+    /// `copy: the old policy does not set pasteboardPolicy, so its copy requests are errors; the new one decides them`.
+    static func gapSentence(_ gap: ControlGap) -> String {
+        let (lacking, deciding) = gap.missingInOld ? ("old", "new") : ("new", "old")
+        return "\(gap.channel): the \(lacking) policy does not set \(gap.missingKey), so its \(gap.channel) requests are errors; the \(deciding) one decides them"
     }
 
     static func json(_ diff: PolicyDiff, old: String, new: String) -> JSONObject {
@@ -255,6 +281,12 @@ enum DiffReport {
         ]
         for group in groups {
             members.append(.init(group.key, .array(JSONArray(diff.changes(group.kind).map { .object(ChangeText.json($0)) }))))
+        }
+        if !diff.controlGaps.isEmpty {
+            members.append(.init("decidedByOnePolicy", .array(JSONArray(diff.controlGaps.map { gap in
+                .object(JSONObject(members: [.init("channel", .string(gap.channel.rawValue)), .init("missingKey", .string(gap.missingKey)),
+                                             .init("missingIn", .string(gap.missingInOld ? "old" : "new"))]))
+            }))))
         }
         return JSONObject(members: members)
     }
@@ -272,6 +304,9 @@ struct ReplayReport {
         var text = "replay of \(requests) under \(old) → \(new): \(log.lineCount) lines, \(summary.requestCount) requests"
         text += log.invalid.isEmpty ? "\n" : ", \(log.invalid.count) invalid lines\n"
         for (line, message) in log.invalid { text += "  line \(line): error  \(message)\n" }
+        if summary.undecidableCount > 0 {
+            text += "\(summary.undecidableCount) requests not compared: a policy does not set their channel's control\n"
+        }
         text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently"
         text += summary.changedCount == 0 ? "\n" : ": \(DiffReport.groups.map { "\(summary.count($0.kind)) \($0.kind)" }.joined(separator: ", "))\n"
         for group in DiffReport.groups {
@@ -313,6 +348,7 @@ struct ReplayReport {
             }))),
             .init("changedRequests", number(summary.changedCount)),
         ]
+        if summary.undecidableCount > 0 { members.append(.init("undecidable", number(summary.undecidableCount))) }
         for group in DiffReport.groups { members.append(.init(group.key, number(summary.count(group.kind)))) }
         members.append(.init("verdict", .string(summary.verdict.rawValue)))
         members.append(.init("changes", .array(JSONArray(summary.changes.map { counted in
@@ -339,6 +375,7 @@ enum ChangeText {
     /// (The dummy file name is left to `--format json`: it is the same for a request under both policies.)
     static func short(_ decision: Decision, showUI: Bool) -> String {
         var parts = [decision.target.map { "\(decision.outcome) to \($0)" } ?? decision.outcome.rawValue]
+        if let audience = decision.audience { parts.append("readable by \(audience)") }
         for callback in decision.callbacks { parts.append("callback \(callback)") }
         if showUI { parts.append("Open In UI \(decision.openInUI)") }
         return parts.joined(separator: ", ") + "  [\(decision.rule)]"
@@ -355,6 +392,7 @@ enum ChangeText {
         var request: [JSONObject.Member] = [.init("channel", .string(change.request.channel.rawValue))]
         if let target = change.request.target { request.append(.init("target", .string(target.rawValue))) }
         if let url = change.request.url { request.append(.init("url", .string(url.rawValue))) }
+        if let source = change.request.source { request.append(.init("source", .string(source.rawValue))) }
         if let document = change.request.document { request.append(.init("document", .string(document))) }
         return JSONObject(members: [
             .init("request", .object(JSONObject(members: request))),

@@ -7,6 +7,7 @@ struct EvalCommand: Command, Equatable {
         var channel: String
         var target: String?
         var url: String?
+        var source: String? = nil
         var document: String?
     }
 
@@ -33,8 +34,9 @@ struct EvalCommand: Command, Equatable {
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
-        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view)."),
+        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view; for copy, the app pasted into)."),
         OptionSpec("--url", value: "URL", help: "The URL opened (open-url) or tapped (mail-link)."),
+        OptionSpec("--source", value: "BUNDLE_ID", help: "The app that sends a document to this app (open-from); leave it out\nwhen the sending app is unknown."),
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
@@ -58,7 +60,7 @@ struct EvalCommand: Command, Equatable {
 
             Arguments:
               REQUESTS.jsonl  A JSON Lines file: one request per line,
-                              {"id"?, "channel", "target"?, "url"?, "document"?}.
+                              {"id"?, "channel", "target"?, "url"?, "source"?, "document"?}.
               -               Read the JSON Lines stream from standard input.
 
             Options:
@@ -68,8 +70,12 @@ struct EvalCommand: Command, Equatable {
               text   one request: the outcome first, then the request, target, callback,
                      Open In UI, rule and reason; a stream: one line per request.
               jsonl  one JSON record per input line, in input order:
-                     {"id"?, "outcome", "target"?, "callbacks": [{"selector", "policy" | "url"}],
+                     {"id"?, "outcome", "target"?, "audience"?,
+                      "callbacks": [{"selector", "policy" | "url", "sourceApplication"?}],
                       "openInUI", "rule", "reason", "dummyFileName"?}
+                     audience (copy only): who can read the copy, all-apps or appconnect-apps.
+                     A request on open-from, copy or print under a policy that does not
+                     set openFromPolicy, pasteboardPolicy or printPolicy is invalid.
                      An invalid line gives {"line", "id"?, "error"} and the stream goes on;
                      a blank line is invalid too, so records and lines always match.
               json   the same records, indented: one object for one request, an array for a stream.
@@ -81,6 +87,7 @@ struct EvalCommand: Command, Equatable {
                   or standard output cannot be written (a full disk)
               2   every input is valid and some decision is not allow
               64  usage error
+              130 interrupted by SIGINT, 143 by SIGTERM, between two records
               141 standard output was closed before every record was written (… | head -1)
 
             Examples:
@@ -97,12 +104,12 @@ struct EvalCommand: Command, Equatable {
     static func parse(_ arguments: [String]) throws(UsageError) -> EvalCommand {
         let options = try OptionScanner.scan(arguments, specs: specs, verb: "eval")
         let policy = try PolicyOptions.parse(options, verb: "eval")
-        let requestFlags = ["--target", "--url", "--document"].filter { options.value($0) != nil }
+        let requestFlags = ["--target", "--url", "--source", "--document"].filter { options.value($0) != nil }
         let requests: Requests
         switch (options.value("--channel"), options.positionals.count) {
         case (let channel?, 0):
             requests = .flags(FlagRequest(channel: channel, target: options.value("--target"), url: options.value("--url"),
-                                          document: options.value("--document")))
+                                          source: options.value("--source"), document: options.value("--document")))
         case (nil, 1):
             if let flag = requestFlags.first {
                 throw UsageError("'\(flag)' describes one request given with --channel; it cannot be used with a stream", verb: "eval")
@@ -160,11 +167,16 @@ struct EvalCommand: Command, Equatable {
     private func decideOne(_ flags: FlagRequest, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let request: ShareRequest
         do throws(InputError) {
-            request = try ShareRequest(channel: flags.channel, target: flags.target, url: flags.url, document: flags.document)
+            request = try ShareRequest(channel: flags.channel, target: flags.target, url: flags.url, source: flags.source, document: flags.document)
         } catch {
-            throw .invalidInput(Self.flagMessage(for: error, channel: flags.channel))
+            throw .invalidInput(Self.flagMessage(for: error, channel: flags.channel, source: flags.source))
         }
-        let decision = Evaluator(policy: inputs.policy).decide(request)
+        let decision: Decision
+        do throws(InputError) {
+            decision = try Evaluator(policy: inputs.policy).decision(for: request)
+        } catch {
+            throw .invalidInput("\(policy.policyPath): \(error.description)")
+        }
         let explanation = explain ? Explanation(decision, request: request, policyInputs: inputs) : nil
         switch format {
         case .text:
@@ -178,8 +190,9 @@ struct EvalCommand: Command, Equatable {
     }
 
     /// A request error from flags, with the flag to fix.
-    static func flagMessage(for error: InputError, channel: String) -> String {
+    static func flagMessage(for error: InputError, channel: String, source: String? = nil) -> String {
         switch error {
+        case .malformedBundleID(let value, _) where source.map({ $0.utf8.elementsEqual(value.utf8) }) ?? false: "--source: \(error.description)"
         case .unknownChannel:
             "--channel: \(error.description).\(Suggestion.phrase(for: channel, among: Channel.allCases.map(\.rawValue)))"
         case .missingTarget: "\(error.description): give it with --target BUNDLE_ID"

@@ -26,7 +26,9 @@ struct MatrixCommand: Command, Equatable {
             Show a policy at a glance: a grid of channels × kinds of target (a listed app,
             an unlisted app, native Mail, Email+, the app's own scheme, a custom scheme with a
             listed / unlisted / unknown handler, a web URL), each cell the outcome, with a legend
-            naming the example behind each column.
+            naming the example behind each column. When the policy sets openFromPolicy,
+            pasteboardPolicy or printPolicy, two more grids follow: what comes in (open-from,
+            by source) and what leaves by copy (by paste target) and print.
 
             Usage: \(usage)
 

@@ -49,13 +49,40 @@ import Testing
          "no drag-and-drop policy is given, so drag and drop follows the Open In listing"),
         ("drag-and-drop.unlisted-target", #"{"openInPolicy": 2, "openInWhitelist": ["a.b"]}"#, "drag-and-drop", "c.d", nil,
          "the whitelist does not hold c.d (it holds a.b)"),
+        // open-from: the target column names the source.
+        ("open-from.unauthorized", #"{"openInPolicy": 1, "openFromPolicy": 0}"#, "open-from", "a.b", nil,
+         "the Open From policy is UNAUTHORIZED (ACOpenFromPolicyUnauthorized)"),
+        ("open-from.authorized", #"{"openInPolicy": 0, "openFromPolicy": "authorized"}"#, "open-from", nil, nil,
+         "the Open In policy, MI_AC_DISABLE_OPEN_IN_ENFORCEMENT and the whitelist do not concern Open From"),
+        ("open-from.listed-source", #"{"openInPolicy": 0, "openFromPolicy": "appconnect", "device": {"appConnectApps": ["a.b"]}}"#,
+         "open-from", "a.b", nil, "the device's AppConnect apps holds a.b"),
+        ("open-from.unlisted-source", #"{"openInPolicy": 2, "openInWhitelist": ["c.d"], "openFromPolicy": 2, "openFromWhitelist": ["a.b"]}"#,
+         "open-from", "c.d", nil, "the Open From whitelist does not hold c.d (it holds a.b; there is no Mail pair for Open From)"),
+        ("open-from.unknown-source", #"{"openInPolicy": 2, "openFromPolicy": "whitelist", "openFromWhitelist": ["a.b"]}"#,
+         "open-from", nil, nil, "the request names no source app"),
+        ("copy.unauthorized", #"{"openInPolicy": 1, "pasteboardPolicy": "unauthorized"}"#, "copy", nil, nil,
+         "the pasteboard policy is UNAUTHORIZED (ACPasteboardPolicyUnauthorized)"),
+        ("copy.authorized", #"{"openInPolicy": 0, "pasteboardPolicy": 1}"#, "copy", "a.b", nil,
+         "the pasteboard policy is AUTHORIZED (ACPasteboardPolicyAuthorized)"),
+        ("copy.secure-services-unavailable", #"{"openInPolicy": 2, "pasteboardPolicy": "securecopy", "device": {"secureServicesAvailable": false}}"#,
+         "copy", nil, nil, "the device's secure services are unavailable"),
+        ("copy.secure-appconnect-apps", #"{"openInPolicy": 2, "pasteboardPolicy": 2, "device": {"secureServicesAvailable": true, "appConnectApps": ["a.b"]}}"#,
+         "copy", "a.b", nil, "a.b is one of the device's AppConnect apps"),
+        ("copy.secure-non-appconnect-app", #"{"openInPolicy": 2, "pasteboardPolicy": 2, "device": {"secureServicesAvailable": true}}"#,
+         "copy", "a.b", nil, "a.b is not one of the device's AppConnect apps (they are none)"),
+        ("print.unauthorized", #"{"openInPolicy": 1, "printPolicy": "unauthorized"}"#, "print", nil, nil,
+         "the SDK has no callback for a blocked print"),
+        ("print.authorized", #"{"openInPolicy": 0, "printPolicy": "ACPrintPolicyAuthorized"}"#, "print", nil, nil,
+         "the print policy is AUTHORIZED (ACPrintPolicyAuthorized)"),
     ]
 
     @Test(arguments: 0..<cases.count)
     func explainsTheInputsThatMattered(case index: Int) throws {
         let example = Self.cases[index]
         let inputs = try Self.inputs(example.policy)
-        let request = try ShareRequest(channel: example.channel, target: example.target, url: example.url)
+        let openFrom = example.channel == "open-from"
+        let request = try ShareRequest(channel: example.channel, target: openFrom ? nil : example.target, url: example.url,
+                                       source: openFrom ? example.target : nil)
         let decision = Evaluator(policy: inputs.policy).decide(request)
         #expect(decision.rule.rawValue == example.rule)
         let explanation = Explanation(decision, request: request, policyInputs: inputs)

@@ -132,9 +132,9 @@ struct LintTests {
              "config": {"mi_ac_disable_scheme_blocking": "true", "MI-AC-DISABLE-OPEN-IN-ENFORCEMENT": "yes"},
              "infoPlist": {"MI_App_Connect": {"MI_AC_DISABLE_SCHEME_BLOCKING": true}}}
             """) == [
-            "2:13 error OI007 override-key-misspelled config.mi_ac_disable_scheme_blocking: the key \"mi_ac_disable_scheme_blocking\" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched exactly, so the library never reads it | fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING",
-            "2:54 error OI007 override-key-misspelled config.MI-AC-DISABLE-OPEN-IN-ENFORCEMENT: the key \"MI-AC-DISABLE-OPEN-IN-ENFORCEMENT\" is not MI_AC_DISABLE_OPEN_IN_ENFORCEMENT: keys are matched exactly, so the library never reads it | fix: rename the key to MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
-            "3:16 error OI007 override-key-misspelled infoPlist.MI_App_Connect: the key \"MI_App_Connect\" is not MI_APP_CONNECT: keys are matched exactly, so the library never reads it | fix: rename the key to MI_APP_CONNECT",
+            "2:13 error OI007 override-key-misspelled config.mi_ac_disable_scheme_blocking: the key \"mi_ac_disable_scheme_blocking\" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING",
+            "2:54 error OI007 override-key-misspelled config.MI-AC-DISABLE-OPEN-IN-ENFORCEMENT: the key \"MI-AC-DISABLE-OPEN-IN-ENFORCEMENT\" is not MI_AC_DISABLE_OPEN_IN_ENFORCEMENT: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
+            "3:16 error OI007 override-key-misspelled infoPlist.MI_App_Connect: the key \"MI_App_Connect\" is not MI_APP_CONNECT: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_APP_CONNECT",
         ])
         #expect(Self.lint(#"{"openInPolicy": "whitelist", "infoPlist": {"MI_APP_CONNECT": {"MI_AC_Disable_Scheme_Blocking": true}}}"#).first?
             .hasPrefix("1:64 error OI007 override-key-misspelled infoPlist.MI_APP_CONNECT.MI_AC_Disable_Scheme_Blocking: the key") == true)
@@ -187,6 +187,36 @@ struct LintTests {
         #expect(Self.lint(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.docs", "com.example.docs"]}"#) == [
             "1:71 info OI011 duplicate-id openInWhitelist[1]: com.example.docs is listed twice, first at openInWhitelist[0] | fix: remove this entry",
         ])
+    }
+
+    @Test("OI016 open-from-whitelist-ignored")
+    func openFromWhitelistIgnored() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": "authorized", "openFromWhitelist": ["com.example.docs"]}"#) == [
+            "1:53 warning OI016 open-from-whitelist-ignored openFromWhitelist: the Open From whitelist is ignored: the Open From policy is AUTHORIZED, and only WHITELIST reads an Open From whitelist | fix: set openFromPolicy to whitelist if the list should apply, or remove openFromWhitelist",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromWhitelist": ["com.example.docs"]}"#) == [
+            "1:21 warning OI016 open-from-whitelist-ignored openFromWhitelist: the Open From whitelist is ignored: openFromPolicy is not set, so open-from requests are errors | fix: add \"openFromPolicy\": \"whitelist\" if the list should apply, or remove openFromWhitelist",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": 2, "openFromWhitelist": ["com.example.docs"]}"#) == [])
+    }
+
+    @Test("OI017 open-from-whitelist-empty")
+    func openFromWhitelistEmpty() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": "whitelist", "openFromWhitelist": []}"#) == [
+            "1:52 warning OI017 open-from-whitelist-empty openFromWhitelist: the Open From policy is WHITELIST but openFromWhitelist is empty: no app can send documents to this app | fix: list the apps that may send documents in openFromWhitelist, or set openFromPolicy to unauthorized if none may",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": "ACOpenFromPolicyWhitelist"}"#) == [
+            "1:39 warning OI017 open-from-whitelist-empty openFromPolicy: the Open From policy is WHITELIST but no openFromWhitelist is given: no app can send documents to this app | fix: list the apps that may send documents in openFromWhitelist, or set openFromPolicy to unauthorized if none may",
+        ])
+    }
+
+    @Test("OI018 secure-services-not-given")
+    func secureServicesNotGiven() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": "securecopy"}"#) == [
+            "1:41 warning OI018 secure-services-not-given pasteboardPolicy: the pasteboard policy is SECURECOPY but device.secureServicesAvailable is not given: whether a copy succeeds depends on it, so copy requests are errors | fix: add \"device\": {\"secureServicesAvailable\": true} (or false, to see copies fail while secure services are unavailable)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": 2, "device": {"secureServicesAvailable": false}}"#) == [])
+        #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": "authorized"}"#) == [])
     }
 
     @Test("OI000 invalid-input: a file that is not JSON")

@@ -5,6 +5,12 @@
 /// its own input checks, its own Mail-pair test, its own config reading and
 /// its own ASCII case folding. Rule ids are the strings of `RuleInfo.all`;
 /// which one applies the model decides itself.
+///
+/// Every input string is compared as the SDK compares it, by its UTF-8 bytes
+/// (``same(_:_:)``, its own loop), never with `String ==` or `Character`
+/// sets, which use canonical equivalence: a Kelvin-sign `K` is not `K` here,
+/// nor a Greek question mark `;`. Once an input is checked it is ASCII, and
+/// only then do the rules below compare with `==`.
 enum ReferenceModel {
     static let mailActivity = "com.apple.UIKit.activity.Mail"
     static let mobileMail = "com.apple.mobilemail"
@@ -13,9 +19,12 @@ enum ReferenceModel {
     static let openInBlocked = "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:"
     static let openURLBlocked = "appConnect:openURLAttemptedWhenUnauthorizedForURL:"
     static let dragAndDropBlocked = "appConnectAttemptedDragAndDropToNonAppConnectApp:"
+    static let openFromBlocked = "appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
+    static let copyBlocked = "appConnect:copyAttemptedWhenUnauthorized:"
 
     static let documentChannels = ["document-interaction", "quick-look", "app-extension"]
-    static let channels = documentChannels + ["activity-view", "open-url", "mail-link", "mail-compose", "drag-and-drop"]
+    static let channels = documentChannels + ["activity-view", "open-url", "mail-link", "mail-compose", "drag-and-drop",
+                                              "open-from", "copy", "print"]
 
     // MARK: Inputs, as written in a policy file and a request
 
@@ -42,12 +51,19 @@ enum ReferenceModel {
         var appSchemes: [String] = []
         var dragAndDrop: String?
         var enforcing = true
+        // Beyond Open In: each is absent unless set.
+        var openFromPolicy: String?
+        var openFromWhitelist: [String]?
+        var pasteboardPolicy: String?
+        var printPolicy: String?
+        var secureServicesAvailable: Bool?
     }
 
     struct RequestInput: Hashable {
         var channel: String
         var target: String?
         var url: String?
+        var source: String?
         var document: String?
     }
 
@@ -59,6 +75,9 @@ enum ReferenceModel {
         var callbackArgument: String?
         var ui: String
         var rule: String
+        var audience: String? = nil
+        /// For a request the policy cannot decide: the policy key it lacks (outcome "error").
+        var missingKey: String? = nil
     }
 
     /// Either what the model needs from a valid input, or every error kind the input deserves.
@@ -82,21 +101,31 @@ enum ReferenceModel {
         var appConnectApps: [String]
         var appSchemes: [String]      // lowercased
         var dragAndDrop: String?      // "all", "appconnect", "none" or nil
+        var openFromStatus: String?   // "UNAUTHORIZED", "AUTHORIZED", "WHITELIST" or nil (not set)
+        var openFromList: [String]    // for "appconnect": the device's AppConnect apps
+        var pasteboard: String?       // "UNAUTHORIZED", "AUTHORIZED", "SECURECOPY" or nil
+        var print: String?            // "UNAUTHORIZED", "AUTHORIZED" or nil
+        var secureServices: Bool?
     }
 
     static func check(_ input: PolicyInput) -> Checked<Setup> {
         var problems: [String] = []
         var status = ""
         var whitelist = input.whitelist
-        switch lowercase(input.policy) {
-        case "unauthorized", "acopeninpolicy_unauthorized", "0": status = "UNAUTHORIZED"
-        case "authorized", "acopeninpolicy_authorized", "1": status = "AUTHORIZED"
-        case "whitelist", "acopeninpolicy_whitelist", "2": status = "WHITELIST"
-        case "appconnect":
+        let policyName = lowercase(input.policy)
+        func named(_ names: [String]) -> Bool { names.contains { same(policyName, $0) } }
+        if named(["unauthorized", "acopeninpolicy_unauthorized", "acopeninpolicyunauthorized", "0"]) {
+            status = "UNAUTHORIZED"
+        } else if named(["authorized", "acopeninpolicy_authorized", "acopeninpolicyauthorized", "1"]) {
+            status = "AUTHORIZED"
+        } else if named(["whitelist", "acopeninpolicy_whitelist", "acopeninpolicywhitelist", "2"]) {
+            status = "WHITELIST"
+        } else if named(["appconnect"]) {
             // "All AppConnect apps" arrives as WHITELIST listing the device's AppConnect apps.
             status = "WHITELIST"
             whitelist = input.appConnectApps
-        default: problems.append("unknownPolicy")
+        } else {
+            problems.append("unknownPolicy")
         }
         let ids = input.whitelist + input.emailPlusIDs + input.appConnectApps + input.handlers.map(\.app)
         for id in ids where !isBundleID(id) { problems.append("malformedBundleID") }
@@ -105,10 +134,41 @@ enum ReferenceModel {
         var dragAndDrop: String?
         if let text = input.dragAndDrop {
             let name = lowercase(text)
-            if name == "all" || name == "appconnect" || name == "none" {
+            if same(name, "all") || same(name, "appconnect") || same(name, "none") {
                 dragAndDrop = name
             } else {
                 problems.append("unknownDragAndDropPolicy")
+            }
+        }
+        var openFromStatus: String?
+        var openFromList = input.openFromWhitelist ?? []
+        if let text = input.openFromPolicy {
+            switch lowercase(text) {
+            case "unauthorized", "acopenfrompolicyunauthorized", "acopenfrompolicy_unauthorized", "0": openFromStatus = "UNAUTHORIZED"
+            case "authorized", "acopenfrompolicyauthorized", "acopenfrompolicy_authorized", "1": openFromStatus = "AUTHORIZED"
+            case "whitelist", "acopenfrompolicywhitelist", "acopenfrompolicy_whitelist", "2": openFromStatus = "WHITELIST"
+            case "appconnect":
+                openFromStatus = "WHITELIST"
+                openFromList = input.appConnectApps
+            default: problems.append("unknownOpenFromPolicy")
+            }
+        }
+        for id in input.openFromWhitelist ?? [] where !isBundleID(id) { problems.append("malformedBundleID") }
+        var pasteboard: String?
+        if let text = input.pasteboardPolicy {
+            switch lowercase(text) {
+            case "unauthorized", "acpasteboardpolicyunauthorized", "acpasteboardpolicy_unauthorized", "0": pasteboard = "UNAUTHORIZED"
+            case "authorized", "acpasteboardpolicyauthorized", "acpasteboardpolicy_authorized", "1": pasteboard = "AUTHORIZED"
+            case "securecopy", "acpasteboardpolicysecurecopy", "acpasteboardpolicy_securecopy", "2": pasteboard = "SECURECOPY"
+            default: problems.append("unknownPasteboardPolicy")
+            }
+        }
+        var print: String?
+        if let text = input.printPolicy {
+            switch lowercase(text) {
+            case "unauthorized", "acprintpolicyunauthorized", "acprintpolicy_unauthorized", "0": print = "UNAUTHORIZED"
+            case "authorized", "acprintpolicyauthorized", "acprintpolicy_authorized", "1": print = "AUTHORIZED"
+            default: problems.append("unknownPrintPolicy")
             }
         }
         if !problems.isEmpty { return .invalid(problems) }
@@ -116,10 +176,10 @@ enum ReferenceModel {
         var schemeBlockingByConfig = false
         var enforcementDisabled = false
         for entry in input.config {
-            if entry.key == "MI_AC_DISABLE_SCHEME_BLOCKING" && entry.value == "true" { schemeBlockingByConfig = true }
-            if entry.key == "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT" {
+            if same(entry.key, "MI_AC_DISABLE_SCHEME_BLOCKING") && same(entry.value, "true") { schemeBlockingByConfig = true }
+            if same(entry.key, "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT") {
                 let value = lowercase(entry.value)
-                if value == "yes" || value == "true" { enforcementDisabled = true }
+                if same(value, "yes") || same(value, "true") { enforcementDisabled = true }
             }
         }
         return .valid(Setup(
@@ -133,7 +193,12 @@ enum ReferenceModel {
             handlers: input.handlers.map { SchemeHandler(scheme: lowercase($0.scheme), app: $0.app) },
             appConnectApps: input.appConnectApps,
             appSchemes: input.appSchemes.map(lowercase),
-            dragAndDrop: dragAndDrop
+            dragAndDrop: dragAndDrop,
+            openFromStatus: openFromStatus,
+            openFromList: openFromList,
+            pasteboard: pasteboard,
+            print: print,
+            secureServices: input.secureServicesAvailable
         ))
     }
 
@@ -145,6 +210,7 @@ enum ReferenceModel {
         var target: String?
         var url: String?
         var scheme: String? // the URL's scheme, lowercased
+        var source: String?
         var document: String?
     }
 
@@ -153,6 +219,8 @@ enum ReferenceModel {
         let knownChannel = has(channels, input.channel)
         if !knownChannel { problems.append("unknownChannel") }
         if let target = input.target, !isBundleID(target) { problems.append("malformedBundleID") }
+        if let source = input.source, !isBundleID(source) { problems.append("malformedBundleID") }
+        if input.source != nil && input.channel != "open-from" { problems.append("unexpectedField") }
         var scheme: String?
         if let url = input.url {
             scheme = schemeOfURL(url)
@@ -171,12 +239,15 @@ enum ReferenceModel {
             case "mail-link":
                 if input.target != nil { problems.append("unexpectedField") }
                 if let scheme, scheme != "mailto" { problems.append("notMailto") }
-            default: // mail-compose
+            case "copy":
+                if input.url != nil { problems.append("unexpectedField") }
+            default: // mail-compose, open-from, print
                 if input.target != nil || input.url != nil { problems.append("unexpectedField") }
             }
         }
         if !problems.isEmpty { return .invalid(problems) }
-        return .valid(Share(channel: input.channel, target: input.target, url: input.url, scheme: scheme, document: input.document))
+        return .valid(Share(channel: input.channel, target: input.target, url: input.url, scheme: scheme,
+                            source: input.source, document: input.document))
     }
 
     // MARK: The rules, in order (first match decides)
@@ -191,10 +262,60 @@ enum ReferenceModel {
         func answer(_ outcome: String, to: String?, _ rule: String, callback: String? = nil, argument: String? = nil) -> Answer {
             Answer(outcome: outcome, to: to, callbackSelector: callback, callbackArgument: argument, ui: ui, rule: rule)
         }
+        func missing(_ key: String) -> Answer {
+            Answer(outcome: "error", to: nil, callbackSelector: nil, callbackArgument: nil, ui: "-", rule: "-", missingKey: key)
+        }
         let channel = request.channel
 
+        // Before any rule: open-from, copy and print need their control set; no default.
+        if channel == "open-from" && policy.openFromStatus == nil { return missing("openFromPolicy") }
+        if channel == "copy" && policy.pasteboard == nil { return missing("pasteboardPolicy") }
+        if channel == "copy" && policy.pasteboard == "SECURECOPY" && policy.secureServices == nil { return missing("device.secureServicesAvailable") }
+        if channel == "print" && policy.print == nil { return missing("printPolicy") }
+
         // 1. Not enforcing.
-        if !policy.enforcing { return answer("allow", to: receiver(policy, request), "not-enforcing.allow") }
+        if !policy.enforcing {
+            var allowed = answer("allow", to: receiver(policy, request), "not-enforcing.allow")
+            if channel == "copy" { allowed.audience = "all-apps" }
+            return allowed
+        }
+
+        // 11. Open From: what other apps may send here, by the Open From whitelist alone (no Mail pair).
+        if channel == "open-from" {
+            let status = policy.openFromStatus!
+            let source = request.source
+            let argument = status + ", " + (source ?? "nil")
+            if status == "AUTHORIZED" { return answer("allow", to: nil, "open-from.authorized") }
+            if status == "UNAUTHORIZED" { return answer("deny", to: nil, "open-from.unauthorized", callback: openFromBlocked, argument: argument) }
+            guard let source else { return answer("deny", to: nil, "open-from.unknown-source", callback: openFromBlocked, argument: argument) }
+            if has(policy.openFromList, source) { return answer("allow", to: nil, "open-from.listed-source") }
+            return answer("deny", to: nil, "open-from.unlisted-source", callback: openFromBlocked, argument: argument)
+        }
+
+        // 12. Copy.
+        if channel == "copy" {
+            switch policy.pasteboard! {
+            case "UNAUTHORIZED":
+                return answer("deny", to: nil, "copy.unauthorized", callback: copyBlocked, argument: "UNAUTHORIZED")
+            case "AUTHORIZED":
+                var allowed = answer("allow", to: request.target, "copy.authorized")
+                allowed.audience = "all-apps"
+                return allowed
+            default: // SECURECOPY
+                if policy.secureServices != true { return answer("deny", to: nil, "copy.secure-services-unavailable") }
+                if let target = request.target, !has(policy.appConnectApps, target) {
+                    return answer("deny", to: nil, "copy.secure-non-appconnect-app")
+                }
+                var allowed = answer("allow", to: request.target, "copy.secure-appconnect-apps")
+                allowed.audience = "appconnect-apps"
+                return allowed
+            }
+        }
+
+        // 13. Print: no callback either way.
+        if channel == "print" {
+            return policy.print == "AUTHORIZED" ? answer("allow", to: nil, "print.authorized") : answer("deny", to: nil, "print.unauthorized")
+        }
 
         // 2. Drag and drop under a drag-and-drop policy.
         if channel == "drag-and-drop", let dragAndDrop = policy.dragAndDrop {
@@ -281,6 +402,7 @@ enum ReferenceModel {
         switch request.channel {
         case "mail-link": return mailApp(policy)
         case "mail-compose": return mobileMail
+        case "open-from", "print": return nil
         case "open-url":
             let scheme = request.scheme!
             if scheme == "mailto" { return mailApp(policy) }
@@ -307,8 +429,16 @@ enum ReferenceModel {
     // MARK: Plain helpers
 
     static func has(_ list: [String], _ value: String) -> Bool {
-        for element in list where element == value { return true }
+        for element in list where same(element, value) { return true }
         return false
+    }
+
+    /// Whether two strings are the same UTF-8 bytes, one by one.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        if left.count != right.count { return false }
+        for index in 0..<left.count where left[index] != right[index] { return false }
+        return true
     }
 
     /// ASCII-only lowercasing.
@@ -324,16 +454,18 @@ enum ReferenceModel {
         return String(scalars)
     }
 
-    static let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    static let digits = Set("0123456789")
-    static let hexDigits = Set("0123456789abcdefABCDEF")
+    // Byte sets: a `Set<Character>` would take a Kelvin sign for `K`.
+    static let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+    static let digits = Set("0123456789".utf8)
+    static let hexDigits = Set("0123456789abcdefABCDEF".utf8)
 
     /// 1 to 255 bytes; dot-separated segments of letters, digits, `-` and `_`, none empty.
     static func isBundleID(_ text: String) -> Bool {
-        if text.isEmpty || text.utf8.count > 255 { return false }
-        for segment in text.split(separator: ".", omittingEmptySubsequences: false) {
+        let bytes = Array(text.utf8)
+        if bytes.isEmpty || bytes.count > 255 { return false }
+        for segment in bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
             if segment.isEmpty { return false }
-            for character in segment where !(letters.contains(character) || digits.contains(character) || character == "-" || character == "_") {
+            for byte in segment where !(letters.contains(byte) || digits.contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")) {
                 return false
             }
         }
@@ -341,35 +473,38 @@ enum ReferenceModel {
     }
 
     /// A letter, then letters, digits, `+`, `-` or `.` (RFC 3986 section 3.1).
-    static func isSchemeName<S: StringProtocol>(_ text: S) -> Bool {
-        guard let first = text.first, letters.contains(first) else { return false }
-        for character in text where !(letters.contains(character) || digits.contains(character) || character == "+" || character == "-" || character == ".") {
+    static func isSchemeName(_ text: String) -> Bool { isSchemeBytes(Array(text.utf8)) }
+
+    static func isSchemeBytes(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first, letters.contains(first) else { return false }
+        for byte in bytes where !(letters.contains(byte) || digits.contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
             return false
         }
         return true
     }
 
-    /// Characters RFC 3986 allows in a URL: unreserved, gen-delims, sub-delims (and `%` escapes, checked apart).
-    static let urlCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=")
+    /// Bytes RFC 3986 allows in a URL: unreserved, gen-delims, sub-delims (and `%` escapes, checked apart).
+    static let urlCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
 
     /// The lowercased scheme of a well-formed URL, or nil when the URL is malformed.
     static func schemeOfURL(_ text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon]
-        if !isSchemeName(scheme) { return nil }
-        let rest = Array(text[text.index(after: colon)...])
+        let bytes = Array(text.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let scheme = Array(bytes[..<colon])
+        if !isSchemeBytes(scheme) { return nil }
+        let rest = Array(bytes[(colon + 1)...])
         var index = 0
         while index < rest.count {
-            let character = rest[index]
-            if character == "%" {
+            let byte = rest[index]
+            if byte == UInt8(ascii: "%") {
                 if index + 2 >= rest.count { return nil }
                 if !(hexDigits.contains(rest[index + 1]) && hexDigits.contains(rest[index + 2])) { return nil }
                 index += 3
             } else {
-                if !urlCharacters.contains(character) { return nil }
+                if !urlCharacters.contains(byte) { return nil }
                 index += 1
             }
         }
-        return lowercase(String(scheme))
+        return lowercase(String(decoding: scheme, as: UTF8.self))
     }
 }

@@ -15,7 +15,8 @@
 package final class JSONLinesFastPath {
     /// What every copy of a fast path shares: made once per policy, immutable.
     private final class Tables: @unchecked Sendable {
-        let evaluator: Evaluator
+        /// The evaluator's prepared policy: deciding through it copies no ``Policy`` per line.
+        let prepared: PreparedPolicy
         let writer = DecisionRecordWriter()
         /// The bundle IDs the policy names, to reuse instead of validating and copying a target that is one of them.
         let knownIDs: BundleIDInterner
@@ -23,7 +24,7 @@ package final class JSONLinesFastPath {
         let channelNames: [UnsafeBufferPointer<UInt8>]
 
         init(evaluator: Evaluator, ownStrings: Bool) {
-            self.evaluator = evaluator
+            prepared = evaluator.prepared
             let policy = evaluator.policy
             var ids = Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
                 + policy.device.appConnectApps + policy.device.emailPlusBundleIDs
@@ -46,8 +47,7 @@ package final class JSONLinesFastPath {
     }
 
     private let tables: Tables
-    /// The policy's evaluator, held here (a computed property would copy it, and retain all it holds, for every line).
-    private let evaluator: Evaluator
+    /// The tables' parts, held here (one load instead of two per use).
     private let writer: DecisionRecordWriter
     private let knownIDs: BundleIDInterner
     private let channelNames: [UnsafeBufferPointer<UInt8>]
@@ -66,7 +66,6 @@ package final class JSONLinesFastPath {
 
     private init(tables: Tables) {
         self.tables = tables
-        evaluator = tables.evaluator
         writer = tables.writer
         knownIDs = tables.knownIDs
         channelNames = tables.channelNames
@@ -109,7 +108,8 @@ package final class JSONLinesFastPath {
         } catch {
             return nil
         }
-        let decision = evaluator.decide(request)
+        // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
+        let decision = Evaluator.decide(request, tables.prepared)
         sink.pointee.removeAll()
         writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
                             document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &sink.pointee)
@@ -183,7 +183,8 @@ package final class JSONLinesFastPath {
         } catch {
             return nil
         }
-        let decision = evaluator.decide(request)
+        // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
+        let decision = Evaluator.decide(request, tables.prepared)
         sink.pointee.removeAll()
         let hasID = fields.id != nil, hasDocument = fields.document != nil
         decodedID.withUnsafeBufferPointer { id in

@@ -17,8 +17,15 @@ public struct Policy: Sendable, Hashable {
     public var dragAndDrop: DragAndDropPolicy?
     /// Whether AppConnect enforces policy (library started, app in AppConnect mode).
     public var enforcing: Bool
+    /// The server's Open From policy, when the policy sets it (`open-from` requests need it).
+    public var openFrom: OpenFromPolicy? = nil
+    /// The server's pasteboard policy, when the policy sets it (`copy` requests need it).
+    public var pasteboard: PasteboardPolicy? = nil
+    /// The server's print policy, when the policy sets it (`print` requests need it).
+    public var print: PrintPolicy? = nil
 
-    /// Creates a policy; everything but the status has a permissive-to-describe, restrictive-to-enforce default.
+    /// Creates a policy; everything but the status has a permissive-to-describe, restrictive-to-enforce default,
+    /// and the controls beyond Open In (``openFrom``, ``pasteboard``, ``print``) are not set.
     public init(
         status: OpenInStatus,
         whitelist: Whitelist = .empty,
@@ -85,6 +92,32 @@ public struct Policy: Sendable, Hashable {
         infoPlist.disableSchemeBlocking || config.disablesSchemeBlocking
     }
 
+    /// The policy key a request on `channel` needs and this policy does not set, if any:
+    /// the channel's control, or under SECURECOPY the device's secure services for `copy`.
+    public func missingKey(for channel: Channel) -> String? {
+        switch channel {
+        case .openFrom: return openFrom == nil ? "openFromPolicy" : nil
+        case .copy:
+            guard let pasteboard else { return "pasteboardPolicy" }
+            return pasteboard == .secureCopy && device.secureServicesAvailable == nil ? "device.secureServicesAvailable" : nil
+        case .print: return print == nil ? "printPolicy" : nil
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: return nil
+        }
+    }
+
+    /// Checks that this policy can decide `request`: a request on `open-from`, `copy`
+    /// or `print` needs the policy to set that channel's control.
+    /// - Throws: ``InputError/policyKeyNotSet(_:_:)`` naming the missing key.
+    public func check(_ request: ShareRequest) throws(InputError) {
+        if let key = missingKey(for: request.channel) { throw .policyKeyNotSet(key, request.channel) }
+    }
+
+    /// The Open From whitelist the app sees (the device's AppConnect apps under
+    /// "All AppConnect apps"), or `nil` when the policy does not set Open From.
+    public var openFromWhitelist: Whitelist? {
+        openFrom?.effectiveWhitelist(appConnectApps: device.appConnectApps)
+    }
+
     /// The Open In UI state Table 11 asks for.
     public var openInUI: OpenInUI {
         if !enforcing || config.disablesOpenInEnforcement { return .enabled }
@@ -113,15 +146,27 @@ public struct AppConfig: Sendable, Hashable {
     /// with the value true"); any other value leaves blocking on (fail closed)
     /// and `openin-check lint` reports it. `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`
     /// counts for `yes` or `true` in any case.
+    ///
+    /// Keys are matched byte for byte, as the SDK reads its `NSDictionary`:
+    /// `MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING` (KELVIN SIGN for `K`) is another
+    /// key, never read (`lint` reports it). Values are compared by bytes too.
     public init(_ values: [String: String] = [:]) {
         self.values = values
-        disablesSchemeBlocking = values[AppConfig.disableSchemeBlockingKey] == "true"
-        let enforcement = values[AppConfig.disableOpenInEnforcementKey]?.lowercased()
-        disablesOpenInEnforcement = enforcement == "yes" || enforcement == "true"
+        var schemeBlocking = false, enforcement = false
+        for (key, value) in values {
+            if ExactText.same(key, AppConfig.disableSchemeBlockingKey) {
+                schemeBlocking = ExactText.same(value, "true")
+            } else if ExactText.same(key, AppConfig.disableOpenInEnforcementKey) {
+                enforcement = ExactText.sameIgnoringASCIICase(value, "yes") || ExactText.sameIgnoringASCIICase(value, "true")
+            }
+        }
+        disablesSchemeBlocking = schemeBlocking
+        disablesOpenInEnforcement = enforcement
     }
 
-    /// The value for `key`, if set.
-    public subscript(key: String) -> String? { values[key] }
+    /// The value whose key is exactly `key`, byte for byte, if set.
+    /// - Complexity: O(n) in the number of keys.
+    public subscript(key: String) -> String? { values.first { ExactText.same($0.key, key) }?.value }
 }
 
 /// The `MI_APP_CONNECT` dictionary of the app's Info.plist, as far as Open In is concerned.
@@ -145,6 +190,9 @@ public struct DeviceFacts: Sendable, Hashable {
     public private(set) var schemeHandlers: [String: BundleID]
     /// The installed AppConnect apps (the whitelist of "All AppConnect apps").
     public var appConnectApps: Set<BundleID>
+    /// Whether AppConnect's secure services are available (`secureServicesAvailability`),
+    /// or `nil` when not given; a copy under SECURECOPY needs it.
+    public var secureServicesAvailable: Bool? = nil
 
     /// Creates device facts.
     /// - Throws: ``InputError/malformedScheme(_:)`` for a handler scheme that is not a scheme.
@@ -273,10 +321,13 @@ public enum DragAndDropPolicy: String, Sendable, Hashable, CaseIterable {
     /// No drag and drop.
     case none
 
-    /// Reads `all`, `appconnect` or `none` (case-insensitive).
+    /// Reads `all`, `appconnect` or `none` (ASCII letters in any case, every other byte exactly).
     /// - Throws: ``InputError/unknownDragAndDropPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        guard let value = DragAndDropPolicy(rawValue: text.lowercased()) else { throw .unknownDragAndDropPolicy(text) }
+        let folded = ExactText.asciiLowercased(text)
+        guard let value = DragAndDropPolicy.allCases.first(where: { ExactText.same($0.rawValue, folded) }) else {
+            throw .unknownDragAndDropPolicy(text)
+        }
         self = value
     }
 }
@@ -299,6 +350,6 @@ enum URLScheme {
                 throw .malformedScheme(text)
             }
         }
-        return name.lowercased()
+        return ExactText.asciiLowercased(name)
     }
 }

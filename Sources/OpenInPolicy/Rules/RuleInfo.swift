@@ -182,6 +182,9 @@ enum RuleCatalog {
         MailViewRule.self,
         DocumentInteractionRule.self,
         DragAndDropListingRule.self,
+        OpenFromRule.self,
+        CopyRule.self,
+        PrintRule.self,
     ]
 
     /// Every rule, unit by unit in evaluation order.

@@ -13,9 +13,9 @@ import Foundation
 /// ```
 public enum DecisionTables {
     /// Input columns a row may have.
-    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "document"]
+    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "source", "document"]
     /// Expected columns a row may have.
-    static let expectedColumns: Set<String> = ["outcome", "to", "callbacks", "ui", "rule", "dummy"]
+    static let expectedColumns: Set<String> = ["outcome", "to", "audience", "callbacks", "ui", "rule", "dummy"]
     /// Columns every decision table must have.
     static let requiredColumns = ["id", "policy", "channel", "outcome"]
 
@@ -140,6 +140,7 @@ public enum DecisionTables {
             }
             compare("outcome", outcome.rawValue, decision.outcome.rawValue)
             if let to = expected.to { compare("to", to?.rawValue ?? "-", decision.target?.rawValue ?? "-") }
+            if let audience = expected.audience { compare("audience", audience?.rawValue ?? "-", decision.audience?.rawValue ?? "-") }
             if let callbacks = expected.callbacks {
                 compare("callbacks", callbacks.isEmpty ? "-" : callbacks.joined(separator: "; "),
                         decision.callbacks.isEmpty ? "-" : decision.callbacks.map(\.description).joined(separator: "; "))
@@ -183,12 +184,12 @@ public enum DecisionTables {
         let outcome: Outcome?
         if outcomeText == "error" {
             outcome = nil
-            for column in ["to", "callbacks", "ui", "rule", "dummy"] {
+            for column in ["to", "audience", "callbacks", "ui", "rule", "dummy"] {
                 if let value = cells[column], value != "-" {
                     throw place.error("a row expecting 'error' has no decision: write '-' in the '\(column)' cell")
                 }
             }
-            return Expectation(outcome: nil, to: nil, callbacks: nil, openInUI: nil, rule: nil, dummy: nil)
+            return Expectation(outcome: nil, to: nil, audience: nil, callbacks: nil, openInUI: nil, rule: nil, dummy: nil)
         } else if let parsed = Outcome(parsing: outcomeText) {
             outcome = parsed
         } else {
@@ -202,9 +203,21 @@ public enum DecisionTables {
                 do { to = .some(try BundleID(text)) } catch { throw place.error("in 'to': \(error)") }
             }
         }
+        var audience: CopyAudience?? = nil
+        if let text = try required("audience") {
+            if text == "-" {
+                audience = .some(nil)
+            } else {
+                guard let parsed = CopyAudience(rawValue: text) else {
+                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, or - for none")
+                }
+                audience = .some(parsed)
+            }
+        }
         var callbacks: [String]? = nil
         if let text = try required("callbacks") {
-            let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
+            let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp",
+                         "openFromAttemptedWhenACOpenFromPolicyBlocked", "copyAttemptedWhenUnauthorized"]
             callbacks = text == "-" ? [] : splitCallbacks(text, names: known)
             for callback in callbacks ?? [] {
                 let name = callback.prefix { $0 != "(" }
@@ -227,7 +240,7 @@ public enum DecisionTables {
         }
         var dummy: String?? = nil
         if let text = try required("dummy") { dummy = text == "-" ? .some(nil) : .some(text) }
-        return Expectation(outcome: outcome, to: to, callbacks: callbacks, openInUI: ui, rule: rule, dummy: dummy)
+        return Expectation(outcome: outcome, to: to, audience: audience, callbacks: callbacks, openInUI: ui, rule: rule, dummy: dummy)
     }
 }
 

@@ -168,6 +168,7 @@ package struct PolicyMatrix {
         for (name, example) in examples {
             text += "  " + name + String(repeating: " ", count: width - name.count + 2) + example + "\n"
         }
+        if setsDataControls { text += "\n" + beyondOpenIn() }
         return text
     }
 
@@ -190,6 +191,11 @@ package struct PolicyMatrix {
                 return Self.cell(evaluator.decide(request))
             })
         }
+        return Self.layout(rows)
+    }
+
+    /// Rows as aligned columns, trailing spaces removed.
+    static func layout(_ rows: [[String]]) -> String {
         let widths = (0..<rows[0].count).map { index in rows.map { $0[index].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { index, cell in
