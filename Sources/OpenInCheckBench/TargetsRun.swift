@@ -36,6 +36,10 @@ struct TargetsRun {
 
     static let escapedLines = 200_000
     static let startupRuns = 51
+    /// The bundle IDs of the large policy whose load is timed as a whole process.
+    static let largePolicyIDs = 1_000_000
+    /// Runs of that load (after one warm-up).
+    static let largePolicyRuns = 5
 
     func measure(_ corpus: BenchCorpus, _ scratch: ScratchDirectory, file: String, policy: String, lines: Int) throws(BenchError) -> (rows: [Row], notes: [String]) {
         let escaped = scratch.file("escaped.jsonl")
@@ -98,6 +102,25 @@ struct TargetsRun {
         }
         for (index, command) in startupCommands.enumerated() { rows.append(Row(name: command.0, summary: Summary(startup[index]), lines: nil)) }
 
+        // Policy load: a whitelist of 1,000,000 IDs, one request decided under it, as a whole process
+        // (start-up included) with the cap raised by --max-file-size; time and peak memory. The
+        // baseline is not run: before --max-file-size such a file was refused by the 16 MiB cap.
+        let largePolicy = scratch.file("large.policy.json")
+        let largeText = BenchCorpus(seed: corpus.seed, whitelistSize: Self.largePolicyIDs).policyFile
+        try CorpusWriter.write(largeText, to: largePolicy)
+        let loadName = "openin-check eval, policy of \(Format.grouped(Self.largePolicyIDs)) IDs (\(Format.fixed(Double(largeText.utf8.count) / 1e6, decimals: 1)) MB)"
+        var loadTimes: [Double] = [], loadPeaks: [Int] = []
+        for run in 0...Self.largePolicyRuns {
+            let result = try ChildProcess.run(executable, [executable, "eval", "--max-file-size", "1073741824", "--policy", largePolicy,
+                                                           "--channel", "document-interaction", "--target", target], watchMemory: true)
+            guard result.status == 0 || result.status == 2 else { throw .invalidInput("\(loadName) exited with status \(result.status)") }
+            if run > 0 {
+                loadTimes.append(result.seconds * 1e3)
+                if let peak = result.peakResidentBytes { loadPeaks.append(peak) }
+            }
+        }
+        rows.append(Row(name: loadName, summary: Summary(loadTimes), lines: nil))
+
         // Ratios, median against median, all from this run.
         func median(_ name: String) -> Double? { rows.first { $0.name == name }?.summary.median }
         var notes: [String] = []
@@ -125,6 +148,9 @@ struct TargetsRun {
                   median("baseline eval --format json, 4,000 lines").flatMap { b in median("openin-check eval --format json, 4,000 lines").map { b / $0 } })
             ratio("openin-check / baseline, one request from flags time",
                   median("openin-check eval, one request from flags").flatMap { n in median("baseline eval, one request from flags").map { n / $0 } })
+        }
+        if let peak = loadPeaks.max() {
+            notes.append("openin-check: peak resident memory loading the \(Format.grouped(Self.largePolicyIDs))-ID policy: \(Format.fixed(Double(peak) / 1_048_576, decimals: 1)) MiB (the largest of \(loadPeaks.count) runs)")
         }
         for (_, binary) in binaries {
             if let facts = Self.facts(of: binary) { notes.append(facts.text) }

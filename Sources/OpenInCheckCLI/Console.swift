@@ -149,9 +149,9 @@ final class ByteSource {
 
     /// Reads a whole file of at most 16 MiB (``CappedFile``, the one capped reader of the package).
     /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be opened or read, or is too large.
-    static func readFile(path: String, what: String) throws(CLIError) -> [UInt8] {
+    static func readFile(path: String, what: String, limit: Int = CappedFile.defaultLimit) throws(CLIError) -> [UInt8] {
         do throws(CappedFile.Failure) {
-            return try CappedFile.read(path: path, what: what)
+            return try CappedFile.read(path: path, what: what, limit: limit)
         } catch {
             throw .invalidInput(error.message)
         }

@@ -31,7 +31,7 @@ extension PolicyMatrix {
             }
             text += MarkdownText.table(([grid.title] + grid.headers).map(MarkdownText.cell), rows) + "\n"
         }
-        text += MarkdownText.cell(Self.dataControlLegend.replacingOccurrences(of: "\n  ", with: " ")) + "\n\nExamples:\n\n"
+        text += MarkdownText.cell(Self.dataControlLegend.replacing("\n  ", with: " ")) + "\n\nExamples:\n\n"
         for (name, example) in dataControlExamples {
             text += "- \(name): \(MarkdownText.cell(example))\n"
         }

@@ -25,6 +25,11 @@ struct PolicyOptions: Sendable, Equatable {
     var appSchemes: [String] = []
     /// `--appconnect-app ID`: adds to the device's AppConnect apps.
     var appConnectApps: [String] = []
+    /// `--max-file-size BYTES`: the largest policy file or Info.plist read.
+    var maxFileSize = CappedFile.defaultLimit
+
+    /// The most `--max-file-size` may allow: 1 GiB.
+    static let largestMaxFileSize = 1 << 30
 
     static let specs: [OptionSpec] = [
         OptionSpec("--policy", value: "FILE", help: "The policy: a JSON policy file, or an AppConnect.plist (XML or binary). Required."),
@@ -35,6 +40,7 @@ struct PolicyOptions: Sendable, Equatable {
         OptionSpec("--scheme-handler", value: "SCHEME=BUNDLE_ID", repeatable: true, help: "The app that handles a URL scheme on the device (overrides the file); mailto=BUNDLE_ID sets the mail app mailto: goes to. Repeatable."),
         OptionSpec("--app-scheme", value: "SCHEME", repeatable: true, help: "One of the app's own URL schemes (adds to the file). Repeatable."),
         OptionSpec("--appconnect-app", value: "BUNDLE_ID", repeatable: true, help: "An AppConnect app on the device (adds to the file); under \"appconnect\"\nthese make up the whitelist. Repeatable."),
+        OptionSpec("--max-file-size", value: "BYTES", help: "The largest policy file or Info.plist read (default 16777216, 16 MiB);\na larger one is an error. At most 1073741824."),
     ]
 
     /// Reads the policy options out of scanned arguments.
@@ -57,6 +63,12 @@ struct PolicyOptions: Sendable, Equatable {
         }
         result.appSchemes = options.all("--app-scheme")
         result.appConnectApps = options.all("--appconnect-app")
+        if let text = options.value("--max-file-size") {
+            guard let bytes = Int(text), (1...largestMaxFileSize).contains(bytes) else {
+                throw UsageError("'--max-file-size' must be a number of bytes from 1 to \(largestMaxFileSize), not '\(text)'", verb: verb)
+            }
+            result.maxFileSize = bytes
+        }
         return result
     }
 
@@ -72,7 +84,7 @@ struct PolicyOptions: Sendable, Equatable {
     /// - Throws: ``CLIError/invalidInput(_:)`` for a file that cannot be read or is invalid, or an invalid flag value.
     func load() throws(CLIError) -> PolicyInputs {
         let settings = try Self.buildSettings(buildSettings)
-        let bytes = try ByteSource.readFile(path: policyPath, what: "policy file")
+        let bytes = try ByteSource.readFile(path: policyPath, what: "policy file", limit: maxFileSize)
         var inputs: PolicyInputs
         do throws(FormatError) {
             inputs = try PolicyFile.read(bytes, file: policyPath, buildSettings: settings)
@@ -80,7 +92,7 @@ struct PolicyOptions: Sendable, Equatable {
             throw .invalidInput(error.description)
         }
         if let infoPlistPath {
-            let plist = try ByteSource.readFile(path: infoPlistPath, what: "Info.plist")
+            let plist = try ByteSource.readFile(path: infoPlistPath, what: "Info.plist", limit: maxFileSize)
             let contents: InfoPlist.Contents
             do throws(FormatError) {
                 contents = try InfoPlist.read(plist, buildSettings: settings)

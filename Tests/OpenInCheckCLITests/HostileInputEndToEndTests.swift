@@ -268,6 +268,29 @@ import Testing
         }
     }
 
+    @Test func maxFileSizeRaisesAndLowersTheCap() throws {
+        // A valid policy just over 16 MiB: refused by default, read under a raised cap.
+        let padding = String(repeating: " ", count: (16 << 20) + 1)
+        let path = try TemporaryFile.write("{\"openInPolicy\": \"unauthorized\"" + padding + "}", name: "large.json")
+        let refused = try BuiltBinary.run(["eval"] + Self.policyOnly(path))
+        #expect(refused.stderr == "Error: cannot read policy file '\(path)': it is larger than 16 MiB\n")
+        #expect(refused.status == 1)
+        let read = try BuiltBinary.run(["eval", "--max-file-size", "\(32 << 20)"] + Self.policyOnly(path))
+        #expect(read.stderr == "")
+        #expect(!read.stdout.isEmpty && read.status != 1 && read.status != 64)
+        // And lowered.
+        let lowered = try BuiltBinary.run(["eval", "--max-file-size", "100"] + Self.policyOnly(Self.policy))
+        #expect(lowered.stderr == "Error: cannot read policy file '\(Self.policy)': it is larger than 100 bytes\n")
+        #expect(lowered.status == 1)
+    }
+
+    @Test(arguments: ["0", "1073741825", "16MiB"])
+    func maxFileSizeMustBeABoundedNumber(value: String) throws {
+        let run = try BuiltBinary.run(["eval", "--max-file-size", value] + Self.policyOnly(Self.policy))
+        #expect(run.stderr.hasPrefix("Error: '--max-file-size' must be a number of bytes from 1 to 1073741824, not '\(value)'\nUsage: "))
+        #expect(run.status == 64)
+    }
+
     @Test(arguments: files)
     func unusableFile(_ file: FileCase) throws {
         var path = ""

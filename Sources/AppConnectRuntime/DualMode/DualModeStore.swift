@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a dual-mode app persists its ``DualModeRecord`` between launches.
 public protocol DualModeStore: Sendable {
@@ -58,7 +62,7 @@ public struct FileDualModeStore: DualModeStore {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw DualModeStoreError(location: path, reason: "cannot be read (\(error.localizedDescription))")
+            throw DualModeStoreError(location: path, reason: "cannot be read (\(describeFileError(error)))")
         }
         do {
             return try JSONDecoder().decode(DualModeRecord.self, from: data)
@@ -73,7 +77,19 @@ public struct FileDualModeStore: DualModeStore {
         do {
             try encoder.encode(record).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw DualModeStoreError(location: path, reason: "cannot be written (\(error.localizedDescription))")
+            throw DualModeStoreError(location: path, reason: "cannot be written (\(describeFileError(error)))")
         }
+    }
+}
+
+/// A file error in a few words ("permission denied"), for a store's message.
+private func describeFileError(_ error: any Error) -> String {
+    guard let cocoa = error as? CocoaError else { return String(describing: error) }
+    switch cocoa.code {
+    case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or directory"
+    case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+    case .fileWriteOutOfSpace: return "no space left on the device"
+    case .fileWriteVolumeReadOnly: return "read-only file system"
+    default: return "file error \(cocoa.code.rawValue)"
     }
 }

@@ -42,6 +42,8 @@ package enum CappedFile {
             if Int(status.st_size) > limit { throw tooLarge }
         }
         var contents: [UInt8] = []
+        // A regular file's size is known: one allocation instead of doubling (and twice the memory) as it grows.
+        if Int(status.st_size) > 0 { contents.reserveCapacity(Int(status.st_size) + 1) }
         let chunk = 64 * 1024
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
         defer { scratch.deallocate() }

@@ -26,7 +26,7 @@ package final class JSONLinesFastPath {
         init(evaluator: Evaluator, ownStrings: Bool) {
             prepared = evaluator.prepared
             let policy = evaluator.policy
-            var ids = Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
+            var ids = policy.whitelist.members + policy.device.schemeHandlers.values
                 + policy.device.appConnectApps + policy.device.emailPlusBundleIDs
             if ownStrings {
                 // Copies with storage of their own: a target taken from here is retained for every line, and

@@ -1,7 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
-/// A property-list value, read with Foundation's `PropertyListSerialization`
-/// (XML and binary) and sorted into kinds so readers can check types exactly.
+/// A property-list value, read with `PropertyListDecoder` (XML and binary)
+/// and sorted into kinds so readers can check types exactly.
 enum PropertyListValue {
     case dictionary(PropertyListDictionary)
     case array([PropertyListValue])
@@ -50,18 +54,18 @@ struct PropertyListDictionary: Sequence {
     }
 }
 
-/// Reading property lists: Foundation does the parsing, this file the typing.
+/// Reading property lists: `PropertyListDecoder` does the parsing, this file the typing.
 enum PropertyList {
     /// Reads an XML or binary property list.
     ///
-    /// Hostile files are stopped before Foundation sees them: a binary list
+    /// Hostile files are stopped before the parser sees them: a binary list
     /// must pass ``BinaryPropertyListCheck``; an XML list may not define
-    /// entities (`<!ENTITY`), which a property list never needs. Foundation's
-    /// third format, OpenStep text, is not read: it is neither kind, and its
-    /// parser writes warnings to standard error. A key given twice in one
-    /// dictionary is an error naming it and both places (Foundation would keep
-    /// one silently), as are two keys that differ in bytes but are canonically
-    /// equivalent (Foundation on Linux merges them; the SDK would not).
+    /// entities (`<!ENTITY`), which a property list never needs, nor nest
+    /// deeper than the parser may recurse. The third format, OpenStep text,
+    /// is not read: it is neither kind. A key given twice in one dictionary
+    /// is an error naming it and both places (the parser would keep one
+    /// silently), as are two keys that differ in bytes but are canonically
+    /// equivalent (Swift's `String` keys would merge them; the SDK would not).
     /// - Throws: ``FormatError`` with the parser's message and line, when it gives one.
     static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
         let bytes = Array(bytes)
@@ -73,21 +77,23 @@ enum PropertyList {
                 throw FormatError("not a valid binary property list: \(error.message)")
             }
         } else if !looksLikeXML(bytes) {
-            // Foundation would try its OpenStep text parser, which logs its own warnings to standard error.
+            // The decoder would try its OpenStep text parser.
             throw FormatError("not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')")
         } else if let line = line(of: Array("<!ENTITY".utf8), in: bytes) {
             throw FormatError("entity definitions (<!ENTITY …>) are not allowed in a property list", line: line)
         } else {
             do throws(PropertyListKeyCheck.Problem) {
                 try PropertyListKeyCheck.checkXML(bytes)
+            } catch where error.tooDeep {
+                throw FormatError("not a valid property list (XML or binary): \(error.message)")
             } catch {
                 throw FormatError("not a valid property list: \(error.message)", line: error.line)
             }
         }
-        let object: Any
-        var format = PropertyListSerialization.PropertyListFormat.xml
+        var format = PropertyListDecoder.PropertyListFormat.xml
+        let decoded: DecodedValue
         do {
-            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
+            decoded = try PropertyListDecoder().decode(DecodedValue.self, from: Data(bytes), format: &format)
         } catch {
             if binary { throw FormatError("not a valid binary property list: it is truncated or corrupt") }
             throw parseError(error)
@@ -95,7 +101,7 @@ enum PropertyList {
         guard format == .xml || format == .binary else {
             throw FormatError("not a valid property list (XML or binary): this is an OpenStep text property list; convert it with 'plutil -convert xml1'")
         }
-        return convert(object)
+        return decoded.value
     }
 
     /// Whether `bytes` start like an XML document: `<` after an optional UTF-8 byte order mark and
@@ -117,45 +123,70 @@ enum PropertyList {
         return nil
     }
 
-    /// Foundation's message ("Value missing for key inside <dict> at line 3") as ours: the line apart, lowercase start.
-    private static func parseError(_ error: Error) -> FormatError {
-        let nsError = error as NSError
-        var detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+    /// The parser's message ("Value missing for key inside <dict> at line 3") as ours: the line apart, lowercase start.
+    private static func parseError(_ error: any Error) -> FormatError {
+        var detail = "it is not a property list"
+        if case DecodingError.dataCorrupted(let context) = error {
+            detail = context.debugDescription
+            if let underlying = context.underlyingError as? CocoaError,
+               let description = underlying.userInfo["NSDebugDescription"] as? String {
+                detail = description
+            }
+        }
         var line: Int? = nil
-        if let range = detail.range(of: " at line ", options: .backwards), let number = Int(detail[range.upperBound...]) {
+        if let range = detail.ranges(of: " at line ").last, let number = Int(detail[range.upperBound...]) {
             line = number
             detail = String(detail[..<range.lowerBound])
         }
         if let first = detail.first { detail = first.lowercased() + detail.dropFirst() }
         return FormatError("not a valid property list (XML or binary): \(detail)", line: line)
     }
+}
 
-    private static func convert(_ object: Any) -> PropertyListValue {
-        if let dictionary = object as? [String: Any] {
-            return .dictionary(PropertyListDictionary(dictionary.map { (key: $0.key, value: convert($0.value)) }))
-        }
-        if let array = object as? [Any] { return .array(array.map(convert)) }
-        if let string = object as? String { return .string(string) }
-        if isBoolean(object), let flag = object as? Bool { return .bool(flag) }
-        if let number = object as? NSNumber {
-            let type = String(cString: number.objCType)
-            if type == "d" || type == "f" { return .real(number.doubleValue) }
-            return .integer(number.intValue)
-        }
-        if object is Date { return .date }
-        return .data
+/// Any property-list value, decoded by trying each kind in turn.
+private struct DecodedValue: Decodable {
+    let value: PropertyListValue
+
+    /// A dictionary key of any spelling.
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
-    /// Whether `object` is a plist `<true/>` or `<false/>`, not an integer 0 or 1.
-    ///
-    /// Foundation bridges integers to `Bool` too (`NSNumber(1) as? Bool`), so
-    /// the check looks at the dynamic type: `Bool` on Linux, `CFBoolean` on Apple platforms.
-    private static func isBoolean(_ object: Any) -> Bool {
-        #if canImport(Darwin)
-        if let number = object as? NSNumber { return CFGetTypeID(number) == CFBooleanGetTypeID() }
-        return false
-        #else
-        return type(of: object) == Bool.self
-        #endif
+    init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
+            var entries: [(key: String, value: PropertyListValue)] = []
+            for key in keyed.allKeys {
+                entries.append((key: key.stringValue, value: try keyed.decode(DecodedValue.self, forKey: key).value))
+            }
+            value = .dictionary(PropertyListDictionary(entries))
+            return
+        }
+        if var unkeyed = try? decoder.unkeyedContainer() {
+            var elements: [PropertyListValue] = []
+            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(DecodedValue.self).value) }
+            value = .array(elements)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        // Booleans first: the decoder gives no integer as a Bool, nor a Bool as an integer.
+        if let flag = try? single.decode(Bool.self) {
+            value = .bool(flag)
+        } else if let number = try? single.decode(Int.self) {
+            value = .integer(number)
+        } else if let number = try? single.decode(UInt64.self) {
+            value = .integer(Int(truncatingIfNeeded: number))
+        } else if let number = try? single.decode(Double.self) {
+            value = .real(number)
+        } else if let text = try? single.decode(String.self) {
+            value = .string(text)
+        } else if (try? single.decode(Date.self)) != nil {
+            value = .date
+        } else {
+            _ = try single.decode(Data.self)
+            value = .data
+        }
     }
 }

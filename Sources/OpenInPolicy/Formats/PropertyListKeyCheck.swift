@@ -1,4 +1,4 @@
-/// Checks every `<dict>` of an XML property list for keys given twice, before Foundation parses it.
+/// Checks every `<dict>` of an XML property list for keys given twice, before the parser reads it.
 ///
 /// Foundation resolves a duplicate key silently (the last one wins in XML),
 /// and on Linux it also merges two keys that are different bytes but
@@ -13,6 +13,8 @@ enum PropertyListKeyCheck {
     struct Problem: Error {
         let message: String
         let line: Int
+        /// Arrays and dictionaries nest deeper than the parser is allowed to go (a parse error, not a key's).
+        var tooDeep = false
     }
 
     /// One open element that matters: a `<dict>` (with the keys seen so far) or anything else.
@@ -118,6 +120,10 @@ enum PropertyListKeyCheck {
                     if selfClosing { try record([], line: keyLine, in: &stack) } else { key = [] }
                 } else if !selfClosing, name == Array("dict".utf8) || name == Array("array".utf8) || name == Array("plist".utf8) {
                     stack.append(Frame(isDictionary: name == Array("dict".utf8)))
+                    // The parser recurses once per level: refuse what would exhaust its stack.
+                    if stack.count > BinaryPropertyListCheck.maxDepth + 1 {
+                        throw Problem(message: "too many nested arrays or dictionaries, failing on line \(tagLine)", line: tagLine, tooDeep: true)
+                    }
                 }
             }
         }

@@ -5,8 +5,11 @@
 /// the set: "To put the iOS native email app in the whitelist, the whitelist
 /// must contain both of these bundle IDs" (AppConnect for iOS SDK Developer Guide: Open In policy API details).
 public struct Whitelist: Sendable, Hashable, Sequence {
-    /// The bundle IDs in the whitelist.
-    public let ids: Set<BundleID>
+    /// The bundle IDs in the whitelist, as a set made on each call (iterate the whitelist to walk them without one).
+    public var ids: Set<BundleID> { Set(members) }
+    /// Each bundle ID once, in the order first given: the whitelist keeps no `Set`, whose
+    /// construction was half the time of loading a large policy.
+    let members: [BundleID]
     /// Whether both IDs of the native Mail pair are in the set.
     public let containsMailPair: Bool
     /// The same IDs in the engine's hash table, keyed by each ID's precomputed hash: lookups hash nothing.
@@ -21,15 +24,19 @@ public struct Whitelist: Sendable, Hashable, Sequence {
     /// Creates a whitelist from bundle IDs.
     public init<S: Sequence>(_ ids: S) where S.Element == BundleID {
         let list = Array(ids)
-        let set = Set(list)
-        self.ids = set
-        firstIDs = Whitelist.smallest(Whitelist.summaryLength, of: set)
-        // From the list, not the set: an array is quicker to walk, and the table drops repeats itself.
-        index = BundleIDTable(list)
+        // The table drops repeats itself and says which entries it kept.
+        var unique: [BundleID] = []
+        unique.reserveCapacity(list.count)
+        index = BundleIDTable(list) { unique.append($0) }
+        members = unique
+        firstIDs = Whitelist.smallest(Whitelist.summaryLength, of: unique)
         containsMailPair = index.contains(.mailActivity) && index.contains(.mobileMail)
     }
 
-    public static func == (lhs: Whitelist, rhs: Whitelist) -> Bool { lhs.ids == rhs.ids }
+    /// The same IDs, in any order.
+    public static func == (lhs: Whitelist, rhs: Whitelist) -> Bool {
+        lhs.members.count == rhs.members.count && lhs.members.allSatisfy(rhs.index.contains)
+    }
 
     /// The `count` smallest of `ids` in byte order, in one pass (no sort of the whole set).
     /// - Complexity: O(n × count).
@@ -44,7 +51,11 @@ public struct Whitelist: Sendable, Hashable, Sequence {
         return kept
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(ids) }
+    /// Order-independent, as equality is: the count and the wrapping sum of the IDs' hashes.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(members.count)
+        hasher.combine(members.reduce(UInt64(0)) { $0 &+ $1.storedHash })
+    }
 
     /// Creates a whitelist from strings, validating each.
     /// - Throws: ``InputError/malformedBundleID(_:reason:)`` for the first invalid entry.
@@ -65,9 +76,10 @@ public struct Whitelist: Sendable, Hashable, Sequence {
         target.isNativeMail ? containsMailPair : index.contains(target)
     }
 
-    public var count: Int { ids.count }
-    public var isEmpty: Bool { ids.isEmpty }
-    public func makeIterator() -> Set<BundleID>.Iterator { ids.makeIterator() }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+    /// The IDs, each once, in the order first given.
+    public func makeIterator() -> IndexingIterator<[BundleID]> { members.makeIterator() }
 }
 
 /// A read-only set of bundle IDs: a ``ByteKeyTable`` looked up with each ID's stored ``TableHash``.
@@ -77,6 +89,11 @@ struct BundleIDTable: Sendable {
     /// A table of `ids`; an ID given twice is kept once.
     init<IDs: Collection>(_ ids: IDs) where IDs.Element == BundleID {
         table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) })
+    }
+
+    /// A table of `ids`, calling `kept` with each ID the table keeps (the first of repeats), in order.
+    init(_ ids: [BundleID], kept: (BundleID) -> Void) {
+        table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) }) { index in kept(ids[index]) }
     }
 
     func contains(_ id: BundleID) -> Bool { table.value(for: id.rawValue, hash: id.storedHash) != nil }

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads and runs decision tables: Markdown pipe tables whose header has `id` and `outcome` columns.
 ///
@@ -154,21 +165,23 @@ public enum DecisionTables {
 
     /// The `*.md` files at `path`: the file itself, or a directory's files, recursively, sorted.
     static func markdownFiles(at path: String) throws(TableError) -> (files: [String], isDirectory: Bool) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        /// Whether `path` is a directory, following symbolic links; nil when it does not exist.
+        func isDirectory(_ path: String) -> Bool? {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            return (status.st_mode & S_IFMT) == S_IFDIR
+        }
+        guard let directory = isDirectory(path) else {
             throw TableError(file: path, line: 0, message: "no such file or directory")
         }
-        guard isDirectory.boolValue else { return ([path], false) }
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+        guard directory else { return ([path], false) }
+        guard let subpaths = try? FileManager.default.subpathsOfDirectory(atPath: path) else {
             throw TableError(file: path, line: 0, message: "cannot read the directory")
         }
         var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if relative.hasSuffix(".md") {
-                let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue { files.append(full) }
-            }
+        for relative in subpaths where relative.hasSuffix(".md") {
+            let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
+            if isDirectory(full) == false { files.append(full) }
         }
         return (files.sorted(), true)
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The keys the library reads from an Info.plist.
 enum InfoPlistKeys {
     /// The dictionary AppConnect's keys live in.
@@ -39,10 +37,29 @@ enum KeySpelling {
         written == known || Suggestion.editDistance(Array(normalized(written)), Array(normalized(known))) <= 2
     }
 
-    /// The key's letters and digits after compatibility normalisation (NFKC), upper-cased.
+    /// The key's letters and digits after folding look-alikes, upper-cased.
+    ///
+    /// The folding is the part of compatibility normalisation (NFKC) that keys
+    /// meet: full-width ASCII (`\u{FF21}` for `A`) and the letter-like
+    /// symbols that are canonically letters (KELVIN SIGN, ANGSTROM SIGN, OHM
+    /// SIGN). Other compatibility characters (mathematical alphanumerics,
+    /// ligatures) are not folded; they still count as one edit each.
     private static func normalized(_ key: String) -> String {
-        String(key.precomposedStringWithCompatibilityMapping.unicodeScalars.filter {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0)
-        }).uppercased()
+        var folded = String.UnicodeScalarView()
+        for scalar in key.unicodeScalars {
+            let mapped = fold(scalar)
+            if mapped.properties.isAlphabetic || ("0"..."9").contains(mapped) { folded.append(mapped) }
+        }
+        return String(folded).uppercased()
+    }
+
+    private static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0xFF01...0xFF5E: Unicode.Scalar(scalar.value - 0xFEE0) ?? scalar
+        case 0x212A: "K"
+        case 0x212B: "\u{C5}"
+        case 0x2126: "\u{3A9}"
+        default: scalar
+        }
     }
 }
