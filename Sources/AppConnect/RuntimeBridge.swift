@@ -1,0 +1,114 @@
+internal import AppConnectRuntime
+internal import OpenInPolicy
+import Foundation
+
+/// The runtime's delegate: forwards each callback to the app's SDK-style
+/// delegate with the SDK's types, and tells the runtime when the app has no
+/// method for it (so the runtime acknowledges UNSUPPORTED as the SDK does).
+final class RuntimeBridge: AppConnectRuntime.AppConnectDelegate, @unchecked Sendable {
+    // Set once, right after the owner's init; read on delivery.
+    weak var owner: AppConnect?
+    let world: DoubleWorld
+
+    init(world: DoubleWorld) { self.world = world }
+
+    /// Delivers one callback; marks the runtime's delivery "not implemented" when the app's default ran.
+    private func deliver(_ kind: DelegateCallback.Kind, _ runtime: AppConnectRuntime.AppConnect,
+                         _ call: (any AppConnectDelegate, AppConnect) -> Void) {
+        guard let owner, let delegate = owner.appConnectDelegate else {
+            world.problem("\(kind.selector) was due but the delegate is gone (the SDK holds it weakly): nothing was called")
+            world.delivered(kind, implemented: false)
+            if !kind.isRequired { NoMethods().appConnectAttemptedDragAndDropToNonAppConnectApp(runtime) }
+            return
+        }
+        let implemented = DeliveryMark.isImplemented {
+            Delivering.$selector.withValue(kind.selector) { call(delegate, owner) }
+        }
+        world.delivered(kind, implemented: implemented)
+        // The runtime's own default marks its delivery probe: the runtime then acts as for a missing method.
+        if !implemented { NoMethods().appConnectAttemptedDragAndDropToNonAppConnectApp(runtime) }
+    }
+
+    func appConnectIsReady(_ appConnect: AppConnectRuntime.AppConnect) {
+        deliver(.isReady, appConnect) { $0.appConnectIsReady($1) }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, authStateChangedTo newAuthState: AppConnectRuntime.ACAuthState,
+                    withMessage message: String) {
+        deliver(.authStateChanged, appConnect) {
+            $0.appConnect($1, authStateChangedTo: sdk(newAuthState, or: .unauthorized), withMessage: message)
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, managedPolicyChangedTo newManagedPolicy: AppConnectRuntime.ACManagedPolicy) {
+        deliver(.managedPolicyChanged, appConnect) { $0.appConnect($1, managedPolicyChangedTo: sdk(newManagedPolicy, or: .unknown)) }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, configChangedTo newConfig: [String: String]) {
+        deliver(.configChanged, appConnect) { $0.appConnect($1, configChangedTo: sdkConfig(newConfig)) }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, openInPolicyChangedTo newOpenInPolicy: OpenInStatus,
+                    whitelist newWhitelist: Whitelist) {
+        deliver(.openInPolicyChanged, appConnect) {
+            $0.appConnect($1, openInPolicyChangedTo: sdk(newOpenInPolicy, or: ACOpenInPolicy.unauthorized),
+                          whitelist: Set(newWhitelist.ids.map(\.rawValue)))
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: OpenInStatus) {
+        deliver(.openInAttemptedWhenBlocked, appConnect) {
+            $0.appConnect($1, openInAttemptedWhenACOpenInPolicyBlocked: sdk(openInPolicy, or: ACOpenInPolicy.unauthorized))
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, openURLAttemptedWhenUnauthorizedForURL url: ShareURL) {
+        guard let foundationURL = URL(string: url.rawValue) else {
+            world.problem("appConnect:openURLAttemptedWhenUnauthorizedForURL: not delivered: Foundation cannot read \(url.rawValue) as a URL")
+            return
+        }
+        deliver(.openURLAttemptedWhenUnauthorized, appConnect) { $0.appConnect($1, openURLAttemptedWhenUnauthorizedFor: foundationURL) }
+    }
+    func appConnectAttemptedDragAndDropToNonAppConnectApp(_ appConnect: AppConnectRuntime.AppConnect) {
+        deliver(.dragAndDropToNonAppConnectApp, appConnect) { $0.appConnectAttemptedDragAndDropToNonAppConnectApp($1) }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect,
+                    pasteboardPolicyChangedTo newPasteboardPolicy: AppConnectRuntime.ACPasteboardPolicy) {
+        deliver(.pasteboardPolicyChanged, appConnect) {
+            $0.appConnect($1, pasteboardPolicyChangedTo: sdk(newPasteboardPolicy, or: .unauthorized))
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect,
+                    copyAttemptedWhenUnauthorized pasteboardPolicy: AppConnectRuntime.ACPasteboardPolicy) {
+        deliver(.copyAttemptedWhenUnauthorized, appConnect) {
+            $0.appConnect($1, copyAttemptedWhenUnauthorized: sdk(pasteboardPolicy, or: .unauthorized))
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, printPolicyChangedTo newPrintPolicy: AppConnectRuntime.ACPrintPolicy) {
+        deliver(.printPolicyChanged, appConnect) { $0.appConnect($1, printPolicyChangedTo: sdk(newPrintPolicy, or: .unauthorized)) }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect,
+                    secureServicesAvailabilityChangedTo availability: AppConnectRuntime.ACSecureServicesAvailability) {
+        deliver(.secureServicesAvailabilityChanged, appConnect) {
+            $0.appConnect($1, secureServicesAvailabilityChangedTo: sdk(availability, or: .unavailable))
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect,
+                    secureFileIOPolicyChangedTo newSecureFileIOPolicy: AppConnectRuntime.ACSecureFileIOPolicy) {
+        deliver(.secureFileIOPolicyChanged, appConnect) {
+            $0.appConnect($1, secureFileIOPolicyChangedTo: sdk(newSecureFileIOPolicy, or: .required))
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, logLevelChangedTo newLogLevel: AppConnectRuntime.ACLogLevel) {
+        deliver(.logLevelChanged, appConnect) { $0.appConnect($1, logLevelChangedTo: sdk(newLogLevel, or: .status)) }
+    }
+    func applicationWillResignActive(forAppConnect appConnect: AppConnectRuntime.AppConnect) {
+        deliver(.willResignActive, appConnect) { $0.applicationWillResignActiveForAppConnect($1) }
+    }
+    func applicationDidBecomeActive(fromAppConnect appConnect: AppConnectRuntime.AppConnect) {
+        deliver(.didBecomeActive, appConnect) { $0.applicationDidBecomeActiveFromAppConnect($1) }
+    }
+}
+
+/// A runtime delegate with only the required methods: calling one of its
+/// optional methods runs the runtime's default, which marks the delivery in
+/// progress as "not implemented".
+private struct NoMethods: AppConnectRuntime.AppConnectDelegate {
+    func appConnectIsReady(_ appConnect: AppConnectRuntime.AppConnect) {}
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, authStateChangedTo newAuthState: AppConnectRuntime.ACAuthState,
+                    withMessage message: String) {}
+}
