@@ -62,6 +62,51 @@ public final class AppConnectHarness {
         case logLevel(ACLogLevel)
     }
 
+    /// A delegate callback of the SDK, by its selector.
+    public enum Callback: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// `appConnectIsReady:` (required).
+        case isReady = "appConnectIsReady:"
+        /// `appConnect:authStateChangedTo:withMessage:` (required).
+        case authStateChanged = "appConnect:authStateChangedTo:withMessage:"
+        /// `appConnect:managedPolicyChangedTo:`.
+        case managedPolicyChanged = "appConnect:managedPolicyChangedTo:"
+        /// `appConnect:configChangedTo:`.
+        case configChanged = "appConnect:configChangedTo:"
+        /// `appConnect:openInPolicyChangedTo:whitelist:`.
+        case openInPolicyChanged = "appConnect:openInPolicyChangedTo:whitelist:"
+        /// `appConnect:openFromPolicyChangedTo:whitelist:` (the runtime never sends it yet).
+        case openFromPolicyChanged = "appConnect:openFromPolicyChangedTo:whitelist:"
+        /// `appConnect:pasteboardPolicyChangedTo:`.
+        case pasteboardPolicyChanged = "appConnect:pasteboardPolicyChangedTo:"
+        /// `appConnect:printPolicyChangedTo:`.
+        case printPolicyChanged = "appConnect:printPolicyChangedTo:"
+        /// `appConnect:secureFileIOPolicyChangedTo:`.
+        case secureFileIOPolicyChanged = "appConnect:secureFileIOPolicyChangedTo:"
+        /// `appConnect:logLevelChangedTo:`.
+        case logLevelChanged = "appConnect:logLevelChangedTo:"
+        /// `appConnect:secureServicesAvailabilityChangedTo:`.
+        case secureServicesAvailabilityChanged = "appConnect:secureServicesAvailabilityChangedTo:"
+        /// `appConnect:copyAttemptedWhenUnauthorized:`.
+        case copyAttemptedWhenUnauthorized = "appConnect:copyAttemptedWhenUnauthorized:"
+        /// `appConnect:openURLAttemptedWhenUnauthorizedForURL:`.
+        case openURLAttemptedWhenUnauthorized = "appConnect:openURLAttemptedWhenUnauthorizedForURL:"
+        /// `appConnect:openInAttemptedWhenACOpenInPolicyBlocked:`.
+        case openInAttemptedWhenBlocked = "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:"
+        /// `appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:` (the runtime never sends it yet).
+        case openFromAttemptedWhenBlocked = "appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
+        /// `appConnectAttemptedDragAndDropToNonAppConnectApp:`.
+        case dragAndDropToNonAppConnectApp = "appConnectAttemptedDragAndDropToNonAppConnectApp:"
+        /// `applicationWillResignActiveForAppConnect:`.
+        case willResignActive = "applicationWillResignActiveForAppConnect:"
+        /// `applicationDidBecomeActiveFromAppConnect:`.
+        case didBecomeActive = "applicationDidBecomeActiveFromAppConnect:"
+
+        /// The selector.
+        public var description: String { rawValue }
+        /// Whether the protocol requires it (the compiler then checks the app implements it).
+        public var isRequired: Bool { self == .isReady || self == .authStateChanged }
+    }
+
     /// An acknowledgment the server received.
     public struct Acknowledgment: Sendable, Hashable, CustomStringConvertible {
         /// The SDK method, e.g. `openInPolicyApplied:message:`.
@@ -121,6 +166,15 @@ public final class AppConnectHarness {
 
     let device: SimulatedDevice
     private var world: DoubleWorld { DoubleWorld.shared }
+    private var skipped: Set<Callback> = []
+
+    /// Declares optional callbacks the app deliberately does not implement: their
+    /// deliveries to a default leave ``problems`` (they stay in ``callbacksNotImplemented``).
+    ///
+    /// Every other delivered callback that reaches no method of the app is a
+    /// problem, so a method with the SDK's name but another signature cannot
+    /// pass unnoticed.
+    public func appDoesNotImplement(_ callbacks: some Sequence<Callback>) { skipped.formUnion(callbacks) }
 
     /// Starts the double over on a new device whose server says `changes` (over the runtime's defaults).
     /// - Parameters:
@@ -222,8 +276,11 @@ public final class AppConnectHarness {
     ///
     /// A method with the SDK's name and a different signature lands here: the
     /// SDK would not call it either.
-    public var callbacksNotImplemented: [String] {
-        world.deliveries.filter { !$0.implemented }.map {
+    public var callbacksNotImplemented: [String] { notImplementedLines(skipping: []) }
+
+    private func notImplementedLines(skipping: Set<Callback>) -> [String] {
+        let skippedSelectors = Set(skipping.map(\.rawValue))
+        return world.deliveries.filter { !$0.implemented && !skippedSelectors.contains($0.kind.selector) }.map {
             "the app implements no method the SDK would call for \($0.kind.selector)"
                 + ($0.kind.acknowledgment.map { " (the library acknowledged \($0.selector) ACPolicyStateUnsupported for it)" } ?? "")
         }
@@ -253,10 +310,11 @@ public final class AppConnectHarness {
         }
     }
 
-    /// Everything a test should look at: misuses, callbacks that reached no method, and the double's own problems.
+    /// Everything a test should look at: misuses, delivered callbacks that reached no method of the app (except
+    /// those declared with ``appDoesNotImplement(_:)``), and the double's own problems.
     /// Empty when the app used the SDK as the header asks.
     public var problems: [String] {
-        var problems = misuses.map(\.description) + callbacksNotImplemented + world.problems
+        var problems = misuses.map(\.description) + notImplementedLines(skipping: skipped) + world.problems
         if world.device !== device {
             problems.append("another AppConnectHarness replaced this one: run the tests that use the double one at a time")
         }
