@@ -35,6 +35,9 @@ extension AppConnectHarness {
         var entries: [Timeline.Entry] = []
         var skipped: [String] = []
         var launched = false
+        if !scenario.app.implements.isEmpty || scenario.app.dualMode {
+            skipped.append("`app` lines: they describe the simulated app; the real delegate implements what it implements")
+        }
         for step in scenario.steps {
             let before = device.timeline.count
             let instance = world.sharedInstance ?? world.lastInstance
