@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AppConnect", targets: ["AppConnect"]),
         .library(name: "AppConnectTesting", targets: ["AppConnectTesting"]),
         .executable(name: "openin-check", targets: ["openin-check"]),
+        .executable(name: "openin-check-bench", targets: ["openin-check-bench"]),
     ],
     targets: [
         // The decision module: model, rules, evaluator, formats, table runner.
@@ -20,10 +21,14 @@ let package = Package(
         // The test side of the double: pick the device, push changes, assert on what happened.
         .target(name: "AppConnectTesting", dependencies: ["AppConnect", "AppConnectRuntime", "OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
-        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "AllocationCounting"]),
-        // A hook that counts Swift heap allocations, for `openin-check bench` only (C: it sets the runtime's hook).
-        .target(name: "AllocationCounting"),
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime"]),
         .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
+        // The benchmark, a program of its own that times the openin-check binary it is given
+        // (the installed openin-check has no bench code and no allocation hook).
+        .target(name: "OpenInCheckBench", dependencies: ["OpenInPolicy", "AllocationCounting"]),
+        // A hook that counts Swift heap allocations, for the benchmark only (C: it sets the runtime's hook).
+        .target(name: "AllocationCounting"),
+        .executableTarget(name: "openin-check-bench", dependencies: ["OpenInCheckBench"]),
         // A small program that embeds the library (Examples/Embedding).
         .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),
         .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInPolicy"]),
@@ -31,7 +36,8 @@ let package = Package(
         // A sample app written against the SDK (Examples/SDKSampleApp), and its tests through the harness.
         .target(name: "SDKSampleApp", dependencies: ["AppConnect"], path: "Examples/SDKSampleApp"),
         .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "SDKSampleApp"]),
-        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy"]),
+        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy", "OpenInCheckBench"]),
+        .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInPolicy"]),
     ],
     swiftLanguageModes: [.v6]
 )

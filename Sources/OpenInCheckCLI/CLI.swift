@@ -20,7 +20,6 @@ public enum CLI {
         SimulateCommand.verb,
         LintCommand.verb,
         DiffCommand.verb,
-        BenchCommand.verb,
     ]
 
     /// The top-level usage line.

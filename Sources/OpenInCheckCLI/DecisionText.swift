@@ -15,7 +15,7 @@ enum DecisionText {
         if let explanation {
             let rule = explanation.rule
             var why: [(String, String)] = [
-                ("rule", "\(rule.id) (step \(rule.step) of 10)"),
+                ("rule", "\(rule.id) (step \(rule.step) of \(RuleInfo.stepCount))"),
                 ("summary", rule.summary),
                 ("source", rule.source),
                 ("quote", "\"\(rule.quote)\""),
@@ -28,7 +28,7 @@ enum DecisionText {
         return text
     }
 
-    /// A decision on one line of a stream: `line 3: deny  open-url mailto:a@example.com  [mailto.blocked]`.
+    /// A decision on one line of a stream: `line 3: deny  open-url foo://x  [RULE-ID]`.
     static func line(_ number: Int, _ decision: Decision, request: ShareRequest, id: JSONValue?, explanation: Explanation?) -> String {
         var text = "line \(number)\(idSuffix(id)): \(decision.outcome)  \(describe(request))"
         if let target = decision.target, decision.outcome != .deny, target != request.target { text += " → \(target)" }

@@ -111,8 +111,10 @@ struct DiffCommand: Command, Equatable {
         }
         let source = requestsPath == "-" ? console.stdin : try ByteSource.open(path: requestsPath, what: "request log")
         defer { source.close() }
-        let log = try RequestLog.read(source, console: console)
-        let summary = PolicyDiff.replay(old: old, new: new, requests: log.requests)
+        let log = RequestLog(source, console: console)
+        // The log is read as it is replayed: only the changes (one per distinct request) and the invalid lines are kept.
+        let summary = PolicyDiff.replay(old: old, new: new, requests: AnySequence { AnyIterator { log.next() } })
+        try log.finish()
         let replay = ReplayReport(summary: summary, log: log, old: oldPath, new: newPath, requests: requestsPath == "-" ? "standard input" : requestsPath)
         console.stdout.write(json ? JSONWriter.pretty(.object(replay.json)) + "\n" : replay.text)
         if !log.invalid.isEmpty { return .invalidInput }
@@ -129,31 +131,50 @@ struct DiffCommand: Command, Equatable {
     }
 }
 
-/// A request log read for replay: the valid requests, and the invalid lines.
-struct RequestLog {
-    var requests: [ShareRequest] = []
-    var invalid: [(line: Int, message: String)] = []
-    var lineCount = 0
+/// A request log read for replay, line by line through ``RequestStream``: the valid requests are
+/// handed on as they are read; the invalid lines are kept for the report.
+final class RequestLog {
+    private(set) var invalid: [(line: Int, message: String)] = []
+    private var lines: LineReader
+    private let stream: RequestStream
+    private let console: Console
+    private let sourceName: String
+    /// The read error that ended the log early, reported by ``finish()``.
+    private var failure: CLIError?
 
-    static func read(_ source: ByteSource, console: Console) throws(CLIError) -> RequestLog {
-        var log = RequestLog()
-        var lines = LineReader(source, what: "request log")
-        let reader = JSONReader()
-        while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
-            log.lineCount += 1
-            do throws(RequestLine.Failure) {
-                guard case .text(let bytes) = line else {
-                    throw RequestLine.Failure(id: nil, message: "the line is longer than \(LineReader.maxLineLength) bytes")
+    init(_ source: ByteSource, console: Console) {
+        lines = LineReader(source, what: "request log")
+        // The stream only reads the log's lines here (PolicyDiff decides them under both policies), so its policy is never used.
+        stream = RequestStream(policy: PolicyInputs(setting: .status(.authorized)))
+        self.console = console
+        sourceName = source.name
+    }
+
+    var lineCount: Int { stream.lineCount }
+
+    /// The next valid request, skipping (and keeping) invalid lines; `nil` at the end or on a read error.
+    func next() -> ShareRequest? {
+        guard failure == nil else { return nil }
+        do throws(CLIError) {
+            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                do throws(RequestLine.Failure) {
+                    return try stream.request(for: line.streamLine).request
+                } catch {
+                    invalid.append((stream.lineCount, error.message))
                 }
-                log.requests.append(try RequestLine.read(bytes, reader: reader).request)
-            } catch {
-                log.invalid.append((log.lineCount, error.message))
             }
+        } catch {
+            failure = error
         }
-        if log.lineCount == 0 {
-            throw .invalidInput("the request log \(source.name == "standard input" ? "on standard input" : "'\(source.name)'") is empty: write one JSON request per line")
+        return nil
+    }
+
+    /// Throws the read error that ended the log, or says the log was empty.
+    func finish() throws(CLIError) {
+        if let failure { throw failure }
+        if lineCount == 0 {
+            throw .invalidInput("the request log \(sourceName == "standard input" ? "on standard input" : "'\(sourceName)'") is empty: write one JSON request per line")
         }
-        return log
     }
 }
 

@@ -23,8 +23,8 @@ struct EvalCommand: Command, Equatable {
     var format: OutputFormat
     var explain: Bool
     /// `--max-line-length`: the longest request line of a stream, in bytes.
-    var maxLineLength: Int = LineReader.maxLineLength
-    /// Whether plain JSON Lines requests take ``JSONLinesFastPath`` (tests turn it off to compare both paths).
+    var maxLineLength: Int = RequestStream.defaultMaxLineLength
+    /// Whether ``RequestStream`` may take its fast path for plain lines (tests turn it off to compare both paths).
     var fastPath = true
 
     static let requestSpecs: [OptionSpec] = [
@@ -179,63 +179,38 @@ struct EvalCommand: Command, Equatable {
         }
     }
 
+    /// Decides a JSON Lines stream through ``RequestStream``: records in `json`/`jsonl`, a line per request in `text`.
     private func decideStream(_ source: ByteSource, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
-        let evaluator = Evaluator(policy: inputs.policy)
-        let reader = JSONReader()
-        // Plain request lines go straight from bytes to record bytes; the fast path declines any other line, which the loop reads as before.
-        let fast = fastPath && format == .jsonl && !explain ? JSONLinesFastPath(evaluator: evaluator) : nil
+        let stream = RequestStream(policy: inputs, format: format == .json ? .jsonArray : .jsonLines, explain: explain,
+                                   maxLineLength: maxLineLength, fastPath: fastPath)
         var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
-        var number = 0
-        var anyInvalid = false, anyNotAllowed = false
-        var collected: [JSONValue] = []
         while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
-            number += 1
-            if let fast, case .text(let bytes) = line,
-               let outcome = bytes.withUnsafeBufferPointer({ line in
-                   fast.record(for: line).map { record in
-                       console.stdout.write(bytes: record.bytes)
-                       return record.outcome
-                   }
-               }) {
-                if outcome != .allow { anyNotAllowed = true }
-                continue
-            }
-            let parsed: RequestLine
-            do throws(RequestLine.Failure) {
-                guard case .text(let bytes) = line else {
-                    throw RequestLine.Failure(id: nil, message: "the line is longer than \(maxLineLength) bytes")
-                }
-                parsed = try RequestLine.read(bytes, reader: reader)
-            } catch {
-                anyInvalid = true
-                switch format {
-                case .text: console.stdout.write(DecisionText.errorLine(number, id: error.id, message: error.message))
-                case .json: collected.append(.object(DecisionRecord.error(line: number, id: error.id, message: error.message)))
-                case .jsonl: console.stdout.write(JSONWriter.compact(.object(DecisionRecord.error(line: number, id: error.id, message: error.message))) + "\n")
-                }
-                continue
-            }
-            let decision = evaluator.decide(parsed.request)
-            if decision.outcome != .allow { anyNotAllowed = true }
-            let explanation = explain ? Explanation(decision, request: parsed.request, policyInputs: inputs) : nil
             switch format {
-            case .text: console.stdout.write(DecisionText.line(number, decision, request: parsed.request, id: parsed.id, explanation: explanation))
-            case .json: collected.append(.object(record(decision, id: parsed.id, explanation: explanation)))
-            case .jsonl: console.stdout.write(JSONWriter.compact(.object(record(decision, id: parsed.id, explanation: explanation))) + "\n")
+            case .json, .jsonl:
+                stream.withRecord(for: line.streamLine) { console.stdout.write(bytes: $0) }
+            case .text:
+                console.stdout.write(Self.text(stream.entry(for: line.streamLine)))
             }
         }
-        if format == .json { console.stdout.write(JSONWriter.pretty(.array(JSONArray(collected))) + "\n") }
-        if number == 0 {
+        stream.finish().withUnsafeBufferPointer { console.stdout.write(bytes: $0) }
+        // A hook for a summary after the records (e.g. `--summary`): the stream's counts are final here.
+        if stream.lineCount == 0 {
             throw .invalidInput("the request stream \(source.name == "standard input" ? "on standard input" : "'\(source.name)'") is empty: write one JSON request per line")
         }
-        if anyInvalid { return .invalidInput }
-        return anyNotAllowed ? .notAllowed : .success
+        if stream.invalidCount > 0 { return .invalidInput }
+        return stream.notAllowedCount > 0 ? .notAllowed : .success
+    }
+
+    /// One stream entry in the text format.
+    static func text(_ entry: RequestStream.Entry) -> String {
+        guard let decision = entry.decision, let request = entry.request else {
+            return DecisionText.errorLine(entry.line, id: entry.id, message: entry.error ?? "")
+        }
+        return DecisionText.line(entry.line, decision, request: request, id: entry.id, explanation: entry.explanation)
     }
 
     private func record(_ decision: Decision, id: JSONValue?, explanation: Explanation?) -> JSONObject {
-        let record = DecisionRecord.json(decision, id: id)
-        guard let explanation else { return record }
-        return JSONObject(members: record.members + [JSONObject.Member("explanation", explanation.json)])
+        RequestStream.record(decision, id: id, explanation: explanation)
     }
 }
 

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import OpenInPolicy
 
 /// Splits a byte stream into lines as they arrive, so a stream from a pipe is
 /// answered line by line.
@@ -18,10 +19,18 @@ struct LineReader {
     enum Line: Equatable {
         case text(ArraySlice<UInt8>)
         case tooLong
+
+        /// The line as ``RequestStream`` takes it.
+        var streamLine: RequestStream.Line {
+            switch self {
+            case .text(let bytes): .bytes(bytes)
+            case .tooLong: .tooLong
+            }
+        }
     }
 
     /// The longest line read unless `--max-line-length` says otherwise: 1 MiB.
-    static let maxLineLength = 1 << 20
+    static let maxLineLength = RequestStream.defaultMaxLineLength
     /// The most `--max-line-length` may allow: 1 GiB.
     static let largestMaxLineLength = 1 << 30
     private static let chunkSize = 64 * 1024

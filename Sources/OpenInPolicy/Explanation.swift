@@ -1,14 +1,18 @@
 /// `--explain`: the deciding rule, and the inputs that mattered, in words.
-package struct Explanation: Sendable, Equatable {
+///
+/// The sentences come from the rule unit that decided (see ``Decision/explanation(for:under:)``);
+/// this type holds no rule knowledge of its own.
+public struct Explanation: Sendable, Equatable {
     /// The rule that decided.
-    package let rule: RuleInfo
+    public let rule: RuleInfo
     /// The inputs that mattered, one sentence each, without a final period.
-    package let inputs: [String]
+    public let inputs: [String]
 
     /// Explains `decision`, made for `request` under `policyInputs`.
     package init(_ decision: Decision, request: ShareRequest, policyInputs: PolicyInputs) {
         rule = decision.rule.info
-        inputs = Facts(inputs: policyInputs, request: request, decision: decision).sentences
+        let facts = ExplanationFacts(inputs: policyInputs, request: request, decision: decision)
+        inputs = RuleCatalog.unit(of: decision.rule).explain(decision, facts)
     }
 
     /// The explanation as the `explanation` member of a JSON record.
@@ -23,8 +27,22 @@ package struct Explanation: Sendable, Equatable {
     }
 }
 
-/// The sentences about one decision's inputs.
-private struct Facts {
+extension Decision {
+    /// Why this decision was made: the deciding rule and the inputs that mattered, in words.
+    ///
+    /// - Parameters:
+    ///   - request: the request this decision was made for.
+    ///   - inputs: the policy inputs it was made under (they say, for example,
+    ///     whether the whitelist is "All AppConnect apps").
+    public func explanation(for request: ShareRequest, under inputs: PolicyInputs) -> Explanation {
+        Explanation(self, request: request, policyInputs: inputs)
+    }
+}
+
+/// What a rule unit's `explain` reads: the decision, its request and policy, and
+/// the sentences several rules share (the policy's status, whether an app is
+/// listed, the Mail pair, the scheme-blocking override, Email+).
+struct ExplanationFacts {
     let inputs: PolicyInputs
     let policy: Policy
     let request: ShareRequest
@@ -37,61 +55,13 @@ private struct Facts {
         self.decision = decision
     }
 
-    var sentences: [String] {
-        let target = request.target
-        switch decision.rule.rawValue {
-        case "not-enforcing.allow":
-            return ["AppConnect is not enforcing policy (enforcing is false), so the app is not restricted"]
-        case "drag-and-drop.policy-all":
-            return ["the server's drag-and-drop policy is 'all'"]
-        case "drag-and-drop.policy-none":
-            return ["the server's drag-and-drop policy is 'none'"]
-        case "drag-and-drop.policy-appconnect-app", "drag-and-drop.policy-non-appconnect-app":
-            return ["the server's drag-and-drop policy is 'appconnect'"] + (target.map { [appConnectMembership($0)] } ?? [])
-        case "enforcement-disabled.allow":
-            let value = policy.config[AppConfig.disableOpenInEnforcementKey] ?? ""
-            return ["the app config sets \(AppConfig.disableOpenInEnforcementKey) to '\(value)'"]
-        case "authorized.allow":
-            return [status]
-        case "activity-view.blocks-all":
-            var sentences = [status, "the share sheet (UIActivityViewController) does not tell the library which app the user picks"]
-            if let target { sentences.append("so the picked app \(target) does not matter, listed or not") }
-            return sentences
-        case "mailto.mail-allowed", "mail-view.mail-allowed":
-            return [status, mailPair]
-        case "mailto.scheme-blocking-disabled":
-            return [status, mailPair] + schemeBlockingOverrides.filter(\.isSet).map(\.sentence)
-        case "mailto.email-plus-redirect", "mailto.blocked":
-            return [status, mailPair] + schemeBlockingOverrides.map(\.sentence) + [emailPlus]
-        case "mail-view.blocked":
-            var sentences = [status, mailPair]
-            if policy.schemeBlockingDisabled {
-                sentences.append("MI_AC_DISABLE_SCHEME_BLOCKING is set, but it covers only the app's own openURL: call, not \(request.channel)")
-            }
-            return sentences
-        case "open-url.own-scheme":
-            return ["'\(scheme)' is one of the app's own URL schemes: opening it is not Open In"]
-        case "open-url.web-scheme":
-            return ["'\(scheme)' is a web scheme: opening a web address is not Open In"]
-        case "open-url.listed-handler", "open-url.unlisted-handler":
-            guard let handler = policy.device.handler(forScheme: scheme) else { return [] }
-            return [status, "the device's handler for scheme '\(scheme)' is \(handler)", listing(handler)]
-        case "open-url.unknown-handler":
-            return [status, "no handler is known for scheme '\(scheme)' (give one with --scheme-handler \(scheme)=BUNDLE_ID or device.schemeHandlers)",
-                    "an unknown handler is never taken as listed"]
-        case "document.listed-target", "document.unlisted-target":
-            var sentences = [status] + (target.map { [listing($0)] } ?? [])
-            if let dummy = decision.dummyFileName { sentences.append("the target receives the dummy file \(dummy) instead") }
-            return sentences
-        case "drag-and-drop.listed-target", "drag-and-drop.unlisted-target":
-            return ["no drag-and-drop policy is given, so drag and drop follows the Open In listing", status] + (target.map { [listing($0)] } ?? [])
-        default:
-            return [status]
-        }
-    }
+    /// The request's target, if any.
+    var target: BundleID? { request.target }
 
+    /// The request URL's scheme, or "" when there is no URL.
     var scheme: String { request.url?.scheme ?? "" }
 
+    /// The Open In policy in words.
     var status: String {
         switch inputs.setting {
         case .allAppConnectApps:
@@ -146,12 +116,14 @@ private struct Facts {
         return [plist, config]
     }
 
+    /// Whether Email+ is installed, in words.
     var emailPlus: String {
         policy.device.emailPlusInstalled
             ? "Email+ (\(policy.device.emailPlusTarget)) is installed"
             : "Email+ is not installed (--email-plus-installed or device.emailPlusInstalled)"
     }
 
+    /// Whether `id` is one of the device's AppConnect apps, in words.
     func appConnectMembership(_ id: BundleID) -> String {
         let apps = policy.device.appConnectApps
         return apps.contains(id)
@@ -167,5 +139,6 @@ private struct Facts {
         return sorted.count > 4 ? "\(shown) and \(sorted.count - 4) more" : shown
     }
 
+    /// `number` `noun`s, singular for one.
     func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }
 }

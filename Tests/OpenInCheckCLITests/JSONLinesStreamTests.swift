@@ -1,4 +1,5 @@
 import Foundation
+import OpenInCheckBench
 @testable import OpenInCheckCLI
 import OpenInPolicy
 import Testing

@@ -1,5 +1,5 @@
 /// Rule 5: the share sheet cannot be checked, so it is blocked for every target.
-enum ActivityViewRule: DecisionRule {
+enum ActivityViewRule: RuleUnit {
     static let blocksAll = RuleInfo(
         "activity-view.blocks-all", step: 5,
         summary: "Under UNAUTHORIZED or WHITELIST, UIActivityViewController is denied for every target, listed or not.",
@@ -9,8 +9,25 @@ enum ActivityViewRule: DecisionRule {
 
     static let rules = [blocksAll]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .activityView = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision { decide(policy) }
+
     static func decide(_ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .deny, target: nil, callback: .openInAttemptedWhenBlocked(policy.status),
                         openInUI: policy.openInUI, rule: blocksAll.id)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        var sentences = [facts.status, "the share sheet (UIActivityViewController) does not tell the library which app the user picks"]
+        if let target = facts.target { sentences.append("so the picked app \(target) does not matter, listed or not") }
+        return sentences
+    }
+
+    /// The share sheet decides without looking at its target: one class without a target, one with.
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        [space.request(.activityView), space.request(.activityView, target: space.freshTarget)]
     }
 }

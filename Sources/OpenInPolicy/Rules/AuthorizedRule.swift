@@ -1,5 +1,5 @@
 /// Rule 4: AUTHORIZED allows every channel.
-enum AuthorizedRule: DecisionRule {
+enum AuthorizedRule: RuleUnit {
     static let allow = RuleInfo(
         "authorized.allow", step: 4,
         summary: "Under AUTHORIZED the library performs no Open In actions: every channel is allowed.",
@@ -11,7 +11,11 @@ enum AuthorizedRule: DecisionRule {
 
     static func applies(_ policy: PreparedPolicy) -> Bool { policy.status == .authorized }
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) }
+
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
     }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] { [facts.status] }
 }

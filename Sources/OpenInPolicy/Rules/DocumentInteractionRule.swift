@@ -1,5 +1,5 @@
 /// Rule 9: document interaction, Quick Look and app extensions.
-enum DocumentInteractionRule: DecisionRule {
+enum DocumentInteractionRule: RuleUnit {
     static let listed = RuleInfo(
         "document.listed-target", step: 9,
         summary: "Document interaction, Quick Look and app extensions deliver to a listed target.",
@@ -15,6 +15,15 @@ enum DocumentInteractionRule: DecisionRule {
 
     static let rules = [listed, unlisted]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .document = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .document(let target) = request.route else { preconditionFailure("\(request) is not document interaction") }
+        return decide(target: target, document: request.document, policy)
+    }
+
     static func decide(target: BundleID, document: String?, _ policy: PreparedPolicy) -> Decision {
         if policy.lists(target) {
             return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
@@ -22,5 +31,17 @@ enum DocumentInteractionRule: DecisionRule {
         return Decision(outcome: .substituteDummyFile, target: target, callback: .openInAttemptedWhenBlocked(policy.status),
                         openInUI: policy.openInUI, rule: unlisted.id,
                         substitutedDocument: document)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        var sentences = [facts.status] + (facts.target.map { [facts.listing($0)] } ?? [])
+        if let dummy = decision.dummyFileName { sentences.append("the target receives the dummy file \(dummy) instead") }
+        return sentences
+    }
+
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        [Channel.documentInteraction, .quickLook, .appExtension].flatMap { channel in
+            space.targets.map { space.request(channel, target: $0) }
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// Rule 10: drag and drop with no drag-and-drop policy follows the Open In listing.
-enum DragAndDropListingRule: DecisionRule {
+enum DragAndDropListingRule: RuleUnit {
     static let source = "DESIGN.md (rule 10, our choice: the seeds do not define a drag-and-drop policy)"
     static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
 
@@ -16,10 +16,27 @@ enum DragAndDropListingRule: DecisionRule {
 
     static let rules = [listed, unlisted]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .dragAndDrop = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .dragAndDrop(let target) = request.route else { preconditionFailure("\(request) is not drag and drop") }
+        return decide(target: target, policy)
+    }
+
     static func decide(target: BundleID, _ policy: PreparedPolicy) -> Decision {
         if policy.lists(target) {
             return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
         }
         return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: policy.openInUI, rule: unlisted.id)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        ["no drag-and-drop policy is given, so drag and drop follows the Open In listing", facts.status] + (facts.target.map { [facts.listing($0)] } ?? [])
+    }
+
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        space.targets.map { space.request(.dragAndDrop, target: $0) }
     }
 }

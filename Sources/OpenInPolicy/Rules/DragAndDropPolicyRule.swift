@@ -1,5 +1,5 @@
 /// Rule 2: drag and drop under the server's own drag-and-drop policy.
-enum DragAndDropPolicyRule: DecisionRule {
+enum DragAndDropPolicyRule: RuleUnit {
     static let source = "notifications.txt; DESIGN.md (the drag-and-drop policy's values come from public Ivanti docs)"
     static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
 
@@ -26,6 +26,17 @@ enum DragAndDropPolicyRule: DecisionRule {
 
     static let rules = [all, none, appConnectApp, nonAppConnectApp]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .dragAndDrop = request.route, policy.dragAndDrop != nil { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .dragAndDrop(let target) = request.route, let dragPolicy = policy.dragAndDrop else {
+            preconditionFailure("\(request) is not drag and drop under a drag-and-drop policy")
+        }
+        return decide(target: target, dragPolicy, policy)
+    }
+
     /// Decides drag and drop to `target` under the server's drag-and-drop policy `dragPolicy`.
     static func decide(target: BundleID, _ dragPolicy: DragAndDropPolicy, _ policy: PreparedPolicy) -> Decision {
         let ui = policy.openInUI
@@ -40,5 +51,17 @@ enum DragAndDropPolicyRule: DecisionRule {
             }
             return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: ui, rule: nonAppConnectApp.id)
         }
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        switch decision.rule {
+        case all.id: return ["the server's drag-and-drop policy is 'all'"]
+        case none.id: return ["the server's drag-and-drop policy is 'none'"]
+        default: return ["the server's drag-and-drop policy is 'appconnect'"] + (facts.target.map { [facts.appConnectMembership($0)] } ?? [])
+        }
+    }
+
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        space.targets.map { space.request(.dragAndDrop, target: $0) }
     }
 }

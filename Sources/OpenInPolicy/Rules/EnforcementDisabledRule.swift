@@ -1,5 +1,5 @@
 /// Rule 3: the server's app-specific config turns Open In enforcement off.
-enum EnforcementDisabledRule: DecisionRule {
+enum EnforcementDisabledRule: RuleUnit {
     static let allow = RuleInfo(
         "enforcement-disabled.allow", step: 3,
         summary: "When the app config sets MI_AC_DISABLE_OPEN_IN_ENFORCEMENT to yes or true, Open In is allowed to all apps.",
@@ -11,7 +11,14 @@ enum EnforcementDisabledRule: DecisionRule {
 
     static func applies(_ policy: PreparedPolicy) -> Bool { policy.enforcementDisabled }
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) }
+
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        let key = AppConfig.disableOpenInEnforcementKey
+        return ["the app config sets \(key) to '\(facts.policy.config[key] ?? "")'"]
     }
 }

@@ -1,5 +1,5 @@
 /// Rule 6: the app's own `openURL:` with a `mailto:` URL.
-enum MailtoOpenURLRule: DecisionRule {
+enum MailtoOpenURLRule: RuleUnit {
     static let mailAllowed = RuleInfo(
         "mailto.mail-allowed", step: 6,
         summary: "openURL: with mailto: opens native Mail when Mail is allowed (AUTHORIZED, or WHITELIST holding both Mail IDs).",
@@ -27,6 +27,15 @@ enum MailtoOpenURLRule: DecisionRule {
 
     static let rules = [mailAllowed, schemeBlockingDisabled, emailPlusRedirect, blocked]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .mailto = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .mailto(let url) = request.route else { preconditionFailure("\(request) is not openURL: with mailto:") }
+        return decide(url: url, policy)
+    }
+
     static func decide(url: ShareURL, _ policy: PreparedPolicy) -> Decision {
         let ui = policy.openInUI
         if policy.mailAllowed {
@@ -40,5 +49,18 @@ enum MailtoOpenURLRule: DecisionRule {
             return Decision(outcome: .redirect, target: policy.emailPlusTarget, openInUI: ui, rule: emailPlusRedirect.id)
         }
         return Decision(outcome: .deny, target: nil, callback: .openURLAttemptedWhenUnauthorized(url), openInUI: ui, rule: blocked.id)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        let sentences = [facts.status, facts.mailPair]
+        switch decision.rule {
+        case mailAllowed.id: return sentences
+        case schemeBlockingDisabled.id: return sentences + facts.schemeBlockingOverrides.filter(\.isSet).map(\.sentence)
+        default: return sentences + facts.schemeBlockingOverrides.map(\.sentence) + [facts.emailPlus]
+        }
+    }
+
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        [space.request(.openURL, url: RequestClasses.sampleURL(scheme: "mailto"))]
     }
 }

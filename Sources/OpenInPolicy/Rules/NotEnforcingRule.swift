@@ -1,5 +1,5 @@
 /// Rule 1: a regular (non-AppConnect) app is not restricted.
-enum NotEnforcingRule: DecisionRule {
+enum NotEnforcingRule: RuleUnit {
     static let allow = RuleInfo(
         "not-enforcing.allow", step: 1,
         summary: "When AppConnect is not enforcing (library not started, or Non-AppConnect Mode), every share is allowed.",
@@ -11,7 +11,13 @@ enum NotEnforcingRule: DecisionRule {
 
     static func applies(_ policy: PreparedPolicy) -> Bool { !policy.enforcing }
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) }
+
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        ["AppConnect is not enforcing policy (enforcing is false), so the app is not restricted"]
     }
 }

@@ -1,5 +1,5 @@
 /// Rule 7: the app's own `openURL:` with any scheme but `mailto:`.
-enum OtherSchemeOpenURLRule: DecisionRule {
+enum OtherSchemeOpenURLRule: RuleUnit {
     static let source = "open-in-policy.txt"
     static let customURLQuote = "includes sending documents or document portions by encoding them in custom URLs handled by other applications."
 
@@ -35,6 +35,15 @@ enum OtherSchemeOpenURLRule: DecisionRule {
 
     static let rules = [ownScheme, webScheme, listedHandler, unlistedHandler, unknownHandler]
 
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
+        if case .otherURL = request.route { true } else { false }
+    }
+
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
+        guard case .otherURL(let url) = request.route else { preconditionFailure("\(request) is not openURL: with a scheme but mailto:") }
+        return decide(url: url, policy)
+    }
+
     static func decide(url: ShareURL, _ policy: PreparedPolicy) -> Decision {
         let ui = policy.openInUI
         let handler = policy.handler(for: url)
@@ -51,5 +60,26 @@ enum OtherSchemeOpenURLRule: DecisionRule {
             return Decision(outcome: .allow, target: handler, openInUI: ui, rule: listedHandler.id)
         }
         return Decision(outcome: .deny, target: nil, callback: .openURLAttemptedWhenUnauthorized(url), openInUI: ui, rule: unlistedHandler.id)
+    }
+
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
+        let scheme = facts.scheme
+        switch decision.rule {
+        case ownScheme.id:
+            return ["'\(scheme)' is one of the app's own URL schemes: opening it is not Open In"]
+        case webScheme.id:
+            return ["'\(scheme)' is a web scheme: opening a web address is not Open In"]
+        case unknownHandler.id:
+            return [facts.status, "no handler is known for scheme '\(scheme)' (give one with --scheme-handler \(scheme)=BUNDLE_ID or device.schemeHandlers)",
+                    "an unknown handler is never taken as listed"]
+        default:
+            guard let handler = facts.policy.device.handler(forScheme: scheme) else { return [] }
+            return [facts.status, "the device's handler for scheme '\(scheme)' is \(handler)", facts.listing(handler)]
+        }
+    }
+
+    /// Every scheme but `mailto` (rule 6's): web schemes, own and handled schemes, and a fresh one.
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
+        space.schemes.filter { $0 != "mailto" }.map { space.request(.openURL, url: RequestClasses.sampleURL(scheme: $0)) }
     }
 }

@@ -39,7 +39,7 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
 public struct RuleInfo: Sendable, Hashable {
     /// The stable id.
     public let id: RuleID
-    /// The position in DESIGN's list of rules (1 to 10), which is the order of evaluation.
+    /// The rule's unit's position in the list of rules (from 1), which is the order of evaluation.
     public let step: Int
     /// A one-line summary of the rule.
     public let summary: String
@@ -61,34 +61,95 @@ public struct RuleInfo: Sendable, Hashable {
 
     /// Every rule, in evaluation order.
     public static var all: [RuleInfo] { RuleCatalog.all }
+
+    /// The number of steps in the list of rules (the last rule's step).
+    public static var stepCount: Int { RuleCatalog.lastStep }
 }
 
-/// A rule of DESIGN's list: a small named unit that decides a request or passes it on.
+/// One decision rule, whole: a small named unit (a caseless `enum`, one file
+/// under `Sources/OpenInPolicy/Rules/`) that holds everything about the rule.
 ///
-/// Each unit has a static `decide`; the units that apply to every channel
-/// (rules 1, 3 and 4) also have a static `applies`, which ``Evaluator``
-/// checks in order. (A yes-or-no test, not an optional decision: returning
-/// `nil` in a `Decision?` costs a copy of the whole decision per rule.)
-protocol DecisionRule {
-    /// The ids this unit can decide with, with their descriptions.
+/// A unit carries:
+/// - `rules`: the ids it decides with, each a ``RuleInfo`` (step, one-line
+///   summary, reason, citable source and quote);
+/// - `covers` and `decide`: whether it decides a request that no earlier unit
+///   decided, and the decision;
+/// - `explain`: the sentences `--explain` prints about the inputs that mattered
+///   to a decision it made (ask ``ExplanationFacts`` for the common ones);
+/// - `requestClasses`: the requests `diff` must try to tell two policies apart
+///   on the channels it owns (none for units that apply to every channel).
+///
+/// The order of the units is written once, in ``RuleCatalog/units``: `rules`,
+/// `Rules/README.md`'s table, diff's request classes and the tests read it.
+/// ``Evaluator/decide(_:)`` dispatches with a `switch` over the request's route
+/// for speed; a test checks it decides exactly as walking the list does.
+///
+/// To add a rule: write its unit, add its rows to a table in `Rules/*.md` (and
+/// its line in `Rules/README.md`), add the unit to ``RuleCatalog/units``, and
+/// call it from ``Evaluator/decide(_:)``. The README's "Adding a rule" section
+/// walks through it.
+protocol RuleUnit: Sendable {
+    /// The ids this unit can decide with, with their descriptions, in order.
     static var rules: [RuleInfo] { get }
+
+    /// Whether this unit decides `request` under `policy`, given that no earlier unit did.
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool
+
+    /// Decides a request this unit ``covers(_:_:)``.
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision
+
+    /// The inputs that mattered to `decision`, which this unit made, one sentence each without a final period.
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String]
+
+    /// The request classes of the channels this unit owns (see ``RequestClasses``).
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest]
+}
+
+extension RuleUnit {
+    /// Units that apply to every channel own no request classes.
+    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] { [] }
 }
 
 /// All the rules, in order.
 enum RuleCatalog {
+    /// The rule units in evaluation order (first match decides): the one list of rules.
+    static let units: [any RuleUnit.Type] = [
+        NotEnforcingRule.self,
+        DragAndDropPolicyRule.self,
+        EnforcementDisabledRule.self,
+        AuthorizedRule.self,
+        ActivityViewRule.self,
+        MailtoOpenURLRule.self,
+        OtherSchemeOpenURLRule.self,
+        MailViewRule.self,
+        DocumentInteractionRule.self,
+        DragAndDropListingRule.self,
+    ]
+
     /// Every rule, unit by unit in evaluation order.
-    static let all: [RuleInfo] = [
-        NotEnforcingRule.rules,
-        DragAndDropPolicyRule.rules,
-        EnforcementDisabledRule.rules,
-        AuthorizedRule.rules,
-        ActivityViewRule.rules,
-        MailtoOpenURLRule.rules,
-        OtherSchemeOpenURLRule.rules,
-        MailViewRule.rules,
-        DocumentInteractionRule.rules,
-        DragAndDropListingRule.rules,
-    ].flatMap { $0 }
+    static let all: [RuleInfo] = units.flatMap { $0.rules }
 
     static let byID: [String: RuleInfo] = Dictionary(uniqueKeysWithValues: all.map { ($0.id.rawValue, $0) })
+
+    /// The unit of each rule id.
+    private static let unitByID: [String: any RuleUnit.Type] = Dictionary(
+        uniqueKeysWithValues: units.flatMap { unit in unit.rules.map { ($0.id.rawValue, unit) } })
+
+    /// The unit that decides with `rule`.
+    static func unit(of rule: RuleID) -> any RuleUnit.Type {
+        guard let unit = unitByID[rule.rawValue] else { preconditionFailure("rule \(rule) is not in the catalog") }
+        return unit
+    }
+
+    /// Decides `request` by walking ``units`` in order: the definition that the
+    /// evaluator's faster `switch` must agree with (a test checks it does).
+    static func decideInListOrder(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision? {
+        for unit in units where unit.covers(request, policy) {
+            return unit.decide(request, policy)
+        }
+        return nil
+    }
+
+    /// The last step of the list.
+    static var lastStep: Int { all.last?.step ?? 0 }
 }

@@ -1,5 +1,6 @@
 // libFuzzer target: a JSON Lines request stream through `openin-check eval`,
-// in process (line splitting, RequestLine, Evaluator, records).
+// in process (line splitting, RequestStream, RequestLine, Evaluator, records),
+// and through RequestStream directly, with and without its fast path.
 // Run: .ci/fuzz.sh requests [SECONDS]
 //
 // Besides crashes it checks the stream's promises and the fail-closed rule:
@@ -23,7 +24,8 @@ private let policyPath: String = {
     return path
 }()
 
-private let evaluator = Evaluator(policy: try! PolicyJSON.read(Array(policyText.utf8)).policy)
+private let policyInputs = try! PolicyJSON.read(Array(policyText.utf8))
+private let evaluator = Evaluator(policy: policyInputs.policy)
 
 /// A short maximum line length, so the too-long path is reached too.
 private let maxLineLength = 300
@@ -79,6 +81,16 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     records.removeAll()
+    // The library's stream writes the CLI's bytes, with its fast path as without it.
+    for fastPath in [true, false] {
+        let stream = RequestStream(policy: policyInputs, format: .jsonLines, explain: false, maxLineLength: maxLineLength, fastPath: fastPath)
+        var written: [UInt8] = []
+        for line in input {
+            stream.withRecord(for: line.count > maxLineLength ? .tooLong : .bytes(line)) { written.append(contentsOf: $0) }
+        }
+        check(written == console.stdout.captured, "RequestStream (fast path \(fastPath)) wrote other bytes than eval")
+        check(stream.lineCount == input.count, "RequestStream counted \(stream.lineCount) of \(input.count) lines")
+    }
     let wanted: ExitStatus = anyInvalid ? .invalidInput : anyNotAllowed ? .notAllowed : .success
     check(status == wanted, "exit status \(status) instead of \(wanted)")
     return 0

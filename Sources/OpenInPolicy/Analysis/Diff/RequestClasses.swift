@@ -38,26 +38,18 @@ enum RequestClasses {
 
     /// Every request class for `old` and `new`, in a stable order: by channel,
     /// then target or scheme, with the fresh ID and the fresh scheme last.
+    ///
+    /// The classes come from the rule units (``RuleCatalog/units``), each for the channels it owns.
     static func make(old: Policy, new: Policy) -> [ShareRequest] {
-        let targets = targets(old, new)
-        let schemes = schemes(old, new)
-        var classes: [ShareRequest] = []
-        for channel in Channel.allCases {
-            switch channel {
-            case .documentInteraction, .quickLook, .appExtension, .dragAndDrop:
-                for target in targets { classes.append(request(channel, target: target)) }
-            case .activityView:
-                classes.append(request(channel))
-                classes.append(request(channel, target: targets[targets.count - 1]))
-            case .openURL:
-                for scheme in schemes { classes.append(request(channel, url: sampleURL(scheme: scheme))) }
-            case .mailLink:
-                classes.append(request(channel, url: sampleURL(scheme: "mailto")))
-            case .mailCompose:
-                classes.append(request(channel))
-            }
-        }
-        return classes
+        let space = RequestSpace(targets: targets(old, new), schemes: schemes(old, new))
+        var seen: Set<ShareRequest> = []
+        let classes = RuleCatalog.units.flatMap { $0.requestClasses(space) }.filter { seen.insert($0).inserted }
+        let order = Dictionary(uniqueKeysWithValues: Channel.allCases.enumerated().map { ($1, $0) })
+        // A stable sort: within a channel, the units' order.
+        return classes.enumerated().sorted { lhs, rhs in
+            let (left, right) = (order[lhs.element.channel] ?? 0, order[rhs.element.channel] ?? 0)
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
     }
 
     /// Every ID either policy names, the Mail pair and Email+, sorted, then one fresh unlisted ID.
@@ -100,7 +92,20 @@ enum RequestClasses {
         do { return try BundleID(text) } catch { preconditionFailure("fresh bundle ID \(text) is invalid: \(error)") }
     }
 
-    private static func request(_ channel: Channel, target: BundleID? = nil, url: ShareURL? = nil) -> ShareRequest {
+}
+
+/// The representatives a rule unit builds its request classes from.
+struct RequestSpace {
+    /// Every target that can matter, sorted, then one fresh ID that stands for every other app.
+    let targets: [BundleID]
+    /// `mailto`, then every scheme that can matter, sorted, then one fresh scheme.
+    let schemes: [String]
+
+    /// The fresh ID: an app neither policy names.
+    var freshTarget: BundleID { targets[targets.count - 1] }
+
+    /// A request class; the built-in values are valid, so it cannot fail.
+    func request(_ channel: Channel, target: BundleID? = nil, url: ShareURL? = nil) -> ShareRequest {
         do {
             return try ShareRequest(channel: channel, target: target, url: url)
         } catch {

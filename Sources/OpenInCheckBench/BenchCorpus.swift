@@ -10,18 +10,18 @@ import OpenInPolicy
 /// web, handled, unhandled and own-scheme URLs; string, number and missing
 /// ids. It reaches every outcome: allow, redirect (Email+ is installed and
 /// native Mail is not listed), substitute-dummy-file and deny.
-struct BenchCorpus: Sendable {
+package struct BenchCorpus: Sendable {
     /// The seed `bench` uses unless told otherwise.
-    static let defaultSeed: UInt64 = 2024
+    package static let defaultSeed: UInt64 = 2024
     /// The whitelist's size the targets name.
-    static let defaultWhitelistSize = 1_000
+    package static let defaultWhitelistSize = 1_000
     /// The app's own URL scheme (opening it is not Open In).
     static let appScheme = "benchapp"
 
     /// The seed everything was made from.
-    let seed: UInt64
+    package let seed: UInt64
     /// The whitelist's bundle IDs, in the order the policy file lists them.
-    let whitelist: [String]
+    package let whitelist: [String]
     /// Custom URL schemes the device knows and the app that handles each; every other one is listed.
     let schemeHandlers: [(scheme: String, handler: String)]
 
@@ -34,7 +34,7 @@ struct BenchCorpus: Sendable {
 
     /// Makes the corpus's policy from `seed`.
     /// - Parameter whitelistSize: how many bundle IDs the whitelist has.
-    init(seed: UInt64 = defaultSeed, whitelistSize: Int = defaultWhitelistSize) {
+    package init(seed: UInt64 = defaultSeed, whitelistSize: Int = defaultWhitelistSize) {
         self.seed = seed
         var random = SeededGenerator(seed: seed)
         whitelist = (0..<whitelistSize).map { index in
@@ -50,7 +50,7 @@ struct BenchCorpus: Sendable {
     }
 
     /// The policy as a policy file (DESIGN's JSON format), one key per line and one whitelist entry per line.
-    var policyFile: String {
+    package var policyFile: String {
         var text = "{\n  \"description\": \"openin-check bench corpus, seed \(seed)\",\n"
         text += "  \"openInPolicy\": \"whitelist\",\n  \"openInWhitelist\": [\n"
         text += whitelist.map { "    \"\($0)\"" }.joined(separator: ",\n")
@@ -61,7 +61,7 @@ struct BenchCorpus: Sendable {
     }
 
     /// The same policy, built in code.
-    func policy() throws(InputError) -> Policy {
+    package func policy() throws(InputError) -> Policy {
         var device = DeviceFacts()
         device.emailPlusInstalled = true
         for (scheme, handler) in schemeHandlers { try device.setHandler(try BundleID(handler), for: scheme) }
@@ -70,7 +70,7 @@ struct BenchCorpus: Sendable {
     }
 
     /// How often lines depart from the plain form.
-    struct Mix: Sendable, Equatable {
+    package struct Mix: Sendable, Equatable {
         /// Lines per million that are valid requests written unusually: spaces, other key
         /// orders, escapes, non-ASCII names, number ids in other forms, a carriage return.
         let unusualPerMillion: Int
@@ -81,20 +81,20 @@ struct BenchCorpus: Sendable {
 
         /// What `bench` measures: plain lines, with one in a thousand unusual and one in a thousand
         /// invalid, every line a JSON object.
-        static let benchmark = Mix(unusualPerMillion: 1_000, invalidPerMillion: 1_000, objectsOnly: true)
+        package static let benchmark = Mix(unusualPerMillion: 1_000, invalidPerMillion: 1_000, objectsOnly: true)
         /// Many unusual and invalid lines, some not JSON at all, for tests that compare two ways of reading a stream.
-        static let varied = Mix(unusualPerMillion: 150_000, invalidPerMillion: 150_000, objectsOnly: false)
+        package static let varied = Mix(unusualPerMillion: 150_000, invalidPerMillion: 150_000, objectsOnly: false)
         /// Only plain, valid lines.
-        static let plain = Mix(unusualPerMillion: 0, invalidPerMillion: 0, objectsOnly: true)
+        package static let plain = Mix(unusualPerMillion: 0, invalidPerMillion: 0, objectsOnly: true)
     }
 
     /// `count` request lines (without line breaks), made from the seed; the same corpus and mix give the same lines.
-    func lines(count: Int, mix: Mix = .benchmark) -> Lines {
+    package func lines(count: Int, mix: Mix = .benchmark) -> Lines {
         Lines(corpus: self, remaining: count, mix: mix)
     }
 
     /// Requests for the in-process benchmark: the valid plain lines' requests, built once.
-    func requests(count: Int) throws(InputError) -> [ShareRequest] {
+    package func requests(count: Int) throws(InputError) -> [ShareRequest] {
         var requests: [ShareRequest] = []
         requests.reserveCapacity(count)
         var lines = lines(count: count, mix: .plain)
@@ -106,23 +106,23 @@ struct BenchCorpus: Sendable {
     }
 
     /// One generated line.
-    struct Line: Sendable, Equatable {
+    package struct Line: Sendable, Equatable {
         /// The request's fields, for a plain line; `nil` for an unusual or invalid one.
-        struct Fields: Sendable, Equatable {
-            let channel: String
-            let target: String?
-            let url: String?
-            let document: String?
+        package struct Fields: Sendable, Equatable {
+            package let channel: String
+            package let target: String?
+            package let url: String?
+            package let document: String?
         }
 
         /// The JSON text, without a line break.
-        let text: String
+        package let text: String
         /// The fields, when the line is plain.
-        let fields: Fields?
+        package let fields: Fields?
     }
 
     /// The lines of ``lines(count:mix:)``, one at a time: a long corpus is never held whole.
-    struct Lines: IteratorProtocol, Sequence {
+    package struct Lines: IteratorProtocol, Sequence {
         fileprivate let corpus: BenchCorpus
         fileprivate var remaining: Int
         fileprivate let mix: Mix
@@ -137,7 +137,7 @@ struct BenchCorpus: Sendable {
             random = SeededGenerator(seed: corpus.seed ^ 0x5EED_0F_11E5)
         }
 
-        mutating func next() -> Line? {
+        package mutating func next() -> Line? {
             guard remaining > 0 else { return nil }
             remaining -= 1
             number += 1

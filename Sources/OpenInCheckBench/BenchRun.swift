@@ -15,8 +15,8 @@ struct BenchRun {
     let seed: UInt64
     /// Measured rounds per benchmark (after one warm-up round).
     let rounds: Int
-    /// Whether to skip the whole-process measurements (child processes and a large temporary file).
-    let inProcessOnly: Bool
+    /// The `openin-check` executable timed as whole processes; `nil` skips them (no child processes, no large temporary file).
+    let binary: String?
 
     /// Distinct pre-built requests the evaluator benchmark cycles through (their strings stay in cache).
     static let evaluatorRequests = 10_000
@@ -32,7 +32,7 @@ struct BenchRun {
     static let startupRuns = 101
 
     /// Measures everything; `progress` gets each part of the text report as it is done.
-    func measure(progress: (String) -> Void) throws(CLIError) -> BenchReport {
+    func measure(progress: (String) -> Void) throws(BenchError) -> BenchReport {
         let corpus = BenchCorpus(seed: seed)
         let scratch = try ScratchDirectory()
         var report = BenchReport(seed: seed, rounds: rounds, machine: .current)
@@ -43,8 +43,8 @@ struct BenchRun {
         progress(report.streamText)
         report.policyLoad = try measurePolicyLoad(scratch)
         progress(report.policyLoadText)
-        if !inProcessOnly {
-            report.process = try measureProcesses(corpus, scratch, bigPolicy: report.policyLoad!.path)
+        if let binary {
+            report.process = try measureProcesses(corpus, scratch, executable: binary, bigPolicy: report.policyLoad!.path)
             progress(report.processText)
         }
         return report
@@ -52,7 +52,7 @@ struct BenchRun {
 
     // MARK: In process
 
-    private func measureEvaluator(_ corpus: BenchCorpus) throws(CLIError) -> BenchReport.Evaluator {
+    private func measureEvaluator(_ corpus: BenchCorpus) throws(BenchError) -> BenchReport.Evaluator {
         var benchmark: EvaluatorBenchmark
         do throws(InputError) {
             benchmark = EvaluatorBenchmark(evaluator: Evaluator(policy: try corpus.policy()),
@@ -74,10 +74,14 @@ struct BenchRun {
                                      decisionsPerRound: perRound, allocations: allocations, checksum: checksum)
     }
 
-    /// `eval`'s own code on a stream held in memory, records to /dev/null.
-    private func measureStream(_ corpus: BenchCorpus, _ scratch: ScratchDirectory) throws(CLIError) -> BenchReport.Stream {
-        let policyPath = scratch.file("stream.policy.json")
-        try CorpusWriter.write(corpus.policyFile, to: policyPath)
+    /// The library's request stream (what `eval` runs) on a stream held in memory, records to /dev/null.
+    private func measureStream(_ corpus: BenchCorpus, _ scratch: ScratchDirectory) throws(BenchError) -> BenchReport.Stream {
+        let inputs: PolicyInputs
+        do throws(FormatError) {
+            inputs = try PolicyFile.read(Array(corpus.policyFile.utf8), file: "bench.policy.json")
+        } catch {
+            throw .invalidInput("the bench corpus's policy is invalid (a bug in the bench): \(error)")
+        }
         var input: [UInt8] = []
         for line in corpus.lines(count: Self.streamLines) {
             input.append(contentsOf: line.text.utf8)
@@ -86,37 +90,45 @@ struct BenchRun {
         let devNull = open("/dev/null", O_WRONLY)
         guard devNull >= 0 else { throw .invalidInput("cannot open /dev/null") }
         defer { close(devNull) }
-        let command = EvalCommand(policy: PolicyOptions(policyPath: policyPath), requests: .stream("-"), format: .jsonl, explain: false)
-        func round() throws(CLIError) {
-            let console = Console(stdout: Output(fileDescriptor: devNull), stderr: Output(fileDescriptor: devNull),
-                                  stdin: ByteSource(bytes: input, name: "standard input"))
-            _ = try command.run(console)
-            console.stdout.flush()
+        func round() {
+            let output = BenchOutput(fileDescriptor: devNull)
+            let stream = RequestStream(policy: inputs)
+            var start = 0
+            while start < input.count {
+                let end = input.withUnsafeBytes { raw in
+                    memchr(raw.baseAddress! + start, Int32(UInt8(ascii: "\n")), raw.count - start)
+                        .map { raw.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? raw.count
+                }
+                stream.withRecord(for: .bytes(input[start..<end])) { output.write(bytes: $0) }
+                start = end + 1
+            }
+            output.flush()
         }
-        try round()
+        round()
         var rates: [Double] = []
         for _ in 0..<rounds {
             let clock = ContinuousClock()
             let start = clock.now
-            try round()
+            round()
             rates.append(Double(Self.streamLines) / (clock.now - start).seconds)
         }
-        var failure: CLIError? = nil
-        let allocations = AllocationCounter.count {
-            do throws(CLIError) { try round() } catch { failure = error }
-        }
-        if let failure { throw failure }
+        let allocations = AllocationCounter.count { round() }
         return BenchReport.Stream(rate: Summary(rates), lines: Self.streamLines, bytes: input.count, allocations: allocations)
     }
 
     /// Reading a policy file with a 100,000-entry whitelist as `eval` does, and making its evaluator.
-    private func measurePolicyLoad(_ scratch: ScratchDirectory) throws(CLIError) -> BenchReport.PolicyLoad {
+    private func measurePolicyLoad(_ scratch: ScratchDirectory) throws(BenchError) -> BenchReport.PolicyLoad {
         let big = BenchCorpus(seed: seed, whitelistSize: Self.bigWhitelist)
         let path = scratch.file("big.policy.json")
         let text = big.policyFile
         try CorpusWriter.write(text, to: path)
-        func load() throws(CLIError) -> Evaluator {
-            Evaluator(policy: try PolicyOptions(policyPath: path).load().policy)
+        func load() throws(BenchError) -> Evaluator {
+            let bytes = try BenchFile.read(path)
+            do throws(FormatError) {
+                return Evaluator(policy: try PolicyFile.read(bytes, file: path).policy)
+            } catch {
+                throw .invalidInput("cannot read the bench's big policy: \(error)")
+            }
         }
         _ = try load()
         var milliseconds: [Double] = []
@@ -133,17 +145,14 @@ struct BenchRun {
 
     // MARK: Whole processes
 
-    private func measureProcesses(_ corpus: BenchCorpus, _ scratch: ScratchDirectory, bigPolicy: String) throws(CLIError) -> BenchReport.Process {
-        guard let executable = ChildProcess.currentExecutable else {
-            throw .invalidInput("cannot find this program's executable (/proc/self/exe) to run it as a child")
-        }
+    private func measureProcesses(_ corpus: BenchCorpus, _ scratch: ScratchDirectory, executable: String, bigPolicy: String) throws(BenchError) -> BenchReport.Process {
         let file = scratch.file("requests.jsonl")
         _ = scratch.file("requests.policy.json")
         let bytes = try CorpusWriter.write(corpus, lines: Self.processLines, to: file)
         let policy = CorpusWriter.policyPath(for: file)
         let jq = ChildProcess.onPath("jq")
 
-        func checked(_ run: ChildProcess.Run, _ what: String, allowed: Set<Int32>) throws(CLIError) -> ChildProcess.Run {
+        func checked(_ run: ChildProcess.Run, _ what: String, allowed: Set<Int32>) throws(BenchError) -> ChildProcess.Run {
             guard allowed.contains(run.status) else {
                 throw .invalidInput("\(what) exited with status \(run.status) (expected \(allowed.sorted().map(String.init).joined(separator: " or ")))")
             }

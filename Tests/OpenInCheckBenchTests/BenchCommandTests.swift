@@ -1,27 +1,39 @@
 import Foundation
-@testable import OpenInCheckCLI
+@testable import OpenInCheckBench
 @testable import OpenInPolicy
 import Testing
 
-/// `bench`: its options, its seeded corpus and `--generate`. (No timings: figures come from `bench` itself.)
+/// `openin-check-bench`: its options, its seeded corpus and `--generate`. (No timings: figures come from `bench` itself.)
 @Suite struct BenchCommandTests {
     @Test func parsesMeasureAndGenerate() throws {
         #expect(try BenchCommand.parse([]) == BenchCommand(mode: .measure(rounds: 5, json: false, inProcess: false), seed: BenchCorpus.defaultSeed))
         #expect(try BenchCommand.parse(["--rounds", "3", "--json", "--seed", "9", "--in-process"])
                 == BenchCommand(mode: .measure(rounds: 3, json: true, inProcess: true), seed: 9))
+        #expect(try BenchCommand.parse(["--binary", "/usr/local/bin/openin-check"])
+                == BenchCommand(mode: .measure(rounds: 5, json: false, inProcess: false), seed: BenchCorpus.defaultSeed, binary: "/usr/local/bin/openin-check"))
         #expect(try BenchCommand.parse(["--generate", "10", "out.jsonl"]) == BenchCommand(mode: .generate(lines: 10, file: "out.jsonl"), seed: BenchCorpus.defaultSeed))
     }
 
     @Test("usage errors", arguments: [
         (["--rounds", "0"], "--rounds takes a whole number of at least 1, not '0'"),
         (["--seed", "-1"], "--seed takes a whole number from 0 to 18446744073709551615, not '-1'"),
-        (["--generate", "10"], "--generate N takes one FILE to write, e.g. 'bench --generate 1000000 requests.jsonl'"),
+        (["--generate", "10"], "--generate N takes one FILE to write, e.g. '--generate 1000000 requests.jsonl'"),
         (["--generate", "x", "f"], "--generate takes a whole number of at least 0, not 'x'"),
         (["--generate", "1", "f", "--json"], "--json does not go with --generate, which only writes a corpus"),
-        (["extra"], "bench takes no arguments, not 'extra' (to write a corpus: --generate N FILE)"),
+        (["--generate", "1", "f", "--binary", "b"], "--binary does not go with --generate, which only writes a corpus"),
+        (["extra"], "openin-check-bench takes no arguments, not 'extra' (to write a corpus: --generate N FILE)"),
+        (["--verbose"], "unknown option '--verbose'"),
+        (["--rounds"], "--rounds needs a value"),
     ])
     func usageErrors(_ arguments: [String], _ message: String) {
-        #expect(throws: UsageError(message, verb: "bench")) { try BenchCommand.parse(arguments) }
+        #expect(throws: BenchError.usage(message)) { try BenchCommand.parse(arguments) }
+    }
+
+    @Test("a binary that cannot be run is an error before anything is measured")
+    func missingBinary() {
+        #expect(throws: BenchError.invalidInput("cannot run '/nonexistent/openin-check': give the openin-check executable to time with --binary PATH")) {
+            try BenchCommand(mode: .measure(rounds: 1, json: false, inProcess: false), seed: 1, binary: "/nonexistent/openin-check").run(BenchOutput())
+        }
     }
 
     @Test func theSameSeedGivesTheSameCorpusAndAnotherSeedAnother() {
@@ -75,21 +87,20 @@ import Testing
     }
 
     @Test func generateWritesTheCorpusAndItsPolicy() throws {
-        let file = TemporaryFile.directory.appendingPathComponent("generated-\(UUID().uuidString).jsonl").path
-        let console = Console.memory()
-        let status = try BenchCommand(mode: .generate(lines: 100, file: file), seed: 8).run(console)
-        #expect(status == .success)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID().uuidString).jsonl").path
+        let output = BenchOutput()
+        try BenchCommand(mode: .generate(lines: 100, file: file), seed: 8).run(output)
         let written = try String(contentsOfFile: file, encoding: .utf8)
         #expect(written == BenchCorpus(seed: 8).lines(count: 100).map { $0.text + "\n" }.joined())
         let policy = CorpusWriter.policyPath(for: file)
         #expect(policy.hasSuffix(".policy.json") && !policy.contains(".jsonl"))
         #expect(try String(contentsOfFile: policy, encoding: .utf8) == BenchCorpus(seed: 8).policyFile)
-        #expect(console.stdout.text.hasPrefix("wrote 100 request lines ("))
+        #expect(output.text.hasPrefix("wrote 100 request lines ("))
     }
 
     @Test func generateReportsAFileItCannotWrite() {
-        #expect(throws: CLIError.invalidInput("cannot write '/nonexistent-dir/x.policy.json': no such file or directory")) {
-            try BenchCommand(mode: .generate(lines: 1, file: "/nonexistent-dir/x.jsonl"), seed: 1).run(Console.memory())
+        #expect(throws: BenchError.invalidInput("cannot write '/nonexistent-dir/x.policy.json': no such file or directory")) {
+            try BenchCommand(mode: .generate(lines: 1, file: "/nonexistent-dir/x.jsonl"), seed: 1).run(BenchOutput())
         }
     }
 

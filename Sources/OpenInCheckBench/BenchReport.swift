@@ -18,7 +18,7 @@ struct BenchReport {
 
         static var current: Machine {
             var model = "unknown"
-            if let bytes = try? ByteSource.readFile(path: "/proc/cpuinfo", what: "CPU information") {
+            if let bytes = try? BenchFile.read("/proc/cpuinfo") {
                 let text = String(decoding: bytes, as: UTF8.self)
                 if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
                    let colon = line.firstIndex(of: ":") {
@@ -62,7 +62,7 @@ struct BenchReport {
         let path: String
     }
 
-    /// Whole processes: `eval` (this very executable) and jq as children.
+    /// Whole processes: `eval` (the `openin-check` binary given) and jq as children.
     struct Process {
         let lines: Int
         let bytes: Int
@@ -103,7 +103,7 @@ struct BenchReport {
     // MARK: Text
 
     var heading: String {
-        "\(CLI.name) bench: seed \(seed), \(rounds) rounds after a warm-up, "
+        "\(BenchCommand.name): seed \(seed), \(rounds) rounds after a warm-up, "
             + (Self.isReleaseBuild ? "release build" : "DEBUG BUILD (figures mean little: build with -c release)")
             + "; \(machine.cpu), \(machine.processors) processors; one thread\n"
             + "median (min-max) of the rounds\n\n"
@@ -126,7 +126,7 @@ struct BenchReport {
         guard let stream else { return "" }
         let allocations = stream.allocations.map { "\(Format.fixed(Double($0) / Double(stream.lines), decimals: 2)) Swift heap allocations a line" } ?? "allocations not counted"
         return """
-            eval JSON Lines, in process   \(Format.millions(stream.rate)) lines/s
+            request stream, in process    \(Format.millions(stream.rate)) lines/s
               \(Format.grouped(stream.lines)) lines (\(Format.megabytes(stream.bytes))) from memory, records to /dev/null; \(allocations)
 
             """

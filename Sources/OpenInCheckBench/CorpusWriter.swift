@@ -15,9 +15,9 @@ enum CorpusWriter {
 
     /// Writes `lines` request lines (the benchmark mix) to `file` and the policy to ``policyPath(for:)``, streaming.
     /// - Returns: the size of the request file in bytes.
-    /// - Throws: ``CLIError/invalidInput(_:)`` when a file cannot be written.
+    /// - Throws: ``BenchError/invalidInput(_:)`` when a file cannot be written.
     @discardableResult
-    static func write(_ corpus: BenchCorpus, lines: Int, to file: String) throws(CLIError) -> Int {
+    static func write(_ corpus: BenchCorpus, lines: Int, to file: String) throws(BenchError) -> Int {
         try write(corpus.policyFile, to: policyPath(for: file))
         var bytes = 0
         try withFile(file) { output in
@@ -31,17 +31,17 @@ enum CorpusWriter {
     }
 
     /// Writes `text` to `path`.
-    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be written.
-    static func write(_ text: String, to path: String) throws(CLIError) {
+    /// - Throws: ``BenchError/invalidInput(_:)`` when the file cannot be written.
+    static func write(_ text: String, to path: String) throws(BenchError) {
         try withFile(path) { output in output.write(text) }
     }
 
-    private static func withFile(_ path: String, _ body: (Output) -> Void) throws(CLIError) {
+    private static func withFile(_ path: String, _ body: (BenchOutput) -> Void) throws(BenchError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         if descriptor < 0 {
             throw .invalidInput("cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
         }
-        let output = Output(fileDescriptor: descriptor)
+        let output = BenchOutput(fileDescriptor: descriptor)
         body(output)
         output.flush()
         if close(descriptor) != 0 {

@@ -25,8 +25,8 @@ enum ChildProcess {
     /// Runs `path` with `arguments` (the program's name first), standard input, output and error on /dev/null.
     /// - Parameter watchMemory: read the child's `VmHWM` every millisecond until it exits (for a run
     ///   that is not timed: the reading takes a little of the machine).
-    /// - Throws: ``CLIError/invalidInput(_:)`` when the program cannot be started.
-    static func run(_ path: String, _ arguments: [String], watchMemory: Bool = false) throws(CLIError) -> Run {
+    /// - Throws: ``BenchError/invalidInput(_:)`` when the program cannot be started.
+    static func run(_ path: String, _ arguments: [String], watchMemory: Bool = false) throws(BenchError) -> Run {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -62,7 +62,7 @@ enum ChildProcess {
 
     /// A running process's peak resident set so far (`VmHWM` in `/proc/PID/status`), in bytes.
     private static func highWaterMark(of pid: pid_t) -> Int? {
-        guard let bytes = try? ByteSource.readFile(path: "/proc/\(pid)/status", what: "process status") else { return nil }
+        guard let bytes = try? BenchFile.read("/proc/\(pid)/status") else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
         let digits = line.dropFirst("VmHWM:".count).filter { $0.isNumber }

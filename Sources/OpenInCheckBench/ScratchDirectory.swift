@@ -11,7 +11,7 @@ final class ScratchDirectory {
     let path: String
     private var files: [String] = []
 
-    init() throws(CLIError) {
+    init() throws(BenchError) {
         let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(parent)/openin-check-bench-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
