@@ -87,3 +87,22 @@ extension AppConnectDoubleTests {
         }
     }
 }
+
+extension AppConnectDoubleTests {
+    /// The README's harness example, as written there.
+    @Suite struct ReadmeExample {
+        @Test func blockedShareReachesTheApp() throws {
+            let harness = try AppConnectHarness([.openInPolicy(.whitelist, whitelist: ["com.example.viewer"])])
+            harness.appDoesNotImplement([.managedPolicyChanged, .pasteboardPolicyChanged, .printPolicyChanged,
+                                         .secureFileIOPolicyChanged, .logLevelChanged, .secureServicesAvailabilityChanged,
+                                         .copyAttemptedWhenUnauthorized])
+            let app = NotesAppDelegate()
+            app.application(didFinishLaunchingWithOptions: nil)   // the app's own AppConnect.initWith + start
+            harness.checkIn()                                      // appConnectIsReady:, then every change callback
+            let blocked = try harness.share(channel: "document-interaction", target: "com.example.other")
+            #expect(!blocked.isAllowed)
+            #expect(app.alerts.count == 1)                         // its openInAttemptedWhenACOpenInPolicyBlocked ran
+            #expect(harness.problems.isEmpty)
+        }
+    }
+}
