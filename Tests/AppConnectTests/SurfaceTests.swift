@@ -134,3 +134,41 @@ extension AppConnectDoubleTests {
         }
     }
 }
+
+extension AppConnectDoubleTests {
+    @Suite struct SensitiveDataAndQueries {
+        @Test func sensitiveDataBehavesAsNSData() throws {
+            let harness = try AppConnectHarness()
+            let delegate = RequiredOnly()
+            AppConnect.initWith(delegate)
+            let ac = try #require(AppConnect.sharedInstance())
+            ac.start(launchOptions: nil)
+            harness.checkIn()
+            let key = try ac.derivedAppKey(withIdentifier: "aes")
+            let data = Data(referencing: key)
+            #expect(data.count == 32)
+            #expect(Array(data) == bytes(key))
+            #expect(key.isEqual(to: data))
+            var buffer = [UInt8](repeating: 0, count: 32)
+            key.getBytes(&buffer, length: 32)
+            #expect(buffer == bytes(key))
+        }
+
+        @Test func queriesInAdvanceFollowTheEvaluator() throws {
+            let harness = try AppConnectHarness([.openInPolicy(.unauthorized, whitelist: [])])
+            let delegate = RequiredOnly()
+            AppConnect.initWith(delegate)
+            let ac = try #require(AppConnect.sharedInstance())
+            ac.start(launchOptions: nil)
+            #expect(!ac.isURLAllowed(URL(string: "mailto:a@example.com")!), "started, not ready: fail closed")
+            harness.checkIn()
+            #expect(!ac.isURLAllowed(URL(string: "mailto:a@example.com")!))
+            #expect(!ac.isOpenInAllowed(to: "com.example.viewer"))
+            #expect(!ac.isOpenInAllowed(to: "not a bundle id"))
+            try harness.push(.openInPolicy(.authorized, whitelist: []))
+            #expect(ac.isURLAllowed(URL(string: "mailto:a@example.com")!))
+            #expect(ac.isOpenInAllowed(to: "com.example.viewer"))
+            #expect(harness.shareDecisions.isEmpty && harness.misuses.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import AppConnectRuntime
+import OpenInPolicy
+import Testing
+
+/// The query-in-advance extensions (not in the SDK) answer as a share made now would be decided, and record nothing.
+@Suite struct QueryInAdvanceTests {
+    @Test func answersFollowTheCurrentPolicyAndRecordNothing() throws {
+        let viewer = try BundleID("com.example.viewer")
+        let device = SimulatedDevice(server: ServerState(openInPolicy: .whitelist, openInWhitelist: Whitelist([viewer])))
+        let app = MinimalApp()
+        let appConnect = AppConnect(delegate: app, device: device)
+        try appConnect.start(launchOptions: nil)
+        #expect(!appConnect.isOpenInAllowed(to: viewer), "started, not ready: fail closed")
+        device.checkIn()
+        let eventsBefore = device.timeline.count
+        #expect(appConnect.isOpenInAllowed(to: viewer))
+        #expect(!appConnect.isOpenInAllowed(to: try BundleID("com.example.other")))
+        #expect(!appConnect.isURLAllowed(try ShareURL("mailto:a@example.com")))
+        #expect(device.timeline.count == eventsBefore, "asking records nothing and calls no delegate method")
+        #expect(appConnect.share(try ShareRequest(channel: .documentInteraction, target: viewer)).outcome == .allow)
+        device.push(.openInPolicy(.authorized, whitelist: .empty))
+        #expect(appConnect.isURLAllowed(try ShareURL("mailto:a@example.com")))
+    }
+}
