@@ -13,7 +13,7 @@ public struct LaunchOptionsKey: Hashable, Sendable {
 }
 
 /// The notes app's delegate: an AppConnect app that shares documents through Open In.
-public final class NotesAppDelegate: NSObject, AppConnectDelegate {
+public class NotesAppDelegate: NSObject, AppConnectDelegate {
     /// Whether the user may see notes (the auth state is authorized).
     public private(set) var isUnlocked = false
     /// The apps the Open In menu may offer, or nil for every app.
