@@ -5,11 +5,12 @@ internal import OpenInPolicy
 /// only as long as needed; the double zeroes them when the object goes away.
 public class ACSensitiveData: NSData {
     // Immutable after init; zeroed in deinit.
-    private let storage: UnsafeMutableRawBufferPointer
+    private let storage: UnsafeMutableRawPointer
+    private static let keyLength = 32
 
     /// A deterministic 32-byte fake key for `seed` (splitmix64 steps from the seed's FNV-1a hash).
     init(fakeKeyFor seed: [UInt8]) {
-        storage = .allocate(byteCount: 32, alignment: 8)
+        storage = .allocate(byteCount: Self.keyLength, alignment: 8)
         var state = FNV1a.hash(bytes: seed)
         for word in 0..<4 {
             state &+= 0x9e37_79b9_7f4a_7c15
@@ -17,7 +18,9 @@ public class ACSensitiveData: NSData {
             mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
             mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
             mixed ^= mixed >> 31
-            for byte in 0..<8 { storage[word * 8 + byte] = UInt8(truncatingIfNeeded: mixed >> (8 * UInt64(byte))) }
+            for byte in 0..<8 {
+                storage.storeBytes(of: UInt8(truncatingIfNeeded: mixed >> (8 * UInt64(byte))), toByteOffset: word * 8 + byte, as: UInt8.self)
+            }
         }
         super.init()
     }
@@ -25,13 +28,13 @@ public class ACSensitiveData: NSData {
     required init?(coder aDecoder: NSCoder) { nil }
 
     deinit {
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: Self.keyLength)
         storage.deallocate()
     }
 
-    override public var length: Int { storage.count }
-    override public var bytes: UnsafeRawPointer { UnsafeRawPointer(storage.baseAddress ?? UnsafeMutableRawPointer(mutating: UnsafeRawPointer(bitPattern: 1)!)) }
+    override public var length: Int { Self.keyLength }
+    override public var bytes: UnsafeRawPointer { UnsafeRawPointer(storage) }
 
     /// The key's bytes.
-    var keyBytes: [UInt8] { Array(storage) }
+    var keyBytes: [UInt8] { Array(UnsafeRawBufferPointer(start: storage, count: Self.keyLength)) }
 }

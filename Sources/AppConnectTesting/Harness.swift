@@ -343,22 +343,22 @@ public final class AppConnectHarness {
 
     static func runtimeChange(_ change: Change) throws(HarnessError) -> ServerChange {
         switch change {
-        case .authState(let state, let message): .authState(runtime(state), message: message)
-        case .managedPolicy(let policy): .managedPolicy(runtime(policy))
+        case .authState(let state, let message): .authState(runtime(state, or: .unauthorized), message: message)
+        case .managedPolicy(let policy): .managedPolicy(runtime(policy, or: .unknown))
         case .openInPolicy(let policy, let whitelist):
-            .openInPolicy(runtime(policy), whitelist: Whitelist(try bundleIDs(whitelist, "openInPolicy whitelist")))
+            .openInPolicy(runtime(policy, or: .unauthorized), whitelist: Whitelist(try bundleIDs(whitelist, "openInPolicy whitelist")))
         case .config(let config): .config(config)
-        case .pasteboardPolicy(let policy): .pasteboardPolicy(runtime(policy))
-        case .printPolicy(let policy): .printPolicy(runtime(policy))
-        case .secureFileIOPolicy(let policy): .secureFileIOPolicy(runtime(policy))
-        case .secureServicesAvailability(let availability): .secureServicesAvailability(runtime(availability))
-        case .logLevel(let level): .logLevel(runtime(level))
+        case .pasteboardPolicy(let policy): .pasteboardPolicy(runtime(policy, or: .unauthorized))
+        case .printPolicy(let policy): .printPolicy(runtime(policy, or: .unauthorized))
+        case .secureFileIOPolicy(let policy): .secureFileIOPolicy(runtime(policy, or: .required))
+        case .secureServicesAvailability(let availability): .secureServicesAvailability(runtime(availability, or: .unavailable))
+        case .logLevel(let level): .logLevel(runtime(level, or: .status))
         }
     }
 
-    /// The runtime's value with the same raw value (the SDK's and the runtime's share them).
-    private static func runtime<From: RawRepresentable<Int>, To: RawRepresentable<Int> & CaseIterable>(_ value: From) -> To {
-        To(rawValue: value.rawValue) ?? To.allCases.first!
+    /// The runtime's value with the same raw value (the SDK's and the runtime's share them by construction).
+    private static func runtime<From: RawRepresentable<Int>, To: RawRepresentable<Int>>(_ value: From, or fallback: To) -> To {
+        To(rawValue: value.rawValue) ?? fallback
     }
 
     private static func runtimeClient(_ client: IvantiClient) -> AppConnectRuntime.IvantiClient {
