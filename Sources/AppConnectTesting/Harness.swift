@@ -182,18 +182,38 @@ public final class AppConnectHarness {
     ///   - ivantiClient: whether the Ivanti client is installed.
     ///   - appConnectApps: the bundle IDs of the AppConnect apps on the device.
     ///   - emailPlusInstalled: whether Email+ is installed.
+    ///   - schemeHandlers: URL scheme → bundle ID of the app on the device that handles it.
+    ///   - appURLSchemes: the app's own URL schemes (opening one is not Open In).
+    ///   - disableSchemeBlocking: the app's Info.plist `MI_APP_CONNECT` override of that name.
     ///   - appIdentifier: the app's bundle ID (seeds its derived app keys).
     ///   - strict: trap on a misuse, as the SDK's exception would end the app.
-    /// - Throws: ``HarnessError`` for a malformed bundle ID.
+    /// - Throws: ``HarnessError`` for a malformed bundle ID or URL scheme.
     public init(_ changes: [Change] = [], ivantiClient: IvantiClient = .installed, appConnectApps: Set<String> = [],
-                emailPlusInstalled: Bool = false, appIdentifier: String = "com.example.app", strict: Bool = false) throws(HarnessError) {
+                emailPlusInstalled: Bool = false, schemeHandlers: [String: String] = [:], appURLSchemes: Set<String> = [],
+                disableSchemeBlocking: Bool = false, appIdentifier: String = "com.example.app",
+                strict: Bool = false) throws(HarnessError) {
         var server = ServerState()
         for change in changes { server.apply(try Self.runtimeChange(change)) }
         var facts = DeviceFacts()
         facts.emailPlusInstalled = emailPlusInstalled
         facts.appConnectApps = try Self.bundleIDs(appConnectApps, "appConnectApps")
+        let app: AppFacts
+        for (scheme, handler) in schemeHandlers {
+            guard let id = try Self.bundleIDs([handler], "schemeHandlers[\(scheme)]").first else { continue }
+            do throws(InputError) {
+                try facts.setHandler(id, for: scheme)
+            } catch {
+                throw HarnessError(description: "schemeHandlers: \(error)")
+            }
+        }
+        do throws(InputError) {
+            app = try AppFacts(urlSchemes: appURLSchemes)
+        } catch {
+            throw HarnessError(description: "appURLSchemes: \(error)")
+        }
         device = SimulatedDevice(server: server, facts: facts, ivantiClient: Self.runtimeClient(ivantiClient))
-        DoubleWorld.shared.reset(device: device, appIdentifier: appIdentifier, strict: strict)
+        DoubleWorld.shared.reset(device: device, infoPlist: InfoPlistOverrides(disableSchemeBlocking: disableSchemeBlocking),
+                                 app: app, appIdentifier: appIdentifier, strict: strict)
     }
 
     // MARK: Driving

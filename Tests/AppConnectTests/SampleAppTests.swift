@@ -106,3 +106,29 @@ extension AppConnectDoubleTests {
         }
     }
 }
+
+extension AppConnectDoubleTests {
+    /// The device and app facts the harness sets reach the evaluator.
+    @Suite struct HarnessFacts {
+        @Test func schemeHandlersAndTheAppsOwnSchemesDecideOpenURL() throws {
+            let harness = try AppConnectHarness([.openInPolicy(.whitelist, whitelist: ["com.example.viewer"])],
+                                                schemeHandlers: ["viewer": "com.example.viewer", "other": "com.example.other"],
+                                                appURLSchemes: ["notes"])
+            let app = NotesAppDelegate()
+            app.application(didFinishLaunchingWithOptions: nil)
+            harness.checkIn()
+            let ac = try #require(AppConnect.sharedInstance())
+            #expect(ac.isURLAllowed(URL(string: "viewer://doc/1")!))
+            #expect(!ac.isURLAllowed(URL(string: "other://doc/1")!))
+            #expect(ac.isURLAllowed(URL(string: "notes://new")!), "the app's own scheme is not Open In")
+        }
+
+        @Test func malformedFactsAreClearErrors() {
+            #expect(throws: AppConnectHarness.HarnessError.self) { try AppConnectHarness(schemeHandlers: ["not a scheme": "com.example.a"]) }
+            #expect(throws: AppConnectHarness.HarnessError.self) { try AppConnectHarness(appConnectApps: ["no spaces allowed"]) }
+            #expect(throws: AppConnectHarness.HarnessError.self) {
+                try AppConnectHarness([.openInPolicy(.whitelist, whitelist: [""])])
+            }
+        }
+    }
+}
