@@ -172,3 +172,29 @@ extension AppConnectDoubleTests {
         }
     }
 }
+
+extension AppConnectDoubleTests {
+    @Suite struct Logging {
+        @Test func classLevelLoggingFollowsTheServersLevelAndOutlivesStop() throws {
+            let harness = try AppConnectHarness([.logLevel(.info)])
+            harness.appDoesNotImplement(AppConnectHarness.Callback.allCases.filter { !$0.isRequired })
+            #expect(AppConnect.logLevel() == .status, "no library yet")
+            let delegate = RequiredOnly()
+            AppConnect.initWith(delegate)
+            let ac = try #require(AppConnect.sharedInstance())
+            ac.start(launchOptions: nil)
+            harness.checkIn()
+            #expect(AppConnect.logLevel() == .info)
+            AppConnect.log(at: .info, message: "shown")
+            AppConnect.log(at: .debug, message: "hidden")
+            ac.stop()
+            #expect(AppConnect.logLevel() == .status)
+            AppConnect.log(at: .error, message: "after stop")
+            let timeline = harness.timeline
+            #expect(timeline.contains("log ACLOGLEVEL_INFO \"shown\"\n"))
+            #expect(timeline.contains("log ACLOGLEVEL_DEBUG \"hidden\"  (below the log level: not logged)"))
+            #expect(timeline.contains("log ACLOGLEVEL_ERROR \"after stop\"\n"))
+            #expect(harness.problems.isEmpty, "\(harness.problems)")
+        }
+    }
+}
