@@ -1,3 +1,4 @@
+internal import AppConnectRuntime
 import Foundation
 
 /// `AppConnectDelegate` (AppConnectInterface.h: `@protocol AppConnectDelegate <NSObject>`): the app's side of
@@ -64,83 +65,60 @@ public protocol AppConnectDelegate: NSObjectProtocol {
     func applicationDidBecomeActiveFromAppConnect(_ appConnect: AppConnect)
 }
 
-// The `@optional` methods: each default marks the delivery in progress as "not implemented".
+// The `@optional` methods: each default tells the runtime that the app has no
+// method for the callback it is delivering (the runtime's delivery probe), so the
+// runtime acknowledges UNSUPPORTED and records the delivery as not implemented.
 extension AppConnectDelegate {
     public func appConnect(_ appConnect: AppConnect, managedPolicyChangedTo newManagedPolicy: ACManagedPolicy) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, configChangedTo newConfig: [AnyHashable: Any]) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, openInPolicyChangedTo newOpenInPolicy: ACOpenInPolicy,
                            whitelist newWhitelist: Set<String>) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, openFromPolicyChangedTo newOpenFromPolicy: ACOpenFromPolicy,
                            whitelist newWhitelist: Set<String>) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, pasteboardPolicyChangedTo newPasteboardPolicy: ACPasteboardPolicy) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, printPolicyChangedTo newPrintPolicy: ACPrintPolicy) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, secureFileIOPolicyChangedTo newSecureFileIOPolicy: ACSecureFileIOPolicy) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, logLevelChangedTo newLogLevel: ACLogLevel) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect,
                            secureServicesAvailabilityChangedTo secureServicesAvailability: ACSecureServicesAvailability) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, copyAttemptedWhenUnauthorized pasteboardPolicy: ACPasteboardPolicy) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, openURLAttemptedWhenUnauthorizedFor openURL: URL) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: ACOpenInPolicy) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: ACOpenFromPolicy,
                            sourceApplication sourceApplicationId: String?) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func appConnectAttemptedDragAndDropToNonAppConnectApp(_ appConnect: AppConnect) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func applicationWillResignActiveForAppConnect(_ appConnect: AppConnect) {
-        DeliveryMark.notImplemented()
+        DeliveryProbe.notImplemented()
     }
     public func applicationDidBecomeActiveFromAppConnect(_ appConnect: AppConnect) {
-        DeliveryMark.notImplemented()
-    }
-}
-
-/// How the double tells an app's method from a default: it calls the delegate
-/// inside a scope, and the defaults mark the scope.
-///
-/// The scope is a task-local value bound for the synchronous duration of one
-/// call on the delivering thread, so deliveries never see each other's mark.
-enum DeliveryMark {
-    /// One call's verdict.
-    final class Verdict: @unchecked Sendable {
-        // Written and read only on the delivering thread, inside one synchronous call.
-        var implemented = true
-    }
-
-    @TaskLocal static var current: Verdict?
-
-    /// Marks the call in progress as reaching a default implementation.
-    static func notImplemented() { current?.implemented = false }
-
-    /// Runs `call` and reports whether it reached an app's own method.
-    static func isImplemented(_ call: () -> Void) -> Bool {
-        let verdict = Verdict()
-        $current.withValue(verdict) { call() }
-        return verdict.implemented
+        DeliveryProbe.notImplemented()
     }
 }

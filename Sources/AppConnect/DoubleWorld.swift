@@ -24,14 +24,6 @@ package struct Misuse: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A delegate callback the double delivered, and whether the app's own method ran.
-package struct DeliveredCallback: Sendable, Hashable {
-    /// Which callback.
-    package let kind: DelegateCallback.Kind
-    /// `false` when it reached a default implementation (or the delegate was gone).
-    package let implemented: Bool
-}
-
 /// Everything the double keeps between calls: the simulated device, what it
 /// recorded, and the shared instance. One per process, like the SDK's singleton;
 /// the test harness replaces its contents for each test.
@@ -47,7 +39,6 @@ package final class DoubleWorld: @unchecked Sendable {
     private var _appIdentifier = "com.example.app"
     private var _strict = false
     private var _misuses: [Misuse] = []
-    private var _deliveries: [DeliveredCallback] = []
     private var _problems: [String] = []
     private var _displayedMessages: [String] = []
     private var _openFromAcknowledgments: [(ACPolicyState, String?)] = []
@@ -70,7 +61,6 @@ package final class DoubleWorld: @unchecked Sendable {
             _appIdentifier = appIdentifier
             _strict = strict
             _misuses = []
-            _deliveries = []
             _problems = []
             _displayedMessages = []
             _openFromAcknowledgments = []
@@ -99,7 +89,6 @@ package final class DoubleWorld: @unchecked Sendable {
         set { locked { _strict = newValue } }
     }
     package var misuses: [Misuse] { locked { _misuses } }
-    package var deliveries: [DeliveredCallback] { locked { _deliveries } }
     package var problems: [String] { locked { _problems } }
     package var displayedMessages: [String] { locked { _displayedMessages } }
     package var openFromAcknowledgments: [(ACPolicyState, String?)] { locked { _openFromAcknowledgments } }
@@ -129,10 +118,6 @@ package final class DoubleWorld: @unchecked Sendable {
             return _strict
         }
         if strict { fatalError("AppConnect double, strict mode: \(misuse)") }
-    }
-
-    func delivered(_ kind: DelegateCallback.Kind, implemented: Bool) {
-        locked { _deliveries.append(DeliveredCallback(kind: kind, implemented: implemented)) }
     }
 
     func problem(_ text: String) { locked { _problems.append(text) } }

@@ -3,8 +3,9 @@ internal import OpenInPolicy
 import Foundation
 
 /// The runtime's delegate: forwards each callback to the app's SDK-style
-/// delegate with the SDK's types, and tells the runtime when the app has no
-/// method for it (so the runtime acknowledges UNSUPPORTED as the SDK does).
+/// delegate with the SDK's types. When the app has no method for it, the
+/// protocol's default runs and tells the runtime, which acknowledges
+/// UNSUPPORTED as the SDK does.
 final class RuntimeBridge: AppConnectRuntime.AppConnectDelegate, @unchecked Sendable {
     // Set once, right after the owner's init; read on delivery.
     weak var owner: AppConnect?
@@ -12,21 +13,17 @@ final class RuntimeBridge: AppConnectRuntime.AppConnectDelegate, @unchecked Send
 
     init(world: DoubleWorld) { self.world = world }
 
-    /// Delivers one callback; marks the runtime's delivery "not implemented" when the app's default ran.
+    /// Delivers one callback; an optional method the app lacks runs the protocol's default, which tells the runtime.
     private func deliver(_ kind: DelegateCallback.Kind, _ runtime: AppConnectRuntime.AppConnect,
                          _ call: (any AppConnectDelegate, AppConnect) -> Void) {
         guard let owner, let delegate = owner.appConnectDelegate else {
             world.problem("\(kind.selector) was due but the delegate is gone (the SDK holds it weakly): nothing was called")
-            world.delivered(kind, implemented: false)
-            if !kind.isRequired { NoMethods().appConnectAttemptedDragAndDropToNonAppConnectApp(runtime) }
+            // An optional callback then counts as not implemented (UNSUPPORTED, as the SDK would find no method);
+            // the auth state is never acknowledged UNSUPPORTED.
+            if !kind.isRequired { DeliveryProbe.notImplemented() }
             return
         }
-        let implemented = DeliveryMark.isImplemented {
-            Delivering.$selector.withValue(kind.selector) { call(delegate, owner) }
-        }
-        world.delivered(kind, implemented: implemented)
-        // The runtime's own default marks its delivery probe: the runtime then acts as for a missing method.
-        if !implemented { NoMethods().appConnectAttemptedDragAndDropToNonAppConnectApp(runtime) }
+        Delivering.$selector.withValue(kind.selector) { call(delegate, owner) }
     }
 
     func appConnectIsReady(_ appConnect: AppConnectRuntime.AppConnect) {
@@ -102,13 +99,4 @@ final class RuntimeBridge: AppConnectRuntime.AppConnectDelegate, @unchecked Send
     func applicationDidBecomeActive(fromAppConnect appConnect: AppConnectRuntime.AppConnect) {
         deliver(.didBecomeActive, appConnect) { $0.applicationDidBecomeActiveFromAppConnect($1) }
     }
-}
-
-/// A runtime delegate with only the required methods: calling one of its
-/// optional methods runs the runtime's default, which marks the delivery in
-/// progress as "not implemented".
-private struct NoMethods: AppConnectRuntime.AppConnectDelegate {
-    func appConnectIsReady(_ appConnect: AppConnectRuntime.AppConnect) {}
-    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, authStateChangedTo newAuthState: AppConnectRuntime.ACAuthState,
-                    withMessage message: String) {}
 }

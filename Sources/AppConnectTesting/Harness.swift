@@ -290,7 +290,14 @@ public final class AppConnectHarness {
     public var awaitedAcknowledgments: [String] { device.awaitedAcknowledgments.map(\.selector) }
 
     /// The delegate callbacks delivered, by selector, in order.
-    public var deliveredCallbacks: [String] { world.deliveries.map(\.kind.selector) }
+    public var deliveredCallbacks: [String] { deliveries.map(\.callback.kind.selector) }
+
+    /// Every delegate callback delivered on the device, and whether the app's own method ran.
+    private var deliveries: [(callback: DelegateCallback, implemented: Bool)] {
+        device.timeline.compactMap { event in
+            if case .callback(let callback, let implemented) = event { (callback, implemented) } else { nil }
+        }
+    }
 
     /// One line per delivered callback that reached no method of the app (a default ran instead).
     ///
@@ -300,9 +307,9 @@ public final class AppConnectHarness {
 
     private func notImplementedLines(skipping: Set<Callback>) -> [String] {
         let skippedSelectors = Set(skipping.map(\.rawValue))
-        return world.deliveries.filter { !$0.implemented && !skippedSelectors.contains($0.kind.selector) }.map {
-            "the app implements no method the SDK would call for \($0.kind.selector)"
-                + ($0.kind.acknowledgment.map { " (the library acknowledged \($0.selector) ACPolicyStateUnsupported for it)" } ?? "")
+        return deliveries.filter { !$0.implemented && !skippedSelectors.contains($0.callback.kind.selector) }.map {
+            "the app implements no method the SDK would call for \($0.callback.kind.selector)"
+                + ($0.callback.kind.acknowledgment.map { " (the library acknowledged \($0.selector) ACPolicyStateUnsupported for it)" } ?? "")
         }
     }
 

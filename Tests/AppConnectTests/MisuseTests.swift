@@ -119,3 +119,21 @@ extension AppConnectDoubleTests {
         }
     }
 }
+
+extension AppConnectDoubleTests {
+    @Suite struct WeakDelegate {
+        @Test func aReleasedDelegateIsAProblemNotAnAcknowledgment() throws {
+            let harness = try AppConnectHarness([.config(["k": "v"])])
+            do {
+                let delegate = RequiredOnly()
+                AppConnect.initWith(delegate)
+                AppConnect.sharedInstance()?.start(launchOptions: nil)
+            }
+            #expect(AppConnect.sharedInstance()?.appConnectDelegate == nil, "the SDK holds its delegate weakly")
+            harness.checkIn()
+            #expect(harness.problems.contains { $0.hasPrefix("appConnectIsReady: was due but the delegate is gone") })
+            #expect(!harness.acknowledgments.contains { $0.selector == "authStateApplied:message:" })
+            #expect(harness.acknowledgments.contains { $0.selector == "configApplied:message:" && $0.automatic })
+        }
+    }
+}
