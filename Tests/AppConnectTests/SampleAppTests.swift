@@ -132,3 +132,31 @@ extension AppConnectDoubleTests {
         }
     }
 }
+
+extension AppConnectDoubleTests {
+    /// The guide's Objective-C snippets, transliterated into `GuideAppDelegate`.
+    @Suite struct GuideSnippets {
+        @Test func readyGatingOpenInAlertAndConfig() throws {
+            AlertView.reset()
+            let harness = try AppConnectHarness([.openInPolicy(.unauthorized, whitelist: []), .config(["mode": "strict"])])
+            harness.appDoesNotImplement([.managedPolicyChanged, .openInPolicyChanged, .pasteboardPolicyChanged,
+                                         .printPolicyChanged, .secureFileIOPolicyChanged, .logLevelChanged,
+                                         .secureServicesAvailabilityChanged])
+            let app = GuideAppDelegate()
+            app.applicationDidFinishLaunching(withOptions: nil)
+            app.applicationDidBecomeActive()
+            #expect(app.initializingMessage == "Authorizing. Please wait...")
+            #expect(app.policyUpdates == 0)
+            harness.checkIn()
+            #expect(app.initializingMessage == nil)
+            #expect(app.policyUpdates == 1)
+            #expect(app.appliedConfig["mode"] as? String == "strict")
+            app.applicationDidBecomeActive()
+            #expect(app.policyUpdates == 2)
+            try harness.share(channel: "document-interaction", target: "com.example.other")
+            #expect(AlertView.shown == ["Open In not allowed: You are not allowed to share a document with this app."])
+            #expect(harness.acknowledgments.contains { $0.selector == "configApplied:message:" && !$0.automatic && $0.state == .applied })
+            #expect(harness.problems.isEmpty, "\(harness.problems)")
+        }
+    }
+}
