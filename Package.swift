@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime"]),
         // A sample app written against the SDK (Examples/SDKSampleApp), and its tests through the harness.
         .target(name: "SDKSampleApp", dependencies: ["AppConnect"], path: "Examples/SDKSampleApp"),
-        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "SDKSampleApp"]),
+        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "AppConnectRuntime", "SDKSampleApp"]),
         .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy", "OpenInCheckBench"]),
         .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInPolicy"]),
     ],
