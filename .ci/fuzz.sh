@@ -67,7 +67,7 @@ case $target in
     requests) cp Examples/*.jsonl "$corpus/"; split -l 1 -a 3 Examples/requests.jsonl "$corpus/line-" ;;
     policy-json) cp Examples/policies/*.json "$corpus/" ;;
     appconnect-plist) cp Examples/AppConnect.plist "$corpus/"; cp Examples/Info*.plist "$corpus/" ;;
-    info-plist) cp Examples/Info*.plist Examples/AppConnect.plist "$corpus/" ;;
+    info-plist) cp Examples/Info*.plist Examples/AppConnect.plist "$corpus/"; cp Examples/TravelDocs/Info.plist "$corpus/source-Info.plist"; cp Examples/TravelDocs.app/Info.plist "$corpus/built-Info.plist" ;;
     tables) cp Rules/*.md "$corpus/" ;;
 esac
 

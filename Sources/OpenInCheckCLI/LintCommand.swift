@@ -8,13 +8,16 @@ struct LintCommand: Command, Equatable {
     var strict: Bool
     /// `--format`: text or json.
     var json: Bool
+    /// `--build-setting NAME=VALUE`, in order: values for Info.plist references.
+    var buildSettings: [PolicyOptions.Pair] = []
 
     static let specs: [OptionSpec] = [
         OptionSpec("--strict", help: "Report warnings as errors (exit 1 instead of 2)."),
         OptionSpec("--format", value: "FORMAT", help: "text (default) or json."),
+        OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in an Info.plist's URL schemes, as eval does. Repeatable."),
     ]
 
-    static let usage = "openin-check lint [--strict] [--format text|json] FILE..."
+    static let usage = "openin-check lint [--strict] [--format text|json] [--build-setting NAME=VALUE]... FILE..."
 
     static let verb = Verb(
         name: "lint",
@@ -95,13 +98,17 @@ struct LintCommand: Command, Equatable {
                 throw UsageError("unknown format '\(format)': use text or json.\(Suggestion.phrase(for: format, among: ["text", "json"]))", verb: "lint")
             }
         }
-        return LintCommand(files: options.positionals, strict: options.has("--strict"), json: json)
+        let settings = try options.all("--build-setting").map { text throws(UsageError) in
+            try PolicyOptions.pair(text, option: "--build-setting NAME=VALUE", valueMayBeEmpty: true, verb: "lint")
+        }
+        return LintCommand(files: options.positionals, strict: options.has("--strict"), json: json, buildSettings: settings)
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
+        let settings = try PolicyOptions.buildSettings(buildSettings)
         var documents: [PolicyDocument] = []
         for file in files {
-            documents.append(PolicyDocument(contentsOf: try ByteSource.readFile(path: file, what: "file to lint"), file: file))
+            documents.append(PolicyDocument(contentsOf: try ByteSource.readFile(path: file, what: "file to lint"), file: file, buildSettings: settings))
         }
         var findings = PolicyLint.lint(documents)
         if strict { findings = findings.map(\.strict) }

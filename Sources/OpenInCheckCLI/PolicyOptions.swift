@@ -13,6 +13,8 @@ struct PolicyOptions: Sendable, Equatable {
     var policyPath: String
     /// `--info-plist FILE`: replaces the policy file's `infoPlist`.
     var infoPlistPath: String? = nil
+    /// `--build-setting NAME=VALUE`, in order: each sets one build setting for Info.plist references.
+    var buildSettings: [Pair] = []
     /// `--config KEY=VALUE`, in order: each sets (overrides) one key.
     var config: [Pair] = []
     /// `--email-plus-installed`.
@@ -26,7 +28,8 @@ struct PolicyOptions: Sendable, Equatable {
 
     static let specs: [OptionSpec] = [
         OptionSpec("--policy", value: "FILE", help: "The policy: a JSON policy file, or an AppConnect.plist (XML or binary). Required."),
-        OptionSpec("--info-plist", value: "FILE", help: "The app's Info.plist (XML or binary): its MI_APP_CONNECT dictionary's\nMI_AC_DISABLE_SCHEME_BLOCKING. Replaces the policy file's infoPlist."),
+        OptionSpec("--info-plist", value: "FILE", help: "The app's Info.plist (XML or binary): its MI_APP_CONNECT dictionary's\nMI_AC_DISABLE_SCHEME_BLOCKING, and its own URL schemes (CFBundleURLTypes,\nadded to the others). Replaces the policy file's infoPlist."),
+        OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in the Info.plist's URL schemes, as Xcode does\n(modifiers :lower, :upper, :rfc1034identifier). Repeatable."),
         OptionSpec("--config", value: "KEY=VALUE", repeatable: true, help: "Set a key of the app-specific configuration (overrides the file). Repeatable."),
         OptionSpec("--email-plus-installed", help: "Email+ is installed on the device."),
         OptionSpec("--scheme-handler", value: "SCHEME=BUNDLE_ID", repeatable: true, help: "The app that handles a URL scheme on the device (overrides the file). Repeatable."),
@@ -42,6 +45,9 @@ struct PolicyOptions: Sendable, Equatable {
         }
         var result = PolicyOptions(policyPath: policyPath)
         result.infoPlistPath = options.value("--info-plist")
+        result.buildSettings = try options.all("--build-setting").map { text throws(UsageError) in
+            try pair(text, option: "--build-setting NAME=VALUE", valueMayBeEmpty: true, verb: verb)
+        }
         result.config = try options.all("--config").map { text throws(UsageError) in
             try pair(text, option: "--config KEY=VALUE", valueMayBeEmpty: true, verb: verb)
         }
@@ -54,7 +60,7 @@ struct PolicyOptions: Sendable, Equatable {
         return result
     }
 
-    private static func pair(_ text: String, option: String, valueMayBeEmpty: Bool, verb: String) throws(UsageError) -> Pair {
+    static func pair(_ text: String, option: String, valueMayBeEmpty: Bool, verb: String) throws(UsageError) -> Pair {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
               valueMayBeEmpty || text.index(after: equals) != text.endIndex else {
             throw UsageError("'\(text)' is not of the form \(option.split(separator: " ").last!) (for \(option.split(separator: " ").first!))", verb: verb)
@@ -65,19 +71,27 @@ struct PolicyOptions: Sendable, Equatable {
     /// Reads the files and applies the flags.
     /// - Throws: ``CLIError/invalidInput(_:)`` for a file that cannot be read or is invalid, or an invalid flag value.
     func load() throws(CLIError) -> PolicyInputs {
+        let settings = try Self.buildSettings(buildSettings)
         let bytes = try ByteSource.readFile(path: policyPath, what: "policy file")
         var inputs: PolicyInputs
         do throws(FormatError) {
-            inputs = try PolicyFile.read(bytes, file: policyPath)
+            inputs = try PolicyFile.read(bytes, file: policyPath, buildSettings: settings)
         } catch {
             throw .invalidInput(error.description)
         }
         if let infoPlistPath {
             let plist = try ByteSource.readFile(path: infoPlistPath, what: "Info.plist")
+            let contents: InfoPlist.Contents
             do throws(FormatError) {
-                inputs.infoPlist = try InfoPlist.read(plist)
+                contents = try InfoPlist.read(plist, buildSettings: settings)
             } catch {
                 throw .invalidInput(error.inFile(infoPlistPath).description)
+            }
+            inputs.infoPlist = contents.overrides
+            inputs.app.removeInfoPlistSchemes()
+            for declared in contents.urlSchemes {
+                let origin = SchemeOrigin.infoPlist(file: infoPlistPath, keyPath: declared.keyPath, written: declared.written)
+                try flagValue("\(infoPlistPath): \(declared.keyPath)") { () throws(InputError) in try inputs.app.addScheme(declared.scheme, from: origin) }
             }
         }
         for pair in config { inputs.config[pair.key] = pair.value }
@@ -87,12 +101,26 @@ struct PolicyOptions: Sendable, Equatable {
             try inputs.device.setHandler(try flagValue(flag) { () throws(InputError) in try BundleID(pair.value) }, for: pair.key, flag: flag)
         }
         for scheme in appSchemes {
-            try flagValue("--app-scheme \(scheme)") { () throws(InputError) in try inputs.app.addScheme(scheme) }
+            try flagValue("--app-scheme \(scheme)") { () throws(InputError) in try inputs.app.addScheme(scheme, from: .flag("--app-scheme \(scheme)")) }
         }
         for app in appConnectApps {
             inputs.device.appConnectApps.insert(try flagValue("--appconnect-app \(app)") { () throws(InputError) in try BundleID(app) })
         }
         return inputs
+    }
+
+    /// The `--build-setting` pairs as build settings.
+    /// - Throws: ``CLIError/invalidInput(_:)`` for a name that is not letters, digits and `_`.
+    static func buildSettings(_ pairs: [Pair]) throws(CLIError) -> BuildSettings {
+        var settings = BuildSettings()
+        for pair in pairs {
+            do throws(BuildSettings.Problem) {
+                try settings.set(pair.key, to: pair.value)
+            } catch {
+                throw .invalidInput("--build-setting \(pair.key)=\(pair.value): \(error.description)")
+            }
+        }
+        return settings
     }
 
     /// Runs `body`, naming `flag` in the message of an invalid value.

@@ -30,11 +30,13 @@ public enum PolicyFile {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - file: the path to name in errors.
+    ///   - buildSettings: values for build-setting references in a JSON policy's `infoPlist`.
     /// - Throws: ``FormatError`` located in `file`.
-    public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+    public static func read<Bytes: Collection>(_ bytes: Bytes, file: String,
+                                               buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         do throws(FormatError) {
             switch try kind(of: bytes) {
-            case .json: return try PolicyJSON.read(bytes)
+            case .json: return try PolicyJSON.read(bytes, buildSettings: buildSettings)
             case .appConnectPlist: return try AppConnectPlist.read(bytes)
             }
         } catch {

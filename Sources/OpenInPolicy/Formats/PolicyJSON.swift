@@ -6,7 +6,8 @@
 ///   "openInPolicy": "whitelist",
 ///   "openInWhitelist": ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail"],
 ///   "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "true"},
-///   "infoPlist": {"MI_APP_CONNECT": {"MI_AC_DISABLE_SCHEME_BLOCKING": true}},
+///   "infoPlist": {"MI_APP_CONNECT": {"MI_AC_DISABLE_SCHEME_BLOCKING": true},
+///                 "CFBundleURLTypes": [{"CFBundleURLSchemes": ["accom.example.app"]}]},
 ///   "device": {"emailPlusInstalled": true, "emailPlusBundleIDs": ["com.mobileiron.ios.emailplus"],
 ///              "schemeHandlers": {"box": "net.box.BoxNet"}, "appConnectApps": ["com.example.docs"]},
 ///   "app": {"urlSchemes": ["myapp"]},
@@ -25,20 +26,28 @@ public enum PolicyJSON {
     static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps"]
 
     /// Reads a policy file's text.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - reader: the JSON reader (its limits).
+    ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError`` with the line and column of the first problem.
-    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader(),
+                                               buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {
             value = try reader.read(bytes)
         } catch {
             throw FormatError("not valid JSON: \(error.message)", at: error.position)
         }
-        return try read(value)
+        return try read(value, buildSettings: buildSettings)
     }
 
     /// Reads a policy from a JSON value.
+    /// - Parameters:
+    ///   - value: the policy file's JSON.
+    ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError``.
-    public static func read(_ value: JSONValue) throws(FormatError) -> PolicyInputs {
+    public static func read(_ value: JSONValue, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
         let root = JSONCursor(value)
         guard case .object = value else {
             throw root.error("a policy file must hold a JSON object, not \(root.found)")
@@ -57,14 +66,24 @@ public enum PolicyJSON {
             inputs.whitelist = Whitelist(try bundleIDs(field, what: "bundle IDs"))
         }
         if let field = fields["config"] { inputs.config = try config(field) }
-        if let field = fields["infoPlist"] { inputs.infoPlist = try InfoPlist.overrides(field) }
+        if let field = fields["infoPlist"] {
+            let contents = try InfoPlist.read(json: field, buildSettings: buildSettings)
+            inputs.infoPlist = contents.overrides
+            for declared in contents.urlSchemes {
+                do throws(InputError) {
+                    try inputs.app.addScheme(declared.scheme, from: .infoPlist(file: nil, keyPath: declared.keyPath, written: declared.written))
+                } catch {
+                    throw field.error("\(declared.keyPath): \(error.description)")
+                }
+            }
+        }
         if let field = fields["device"] { inputs.device = try device(field) }
         if let field = fields["app"] {
             let app = try field.members(allowed: ["urlSchemes"], what: "facts about the app")
             if let schemes = app["urlSchemes"] {
                 for (scheme, cursor) in try schemes.strings(what: "the app's own URL schemes") {
                     do throws(InputError) {
-                        try inputs.app.addScheme(scheme)
+                        try inputs.app.addScheme(scheme, from: .policyFile(keyPath: cursor.path))
                     } catch {
                         throw cursor.error(error.description)
                     }

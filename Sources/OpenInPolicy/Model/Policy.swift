@@ -186,6 +186,11 @@ public struct DeviceFacts: Sendable, Hashable {
 public struct AppFacts: Sendable, Hashable {
     /// The app's own URL schemes, lowercase: opening one of these is not Open In.
     public private(set) var urlSchemes: Set<String>
+    /// Where each scheme (lowercase) was declared, in the order given, for explanations;
+    /// a scheme added without an origin has none.
+    public private(set) var schemeOrigins: [String: [SchemeOrigin]] = [:]
+    /// The schemes added without an origin (they stay when ``removeInfoPlistSchemes()`` runs).
+    private var schemesWithoutOrigin: Set<String> = []
 
     /// Creates app facts with no schemes.
     public init() { urlSchemes = [] }
@@ -200,7 +205,62 @@ public struct AppFacts: Sendable, Hashable {
     /// Adds one of the app's own schemes (compared case-insensitively).
     /// - Throws: ``InputError/malformedScheme(_:)``.
     public mutating func addScheme(_ scheme: String) throws(InputError) {
-        urlSchemes.insert(try URLScheme.normalize(scheme))
+        let name = try URLScheme.normalize(scheme)
+        urlSchemes.insert(name)
+        schemesWithoutOrigin.insert(name)
+    }
+
+    /// Adds one of the app's own schemes and records where it was declared.
+    /// - Throws: ``InputError/malformedScheme(_:)``.
+    public mutating func addScheme(_ scheme: String, from origin: SchemeOrigin) throws(InputError) {
+        let name = try URLScheme.normalize(scheme)
+        urlSchemes.insert(name)
+        if schemeOrigins[name]?.contains(origin) != true { schemeOrigins[name, default: []].append(origin) }
+    }
+
+    /// Removes the schemes an Info.plist declared (a scheme also given another way stays), so
+    /// another Info.plist can replace them.
+    public mutating func removeInfoPlistSchemes() {
+        for (name, origins) in schemeOrigins {
+            let kept = origins.filter { !$0.isInfoPlist }
+            schemeOrigins[name] = kept.isEmpty ? nil : kept
+            if kept.isEmpty, !schemesWithoutOrigin.contains(name) { urlSchemes.remove(name) }
+        }
+    }
+
+    /// Equal when the schemes are: where they were declared does not change a decision.
+    public static func == (lhs: AppFacts, rhs: AppFacts) -> Bool { lhs.urlSchemes == rhs.urlSchemes }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(urlSchemes) }
+}
+
+/// Where one of the app's own URL schemes was declared: what `--explain` cites.
+public enum SchemeOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// An Info.plist's `CFBundleURLTypes`: the file when known (nil: a policy file's `infoPlist`),
+    /// the key path, and the string as written when build settings changed it.
+    case infoPlist(file: String?, keyPath: String, written: String?)
+    /// A policy file's `app.urlSchemes`: the key path.
+    case policyFile(keyPath: String)
+    /// A command-line flag, as given (`--app-scheme acme`).
+    case flag(String)
+
+    /// Whether the scheme comes from an Info.plist (a file, or a policy file's `infoPlist`).
+    public var isInfoPlist: Bool {
+        if case .infoPlist = self { return true }
+        return false
+    }
+
+    /// `the Info.plist Examples/Info.plist at CFBundleURLTypes[0].CFBundleURLSchemes[0] (written "ac$(PRODUCT_BUNDLE_IDENTIFIER)")`.
+    public var description: String {
+        switch self {
+        case .infoPlist(let file, let keyPath, let written):
+            let place = file.map { "the Info.plist \($0) at \(keyPath)" } ?? "the policy file's infoPlist at \(keyPath)"
+            return written.map { "\(place) (written \(JSONWriter.quoted($0)))" } ?? place
+        case .policyFile(let keyPath):
+            return "the policy file at \(keyPath)"
+        case .flag(let flag):
+            return "the flag \(flag)"
+        }
     }
 }
 

@@ -67,6 +67,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
         switch decision.rule {
         case ownScheme.id:
             return ["'\(scheme)' is one of the app's own URL schemes: opening it is not Open In"]
+                + facts.policy.app.schemeOrigins[scheme, default: []].map { "'\(scheme)' is declared by \($0)" }
         case webScheme.id:
             return ["'\(scheme)' is a web scheme: opening a web address is not Open In"]
         case unknownHandler.id:

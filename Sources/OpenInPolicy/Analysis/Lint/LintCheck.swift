@@ -73,9 +73,23 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
         "OI011", "duplicate-id", .info,
         "The same bundle ID is in the whitelist twice.")
 
+    /// An Info.plist URL scheme that is not a URL scheme.
+    public static let invalidURLScheme = LintCheck(
+        "OI012", "invalid-url-scheme", .error,
+        "An Info.plist URL scheme (CFBundleURLTypes) is not a URL scheme: non-ASCII, a character other than letters, digits, '+', '-' and '.', or a trailing ':'.")
+    /// The same Info.plist URL scheme twice.
+    public static let duplicateURLScheme = LintCheck(
+        "OI013", "duplicate-url-scheme", .warning,
+        "The Info.plist declares the same URL scheme twice (schemes ignore letter case): usually a copy meant to be another scheme.")
+    /// A build-setting reference openin-check cannot resolve.
+    public static let unresolvedBuildSetting = LintCheck(
+        "OI014", "unresolved-build-setting", .error,
+        "An Info.plist URL scheme holds a build-setting reference ($(NAME)) with no value, or one openin-check cannot read: lint the built Info.plist or give --build-setting.")
+
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
+        invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting,
     ]
 }

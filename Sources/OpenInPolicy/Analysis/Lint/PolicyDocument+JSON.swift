@@ -6,7 +6,8 @@ extension PolicyDocument {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - file: the file's name as the user gave it, for locations.
-    public init<Bytes: Collection>(policyJSON bytes: Bytes, file: String) where Bytes.Element == UInt8 {
+    ///   - buildSettings: values for the build-setting references in `infoPlist`'s URL schemes.
+    public init<Bytes: Collection>(policyJSON bytes: Bytes, file: String, buildSettings: BuildSettings = BuildSettings()) where Bytes.Element == UInt8 {
         self.init(kind: .policyFile, file: file)
         let root: JSONValue
         do throws(JSONError) {
@@ -30,6 +31,7 @@ extension PolicyDocument {
                 config = entries(member.value, path: member.key)
             case "infoPlist":
                 appConnectSections = sections(member.value, path: member.key)
+                urlSchemes = schemes(member.value, path: member.key, buildSettings: buildSettings)
             case "device":
                 if case .object(let device) = member.value, let ids = device.member("emailPlusBundleIDs") {
                     emailPlusBundleIDs = strings(ids.value, path: "device.emailPlusBundleIDs").map(\.value)
@@ -39,7 +41,7 @@ extension PolicyDocument {
             }
         }
         do throws(FormatError) {
-            _ = try PolicyJSON.read(root)
+            _ = try PolicyJSON.read(root, buildSettings: buildSettings)
         } catch {
             readErrors = [Written(error.message, at: location(error.position, ""))]
         }
@@ -74,6 +76,27 @@ extension PolicyDocument {
             return WrittenEntry(key: Written(member.key, at: location(member.keyPosition, keyPath)),
                                 value: Written(Self.written(member.value), at: location(member.valuePosition, keyPath)))
         }
+    }
+
+    /// Every string scheme of an `infoPlist` object's `CFBundleURLTypes` entries (keys compared by bytes);
+    /// a URL type of the wrong shape is left to the strict reader.
+    private func schemes(_ value: JSONValue, path: String, buildSettings: BuildSettings) -> [WrittenScheme] {
+        func member(_ key: String, of value: JSONValue) -> JSONValue? {
+            guard case .object(let object) = value else { return nil }
+            return object.members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+        }
+        let typesKey = InfoPlist.urlTypesKey, schemesKey = InfoPlist.urlSchemesKey
+        guard case .array(let types)? = member(typesKey, of: value) else { return [] }
+        var result: [WrittenScheme] = []
+        for index in types.indices {
+            guard case .array(let schemes)? = member(schemesKey, of: types[index]) else { continue }
+            for position in schemes.indices {
+                guard case .string(let text) = schemes[position] else { continue }
+                let keyPath = "\(path).\(typesKey)[\(index)].\(schemesKey)[\(position)]"
+                result.append(WrittenScheme(Written(text, at: location(schemes.position(at: position), keyPath)), buildSettings: buildSettings))
+            }
+        }
+        return result
     }
 
     /// The `MI_APP_CONNECT` dictionaries of an `infoPlist` object, by exact name or a spelling close to it.

@@ -31,14 +31,16 @@ extension PolicyDocument {
     }
 
     /// Reads an app's Info.plist (XML or binary) for lint: its `MI_APP_CONNECT`
-    /// dictionary, or a top-level key spelled close to it, with the strict reader's first error.
+    /// dictionary, or a top-level key spelled close to it, and every string of
+    /// its `CFBundleURLTypes` entries' `CFBundleURLSchemes`, with the strict reader's first error.
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - file: the file's name as the user gave it, for locations.
-    public init<Bytes: Collection>(infoPlist bytes: Bytes, file: String) where Bytes.Element == UInt8 {
+    ///   - buildSettings: values for the build-setting references in the schemes.
+    public init<Bytes: Collection>(infoPlist bytes: Bytes, file: String, buildSettings: BuildSettings = BuildSettings()) where Bytes.Element == UInt8 {
         self.init(kind: .infoPlist, file: file)
         do throws(FormatError) {
-            _ = try InfoPlist.read(bytes)
+            _ = try InfoPlist.read(bytes, buildSettings: buildSettings)
         } catch {
             readErrors = [Written(error.message, at: SourceLocation(file: file, line: error.line, keyPath: ""))]
         }
@@ -47,6 +49,18 @@ extension PolicyDocument {
             var entries: [WrittenEntry] = []
             if case .dictionary(let section)? = root[key] { entries = Self.entries(section, path: key, file: file) }
             appConnectSections.append(WrittenSection(key: Written(key, at: place(key)), entries: entries))
+        }
+        // The strict reader reports a URL type of the wrong shape; lint looks at every string scheme.
+        let typesKey = InfoPlist.urlTypesKey, schemesKey = InfoPlist.urlSchemesKey
+        guard case .array(let types)? = root.first(where: { $0.key.utf8.elementsEqual(typesKey.utf8) })?.value else { return }
+        for (index, type) in types.enumerated() {
+            guard case .dictionary(let members) = type,
+                  case .array(let schemes)? = members.first(where: { $0.key.utf8.elementsEqual(schemesKey.utf8) })?.value else { continue }
+            for (position, scheme) in schemes.enumerated() {
+                guard case .string(let text) = scheme else { continue }
+                let written = Written(text, at: place("\(typesKey)[\(index)].\(schemesKey)[\(position)]"))
+                urlSchemes.append(WrittenScheme(written, buildSettings: buildSettings))
+            }
         }
     }
 
@@ -83,15 +97,16 @@ extension PolicyDocument {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - file: the file's name as the user gave it.
-    public init(contentsOf bytes: [UInt8], file: String) {
+    ///   - buildSettings: values for an Info.plist's build-setting references.
+    public init(contentsOf bytes: [UInt8], file: String, buildSettings: BuildSettings = BuildSettings()) {
         do throws(FormatError) {
             switch try PolicyFile.kind(of: bytes) {
             case .json:
-                self.init(policyJSON: bytes, file: file)
+                self.init(policyJSON: bytes, file: file, buildSettings: buildSettings)
             case .appConnectPlist where Self.isAppConnectPlist(bytes, file: file):
                 self.init(appConnectPlist: bytes, file: file)
             case .appConnectPlist:
-                self.init(infoPlist: bytes, file: file)
+                self.init(infoPlist: bytes, file: file, buildSettings: buildSettings)
             }
         } catch {
             self.init(kind: .policyFile, file: file,

@@ -33,6 +33,8 @@ public struct PolicyDocument: Sendable, Hashable {
     public var appConnectSections: [WrittenSection]
     /// Email+'s bundle IDs as the document gives them (empty: the default).
     public var emailPlusBundleIDs: [String]
+    /// An Info.plist's URL schemes (`CFBundleURLTypes`), every string as written.
+    public var urlSchemes: [WrittenScheme] = []
     /// What the format's strict reader rejects, if anything (readers stop at the first problem).
     public var readErrors: [Written<String>]
 
@@ -48,6 +50,28 @@ public struct PolicyDocument: Sendable, Hashable {
         self.appConnectSections = appConnectSections
         self.emailPlusBundleIDs = emailPlusBundleIDs
         self.readErrors = readErrors
+    }
+}
+
+/// One of the app's URL schemes as an Info.plist writes it, and what it resolves to.
+public struct WrittenScheme: Sendable, Hashable {
+    /// The string as written, at its key path (`CFBundleURLTypes[0].CFBundleURLSchemes[1]`).
+    public let written: Written<String>
+    /// The scheme with its build-setting references resolved; nil when they cannot be.
+    public let resolved: String?
+    /// Why the references cannot be resolved, when they cannot.
+    public let problem: BuildSettings.Problem?
+
+    /// Resolves `written` with `buildSettings`.
+    public init(_ written: Written<String>, buildSettings: BuildSettings) {
+        self.written = written
+        do throws(BuildSettings.Problem) {
+            resolved = try buildSettings.resolve(written.value)
+            problem = nil
+        } catch {
+            resolved = nil
+            problem = error
+        }
     }
 }
 

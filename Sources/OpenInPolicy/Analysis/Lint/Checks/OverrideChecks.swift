@@ -13,7 +13,9 @@
 /// A value that is not on but does not say off (`True`, `YES`, `1`,
 /// `" true"`, a boolean where a string is expected, a string where a boolean
 /// is) is OI006. A value that says off (`false`, `no`, `0`, `off`, empty) is
-/// what it says, and not a finding. Keys are matched exactly: a key spelled
+/// what it says, and not a finding — except for the Info.plist key, where any
+/// value that is not a Boolean (`"NO"` and `0` included) is OI006, because
+/// `eval` rejects the file for it. Keys are matched exactly: a key spelled
 /// close to one of these but not exactly (see `KeySpelling`) is OI007. The enforcement key read as on is
 /// OI008, the most serious finding: Open In is then not protected at all.
 enum OverrideChecks: DocumentCheck {
@@ -45,8 +47,8 @@ enum OverrideChecks: DocumentCheck {
                 let key = entry.key.value, value = entry.value.value
                 if KeySpelling.isMisspelling(key, of: InfoPlistKeys.disableSchemeBlocking) {
                     findings.append(misspelled(entry.key, InfoPlistKeys.disableSchemeBlocking))
-                } else if key == InfoPlistKeys.disableSchemeBlocking, !OverrideValues.plistDisablesSchemeBlocking(value),
-                          !OverrideValues.saysOff(value) {
+                } else if key == InfoPlistKeys.disableSchemeBlocking, !OverrideValues.isBoolean(value) {
+                    // Any other type, even one that says off ("NO", 0), is rejected by eval: lint says so too.
                     findings.append(LintFinding(
                         .overrideValueIgnored, at: entry.value.location,
                         "\(key) is \(value), not a Boolean: the Info.plist key takes the boolean YES, and openin-check rejects the file until it is one",
@@ -95,6 +97,12 @@ enum OverrideValues {
     /// Whether the Info.plist's `MI_AC_DISABLE_SCHEME_BLOCKING` value turns blocking off: the boolean YES.
     static func plistDisablesSchemeBlocking(_ value: WrittenValue) -> Bool {
         value == .bool(true)
+    }
+
+    /// Whether a value is a Boolean, the only type the Info.plist key takes.
+    static func isBoolean(_ value: WrittenValue) -> Bool {
+        if case .bool = value { return true }
+        return false
     }
 
     /// Whether a value plainly says off, so reading it as off is what its author meant.
