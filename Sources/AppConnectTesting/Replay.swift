@@ -11,7 +11,7 @@ extension AppConnectHarness {
     ///
     /// Server, device, check-in, share, copy, read, ack, log, stop, retire and
     /// quit lines act as in `simulate`, through the double. A `launch` line
-    /// ends the running app process, if any, and calls `launch` with empty
+    /// ends the app process that created a library, if any, and calls `launch` with empty
     /// launch options: the app's own launch code (`AppConnect.initWith`,
     /// `start(launchOptions:)`, dual-mode choices) runs; unless the line says
     /// `waiting`, the Ivanti client then answers the check-in. The scenario's
@@ -52,7 +52,7 @@ extension AppConnectHarness {
                 // The parser validated the event, so it cannot fail here.
                 try? device.update(event)
             case .launch(let waiting):
-                if launched { world.endProcess() }
+                if launched || world.lastInstance != nil { world.endProcess() }
                 launched = true
                 launch([:])
                 if !waiting { device.checkIn() }
