@@ -191,24 +191,18 @@ public final class AppConnect: NSObject {
     ///
     /// The runtime models no Open From policy yet: once ready this is
     /// `.authorized`, the library restricting nothing the app receives.
-    public var openFromPolicy: ACOpenFromPolicy {
-        gated("openFromPolicy", fallback: .unauthorized) { runtime throws(ACPropertyAccessExceptionError) in
-            _ = try runtime.openInPolicy
-            return .authorized
-        }
-    }
+    public var openFromPolicy: ACOpenFromPolicy { unmodeled("openFromPolicy", fallback: .unauthorized, value: .authorized) }
     /// `openFromWhitelist` (`NSSet<NSString*> *`); empty (the runtime models no Open From policy yet).
-    public var openFromWhitelist: Set<String> {
-        gated("openFromWhitelist", fallback: []) { runtime throws(ACPropertyAccessExceptionError) in
-            _ = try runtime.openInPolicy
-            return []
-        }
-    }
+    public var openFromWhitelist: Set<String> { unmodeled("openFromWhitelist", fallback: [], value: []) }
     /// `excludedAppleActivityTypes` (untyped `NSArray *`); empty: the runtime models no activity exclusions.
-    public var excludedAppleActivityTypes: [Any] {
-        gated("excludedAppleActivityTypes", fallback: []) { runtime throws(ACPropertyAccessExceptionError) in
-            _ = try runtime.openInPolicy
-            return []
+    public var excludedAppleActivityTypes: [Any] { unmodeled("excludedAppleActivityTypes", fallback: [], value: []) }
+
+    /// A gated property the runtime does not model: `value` once ready, a misuse and `fallback` before.
+    private func unmodeled<Value>(_ name: String, fallback: Value, value: Value) -> Value {
+        gated(name, fallback: fallback) { runtime throws(ACPropertyAccessExceptionError) in
+            // The runtime's ready gate, through a property it has: it throws exactly when any gated read would.
+            _ = try runtime.authState
+            return value
         }
     }
     /// `printPolicy`; `.unauthorized` (and a misuse) before ready.

@@ -14,14 +14,16 @@ extension AppConnectDoubleTests {
             ac.start(launchOptions: nil)
             #expect(ac.openInPolicy == .unauthorized, "before ready the double answers the fail-closed value")
             #expect(ac.config.isEmpty)
+            #expect(ac.openFromPolicy == .unauthorized)
             #expect(ac.secureServicesAvailability == .available, "readable at any time: no misuse")
             let misuses = harness.misuses
-            #expect(misuses.map(\.call) == ["openInPolicy", "config"])
+            #expect(misuses.map(\.call) == ["openInPolicy", "config", "openFromPolicy"])
             #expect(misuses.first?.problem.contains("ACPropertyAccessException") == true)
-            #expect(harness.problems.count == 2)
+            #expect(harness.problems.count == 3)
             harness.checkIn()
             #expect(ac.openInPolicy == .authorized)
-            #expect(harness.misuses.count == 2)
+            #expect(ac.openFromPolicy == .authorized)
+            #expect(harness.misuses.count == 3)
         }
 
         @Test func unsupportedAuthStateAcknowledgmentIsRecordedWithTheCallback() throws {
