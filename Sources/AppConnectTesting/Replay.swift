@@ -65,9 +65,13 @@ extension AppConnectHarness {
             case .copy:
                 _ = instance?.runtime.copyToPasteboard()
             case .read(let property):
-                if let instance { read(property, on: instance) }
+                if let instance, !read(property.rawValue, on: instance) {
+                    skipped.append("line \(step.line): `read \(property.rawValue)`: the double does not read this property")
+                }
             case .ack(let kind, let state, let message):
-                if let instance { acknowledge(kind, ACPolicyState(rawValue: state.rawValue) ?? .error, message, on: instance) }
+                if let instance, !acknowledge(kind.rawValue, ACPolicyState(rawValue: state.rawValue) ?? .error, message, on: instance) {
+                    skipped.append("line \(step.line): `ack \(kind.rawValue)`: the double has no such acknowledgment")
+                }
             case .log(let level, let message):
                 AppConnect.log(at: ACLogLevel(rawValue: level.rawValue) ?? .error, message: message)
             case .stop:
@@ -82,31 +86,44 @@ extension AppConnectHarness {
     }
 
     /// Reads a property through the double (a gated read before ready records a misuse).
-    private func read(_ property: AppConnectProperty, on instance: AppConnect) {
+    ///
+    /// By the scenario's name for it, so a property the runtime adds is a skipped line until the double reads it.
+    /// - Returns: `false` for a property the double does not read.
+    private func read(_ property: String, on instance: AppConnect) -> Bool {
         switch property {
-        case .isReady: _ = instance.isReady
-        case .managedPolicy: _ = instance.managedPolicy
-        case .authState: _ = instance.authState
-        case .authMessage: _ = instance.authMessage
-        case .pasteboardPolicy: _ = instance.pasteboardPolicy
-        case .openInPolicy: _ = instance.openInPolicy
-        case .openInWhitelist: _ = instance.openInWhitelist
-        case .printPolicy: _ = instance.printPolicy
-        case .secureFileIOPolicy: _ = instance.secureFileIOPolicy
-        case .config: _ = instance.config
-        case .secureServicesAvailability: _ = instance.secureServicesAvailability
-        case .logLevel: _ = AppConnect.logLevel()
+        case "isReady": _ = instance.isReady
+        case "managedPolicy": _ = instance.managedPolicy
+        case "authState": _ = instance.authState
+        case "authMessage": _ = instance.authMessage
+        case "pasteboardPolicy": _ = instance.pasteboardPolicy
+        case "openInPolicy": _ = instance.openInPolicy
+        case "openInWhitelist": _ = instance.openInWhitelist
+        case "openFromPolicy": _ = instance.openFromPolicy
+        case "openFromWhitelist": _ = instance.openFromWhitelist
+        case "excludedAppleActivityTypes": _ = instance.excludedAppleActivityTypes
+        case "printPolicy": _ = instance.printPolicy
+        case "secureFileIOPolicy": _ = instance.secureFileIOPolicy
+        case "config": _ = instance.config
+        case "secureServicesAvailability": _ = instance.secureServicesAvailability
+        case "logLevel": _ = AppConnect.logLevel()
+        default: return false
         }
+        return true
     }
 
-    private func acknowledge(_ kind: AcknowledgmentKind, _ state: ACPolicyState, _ message: String, on instance: AppConnect) {
+    /// Acknowledges through the double, by the scenario's name for the acknowledgment.
+    /// - Returns: `false` for an acknowledgment the double does not have.
+    private func acknowledge(_ kind: String, _ state: ACPolicyState, _ message: String, on instance: AppConnect) -> Bool {
         switch kind {
-        case .authState: instance.authStateApplied(state, message: message)
-        case .config: instance.configApplied(state, message: message)
-        case .openInPolicy: instance.openInPolicyApplied(state, message: message)
-        case .pasteboardPolicy: instance.pasteboardPolicyApplied(state, message: message)
-        case .printPolicy: instance.printPolicyApplied(state, message: message)
-        case .secureFileIOPolicy: instance.secureFileIOPolicyApplied(state, message: message)
+        case "authState": instance.authStateApplied(state, message: message)
+        case "config": instance.configApplied(state, message: message)
+        case "openInPolicy": instance.openInPolicyApplied(state, message: message)
+        case "openFromPolicy": instance.openFromPolicyApplied(state, message: message)
+        case "pasteboardPolicy": instance.pasteboardPolicyApplied(state, message: message)
+        case "printPolicy": instance.printPolicyApplied(state, message: message)
+        case "secureFileIOPolicy": instance.secureFileIOPolicyApplied(state, message: message)
+        default: return false
         }
+        return true
     }
 }
