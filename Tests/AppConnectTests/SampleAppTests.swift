@@ -9,8 +9,8 @@ extension AppConnectDoubleTests {
     @Suite struct SampleApp {
         /// The callbacks the notes app leaves to the library, on purpose.
         static let skipped: [AppConnectHarness.Callback] = [
-            .managedPolicyChanged, .pasteboardPolicyChanged, .printPolicyChanged, .secureFileIOPolicyChanged,
-            .logLevelChanged, .secureServicesAvailabilityChanged, .copyAttemptedWhenUnauthorized,
+            .managedPolicyChanged, .openFromPolicyChanged, .pasteboardPolicyChanged, .printPolicyChanged,
+            .secureFileIOPolicyChanged, .logLevelChanged, .secureServicesAvailabilityChanged, .copyAttemptedWhenUnauthorized,
         ]
 
         static func launch(_ changes: [AppConnectHarness.Change]) throws -> (AppConnectHarness, NotesAppDelegate) {
@@ -93,9 +93,9 @@ extension AppConnectDoubleTests {
     @Suite struct ReadmeExample {
         @Test func blockedShareReachesTheApp() throws {
             let harness = try AppConnectHarness([.openInPolicy(.whitelist, whitelist: ["com.example.viewer"])])
-            harness.appDoesNotImplement([.managedPolicyChanged, .pasteboardPolicyChanged, .printPolicyChanged,
-                                         .secureFileIOPolicyChanged, .logLevelChanged, .secureServicesAvailabilityChanged,
-                                         .copyAttemptedWhenUnauthorized])
+            harness.appDoesNotImplement([.managedPolicyChanged, .openFromPolicyChanged, .pasteboardPolicyChanged,
+                                         .printPolicyChanged, .secureFileIOPolicyChanged, .logLevelChanged,
+                                         .secureServicesAvailabilityChanged, .copyAttemptedWhenUnauthorized])
             let app = NotesAppDelegate()
             app.application(didFinishLaunchingWithOptions: nil)   // the app's own AppConnect.initWith + start
             harness.checkIn()                                      // appConnectIsReady:, then every change callback
@@ -139,7 +139,7 @@ extension AppConnectDoubleTests {
         @Test func readyGatingOpenInAlertAndConfig() throws {
             AlertView.reset()
             let harness = try AppConnectHarness([.openInPolicy(.unauthorized, whitelist: []), .config(["mode": "strict"])])
-            harness.appDoesNotImplement([.managedPolicyChanged, .openInPolicyChanged, .pasteboardPolicyChanged,
+            harness.appDoesNotImplement([.managedPolicyChanged, .openInPolicyChanged, .openFromPolicyChanged, .pasteboardPolicyChanged,
                                          .printPolicyChanged, .secureFileIOPolicyChanged, .logLevelChanged,
                                          .secureServicesAvailabilityChanged])
             let app = GuideAppDelegate()
