@@ -139,3 +139,15 @@ extension AppConnectDoubleTests {
         }
     }
 }
+
+extension AppConnectDoubleTests {
+    @Suite struct HarnessReplacement {
+        @Test func aReplacedHarnessSaysSo() throws {
+            let first = try AppConnectHarness()
+            #expect(first.problems.isEmpty)
+            let second = try AppConnectHarness()
+            #expect(first.problems == ["another AppConnectHarness replaced this one: run the tests that use the double one at a time"])
+            #expect(second.problems.isEmpty)
+        }
+    }
+}
