@@ -40,7 +40,7 @@ do {
         let evaluator = Evaluator(policy: policy)
         for request in requests {
             let decision = evaluator.decide(request)
-            print(JSONWriter.compact(.object(DecisionRecord.json(decision))))
+            print(DecisionRecord.jsonLine(decision))
         }
     }
 

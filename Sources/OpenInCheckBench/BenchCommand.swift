@@ -33,7 +33,11 @@ public struct BenchCommand: Equatable, Sendable {
             --binary: eval over a 1,000,000-line file to /dev/null with its peak
             resident memory, jq -c '{id}' over the same file in the same rounds when
             jq is on PATH (and the ratio), eval with one request from flags (101 runs),
-            and eval with the big policy.
+            and eval with the big policy; then the performance targets in alternating
+            rounds with their floors: wc -l and cat on the same file (the read floor),
+            jq, /bin/true (the start-up floor), a stream of lines with \\u escapes,
+            --format json on 1,000 and 10,000 lines, the binary's size and ELF type,
+            and the same figures of --baseline, with the ratios.
         Build with -c release for figures that mean something.
 
         With --generate N FILE it writes N request lines (JSON Lines) to FILE and the
@@ -45,6 +49,8 @@ public struct BenchCommand: Equatable, Sendable {
         Options:
           --binary PATH     The openin-check executable timed as whole processes
                             (default: openin-check next to this program).
+          --baseline PATH   Another openin-check (an earlier build) timed in the same rounds,
+                            for before/after figures.
           --rounds N        Measured rounds of each benchmark, after one warm-up round (default 5).
           --seed N          The corpus's seed (default \(BenchCorpus.defaultSeed)).
           --generate N      Write N request lines to FILE and the corpus's policy next to it, then exit.
@@ -70,6 +76,8 @@ public struct BenchCommand: Equatable, Sendable {
     let seed: UInt64
     /// The `openin-check` executable timed as whole processes, when given.
     var binary: String? = nil
+    /// Another `openin-check` timed in the same rounds (`--baseline`), for before/after figures.
+    var baseline: String? = nil
 
     /// Runs the program with its arguments (without its name); returns the exit status.
     public static func main(arguments: [String]) -> Int32 {
@@ -89,7 +97,7 @@ public struct BenchCommand: Equatable, Sendable {
         }
     }
 
-    static let valueOptions: Set<String> = ["--binary", "--rounds", "--seed", "--generate"]
+    static let valueOptions: Set<String> = ["--binary", "--baseline", "--rounds", "--seed", "--generate"]
     static let flagOptions: Set<String> = ["--json", "--in-process", "--help", "-h"]
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchCommand {
@@ -126,7 +134,7 @@ public struct BenchCommand: Equatable, Sendable {
             seed = number
         }
         if values["--generate"] != nil {
-            for flag in ["--rounds", "--json", "--in-process", "--binary"] where flags.contains(flag) || values[flag] != nil {
+            for flag in ["--rounds", "--json", "--in-process", "--binary", "--baseline"] where flags.contains(flag) || values[flag] != nil {
                 throw .usage("\(flag) does not go with --generate, which only writes a corpus")
             }
             guard positionals.count == 1, let file = positionals.first, file != "-" else {
@@ -139,7 +147,7 @@ public struct BenchCommand: Equatable, Sendable {
         }
         return BenchCommand(mode: .measure(rounds: try count("--rounds", default: 5, atLeast: 1), json: flags.contains("--json"),
                                            inProcess: flags.contains("--in-process")),
-                            seed: seed, binary: values["--binary"])
+                            seed: seed, binary: values["--binary"], baseline: values["--baseline"])
     }
 
     func run(_ output: BenchOutput) throws(BenchError) {
@@ -159,7 +167,7 @@ public struct BenchCommand: Equatable, Sendable {
                 }
                 executable = path
             }
-            let report = try BenchRun(seed: seed, rounds: rounds, binary: executable).measure { part in
+            let report = try BenchRun(seed: seed, rounds: rounds, binary: executable, baseline: baseline).measure { part in
                 guard !json else { return }
                 output.write(part)
                 output.flush()

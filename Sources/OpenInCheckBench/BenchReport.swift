@@ -90,6 +90,20 @@ struct BenchReport {
     var stream: Stream?
     var policyLoad: PolicyLoad?
     var process: Process?
+    /// The performance targets' commands, with their floors (and a baseline), and the ratios.
+    var targets: (rows: [TargetsRun.Row], notes: [String])?
+
+    var targetsText: String {
+        guard let targets else { return "" }
+        var text = "targets, same rounds (the commands alternate round by round):\n"
+        for row in targets.rows {
+            let figure = row.lines != nil ? "\(Format.millions(row.summary)) lines/s" : "\(Format.range(row.summary, decimals: 2)) ms"
+            text += "  " + row.name + String(repeating: " ", count: max(1, 52 - row.name.count)) + figure + "\n"
+        }
+        text += "ratios (median against median):\n"
+        for note in targets.notes { text += "  \(note)\n" }
+        return text + "\n"
+    }
 
     /// Whether this is an optimised build (`-c release`).
     static var isReleaseBuild: Bool {
@@ -166,7 +180,7 @@ struct BenchReport {
         return text
     }
 
-    var text: String { heading + evaluatorText + streamText + policyLoadText + processText }
+    var text: String { heading + evaluatorText + streamText + policyLoadText + processText + targetsText }
 
     // MARK: JSON
 

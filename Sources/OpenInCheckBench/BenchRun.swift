@@ -17,6 +17,8 @@ struct BenchRun {
     let rounds: Int
     /// The `openin-check` executable timed as whole processes; `nil` skips them (no child processes, no large temporary file).
     let binary: String?
+    /// Another `openin-check` (say, an earlier build) timed in the same rounds, for before/after figures.
+    var baseline: String? = nil
 
     /// Distinct pre-built requests the evaluator benchmark cycles through (their strings stay in cache).
     static let evaluatorRequests = 10_000
@@ -46,6 +48,13 @@ struct BenchRun {
         if let binary {
             report.process = try measureProcesses(corpus, scratch, executable: binary, bigPolicy: report.policyLoad!.path)
             progress(report.processText)
+            let file = scratch.file("targets.jsonl")
+            _ = scratch.file("targets.policy.json")
+            try CorpusWriter.write(corpus, lines: Self.processLines, to: file)
+            let targets = try TargetsRun(rounds: rounds, executable: binary, baseline: baseline)
+                .measure(corpus, scratch, file: file, policy: CorpusWriter.policyPath(for: file), lines: Self.processLines)
+            report.targets = targets
+            progress(report.targetsText)
         }
         return report
     }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import OpenInPolicy
 
 /// Where a verb reads and writes: the process's standard streams, or memory in tests.
 final class Console {
@@ -140,24 +141,13 @@ final class ByteSource {
         return ByteSource(fileDescriptor: descriptor, name: path)
     }
 
-    /// The largest policy file or Info.plist read: 16 MiB, far more than any real one.
-    static let maxFileSize = 16 << 20
-
-    /// Reads a whole file of at most ``maxFileSize`` bytes, so that `/dev/zero` or a runaway file cannot exhaust memory.
+    /// Reads a whole file of at most 16 MiB (``CappedFile``, the one capped reader of the package).
     /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be opened or read, or is too large.
     static func readFile(path: String, what: String) throws(CLIError) -> [UInt8] {
-        let source = try open(path: path, what: what)
-        defer { source.close() }
-        let tooLarge = CLIError.invalidInput("cannot read \(what) '\(path)': it is larger than 16 MiB")
-        var status = stat()
-        if let descriptor = source.fileDescriptor, fstat(descriptor, &status) == 0, Int(status.st_size) > maxFileSize {
-            throw tooLarge
-        }
-        var contents: [UInt8] = []
-        while true {
-            let count = try source.read(into: &contents, upTo: 64 * 1024, what: what)
-            if count == 0 { return contents }
-            if contents.count > maxFileSize { throw tooLarge }  // a device or a pipe, whose size fstat does not give
+        do throws(CappedFile.Failure) {
+            return try CappedFile.read(path: path, what: what)
+        } catch {
+            throw .invalidInput(error.message)
         }
     }
 

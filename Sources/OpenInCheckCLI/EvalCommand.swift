@@ -26,6 +26,8 @@ struct EvalCommand: Command, Equatable {
     var maxLineLength: Int = RequestStream.defaultMaxLineLength
     /// Whether ``RequestStream`` may take its fast path for plain lines (tests turn it off to compare both paths).
     var fastPath = true
+    /// How many threads the stream may use (`nil`: one per processor; tests compare 1 with several).
+    var threads: Int? = nil
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
@@ -182,13 +184,21 @@ struct EvalCommand: Command, Equatable {
     /// Decides a JSON Lines stream through ``RequestStream``: records in `json`/`jsonl`, a line per request in `text`.
     private func decideStream(_ source: ByteSource, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let stream = RequestStream(policy: inputs, format: format == .json ? .jsonArray : .jsonLines, explain: explain,
-                                   maxLineLength: maxLineLength, fastPath: fastPath)
+                                   maxLineLength: maxLineLength, fastPath: fastPath, threads: threads)
         var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
-        while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
-            switch format {
-            case .json, .jsonl:
-                stream.withRecord(for: line.streamLine) { console.stdout.write(bytes: $0) }
-            case .text:
+        switch format {
+        case .json, .jsonl:
+            // Blocks of whole lines: the stream splits a large block between threads, records in input order.
+            while let block = try lines.nextBlock(beforeWaiting: { console.stdout.flush() }) {
+                switch block {
+                case .lines(let bytes):
+                    bytes.withUnsafeBufferPointer { lines in stream.withRecords(forLinesIn: lines) { console.stdout.write(bytes: $0) } }
+                case .tooLong:
+                    stream.withRecord(for: .tooLong) { console.stdout.write(bytes: $0) }
+                }
+            }
+        case .text:
+            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
                 console.stdout.write(Self.text(stream.entry(for: line.streamLine)))
             }
         }

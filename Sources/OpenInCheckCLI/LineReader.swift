@@ -50,6 +50,73 @@ struct LineReader {
         self.maxLength = maxLength
     }
 
+    /// What ``nextBlock(beforeWaiting:)`` returns.
+    enum Block: Equatable {
+        /// Whole lines, each ended by `\n`, except that the stream's last line may have none;
+        /// a line in it may still be longer than the limit (``RequestStream`` checks).
+        case lines(ArraySlice<UInt8>)
+        /// One line longer than the limit, skipped without being held.
+        case tooLong
+    }
+
+    /// How much a block read asks for at once: large blocks let ``RequestStream`` split them between threads.
+    private static let blockSize = 1 << 20
+
+    /// The next block of whole lines, as much as has arrived, or `nil` at the end of the stream.
+    /// (Use either this or ``next(beforeWaiting:)`` on one reader.)
+    /// - Parameter beforeWaiting: called before a read that may block, so output so far can be flushed.
+    /// - Throws: ``CLIError/invalidInput(_:)`` on a read error.
+    mutating func nextBlock(beforeWaiting: () -> Void) throws(CLIError) -> Block? {
+        while true {
+            if discardingBlock {
+                // The rest of a line too long to hold: drop bytes up to its line break.
+                if let newline = LineReader.firstNewline(in: buffer, from: start) {
+                    start = newline + 1
+                    discardingBlock = false
+                    return .tooLong
+                }
+                start = buffer.count
+                if atEnd {
+                    discardingBlock = false
+                    return .tooLong
+                }
+            } else if let newline = LineReader.lastNewline(in: buffer, from: start) {
+                let block = buffer[start...newline]
+                start = newline + 1
+                return .lines(block)
+            } else if atEnd {
+                guard start < buffer.count else { return nil }
+                let block = buffer[start...]
+                start = buffer.count
+                return .lines(block)
+            } else if buffer.count - start > maxLength + 1 {
+                // No line break within the limit (and a `\r`): the line is too long whatever follows.
+                discardingBlock = true
+                start = buffer.count
+            }
+            buffer.removeSubrange(0..<start)
+            start = 0
+            scanned = 0
+            beforeWaiting()
+            if try source.read(into: &buffer, upTo: LineReader.blockSize, what: what) == 0 { atEnd = true }
+        }
+    }
+
+    private var discardingBlock = false
+
+    /// The index of the last `\n` in `buffer` at or after `start` (searched from the end: it is
+    /// usually within a line of it).
+    static func lastNewline(in buffer: [UInt8], from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            var index = bytes.count - 1
+            while index >= start {
+                if bytes[index] == UInt8(ascii: "\n") { return index }
+                index -= 1
+            }
+            return nil
+        }
+    }
+
     /// The index of the first `\n` in `buffer` at or after `start` (memchr, which looks at many bytes at a time: a byte-at-a-time search was a tenth of the JSON Lines fast path's time).
     static func firstNewline(in buffer: [UInt8], from start: Int) -> Int? {
         buffer.withUnsafeBytes { raw in

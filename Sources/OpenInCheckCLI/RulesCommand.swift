@@ -3,7 +3,7 @@ import OpenInPolicy
 /// `openin-check rules`: lists the decision rules in evaluation order.
 struct RulesCommand: Command, Equatable {
     static let specs = [
-        OptionSpec("--explain", help: "Also print each rule's seed source and the sentence it comes from."),
+        OptionSpec("--explain", help: "Also print each rule's source and the sentence it quotes."),
     ]
 
     static let verb = Verb(
@@ -11,9 +11,11 @@ struct RulesCommand: Command, Equatable {
         abstract: "List the decision rules in order, with ids, summaries and sources.",
         usage: "\(CLI.name) rules [--explain]",
         help: """
-            Lists every decision rule in evaluation order (first match decides): its step
-            in DESIGN's list, its stable id and a one-line summary. With --explain, also
-            the seed file each rule comes from and the sentence it quotes.
+            Lists every decision rule in evaluation order (first match decides): its step,
+            its stable id and a one-line summary. With --explain, also where each rule
+            comes from and the sentence it quotes: a section of the AppConnect for iOS SDK
+            Developer Guide, a declaration of the SDK header AppConnectInterface.h, or, for
+            our own choices, the section of Rules/*.md that states and argues them.
 
             Usage: \(CLI.name) rules [--explain]
 

@@ -39,7 +39,7 @@ public struct Evaluator: Sendable {
         case .activityView: return ActivityViewRule.decide(policy)
         case .mailto(let url): return MailtoOpenURLRule.decide(url: url, policy)
         case .otherURL(let url): return OtherSchemeOpenURLRule.decide(url: url, policy)
-        case .mailView: return MailViewRule.decide(policy)
+        case .mailView: return MailViewRule.decide(request, policy)
         case .document(let target): return DocumentInteractionRule.decide(target: target, document: request.document, policy)
         case .dragAndDrop(let target): return DragAndDropListingRule.decide(target: target, policy)
         }
@@ -57,7 +57,8 @@ enum Delivery {
     static func receiver(of request: ShareRequest, _ policy: PreparedPolicy) -> BundleID? {
         switch request.route {
         case .activityView(let target): target
-        case .mailto, .mailView: .mobileMail
+        case .mailto: policy.thirdPartyMailApp ?? .mobileMail
+        case .mailView: request.channel == .mailLink ? policy.thirdPartyMailApp ?? .mobileMail : .mobileMail
         case .otherURL(let url): policy.isOwnScheme(url) ? nil : policy.handler(for: url)
         case .document(let target), .dragAndDrop(let target): target
         }

@@ -101,6 +101,19 @@ struct ExplanationFacts {
         }
     }
 
+    /// Where a `mailto:` request on `channel` goes, and whether that app is allowed: one or two sentences.
+    func mailApp(for channel: Channel) -> [String] {
+        guard channel != .mailCompose else { return ["the mail compose sheet is always native Mail", mailPair] }
+        switch policy.device.handler(forScheme: "mailto") {
+        case let handler? where !handler.isNativeMail:
+            return ["mailto: goes to the device's mail app \(handler) (its mailto handler)", listing(handler)]
+        case let handler?:
+            return ["mailto: goes to native Mail (the device's mailto handler is \(handler))", mailPair]
+        case nil:
+            return ["mailto: goes to native Mail: the device names no other mail app (--scheme-handler mailto=BUNDLE_ID or device.schemeHandlers)", mailPair]
+        }
+    }
+
     /// The two places `MI_AC_DISABLE_SCHEME_BLOCKING` can be set, and what each says.
     var schemeBlockingOverrides: [(isSet: Bool, sentence: String)] {
         let key = AppConfig.disableSchemeBlockingKey

@@ -23,6 +23,8 @@ final class PreparedPolicy: Sendable {
     let emailPlusInstalled: Bool
     /// The bundle ID a redirect to Email+ opens.
     let emailPlusTarget: BundleID
+    /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
+    let thirdPartyMailApp: BundleID?
     private let whitelist: Whitelist
     private let appConnectApps: BundleIDTable
     private let ownSchemes: SchemeTable<Bool>
@@ -38,6 +40,7 @@ final class PreparedPolicy: Sendable {
         dragAndDrop = policy.dragAndDrop
         emailPlusInstalled = policy.device.emailPlusInstalled
         emailPlusTarget = policy.device.emailPlusTarget
+        thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
         whitelist = policy.whitelist
         appConnectApps = BundleIDTable(policy.device.appConnectApps)
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })

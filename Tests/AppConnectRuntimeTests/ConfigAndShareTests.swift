@@ -100,7 +100,7 @@ import Testing
         let appConnect = try Fixture.readyLibrary(app, on: device)
         let drag = try ShareRequest(channel: .dragAndDrop, target: Fixture.viewer)
         #expect(appConnect.share(drag).outcome == .allow)
-        device.push(.dragAndDropPolicy(DragAndDropPolicy.none))
+        device.push(.dragAndDropPolicy(.appConnect))  // the viewer is not an AppConnect app
         #expect(appConnect.share(drag).outcome == .deny)
         #expect(app.log.all.last == "dragBlocked")
     }

@@ -26,7 +26,7 @@ import Testing
                 new: deny, callback openURLAttemptedWhenUnauthorizedForURL(box://share)  [open-url.unlisted-handler]
               drag-and-drop net.box.BoxNet
                 old: allow to net.box.BoxNet  [drag-and-drop.listed-target]
-                new: deny, callback appConnectAttemptedDragAndDropToNonAppConnectApp  [drag-and-drop.unlisted-target]
+                new: deny  [drag-and-drop.unlisted-target]
 
             verdict: less permissive
 
@@ -107,7 +107,7 @@ import Testing
                     new: deny, callback openURLAttemptedWhenUnauthorizedForURL(box://files/123)  [open-url.unlisted-handler]
               1×  drag-and-drop net.box.BoxNet
                     old: allow to net.box.BoxNet  [drag-and-drop.listed-target]
-                    new: deny, callback appConnectAttemptedDragAndDropToNonAppConnectApp  [drag-and-drop.unlisted-target]
+                    new: deny  [drag-and-drop.unlisted-target]
 
             verdict on this log: less permissive
 

@@ -1,4 +1,5 @@
 import Foundation
+import OpenInPolicy
 import Testing
 
 /// The CLI contract of DESIGN.md, pinned by running the built binary.
@@ -34,8 +35,8 @@ import Testing
     @Test func explainNamesRuleSourceAndInputs() throws {
         let run = try BuiltBinary.run(["eval", "--policy", Self.halfPair, "--channel", "mail-link", "--url", "mailto:a@example.com", "--explain"])
         #expect(run.status == 2)
-        #expect(run.stdout.contains("Why\n  rule     mail-view.blocked (step 8 of 10)\n"))
-        #expect(run.stdout.contains("  source   open-in-policy.txt\n"))
+        #expect(run.stdout.contains("Why\n  rule     mail-view.blocked (step \(RuleID(parsing: "mail-view.blocked")?.info.step ?? 0) of \(RuleInfo.stepCount))\n"))
+        #expect(run.stdout.contains("  source   AppConnect for iOS SDK Developer Guide: Open In policy API details\n"))
         #expect(run.stdout.contains("- the whitelist holds com.apple.mobilemail but not com.apple.UIKit.activity.Mail: both are needed for native Mail"))
     }
 
@@ -43,11 +44,11 @@ import Testing
         let arguments = ["eval", "--policy", Self.halfPair, "--channel", "open-url", "--url", "mailto:a@example.com"]
         let jsonl = try BuiltBinary.run(arguments + ["--format", "jsonl"])
         #expect(jsonl.status == 2)
-        #expect(jsonl.stdout == #"{"outcome":"redirect","target":"com.mobileiron.ios.emailplus","callbacks":[],"openInUI":"enabled","rule":"mailto.email-plus-redirect","reason":"Native Mail is not allowed and Email+ is installed, so Email+ opens instead and no callback is called."}"# + "\n")
+        #expect(jsonl.stdout == #"{"outcome":"redirect","target":"com.mobileiron.ios.emailplus","callbacks":[],"openInUI":"enabled","rule":"mailto.email-plus-redirect","reason":"The device's mail app is not allowed and Email+ is installed, so Email+ opens instead and no callback is called."}"# + "\n")
         let json = try BuiltBinary.run(arguments + ["--format=json", "--explain"])
         #expect(json.status == 2)
         #expect(json.stdout.hasPrefix("{\n  \"outcome\": \"redirect\",\n"))
-        #expect(json.stdout.contains("\"explanation\": {\n    \"step\": 6,\n"))
+        #expect(json.stdout.contains("\"explanation\": {\n    \"step\": \(RuleID(parsing: "mailto.email-plus-redirect")?.info.step ?? 0),\n"))
         #expect(json.stdout.contains("\"Email+ (com.mobileiron.ios.emailplus) is installed\""))
     }
 

@@ -2,7 +2,7 @@
 import OpenInPolicy
 import Testing
 
-/// `--explain` has words for every rule: one case per rule id.
+/// `--explain` says what matters for each rule (RuleUnitTests checks that every rule has sentences at all).
 @Suite struct ExplanationTests {
     static func inputs(_ json: String) throws -> PolicyInputs {
         try PolicyJSON.read(Array(json.utf8))
@@ -51,10 +51,6 @@ import Testing
          "the whitelist does not hold c.d (it holds a.b)"),
     ]
 
-    @Test func everyRuleHasACase() {
-        #expect(Set(Self.cases.map(\.rule)) == Set(RuleInfo.all.map(\.id.rawValue)))
-    }
-
     @Test(arguments: 0..<cases.count)
     func explainsTheInputsThatMattered(case index: Int) throws {
         let example = Self.cases[index]
@@ -65,5 +61,90 @@ import Testing
         let explanation = Explanation(decision, request: request, policyInputs: inputs)
         #expect(explanation.rule.id == decision.rule)
         #expect(explanation.inputs.contains { $0.contains(example.sentence) }, "\(explanation.inputs)")
+    }
+}
+
+/// The README's `eval --explain` and `matrix` examples are real output: each
+/// block that starts with `$ openin-check eval` or `$ openin-check matrix` is
+/// run, and the lines it shows must be the first lines the tool prints.
+@Suite struct ReadmeDecisionExamplesTests {
+    static func examples() throws -> [(command: [String], shown: [String], line: Int)] {
+        let readme = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var examples: [(command: [String], shown: [String], line: Int)] = []
+        var index = 0
+        while index < lines.count {
+            defer { index += 1 }
+            guard lines[index].hasPrefix("$ openin-check eval ") || lines[index].hasPrefix("$ openin-check matrix ") else { continue }
+            let start = index
+            var command = String(lines[index].dropFirst(2))
+            while command.hasSuffix("\\"), index + 1 < lines.count {
+                index += 1
+                command = String(command.dropLast()) + " " + lines[index].trimmingCharacters(in: .whitespaces)
+            }
+            var shown: [String] = []
+            while index + 1 < lines.count, lines[index + 1] != "```" {
+                index += 1
+                shown.append(lines[index])
+            }
+            examples.append((command.split(separator: " ").dropFirst().map(String.init), shown, start + 1))
+        }
+        return examples
+    }
+
+    @Test func examplesMatchRealOutput() throws {
+        let examples = try Self.examples()
+        #expect(examples.count >= 2)
+        for example in examples {
+            let run = try BuiltBinary.run(example.command)
+            let output = (run.stdout + run.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            // A line "…" in a block stands for lines left out: what comes before it is the output's start,
+            // and every line after it must follow, in order.
+            let cut = example.shown.firstIndex(of: "…") ?? example.shown.count
+            let head = Array(example.shown[..<cut])
+            #expect(Array(output.prefix(head.count)) == head, "README.md:\(example.line): \(example.command.joined(separator: " "))")
+            var rest = output.dropFirst(head.count)[...]
+            for line in example.shown.dropFirst(cut + 1) {
+                guard let found = rest.firstIndex(of: line) else {
+                    Issue.record("README.md:\(example.line): '\(line)' is not in the output of \(example.command.joined(separator: " "))")
+                    break
+                }
+                rest = rest[(found + 1)...]
+            }
+        }
+    }
+}
+
+/// Help texts and `rules --explain` name no document a user cannot open.
+@Suite struct HelpCitationTests {
+    static let unopenable = ["DESIGN", "open-in-policy.txt", "ready.txt", "notifications.txt", "app-config.txt", "dual-mode.txt", "shared/", "-section.md"]
+
+    @Test func helpAndRulesCiteOnlyWhatUsersHave() {
+        var texts = [("openin-check --help", CLI.help)] + CLI.verbs.map { ("\($0.name) --help", $0.help) }
+        let console = Console.memory()
+        _ = CLI.run(arguments: ["rules", "--explain"], console: console)
+        texts.append(("rules --explain", console.stdout.text))
+        #expect(texts.count > 5)
+        for (name, text) in texts {
+            let found = Self.unopenable.filter { text.contains($0) }
+            #expect(found.isEmpty, "\(name) names \(found)")
+        }
+    }
+}
+
+/// The README's embedding example of `Decision.explanation(for:under:)`, through the public API only.
+@Suite struct PublicExplanationTests {
+    @Test func explanationFromTheEmbeddingExample() throws {
+        let policy = Policy(
+            status: .whitelist,
+            whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
+            device: try DeviceFacts(emailPlusInstalled: true))
+        let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
+        let inputs = PolicyInputs(setting: .status(.whitelist), whitelist: policy.whitelist, device: policy.device)
+        let request = try ShareRequest(channel: "open-url", url: "mailto:cfo@example.com")
+        let explanation = decision.explanation(for: request, under: inputs)
+        #expect(explanation.rule.id == decision.rule)
+        #expect(explanation.rule.id.rawValue == "mailto.email-plus-redirect")
+        #expect(explanation.inputs.contains("Email+ (com.mobileiron.ios.emailplus) is installed"))
     }
 }

@@ -146,6 +146,43 @@ import Testing
         }
     }
 
+    @Test("the parallel stream: one record per line in order, byte for byte the sequential stream's, in every format")
+    func parallelStreamKeepsEveryRecord() throws {
+        // Many generated streams as one, so blocks are large enough to be split between threads.
+        var bytes: [UInt8] = [], lines: [Line] = []
+        for seed in UInt64(1)...200 {
+            let (part, partLines) = Self.stream(seed: seed)
+            bytes += part
+            if bytes.last != 0x0A { bytes.append(0x0A) }
+            lines += partLines
+        }
+        #expect(lines.count > 2_000)
+        let policy = PolicyOptions(policyPath: Self.policy)
+        var outputs: [String: [UInt8]] = [:]
+        for format in [OutputFormat.jsonl, .json] {
+            for threads in [1, 2, 4] {
+                let console = Console.memory(stdin: bytes)
+                var command = EvalCommand(policy: policy, requests: .stream("-"), format: format, explain: false,
+                                          maxLineLength: Self.maxLineLength)
+                command.threads = threads
+                let status = try command.run(console)
+                if format == .jsonl {
+                    let wanted = Self.check(records: console.stdout.text, lines: lines, seed: 0)
+                    #expect(status == wanted, "\(threads) threads")
+                }
+                if let sequential = outputs["\(format)"] {
+                    #expect(console.stdout.captured == sequential, "\(format): \(threads) threads wrote other bytes than one")
+                } else {
+                    outputs["\(format)"] = console.stdout.captured
+                }
+            }
+        }
+        // The built binary (one thread per processor) writes the same bytes.
+        let path = try TemporaryFile.write(bytes, name: "mix-parallel.jsonl")
+        let run = try BuiltBinary.run(["eval", "--policy", Self.policy, "--max-line-length", String(Self.maxLineLength), path])
+        #expect(Array(run.stdout.utf8) == outputs["jsonl"])
+    }
+
     @Test func theGeneratorMakesEveryKindOfLine() {
         var valid = 0, invalid = 0, withID = 0, invalidWithID = 0, unterminated = 0
         for seed in UInt64(1)...120 {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenInPolicy
 import Testing
 
 /// `openin-check test`, through the built binary.
@@ -82,16 +83,18 @@ import Testing
         let run = try BuiltBinary.run(["rules"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.count == 23)
+        #expect(lines.count == RuleInfo.all.count)
         #expect(lines.first?.hasPrefix(" 1  not-enforcing.allow ") == true)
-        #expect(lines.contains { $0.hasPrefix(" 5  activity-view.blocks-all") })
-        #expect(lines.last?.hasPrefix("10  drag-and-drop.unlisted-target") == true)
+        for (line, rule) in zip(lines, RuleInfo.all) {
+            let step = rule.step < 10 ? " \(rule.step)" : "\(rule.step)"
+            #expect(line.hasPrefix("\(step)  \(rule.id) "), "\(line)")
+        }
     }
 
-    @Test func explainQuotesTheSeed() throws {
+    @Test func explainQuotesTheSource() throws {
         let run = try BuiltBinary.run(["rules", "--explain"])
         #expect(run.status == 0)
-        #expect(run.stdout.contains("source: open-in-policy.txt"))
+        #expect(run.stdout.contains("source: AppConnect for iOS SDK Developer Guide: Open In policy API details"))
         #expect(run.stdout.contains("\"However, if the AppConnect app Email+ is installed on the device, it is opened and the callback method is not called.\""))
     }
 

@@ -41,7 +41,7 @@ struct DiffTests {
         var device = DeviceFacts()
         device.appConnectApps = [try BundleID("com.example.docs")]
         let old = Policy(status: .whitelist, device: device, dragAndDrop: .appConnect)
-        let new = Policy(status: .whitelist, device: device, dragAndDrop: DragAndDropPolicy.none)
+        let new = Policy(status: .whitelist, device: DeviceFacts(), dragAndDrop: .appConnect)
         let diff = PolicyDiff(old: old, new: new)
         #expect(diff.verdict == .lessPermissive)
         #expect(diff.changes.map(Self.line) == ["newly blocked drag-and-drop com.example.docs allow→deny"])

@@ -27,7 +27,8 @@ struct EvaluatorTests {
         none.dragAndDrop = DragAndDropPolicy.none
         let drag = try Evaluator(policy: none).decide(channel: "drag-and-drop", target: "com.example.notes")
         #expect(drag.outcome == .deny)
-        #expect(drag.callbacks == [.dragAndDropToNonAppConnectApp])
+        #expect(drag.rule.rawValue == "drag-and-drop.policy-none")
+        #expect(drag.callbacks.isEmpty)  // the drag-and-drop callback belongs to the "AppConnect apps only" policy
         // The enforcement switch wins over UNAUTHORIZED's activity-view block.
         let disabled = Policy(status: .unauthorized, config: AppConfig(["MI_AC_DISABLE_OPEN_IN_ENFORCEMENT": "Yes"]))
         let share = try Evaluator(policy: disabled).decide(channel: "activity-view", target: "com.example.notes")

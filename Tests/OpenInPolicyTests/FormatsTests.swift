@@ -302,7 +302,9 @@ enum Plist {
     }
 
     @Test func dragAndDropCallbackHasOnlyItsSelector() throws {
-        let decision = Evaluator(policy: whitelist).decide(try ShareRequest(channel: "drag-and-drop", target: "com.other"))
+        var appConnectOnly = whitelist
+        appConnectOnly.dragAndDrop = .appConnect
+        let decision = Evaluator(policy: appConnectOnly).decide(try ShareRequest(channel: "drag-and-drop", target: "com.other"))
         #expect(DecisionRecord.json(decision)["callbacks"] == .array(JSONArray([.object(JSONObject([
             "selector": .string("appConnectAttemptedDragAndDropToNonAppConnectApp:")]))])))
     }

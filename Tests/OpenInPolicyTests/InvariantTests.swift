@@ -59,8 +59,9 @@ struct InvariantTests {
         RandomCases.shared.forEachPair(including: { Self.restricts($0.setup) && $0.setup.status == "WHITELIST" }) { policy, request in
             let setup = policy.setup
             let channel = request.share.channel
+            // A link goes to the device's mail app: only when that is native Mail does the pair decide it.
             guard Self.restricts(setup), setup.status == "WHITELIST",
-                  channel == "mail-compose" || channel == "mail-link" else { return }
+                  channel == "mail-compose" || (channel == "mail-link" && ReferenceModel.mailApp(setup) == ReferenceModel.mobileMail) else { return }
             let pairListed = setup.whitelist.contains(ReferenceModel.mailActivity) && setup.whitelist.contains(ReferenceModel.mobileMail)
             let decision = policy.evaluator.decide(request.request)
             let mailOpened = decision.outcome == .allow && decision.target?.rawValue == ReferenceModel.mobileMail

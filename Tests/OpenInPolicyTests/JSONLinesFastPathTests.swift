@@ -77,6 +77,13 @@ import Testing
         #"{"channel":"drag-and-drop","target":"com.apple.mobilemail"}"#,
         #"{"channel":"mail-link","url":"MAILTO:x@example.com"}"#,
         #"{"id":"","channel":"open-url","url":"https://example.com/a?b=c&d=%20"}"#,
+        // Escapes and non-ASCII in values: decoded as the JSON reader decodes them, the id re-written as the writer writes it.
+        #"{"id":"a\"b","channel":"mail-compose"}"#, #"{"id":"caf\u00e9","channel":"mail-compose"}"#, "{\"id\":\"caf\u{E9}\",\"channel\":\"mail-compose\"}",
+        #"{"channel":"open-url","url":"https:\/\/example.com"}"#, #"{"channel":"mail\u002Dcompose"}"#,
+        #"{"id":"\ud83d\ude00 \u2028 \n\t\u0000","channel":"quick-look","target":"com.example.viewer","document":"caf\u00e9 \u00e9t\u00e9.pdf"}"#,
+        "{\"id\":\"\u{2028}\u{1F600}\",\"channel\":\"document-interaction\",\"target\":\"com.example.other\",\"document\":\"r\u{E9}sum\u{E9}.pdf\"}",
+        #"{"channel":"quick-look","target":"com.example.\u0076iewer","document":""}"#,
+        #"{"channel":"drag-and-drop","target":"com.example.box","document":"\"quoted\" \\ name"}"#,
     ])
     func plainLines(_ line: String) throws {
         let evaluator = Evaluator(policy: Self.policy)
@@ -91,11 +98,14 @@ import Testing
         #"{"channel":"mail-compose","extra":1}"#, #"{"channel":"mail-compose","target":null}"#,
         #"{"id":true,"channel":"mail-compose"}"#, #"{"id":01,"channel":"mail-compose"}"#, #"{"id":1.,"channel":"mail-compose"}"#,
         #"{"id":-,"channel":"mail-compose"}"#, #"{"id":1e,"channel":"mail-compose"}"#, #"{"id":+1,"channel":"mail-compose"}"#,
-        #"{"id":"a\"b","channel":"mail-compose"}"#, #"{"id":"caf\u00e9","channel":"mail-compose"}"#, "{\"id\":\"caf\u{E9}\",\"channel\":\"mail-compose\"}",
         "{\"id\":\"\u{7F}\",\"channel\":\"mail-compose\"}", #"{"chann\u0065l":"mail-compose"}"#, #"{"channel":"Mail-Compose"}"#,
+        #"{"id":"\ud800","channel":"mail-compose"}"#, #"{"id":"\udc00x","channel":"mail-compose"}"#, #"{"id":"\x","channel":"mail-compose"}"#,
+        #"{"id":"\u12","channel":"mail-compose"}"#, "{\"id\":\"a\u{01}\",\"channel\":\"mail-compose\"}", #"{"channel":"mail\u002Dcompose\"}"#,
+        "{\"channel\":\"quick-look\",\"target\":\"com.example.caf\u{E9}\"}", #"{"channel":"quick-look","target":"com.example.caf\u00e9"}"#,
+        #"{"channel":"open-url","url":"mailto:caf\u00e9@example.com"}"#,
         #"{"channel":"open-in"}"#, #"{"channel":"quick-look"}"#, #"{"channel":"quick-look","target":"com..x"}"#,
         #"{"channel":"open-url","url":"no scheme"}"#, #"{"channel":"mail-link","url":"https://example.com"}"#,
-        #"{"channel":"mail-compose","url":"mailto:a@b"}"#, #"{"channel":"open-url","url":"https:\/\/example.com"}"#,
+        #"{"channel":"mail-compose","url":"mailto:a@b"}"#,
         #"{"channel":"quick-look","target":{"id":"x"}}"#, #"{"channel":["mail-compose"]}"#, #"{"target":"com.example.viewer"}"#,
     ])
     func declined(_ line: String) {

@@ -1,5 +1,5 @@
-/// A second, deliberately naive implementation of DESIGN's "The rules, in
-/// order", for differential testing against ``Evaluator``.
+/// A second, deliberately naive implementation of the rules as `Rules/*.md`
+/// states them, in order, for differential testing against ``Evaluator``.
 ///
 /// It shares no code with the engine: plain strings and arrays, linear scans,
 /// its own input checks, its own Mail-pair test, its own config reading and
@@ -200,9 +200,8 @@ enum ReferenceModel {
         if channel == "drag-and-drop", let dragAndDrop = policy.dragAndDrop {
             let target = request.target
             if dragAndDrop == "all" { return answer("allow", to: target, "drag-and-drop.policy-all") }
-            if dragAndDrop == "none" {
-                return answer("deny", to: nil, "drag-and-drop.policy-none", callback: dragAndDropBlocked)
-            }
+            // The drag-and-drop callback reports only "AppConnect apps only": none calls nothing.
+            if dragAndDrop == "none" { return answer("deny", to: nil, "drag-and-drop.policy-none") }
             if let target, has(policy.appConnectApps, target) {
                 return answer("allow", to: target, "drag-and-drop.policy-appconnect-app")
             }
@@ -232,9 +231,12 @@ enum ReferenceModel {
             let url = request.url!
             let scheme = request.scheme!
             if scheme == "mailto" {
-                // 6. openURL: with mailto:.
-                if mailAllowed { return answer("allow", to: mobileMail, "mailto.mail-allowed") }
-                if policy.schemeBlockingDisabled { return answer("allow", to: mobileMail, "mailto.scheme-blocking-disabled") }
+                // 6. openURL: with mailto: goes to the device's mail app.
+                let app = mailApp(policy)
+                let native = app == mobileMail
+                if native && mailAllowed { return answer("allow", to: mobileMail, "mailto.mail-allowed") }
+                if !native && listed(app) { return answer("allow", to: app, "mailto.listed-handler") }
+                if policy.schemeBlockingDisabled { return answer("allow", to: app, "mailto.scheme-blocking-disabled") }
                 if policy.emailPlusInstalled { return answer("redirect", to: policy.emailPlusTarget, "mailto.email-plus-redirect") }
                 return answer("deny", to: nil, "mailto.blocked", callback: openURLBlocked, argument: url)
             }
@@ -250,15 +252,20 @@ enum ReferenceModel {
             return answer("deny", to: nil, "open-url.unlisted-handler", callback: openURLBlocked, argument: url)
 
         case "mail-link", "mail-compose":
-            // 8. mailto tapped in a web or text view, or the mail composer.
-            if mailAllowed { return answer("allow", to: mobileMail, "mail-view.mail-allowed") }
+            // 8. A tapped mailto link goes to the device's mail app; the composer is always native Mail.
+            let app = channel == "mail-link" ? mailApp(policy) : mobileMail
+            if app == mobileMail {
+                if mailAllowed { return answer("allow", to: mobileMail, "mail-view.mail-allowed") }
+            } else if listed(app) {
+                return answer("allow", to: app, "mail-view.listed-handler")
+            }
             return answer("deny", to: nil, "mail-view.blocked", callback: openInBlocked, argument: policy.status)
 
         case "drag-and-drop":
             // 10. Drag and drop with no drag-and-drop policy: follows the Open In listing.
             let target = request.target!
             if listed(target) { return answer("allow", to: target, "drag-and-drop.listed-target") }
-            return answer("deny", to: nil, "drag-and-drop.unlisted-target", callback: dragAndDropBlocked)
+            return answer("deny", to: nil, "drag-and-drop.unlisted-target")
 
         default:
             // 9. Document interaction, Quick Look, app extensions.
@@ -272,14 +279,22 @@ enum ReferenceModel {
     /// Who receives a request that is allowed without looking at its target.
     static func receiver(_ policy: Setup, _ request: Share) -> String? {
         switch request.channel {
-        case "mail-link", "mail-compose": return mobileMail
+        case "mail-link": return mailApp(policy)
+        case "mail-compose": return mobileMail
         case "open-url":
             let scheme = request.scheme!
-            if scheme == "mailto" { return mobileMail }
+            if scheme == "mailto" { return mailApp(policy) }
             if has(policy.appSchemes, scheme) { return nil }
             return handler(policy, scheme)
         default: return request.target // documents, drag and drop, and the app picked in the share sheet (if any)
         }
+    }
+
+    /// The device's mail app: its `mailto` handler, native Mail when there is none.
+    /// Either Mail ID as the handler means native Mail, the app `com.apple.mobilemail`.
+    static func mailApp(_ policy: Setup) -> String {
+        guard let app = handler(policy, "mailto") else { return mobileMail }
+        return app == mailActivity ? mobileMail : app
     }
 
     /// The app the device opens for `scheme` (lowercase): the last one recorded.

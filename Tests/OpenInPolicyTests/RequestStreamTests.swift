@@ -69,6 +69,49 @@ import Testing
         #expect(RequestStream(policy: Self.inputs, format: .jsonArray).finish() == Array("[]\n".utf8))
     }
 
+    @Test("a block of lines split between threads gives the records of deciding the lines one by one")
+    func blocksAndThreads() {
+        // Every kind of line, many times over, with CRLF ends, a long line and a last line without its line break.
+        var text = ""
+        for round in 0..<300 {
+            for case .bytes(let line) in Self.lines { text += String(decoding: line, as: UTF8.self) + (round % 3 == 0 ? "\r\n" : "\n") }
+            text += "{\"id\":\"" + String(repeating: "x", count: 120) + "\",\"channel\":\"mail-compose\"}\n"
+        }
+        text += #"{"channel":"mail-compose"}"#
+        let block = Array(text.utf8)
+        for format in [RequestStream.Format.jsonLines, .jsonArray] {
+            for explain in [false, true] {
+                // One line at a time, as the reference.
+                let single = RequestStream(policy: Self.inputs, format: format, explain: explain, maxLineLength: 100, fastPath: true, threads: 1)
+                var expected: [UInt8] = []
+                // (Split as bytes: "\r\n" is one Character of a String.)
+                for line in block.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                    var bytes = Array(line)
+                    if bytes.last == 0x0D { bytes.removeLast() }
+                    single.withRecord(for: bytes.count > 100 ? .tooLong : .bytes(bytes[...])) { expected.append(contentsOf: $0) }
+                }
+                for threads in [1, 2, 3] {
+                    let stream = RequestStream(policy: Self.inputs, format: format, explain: explain, maxLineLength: 100, fastPath: true, threads: threads)
+                    var written: [UInt8] = []
+                    // In two blocks, so numbering goes on from one block to the next.
+                    let middle = block[..<(block.count / 2)].lastIndex(of: 0x0A)! + 1
+                    block[..<middle].withUnsafeBufferPointer { stream.withRecords(forLinesIn: $0) { written.append(contentsOf: $0) } }
+                    block[middle...].withUnsafeBufferPointer { stream.withRecords(forLinesIn: $0) { written.append(contentsOf: $0) } }
+                    written += stream.finish()
+                    let whole = expected + single.finish()
+                    if written != whole {
+                        let at = zip(written, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, whole.count)
+                        let got = String(decoding: written[max(0, at - 80)..<min(written.count, at + 80)], as: UTF8.self)
+                        let wanted = String(decoding: whole[max(0, at - 80)..<min(whole.count, at + 80)], as: UTF8.self)
+                        Issue.record("\(format), explain \(explain), \(threads) threads: differs at byte \(at) of \(whole.count): \(got) / expected \(wanted)")
+                    }
+                    #expect(stream.lineCount == single.lineCount && stream.invalidCount == single.invalidCount
+                            && stream.notAllowedCount == single.notAllowedCount)
+                }
+            }
+        }
+    }
+
     @Test("JSONWriter appends in amortised constant time: a long string's escapes do not copy the output per escape")
     func writerIsLinear() throws {
         // 200,000 escapes: a copy of the output per escape would write ~10^11 bytes; linear writing takes milliseconds.

@@ -36,15 +36,13 @@ struct RuleUnitTests {
         #expect(Set(listed).count == listed.count, "a unit is listed twice: \(listed)")
     }
 
-    @Test("rule ids are unique, and a unit's rules share its step; steps run 1, 2, 3… down the list")
+    @Test("rule ids are unique, every unit has rules, and a rule's step is its unit's place in the list")
     func stepsFollowTheList() {
         let ids = RuleCatalog.all.map(\.id.rawValue)
         #expect(Set(ids).count == ids.count, "duplicate rule ids: \(ids)")
         for (index, unit) in RuleCatalog.units.enumerated() {
             #expect(!unit.rules.isEmpty, "\(unit) has no rules")
-            for rule in unit.rules {
-                #expect(rule.step == index + 1, "\(rule.id) of \(unit) has step \(rule.step), but the unit is number \(index + 1) in RuleCatalog.units")
-            }
+            for rule in unit.rules { #expect(rule.step == index + 1) }
         }
         #expect(RuleInfo.stepCount == RuleCatalog.units.count)
     }
@@ -60,7 +58,10 @@ struct RuleUnitTests {
             for request in [request] + RequestClasses.make(old: policy, new: policy) {
                 let fast = evaluator.decide(request)
                 let listed = RuleCatalog.decideInListOrder(request, evaluator.prepared)
-                #expect(fast == listed, "\(row.location): \(request) decided \(fast.rule) by the switch, \(listed?.rule.rawValue ?? "nothing") by the list")
+                guard fast == listed else {
+                    Issue.record("\(row.location): \(request) decided by \(fast.rule) in Evaluator.decide, by \(listed?.rule.rawValue ?? "nothing") in RuleCatalog.units")
+                    break
+                }
                 let unit = RuleCatalog.unit(of: fast.rule)
                 #expect(unit.rules.contains { $0.id == fast.rule })
                 checked += 1

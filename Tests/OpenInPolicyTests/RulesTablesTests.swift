@@ -64,15 +64,16 @@ struct RulesTablesTests {
 
 @Suite("Rules/README.md")
 struct RulesReadmeTests {
-    @Test("lists every rule id, in order, with its summary")
+    @Test("lists every rule id, in order, with its step and summary")
     func listsEveryRule() throws {
         let text = try String(contentsOfFile: RulesFolder.path + "/README.md", encoding: .utf8)
-        let listed = text.split(separator: "\n").compactMap { line -> (String, String)? in
+        let listed = text.split(separator: "\n").compactMap { line -> (Int, String, String)? in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count >= 4, cells[2].hasPrefix("`"), Int(cells[1]) != nil else { return nil }
-            return (cells[2].trimmingCharacters(in: CharacterSet(charactersIn: "`")), cells[3].replacingOccurrences(of: "\\|", with: "|"))
+            guard cells.count >= 4, cells[2].hasPrefix("`"), let step = Int(cells[1]) else { return nil }
+            return (step, cells[2].trimmingCharacters(in: CharacterSet(charactersIn: "`")), cells[3].replacingOccurrences(of: "\\|", with: "|"))
         }
-        #expect(listed.map(\.0) == RuleInfo.all.map(\.id.rawValue))
-        #expect(listed.map(\.1) == RuleInfo.all.map(\.summary))
+        #expect(listed.map(\.1) == RuleInfo.all.map(\.id.rawValue))
+        #expect(listed.map(\.0) == RuleInfo.all.map(\.step))
+        #expect(listed.map(\.2) == RuleInfo.all.map(\.summary))
     }
 }

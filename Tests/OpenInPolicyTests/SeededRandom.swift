@@ -171,6 +171,8 @@ enum RandomInputs {
         for _ in 0..<rng.below(5) {
             input.handlers.append(.init(scheme: rng.pick(schemes), app: rng.percent(70) ? rng.pick(commonTargets) : rng.pick(bundleIDs)))
         }
+        // The device's mail app: a mailto handler, often a third-party app (listed or not), sometimes a Mail ID.
+        if rng.percent(25) { input.handlers.append(.init(scheme: rng.pick(["mailto", "MAILTO"]), app: rng.pick(bundleIDs))) }
         if maybeBreak(1, &rng) { input.handlers.append(.init(scheme: rng.pick(malformedSchemes), app: rng.pick(bundleIDs))) }
         if maybeBreak(1, &rng) { input.handlers.append(.init(scheme: rng.pick(schemes), app: rng.pick(malformedBundleIDs))) }
 

@@ -5,13 +5,13 @@ extension Scenario {
     /// Reads and parses the scenario file at `path`.
     /// - Throws: ``ScenarioError`` naming the file (and line) and how to fix it.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let bytes: [UInt8]
+        do throws(CappedFile.Failure) {
+            bytes = try CappedFile.read(path: path, what: "scenario")
         } catch {
-            throw ScenarioError(file: path, line: 0, message: "cannot be read: check the path (\(error.localizedDescription))")
+            throw ScenarioError(file: path, line: 0, message: "cannot be read: \(error.reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ScenarioError(file: path, line: 0, message: "is not UTF-8 text: save it as UTF-8")
         }
         return try parse(text, name: path)

@@ -5,11 +5,16 @@
 /// `target` and `dummyFileName` appear only when there is one. An invalid
 /// line: `{"line", "id"?, "error"}`.
 public enum DecisionRecord {
+    /// The record of a decision as one line of compact JSON (without a line break), as `eval` writes it.
+    public static func jsonLine(_ decision: Decision) -> String {
+        JSONWriter.compact(.object(json(decision)))
+    }
+
     /// The record of a decision.
     /// - Parameters:
     ///   - decision: the decision.
     ///   - id: the request's `id`, echoed when given.
-    public static func json(_ decision: Decision, id: JSONValue? = nil) -> JSONObject {
+    package static func json(_ decision: Decision, id: JSONValue? = nil) -> JSONObject {
         var members: [JSONObject.Member] = []
         if let id { members.append(.init("id", id)) }
         members.append(.init("outcome", .string(decision.outcome.rawValue)))
@@ -23,7 +28,7 @@ public enum DecisionRecord {
     }
 
     /// A callback: its selector, and its argument as `policy` (the SDK constant name) or `url`.
-    public static func json(_ callback: Callback) -> JSONObject {
+    package static func json(_ callback: Callback) -> JSONObject {
         switch callback {
         case .openInAttemptedWhenBlocked(let status):
             JSONObject(["selector": .string(callback.selector), "policy": .string(status.sdkName)])
@@ -39,7 +44,7 @@ public enum DecisionRecord {
     ///   - line: the line's number, from 1.
     ///   - id: the line's `id`, when it could be read.
     ///   - message: what is wrong.
-    public static func error(line: Int, id: JSONValue? = nil, message: String) -> JSONObject {
+    package static func error(line: Int, id: JSONValue? = nil, message: String) -> JSONObject {
         var members: [JSONObject.Member] = [.init("line", .number(JSONNumber(line)))]
         if let id { members.append(.init("id", id)) }
         members.append(.init("error", .string(message)))

@@ -13,31 +13,55 @@
 /// evaluator (and the policy in it) for every line; it keeps one record
 /// buffer, reused from line to line, so it is meant for one loop at a time.
 package final class JSONLinesFastPath {
-    private let evaluator: Evaluator
-    private let writer = DecisionRecordWriter()
-    /// The bundle IDs the policy names, to reuse instead of validating and copying a target that is one of them.
-    private let knownIDs: BundleIDInterner
-    /// The record buffer, reused from line to line (behind a pointer, so using it costs no exclusivity check).
-    private let sink: UnsafeMutablePointer<RecordSink>
-    /// Each channel's name, in `Channel.allCases` order, in memory of its own (compared eight bytes at a time).
-    private let channelNames: [UnsafeBufferPointer<UInt8>]
+    /// What every copy of a fast path shares: made once per policy, immutable.
+    private final class Tables: @unchecked Sendable {
+        let evaluator: Evaluator
+        let writer = DecisionRecordWriter()
+        /// The bundle IDs the policy names, to reuse instead of validating and copying a target that is one of them.
+        let knownIDs: BundleIDInterner
+        /// Each channel's name, in `Channel.allCases` order, in memory of its own (compared eight bytes at a time).
+        let channelNames: [UnsafeBufferPointer<UInt8>]
 
-    package init(evaluator: Evaluator) {
-        self.evaluator = evaluator
-        let policy = evaluator.policy
-        knownIDs = BundleIDInterner(Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
-                                    + policy.device.appConnectApps + policy.device.emailPlusBundleIDs)
-        sink = .allocate(capacity: 1)
-        sink.initialize(to: RecordSink(capacity: 1024))
-        channelNames = Channel.allCases.map { channel in
-            let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
-            _ = name.initialize(from: channel.rawValue.utf8)
-            return UnsafeBufferPointer(name)
+        init(evaluator: Evaluator) {
+            self.evaluator = evaluator
+            let policy = evaluator.policy
+            knownIDs = BundleIDInterner(Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
+                                        + policy.device.appConnectApps + policy.device.emailPlusBundleIDs)
+            channelNames = Channel.allCases.map { channel in
+                let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
+                _ = name.initialize(from: channel.rawValue.utf8)
+                return UnsafeBufferPointer(name)
+            }
+        }
+
+        deinit {
+            for name in channelNames { name.deallocate() }
         }
     }
 
+    private let tables: Tables
+    private var evaluator: Evaluator { tables.evaluator }
+    /// The record buffer, reused from line to line (behind a pointer, so using it costs no exclusivity check).
+    private let sink: UnsafeMutablePointer<RecordSink>
+    /// Decoded strings of fields written with escapes or non-ASCII, reused from line to line.
+    private var decoded: [UInt8] = []
+    private var decodedID: [UInt8] = []
+    private var decodedDocument: [UInt8] = []
+
+    package convenience init(evaluator: Evaluator) {
+        self.init(tables: Tables(evaluator: evaluator))
+    }
+
+    private init(tables: Tables) {
+        self.tables = tables
+        sink = .allocate(capacity: 1)
+        sink.initialize(to: RecordSink(capacity: 1024))
+    }
+
+    /// Another fast path for another thread: the policy's tables are shared, the buffers are its own.
+    package func copy() -> JSONLinesFastPath { JSONLinesFastPath(tables: tables) }
+
     deinit {
-        for name in channelNames { name.deallocate() }
         sink.pointee.deallocate()
         sink.deinitialize(count: 1)
         sink.deallocate()
@@ -48,14 +72,15 @@ package final class JSONLinesFastPath {
     /// - Returns: the record with its line break — valid until the next call — and the outcome;
     ///   `nil` when the general path must read the line.
     package func record(for line: UnsafeBufferPointer<UInt8>) -> (bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome)? {
-        guard let fields = RequestLineScanner.scan(line),
-              let channel = channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
+        guard let fields = RequestLineScanner.scan(line) else { return nil }
+        if fields.encoded != 0 { return encodedRecord(for: line, fields) }
+        guard let channel = channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
         let request: ShareRequest
         do throws(InputError) {
             var target: BundleID? = nil
             if let range = fields.target {
                 let spelling = UnsafeBufferPointer(rebasing: line[range])
-                if let known = knownIDs.id(spelled: spelling) {
+                if let known = tables.knownIDs.id(spelled: spelling) {
                     target = known
                 } else {
                     target = try BundleID(String(decoding: spelling, as: UTF8.self))
@@ -71,8 +96,67 @@ package final class JSONLinesFastPath {
         }
         let decision = evaluator.decide(request)
         sink.pointee.removeAll()
-        writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
-                     document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &sink.pointee)
+        tables.writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
+                            document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &sink.pointee)
+        return (sink.pointee.bytes, decision.outcome)
+    }
+
+    /// A line whose strings hold escapes or non-ASCII: each such string is decoded as the JSON
+    /// reader decodes it (or the line is declined), then read as the general path reads it.
+    private func encodedRecord(for line: UnsafeBufferPointer<UInt8>, _ fields: RequestLineScanner.Fields) -> (bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome)? {
+        /// A field's string: decoded when it is encoded, else its bytes.
+        func text(_ range: Range<Int>, _ bit: UInt8) -> String? {
+            let bytes = UnsafeBufferPointer(rebasing: line[range])
+            guard fields.isEncoded(bit) else { return String(decoding: bytes, as: UTF8.self) }
+            decoded.removeAll(keepingCapacity: true)
+            guard JSONStringDecoder.decode(bytes, into: &decoded) else { return nil }
+            return String(decoding: decoded, as: UTF8.self)
+        }
+        guard let channelName = text(fields.channel, RequestLineScanner.channelBit) else { return nil }
+        var targetText: String? = nil, urlText: String? = nil
+        if let range = fields.target {
+            guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
+            targetText = decoded
+        }
+        if let range = fields.url {
+            guard let decoded = text(range, RequestLineScanner.urlBit) else { return nil }
+            urlText = decoded
+        }
+        // The document's bytes name the dummy file; the id is echoed as the JSON writer writes its string.
+        decodedDocument.removeAll(keepingCapacity: true)
+        if let range = fields.document {
+            let bytes = UnsafeBufferPointer(rebasing: line[range])
+            if fields.isEncoded(RequestLineScanner.documentBit) {
+                guard JSONStringDecoder.decode(bytes, into: &decodedDocument) else { return nil }
+            } else {
+                decodedDocument.append(contentsOf: bytes)
+            }
+        }
+        decodedID.removeAll(keepingCapacity: true)
+        if let range = fields.id {
+            if fields.isEncoded(RequestLineScanner.idBit) {
+                // The range holds the quotes: decode what is between them.
+                decoded.removeAll(keepingCapacity: true)
+                guard JSONStringDecoder.decode(UnsafeBufferPointer(rebasing: line[range.lowerBound + 1..<range.upperBound - 1]), into: &decoded) else { return nil }
+                decoded.withUnsafeBufferPointer { JSONWriter.appendQuoted(utf8: $0, to: &decodedID) }
+            } else {
+                decodedID.append(contentsOf: UnsafeBufferPointer(rebasing: line[range]))
+            }
+        }
+        let request: ShareRequest
+        do throws(InputError) {
+            request = try ShareRequest(channel: channelName, target: targetText, url: urlText)
+        } catch {
+            return nil
+        }
+        let decision = evaluator.decide(request)
+        sink.pointee.removeAll()
+        let hasID = fields.id != nil, hasDocument = fields.document != nil
+        decodedID.withUnsafeBufferPointer { id in
+            decodedDocument.withUnsafeBufferPointer { document in
+                tables.writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &sink.pointee)
+            }
+        }
         return (sink.pointee.bytes, decision.outcome)
     }
 
@@ -92,7 +176,7 @@ package final class JSONLinesFastPath {
         case (13, UInt8(ascii: "r")): (channel, index) = (.dragAndDrop, 7)
         default: return nil
         }
-        let known = channelNames[index]
+        let known = tables.channelNames[index]
         guard known.count == name.count, let knownBytes = known.baseAddress else { return nil }
         func word(_ pointer: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
             UnsafeRawPointer(pointer + offset).loadUnaligned(as: UInt64.self)

@@ -4,7 +4,7 @@
 /// (``JSONPosition``), so formats built on top can name the line of a wrong
 /// value. Positions are metadata: two values are equal when they denote the
 /// same JSON, wherever they were read.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -19,7 +19,7 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 
     /// What kind of value this is, for messages: "a string", "an object", "true".
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool(let value): value ? "true" : "false"
@@ -55,9 +55,9 @@ public struct JSONPosition: Sendable, Hashable, Comparable, CustomStringConverti
 }
 
 /// A JSON number kept as its literal, so no value is silently rounded or converted.
-public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The number as written, e.g. `2`, `-0.5`, `1e3`.
-    public let literal: String
+    package let literal: String
 
     /// Wraps a literal the reader has already checked against JSON's grammar.
     init(validLiteral literal: String) {
@@ -65,28 +65,28 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A number from an integer.
-    public init(_ value: Int) {
+    package init(_ value: Int) {
         literal = String(value)
     }
 
     /// The value as an `Int` when the literal is an integer (no fraction, no
     /// exponent) that fits; `nil` otherwise: `2.0` and `2e0` are not integers here.
-    public var intValue: Int? {
+    package var intValue: Int? {
         literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? nil : Int(literal)
     }
 
-    public var description: String { literal }
+    package var description: String { literal }
 }
 
 /// A JSON array and where each element starts.
-public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
+package struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     /// The elements, in order.
-    public let elements: [JSONValue]
+    package let elements: [JSONValue]
     /// Where each element starts, when read from text (same count as `elements`); empty for built values.
-    public let positions: [JSONPosition]
+    package let positions: [JSONPosition]
 
     /// An array built in code, without positions.
-    public init(_ elements: [JSONValue]) {
+    package init(_ elements: [JSONValue]) {
         self.elements = elements
         positions = []
     }
@@ -97,34 +97,34 @@ public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// Where element `index` starts, when known.
-    public func position(at index: Int) -> JSONPosition? {
+    package func position(at index: Int) -> JSONPosition? {
         positions.indices.contains(index) ? positions[index] : nil
     }
 
-    public var startIndex: Int { elements.startIndex }
-    public var endIndex: Int { elements.endIndex }
-    public subscript(index: Int) -> JSONValue { elements[index] }
+    package var startIndex: Int { elements.startIndex }
+    package var endIndex: Int { elements.endIndex }
+    package subscript(index: Int) -> JSONValue { elements[index] }
 
     /// Arrays are equal when their elements are, wherever they were read.
-    public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool { lhs.elements == rhs.elements }
-    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+    package static func == (lhs: JSONArray, rhs: JSONArray) -> Bool { lhs.elements == rhs.elements }
+    package func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 }
 
 /// A JSON object: its members in the order written, keys unique.
-public struct JSONObject: Sendable, Hashable {
+package struct JSONObject: Sendable, Hashable {
     /// One `"key": value` pair and where it was read.
-    public struct Member: Sendable, Hashable {
+    package struct Member: Sendable, Hashable {
         /// The key.
-        public let key: String
+        package let key: String
         /// The value.
-        public let value: JSONValue
+        package let value: JSONValue
         /// Where the key starts, when read from text.
-        public let keyPosition: JSONPosition?
+        package let keyPosition: JSONPosition?
         /// Where the value starts, when read from text.
-        public let valuePosition: JSONPosition?
+        package let valuePosition: JSONPosition?
 
         /// A member built in code, without positions.
-        public init(_ key: String, _ value: JSONValue) {
+        package init(_ key: String, _ value: JSONValue) {
             self.init(key: key, value: value, keyPosition: nil, valuePosition: nil)
         }
 
@@ -136,49 +136,49 @@ public struct JSONObject: Sendable, Hashable {
         }
 
         /// Members are equal when keys and values are, wherever they were read.
-        public static func == (lhs: Member, rhs: Member) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
-        public func hash(into hasher: inout Hasher) {
+        package static func == (lhs: Member, rhs: Member) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(key)
             hasher.combine(value)
         }
     }
 
     /// The members, in the order written.
-    public let members: [Member]
+    package let members: [Member]
 
     /// An object built in code from key-value pairs, in order.
     ///
     /// Keys are meant to be unique; the reader guarantees it for objects it reads.
-    public init(_ pairs: KeyValuePairs<String, JSONValue>) {
+    package init(_ pairs: KeyValuePairs<String, JSONValue>) {
         members = pairs.map { Member($0.key, $0.value) }
     }
 
     /// An object from members, in order.
-    public init(members: [Member]) {
+    package init(members: [Member]) {
         self.members = members
     }
 
     /// The member called `key`, if any.
     /// - Complexity: O(n) in the number of members; objects here are small.
-    public func member(_ key: String) -> Member? { members.first { $0.key == key } }
+    package func member(_ key: String) -> Member? { members.first { $0.key == key } }
 
     /// The value for `key`, if any.
-    public subscript(key: String) -> JSONValue? { member(key)?.value }
+    package subscript(key: String) -> JSONValue? { member(key)?.value }
 }
 
 /// Why a text is not the JSON the reader accepts, and exactly where.
-public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, and how to fix it where that is not obvious.
-    public let message: String
+    package let message: String
     /// Where the problem is.
-    public let position: JSONPosition
+    package let position: JSONPosition
 
     /// Creates an error at `position`.
-    public init(_ message: String, at position: JSONPosition) {
+    package init(_ message: String, at position: JSONPosition) {
         self.message = message
         self.position = position
     }
 
     /// `line L, column C: message`.
-    public var description: String { "line \(position.line), column \(position.column): \(message)" }
+    package var description: String { "line \(position.line), column \(position.column): \(message)" }
 }

@@ -31,8 +31,14 @@ public enum PolicyJSON {
     ///   - reader: the JSON reader (its limits).
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError`` with the line and column of the first problem.
-    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader(),
-                                               buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+    public static func read<Bytes: Collection>(_ bytes: Bytes, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+        try read(bytes, reader: JSONReader(), buildSettings: buildSettings)
+    }
+
+    /// Reads a policy file's text with `reader`.
+    /// - Throws: ``FormatError`` with the line and column of the first problem.
+    package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader,
+                                                buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {
             value = try reader.read(bytes)
@@ -47,7 +53,7 @@ public enum PolicyJSON {
     ///   - value: the policy file's JSON.
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError``.
-    public static func read(_ value: JSONValue, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
+    package static func read(_ value: JSONValue, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
         let root = JSONCursor(value)
         guard case .object = value else {
             throw root.error("a policy file must hold a JSON object, not \(root.found)")

@@ -5,40 +5,40 @@
 /// channel takes them (``ShareRequest`` checks which). Unknown keys, `null`s
 /// and values of the wrong type are errors: the line gets an error record,
 /// never a decision.
-public struct RequestLine: Sendable, Hashable {
+package struct RequestLine: Sendable, Hashable {
     /// The keys a request line may have.
-    public static let keys = ["id", "channel", "target", "url", "document"]
+    package static let keys = ["id", "channel", "target", "url", "document"]
 
     /// The request's `id`, when given: a JSON string or number.
-    public let id: JSONValue?
+    package let id: JSONValue?
     /// The request.
-    public let request: ShareRequest
+    package let request: ShareRequest
 
     /// Pairs a request with its `id`.
-    public init(id: JSONValue?, request: ShareRequest) {
+    package init(id: JSONValue?, request: ShareRequest) {
         self.id = id
         self.request = request
     }
 
     /// Why a line is not a request; carries the line's `id` when it could be read.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The line's `id`, when the line is a JSON object with a valid one.
-        public let id: JSONValue?
+        package let id: JSONValue?
         /// What is wrong, and where on the line (a column, or the key).
-        public let message: String
+        package let message: String
 
         /// Creates a failure with the line's `id`, when known.
-        public init(id: JSONValue?, message: String) {
+        package init(id: JSONValue?, message: String) {
             self.id = id
             self.message = message
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// Reads one line (without its line break).
     /// - Throws: ``Failure``.
-    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(Failure) -> RequestLine where Bytes.Element == UInt8 {
+    package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(Failure) -> RequestLine where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {
             value = try reader.read(bytes)
@@ -53,7 +53,7 @@ public struct RequestLine: Sendable, Hashable {
 
     /// Reads a request from a JSON value.
     /// - Throws: ``Failure``.
-    public static func read(_ value: JSONValue) throws(Failure) -> RequestLine {
+    package static func read(_ value: JSONValue) throws(Failure) -> RequestLine {
         guard case .object(let object) = value else {
             throw Failure(id: nil, message: "a request must be a JSON object such as {\"channel\": \"open-url\", \"url\": \"mailto:a@example.com\"}, not \(value.kindDescription)")
         }

@@ -3,14 +3,16 @@
 /// The plain form is what programs write: one JSON object with the keys of
 /// ``RequestLine`` (`id`, `channel`, `target`, `url`, `document`), each at most
 /// once, in any order, with spaces or tabs around the punctuation; string
-/// values of printable ASCII without escapes; an `id` that is such a string
-/// or a JSON number. Anything else — escapes, other bytes, other keys, `null`,
-/// a missing channel, a byte order mark, a carriage return inside the line,
-/// a value of another type — is not plain, and ``scan(_:)`` returns `nil`:
-/// the line then goes through ``RequestLine/read(_:reader:)``, which reads all
-/// of JSON and says what is wrong. So the scanner never has to agree with the
-/// general reader on an error, only on plain lines, where both read the same
-/// strings.
+/// values, or an `id` that is a string or a JSON number. A value holding an
+/// escape or a byte above 0x7E is marked ``Fields/encoded``, and the fast path
+/// decodes it with ``JSONStringDecoder`` (declining the line if it is not
+/// valid). Anything else — an escaped key, other keys, `null`, a control byte
+/// or DEL in a string, a missing channel, a byte order mark, a carriage return
+/// inside the line, a value of another type — is not plain, and ``scan(_:)``
+/// returns `nil`: the line then goes through ``RequestLine/read(_:reader:)``,
+/// which reads all of JSON and says what is wrong. So the scanner never has to
+/// agree with the general reader on an error, only on plain lines, where both
+/// read the same strings.
 enum RequestLineScanner {
     /// Where a plain line's fields are, as byte offsets into the line.
     struct Fields {
@@ -24,6 +26,11 @@ enum RequestLineScanner {
         var url: Range<Int>? = nil
         /// The contents of the `document` string.
         var document: Range<Int>? = nil
+        /// The fields (a bit per key) whose strings hold an escape or a byte above 0x7E:
+        /// their contents must be decoded (``JSONStringDecoder``) before use.
+        var encoded: UInt8 = 0
+
+        func isEncoded(_ bit: UInt8) -> Bool { encoded & bit != 0 }
     }
 
     /// The fields of a plain line, or `nil` when the line is not plain.
@@ -40,7 +47,7 @@ enum RequestLineScanner {
             if let compact = cursor.compactKey() {
                 bit = compact
             } else {
-                guard let name = cursor.string(), let named = cursor.key(name) else { return nil }
+                guard let name = cursor.string(), !cursor.encoded, let named = cursor.key(name) else { return nil }
                 cursor.skipSpaces()
                 guard cursor.take(UInt8(ascii: ":")) else { return nil }
                 bit = named
@@ -52,12 +59,14 @@ enum RequestLineScanner {
                 let start = cursor.index
                 if cursor.next == UInt8(ascii: "\"") {
                     guard cursor.string() != nil else { return nil }
+                    if cursor.encoded { fields.encoded |= idBit }
                 } else {
                     guard cursor.number() else { return nil }
                 }
                 fields.id = start..<cursor.index
             } else {
                 guard let value = cursor.string() else { return nil }
+                if cursor.encoded { fields.encoded |= bit }
                 switch bit {
                 case channelBit: fields.channel = value
                 case targetBit: fields.target = value
@@ -79,6 +88,8 @@ enum RequestLineScanner {
         let bytes: UnsafePointer<UInt8>
         let end: Int
         var index = 0
+        /// Whether the last string read holds an escape or a byte above 0x7E.
+        var encoded = false
 
         /// The next byte, or 0 at the end (no plain token starts with 0).
         var next: UInt8 { index < end ? bytes[index] : 0 }
@@ -99,6 +110,7 @@ enum RequestLineScanner {
         /// Consumes a plain string (printable ASCII, no escapes) and returns where its contents are.
         @inline(__always)
         mutating func string() -> Range<Int>? {
+            encoded = false
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
             // Eight bytes at a time: skip to the first byte that ends the string or makes it not plain.
@@ -109,7 +121,7 @@ enum RequestLineScanner {
                     continue
                 }
                 index += special.trailingZeroBitCount / 8
-                guard bytes[index] == UInt8(ascii: "\"") else { return nil }
+                if bytes[index] != UInt8(ascii: "\"") { return encodedString(from: start) }
                 index += 1
                 return start..<index - 1
             }
@@ -120,8 +132,25 @@ enum RequestLineScanner {
                     return start..<index - 1
                 }
                 // 0x20 to 0x7E, but not a backslash (an escape).
-                guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\\") else { return nil }
+                guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\\") else { return encodedString(from: start) }
                 index += 1
+            }
+            return nil
+        }
+
+        /// The rest of a string that holds an escape or a byte above 0x7E: finds its closing quote
+        /// (an escape's next byte is skipped) and marks it ``encoded``; `nil` for a control byte or
+        /// no closing quote. Whether the escapes and the UTF-8 are valid is for ``JSONStringDecoder``.
+        mutating func encodedString(from start: Int) -> Range<Int>? {
+            encoded = true
+            while index < end {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return start..<index - 1
+                }
+                if byte < 0x20 || byte == 0x7F { return nil }
+                index += byte == UInt8(ascii: "\\") ? 2 : 1
             }
             return nil
         }
@@ -226,11 +255,11 @@ enum RequestLineScanner {
         static let document: UInt64 = 0x6E65_6D75_636F_6422
     }
 
-    private static let idBit: UInt8 = 1
-    private static let channelBit: UInt8 = 2
-    private static let targetBit: UInt8 = 4
-    private static let urlBit: UInt8 = 8
-    private static let documentBit: UInt8 = 16
+    static let idBit: UInt8 = 1
+    static let channelBit: UInt8 = 2
+    static let targetBit: UInt8 = 4
+    static let urlBit: UInt8 = 8
+    static let documentBit: UInt8 = 16
 }
 
 extension UnsafeBufferPointer<UInt8> {

@@ -1,3 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
 /// Decides a JSON Lines stream of share requests, one line at a time, and
 /// writes each line's record: the decision, or the error that makes the line
 /// invalid.
@@ -76,11 +85,16 @@ public final class RequestStream {
 
     private let inputs: PolicyInputs
     private let evaluator: Evaluator
-    private let reader = JSONReader()
-    /// Plain lines straight to record bytes, when the format allows it.
-    private let fast: JSONLinesFastPath?
-    /// The general path's record buffer, reused from line to line.
-    private var output: [UInt8] = []
+    /// One per thread that decides lines; the first also serves the one-line methods.
+    private var workers: [Worker]
+    /// How many threads a block of lines may use.
+    private let threads: Int
+    /// The line ranges of the current block, reused from block to block.
+    private var lineStarts: [Int] = []
+    private var lineEnds: [Int] = []
+
+    /// A block needs at least this many lines per thread to be split between threads.
+    private static let linesPerThread = 256
 
     /// A stream deciding under `policy`.
     /// - Parameters:
@@ -93,16 +107,22 @@ public final class RequestStream {
         self.init(policy: policy, format: format, explain: explain, maxLineLength: maxLineLength, fastPath: true)
     }
 
-    /// As the public initialiser; `fastPath: false` sends every line down the general path (tests compare both).
-    package init(policy: PolicyInputs, format: Format, explain: Bool, maxLineLength: Int, fastPath: Bool) {
+    /// As the public initialiser; `fastPath: false` sends every line down the general path, and
+    /// `threads` bounds the threads of ``withRecords(forLinesIn:_:)`` (tests compare both ways;
+    /// by default, one per processor, at most 8).
+    package init(policy: PolicyInputs, format: Format, explain: Bool, maxLineLength: Int, fastPath: Bool, threads: Int? = nil) {
         inputs = policy
         evaluator = Evaluator(policy: policy.policy)
         self.format = format
         self.explains = explain
         self.maxLineLength = maxLineLength
-        fast = fastPath && format == .jsonLines && !explain ? JSONLinesFastPath(evaluator: evaluator) : nil
-        output.reserveCapacity(1024)
+        let fast = fastPath && format == .jsonLines && !explain ? JSONLinesFastPath(evaluator: evaluator) : nil
+        workers = [Worker(fast: fast)]
+        self.threads = max(1, min(threads ?? RequestStream.processorCount, 8))
     }
+
+    /// Online processors.
+    private static var processorCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
     /// Whether every line so far was a valid request decided `allow`.
     public var allAllowed: Bool { invalidCount == 0 && notAllowedCount == 0 }
@@ -110,17 +130,34 @@ public final class RequestStream {
     /// Decides the next line and returns what it decided, without writing a record.
     public func entry(for line: Line) -> Entry {
         lineCount += 1
+        let entry: Entry
+        switch line {
+        case .bytes(let bytes):
+            entry = bytes.withUnsafeBufferPointer { decide($0, number: lineCount, reader: workers[0].reader) }
+        case .tooLong:
+            entry = decide(nil, number: lineCount, reader: workers[0].reader)
+        }
+        count(entry)
+        return entry
+    }
+
+    private func count(_ entry: Entry) {
+        if entry.error != nil { invalidCount += 1 }
+        if let decision = entry.decision, decision.outcome != .allow { notAllowedCount += 1 }
+    }
+
+    /// Reads and decides one line on the general path (`nil`: a line longer than ``maxLineLength``).
+    private func decide(_ line: UnsafeBufferPointer<UInt8>?, number: Int, reader: JSONReader) -> Entry {
         let parsed: RequestLine
         do throws(RequestLine.Failure) {
-            parsed = try read(line)
+            guard let line else { throw RequestLine.Failure(id: nil, message: "the line is longer than \(maxLineLength) bytes") }
+            parsed = try RequestLine.read(line, reader: reader)
         } catch {
-            invalidCount += 1
-            return Entry(line: lineCount, request: nil, decision: nil, error: error.message, id: error.id, explanation: nil)
+            return Entry(line: number, request: nil, decision: nil, error: error.message, id: error.id, explanation: nil)
         }
         let decision = evaluator.decide(parsed.request)
-        if decision.outcome != .allow { notAllowedCount += 1 }
         let explanation = explains ? Explanation(decision, request: parsed.request, policyInputs: inputs) : nil
-        return Entry(line: lineCount, request: parsed.request, decision: decision, error: nil, id: parsed.id, explanation: explanation)
+        return Entry(line: number, request: parsed.request, decision: decision, error: nil, id: parsed.id, explanation: explanation)
     }
 
     /// Reads the next line as a request, counting it, without deciding it (`diff --requests` decides it under two policies).
@@ -128,36 +165,109 @@ public final class RequestStream {
     package func request(for line: Line) throws(RequestLine.Failure) -> RequestLine {
         lineCount += 1
         do throws(RequestLine.Failure) {
-            return try read(line)
+            guard case .bytes(let bytes) = line else {
+                throw RequestLine.Failure(id: nil, message: "the line is longer than \(maxLineLength) bytes")
+            }
+            return try RequestLine.read(bytes, reader: workers[0].reader)
         } catch {
             invalidCount += 1
             throw error
         }
     }
 
-    private func read(_ line: Line) throws(RequestLine.Failure) -> RequestLine {
-        guard case .bytes(let bytes) = line else {
-            throw RequestLine.Failure(id: nil, message: "the line is longer than \(maxLineLength) bytes")
-        }
-        return try RequestLine.read(bytes, reader: reader)
-    }
-
     /// Decides the next line and passes its record (in ``format``, with its line break or
     /// array punctuation) to `body`; the bytes are valid only during the call.
     public func withRecord<Result, Failure: Error>(for line: Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
-        if let fast, case .bytes(let bytes) = line {
-            // The closure cannot throw `Failure` through `withUnsafeBufferPointer`; carry the bytes out instead.
-            let record = bytes.withUnsafeBufferPointer { fast.record(for: $0) }
-            if let record {
-                lineCount += 1
-                if record.outcome != .allow { notAllowedCount += 1 }
-                return try body(record.bytes)
+        let worker = workers[0]
+        worker.output.removeAll(keepingCapacity: true)
+        lineCount += 1
+        switch line {
+        case .bytes(let bytes):
+            bytes.withUnsafeBufferPointer { work(on: $0, number: lineCount, in: worker) }
+        case .tooLong:
+            work(on: nil, number: lineCount, in: worker)
+        }
+        collect(worker)
+        return try worker.output.withUnsafeBufferPointer { bytes throws(Failure) in try body(bytes) }
+    }
+
+    /// Decides every line of `block` and passes their records, in input order, to `body`, in one
+    /// piece or several (each valid only during its call).
+    ///
+    /// `block` holds whole lines, each ended by a line break (`\n`, or `\r\n`), except that the
+    /// stream's last line may have none. A line longer than ``maxLineLength`` gets the too-long
+    /// error record. A block of many lines is split between threads (one per processor); the
+    /// records, their numbers and the counts are those of deciding the lines one by one.
+    public func withRecords(forLinesIn block: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let base = block.baseAddress, block.count > 0 else { return }
+        lineStarts.removeAll(keepingCapacity: true)
+        lineEnds.removeAll(keepingCapacity: true)
+        var start = 0
+        while start < block.count {
+            let end = memchr(base + start, Int32(UInt8(ascii: "\n")), block.count - start)
+                .map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? block.count
+            lineStarts.append(start)
+            lineEnds.append(end > start && base[end - 1] == UInt8(ascii: "\r") ? end - 1 : end)
+            start = end + 1
+        }
+        let lines = lineStarts.count
+        let parts = min(threads, max(1, lines / Self.linesPerThread))
+        while workers.count < parts { workers.append(Worker(fast: workers[0].fast?.copy())) }
+        let job = Block(stream: self, base: base, starts: lineStarts, ends: lineEnds, first: lineCount + 1, parts: parts, workers: workers)
+        if parts == 1 {
+            job.run(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) }
+        }
+        lineCount += lines
+        for part in 0..<parts {
+            collect(workers[part])
+            workers[part].output.withUnsafeBufferPointer { body($0) }
+        }
+    }
+
+    /// One block's lines, shared out between threads: part `n` goes to worker `n`, which no other
+    /// thread touches meanwhile; the stream's state the threads read is immutable.
+    private struct Block: @unchecked Sendable {
+        let stream: RequestStream
+        let base: UnsafePointer<UInt8>
+        let starts: [Int]
+        let ends: [Int]
+        let first: Int
+        let parts: Int
+        let workers: [Worker]
+
+        func run(_ part: Int) {
+            let worker = workers[part]
+            worker.output.removeAll(keepingCapacity: true)
+            let lines = starts.count
+            for index in lines * part / parts..<lines * (part + 1) / parts {
+                let length = ends[index] - starts[index]
+                stream.work(on: length > stream.maxLineLength ? nil : UnsafeBufferPointer(start: base + starts[index], count: length),
+                            number: first + index, in: worker)
             }
         }
-        let entry = entry(for: line)
-        output.removeAll(keepingCapacity: true)
-        appendRecord(of: entry, to: &output)
-        return try output.withUnsafeBufferPointer { bytes throws(Failure) in try body(bytes) }
+    }
+
+    /// Decides one line (`nil`: too long) and appends its record to the worker's output, counting in the worker.
+    private func work(on line: UnsafeBufferPointer<UInt8>?, number: Int, in worker: Worker) {
+        if let line, let fast = worker.fast, let record = fast.record(for: line) {
+            if record.outcome != .allow { worker.notAllowed += 1 }
+            worker.output.append(contentsOf: record.bytes)
+            return
+        }
+        let entry = decide(line, number: number, reader: worker.reader)
+        if entry.error != nil { worker.invalid += 1 }
+        if let decision = entry.decision, decision.outcome != .allow { worker.notAllowed += 1 }
+        appendRecord(of: entry, to: &worker.output)
+    }
+
+    /// Moves a worker's counts to the stream's.
+    private func collect(_ worker: Worker) {
+        invalidCount += worker.invalid
+        notAllowedCount += worker.notAllowed
+        worker.invalid = 0
+        worker.notAllowed = 0
     }
 
     /// What closes the output after the last line: for ``Format/jsonArray``, the array's end
@@ -191,5 +301,20 @@ public final class RequestStream {
         let record = DecisionRecord.json(decision, id: id)
         guard let explanation else { return record }
         return JSONObject(members: record.members + [JSONObject.Member("explanation", explanation.json)])
+    }
+}
+
+/// What one thread needs to decide lines: its own fast path (sharing the policy's tables), its
+/// own JSON reader, output buffer and counts.
+private final class Worker: @unchecked Sendable {
+    let fast: JSONLinesFastPath?
+    let reader = JSONReader()
+    var output: [UInt8] = []
+    var invalid = 0
+    var notAllowed = 0
+
+    init(fast: JSONLinesFastPath?) {
+        self.fast = fast
+        output.reserveCapacity(1 << 16)
     }
 }

@@ -15,7 +15,7 @@ public enum Outcome: String, Sendable, Hashable, CaseIterable, CustomStringConve
     public var description: String { rawValue }
 }
 
-/// What the app should do with its Open In menu items (Table 11 of open-in-policy.txt).
+/// What the app should do with its Open In menu items (Table 11 of the AppConnect for iOS SDK Developer Guide, Open In policy API details).
 public enum OpenInUI: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Enable the Open In user interface.
     case enabled

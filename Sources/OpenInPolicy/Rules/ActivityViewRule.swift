@@ -1,10 +1,10 @@
 /// Rule 5: the share sheet cannot be checked, so it is blocked for every target.
 enum ActivityViewRule: RuleUnit {
     static let blocksAll = RuleInfo(
-        "activity-view.blocks-all", step: 5,
+        "activity-view.blocks-all",
         summary: "Under UNAUTHORIZED or WHITELIST, UIActivityViewController is denied for every target, listed or not.",
         reason: "The library cannot tell which app the user picks in the share sheet, so it allows Open In to no app.",
-        source: "open-in-policy.txt",
+        source: [.guide(.openIn)],
         quote: "To ensure security, the AppConnect library does not allow Open In to any app when the Open In policy is ACOPENINPOLICY_WHITELIST and the class used is UIActivityViewController.")
 
     static let rules = [blocksAll]

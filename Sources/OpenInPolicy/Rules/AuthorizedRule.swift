@@ -1,10 +1,10 @@
 /// Rule 4: AUTHORIZED allows every channel.
 enum AuthorizedRule: RuleUnit {
     static let allow = RuleInfo(
-        "authorized.allow", step: 4,
+        "authorized.allow",
         summary: "Under AUTHORIZED the library performs no Open In actions: every channel is allowed.",
         reason: "The Open In policy is AUTHORIZED, so the library performs no actions on Open In.",
-        source: "open-in-policy.txt",
+        source: [.guide(.openIn)],
         quote: "The AppConnect library performs no actions on Open In behavior.")
 
     static let rules = [allow]

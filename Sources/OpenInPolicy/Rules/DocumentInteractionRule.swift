@@ -1,16 +1,16 @@
 /// Rule 9: document interaction, Quick Look and app extensions.
 enum DocumentInteractionRule: RuleUnit {
     static let listed = RuleInfo(
-        "document.listed-target", step: 9,
+        "document.listed-target",
         summary: "Document interaction, Quick Look and app extensions deliver to a listed target.",
         reason: "The target app is in the whitelist.",
-        source: "open-in-policy.txt",
+        source: [.guide(.openIn)],
         quote: "ACOPENINPOLICY_WHITELIST -- The application is allowed to use Open In to send documents only to apps in the whitelist.")
     static let unlisted = RuleInfo(
-        "document.unlisted-target", step: 9,
+        "document.unlisted-target",
         summary: "Document interaction, Quick Look and app extensions give an unlisted target a dummy file with a mangled name, and call the Open In callback.",
         reason: "The target app is not in the whitelist, so it receives a dummy file it cannot open.",
-        source: "open-in-policy.txt",
+        source: [.guide(.openIn)],
         quote: "the AppConnect library substitutes a dummy file with a mangled name. Therefore, the target app cannot open the file.")
 
     static let rules = [listed, unlisted]

@@ -1,16 +1,16 @@
 /// Rule 10: drag and drop with no drag-and-drop policy follows the Open In listing.
 enum DragAndDropListingRule: RuleUnit {
-    static let source = "DESIGN.md (rule 10, our choice: the seeds do not define a drag-and-drop policy)"
-    static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
+    static let source: [Citation] = [.choice("Rules/drag-and-drop.md", "Our choices")]
+    static let quote = "With no drag-and-drop policy given, drag and drop follows the Open In listing."
 
     static let listed = RuleInfo(
-        "drag-and-drop.listed-target", step: 10,
+        "drag-and-drop.listed-target",
         summary: "With no drag-and-drop policy, drag and drop to a listed target is allowed.",
         reason: "No drag-and-drop policy is given, and the target is listed by the Open In policy.",
         source: source, quote: quote)
     static let unlisted = RuleInfo(
-        "drag-and-drop.unlisted-target", step: 10,
-        summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied with the drag-and-drop callback.",
+        "drag-and-drop.unlisted-target",
+        summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied, with no callback.",
         reason: "No drag-and-drop policy is given, and the target is not listed by the Open In policy.",
         source: source, quote: quote)
 
@@ -29,7 +29,8 @@ enum DragAndDropListingRule: RuleUnit {
         if policy.lists(target) {
             return Decision(outcome: .allow, target: target, openInUI: policy.openInUI, rule: listed.id)
         }
-        return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: policy.openInUI, rule: unlisted.id)
+        // No callback: it reports only the "AppConnect apps only" drag-and-drop policy (Rules/drag-and-drop.md).
+        return Decision(outcome: .deny, target: nil, openInUI: policy.openInUI, rule: unlisted.id)
     }
 
     static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {

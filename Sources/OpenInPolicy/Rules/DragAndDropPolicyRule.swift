@@ -1,25 +1,26 @@
 /// Rule 2: drag and drop under the server's own drag-and-drop policy.
 enum DragAndDropPolicyRule: RuleUnit {
-    static let source = "notifications.txt; DESIGN.md (the drag-and-drop policy's values come from public Ivanti docs)"
-    static let quote = "-appConnectAttemptedDragAndDropToNonAppConnectApp:"
+    static let source: [Citation] = [.guide(.dragAndDrop), .header(.appConnectInterface, "-appConnectAttemptedDragAndDropToNonAppConnectApp:")]
+    static let quote = "Notification that the end user attempted to share content using drag and drop to non-AppConnect apps when the policy restricts sharing only to AppConnect apps."
 
     static let all = RuleInfo(
-        "drag-and-drop.policy-all", step: 2,
+        "drag-and-drop.policy-all",
         summary: "Under the drag-and-drop policy 'all', drag and drop to any app is allowed.",
         reason: "The drag-and-drop policy allows dragging to all apps.",
         source: source, quote: quote)
     static let none = RuleInfo(
-        "drag-and-drop.policy-none", step: 2,
-        summary: "Under the drag-and-drop policy 'none', drag and drop is denied and the drag-and-drop callback is called.",
+        "drag-and-drop.policy-none",
+        summary: "Under the drag-and-drop policy 'none', drag and drop is denied, with no callback.",
         reason: "The drag-and-drop policy allows dragging to no app.",
-        source: source, quote: quote)
+        source: [.choice("Rules/drag-and-drop.md", "Our choices"), .guide(.dragAndDrop)],
+        quote: "Under the policy none, a drag is denied with no callback.")
     static let appConnectApp = RuleInfo(
-        "drag-and-drop.policy-appconnect-app", step: 2,
+        "drag-and-drop.policy-appconnect-app",
         summary: "Under the drag-and-drop policy 'appconnect', drag and drop to an AppConnect app is allowed.",
         reason: "The drag-and-drop policy allows dragging to AppConnect apps, and the target is one.",
         source: source, quote: quote)
     static let nonAppConnectApp = RuleInfo(
-        "drag-and-drop.policy-non-appconnect-app", step: 2,
+        "drag-and-drop.policy-non-appconnect-app",
         summary: "Under the drag-and-drop policy 'appconnect', drag and drop to any other app is denied with the drag-and-drop callback.",
         reason: "The drag-and-drop policy allows dragging to AppConnect apps only, and the target is not one.",
         source: source, quote: quote)
@@ -44,7 +45,8 @@ enum DragAndDropPolicyRule: RuleUnit {
         case .all:
             return Decision(outcome: .allow, target: target, openInUI: ui, rule: all.id)
         case .none:
-            return Decision(outcome: .deny, target: nil, callback: .dragAndDropToNonAppConnectApp, openInUI: ui, rule: none.id)
+            // No callback: it reports only the "AppConnect apps only" policy (Rules/drag-and-drop.md).
+            return Decision(outcome: .deny, target: nil, openInUI: ui, rule: none.id)
         case .appConnect:
             if policy.isAppConnectApp(target) {
                 return Decision(outcome: .allow, target: target, openInUI: ui, rule: appConnectApp.id)

@@ -1,11 +1,11 @@
 /// Rule 3: the server's app-specific config turns Open In enforcement off.
 enum EnforcementDisabledRule: RuleUnit {
     static let allow = RuleInfo(
-        "enforcement-disabled.allow", step: 3,
+        "enforcement-disabled.allow",
         summary: "When the app config sets MI_AC_DISABLE_OPEN_IN_ENFORCEMENT to yes or true, Open In is allowed to all apps.",
         reason: "The server's app config sets MI_AC_DISABLE_OPEN_IN_ENFORCEMENT, so Open In is allowed to all apps.",
-        source: "DESIGN.md (inputs: app-specific config)",
-        quote: "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT = Yes (\"Open In is allowed to all apps\")")
+        source: [.choice("Rules/enforcement-off.md", "Our choices")],
+        quote: "The server's app-specific configuration key MI_AC_DISABLE_OPEN_IN_ENFORCEMENT, set to yes or true in any case, allows Open In to all apps.")
 
     static let rules = [allow]
 

@@ -1,10 +1,10 @@
 /// Rule 1: a regular (non-AppConnect) app is not restricted.
 enum NotEnforcingRule: RuleUnit {
     static let allow = RuleInfo(
-        "not-enforcing.allow", step: 1,
+        "not-enforcing.allow",
         summary: "When AppConnect is not enforcing (library not started, or Non-AppConnect Mode), every share is allowed.",
         reason: "AppConnect is not enforcing policy, so the app shares like a regular app.",
-        source: "dual-mode.txt",
+        source: [.guide(.dualMode)],
         quote: "The app begins behaving as a regular, non-AppConnect app.")
 
     static let rules = [allow]

@@ -1,36 +1,37 @@
 /// Rule 7: the app's own `openURL:` with any scheme but `mailto:`.
 enum OtherSchemeOpenURLRule: RuleUnit {
-    static let source = "open-in-policy.txt"
+    static let source: [Citation] = [.guide(.openIn)]
+    static let choices: [Citation] = [.choice("Rules/other-url-schemes.md", "Our choices")]
     static let customURLQuote = "includes sending documents or document portions by encoding them in custom URLs handled by other applications."
 
     static let ownScheme = RuleInfo(
-        "open-url.own-scheme", step: 7,
+        "open-url.own-scheme",
         summary: "openURL: with one of the app's own URL schemes is not Open In and is allowed.",
         reason: "The URL uses one of the app's own schemes, which is not Open In to another app.",
-        source: "DESIGN.md (rule 7, our choice)",
+        source: choices,
         quote: "The app's own schemes and web schemes (http, https) are not Open In.")
     static let webScheme = RuleInfo(
-        "open-url.web-scheme", step: 7,
+        "open-url.web-scheme",
         summary: "openURL: with http or https is not Open In and is allowed.",
         reason: "The URL is a web address (http or https), which is not Open In.",
-        source: "DESIGN.md (rule 7, our choice)",
+        source: choices,
         quote: "The app's own schemes and web schemes (http, https) are not Open In.")
     static let listedHandler = RuleInfo(
-        "open-url.listed-handler", step: 7,
+        "open-url.listed-handler",
         summary: "openURL: with a custom scheme is allowed when the app that handles it is listed.",
         reason: "The app that handles the URL's scheme is in the whitelist.",
         source: source, quote: customURLQuote)
     static let unlistedHandler = RuleInfo(
-        "open-url.unlisted-handler", step: 7,
+        "open-url.unlisted-handler",
         summary: "openURL: with a custom scheme is denied, with the URL callback, when the app that handles it is not listed.",
         reason: "The app that handles the URL's scheme is not in the whitelist.",
         source: source,
         quote: "the Open In policy is ACOPENINPOLICY_WHITELIST, and the whitelist does not contain the bundle ID of an app that can handle the URL")
     static let unknownHandler = RuleInfo(
-        "open-url.unknown-handler", step: 7,
+        "open-url.unknown-handler",
         summary: "openURL: with a custom scheme whose handler is unknown is denied with the URL callback: unknown never means allowed.",
         reason: "No app is known to handle the URL's scheme, and an unknown handler is never taken as listed.",
-        source: "DESIGN.md (rule 7, our choice)",
+        source: choices,
         quote: "Unknown never means allowed under WHITELIST.")
 
     static let rules = [ownScheme, webScheme, listedHandler, unlistedHandler, unknownHandler]

@@ -35,27 +35,31 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// A decision rule's description: id, summary, reason, and the seed sentence it comes from.
+/// A decision rule's description: id, summary, reason, and the source sentence it comes from.
 public struct RuleInfo: Sendable, Hashable {
     /// The stable id.
     public let id: RuleID
-    /// The rule's unit's position in the list of rules (from 1), which is the order of evaluation.
-    public let step: Int
+    /// The position of the rule's unit in the list of rules (from 1), which is the order of evaluation.
+    public var step: Int { RuleCatalog.step(of: id) }
     /// A one-line summary of the rule.
     public let summary: String
     /// One sentence a decision gives as its reason.
     public let reason: String
-    /// Where the rule comes from: a seed file in `shared/seeds/`, or `DESIGN.md` for our choices.
-    public let source: String
-    /// The sentence of the source the rule comes from.
+    /// Where the rule comes from, as documents a user can open, separated by `; `:
+    /// a section of the AppConnect for iOS SDK Developer Guide, a declaration of
+    /// the SDK's public header, or, for our own choices, the `Rules/*.md`
+    /// section that states and argues them.
+    public var source: String { citations.map(\.text).joined(separator: "; ") }
+    /// The sentence of the first source the rule comes from.
     public let quote: String
+    /// The sources, one by one.
+    let citations: [Citation]
 
-    init(_ id: StaticString, step: Int, summary: String, reason: String, source: String, quote: String) {
+    init(_ id: StaticString, summary: String, reason: String, source: [Citation], quote: String) {
         self.id = RuleID(id)
-        self.step = step
         self.summary = summary
         self.reason = reason
-        self.source = source
+        citations = source
         self.quote = quote
     }
 
@@ -66,12 +70,60 @@ public struct RuleInfo: Sendable, Hashable {
     public static var stepCount: Int { RuleCatalog.lastStep }
 }
 
+/// A document a rule cites, named so that a user can find and open it.
+struct Citation: Sendable, Hashable {
+    /// A section of the AppConnect for iOS SDK Developer Guide.
+    enum GuideSection: String, Sendable, CaseIterable {
+        case openIn = "Open In policy API details"
+        case ready = "AppConnect ready API details"
+        case notifications = "AppConnect-related notifications"
+        case appConfig = "App-specific configuration API details"
+        case dualMode = "Dual-mode API details"
+        case dragAndDrop = "Drag and drop policy API details"
+    }
+
+    /// A public header of the AppConnect for iOS SDK (`AppConnect.framework/Headers/`).
+    enum Header: String, Sendable, CaseIterable {
+        case appConnectInterface = "AppConnectInterface.h"
+        case types = "ACTypes.h"
+    }
+
+    /// What the citation is.
+    enum Kind: Sendable, Hashable {
+        case guide(GuideSection)
+        case header(Header, declaration: String)
+        /// A section of a file in this repository (`Rules/*.md`) that states one of our own choices.
+        case choice(file: String, section: String)
+    }
+
+    /// The title of the SDK's developer guide, as the vendor publishes it.
+    static let guideTitle = "AppConnect for iOS SDK Developer Guide"
+
+    let kind: Kind
+
+    /// A section of the SDK's developer guide.
+    static func guide(_ section: GuideSection) -> Citation { Citation(kind: .guide(section)) }
+    /// A declaration of one of the SDK's public headers, e.g. `-retire`.
+    static func header(_ header: Header, _ declaration: String) -> Citation { Citation(kind: .header(header, declaration: declaration)) }
+    /// The section of a `Rules/*.md` file that states our choice, e.g. `("Rules/drag-and-drop.md", "Our choices")`.
+    static func choice(_ file: String, _ section: String) -> Citation { Citation(kind: .choice(file: file, section: section)) }
+
+    /// The citation as users read it: `Document: section`.
+    var text: String {
+        switch kind {
+        case .guide(let section): "\(Self.guideTitle): \(section.rawValue)"
+        case .header(let header, let declaration): "\(header.rawValue): \(declaration)"
+        case .choice(let file, let section): "\(file): \(section)"
+        }
+    }
+}
+
 /// One decision rule, whole: a small named unit (a caseless `enum`, one file
 /// under `Sources/OpenInPolicy/Rules/`) that holds everything about the rule.
 ///
 /// A unit carries:
-/// - `rules`: the ids it decides with, each a ``RuleInfo`` (step, one-line
-///   summary, reason, citable source and quote);
+/// - `rules`: the ids it decides with, each a ``RuleInfo`` (one-line summary,
+///   reason, citable source and quote; the step is the unit's place in the list);
 /// - `covers` and `decide`: whether it decides a request that no earlier unit
 ///   decided, and the decision;
 /// - `explain`: the sentences `--explain` prints about the inputs that mattered
@@ -84,10 +136,11 @@ public struct RuleInfo: Sendable, Hashable {
 /// ``Evaluator/decide(_:)`` dispatches with a `switch` over the request's route
 /// for speed; a test checks it decides exactly as walking the list does.
 ///
-/// To add a rule: write its unit, add its rows to a table in `Rules/*.md` (and
-/// its line in `Rules/README.md`), add the unit to ``RuleCatalog/units``, and
-/// call it from ``Evaluator/decide(_:)``. The README's "Adding a rule" section
-/// walks through it.
+/// To add a rule: add its rows to a table in `Rules/*.md` and its line to
+/// `Rules/README.md`, write its unit, add the unit to ``RuleCatalog/units``,
+/// and call it from ``Evaluator/decide(_:)`` at the same place. The README's
+/// "Adding a rule" section walks through it; `swift test` fails when a step
+/// is forgotten.
 protocol RuleUnit: Sendable {
     /// The ids this unit can decide with, with their descriptions, in order.
     static var rules: [RuleInfo] { get }
@@ -131,6 +184,16 @@ enum RuleCatalog {
 
     static let byID: [String: RuleInfo] = Dictionary(uniqueKeysWithValues: all.map { ($0.id.rawValue, $0) })
 
+    /// The step of each rule id: its unit's place in the list, from 1.
+    private static let stepByID: [String: Int] = Dictionary(
+        uniqueKeysWithValues: units.enumerated().flatMap { index, unit in unit.rules.map { ($0.id.rawValue, index + 1) } })
+
+    /// The step of `rule`.
+    static func step(of rule: RuleID) -> Int {
+        guard let step = stepByID[rule.rawValue] else { preconditionFailure("rule \(rule) is not in the catalog") }
+        return step
+    }
+
     /// The unit of each rule id.
     private static let unitByID: [String: any RuleUnit.Type] = Dictionary(
         uniqueKeysWithValues: units.flatMap { unit in unit.rules.map { ($0.id.rawValue, unit) } })
@@ -151,5 +214,5 @@ enum RuleCatalog {
     }
 
     /// The last step of the list.
-    static var lastStep: Int { all.last?.step ?? 0 }
+    static var lastStep: Int { units.count }
 }

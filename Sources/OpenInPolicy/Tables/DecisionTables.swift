@@ -70,10 +70,13 @@ public enum DecisionTables {
         var cases: [TableCase] = []
         for path in paths {
             for file in try markdownFiles(at: path) {
-                let text: String
-                do {
-                    text = try String(contentsOfFile: file, encoding: .utf8)
+                let bytes: [UInt8]
+                do throws(CappedFile.Failure) {
+                    bytes = try CappedFile.read(path: file, what: "decision table")
                 } catch {
+                    throw TableError(file: file, line: 0, message: "cannot read the file: \(error.reason)")
+                }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw TableError(file: file, line: 0, message: "cannot read the file as UTF-8 text")
                 }
                 cases += try parse(text, file: file)

@@ -24,6 +24,8 @@ package struct PolicyMatrix {
     private(set) var policy: Policy
     private(set) var appColumns: [Column] = []
     private(set) var urlColumns: [Column] = []
+    /// The device's mail app when it is not native Mail.
+    private(set) var thirdPartyMailApp: BundleID?
 
     static let appChannels: [Channel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop]
     static let urlChannels: [Channel] = [.openURL, .mailLink, .mailCompose]
@@ -99,7 +101,8 @@ package struct PolicyMatrix {
             targetColumn(["listed", "app"], "listed app", listed,
                          listed.map { $0.rawValue + (base.status == .whitelist ? "" : "  (any app: the whitelist is not used)") + note("listed") }),
             targetColumn(["unlisted", "app"], "unlisted app", unlisted, unlisted.rawValue + "  (stands for any app not in the whitelist)"),
-            targetColumn(["native", "Mail"], "native Mail", .mailActivity, "\(BundleID.mailActivity); \(mailto)"),
+            targetColumn(["native", "Mail"], "native Mail", .mailActivity,
+                         "\(BundleID.mailActivity)" + (policy.device.handler(forScheme: "mailto").map { $0.isNativeMail } ?? true ? "; \(mailto)" : "")),
             targetColumn(["", "Email+"], "Email+", emailPlus, "\(emailPlus) (\(emailPlusState))"),
         ]
 
@@ -110,7 +113,12 @@ package struct PolicyMatrix {
                 return try? ShareRequest(channel: .openURL, url: url)
             }
         }
-        let mailColumn = Column(header: ["native Mail", "(mailto:)"], legendName: "native Mail", example: "mailto:someone@example.com",
+        // mailto: and mail links go to the device's mail app (its mailto handler); the compose sheet is always native Mail.
+        let mailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
+        thirdPartyMailApp = mailApp
+        let mailColumn = Column(header: mailApp == nil ? ["native Mail", "(mailto:)"] : ["mail app", "(mailto:)"],
+                                legendName: "mail app",
+                                example: mailApp.map { "mailto: → \($0) (the device's mailto handler; mail-compose is always native Mail)" },
                                 channels: Set(Self.urlChannels)) { channel in
             switch channel {
             case .openURL, .mailLink: try? ShareRequest(channel: channel, url: mailto)
@@ -154,7 +162,8 @@ package struct PolicyMatrix {
             Examples:
 
             """
-        let examples = (appColumns + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
+        let mailColumn = thirdPartyMailApp == nil ? [] : urlColumns.prefix(1)
+        let examples = (appColumns + mailColumn + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
         let width = examples.map(\.0.count).max() ?? 0
         for (name, example) in examples {
             text += "  " + name + String(repeating: " ", count: width - name.count + 2) + example + "\n"

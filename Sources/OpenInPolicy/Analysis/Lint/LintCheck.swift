@@ -85,11 +85,15 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
     public static let unresolvedBuildSetting = LintCheck(
         "OI014", "unresolved-build-setting", .error,
         "An Info.plist URL scheme holds a build-setting reference ($(NAME)) with no value, or one openin-check cannot read: lint the built Info.plist or give --build-setting.")
+    /// The device's mail app (its `mailto` handler) is not in the whitelist.
+    public static let mailAppUnlisted = LintCheck(
+        "OI015", "mail-app-unlisted", .warning,
+        "The device's mail app (its mailto handler) is an app other than native Mail that the whitelist does not list: mailto: from openURL: and from links is blocked.")
 
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
-        invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting,
+        invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting, mailAppUnlisted,
     ]
 }

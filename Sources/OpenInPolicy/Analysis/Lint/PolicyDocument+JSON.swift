@@ -33,8 +33,17 @@ extension PolicyDocument {
                 appConnectSections = sections(member.value, path: member.key)
                 urlSchemes = schemes(member.value, path: member.key, buildSettings: buildSettings)
             case "device":
-                if case .object(let device) = member.value, let ids = device.member("emailPlusBundleIDs") {
+                guard case .object(let device) = member.value else { break }
+                if let ids = device.member("emailPlusBundleIDs") {
                     emailPlusBundleIDs = strings(ids.value, path: "device.emailPlusBundleIDs").map(\.value)
+                }
+                // Schemes are case-insensitive: `MAILTO` names the mail app too.
+                if let handlers = device.member("schemeHandlers"), case .object(let schemes) = handlers.value {
+                    for scheme in schemes.members where scheme.key.lowercased() == "mailto" {
+                        if case .string(let id) = scheme.value {
+                            mailHandler = Written(id, at: location(scheme.valuePosition, "device.schemeHandlers.\(scheme.key)"))
+                        }
+                    }
                 }
             default:
                 break

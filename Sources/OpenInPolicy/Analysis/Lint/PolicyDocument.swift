@@ -8,7 +8,7 @@
 public struct PolicyDocument: Sendable, Hashable {
     /// Which format the document was read from.
     public enum Kind: String, Sendable, Hashable, CustomStringConvertible {
-        /// A JSON policy file (DESIGN.md, "The CLI contract").
+        /// A JSON policy file (README, "The JSON policy file").
         case policyFile = "policy file"
         /// The SDK's local test file, `AppConnect.plist`.
         case appConnectPlist = "AppConnect.plist"
@@ -35,6 +35,8 @@ public struct PolicyDocument: Sendable, Hashable {
     public var emailPlusBundleIDs: [String]
     /// An Info.plist's URL schemes (`CFBundleURLTypes`), every string as written.
     public var urlSchemes: [WrittenScheme] = []
+    /// The device's mail app as written: its `mailto` handler (`device.schemeHandlers.mailto`), when given.
+    public var mailHandler: Written<String>? = nil
     /// What the format's strict reader rejects, if anything (readers stop at the first problem).
     public var readErrors: [Written<String>]
 

@@ -1,8 +1,8 @@
 /// OI002 `case-duplicate`, OI003 `well-known-id-case` and OI011 `duplicate-id`:
 /// whitelist entries that repeat another, exactly or up to letter case.
 ///
-/// Bundle IDs are compared exactly and case-sensitively ("the admin portal
-/// treats IDs as case sensitive", DESIGN.md), so `com.apple.MobileMail`
+/// Bundle IDs are compared exactly and case-sensitively (the admin portal
+/// treats IDs as case sensitive: Rules/mail-pair.md, "Our choices"), so `com.apple.MobileMail`
 /// matches no app, and of `com.example.Notes` and `com.example.notes` at most
 /// one is real.
 enum IDSpellingCheck: DocumentCheck {

@@ -2,7 +2,7 @@
 ///
 /// "To put the iOS native email app in the whitelist, the whitelist must
 /// contain both of these bundle IDs: com.apple.UIKit.activity.Mail and
-/// com.apple.mobilemail" (open-in-policy.txt). Half the pair allows neither;
+/// com.apple.mobilemail" (SDK guide, Open In policy API details). Half the pair allows neither;
 /// Email+ listed without the pair leaves mail links and the compose sheet blocked.
 enum MailPairCheck: DocumentCheck {
     static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {

@@ -6,7 +6,7 @@
 ///
 /// | key | where | read as on when the value is |
 /// |---|---|---|
-/// | `MI_AC_DISABLE_SCHEME_BLOCKING` | server config | exactly the string `true` (the seed's value) |
+/// | `MI_AC_DISABLE_SCHEME_BLOCKING` | server config | exactly the string `true` (the guide's value) |
 /// | `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT` | server config | the string `yes` or `true`, in any letter case |
 /// | `MI_APP_CONNECT` → `MI_AC_DISABLE_SCHEME_BLOCKING` | Info.plist | the boolean YES (`<true/>`) |
 ///

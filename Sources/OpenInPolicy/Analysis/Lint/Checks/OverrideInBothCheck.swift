@@ -1,7 +1,7 @@
 /// OI009 `override-in-both`: the scheme-blocking override on in both places.
 ///
 /// The app's Info.plist and the server's app-specific config can each
-/// disable scheme blocking (open-in-policy.txt); either one is enough. Set in
+/// disable scheme blocking (SDK guide, Open In policy API details); either one is enough. Set in
 /// both, an administrator who removes the config key to restore blocking
 /// changes nothing. Files linted together describe one app: an Info.plist
 /// applies to every policy file and `AppConnect.plist` beside it, and a

@@ -1,7 +1,7 @@
 /// OI004 `whitelist-ignored`: a whitelist the policy never reads.
 ///
 /// Only WHITELIST reads the whitelist; "All AppConnect apps" arrives as
-/// WHITELIST of the device's AppConnect apps (open-in-policy.txt), not of
+/// WHITELIST of the device's AppConnect apps (SDK guide, Open In policy API details), not of
 /// the list written here.
 enum WhitelistIgnoredCheck: DocumentCheck {
     static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
