@@ -21,7 +21,9 @@ let package = Package(
         // The test side of the double: pick the device, push changes, assert on what happened.
         .target(name: "AppConnectTesting", dependencies: ["AppConnect", "AppConnectRuntime", "OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
-        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime"]),
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "BuildInfo"]),
+        // The commit `--version` names, when the build defines it (C: a macro carries a value from the command line).
+        .target(name: "BuildInfo"),
         .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
         // The benchmark, a program of its own that times the openin-check binary it is given
         // (the installed openin-check has no bench code and no allocation hook).

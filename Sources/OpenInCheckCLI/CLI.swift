@@ -1,3 +1,6 @@
+#if canImport(BuildInfo)
+import BuildInfo
+#endif
 import OpenInPolicy
 
 /// The `openin-check` command line: verbs, help, version, and the mapping of errors to exit statuses.
@@ -11,6 +14,27 @@ public enum CLI {
     /// The version `--version` prints.
     static let version = "0.1.0"
 
+    /// The commit the binary was built from, when the build named it (`-Xcc -DOPENIN_CHECK_COMMIT=…`, as the
+    /// README's install command does); `nil` for a plain `swift build`, which has no way to know it.
+    static let commit: String? = {
+        #if canImport(BuildInfo)
+        guard let pointer = openin_check_build_commit() else { return nil }
+        let text = String(cString: pointer)
+        let valid = !text.isEmpty && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        return valid ? text : nil
+        #else
+        return nil  // built outside SwiftPM (the fuzz script): no BuildInfo module
+        #endif
+    }()
+
+    /// What `--version` prints: `openin-check 0.1.0`, with `(commit …)` when the build named it.
+    static var versionLine: String {
+        "\(name) \(version)" + (commit.map { " (commit \($0))" } ?? "") + "\n"
+    }
+
     /// Every verb, in the order the top-level help lists them. Adding a verb is one line here.
     static let verbs: [Verb] = [
         EvalCommand.verb,
@@ -20,6 +44,7 @@ public enum CLI {
         SimulateCommand.verb,
         LintCommand.verb,
         DiffCommand.verb,
+        CompletionsCommand.verb,
     ]
 
     /// The top-level usage line.
@@ -50,7 +75,7 @@ public enum CLI {
                 console.stdout.write(text)
                 return .success
             case .version:
-                console.stdout.write("\(name) \(version)\n")
+                console.stdout.write(versionLine)
                 return .success
             case .run(let command):
                 return try command.run(console)
@@ -113,14 +138,30 @@ public enum CLI {
         if arguments.count > 1 {
             throw .usage(UsageError("'help' takes one verb, not \(arguments.count) arguments", verb: nil))
         }
+        if name == "help" || name == "-h" || name == "--help" { return .help(helpHelp) }
         guard let verb = verb(named: name) else {
-            let suggestion = Suggestion.phrase(for: name, among: verbs.map(\.name))
+            let suggestion = Suggestion.phrase(for: name, among: verbs.map(\.name) + ["help"])
             throw .usage(UsageError("unknown verb '\(name)'.\(suggestion)", verb: nil))
         }
         return .help(verb.help)
     }
 
     private static var verbNames: String { verbs.map(\.name).joined(separator: ", ") }
+
+    /// The help of `help` itself (`help help`).
+    static var helpHelp: String {
+        """
+        Show the help of a verb: the same text as '\(name) <verb> --help'. With no verb,
+        show the top-level help (verbs, options, exit statuses).
+
+        Usage: \(name) help [VERB]
+
+        Verbs: \(verbNames), help.
+
+        Exit status: 0; 64 an unknown verb, or more than one.
+
+        """
+    }
 
     /// The top-level help: what the tool does, its verbs, and the exit statuses.
     static var help: String {

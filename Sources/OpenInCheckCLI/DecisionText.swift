@@ -6,6 +6,7 @@ enum DecisionText {
     static func block(_ decision: Decision, request: ShareRequest, explanation: Explanation?) -> String {
         var rows: [(String, String)] = [("request", describe(request))]
         if let target = decision.target, decision.outcome != .deny { rows.append(("to", target.rawValue)) }
+        if let audience = decision.audience { rows.append(("readable by", audience == .allApps ? "all apps" : "AppConnect apps only")) }
         for callback in decision.callbacks { rows.append(("callback", describe(callback))) }
         if let dummy = decision.dummyFileName { rows.append(("dummy file", dummy)) }
         rows.append(("Open In UI", decision.openInUI.rawValue))
@@ -62,6 +63,7 @@ enum DecisionText {
     static func describe(_ request: ShareRequest) -> String {
         var parts = [request.channel.rawValue]
         if let target = request.target { parts.append(target.rawValue) }
+        if let source = request.source { parts.append("from " + source.rawValue) }
         if let url = request.url { parts.append(url.rawValue) }
         if let document = request.document { parts.append("(\(document))") }
         return parts.joined(separator: " ")
@@ -73,6 +75,8 @@ enum DecisionText {
         case .openInAttemptedWhenBlocked(let status): "\(callback.selector) with \(status.sdkName)"
         case .openURLAttemptedWhenUnauthorized(let url): "\(callback.selector) with \(url.rawValue)"
         case .dragAndDropToNonAppConnectApp: callback.selector
+        case .openFromAttemptedWhenBlocked(let status, let source): "\(callback.selector) with \(status.sdkName), \(source?.rawValue ?? "nil (unknown source)")"
+        case .copyAttemptedWhenUnauthorized(let policy): "\(callback.selector) with \(policy.sdkName)"
         }
     }
 

@@ -8,20 +8,49 @@ struct DiffCommand: Command, Equatable {
     var newPath: String
     /// `--requests FILE`: replay a JSON Lines log instead of the request classes (`-` for standard input).
     var requestsPath: String?
-    /// `--format`: text or json.
-    var json: Bool
+    /// `--format`.
+    var format: Format = .text
+    /// `--fail-on`: which verdicts exit 2.
+    var failOn: FailOn = .anyChange
+
+    /// What `diff --format` writes.
+    enum Format: String, OptionChoice {
+        case text, json, markdown
+    }
+
+    /// `--fail-on`: the verdicts that make `diff` exit 2, so CI can fail on a loosening alone.
+    enum FailOn: String, OptionChoice {
+        case lessPermissive = "less-permissive"
+        case morePermissive = "more-permissive"
+        case anyChange = "any-change"
+        case never
+
+        static var kind: String { "--fail-on value" }
+
+        /// Whether `verdict` fails. `incomparable` fails both directions: some change goes to another app or both ways.
+        func fails(_ verdict: DiffVerdict) -> Bool {
+            switch self {
+            case .anyChange: verdict != .equivalent
+            case .never: false
+            case .lessPermissive: verdict == .lessPermissive || verdict == .incomparable
+            case .morePermissive: verdict == .morePermissive || verdict == .incomparable
+            }
+        }
+    }
 
     static let specs: [OptionSpec] = [
         OptionSpec("--requests", value: "FILE", help: "Replay a JSON Lines request log (- for standard input) and count\nwhat would change, instead of comparing every request class."),
-        OptionSpec("--format", value: "FORMAT", help: "text (default) or json."),
+        OptionSpec("--format", value: "FORMAT", help: "text (default), json or markdown."),
+        OptionSpec("--fail-on", value: "WHEN", help: "Which verdicts exit 2: any-change (default), less-permissive,\nmore-permissive (each with incomparable), or never."),
     ]
 
-    static let usage = "openin-check diff [--requests FILE] [--format text|json] OLD NEW"
+    static let usage = "openin-check diff [--requests FILE] [--format text|json|markdown] [--fail-on WHEN] OLD NEW"
 
     static let verb = Verb(
         name: "diff",
         abstract: "Show the impact of replacing one policy with another, and a verdict.",
         usage: usage,
+        specs: specs,
         help: """
             Show the impact of replacing one policy with another before it reaches a
             device: the requests whose decision changes, grouped, and a one-line verdict.
@@ -37,11 +66,17 @@ struct DiffCommand: Command, Equatable {
             Both policies are decided on every request class that can tell them apart:
             every channel with each bundle ID either policy names, both Mail IDs, Email+
             and a fresh unlisted app; open-url with mailto, http, https, each own or
-            handled scheme of either policy and an unhandled one. Every other request
-            decides like one of these, so 'equivalent' holds for all requests.
+            handled scheme of either policy and an unhandled one; open-from with each of
+            those IDs as source and an unknown source; copy with no paste target and
+            each ID; print. Every other request decides like one of these, so
+            'equivalent' holds for all requests. A channel beyond Open In (open-from,
+            copy, print) that only one policy can decide (the other does not set its
+            control, so its requests are errors) is listed apart and makes the
+            verdict incomparable; where neither can, it is left out.
 
-            Two decisions differ when the outcome, the receiving app, the callback, the
-            Open In UI or the dummy file name differs; the deciding rule is shown, not
+            Two decisions differ when the outcome, the receiving app, the callback, who
+            can read a copy, the Open In UI or the dummy file name differs; the deciding
+            rule is shown, not
             compared. Outcomes are ordered by what is delivered:
               allow > redirect > substitute-dummy-file > deny
             newly blocked  the outcome moves down (e.g. allow → deny, allow → redirect)
@@ -57,17 +92,24 @@ struct DiffCommand: Command, Equatable {
               text  the groups, each change with its old and new decision, then
                     'verdict: …' as the last line.
               json  {"old", "new", "verdict", "requestClasses", "newlyBlocked": [change],
-                    "newlyAllowed": [change], "changed": [change]}; a change is
+                    "newlyAllowed": [change], "changed": [change], "decidedByOnePolicy"?:
+                    [{"channel", "missingKey", "missingIn"}]}; a change is
                     {"request", "direction", "old": decision, "new": decision}, decisions
                     as 'eval' writes them. With --requests: {"old", "new", "requests",
                     "replayed", "invalid": [{"line", "error"}], "changedRequests",
                     "newlyBlocked", "newlyAllowed", "changed" (counts), "verdict",
-                    "changes": [change with "count" and "kind"]}.
+                    "changes": [change with "count" and "kind"], "undecidable"?}.
+              markdown  the verdict, then a table per group, for a pull-request comment;
+                    'verdict: …' as the last line.
 
-            Exit status:
-              0   equivalent (with --requests: no request of the log would change)
+            Exit status (--fail-on picks which verdicts exit 2; with --requests, the
+            verdict on the log):
+              0   the verdict does not fail: equivalent, or one --fail-on lets pass
               1   invalid input: a policy file, or a line of the request log
-              2   not equivalent
+              2   any-change (default): not equivalent
+                  less-permissive: less permissive or incomparable
+                  more-permissive: more permissive or incomparable
+                  never: no verdict exits 2
               64  usage error
 
             Examples:
@@ -88,26 +130,22 @@ struct DiffCommand: Command, Equatable {
         if options.positionals.contains("-") {
             throw UsageError("OLD and NEW are policy files, not standard input; '--requests -' reads a log from standard input", verb: "diff")
         }
-        var json = false
-        if let format = options.value("--format") {
-            switch format {
-            case "text": json = false
-            case "json": json = true
-            default:
-                throw UsageError("unknown format '\(format)': use text or json.\(Suggestion.phrase(for: format, among: ["text", "json"]))", verb: "diff")
-            }
-        }
         return DiffCommand(oldPath: options.positionals[0], newPath: options.positionals[1],
-                           requestsPath: options.value("--requests"), json: json)
+                           requestsPath: options.value("--requests"),
+                           format: try Format.parse(options, default: .text, verb: "diff"),
+                           failOn: try FailOn.parse(options, option: "--fail-on", default: .anyChange, verb: "diff"))
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         let old = try Self.policy(oldPath), new = try Self.policy(newPath)
         guard let requestsPath else {
             let diff = PolicyDiff(old: old, new: new)
-            console.stdout.write(json ? JSONWriter.pretty(.object(DiffReport.json(diff, old: oldPath, new: newPath))) + "\n"
-                                      : DiffReport.text(diff, old: oldPath, new: newPath))
-            return diff.verdict == .equivalent ? .success : .notAllowed
+            switch format {
+            case .text: console.stdout.write(DiffReport.text(diff, old: oldPath, new: newPath))
+            case .json: console.stdout.write(JSONWriter.pretty(.object(DiffReport.json(diff, old: oldPath, new: newPath))) + "\n")
+            case .markdown: console.stdout.write(DiffReport.markdown(diff, old: oldPath, new: newPath))
+            }
+            return failOn.fails(diff.verdict) ? .notAllowed : .success
         }
         let source = requestsPath == "-" ? console.stdin : try ByteSource.open(path: requestsPath, what: "request log")
         defer { source.close() }
@@ -116,9 +154,13 @@ struct DiffCommand: Command, Equatable {
         let summary = PolicyDiff.replay(old: old, new: new, requests: AnySequence { AnyIterator { log.next() } })
         try log.finish()
         let replay = ReplayReport(summary: summary, log: log, old: oldPath, new: newPath, requests: requestsPath == "-" ? "standard input" : requestsPath)
-        console.stdout.write(json ? JSONWriter.pretty(.object(replay.json)) + "\n" : replay.text)
+        switch format {
+        case .text: console.stdout.write(replay.text)
+        case .json: console.stdout.write(JSONWriter.pretty(.object(replay.json)) + "\n")
+        case .markdown: console.stdout.write(replay.markdown)
+        }
         if !log.invalid.isEmpty { return .invalidInput }
-        return summary.changes.isEmpty ? .success : .notAllowed
+        return failOn.fails(summary.verdict) ? .notAllowed : .success
     }
 
     private static func policy(_ path: String) throws(CLIError) -> Policy {
@@ -195,7 +237,34 @@ enum DiffReport {
             text += "\n\(group.title) (\(changes.count)):\n"
             for change in changes { text += ChangeText.block(change, indent: "  ") }
         }
+        if !diff.controlGaps.isEmpty {
+            text += "\nDecided by one policy only (\(diff.controlGaps.count)):\n"
+            for gap in diff.controlGaps { text += "  \(gapSentence(gap))\n" }
+        }
         return text + "\nverdict: \(diff.verdict)\n"
+    }
+
+    static func markdown(_ diff: PolicyDiff, old: String, new: String) -> String {
+        var text = "**diff** \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(diff.verdict)**\n\n"
+        text += "\(diff.requestClasses.count) request classes, "
+        text += diff.changes.isEmpty ? "none decides differently.\n" : "\(diff.changes.count) decide differently.\n"
+        for group in groups {
+            let changes = diff.changes(group.kind)
+            if changes.isEmpty { continue }
+            text += "\n#### \(group.title) (\(changes.count))\n\n"
+            text += MarkdownText.table(["request", "old", "new"], changes.map(ChangeText.markdownRow))
+        }
+        if !diff.controlGaps.isEmpty {
+            text += "\n#### Decided by one policy only (\(diff.controlGaps.count))\n\n"
+            for gap in diff.controlGaps { text += "- \(gapSentence(gap))\n" }
+        }
+        return text + "\nverdict: \(diff.verdict)\n"
+    }
+
+    /// `copy: the old policy does not set pasteboardPolicy, so its copy requests are errors; the new one decides them`.
+    static func gapSentence(_ gap: ControlGap) -> String {
+        let (lacking, deciding) = gap.missingInOld ? ("old", "new") : ("new", "old")
+        return "\(gap.channel): the \(lacking) policy does not set \(gap.missingKey), so its \(gap.channel) requests are errors; the \(deciding) one decides them"
     }
 
     static func json(_ diff: PolicyDiff, old: String, new: String) -> JSONObject {
@@ -207,6 +276,12 @@ enum DiffReport {
         ]
         for group in groups {
             members.append(.init(group.key, .array(JSONArray(diff.changes(group.kind).map { .object(ChangeText.json($0)) }))))
+        }
+        if !diff.controlGaps.isEmpty {
+            members.append(.init("decidedByOnePolicy", .array(JSONArray(diff.controlGaps.map { gap in
+                .object(JSONObject(members: [.init("channel", .string(gap.channel.rawValue)), .init("missingKey", .string(gap.missingKey)),
+                                             .init("missingIn", .string(gap.missingInOld ? "old" : "new"))]))
+            }))))
         }
         return JSONObject(members: members)
     }
@@ -224,6 +299,9 @@ struct ReplayReport {
         var text = "replay of \(requests) under \(old) → \(new): \(log.lineCount) lines, \(summary.requestCount) requests"
         text += log.invalid.isEmpty ? "\n" : ", \(log.invalid.count) invalid lines\n"
         for (line, message) in log.invalid { text += "  line \(line): error  \(message)\n" }
+        if summary.undecidableCount > 0 {
+            text += "\(summary.undecidableCount) requests not compared: a policy does not set their channel's control\n"
+        }
         text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently"
         text += summary.changedCount == 0 ? "\n" : ": \(DiffReport.groups.map { "\(summary.count($0.kind)) \($0.kind)" }.joined(separator: ", "))\n"
         for group in DiffReport.groups {
@@ -231,6 +309,24 @@ struct ReplayReport {
             if changes.isEmpty { continue }
             text += "\n\(group.title) (\(summary.count(group.kind)) requests):\n"
             for counted in changes { text += ChangeText.block(counted.change, indent: "  ", lead: "\(counted.count)×  ") }
+        }
+        return text + "\nverdict on this log: \(summary.verdict)\n"
+    }
+
+    var markdown: String {
+        var text = "**replay** of \(MarkdownText.code(requests)) under \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(summary.verdict)**\n\n"
+        text += "\(log.lineCount) lines, \(summary.requestCount) requests"
+        text += log.invalid.isEmpty ? "; " : ", \(log.invalid.count) invalid lines; "
+        text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently.\n"
+        if !log.invalid.isEmpty {
+            text += "\n#### Invalid lines (\(log.invalid.count))\n\n"
+            text += MarkdownText.table(["line", "error"], log.invalid.map { ["\($0.line)", MarkdownText.cell($0.message)] })
+        }
+        for group in DiffReport.groups {
+            let changes = summary.changes.filter { $0.change.kind == group.kind }
+            if changes.isEmpty { continue }
+            text += "\n#### \(group.title) (\(summary.count(group.kind)) requests)\n\n"
+            text += MarkdownText.table(["count", "request", "old", "new"], changes.map { ["\($0.count)"] + ChangeText.markdownRow($0.change) })
         }
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
@@ -247,6 +343,7 @@ struct ReplayReport {
             }))),
             .init("changedRequests", number(summary.changedCount)),
         ]
+        if summary.undecidableCount > 0 { members.append(.init("undecidable", number(summary.undecidableCount))) }
         for group in DiffReport.groups { members.append(.init(group.key, number(summary.count(group.kind)))) }
         members.append(.init("verdict", .string(summary.verdict.rawValue)))
         members.append(.init("changes", .array(JSONArray(summary.changes.map { counted in
@@ -273,15 +370,24 @@ enum ChangeText {
     /// (The dummy file name is left to `--format json`: it is the same for a request under both policies.)
     static func short(_ decision: Decision, showUI: Bool) -> String {
         var parts = [decision.target.map { "\(decision.outcome) to \($0)" } ?? decision.outcome.rawValue]
+        if let audience = decision.audience { parts.append("readable by \(audience)") }
         for callback in decision.callbacks { parts.append("callback \(callback)") }
         if showUI { parts.append("Open In UI \(decision.openInUI)") }
         return parts.joined(separator: ", ") + "  [\(decision.rule)]"
+    }
+
+    /// The request, the old and the new decision as Markdown table cells.
+    static func markdownRow(_ change: DecisionChange) -> [String] {
+        let showUI = change.old.openInUI != change.new.openInUI
+        return [MarkdownText.code(DecisionText.describe(change.request)),
+                MarkdownText.cell(short(change.old, showUI: showUI)), MarkdownText.cell(short(change.new, showUI: showUI))]
     }
 
     static func json(_ change: DecisionChange) -> JSONObject {
         var request: [JSONObject.Member] = [.init("channel", .string(change.request.channel.rawValue))]
         if let target = change.request.target { request.append(.init("target", .string(target.rawValue))) }
         if let url = change.request.url { request.append(.init("url", .string(url.rawValue))) }
+        if let source = change.request.source { request.append(.init("source", .string(source.rawValue))) }
         if let document = change.request.document { request.append(.init("document", .string(document))) }
         return JSONObject(members: [
             .init("request", .object(JSONObject(members: request))),

@@ -7,6 +7,7 @@ struct EvalCommand: Command, Equatable {
         var channel: String
         var target: String?
         var url: String?
+        var source: String? = nil
         var document: String?
     }
 
@@ -28,14 +29,18 @@ struct EvalCommand: Command, Equatable {
     var fastPath = true
     /// How many threads the stream may use (`nil`: one per processor; tests compare 1 with several).
     var threads: Int? = nil
+    /// `--summary`: counts by outcome and rule on standard error after a stream.
+    var summary = false
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
-        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view)."),
+        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view; for copy, the app pasted into)."),
         OptionSpec("--url", value: "URL", help: "The URL opened (open-url) or tapped (mail-link)."),
+        OptionSpec("--source", value: "BUNDLE_ID", help: "The app that sends a document to this app (open-from); leave it out\nwhen the sending app is unknown."),
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
+        OptionSpec("--summary", help: "After a stream, write counts by outcome and by rule to standard error\n(standard output is unchanged)."),
         OptionSpec("--max-line-length", value: "BYTES", help: "The longest request line read (default 1048576, 1 MiB); a longer line\ngets an error record. At most 1073741824."),
     ]
 
@@ -47,6 +52,7 @@ struct EvalCommand: Command, Equatable {
         name: "eval",
         abstract: "Decide share requests under a policy: one from flags, or a JSON Lines stream.",
         usage: usage,
+        specs: specs,
         help: """
             Decide share requests under a policy: one from flags, or a JSON Lines stream.
 
@@ -54,7 +60,7 @@ struct EvalCommand: Command, Equatable {
 
             Arguments:
               REQUESTS.jsonl  A JSON Lines file: one request per line,
-                              {"id"?, "channel", "target"?, "url"?, "document"?}.
+                              {"id"?, "channel", "target"?, "url"?, "source"?, "document"?}.
               -               Read the JSON Lines stream from standard input.
 
             Options:
@@ -64,8 +70,12 @@ struct EvalCommand: Command, Equatable {
               text   one request: the outcome first, then the request, target, callback,
                      Open In UI, rule and reason; a stream: one line per request.
               jsonl  one JSON record per input line, in input order:
-                     {"id"?, "outcome", "target"?, "callbacks": [{"selector", "policy" | "url"}],
+                     {"id"?, "outcome", "target"?, "audience"?,
+                      "callbacks": [{"selector", "policy" | "url", "sourceApplication"?}],
                       "openInUI", "rule", "reason", "dummyFileName"?}
+                     audience (copy only): who can read the copy, all-apps or appconnect-apps.
+                     A request on open-from, copy or print under a policy that does not
+                     set openFromPolicy, pasteboardPolicy or printPolicy is invalid.
                      An invalid line gives {"line", "id"?, "error"} and the stream goes on;
                      a blank line is invalid too, so records and lines always match.
               json   the same records, indented: one object for one request, an array for a stream.
@@ -93,12 +103,12 @@ struct EvalCommand: Command, Equatable {
     static func parse(_ arguments: [String]) throws(UsageError) -> EvalCommand {
         let options = try OptionScanner.scan(arguments, specs: specs, verb: "eval")
         let policy = try PolicyOptions.parse(options, verb: "eval")
-        let requestFlags = ["--target", "--url", "--document"].filter { options.value($0) != nil }
+        let requestFlags = ["--target", "--url", "--source", "--document"].filter { options.value($0) != nil }
         let requests: Requests
         switch (options.value("--channel"), options.positionals.count) {
         case (let channel?, 0):
             requests = .flags(FlagRequest(channel: channel, target: options.value("--target"), url: options.value("--url"),
-                                          document: options.value("--document")))
+                                          source: options.value("--source"), document: options.value("--document")))
         case (nil, 1):
             if let flag = requestFlags.first {
                 throw UsageError("'\(flag)' describes one request given with --channel; it cannot be used with a stream", verb: "eval")
@@ -132,6 +142,12 @@ struct EvalCommand: Command, Equatable {
             }
             command.maxLineLength = bytes
         }
+        if options.has("--summary") {
+            if case .flags = requests {
+                throw UsageError("'--summary' counts the decisions of a stream; it cannot be used with --channel", verb: "eval")
+            }
+            command.summary = true
+        }
         return command
     }
 
@@ -150,11 +166,16 @@ struct EvalCommand: Command, Equatable {
     private func decideOne(_ flags: FlagRequest, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let request: ShareRequest
         do throws(InputError) {
-            request = try ShareRequest(channel: flags.channel, target: flags.target, url: flags.url, document: flags.document)
+            request = try ShareRequest(channel: flags.channel, target: flags.target, url: flags.url, source: flags.source, document: flags.document)
         } catch {
-            throw .invalidInput(Self.flagMessage(for: error, channel: flags.channel))
+            throw .invalidInput(Self.flagMessage(for: error, channel: flags.channel, source: flags.source))
         }
-        let decision = Evaluator(policy: inputs.policy).decide(request)
+        let decision: Decision
+        do throws(InputError) {
+            decision = try Evaluator(policy: inputs.policy).decision(for: request)
+        } catch {
+            throw .invalidInput("\(policy.policyPath): \(error.description)")
+        }
         let explanation = explain ? Explanation(decision, request: request, policyInputs: inputs) : nil
         switch format {
         case .text:
@@ -168,8 +189,9 @@ struct EvalCommand: Command, Equatable {
     }
 
     /// A request error from flags, with the flag to fix.
-    static func flagMessage(for error: InputError, channel: String) -> String {
+    static func flagMessage(for error: InputError, channel: String, source: String? = nil) -> String {
         switch error {
+        case .malformedBundleID(let value, _) where source.map({ $0.utf8.elementsEqual(value.utf8) }) ?? false: "--source: \(error.description)"
         case .unknownChannel:
             "--channel: \(error.description).\(Suggestion.phrase(for: channel, among: Channel.allCases.map(\.rawValue)))"
         case .missingTarget: "\(error.description): give it with --target BUNDLE_ID"
@@ -185,9 +207,11 @@ struct EvalCommand: Command, Equatable {
     private func decideStream(_ source: ByteSource, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let stream = RequestStream(policy: inputs, format: format == .json ? .jsonArray : .jsonLines, explain: explain,
                                    maxLineLength: maxLineLength, fastPath: fastPath, threads: threads)
+        // --summary decides each line once more, beside the stream, to count outcomes and rules.
+        var counts = summary ? StreamSummary(policy: inputs.policy) : nil
         var lines = LineReader(source, what: "request stream", maxLength: maxLineLength)
         switch format {
-        case .json, .jsonl:
+        case .json where counts == nil, .jsonl where counts == nil:
             // Blocks of whole lines: the stream splits a large block between threads, records in input order.
             while let block = try lines.nextBlock(beforeWaiting: { console.stdout.flush() }) {
                 switch block {
@@ -197,13 +221,23 @@ struct EvalCommand: Command, Equatable {
                     stream.withRecord(for: .tooLong) { console.stdout.write(bytes: $0) }
                 }
             }
+        case .json, .jsonl:
+            // With --summary, line by line, each line also counted.
+            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                counts?.count(line)
+                stream.withRecord(for: line.streamLine) { console.stdout.write(bytes: $0) }
+            }
         case .text:
             while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                counts?.count(line)
                 console.stdout.write(Self.text(stream.entry(for: line.streamLine)))
             }
         }
         stream.finish().withUnsafeBufferPointer { console.stdout.write(bytes: $0) }
-        // A hook for a summary after the records (e.g. `--summary`): the stream's counts are final here.
+        if let counts, stream.lineCount > 0 {
+            console.stdout.flush()
+            console.stderr.write(counts.text)
+        }
         if stream.lineCount == 0 {
             throw .invalidInput("the request stream \(source.name == "standard input" ? "on standard input" : "'\(source.name)'") is empty: write one JSON request per line")
         }
@@ -225,14 +259,7 @@ struct EvalCommand: Command, Equatable {
 }
 
 /// `--format`: how decisions are written.
+/// (Parsed by ``OptionChoice/parse(_:verb:)``, as every verb's `--format` is.)
 enum OutputFormat: String, Sendable, Equatable, CaseIterable {
     case text, json, jsonl
-
-    static func parse(_ name: String, verb: String) throws(UsageError) -> OutputFormat {
-        guard let format = OutputFormat(rawValue: name) else {
-            let suggestion = Suggestion.phrase(for: name, among: allCases.map(\.rawValue))
-            throw UsageError("unknown format '\(name)': use text, json or jsonl.\(suggestion)", verb: verb)
-        }
-        return format
-    }
 }

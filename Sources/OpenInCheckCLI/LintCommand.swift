@@ -6,23 +6,29 @@ struct LintCommand: Command, Equatable {
     var files: [String]
     /// `--strict`: warnings count as errors.
     var strict: Bool
-    /// `--format`: text or json.
-    var json: Bool
+    /// `--format`.
+    var format: Format
     /// `--build-setting NAME=VALUE`, in order: values for Info.plist references.
     var buildSettings: [PolicyOptions.Pair] = []
 
+    /// What `lint --format` writes.
+    enum Format: String, OptionChoice {
+        case text, json, sarif, markdown, github
+    }
+
     static let specs: [OptionSpec] = [
         OptionSpec("--strict", help: "Report warnings as errors (exit 1 instead of 2)."),
-        OptionSpec("--format", value: "FORMAT", help: "text (default) or json."),
+        OptionSpec("--format", value: "FORMAT", help: "text (default), json, sarif, markdown or github."),
         OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in an Info.plist's URL schemes, as eval does. Repeatable."),
     ]
 
-    static let usage = "openin-check lint [--strict] [--format text|json] [--build-setting NAME=VALUE]... FILE..."
+    static let usage = "openin-check lint [--strict] [--format FORMAT] [--build-setting NAME=VALUE]... FILE..."
 
     static let verb = Verb(
         name: "lint",
         abstract: "Find an administrator's mistakes in policy files, AppConnect.plists and Info.plists.",
         usage: usage,
+        specs: specs,
         help: """
             Find an administrator's mistakes in policy files, AppConnect.plists and
             Info.plists before they reach a device: each finding has a stable code, a
@@ -57,6 +63,12 @@ struct LintCommand: Command, Equatable {
               json  {"files", "findings": [{"code", "name", "severity", "file", "line"?,
                     "column"?, "keyPath", "message", "fix"}], "summary": {"errors",
                     "warnings", "info"}}
+              sarif SARIF 2.1.0 for code scanning: every check as a rule (its code as the id),
+                    every finding as a result with its level (info is 'note'), file, line
+                    and column (columns count characters), key path and fix.
+              markdown  a table of the findings for a pull-request comment, then the summary.
+              github    an '::error', '::warning' or '::notice' annotation per finding
+                        (file, line, column), then the summary.
 
             Exit status:
               0   no errors or warnings (info findings allowed)
@@ -89,19 +101,11 @@ struct LintCommand: Command, Equatable {
         if let dash = options.positionals.first(where: { $0 == "-" }) {
             throw UsageError("'\(dash)': lint reads files, not standard input (it names each finding's file)", verb: "lint")
         }
-        var json = false
-        if let format = options.value("--format") {
-            switch format {
-            case "text": json = false
-            case "json": json = true
-            default:
-                throw UsageError("unknown format '\(format)': use text or json.\(Suggestion.phrase(for: format, among: ["text", "json"]))", verb: "lint")
-            }
-        }
         let settings = try options.all("--build-setting").map { text throws(UsageError) in
             try PolicyOptions.pair(text, option: "--build-setting NAME=VALUE", valueMayBeEmpty: true, verb: "lint")
         }
-        return LintCommand(files: options.positionals, strict: options.has("--strict"), json: json, buildSettings: settings)
+        return LintCommand(files: options.positionals, strict: options.has("--strict"),
+                           format: try Format.parse(options, default: .text, verb: "lint"), buildSettings: settings)
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
@@ -114,22 +118,28 @@ struct LintCommand: Command, Equatable {
         if strict { findings = findings.map(\.strict) }
         let count = { (severity: LintSeverity) in findings.count(where: { $0.severity == severity }) }
         let errors = count(.error), warnings = count(.warning), info = count(.info)
-        if json {
+        let scope = files.count == 1 ? "1 file" : "\(files.count) files"
+        let plural = { (n: Int, word: String) in "\(n) \(word)\(n == 1 ? "" : "s")" }
+        let summary = findings.isEmpty ? "lint: no findings in \(scope)\n"
+            : "lint: \(plural(errors, "error")), \(plural(warnings, "warning")), \(info) info in \(scope)\n"
+        switch format {
+        case .json:
             console.stdout.write(JSONWriter.pretty(.object(JSONObject([
                 "files": .array(JSONArray(files.map { .string($0) })),
                 "findings": .array(JSONArray(findings.map { .object(Self.record($0)) })),
                 "summary": .object(JSONObject(["errors": .number(JSONNumber(errors)), "warnings": .number(JSONNumber(warnings)),
                                                "info": .number(JSONNumber(info))])),
             ]))) + "\n")
-        } else {
+        case .text:
             for finding in findings { console.stdout.write(Self.text(finding)) }
-            let scope = files.count == 1 ? "1 file" : "\(files.count) files"
-            if findings.isEmpty {
-                console.stdout.write("lint: no findings in \(scope)\n")
-            } else {
-                let plural = { (n: Int, word: String) in "\(n) \(word)\(n == 1 ? "" : "s")" }
-                console.stdout.write("\nlint: \(plural(errors, "error")), \(plural(warnings, "warning")), \(info) info in \(scope)\n")
-            }
+            console.stdout.write(findings.isEmpty ? summary : "\n" + summary)
+        case .sarif:
+            console.stdout.write(JSONWriter.pretty(.object(LintSARIF.log(findings))) + "\n")
+        case .markdown:
+            console.stdout.write(findings.isEmpty ? summary : LintMarkdown.table(findings) + "\n" + summary)
+        case .github:
+            for finding in findings { console.stdout.write(Self.annotation(finding)) }
+            console.stdout.write(summary)
         }
         // The contract's statuses, read for lint: 1 (`invalidInput`) for errors, 2 (`notAllowed`) for warnings only.
         if errors > 0 { return .invalidInput }
@@ -141,6 +151,18 @@ struct LintCommand: Command, Equatable {
         let path = finding.location.keyPath.isEmpty ? "" : "\(finding.location.keyPath): "
         return "\(finding.location): \(finding.severity) \(finding.check.code) \(finding.check.name): \(path)\(finding.message)\n"
             + "    fix: \(finding.fix)\n"
+    }
+
+    /// `::error file=policy.json,line=4,col=5,title=OI001 mail-pair-half::openInWhitelist[1]: message` and the fix on a second line.
+    static func annotation(_ finding: LintFinding) -> String {
+        let kind: GitHubAnnotation.Kind = switch finding.severity {
+        case .error: .error
+        case .warning: .warning
+        case .info: .notice
+        }
+        let path = finding.location.keyPath.isEmpty ? "" : "\(finding.location.keyPath): "
+        return GitHubAnnotation.line(kind, file: finding.location.file, line: finding.location.line, column: finding.location.column,
+                                     title: "\(finding.check.code) \(finding.check.name)", message: "\(path)\(finding.message)\nfix: \(finding.fix)")
     }
 
     static func record(_ finding: LintFinding) -> JSONObject {
@@ -158,5 +180,105 @@ struct LintCommand: Command, Equatable {
             .init("fix", .string(finding.fix)),
         ]
         return JSONObject(members: members)
+    }
+}
+
+/// `lint --format markdown`: one table row per finding.
+enum LintMarkdown {
+    static func table(_ findings: [LintFinding]) -> String {
+        MarkdownText.table(["severity", "check", "where", "key path", "finding", "fix"], findings.map { finding in
+            [finding.severity == .error ? "**error**" : finding.severity.rawValue,
+             "\(finding.check.code) \(MarkdownText.code(finding.check.name))",
+             MarkdownText.code(finding.location.description),
+             finding.location.keyPath.isEmpty ? "" : MarkdownText.code(finding.location.keyPath),
+             MarkdownText.cell(finding.message), MarkdownText.cell(finding.fix)]
+        })
+    }
+}
+
+/// `lint --format sarif`: a SARIF 2.1.0 log (OASIS), one run, every check a rule, every finding a result.
+enum LintSARIF {
+    /// The schema the log names in `$schema`.
+    static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+    static func log(_ findings: [LintFinding]) -> JSONObject {
+        let checks = LintCheck.all
+        let rules = checks.map { check in
+            JSONValue.object(JSONObject(members: [
+                .init("id", .string(check.code)),
+                .init("name", .string(check.name)),
+                .init("shortDescription", .object(JSONObject(["text": .string(check.summary)]))),
+                .init("defaultConfiguration", .object(JSONObject(["level": .string(level(check.severity))]))),
+            ]))
+        }
+        let results = findings.map { finding in
+            JSONValue.object(result(finding, ruleIndex: checks.firstIndex(of: finding.check)))
+        }
+        let driver = JSONObject(members: [
+            .init("name", .string(CLI.name)),
+            .init("version", .string(CLI.version)),
+            .init("informationUri", .string("https://github.com/openin-check/openin-check")),
+            .init("rules", .array(JSONArray(rules))),
+        ])
+        let run = JSONObject(members: [
+            .init("tool", .object(JSONObject(["driver": .object(driver)]))),
+            .init("columnKind", .string("unicodeCodePoints")),
+            .init("results", .array(JSONArray(results))),
+        ])
+        return JSONObject(members: [
+            .init("$schema", .string(schema)),
+            .init("version", .string("2.1.0")),
+            .init("runs", .array(JSONArray([.object(run)]))),
+        ])
+    }
+
+    /// SARIF's level for a severity: `info` is `note`.
+    static func level(_ severity: LintSeverity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "note"
+        }
+    }
+
+    static func result(_ finding: LintFinding, ruleIndex: Int?) -> JSONObject {
+        let location = finding.location
+        var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(uri(location.file))])))]
+        if let line = location.line {
+            var region: [JSONObject.Member] = [.init("startLine", .number(JSONNumber(line)))]
+            if let column = location.column { region.append(.init("startColumn", .number(JSONNumber(column)))) }
+            physical.append(.init("region", .object(JSONObject(members: region))))
+        }
+        var place: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
+        if !location.keyPath.isEmpty {
+            place.append(.init("logicalLocations", .array(JSONArray([
+                .object(JSONObject(["fullyQualifiedName": .string(location.keyPath), "kind": .string("member")])),
+            ]))))
+        }
+        var members: [JSONObject.Member] = [.init("ruleId", .string(finding.check.code))]
+        if let ruleIndex { members.append(.init("ruleIndex", .number(JSONNumber(ruleIndex)))) }
+        members += [
+            .init("level", .string(level(finding.severity))),
+            .init("message", .object(JSONObject(["text": .string("\(finding.message)\nfix: \(finding.fix)")]))),
+            .init("locations", .array(JSONArray([.object(JSONObject(members: place))]))),
+        ]
+        return JSONObject(members: members)
+    }
+
+    /// A file path as a URI reference: every byte outside RFC 3986's unreserved characters and `/` percent-encoded
+    /// (`:` too, so a relative path is never read as a scheme).
+    static func uri(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+            }
+        }
+        return result
     }
 }

@@ -3,6 +3,17 @@ import OpenInPolicy
 /// `matrix`: a policy at a glance — channels × kinds of target, each cell an outcome.
 struct MatrixCommand: Command, Equatable {
     var policy: PolicyOptions
+    /// `--format`.
+    var format: Format = .text
+
+    /// What `matrix --format` writes.
+    enum Format: String, OptionChoice {
+        case text, markdown
+    }
+
+    static let specs = PolicyOptions.specs + [
+        OptionSpec("--format", value: "FORMAT", help: "text (default) or markdown (GitHub-flavoured tables for a pull-request comment)."),
+    ]
 
     static let usage = "openin-check matrix --policy FILE [options]"
 
@@ -10,16 +21,19 @@ struct MatrixCommand: Command, Equatable {
         name: "matrix",
         abstract: "Show a policy at a glance: channels × kinds of target, each with its outcome.",
         usage: usage,
+        specs: specs,
         help: """
             Show a policy at a glance: a grid of channels × kinds of target (a listed app,
             an unlisted app, native Mail, Email+, the app's own scheme, a custom scheme with a
             listed / unlisted / unknown handler, a web URL), each cell the outcome, with a legend
-            naming the example behind each column.
+            naming the example behind each column. When the policy sets openFromPolicy,
+            pasteboardPolicy or printPolicy, two more grids follow: what comes in (open-from,
+            by source) and what leaves by copy (by paste target) and print.
 
             Usage: \(usage)
 
             Options:
-            \(OptionScanner.helpSection(for: PolicyOptions.specs))
+            \(OptionScanner.helpSection(for: specs))
 
             Examples come from the policy where it has them (its first listed app, scheme
             handlers, own schemes); otherwise the matrix makes one up and says so.
@@ -36,16 +50,18 @@ struct MatrixCommand: Command, Equatable {
         parse: { arguments throws(UsageError) in try MatrixCommand.parse(arguments) })
 
     static func parse(_ arguments: [String]) throws(UsageError) -> MatrixCommand {
-        let options = try OptionScanner.scan(arguments, specs: PolicyOptions.specs, verb: "matrix")
+        let options = try OptionScanner.scan(arguments, specs: specs, verb: "matrix")
         if let extra = options.positionals.first {
             throw UsageError("unexpected argument '\(extra)': matrix takes only options", verb: "matrix")
         }
-        return MatrixCommand(policy: try PolicyOptions.parse(options, verb: "matrix"))
+        return MatrixCommand(policy: try PolicyOptions.parse(options, verb: "matrix"),
+                             format: try Format.parse(options, default: .text, verb: "matrix"))
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         let inputs = try policy.load()
-        console.stdout.write(PolicyMatrix(inputs: inputs, name: policy.policyPath).render())
+        let matrix = PolicyMatrix(inputs: inputs, name: policy.policyPath)
+        console.stdout.write(format == .markdown ? matrix.markdown() : matrix.render())
         return .success
     }
 }

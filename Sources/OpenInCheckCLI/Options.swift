@@ -114,3 +114,44 @@ enum OptionScanner {
         }.joined(separator: "\n")
     }
 }
+
+/// A closed set of values for an option or argument — above all the `--format` values one verb writes (an enum
+/// per verb) — parsed by ``OptionChoice/parse(_:verb:)``, so every verb words an unknown value the same way:
+/// `unknown format 'jsn': use text, json or jsonl. Did you mean 'json'?`.
+protocol OptionChoice: RawRepresentable<String>, CaseIterable, Sendable, Equatable where AllCases == [Self] {
+    /// What a value is called in messages: `format` unless the type says otherwise.
+    static var kind: String { get }
+}
+
+extension OptionChoice {
+    static var kind: String { "format" }
+
+    /// The values, as a usage message lists them: `text, json or jsonl`.
+    static var choices: String {
+        let names = allCases.map(\.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    /// The value called `name`.
+    /// - Throws: ``UsageError`` naming the values this verb accepts, with "Did you mean …?" for a likely typo.
+    static func parse(_ name: String, verb: String) throws(UsageError) -> Self {
+        guard let value = allCases.first(where: { $0.rawValue == name }) else {
+            let suggestion = Suggestion.phrase(for: name, among: allCases.map(\.rawValue))
+            throw UsageError("unknown \(kind) '\(name)': use \(choices).\(suggestion)", verb: verb)
+        }
+        return value
+    }
+
+    /// The `--format` of scanned arguments, or `defaultValue` when none is given.
+    static func parse(_ options: ParsedOptions, default defaultValue: Self, verb: String) throws(UsageError) -> Self {
+        try parse(options, option: "--format", default: defaultValue, verb: verb)
+    }
+
+    /// The value of `option` in scanned arguments, or `defaultValue` when it is not given.
+    static func parse(_ options: ParsedOptions, option: String, default defaultValue: Self, verb: String) throws(UsageError) -> Self {
+        guard let name = options.value(option) else { return defaultValue }
+        return try parse(name, verb: verb)
+    }
+}
+
+extension OutputFormat: OptionChoice {}

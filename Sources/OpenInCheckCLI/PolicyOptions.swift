@@ -32,7 +32,7 @@ struct PolicyOptions: Sendable, Equatable {
         OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in the Info.plist's URL schemes, as Xcode does\n(modifiers :lower, :upper, :rfc1034identifier). Repeatable."),
         OptionSpec("--config", value: "KEY=VALUE", repeatable: true, help: "Set a key of the app-specific configuration (overrides the file). Repeatable."),
         OptionSpec("--email-plus-installed", help: "Email+ is installed on the device."),
-        OptionSpec("--scheme-handler", value: "SCHEME=BUNDLE_ID", repeatable: true, help: "The app that handles a URL scheme on the device (overrides the file). Repeatable."),
+        OptionSpec("--scheme-handler", value: "SCHEME=BUNDLE_ID", repeatable: true, help: "The app that handles a URL scheme on the device (overrides the file); mailto=BUNDLE_ID sets the mail app mailto: goes to. Repeatable."),
         OptionSpec("--app-scheme", value: "SCHEME", repeatable: true, help: "One of the app's own URL schemes (adds to the file). Repeatable."),
         OptionSpec("--appconnect-app", value: "BUNDLE_ID", repeatable: true, help: "An AppConnect app on the device (adds to the file); under \"appconnect\"\nthese make up the whitelist. Repeatable."),
     ]

@@ -10,6 +10,7 @@ struct RulesCommand: Command, Equatable {
         name: "rules",
         abstract: "List the decision rules in order, with ids, summaries and sources.",
         usage: "\(CLI.name) rules [--explain]",
+        specs: specs,
         help: """
             Lists every decision rule in evaluation order (first match decides): its step,
             its stable id and a one-line summary. With --explain, also where each rule

@@ -10,6 +10,7 @@ struct SimulateCommand: Command, Equatable {
         name: "simulate",
         abstract: "Replay an AppConnect lifecycle scenario: callbacks, acknowledgments, decisions.",
         usage: "\(CLI.name) simulate [--format text|json] SCENARIO",
+        specs: specs,
         help: """
             Replays the scenario file SCENARIO ('-' for standard input): launches, server
             pushes, device changes, user actions and app acknowledgments, on a simulated
@@ -37,15 +38,11 @@ struct SimulateCommand: Command, Equatable {
             if options.positionals.count > 1 {
                 throw UsageError("simulate takes one SCENARIO, not \(options.positionals.count)", verb: "simulate")
             }
-            let format = options.value("--format") ?? "text"
-            guard let parsed = Format(rawValue: format) else {
-                throw UsageError("unknown format '\(format)': use text or json", verb: "simulate")
-            }
-            return SimulateCommand(path: path, format: parsed)
+            return SimulateCommand(path: path, format: try Format.parse(options, default: .text, verb: "simulate"))
         })
 
     /// How the timeline is printed.
-    enum Format: String, Sendable, Equatable {
+    enum Format: String, OptionChoice {
         case text
         case json
     }

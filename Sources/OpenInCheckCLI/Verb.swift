@@ -9,6 +9,8 @@ struct Verb: Sendable {
     let abstract: String
     /// The usage line, e.g. `openin-check eval --policy FILE …`.
     let usage: String
+    /// The options the verb accepts (besides `-h`, `--help`), for completion scripts.
+    let specs: [OptionSpec]
     /// The full help text `-h`, `--help` and `help <verb>` print.
     var help: String { makeHelp() }
     /// Turns the verb's arguments (after the verb) into a command; never runs anything.
@@ -17,11 +19,12 @@ struct Verb: Sendable {
     /// verb's help at start-up was a tenth of the time `eval` takes to decide one request.
     private let makeHelp: @Sendable () -> String
 
-    init(name: String, abstract: String, usage: String, help: @escaping @autoclosure @Sendable () -> String,
+    init(name: String, abstract: String, usage: String, specs: [OptionSpec] = [], help: @escaping @autoclosure @Sendable () -> String,
          parse: @escaping @Sendable ([String]) throws(UsageError) -> any Command) {
         self.name = name
         self.abstract = abstract
         self.usage = usage
+        self.specs = specs
         self.makeHelp = help
         self.parse = parse
     }

@@ -2,7 +2,10 @@
 ///
 /// The evaluator is pure: it reads no files and keeps no state, so one value
 /// can be shared by any number of tasks. Requests and policies are validated
-/// when they are built, so ``decide(_:)`` cannot fail.
+/// when they are built, so ``decide(_:)`` cannot fail. The one check left is
+/// between the two: a request on `open-from`, `copy` or `print` needs the
+/// policy to set that channel's control; ``decision(for:)`` makes its absence
+/// an error, and ``decide(_:)`` then refuses the request.
 ///
 /// ```swift
 /// let policy = Policy(status: .whitelist, whitelist: Whitelist([.mailActivity, .mobileMail]))
@@ -24,17 +27,25 @@ public struct Evaluator: Sendable {
 
     /// Decides one request.
     /// - Complexity: O(1) expected: a few table lookups by precomputed hashes, no heap allocation.
-    public func decide(_ request: ShareRequest) -> Decision {
-        let policy = prepared
+    public func decide(_ request: ShareRequest) -> Decision { Self.decide(request, prepared) }
+
+    /// Decides `request` under the prepared `policy`: what ``decide(_:)`` does, for a caller that
+    /// keeps only the prepared policy (a reference) and so copies no ``Policy`` per request.
+    /// Always inlined: ``decide(_:)`` compiles to the same code as when the body was its own.
+    @inline(__always)
+    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         // The units of `RuleCatalog.units`, in that order, each called directly (no existential, no array):
-        // rules 1 to 4 apply to every channel (rule 2 to drag and drop only); rules 5 to 10 each own a route.
+        // rules 1 to 4 apply to every Open In channel (rule 1 to every channel, rule 2 to drag and drop only);
+        // rules 5 to 13 each own a route.
         // A test checks that this decides exactly as walking `RuleCatalog.units` does.
         if NotEnforcingRule.applies(policy) { return NotEnforcingRule.decide(request, policy) }
         if case .dragAndDrop(let target) = request.route, let dragPolicy = policy.dragAndDrop {
             return DragAndDropPolicyRule.decide(target: target, dragPolicy, policy)
         }
-        if EnforcementDisabledRule.applies(policy) { return EnforcementDisabledRule.decide(request, policy) }
-        if AuthorizedRule.applies(policy) { return AuthorizedRule.decide(request, policy) }
+        // Rules 3 and 4 concern the Open In channels only: Open From, copy and print (rules 11 to 13)
+        // have controls of their own. The channel is looked at only when one of them applies.
+        if EnforcementDisabledRule.applies(policy), request.channel.isOpenIn { return EnforcementDisabledRule.decide(request, policy) }
+        if AuthorizedRule.applies(policy), request.channel.isOpenIn { return AuthorizedRule.decide(request, policy) }
         switch request.route {
         case .activityView: return ActivityViewRule.decide(policy)
         case .mailto(let url): return MailtoOpenURLRule.decide(url: url, policy)
@@ -42,13 +53,28 @@ public struct Evaluator: Sendable {
         case .mailView: return MailViewRule.decide(request, policy)
         case .document(let target): return DocumentInteractionRule.decide(target: target, document: request.document, policy)
         case .dragAndDrop(let target): return DragAndDropListingRule.decide(target: target, policy)
+        case .openFrom(let source): return OpenFromRule.decide(source: source, policy)
+        case .copy(let target): return CopyRule.decide(target: target, policy)
+        case .print: return PrintRule.decide(policy)
         }
     }
 
     /// Decides one request given as strings.
-    /// - Throws: ``InputError`` when the request is invalid; never a decision for bad input.
-    public func decide(channel: String, target: String? = nil, url: String? = nil, document: String? = nil) throws(InputError) -> Decision {
-        decide(try ShareRequest(channel: channel, target: target, url: url, document: document))
+    /// - Throws: ``InputError`` when the request is invalid, or when it is on a channel
+    ///   whose control the policy does not set (``Policy/check(_:)``); never a decision for bad input.
+    public func decide(channel: String, target: String? = nil, url: String? = nil, source: String? = nil, document: String? = nil) throws(InputError) -> Decision {
+        try decision(for: try ShareRequest(channel: channel, target: target, url: url, source: source, document: document))
+    }
+
+    /// Decides one request after checking that the policy sets the control its channel needs.
+    ///
+    /// ``decide(_:)`` never allows a request on `open-from`, `copy` or `print` under a
+    /// policy that does not set that control (it refuses it as under UNAUTHORIZED);
+    /// this method makes that case the error it is.
+    /// - Throws: ``InputError/policyKeyNotSet(_:_:)`` naming the missing policy key.
+    public func decision(for request: ShareRequest) throws(InputError) -> Decision {
+        try policy.check(request)
+        return decide(request)
     }
 }
 
@@ -61,6 +87,8 @@ enum Delivery {
         case .mailView: request.channel == .mailLink ? policy.thirdPartyMailApp ?? .mobileMail : .mobileMail
         case .otherURL(let url): policy.isOwnScheme(url) ? nil : policy.handler(for: url)
         case .document(let target), .dragAndDrop(let target): target
+        case .copy(let target): target
+        case .openFrom, .print: nil
         }
     }
 }

@@ -25,7 +25,16 @@ final class PreparedPolicy: Sendable {
     let emailPlusTarget: BundleID
     /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
     let thirdPartyMailApp: BundleID?
+    /// The Open From status, when the policy sets Open From.
+    let openFromStatus: OpenFromStatus?
+    /// The server's pasteboard policy, when set.
+    let pasteboard: PasteboardPolicy?
+    /// The server's print policy, when set.
+    let print: PrintPolicy?
+    /// Whether the device's secure services are available (`nil`: not given).
+    let secureServicesAvailable: Bool?
     private let whitelist: Whitelist
+    private let openFromWhitelist: BundleIDTable
     private let appConnectApps: BundleIDTable
     private let ownSchemes: SchemeTable<Bool>
     private let schemeHandlers: SchemeTable<BundleID>
@@ -42,6 +51,11 @@ final class PreparedPolicy: Sendable {
         emailPlusTarget = policy.device.emailPlusTarget
         thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
         whitelist = policy.whitelist
+        openFromStatus = policy.openFrom?.status
+        openFromWhitelist = BundleIDTable(policy.openFromWhitelist?.ids ?? [])
+        pasteboard = policy.pasteboard
+        print = policy.print
+        secureServicesAvailable = policy.device.secureServicesAvailable
         appConnectApps = BundleIDTable(policy.device.appConnectApps)
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })
         schemeHandlers = SchemeTable(policy.device.schemeHandlers.map { ($0.key, $0.value) })
@@ -55,6 +69,9 @@ final class PreparedPolicy: Sendable {
         case .whitelist: whitelist.lists(target)
         }
     }
+
+    /// Whether `source` is in the Open From whitelist: exact membership, no mail pair.
+    func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist.contains(source) }
 
     /// Whether `target` is one of the device's AppConnect apps.
     func isAppConnectApp(_ target: BundleID) -> Bool { appConnectApps.contains(target) }

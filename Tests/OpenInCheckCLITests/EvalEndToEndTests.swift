@@ -76,7 +76,7 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 7)
         #expect(lines[0].hasPrefix(#"{"id":"ok-1","outcome":"allow""#))
-        #expect(lines[1] == #"{"line":2,"id":"typo","error":"chanel: unknown key. Did you mean 'channel'? Known keys: id, channel, target, url, document"}"#)
+        #expect(lines[1] == #"{"line":2,"id":"typo","error":"chanel: unknown key. Did you mean 'channel'? Known keys: id, channel, target, url, source, document"}"#)
         #expect(lines[2] == #"{"line":3,"id":"no-target","error":"channel quick-look needs a target bundle ID"}"#)
         #expect(lines[3] == #"{"line":4,"error":"blank line: write one JSON request per line"}"#)
         #expect(lines[4] == #"{"line":5,"error":"column 54: not valid JSON: expected ',' or '}', found the end of the input: the object is not closed"}"#)

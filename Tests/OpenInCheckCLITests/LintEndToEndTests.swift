@@ -136,7 +136,7 @@ import Testing
         #expect(none.stderr.hasPrefix("Error: no file given: name one or more policy files, AppConnect.plists or Info.plists\nUsage: openin-check lint "))
         let format = try BuiltBinary.run(["lint", "--format", "jsn", "Examples/lint/clean.json"])
         #expect(format.status == 64)
-        #expect(format.stderr.hasPrefix("Error: unknown format 'jsn': use text or json. Did you mean 'json'?\n"))
+        #expect(format.stderr.hasPrefix("Error: unknown format 'jsn': use text, json, sarif, markdown or github. Did you mean 'json'?\n"))
         let missing = try BuiltBinary.run(["lint", "Examples/lint/no-such-file.json"])
         #expect(missing.status == 1)
         #expect(missing.stdout == "")

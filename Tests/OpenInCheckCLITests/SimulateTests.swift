@@ -42,7 +42,7 @@ import Testing
     @Test(arguments: [
         (["simulate"], "missing SCENARIO: give a scenario file, or '-' for standard input"),
         (["simulate", "a", "b"], "simulate takes one SCENARIO, not 2"),
-        (["simulate", "--format", "yaml", "a"], "unknown format 'yaml': use text or json"),
+        (["simulate", "--format", "yaml", "a"], "unknown format 'yaml': use text or json."),
         (["simulate", "--formt", "json", "a"], "unknown option '--formt'. Did you mean '--format'?"),
     ])
     func usageErrors(_ arguments: [String], _ message: String) {

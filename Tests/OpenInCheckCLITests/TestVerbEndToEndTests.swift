@@ -65,12 +65,64 @@ import Testing
         #expect(run.stderr == "Error: no/such/folder: no such file or directory\n")
     }
 
+    // Issue 14: a run that checked nothing is not a pass.
+
+    @Test func aWindowsLineEndingTableWithAFailingRowFails() throws {
+        let crlf = Self.table.replacingOccurrences(of: "| substitute-dummy-file |", with: "| allow |").replacingOccurrences(of: "\n", with: "\r\n")
+        let path = try Self.temporaryTable(crlf)
+        let run = try BuiltBinary.run(["test", path])
+        #expect(run.status == 2)
+        #expect(run.stdout == "FAIL \(path):6: unlisted: outcome: expected allow, got substitute-dummy-file\n1 passed, 1 failed\n")
+    }
+
+    @Test func anEmptyFolderIsInvalidInput() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openin-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let run = try BuiltBinary.run(["test", folder])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Error: \(folder): no decision table found: this folder and its subfolders hold no Markdown (*.md) file\n")
+    }
+
+    @Test func aFolderOfMarkdownWithoutTablesIsInvalidInput() throws {
+        let path = try Self.temporaryTable("# Notes\n\n| key | value |\n|-|-|\n| a | b |\n")
+        let folder = (path as NSString).deletingLastPathComponent
+        let run = try BuiltBinary.run(["test", folder])
+        #expect(run.status == 1)
+        #expect(run.stderr == "Error: \(folder): no decision table found in the 1 Markdown file of this folder and its subfolders (a pipe table whose header has 'id', 'policy', 'channel' and 'outcome' columns)\n")
+    }
+
+    @Test func aNamedFileWithoutATableIsInvalidInput() throws {
+        let run = try BuiltBinary.run(["test", "README.md"])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Error: README.md: holds no decision table (a pipe table whose header has 'id', 'policy', 'channel' and 'outcome' columns): name a file that has one\n")
+    }
+
+    @Test func aTableMissingItsOutcomeColumnIsInvalidInput() throws {
+        let path = try Self.temporaryTable(Self.table.replacingOccurrences(of: "| outcome |", with: "| result |"))
+        let run = try BuiltBinary.run(["test", path])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("Error: \(path):3: this table has 'id', 'policy', 'channel' columns like a decision table but no 'outcome' column"))
+    }
+
+    @Test func aWindowsLineEndingScenarioRunsLikeAUnixOne() throws {
+        let text = "# a scenario\nserver openInPolicy whitelist com.example.viewer\nlaunch\nshare quick-look target=com.example.other\n"
+        let unix = try TemporaryFile.write(text, name: "lf.scenario")
+        let windows = try TemporaryFile.write(text.replacingOccurrences(of: "\n", with: "\r\n"), name: "crlf.scenario")
+        let lf = try BuiltBinary.run(["simulate", unix]), crlf = try BuiltBinary.run(["simulate", windows])
+        #expect(crlf.status == 2)
+        #expect(crlf.stderr == "")
+        #expect(crlf.stdout == lf.stdout)
+        #expect(crlf.stdout.hasSuffix("1 share, 1 not allowed\n"))
+    }
+
     @Test func unknownOptionIsAUsageError() throws {
         let run = try BuiltBinary.run(["test", "--verbos"])
         #expect(run.status == 64)
         #expect(run.stderr == """
             Error: unknown option '--verbos'. Did you mean '--verbose'?
-            Usage: openin-check test [--verbose] [PATH…]
+            Usage: openin-check test [--verbose] [--format FORMAT] [PATH…]
             See 'openin-check test --help' for more information.
 
             """)

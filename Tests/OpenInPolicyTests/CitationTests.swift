@@ -27,7 +27,7 @@ struct CitationTests {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("#") {
                 if lines != nil { break }
-                if line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) == section { lines = [] }
+                if line.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces) == section { lines = [] }
                 continue
             }
             lines?.append(line)

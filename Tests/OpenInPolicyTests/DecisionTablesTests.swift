@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import OpenInPolicy
 
@@ -55,9 +56,9 @@ struct DecisionTablesTests {
         ("| id | policy | channel | outcome |\n|-|-|-|-|\n| a | whitelist | mail-compose | alow |",
          "t.md:3: unknown outcome 'alow'"),
         ("| id | policy | channel | outcome | rule |\n|-|-|-|-|-|\n| a | whitelist | mail-compose | deny | mail-view.blockd |",
-         "t.md:3: unknown rule 'mail-view.blockd' (did you mean 'mail-view.blocked'?)"),
+         "t.md:3: unknown rule 'mail-view.blockd': `openin-check rules` lists every rule id. Did you mean 'mail-view.blocked'?"),
         ("| id | policy | context | channel | outcome |\n|-|-|-|-|-|\n| a | whitelist | emailplus | mail-compose | deny |",
-         "t.md:3: unknown context setting 'emailplus' (did you mean 'email-plus'?)"),
+         "t.md:3: unknown context setting 'emailplus': settings are not-enforcing, email-plus, email-plus-id=, plist-override, config:KEY=VALUE, handler:SCHEME=ID, app-scheme=, dnd=, appconnect-apps=, open-from=, open-from-whitelist=, pasteboard=, print=, secure-services=. Did you mean 'email-plus'?"),
         ("| id | policy | channel | outcome | ui |\n|-|-|-|-|-|\n| a | whitelist | mail-compose | deny | |",
          "t.md:3: the 'ui' cell is empty: write '-' for none"),
     ])
@@ -74,6 +75,44 @@ struct DecisionTablesTests {
         let text = "| id | policy | channel | target | outcome |\n|-|-|-|-|-|\n| a | authorized | quick-look | com.bad id | allow |"
         let result = try DecisionTables.parse(text, file: "t.md").map(DecisionTables.run)[0]
         #expect(result.failureMessage == "t.md:3: a: outcome: expected allow, got error: malformed bundle ID 'com.bad id': it contains a space")
+    }
+
+    @Test(arguments: [
+        // Shaped like a decision table, so skipping it would check nothing.
+        ("| id | policy | channel | result |\n|-|-|-|-|\n| a | whitelist | quick-look | allow |",
+         "t.md:1: this table has 'id', 'policy', 'channel' columns like a decision table but no 'outcome' column, so none of its rows would run: add it, or rename the other columns if it is not a decision table"),
+        ("| name | policy | channel | outcome |\n|-|-|-|-|\n| a | whitelist | quick-look | allow |",
+         "t.md:1: this table has 'policy', 'channel', 'outcome' columns like a decision table but no 'id' column, so none of its rows would run: add it, or rename the other columns if it is not a decision table"),
+        ("| id | policy | channel | outcome |\n|-|-|-|-|\n\nprose",
+         "t.md:1: this decision table has no rows: add a row under the delimiter line, or remove the table"),
+        // Fences: one never closed hides every table after it; one closed with the other character is a typo.
+        ("text\n```sh\ncode\n\n| id | policy | channel | outcome |\n|-|-|-|-|\n| a | whitelist | quick-look | allow |",
+         "t.md:2: this ``` code block is never closed, so nothing after it is read: close it with a ``` line"),
+        ("```\ncode\n~~~\n| id | policy | channel | outcome |\n|-|-|-|-|\n| a | whitelist | quick-look | allow |",
+         "t.md:3: this ~~~ line does not close the ``` code block opened on line 1: close a block with the characters that opened it"),
+        // A tab-indented row is code to Markdown, and used to end the table without a word.
+        ("| id | policy | channel | outcome |\n|-|-|-|-|\n| a | whitelist | mail-compose | deny |\n\t| b | whitelist | quick-look | allow |",
+         "t.md:4: this table row is indented with a tab, which Markdown reads as code, not as a row: indent it with spaces, or not at all"),
+    ])
+    func silentSkipsAreErrors(_ text: String, _ message: String) {
+        #expect(throws: TableError.self) { try DecisionTables.parse(text, file: "t.md") }
+        do {
+            _ = try DecisionTables.parse(text, file: "t.md")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func fencesOfAnotherLengthOrWithAnInfoStringAreContent() throws {
+        let text = "````markdown\n```\n| id | outcome |\n|-|-|\n```\n````\n| id | policy | channel | outcome |\n|-|-|-|-|\n| a | whitelist | mail-compose | deny |"
+        #expect(try DecisionTables.parse(text, file: "t.md").map(\.id) == ["a"])
+    }
+
+    @Test func windowsLineEndingsReadLikeUnixOnes() throws {
+        let unix = try DecisionTables.parse(Self.table, file: "t.md")
+        let windows = try DecisionTables.parse(Self.table.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n", file: "t.md")
+        #expect(windows == unix)
+        #expect(windows.count == 3)
     }
 
     @Test func aMissingPathIsAnError() {

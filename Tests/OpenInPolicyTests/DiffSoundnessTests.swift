@@ -71,8 +71,17 @@ struct DiffSoundnessTests {
         let before = Evaluator(policy: diff.old), after = Evaluator(policy: diff.new)
         let reported = Set(diff.changes.map { Signature($0.request, $0.old, $0.new) })
         let verdict = diff.verdict
+        let gaps = Set(diff.controlGaps.map(\.channel))
         for _ in 0..<count {
             let request = universe.request(&random)
+            // A request one policy cannot decide is an error there, not a decision: the diff must name the gap.
+            let oldMissing = diff.old.missingKey(for: request.channel), newMissing = diff.new.missingKey(for: request.channel)
+            if oldMissing != nil || newMissing != nil {
+                if (oldMissing == nil) != (newMissing == nil), !gaps.contains(request.channel) || verdict != .incomparable {
+                    return "\(request.channel) is decided by one policy only, but the diff names no gap for it (verdict \(verdict))"
+                }
+                continue
+            }
             let old = before.decide(request), new = after.decide(request)
             guard observablyDiffer(old, new) else { continue }
             let direction = DecisionChange.Direction(old: old, new: new)
@@ -100,6 +109,7 @@ private struct Signature: Hashable {
     let outcomes: [Outcome]
     let rules: [RuleID]
     let callbacks: [String?]
+    let audiences: [CopyAudience?]
     let interfaces: [OpenInUI]
 
     init(_ request: ShareRequest, _ old: Decision, _ new: Decision) {
@@ -107,6 +117,7 @@ private struct Signature: Hashable {
         outcomes = [old.outcome, new.outcome]
         rules = [old.rule, new.rule]
         callbacks = [old.callback?.name, new.callback?.name]
+        audiences = [old.audience, new.audience]
         interfaces = [old.openInUI, new.openInUI]
     }
 }
@@ -116,7 +127,8 @@ private struct Signature: Hashable {
 /// not trust the code it tests. (The dummy name is built only when both
 /// substitute one: building it for every request would dominate the run.)
 private func observablyDiffer(_ a: Decision, _ b: Decision) -> Bool {
-    if a.outcome != b.outcome || a.target != b.target || a.callback != b.callback || a.openInUI != b.openInUI { return true }
+    if a.outcome != b.outcome || a.target != b.target || a.callback != b.callback || a.audience != b.audience
+        || a.openInUI != b.openInUI { return true }
     return a.outcome == .substituteDummyFile && a.dummyFileName != b.dummyFileName
 }
 
@@ -182,7 +194,8 @@ private struct Universe {
         let setting: PolicySetting = random.chance(0.15)
             ? .allAppConnectApps
             : .status(random.pick([OpenInStatus.unauthorized, .authorized, .whitelist, .whitelist]))
-        return Policy(
+        device.secureServicesAvailable = random.pick([true, true, false, nil])
+        var policy = Policy(
             setting: setting,
             whitelist: Whitelist(listed),
             config: AppConfig(config),
@@ -190,13 +203,33 @@ private struct Universe {
             device: device, app: app,
             dragAndDrop: random.pick([nil, nil, DragAndDropPolicy.all, .appConnect, DragAndDropPolicy.none]),
             enforcing: random.chance(0.9))
+        // Beyond Open In: usually set (a closed policy's Open From list holds only named IDs).
+        if random.chance(0.85) { policy.openFrom = openFrom(named: closed ? listed : ids, &random) }
+        if random.chance(0.85) { policy.pasteboard = random.pick(PasteboardPolicy.allCases) }
+        if random.chance(0.85) { policy.print = random.pick(PrintPolicy.allCases) }
+        return policy
+    }
+
+    func openFrom(named: [BundleID], _ random: inout SplitMix64) -> OpenFromPolicy {
+        random.chance(0.15)
+            ? OpenFromPolicy(.allAppConnectApps)
+            : OpenFromPolicy(status: random.pick([OpenFromStatus.unauthorized, .authorized, .whitelist, .whitelist]),
+                             whitelist: Whitelist(random.subset(named, probability: 0.3)))
     }
 
     /// `policy` with one or two fields changed, often to something that makes no difference.
     func mutate(_ policy: Policy, _ random: inout SplitMix64) throws -> Policy {
         var result = policy
         for _ in 0...random.below(2) {
-            switch random.below(10) {
+            switch random.below(13) {
+            case 10: result.openFrom = random.chance(0.2) ? nil : openFrom(named: ids, &random)
+            case 11: result.pasteboard = random.pick([nil, PasteboardPolicy.unauthorized, .authorized, .secureCopy, .secureCopy])
+            case 12:
+                if random.chance(0.5) {
+                    result.print = random.pick([nil, PrintPolicy.unauthorized, .authorized])
+                } else {
+                    result.device.secureServicesAvailable = random.pick([true, false, nil])
+                }
             case 0: result.status = random.pick(OpenInStatus.allCases)
             case 1:
                 var ids = result.whitelist.ids
@@ -235,6 +268,12 @@ private struct Universe {
             case .mailLink:
                 return try ShareRequest(channel: channel, url: random.chance(0.5) ? mailLinkURL : nil)
             case .mailCompose:
+                return try ShareRequest(channel: channel, document: document)
+            case .openFrom:
+                return try ShareRequest(channel: channel, source: random.chance(0.8) ? target(&random) : nil, document: document)
+            case .copy:
+                return try ShareRequest(channel: channel, target: random.chance(0.5) ? target(&random) : nil)
+            case .print:
                 return try ShareRequest(channel: channel, document: document)
             }
         } catch {

@@ -14,13 +14,14 @@ struct InvariantTests {
         setup.enforcing && !setup.enforcementDisabled
     }
 
-    @Test("enforcing AUTHORIZED always allows (unless a drag-and-drop policy decides a drag)")
+    @Test("enforcing AUTHORIZED always allows on the Open In channels (unless a drag-and-drop policy decides a drag)")
     func authorizedAllows() {
         var cases = 0
         var failures = 0
         RandomCases.shared.forEachPair(including: { Self.restricts($0.setup) && $0.setup.status == "AUTHORIZED" }) { policy, request in
             let setup = policy.setup
             guard Self.restricts(setup), setup.status == "AUTHORIZED",
+                  !["open-from", "copy", "print"].contains(request.share.channel),
                   !(request.share.channel == "drag-and-drop" && setup.dragAndDrop != nil) else { return }
             cases += 1
             let decision = policy.evaluator.decide(request.request)
@@ -106,7 +107,8 @@ struct InvariantTests {
             let evaluator = evaluators[position % evaluators.count]
             let input = item.input
             do {
-                let decision = try evaluator.decide(channel: input.channel, target: input.target, url: input.url, document: input.document)
+                let decision = try evaluator.decide(channel: input.channel, target: input.target, url: input.url,
+                                                    source: input.source, document: input.document)
                 Issue.record("invalid request \(input) was decided: \(decision.outcome) (\(decision.rule))")
             } catch {
                 // An InputError (the only error decide throws): the engine failed closed.

@@ -189,6 +189,36 @@ struct LintTests {
         ])
     }
 
+    @Test("OI016 open-from-whitelist-ignored")
+    func openFromWhitelistIgnored() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": "authorized", "openFromWhitelist": ["com.example.docs"]}"#) == [
+            "1:53 warning OI016 open-from-whitelist-ignored openFromWhitelist: the Open From whitelist is ignored: the Open From policy is AUTHORIZED, and only WHITELIST reads an Open From whitelist | fix: set openFromPolicy to whitelist if the list should apply, or remove openFromWhitelist",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromWhitelist": ["com.example.docs"]}"#) == [
+            "1:21 warning OI016 open-from-whitelist-ignored openFromWhitelist: the Open From whitelist is ignored: openFromPolicy is not set, so open-from requests are errors | fix: add \"openFromPolicy\": \"whitelist\" if the list should apply, or remove openFromWhitelist",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": 2, "openFromWhitelist": ["com.example.docs"]}"#) == [])
+    }
+
+    @Test("OI017 open-from-whitelist-empty")
+    func openFromWhitelistEmpty() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": "whitelist", "openFromWhitelist": []}"#) == [
+            "1:52 warning OI017 open-from-whitelist-empty openFromWhitelist: the Open From policy is WHITELIST but openFromWhitelist is empty: no app can send documents to this app | fix: list the apps that may send documents in openFromWhitelist, or set openFromPolicy to unauthorized if none may",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "openFromPolicy": "ACOpenFromPolicyWhitelist"}"#) == [
+            "1:39 warning OI017 open-from-whitelist-empty openFromPolicy: the Open From policy is WHITELIST but no openFromWhitelist is given: no app can send documents to this app | fix: list the apps that may send documents in openFromWhitelist, or set openFromPolicy to unauthorized if none may",
+        ])
+    }
+
+    @Test("OI018 secure-services-not-given")
+    func secureServicesNotGiven() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": "securecopy"}"#) == [
+            "1:41 warning OI018 secure-services-not-given pasteboardPolicy: the pasteboard policy is SECURECOPY but device.secureServicesAvailable is not given: whether a copy succeeds depends on it, so copy requests are errors | fix: add \"device\": {\"secureServicesAvailable\": true} (or false, to see copies fail while secure services are unavailable)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": 2, "device": {"secureServicesAvailable": false}}"#) == [])
+        #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": "authorized"}"#) == [])
+    }
+
     @Test("OI000 invalid-input: a file that is not JSON")
     func invalidJSON() {
         #expect(Self.lint("{\"openInPolicy\": \"whitelist\",\n}") == [

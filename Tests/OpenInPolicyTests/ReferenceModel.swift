@@ -13,9 +13,12 @@ enum ReferenceModel {
     static let openInBlocked = "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:"
     static let openURLBlocked = "appConnect:openURLAttemptedWhenUnauthorizedForURL:"
     static let dragAndDropBlocked = "appConnectAttemptedDragAndDropToNonAppConnectApp:"
+    static let openFromBlocked = "appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
+    static let copyBlocked = "appConnect:copyAttemptedWhenUnauthorized:"
 
     static let documentChannels = ["document-interaction", "quick-look", "app-extension"]
-    static let channels = documentChannels + ["activity-view", "open-url", "mail-link", "mail-compose", "drag-and-drop"]
+    static let channels = documentChannels + ["activity-view", "open-url", "mail-link", "mail-compose", "drag-and-drop",
+                                              "open-from", "copy", "print"]
 
     // MARK: Inputs, as written in a policy file and a request
 
@@ -42,12 +45,19 @@ enum ReferenceModel {
         var appSchemes: [String] = []
         var dragAndDrop: String?
         var enforcing = true
+        // Beyond Open In: each is absent unless set.
+        var openFromPolicy: String?
+        var openFromWhitelist: [String]?
+        var pasteboardPolicy: String?
+        var printPolicy: String?
+        var secureServicesAvailable: Bool?
     }
 
     struct RequestInput: Hashable {
         var channel: String
         var target: String?
         var url: String?
+        var source: String?
         var document: String?
     }
 
@@ -59,6 +69,9 @@ enum ReferenceModel {
         var callbackArgument: String?
         var ui: String
         var rule: String
+        var audience: String? = nil
+        /// For a request the policy cannot decide: the policy key it lacks (outcome "error").
+        var missingKey: String? = nil
     }
 
     /// Either what the model needs from a valid input, or every error kind the input deserves.
@@ -82,6 +95,11 @@ enum ReferenceModel {
         var appConnectApps: [String]
         var appSchemes: [String]      // lowercased
         var dragAndDrop: String?      // "all", "appconnect", "none" or nil
+        var openFromStatus: String?   // "UNAUTHORIZED", "AUTHORIZED", "WHITELIST" or nil (not set)
+        var openFromList: [String]    // for "appconnect": the device's AppConnect apps
+        var pasteboard: String?       // "UNAUTHORIZED", "AUTHORIZED", "SECURECOPY" or nil
+        var print: String?            // "UNAUTHORIZED", "AUTHORIZED" or nil
+        var secureServices: Bool?
     }
 
     static func check(_ input: PolicyInput) -> Checked<Setup> {
@@ -111,6 +129,37 @@ enum ReferenceModel {
                 problems.append("unknownDragAndDropPolicy")
             }
         }
+        var openFromStatus: String?
+        var openFromList = input.openFromWhitelist ?? []
+        if let text = input.openFromPolicy {
+            switch lowercase(text) {
+            case "unauthorized", "acopenfrompolicyunauthorized", "acopenfrompolicy_unauthorized", "0": openFromStatus = "UNAUTHORIZED"
+            case "authorized", "acopenfrompolicyauthorized", "acopenfrompolicy_authorized", "1": openFromStatus = "AUTHORIZED"
+            case "whitelist", "acopenfrompolicywhitelist", "acopenfrompolicy_whitelist", "2": openFromStatus = "WHITELIST"
+            case "appconnect":
+                openFromStatus = "WHITELIST"
+                openFromList = input.appConnectApps
+            default: problems.append("unknownOpenFromPolicy")
+            }
+        }
+        for id in input.openFromWhitelist ?? [] where !isBundleID(id) { problems.append("malformedBundleID") }
+        var pasteboard: String?
+        if let text = input.pasteboardPolicy {
+            switch lowercase(text) {
+            case "unauthorized", "acpasteboardpolicyunauthorized", "acpasteboardpolicy_unauthorized", "0": pasteboard = "UNAUTHORIZED"
+            case "authorized", "acpasteboardpolicyauthorized", "acpasteboardpolicy_authorized", "1": pasteboard = "AUTHORIZED"
+            case "securecopy", "acpasteboardpolicysecurecopy", "acpasteboardpolicy_securecopy", "2": pasteboard = "SECURECOPY"
+            default: problems.append("unknownPasteboardPolicy")
+            }
+        }
+        var print: String?
+        if let text = input.printPolicy {
+            switch lowercase(text) {
+            case "unauthorized", "acprintpolicyunauthorized", "acprintpolicy_unauthorized", "0": print = "UNAUTHORIZED"
+            case "authorized", "acprintpolicyauthorized", "acprintpolicy_authorized", "1": print = "AUTHORIZED"
+            default: problems.append("unknownPrintPolicy")
+            }
+        }
         if !problems.isEmpty { return .invalid(problems) }
 
         var schemeBlockingByConfig = false
@@ -133,7 +182,12 @@ enum ReferenceModel {
             handlers: input.handlers.map { SchemeHandler(scheme: lowercase($0.scheme), app: $0.app) },
             appConnectApps: input.appConnectApps,
             appSchemes: input.appSchemes.map(lowercase),
-            dragAndDrop: dragAndDrop
+            dragAndDrop: dragAndDrop,
+            openFromStatus: openFromStatus,
+            openFromList: openFromList,
+            pasteboard: pasteboard,
+            print: print,
+            secureServices: input.secureServicesAvailable
         ))
     }
 
@@ -145,6 +199,7 @@ enum ReferenceModel {
         var target: String?
         var url: String?
         var scheme: String? // the URL's scheme, lowercased
+        var source: String?
         var document: String?
     }
 
@@ -153,6 +208,8 @@ enum ReferenceModel {
         let knownChannel = has(channels, input.channel)
         if !knownChannel { problems.append("unknownChannel") }
         if let target = input.target, !isBundleID(target) { problems.append("malformedBundleID") }
+        if let source = input.source, !isBundleID(source) { problems.append("malformedBundleID") }
+        if input.source != nil && input.channel != "open-from" { problems.append("unexpectedField") }
         var scheme: String?
         if let url = input.url {
             scheme = schemeOfURL(url)
@@ -171,12 +228,15 @@ enum ReferenceModel {
             case "mail-link":
                 if input.target != nil { problems.append("unexpectedField") }
                 if let scheme, scheme != "mailto" { problems.append("notMailto") }
-            default: // mail-compose
+            case "copy":
+                if input.url != nil { problems.append("unexpectedField") }
+            default: // mail-compose, open-from, print
                 if input.target != nil || input.url != nil { problems.append("unexpectedField") }
             }
         }
         if !problems.isEmpty { return .invalid(problems) }
-        return .valid(Share(channel: input.channel, target: input.target, url: input.url, scheme: scheme, document: input.document))
+        return .valid(Share(channel: input.channel, target: input.target, url: input.url, scheme: scheme,
+                            source: input.source, document: input.document))
     }
 
     // MARK: The rules, in order (first match decides)
@@ -191,10 +251,60 @@ enum ReferenceModel {
         func answer(_ outcome: String, to: String?, _ rule: String, callback: String? = nil, argument: String? = nil) -> Answer {
             Answer(outcome: outcome, to: to, callbackSelector: callback, callbackArgument: argument, ui: ui, rule: rule)
         }
+        func missing(_ key: String) -> Answer {
+            Answer(outcome: "error", to: nil, callbackSelector: nil, callbackArgument: nil, ui: "-", rule: "-", missingKey: key)
+        }
         let channel = request.channel
 
+        // Before any rule: open-from, copy and print need their control set; no default.
+        if channel == "open-from" && policy.openFromStatus == nil { return missing("openFromPolicy") }
+        if channel == "copy" && policy.pasteboard == nil { return missing("pasteboardPolicy") }
+        if channel == "copy" && policy.pasteboard == "SECURECOPY" && policy.secureServices == nil { return missing("device.secureServicesAvailable") }
+        if channel == "print" && policy.print == nil { return missing("printPolicy") }
+
         // 1. Not enforcing.
-        if !policy.enforcing { return answer("allow", to: receiver(policy, request), "not-enforcing.allow") }
+        if !policy.enforcing {
+            var allowed = answer("allow", to: receiver(policy, request), "not-enforcing.allow")
+            if channel == "copy" { allowed.audience = "all-apps" }
+            return allowed
+        }
+
+        // 11. Open From: what other apps may send here, by the Open From whitelist alone (no Mail pair).
+        if channel == "open-from" {
+            let status = policy.openFromStatus!
+            let source = request.source
+            let argument = status + ", " + (source ?? "nil")
+            if status == "AUTHORIZED" { return answer("allow", to: nil, "open-from.authorized") }
+            if status == "UNAUTHORIZED" { return answer("deny", to: nil, "open-from.unauthorized", callback: openFromBlocked, argument: argument) }
+            guard let source else { return answer("deny", to: nil, "open-from.unknown-source", callback: openFromBlocked, argument: argument) }
+            if has(policy.openFromList, source) { return answer("allow", to: nil, "open-from.listed-source") }
+            return answer("deny", to: nil, "open-from.unlisted-source", callback: openFromBlocked, argument: argument)
+        }
+
+        // 12. Copy.
+        if channel == "copy" {
+            switch policy.pasteboard! {
+            case "UNAUTHORIZED":
+                return answer("deny", to: nil, "copy.unauthorized", callback: copyBlocked, argument: "UNAUTHORIZED")
+            case "AUTHORIZED":
+                var allowed = answer("allow", to: request.target, "copy.authorized")
+                allowed.audience = "all-apps"
+                return allowed
+            default: // SECURECOPY
+                if policy.secureServices != true { return answer("deny", to: nil, "copy.secure-services-unavailable") }
+                if let target = request.target, !has(policy.appConnectApps, target) {
+                    return answer("deny", to: nil, "copy.secure-non-appconnect-app")
+                }
+                var allowed = answer("allow", to: request.target, "copy.secure-appconnect-apps")
+                allowed.audience = "appconnect-apps"
+                return allowed
+            }
+        }
+
+        // 13. Print: no callback either way.
+        if channel == "print" {
+            return policy.print == "AUTHORIZED" ? answer("allow", to: nil, "print.authorized") : answer("deny", to: nil, "print.unauthorized")
+        }
 
         // 2. Drag and drop under a drag-and-drop policy.
         if channel == "drag-and-drop", let dragAndDrop = policy.dragAndDrop {
@@ -281,6 +391,7 @@ enum ReferenceModel {
         switch request.channel {
         case "mail-link": return mailApp(policy)
         case "mail-compose": return mobileMail
+        case "open-from", "print": return nil
         case "open-url":
             let scheme = request.scheme!
             if scheme == "mailto" { return mailApp(policy) }

@@ -113,10 +113,11 @@ enum RandomInputs {
     ]
 
     static let channels = ["document-interaction", "quick-look", "app-extension", "activity-view",
-                           "open-url", "mail-link", "mail-compose", "drag-and-drop"]
+                           "open-url", "mail-link", "mail-compose", "drag-and-drop", "open-from", "copy", "print"]
     /// Channels drawn with extra weight: open-url has the most rules.
     static let weightedChannels = channels + ["open-url", "open-url", "drag-and-drop", "mail-link"]
-    static let unknownChannels = ["Document-Interaction", "open_url", "", "share-sheet", "drag_and_drop", " open-url"]
+    static let unknownChannels = ["Document-Interaction", "open_url", "", "share-sheet", "drag_and_drop", " open-url",
+                                  "open_from", "Copy", "paste", "openfrom"]
 
     static let policyNames = [
         "unauthorized", "UNAUTHORIZED", "ACOPENINPOLICY_UNAUTHORIZED", "0",
@@ -135,6 +136,22 @@ enum RandomInputs {
     static let unknownDragAndDropPolicies = ["some", "", "app-connect", "true", "AppConnect apps"]
 
     static let emailPlusIDLists = [[], [emailPlus], [otherEmailPlus, emailPlus], [otherEmailPlus]]
+
+    static let openFromNames = [
+        "unauthorized", "ACOpenFromPolicyUnauthorized", "ACOPENFROMPOLICY_UNAUTHORIZED", "0",
+        "authorized", "Authorized", "acopenfrompolicyauthorized", "1",
+        "whitelist", "WHITELIST", "ACOpenFromPolicyWhitelist", "2", "whitelist", "whitelist",
+        "appconnect", "AppConnect",
+    ]
+    static let unknownOpenFromNames = ["", "3", "some", "ACOPENINPOLICY_WHITELIST", "white-list", "-1"]
+    static let pasteboardNames = [
+        "unauthorized", "ACPasteboardPolicyUnauthorized", "0",
+        "authorized", "ACPASTEBOARDPOLICY_AUTHORIZED", "1",
+        "securecopy", "SecureCopy", "ACPasteboardPolicySecureCopy", "2", "securecopy",
+    ]
+    static let unknownPasteboardNames = ["secure", "3", "secure-copy", "whitelist", ""]
+    static let printNames = ["unauthorized", "ACPrintPolicyUnauthorized", "0", "authorized", "Authorized", "ACPRINTPOLICY_AUTHORIZED", "1"]
+    static let unknownPrintNames = ["2", "securecopy", "allow", ""]
 
     /// Shared file names: none of them, nor their stems or extensions, can
     /// appear by chance in a dummy name made of a fixed word and hex digits.
@@ -187,6 +204,19 @@ enum RandomInputs {
         if maybeBreak(1, &rng) { input.dragAndDrop = rng.pick(unknownDragAndDropPolicies) }
 
         input.enforcing = rng.percent(85)
+
+        // Beyond Open In: each control is set in most policies and left out in some.
+        if rng.percent(80) { input.openFromPolicy = rng.pick(openFromNames) }
+        if maybeBreak(1, &rng) { input.openFromPolicy = rng.pick(unknownOpenFromNames) }
+        if rng.percent(70), input.openFromPolicy.map(ReferenceModel.lowercase) != "appconnect" {
+            input.openFromWhitelist = rng.some(bundleIDs, upTo: 3) + rng.some(commonTargets, upTo: 2)
+            if maybeBreak(1, &rng) { input.openFromWhitelist!.append(rng.pick(malformedBundleIDs)) }
+        }
+        if rng.percent(80) { input.pasteboardPolicy = rng.pick(pasteboardNames) }
+        if maybeBreak(1, &rng) { input.pasteboardPolicy = rng.pick(unknownPasteboardNames) }
+        if rng.percent(85) { input.secureServicesAvailable = rng.percent(70) }
+        if rng.percent(80) { input.printPolicy = rng.pick(printNames) }
+        if maybeBreak(1, &rng) { input.printPolicy = rng.pick(unknownPrintNames) }
         return (input, broken)
     }
 
@@ -217,6 +247,16 @@ enum RandomInputs {
         case "open-url":
             if !maybeBreak(1, &rng) { request.url = url(&rng, mailto: 35) }
             if maybeBreak(1, &rng) { request.target = target(&rng) }
+        case "open-from":
+            if rng.percent(80) { request.source = target(&rng) }
+            if maybeBreak(1, &rng) { request.target = target(&rng) }
+            if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
+        case "copy":
+            if rng.percent(50) { request.target = target(&rng) }
+            if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
+        case "print":
+            if maybeBreak(1, &rng) { request.target = target(&rng) }
+            if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
         case "mail-link":
             if rng.percent(80) {
                 if maybeBreak(3, &rng) { request.url = rng.pick(otherURLs) } else { request.url = url(&rng, mailto: 100) }
@@ -226,6 +266,7 @@ enum RandomInputs {
             if maybeBreak(1, &rng) { request.target = target(&rng) }
             if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
         }
+        if request.channel != "open-from", maybeBreak(1, &rng) { request.source = target(&rng) }
         if maybeBreak(1, &rng) { request.channel = rng.pick(unknownChannels) }
         if rng.percent(75) { request.document = rng.percent(70) ? rng.pick(documents) : randomDocumentName(&rng) }
         return (request, broken)

@@ -234,7 +234,7 @@ public final class AppConnect: Sendable {
         let (decision, drain) = device.world.withLock { world -> (Decision, Bool) in
             let decision = Evaluator(policy: world.policy(for: id)).decide(request)
             world.record(.share(request, decision))
-            return (decision, world.enqueue(decision.callbacks.map(DelegateCallback.init), for: id))
+            return (decision, world.enqueue(decision.callbacks.compactMap(DelegateCallback.init), for: id))
         }
         if drain { device.deliverQueued() }
         return decision
@@ -267,12 +267,17 @@ public final class AppConnect: Sendable {
 }
 
 extension DelegateCallback {
-    /// The delegate callback for an engine decision's callback.
-    init(_ callback: Callback) {
+    /// The delegate callback for an engine decision's callback; `nil` for the Open From
+    /// callback, which the runtime does not deliver yet (issue 12's runtime part).
+    init?(_ callback: Callback) {
         switch callback {
         case .openInAttemptedWhenBlocked(let policy): self = .openInAttemptedWhenBlocked(policy)
         case .openURLAttemptedWhenUnauthorized(let url): self = .openURLAttemptedWhenUnauthorized(url)
         case .dragAndDropToNonAppConnectApp: self = .dragAndDropToNonAppConnectApp
+        case .copyAttemptedWhenUnauthorized(let policy):
+            guard let policy = ACPasteboardPolicy(rawValue: policy.rawValue) else { return nil }
+            self = .copyAttemptedWhenUnauthorized(policy)
+        case .openFromAttemptedWhenBlocked: return nil
         }
     }
 }

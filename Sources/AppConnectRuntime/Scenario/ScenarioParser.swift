@@ -23,7 +23,8 @@ extension Scenario {
     public static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
         var parser = ScenarioParser(name: name)
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so split on it too: a file with Windows line endings reads like LF.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             let content = line.hasSuffix("\r") ? line.dropLast() : line
             let words: [ScenarioTokenizer.Word]

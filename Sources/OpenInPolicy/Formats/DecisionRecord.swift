@@ -1,8 +1,9 @@
 /// The JSON records of the CLI contract: one per request line.
 ///
-/// A decision: `{"id"?, "outcome", "target"?, "callbacks": [{"selector", "policy" | "url"}],
-/// "openInUI", "rule", "reason", "dummyFileName"?}`, keys in that order;
-/// `target` and `dummyFileName` appear only when there is one. An invalid
+/// A decision: `{"id"?, "outcome", "target"?, "audience"?, "callbacks": [{"selector", "policy" | "url",
+/// "sourceApplication"?}], "openInUI", "rule", "reason", "dummyFileName"?}`, keys in that order;
+/// `target`, `audience` (who can read an allowed copy: `all-apps` or `appconnect-apps`) and
+/// `dummyFileName` appear only when there is one. An invalid
 /// line: `{"line", "id"?, "error"}`.
 public enum DecisionRecord {
     /// The record of a decision as one line of compact JSON (without a line break), as `eval` writes it.
@@ -19,6 +20,7 @@ public enum DecisionRecord {
         if let id { members.append(.init("id", id)) }
         members.append(.init("outcome", .string(decision.outcome.rawValue)))
         if let target = decision.target { members.append(.init("target", .string(target.rawValue))) }
+        if let audience = decision.audience { members.append(.init("audience", .string(audience.rawValue))) }
         members.append(.init("callbacks", .array(JSONArray(decision.callbacks.map { .object(json($0)) }))))
         members.append(.init("openInUI", .string(decision.openInUI.rawValue)))
         members.append(.init("rule", .string(decision.rule.rawValue)))
@@ -27,7 +29,8 @@ public enum DecisionRecord {
         return JSONObject(members: members)
     }
 
-    /// A callback: its selector, and its argument as `policy` (the SDK constant name) or `url`.
+    /// A callback: its selector, and its arguments as `policy` (the SDK constant name), `url`,
+    /// or `policy` and `sourceApplication` (left out when the sending app is unknown).
     package static func json(_ callback: Callback) -> JSONObject {
         switch callback {
         case .openInAttemptedWhenBlocked(let status):
@@ -36,6 +39,11 @@ public enum DecisionRecord {
             JSONObject(["selector": .string(callback.selector), "url": .string(url.rawValue)])
         case .dragAndDropToNonAppConnectApp:
             JSONObject(["selector": .string(callback.selector)])
+        case .openFromAttemptedWhenBlocked(let status, let source):
+            JSONObject(members: [.init("selector", .string(callback.selector)), .init("policy", .string(status.sdkName))]
+                       + (source.map { [.init("sourceApplication", .string($0.rawValue))] } ?? []))
+        case .copyAttemptedWhenUnauthorized(let policy):
+            JSONObject(["selector": .string(callback.selector), "policy": .string(policy.sdkName)])
         }
     }
 

@@ -118,6 +118,7 @@ final class DecisionRecordWriter: @unchecked Sendable {
             sink.append(target.rawValue)
             sink.append(UInt8(ascii: "\""))
         }
+        if decision.audience != nil { Self.appendAudience(decision, to: &sink) }
         append(callbacksKey, to: &sink)
         switch decision.callback {
         case .none:
@@ -130,6 +131,8 @@ final class DecisionRecordWriter: @unchecked Sendable {
             sink.append(UInt8(ascii: "}"))
         case .dragAndDropToNonAppConnectApp:
             append(dragAndDropCallback, to: &sink)
+        case .openFromAttemptedWhenBlocked, .copyAttemptedWhenUnauthorized:
+            Self.appendCallbackInFull(decision, to: &sink)
         }
         sink.append(UInt8(ascii: "]"))
         append(openInUIs[decision.openInUI == .enabled ? 0 : 1], to: &sink)
@@ -144,6 +147,23 @@ final class DecisionRecordWriter: @unchecked Sendable {
 
     @inline(__always)
     private func append(_ fragment: Fragment, to sink: inout RecordSink) { sink.append(fragment) }
+
+    // The fast path declines open-from, copy and print: their parts are rendered in full, out of
+    // line, so the common path's code stays as small as it was.
+
+    /// Appends `,"audience":"…"`.
+    @inline(never)
+    private static func appendAudience(_ decision: Decision, to sink: inout RecordSink) {
+        guard let audience = decision.audience else { return }
+        sink.append(",\"audience\":\"" + audience.rawValue + "\"")
+    }
+
+    /// Appends the callback as ``JSONWriter`` writes it.
+    @inline(never)
+    private static func appendCallbackInFull(_ decision: Decision, to sink: inout RecordSink) {
+        guard let callback = decision.callback else { return }
+        sink.append(JSONWriter.compact(.object(DecisionRecord.json(callback))))
+    }
 
     private func appendRule(_ rule: RuleID, to sink: inout RecordSink) {
         let address = rule.textAddress

@@ -15,7 +15,8 @@
 package final class JSONLinesFastPath {
     /// What every copy of a fast path shares: made once per policy, immutable.
     private final class Tables: @unchecked Sendable {
-        let evaluator: Evaluator
+        /// The evaluator's prepared policy: deciding through it copies no ``Policy`` per line.
+        let prepared: PreparedPolicy
         let writer = DecisionRecordWriter()
         /// The bundle IDs the policy names, to reuse instead of validating and copying a target that is one of them.
         let knownIDs: BundleIDInterner
@@ -23,7 +24,7 @@ package final class JSONLinesFastPath {
         let channelNames: [UnsafeBufferPointer<UInt8>]
 
         init(evaluator: Evaluator) {
-            self.evaluator = evaluator
+            prepared = evaluator.prepared
             let policy = evaluator.policy
             knownIDs = BundleIDInterner(Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
                                         + policy.device.appConnectApps + policy.device.emailPlusBundleIDs)
@@ -40,7 +41,6 @@ package final class JSONLinesFastPath {
     }
 
     private let tables: Tables
-    private var evaluator: Evaluator { tables.evaluator }
     /// The record buffer, reused from line to line (behind a pointer, so using it costs no exclusivity check).
     private let sink: UnsafeMutablePointer<RecordSink>
     /// Decoded strings of fields written with escapes or non-ASCII, reused from line to line.
@@ -94,7 +94,8 @@ package final class JSONLinesFastPath {
         } catch {
             return nil
         }
-        let decision = evaluator.decide(request)
+        // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
+        let decision = Evaluator.decide(request, tables.prepared)
         sink.pointee.removeAll()
         tables.writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
                             document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &sink.pointee)
@@ -149,7 +150,8 @@ package final class JSONLinesFastPath {
         } catch {
             return nil
         }
-        let decision = evaluator.decide(request)
+        // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
+        let decision = Evaluator.decide(request, tables.prepared)
         sink.pointee.removeAll()
         let hasID = fields.id != nil, hasDocument = fields.document != nil
         decodedID.withUnsafeBufferPointer { id in

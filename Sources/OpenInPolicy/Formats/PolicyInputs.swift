@@ -21,6 +21,12 @@ public struct PolicyInputs: Sendable, Hashable {
     public var dragAndDrop: DragAndDropPolicy?
     /// Whether AppConnect enforces policy.
     public var enforcing: Bool
+    /// The Open From policy, when the source sets it (`openFromPolicy`, `openFromWhitelist`).
+    public var openFrom: OpenFromPolicy? = nil
+    /// The pasteboard policy, when the source sets it (`pasteboardPolicy`).
+    public var pasteboard: PasteboardPolicy? = nil
+    /// The print policy, when the source sets it (`printPolicy`).
+    public var print: PrintPolicy? = nil
 
     /// Creates inputs; everything but the setting has the engine's default.
     public init(
@@ -45,7 +51,11 @@ public struct PolicyInputs: Sendable, Hashable {
 
     /// The policy requests are decided under.
     public var policy: Policy {
-        Policy(setting: setting, whitelist: whitelist, config: AppConfig(config), infoPlist: infoPlist,
-               device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
+        var policy = Policy(setting: setting, whitelist: whitelist, config: AppConfig(config), infoPlist: infoPlist,
+                            device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
+        policy.openFrom = openFrom
+        policy.pasteboard = pasteboard
+        policy.print = print
+        return policy
     }
 }

@@ -12,18 +12,22 @@
 ///              "schemeHandlers": {"box": "net.box.BoxNet"}, "appConnectApps": ["com.example.docs"]},
 ///   "app": {"urlSchemes": ["myapp"]},
 ///   "dragAndDropPolicy": "appconnect",
+///   "openFromPolicy": "whitelist", "openFromWhitelist": ["com.example.docs"],
+///   "pasteboardPolicy": "securecopy", "printPolicy": "unauthorized",
 ///   "enforcing": true
 /// }
 /// ```
 ///
-/// Only `openInPolicy` is required. It fails closed: an unknown key, a value
+/// Only `openInPolicy` is required; a request on `open-from`, `copy` or `print`
+/// needs the policy to set that channel's control (``Policy/check(_:)``). It fails closed: an unknown key, a value
 /// of the wrong type, an invalid bundle ID, scheme or policy value is an
 /// error naming the key path and its line and column, never a default.
 public enum PolicyJSON {
     /// The top-level keys.
-    static let topLevelKeys = ["description", "openInPolicy", "openInWhitelist", "config", "infoPlist", "device", "app", "dragAndDropPolicy", "enforcing"]
+    static let topLevelKeys = ["description", "openInPolicy", "openInWhitelist", "config", "infoPlist", "device", "app", "dragAndDropPolicy", "enforcing",
+                                "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy"]
     /// The keys of `device`.
-    static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps"]
+    static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps", "secureServicesAvailable"]
 
     /// Reads a policy file's text.
     /// - Parameters:
@@ -105,7 +109,60 @@ public enum PolicyJSON {
             }
         }
         if let field = fields["enforcing"] { inputs.enforcing = try field.bool() }
+        try readDataControls(fields, into: &inputs)
         return inputs
+    }
+
+    /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
+    static func readDataControls(_ fields: [String: JSONCursor], into inputs: inout PolicyInputs) throws(FormatError) {
+        var openFromWhitelist: Whitelist? = nil
+        if let field = fields["openFromWhitelist"] {
+            openFromWhitelist = Whitelist(try bundleIDs(field, what: "bundle IDs of the apps that may send documents to this app"))
+        }
+        if let field = fields["openFromPolicy"] {
+            let setting = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"whitelist\", \"appconnect\"") { text throws(InputError) in
+                try OpenFromPolicy.Setting(parsing: text)
+            }
+            if setting == .allAppConnectApps, let list = fields["openFromWhitelist"] {
+                throw list.error("cannot be combined with openFromPolicy \"appconnect\": \"All AppConnect apps\" lists the device's AppConnect apps; list them in device.appConnectApps")
+            }
+            inputs.openFrom = OpenFromPolicy(setting, whitelist: openFromWhitelist ?? .empty)
+        }
+        if let field = fields["pasteboardPolicy"] {
+            inputs.pasteboard = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"securecopy\"") { text throws(InputError) in
+                try PasteboardPolicy(parsing: text)
+            }
+        }
+        if let field = fields["printPolicy"] {
+            inputs.print = try controlValue(field, range: 0...1, names: "\"unauthorized\", \"authorized\"") { text throws(InputError) in
+                try PrintPolicy(parsing: text)
+            }
+        }
+    }
+
+    /// Reads a control's value: a name (string) or an integer in `range`.
+    static func controlValue<Value>(_ field: JSONCursor, range: ClosedRange<Int>, names: String,
+                                    _ parse: (String) throws(InputError) -> Value) throws(FormatError) -> Value {
+        let text: String
+        switch field.value {
+        case .string(let string):
+            text = string
+        case .number(let number):
+            guard let integer = number.intValue else {
+                throw field.error("the number \(number.literal) is not a policy value: write an integer from \(range.lowerBound) to \(range.upperBound), or a name: \(names)")
+            }
+            guard range.contains(integer) else {
+                throw field.error("\(integer) is out of range: the values are \(range.lowerBound) to \(range.upperBound), or a name: \(names)")
+            }
+            text = String(integer)
+        default:
+            throw field.error("must be a name (\(names)) or a number from \(range.lowerBound) to \(range.upperBound), not \(field.found)")
+        }
+        do throws(InputError) {
+            return try parse(text)
+        } catch {
+            throw field.error(error.description)
+        }
     }
 
     static func setting(_ field: JSONCursor) throws(FormatError) -> PolicySetting {
@@ -197,6 +254,7 @@ public enum PolicyJSON {
         if let apps = fields["appConnectApps"] {
             device.appConnectApps = Set(try bundleIDs(apps, what: "the device's AppConnect apps"))
         }
+        if let available = fields["secureServicesAvailable"] { device.secureServicesAvailable = try available.bool() }
         return device
     }
 }

@@ -1,13 +1,14 @@
-/// One line of a JSON Lines request stream: `{"id"?, "channel", "target"?, "url"?, "document"?}`.
+/// One line of a JSON Lines request stream: `{"id"?, "channel", "target"?, "url"?, "source"?, "document"?}`.
 ///
 /// `id` is optional, a string or a number, and is echoed in the line's record.
-/// `channel` is required; `target`, `url` and `document` are strings where the
+/// `channel` is required; `target`, `url`, `source` (the sending app, `open-from`
+/// only) and `document` are strings where the
 /// channel takes them (``ShareRequest`` checks which). Unknown keys, `null`s
 /// and values of the wrong type are errors: the line gets an error record,
 /// never a decision.
 package struct RequestLine: Sendable, Hashable {
     /// The keys a request line may have.
-    package static let keys = ["id", "channel", "target", "url", "document"]
+    package static let keys = ["id", "channel", "target", "url", "source", "document"]
 
     /// The request's `id`, when given: a JSON string or number.
     package let id: JSONValue?
@@ -81,9 +82,9 @@ package struct RequestLine: Sendable, Hashable {
         guard let channel = try text("channel") else {
             throw Failure(id: id, message: "channel: missing: add \"channel\": one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let target = try text("target"), url = try text("url"), document = try text("document")
+        let target = try text("target"), url = try text("url"), source = try text("source"), document = try text("document")
         do throws(InputError) {
-            return RequestLine(id: id, request: try ShareRequest(channel: channel, target: target, url: url, document: document))
+            return RequestLine(id: id, request: try ShareRequest(channel: channel, target: target, url: url, source: source, document: document))
         } catch {
             if case .unknownChannel = error, let suggestion = Suggestion.closest(to: channel, among: Channel.allCases.map(\.rawValue)) {
                 throw Failure(id: id, message: "\(error.description). Did you mean '\(suggestion)'?")

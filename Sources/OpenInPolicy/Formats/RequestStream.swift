@@ -151,7 +151,14 @@ public final class RequestStream {
         let parsed: RequestLine
         do throws(RequestLine.Failure) {
             guard let line else { throw RequestLine.Failure(id: nil, message: "the line is longer than \(maxLineLength) bytes") }
-            parsed = try RequestLine.read(line, reader: reader)
+            let request = try RequestLine.read(line, reader: reader)
+            // A request on a channel whose control the policy does not set is an error, never a decision.
+            do throws(InputError) {
+                try evaluator.policy.check(request.request)
+            } catch {
+                throw RequestLine.Failure(id: request.id, message: error.description)
+            }
+            parsed = request
         } catch {
             return Entry(line: number, request: nil, decision: nil, error: error.message, id: error.id, explanation: nil)
         }

@@ -36,6 +36,11 @@ public enum Callback: Sendable, Hashable, CustomStringConvertible {
     case openURLAttemptedWhenUnauthorized(ShareURL)
     /// `appConnectAttemptedDragAndDropToNonAppConnectApp:`.
     case dragAndDropToNonAppConnectApp
+    /// `appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:` with the
+    /// current Open From policy and the sending app (`nil` when unknown, as the header allows).
+    case openFromAttemptedWhenBlocked(OpenFromStatus, source: BundleID?)
+    /// `appConnect:copyAttemptedWhenUnauthorized:` with the current pasteboard policy.
+    case copyAttemptedWhenUnauthorized(PasteboardPolicy)
 
     /// The SDK selector.
     public var selector: String {
@@ -43,6 +48,8 @@ public enum Callback: Sendable, Hashable, CustomStringConvertible {
         case .openInAttemptedWhenBlocked: "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:"
         case .openURLAttemptedWhenUnauthorized: "appConnect:openURLAttemptedWhenUnauthorizedForURL:"
         case .dragAndDropToNonAppConnectApp: "appConnectAttemptedDragAndDropToNonAppConnectApp:"
+        case .openFromAttemptedWhenBlocked: "appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
+        case .copyAttemptedWhenUnauthorized: "appConnect:copyAttemptedWhenUnauthorized:"
         }
     }
 
@@ -52,15 +59,20 @@ public enum Callback: Sendable, Hashable, CustomStringConvertible {
         case .openInAttemptedWhenBlocked: "openInAttemptedWhenACOpenInPolicyBlocked"
         case .openURLAttemptedWhenUnauthorized: "openURLAttemptedWhenUnauthorizedForURL"
         case .dragAndDropToNonAppConnectApp: "appConnectAttemptedDragAndDropToNonAppConnectApp"
+        case .openFromAttemptedWhenBlocked: "openFromAttemptedWhenACOpenFromPolicyBlocked"
+        case .copyAttemptedWhenUnauthorized: "copyAttemptedWhenUnauthorized"
         }
     }
 
-    /// The table form: `name(argument)`, or the bare name when there is no argument.
+    /// The table form: `name(argument)` or `name(policy, source)` (`nil` for an
+    /// unknown source), or the bare name when there is no argument.
     public var description: String {
         switch self {
         case .openInAttemptedWhenBlocked(let status): "\(name)(\(status))"
         case .openURLAttemptedWhenUnauthorized(let url): "\(name)(\(url.rawValue))"
         case .dragAndDropToNonAppConnectApp: name
+        case .openFromAttemptedWhenBlocked(let status, let source): "\(name)(\(status), \(source?.rawValue ?? "nil"))"
+        case .copyAttemptedWhenUnauthorized(let policy): "\(name)(\(policy))"
         }
     }
 }
@@ -74,6 +86,8 @@ public struct Decision: Sendable, Hashable {
     public let target: BundleID?
     /// The callback the library calls, if any (at most one per decision).
     public let callback: Callback?
+    /// Who can read what an allowed `copy` puts on the pasteboard; `nil` for every other decision.
+    public let audience: CopyAudience?
     /// What the app should do with its Open In user interface.
     public let openInUI: OpenInUI
     /// The rule that decided.
@@ -81,10 +95,11 @@ public struct Decision: Sendable, Hashable {
     /// The original file's name when a dummy file is substituted; the dummy name is made from it on demand.
     let substitutedDocument: String?
 
-    init(outcome: Outcome, target: BundleID?, callback: Callback? = nil, openInUI: OpenInUI, rule: RuleID, substitutedDocument: String? = nil) {
+    init(outcome: Outcome, target: BundleID?, callback: Callback? = nil, audience: CopyAudience? = nil, openInUI: OpenInUI, rule: RuleID, substitutedDocument: String? = nil) {
         self.outcome = outcome
         self.target = target
         self.callback = callback
+        self.audience = audience
         self.openInUI = openInUI
         self.rule = rule
         self.substitutedDocument = substitutedDocument

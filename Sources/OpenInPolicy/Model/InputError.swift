@@ -20,6 +20,15 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case notMailto(String)
     /// A URL scheme (in the app's schemes or handler map) that is not well formed.
     case malformedScheme(String)
+    /// An Open From policy value that is none of the SDK's (or `appconnect`).
+    case unknownOpenFromPolicy(String)
+    /// A pasteboard policy value that is none of the SDK's.
+    case unknownPasteboardPolicy(String)
+    /// A print policy value that is none of the SDK's.
+    case unknownPrintPolicy(String)
+    /// A request on a channel whose control the policy does not set: the
+    /// policy key to add, and the channel that needs it.
+    case policyKeyNotSet(String, Channel)
 
     public var description: String {
         switch self {
@@ -43,6 +52,17 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "channel mail-link takes a mailto: URL, not '\(url)'"
         case .malformedScheme(let value):
             "malformed URL scheme '\(value)': a scheme is a letter followed by letters, digits, '+', '-' or '.'"
+        case .unknownOpenFromPolicy(let value):
+            "unknown Open From policy '\(value)': use unauthorized, authorized, whitelist, appconnect, an ACOpenFromPolicy constant name, or 0, 1, 2"
+                + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
+        case .unknownPasteboardPolicy(let value):
+            "unknown pasteboard policy '\(value)': use unauthorized, authorized, securecopy, an ACPasteboardPolicy constant name, or 0, 1, 2"
+                + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "securecopy"])
+        case .unknownPrintPolicy(let value):
+            "unknown print policy '\(value)': use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
+                + DataControlName.didYouMean(value, among: ["unauthorized", "authorized"])
+        case .policyKeyNotSet(let key, let channel):
+            "channel \(channel.rawValue) needs \(key), which the policy does not set (there is no default: the engine fails closed): \(PolicyKeyHint.hint(for: key))"
         }
     }
 }

@@ -17,8 +17,15 @@ public struct Policy: Sendable, Hashable {
     public var dragAndDrop: DragAndDropPolicy?
     /// Whether AppConnect enforces policy (library started, app in AppConnect mode).
     public var enforcing: Bool
+    /// The server's Open From policy, when the policy sets it (`open-from` requests need it).
+    public var openFrom: OpenFromPolicy? = nil
+    /// The server's pasteboard policy, when the policy sets it (`copy` requests need it).
+    public var pasteboard: PasteboardPolicy? = nil
+    /// The server's print policy, when the policy sets it (`print` requests need it).
+    public var print: PrintPolicy? = nil
 
-    /// Creates a policy; everything but the status has a permissive-to-describe, restrictive-to-enforce default.
+    /// Creates a policy; everything but the status has a permissive-to-describe, restrictive-to-enforce default,
+    /// and the controls beyond Open In (``openFrom``, ``pasteboard``, ``print``) are not set.
     public init(
         status: OpenInStatus,
         whitelist: Whitelist = .empty,
@@ -85,6 +92,32 @@ public struct Policy: Sendable, Hashable {
         infoPlist.disableSchemeBlocking || config.disablesSchemeBlocking
     }
 
+    /// The policy key a request on `channel` needs and this policy does not set, if any:
+    /// the channel's control, or under SECURECOPY the device's secure services for `copy`.
+    public func missingKey(for channel: Channel) -> String? {
+        switch channel {
+        case .openFrom: return openFrom == nil ? "openFromPolicy" : nil
+        case .copy:
+            guard let pasteboard else { return "pasteboardPolicy" }
+            return pasteboard == .secureCopy && device.secureServicesAvailable == nil ? "device.secureServicesAvailable" : nil
+        case .print: return print == nil ? "printPolicy" : nil
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: return nil
+        }
+    }
+
+    /// Checks that this policy can decide `request`: a request on `open-from`, `copy`
+    /// or `print` needs the policy to set that channel's control.
+    /// - Throws: ``InputError/policyKeyNotSet(_:_:)`` naming the missing key.
+    public func check(_ request: ShareRequest) throws(InputError) {
+        if let key = missingKey(for: request.channel) { throw .policyKeyNotSet(key, request.channel) }
+    }
+
+    /// The Open From whitelist the app sees (the device's AppConnect apps under
+    /// "All AppConnect apps"), or `nil` when the policy does not set Open From.
+    public var openFromWhitelist: Whitelist? {
+        openFrom?.effectiveWhitelist(appConnectApps: device.appConnectApps)
+    }
+
     /// The Open In UI state Table 11 asks for.
     public var openInUI: OpenInUI {
         if !enforcing || config.disablesOpenInEnforcement { return .enabled }
@@ -145,6 +178,9 @@ public struct DeviceFacts: Sendable, Hashable {
     public private(set) var schemeHandlers: [String: BundleID]
     /// The installed AppConnect apps (the whitelist of "All AppConnect apps").
     public var appConnectApps: Set<BundleID>
+    /// Whether AppConnect's secure services are available (`secureServicesAvailability`),
+    /// or `nil` when not given; a copy under SECURECOPY needs it.
+    public var secureServicesAvailable: Bool? = nil
 
     /// Creates device facts.
     /// - Throws: ``InputError/malformedScheme(_:)`` for a handler scheme that is not a scheme.

@@ -16,6 +16,12 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case mailCompose = "mail-compose"
     /// Dragging content to another app.
     case dragAndDrop = "drag-and-drop"
+    /// Another app sends a document to this app (Open From); the request names the `source`.
+    case openFrom = "open-from"
+    /// Copying to the general pasteboard; `target` (optional) is an app the user pastes into.
+    case copy
+    /// Printing.
+    case print
 
     /// Reads a channel from its name.
     /// - Throws: ``InputError/unknownChannel(_:)``.
@@ -30,7 +36,26 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     public var requiresTarget: Bool {
         switch self {
         case .documentInteraction, .quickLook, .appExtension, .dragAndDrop: true
-        case .activityView, .openURL, .mailLink, .mailCompose: false
+        case .activityView, .openURL, .mailLink, .mailCompose, .openFrom, .copy, .print: false
+        }
+    }
+
+    /// Whether the channel is one of the eight Open In channels (the Open In policy governs it).
+    public var isOpenIn: Bool {
+        switch self {
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: true
+        case .openFrom, .copy, .print: false
+        }
+    }
+
+    /// The policy key that sets this channel's control, for the channels beyond Open In
+    /// (`openFromPolicy`, `pasteboardPolicy`, `printPolicy`); `nil` for the Open In channels.
+    public var controlKey: String? {
+        switch self {
+        case .openFrom: "openFromPolicy"
+        case .copy: "pasteboardPolicy"
+        case .print: "printPolicy"
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: nil
         }
     }
 
@@ -42,11 +67,14 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
         case .openURL: "give the url; the app that handles it comes from the device's scheme handlers"
         case .mailLink: "give the tapped mailto: url (optional); the target is native Mail"
         case .mailCompose: "it takes neither target nor url; the target is native Mail"
+        case .openFrom: "give the sending app as source (leave it out when unknown); it takes neither target nor url"
+        case .copy: "target (optional) is an app the user pastes into; it takes neither url nor source"
+        case .print: "it takes neither target, url nor source"
         }
     }
 }
 
-/// One attempt to share: a channel, and the target app or URL it names.
+/// One attempt to share: a channel, and the target app, URL or source app it names.
 public struct ShareRequest: Sendable, Hashable {
     /// How the app shares.
     public let channel: Channel
@@ -55,16 +83,21 @@ public struct ShareRequest: Sendable, Hashable {
     public var target: BundleID? {
         switch route {
         case .document(let target), .dragAndDrop(let target): target
-        case .activityView(let target): target
-        case .mailto, .otherURL, .mailView: nil
+        case .activityView(let target), .copy(let target): target
+        case .mailto, .otherURL, .mailView, .openFrom, .print: nil
         }
+    }
+    /// The app that sends a document to this app (`open-from`), when known.
+    public var source: BundleID? {
+        if case .openFrom(let source) = route { return source }
+        return nil
     }
     /// The URL opened (`open-url`) or tapped (`mail-link`).
     public var url: ShareURL? {
         switch route {
         case .mailto(let url), .otherURL(let url): url
         case .mailView(let url): url
-        case .document, .dragAndDrop, .activityView: nil
+        case .document, .dragAndDrop, .activityView, .openFrom, .copy, .print: nil
         }
     }
     /// The shared file's name, from which a dummy file name is made when one is substituted.
@@ -96,23 +129,59 @@ public struct ShareRequest: Sendable, Hashable {
             if target != nil { throw .unexpectedField("target", channel) }
             if url != nil { throw .unexpectedField("url", channel) }
             route = .mailView(nil)
+        case .openFrom:
+            if target != nil { throw .unexpectedField("target", channel) }
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = .openFrom(nil)
+        case .copy:
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = .copy(target)
+        case .print:
+            if target != nil { throw .unexpectedField("target", channel) }
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = .print
         }
         self.channel = channel
+        self.document = document
+    }
+
+    /// Creates a request that may name the sending app of `open-from` in `source`.
+    ///
+    /// (A separate initialiser, so the one without a source — what the Open In
+    /// channels use, the JSON Lines fast path included — carries no extra argument.)
+    /// - Throws: as ``init(channel:target:url:document:)``, and
+    ///   ``InputError/unexpectedField(_:_:)`` for a source on any channel but `open-from`.
+    public init(channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, source: BundleID?, document: String? = nil) throws(InputError) {
+        guard let source else {
+            try self.init(channel: channel, target: target, url: url, document: document)
+            return
+        }
+        guard channel == .openFrom else { throw .unexpectedField("source", channel) }
+        if target != nil { throw .unexpectedField("target", channel) }
+        if url != nil { throw .unexpectedField("url", channel) }
+        self.init(channel: channel, route: .openFrom(source), document: document)
+    }
+
+    /// A request whose route is already worked out.
+    private init(channel: Channel, route: Route, document: String?) {
+        self.channel = channel
+        self.route = route
         self.document = document
     }
 
     /// Creates a request from strings, validating each part.
     /// - Throws: ``InputError`` for an unknown channel, a malformed bundle ID or
     ///   URL, or a field the channel needs or does not take.
-    public init(channel: String, target: String? = nil, url: String? = nil, document: String? = nil) throws(InputError) {
+    public init(channel: String, target: String? = nil, url: String? = nil, source: String? = nil, document: String? = nil) throws(InputError) {
         let channel = try Channel(parsing: channel)
         let target = try target.map { text throws(InputError) in try BundleID(text) }
         let url = try url.map { text throws(InputError) in try ShareURL(text) }
-        try self.init(channel: channel, target: target, url: url, document: document)
+        let source = try source.map { text throws(InputError) in try BundleID(text) }
+        try self.init(channel: channel, target: target, url: url, source: source, document: document)
     }
 }
 
-/// Which of the channel rules (5 to 10) a request reaches, with its payload.
+/// Which of the channel rules (5 to 13) a request reaches, with its payload.
 enum Route: Sendable, Hashable {
     case activityView(BundleID?)
     case mailto(ShareURL)
@@ -120,4 +189,7 @@ enum Route: Sendable, Hashable {
     case mailView(ShareURL?)
     case document(BundleID)
     case dragAndDrop(BundleID)
+    case openFrom(BundleID?)
+    case copy(BundleID?)
+    case print
 }

@@ -1,8 +1,8 @@
-/// Rule 4: AUTHORIZED allows every channel.
+/// Rule 4: AUTHORIZED allows every Open In channel.
 enum AuthorizedRule: RuleUnit {
     static let allow = RuleInfo(
         "authorized.allow",
-        summary: "Under AUTHORIZED the library performs no Open In actions: every channel is allowed.",
+        summary: "Under AUTHORIZED the library performs no Open In actions: every Open In channel is allowed.",
         reason: "The Open In policy is AUTHORIZED, so the library performs no actions on Open In.",
         source: [.guide(.openIn)],
         quote: "The AppConnect library performs no actions on Open In behavior.")
@@ -11,7 +11,8 @@ enum AuthorizedRule: RuleUnit {
 
     static func applies(_ policy: PreparedPolicy) -> Bool { policy.status == .authorized }
 
-    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) }
+    /// The Open In channels only: Open From, copy and print have controls of their own (rules 11 to 13).
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) && request.channel.isOpenIn }
 
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)

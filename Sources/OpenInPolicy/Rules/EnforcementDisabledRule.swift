@@ -11,7 +11,8 @@ enum EnforcementDisabledRule: RuleUnit {
 
     static func applies(_ policy: PreparedPolicy) -> Bool { policy.enforcementDisabled }
 
-    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) }
+    /// The Open In channels only: Open From, copy and print have controls of their own (rules 11 to 13).
+    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) && request.channel.isOpenIn }
 
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)

@@ -14,7 +14,9 @@ enum NotEnforcingRule: RuleUnit {
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) }
 
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
-        Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
+        // A regular app's copy goes to the ordinary pasteboard, readable by every app.
+        Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), audience: request.channel == .copy ? .allApps : nil,
+                 openInUI: .enabled, rule: allow.id)
     }
 
     static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {

@@ -123,7 +123,11 @@ struct Citation: Sendable, Hashable {
 ///
 /// A unit carries:
 /// - `rules`: the ids it decides with, each a ``RuleInfo`` (one-line summary,
-///   reason, citable source and quote; the step is the unit's place in the list);
+///   reason, source and quote; the step is the unit's place in the list). A
+///   source is a ``Citation`` a user can open: `.guide(section)` of the SDK
+///   developer guide, `.header(file, declaration)` of its public header, or
+///   `.choice("Rules/….md", "Our choices")` for our own choices, whose quote
+///   must be a sentence of that section (a test checks);
 /// - `covers` and `decide`: whether it decides a request that no earlier unit
 ///   decided, and the decision;
 /// - `explain`: the sentences `--explain` prints about the inputs that mattered
@@ -138,9 +142,10 @@ struct Citation: Sendable, Hashable {
 ///
 /// To add a rule: add its rows to a table in `Rules/*.md` and its line to
 /// `Rules/README.md`, write its unit, add the unit to ``RuleCatalog/units``,
-/// and call it from ``Evaluator/decide(_:)`` at the same place. The README's
-/// "Adding a rule" section walks through it; `swift test` fails when a step
-/// is forgotten.
+/// and call it from ``Evaluator/decide(_:)`` at the same place; then make the
+/// test reference model (`Tests/OpenInPolicyTests/ReferenceModel.swift`)
+/// follow, without calling the engine. The README's "Adding a rule" section
+/// walks through it; `swift test` fails when a step is forgotten.
 protocol RuleUnit: Sendable {
     /// The ids this unit can decide with, with their descriptions, in order.
     static var rules: [RuleInfo] { get }
@@ -177,6 +182,9 @@ enum RuleCatalog {
         MailViewRule.self,
         DocumentInteractionRule.self,
         DragAndDropListingRule.self,
+        OpenFromRule.self,
+        CopyRule.self,
+        PrintRule.self,
     ]
 
     /// Every rule, unit by unit in evaluation order.

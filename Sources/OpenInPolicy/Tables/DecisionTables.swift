@@ -13,9 +13,9 @@ import Foundation
 /// ```
 public enum DecisionTables {
     /// Input columns a row may have.
-    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "document"]
+    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "source", "document"]
     /// Expected columns a row may have.
-    static let expectedColumns: Set<String> = ["outcome", "to", "callbacks", "ui", "rule", "dummy"]
+    static let expectedColumns: Set<String> = ["outcome", "to", "audience", "callbacks", "ui", "rule", "dummy"]
     /// Columns every decision table must have.
     static let requiredColumns = ["id", "policy", "channel", "outcome"]
 
@@ -28,13 +28,19 @@ public enum DecisionTables {
     public static func parse(_ text: String, file: String) throws(TableError) -> [TableCase] {
         var cases: [TableCase] = []
         var seenIDs: [String: Int] = [:]
-        for table in MarkdownTables.tables(in: text) {
+        for table in try MarkdownTables.tables(in: text, file: file) {
             let header = table.header.map { $0.lowercased() }
-            guard header.contains("id"), header.contains("outcome") else { continue }
+            guard header.contains("id"), header.contains("outcome") else {
+                try rejectLookalike(header, line: table.headerLine, file: file)
+                continue
+            }
             for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
                 let known = (inputColumns.union(expectedColumns)).sorted()
                 throw TableError(file: file, line: table.headerLine,
-                                 message: "unknown column '\(table.header[column])'\(Suggestion.didYouMean(name, among: known)); columns are \(known.joined(separator: ", "))")
+                                 message: "unknown column '\(table.header[column])': columns are \(known.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: known))")
+            }
+            if table.rows.isEmpty {
+                throw TableError(file: file, line: table.headerLine, message: "this decision table has no rows: add a row under the delimiter line, or remove the table")
             }
             for required in requiredColumns where !header.contains(required) {
                 throw TableError(file: file, line: table.headerLine, message: "a decision table needs a '\(required)' column")
@@ -64,12 +70,19 @@ public enum DecisionTables {
     }
 
     /// Loads every decision table in `paths`: files, or directories searched recursively for `*.md`.
+    ///
+    /// Fails closed, so a run cannot pass having checked nothing: a file named in
+    /// `paths` must hold a decision table, and a directory must hold one in some
+    /// Markdown file under it.
     /// - Returns: the rows, files in path order and each directory's files sorted by name.
-    /// - Throws: ``TableError`` for an unreadable path or a malformed table.
+    /// - Throws: ``TableError`` for an unreadable path, a malformed table, a named file
+    ///   with no decision table, or a directory with none under it.
     public static func load(paths: [String]) throws(TableError) -> [TableCase] {
         var cases: [TableCase] = []
         for path in paths {
-            for file in try markdownFiles(at: path) {
+            let (files, isDirectory) = try markdownFiles(at: path)
+            var found = 0
+            for file in files {
                 let bytes: [UInt8]
                 do throws(CappedFile.Failure) {
                     bytes = try CappedFile.read(path: file, what: "decision table")
@@ -79,10 +92,34 @@ public enum DecisionTables {
                 guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw TableError(file: file, line: 0, message: "cannot read the file as UTF-8 text")
                 }
-                cases += try parse(text, file: file)
+                let parsed = try parse(text, file: file)
+                found += parsed.count
+                cases += parsed
             }
+            guard found == 0 else { continue }
+            if !isDirectory {
+                throw TableError(file: path, line: 0, message: "holds no decision table (\(tableShape)): name a file that has one")
+            }
+            if files.isEmpty {
+                throw TableError(file: path, line: 0, message: "no decision table found: this folder and its subfolders hold no Markdown (*.md) file")
+            }
+            let searched = files.count == 1 ? "the 1 Markdown file" : "the \(files.count) Markdown files"
+            throw TableError(file: path, line: 0, message: "no decision table found in \(searched) of this folder and its subfolders (\(tableShape))")
         }
         return cases
+    }
+
+    /// What a decision table is, for messages.
+    static let tableShape = "a pipe table whose header has 'id', 'policy', 'channel' and 'outcome' columns"
+
+    /// Throws for a table that has two or more of a decision table's required columns but not `id` and
+    /// `outcome` together: it was meant as a decision table, and skipping it would check nothing.
+    static func rejectLookalike(_ header: [String], line: Int, file: String) throws(TableError) {
+        let present = requiredColumns.filter(header.contains)
+        guard present.count >= 2 else { return }
+        let missing = requiredColumns.filter { !header.contains($0) && ($0 == "id" || $0 == "outcome") }
+        let columns = present.map { "'\($0)'" }.joined(separator: ", ")
+        throw TableError(file: file, line: line, message: "this table has \(columns) columns like a decision table but no \(missing.map { "'\($0)'" }.joined(separator: " or ")) column, so none of its rows would run: add \(missing.count == 1 ? "it" : "them"), or rename the other columns if it is not a decision table")
     }
 
     /// Runs one row: decides its request under its policy and compares every expected column.
@@ -103,6 +140,7 @@ public enum DecisionTables {
             }
             compare("outcome", outcome.rawValue, decision.outcome.rawValue)
             if let to = expected.to { compare("to", to?.rawValue ?? "-", decision.target?.rawValue ?? "-") }
+            if let audience = expected.audience { compare("audience", audience?.rawValue ?? "-", decision.audience?.rawValue ?? "-") }
             if let callbacks = expected.callbacks {
                 compare("callbacks", callbacks.isEmpty ? "-" : callbacks.joined(separator: "; "),
                         decision.callbacks.isEmpty ? "-" : decision.callbacks.map(\.description).joined(separator: "; "))
@@ -115,12 +153,12 @@ public enum DecisionTables {
     }
 
     /// The `*.md` files at `path`: the file itself, or a directory's files, recursively, sorted.
-    static func markdownFiles(at path: String) throws(TableError) -> [String] {
+    static func markdownFiles(at path: String) throws(TableError) -> (files: [String], isDirectory: Bool) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw TableError(file: path, line: 0, message: "no such file or directory")
         }
-        guard isDirectory.boolValue else { return [path] }
+        guard isDirectory.boolValue else { return ([path], false) }
         guard let enumerator = FileManager.default.enumerator(atPath: path) else {
             throw TableError(file: path, line: 0, message: "cannot read the directory")
         }
@@ -132,7 +170,7 @@ public enum DecisionTables {
                 if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue { files.append(full) }
             }
         }
-        return files.sorted()
+        return (files.sorted(), true)
     }
 
     /// Reads a row's expected columns.
@@ -146,16 +184,16 @@ public enum DecisionTables {
         let outcome: Outcome?
         if outcomeText == "error" {
             outcome = nil
-            for column in ["to", "callbacks", "ui", "rule", "dummy"] {
+            for column in ["to", "audience", "callbacks", "ui", "rule", "dummy"] {
                 if let value = cells[column], value != "-" {
                     throw place.error("a row expecting 'error' has no decision: write '-' in the '\(column)' cell")
                 }
             }
-            return Expectation(outcome: nil, to: nil, callbacks: nil, openInUI: nil, rule: nil, dummy: nil)
+            return Expectation(outcome: nil, to: nil, audience: nil, callbacks: nil, openInUI: nil, rule: nil, dummy: nil)
         } else if let parsed = Outcome(parsing: outcomeText) {
             outcome = parsed
         } else {
-            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error\(Suggestion.didYouMean(outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
+            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error.\(Suggestion.phrase(for: outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
         }
         var to: BundleID?? = nil
         if let text = try required("to") {
@@ -165,14 +203,26 @@ public enum DecisionTables {
                 do { to = .some(try BundleID(text)) } catch { throw place.error("in 'to': \(error)") }
             }
         }
+        var audience: CopyAudience?? = nil
+        if let text = try required("audience") {
+            if text == "-" {
+                audience = .some(nil)
+            } else {
+                guard let parsed = CopyAudience(rawValue: text) else {
+                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, or - for none")
+                }
+                audience = .some(parsed)
+            }
+        }
         var callbacks: [String]? = nil
         if let text = try required("callbacks") {
-            let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp"]
+            let known = ["openInAttemptedWhenACOpenInPolicyBlocked", "openURLAttemptedWhenUnauthorizedForURL", "appConnectAttemptedDragAndDropToNonAppConnectApp",
+                         "openFromAttemptedWhenACOpenFromPolicyBlocked", "copyAttemptedWhenUnauthorized"]
             callbacks = text == "-" ? [] : splitCallbacks(text, names: known)
             for callback in callbacks ?? [] {
                 let name = callback.prefix { $0 != "(" }
                 if !known.contains(String(name)) {
-                    throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses\(Suggestion.didYouMean(String(name), among: known))")
+                    throw place.error("unknown callback '\(callback)': use one of \(known.joined(separator: ", ")), with its argument in parentheses.\(Suggestion.phrase(for: String(name), among: known))")
                 }
             }
         }
@@ -184,13 +234,13 @@ public enum DecisionTables {
         var rule: RuleID? = nil
         if let text = try required("rule") {
             guard let parsed = RuleID(parsing: text) else {
-                throw place.error("unknown rule '\(text)'\(Suggestion.didYouMean(text, among: RuleInfo.all.map(\.id.rawValue))); `openin-check rules` lists every rule id")
+                throw place.error("unknown rule '\(text)': `openin-check rules` lists every rule id.\(Suggestion.phrase(for: text, among: RuleInfo.all.map(\.id.rawValue)))")
             }
             rule = parsed
         }
         var dummy: String?? = nil
         if let text = try required("dummy") { dummy = text == "-" ? .some(nil) : .some(text) }
-        return Expectation(outcome: outcome, to: to, callbacks: callbacks, openInUI: ui, rule: rule, dummy: dummy)
+        return Expectation(outcome: outcome, to: to, audience: audience, callbacks: callbacks, openInUI: ui, rule: rule, dummy: dummy)
     }
 }
 

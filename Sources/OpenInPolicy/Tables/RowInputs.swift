@@ -46,13 +46,33 @@ enum RowInputs {
         device.appConnectApps = Set(try settings.appConnectApps.map { try BundleID($0) })
         var app = AppFacts()
         for scheme in settings.appSchemes { try app.addScheme(scheme) }
-        let policy = Policy(
+        device.secureServicesAvailable = try settings.secureServices.map { text throws(TableError) in
+            switch text {
+            case "available": true
+            case "unavailable": false
+            default: throw place.error("context setting 'secure-services=\(text)': write secure-services=available or secure-services=unavailable")
+            }
+        }
+        var policy = Policy(
             setting: setting, whitelist: whitelist, config: AppConfig(settings.config),
             infoPlist: InfoPlistOverrides(disableSchemeBlocking: settings.plistOverride),
             device: device, app: app,
             dragAndDrop: try settings.dragAndDrop.map { try DragAndDropPolicy(parsing: $0) },
             enforcing: settings.enforcing)
-        let request = try ShareRequest(channel: cells["channel"] ?? "", target: value("target"), url: value("url"), document: value("document"))
+        let openFromList = try settings.openFromWhitelist.map { try Whitelist(parsing: $0) }
+        if let text = settings.openFrom {
+            let openFrom = try OpenFromPolicy.Setting(parsing: text)
+            if openFrom == .allAppConnectApps, openFromList != nil {
+                throw place.error("open-from=appconnect takes its whitelist from the device: move the IDs to appconnect-apps=ID,ID")
+            }
+            policy.openFrom = OpenFromPolicy(openFrom, whitelist: openFromList ?? .empty)
+        }
+        policy.pasteboard = try settings.pasteboard.map { try PasteboardPolicy(parsing: $0) }
+        policy.print = try settings.print.map { try PrintPolicy(parsing: $0) }
+        let request = try ShareRequest(channel: cells["channel"] ?? "", target: value("target"), url: value("url"),
+                                       source: value("source"), document: value("document"))
+        // A request the policy cannot decide (a control it does not set) is an error row, as in eval.
+        try policy.check(request)
         return (policy, request)
     }
 
@@ -67,9 +87,15 @@ enum RowInputs {
         var appSchemes: [String] = []
         var dragAndDrop: String?
         var appConnectApps: [String] = []
+        var openFrom: String?
+        var openFromWhitelist: [String]?
+        var pasteboard: String?
+        var print: String?
+        var secureServices: String?
 
         static let names = ["not-enforcing", "email-plus", "email-plus-id=", "plist-override", "config:KEY=VALUE",
-                            "handler:SCHEME=ID", "app-scheme=", "dnd=", "appconnect-apps="]
+                            "handler:SCHEME=ID", "app-scheme=", "dnd=", "appconnect-apps=",
+                            "open-from=", "open-from-whitelist=", "pasteboard=", "print=", "secure-services="]
 
         init(parsing text: String, at place: Place) throws(TableError) {
             guard text != "-" else { return }
@@ -105,20 +131,23 @@ enum RowInputs {
                     appSchemes.append(try argument(after: "app-scheme="))
                 } else if setting.hasPrefix("dnd=") {
                     dragAndDrop = try argument(after: "dnd=")
+                } else if setting.hasPrefix("open-from-whitelist=") {
+                    openFromWhitelist = (openFromWhitelist ?? []) + (try argument(after: "open-from-whitelist=")).split { $0 == "," || $0 == " " }.map(String.init)
+                } else if setting.hasPrefix("open-from=") {
+                    openFrom = try argument(after: "open-from=")
+                } else if setting.hasPrefix("pasteboard=") {
+                    pasteboard = try argument(after: "pasteboard=")
+                } else if setting.hasPrefix("print=") {
+                    print = try argument(after: "print=")
+                } else if setting.hasPrefix("secure-services=") {
+                    secureServices = try argument(after: "secure-services=")
                 } else if setting.hasPrefix("appconnect-apps=") {
                     appConnectApps += try argument(after: "appconnect-apps=").split { $0 == "," || $0 == " " }.map(String.init)
                 } else {
                     let name = String(setting.prefix { $0 != "=" && $0 != ":" })
-                    throw place.error("unknown context setting '\(setting)'\(Suggestion.didYouMean(name, among: Settings.names)); settings are \(Settings.names.joined(separator: ", "))")
+                    throw place.error("unknown context setting '\(setting)': settings are \(Settings.names.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: Settings.names))")
                 }
             }
         }
-    }
-}
-
-extension Suggestion {
-    /// ` (did you mean 'x'?)` for a likely typo of one of `candidates`, else empty: the tables' wording.
-    static func didYouMean(_ text: String, among candidates: [String]) -> String {
-        closest(to: text, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 }

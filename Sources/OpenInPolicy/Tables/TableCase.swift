@@ -26,6 +26,8 @@ public struct Expectation: Sendable, Hashable {
     public let outcome: Outcome?
     /// The expected receiver (`.some(nil)` for "nobody").
     public let to: BundleID??
+    /// The expected audience of an allowed copy (`.some(nil)` for none).
+    public let audience: CopyAudience??
     /// The expected callbacks in table form (`name(argument)`).
     public let callbacks: [String]?
     /// The expected Open In UI state.

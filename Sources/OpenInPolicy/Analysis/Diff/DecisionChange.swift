@@ -2,7 +2,7 @@
 ///
 /// Two decisions *decide differently* when they differ in what the app and the
 /// user observe: the outcome, the receiving app, the callbacks (selector and
-/// argument), the Open In UI state, or the dummy file name. The deciding rule
+/// argument), the audience of a copy, the Open In UI state, or the dummy file name. The deciding rule
 /// is shown but not compared: two policies that deliver the same way for
 /// different reasons are equivalent (AUTHORIZED and
 /// `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT = yes` are).
@@ -10,8 +10,10 @@
 /// Permissiveness orders decisions by what is delivered:
 /// `allow` > `redirect` > `substitute-dummy-file` > `deny` (the requested app
 /// gets the content; another app gets it; the requested app gets a file it
-/// cannot open; nothing is delivered). When the outcome is the same, an
-/// enabled Open In UI is more permissive than a disabled one. A change of
+/// cannot open; nothing is delivered). When the outcome is the same, a copy
+/// readable by all apps is more permissive than one readable by AppConnect
+/// apps only, and then an enabled Open In UI is more permissive than a
+/// disabled one. A change of
 /// receiving app or callback with the same outcome and UI is neither more nor
 /// less permissive.
 public struct DecisionChange: Sendable, Hashable {
@@ -65,8 +67,11 @@ public struct DecisionChange: Sendable, Hashable {
 
         init(old: Decision, new: Decision) {
             let before = Permissiveness.rank(old.outcome), after = Permissiveness.rank(new.outcome)
+            let audienceBefore = Permissiveness.rank(old.audience), audienceAfter = Permissiveness.rank(new.audience)
             if after != before {
                 self = after > before ? .morePermissive : .lessPermissive
+            } else if audienceAfter != audienceBefore {
+                self = audienceAfter > audienceBefore ? .morePermissive : .lessPermissive
             } else if old.openInUI != new.openInUI {
                 self = new.openInUI == .enabled ? .morePermissive : .lessPermissive
             } else {
@@ -88,16 +93,25 @@ enum Permissiveness {
         case .allow: 3
         }
     }
+
+    /// Who can read a copy: AppConnect apps only, then every app (no audience ranks lowest).
+    static func rank(_ audience: CopyAudience?) -> Int {
+        switch audience {
+        case nil: 0
+        case .appConnectApps: 1
+        case .allApps: 2
+        }
+    }
 }
 
 extension Decision {
     /// Whether `other` differs from this decision in anything the app or the
-    /// user observes: outcome, receiving app, callbacks, Open In UI or dummy
-    /// file name. The deciding rule is not compared.
+    /// user observes: outcome, receiving app, callbacks, audience, Open In UI or
+    /// dummy file name. The deciding rule is not compared.
     public func decidesDifferently(from other: Decision) -> Bool {
         // The dummy name is a function of the target and the substituted document:
         // comparing those compares names without building them.
-        outcome != other.outcome || target != other.target || callback != other.callback
+        outcome != other.outcome || target != other.target || callback != other.callback || audience != other.audience
             || openInUI != other.openInUI || substitutedDocument != other.substitutedDocument
     }
 }

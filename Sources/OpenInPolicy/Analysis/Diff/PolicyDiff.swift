@@ -22,6 +22,10 @@ public struct PolicyDiff: Sendable {
     public let requestClasses: [ShareRequest]
     /// The classes whose decision changes, in the order of ``requestClasses``.
     public let changes: [DecisionChange]
+    /// The channels beyond Open In that one policy can decide and the other cannot,
+    /// because it does not set their control: there, requests go from error to decision
+    /// or back, so the verdict is ``DiffVerdict/incomparable``.
+    public let controlGaps: [ControlGap]
     /// Whether the new policy is equivalent, more or less permissive, or incomparable.
     public let verdict: DiffVerdict
 
@@ -36,7 +40,8 @@ public struct PolicyDiff: Sendable {
         changes = requestClasses.compactMap { request in
             DecisionChange(request: request, old: before.decide(request), new: after.decide(request))
         }
-        verdict = DiffVerdict(changes.map(\.direction))
+        controlGaps = ControlGap.between(old: old, new: new)
+        verdict = controlGaps.isEmpty ? DiffVerdict(changes.map(\.direction)) : .incomparable
     }
 
     /// The changes in one group.
@@ -55,7 +60,10 @@ public struct PolicyDiff: Sendable {
     /// for `mail-link`, `mail-compose` and the activity view with and without
     /// a target, which decide without looking further.
     public static func requestClasses(old: Policy, new: Policy) -> [ShareRequest] {
-        RequestClasses.make(old: old, new: new)
+        // A channel one policy cannot decide (its control is not set) has no classes: see `controlGaps`.
+        RequestClasses.make(old: old, new: new).filter {
+            old.missingKey(for: $0.channel) == nil && new.missingKey(for: $0.channel) == nil
+        }
     }
 
     /// Decides each of `requests` under both policies and counts what would change.
@@ -69,6 +77,10 @@ public struct PolicyDiff: Sendable {
         var index: [ReplaySummary.RequestKey: Int] = [:]
         for request in requests {
             summary.requestCount += 1
+            if old.missingKey(for: request.channel) != nil || new.missingKey(for: request.channel) != nil {
+                summary.undecidableCount += 1
+                continue
+            }
             guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
             let key = ReplaySummary.RequestKey(request)
             if let position = index[key] {
@@ -122,6 +134,9 @@ public enum DiffVerdict: String, Sendable, Hashable, CaseIterable, CustomStringC
 public struct ReplaySummary: Sendable, Hashable {
     /// How many requests were replayed.
     public internal(set) var requestCount = 0
+    /// How many replayed requests one policy or both cannot decide (a channel whose
+    /// control is not set); they are not compared.
+    public internal(set) var undecidableCount = 0
     /// The distinct requests that decide differently (same channel, target
     /// and URL; the document may vary), in order of first appearance, with
     /// how many times each occurs.
@@ -156,6 +171,27 @@ public struct ReplaySummary: Sendable, Hashable {
             channel = request.channel
             target = request.target
             url = request.url
+        }
+    }
+}
+
+/// A channel beyond Open In that one policy of a diff can decide and the other cannot.
+public struct ControlGap: Sendable, Hashable {
+    /// The channel (`open-from`, `copy` or `print`).
+    public let channel: Channel
+    /// The policy key the undecided side lacks.
+    public let missingKey: String
+    /// Whether the old policy lacks it (else the new one does).
+    public let missingInOld: Bool
+
+    /// The gaps between `old` and `new`, in channel order.
+    static func between(old: Policy, new: Policy) -> [ControlGap] {
+        Channel.allCases.compactMap { channel in
+            switch (old.missingKey(for: channel), new.missingKey(for: channel)) {
+            case (let key?, nil): ControlGap(channel: channel, missingKey: key, missingInOld: true)
+            case (nil, let key?): ControlGap(channel: channel, missingKey: key, missingInOld: false)
+            default: nil
+            }
         }
     }
 }

@@ -168,6 +168,7 @@ package struct PolicyMatrix {
         for (name, example) in examples {
             text += "  " + name + String(repeating: " ", count: width - name.count + 2) + example + "\n"
         }
+        if setsDataControls { text += "\n" + beyondOpenIn() }
         return text
     }
 
@@ -190,6 +191,11 @@ package struct PolicyMatrix {
                 return Self.cell(evaluator.decide(request))
             })
         }
+        return Self.layout(rows)
+    }
+
+    /// Rows as aligned columns, trailing spaces removed.
+    static func layout(_ rows: [[String]]) -> String {
         let widths = (0..<rows[0].count).map { index in rows.map { $0[index].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { index, cell in
@@ -219,5 +225,31 @@ private extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
+    }
+}
+
+/// The matrix's parts, for output formats other than ``PolicyMatrix/render()`` (the CLI's `--format markdown`).
+extension PolicyMatrix {
+    /// The policy's name and setting, then its Open In UI state, then any overrides.
+    package var headerLines: [String] {
+        render().split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.map(String.init)
+    }
+
+    /// Each grid's title, column headers (both lines joined) and one row of cells per channel.
+    package var grids: [(title: String, headers: [String], rows: [(channel: Channel, cells: [String])])] {
+        let evaluator = Evaluator(policy: policy)
+        return [("Sharing to an app", Self.appChannels, appColumns), ("Opening a URL or Mail", Self.urlChannels, urlColumns)].map { title, channels, columns in
+            (title, columns.map { $0.header.filter { !$0.isEmpty }.joined(separator: " ") }, channels.map { channel in
+                (channel, columns.map { column in
+                    guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
+                    return Self.cell(evaluator.decide(request))
+                })
+            })
+        }
+    }
+
+    /// The legend's examples: a column's name and the example behind it.
+    package var examples: [(name: String, example: String)] {
+        (appColumns + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
     }
 }

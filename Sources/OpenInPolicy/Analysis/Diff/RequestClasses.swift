@@ -60,6 +60,7 @@ enum RequestClasses {
             known.formUnion(policy.device.appConnectApps)
             known.formUnion(policy.device.emailPlusBundleIDs)
             known.formUnion(policy.device.schemeHandlers.values)
+            known.formUnion(policy.openFrom?.whitelist.ids ?? [])
         }
         return known.sorted() + [freshID(avoiding: Set(known.map(\.rawValue)))]
     }
@@ -105,9 +106,9 @@ struct RequestSpace {
     var freshTarget: BundleID { targets[targets.count - 1] }
 
     /// A request class; the built-in values are valid, so it cannot fail.
-    func request(_ channel: Channel, target: BundleID? = nil, url: ShareURL? = nil) -> ShareRequest {
+    func request(_ channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, source: BundleID? = nil) -> ShareRequest {
         do {
-            return try ShareRequest(channel: channel, target: target, url: url)
+            return try ShareRequest(channel: channel, target: target, url: url, source: source)
         } catch {
             preconditionFailure("request class for \(channel) is invalid: \(error)")
         }

@@ -89,11 +89,24 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
     public static let mailAppUnlisted = LintCheck(
         "OI015", "mail-app-unlisted", .warning,
         "The device's mail app (its mailto handler) is an app other than native Mail that the whitelist does not list: mailto: from openURL: and from links is blocked.")
+    /// An Open From whitelist that the Open From policy never reads.
+    public static let openFromWhitelistIgnored = LintCheck(
+        "OI016", "open-from-whitelist-ignored", .warning,
+        "An Open From whitelist is given while the Open From policy is not WHITELIST (or is not set), so it is ignored.")
+    /// An Open From policy of WHITELIST with no app in its whitelist.
+    public static let openFromWhitelistEmpty = LintCheck(
+        "OI017", "open-from-whitelist-empty", .warning,
+        "The Open From policy is WHITELIST but its whitelist is missing or empty: no app can send documents to this app.")
+    /// SECURECOPY without saying whether the device's secure services are available.
+    public static let secureServicesNotGiven = LintCheck(
+        "OI018", "secure-services-not-given", .warning,
+        "The pasteboard policy is SECURECOPY but device.secureServicesAvailable is not given: copy requests cannot be decided.")
 
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
         invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting, mailAppUnlisted,
+        openFromWhitelistIgnored, openFromWhitelistEmpty, secureServicesNotGiven,
     ]
 }

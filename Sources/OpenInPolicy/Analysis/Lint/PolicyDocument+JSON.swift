@@ -45,6 +45,13 @@ extension PolicyDocument {
                         }
                     }
                 }
+                if device.member("secureServicesAvailable") != nil { givesSecureServices = true }
+            case "openFromPolicy":
+                openFromSetting = Self.text(member.value).flatMap { try? OpenFromPolicy.Setting(parsing: $0) }.map { Written($0, at: here) }
+            case "openFromWhitelist":
+                openFromWhitelist = WrittenList(at: location(member.keyPosition, member.key), entries: strings(member.value, path: member.key))
+            case "pasteboardPolicy":
+                pasteboard = Self.text(member.value).flatMap { try? PasteboardPolicy(parsing: $0) }.map { Written($0, at: here) }
             default:
                 break
             }
@@ -61,6 +68,15 @@ extension PolicyDocument {
         switch value {
         case .string(let text): try? PolicySetting(parsing: text)
         case .number(let number): number.intValue.flatMap { try? PolicySetting(parsing: String($0)) }
+        default: nil
+        }
+    }
+
+    /// A control's value as text: a string, or an integer's digits.
+    private static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.intValue.map(String.init)
         default: nil
         }
     }

@@ -39,6 +39,14 @@ public struct PolicyDocument: Sendable, Hashable {
     public var mailHandler: Written<String>? = nil
     /// What the format's strict reader rejects, if anything (readers stop at the first problem).
     public var readErrors: [Written<String>]
+    /// The Open From policy, when the document gives one that can be read.
+    public var openFromSetting: Written<OpenFromPolicy.Setting>? = nil
+    /// The Open From whitelist as written, when the document has one.
+    public var openFromWhitelist: WrittenList? = nil
+    /// The pasteboard policy, when the document gives one that can be read.
+    public var pasteboard: Written<PasteboardPolicy>? = nil
+    /// Whether the document says if the device's secure services are available.
+    public var givesSecureServices = false
 
     /// Creates a document; everything but the kind and file starts empty.
     public init(kind: Kind, file: String, setting: Written<PolicySetting>? = nil, whitelist: WrittenList? = nil,

@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Issue 14: the formats CI systems read, each through the built binary with its exact output
+/// (kept in `Tests/Expected/ci-formats/`, reviewed by hand: regenerate only for a deliberate change).
+@Suite struct CIFormatsEndToEndTests {
+    static let folder = "Tests/Expected/ci-formats"
+    static let table = "\(folder)/table.md"
+    static let lintFiles = ["Examples/lint/mistakes.json", "Examples/lint/AppConnect.plist", "Examples/lint/Info.plist"]
+
+    static func expected(_ name: String) throws -> String {
+        try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("\(folder)/\(name)"), encoding: .utf8)
+    }
+
+    @Test(arguments: [
+        (["test", "--format", "junit", table], "test.junit.xml", Int32(2)),
+        (["test", "--format", "markdown", "--verbose", table], "test.verbose.md", 2),
+        (["test", "--format", "github", table], "test.github.txt", 2),
+        (["lint", "--format", "sarif"] + lintFiles, "lint.sarif", 1),
+        (["lint", "--format", "markdown", "Examples/lint/mistakes.json"], "lint.md", 1),
+        (["lint", "--format", "github"] + lintFiles, "lint.github.txt", 1),
+        (["diff", "--format", "markdown", "Examples/diff/old.json", "Examples/diff/new.json"], "diff.md", 2),
+        (["diff", "--format", "markdown", "--requests", "Examples/requests-with-errors.jsonl", "Examples/diff/old.json", "Examples/diff/tightened.json"], "diff-replay.md", 1),
+        (["matrix", "--format", "markdown", "--policy", "Examples/AppConnect.plist"], "matrix.md", 0),
+    ])
+    func exactOutput(_ arguments: [String], _ file: String, _ status: Int32) throws {
+        let run = try BuiltBinary.run(arguments)
+        #expect(run.stderr == "")
+        #expect(run.status == status)
+        #expect(run.stdout == (try Self.expected(file)), "regenerate \(file) with: openin-check \(arguments.joined(separator: " "))")
+    }
+
+    @Test func markdownWithNothingToShowIsTheClosingLine() throws {
+        let run = try BuiltBinary.run(["test", "--format", "markdown", "Rules/mail-pair.md"])
+        #expect(run.status == 0)
+        #expect(run.stdout.range(of: #"^\d+ passed, 0 failed\n$"#, options: .regularExpression) != nil, "\(run.stdout)")
+        let lint = try BuiltBinary.run(["lint", "--format", "markdown", "Examples/lint/clean.json"])
+        #expect(lint.stdout == "lint: no findings in 1 file\n")
+    }
+
+    /// The members SARIF 2.1.0's schema requires (oasis-tcs/sarif-spec, sarif-schema-2.1.0.json), and the
+    /// enumerations it restricts, checked on the log `lint --format sarif` writes.
+    @Test func sarifHasEveryMemberTheSchemaRequires() throws {
+        let run = try BuiltBinary.run(["lint", "--format", "sarif"] + Self.lintFiles)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(log["version"] as? String == "2.1.0")
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        let tool = try #require(runs[0]["tool"] as? [String: Any])
+        let driver = try #require(tool["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "openin-check")
+        #expect(["utf16CodeUnits", "unicodeCodePoints"].contains(runs[0]["columnKind"] as? String ?? ""))
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        let ruleIDs = rules.compactMap { $0["id"] as? String }
+        #expect(ruleIDs.count == rules.count && ruleIDs.first == "OI000")
+        for rule in rules {
+            #expect((rule["shortDescription"] as? [String: Any])?["text"] is String)
+            let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
+            #expect(["none", "note", "warning", "error"].contains(level ?? ""))
+        }
+        let results = try #require(runs[0]["results"] as? [[String: Any]])
+        #expect(results.count == 9)
+        for result in results {
+            #expect((result["message"] as? [String: Any])?["text"] is String)
+            #expect(["none", "note", "warning", "error"].contains(result["level"] as? String ?? ""))
+            let ruleID = try #require(result["ruleId"] as? String)
+            let index = try #require(result["ruleIndex"] as? Int)
+            #expect(ruleIDs[index] == ruleID)
+            let locations = try #require(result["locations"] as? [[String: Any]])
+            let physical = try #require(locations.first?["physicalLocation"] as? [String: Any])
+            let uri = try #require((physical["artifactLocation"] as? [String: Any])?["uri"] as? String)
+            #expect(URL(string: uri) != nil)
+            if let region = physical["region"] as? [String: Any] {
+                // A region needs startLine (or an offset); lines and columns start at 1.
+                #expect((region["startLine"] as? Int ?? 0) >= 1)
+                if let column = region["startColumn"] as? Int { #expect(column >= 1) }
+            }
+        }
+        // Plist findings have no line: their location is the file and the key path, with no region.
+        #expect(results.contains { result in
+            let location = (result["locations"] as? [[String: Any]])?.first
+            return (location?["physicalLocation"] as? [String: Any])?["region"] == nil && location?["logicalLocations"] != nil
+        })
+    }
+
+    /// The JUnit report as a consumer reads it: well-formed XML, one testcase per row, counts that add up.
+    @Test func junitIsWellFormedAndCountsAddUp() throws {
+        let run = try BuiltBinary.run(["test", "--format", "junit", "Rules"])
+        #expect(run.status == 0)
+        let document = try XMLDocument(data: Data(run.stdout.utf8))
+        let root = try #require(document.rootElement())
+        #expect(root.name == "testsuites")
+        let suites = root.elements(forName: "testsuite")
+        let cases = suites.flatMap { $0.elements(forName: "testcase") }
+        #expect(cases.count >= 100)
+        #expect(root.attribute(forName: "tests")?.stringValue == "\(cases.count)")
+        for suite in suites {
+            let name = suite.attribute(forName: "name")?.stringValue ?? ""
+            #expect(name.hasPrefix("Rules/") && name.hasSuffix(".md"))
+            #expect(suite.attribute(forName: "tests")?.stringValue == "\(suite.elements(forName: "testcase").count)")
+            #expect(Set((suite.attributes ?? []).compactMap(\.name)).isSubset(of: ["name", "tests", "failures", "errors", "skipped"]))
+            for testCase in suite.elements(forName: "testcase") {
+                #expect(testCase.attribute(forName: "name")?.stringValue?.hasPrefix(name + ": ") == true)
+                // The attributes the Jenkins (junit-10.xsd) and Ant (junit-4.xsd) schemas allow on a test case, no others.
+                #expect(Set((testCase.attributes ?? []).compactMap(\.name)).isSubset(of: ["name", "classname"]))
+            }
+        }
+        let failing = try XMLDocument(data: Data(try BuiltBinary.run(["test", "--format", "junit", Self.table]).stdout.utf8))
+        let failures = try failing.nodes(forXPath: "//testcase/failure")
+        #expect(failures.count == 2)
+        #expect(failures.last?.stringValue == "\(Self.table):9: a<b & \"c\" | d, e: f\noutcome: expected deny, got substitute-dummy-file\nrule: expected document.listed-target, got document.unlisted-target")
+    }
+
+    @Test(arguments: [
+        (["test", "--format", "sarif"], "Error: unknown format 'sarif': use text, junit, markdown or github.\nUsage: openin-check test"),
+        (["lint", "--format", "sarf", "x.json"], "Error: unknown format 'sarf': use text, json, sarif, markdown or github. Did you mean 'sarif'?\n"),
+        (["diff", "--format", "markdwon", "a", "b"], "Error: unknown format 'markdwon': use text, json or markdown. Did you mean 'markdown'?\n"),
+        (["matrix", "--policy", "p", "--format", "jsonl"], "Error: unknown format 'jsonl': use text or markdown.\n"),
+        (["eval", "--policy", "p", "--format", "github", "-"], "Error: unknown format 'github': use text, json or jsonl.\n"),
+        (["simulate", "--format", "jsn", "s"], "Error: unknown format 'jsn': use text or json. Did you mean 'json'?\n"),
+        (["diff", "--fail-on", "less", "a", "b"], "Error: unknown --fail-on value 'less': use less-permissive, more-permissive, any-change or never. Did you mean 'less-permissive'?\n"),
+        (["completions", "zhs"], "Error: unknown shell 'zhs': use bash, zsh or fish. Did you mean 'zsh'?\n"),
+    ])
+    func unknownFormatsListWhatTheVerbWrites(_ arguments: [String], _ prefix: String) throws {
+        let run = try BuiltBinary.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix(prefix), "\(run.stderr)")
+    }
+}
+
+/// `diff --fail-on`, `eval --summary`, `help help`, `completions`, `--version`.
+@Suite struct CIOptionsEndToEndTests {
+    @Test(arguments: [
+        // old → tightened is less permissive; tightened → old more permissive; old → new incomparable; old → reordered equivalent.
+        ("any-change", [2, 2, 2, 0]),
+        ("less-permissive", [2, 0, 2, 0]),
+        ("more-permissive", [0, 2, 2, 0]),
+        ("never", [0, 0, 0, 0]),
+    ])
+    func failOnPicksTheVerdictsThatExit2(_ failOn: String, _ statuses: [Int32]) throws {
+        let pairs = [("old", "tightened"), ("tightened", "old"), ("old", "new"), ("old", "reordered")]
+        for ((old, new), status) in zip(pairs, statuses) {
+            let run = try BuiltBinary.run(["diff", "--fail-on", failOn, "Examples/diff/\(old).json", "Examples/diff/\(new).json"])
+            #expect(run.status == status, "\(failOn) \(old) → \(new)")
+        }
+        let replay = try BuiltBinary.run(["diff", "--fail-on", failOn, "--requests", "Examples/requests.jsonl", "Examples/diff/old.json", "Examples/diff/tightened.json"])
+        #expect(replay.status == statuses[0])
+    }
+
+    @Test func failOnNeverStillFailsOnInvalidInput() throws {
+        let run = try BuiltBinary.run(["diff", "--fail-on", "never", "--requests", "Examples/requests-with-errors.jsonl", "Examples/diff/old.json", "Examples/diff/new.json"])
+        #expect(run.status == 1)
+    }
+
+    @Test func summaryCountsOnStandardErrorAndLeavesTheRecordsAlone() throws {
+        let arguments = ["eval", "--policy", "Examples/policies/whitelist-mail-pair.json", "Examples/requests-with-errors.jsonl"]
+        let plain = try BuiltBinary.run(arguments), summarized = try BuiltBinary.run(arguments + ["--summary"])
+        #expect(summarized.stdout == plain.stdout)
+        #expect(summarized.status == plain.status)
+        #expect(summarized.stderr == """
+            summary: 7 lines: 2 allow, 0 redirect, 0 substitute-dummy-file, 0 deny, 5 invalid
+              open-url.web-scheme     1
+              document.listed-target  1
+
+            """)
+        let text = try BuiltBinary.run(["eval", "--policy", "Examples/policies/whitelist-mail-pair.json", "--format", "text", "--summary", "Examples/requests.jsonl"])
+        #expect(text.stderr.hasPrefix("summary: 54 lines: 27 allow, 0 redirect, 12 substitute-dummy-file, 15 deny, 0 invalid\n  activity-view.blocks-all       6\n"))
+        let flags = try BuiltBinary.run(["eval", "--policy", "Examples/policies/whitelist-mail-pair.json", "--channel", "mail-compose", "--summary"])
+        #expect(flags.status == 64)
+        #expect(flags.stderr.hasPrefix("Error: '--summary' counts the decisions of a stream; it cannot be used with --channel\n"))
+    }
+
+    @Test func helpHelpWorks() throws {
+        let run = try BuiltBinary.run(["help", "help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("Show the help of a verb"))
+        #expect(run.stdout.contains("Usage: openin-check help [VERB]\n"))
+    }
+
+    @Test func completionScriptsNameEveryVerbOptionAndChannel() throws {
+        let help = try BuiltBinary.run(["--help"]).stdout
+        let verbs = help.components(separatedBy: "\nVerbs:\n")[1].components(separatedBy: "\n\n")[0]
+            .split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try BuiltBinary.run(["completions", shell])
+            #expect(run.status == 0)
+            for verb in verbs { #expect(run.stdout.contains(verb), "\(shell): \(verb)") }
+            for option in ["--policy", "--channel", "--fail-on", "--summary", "--strict"] {
+                #expect(run.stdout.contains(shell == "fish" ? "-l \(option.dropFirst(2))" : option), "\(shell): \(option)")
+            }
+            #expect(run.stdout.contains("document-interaction quick-look app-extension"))
+        }
+        // The bash script is valid bash and completes as it should.
+        let script = try TemporaryFile.write(try BuiltBinary.run(["completions", "bash"]).stdout, name: "completion.bash")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", """
+            source "$0"
+            COMP_WORDS=(openin-check eval --chan); COMP_CWORD=2; _openin_check; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(openin-check eval --channel mail); COMP_CWORD=3; _openin_check; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(openin-check di); COMP_CWORD=1; _openin_check; echo "${COMPREPLY[*]}"
+            """, script]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text == "--channel\nmail-link mail-compose\ndiff\n")
+    }
+
+    @Test func versionNamesTheCommitOnlyWhenTheBuildDid() throws {
+        let run = try BuiltBinary.run(["--version"])
+        #expect(run.stdout.range(of: #"^openin-check 0\.1\.0( \(commit [0-9A-Za-z.-]+\))?\n$"#, options: .regularExpression) != nil)
+    }
+}
