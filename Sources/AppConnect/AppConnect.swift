@@ -189,9 +189,9 @@ public final class AppConnect: NSObject {
     }
     /// `openFromPolicy`; `.unauthorized` (and a misuse) before ready.
     ///
-    /// The runtime models no Open From policy yet: once ready this is
-    /// `.authorized`, the library restricting nothing the app receives.
-    public var openFromPolicy: ACOpenFromPolicy { unmodeled("openFromPolicy", fallback: .unauthorized, value: .authorized) }
+    /// The runtime sets no Open From policy yet, and the evaluator then refuses
+    /// every document as under UNAUTHORIZED: so this is `.unauthorized` once ready too.
+    public var openFromPolicy: ACOpenFromPolicy { unmodeled("openFromPolicy", fallback: .unauthorized, value: .unauthorized) }
     /// `openFromWhitelist` (`NSSet<NSString*> *`); empty (the runtime models no Open From policy yet).
     public var openFromWhitelist: Set<String> { unmodeled("openFromWhitelist", fallback: [], value: []) }
     /// `excludedAppleActivityTypes` (untyped `NSArray *`); empty: the runtime models no activity exclusions.

@@ -16,6 +16,16 @@ extension AppConnect {
         return runtime.isOpenInAllowed(to: target)
     }
 
+    /// Extension (not in the SDK): whether the app may receive a document from the app `bundleID` now (Open From);
+    /// `nil` for a sender the app cannot name.
+    ///
+    /// `false` for a malformed bundle ID, and whenever the decision is not `allow`.
+    public func isOpenFromAllowed(from bundleID: String?) -> Bool {
+        guard let bundleID else { return runtime.isOpenFromAllowed(from: nil) }
+        guard let source = try? BundleID(bundleID) else { return false }
+        return runtime.isOpenFromAllowed(from: source)
+    }
+
     /// Extension (not in the SDK): whether the app's own `openURL:` of `url` is allowed now.
     ///
     /// `false` for a URL the runtime cannot read, and whenever the decision is not `allow`.

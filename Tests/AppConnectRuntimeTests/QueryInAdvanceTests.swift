@@ -20,5 +20,15 @@ import Testing
         #expect(appConnect.share(try ShareRequest(channel: .documentInteraction, target: viewer)).outcome == .allow)
         device.push(.openInPolicy(.authorized, whitelist: .empty))
         #expect(appConnect.isURLAllowed(try ShareURL("mailto:a@example.com")))
+        let scanner = try BundleID("com.example.scanner")
+        #expect(appConnect.isOpenFromAllowed(from: scanner) == appConnect.share(try ShareRequest(channel: .openFrom, source: scanner)).isAllowedOutcome,
+                "asking in advance answers as the share decides")
+        try appConnect.stop()
+        #expect(appConnect.isOpenFromAllowed(from: scanner), "a stopped library enforces nothing")
     }
+}
+
+extension Decision {
+    /// Whether the outcome is `allow`.
+    var isAllowedOutcome: Bool { outcome == .allow }
 }

@@ -22,7 +22,7 @@ extension AppConnectDoubleTests {
             #expect(harness.problems.count == 3)
             harness.checkIn()
             #expect(ac.openInPolicy == .authorized)
-            #expect(ac.openFromPolicy == .authorized)
+            #expect(ac.openFromPolicy == .unauthorized, "as the evaluator decides Open From with no Open From control")
             #expect(harness.misuses.count == 3)
         }
 

@@ -168,7 +168,12 @@ extension AppConnectDoubleTests {
             try harness.push(.openInPolicy(.authorized, whitelist: []))
             #expect(ac.isURLAllowed(URL(string: "mailto:a@example.com")!))
             #expect(ac.isOpenInAllowed(to: "com.example.viewer"))
-            #expect(harness.shareDecisions.isEmpty && harness.misuses.isEmpty)
+            #expect(!ac.isOpenFromAllowed(from: "com.example.scanner"), "no Open From control: refused as under UNAUTHORIZED")
+            #expect(!ac.isOpenFromAllowed(from: nil))
+            #expect(!ac.isOpenFromAllowed(from: "not a bundle id"))
+            ac.stop()
+            #expect(harness.misuses.isEmpty)
+            #expect(harness.shareDecisions.isEmpty)
         }
     }
 }

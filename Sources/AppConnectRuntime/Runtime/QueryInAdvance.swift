@@ -14,6 +14,13 @@ extension AppConnect {
         return Evaluator(policy: currentPolicy).decide(request).outcome == .allow
     }
 
+    /// Extension (not in the SDK): whether the app may receive a document from `source` now (Open From);
+    /// `nil` for a sender the app cannot name.
+    public func isOpenFromAllowed(from source: BundleID?) -> Bool {
+        guard let request = try? ShareRequest(channel: .openFrom, source: source) else { return false }
+        return Evaluator(policy: currentPolicy).decide(request).outcome == .allow
+    }
+
     /// Extension (not in the SDK): whether the app's own `openURL:` of `url` is allowed now.
     public func isURLAllowed(_ url: ShareURL) -> Bool {
         guard let request = try? ShareRequest(channel: .openURL, url: url) else { return false }
