@@ -258,13 +258,15 @@ public final class AppConnectHarness {
     }
 
     /// The user shares: the library decides, and calls the blocked-attempt callback the decision names.
-    /// - Parameters: as `openin-check eval`: a channel (`document-interaction`, `open-url`, …), and its target, url, document.
+    /// - Parameters: as `openin-check eval`: a channel (`document-interaction`, `open-url`, `open-from`, …), and its
+    ///   target, url, source (the sending app, for `open-from`), document.
     /// - Throws: ``HarnessError`` for a malformed request, or when the app has created no library.
     @discardableResult
-    public func share(channel: String, target: String? = nil, url: String? = nil, document: String? = nil) throws(HarnessError) -> ShareResult {
+    public func share(channel: String, target: String? = nil, url: String? = nil, source: String? = nil,
+                      document: String? = nil) throws(HarnessError) -> ShareResult {
         let request: ShareRequest
         do throws(InputError) {
-            request = try ShareRequest(channel: channel, target: target, url: url, document: document)
+            request = try ShareRequest(channel: channel, target: target, url: url, source: source, document: document)
         } catch {
             throw HarnessError(description: "share: \(error)")
         }

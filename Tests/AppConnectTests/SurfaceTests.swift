@@ -171,9 +171,10 @@ extension AppConnectDoubleTests {
             #expect(!ac.isOpenFromAllowed(from: "com.example.scanner"), "no Open From control: refused as under UNAUTHORIZED")
             #expect(!ac.isOpenFromAllowed(from: nil))
             #expect(!ac.isOpenFromAllowed(from: "not a bundle id"))
+            #expect(harness.shareDecisions.isEmpty, "asking records no share")
+            #expect(try !harness.share(channel: "open-from", source: "com.example.scanner").isAllowed, "the share decides as asked")
             ac.stop()
             #expect(harness.misuses.isEmpty)
-            #expect(harness.shareDecisions.isEmpty)
         }
     }
 }
