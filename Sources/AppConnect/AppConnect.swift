@@ -188,21 +188,21 @@ public final class AppConnect: NSObject {
         }
     }
     /// `openFromPolicy`; `.unauthorized` (and a misuse) before ready.
-    ///
-    /// The runtime sets no Open From policy yet, and the evaluator then refuses
-    /// every document as under UNAUTHORIZED: so this is `.unauthorized` once ready too.
-    public var openFromPolicy: ACOpenFromPolicy { unmodeled("openFromPolicy", fallback: .unauthorized, value: .unauthorized) }
-    /// `openFromWhitelist` (`NSSet<NSString*> *`); empty (the runtime models no Open From policy yet).
-    public var openFromWhitelist: Set<String> { unmodeled("openFromWhitelist", fallback: [], value: []) }
-    /// `excludedAppleActivityTypes` (untyped `NSArray *`); empty: the runtime models no activity exclusions.
-    public var excludedAppleActivityTypes: [Any] { unmodeled("excludedAppleActivityTypes", fallback: [], value: []) }
-
-    /// A gated property the runtime does not model: `value` once ready, a misuse and `fallback` before.
-    private func unmodeled<Value>(_ name: String, fallback: Value, value: Value) -> Value {
-        gated(name, fallback: fallback) { runtime throws(ACPropertyAccessExceptionError) in
-            // The runtime's ready gate, through a property it has: it throws exactly when any gated read would.
-            _ = try runtime.authState
-            return value
+    public var openFromPolicy: ACOpenFromPolicy {
+        gated("openFromPolicy", fallback: .unauthorized) { runtime throws(ACPropertyAccessExceptionError) in
+            sdk(try runtime.openFromPolicy, or: .unauthorized)
+        }
+    }
+    /// `openFromWhitelist` (`NSSet<NSString*> *`); empty (and a misuse) before ready.
+    public var openFromWhitelist: Set<String> {
+        gated("openFromWhitelist", fallback: []) { runtime throws(ACPropertyAccessExceptionError) in
+            Set(try runtime.openFromWhitelist.ids.map(\.rawValue))
+        }
+    }
+    /// `excludedAppleActivityTypes` (untyped `NSArray *` of the activity type strings); empty (and a misuse) before ready.
+    public var excludedAppleActivityTypes: [Any] {
+        gated("excludedAppleActivityTypes", fallback: []) { runtime throws(ACPropertyAccessExceptionError) in
+            try runtime.excludedAppleActivityTypes.map { $0 as Any }
         }
     }
     /// `printPolicy`; `.unauthorized` (and a misuse) before ready.
@@ -246,10 +246,9 @@ public final class AppConnect: NSObject {
     public func configApplied(_ policyState: ACPolicyState, message: String?) { acknowledge(.config, policyState, message) }
     /// `-openInPolicyApplied:message:`.
     public func openInPolicyApplied(_ policyState: ACPolicyState, message: String?) { acknowledge(.openInPolicy, policyState, message) }
-    /// `-openFromPolicyApplied:message:`: recorded by the double (the runtime models no Open From policy yet).
+    /// `-openFromPolicyApplied:message:`.
     public func openFromPolicyApplied(_ policyState: ACPolicyState, message: String?) {
-        guard live("openFromPolicyApplied:message:") else { return }
-        world.openFromAcknowledged(policyState, message)
+        acknowledge(.openFromPolicy, policyState, message)
     }
     /// `-pasteboardPolicyApplied:message:`.
     public func pasteboardPolicyApplied(_ policyState: ACPolicyState, message: String?) {

@@ -41,7 +41,6 @@ package final class DoubleWorld: @unchecked Sendable {
     private var _misuses: [Misuse] = []
     private var _problems: [String] = []
     private var _displayedMessages: [String] = []
-    private var _openFromAcknowledgments: [(ACPolicyState, String?)] = []
     private var _shared: AppConnect?
     private var _last: AppConnect?
 
@@ -63,7 +62,6 @@ package final class DoubleWorld: @unchecked Sendable {
             _misuses = []
             _problems = []
             _displayedMessages = []
-            _openFromAcknowledgments = []
             _shared = nil
             _last = nil
         }
@@ -91,7 +89,6 @@ package final class DoubleWorld: @unchecked Sendable {
     package var misuses: [Misuse] { locked { _misuses } }
     package var problems: [String] { locked { _problems } }
     package var displayedMessages: [String] { locked { _displayedMessages } }
-    package var openFromAcknowledgments: [(ACPolicyState, String?)] { locked { _openFromAcknowledgments } }
 
     /// The shared instance: set by `initWith`, cleared by `stop` and by the end of the process.
     package var sharedInstance: AppConnect? { locked { _shared } }
@@ -122,9 +119,6 @@ package final class DoubleWorld: @unchecked Sendable {
 
     func problem(_ text: String) { locked { _problems.append(text) } }
     func displayed(_ message: String) { locked { _displayedMessages.append(message) } }
-    func openFromAcknowledged(_ state: ACPolicyState, _ message: String?) {
-        locked { _openFromAcknowledgments.append((state, message)) }
-    }
 }
 
 /// The delegate callback being delivered on this thread, for misuse records.

@@ -53,6 +53,21 @@ final class RuntimeBridge: AppConnectRuntime.AppConnectDelegate, @unchecked Send
             $0.appConnect($1, openInAttemptedWhenACOpenInPolicyBlocked: sdk(openInPolicy, or: ACOpenInPolicy.unauthorized))
         }
     }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect, openFromPolicyChangedTo newOpenFromPolicy: AppConnectRuntime.ACOpenFromPolicy,
+                    whitelist newWhitelist: Whitelist) {
+        deliver(.openFromPolicyChanged, appConnect) {
+            $0.appConnect($1, openFromPolicyChangedTo: sdk(newOpenFromPolicy, or: ACOpenFromPolicy.unauthorized),
+                          whitelist: Set(newWhitelist.ids.map(\.rawValue)))
+        }
+    }
+    func appConnect(_ appConnect: AppConnectRuntime.AppConnect,
+                    openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: AppConnectRuntime.ACOpenFromPolicy,
+                    sourceApplication: BundleID?) {
+        deliver(.openFromAttemptedWhenBlocked, appConnect) {
+            $0.appConnect($1, openFromAttemptedWhenACOpenFromPolicyBlocked: sdk(openFromPolicy, or: ACOpenFromPolicy.unauthorized),
+                          sourceApplication: sourceApplication?.rawValue)
+        }
+    }
     func appConnect(_ appConnect: AppConnectRuntime.AppConnect, openURLAttemptedWhenUnauthorizedForURL url: ShareURL) {
         guard let foundationURL = URL(string: url.rawValue) else {
             world.problem("appConnect:openURLAttemptedWhenUnauthorizedForURL: not delivered: Foundation cannot read \(url.rawValue) as a URL")

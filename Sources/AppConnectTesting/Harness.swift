@@ -3,6 +3,7 @@ public import AppConnect
 public import enum AppConnect.ACAuthState
 public import enum AppConnect.ACManagedPolicy
 public import enum AppConnect.ACOpenInPolicy
+public import enum AppConnect.ACOpenFromPolicy
 public import enum AppConnect.ACPasteboardPolicy
 public import enum AppConnect.ACPrintPolicy
 public import enum AppConnect.ACSecureFileIOPolicy
@@ -48,6 +49,10 @@ public final class AppConnectHarness {
         case managedPolicy(ACManagedPolicy)
         /// A new Open In policy with its whitelist of bundle IDs.
         case openInPolicy(ACOpenInPolicy, whitelist: Set<String>)
+        /// A new Open From policy with its whitelist of bundle IDs.
+        case openFromPolicy(ACOpenFromPolicy, whitelist: Set<String>)
+        /// New Apple activity types to exclude from the share sheet.
+        case excludedAppleActivityTypes([String])
         /// A new app-specific configuration (the whole dictionary).
         case config([String: String])
         /// A new pasteboard policy.
@@ -332,13 +337,6 @@ public final class AppConnectHarness {
     /// The messages the app asked the Ivanti client to display.
     public var displayedMessages: [String] { world.displayedMessages }
 
-    /// The `openFromPolicyApplied:message:` calls (the runtime has no Open From policy yet; the double keeps them).
-    public var openFromAcknowledgments: [Acknowledgment] {
-        world.openFromAcknowledgments.map {
-            Acknowledgment(selector: "openFromPolicyApplied:message:", state: $0.0, message: $0.1 ?? "", automatic: false)
-        }
-    }
-
     /// Everything a test should look at: misuses, delivered callbacks that reached no method of the app (except
     /// those declared with ``appDoesNotImplement(_:)``), and the double's own problems.
     /// Empty when the app used the SDK as the header asks.
@@ -376,6 +374,9 @@ public final class AppConnectHarness {
         case .managedPolicy(let policy): .managedPolicy(runtime(policy, or: .unknown))
         case .openInPolicy(let policy, let whitelist):
             .openInPolicy(runtime(policy, or: .unauthorized), whitelist: Whitelist(try bundleIDs(whitelist, "openInPolicy whitelist")))
+        case .openFromPolicy(let policy, let whitelist):
+            .openFromPolicy(runtime(policy, or: .unauthorized), whitelist: Whitelist(try bundleIDs(whitelist, "openFromPolicy whitelist")))
+        case .excludedAppleActivityTypes(let types): .excludedAppleActivityTypes(types)
         case .config(let config): .config(config)
         case .pasteboardPolicy(let policy): .pasteboardPolicy(runtime(policy, or: .unauthorized))
         case .printPolicy(let policy): .printPolicy(runtime(policy, or: .unauthorized))

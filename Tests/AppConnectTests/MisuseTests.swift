@@ -7,7 +7,7 @@ import Testing
 extension AppConnectDoubleTests {
     @Suite struct Misuses {
         @Test func gatedPropertyBeforeReadyIsRecordedAndFailsClosed() throws {
-            let harness = try AppConnectHarness([.openInPolicy(.authorized, whitelist: [])])
+            let harness = try AppConnectHarness([.openInPolicy(.authorized, whitelist: []), .openFromPolicy(.authorized, whitelist: [])])
             let delegate = RequiredOnly()
             AppConnect.initWith(delegate)
             let ac = try #require(AppConnect.sharedInstance())
@@ -22,7 +22,7 @@ extension AppConnectDoubleTests {
             #expect(harness.problems.count == 3)
             harness.checkIn()
             #expect(ac.openInPolicy == .authorized)
-            #expect(ac.openFromPolicy == .unauthorized, "as the evaluator decides Open From with no Open From control")
+            #expect(ac.openFromPolicy == .authorized)
             #expect(harness.misuses.count == 3)
         }
 
