@@ -49,8 +49,12 @@ public final class AppConnectHarness {
         case managedPolicy(ACManagedPolicy)
         /// A new Open In policy with its whitelist of bundle IDs.
         case openInPolicy(ACOpenInPolicy, whitelist: Set<String>)
+        /// The Open In setting "All AppConnect apps": WHITELIST of the device's AppConnect apps, as they change.
+        case openInAllAppConnectApps
         /// A new Open From policy with its whitelist of bundle IDs.
         case openFromPolicy(ACOpenFromPolicy, whitelist: Set<String>)
+        /// The Open From setting "All AppConnect apps": WHITELIST of the device's AppConnect apps, as they change.
+        case openFromAllAppConnectApps
         /// New Apple activity types to exclude from the share sheet.
         case excludedAppleActivityTypes([String])
         /// A new app-specific configuration (the whole dictionary).
@@ -377,6 +381,8 @@ public final class AppConnectHarness {
         case .openFromPolicy(let policy, let whitelist):
             .openFromPolicy(runtime(policy, or: .unauthorized), whitelist: Whitelist(try bundleIDs(whitelist, "openFromPolicy whitelist")))
         case .excludedAppleActivityTypes(let types): .excludedAppleActivityTypes(types)
+        case .openInAllAppConnectApps: .openInAllAppConnectApps
+        case .openFromAllAppConnectApps: .openFromAllAppConnectApps
         case .config(let config): .config(config)
         case .pasteboardPolicy(let policy): .pasteboardPolicy(runtime(policy, or: .unauthorized))
         case .printPolicy(let policy): .printPolicy(runtime(policy, or: .unauthorized))

@@ -50,5 +50,21 @@ extension AppConnectDoubleTests {
             #expect(app.allowedSources == nil)
             #expect(harness.problems.isEmpty, "\(harness.problems)")
         }
+
+        @Test func allAppConnectAppsFollowsTheDevice() throws {
+            let harness = try AppConnectHarness([.openFromAllAppConnectApps], appConnectApps: ["com.example.mail", "com.example.docs"])
+            harness.appDoesNotImplement(AppConnectHarness.Callback.allCases.filter {
+                !$0.isRequired && $0 != .openFromPolicyChanged && $0 != .openFromAttemptedWhenBlocked
+            })
+            let app = Receiver()
+            AppConnect.initWith(app)
+            let ac = try #require(AppConnect.sharedInstance())
+            ac.start(launchOptions: nil)
+            harness.checkIn()
+            #expect(ac.openFromPolicy == .whitelist)
+            #expect(app.allowedSources == ["com.example.mail", "com.example.docs"])
+            #expect(ac.isOpenFromAllowed(from: "com.example.docs") && !ac.isOpenFromAllowed(from: "com.example.other"))
+            #expect(harness.problems.isEmpty, "\(harness.problems)")
+        }
     }
 }
