@@ -1,5 +1,9 @@
-/// The 64-bit FNV-1a hash: cheap, stable across runs and platforms (unlike `Hasher`),
-/// good enough to key the engine's read-mostly tables.
+/// The 64-bit FNV-1a hash: cheap and stable across runs and platforms (unlike `Hasher`),
+/// for values that must not change from run to run (the dummy file name's seed, the
+/// `AppConnect` double's fake derived keys).
+///
+/// Not for hash tables: it is unkeyed, so colliding inputs can be crafted.
+/// Tables use ``TableHash``.
 package enum FNV1a {
     package static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     package static let prime: UInt64 = 0x0000_0100_0000_01b3
