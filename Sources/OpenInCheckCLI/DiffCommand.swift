@@ -96,9 +96,11 @@ struct DiffCommand: Command, Equatable {
                     [{"channel", "missingKey", "missingIn"}]}; a change is
                     {"request", "direction", "old": decision, "new": decision}, decisions
                     as 'eval' writes them. With --requests: {"old", "new", "requests",
-                    "replayed", "invalid": [{"line", "error"}], "changedRequests",
-                    "newlyBlocked", "newlyAllowed", "changed" (counts), "verdict",
-                    "changes": [change with "count" and "kind"], "undecidable"?}.
+                    "replayed", "invalid": [{"line", "error"}] (the first 100), "invalidLines",
+                    "changedRequests", "newlyBlocked", "newlyAllowed", "changed" (counts),
+                    "verdict", "changes": [change with "count" and "kind"] (the first 100
+                    distinct requests of each group), "undecidable"?, "omitted"?: {group:
+                    requests counted but in no listed change}}.
               markdown  the verdict, then a table per group, for a pull-request comment;
                     'verdict: …' as the last line.
 
@@ -150,13 +152,13 @@ struct DiffCommand: Command, Equatable {
         let source = requestsPath == "-" ? console.stdin : try ByteSource.open(path: requestsPath, what: "request log")
         defer { source.close() }
         let log = RequestLog(source, console: console)
-        // The log is read as it is replayed: only the changes (one per distinct request) and the invalid lines are kept.
+        // The log is read as it is replayed: only counts and a bounded sample of the changes and of the invalid lines are kept.
         let summary = PolicyDiff.replay(old: old, new: new, requests: AnySequence { AnyIterator { log.next() } })
         try log.finish()
         if summary.requestCount == 0, let first = log.invalid.first {
             // No request was compared: a verdict would claim something the log never showed.
             let name = requestsPath == "-" ? "on standard input" : "'\(requestsPath)'"
-            throw .invalidInput("the request log \(name) holds no valid request (\(log.invalid.count) invalid line\(log.invalid.count == 1 ? "" : "s"); line \(first.line): \(first.message)): nothing was compared, so there is no verdict; fix the lines and run again")
+            throw .invalidInput("the request log \(name) holds no valid request (\(log.invalidCount) invalid line\(log.invalidCount == 1 ? "" : "s"); line \(first.line): \(first.message)): nothing was compared, so there is no verdict; fix the lines and run again")
         }
         let replay = ReplayReport(summary: summary, log: log, old: oldPath, new: newPath, requests: requestsPath == "-" ? "standard input" : requestsPath)
         switch format {
@@ -164,7 +166,7 @@ struct DiffCommand: Command, Equatable {
         case .json: console.stdout.write(JSONWriter.pretty(.object(replay.json)) + "\n")
         case .markdown: console.stdout.write(replay.markdown)
         }
-        if !log.invalid.isEmpty { return .invalidInput }
+        if log.invalidCount > 0 { return .invalidInput }
         return failOn.fails(summary.verdict) ? .notAllowed : .success
     }
 
@@ -179,9 +181,14 @@ struct DiffCommand: Command, Equatable {
 }
 
 /// A request log read for replay, line by line through ``RequestStream``: the valid requests are
-/// handed on as they are read; the invalid lines are kept for the report.
+/// handed on as they are read; the invalid lines are counted, and the first ``invalidSampleLimit`` kept for the report.
 final class RequestLog {
+    /// How many invalid lines the report lists: the first 100 (the rest are counted).
+    static let invalidSampleLimit = 100
+    /// The first ``invalidSampleLimit`` invalid lines, with their errors.
     private(set) var invalid: [(line: Int, message: String)] = []
+    /// How many lines were invalid, listed or not.
+    private(set) var invalidCount = 0
     private var lines: LineReader
     private let stream: RequestStream
     private let console: Console
@@ -207,7 +214,8 @@ final class RequestLog {
                 do throws(RequestLine.Failure) {
                     return try stream.request(for: line.streamLine).request
                 } catch {
-                    invalid.append((stream.lineCount, error.message))
+                    invalidCount += 1
+                    if invalid.count < Self.invalidSampleLimit { invalid.append((stream.lineCount, error.message)) }
                 }
             }
         } catch {
@@ -302,8 +310,9 @@ struct ReplayReport {
 
     var text: String {
         var text = "replay of \(requests) under \(old) → \(new): \(log.lineCount) lines, \(summary.requestCount) requests"
-        text += log.invalid.isEmpty ? "\n" : ", \(log.invalid.count) invalid lines\n"
+        text += log.invalidCount == 0 ? "\n" : ", \(log.invalidCount) invalid lines\n"
         for (line, message) in log.invalid { text += "  line \(line): error  \(message)\n" }
+        if omittedInvalid > 0 { text += "  … and \(omittedInvalid) more invalid lines (the first \(RequestLog.invalidSampleLimit) are listed)\n" }
         if summary.undecidableCount > 0 {
             text += "\(summary.undecidableCount) requests not compared: a policy does not set their channel's control\n"
         }
@@ -314,6 +323,7 @@ struct ReplayReport {
             if changes.isEmpty { continue }
             text += "\n\(group.title) (\(summary.count(group.kind)) requests):\n"
             for counted in changes { text += ChangeText.block(counted.change, indent: "  ", lead: "\(counted.count)×  ") }
+            if let more = omittedSentence(group.kind) { text += "  … \(more)\n" }
         }
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
@@ -321,17 +331,19 @@ struct ReplayReport {
     var markdown: String {
         var text = "**replay** of \(MarkdownText.code(requests)) under \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(summary.verdict)**\n\n"
         text += "\(log.lineCount) lines, \(summary.requestCount) requests"
-        text += log.invalid.isEmpty ? "; " : ", \(log.invalid.count) invalid lines; "
+        text += log.invalidCount == 0 ? "; " : ", \(log.invalidCount) invalid lines; "
         text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently.\n"
-        if !log.invalid.isEmpty {
-            text += "\n#### Invalid lines (\(log.invalid.count))\n\n"
+        if log.invalidCount > 0 {
+            text += "\n#### Invalid lines (\(log.invalidCount))\n\n"
             text += MarkdownText.table(["line", "error"], log.invalid.map { ["\($0.line)", MarkdownText.cell($0.message)] })
+            if omittedInvalid > 0 { text += "\n… and \(omittedInvalid) more invalid lines (the first \(RequestLog.invalidSampleLimit) are listed).\n" }
         }
         for group in DiffReport.groups {
             let changes = summary.changes.filter { $0.change.kind == group.kind }
             if changes.isEmpty { continue }
             text += "\n#### \(group.title) (\(summary.count(group.kind)) requests)\n\n"
             text += MarkdownText.table(["count", "request", "old", "new"], changes.map { ["\($0.count)"] + ChangeText.markdownRow($0.change) })
+            if let more = omittedSentence(group.kind) { text += "\n… \(more).\n" }
         }
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
@@ -346,6 +358,7 @@ struct ReplayReport {
             .init("invalid", .array(JSONArray(log.invalid.map {
                 .object(JSONObject(["line": number($0.line), "error": .string($0.message)]))
             }))),
+            .init("invalidLines", number(log.invalidCount)),
             .init("changedRequests", number(summary.changedCount)),
         ]
         if summary.undecidableCount > 0 { members.append(.init("undecidable", number(summary.undecidableCount))) }
@@ -356,7 +369,21 @@ struct ReplayReport {
             return .object(JSONObject(members: [.init("count", number(counted.count)), .init("kind", .string(counted.change.kind.rawValue))]
                                       + change.members))
         }))))
+        let omitted = DiffReport.groups.filter { summary.omittedCount($0.kind) > 0 }
+        if !omitted.isEmpty {
+            members.append(.init("omitted", .object(JSONObject(members: omitted.map { .init($0.key, number(summary.omittedCount($0.kind))) }))))
+        }
         return JSONObject(members: members)
+    }
+
+    /// How many invalid lines are counted but not listed.
+    var omittedInvalid: Int { log.invalidCount - log.invalid.count }
+
+    /// `and 12 more requests in changes beyond the first 100 listed`, or `nil` when the group's sample holds them all.
+    func omittedSentence(_ kind: DecisionChange.Kind) -> String? {
+        let omitted = summary.omittedCount(kind)
+        guard omitted > 0 else { return nil }
+        return "and \(omitted) more request\(omitted == 1 ? "" : "s") in changes beyond the first \(ReplaySummary.sampleLimit) listed"
     }
 }
 

@@ -201,3 +201,36 @@ struct DiffTests {
         #expect(PolicyDiff.replay(old: old, new: new, requests: requests.suffix(2)).verdict == .equivalent)
     }
 }
+
+/// `replay` keeps counts over the whole log and only a bounded sample of the changes.
+struct ReplayBoundTests {
+    @Test func replayKeepsABoundedSampleAndCountsEveryRequest() throws {
+        let old = try DiffTests.whitelist("com.example.docs")
+        let new = try DiffTests.whitelist("com.example.notes")
+        let limit = ReplaySummary.sampleLimit
+        let requests = try (0..<(limit + 50)).map { try ShareRequest(channel: "document-interaction", target: "com.example.docs", document: "d\($0).pdf") }
+        let summary = PolicyDiff.replay(old: old, new: new, requests: requests)
+        // The document does not make a request distinct: one change, counted limit + 50 times.
+        #expect(summary.changes.count == 1)
+        #expect(summary.changes.first?.count == limit + 50)
+        #expect(summary.omittedCount(.newlyBlocked) == 0)
+    }
+
+    @Test func replayStopsListingAfterTheSampleLimit() throws {
+        let limit = ReplaySummary.sampleLimit
+        let ids = (0..<(limit + 30)).map { "com.example.app\($0)" }
+        let old = Policy(status: .whitelist, whitelist: Whitelist(try ids.map { try BundleID($0) }))
+        let new = try DiffTests.whitelist("com.example.other")
+        var requests = try ids.map { try ShareRequest(channel: .documentInteraction, target: BundleID($0)) }
+        // A sampled request again, and an omitted one again: both counted.
+        requests.append(try ShareRequest(channel: .documentInteraction, target: BundleID(ids[0])))
+        requests.append(try ShareRequest(channel: .documentInteraction, target: BundleID(ids[limit + 1])))
+        let summary = PolicyDiff.replay(old: old, new: new, requests: requests)
+        #expect(summary.requestCount == limit + 32)
+        #expect(summary.count(.newlyBlocked) == limit + 32)
+        #expect(summary.changes.count == limit)
+        #expect(summary.changes.first?.count == 2)
+        #expect(summary.omittedCount(.newlyBlocked) == 31)
+        #expect(summary.verdict == .lessPermissive)
+    }
+}

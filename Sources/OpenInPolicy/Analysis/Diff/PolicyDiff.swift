@@ -69,12 +69,16 @@ public struct PolicyDiff: Sendable {
     /// Decides each of `requests` under both policies and counts what would change.
     ///
     /// Use it to replay a real request log: the result says how many requests
-    /// of the log would decide differently, and which distinct requests those are.
-    /// - Complexity: O(*m*) decisions for *m* requests.
+    /// of the log would decide differently, in each group, and shows the first
+    /// ``ReplaySummary/sampleLimit`` distinct requests of each group that do.
+    /// Memory is bounded: counts and that sample, whatever the log's length.
+    /// - Complexity: O(*m*) decisions for *m* requests; O(1) memory in *m*.
     public static func replay<S: Sequence>(old: Policy, new: Policy, requests: S) -> ReplaySummary where S.Element == ShareRequest {
         let before = Evaluator(policy: old), after = Evaluator(policy: new)
         var summary = ReplaySummary()
+        // Only the sampled requests are indexed: at most `sampleLimit` per group.
         var index: [ReplaySummary.RequestKey: Int] = [:]
+        var sampled: [DecisionChange.Kind: Int] = [:]
         for request in requests {
             summary.requestCount += 1
             if old.missingKey(for: request.channel) != nil || new.missingKey(for: request.channel) != nil {
@@ -82,10 +86,14 @@ public struct PolicyDiff: Sendable {
                 continue
             }
             guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
+            let kind = change.kind
+            summary.counts[kind, default: 0] += 1
+            summary.directions.insert(change.direction)
             let key = ReplaySummary.RequestKey(request)
             if let position = index[key] {
                 summary.changes[position].count += 1
-            } else {
+            } else if sampled[kind, default: 0] < ReplaySummary.sampleLimit {
+                sampled[kind, default: 0] += 1
                 index[key] = summary.changes.count
                 summary.changes.append(ReplaySummary.CountedChange(change: change, count: 1))
             }
@@ -130,28 +138,41 @@ public enum DiffVerdict: String, Sendable, Hashable, CaseIterable, CustomStringC
     public var description: String { rawValue }
 }
 
-/// What a replayed request log would see change.
+/// What a replayed request log would see change: counts over the whole log, and a bounded sample of the changes.
 public struct ReplaySummary: Sendable, Hashable {
+    /// How many distinct changed requests each group keeps in ``changes``: the first 100.
+    /// The counts cover every request; the sample is what the reports show.
+    public static let sampleLimit = 100
+
     /// How many requests were replayed.
     public internal(set) var requestCount = 0
     /// How many replayed requests one policy or both cannot decide (a channel whose
     /// control is not set); they are not compared.
     public internal(set) var undecidableCount = 0
-    /// The distinct requests that decide differently (same channel, target
-    /// and URL; the document may vary), in order of first appearance, with
-    /// how many times each occurs.
+    /// A sample of the distinct requests that decide differently (same channel,
+    /// target and URL; the document may vary): the first ``sampleLimit`` of each
+    /// group, in order of first appearance, with how many times each occurs.
+    /// A request first seen after its group's sample is full is counted in
+    /// ``count(_:)`` and ``omittedCount(_:)``, not listed.
     public internal(set) var changes: [CountedChange] = []
+    /// How many replayed requests fall in each group.
+    var counts: [DecisionChange.Kind: Int] = [:]
+    /// The directions of every change, listed or not.
+    var directions: Set<DecisionChange.Direction> = []
 
     /// How many replayed requests decide differently.
-    public var changedCount: Int { changes.reduce(0) { $0 + $1.count } }
+    public var changedCount: Int { counts.values.reduce(0, +) }
 
     /// How many replayed requests fall in `kind`.
-    public func count(_ kind: DecisionChange.Kind) -> Int {
-        changes.reduce(0) { $0 + ($1.change.kind == kind ? $1.count : 0) }
+    public func count(_ kind: DecisionChange.Kind) -> Int { counts[kind] ?? 0 }
+
+    /// How many replayed requests fall in `kind` but are not counted by a change in ``changes`` (the sample was full).
+    public func omittedCount(_ kind: DecisionChange.Kind) -> Int {
+        count(kind) - changes.reduce(0) { $0 + ($1.change.kind == kind ? $1.count : 0) }
     }
 
-    /// The verdict over the log: as ``PolicyDiff/verdict``, but only for the requests replayed.
-    public var verdict: DiffVerdict { DiffVerdict(changes.map(\.change.direction)) }
+    /// The verdict over the log: as ``PolicyDiff/verdict``, but only for the requests replayed (every one, sampled or not).
+    public var verdict: DiffVerdict { DiffVerdict(directions) }
 
     /// A change, with how many replayed requests it stands for.
     public struct CountedChange: Sendable, Hashable {
