@@ -88,12 +88,13 @@ struct DiffCommand: Command, Equatable {
               less permissive  every change is newly blocked, or only disables the Open In UI
               incomparable     changes go both ways, or a request goes to another app
 
-            Output:
+            Output (each group lists its first 100 changes, and says how many more it
+            counts; the verdict and the counts cover every request):
               text  the groups, each change with its old and new decision, then
                     'verdict: …' as the last line.
               json  {"old", "new", "verdict", "requestClasses", "newlyBlocked": [change],
-                    "newlyAllowed": [change], "changed": [change], "decidedByOnePolicy"?:
-                    [{"channel", "missingKey", "missingIn"}]}; a change is
+                    "newlyAllowed": [change], "changed": [change], "omitted"?: {group: count},
+                    "decidedByOnePolicy"?: [{"channel", "missingKey", "missingIn"}]}; a change is
                     {"request", "direction", "old": decision, "new": decision}, decisions
                     as 'eval' writes them. With --requests: {"old", "new", "requests",
                     "replayed", "invalid": [{"line", "error"}] (the first 100), "invalidLines",
@@ -242,13 +243,14 @@ enum DiffReport {
     ]
 
     static func text(_ diff: PolicyDiff, old: String, new: String) -> String {
-        var text = "diff \(old) → \(new): \(diff.requestClasses.count) request classes, "
-        text += diff.changes.isEmpty ? "none decides differently\n" : "\(diff.changes.count) decide differently\n"
+        var text = "diff \(old) → \(new): \(diff.requestClassCount) request classes, "
+        text += diff.changeCount == 0 ? "none decides differently\n" : "\(diff.changeCount) decide differently\n"
         for group in groups {
             let changes = diff.changes(group.kind)
             if changes.isEmpty { continue }
-            text += "\n\(group.title) (\(changes.count)):\n"
+            text += "\n\(group.title) (\(diff.count(group.kind))):\n"
             for change in changes { text += ChangeText.block(change, indent: "  ") }
+            if let more = omittedSentence(diff, group.kind) { text += "  … \(more)\n" }
         }
         if !diff.controlGaps.isEmpty {
             text += "\nDecided by one policy only (\(diff.controlGaps.count)):\n"
@@ -259,19 +261,27 @@ enum DiffReport {
 
     static func markdown(_ diff: PolicyDiff, old: String, new: String) -> String {
         var text = "**diff** \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(diff.verdict)**\n\n"
-        text += "\(diff.requestClasses.count) request classes, "
-        text += diff.changes.isEmpty ? "none decides differently.\n" : "\(diff.changes.count) decide differently.\n"
+        text += "\(diff.requestClassCount) request classes, "
+        text += diff.changeCount == 0 ? "none decides differently.\n" : "\(diff.changeCount) decide differently.\n"
         for group in groups {
             let changes = diff.changes(group.kind)
             if changes.isEmpty { continue }
-            text += "\n#### \(group.title) (\(changes.count))\n\n"
+            text += "\n#### \(group.title) (\(diff.count(group.kind)))\n\n"
             text += MarkdownText.table(["request", "old", "new"], changes.map(ChangeText.markdownRow))
+            if let more = omittedSentence(diff, group.kind) { text += "\n… \(more).\n" }
         }
         if !diff.controlGaps.isEmpty {
             text += "\n#### Decided by one policy only (\(diff.controlGaps.count))\n\n"
             for gap in diff.controlGaps { text += "- \(gapSentence(gap))\n" }
         }
         return text + "\nverdict: \(diff.verdict)\n"
+    }
+
+    /// `and 12 more request classes beyond the first 100 listed`, or `nil` when the group lists them all.
+    static func omittedSentence(_ diff: PolicyDiff, _ kind: DecisionChange.Kind) -> String? {
+        let omitted = diff.omittedCount(kind)
+        guard omitted > 0 else { return nil }
+        return "and \(omitted) more request class\(omitted == 1 ? "" : "es") beyond the first \(PolicyDiff.sampleLimit) listed"
     }
 
     /// `copy: the old policy does not set pasteboardPolicy, so its copy requests are errors; the new one decides them`.
@@ -285,10 +295,14 @@ enum DiffReport {
             .init("old", .string(old)),
             .init("new", .string(new)),
             .init("verdict", .string(diff.verdict.rawValue)),
-            .init("requestClasses", .number(JSONNumber(diff.requestClasses.count))),
+            .init("requestClasses", .number(JSONNumber(diff.requestClassCount))),
         ]
         for group in groups {
             members.append(.init(group.key, .array(JSONArray(diff.changes(group.kind).map { .object(ChangeText.json($0)) }))))
+        }
+        let omitted = groups.filter { diff.omittedCount($0.kind) > 0 }
+        if !omitted.isEmpty {
+            members.append(.init("omitted", .object(JSONObject(members: omitted.map { .init($0.key, .number(JSONNumber(diff.omittedCount($0.kind)))) }))))
         }
         if !diff.controlGaps.isEmpty {
             members.append(.init("decidedByOnePolicy", .array(JSONArray(diff.controlGaps.map { gap in

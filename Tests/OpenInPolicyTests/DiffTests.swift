@@ -63,7 +63,7 @@ struct DiffTests {
         #expect(diff.verdict == .equivalent)
         #expect(diff.changes.isEmpty)
         // 4 target channels × 4 targets (the Mail pair, Email+, a fresh ID), 2 activity view, 4 URLs, 2 mail views.
-        #expect(diff.requestClasses.count == 24)
+        #expect(diff.requestClassCount == 24)
     }
 
     @Test("equivalent: a whitelist under UNAUTHORIZED is ignored")
@@ -143,7 +143,7 @@ struct DiffTests {
         #expect(!diff.changes.isEmpty)
         #expect(diff.changes.allSatisfy { $0.kind == .changed && $0.old.openInUI == .disabled && $0.new.openInUI == .enabled })
         // Every class changes: the UI state is part of every decision.
-        #expect(diff.changes.count == diff.requestClasses.count)
+        #expect(diff.changeCount == diff.requestClassCount)
     }
 
     @Test("the redirect to Email+ is less than allow and more than deny")
