@@ -36,6 +36,24 @@ struct DiffTests {
         #expect(described == expected)
     }
 
+    @Test("the classes are walked without building them all, each once, and counted without walking them")
+    func classesAreEachWalkedOnce() throws {
+        var device = DeviceFacts()
+        try device.setHandler(try BundleID("com.example.notes"), for: "notes")
+        device.appConnectApps = [try BundleID("com.example.sheets")]
+        var policy = Policy(status: .whitelist, whitelist: Whitelist(try Self.ids("com.example.docs")), device: device,
+                            app: try AppFacts(urlSchemes: ["MyApp"]))
+        policy.openFrom = OpenFromPolicy(status: .authorized)
+        policy.pasteboard = .unauthorized
+        policy.print = .authorized
+        let classes = RequestClasses.make(old: policy, new: policy)
+        let walked = Array(classes)
+        #expect(Set(walked).count == walked.count, "a request class is walked twice")
+        #expect(classes.count == walked.count)
+        #expect(Set(walked.map(\.channel)) == Set(Channel.allCases))
+        #expect(PolicyDiff(old: policy, new: policy).requestClassCount == walked.count)
+    }
+
     @Test("an app named only as an AppConnect app gets a class: drag and drop under 'appconnect' reads it")
     func appConnectAppsHaveClasses() throws {
         var device = DeviceFacts()
