@@ -64,7 +64,7 @@ enum RequestClasses {
             known.formUnion(policy.device.schemeHandlers.values)
             known.formUnion(policy.openFrom?.whitelist.ids ?? [])
         }
-        return known.sorted() + [freshID(avoiding: Set(known.map(\.rawValue)))]
+        return known.sorted() + [freshID { (try? BundleID($0)).map(known.contains) ?? false }]
     }
 
     /// `mailto`, `http`, `https`, every own or handled scheme of either policy, sorted, then one fresh scheme.
@@ -75,14 +75,14 @@ enum RequestClasses {
             known.formUnion(policy.device.schemeHandlers.keys)
         }
         known.remove("mailto")
-        return ["mailto"] + known.sorted() + [freshName(avoiding: known, base: "x-unhandled")]
+        return ["mailto"] + known.sorted() + [freshName(avoiding: known.contains, base: "x-unhandled")]
     }
 
     /// `base`, or `base-2`, `base-3`… : the first that is not in `taken`.
-    private static func freshName(avoiding taken: Set<String>, base: String) -> String {
+    private static func freshName(avoiding taken: (String) -> Bool, base: String) -> String {
         var candidate = base
         var suffix = 2
-        while taken.contains(candidate) {
+        while taken(candidate) {
             candidate = "\(base)-\(suffix)"
             suffix += 1
         }
@@ -90,7 +90,7 @@ enum RequestClasses {
     }
 
     /// An ID no policy names: it stands for every other app.
-    private static func freshID(avoiding taken: Set<String>) -> BundleID {
+    private static func freshID(avoiding taken: (String) -> Bool) -> BundleID {
         let text = freshName(avoiding: taken, base: "com.example.unlisted-app")
         do { return try BundleID(text) } catch { preconditionFailure("fresh bundle ID \(text) is invalid: \(error)") }
     }
