@@ -46,28 +46,6 @@ public struct Policy: Sendable, Hashable {
         self.enforcing = enforcing
     }
 
-    /// Creates a policy from a ``PolicySetting``: "All AppConnect apps" becomes
-    /// WHITELIST of `device.appConnectApps`, and `whitelist` is then ignored.
-    public init(
-        setting: PolicySetting,
-        whitelist: Whitelist = .empty,
-        config: AppConfig = AppConfig(),
-        infoPlist: InfoPlistOverrides = InfoPlistOverrides(),
-        device: DeviceFacts = DeviceFacts(),
-        app: AppFacts = AppFacts(),
-        dragAndDrop: DragAndDropPolicy? = nil,
-        enforcing: Bool = true
-    ) {
-        switch setting {
-        case .status(let status):
-            self.init(status: status, whitelist: whitelist, config: config, infoPlist: infoPlist,
-                      device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
-        case .allAppConnectApps:
-            self.init(status: .whitelist, whitelist: Whitelist(device.appConnectApps), config: config,
-                      infoPlist: infoPlist, device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
-        }
-    }
-
     /// Whether `target` counts as listed: always under AUTHORIZED, under
     /// WHITELIST when the whitelist lists it (the whole pair for native Mail).
     public func lists(_ target: BundleID) -> Bool {
