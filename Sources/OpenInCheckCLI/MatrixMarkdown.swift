@@ -22,6 +22,19 @@ extension PolicyMatrix {
         for (name, example) in examples {
             text += "- \(name): \(MarkdownText.cell(example))\n"
         }
+        let dataGrids = dataControlGrids
+        guard !dataGrids.isEmpty else { return text }
+        text += "\nBeyond Open In:<br>\n" + dataControlLines.map(MarkdownText.cell).joined(separator: "<br>\n") + "\n\n"
+        for grid in dataGrids {
+            let rows = grid.rows.map { row in
+                [MarkdownText.code(row.channel.rawValue)] + row.cells.map { $0.hasSuffix("*") ? $0.dropLast() + "\\*" : $0 }
+            }
+            text += MarkdownText.table(([grid.title] + grid.headers).map(MarkdownText.cell), rows) + "\n"
+        }
+        text += MarkdownText.cell(Self.dataControlLegend.replacingOccurrences(of: "\n  ", with: " ")) + "\n\nExamples:\n\n"
+        for (name, example) in dataControlExamples {
+            text += "- \(name): \(MarkdownText.cell(example))\n"
+        }
         return text
     }
 }

@@ -2,7 +2,7 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// notifications.txt, "Notification acknowledgments".
+/// AppConnect for iOS SDK Developer Guide: AppConnect-related notifications, "Notification acknowledgments".
 @Suite struct AcknowledgmentTests {
     @Test func theServerSeesTheAppsAcknowledgmentsInOrder() throws {
         let device = SimulatedDevice()
@@ -11,6 +11,7 @@ import Testing
             Acknowledgment(.authState, .error, message: "auth"),
             Acknowledgment(.config, .error, message: "config"),
             Acknowledgment(.openInPolicy, .error, message: "openIn"),
+            Acknowledgment(.openFromPolicy, .error, message: "openFrom"),
             Acknowledgment(.pasteboardPolicy, .error, message: "pasteboard"),
             Acknowledgment(.printPolicy, .error, message: "print"),
             Acknowledgment(.secureFileIOPolicy, .error, message: "secureFileIO"),
@@ -22,7 +23,7 @@ import Testing
         let device = SimulatedDevice()
         _ = try Fixture.readyLibrary(MinimalApp(), on: device)
         let automatic = device.acknowledgments.filter(\.automatic)
-        #expect(automatic.map(\.kind) == [.config, .openInPolicy, .pasteboardPolicy, .printPolicy, .secureFileIOPolicy])
+        #expect(automatic.map(\.kind) == [.config, .openInPolicy, .openFromPolicy, .pasteboardPolicy, .printPolicy, .secureFileIOPolicy])
         #expect(automatic.allSatisfy { $0.state == .unsupported })
         #expect(automatic.first?.message == "The app does not implement appConnect:configChangedTo:")
         #expect(device.acknowledgments.first == Acknowledgment(.authState, .applied, message: "auth applied"))
@@ -32,7 +33,7 @@ import Testing
         let device = SimulatedDevice()
         _ = try Fixture.readyLibrary(MinimalApp(), on: device)
         let notImplemented = Fixture.callbacks(device).filter { !$0.1 }.map(\.0.kind)
-        #expect(notImplemented == [.managedPolicyChanged, .configChanged, .openInPolicyChanged, .pasteboardPolicyChanged,
+        #expect(notImplemented == [.managedPolicyChanged, .configChanged, .openInPolicyChanged, .openFromPolicyChanged, .pasteboardPolicyChanged,
                                    .printPolicyChanged, .secureServicesAvailabilityChanged, .secureFileIOPolicyChanged,
                                    .logLevelChanged])
         // Callbacks without an acknowledgment method get no automatic acknowledgment.

@@ -117,6 +117,6 @@ import Testing
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
         #expect(counts.count == 16)
-        #expect(counts.allSatisfy { index, automatic in automatic == (index % 2 == 0 ? 0 : 5) })
+        #expect(counts.allSatisfy { index, automatic in automatic == (index % 2 == 0 ? 0 : 6) })
     }
 }

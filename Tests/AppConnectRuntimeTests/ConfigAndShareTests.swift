@@ -2,7 +2,7 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// app-config.txt, and share requests decided by the evaluator through the runtime.
+/// AppConnect for iOS SDK Developer Guide: App-specific configuration API details, and share requests decided by the evaluator through the runtime.
 @Suite struct ConfigAndShareTests {
     @Test func theConfigIsAnEmptyDictionaryWhenNoneIsSet() throws {
         let appConnect = try Fixture.readyLibrary(MinimalApp(), on: SimulatedDevice())
@@ -112,5 +112,19 @@ import Testing
         let appConnect = try Fixture.readyLibrary(app, on: device)
         #expect(appConnect.copyToPasteboard() == outcome)
         #expect((app.log.all.last == "copyBlocked unauthorized") == (outcome == .blocked))
+    }
+
+    /// AppConnectInterface.h: under SECURECOPY, "When secure services are not available, writing to the general pasteboard will fail".
+    @Test func secureCopyFailsWithoutSecureServices() throws {
+        let device = SimulatedDevice(server: ServerState(pasteboardPolicy: .secureCopy))
+        let app = FullApp()
+        let appConnect = try Fixture.readyLibrary(app, on: device)
+        #expect(appConnect.copyToPasteboard() == .secureCopy)
+        device.push(.secureServicesAvailability(.unavailable))
+        let before = app.log.all.count
+        #expect(appConnect.copyToPasteboard() == .failed)
+        #expect(app.log.all.count == before, "a failed secure copy calls no callback")
+        device.push(.pasteboardPolicy(.authorized))
+        #expect(appConnect.copyToPasteboard() == .allowed, "only SECURECOPY needs secure services")
     }
 }

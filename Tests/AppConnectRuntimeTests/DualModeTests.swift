@@ -3,7 +3,7 @@ import Foundation
 import OpenInPolicy
 import Testing
 
-/// dual-mode.txt: every numbered step of the three call sequences.
+/// AppConnect for iOS SDK Developer Guide: Dual-mode API details: every numbered step of the three call sequences.
 @Suite struct DualModeTests {
     /// A dual-mode app on a device, with its store and what the controller reported.
     struct Harness {
@@ -336,7 +336,7 @@ import Testing
     func forwarding() throws {
         let harness = try inAppConnectMode()
         let automatic = harness.device.acknowledgments.filter(\.automatic).map(\.kind)
-        #expect(automatic == [.config, .openInPolicy, .pasteboardPolicy, .printPolicy, .secureFileIOPolicy])
+        #expect(automatic == [.config, .openInPolicy, .openFromPolicy, .pasteboardPolicy, .printPolicy, .secureFileIOPolicy])
         #expect(harness.device.acknowledgments.first == Acknowledgment(.authState, .applied, message: "auth applied"))
     }
 }

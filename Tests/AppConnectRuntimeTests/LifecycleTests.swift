@@ -2,7 +2,7 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// dual-mode.txt's library calls: shouldStartAppConnect, stop, retire, and the log level.
+/// The library calls of the AppConnect for iOS SDK Developer Guide: Dual-mode API details: shouldStartAppConnect, stop, retire, and the log level.
 @Suite struct LifecycleTests {
     @Test func theLogLevelIsStatusOnceStoppedAndLoggingStillWorks() throws {
         let device = SimulatedDevice(server: ServerState(logLevel: .debug))
@@ -46,8 +46,47 @@ import Testing
         let app = FullApp()
         _ = try Fixture.readyLibrary(app, on: device)
         #expect(app.log.all == NotificationTests.everyChangeOnFirstLaunch.map {
-            $0.hasPrefix("openIn") ? "openIn unauthorized []" : $0
+            $0.hasPrefix("openIn ") ? "openIn unauthorized []" : $0
         })
+    }
+
+    /// AppConnectInterface.h, `-retire`: authState RETIRED with a message, and
+    /// every other policy at its default; ours fail closed.
+    @Test func retireResetsEveryPolicyToItsFailClosedDefault() throws {
+        let other = try BundleID("com.example.other")
+        let device = SimulatedDevice(server: ServerState(
+            openInPolicy: .authorized, openFromPolicy: .whitelist, openFromWhitelist: Whitelist([other]),
+            excludedAppleActivityTypes: ["com.apple.UIKit.activity.Print"],
+            config: ["VPN_PASSWORD": "secret"], pasteboardPolicy: .authorized, printPolicy: .authorized,
+            secureFileIOPolicy: .optional, logLevel: .debug, dragAndDropPolicy: .all))
+        let app = FullApp()
+        let appConnect = try Fixture.readyLibrary(app, on: device)
+        let share = try ShareRequest(channel: "document-interaction", target: "com.example.other", document: "q3.pdf")
+        #expect(appConnect.share(share).outcome == .allow)
+        let callbacksBefore = app.log.all.count
+        try appConnect.retire()
+        #expect(try appConnect.authState == .retired)
+        #expect(try appConnect.authMessage == ServerState.retiredMessage)
+        #expect(try appConnect.managedPolicy == .unknown)
+        #expect(try appConnect.config == [:])
+        #expect(try appConnect.openInPolicy == .unauthorized)
+        #expect(try appConnect.openInWhitelist == .empty)
+        #expect(try appConnect.openFromPolicy == .unauthorized)
+        #expect(try appConnect.openFromWhitelist == .empty)
+        #expect(try appConnect.excludedAppleActivityTypes == [])
+        #expect(try appConnect.pasteboardPolicy == .unauthorized)
+        #expect(try appConnect.printPolicy == .unauthorized)
+        #expect(try appConnect.secureFileIOPolicy == .required)
+        #expect(appConnect.logLevel == .debug, "the log level is not a policy")
+        #expect(appConnect.currentPolicy.dragAndDrop == nil)
+        #expect(app.log.all.count == callbacksBefore, "retire calls no change callback")
+        // Shares are decided under the defaults.
+        #expect(appConnect.share(share).outcome == .substituteDummyFile)
+        #expect(appConnect.copyToPasteboard() == .blocked)
+        // The retired library takes nothing more from the server.
+        device.push(.config(["VPN_PASSWORD": "again"]), .openInPolicy(.authorized, whitelist: .empty))
+        #expect(try appConnect.config == [:])
+        #expect(appConnect.share(share).outcome == .substituteDummyFile)
     }
 
     @Test func stopAndRetireNeedAStartedLibrary() throws {

@@ -2,11 +2,11 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// notifications.txt and ready.txt: change callbacks fire only on change; all on the first launch.
+/// AppConnect for iOS SDK Developer Guide, AppConnect-related notifications and AppConnect ready API details: change callbacks fire only on change; all on the first launch.
 @Suite struct NotificationTests {
     static let everyChangeOnFirstLaunch = [
         "ready", "auth authorized", "managed managed", "config []", "openIn whitelist [\"com.example.viewer\"]",
-        "pasteboard unauthorized", "print unauthorized", "secureServices available", "secureFileIO required", "logLevel status",
+        "openFrom unauthorized []", "pasteboard unauthorized", "print unauthorized", "secureServices available", "secureFileIO required", "logLevel status",
     ]
 
     @Test func theFirstLaunchCallsEveryChangeCallbackAfterReady() throws {
@@ -75,6 +75,43 @@ import Testing
         #expect(app.log.all.suffix(2) == ["resign", "active"])
     }
 
+    /// AppConnectInterface.h: applicationDidBecomeActiveFromAppConnect: "only occurs after" the app resigned active for AppConnect.
+    @Test func becomingActiveOnlyFollowsResigning() throws {
+        let device = SimulatedDevice()
+        let app = FullApp()
+        _ = try Fixture.readyLibrary(app, on: device)
+        let before = app.log.all.count
+        try device.update(.appConnectUIDismissed)
+        #expect(app.log.all.count == before, "never resigned: nothing is called")
+        try device.update(.appConnectUIShown)
+        try device.update(.appConnectUIDismissed)
+        try device.update(.appConnectUIDismissed)
+        #expect(Array(app.log.all.dropFirst(before)) == ["resign", "active"])
+    }
+
+    /// "All AppConnect apps" follows the device: installing or removing an AppConnect app changes the whitelist.
+    @Test func allAppConnectAppsFollowsTheDevicesApps() throws {
+        let device = SimulatedDevice(server: ServerState(openInAllAppConnectApps: true),
+                                     facts: try DeviceFacts(appConnectApps: [Fixture.viewer]))
+        let app = FullApp()
+        let appConnect = try Fixture.readyLibrary(app, on: device)
+        #expect(try appConnect.openInPolicy == .whitelist)
+        #expect(try appConnect.openInWhitelist == Whitelist([Fixture.viewer]))
+        let share = try Fixture.documentShare(to: Fixture.other)
+        #expect(appConnect.share(share).outcome == .substituteDummyFile)
+        try device.update(.appConnectApps([Fixture.viewer, Fixture.other]))
+        #expect(app.log.all.last == "openIn whitelist [\"com.example.other\", \"com.example.viewer\"]")
+        #expect(try appConnect.openInWhitelist == Whitelist([Fixture.viewer, Fixture.other]))
+        #expect(appConnect.share(share).outcome == .allow)
+        #expect(device.server.openInWhitelist == Whitelist([Fixture.viewer, Fixture.other]))
+        // An explicit whitelist does not follow the device.
+        device.push(.openInPolicy(.whitelist, whitelist: Whitelist([Fixture.viewer])))
+        let count = app.log.all.count
+        try device.update(.appConnectApps([Fixture.other]))
+        #expect(app.log.all.count == count)
+        #expect(try appConnect.openInWhitelist == Whitelist([Fixture.viewer]))
+    }
+
     @Test func aStoppedLibraryCallsNobody() throws {
         let device = SimulatedDevice()
         let app = FullApp()
@@ -111,6 +148,8 @@ import Testing
             "appConnect:configChangedTo:",
             "appConnect:openInPolicyChangedTo:whitelist:",
             "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:",
+            "appConnect:openFromPolicyChangedTo:whitelist:",
+            "appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:",
             "appConnect:openURLAttemptedWhenUnauthorizedForURL:",
             "appConnectAttemptedDragAndDropToNonAppConnectApp:",
             "appConnect:pasteboardPolicyChangedTo:",

@@ -2,14 +2,17 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// ready.txt: gating of the instance properties, the ready callback, and `isReady`.
+/// AppConnect for iOS SDK Developer Guide, AppConnect ready API details: gating of the instance properties, the ready callback, and `isReady`.
 @Suite struct ReadyTests {
     static let gated = AppConnectProperty.allCases.filter(\.isGated)
 
-    @Test func readyTxtListsNineGatedProperties() {
+    /// The guide's nine, and the three the SDK header adds (`openFromPolicy`,
+    /// `openFromWhitelist`, `excludedAppleActivityTypes`), gated like the others.
+    @Test func theGuidesNineAndTheHeadersThreeAreGated() {
         #expect(Set(Self.gated.map(\.rawValue)) == [
             "managedPolicy", "authState", "authMessage", "pasteboardPolicy", "openInPolicy",
             "openInWhitelist", "printPolicy", "secureFileIOPolicy", "config",
+            "openFromPolicy", "openFromWhitelist", "excludedAppleActivityTypes",
         ])
     }
 

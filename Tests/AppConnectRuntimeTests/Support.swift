@@ -54,6 +54,14 @@ final class FullApp: AppConnectDelegate {
         log.append("openIn \(newOpenInPolicy.name) \(newWhitelist.ids.map(\.rawValue).sorted())")
         appConnect.openInPolicyApplied(state, message: "openIn")
     }
+    func appConnect(_ appConnect: AppConnect, openFromPolicyChangedTo newOpenFromPolicy: ACOpenFromPolicy, whitelist newWhitelist: Whitelist) {
+        log.append("openFrom \(newOpenFromPolicy.name) \(newWhitelist.ids.map(\.rawValue).sorted())")
+        appConnect.openFromPolicyApplied(state, message: "openFrom")
+    }
+    func appConnect(_ appConnect: AppConnect, openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: ACOpenFromPolicy,
+                    sourceApplication: BundleID?) {
+        log.append("openFromBlocked \(openFromPolicy.name) \(sourceApplication?.rawValue ?? "nil")")
+    }
     func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: OpenInStatus) {
         log.append("openInBlocked \(openInPolicy.name)")
     }

@@ -1,7 +1,7 @@
 import OpenInPolicy
 
 /// A dual-mode app's handling of its mode: the three call sequences of
-/// dual-mode.txt (launch; the user asks for Non-AppConnect Mode; the user asks
+/// AppConnect for iOS SDK Developer Guide: Dual-mode API details (launch; the user asks for Non-AppConnect Mode; the user asks
 /// for AppConnect Mode), with the dual-mode and data encryption states
 /// persisted in a ``DualModeStore``.
 ///
@@ -78,7 +78,7 @@ public final class DualModeController: Sendable {
 
     // MARK: The three call sequences
 
-    /// The launch sequence (dual-mode.txt, "API call sequence when the app launches").
+    /// The launch sequence (AppConnect for iOS SDK Developer Guide: Dual-mode API details, "API call sequence when the app launches").
     ///
     /// 1. Load the persisted states; on the first launch, Undecided and Unencrypted.
     /// 2. Unless in Non-AppConnect Mode, start the library if `shouldStartAppConnect`
@@ -102,7 +102,7 @@ public final class DualModeController: Sendable {
         }
     }
 
-    /// The user asks for Non-AppConnect Mode (dual-mode.txt, "API call sequence
+    /// The user asks for Non-AppConnect Mode (AppConnect for iOS SDK Developer Guide: Dual-mode API details, "API call sequence
     /// when user requests Non-AppConnect Mode"): retire actions, Unencrypted
     /// (persisted), Non-AppConnect Mode (persisted), then `retire` and `stop`
     /// on the running library.
@@ -119,7 +119,7 @@ public final class DualModeController: Sendable {
         }
     }
 
-    /// The user asks for AppConnect Mode (dual-mode.txt, "API call sequence when
+    /// The user asks for AppConnect Mode (AppConnect for iOS SDK Developer Guide: Dual-mode API details, "API call sequence when
     /// user requests AppConnect Mode"): Pending AppConnect Mode (persisted),
     /// then the library restarts with `nil` launch options and the app waits
     /// for `appConnect:managedPolicyChangedTo:`.
@@ -257,6 +257,13 @@ private final class DualModeDelegate: AppConnectDelegate, @unchecked Sendable {
     }
     func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: OpenInStatus) {
         app.appConnect(appConnect, openInAttemptedWhenACOpenInPolicyBlocked: openInPolicy)
+    }
+    func appConnect(_ appConnect: AppConnect, openFromPolicyChangedTo newOpenFromPolicy: ACOpenFromPolicy, whitelist newWhitelist: Whitelist) {
+        app.appConnect(appConnect, openFromPolicyChangedTo: newOpenFromPolicy, whitelist: newWhitelist)
+    }
+    func appConnect(_ appConnect: AppConnect, openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: ACOpenFromPolicy,
+                    sourceApplication: BundleID?) {
+        app.appConnect(appConnect, openFromAttemptedWhenACOpenFromPolicyBlocked: openFromPolicy, sourceApplication: sourceApplication)
     }
     func appConnect(_ appConnect: AppConnect, openURLAttemptedWhenUnauthorizedForURL url: ShareURL) {
         app.appConnect(appConnect, openURLAttemptedWhenUnauthorizedForURL: url)

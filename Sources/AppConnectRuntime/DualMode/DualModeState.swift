@@ -1,4 +1,4 @@
-/// The dual-mode state of dual-mode.txt: whether the app behaves as an AppConnect app or a regular one.
+/// The dual-mode state of the AppConnect for iOS SDK Developer Guide: Dual-mode API details: whether the app behaves as an AppConnect app or a regular one.
 public enum DualModeState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// First launch, nothing persisted yet: the choice is not made.
     case undecided
@@ -48,7 +48,7 @@ public struct DualModeRecord: Sendable, Hashable, Codable {
     }
 }
 
-/// What a dual-mode app does about its mode, as the call sequences of dual-mode.txt describe it.
+/// What a dual-mode app does about its mode, as the call sequences of the AppConnect for iOS SDK Developer Guide: Dual-mode API details describe it.
 public enum DualModeEvent: Sendable, Hashable {
     /// Launch step 1: the persisted states, or the first launch's defaults when `persisted` is false.
     case loaded(DualModeRecord, persisted: Bool)

@@ -1,4 +1,4 @@
-/// Which acknowledgment method the app calls (notifications.txt, "Notification acknowledgments").
+/// Which acknowledgment method the app calls (AppConnect for iOS SDK Developer Guide: AppConnect-related notifications, "Notification acknowledgments").
 public enum AcknowledgmentKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `authStateApplied:message:`; may not be ACPOLICY_UNSUPPORTED.
     case authState
@@ -6,6 +6,8 @@ public enum AcknowledgmentKind: String, Sendable, Hashable, CaseIterable, Custom
     case config
     /// `openInPolicyApplied:message:`.
     case openInPolicy
+    /// `openFromPolicyApplied:message:`.
+    case openFromPolicy
     /// `pasteboardPolicyApplied:message:`.
     case pasteboardPolicy
     /// `printPolicyApplied:message:`.
@@ -27,6 +29,7 @@ public enum AcknowledgmentKind: String, Sendable, Hashable, CaseIterable, Custom
         case .authState: .authStateChanged
         case .config: .configChanged
         case .openInPolicy: .openInPolicyChanged
+        case .openFromPolicy: .openFromPolicyChanged
         case .pasteboardPolicy: .pasteboardPolicyChanged
         case .printPolicy: .printPolicyChanged
         case .secureFileIOPolicy: .secureFileIOPolicyChanged

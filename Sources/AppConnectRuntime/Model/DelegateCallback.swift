@@ -14,6 +14,11 @@ public enum DelegateCallback: Sendable, Hashable, CustomStringConvertible {
     case openInPolicyChanged(OpenInStatus, whitelist: Whitelist)
     /// `appConnect:openInAttemptedWhenACOpenInPolicyBlocked:` with the current Open In policy.
     case openInAttemptedWhenBlocked(OpenInStatus)
+    /// `appConnect:openFromPolicyChangedTo:whitelist:`.
+    case openFromPolicyChanged(ACOpenFromPolicy, whitelist: Whitelist)
+    /// `appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:` with the
+    /// current Open From policy and the sending app (`nil` when unknown: the header's argument is nullable).
+    case openFromAttemptedWhenBlocked(ACOpenFromPolicy, sourceApplication: BundleID?)
     /// `appConnect:openURLAttemptedWhenUnauthorizedForURL:` with the URL.
     case openURLAttemptedWhenUnauthorized(ShareURL)
     /// `appConnectAttemptedDragAndDropToNonAppConnectApp:`.
@@ -44,6 +49,8 @@ public enum DelegateCallback: Sendable, Hashable, CustomStringConvertible {
         case .configChanged: .configChanged
         case .openInPolicyChanged: .openInPolicyChanged
         case .openInAttemptedWhenBlocked: .openInAttemptedWhenBlocked
+        case .openFromPolicyChanged: .openFromPolicyChanged
+        case .openFromAttemptedWhenBlocked: .openFromAttemptedWhenBlocked
         case .openURLAttemptedWhenUnauthorized: .openURLAttemptedWhenUnauthorized
         case .dragAndDropToNonAppConnectApp: .dragAndDropToNonAppConnectApp
         case .pasteboardPolicyChanged: .pasteboardPolicyChanged
@@ -70,6 +77,8 @@ public enum DelegateCallback: Sendable, Hashable, CustomStringConvertible {
         case .configChanged(let config): [TextForm.dictionary(config)]
         case .openInPolicyChanged(let policy, let whitelist): [policy.sdkName, TextForm.set(whitelist.ids.map(\.rawValue))]
         case .openInAttemptedWhenBlocked(let policy): [policy.sdkName]
+        case .openFromPolicyChanged(let policy, let whitelist): [policy.sdkName, TextForm.set(whitelist.ids.map(\.rawValue))]
+        case .openFromAttemptedWhenBlocked(let policy, let source): [policy.sdkName, source?.rawValue ?? "nil"]
         case .openURLAttemptedWhenUnauthorized(let url): [url.rawValue]
         case .pasteboardPolicyChanged(let policy), .copyAttemptedWhenUnauthorized(let policy): [policy.sdkName]
         case .printPolicyChanged(let policy): [policy.sdkName]
@@ -96,6 +105,10 @@ public enum DelegateCallback: Sendable, Hashable, CustomStringConvertible {
         case openInPolicyChanged = "openInPolicyChangedTo"
         /// `appConnect:openInAttemptedWhenACOpenInPolicyBlocked:`.
         case openInAttemptedWhenBlocked = "openInAttemptedWhenACOpenInPolicyBlocked"
+        /// `appConnect:openFromPolicyChangedTo:whitelist:`.
+        case openFromPolicyChanged = "openFromPolicyChangedTo"
+        /// `appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:`.
+        case openFromAttemptedWhenBlocked = "openFromAttemptedWhenACOpenFromPolicyBlocked"
         /// `appConnect:openURLAttemptedWhenUnauthorizedForURL:`.
         case openURLAttemptedWhenUnauthorized = "openURLAttemptedWhenUnauthorizedForURL"
         /// `appConnectAttemptedDragAndDropToNonAppConnectApp:`.
@@ -123,6 +136,8 @@ public enum DelegateCallback: Sendable, Hashable, CustomStringConvertible {
             case .isReady: "appConnectIsReady:"
             case .authStateChanged: "appConnect:authStateChangedTo:withMessage:"
             case .openInPolicyChanged: "appConnect:openInPolicyChangedTo:whitelist:"
+            case .openFromPolicyChanged: "appConnect:openFromPolicyChangedTo:whitelist:"
+            case .openFromAttemptedWhenBlocked: "appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:"
             case .dragAndDropToNonAppConnectApp, .willResignActive, .didBecomeActive: rawValue + ":"
             default: "appConnect:" + rawValue + ":"
             }
@@ -142,6 +157,7 @@ public enum DelegateCallback: Sendable, Hashable, CustomStringConvertible {
             case .authStateChanged: .authState
             case .configChanged: .config
             case .openInPolicyChanged: .openInPolicy
+            case .openFromPolicyChanged: .openFromPolicy
             case .pasteboardPolicyChanged: .pasteboardPolicy
             case .printPolicyChanged: .printPolicy
             case .secureFileIOPolicyChanged: .secureFileIOPolicy
@@ -172,6 +188,9 @@ enum TextForm {
         }
         return result + "\""
     }
+
+    /// `[a, b]` in order (a list, not a set: the order is the server's).
+    static func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
 
     /// `{a, b}` sorted.
     static func set(_ items: [String]) -> String { "{" + items.sorted().joined(separator: ", ") + "}" }

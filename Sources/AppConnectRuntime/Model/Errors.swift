@@ -1,6 +1,6 @@
 /// Thrown when an app reads a gated ``AppConnect`` property before the library is ready.
 ///
-/// The SDK throws an `NSException` named `ACPropertyAccessException` (ready.txt:
+/// The SDK throws an `NSException` named `ACPropertyAccessException` (AppConnect for iOS SDK Developer Guide: AppConnect ready API details:
 /// "If isReady is NO, an attempt to access an instance property throws an
 /// exception"). Only `secureServicesAvailability` is readable at any time.
 public struct ACPropertyAccessException: Error, Sendable, Hashable, CustomStringConvertible {

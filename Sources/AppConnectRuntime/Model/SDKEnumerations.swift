@@ -10,6 +10,8 @@ where RawValue == Int {
     static var sdkTypeName: String { get }
     /// The SDK constant name, e.g. `ACPOLICY_APPLIED`.
     var sdkName: String { get }
+    /// The constant's name in the SDK header (`ACTypes.h`), e.g. `ACPolicyStateApplied`.
+    var headerName: String { get }
 }
 
 extension SDKEnumeration {
@@ -18,24 +20,36 @@ extension SDKEnumeration {
 
     public var description: String { sdkName }
 
-    /// Reads a value from its short name (`applied`), its SDK constant name
-    /// (`ACPOLICY_APPLIED`) or its number (`1`); names are case-insensitive.
+    /// The constant's name in the SDK header (`ACTypes.h`), e.g. `ACPolicyStateApplied`.
+    public var headerName: String {
+        var name = ""
+        for word in String(sdkName.dropFirst(Self.sdkPrefix.count)).lowercased().split(separator: "_") {
+            name += word.prefix(1).uppercased() + word.dropFirst()
+        }
+        return Self.sdkTypeName + name
+    }
+
+    /// Reads a value from its short name (`applied`), the guide's constant
+    /// name (`ACPOLICY_APPLIED`), the header's (`ACPolicyStateApplied`) or its
+    /// number (`1`); names are case-insensitive.
     /// - Returns: `nil` for anything else.
     public init?(parsing text: String) {
         let folded = text.lowercased()
         for value in Self.allCases
-        where folded == value.name || folded == value.sdkName.lowercased() || folded == String(value.rawValue) {
+        where folded == value.name || folded == value.sdkName.lowercased() || folded == value.headerName.lowercased()
+            || folded == String(value.rawValue) {
             self = value
             return
         }
         return nil
     }
 
-    /// The accepted spellings, for error messages: `unsupported, applied, error (or ACPOLICY_… or 0 to 2)`.
+    /// The accepted spellings, for error messages:
+    /// `unsupported, applied, error (or the ACPOLICY_… or ACPolicyState… constant, or 0 to 2)`.
     public static var choices: String {
         let names = allCases.map(\.name).joined(separator: ", ")
         let numbers = allCases.map(\.rawValue)
-        return "\(names) (or the \(sdkPrefix)… constant, or \(numbers.min() ?? 0) to \(numbers.max() ?? 0))"
+        return "\(names) (or the \(sdkPrefix)… or \(sdkTypeName)… constant, or \(numbers.min() ?? 0) to \(numbers.max() ?? 0))"
     }
 }
 
@@ -59,7 +73,7 @@ public enum ACPolicyState: Int, SDKEnumeration {
     }
 }
 
-/// `ACManagedPolicy`: whether Ivanti manages the app (dual-mode.txt).
+/// `ACManagedPolicy`: whether Ivanti manages the app (AppConnect for iOS SDK Developer Guide: Dual-mode API details).
 public enum ACManagedPolicy: Int, SDKEnumeration {
     /// `ACMANAGEDPOLICY_UNKNOWN`: the library has not yet determined it.
     case unknown = 0
@@ -150,6 +164,27 @@ public enum ACPasteboardPolicy: Int, SDKEnumeration {
         case .unauthorized: "ACPASTEBOARDPOLICY_UNAUTHORIZED"
         case .authorized: "ACPASTEBOARDPOLICY_AUTHORIZED"
         case .secureCopy: "ACPASTEBOARDPOLICY_SECURECOPY"
+        }
+    }
+    public var headerName: String { self == .secureCopy ? "ACPasteboardPolicySecureCopy" : Self.sdkTypeName + name.capitalized }
+}
+
+/// `ACOpenFromPolicy`: which apps may send documents to this app (Open From).
+public enum ACOpenFromPolicy: Int, SDKEnumeration {
+    /// `ACOPENFROMPOLICY_UNAUTHORIZED`: no app may send documents to this app.
+    case unauthorized = 0
+    /// `ACOPENFROMPOLICY_AUTHORIZED`: every app may.
+    case authorized = 1
+    /// `ACOPENFROMPOLICY_WHITELIST`: only the apps of `openFromWhitelist` may.
+    case whitelist = 2
+
+    public static let sdkPrefix = "ACOPENFROMPOLICY_"
+    public static let sdkTypeName = "ACOpenFromPolicy"
+    public var sdkName: String {
+        switch self {
+        case .unauthorized: "ACOPENFROMPOLICY_UNAUTHORIZED"
+        case .authorized: "ACOPENFROMPOLICY_AUTHORIZED"
+        case .whitelist: "ACOPENFROMPOLICY_WHITELIST"
         }
     }
 }

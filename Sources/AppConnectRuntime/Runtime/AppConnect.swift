@@ -58,7 +58,7 @@ public final class AppConnect: Sendable {
     ///
     /// Yes when the Ivanti client is installed, or was installed and is now
     /// deleted and the app had run in AppConnect Mode (the library still knows
-    /// the app as managed) (dual-mode.txt).
+    /// the app as managed) (AppConnect for iOS SDK Developer Guide: Dual-mode API details).
     public static func shouldStartAppConnect(on device: SimulatedDevice) -> Bool {
         device.world.withLock { world in
             let answer = switch world.ivantiClient {
@@ -96,17 +96,33 @@ public final class AppConnect: Sendable {
         }
     }
 
-    /// `-retire`: the library forgets the app (its secure data, and what it
-    /// delivered, so the next start is like a first launch) and sets the
-    /// managed policy to ACMANAGEDPOLICY_UNKNOWN. A dual-mode app calls
-    /// ``stop()`` right after.
+    /// `-retire`: the app retires itself.
+    ///
+    /// As AppConnectInterface.h's `-retire` says, the authState becomes
+    /// ACAUTHSTATE_RETIRED with a message that the app retired itself
+    /// (``ServerState/retiredMessage``), and every other policy returns to its
+    /// default, which erases the app-specific config; as the AppConnect for
+    /// iOS SDK Developer Guide (Dual-mode API details) says, the managed
+    /// policy becomes ACMANAGEDPOLICY_UNKNOWN. The defaults are ours and fail
+    /// closed: Open In, Open From, pasteboard and print UNAUTHORIZED, empty
+    /// whitelists, no config (see ``ServerState``'s `retired()`), so a share
+    /// made after `retire` is decided under them.
+    ///
+    /// Our choices where the sources are silent: no change callback is called
+    /// (the app asked for it); the retired library takes no more values from
+    /// the server or the device's AppConnect apps; the library forgets what it
+    /// delivered, so the next start is like a first launch. A dual-mode app
+    /// calls ``stop()`` right after.
     /// - Throws: ``AppConnectError/notStarted(_:)`` or ``AppConnectError/stopped(_:)``.
     public func retire() throws(AppConnectError) {
         try device.world.withLock { world throws(AppConnectError) in
             try world.checkRunning(id, "retire")
             world.record(.call(.retire))
             world.memory = nil
-            world.instances[id]?.values.managedPolicy = .unknown
+            guard var instance = world.instances[id] else { return }
+            instance.retired = true
+            instance.values = world.server.retired()
+            world.instances[id] = instance
         }
     }
 
@@ -127,7 +143,7 @@ public final class AppConnect: Sendable {
     /// Sets whether a dual-mode app is in AppConnect Mode.
     func setAppConnectMode(_ on: Bool) { device.world.withLock { $0.instances[id]?.appConnectMode = on } }
 
-    // MARK: Instance properties (ready.txt: they throw before ready)
+    // MARK: Instance properties (AppConnect for iOS SDK Developer Guide: AppConnect ready API details: they throw before ready)
 
     /// `managedPolicy`. - Throws: ``ACPropertyAccessException`` before ready.
     public var managedPolicy: ACManagedPolicy { get throws(ACPropertyAccessException) { try read("managedPolicy", \.managedPolicy) } }
@@ -145,6 +161,21 @@ public final class AppConnect: Sendable {
     public var openInWhitelist: Whitelist {
         get throws(ACPropertyAccessException) { try read("openInWhitelist", \.openInWhitelist) }
     }
+    /// `openFromPolicy`. - Throws: ``ACPropertyAccessException`` before ready.
+    public var openFromPolicy: ACOpenFromPolicy {
+        get throws(ACPropertyAccessException) { try read("openFromPolicy", \.openFromPolicy) }
+    }
+    /// `openFromWhitelist`: the apps allowed to send documents to this app.
+    /// - Throws: ``ACPropertyAccessException`` before ready.
+    public var openFromWhitelist: Whitelist {
+        get throws(ACPropertyAccessException) { try read("openFromWhitelist", \.openFromWhitelist) }
+    }
+    /// `excludedAppleActivityTypes`: the Apple activity types to exclude from
+    /// `UIActivityViewController`, as the server sends them.
+    /// - Throws: ``ACPropertyAccessException`` before ready.
+    public var excludedAppleActivityTypes: [String] {
+        get throws(ACPropertyAccessException) { try read("excludedAppleActivityTypes", \.excludedAppleActivityTypes) }
+    }
     /// `printPolicy`. - Throws: ``ACPropertyAccessException`` before ready.
     public var printPolicy: ACPrintPolicy { get throws(ACPropertyAccessException) { try read("printPolicy", \.printPolicy) } }
     /// `secureFileIOPolicy`. - Throws: ``ACPropertyAccessException`` before ready.
@@ -155,7 +186,7 @@ public final class AppConnect: Sendable {
     /// - Throws: ``ACPropertyAccessException`` before ready.
     public var config: [String: String] { get throws(ACPropertyAccessException) { try read("config", \.config) } }
 
-    /// `secureServicesAvailability`: readable at any time (ready.txt).
+    /// `secureServicesAvailability`: readable at any time (AppConnect for iOS SDK Developer Guide: AppConnect ready API details).
     public var secureServicesAvailability: ACSecureServicesAvailability {
         device.world.withLock { $0.server.secureServicesAvailability }
     }
@@ -175,7 +206,7 @@ public final class AppConnect: Sendable {
         return try result.get()
     }
 
-    // MARK: Acknowledgments (notifications.txt)
+    // MARK: Acknowledgments (AppConnect for iOS SDK Developer Guide: AppConnect-related notifications)
 
     /// `-authStateApplied:message:`.
     /// - Throws: ``AppConnectError/authStateUnsupported`` for ACPOLICY_UNSUPPORTED (an app must
@@ -188,6 +219,8 @@ public final class AppConnect: Sendable {
     public func configApplied(_ state: ACPolicyState, message: String) { try? acknowledge(.config, state, message) }
     /// `-openInPolicyApplied:message:`.
     public func openInPolicyApplied(_ state: ACPolicyState, message: String) { try? acknowledge(.openInPolicy, state, message) }
+    /// `-openFromPolicyApplied:message:`.
+    public func openFromPolicyApplied(_ state: ACPolicyState, message: String) { try? acknowledge(.openFromPolicy, state, message) }
     /// `-pasteboardPolicyApplied:message:`.
     public func pasteboardPolicyApplied(_ state: ACPolicyState, message: String) {
         try? acknowledge(.pasteboardPolicy, state, message)
@@ -199,7 +232,7 @@ public final class AppConnect: Sendable {
         try? acknowledge(.secureFileIOPolicy, state, message)
     }
 
-    /// Sends an acknowledgment of any kind: what the six `…Applied(_:message:)` methods do.
+    /// Sends an acknowledgment of any kind: what the seven `…Applied(_:message:)` methods do.
     ///
     /// A refused acknowledgment is recorded in the device's timeline and never reaches the server.
     /// - Throws: ``AppConnectError/authStateUnsupported``, ``AppConnectError/notStarted(_:)`` or
@@ -229,12 +262,12 @@ public final class AppConnect: Sendable {
     /// the app implements it).
     ///
     /// Not enforcing (not started, not ready yet, stopped, or not in AppConnect
-    /// Mode) means every request is allowed (DESIGN rule 1).
+    /// Mode) means every request is allowed (Rules/enforcement-off.md).
     public func share(_ request: ShareRequest) -> Decision {
         let (decision, drain) = device.world.withLock { world -> (Decision, Bool) in
             let decision = Evaluator(policy: world.policy(for: id)).decide(request)
             world.record(.share(request, decision))
-            return (decision, world.enqueue(decision.callbacks.compactMap(DelegateCallback.init), for: id))
+            return (decision, world.enqueue(decision.callbacks.map(DelegateCallback.init), for: id))
         }
         if drain { device.deliverQueued() }
         return decision
@@ -244,40 +277,103 @@ public final class AppConnect: Sendable {
     /// snapshot of the library's values, the device's facts and this app's.
     public var currentPolicy: Policy { device.world.withLock { $0.policy(for: id) } }
 
-    /// The user copies to the pasteboard: blocked under
-    /// ACPASTEBOARDPOLICY_UNAUTHORIZED, when enforcing, with
-    /// `appConnect:copyAttemptedWhenUnauthorized:`.
+    /// The user copies to the pasteboard: a `copy` request, decided by the
+    /// evaluator like any share (Rules/copy-and-print.md), with its callback
+    /// delivered the same way.
+    ///
+    /// `blocked` under ACPASTEBOARDPOLICY_UNAUTHORIZED, with
+    /// `appConnect:copyAttemptedWhenUnauthorized:`; `allowed` under AUTHORIZED
+    /// (or when not enforcing); under SECURECOPY `secure-copy`, or `failed`
+    /// (nothing copied, no callback) while secure services are unavailable
+    /// (AppConnectInterface.h, `-appConnect:secureServicesAvailabilityChangedTo:`:
+    /// "When secure services are not available, writing to the general
+    /// pasteboard will fail").
     public func copyToPasteboard() -> CopyOutcome {
         let (outcome, drain) = device.world.withLock { world -> (CopyOutcome, Bool) in
-            guard world.isEnforcing(id), let policy = world.instances[id]?.values.pasteboardPolicy else {
-                world.record(.copy(.allowed))
-                return (.allowed, false)
-            }
-            let outcome: CopyOutcome = switch policy {
-            case .authorized: .allowed
-            case .secureCopy: .secureCopy
-            case .unauthorized: .blocked
-            }
-            world.record(.copy(outcome))
-            return (outcome, outcome == .blocked && world.enqueue([.copyAttemptedWhenUnauthorized(policy)], for: id))
+            // A copy names no app: it cannot fail to build.
+            let request = try! ShareRequest(channel: .copy)
+            let decision = Evaluator(policy: world.policy(for: id)).decide(request)
+            let outcome = CopyOutcome(decision)
+            world.record(.copy(outcome, decision))
+            return (outcome, world.enqueue(decision.callbacks.map(DelegateCallback.init), for: id))
         }
         if drain { device.deliverQueued() }
         return outcome
     }
 }
 
+extension CopyOutcome {
+    /// What the user sees of a `copy` decision.
+    init(_ decision: Decision) {
+        switch decision.outcome {
+        case .allow: self = decision.audience == .appConnectApps ? .secureCopy : .allowed
+        case .redirect, .substituteDummyFile, .deny:
+            // Refused with the copy callback (UNAUTHORIZED), or silently (secure copy without secure services).
+            self = decision.callbacks.isEmpty ? .failed : .blocked
+        }
+    }
+}
+
 extension DelegateCallback {
-    /// The delegate callback for an engine decision's callback; `nil` for the Open From
-    /// callback, which the runtime does not deliver yet (issue 12's runtime part).
-    init?(_ callback: Callback) {
+    /// The delegate callback for an engine decision's callback.
+    init(_ callback: Callback) {
         switch callback {
         case .openInAttemptedWhenBlocked(let policy): self = .openInAttemptedWhenBlocked(policy)
         case .openURLAttemptedWhenUnauthorized(let url): self = .openURLAttemptedWhenUnauthorized(url)
         case .dragAndDropToNonAppConnectApp: self = .dragAndDropToNonAppConnectApp
-        case .copyAttemptedWhenUnauthorized(let policy):
-            guard let policy = ACPasteboardPolicy(rawValue: policy.rawValue) else { return nil }
-            self = .copyAttemptedWhenUnauthorized(policy)
-        case .openFromAttemptedWhenBlocked: return nil
+        case .copyAttemptedWhenUnauthorized(let policy): self = .copyAttemptedWhenUnauthorized(ACPasteboardPolicy(policy))
+        case .openFromAttemptedWhenBlocked(let status, let source):
+            self = .openFromAttemptedWhenBlocked(ACOpenFromPolicy(status), sourceApplication: source)
+        }
+    }
+}
+
+extension ACPasteboardPolicy {
+    /// The runtime's value for the engine's.
+    init(_ policy: PasteboardPolicy) {
+        switch policy {
+        case .unauthorized: self = .unauthorized
+        case .authorized: self = .authorized
+        case .secureCopy: self = .secureCopy
+        }
+    }
+
+    /// The engine's value for the runtime's.
+    var engineValue: PasteboardPolicy {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .authorized: .authorized
+        case .secureCopy: .secureCopy
+        }
+    }
+}
+
+extension ACOpenFromPolicy {
+    /// The runtime's value for the engine's.
+    init(_ status: OpenFromStatus) {
+        switch status {
+        case .unauthorized: self = .unauthorized
+        case .authorized: self = .authorized
+        case .whitelist: self = .whitelist
+        }
+    }
+
+    /// The engine's value for the runtime's.
+    var engineValue: OpenFromStatus {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .authorized: .authorized
+        case .whitelist: .whitelist
+        }
+    }
+}
+
+extension ACPrintPolicy {
+    /// The engine's value for the runtime's.
+    var engineValue: PrintPolicy {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .authorized: .authorized
         }
     }
 }
@@ -291,25 +387,44 @@ extension World {
 
     /// The engine's policy for instance `id` now.
     ///
+    /// Every control comes from the library's values: Open In, Open From
+    /// ("All AppConnect apps" as the engine's own setting, so its whitelist is
+    /// the device's AppConnect apps, the ones the library follows), pasteboard
+    /// and print; the device's secure services come from the device as they
+    /// are now.
+    ///
     /// Between `start` and the ready callback an app in AppConnect Mode holds no
-    /// policy yet; the runtime fails closed and decides as UNAUTHORIZED with an
-    /// empty whitelist and config until the library is ready (our choice: the
-    /// seeds say only that the properties cannot be read before ready).
+    /// policy yet; the runtime fails closed and decides as UNAUTHORIZED — Open
+    /// In, Open From, pasteboard and print — with empty whitelists and config
+    /// until the library is ready (our choice: the guide says only that the
+    /// properties cannot be read before ready).
     func policy(for id: Int) -> Policy {
         let instance = instances[id]
+        var device = facts
+        device.secureServicesAvailable = server.secureServicesAvailability == .available
         if let instance, instance.phase == .started, instance.appConnectMode {
-            return Policy(status: .unauthorized, infoPlist: instance.infoPlist, device: facts, app: instance.app, enforcing: true)
+            var policy = Policy(status: .unauthorized, infoPlist: instance.infoPlist, device: device, app: instance.app, enforcing: true)
+            policy.openFrom = OpenFromPolicy(status: .unauthorized)
+            policy.pasteboard = .unauthorized
+            policy.print = .unauthorized
+            return policy
         }
         let values = instance?.values ?? ServerState()
-        return Policy(
+        var policy = Policy(
             status: values.openInPolicy,
             whitelist: values.openInWhitelist,
             config: AppConfig(values.config),
             infoPlist: instance?.infoPlist ?? InfoPlistOverrides(),
-            device: facts,
+            device: device,
             app: instance?.app ?? AppFacts(),
             dragAndDrop: values.dragAndDropPolicy,
             enforcing: isEnforcing(id))
+        policy.openFrom = values.openFromAllAppConnectApps
+            ? OpenFromPolicy(.allAppConnectApps)
+            : OpenFromPolicy(status: values.openFromPolicy.engineValue, whitelist: values.openFromWhitelist)
+        policy.pasteboard = values.pasteboardPolicy.engineValue
+        policy.print = values.printPolicy.engineValue
+        return policy
     }
 
     /// Records a refused call and returns the error to throw.

@@ -1,6 +1,6 @@
 import OpenInPolicy
 
-/// The app's side of the AppConnect library: the callbacks of notifications.txt.
+/// The app's side of the AppConnect library: the callbacks of the AppConnect for iOS SDK Developer Guide: AppConnect-related notifications.
 ///
 /// Implement the two required methods and only the optional ones your app
 /// needs, exactly as with the SDK's `@optional` methods: every optional method
@@ -46,6 +46,12 @@ public protocol AppConnectDelegate: Sendable {
     func appConnect(_ appConnect: AppConnect, openInPolicyChangedTo newOpenInPolicy: OpenInStatus, whitelist newWhitelist: Whitelist)
     /// `appConnect:openInAttemptedWhenACOpenInPolicyBlocked:` (optional): tell the user Open In is not allowed.
     func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: OpenInStatus)
+    /// `appConnect:openFromPolicyChangedTo:whitelist:` (optional): answer with ``AppConnect/openFromPolicyApplied(_:message:)``.
+    func appConnect(_ appConnect: AppConnect, openFromPolicyChangedTo newOpenFromPolicy: ACOpenFromPolicy, whitelist newWhitelist: Whitelist)
+    /// `appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:` (optional): tell
+    /// the user the document cannot be received; `sourceApplication` is `nil` when the sender is unknown.
+    func appConnect(_ appConnect: AppConnect, openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: ACOpenFromPolicy,
+                    sourceApplication: BundleID?)
     /// `appConnect:openURLAttemptedWhenUnauthorizedForURL:` (optional).
     func appConnect(_ appConnect: AppConnect, openURLAttemptedWhenUnauthorizedForURL url: ShareURL)
     /// `appConnectAttemptedDragAndDropToNonAppConnectApp:` (optional).
@@ -80,6 +86,13 @@ extension AppConnectDelegate {
         DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: OpenInStatus) {
+        DeliveryProbe.notImplemented()
+    }
+    public func appConnect(_ appConnect: AppConnect, openFromPolicyChangedTo newOpenFromPolicy: ACOpenFromPolicy, whitelist newWhitelist: Whitelist) {
+        DeliveryProbe.notImplemented()
+    }
+    public func appConnect(_ appConnect: AppConnect, openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: ACOpenFromPolicy,
+                           sourceApplication: BundleID?) {
         DeliveryProbe.notImplemented()
     }
     public func appConnect(_ appConnect: AppConnect, openURLAttemptedWhenUnauthorizedForURL url: ShareURL) {
@@ -153,6 +166,10 @@ extension DelegateCallback {
             delegate.appConnect(appConnect, openInPolicyChangedTo: policy, whitelist: whitelist)
         case .openInAttemptedWhenBlocked(let policy):
             delegate.appConnect(appConnect, openInAttemptedWhenACOpenInPolicyBlocked: policy)
+        case .openFromPolicyChanged(let policy, let whitelist):
+            delegate.appConnect(appConnect, openFromPolicyChangedTo: policy, whitelist: whitelist)
+        case .openFromAttemptedWhenBlocked(let policy, let source):
+            delegate.appConnect(appConnect, openFromAttemptedWhenACOpenFromPolicyBlocked: policy, sourceApplication: source)
         case .openURLAttemptedWhenUnauthorized(let url):
             delegate.appConnect(appConnect, openURLAttemptedWhenUnauthorizedForURL: url)
         case .dragAndDropToNonAppConnectApp: delegate.appConnectAttemptedDragAndDropToNonAppConnectApp(appConnect)

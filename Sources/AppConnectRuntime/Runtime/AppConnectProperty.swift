@@ -14,6 +14,12 @@ public enum AppConnectProperty: String, Sendable, Hashable, CaseIterable, Custom
     case openInPolicy
     /// `openInWhitelist` (gated).
     case openInWhitelist
+    /// `openFromPolicy` (gated).
+    case openFromPolicy
+    /// `openFromWhitelist` (gated).
+    case openFromWhitelist
+    /// `excludedAppleActivityTypes` (gated).
+    case excludedAppleActivityTypes
     /// `printPolicy` (gated).
     case printPolicy
     /// `secureFileIOPolicy` (gated).
@@ -27,7 +33,7 @@ public enum AppConnectProperty: String, Sendable, Hashable, CaseIterable, Custom
 
     public var description: String { rawValue }
 
-    /// Whether reading it before ready throws ``ACPropertyAccessException`` (ready.txt's list).
+    /// Whether reading it before ready throws ``ACPropertyAccessException`` (the list of the AppConnect for iOS SDK Developer Guide: AppConnect ready API details).
     public var isGated: Bool {
         switch self {
         case .isReady, .secureServicesAvailability, .logLevel: false
@@ -53,6 +59,9 @@ public enum AppConnectProperty: String, Sendable, Hashable, CaseIterable, Custom
         case .pasteboardPolicy: try appConnect.pasteboardPolicy.sdkName
         case .openInPolicy: try appConnect.openInPolicy.sdkName
         case .openInWhitelist: TextForm.set(try appConnect.openInWhitelist.ids.map(\.rawValue))
+        case .openFromPolicy: try appConnect.openFromPolicy.sdkName
+        case .openFromWhitelist: TextForm.set(try appConnect.openFromWhitelist.ids.map(\.rawValue))
+        case .excludedAppleActivityTypes: TextForm.list(try appConnect.excludedAppleActivityTypes)
         case .printPolicy: try appConnect.printPolicy.sdkName
         case .secureFileIOPolicy: try appConnect.secureFileIOPolicy.sdkName
         case .config: TextForm.dictionary(try appConnect.config)

@@ -10,7 +10,7 @@ import OpenInPolicy
 ///
 /// The device also keeps what the AppConnect library remembers about the app
 /// between launches (the values it last delivered), which is why a later
-/// launch often sees only `appConnectIsReady:` (ready.txt).
+/// launch often sees only `appConnectIsReady:` (AppConnect for iOS SDK Developer Guide: AppConnect ready API details).
 ///
 /// All methods are safe to call from any thread or task. Callbacks are
 /// delivered one at a time, in the order the changes happened, on the calling
@@ -25,6 +25,8 @@ public final class SimulatedDevice: Sendable {
     ///   - facts: what is installed on the device (Email+, scheme handlers, AppConnect apps).
     ///   - ivantiClient: whether the Ivanti client app is installed.
     public init(server: ServerState = ServerState(), facts: DeviceFacts = DeviceFacts(), ivantiClient: IvantiClient = .installed) {
+        var server = server
+        server.follow(appConnectApps: facts.appConnectApps)
         world = Locked(World(server: server, facts: facts, ivantiClient: ivantiClient))
     }
 
@@ -39,17 +41,14 @@ public final class SimulatedDevice: Sendable {
     /// never sees half of the update) and then calls the change callbacks of
     /// the values that changed, in ``ServerState``'s order. Otherwise the
     /// server keeps the values, and the library hears of them at its next
-    /// check-in.
+    /// check-in. A library that retired takes no more values (see
+    /// ``AppConnect/retire()``).
     public func push(_ changes: [ServerChange]) {
         let drain = world.withLock { world -> Bool in
             for change in changes { world.record(.server(change)) }
             for change in changes { world.server.apply(change) }
-            guard let id = world.runningID, var instance = world.instances[id], instance.phase == .ready else { return false }
-            let callbacks = world.server.changeCallbacks(since: instance.values)
-            instance.values = world.server
-            world.instances[id] = instance
-            world.memory = world.server
-            return world.enqueue(callbacks, for: id)
+            world.server.follow(appConnectApps: world.facts.appConnectApps)
+            return world.updateRunningLibrary()
         }
         if drain { deliverQueued() }
     }
@@ -92,9 +91,16 @@ public final class SimulatedDevice: Sendable {
 
     /// Changes something on the device.
     ///
-    /// Showing or dismissing AppConnect's own user interface makes a running,
-    /// ready library call `applicationWillResignActiveForAppConnect:` or
-    /// `applicationDidBecomeActiveFromAppConnect:`.
+    /// Installing or removing AppConnect apps changes the whitelist of an "All
+    /// AppConnect apps" setting: a running, ready library updates
+    /// `openInWhitelist` (or `openFromWhitelist`) and calls the change
+    /// callback, as for any whitelist change.
+    ///
+    /// Showing AppConnect's own user interface makes a running, ready library
+    /// call `applicationWillResignActiveForAppConnect:`; dismissing it calls
+    /// `applicationDidBecomeActiveFromAppConnect:` only when the app resigned
+    /// active for AppConnect before (AppConnectInterface.h: it "only occurs
+    /// after an AppConnect event ... caused the app to resign active").
     /// - Throws: ``InputError/malformedScheme(_:)`` for a scheme handler whose
     ///   scheme is not a URL scheme; the device is then unchanged.
     public func update(_ event: DeviceEvent) throws(InputError) {
@@ -108,10 +114,19 @@ public final class SimulatedDevice: Sendable {
             case .ivantiClient(let client): world.ivantiClient = client
             case .emailPlusInstalled(let installed): world.facts.emailPlusInstalled = installed
             case .schemeHandler(let scheme, let handler): try? world.facts.setHandler(handler, for: scheme)
-            case .appConnectApps(let apps): world.facts.appConnectApps = apps
-            case .appConnectUIShown, .appConnectUIDismissed:
+            case .appConnectApps(let apps):
+                world.facts.appConnectApps = apps
+                world.server.follow(appConnectApps: apps)
+                return world.updateRunningLibrary()
+            case .appConnectUIShown:
                 guard let id = world.runningID, world.instances[id]?.phase == .ready else { return false }
-                return world.enqueue([event == .appConnectUIShown ? .willResignActive : .didBecomeActive], for: id)
+                world.instances[id]?.resignedForAppConnect = true
+                return world.enqueue([.willResignActive], for: id)
+            case .appConnectUIDismissed:
+                guard let id = world.runningID, world.instances[id]?.phase == .ready,
+                      world.instances[id]?.resignedForAppConnect == true else { return false }
+                world.instances[id]?.resignedForAppConnect = false
+                return world.enqueue([.didBecomeActive], for: id)
             }
             return false
         }
@@ -211,6 +226,10 @@ struct InstanceState: Sendable {
     var becameReady = false
     /// The library's copy of the server's values (meaningful once ready).
     var values = ServerState()
+    /// Whether the app called `retire`: the library keeps its retired values and takes no new ones.
+    var retired = false
+    /// Whether the app resigned active for AppConnect's own screen and has not become active again.
+    var resignedForAppConnect = false
     /// Whether the app runs in AppConnect Mode: always for an AppConnect app;
     /// for a dual-mode app, once its dual-mode state is AppConnect Mode.
     var appConnectMode: Bool
@@ -249,6 +268,18 @@ struct World: Sendable {
     }
 
     mutating func record(_ event: TimelineEvent) { timeline.append(event) }
+
+    /// Gives the running, ready (and not retired) library the server's
+    /// current values, and queues the change callbacks of what changed.
+    /// - Returns: whether the caller must deliver them.
+    mutating func updateRunningLibrary() -> Bool {
+        guard let id = runningID, var instance = instances[id], instance.phase == .ready, !instance.retired else { return false }
+        let callbacks = server.changeCallbacks(since: instance.values)
+        instance.values = server
+        instances[id] = instance
+        memory = server
+        return enqueue(callbacks, for: id)
+    }
 
     /// Queues callbacks for an instance.
     /// - Returns: whether the caller must deliver them (no other thread is delivering).

@@ -5,7 +5,7 @@ import OpenInPolicy
 ///
 /// ``ScenarioRunner`` replays it and returns the ``Timeline`` of callbacks,
 /// acknowledgments and decisions. The text format (one statement a line,
-/// `#` comments) is documented in README-runtime-section.md and parsed by
+/// `#` comments) is documented in the README's runtime section and parsed by
 /// ``parse(_:name:)``.
 public struct Scenario: Sendable, Hashable {
     /// Where the scenario comes from (a path), for error messages and the timeline.
@@ -51,7 +51,7 @@ public struct Scenario: Sendable, Hashable {
         case checkIn
         /// `quit`: the app process ends without stopping the library.
         case quit
-        /// `share CHANNEL [target=ID] [url=URL] [document=NAME]`.
+        /// `share CHANNEL [target=ID] [url=URL] [source=ID] [document=NAME]`.
         case share(ShareRequest)
         /// `copy`: the user copies to the pasteboard.
         case copy
@@ -74,7 +74,7 @@ public struct Scenario: Sendable, Hashable {
 public struct AppProfile: Sendable, Hashable {
     /// The optional callbacks it implements (the two required ones always are).
     public var implements: Set<DelegateCallback.Kind>
-    /// Whether it is a dual-mode app (its launches follow dual-mode.txt).
+    /// Whether it is a dual-mode app (its launches follow AppConnect for iOS SDK Developer Guide: Dual-mode API details).
     public var dualMode: Bool
     /// Its Info.plist overrides.
     public var infoPlist: InfoPlistOverrides

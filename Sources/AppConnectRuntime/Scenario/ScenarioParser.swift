@@ -49,7 +49,10 @@ struct ScenarioParser {
     private var running = false
     private var openInPolicy = ServerState().openInPolicy
     private var whitelist = ServerState().openInWhitelist
-    private var appConnectApps: Set<BundleID> = []
+    private var openInAllAppConnectApps = false
+    private var openFromPolicy = ServerState().openFromPolicy
+    private var openFromWhitelist = ServerState().openFromWhitelist
+    private var openFromAllAppConnectApps = false
 
     init(name: String) { self.name = name }
 
@@ -184,7 +187,7 @@ struct ScenarioParser {
     // MARK: server
 
     private mutating func parseServer(_ arguments: [String]) throws(ScenarioError) {
-        let properties = "openInPolicy, openInWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, logLevel or dragAndDropPolicy"
+        let properties = "openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel or dragAndDropPolicy"
         guard let property = arguments.first else { throw fail("write 'server PROPERTY VALUE…' with PROPERTY one of \(properties)") }
         let rest = Array(arguments.dropFirst())
         let change: ServerChange
@@ -204,19 +207,55 @@ struct ScenarioParser {
                 guard rest.count == 1 else {
                     throw fail("'appconnect' (All AppConnect apps) takes its whitelist from the device: remove the IDs, and list the apps with 'device appconnect-apps ID…'")
                 }
-                guard !appConnectApps.isEmpty else {
-                    throw fail("'appconnect' (All AppConnect apps) whitelists the device's AppConnect apps: add 'device appconnect-apps ID…' above this line")
-                }
-                openInPolicy = .whitelist
-                whitelist = Whitelist(appConnectApps)
+                openInAllAppConnectApps = true
+                change = .openInAllAppConnectApps
             case .status(let status):
                 openInPolicy = status
+                if openInAllAppConnectApps && rest.count == 1 && status == .whitelist {
+                    throw fail("the policy was 'appconnect', whose whitelist is the device's AppConnect apps: give the whitelist's IDs after 'whitelist'")
+                }
+                if openInAllAppConnectApps { whitelist = .empty }   // the device's apps were not the server's list
+                openInAllAppConnectApps = false
                 if rest.count > 1 { whitelist = try bundleIDs(Array(rest.dropFirst())) }
+                change = .openInPolicy(openInPolicy, whitelist: whitelist)
             }
-            change = .openInPolicy(openInPolicy, whitelist: whitelist)
         case "openInWhitelist":
+            if openInAllAppConnectApps {
+                throw fail("the Open In policy is 'appconnect', whose whitelist follows the device's AppConnect apps: write 'server openInPolicy whitelist ID…' for a whitelist of your own, or change the apps with 'device appconnect-apps ID…'")
+            }
             whitelist = try bundleIDs(rest)
             change = .openInPolicy(openInPolicy, whitelist: whitelist)
+        case "openFromPolicy":
+            guard let text = rest.first else {
+                throw fail("write 'server openFromPolicy POLICY [ID…]' with POLICY \(ACOpenFromPolicy.choices), or appconnect (All AppConnect apps)")
+            }
+            if text.lowercased() == "appconnect" {
+                guard rest.count == 1 else {
+                    throw fail("'appconnect' (All AppConnect apps) takes its whitelist from the device: remove the IDs, and list the apps with 'device appconnect-apps ID…'")
+                }
+                openFromAllAppConnectApps = true
+                change = .openFromAllAppConnectApps
+            } else {
+                guard let policy = ACOpenFromPolicy(parsing: text) else {
+                    throw fail("unknown Open From policy '\(text)': use \(ACOpenFromPolicy.choices), or appconnect (All AppConnect apps)")
+                }
+                if openFromAllAppConnectApps && rest.count == 1 && policy == .whitelist {
+                    throw fail("the policy was 'appconnect', whose whitelist is the device's AppConnect apps: give the whitelist's IDs after 'whitelist'")
+                }
+                openFromPolicy = policy
+                if openFromAllAppConnectApps { openFromWhitelist = .empty }   // the device's apps were not the server's list
+                openFromAllAppConnectApps = false
+                if rest.count > 1 { openFromWhitelist = try bundleIDs(Array(rest.dropFirst())) }
+                change = .openFromPolicy(openFromPolicy, whitelist: openFromWhitelist)
+            }
+        case "openFromWhitelist":
+            if openFromAllAppConnectApps {
+                throw fail("the Open From policy is 'appconnect', whose whitelist follows the device's AppConnect apps: write 'server openFromPolicy whitelist ID…' for a whitelist of your own")
+            }
+            openFromWhitelist = try bundleIDs(rest)
+            change = .openFromPolicy(openFromPolicy, whitelist: openFromWhitelist)
+        case "excludedAppleActivityTypes":
+            change = .excludedAppleActivityTypes(rest == ["-"] ? [] : rest)
         case "config":
             change = .config(try config(rest))
         case "authState":
@@ -297,8 +336,7 @@ struct ScenarioParser {
                 throw fail(error.description)
             }
         case "appconnect-apps":
-            appConnectApps = try bundleIDs(rest).ids
-            add(.device(.appConnectApps(appConnectApps)))
+            add(.device(.appConnectApps(try bundleIDs(rest).ids)))
         case "secureServicesAvailability":
             add(.server([.secureServicesAvailability(try single(rest, thing, ACSecureServicesAvailability.self, "secure services availability"))]))
         case "appconnect-screen":
@@ -316,19 +354,20 @@ struct ScenarioParser {
     private mutating func parseShare(_ arguments: [String]) throws(ScenarioError) {
         try needRunning("share")
         guard let channel = arguments.first else {
-            throw fail("write 'share CHANNEL [target=ID] [url=URL] [document=NAME]' with CHANNEL one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw fail("write 'share CHANNEL [target=ID] [url=URL] [source=ID] [document=NAME]' with CHANNEL one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var fields: [String: String] = [:]
         for word in arguments.dropFirst() {
-            guard let equals = word.firstIndex(of: "="), ["target", "url", "document"].contains(String(word[..<equals])) else {
-                throw fail("share takes target=ID, url=URL and document=NAME, not '\(word)'")
+            guard let equals = word.firstIndex(of: "="), ["target", "url", "source", "document"].contains(String(word[..<equals])) else {
+                throw fail("share takes target=ID, url=URL, source=ID and document=NAME, not '\(word)'")
             }
             let key = String(word[..<equals])
             if fields[key] != nil { throw fail("'\(key)' is given twice: keep one") }
             fields[key] = String(word[word.index(after: equals)...])
         }
         do throws(InputError) {
-            add(.share(try ShareRequest(channel: channel, target: fields["target"], url: fields["url"], document: fields["document"])))
+            add(.share(try ShareRequest(channel: channel, target: fields["target"], url: fields["url"], source: fields["source"],
+                                        document: fields["document"])))
         } catch {
             throw fail(error.description)
         }

@@ -9,8 +9,8 @@ import OpenInPolicy
 ///
 /// - A `launch` ends the running app process, if any (the timeline shows it
 ///   quit), and starts a new one: an AppConnect app creates its library and
-///   calls `startWithLaunchOptions:`; a dual-mode app follows dual-mode.txt's
-///   launch sequence. Unless the line says `waiting`, the Ivanti client then
+///   calls `startWithLaunchOptions:`; a dual-mode app follows the launch sequence of
+///   the AppConnect for iOS SDK Developer Guide: Dual-mode API details. Unless the line says `waiting`, the Ivanti client then
 ///   answers the check-in.
 /// - A dual-mode app keeps its dual-mode state in an in-memory store that
 ///   lasts for the whole scenario, as a file would across launches.

@@ -52,6 +52,13 @@ public final class ScriptedApp: AppConnectDelegate {
     public func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked openInPolicy: OpenInStatus) {
         handle(.openInAttemptedWhenBlocked, appConnect)
     }
+    public func appConnect(_ appConnect: AppConnect, openFromPolicyChangedTo newOpenFromPolicy: ACOpenFromPolicy, whitelist newWhitelist: Whitelist) {
+        handle(.openFromPolicyChanged, appConnect)
+    }
+    public func appConnect(_ appConnect: AppConnect, openFromAttemptedWhenACOpenFromPolicyBlocked openFromPolicy: ACOpenFromPolicy,
+                           sourceApplication: BundleID?) {
+        handle(.openFromAttemptedWhenBlocked, appConnect)
+    }
     public func appConnect(_ appConnect: AppConnect, openURLAttemptedWhenUnauthorizedForURL url: ShareURL) {
         handle(.openURLAttemptedWhenUnauthorized, appConnect)
     }

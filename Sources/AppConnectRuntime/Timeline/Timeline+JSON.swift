@@ -17,7 +17,7 @@ extension Timeline {
     /// ```
     ///
     /// Every event has `line`, `actor` and `event`, plus the fields of its kind
-    /// (README-runtime-section.md lists them). Values are SDK constant names.
+    /// (the README's runtime section lists them). Values are SDK constant names.
     public var json: String {
         var output = "{\n  \"scenario\": " + JSONWriter.quoted(scenario) + ",\n  \"events\": ["
         for (index, entry) in entries.enumerated() {
@@ -69,8 +69,8 @@ extension TimelineEvent {
             }
         case .share(let request, let decision):
             [("event", .string("share")), ("request", request.json), ("decision", decision.json)]
-        case .copy(let outcome):
-            [("event", .string("copy")), ("outcome", .string(outcome.rawValue))]
+        case .copy(let outcome, let decision):
+            [("event", .string("copy")), ("outcome", .string(outcome.rawValue)), ("decision", decision.json)]
         case .log(let level, let message, let logged):
             [("event", .string("log")), ("level", .string(level.sdkName)), ("message", .string(message)), ("logged", .bool(logged))]
         case .dualMode(let event):
@@ -114,6 +114,8 @@ extension DelegateCallback {
         case .authStateChanged(let state, let message): [.string(state.sdkName), .string(message)]
         case .configChanged(let config): [.dictionary(config)]
         case .openInPolicyChanged(let policy, let whitelist): [.string(policy.sdkName), .strings(whitelist.ids.map(\.rawValue).sorted())]
+        case .openFromPolicyChanged(let policy, let whitelist): [.string(policy.sdkName), .strings(whitelist.ids.map(\.rawValue).sorted())]
+        case .openFromAttemptedWhenBlocked(let policy, let source): [.string(policy.sdkName), .optional(source?.rawValue)]
         case .openURLAttemptedWhenUnauthorized(let url): [.string(url.rawValue)]
         default: arguments.map(JSONValue.string)
         }
@@ -127,6 +129,11 @@ extension ServerChange {
         case .managedPolicy(let policy): [("managedPolicy", .string(policy.sdkName))]
         case .openInPolicy(let policy, let whitelist):
             [("openInPolicy", .string(policy.sdkName)), ("openInWhitelist", .strings(whitelist.ids.map(\.rawValue).sorted()))]
+        case .openInAllAppConnectApps: [("openInPolicy", .string("appconnect"))]
+        case .openFromPolicy(let policy, let whitelist):
+            [("openFromPolicy", .string(policy.sdkName)), ("openFromWhitelist", .strings(whitelist.ids.map(\.rawValue).sorted()))]
+        case .openFromAllAppConnectApps: [("openFromPolicy", .string("appconnect"))]
+        case .excludedAppleActivityTypes(let types): [("excludedAppleActivityTypes", .strings(types))]
         case .config(let values): [("config", .dictionary(values))]
         case .pasteboardPolicy(let policy): [("pasteboardPolicy", .string(policy.sdkName))]
         case .printPolicy(let policy): [("printPolicy", .string(policy.sdkName))]
@@ -168,6 +175,7 @@ extension ShareRequest {
         var fields: [(String, JSONValue)] = [("channel", .string(channel.rawValue))]
         if let target { fields.append(("target", .string(target.rawValue))) }
         if let url { fields.append(("url", .string(url.rawValue))) }
+        if let source { fields.append(("source", .string(source.rawValue))) }
         if let document { fields.append(("document", .string(document))) }
         return .fields(fields)
     }

@@ -55,8 +55,8 @@ extension TimelineEvent {
             }
         case .share(let request, let decision):
             ("user", "share \(request.textForm) → \(decision.textForm)")
-        case .copy(let outcome):
-            ("user", "copy → \(outcome.rawValue)")
+        case .copy(let outcome, let decision):
+            ("user", "copy → \(outcome.rawValue) [\(decision.rule)]")
         case .log(let level, let message, let logged):
             ("app", "log \(level.sdkName) \(TextForm.quoted(message))" + (logged ? "" : "  (below the log level: not logged)"))
         case .dualMode(let event):
@@ -78,6 +78,13 @@ extension ServerChange {
         case .managedPolicy(let policy): "managedPolicy = \(policy.sdkName)"
         case .openInPolicy(let policy, let whitelist):
             "openInPolicy = \(policy.sdkName), whitelist \(TextForm.set(whitelist.ids.map(\.rawValue)))"
+        case .openInAllAppConnectApps:
+            "openInPolicy = All AppConnect apps (ACOPENINPOLICY_WHITELIST of the device's AppConnect apps)"
+        case .openFromPolicy(let policy, let whitelist):
+            "openFromPolicy = \(policy.sdkName), whitelist \(TextForm.set(whitelist.ids.map(\.rawValue)))"
+        case .openFromAllAppConnectApps:
+            "openFromPolicy = All AppConnect apps (ACOPENFROMPOLICY_WHITELIST of the device's AppConnect apps)"
+        case .excludedAppleActivityTypes(let types): "excludedAppleActivityTypes = \(TextForm.list(types))"
         case .config(let values): "config = \(TextForm.dictionary(values))"
         case .pasteboardPolicy(let policy): "pasteboardPolicy = \(policy.sdkName)"
         case .printPolicy(let policy): "printPolicy = \(policy.sdkName)"
@@ -124,6 +131,7 @@ extension ShareRequest {
         var parts = [channel.rawValue]
         if let target { parts.append("target=\(target)") }
         if let url { parts.append("url=\(url)") }
+        if let source { parts.append("source=\(source)") }
         if let document { parts.append("document=\(TextForm.word(document))") }
         return parts.joined(separator: " ")
     }

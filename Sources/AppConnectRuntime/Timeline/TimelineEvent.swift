@@ -27,8 +27,8 @@ public enum TimelineEvent: Sendable, Hashable {
     case read(AppConnectProperty, Result<String, ACPropertyAccessException>)
     /// A share request and the decision on it.
     case share(ShareRequest, Decision)
-    /// The user copies to the pasteboard.
-    case copy(CopyOutcome)
+    /// The user copies to the pasteboard: what happened, and the evaluator's decision on the `copy` request.
+    case copy(CopyOutcome, Decision)
     /// The app logs a message; `logged` is false when the current level filters it out.
     case log(ACLogLevel, String, logged: Bool)
     /// A dual-mode app acts on its dual-mode state.
@@ -39,7 +39,7 @@ public enum TimelineEvent: Sendable, Hashable {
 public enum LibraryCall: Sendable, Hashable {
     /// `+shouldStartAppConnect`, with its answer.
     case shouldStartAppConnect(Bool)
-    /// `-startWithLaunchOptions:`; `nil` when restarting (dual-mode.txt).
+    /// `-startWithLaunchOptions:`; `nil` when restarting (AppConnect for iOS SDK Developer Guide: Dual-mode API details).
     case start(launchOptions: [String: String]?)
     /// `-stop`.
     case stop
@@ -81,4 +81,6 @@ public enum CopyOutcome: String, Sendable, Hashable, CaseIterable {
     case secureCopy = "secure-copy"
     /// Not copied (ACPASTEBOARDPOLICY_UNAUTHORIZED).
     case blocked
+    /// Not copied: ACPASTEBOARDPOLICY_SECURECOPY needs secure services, and they are unavailable.
+    case failed
 }

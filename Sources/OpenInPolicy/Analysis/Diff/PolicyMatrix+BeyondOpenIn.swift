@@ -8,15 +8,15 @@ extension PolicyMatrix {
         policy.openFrom != nil || policy.pasteboard != nil || policy.print != nil
     }
 
-    /// The two grids, their settings line by line, and their examples.
-    func beyondOpenIn() -> String {
+    /// The columns of the two grids: by source for what comes in, by paste target for copy and print.
+    private var dataColumns: (incoming: [Column], leaving: [Column]) {
         let unlisted = freshApp(avoiding: Set((policy.openFromWhitelist?.ids ?? []).map(\.rawValue)
                                               + policy.device.appConnectApps.map(\.rawValue)))
         let listedSource = policy.openFromWhitelist?.ids.sorted().first
         let appConnectApp = policy.device.appConnectApps.sorted().first
         func request(_ make: () throws(InputError) -> ShareRequest) -> ShareRequest? { try? make() }
 
-        let sourceColumns = [
+        let incoming = [
             Column(header: ["listed", "source"], legendName: "listed source",
                    example: listedSource.map(\.rawValue), channels: [.openFrom],
                    missing: "none: the Open From whitelist is empty or not used") { channel in
@@ -32,7 +32,7 @@ extension PolicyMatrix {
                 channel == .openFrom ? request { () throws(InputError) in try ShareRequest(channel: .openFrom) } : nil
             },
         ]
-        let leavingColumns = [
+        let leaving = [
             Column(header: ["", "no target"], legendName: "no target", example: "copy: who may paste; print",
                    channels: [.copy, .print]) { channel in
                 request { () throws(InputError) in try ShareRequest(channel: channel) }
@@ -48,23 +48,54 @@ extension PolicyMatrix {
                 channel == .copy ? request { () throws(InputError) in try ShareRequest(channel: .copy, target: unlisted) } : nil
             },
         ]
+        return (incoming, leaving)
+    }
 
-        var text = "Beyond Open In:\n" + [openFromSetting, pasteboardSetting, printSetting].map { "  \($0)\n" }.joined() + "\n"
-        text += dataGrid(title: "What comes in", channels: [.openFrom], columns: sourceColumns) + "\n"
-        text += dataGrid(title: "Copy and print", channels: [.copy, .print], columns: leavingColumns) + "\n"
+    /// The two grids, their settings line by line, and their examples.
+    func beyondOpenIn() -> String {
+        let (incoming, leaving) = dataColumns
+        var text = "Beyond Open In:\n" + dataControlLines.map { "  \($0)\n" }.joined() + "\n"
+        text += dataGrid(title: "What comes in", channels: [.openFrom], columns: incoming) + "\n"
+        text += dataGrid(title: "Copy and print", channels: [.copy, .print], columns: leaving) + "\n"
         text += """
-            Here: allow-ac = copied, readable by AppConnect apps only; error = the policy does not
-              set this control (a request is an error naming the key, never a guess).
+            Here: \(Self.dataControlLegend)
 
             Examples:
 
             """
-        let examples = (sourceColumns + leavingColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
-        let width = examples.map(\.0.count).max() ?? 0
+        let examples = dataControlExamples
+        let width = examples.map(\.name.count).max() ?? 0
         for (name, example) in examples {
             text += "  " + name + String(repeating: " ", count: width - name.count + 2) + example + "\n"
         }
         return text
+    }
+
+    /// What the cells `allow-ac` and `error` mean.
+    package static let dataControlLegend = """
+        allow-ac = copied, readable by AppConnect apps only; error = the policy does not
+          set this control (a request is an error naming the key, never a guess).
+        """
+
+    /// The settings of the controls beyond Open In, one line each.
+    package var dataControlLines: [String] { [openFromSetting, pasteboardSetting, printSetting] }
+
+    /// The grids beyond Open In, as ``grids`` gives the others; empty when the policy sets none of their controls.
+    package var dataControlGrids: [(title: String, headers: [String], rows: [(channel: Channel, cells: [String])])] {
+        guard setsDataControls else { return [] }
+        let (incoming, leaving) = dataColumns
+        let evaluator = Evaluator(policy: policy)
+        return [("What comes in", [Channel.openFrom], incoming), ("Copy and print", [.copy, .print], leaving)].map { title, channels, columns in
+            (title, columns.map { $0.header.filter { !$0.isEmpty }.joined(separator: " ") }, channels.map { channel in
+                (channel, columns.map { dataCell($0, channel, evaluator) })
+            })
+        }
+    }
+
+    /// The examples behind the grids beyond Open In.
+    package var dataControlExamples: [(name: String, example: String)] {
+        let (incoming, leaving) = dataColumns
+        return (incoming + leaving.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
     }
 
     private var openFromSetting: String {
@@ -98,14 +129,17 @@ extension PolicyMatrix {
         let evaluator = Evaluator(policy: policy)
         var rows: [[String]] = [[""] + columns.map(\.header[0]), [title] + columns.map(\.header[1])]
         for channel in channels {
-            rows.append([channel.rawValue] + columns.map { column in
-                guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
-                guard let decision = try? evaluator.decision(for: request) else { return "error" }
-                if decision.outcome == .allow, decision.audience == .appConnectApps { return "allow-ac" }
-                return Self.cell(decision)
-            })
+            rows.append([channel.rawValue] + columns.map { dataCell($0, channel, evaluator) })
         }
         return Self.layout(rows)
+    }
+
+    /// One cell: the outcome, `allow-ac` for a copy only AppConnect apps can read, `error` where the policy cannot decide.
+    private func dataCell(_ column: Column, _ channel: Channel, _ evaluator: Evaluator) -> String {
+        guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
+        guard let decision = try? evaluator.decision(for: request) else { return "error" }
+        if decision.outcome == .allow, decision.audience == .appConnectApps { return "allow-ac" }
+        return Self.cell(decision)
     }
 
     /// An app the policy does not name.
