@@ -13,6 +13,10 @@ final class PreparedPolicy: Sendable {
     let policy: Policy
     /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
     let thirdPartyMailApp: BundleID?
+    /// The bundle ID a redirect to Email+ opens: ``DeviceFacts/emailPlusTarget``, read once (it copies out of an array).
+    let emailPlusTarget: BundleID
+    /// The Open From status, when the policy sets Open From: read once (it would copy the Open From policy).
+    let openFromStatus: OpenFromStatus?
     /// The Open From whitelist the app sees, as ``Policy/openFromWhitelist`` (computed once: it may build a whitelist).
     private let openFromWhitelist: Whitelist?
     private let appConnectApps: BundleIDTable
@@ -22,6 +26,8 @@ final class PreparedPolicy: Sendable {
     init(_ policy: Policy) {
         self.policy = policy
         thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
+        emailPlusTarget = policy.device.emailPlusTarget
+        openFromStatus = policy.openFrom?.status
         openFromWhitelist = policy.openFromWhitelist
         appConnectApps = BundleIDTable(policy.device.appConnectApps)
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })
@@ -44,10 +50,6 @@ final class PreparedPolicy: Sendable {
     @inline(__always) var dragAndDrop: DragAndDropPolicy? { policy.dragAndDrop }
     /// Whether Email+ is installed.
     @inline(__always) var emailPlusInstalled: Bool { policy.device.emailPlusInstalled }
-    /// The bundle ID a redirect to Email+ opens.
-    @inline(__always) var emailPlusTarget: BundleID { policy.device.emailPlusTarget }
-    /// The Open From status, when the policy sets Open From.
-    @inline(__always) var openFromStatus: OpenFromStatus? { policy.openFrom?.status }
     /// The server's pasteboard policy, when set.
     @inline(__always) var pasteboard: PasteboardPolicy? { policy.pasteboard }
     /// The server's print policy, when set.

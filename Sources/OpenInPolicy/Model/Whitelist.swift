@@ -93,6 +93,8 @@ struct BundleIDTable: Sendable {
     @inline(__always)
     private static func key(_ id: BundleID) -> UInt64 { id.storedHash == 0 ? 1 : id.storedHash }
 
+    /// Whether `id` is in the table. Always inlined, so the evaluator's rules probe in place.
+    @inline(__always)
     func contains(_ id: BundleID) -> Bool {
         let key = BundleIDTable.key(id)
         var slot = Int(truncatingIfNeeded: id.storedHash) & mask
