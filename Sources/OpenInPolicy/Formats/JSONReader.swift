@@ -379,13 +379,8 @@ private struct JSONParser {
             guard index < bytes.count else {
                 throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
             }
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
+            guard let digit = UTF8Bytes.hexDigit(bytes[index]) else {
+                throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
             }
             value = value << 4 | UInt32(digit)
             index += 1
@@ -395,24 +390,12 @@ private struct JSONParser {
 
     /// Copies one well-formed UTF-8 sequence starting at a byte ≥ 0x80, or throws.
     mutating func copyUTF8Sequence(into scalars: inout [UInt8]) throws(JSONError) {
-        let lead = bytes[index]
         let length: Int
-        var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lowest = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; highest = 0x9F
-        case 0xF0: length = 4; lowest = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; highest = 0x8F
-        default: throw error("invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) cannot start a character")
-        }
-        guard bytes.count - index >= length else { throw error("invalid UTF-8: the input ends inside a character") }
-        for offset in 1..<length {
-            let byte = bytes[index + offset]
-            let range = offset == 1 ? lowest...highest : 0x80...0xBF
-            guard range.contains(byte) else { throw error("invalid UTF-8: a character's bytes are malformed") }
+        switch UTF8Bytes.sequence(in: bytes, at: index) {
+        case .valid(let count): length = count
+        case .invalidLead: throw error("invalid UTF-8: byte 0x\(String(bytes[index], radix: 16, uppercase: true)) cannot start a character")
+        case .truncated: throw error("invalid UTF-8: the input ends inside a character")
+        case .malformed: throw error("invalid UTF-8: a character's bytes are malformed")
         }
         scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
         index += length
