@@ -341,15 +341,11 @@ private struct JSONParser {
         guard index < bytes.count else { throw JSONError("the string is not closed after '\\'", at: position(at: escapeStart)) }
         let byte = bytes[index]
         index += 1
+        if let decoded = JSONBytes.shortEscape(byte) {
+            scalars.append(decoded)
+            return
+        }
         switch byte {
-        case UInt8(ascii: "\""): scalars.append(byte)
-        case UInt8(ascii: "\\"): scalars.append(byte)
-        case UInt8(ascii: "/"): scalars.append(byte)
-        case UInt8(ascii: "b"): scalars.append(0x08)
-        case UInt8(ascii: "f"): scalars.append(0x0C)
-        case UInt8(ascii: "n"): scalars.append(0x0A)
-        case UInt8(ascii: "r"): scalars.append(0x0D)
-        case UInt8(ascii: "t"): scalars.append(0x09)
         case UInt8(ascii: "u"):
             var value = try parseHex4(escapeStart: escapeStart)
             if (0xD800...0xDBFF).contains(value) {
@@ -362,7 +358,7 @@ private struct JSONParser {
                 guard (0xDC00...0xDFFF).contains(low) else {
                     throw JSONError("a high surrogate must be followed by a low surrogate (\\uDC00 to \\uDFFF)", at: position(at: lowStart))
                 }
-                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                value = JSONBytes.combine(high: value, low: low)
             } else if (0xDC00...0xDFFF).contains(value) {
                 throw JSONError("lone low surrogate in a \\u escape", at: position(at: escapeStart))
             }
@@ -379,7 +375,7 @@ private struct JSONParser {
             guard index < bytes.count else {
                 throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
             }
-            guard let digit = UTF8Bytes.hexDigit(bytes[index]) else {
+            guard let digit = JSONBytes.hexDigit(bytes[index]) else {
                 throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
             }
             value = value << 4 | UInt32(digit)
@@ -391,7 +387,7 @@ private struct JSONParser {
     /// Copies one well-formed UTF-8 sequence starting at a byte ≥ 0x80, or throws.
     mutating func copyUTF8Sequence(into scalars: inout [UInt8]) throws(JSONError) {
         let length: Int
-        switch UTF8Bytes.sequence(in: bytes, at: index) {
+        switch JSONBytes.sequence(in: bytes, at: index) {
         case .valid(let count): length = count
         case .invalidLead: throw error("invalid UTF-8: byte 0x\(String(bytes[index], radix: 16, uppercase: true)) cannot start a character")
         case .truncated: throw error("invalid UTF-8: the input ends inside a character")

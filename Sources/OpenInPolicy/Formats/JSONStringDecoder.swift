@@ -18,13 +18,11 @@ enum JSONStringDecoder {
                 guard index + 1 < count else { return false }
                 let letter = contents[index + 1]
                 index += 2
+                if let decoded = JSONBytes.shortEscape(letter) {
+                    output.append(decoded)
+                    continue
+                }
                 switch letter {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(letter)
-                case UInt8(ascii: "b"): output.append(0x08)
-                case UInt8(ascii: "f"): output.append(0x0C)
-                case UInt8(ascii: "n"): output.append(0x0A)
-                case UInt8(ascii: "r"): output.append(0x0D)
-                case UInt8(ascii: "t"): output.append(0x09)
                 case UInt8(ascii: "u"):
                     guard var value = hex4(contents, at: index) else { return false }
                     index += 4
@@ -32,7 +30,7 @@ enum JSONStringDecoder {
                         guard index + 1 < count, contents[index] == UInt8(ascii: "\\"), contents[index + 1] == UInt8(ascii: "u"),
                               let low = hex4(contents, at: index + 2), (0xDC00...0xDFFF).contains(low) else { return false }
                         index += 6
-                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                        value = JSONBytes.combine(high: value, low: low)
                     } else if (0xDC00...0xDFFF).contains(value) {
                         return false
                     }
@@ -58,7 +56,7 @@ enum JSONStringDecoder {
         guard start + 4 <= bytes.count else { return nil }
         var value: UInt32 = 0
         for offset in 0..<4 {
-            guard let digit = UTF8Bytes.hexDigit(bytes[start + offset]) else { return nil }
+            guard let digit = JSONBytes.hexDigit(bytes[start + offset]) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
@@ -66,7 +64,7 @@ enum JSONStringDecoder {
 
     /// The length of the well-formed UTF-8 sequence at `index` (a byte ≥ 0x80), or `nil`.
     private static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
-        guard case .valid(let length) = UTF8Bytes.sequence(in: bytes, at: index) else { return nil }
+        guard case .valid(let length) = JSONBytes.sequence(in: bytes, at: index) else { return nil }
         return length
     }
 

@@ -1,7 +1,7 @@
-/// The byte-level checks both JSON string readers make, written once: the
+/// The byte-level rules of JSON strings both readers apply, written once: the
 /// JSON reader (which says what is wrong) and the request stream's string
 /// decoder (which only needs to know whether a value is well formed).
-enum UTF8Bytes {
+enum JSONBytes {
     /// What stands at a byte ≥ 0x80: a well-formed UTF-8 sequence of some length, or why not.
     enum Sequence: Equatable {
         /// A well-formed sequence of this many bytes (2 to 4).
@@ -37,6 +37,24 @@ enum UTF8Bytes {
         }
         return .valid(length: length)
     }
+
+    /// The byte a one-letter escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`), or `nil`.
+    @inline(__always)
+    static func shortEscape(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
+
+    /// The scalar value a `\uD8xx\uDCxx` pair stands for.
+    @inline(__always)
+    static func combine(high: UInt32, low: UInt32) -> UInt32 { 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00) }
 
     /// The value of one hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or `nil`.
     @inline(__always)
