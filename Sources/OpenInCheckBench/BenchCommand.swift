@@ -17,6 +17,7 @@ public struct BenchCommand: Equatable, Sendable {
 
     static let usage = """
         Usage: \(name) [--binary PATH] [--rounds N] [--seed N] [--json] [--in-process]
+               \(name) --adversarial [--binary PATH]
                \(name) --generate N FILE [--seed N]
         """
 
@@ -40,6 +41,12 @@ public struct BenchCommand: Equatable, Sendable {
             and the same figures of --baseline, with the ratios.
         Build with -c release for figures that mean something.
 
+        With --adversarial it runs, instead, the inputs that once made openin-check
+        super-linear (crafted colliding bundle IDs, --explain over a 40,000-ID
+        whitelist, --format json over 100,000 lines, diff --format json of 2,000-ID
+        policies, diff --requests over 500,000 invalid lines), each at two sizes,
+        and prints time and peak memory for both.
+
         With --generate N FILE it writes N request lines (JSON Lines) to FILE and the
         corpus's policy to FILE.policy.json (a trailing .jsonl replaced), for timing
         eval by hand.
@@ -56,6 +63,7 @@ public struct BenchCommand: Equatable, Sendable {
           --generate N      Write N request lines to FILE and the corpus's policy next to it, then exit.
           --json            Print the figures as one JSON object (rates per second, times in microseconds).
           --in-process      Measure in process only: no child processes, no large temporary file.
+          --adversarial     Time the adversarial inputs at two sizes each (whole processes).
           -h, --help        Show this help.
 
         Exit status: 0; 1 a file cannot be written or a child fails; 64 usage error.
@@ -68,6 +76,8 @@ public struct BenchCommand: Equatable, Sendable {
         case measure(rounds: Int, json: Bool, inProcess: Bool)
         /// Write a corpus of `lines` request lines to `file`.
         case generate(lines: Int, file: String)
+        /// Time the adversarial workloads as whole processes.
+        case adversarial
         /// Print the help.
         case help
     }
@@ -98,7 +108,7 @@ public struct BenchCommand: Equatable, Sendable {
     }
 
     static let valueOptions: Set<String> = ["--binary", "--baseline", "--rounds", "--seed", "--generate"]
-    static let flagOptions: Set<String> = ["--json", "--in-process", "--help", "-h"]
+    static let flagOptions: Set<String> = ["--json", "--in-process", "--adversarial", "--help", "-h"]
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchCommand {
         var values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []
@@ -142,6 +152,12 @@ public struct BenchCommand: Equatable, Sendable {
             }
             return BenchCommand(mode: .generate(lines: try count("--generate", default: 0, atLeast: 0), file: file), seed: seed)
         }
+        if flags.contains("--adversarial") {
+            for flag in ["--rounds", "--json", "--in-process", "--generate"] where flags.contains(flag) || values[flag] != nil {
+                throw .usage("\(flag) does not go with --adversarial")
+            }
+            return BenchCommand(mode: .adversarial, seed: seed, binary: values["--binary"])
+        }
         if let extra = positionals.first {
             throw .usage("\(name) takes no arguments, not '\(extra)' (to write a corpus: --generate N FILE)")
         }
@@ -157,6 +173,16 @@ public struct BenchCommand: Equatable, Sendable {
         case .generate(let lines, let file):
             let bytes = try CorpusWriter.write(BenchCorpus(seed: seed), lines: lines, to: file)
             output.write("wrote \(Format.grouped(lines)) request lines (\(Format.megabytes(bytes))) to \(file) and their policy to \(CorpusWriter.policyPath(for: file))\n")
+        case .adversarial:
+            var path = binary ?? ""
+            if binary == nil { path = try Self.defaultBinary() }
+            guard access(path, X_OK) == 0 else {
+                throw .invalidInput("cannot run '\(path)': give the openin-check executable to time with --binary PATH")
+            }
+            try AdversarialRun(binary: path).measure { part in
+                output.write(part)
+                output.flush()
+            }
         case .measure(let rounds, let json, let inProcess):
             var executable: String? = nil
             if !inProcess {

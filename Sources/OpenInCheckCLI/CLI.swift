@@ -187,6 +187,7 @@ public enum CLI {
               1   invalid input: a policy, plist or request that cannot be read or is invalid
               2   every input is valid and some decision is not allow
               64  usage error: unknown verb or option, missing or malformed option value
+              130 interrupted by SIGINT, 143 by SIGTERM: the records written are whole lines
               141 standard output was closed early (… | head -1): not every line was written
 
             See '\(name) <verb> --help' for a verb's options.

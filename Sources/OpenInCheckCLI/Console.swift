@@ -23,8 +23,12 @@ final class Console {
     }
 
     /// The process's own standard streams.
+    /// SIGTERM and SIGINT end it at the next record boundary (``Interruption``).
     static func standard() -> Console {
-        Console(stdout: Output(fileDescriptor: 1), stderr: Output(fileDescriptor: 2), stdin: ByteSource(fileDescriptor: 0, name: "standard input"))
+        let console = Console(stdout: Output(fileDescriptor: 1), stderr: Output(fileDescriptor: 2),
+                              stdin: ByteSource(fileDescriptor: 0, name: "standard input"))
+        Interruption.install(flushing: console.stdout)
+        return console
     }
 
     /// A console that captures output in memory and reads `stdin` from bytes.
@@ -68,6 +72,8 @@ final class Output {
         }
         buffer.append(contentsOf: bytes)
         if buffer.count >= Output.bufferSize { flush() }
+        // A signal waits for the record being written: it ends the process once the buffer ends a line.
+        if Interruption.pending != nil, buffer.last == UInt8(ascii: "\n"), Interruption.isFlushing(self) { Interruption.stop() }
     }
 
     /// Sends buffered bytes to the file descriptor.
@@ -161,6 +167,14 @@ final class ByteSource {
             return count
         }
         let start = buffer.count
+        // Wait for input in short slices: a signal may be handled on another thread (the stream's
+        // workers), which would not interrupt this read, so the flag is checked between the slices.
+        while true {
+            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if Interruption.pending != nil { Interruption.stop() }
+            if ready != 0 { break }
+        }
         buffer.append(contentsOf: repeatElement(0, count: limit))
         while true {
             let count = buffer.withUnsafeMutableBytes { raw in
@@ -170,7 +184,11 @@ final class ByteSource {
                 buffer.removeLast(limit - count)
                 return count
             }
-            if errno == EINTR { continue }
+            if errno == EINTR {
+                // Waiting for input, every record so far is whole: a pending signal can end the process here.
+                if Interruption.pending != nil { Interruption.stop() }
+                continue
+            }
             let reason = describeErrno(errno)
             buffer.removeLast(limit)
             throw .invalidInput("cannot read \(what) '\(name)': \(reason)")

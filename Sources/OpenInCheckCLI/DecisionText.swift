@@ -1,28 +1,33 @@
 import OpenInPolicy
 
 /// The readable text format: a block per decision at a terminal, a line per request in a stream.
+///
+/// Every string echoed from the input (a document name, a URL, an error
+/// message quoting a line, an explanation quoting a config value) goes
+/// through ``escaped(_:)``, so a request is always exactly one line and no
+/// input can forge a record or move the terminal's cursor.
 enum DecisionText {
     /// A decision as a block of labelled lines, the outcome first.
     static func block(_ decision: Decision, request: ShareRequest, explanation: Explanation?) -> String {
         var rows: [(String, String)] = [("request", describe(request))]
-        if let target = decision.target, decision.outcome != .deny { rows.append(("to", target.rawValue)) }
+        if let target = decision.target, decision.outcome != .deny { rows.append(("to", escaped(target.rawValue))) }
         if let audience = decision.audience { rows.append(("readable by", audience == .allApps ? "all apps" : "AppConnect apps only")) }
         for callback in decision.callbacks { rows.append(("callback", describe(callback))) }
-        if let dummy = decision.dummyFileName { rows.append(("dummy file", dummy)) }
+        if let dummy = decision.dummyFileName { rows.append(("dummy file", escaped(dummy))) }
         rows.append(("Open In UI", decision.openInUI.rawValue))
         rows.append(("rule", decision.rule.rawValue))
-        rows.append(("reason", decision.reason))
+        rows.append(("reason", escaped(decision.reason)))
         var text = headline(decision) + "\n" + table(rows)
         if let explanation {
             let rule = explanation.rule
             var why: [(String, String)] = [
                 ("rule", "\(rule.id) (step \(rule.step) of \(RuleInfo.stepCount))"),
-                ("summary", rule.summary),
-                ("source", rule.source),
-                ("quote", "\"\(rule.quote)\""),
+                ("summary", escaped(rule.summary)),
+                ("source", escaped(rule.source)),
+                ("quote", "\"\(escaped(rule.quote))\""),
             ]
             for (index, sentence) in explanation.inputs.enumerated() {
-                why.append((index == 0 ? "inputs" : "", "- " + sentence))
+                why.append((index == 0 ? "inputs" : "", "- " + escaped(sentence)))
             }
             text += "\nWhy\n" + table(why)
         }
@@ -32,40 +37,40 @@ enum DecisionText {
     /// A decision on one line of a stream: `line 3: deny  open-url foo://x  [RULE-ID]`.
     static func line(_ number: Int, _ decision: Decision, request: ShareRequest, id: JSONValue?, explanation: Explanation?) -> String {
         var text = "line \(number)\(idSuffix(id)): \(decision.outcome)  \(describe(request))"
-        if let target = decision.target, decision.outcome != .deny, target != request.target { text += " → \(target)" }
+        if let target = decision.target, decision.outcome != .deny, target != request.target { text += " → \(escaped(target.rawValue))" }
         text += "  [\(decision.rule)]\n"
         if let explanation {
-            for sentence in explanation.inputs { text += "    - \(sentence)\n" }
+            for sentence in explanation.inputs { text += "    - \(escaped(sentence))\n" }
         }
         return text
     }
 
     /// An invalid line of a stream.
     static func errorLine(_ number: Int, id: JSONValue?, message: String) -> String {
-        "line \(number)\(idSuffix(id)): error  \(message)\n"
+        "line \(number)\(idSuffix(id)): error  \(escaped(message))\n"
     }
 
     /// The first line: the outcome, then what it means for this request.
     static func headline(_ decision: Decision) -> String {
         switch decision.outcome {
         case .allow:
-            decision.target.map { "allow: delivered to \($0)" } ?? "allow: delivered"
+            decision.target.map { "allow: delivered to \(escaped($0.rawValue))" } ?? "allow: delivered"
         case .redirect:
-            "redirect: delivered to \(decision.target?.rawValue ?? "another app") instead"
+            "redirect: delivered to \(escaped(decision.target?.rawValue ?? "another app")) instead"
         case .substituteDummyFile:
-            "substitute-dummy-file: \(decision.target?.rawValue ?? "the target") receives a dummy file it cannot open"
+            "substitute-dummy-file: \(escaped(decision.target?.rawValue ?? "the target")) receives a dummy file it cannot open"
         case .deny:
             "deny: nothing is delivered"
         }
     }
 
-    /// A request in a few words: its channel, then its target or URL, then its document.
+    /// A request in a few words, escaped: its channel, then its target or URL, then its document.
     static func describe(_ request: ShareRequest) -> String {
         var parts = [request.channel.rawValue]
-        if let target = request.target { parts.append(target.rawValue) }
-        if let source = request.source { parts.append("from " + source.rawValue) }
-        if let url = request.url { parts.append(url.rawValue) }
-        if let document = request.document { parts.append("(\(document))") }
+        if let target = request.target { parts.append(escaped(target.rawValue)) }
+        if let source = request.source { parts.append("from " + escaped(source.rawValue)) }
+        if let url = request.url { parts.append(escaped(url.rawValue)) }
+        if let document = request.document { parts.append("(\(escaped(document)))") }
         return parts.joined(separator: " ")
     }
 
@@ -73,15 +78,44 @@ enum DecisionText {
     static func describe(_ callback: Callback) -> String {
         switch callback {
         case .openInAttemptedWhenBlocked(let status): "\(callback.selector) with \(status.sdkName)"
-        case .openURLAttemptedWhenUnauthorized(let url): "\(callback.selector) with \(url.rawValue)"
+        case .openURLAttemptedWhenUnauthorized(let url): "\(callback.selector) with \(escaped(url.rawValue))"
         case .dragAndDropToNonAppConnectApp: callback.selector
-        case .openFromAttemptedWhenBlocked(let status, let source): "\(callback.selector) with \(status.sdkName), \(source?.rawValue ?? "nil (unknown source)")"
+        case .openFromAttemptedWhenBlocked(let status, let source): "\(callback.selector) with \(status.sdkName), \(escaped(source?.rawValue ?? "nil (unknown source)"))"
         case .copyAttemptedWhenUnauthorized(let policy): "\(callback.selector) with \(policy.sdkName)"
         }
     }
 
     private static func idSuffix(_ id: JSONValue?) -> String {
-        id.map { " (id \(JSONWriter.compact($0)))" } ?? ""
+        id.map { " (id \(escaped(JSONWriter.compact($0))))" } ?? ""
+    }
+
+    /// `text` safe to print on one line: the backslash, C0 and C1 controls, DEL, the line and
+    /// paragraph separators and the bidirectional controls (which reorder what a reader sees)
+    /// written as escapes — `\\`, `\n`, `\r`, `\t`, otherwise `\u{1B}` — and everything else as is.
+    /// - Parameter backslash: whether a backslash is escaped too (so every escape is unambiguous); lint's
+    ///   messages quote values as JSON strings already, and keep their backslashes as they are.
+    static func escaped(_ text: String, backslash: Bool = true) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && (backslash || $0 != "\\") }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\" where !backslash: result.unicodeScalars.append(scalar)
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x5C, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// Rows as `  label   value`, the values aligned.

@@ -153,6 +153,11 @@ struct DiffCommand: Command, Equatable {
         // The log is read as it is replayed: only the changes (one per distinct request) and the invalid lines are kept.
         let summary = PolicyDiff.replay(old: old, new: new, requests: AnySequence { AnyIterator { log.next() } })
         try log.finish()
+        if summary.requestCount == 0, let first = log.invalid.first {
+            // No request was compared: a verdict would claim something the log never showed.
+            let name = requestsPath == "-" ? "on standard input" : "'\(requestsPath)'"
+            throw .invalidInput("the request log \(name) holds no valid request (\(log.invalid.count) invalid line\(log.invalid.count == 1 ? "" : "s"); line \(first.line): \(first.message)): nothing was compared, so there is no verdict; fix the lines and run again")
+        }
         let replay = ReplayReport(summary: summary, log: log, old: oldPath, new: newPath, requests: requestsPath == "-" ? "standard input" : requestsPath)
         switch format {
         case .text: console.stdout.write(replay.text)

@@ -87,6 +87,7 @@ struct EvalCommand: Command, Equatable {
                   or standard output cannot be written (a full disk)
               2   every input is valid and some decision is not allow
               64  usage error
+              130 interrupted by SIGINT, 143 by SIGTERM, between two records
               141 standard output was closed before every record was written (… | head -1)
 
             Examples:

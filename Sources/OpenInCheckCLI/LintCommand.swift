@@ -147,10 +147,11 @@ struct LintCommand: Command, Equatable {
     }
 
     /// `policy.json:4:5: error OI001 mail-pair-half: openInWhitelist[1]: message`, then the fix, indented.
+    /// Key paths and messages echo the file, so they are escaped: a finding is always two lines.
     static func text(_ finding: LintFinding) -> String {
         let path = finding.location.keyPath.isEmpty ? "" : "\(finding.location.keyPath): "
-        return "\(finding.location): \(finding.severity) \(finding.check.code) \(finding.check.name): \(path)\(finding.message)\n"
-            + "    fix: \(finding.fix)\n"
+        return DecisionText.escaped("\(finding.location): \(finding.severity) \(finding.check.code) \(finding.check.name): \(path)\(finding.message)", backslash: false) + "\n"
+            + "    fix: \(DecisionText.escaped(finding.fix, backslash: false))\n"
     }
 
     /// `::error file=policy.json,line=4,col=5,title=OI001 mail-pair-half::openInWhitelist[1]: message` and the fix on a second line.

@@ -20,10 +20,10 @@ public enum DummyFileName {
     }
 
     /// The seed from the document's UTF-8 bytes (the JSON Lines fast path has bytes, not a string):
-    /// FNV-1a over the target's bytes (the hash the bundle ID already holds), a 0 byte, then a 1 byte
+    /// FNV-1a over the target's bytes, a 0 byte, then a 1 byte
     /// and the document's bytes when there is a document.
     static func seed<Bytes: Sequence<UInt8>>(target: BundleID, documentBytes document: Bytes?) -> UInt64 {
-        let hash = FNV1a.hash(bytes: CollectionOfOne(0), continuing: target.storedHash)
+        let hash = FNV1a.hash(bytes: CollectionOfOne(0), continuing: FNV1a.hash(target.rawValue))
         guard let document else { return hash }
         return FNV1a.hash(bytes: document, continuing: FNV1a.hash(bytes: CollectionOfOne(1), continuing: hash))
     }

@@ -81,7 +81,7 @@ struct ExplanationFacts {
         if id.isNativeMail { return mailPair }
         let list = inputs.setting == .allAppConnectApps ? "the device's AppConnect apps" : "the whitelist"
         if policy.whitelist.contains(id) { return "\(list) holds \(id)" }
-        return "\(list) does not hold \(id) (it holds \(summary(of: policy.whitelist.ids)))"
+        return "\(list) does not hold \(id) (it holds \(summary(policy.whitelist.firstIDs, count: policy.whitelist.count)))"
     }
 
     /// What the whitelist says about the native Mail pair.
@@ -141,15 +141,15 @@ struct ExplanationFacts {
         let apps = policy.device.appConnectApps
         return apps.contains(id)
             ? "\(id) is one of the device's AppConnect apps"
-            : "\(id) is not one of the device's AppConnect apps (they are \(summary(of: apps)))"
+            : "\(id) is not one of the device's AppConnect apps (they are \(summary(Whitelist.smallest(Whitelist.summaryLength, of: apps), count: apps.count)))"
     }
 
-    /// A set of IDs in a few words: "nothing", or up to four IDs and how many more.
-    func summary(of ids: Set<BundleID>) -> String {
-        if ids.isEmpty { return "none" }
-        let sorted = ids.sorted()
-        let shown = sorted.prefix(4).map(\.rawValue).joined(separator: ", ")
-        return sorted.count > 4 ? "\(shown) and \(sorted.count - 4) more" : shown
+    /// A set of IDs in a few words: "none", or its first IDs in byte order and how many more
+    /// (`first` is chosen once per whitelist: nothing here sorts the set).
+    func summary(_ first: [BundleID], count: Int) -> String {
+        if count == 0 { return "none" }
+        let shown = first.map(\.rawValue).joined(separator: ", ")
+        return count > first.count ? "\(shown) and \(count - first.count) more" : shown
     }
 
     /// `number` `noun`s, singular for one.

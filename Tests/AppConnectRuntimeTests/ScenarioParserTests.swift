@@ -70,7 +70,7 @@ import Testing
         ("launch\nshare open-url url=mailto:a@example.com url=mailto:b@example.com", 2, "'url' is given twice: keep one"),
         ("launch\napp implements configChangedTo", 2, "'app implements' describes the app: move it above the first launch (line 1)"),
         ("app implements appConnectIsReady", 1, "appConnectIsReady: is required, so every app implements it: leave it out"),
-        ("server openInPolicy sometimes", 1, "unknown Open In policy 'sometimes': use unauthorized, authorized, whitelist, appconnect, an ACOPENINPOLICY_ constant name, or 0, 1, 2"),
+        ("server openInPolicy sometimes", 1, "unknown Open In policy 'sometimes': use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"),
         ("server openInPolicy appconnect com.example.a", 1, "'appconnect' (All AppConnect apps) takes its whitelist from the device: remove the IDs, and list the apps with 'device appconnect-apps ID…'"),
         ("server openInPolicy appconnect\nserver openInWhitelist com.example.a", 2, "the Open In policy is 'appconnect', whose whitelist follows the device's AppConnect apps: write 'server openInPolicy whitelist ID…' for a whitelist of your own, or change the apps with 'device appconnect-apps ID…'"),
         ("server openFromPolicy sometimes", 1, "unknown Open From policy 'sometimes': use unauthorized, authorized, whitelist (or the ACOPENFROMPOLICY_… or ACOpenFromPolicy… constant, or 0 to 2), or appconnect (All AppConnect apps)"),

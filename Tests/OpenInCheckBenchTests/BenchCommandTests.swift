@@ -29,6 +29,33 @@ import Testing
         #expect(throws: BenchError.usage(message)) { try BenchCommand.parse(arguments) }
     }
 
+    @Test func parsesABaseline() throws {
+        #expect(try BenchCommand.parse(["--binary", "new", "--baseline", "old"])
+                == BenchCommand(mode: .measure(rounds: 5, json: false, inProcess: false), seed: BenchCorpus.defaultSeed, binary: "new", baseline: "old"))
+    }
+
+    @Test("the ELF facts of a binary: size, type, symbol table")
+    func elfFacts() throws {
+        let facts = try #require(TargetsRun.facts(of: "/proc/self/exe"))
+        #expect(facts.bytes > 0)
+        #expect(facts.type == "EXEC" || facts.type == "DYN (PIE)")
+        #expect(!facts.stripped, "a test build has its symbols")
+        #expect(TargetsRun.facts(of: "/etc/hostname") == nil)
+    }
+
+    @Test("the escaped corpus: every line valid, none plain ASCII")
+    func escapedCorpus() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("escaped-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try CorpusWriter.writeEscaped(BenchCorpus(seed: 3), lines: 500, to: file)
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 500)
+        for line in lines {
+            #expect(line.contains("\\u002D"))
+            #expect((try? RequestLine.read(Array(line.utf8))) != nil, "\(line)")
+        }
+    }
+
     @Test("a binary that cannot be run is an error before anything is measured")
     func missingBinary() {
         #expect(throws: BenchError.invalidInput("cannot run '/nonexistent/openin-check': give the openin-check executable to time with --binary PATH")) {

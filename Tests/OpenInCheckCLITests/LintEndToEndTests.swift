@@ -39,7 +39,7 @@ import Testing
                 fix: remove the key unless Open In is meant to be unprotected for this app
             Examples/lint/overrides.json:7:5: warning OI009 override-in-both: config.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is on both here and in the Info.plist (infoPlist.MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING): removing either one alone leaves scheme blocking disabled
                 fix: keep the override in one place: the server config if administrators should control it, the Info.plist if the app always needs it
-            Examples/lint/overrides.json:8:5: error OI007 override-key-misspelled: config.mi_ac_disable_scheme_blocking: the key "mi_ac_disable_scheme_blocking" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched exactly, so the library never reads it
+            Examples/lint/overrides.json:8:5: error OI007 override-key-misspelled: config.mi_ac_disable_scheme_blocking: the key "mi_ac_disable_scheme_blocking" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched byte for byte, so the library never reads it
                 fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING
 
             lint: 2 errors, 2 warnings, 0 info in 1 file

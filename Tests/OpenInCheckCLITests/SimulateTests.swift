@@ -85,7 +85,7 @@ import Testing
         let result = Self.run(["simulate", path])
         #expect(result.status == .invalidInput)
         #expect(result.stdout == "")
-        #expect(result.stderr == "Error: \(path):2: unknown Open In policy 'sometimes': use unauthorized, authorized, whitelist, appconnect, an ACOPENINPOLICY_ constant name, or 0, 1, 2\n")
+        #expect(result.stderr == "Error: \(path):2: unknown Open In policy 'sometimes': use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2\n")
     }
 
     @Test func aMissingFileExits1() {

@@ -65,8 +65,8 @@ struct LintPlistTests {
             <key>MI_APP_CONNECT</key><dict><key>MI_AC_DISABLE_SCHEME_BLOCKNG</key><true/></dict>
             """)
         #expect(LintTests.render(PolicyLint.lint([document])) == [
-            "Info.plist error OI007 override-key-misspelled MI_APP_CONECT: the key \"MI_APP_CONECT\" is not MI_APP_CONNECT: keys are matched exactly, so the library never reads it | fix: rename the key to MI_APP_CONNECT",
-            "Info.plist error OI007 override-key-misspelled MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKNG: the key \"MI_AC_DISABLE_SCHEME_BLOCKNG\" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched exactly, so the library never reads it | fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING",
+            "Info.plist error OI007 override-key-misspelled MI_APP_CONECT: the key \"MI_APP_CONECT\" is not MI_APP_CONNECT: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_APP_CONNECT",
+            "Info.plist error OI007 override-key-misspelled MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKNG: the key \"MI_AC_DISABLE_SCHEME_BLOCKNG\" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING",
         ])
     }
 

@@ -132,9 +132,9 @@ struct LintTests {
              "config": {"mi_ac_disable_scheme_blocking": "true", "MI-AC-DISABLE-OPEN-IN-ENFORCEMENT": "yes"},
              "infoPlist": {"MI_App_Connect": {"MI_AC_DISABLE_SCHEME_BLOCKING": true}}}
             """) == [
-            "2:13 error OI007 override-key-misspelled config.mi_ac_disable_scheme_blocking: the key \"mi_ac_disable_scheme_blocking\" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched exactly, so the library never reads it | fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING",
-            "2:54 error OI007 override-key-misspelled config.MI-AC-DISABLE-OPEN-IN-ENFORCEMENT: the key \"MI-AC-DISABLE-OPEN-IN-ENFORCEMENT\" is not MI_AC_DISABLE_OPEN_IN_ENFORCEMENT: keys are matched exactly, so the library never reads it | fix: rename the key to MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
-            "3:16 error OI007 override-key-misspelled infoPlist.MI_App_Connect: the key \"MI_App_Connect\" is not MI_APP_CONNECT: keys are matched exactly, so the library never reads it | fix: rename the key to MI_APP_CONNECT",
+            "2:13 error OI007 override-key-misspelled config.mi_ac_disable_scheme_blocking: the key \"mi_ac_disable_scheme_blocking\" is not MI_AC_DISABLE_SCHEME_BLOCKING: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_AC_DISABLE_SCHEME_BLOCKING",
+            "2:54 error OI007 override-key-misspelled config.MI-AC-DISABLE-OPEN-IN-ENFORCEMENT: the key \"MI-AC-DISABLE-OPEN-IN-ENFORCEMENT\" is not MI_AC_DISABLE_OPEN_IN_ENFORCEMENT: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
+            "3:16 error OI007 override-key-misspelled infoPlist.MI_App_Connect: the key \"MI_App_Connect\" is not MI_APP_CONNECT: keys are matched byte for byte, so the library never reads it | fix: rename the key to MI_APP_CONNECT",
         ])
         #expect(Self.lint(#"{"openInPolicy": "whitelist", "infoPlist": {"MI_APP_CONNECT": {"MI_AC_Disable_Scheme_Blocking": true}}}"#).first?
             .hasPrefix("1:64 error OI007 override-key-misspelled infoPlist.MI_APP_CONNECT.MI_AC_Disable_Scheme_Blocking: the key") == true)

@@ -16,7 +16,9 @@ struct ModelTests {
         ("com.apple mail", "it contains a space"),
         ("com.a;com.b", "it contains ';': write one ID per entry"),
         ("com.a\u{7}", "it contains a control character"),
-        ("com.äpple", "it contains a non-ASCII character"),
+        ("com.äpple", "it contains 'ä' (U+00E4 LATIN SMALL LETTER A WITH DIAERESIS), which is not ASCII (a bundle ID is ASCII letters, digits, '-', '_' and '.')"),
+        ("com.example.viewer\u{037E}com.evil.exfil", "it contains ';' (U+037E GREEK QUESTION MARK), which is not ASCII (a bundle ID is ASCII letters, digits, '-', '_' and '.')"),
+        ("com.\u{200F}evil", "it contains (U+200F RIGHT-TO-LEFT MARK), which is not ASCII (a bundle ID is ASCII letters, digits, '-', '_' and '.')"),
         ("com/apple", "it contains '/' (allowed: letters, digits, '-', '_', '.')"),
     ])
     func malformedBundleIDs(_ text: String, _ reason: String) {

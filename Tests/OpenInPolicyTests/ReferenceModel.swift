@@ -5,6 +5,12 @@
 /// its own input checks, its own Mail-pair test, its own config reading and
 /// its own ASCII case folding. Rule ids are the strings of `RuleInfo.all`;
 /// which one applies the model decides itself.
+///
+/// Every input string is compared as the SDK compares it, by its UTF-8 bytes
+/// (``same(_:_:)``, its own loop), never with `String ==` or `Character`
+/// sets, which use canonical equivalence: a Kelvin-sign `K` is not `K` here,
+/// nor a Greek question mark `;`. Once an input is checked it is ASCII, and
+/// only then do the rules below compare with `==`.
 enum ReferenceModel {
     static let mailActivity = "com.apple.UIKit.activity.Mail"
     static let mobileMail = "com.apple.mobilemail"
@@ -106,15 +112,20 @@ enum ReferenceModel {
         var problems: [String] = []
         var status = ""
         var whitelist = input.whitelist
-        switch lowercase(input.policy) {
-        case "unauthorized", "acopeninpolicy_unauthorized", "0": status = "UNAUTHORIZED"
-        case "authorized", "acopeninpolicy_authorized", "1": status = "AUTHORIZED"
-        case "whitelist", "acopeninpolicy_whitelist", "2": status = "WHITELIST"
-        case "appconnect":
+        let policyName = lowercase(input.policy)
+        func named(_ names: [String]) -> Bool { names.contains { same(policyName, $0) } }
+        if named(["unauthorized", "acopeninpolicy_unauthorized", "acopeninpolicyunauthorized", "0"]) {
+            status = "UNAUTHORIZED"
+        } else if named(["authorized", "acopeninpolicy_authorized", "acopeninpolicyauthorized", "1"]) {
+            status = "AUTHORIZED"
+        } else if named(["whitelist", "acopeninpolicy_whitelist", "acopeninpolicywhitelist", "2"]) {
+            status = "WHITELIST"
+        } else if named(["appconnect"]) {
             // "All AppConnect apps" arrives as WHITELIST listing the device's AppConnect apps.
             status = "WHITELIST"
             whitelist = input.appConnectApps
-        default: problems.append("unknownPolicy")
+        } else {
+            problems.append("unknownPolicy")
         }
         let ids = input.whitelist + input.emailPlusIDs + input.appConnectApps + input.handlers.map(\.app)
         for id in ids where !isBundleID(id) { problems.append("malformedBundleID") }
@@ -123,7 +134,7 @@ enum ReferenceModel {
         var dragAndDrop: String?
         if let text = input.dragAndDrop {
             let name = lowercase(text)
-            if name == "all" || name == "appconnect" || name == "none" {
+            if same(name, "all") || same(name, "appconnect") || same(name, "none") {
                 dragAndDrop = name
             } else {
                 problems.append("unknownDragAndDropPolicy")
@@ -165,10 +176,10 @@ enum ReferenceModel {
         var schemeBlockingByConfig = false
         var enforcementDisabled = false
         for entry in input.config {
-            if entry.key == "MI_AC_DISABLE_SCHEME_BLOCKING" && entry.value == "true" { schemeBlockingByConfig = true }
-            if entry.key == "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT" {
+            if same(entry.key, "MI_AC_DISABLE_SCHEME_BLOCKING") && same(entry.value, "true") { schemeBlockingByConfig = true }
+            if same(entry.key, "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT") {
                 let value = lowercase(entry.value)
-                if value == "yes" || value == "true" { enforcementDisabled = true }
+                if same(value, "yes") || same(value, "true") { enforcementDisabled = true }
             }
         }
         return .valid(Setup(
@@ -418,8 +429,16 @@ enum ReferenceModel {
     // MARK: Plain helpers
 
     static func has(_ list: [String], _ value: String) -> Bool {
-        for element in list where element == value { return true }
+        for element in list where same(element, value) { return true }
         return false
+    }
+
+    /// Whether two strings are the same UTF-8 bytes, one by one.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        if left.count != right.count { return false }
+        for index in 0..<left.count where left[index] != right[index] { return false }
+        return true
     }
 
     /// ASCII-only lowercasing.
@@ -435,16 +454,18 @@ enum ReferenceModel {
         return String(scalars)
     }
 
-    static let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    static let digits = Set("0123456789")
-    static let hexDigits = Set("0123456789abcdefABCDEF")
+    // Byte sets: a `Set<Character>` would take a Kelvin sign for `K`.
+    static let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+    static let digits = Set("0123456789".utf8)
+    static let hexDigits = Set("0123456789abcdefABCDEF".utf8)
 
     /// 1 to 255 bytes; dot-separated segments of letters, digits, `-` and `_`, none empty.
     static func isBundleID(_ text: String) -> Bool {
-        if text.isEmpty || text.utf8.count > 255 { return false }
-        for segment in text.split(separator: ".", omittingEmptySubsequences: false) {
+        let bytes = Array(text.utf8)
+        if bytes.isEmpty || bytes.count > 255 { return false }
+        for segment in bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
             if segment.isEmpty { return false }
-            for character in segment where !(letters.contains(character) || digits.contains(character) || character == "-" || character == "_") {
+            for byte in segment where !(letters.contains(byte) || digits.contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")) {
                 return false
             }
         }
@@ -452,35 +473,38 @@ enum ReferenceModel {
     }
 
     /// A letter, then letters, digits, `+`, `-` or `.` (RFC 3986 section 3.1).
-    static func isSchemeName<S: StringProtocol>(_ text: S) -> Bool {
-        guard let first = text.first, letters.contains(first) else { return false }
-        for character in text where !(letters.contains(character) || digits.contains(character) || character == "+" || character == "-" || character == ".") {
+    static func isSchemeName(_ text: String) -> Bool { isSchemeBytes(Array(text.utf8)) }
+
+    static func isSchemeBytes(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first, letters.contains(first) else { return false }
+        for byte in bytes where !(letters.contains(byte) || digits.contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
             return false
         }
         return true
     }
 
-    /// Characters RFC 3986 allows in a URL: unreserved, gen-delims, sub-delims (and `%` escapes, checked apart).
-    static let urlCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=")
+    /// Bytes RFC 3986 allows in a URL: unreserved, gen-delims, sub-delims (and `%` escapes, checked apart).
+    static let urlCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
 
     /// The lowercased scheme of a well-formed URL, or nil when the URL is malformed.
     static func schemeOfURL(_ text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon]
-        if !isSchemeName(scheme) { return nil }
-        let rest = Array(text[text.index(after: colon)...])
+        let bytes = Array(text.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let scheme = Array(bytes[..<colon])
+        if !isSchemeBytes(scheme) { return nil }
+        let rest = Array(bytes[(colon + 1)...])
         var index = 0
         while index < rest.count {
-            let character = rest[index]
-            if character == "%" {
+            let byte = rest[index]
+            if byte == UInt8(ascii: "%") {
                 if index + 2 >= rest.count { return nil }
                 if !(hexDigits.contains(rest[index + 1]) && hexDigits.contains(rest[index + 2])) { return nil }
                 index += 3
             } else {
-                if !urlCharacters.contains(character) { return nil }
+                if !urlCharacters.contains(byte) { return nil }
                 index += 1
             }
         }
-        return lowercase(String(scheme))
+        return lowercase(String(decoding: scheme, as: UTF8.self))
     }
 }

@@ -89,13 +89,17 @@ enum RandomInputs {
         "com.example.viewer;com.acme.docs", "com,example", "com/example", "com.ex\u{E4}mple",
         "com.example\t", "com.example\u{0}", "com.example.viewer\n", "com.example.viewer!",
         String(repeating: "a", count: 256),
+        // Unicode the SDK's byte comparison does not fold: a Greek question mark for ';', a Kelvin sign
+        // for 'K', a combining mark, right-to-left marks, full-width and Cyrillic look-alikes.
+        "com.example.viewer\u{037E}com.acme.docs", "com.\u{212A}elvin.docs", "com.example.viewe\u{0301}r",
+        "com.example.\u{200F}viewer", "com.example.viewer\u{200E}", "\u{FF43}om.example.viewer", "com.ex\u{0430}mple.viewer",
     ]
 
     /// Scheme names for the app's schemes and the device's handlers, in several cases.
     static let schemes = ["x-docs", "X-Docs", "acme+viewer", "Acme+Viewer", "dropbox", "myapp", "MyApp",
                           "http", "HTTPS", "mailto", "ftp", "a", "mailto2", "v1.2"]
     static let ownSchemes = ["myapp", "MyApp", "MYAPP", "myapp", "x-docs", "http", "mailto"]
-    static let malformedSchemes = ["", "1abc", "my app", "x_y", "-x", "\u{E9}", "+a"]
+    static let malformedSchemes = ["", "1abc", "my app", "x_y", "-x", "\u{E9}", "+a", "x-doc\u{0455}", "\u{212A}ey", "myapp\u{200F}"]
 
     static let mailtoURLs = ["mailto:a@example.com", "MAILTO:b@example.com", "Mailto:", "mailto:?subject=Hi%20there",
                              "mailto:a@example.com,c@example.org"]
@@ -109,7 +113,7 @@ enum RandomInputs {
         " mailto:a@example.com", "example.com", "://x", "1http://x", "mailto:a b", "mailto:%zz",
         "mailto:%4", "http://exa<mple", "", "http://ex\u{E4}mple", ":mailto", "mailto", "https://x|y",
         "mailto:a\u{7F}", "x-docs:\"q\"", "http://x/{y}", "my_app://x", "\u{E9}cole:x", "mailto:a\r\nb",
-        "mailto:a%", "HTTP//example.com",
+        "mailto:a%", "HTTP//example.com", "mailto\u{037E}a@example.com", "\u{FF4D}ailto:a@example.com", "mailto:a@example.com\u{202E}",
     ]
 
     static let channels = ["document-interaction", "quick-look", "app-extension", "activity-view",
@@ -117,23 +121,33 @@ enum RandomInputs {
     /// Channels drawn with extra weight: open-url has the most rules.
     static let weightedChannels = channels + ["open-url", "open-url", "drag-and-drop", "mail-link"]
     static let unknownChannels = ["Document-Interaction", "open_url", "", "share-sheet", "drag_and_drop", " open-url",
-                                  "open_from", "Copy", "paste", "openfrom"]
+                                  "open_from", "Copy", "paste", "openfrom",
+                                  "quick-loo\u{212A}", "open-url\u{200F}", "mail\u{2010}link", "mail-compose\u{0301}"]
 
     static let policyNames = [
         "unauthorized", "UNAUTHORIZED", "ACOPENINPOLICY_UNAUTHORIZED", "0",
         "authorized", "Authorized", "ACOPENINPOLICY_AUTHORIZED", "1",
         "whitelist", "Whitelist", "ACOPENINPOLICY_WHITELIST", "acopeninpolicy_whitelist", "2", "whitelist",
         "appconnect", "AppConnect", "appconnect",
+        "ACOpenInPolicyUnauthorized", "ACOpenInPolicyAuthorized", "ACOpenInPolicyWhitelist", "acopeninpolicywhitelist",
     ]
-    static let unknownPolicyNames = ["", "3", "-1", "allow", "white list", "ACOPENINPOLICY_APPCONNECT", "authorised", " whitelist"]
+    static let unknownPolicyNames = ["", "3", "-1", "allow", "white list", "ACOPENINPOLICY_APPCONNECT", "authorised", " whitelist",
+                                     "whitelis\u{0074}\u{0301}", "\u{FF57}hitelist", "ACOPENINPOLICY_WHITELIST\u{200F}", "AC\u{041E}penInPolicyWhitelist"]
 
     static let configKeys = ["MI_AC_DISABLE_SCHEME_BLOCKING", "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
                              "mi_ac_disable_scheme_blocking", "Mi_Ac_Disable_Open_In_Enforcement", "OTHER_SETTING"]
     /// No value has surrounding spaces: a table cell could not hold them, and a mismatch must print as a faithful row.
-    static let configValues = ["true", "True", "TRUE", "yes", "Yes", "YES", "1", "false", "no", ""]
+    static let configValues = ["true", "True", "TRUE", "yes", "Yes", "YES", "1", "false", "no", "",
+                               "\u{FF54}rue", "true\u{200E}", "ye\u{0073}\u{0307}"]
+    /// Keys that look like the two override keys but are other bytes: the library never reads them.
+    static let lookalikeConfigKeys = [
+        "MI_AC_DISABLE_SCHEME_BLOCKING": ["MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING", "MI_AC_DISABLE_SCHEME_BLOCKING\u{200F}",
+                                          "MI_AC_DISABLE_SCHEME_BLOC\u{041A}ING"],
+        "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT": ["MI_AC_DISABLE_OPEN_IN_ENFORCEMEN\u{0054}\u{0301}", "\u{FF2D}I_AC_DISABLE_OPEN_IN_ENFORCEMENT"],
+    ]
 
     static let dragAndDropPolicies = ["all", "ALL", "appconnect", "AppConnect", "none", "None"]
-    static let unknownDragAndDropPolicies = ["some", "", "app-connect", "true", "AppConnect apps"]
+    static let unknownDragAndDropPolicies = ["some", "", "app-connect", "true", "AppConnect apps", "\u{0430}ll", "none\u{200F}", "appconnec\u{0074}\u{0307}"]
 
     static let emailPlusIDLists = [[], [emailPlus], [otherEmailPlus, emailPlus], [otherEmailPlus]]
 
@@ -177,7 +191,11 @@ enum RandomInputs {
         if maybeBreak(1, &rng) { input.whitelist.append(rng.pick(malformedBundleIDs)) }
 
         for key in configKeys where rng.percent(key == "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT" ? 15 : 30) {
-            input.config.append(.init(key: key, value: rng.pick(configValues)))
+            // Now and then a look-alike in the key's place (never beside it: a Swift dictionary would merge the two).
+            let written = rng.percent(20) ? lookalikeConfigKeys[key].map { rng.pick($0) } ?? key : key
+            // A look-alike set to a value that would turn the real key on is the case that matters.
+            let value = written != key && rng.percent(60) ? rng.pick(["true", "yes"]) : rng.pick(configValues)
+            input.config.append(.init(key: written, value: value))
         }
         input.plistOverride = rng.percent(20)
 

@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// An enumeration of the AppConnect SDK, with the SDK's raw values and constant names.
 ///
 /// Values print as their SDK constant name (`ACPOLICY_APPLIED`), the way a
@@ -31,13 +33,17 @@ extension SDKEnumeration {
 
     /// Reads a value from its short name (`applied`), the guide's constant
     /// name (`ACPOLICY_APPLIED`), the header's (`ACPolicyStateApplied`) or its
-    /// number (`1`); names are case-insensitive.
+    /// number (`1`).
+    ///
+    /// Names are compared byte for byte with ASCII letter case ignored; a name
+    /// holding any non-ASCII character (a Kelvin sign for `K`, which Swift's
+    /// `lowercased()` turns into `k`) is none of them.
     /// - Returns: `nil` for anything else.
     public init?(parsing text: String) {
-        let folded = text.lowercased()
-        for value in Self.allCases
-        where folded == value.name || folded == value.sdkName.lowercased() || folded == value.headerName.lowercased()
-            || folded == String(value.rawValue) {
+        let folded = ExactText.asciiLowercased(text)
+        for value in Self.allCases {
+            let spellings = [value.name, value.sdkName, value.headerName, String(value.rawValue)]
+            guard spellings.contains(where: { ExactText.same(folded, ExactText.asciiLowercased($0)) }) else { continue }
             self = value
             return
         }

@@ -17,12 +17,15 @@
 /// - `policy` → `openin` (required): `allow` (AUTHORIZED), `disable`
 ///   (UNAUTHORIZED), `whitelist`, or `appconnect` ("All AppConnect apps"); case-insensitive.
 /// - `policy` → `openinwhitelist`: bundle IDs separated by `;` (spaces around
-///   them and empty entries are ignored). Not allowed with `appconnect`.
+///   them and empty entries are ignored). Not allowed with `appconnect`. The
+///   list is split at the byte `;` only: a look-alike such as U+037E GREEK
+///   QUESTION MARK stays inside its entry, which is then not a valid ID.
 /// - `config`: the app-specific configuration, `<string>` values only.
 /// - `appconnectapps` (our key; the SDK's file does not describe the device):
 ///   the device's AppConnect apps, an `<array>` of `<string>`s or one
 ///   `;`-separated `<string>`. They make up the whitelist under `appconnect`.
 ///
+/// Keys are matched byte for byte, as the SDK's `NSDictionary` does.
 /// The SDK's file may carry other policies, so other keys are ignored — except
 /// a key within two edits of a known one, which is taken for a typo and is an
 /// error ("Did you mean …?"): a misspelt `openinwhitelist` must not silently
@@ -51,8 +54,11 @@ public enum AppConnectPlist {
         guard case .string(let openIn) = openInValue else {
             throw FormatError("policy.openin: must be a <string>, not \(openInValue.found)")
         }
+        if let problem = ExactText.asciiProblem(in: openIn) {
+            throw FormatError("policy.openin: \(JSONWriter.quoted(openIn)): \(problem). Use allow, disable, whitelist or appconnect")
+        }
         let setting: PolicySetting
-        switch openIn.lowercased() {
+        switch ExactText.asciiLowercased(openIn) {
         case "allow": setting = .status(.authorized)
         case "disable": setting = .status(.unauthorized)
         case "whitelist": setting = .status(.whitelist)
@@ -104,8 +110,8 @@ public enum AppConnectPlist {
         return inputs
     }
 
-    private static func rejectTypos(in dictionary: [String: PropertyListValue], known: [String], path: String) throws(FormatError) {
-        for key in dictionary.keys.sorted() where !known.contains(key) {
+    private static func rejectTypos(in dictionary: PropertyListDictionary, known: [String], path: String) throws(FormatError) {
+        for key in dictionary.keys where !ExactText.isOne(key, of: known) {
             if let suggestion = Suggestion.closest(to: key, among: known),
                Suggestion.editDistance(Array(key.lowercased()), Array(suggestion)) <= 2 {
                 throw FormatError("\(path)\(key): unknown key. Did you mean '\(suggestion)'?")
@@ -115,7 +121,7 @@ public enum AppConnectPlist {
 
     private static func bundleIDs(separated text: String, path: String) throws(FormatError) -> [BundleID] {
         var ids: [BundleID] = []
-        for (index, entry) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
+        for (index, entry) in ExactText.split(text, at: ";").enumerated() {
             let trimmed = String(entry.trimmingSpaces)
             if trimmed.isEmpty { continue }
             ids.append(try bundleID(trimmed, path: "\(path) (entry \(index + 1))"))

@@ -7,7 +7,8 @@
 /// about "unexpected character b". This check walks the trailer, the offset
 /// table and the object references, and fails closed with a plain message on
 /// anything out of range, a cycle, a set (Foundation on Linux crashes on one),
-/// a dictionary key that is not a string, nesting deeper than ``maxDepth``, or a tree
+/// a dictionary key that is not a string, a key given twice in one dictionary
+/// (or two canonically equivalent keys, which Foundation merges), nesting deeper than ``maxDepth``, or a tree
 /// of more than ``maxValues`` values once shared objects are counted each
 /// time they are used. An Info.plist or AppConnect.plist is far smaller.
 enum BinaryPropertyListCheck {
@@ -96,11 +97,22 @@ enum BinaryPropertyListCheck {
             }
             counted[object] = -1
             var total = 1
+            var keys: [ExactKey: Int] = [:], canonical: [String: Int] = [:]
             for index in 0..<references {
                 let reference = BinaryPropertyListCheck.integer(bytes, at: position + index * referenceSize, size: referenceSize)
                 guard reference < UInt64(offsets.count) else { throw Problem(message: "a reference points at no object") }
-                if kind == 0xD, index < count, !isString(Int(reference)) {
-                    throw Problem(message: "a dictionary has a key that is not a string")
+                if kind == 0xD, index < count {
+                    guard let key = try keyText(Int(reference)) else {
+                        throw Problem(message: "a dictionary has a key that is not a string")
+                    }
+                    if let first = keys[ExactKey(key)] {
+                        throw Problem(message: "duplicate key \(JSONWriter.quoted(key)) in the dictionary at byte offset \(start) (keys \(first + 1) and \(index + 1) of \(count)): give each key once")
+                    }
+                    if let first = canonical[key] {
+                        throw Problem(message: "keys \(first + 1) and \(index + 1) of the dictionary at byte offset \(start) are different bytes that look the same (canonically equivalent Unicode, \(JSONWriter.quoted(key))): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one")
+                    }
+                    keys[ExactKey(key)] = index
+                    canonical[key] = index
                 }
                 total += try values(of: Int(reference), depth: depth + 1)
                 if total > BinaryPropertyListCheck.maxValues {
@@ -111,10 +123,31 @@ enum BinaryPropertyListCheck {
             return total
         }
 
-        /// Whether `object` is an ASCII (0x5) or UTF-16 (0x6) string.
-        func isString(_ object: Int) -> Bool {
+        /// The text of `object` when it is an ASCII (0x5) or UTF-16 (0x6) string, `nil` when it is not a string.
+        /// - Throws: ``Problem`` for a string whose length runs outside the object area.
+        func keyText(_ object: Int) throws(Problem) -> String? {
             let start = offsets[object]
-            return start >= 8 && start < end && (bytes[start] >> 4 == 0x5 || bytes[start] >> 4 == 0x6)
+            guard start >= 8, start < end else { return nil }
+            let kind = bytes[start] >> 4
+            guard kind == 0x5 || kind == 0x6 else { return nil }
+            var position = start + 1
+            var length = Int(bytes[start] & 0x0F)
+            if length == 0x0F {
+                guard position < end, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else {
+                    throw Problem(message: "a string's length is corrupt")
+                }
+                let size = 1 << Int(bytes[position] & 0x0F)
+                guard position + 1 + size <= end else { throw Problem(message: "a string's length lies outside the object area") }
+                let value = BinaryPropertyListCheck.integer(bytes, at: position + 1, size: size)
+                guard value <= UInt64(end) else { throw Problem(message: "a string is longer than the file") }
+                length = Int(value)
+                position += 1 + size
+            }
+            let byteCount = kind == 0x6 ? length * 2 : length
+            guard byteCount <= end - position else { throw Problem(message: "a string lies outside the object area") }
+            if kind == 0x5 { return String(decoding: bytes[position..<position + byteCount], as: UTF8.self) }
+            let units = (0..<length).map { UInt16(bytes[position + 2 * $0]) << 8 | UInt16(bytes[position + 2 * $0 + 1]) }
+            return String(decoding: units, as: UTF16.self)
         }
     }
 }

@@ -45,9 +45,10 @@ struct JSONCursor {
         var result: [String: JSONCursor] = [:]
         for member in object.members {
             let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-            guard allowed.contains(member.key) else {
+            guard ExactText.isOne(member.key, of: allowed) else {
                 let suggestion = Suggestion.phrase(for: member.key, among: allowed)
-                throw FormatError("\(childPath): unknown key.\(suggestion) Known keys: \(allowed.joined(separator: ", "))",
+                let nonASCII = ExactText.asciiProblem(in: member.key).map { " (\($0))" } ?? ""
+                throw FormatError("\(childPath): unknown key\(nonASCII).\(suggestion) Known keys: \(allowed.joined(separator: ", "))",
                                   at: member.keyPosition)
             }
             result[member.key] = JSONCursor(member.value, path: childPath, position: member.valuePosition)

@@ -23,11 +23,17 @@ package final class JSONLinesFastPath {
         /// Each channel's name, in `Channel.allCases` order, in memory of its own (compared eight bytes at a time).
         let channelNames: [UnsafeBufferPointer<UInt8>]
 
-        init(evaluator: Evaluator) {
+        init(evaluator: Evaluator, ownStrings: Bool) {
             prepared = evaluator.prepared
             let policy = evaluator.policy
-            knownIDs = BundleIDInterner(Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
-                                        + policy.device.appConnectApps + policy.device.emailPlusBundleIDs)
+            var ids = Array(policy.whitelist.ids) + policy.device.schemeHandlers.values
+                + policy.device.appConnectApps + policy.device.emailPlusBundleIDs
+            if ownStrings {
+                // Copies with storage of their own: a target taken from here is retained for every line, and
+                // two threads retaining the same string would keep taking its cache line from each other.
+                ids = ids.compactMap { try? BundleID(String(decoding: Array($0.rawValue.utf8), as: UTF8.self)) }
+            }
+            knownIDs = BundleIDInterner(ids)
             channelNames = Channel.allCases.map { channel in
                 let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
                 _ = name.initialize(from: channel.rawValue.utf8)
@@ -41,6 +47,10 @@ package final class JSONLinesFastPath {
     }
 
     private let tables: Tables
+    /// The tables' parts, held here (one load instead of two per use).
+    private let writer: DecisionRecordWriter
+    private let knownIDs: BundleIDInterner
+    private let channelNames: [UnsafeBufferPointer<UInt8>]
     /// The record buffer, reused from line to line (behind a pointer, so using it costs no exclusivity check).
     private let sink: UnsafeMutablePointer<RecordSink>
     /// Decoded strings of fields written with escapes or non-ASCII, reused from line to line.
@@ -48,18 +58,22 @@ package final class JSONLinesFastPath {
     private var decodedID: [UInt8] = []
     private var decodedDocument: [UInt8] = []
 
-    package convenience init(evaluator: Evaluator) {
-        self.init(tables: Tables(evaluator: evaluator))
+    /// - Parameter ownStrings: whether the policy's bundle IDs are copied into storage of this
+    ///   fast path's own (for a fast path used on another thread than the policy's other users).
+    package convenience init(evaluator: Evaluator, ownStrings: Bool = false) {
+        self.init(tables: Tables(evaluator: evaluator, ownStrings: ownStrings))
     }
 
     private init(tables: Tables) {
         self.tables = tables
-        sink = .allocate(capacity: 1)
+        writer = tables.writer
+        knownIDs = tables.knownIDs
+        channelNames = tables.channelNames
+        // A cache line (two, for adjacent-line prefetch) of its own: the sink's count changes on every append,
+        // and two threads' sinks side by side would keep taking the line from each other.
+        sink = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: RecordSink.self, capacity: 1)
         sink.initialize(to: RecordSink(capacity: 1024))
     }
-
-    /// Another fast path for another thread: the policy's tables are shared, the buffers are its own.
-    package func copy() -> JSONLinesFastPath { JSONLinesFastPath(tables: tables) }
 
     deinit {
         sink.pointee.deallocate()
@@ -80,7 +94,7 @@ package final class JSONLinesFastPath {
             var target: BundleID? = nil
             if let range = fields.target {
                 let spelling = UnsafeBufferPointer(rebasing: line[range])
-                if let known = tables.knownIDs.id(spelled: spelling) {
+                if let known = knownIDs.id(spelled: spelling) {
                     target = known
                 } else {
                     target = try BundleID(String(decoding: spelling, as: UTF8.self))
@@ -97,7 +111,7 @@ package final class JSONLinesFastPath {
         // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
         let decision = Evaluator.decide(request, tables.prepared)
         sink.pointee.removeAll()
-        tables.writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
+        writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
                             document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &sink.pointee)
         return (sink.pointee.bytes, decision.outcome)
     }
@@ -113,15 +127,34 @@ package final class JSONLinesFastPath {
             guard JSONStringDecoder.decode(bytes, into: &decoded) else { return nil }
             return String(decoding: decoded, as: UTF8.self)
         }
-        guard let channelName = text(fields.channel, RequestLineScanner.channelBit) else { return nil }
-        var targetText: String? = nil, urlText: String? = nil
-        if let range = fields.target {
-            guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
-            targetText = decoded
+        // The channel: its decoded bytes against the eight names (all ASCII, so bytes equal means the names equal).
+        let channelBytes = UnsafeBufferPointer(rebasing: line[fields.channel])
+        let channel: Channel
+        if fields.isEncoded(RequestLineScanner.channelBit) {
+            decoded.removeAll(keepingCapacity: true)
+            guard JSONStringDecoder.decode(channelBytes, into: &decoded),
+                  let named = decoded.withUnsafeBufferPointer({ self.channel($0) }) else { return nil }
+            channel = named
+        } else {
+            guard let named = self.channel(channelBytes) else { return nil }
+            channel = named
         }
-        if let range = fields.url {
-            guard let decoded = text(range, RequestLineScanner.urlBit) else { return nil }
-            urlText = decoded
+        var target: BundleID? = nil, url: ShareURL? = nil
+        do throws(InputError) {
+            if let range = fields.target {
+                if !fields.isEncoded(RequestLineScanner.targetBit), let known = knownIDs.id(spelled: UnsafeBufferPointer(rebasing: line[range])) {
+                    target = known
+                } else {
+                    guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
+                    target = try BundleID(decoded)
+                }
+            }
+            if let range = fields.url {
+                guard let decoded = text(range, RequestLineScanner.urlBit) else { return nil }
+                url = try ShareURL(decoded)
+            }
+        } catch {
+            return nil
         }
         // The document's bytes name the dummy file; the id is echoed as the JSON writer writes its string.
         decodedDocument.removeAll(keepingCapacity: true)
@@ -146,7 +179,7 @@ package final class JSONLinesFastPath {
         }
         let request: ShareRequest
         do throws(InputError) {
-            request = try ShareRequest(channel: channelName, target: targetText, url: urlText)
+            request = try ShareRequest(channel: channel, target: target, url: url)
         } catch {
             return nil
         }
@@ -156,7 +189,7 @@ package final class JSONLinesFastPath {
         let hasID = fields.id != nil, hasDocument = fields.document != nil
         decodedID.withUnsafeBufferPointer { id in
             decodedDocument.withUnsafeBufferPointer { document in
-                tables.writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &sink.pointee)
+                writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &sink.pointee)
             }
         }
         return (sink.pointee.bytes, decision.outcome)
@@ -178,7 +211,7 @@ package final class JSONLinesFastPath {
         case (13, UInt8(ascii: "r")): (channel, index) = (.dragAndDrop, 7)
         default: return nil
         }
-        let known = tables.channelNames[index]
+        let known = channelNames[index]
         guard known.count == name.count, let knownBytes = known.baseAddress else { return nil }
         func word(_ pointer: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
             UnsafeRawPointer(pointer + offset).loadUnaligned(as: UInt64.self)

@@ -173,7 +173,10 @@ private struct JSONParser {
         try enterContainer()
         index += 1
         var members: [JSONObject.Member] = []
-        var seen: [String: JSONPosition] = [:]
+        // By bytes, as the SDK keys its dictionaries; and by canonical equivalence, which a Swift dictionary
+        // (and so every reader of this object) would merge: two keys that differ only there are refused.
+        var seen: [ExactKey: JSONPosition] = [:]
+        var lookalikes: [String: (key: String, position: JSONPosition)] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -190,10 +193,14 @@ private struct JSONParser {
             }
             let keyPosition = position
             let key = try parseString()
-            if let first = seen[key] {
+            if let first = seen[ExactKey(key)] {
                 throw JSONError("duplicate key \"\(key)\" (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
             }
-            seen[key] = keyPosition
+            if let other = lookalikes[key] {
+                throw JSONError("the keys \(JSONWriter.quoted(other.key)) (line \(other.position.line), column \(other.position.column)) and \(JSONWriter.quoted(key)) are different bytes that look the same (canonically equivalent Unicode): rename or remove one", at: keyPosition)
+            }
+            seen[ExactKey(key)] = keyPosition
+            lookalikes[key] = (key, keyPosition)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after the key \"\(key)\", found \(found(at: index))")

@@ -160,7 +160,8 @@ package struct JSONObject: Sendable, Hashable {
 
     /// The member called `key`, if any.
     /// - Complexity: O(n) in the number of members; objects here are small.
-    package func member(_ key: String) -> Member? { members.first { $0.key == key } }
+    /// Keys are matched byte for byte (UTF-8), not by Swift's canonical equivalence.
+    package func member(_ key: String) -> Member? { members.first { ExactText.same($0.key, key) } }
 
     /// The value for `key`, if any.
     package subscript(key: String) -> JSONValue? { member(key)?.value }

@@ -1,4 +1,4 @@
-/// The JSON policy file of DESIGN.md ("The CLI contract").
+/// The JSON policy file: the policy, the app's settings and the device facts `openin-check` reads.
 ///
 /// ```json
 /// {
@@ -169,6 +169,10 @@ public enum PolicyJSON {
         let text: String
         switch field.value {
         case .string(let string):
+            // The number is a JSON number; "1" in quotes is a name that no policy has (fail closed, say why).
+            if !string.isEmpty, string.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                throw field.error("the string \(JSONWriter.quoted(string)) is not a policy: write the number \(string) without quotes, or a name such as \"whitelist\"")
+            }
             text = string
         case .number(let number):
             guard let integer = number.intValue else {

@@ -3,7 +3,7 @@ import Foundation
 /// A property-list value, read with Foundation's `PropertyListSerialization`
 /// (XML and binary) and sorted into kinds so readers can check types exactly.
 enum PropertyListValue {
-    case dictionary([String: PropertyListValue])
+    case dictionary(PropertyListDictionary)
     case array([PropertyListValue])
     case string(String)
     case bool(Bool)
@@ -27,6 +27,29 @@ enum PropertyListValue {
     }
 }
 
+/// A property list's `<dict>`: keys looked up by their exact bytes, as the SDK's `NSDictionary` does.
+///
+/// Iterating gives the entries in byte order of their keys.
+struct PropertyListDictionary: Sequence {
+    private let values: [ExactKey: PropertyListValue]
+    /// The keys, in byte order.
+    let keys: [String]
+
+    init(_ entries: [(key: String, value: PropertyListValue)]) {
+        var values: [ExactKey: PropertyListValue] = [:]
+        for (key, value) in entries { values[ExactKey(key)] = value }
+        self.values = values
+        keys = values.keys.sorted().map(\.text)
+    }
+
+    /// The value whose key is exactly `key`, byte for byte.
+    subscript(key: String) -> PropertyListValue? { values[ExactKey(key)] }
+
+    func makeIterator() -> some IteratorProtocol<(key: String, value: PropertyListValue)> {
+        keys.lazy.map { (key: $0, value: self.values[ExactKey($0)]!) }.makeIterator()
+    }
+}
+
 /// Reading property lists: Foundation does the parsing, this file the typing.
 enum PropertyList {
     /// Reads an XML or binary property list.
@@ -35,7 +58,10 @@ enum PropertyList {
     /// must pass ``BinaryPropertyListCheck``; an XML list may not define
     /// entities (`<!ENTITY`), which a property list never needs. Foundation's
     /// third format, OpenStep text, is not read: it is neither kind, and its
-    /// parser writes warnings to standard error.
+    /// parser writes warnings to standard error. A key given twice in one
+    /// dictionary is an error naming it and both places (Foundation would keep
+    /// one silently), as are two keys that differ in bytes but are canonically
+    /// equivalent (Foundation on Linux merges them; the SDK would not).
     /// - Throws: ``FormatError`` with the parser's message and line, when it gives one.
     static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
         let bytes = Array(bytes)
@@ -51,6 +77,12 @@ enum PropertyList {
             throw FormatError("not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')")
         } else if let line = line(of: Array("<!ENTITY".utf8), in: bytes) {
             throw FormatError("entity definitions (<!ENTITY …>) are not allowed in a property list", line: line)
+        } else {
+            do throws(PropertyListKeyCheck.Problem) {
+                try PropertyListKeyCheck.checkXML(bytes)
+            } catch {
+                throw FormatError("not a valid property list: \(error.message)", line: error.line)
+            }
         }
         let object: Any
         var format = PropertyListSerialization.PropertyListFormat.xml
@@ -100,7 +132,7 @@ enum PropertyList {
 
     private static func convert(_ object: Any) -> PropertyListValue {
         if let dictionary = object as? [String: Any] {
-            return .dictionary(dictionary.mapValues(convert))
+            return .dictionary(PropertyListDictionary(dictionary.map { (key: $0.key, value: convert($0.value)) }))
         }
         if let array = object as? [Any] { return .array(array.map(convert)) }
         if let string = object as? String { return .string(string) }

@@ -89,12 +89,7 @@ public final class RequestStream {
     private var workers: [Worker]
     /// How many threads a block of lines may use.
     private let threads: Int
-    /// The line ranges of the current block, reused from block to block.
-    private var lineStarts: [Int] = []
-    private var lineEnds: [Int] = []
 
-    /// A block needs at least this many lines per thread to be split between threads.
-    private static let linesPerThread = 256
 
     /// A stream deciding under `policy`.
     /// - Parameters:
@@ -188,13 +183,15 @@ public final class RequestStream {
         let worker = workers[0]
         worker.output.removeAll(keepingCapacity: true)
         lineCount += 1
+        let counts: (invalid: Int, notAllowed: Int)
         switch line {
         case .bytes(let bytes):
-            bytes.withUnsafeBufferPointer { work(on: $0, number: lineCount, in: worker) }
+            counts = bytes.withUnsafeBufferPointer { work(on: $0, number: lineCount, with: worker, output: &worker.output) }
         case .tooLong:
-            work(on: nil, number: lineCount, in: worker)
+            counts = work(on: nil, number: lineCount, with: worker, output: &worker.output)
         }
-        collect(worker)
+        invalidCount += counts.invalid
+        notAllowedCount += counts.notAllowed
         return try worker.output.withUnsafeBufferPointer { bytes throws(Failure) in try body(bytes) }
     }
 
@@ -207,66 +204,126 @@ public final class RequestStream {
     /// records, their numbers and the counts are those of deciding the lines one by one.
     public func withRecords(forLinesIn block: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard let base = block.baseAddress, block.count > 0 else { return }
-        lineStarts.removeAll(keepingCapacity: true)
-        lineEnds.removeAll(keepingCapacity: true)
-        var start = 0
-        while start < block.count {
-            let end = memchr(base + start, Int32(UInt8(ascii: "\n")), block.count - start)
-                .map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? block.count
-            lineStarts.append(start)
-            lineEnds.append(end > start && base[end - 1] == UInt8(ascii: "\r") ? end - 1 : end)
-            start = end + 1
-        }
-        let lines = lineStarts.count
-        let parts = min(threads, max(1, lines / Self.linesPerThread))
-        while workers.count < parts { workers.append(Worker(fast: workers[0].fast?.copy())) }
-        let job = Block(stream: self, base: base, starts: lineStarts, ends: lineEnds, first: lineCount + 1, parts: parts, workers: workers)
+        let parts = min(threads, max(1, block.count / Self.bytesPerThread))
         if parts == 1 {
-            job.run(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: parts) { job.run($0) }
+            // One thread: each record goes straight to `body`, with no buffer in between.
+            let worker = workers[0]
+            var invalid = 0, notAllowed = 0
+            let maxLineLength = maxLineLength
+            Self.forEachLine(in: base, 0..<block.count) { whole, index in
+                let number = lineCount + 1 + index
+                let line = whole.flatMap { $0.count > maxLineLength ? nil : $0 }
+                if let line, let fast = worker.fast, let record = fast.record(for: line) {
+                    if record.outcome != .allow { notAllowed += 1 }
+                    body(record.bytes)
+                    return
+                }
+                worker.output.removeAll(keepingCapacity: true)
+                let counts = work(on: line, number: number, with: worker, output: &worker.output)
+                invalid += counts.invalid
+                notAllowed += counts.notAllowed
+                worker.output.withUnsafeBufferPointer { body($0) }
+            } finished: { lines in lineCount += lines }
+            invalidCount += invalid
+            notAllowedCount += notAllowed
+            return
         }
-        lineCount += lines
+        // Several threads: the block is cut at line breaks into equal parts; each part's first line
+        // number is known before the threads start, from counting the line breaks before it.
+        var cuts = [0]
+        for part in 1..<parts {
+            let from = max(cuts[part - 1], block.count * part / parts)
+            let newline = from < block.count ? memchr(base + from, Int32(UInt8(ascii: "\n")), block.count - from) : nil
+            cuts.append(newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) + 1 } ?? block.count)
+        }
+        cuts.append(block.count)
+        var firsts = [lineCount + 1]
+        for part in 1..<parts { firsts.append(firsts[part - 1] + Self.lineCount(in: UnsafeBufferPointer(start: base + cuts[part - 1], count: cuts[part] - cuts[part - 1]))) }
+        // Each further worker decides with an evaluator and fast path of its own, made from the policy: shared
+        // objects would have their reference counts changed from two threads for every line.
+        while workers.count < parts {
+            workers.append(Worker(fast: workers[0].fast.map { _ in JSONLinesFastPath(evaluator: Evaluator(policy: inputs.policy), ownStrings: true) }))
+        }
+        let job = Block(stream: self, base: base, cuts: cuts, firsts: firsts, workers: workers)
+        // Parts 1… go to Dispatch's threads at once; this thread decides part 0 meanwhile, then waits.
+        let group = DispatchGroup()
+        for part in 1..<parts { DispatchQueue.global().async(group: group) { job.run(part) } }
+        job.run(0)
+        group.wait()
         for part in 0..<parts {
+            lineCount += workers[part].lines
             collect(workers[part])
             workers[part].output.withUnsafeBufferPointer { body($0) }
         }
     }
 
-    /// One block's lines, shared out between threads: part `n` goes to worker `n`, which no other
+    /// A block is split between threads only when each gets at least this many bytes.
+    private static let bytesPerThread = 64 * 1024
+
+    /// The lines of `range` of a block — `nil` for none — each without its line break (and a `\r`
+    /// before it), with their index from 0; then `finished` with how many.
+    @inline(__always)
+    private static func forEachLine(in base: UnsafePointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>?, Int) -> Void,
+                                    finished: (Int) -> Void) {
+        var start = range.lowerBound, index = 0
+        while start < range.upperBound {
+            let end = memchr(base + start, Int32(UInt8(ascii: "\n")), range.upperBound - start)
+                .map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? range.upperBound
+            let stop = end > start && base[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+            body(UnsafeBufferPointer(start: base + start, count: stop - start), index)
+            index += 1
+            start = end + 1
+        }
+        finished(index)
+    }
+
+    /// How many lines `bytes` holds: its line breaks, and one more for a last line without one.
+    private static func lineCount(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte == UInt8(ascii: "\n") { count += 1 }
+        return count + (bytes.last.map { $0 != UInt8(ascii: "\n") ? 1 : 0 } ?? 0)
+    }
+
+    /// One block's parts, shared out between threads: part `n` goes to worker `n`, which no other
     /// thread touches meanwhile; the stream's state the threads read is immutable.
     private struct Block: @unchecked Sendable {
         let stream: RequestStream
         let base: UnsafePointer<UInt8>
-        let starts: [Int]
-        let ends: [Int]
-        let first: Int
-        let parts: Int
+        let cuts: [Int]
+        let firsts: [Int]
         let workers: [Worker]
 
         func run(_ part: Int) {
             let worker = workers[part]
-            worker.output.removeAll(keepingCapacity: true)
-            let lines = starts.count
-            for index in lines * part / parts..<lines * (part + 1) / parts {
-                let length = ends[index] - starts[index]
-                stream.work(on: length > stream.maxLineLength ? nil : UnsafeBufferPointer(start: base + starts[index], count: length),
-                            number: first + index, in: worker)
-            }
+            // The output moves out of the worker while the part is decided (no class access per line), and back.
+            var output = worker.output
+            worker.output = []
+            output.removeAll(keepingCapacity: true)
+            // Counted in locals and stored once: workers' counts side by side would share a cache line.
+            var invalid = 0, notAllowed = 0, lines = 0
+            let maxLineLength = stream.maxLineLength, first = firsts[part]
+            RequestStream.forEachLine(in: base, cuts[part]..<cuts[part + 1]) { line, index in
+                let counts = stream.work(on: line.flatMap { $0.count > maxLineLength ? nil : $0 }, number: first + index, with: worker, output: &output)
+                invalid &+= counts.invalid
+                notAllowed &+= counts.notAllowed
+            } finished: { lines = $0 }
+            worker.output = output
+            worker.invalid += invalid
+            worker.notAllowed += notAllowed
+            worker.lines = lines
         }
     }
 
-    /// Decides one line (`nil`: too long) and appends its record to the worker's output, counting in the worker.
-    private func work(on line: UnsafeBufferPointer<UInt8>?, number: Int, in worker: Worker) {
+    /// Decides one line (`nil`: too long) with `worker`'s fast path and reader, appends its record
+    /// to `output`, and says whether it was invalid or not allowed (0 or 1 each).
+    private func work(on line: UnsafeBufferPointer<UInt8>?, number: Int, with worker: Worker, output: inout [UInt8]) -> (invalid: Int, notAllowed: Int) {
         if let line, let fast = worker.fast, let record = fast.record(for: line) {
-            if record.outcome != .allow { worker.notAllowed += 1 }
-            worker.output.append(contentsOf: record.bytes)
-            return
+            output.append(contentsOf: record.bytes)
+            return (0, record.outcome != .allow ? 1 : 0)
         }
         let entry = decide(line, number: number, reader: worker.reader)
-        if entry.error != nil { worker.invalid += 1 }
-        if let decision = entry.decision, decision.outcome != .allow { worker.notAllowed += 1 }
-        appendRecord(of: entry, to: &worker.output)
+        appendRecord(of: entry, to: &output)
+        return (entry.error != nil ? 1 : 0, entry.decision.map { $0.outcome != .allow ? 1 : 0 } ?? 0)
     }
 
     /// Moves a worker's counts to the stream's.
@@ -319,6 +376,8 @@ private final class Worker: @unchecked Sendable {
     var output: [UInt8] = []
     var invalid = 0
     var notAllowed = 0
+    /// The lines of the worker's last part.
+    var lines = 0
 
     init(fast: JSONLinesFastPath?) {
         self.fast = fast

@@ -7,7 +7,7 @@
 public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The ID as written.
     public let rawValue: String
-    /// A hash of `rawValue` computed once, so set lookups do not rehash the string.
+    /// The ``TableHash`` of `rawValue` (keyed, over every byte), computed once, so set and table lookups do not rehash the string.
     let storedHash: UInt64
     /// Whether this is one of the two IDs that together stand for native Mail
     /// (`com.apple.UIKit.activity.Mail`, `com.apple.mobilemail`); decided once, as every listing check asks.
@@ -20,7 +20,7 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
             throw .malformedBundleID(text, reason: problem)
         }
         rawValue = text
-        storedHash = FNV1a.hash(text)
+        storedHash = TableHash.of(text)
         isNativeMail = BundleID.isNativeMail(text)
     }
 
@@ -28,16 +28,16 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     init(known text: String) {
         precondition(BundleID.problem(in: text) == nil, "invalid built-in bundle ID \(text)")
         rawValue = text
-        storedHash = FNV1a.hash(text)
+        storedHash = TableHash.of(text)
         isNativeMail = BundleID.isNativeMail(text)
     }
 
     private static func isNativeMail(_ text: String) -> Bool {
-        text == "com.apple.UIKit.activity.Mail" || text == "com.apple.mobilemail"
+        ExactText.same(text, "com.apple.UIKit.activity.Mail") || ExactText.same(text, "com.apple.mobilemail")
     }
 
     public static func == (lhs: BundleID, rhs: BundleID) -> Bool {
-        lhs.storedHash == rhs.storedHash && lhs.rawValue == rhs.rawValue
+        lhs.storedHash == rhs.storedHash && ExactText.same(lhs.rawValue, rhs.rawValue)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -53,6 +53,9 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     static func readProblem(in text: String) -> String? {
         if text.isEmpty { return "it is empty" }
         if text.utf8.count > 255 { return "it is longer than 255 bytes" }
+        if let scalar = ExactText.firstNonASCII(in: text) {
+            return "it contains \(ExactText.describe(scalar)), which is not ASCII (a bundle ID is ASCII letters, digits, '-', '_' and '.')"
+        }
         var segmentLength = 0
         for byte in text.utf8 {
             switch byte {
@@ -68,8 +71,6 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
                 return "it contains '\(Character(Unicode.Scalar(byte)))': write one ID per entry"
             case 0..<0x20, 0x7F:
                 return "it contains a control character"
-            case 0x80...:
-                return "it contains a non-ASCII character"
             default:
                 return "it contains '\(Character(Unicode.Scalar(byte)))' (allowed: letters, digits, '-', '_', '.')"
             }
@@ -106,7 +107,13 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public var description: String { rawValue }
 
-    public static func < (lhs: BundleID, rhs: BundleID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// Byte order (IDs are ASCII, so this is also character order).
+    public static func < (lhs: BundleID, rhs: BundleID) -> Bool {
+        let fast = lhs.rawValue.utf8.withContiguousStorageIfAvailable { left in
+            rhs.rawValue.utf8.withContiguousStorageIfAvailable { right in left.lexicographicallyPrecedes(right) }
+        }
+        return (fast ?? nil) ?? lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
 }
 
 extension BundleID {

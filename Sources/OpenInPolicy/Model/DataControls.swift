@@ -173,7 +173,7 @@ enum DataControlName {
     /// style (`prefix` + `_` + name) or the number; names are case-insensitive.
     static func match(_ text: String, prefix: String, cases: [(name: String, raw: Int)]) -> Int? {
         // Compared as bytes, not by canonical equivalence: only these exact spellings (in any letter case) count.
-        let lowered = text.lowercased().utf8
+        let lowered = ExactText.asciiLowercased(text).utf8  // ASCII folding only: Swift lowercases U+212A KELVIN SIGN to "k"
         for (name, raw) in cases {
             let short = name.lowercased()
             for spelling in [short, prefix + short, prefix + "_" + short, String(raw)] where lowered.elementsEqual(spelling.utf8) {

@@ -1,5 +1,8 @@
-/// The 64-bit FNV-1a hash: cheap, stable across runs and platforms (unlike `Hasher`),
-/// good enough to key the engine's read-mostly tables.
+/// The 64-bit FNV-1a hash: cheap and stable across runs and platforms (unlike `Hasher`),
+/// for values that must not change from run to run (the dummy file name's seed).
+///
+/// Not for hash tables: it is unkeyed, so colliding inputs can be crafted.
+/// Tables use ``TableHash``.
 enum FNV1a {
     static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01b3

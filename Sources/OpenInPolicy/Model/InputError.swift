@@ -33,11 +33,11 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownPolicy(let value):
-            "unknown Open In policy '\(value)': use unauthorized, authorized, whitelist, appconnect, an ACOPENINPOLICY_ constant name, or 0, 1, 2"
+            "unknown Open In policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
         case .unknownChannel(let value):
-            "unknown channel '\(value)': use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
+            "unknown channel '\(value)'\(Self.nonASCII(value)): use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
         case .unknownDragAndDropPolicy(let value):
-            "unknown drag-and-drop policy '\(value)': use all, appconnect or none"
+            "unknown drag-and-drop policy '\(value)'\(Self.nonASCII(value)): use all, appconnect or none"
         case .malformedBundleID(let value, let reason):
             "malformed bundle ID '\(value)': \(reason)"
         case .malformedURL(let value, let reason):
@@ -51,18 +51,23 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notMailto(let url):
             "channel mail-link takes a mailto: URL, not '\(url)'"
         case .malformedScheme(let value):
-            "malformed URL scheme '\(value)': a scheme is a letter followed by letters, digits, '+', '-' or '.'"
+            "malformed URL scheme '\(value)'\(Self.nonASCII(value)): a scheme is a letter followed by letters, digits, '+', '-' or '.'"
         case .unknownOpenFromPolicy(let value):
-            "unknown Open From policy '\(value)': use unauthorized, authorized, whitelist, appconnect, an ACOpenFromPolicy constant name, or 0, 1, 2"
+            "unknown Open From policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, whitelist, appconnect, an ACOpenFromPolicy constant name, or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownPasteboardPolicy(let value):
-            "unknown pasteboard policy '\(value)': use unauthorized, authorized, securecopy, an ACPasteboardPolicy constant name, or 0, 1, 2"
+            "unknown pasteboard policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, securecopy, an ACPasteboardPolicy constant name, or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "securecopy"])
         case .unknownPrintPolicy(let value):
-            "unknown print policy '\(value)': use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
+            "unknown print policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized"])
         case .policyKeyNotSet(let key, let channel):
             "channel \(channel.rawValue) needs \(key), which the policy does not set (there is no default: the engine fails closed): \(PolicyKeyHint.hint(for: key))"
         }
+    }
+
+    /// `` (it contains 'K' (U+212A KELVIN SIGN), which is not ASCII …)`` when `value` is not ASCII, else nothing.
+    private static func nonASCII(_ value: String) -> String {
+        ExactText.asciiProblem(in: value).map { " (\($0))" } ?? ""
     }
 }

@@ -39,19 +39,35 @@ public enum OpenInStatus: Int, Sendable, Hashable, CaseIterable, CustomStringCon
         }
     }
 
-    /// Reads a status from its short name, SDK constant name or number (`whitelist`,
-    /// `ACOPENINPOLICY_WHITELIST`, `2`); names are case-insensitive.
+    /// The header's constant name, e.g. `ACOpenInPolicyWhitelist` (`ACTypes.h`, `ACOpenInPolicy`).
+    public var headerName: String {
+        switch self {
+        case .unauthorized: "ACOpenInPolicyUnauthorized"
+        case .authorized: "ACOpenInPolicyAuthorized"
+        case .whitelist: "ACOpenInPolicyWhitelist"
+        }
+    }
+
+    /// Reads a status from its short name, the guide's constant name, the header's
+    /// constant name or its number (`whitelist`, `ACOPENINPOLICY_WHITELIST`,
+    /// `ACOpenInPolicyWhitelist`, `2`).
+    ///
+    /// Names are compared byte for byte with ASCII letter case ignored; a name
+    /// holding a non-ASCII character is never one of them (the error names the character).
     ///
     /// `appconnect` ("All AppConnect apps") is not a status of its own: see
     /// ``PolicySetting``.
     /// - Throws: ``InputError/unknownPolicy(_:)`` for anything else.
     public init(parsing text: String) throws(InputError) {
-        switch text.lowercased() {
-        case "unauthorized", "acopeninpolicy_unauthorized", "0": self = .unauthorized
-        case "authorized", "acopeninpolicy_authorized", "1": self = .authorized
-        case "whitelist", "acopeninpolicy_whitelist", "2": self = .whitelist
-        default: throw .unknownPolicy(text)
+        let folded = ExactText.asciiLowercased(text)
+        for status in OpenInStatus.allCases {
+            for spelling in [status.name, status.sdkName, status.headerName, String(status.rawValue)]
+            where ExactText.same(folded, ExactText.asciiLowercased(spelling)) {
+                self = status
+                return
+            }
         }
+        throw .unknownPolicy(text)
     }
 }
 
@@ -67,10 +83,11 @@ public enum PolicySetting: Sendable, Hashable {
     case allAppConnectApps
 
     /// Reads `unauthorized`, `authorized`, `whitelist`, `appconnect`, an SDK
-    /// constant name or `0`/`1`/`2` (names case-insensitive).
+    /// constant name (`ACOPENINPOLICY_WHITELIST` or `ACOpenInPolicyWhitelist`) or
+    /// `0`/`1`/`2` (ASCII letters in any case, every other byte exactly).
     /// - Throws: ``InputError/unknownPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        if text.lowercased() == "appconnect" {
+        if ExactText.sameIgnoringASCIICase(text, "appconnect") {
             self = .allAppConnectApps
         } else {
             self = .status(try OpenInStatus(parsing: text))

@@ -124,15 +124,27 @@ public struct AppConfig: Sendable, Hashable {
     /// with the value true"); any other value leaves blocking on (fail closed)
     /// and `openin-check lint` reports it. `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`
     /// counts for `yes` or `true` in any case.
+    ///
+    /// Keys are matched byte for byte, as the SDK reads its `NSDictionary`:
+    /// `MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING` (KELVIN SIGN for `K`) is another
+    /// key, never read (`lint` reports it). Values are compared by bytes too.
     public init(_ values: [String: String] = [:]) {
         self.values = values
-        disablesSchemeBlocking = values[AppConfig.disableSchemeBlockingKey] == "true"
-        let enforcement = values[AppConfig.disableOpenInEnforcementKey]?.lowercased()
-        disablesOpenInEnforcement = enforcement == "yes" || enforcement == "true"
+        var schemeBlocking = false, enforcement = false
+        for (key, value) in values {
+            if ExactText.same(key, AppConfig.disableSchemeBlockingKey) {
+                schemeBlocking = ExactText.same(value, "true")
+            } else if ExactText.same(key, AppConfig.disableOpenInEnforcementKey) {
+                enforcement = ExactText.sameIgnoringASCIICase(value, "yes") || ExactText.sameIgnoringASCIICase(value, "true")
+            }
+        }
+        disablesSchemeBlocking = schemeBlocking
+        disablesOpenInEnforcement = enforcement
     }
 
-    /// The value for `key`, if set.
-    public subscript(key: String) -> String? { values[key] }
+    /// The value whose key is exactly `key`, byte for byte, if set.
+    /// - Complexity: O(n) in the number of keys.
+    public subscript(key: String) -> String? { values.first { ExactText.same($0.key, key) }?.value }
 }
 
 /// The `MI_APP_CONNECT` dictionary of the app's Info.plist, as far as Open In is concerned.
@@ -287,10 +299,13 @@ public enum DragAndDropPolicy: String, Sendable, Hashable, CaseIterable {
     /// No drag and drop.
     case none
 
-    /// Reads `all`, `appconnect` or `none` (case-insensitive).
+    /// Reads `all`, `appconnect` or `none` (ASCII letters in any case, every other byte exactly).
     /// - Throws: ``InputError/unknownDragAndDropPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        guard let value = DragAndDropPolicy(rawValue: text.lowercased()) else { throw .unknownDragAndDropPolicy(text) }
+        let folded = ExactText.asciiLowercased(text)
+        guard let value = DragAndDropPolicy.allCases.first(where: { ExactText.same($0.rawValue, folded) }) else {
+            throw .unknownDragAndDropPolicy(text)
+        }
         self = value
     }
 }
@@ -313,6 +328,6 @@ enum URLScheme {
                 throw .malformedScheme(text)
             }
         }
-        return name.lowercased()
+        return ExactText.asciiLowercased(name)
     }
 }

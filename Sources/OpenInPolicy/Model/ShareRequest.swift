@@ -23,10 +23,10 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     /// Printing.
     case print
 
-    /// Reads a channel from its name.
+    /// Reads a channel from its name, byte for byte (`quick-loo\u{212A}` is no channel).
     /// - Throws: ``InputError/unknownChannel(_:)``.
     public init(parsing text: String) throws(InputError) {
-        guard let channel = Channel(rawValue: text) else { throw .unknownChannel(text) }
+        guard let channel = Channel.allCases.first(where: { ExactText.same($0.rawValue, text) }) else { throw .unknownChannel(text) }
         self = channel
     }
 

@@ -9,7 +9,7 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String
     /// The scheme, lowercased (schemes are case-insensitive: `MAILTO:` is `mailto`).
     public let scheme: String
-    /// The FNV-1a hash of `scheme`, computed once, so the engine's scheme tables hash nothing per decision.
+    /// The ``TableHash`` of `scheme`, computed once, so the engine's scheme tables hash nothing per decision.
     let schemeHash: UInt64
 
     /// Validates a URL and extracts its scheme.
@@ -25,7 +25,7 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
         }
         rawValue = text
         scheme = ShareURL.lowercasedScheme(text, end: end)
-        schemeHash = FNV1a.hash(scheme)
+        schemeHash = TableHash.of(scheme)
     }
 
     /// Reads `text` byte by byte: the length of its scheme, or the error that names what is wrong.

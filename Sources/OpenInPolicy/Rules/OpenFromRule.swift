@@ -84,7 +84,7 @@ enum OpenFromRule: RuleUnit {
             let list = policy.openFrom?.setting == .allAppConnectApps ? "the device's AppConnect apps" : "the Open From whitelist"
             let ids = policy.openFromWhitelist ?? .empty
             if ids.contains(source) { return [status, "\(list) holds \(source)"] }
-            return [status, "\(list) does not hold \(source) (it holds \(facts.summary(of: ids.ids)); there is no Mail pair for Open From)"]
+            return [status, "\(list) does not hold \(source) (it holds \(facts.summary(ids.firstIDs, count: ids.count)); there is no Mail pair for Open From)"]
         case unknownSource.id:
             return [status, "the request names no source app (--source or \"source\"), and an unknown app is never taken as listed"]
         default:

@@ -3,11 +3,33 @@
 //
 // Besides crashes (ours or Foundation's) it checks: a policy file's kind is
 // decided by its first bytes, and a plist policy is read only from what
-// PolicyFile takes for a plist; both entry points agree.
+// PolicyFile takes for a plist; both entry points agree; every listed ID and
+// AppConnect app is a valid ASCII bundle ID; an override is on only under
+// its exact key bytes (a Kelvin-sign look-alike never turns it on).
 import OpenInPolicy
 
 private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("fuzz property violated: \(message())") }
+}
+
+/// Whether `text` is a bundle ID the SDK could list: valid, and ASCII byte for byte.
+private func isASCIIBundleID(_ text: String) -> Bool {
+    text.utf8.allSatisfy { $0 < 0x80 } && BundleID.problem(in: text) == nil
+}
+
+/// The override keys are read only when spelled with exactly their bytes, and only for the values that turn them on.
+private func checkOverrides(_ config: [String: String]) {
+    let read = AppConfig(config)
+    if read.disablesSchemeBlocking {
+        check(config.contains { $0.key.utf8.elementsEqual("MI_AC_DISABLE_SCHEME_BLOCKING".utf8) && $0.value.utf8.elementsEqual("true".utf8) },
+              "scheme blocking turned off without the exact key and value: \(config)")
+    }
+    if read.disablesOpenInEnforcement {
+        check(config.contains { entry in
+            entry.key.utf8.elementsEqual("MI_AC_DISABLE_OPEN_IN_ENFORCEMENT".utf8)
+                && ["yes", "true"].contains { entry.value.utf8.map { $0 | 0x20 }.elementsEqual($0.utf8) }
+        }, "enforcement turned off without the exact key and a yes/true value: \(config)")
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -17,6 +39,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let viaFile = try? PolicyFile.read(bytes, file: "fuzz")
     if let direct {
         _ = direct.policy
+        // An entry that is not a valid ASCII bundle ID is never listed (a Greek question mark splits nothing).
+        for id in direct.whitelist { check(isASCIIBundleID(id.rawValue), "listed \(id.rawValue)") }
+        for id in direct.device.appConnectApps { check(isASCIIBundleID(id.rawValue), "AppConnect app \(id.rawValue)") }
+        checkOverrides(direct.config)
         if (try? PolicyFile.kind(of: bytes)) == .appConnectPlist {
             check(viaFile == direct, "PolicyFile and AppConnectPlist disagree")
         }

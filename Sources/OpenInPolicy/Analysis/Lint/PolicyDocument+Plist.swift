@@ -19,7 +19,7 @@ extension PolicyDocument {
         if case .dictionary(let policy)? = root["policy"], case .string(let list)? = policy["openinwhitelist"] {
             let path = "policy.openinwhitelist"
             var entries: [Written<String>] = []
-            for (index, entry) in list.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
+            for (index, entry) in ExactText.split(list, at: ";").enumerated() {
                 let trimmed = String(entry.trimmingSpaces)
                 if !trimmed.isEmpty { entries.append(Written(trimmed, at: place("\(path) (entry \(index + 1))"))) }
             }
@@ -45,7 +45,7 @@ extension PolicyDocument {
             readErrors = [Written(error.message, at: SourceLocation(file: file, line: error.line, keyPath: ""))]
         }
         guard case .dictionary(let root)? = try? PropertyList.read(bytes) else { return }
-        for key in root.keys.sorted() where KeySpelling.matches(key, InfoPlistKeys.section) {
+        for key in root.keys where KeySpelling.matches(key, InfoPlistKeys.section) {
             var entries: [WrittenEntry] = []
             if case .dictionary(let section)? = root[key] { entries = Self.entries(section, path: key, file: file) }
             appConnectSections.append(WrittenSection(key: Written(key, at: place(key)), entries: entries))
@@ -68,9 +68,9 @@ extension PolicyDocument {
         SourceLocation(file: file, keyPath: keyPath)
     }
 
-    /// A dictionary's entries, sorted by key (a parsed plist keeps no order).
-    private static func entries(_ dictionary: [String: PropertyListValue], path: String, file: String) -> [WrittenEntry] {
-        dictionary.sorted { $0.key < $1.key }.map { key, value in
+    /// A dictionary's entries, in byte order of their keys (a parsed plist keeps no order).
+    private static func entries(_ dictionary: PropertyListDictionary, path: String, file: String) -> [WrittenEntry] {
+        dictionary.map { key, value in
             let location = SourceLocation(file: file, keyPath: "\(path).\(key)")
             return WrittenEntry(key: Written(key, at: location), value: Written(written(value), at: location))
         }

@@ -15,9 +15,12 @@ enum MalformedBundleIDCheck: DocumentCheck {
 
     private static func finding(_ entry: Written<String>, problem: String, kind: PolicyDocument.Kind) -> LintFinding {
         let text = entry.value, quoted = JSONWriter.quoted(entry.value)
-        let parts = text.split { $0 == ";" || $0 == "," || $0.isWhitespace }.map(String.init)
+        // Split at the ASCII separators only, scalar by scalar: a look-alike such as U+037E GREEK QUESTION MARK
+        // is no separator to the library, so its entry is reported as not a bundle ID, naming the character.
+        let parts = text.unicodeScalars.split { $0 == ";" || $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+            .map { String(String.UnicodeScalarView($0)) }
         if parts.count > 1, parts.allSatisfy({ BundleID.problem(in: $0) == nil }) {
-            let separators = Set(text.filter { $0 == ";" || $0 == "," || $0.isNewline })
+            let separators = Set(text.unicodeScalars.filter { $0 == ";" || $0 == "," || $0 == "\n" || $0 == "\r" })
             let joiner = separators.contains(";") ? "';'" : separators.contains(",") ? "','" : separators.isEmpty ? "spaces" : "line breaks"
             let fix = kind == .appConnectPlist
                 ? "separate the IDs with ';' only: \(parts.joined(separator: ";"))"

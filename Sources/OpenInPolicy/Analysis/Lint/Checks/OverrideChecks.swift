@@ -15,8 +15,8 @@
 /// is) is OI006. A value that says off (`false`, `no`, `0`, `off`, empty) is
 /// what it says, and not a finding — except for the Info.plist key, where any
 /// value that is not a Boolean (`"NO"` and `0` included) is OI006, because
-/// `eval` rejects the file for it. Keys are matched exactly: a key spelled
-/// close to one of these but not exactly (see `KeySpelling`) is OI007. The enforcement key read as on is
+/// `eval` rejects the file for it. Keys are matched byte for byte: a key spelled
+/// or looking like one of these but not its bytes (see `KeySpelling`) is OI007. The enforcement key read as on is
 /// OI008, the most serious finding: Open In is then not protected at all.
 enum OverrideChecks: DocumentCheck {
     static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
@@ -26,20 +26,20 @@ enum OverrideChecks: DocumentCheck {
             let key = entry.key.value, value = entry.value.value
             if let known = configKeys.first(where: { KeySpelling.isMisspelling(key, of: $0) }) {
                 findings.append(misspelled(entry.key, known))
-            } else if key == AppConfig.disableOpenInEnforcementKey, OverrideValues.configDisablesEnforcement(value) {
+            } else if ExactText.same(key, AppConfig.disableOpenInEnforcementKey), OverrideValues.configDisablesEnforcement(value) {
                 findings.append(LintFinding(
                     .enforcementDisabled, at: entry.value.location,
                     "\(key) is \(value): the library stops enforcing the Open In policy, so documents can be shared with every app whatever the policy and whitelist say",
                     fix: "remove the key unless Open In is meant to be unprotected for this app"))
-            } else if key == AppConfig.disableSchemeBlockingKey, !OverrideValues.configDisablesSchemeBlocking(value),
+            } else if ExactText.same(key, AppConfig.disableSchemeBlockingKey), !OverrideValues.configDisablesSchemeBlocking(value),
                       !OverrideValues.saysOff(value) {
                 findings.append(ignoredConfigValue(key, entry.value))
-            } else if key == AppConfig.disableOpenInEnforcementKey, !OverrideValues.saysOff(value) {
+            } else if ExactText.same(key, AppConfig.disableOpenInEnforcementKey), !OverrideValues.saysOff(value) {
                 findings.append(ignoredConfigValue(key, entry.value))
             }
         }
         for section in document.appConnectSections {
-            if section.key.value != InfoPlistKeys.section {
+            if !ExactText.same(section.key.value, InfoPlistKeys.section) {
                 findings.append(misspelled(section.key, InfoPlistKeys.section))
                 continue
             }
@@ -47,7 +47,7 @@ enum OverrideChecks: DocumentCheck {
                 let key = entry.key.value, value = entry.value.value
                 if KeySpelling.isMisspelling(key, of: InfoPlistKeys.disableSchemeBlocking) {
                     findings.append(misspelled(entry.key, InfoPlistKeys.disableSchemeBlocking))
-                } else if key == InfoPlistKeys.disableSchemeBlocking, !OverrideValues.isBoolean(value) {
+                } else if ExactText.same(key, InfoPlistKeys.disableSchemeBlocking), !OverrideValues.isBoolean(value) {
                     // Any other type, even one that says off ("NO", 0), is rejected by eval: lint says so too.
                     findings.append(LintFinding(
                         .overrideValueIgnored, at: entry.value.location,
@@ -62,7 +62,7 @@ enum OverrideChecks: DocumentCheck {
     /// OI006 for a config value that is not on although it does not say off.
     private static func ignoredConfigValue(_ key: String, _ value: Written<WrittenValue>) -> LintFinding {
         let isString = if case .string = value.value { true } else { false }
-        let schemeKey = key == AppConfig.disableSchemeBlockingKey
+        let schemeKey = ExactText.same(key, AppConfig.disableSchemeBlockingKey)
         let takes = schemeKey ? "exactly the string \"true\"" : "the string \"yes\" or \"true\", in any letter case"
         let message = isString
             ? "\(key) is \(value.value), which is read as off: the key takes \(takes)"
@@ -75,7 +75,7 @@ enum OverrideChecks: DocumentCheck {
 
     private static func misspelled(_ key: Written<String>, _ known: String) -> LintFinding {
         LintFinding(.overrideKeyMisspelled, at: key.location,
-                    "the key \(JSONWriter.quoted(key.value)) is not \(known): keys are matched exactly, so the library never reads it",
+                    "the key \(JSONWriter.quoted(key.value)) is not \(known)\(KeySpelling.difference(key.value)): keys are matched byte for byte, so the library never reads it",
                     fix: "rename the key to \(known)")
     }
 }

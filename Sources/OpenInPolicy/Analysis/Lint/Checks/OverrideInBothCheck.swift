@@ -10,12 +10,12 @@ enum OverrideInBothCheck: DocumentCheck {
     static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         guard document.kind != .infoPlist,
               let config = document.config.first(where: {
-                  $0.key.value == AppConfig.disableSchemeBlockingKey && OverrideValues.configDisablesSchemeBlocking($0.value.value)
+                  ExactText.same($0.key.value, AppConfig.disableSchemeBlockingKey) && OverrideValues.configDisablesSchemeBlocking($0.value.value)
               })
         else { return [] }
         let plists = [document] + documents.filter { $0.kind == .infoPlist }
-        guard let plist = plists.lazy.flatMap(\.appConnectSections).filter({ $0.key.value == InfoPlistKeys.section }).flatMap(\.entries)
-            .first(where: { $0.key.value == InfoPlistKeys.disableSchemeBlocking && OverrideValues.plistDisablesSchemeBlocking($0.value.value) })
+        guard let plist = plists.lazy.flatMap(\.appConnectSections).filter({ ExactText.same($0.key.value, InfoPlistKeys.section) }).flatMap(\.entries)
+            .first(where: { ExactText.same($0.key.value, InfoPlistKeys.disableSchemeBlocking) && OverrideValues.plistDisablesSchemeBlocking($0.value.value) })
         else { return [] }
         let place = plist.value.location.file == document.file
             ? plist.value.location.keyPath
