@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "OpenInPolicy", targets: ["OpenInPolicy"]),
         .library(name: "AppConnectRuntime", targets: ["AppConnectRuntime"]),
+        .library(name: "AppConnect", targets: ["AppConnect"]),
+        .library(name: "AppConnectTesting", targets: ["AppConnectTesting"]),
         .executable(name: "openin-check", targets: ["openin-check"]),
         .executable(name: "openin-check-bench", targets: ["openin-check-bench"]),
     ],
@@ -14,6 +16,10 @@ let package = Package(
         .target(name: "OpenInPolicy"),
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
+        // A drop-in test double of the AppConnect for iOS SDK: its Swift surface, on the runtime.
+        .target(name: "AppConnect", dependencies: ["AppConnectRuntime", "OpenInPolicy"]),
+        // The test side of the double: pick the device, push changes, assert on what happened.
+        .target(name: "AppConnectTesting", dependencies: ["AppConnect", "AppConnectRuntime", "OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
         .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "BuildInfo"]),
         // The commit `--version` names, when the build defines it (C: a macro carries a value from the command line).
@@ -29,6 +35,9 @@ let package = Package(
         .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),
         .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInPolicy"]),
         .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime"]),
+        // A sample app written against the SDK (Examples/SDKSampleApp), and its tests through the harness.
+        .target(name: "SDKSampleApp", dependencies: ["AppConnect"], path: "Examples/SDKSampleApp"),
+        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "AppConnectRuntime", "SDKSampleApp"]),
         .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy", "OpenInCheckBench"]),
         .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInPolicy"]),
     ],

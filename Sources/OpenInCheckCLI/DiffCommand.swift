@@ -12,6 +12,8 @@ struct DiffCommand: Command, Equatable {
     var format: Format = .text
     /// `--fail-on`: which verdicts exit 2.
     var failOn: FailOn = .anyChange
+    /// `--build-setting NAME=VALUE`, in order: values for the build-setting references in either policy's `infoPlist`.
+    var buildSettings: [PolicyOptions.Pair] = []
 
     /// What `diff --format` writes.
     enum Format: String, OptionChoice {
@@ -42,9 +44,10 @@ struct DiffCommand: Command, Equatable {
         OptionSpec("--requests", value: "FILE", help: "Replay a JSON Lines request log (- for standard input) and count\nwhat would change, instead of comparing every request class."),
         OptionSpec("--format", value: "FORMAT", help: "text (default), json or markdown."),
         OptionSpec("--fail-on", value: "WHEN", help: "Which verdicts exit 2: any-change (default), less-permissive,\nmore-permissive (each with incomparable), or never."),
+        OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in the URL schemes of either policy's infoPlist,\nas eval does. Repeatable."),
     ]
 
-    static let usage = "openin-check diff [--requests FILE] [--format text|json|markdown] [--fail-on WHEN] OLD NEW"
+    static let usage = "openin-check diff [--requests FILE] [--format text|json|markdown] [--fail-on WHEN] [--build-setting NAME=VALUE]... OLD NEW"
 
     static let verb = Verb(
         name: "diff",
@@ -130,14 +133,19 @@ struct DiffCommand: Command, Equatable {
         if options.positionals.contains("-") {
             throw UsageError("OLD and NEW are policy files, not standard input; '--requests -' reads a log from standard input", verb: "diff")
         }
+        let settings = try options.all("--build-setting").map { text throws(UsageError) in
+            try PolicyOptions.pair(text, option: "--build-setting NAME=VALUE", valueMayBeEmpty: true, verb: "diff")
+        }
         return DiffCommand(oldPath: options.positionals[0], newPath: options.positionals[1],
                            requestsPath: options.value("--requests"),
                            format: try Format.parse(options, default: .text, verb: "diff"),
-                           failOn: try FailOn.parse(options, option: "--fail-on", default: .anyChange, verb: "diff"))
+                           failOn: try FailOn.parse(options, option: "--fail-on", default: .anyChange, verb: "diff"),
+                           buildSettings: settings)
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        let old = try Self.policy(oldPath), new = try Self.policy(newPath)
+        let settings = try PolicyOptions.buildSettings(buildSettings)
+        let old = try Self.policy(oldPath, buildSettings: settings), new = try Self.policy(newPath, buildSettings: settings)
         guard let requestsPath else {
             let diff = PolicyDiff(old: old, new: new)
             switch format {
@@ -168,10 +176,10 @@ struct DiffCommand: Command, Equatable {
         return failOn.fails(summary.verdict) ? .notAllowed : .success
     }
 
-    private static func policy(_ path: String) throws(CLIError) -> Policy {
+    private static func policy(_ path: String, buildSettings: BuildSettings) throws(CLIError) -> Policy {
         let bytes = try ByteSource.readFile(path: path, what: "policy file")
         do throws(FormatError) {
-            return try PolicyFile.read(bytes, file: path).policy
+            return try PolicyFile.read(bytes, file: path, buildSettings: buildSettings).policy
         } catch {
             throw .invalidInput(error.description)
         }

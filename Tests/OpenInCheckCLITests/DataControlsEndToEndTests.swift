@@ -33,6 +33,18 @@ import Testing
         #expect(one.stderr.hasPrefix("Error: Examples/policies/whitelist-mail-pair.json: channel copy needs pasteboardPolicy, which the policy does not set"))
     }
 
+    @Test("an AppConnect.plist sets no Open From, copy or print control: the error says where to set it")
+    func appConnectPlistSetsNoNewControl() throws {
+        for (arguments, key) in [(["--channel", "copy"], "pasteboardPolicy"), (["--channel", "print"], "printPolicy"),
+                                 (["--channel", "open-from", "--source", "com.example.docviewer"], "openFromPolicy")] {
+            let run = try BuiltBinary.run(["eval", "--policy", "Examples/AppConnect.plist"] + arguments)
+            #expect(run.status == 1)
+            #expect(run.stdout == "")
+            #expect(run.stderr.hasPrefix("Error: Examples/AppConnect.plist: channel \(arguments[1]) needs \(key), which the policy does not set"), "\(run.stderr)")
+            #expect(run.stderr.contains("to a JSON policy file (an AppConnect.plist cannot set it), or "), "\(run.stderr)")
+        }
+    }
+
     @Test func sourceFlag() throws {
         let listed = try BuiltBinary.run(["eval", "--policy", Self.allFive, "--channel", "open-from", "--source", "com.example.scanner"])
         #expect(listed.status == 0)

@@ -143,3 +143,43 @@ import Testing
         #expect(run.stderr == "Error: \(invalid):1:51: openInWhitelist[0]: malformed bundle ID 'com..x': it has an empty segment (two dots, or a dot at the start)\n")
     }
 }
+
+/// `diff --build-setting`: a JSON policy whose `infoPlist` holds build-setting references is read as `eval` reads it.
+@Suite struct DiffBuildSettingEndToEndTests {
+    static let policy = """
+        {"openInPolicy": "whitelist", "openInWhitelist": ["com.example.viewer"],
+         "infoPlist": {"CFBundleURLTypes": [{"CFBundleURLSchemes": ["ac$(PRODUCT_BUNDLE_IDENTIFIER)"]}]}}
+        """
+
+    @Test("without --build-setting the reference is an error naming the key path and the flag diff takes")
+    func unresolved() throws {
+        let file = try TemporaryFile.write(Self.policy, name: "diff-build-setting.json")
+        let run = try BuiltBinary.run(["diff", file, file])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Error: \(file):2:61: infoPlist.CFBundleURLTypes[0].CFBundleURLSchemes[0]: the build setting reference $(PRODUCT_BUNDLE_IDENTIFIER) in \"ac$(PRODUCT_BUNDLE_IDENTIFIER)\" is not resolved: pass the built app's Info.plist (the one inside the .app, where Xcode has resolved it), or give the value with --build-setting PRODUCT_BUNDLE_IDENTIFIER=VALUE\n")
+    }
+
+    @Test("with --build-setting the own scheme is resolved in both policies: the app's own scheme is a request class")
+    func resolved() throws {
+        let old = try TemporaryFile.write(Self.policy, name: "diff-build-setting-old.json")
+        let new = try TemporaryFile.write(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.viewer"]}"#, name: "diff-build-setting-new.json")
+        let same = try BuiltBinary.run(["diff", "--build-setting", "PRODUCT_BUNDLE_IDENTIFIER=com.example.travel", old, old])
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout.hasSuffix("verdict: equivalent\n"))
+        // Dropping the app's own scheme makes opening it Open In, so the verdict is less permissive.
+        let run = try BuiltBinary.run(["diff", "--build-setting", "PRODUCT_BUNDLE_IDENTIFIER=com.example.travel", old, new])
+        #expect(run.stderr == "")
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("open-url accom.example.travel:"), "\(run.stdout)")
+        #expect(run.stdout.contains("[open-url.own-scheme]"))
+        #expect(run.stdout.hasSuffix("verdict: less permissive\n"))
+    }
+
+    @Test("--build-setting takes NAME=VALUE")
+    func malformed() throws {
+        let run = try BuiltBinary.run(["diff", "--build-setting", "PRODUCT_BUNDLE_IDENTIFIER", "Examples/diff/old.json", "Examples/diff/new.json"])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("Error: 'PRODUCT_BUNDLE_IDENTIFIER' is not of the form NAME=VALUE (for --build-setting)\n"), "\(run.stderr)")
+    }
+}

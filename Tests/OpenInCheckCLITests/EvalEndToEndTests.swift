@@ -2,7 +2,7 @@ import Foundation
 import OpenInPolicy
 import Testing
 
-/// The CLI contract of DESIGN.md, pinned by running the built binary.
+/// The CLI contract of `eval` (its `--help` and the README), pinned by running the built binary.
 @Suite struct EvalEndToEndTests {
     static let mailPair = "Examples/policies/whitelist-mail-pair.json"
     static let halfPair = "Examples/policies/whitelist-half-pair.json"

@@ -6,7 +6,7 @@ import Testing
 /// Issue 6, "no lost records": any mix of valid and invalid lines gives
 /// exactly one record per input line, in order; an error record carries its
 /// line number, and the id when the line had a valid one; a decision is
-/// given only for a valid line; the exit status is the one of DESIGN.md.
+/// given only for a valid line; the exit status is the one `eval --help` states.
 @Suite struct NoLostRecordsTests {
     static let policy = "Examples/policies/whitelist-half-pair.json"
     static let maxLineLength = 200
@@ -102,7 +102,7 @@ import Testing
         return (bytes, lines)
     }
 
-    /// Checks the records of one stream against its lines; returns the exit status DESIGN.md asks for.
+    /// Checks the records of one stream against its lines; returns the exit status `eval --help` states.
     static func check(records output: String, lines: [Line], seed: UInt64) -> OpenInCheckCLI.ExitStatus? {
         let records = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(output.hasSuffix("\n"), "seed \(seed): the last record ends its line")

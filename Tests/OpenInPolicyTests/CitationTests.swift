@@ -74,6 +74,36 @@ struct CitationTests {
         return ["README.md"] + rules.filter { $0.hasSuffix(".md") }.sorted().map { "Rules/" + $0 }
     }
 
+    /// Files allowed to name an unopenable document (none: every file is clean).
+    static let pendingElsewhere: Set<String> = []
+
+    /// Every file under `folder` (recursively), as paths relative to the package root.
+    static func files(under folder: String) -> [String] {
+        let base = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var found: [String] = []
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            found.append(folder + "/" + url.path.dropFirst(base.path.count + 1))
+        }
+        return found.sorted()
+    }
+
+    @Test("sources, Rules/ (lifecycle scenarios included), Examples/ and API/ name no document users cannot open")
+    func repositoryNamesNoUnopenableDocument() throws {
+        let files = ["Sources", "Rules", "Examples", "API"].flatMap(Self.files(under:))
+        #expect(files.contains("Rules/lifecycle/retire-resets-policies.scenario"))
+        #expect(files.contains("Sources/OpenInPolicy/Evaluator.swift"))
+        #expect(files.contains { $0.hasPrefix("Examples/scenarios/") })
+        for file in files where !Self.pendingElsewhere.contains(file) {
+            let bytes = try Data(contentsOf: Self.root.appendingPathComponent(file))
+            let text = String(decoding: bytes, as: UTF8.self)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let names = Self.unopenableNames(in: String(line))
+                #expect(names.isEmpty, "\(file):\(number + 1) names \(names): cite the guide by title and section, the header by file and declaration, or the Rules/*.md section")
+            }
+        }
+    }
+
     @Test("the README and Rules/*.md name no document users cannot open, and every repository path they name exists")
     func documentsCiteWhatExists() throws {
         #expect(Self.userDocuments.count > 5)

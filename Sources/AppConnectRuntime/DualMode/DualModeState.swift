@@ -11,7 +11,7 @@ public enum DualModeState: String, Sendable, Hashable, CaseIterable, Codable, Cu
     /// The app behaves as a regular app and does not start the library.
     case nonAppConnectMode = "non-appconnect-mode"
 
-    /// The seed's name: `Undecided`, `AppConnect Not Available`, `Pending AppConnect Mode`, …
+    /// The state's name in AppConnect for iOS SDK Developer Guide: Dual-mode API details: `Undecided`, `AppConnect Not Available`, `Pending AppConnect Mode`, …
     public var description: String {
         switch self {
         case .undecided: "Undecided"

@@ -133,7 +133,7 @@ extension AppConnectDelegate {
 /// The scope is a task-local value, bound for the synchronous duration of one
 /// delivery on the delivering thread, so concurrent deliveries (on other
 /// devices) never see each other's probe.
-enum DeliveryProbe {
+package enum DeliveryProbe {
     /// One delivery's verdict.
     final class Verdict: @unchecked Sendable {
         // Written and read only on the delivering thread, inside one synchronous call.
@@ -143,7 +143,7 @@ enum DeliveryProbe {
     @TaskLocal static var current: Verdict?
 
     /// Marks the callback being delivered as not implemented (the protocol's defaults call this).
-    static func notImplemented() { current?.implemented = false }
+    package static func notImplemented() { current?.implemented = false }
 
     /// Calls `deliver` and reports whether the delegate implements what it called.
     static func isImplemented(_ deliver: () -> Void) -> Bool {

@@ -196,11 +196,11 @@ enum PolicyKeyHint {
     static func hint(for key: String) -> String {
         switch key {
         case "openFromPolicy":
-            "add \"openFromPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\" to the policy file, or open-from=… to a table row's context"
+            "add \"openFromPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\" to a JSON policy file (an AppConnect.plist cannot set it), or open-from=… to a table row's context"
         case "pasteboardPolicy":
-            "add \"pasteboardPolicy\": \"unauthorized\", \"authorized\" or \"securecopy\" to the policy file, or pasteboard=… to a table row's context"
+            "add \"pasteboardPolicy\": \"unauthorized\", \"authorized\" or \"securecopy\" to a JSON policy file (an AppConnect.plist cannot set it), or pasteboard=… to a table row's context"
         case "printPolicy":
-            "add \"printPolicy\": \"unauthorized\" or \"authorized\" to the policy file, or print=… to a table row's context"
+            "add \"printPolicy\": \"unauthorized\" or \"authorized\" to a JSON policy file (an AppConnect.plist cannot set it), or print=… to a table row's context"
         case "device.secureServicesAvailable":
             "under securecopy a copy depends on the device's secure services: add \"device\": {\"secureServicesAvailable\": true or false} to the policy file, or secure-services=available or unavailable to a table row's context"
         default:

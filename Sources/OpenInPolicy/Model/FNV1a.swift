@@ -1,19 +1,20 @@
 /// The 64-bit FNV-1a hash: cheap and stable across runs and platforms (unlike `Hasher`),
-/// for values that must not change from run to run (the dummy file name's seed).
+/// for values that must not change from run to run (the dummy file name's seed, the
+/// `AppConnect` double's fake derived keys).
 ///
 /// Not for hash tables: it is unkeyed, so colliding inputs can be crafted.
 /// Tables use ``TableHash``.
-enum FNV1a {
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x0000_0100_0000_01b3
+package enum FNV1a {
+    package static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    package static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     /// The hash of `text`'s UTF-8 bytes.
-    static func hash(_ text: String) -> UInt64 {
+    package static func hash(_ text: String) -> UInt64 {
         text.utf8.withContiguousStorageIfAvailable { hash(bytes: $0) } ?? hash(bytes: text.utf8)
     }
 
     /// The hash of some bytes, or of `hash`'s input followed by them.
-    static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
+    package static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
         var hash = hash
         for byte in bytes {
             hash ^= UInt64(byte)

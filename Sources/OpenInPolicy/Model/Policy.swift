@@ -120,7 +120,7 @@ public struct AppConfig: Sendable, Hashable {
     /// Wraps key-value pairs and reads the two keys the engine uses.
     ///
     /// `MI_AC_DISABLE_SCHEME_BLOCKING` counts only when it is exactly `true`,
-    /// the value the seed gives ("by adding the key MI_AC_DISABLE_SCHEME_BLOCKING
+    /// the value the Open In policy API details give ("by adding the key MI_AC_DISABLE_SCHEME_BLOCKING
     /// with the value true"); any other value leaves blocking on (fail closed)
     /// and `openin-check lint` reports it. `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`
     /// counts for `yes` or `true` in any case.

@@ -7,7 +7,7 @@
 // exactly one record per input line, in order; an error record for line N
 // says "line": N and is given exactly when RequestLine rejects that line on
 // its own; a decision is given only for a line RequestLine accepts, and is
-// the Evaluator's decision for it; the exit status is the one of DESIGN.md.
+// the Evaluator's decision for it; the exit status is the one `eval --help` states.
 import Foundation
 import OpenInPolicy
 @testable import OpenInCheckCLI
