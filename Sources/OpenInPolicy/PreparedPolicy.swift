@@ -1,7 +1,8 @@
 /// A ``Policy`` ready for deciding: the rules ask it, and it answers with the
-/// policy's own properties and methods (``Policy/lists(_:)``,
-/// ``Policy/mailAllowed``, ``Policy/openInUI``, …), so each notion is defined
-/// once, in the policy. What those cannot answer without hashing a string is
+/// policy's own properties (``Policy/mailAllowed``, ``Policy/openInUI``, …) and,
+/// for whether a target is listed, the one definition ``Policy/lists(_:)`` uses
+/// too (`OpenInStatus.lists(_:in:)`), so each notion is written once. What
+/// those cannot answer without hashing a string is
 /// worked out once, when an ``Evaluator`` is made: the device's AppConnect
 /// apps, the app's own schemes and the scheme handlers go into tables keyed
 /// by the hashes bundle IDs and URLs carry, so deciding a request hashes no
@@ -17,6 +18,11 @@ final class PreparedPolicy: Sendable {
     let emailPlusTarget: BundleID
     /// The Open From status, when the policy sets Open From: read once (it would copy the Open From policy).
     let openFromStatus: OpenFromStatus?
+    /// The policy's status and whitelist, kept beside it so a lookup reads them from here.
+    private let openInStatus: OpenInStatus
+    /// Whether native Mail is allowed: ``Policy/mailAllowed``, asked once.
+    let mailAllowed: Bool
+    private let whitelist: Whitelist
     /// The Open From whitelist the app sees, as ``Policy/openFromWhitelist`` (computed once: it may build a whitelist).
     private let openFromWhitelist: Whitelist?
     private let appConnectApps: BundleIDTable
@@ -25,6 +31,9 @@ final class PreparedPolicy: Sendable {
 
     init(_ policy: Policy) {
         self.policy = policy
+        openInStatus = policy.status
+        mailAllowed = policy.mailAllowed
+        whitelist = policy.whitelist
         thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
         emailPlusTarget = policy.device.emailPlusTarget
         openFromStatus = policy.openFrom?.status
@@ -38,8 +47,6 @@ final class PreparedPolicy: Sendable {
     @inline(__always) var status: OpenInStatus { policy.status }
     /// The Open In UI state (Table 11): ``Policy/openInUI``.
     @inline(__always) var openInUI: OpenInUI { policy.openInUI }
-    /// Whether native Mail is allowed: ``Policy/mailAllowed``.
-    @inline(__always) var mailAllowed: Bool { policy.mailAllowed }
     /// Whether the Info.plist or the server config disables scheme blocking: ``Policy/schemeBlockingDisabled``.
     @inline(__always) var schemeBlockingDisabled: Bool { policy.schemeBlockingDisabled }
     /// Whether AppConnect enforces policy.
@@ -57,8 +64,8 @@ final class PreparedPolicy: Sendable {
     /// Whether the device's secure services are available (`nil`: not given).
     @inline(__always) var secureServicesAvailable: Bool? { policy.device.secureServicesAvailable }
 
-    /// Whether `target` counts as listed: ``Policy/lists(_:)``.
-    @inline(__always) func lists(_ target: BundleID) -> Bool { policy.lists(target) }
+    /// Whether `target` counts as listed: the definition ``Policy/lists(_:)`` uses.
+    @inline(__always) func lists(_ target: BundleID) -> Bool { openInStatus.lists(target, in: whitelist) }
 
     /// Whether `source` is in the Open From whitelist: exact membership, no mail pair.
     func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist?.contains(source) ?? false }

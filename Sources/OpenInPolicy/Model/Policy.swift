@@ -48,22 +48,10 @@ public struct Policy: Sendable, Hashable {
 
     /// Whether `target` counts as listed: always under AUTHORIZED, under
     /// WHITELIST when the whitelist lists it (the whole pair for native Mail).
-    public func lists(_ target: BundleID) -> Bool {
-        switch status {
-        case .authorized: true
-        case .unauthorized: false
-        case .whitelist: whitelist.lists(target)
-        }
-    }
+    public func lists(_ target: BundleID) -> Bool { status.lists(target, in: whitelist) }
 
     /// Whether native Mail is allowed: AUTHORIZED, or WHITELIST holding both Mail IDs.
-    public var mailAllowed: Bool {
-        switch status {
-        case .authorized: true
-        case .unauthorized: false
-        case .whitelist: whitelist.containsMailPair
-        }
-    }
+    public var mailAllowed: Bool { status.lists(.mobileMail, in: whitelist) }
 
     /// Whether scheme blocking is disabled by the Info.plist or the server config.
     public var schemeBlockingDisabled: Bool {
