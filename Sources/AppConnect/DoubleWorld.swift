@@ -109,7 +109,7 @@ package final class DoubleWorld: @unchecked Sendable {
     /// Records a misuse; traps in strict mode.
     func misuse(_ call: String, _ problem: String) {
         let device = self.device
-        let misuse = Misuse(call: call, problem: problem, afterEvent: device.timeline.count, during: Delivering.selector)
+        let misuse = Misuse(call: call, problem: problem, afterEvent: device.recordedEventCount, during: Delivering.selector)
         let strict = locked {
             _misuses.append(misuse)
             return _strict

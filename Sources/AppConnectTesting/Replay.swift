@@ -39,7 +39,7 @@ extension AppConnectHarness {
             skipped.append("`app` lines: they describe the simulated app; the real delegate implements what it implements")
         }
         for step in scenario.steps {
-            let before = device.timeline.count
+            let before = device.recordedEventCount
             let instance = world.sharedInstance ?? world.lastInstance
             switch step.action {
             case .acknowledges:
@@ -79,7 +79,7 @@ extension AppConnectHarness {
             case .retire:
                 instance?.retire()
             }
-            entries += device.timeline.dropFirst(before).map { Timeline.Entry(line: step.line, event: $0) }
+            entries += device.events(since: before).map { Timeline.Entry(line: step.line, event: $0) }
         }
         let timeline = Timeline(scenario: scenario.name, entries: entries, awaitedAcknowledgments: device.awaitedAcknowledgments)
         return Replay(timeline: timeline.text, skipped: skipped)

@@ -4,15 +4,13 @@ import OpenInPolicy
 enum MarkdownText {
     /// Text made safe for a table cell: `|` escaped, line breaks as `<br>`.
     static func cell(_ text: String) -> String {
-        var result = ""
-        for character in text {
+        text.escapingCharacters { character in
             switch character {
-            case "|": result += "\\|"
-            case "\n", "\r\n", "\r": result += "<br>"
-            default: result.append(character)
+            case "|": "\\|"
+            case "\n", "\r\n", "\r": "<br>"
+            default: nil
             }
         }
-        return result
     }
 
     /// `text` as inline code that survives in a table cell (a longer fence when it holds backticks).
@@ -47,16 +45,14 @@ enum GitHubAnnotation {
 
     /// `%`, CR and LF percent-encoded, as in a command's message.
     static func escapeData(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
+        text.escapingScalars { scalar in
             switch scalar {
-            case "%": result += "%25"
-            case "\r": result += "%0D"
-            case "\n": result += "%0A"
-            default: result.unicodeScalars.append(scalar)
+            case "%": "%25"
+            case "\r": "%0D"
+            case "\n": "%0A"
+            default: nil
             }
         }
-        return result
     }
 
     /// A property value: the message's escapes, and `:` and `,` too.
@@ -67,15 +63,13 @@ enum GitHubAnnotation {
 
 private extension String {
     var replacingColonsAndCommas: String {
-        var result = ""
-        for character in self {
+        escapingCharacters { character in
             switch character {
-            case ":": result += "%3A"
-            case ",": result += "%2C"
-            default: result.append(character)
+            case ":": "%3A"
+            case ",": "%2C"
+            default: nil
             }
         }
-        return result
     }
 }
 
@@ -86,26 +80,18 @@ enum XMLText {
     /// Characters XML 1.0 cannot hold at all (most C0 controls, unpaired surrogates cannot occur in
     /// a Swift string) become U+FFFD, so the document stays well-formed whatever a table holds.
     static func escape(_ text: String, attribute: Bool) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
+        text.escapingScalars { scalar in
             switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where attribute: result += "&quot;"
-            case "\n" where attribute: result += "&#10;"
-            case "\r": result += "&#13;"
-            case "\t" where attribute: result += "&#9;"
-            case "\t", "\n": result.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                if value < 0x20 || value == 0xFFFE || value == 0xFFFF {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"" where attribute: "&quot;"
+            case "\n" where attribute: "&#10;"
+            case "\r": "&#13;"
+            case "\t" where attribute: "&#9;"
+            case "\t", "\n": nil
+            default: scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF ? "\u{FFFD}" : nil
             }
         }
-        return result
     }
 }

@@ -168,27 +168,23 @@ struct CompletionsCommand: Command, Equatable {
 
     /// Text for a single-quoted zsh string inside `_describe`'s `name:description` (colons escaped).
     private static func quotedForZsh(_ text: String) -> String {
-        var result = ""
-        for character in text {
+        text.escapingCharacters { character in
             switch character {
-            case "'": result += "'\"'\"'"
-            case ":": result += "\\:"
-            default: result.append(character)
+            case "'": "'\"'\"'"
+            case ":": "\\:"
+            default: nil
             }
         }
-        return result
     }
 
     /// Text for a single-quoted fish string.
     private static func quotedForFish(_ text: String) -> String {
-        var result = ""
-        for character in text {
+        text.escapingCharacters { character in
             switch character {
-            case "'": result += "\\'"
-            case "\\": result += "\\\\"
-            default: result.append(character)
+            case "'": "\\'"
+            case "\\": "\\\\"
+            default: nil
             }
         }
-        return result
     }
 }

@@ -91,17 +91,20 @@ struct DiffCommand: Command, Equatable {
               less permissive  every change is newly blocked, or only disables the Open In UI
               incomparable     changes go both ways, or a request goes to another app
 
-            Output:
+            Output (each group lists its first 100 changes, and says how many more it
+            counts; the verdict and the counts cover every request):
               text  the groups, each change with its old and new decision, then
                     'verdict: …' as the last line.
               json  {"old", "new", "verdict", "requestClasses", "newlyBlocked": [change],
-                    "newlyAllowed": [change], "changed": [change], "decidedByOnePolicy"?:
-                    [{"channel", "missingKey", "missingIn"}]}; a change is
+                    "newlyAllowed": [change], "changed": [change], "omitted"?: {group: count},
+                    "decidedByOnePolicy"?: [{"channel", "missingKey", "missingIn"}]}; a change is
                     {"request", "direction", "old": decision, "new": decision}, decisions
                     as 'eval' writes them. With --requests: {"old", "new", "requests",
-                    "replayed", "invalid": [{"line", "error"}], "changedRequests",
-                    "newlyBlocked", "newlyAllowed", "changed" (counts), "verdict",
-                    "changes": [change with "count" and "kind"], "undecidable"?}.
+                    "replayed", "invalid": [{"line", "error"}] (the first 100), "invalidLines",
+                    "changedRequests", "newlyBlocked", "newlyAllowed", "changed" (counts),
+                    "verdict", "changes": [change with "count" and "kind"] (the first 100
+                    distinct requests of each group), "undecidable"?, "omitted"?: {group:
+                    requests counted but in no listed change}}.
               markdown  the verdict, then a table per group, for a pull-request comment;
                     'verdict: …' as the last line.
 
@@ -158,13 +161,13 @@ struct DiffCommand: Command, Equatable {
         let source = requestsPath == "-" ? console.stdin : try ByteSource.open(path: requestsPath, what: "request log")
         defer { source.close() }
         let log = RequestLog(source, console: console)
-        // The log is read as it is replayed: only the changes (one per distinct request) and the invalid lines are kept.
+        // The log is read as it is replayed: only counts and a bounded sample of the changes and of the invalid lines are kept.
         let summary = PolicyDiff.replay(old: old, new: new, requests: AnySequence { AnyIterator { log.next() } })
         try log.finish()
         if summary.requestCount == 0, let first = log.invalid.first {
             // No request was compared: a verdict would claim something the log never showed.
             let name = requestsPath == "-" ? "on standard input" : "'\(requestsPath)'"
-            throw .invalidInput("the request log \(name) holds no valid request (\(log.invalid.count) invalid line\(log.invalid.count == 1 ? "" : "s"); line \(first.line): \(first.message)): nothing was compared, so there is no verdict; fix the lines and run again")
+            throw .invalidInput("the request log \(name) holds no valid request (\(log.invalidCount) invalid line\(log.invalidCount == 1 ? "" : "s"); line \(first.line): \(first.message)): nothing was compared, so there is no verdict; fix the lines and run again")
         }
         let replay = ReplayReport(summary: summary, log: log, old: oldPath, new: newPath, requests: requestsPath == "-" ? "standard input" : requestsPath)
         switch format {
@@ -172,7 +175,7 @@ struct DiffCommand: Command, Equatable {
         case .json: console.stdout.write(JSONWriter.pretty(.object(replay.json)) + "\n")
         case .markdown: console.stdout.write(replay.markdown)
         }
-        if !log.invalid.isEmpty { return .invalidInput }
+        if log.invalidCount > 0 { return .invalidInput }
         return failOn.fails(summary.verdict) ? .notAllowed : .success
     }
 
@@ -187,9 +190,14 @@ struct DiffCommand: Command, Equatable {
 }
 
 /// A request log read for replay, line by line through ``RequestStream``: the valid requests are
-/// handed on as they are read; the invalid lines are kept for the report.
+/// handed on as they are read; the invalid lines are counted, and the first ``invalidSampleLimit`` kept for the report.
 final class RequestLog {
+    /// How many invalid lines the report lists: the first 100 (the rest are counted).
+    static let invalidSampleLimit = 100
+    /// The first ``invalidSampleLimit`` invalid lines, with their errors.
     private(set) var invalid: [(line: Int, message: String)] = []
+    /// How many lines were invalid, listed or not.
+    private(set) var invalidCount = 0
     private var lines: LineReader
     private let stream: RequestStream
     private let console: Console
@@ -215,7 +223,8 @@ final class RequestLog {
                 do throws(RequestLine.Failure) {
                     return try stream.request(for: line.streamLine).request
                 } catch {
-                    invalid.append((stream.lineCount, error.message))
+                    invalidCount += 1
+                    if invalid.count < Self.invalidSampleLimit { invalid.append((stream.lineCount, error.message)) }
                 }
             }
         } catch {
@@ -242,13 +251,14 @@ enum DiffReport {
     ]
 
     static func text(_ diff: PolicyDiff, old: String, new: String) -> String {
-        var text = "diff \(old) → \(new): \(diff.requestClasses.count) request classes, "
-        text += diff.changes.isEmpty ? "none decides differently\n" : "\(diff.changes.count) decide differently\n"
+        var text = "diff \(old) → \(new): \(diff.requestClassCount) request classes, "
+        text += diff.changeCount == 0 ? "none decides differently\n" : "\(diff.changeCount) decide differently\n"
         for group in groups {
             let changes = diff.changes(group.kind)
             if changes.isEmpty { continue }
-            text += "\n\(group.title) (\(changes.count)):\n"
+            text += "\n\(group.title) (\(diff.count(group.kind))):\n"
             for change in changes { text += ChangeText.block(change, indent: "  ") }
+            if let more = omittedSentence(diff, group.kind) { text += "  … \(more)\n" }
         }
         if !diff.controlGaps.isEmpty {
             text += "\nDecided by one policy only (\(diff.controlGaps.count)):\n"
@@ -259,19 +269,27 @@ enum DiffReport {
 
     static func markdown(_ diff: PolicyDiff, old: String, new: String) -> String {
         var text = "**diff** \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(diff.verdict)**\n\n"
-        text += "\(diff.requestClasses.count) request classes, "
-        text += diff.changes.isEmpty ? "none decides differently.\n" : "\(diff.changes.count) decide differently.\n"
+        text += "\(diff.requestClassCount) request classes, "
+        text += diff.changeCount == 0 ? "none decides differently.\n" : "\(diff.changeCount) decide differently.\n"
         for group in groups {
             let changes = diff.changes(group.kind)
             if changes.isEmpty { continue }
-            text += "\n#### \(group.title) (\(changes.count))\n\n"
+            text += "\n#### \(group.title) (\(diff.count(group.kind)))\n\n"
             text += MarkdownText.table(["request", "old", "new"], changes.map(ChangeText.markdownRow))
+            if let more = omittedSentence(diff, group.kind) { text += "\n… \(more).\n" }
         }
         if !diff.controlGaps.isEmpty {
             text += "\n#### Decided by one policy only (\(diff.controlGaps.count))\n\n"
             for gap in diff.controlGaps { text += "- \(gapSentence(gap))\n" }
         }
         return text + "\nverdict: \(diff.verdict)\n"
+    }
+
+    /// `and 12 more request classes beyond the first 100 listed`, or `nil` when the group lists them all.
+    static func omittedSentence(_ diff: PolicyDiff, _ kind: DecisionChange.Kind) -> String? {
+        let omitted = diff.omittedCount(kind)
+        guard omitted > 0 else { return nil }
+        return "and \(omitted) more request class\(omitted == 1 ? "" : "es") beyond the first \(PolicyDiff.sampleLimit) listed"
     }
 
     /// `copy: the old policy does not set pasteboardPolicy, so its copy requests are errors; the new one decides them`.
@@ -285,10 +303,14 @@ enum DiffReport {
             .init("old", .string(old)),
             .init("new", .string(new)),
             .init("verdict", .string(diff.verdict.rawValue)),
-            .init("requestClasses", .number(JSONNumber(diff.requestClasses.count))),
+            .init("requestClasses", .number(JSONNumber(diff.requestClassCount))),
         ]
         for group in groups {
             members.append(.init(group.key, .array(JSONArray(diff.changes(group.kind).map { .object(ChangeText.json($0)) }))))
+        }
+        let omitted = groups.filter { diff.omittedCount($0.kind) > 0 }
+        if !omitted.isEmpty {
+            members.append(.init("omitted", .object(JSONObject(members: omitted.map { .init($0.key, .number(JSONNumber(diff.omittedCount($0.kind)))) }))))
         }
         if !diff.controlGaps.isEmpty {
             members.append(.init("decidedByOnePolicy", .array(JSONArray(diff.controlGaps.map { gap in
@@ -310,8 +332,9 @@ struct ReplayReport {
 
     var text: String {
         var text = "replay of \(requests) under \(old) → \(new): \(log.lineCount) lines, \(summary.requestCount) requests"
-        text += log.invalid.isEmpty ? "\n" : ", \(log.invalid.count) invalid lines\n"
+        text += log.invalidCount == 0 ? "\n" : ", \(log.invalidCount) invalid lines\n"
         for (line, message) in log.invalid { text += "  line \(line): error  \(message)\n" }
+        if omittedInvalid > 0 { text += "  … and \(omittedInvalid) more invalid lines (the first \(RequestLog.invalidSampleLimit) are listed)\n" }
         if summary.undecidableCount > 0 {
             text += "\(summary.undecidableCount) requests not compared: a policy does not set their channel's control\n"
         }
@@ -322,6 +345,7 @@ struct ReplayReport {
             if changes.isEmpty { continue }
             text += "\n\(group.title) (\(summary.count(group.kind)) requests):\n"
             for counted in changes { text += ChangeText.block(counted.change, indent: "  ", lead: "\(counted.count)×  ") }
+            if let more = omittedSentence(group.kind) { text += "  … \(more)\n" }
         }
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
@@ -329,17 +353,19 @@ struct ReplayReport {
     var markdown: String {
         var text = "**replay** of \(MarkdownText.code(requests)) under \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(summary.verdict)**\n\n"
         text += "\(log.lineCount) lines, \(summary.requestCount) requests"
-        text += log.invalid.isEmpty ? "; " : ", \(log.invalid.count) invalid lines; "
+        text += log.invalidCount == 0 ? "; " : ", \(log.invalidCount) invalid lines; "
         text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently.\n"
-        if !log.invalid.isEmpty {
-            text += "\n#### Invalid lines (\(log.invalid.count))\n\n"
+        if log.invalidCount > 0 {
+            text += "\n#### Invalid lines (\(log.invalidCount))\n\n"
             text += MarkdownText.table(["line", "error"], log.invalid.map { ["\($0.line)", MarkdownText.cell($0.message)] })
+            if omittedInvalid > 0 { text += "\n… and \(omittedInvalid) more invalid lines (the first \(RequestLog.invalidSampleLimit) are listed).\n" }
         }
         for group in DiffReport.groups {
             let changes = summary.changes.filter { $0.change.kind == group.kind }
             if changes.isEmpty { continue }
             text += "\n#### \(group.title) (\(summary.count(group.kind)) requests)\n\n"
             text += MarkdownText.table(["count", "request", "old", "new"], changes.map { ["\($0.count)"] + ChangeText.markdownRow($0.change) })
+            if let more = omittedSentence(group.kind) { text += "\n… \(more).\n" }
         }
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
@@ -354,6 +380,7 @@ struct ReplayReport {
             .init("invalid", .array(JSONArray(log.invalid.map {
                 .object(JSONObject(["line": number($0.line), "error": .string($0.message)]))
             }))),
+            .init("invalidLines", number(log.invalidCount)),
             .init("changedRequests", number(summary.changedCount)),
         ]
         if summary.undecidableCount > 0 { members.append(.init("undecidable", number(summary.undecidableCount))) }
@@ -364,7 +391,21 @@ struct ReplayReport {
             return .object(JSONObject(members: [.init("count", number(counted.count)), .init("kind", .string(counted.change.kind.rawValue))]
                                       + change.members))
         }))))
+        let omitted = DiffReport.groups.filter { summary.omittedCount($0.kind) > 0 }
+        if !omitted.isEmpty {
+            members.append(.init("omitted", .object(JSONObject(members: omitted.map { .init($0.key, number(summary.omittedCount($0.kind))) }))))
+        }
         return JSONObject(members: members)
+    }
+
+    /// How many invalid lines are counted but not listed.
+    var omittedInvalid: Int { log.invalidCount - log.invalid.count }
+
+    /// `and 12 more requests in changes beyond the first 100 listed`, or `nil` when the group's sample holds them all.
+    func omittedSentence(_ kind: DecisionChange.Kind) -> String? {
+        let omitted = summary.omittedCount(kind)
+        guard omitted > 0 else { return nil }
+        return "and \(omitted) more request\(omitted == 1 ? "" : "s") in changes beyond the first \(ReplaySummary.sampleLimit) listed"
     }
 }
 

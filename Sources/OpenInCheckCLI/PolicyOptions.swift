@@ -99,24 +99,28 @@ struct PolicyOptions: Sendable, Equatable {
             } catch {
                 throw .invalidInput(error.inFile(infoPlistPath).description)
             }
-            inputs.infoPlist = contents.overrides
-            inputs.app.removeInfoPlistSchemes()
+            inputs.stated.infoPlist = contents.overrides
+            inputs.stated.app.removeInfoPlistSchemes()
             for declared in contents.urlSchemes {
                 let origin = SchemeOrigin.infoPlist(file: infoPlistPath, keyPath: declared.keyPath, written: declared.written)
-                try flagValue("\(infoPlistPath): \(declared.keyPath)") { () throws(InputError) in try inputs.app.addScheme(declared.scheme, from: origin) }
+                try flagValue("\(infoPlistPath): \(declared.keyPath)") { () throws(InputError) in try inputs.stated.app.addScheme(declared.scheme, from: origin) }
             }
         }
-        for pair in config { inputs.config[pair.key] = pair.value }
-        if emailPlusInstalled { inputs.device.emailPlusInstalled = true }
+        if !config.isEmpty {
+            var values = inputs.stated.config.values
+            for pair in config { values[pair.key] = pair.value }
+            inputs.stated.config = AppConfig(values)
+        }
+        if emailPlusInstalled { inputs.stated.device.emailPlusInstalled = true }
         for pair in schemeHandlers {
             let flag = "--scheme-handler \(pair.key)=\(pair.value)"
-            try inputs.device.setHandler(try flagValue(flag) { () throws(InputError) in try BundleID(pair.value) }, for: pair.key, flag: flag)
+            try inputs.stated.device.setHandler(try flagValue(flag) { () throws(InputError) in try BundleID(pair.value) }, for: pair.key, flag: flag)
         }
         for scheme in appSchemes {
-            try flagValue("--app-scheme \(scheme)") { () throws(InputError) in try inputs.app.addScheme(scheme, from: .flag("--app-scheme \(scheme)")) }
+            try flagValue("--app-scheme \(scheme)") { () throws(InputError) in try inputs.stated.app.addScheme(scheme, from: .flag("--app-scheme \(scheme)")) }
         }
         for app in appConnectApps {
-            inputs.device.appConnectApps.insert(try flagValue("--appconnect-app \(app)") { () throws(InputError) in try BundleID(app) })
+            inputs.stated.device.appConnectApps.insert(try flagValue("--appconnect-app \(app)") { () throws(InputError) in try BundleID(app) })
         }
         return inputs
     }

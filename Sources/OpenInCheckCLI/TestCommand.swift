@@ -80,7 +80,7 @@ struct TestCommand: Command, Equatable {
             cases = try DecisionTables.load(paths: paths)
         } catch {
             var message = error.description
-            if paths == ["Rules"], error.line == 0, error.file == "Rules" {
+            if paths == ["Rules"], error.line == nil, error.file == "Rules" {
                 message += ": run from the repository root, or give the tables' paths"
             }
             throw .invalidInput(message)

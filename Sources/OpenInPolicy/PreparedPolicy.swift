@@ -1,77 +1,74 @@
-/// A ``Policy`` with every answer the rules ask for worked out once, when an
-/// ``Evaluator`` is made: flags are stored, lookups go through tables keyed by
-/// the hashes bundle IDs and URLs carry, so deciding a request hashes no
+/// A ``Policy`` ready for deciding: the rules ask it, and it answers with the
+/// policy's own properties (``Policy/mailAllowed``, ``Policy/openInUI``, …) and,
+/// for whether a target is listed, the one definition ``Policy/lists(_:)`` uses
+/// too (`OpenInStatus.lists(_:in:)`), so each notion is written once. What
+/// those cannot answer without hashing a string is
+/// worked out once, when an ``Evaluator`` is made: the device's AppConnect
+/// apps, the app's own schemes and the scheme handlers go into tables keyed
+/// by the hashes bundle IDs and URLs carry, so deciding a request hashes no
 /// string and allocates nothing.
 ///
 /// A class, so the rules receive one reference instead of a copy of the policy.
 final class PreparedPolicy: Sendable {
-    /// The Open In status the app sees.
-    let status: OpenInStatus
-    /// The Open In UI state (Table 11), as ``Policy/openInUI``.
-    let openInUI: OpenInUI
-    /// Whether native Mail is allowed, as ``Policy/mailAllowed``.
-    let mailAllowed: Bool
-    /// Whether the Info.plist or the server config disables scheme blocking, as ``Policy/schemeBlockingDisabled``.
-    let schemeBlockingDisabled: Bool
-    /// Whether AppConnect enforces policy.
-    let enforcing: Bool
-    /// Whether the server config sets `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`.
-    let enforcementDisabled: Bool
-    /// The server's drag-and-drop policy, when given.
-    let dragAndDrop: DragAndDropPolicy?
-    /// Whether Email+ is installed.
-    let emailPlusInstalled: Bool
-    /// The bundle ID a redirect to Email+ opens.
-    let emailPlusTarget: BundleID
+    /// The policy the answers come from.
+    let policy: Policy
     /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
     let thirdPartyMailApp: BundleID?
-    /// The Open From status, when the policy sets Open From.
+    /// The bundle ID a redirect to Email+ opens: ``DeviceFacts/emailPlusTarget``, read once (it copies out of an array).
+    let emailPlusTarget: BundleID
+    /// The Open From status, when the policy sets Open From: read once (it would copy the Open From policy).
     let openFromStatus: OpenFromStatus?
-    /// The server's pasteboard policy, when set.
-    let pasteboard: PasteboardPolicy?
-    /// The server's print policy, when set.
-    let print: PrintPolicy?
-    /// Whether the device's secure services are available (`nil`: not given).
-    let secureServicesAvailable: Bool?
+    /// The policy's status and whitelist, kept beside it so a lookup reads them from here.
+    private let openInStatus: OpenInStatus
+    /// Whether native Mail is allowed: ``Policy/mailAllowed``, asked once.
+    let mailAllowed: Bool
     private let whitelist: Whitelist
-    private let openFromWhitelist: BundleIDTable
+    /// The Open From whitelist the app sees, as ``Policy/openFromWhitelist`` (computed once: it may build a whitelist).
+    private let openFromWhitelist: Whitelist?
     private let appConnectApps: BundleIDTable
     private let ownSchemes: SchemeTable<Bool>
     private let schemeHandlers: SchemeTable<BundleID>
 
     init(_ policy: Policy) {
-        status = policy.status
-        openInUI = policy.openInUI
+        self.policy = policy
+        openInStatus = policy.status
         mailAllowed = policy.mailAllowed
-        schemeBlockingDisabled = policy.schemeBlockingDisabled
-        enforcing = policy.enforcing
-        enforcementDisabled = policy.config.disablesOpenInEnforcement
-        dragAndDrop = policy.dragAndDrop
-        emailPlusInstalled = policy.device.emailPlusInstalled
-        emailPlusTarget = policy.device.emailPlusTarget
-        thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
         whitelist = policy.whitelist
+        thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
+        emailPlusTarget = policy.device.emailPlusTarget
         openFromStatus = policy.openFrom?.status
-        openFromWhitelist = BundleIDTable(policy.openFromWhitelist?.ids ?? [])
-        pasteboard = policy.pasteboard
-        print = policy.print
-        secureServicesAvailable = policy.device.secureServicesAvailable
+        openFromWhitelist = policy.openFromWhitelist
         appConnectApps = BundleIDTable(policy.device.appConnectApps)
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })
         schemeHandlers = SchemeTable(policy.device.schemeHandlers.map { ($0.key, $0.value) })
     }
 
-    /// Whether `target` counts as listed, as ``Policy/lists(_:)``.
-    func lists(_ target: BundleID) -> Bool {
-        switch status {
-        case .authorized: true
-        case .unauthorized: false
-        case .whitelist: whitelist.lists(target)
-        }
-    }
+    /// The Open In status the app sees.
+    @inline(__always) var status: OpenInStatus { policy.status }
+    /// The Open In UI state (Table 11): ``Policy/openInUI``.
+    @inline(__always) var openInUI: OpenInUI { policy.openInUI }
+    /// Whether the Info.plist or the server config disables scheme blocking: ``Policy/schemeBlockingDisabled``.
+    @inline(__always) var schemeBlockingDisabled: Bool { policy.schemeBlockingDisabled }
+    /// Whether AppConnect enforces policy.
+    @inline(__always) var enforcing: Bool { policy.enforcing }
+    /// Whether the server config sets `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`.
+    @inline(__always) var enforcementDisabled: Bool { policy.config.disablesOpenInEnforcement }
+    /// The server's drag-and-drop policy, when given.
+    @inline(__always) var dragAndDrop: DragAndDropPolicy? { policy.dragAndDrop }
+    /// Whether Email+ is installed.
+    @inline(__always) var emailPlusInstalled: Bool { policy.device.emailPlusInstalled }
+    /// The server's pasteboard policy, when set.
+    @inline(__always) var pasteboard: PasteboardPolicy? { policy.pasteboard }
+    /// The server's print policy, when set.
+    @inline(__always) var print: PrintPolicy? { policy.print }
+    /// Whether the device's secure services are available (`nil`: not given).
+    @inline(__always) var secureServicesAvailable: Bool? { policy.device.secureServicesAvailable }
+
+    /// Whether `target` counts as listed: the definition ``Policy/lists(_:)`` uses.
+    @inline(__always) func lists(_ target: BundleID) -> Bool { openInStatus.lists(target, in: whitelist) }
 
     /// Whether `source` is in the Open From whitelist: exact membership, no mail pair.
-    func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist.contains(source) }
+    func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist?.contains(source) ?? false }
 
     /// Whether `target` is one of the device's AppConnect apps.
     func isAppConnectApp(_ target: BundleID) -> Bool { appConnectApps.contains(target) }

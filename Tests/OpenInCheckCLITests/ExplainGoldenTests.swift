@@ -28,14 +28,9 @@ import Testing
     /// A table row's policy as the inputs a policy file would give.
     static func inputs(of tableCase: TableCase, _ policy: Policy) throws -> PolicyInputs {
         let setting = try PolicySetting(parsing: tableCase.cells["policy"] ?? "")
-        var inputs = PolicyInputs(
-            setting: setting, whitelist: setting == .allAppConnectApps ? .empty : policy.whitelist,
-            config: policy.config.values, infoPlist: policy.infoPlist, device: policy.device, app: policy.app,
-            dragAndDrop: policy.dragAndDrop, enforcing: policy.enforcing)
-        inputs.openFrom = policy.openFrom
-        inputs.pasteboard = policy.pasteboard
-        inputs.print = policy.print
-        return inputs
+        var stated = policy
+        if setting == .allAppConnectApps { stated.whitelist = .empty }
+        return PolicyInputs(setting: setting, stated: stated)
     }
 
     static func output() throws -> String {

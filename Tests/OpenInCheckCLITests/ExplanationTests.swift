@@ -181,7 +181,7 @@ import Testing
             whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
             device: try DeviceFacts(emailPlusInstalled: true))
         let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
-        let inputs = PolicyInputs(setting: .status(.whitelist), whitelist: policy.whitelist, device: policy.device)
+        let inputs = PolicyInputs(policy)
         let request = try ShareRequest(channel: "open-url", url: "mailto:cfo@example.com")
         let explanation = decision.explanation(for: request, under: inputs)
         #expect(explanation.rule.id == decision.rule)

@@ -19,10 +19,10 @@ struct DataControlsTests {
     @Test func pasteboardAndPrintValues() throws {
         for (written, value) in [("\"securecopy\"", PasteboardPolicy.secureCopy), ("\"ACPasteboardPolicySecureCopy\"", .secureCopy),
                                  ("\"ACPASTEBOARDPOLICY_SECURECOPY\"", .secureCopy), ("2", .secureCopy), ("1", .authorized), ("\"unauthorized\"", .unauthorized)] {
-            #expect(try Self.read(#"{"openInPolicy": 0, "pasteboardPolicy": \#(written)}"#).pasteboard == value)
+            #expect(try Self.read(#"{"openInPolicy": 0, "pasteboardPolicy": \#(written)}"#).stated.pasteboard == value)
         }
         for (written, value) in [("\"ACPrintPolicyAuthorized\"", PrintPolicy.authorized), ("\"acprintpolicy_unauthorized\"", .unauthorized), ("0", .unauthorized)] {
-            #expect(try Self.read(#"{"openInPolicy": 0, "printPolicy": \#(written)}"#).print == value)
+            #expect(try Self.read(#"{"openInPolicy": 0, "printPolicy": \#(written)}"#).stated.print == value)
         }
     }
 

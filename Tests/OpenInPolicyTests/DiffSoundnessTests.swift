@@ -195,14 +195,14 @@ private struct Universe {
             ? .allAppConnectApps
             : .status(random.pick([OpenInStatus.unauthorized, .authorized, .whitelist, .whitelist]))
         device.secureServicesAvailable = random.pick([true, true, false, nil])
-        var policy = Policy(
-            setting: setting,
+        var policy = PolicyInputs(setting: setting, stated: Policy(
+            status: .unauthorized,
             whitelist: Whitelist(listed),
             config: AppConfig(config),
             infoPlist: InfoPlistOverrides(disableSchemeBlocking: random.chance(0.2)),
             device: device, app: app,
             dragAndDrop: random.pick([nil, nil, DragAndDropPolicy.all, .appConnect, DragAndDropPolicy.none]),
-            enforcing: random.chance(0.9))
+            enforcing: random.chance(0.9))).policy
         // Beyond Open In: usually set (a closed policy's Open From list holds only named IDs).
         if random.chance(0.85) { policy.openFrom = openFrom(named: closed ? listed : ids, &random) }
         if random.chance(0.85) { policy.pasteboard = random.pick(PasteboardPolicy.allCases) }

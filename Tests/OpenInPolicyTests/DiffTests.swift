@@ -36,6 +36,24 @@ struct DiffTests {
         #expect(described == expected)
     }
 
+    @Test("the classes are walked without building them all, each once, and counted without walking them")
+    func classesAreEachWalkedOnce() throws {
+        var device = DeviceFacts()
+        try device.setHandler(try BundleID("com.example.notes"), for: "notes")
+        device.appConnectApps = [try BundleID("com.example.sheets")]
+        var policy = Policy(status: .whitelist, whitelist: Whitelist(try Self.ids("com.example.docs")), device: device,
+                            app: try AppFacts(urlSchemes: ["MyApp"]))
+        policy.openFrom = OpenFromPolicy(status: .authorized)
+        policy.pasteboard = .unauthorized
+        policy.print = .authorized
+        let classes = RequestClasses.make(old: policy, new: policy)
+        let walked = Array(classes)
+        #expect(Set(walked).count == walked.count, "a request class is walked twice")
+        #expect(classes.count == walked.count)
+        #expect(Set(walked.map(\.channel)) == Set(Channel.allCases))
+        #expect(PolicyDiff(old: policy, new: policy).requestClassCount == walked.count)
+    }
+
     @Test("an app named only as an AppConnect app gets a class: drag and drop under 'appconnect' reads it")
     func appConnectAppsHaveClasses() throws {
         var device = DeviceFacts()
@@ -63,7 +81,7 @@ struct DiffTests {
         #expect(diff.verdict == .equivalent)
         #expect(diff.changes.isEmpty)
         // 4 target channels × 4 targets (the Mail pair, Email+, a fresh ID), 2 activity view, 4 URLs, 2 mail views.
-        #expect(diff.requestClasses.count == 24)
+        #expect(diff.requestClassCount == 24)
     }
 
     @Test("equivalent: a whitelist under UNAUTHORIZED is ignored")
@@ -143,7 +161,7 @@ struct DiffTests {
         #expect(!diff.changes.isEmpty)
         #expect(diff.changes.allSatisfy { $0.kind == .changed && $0.old.openInUI == .disabled && $0.new.openInUI == .enabled })
         // Every class changes: the UI state is part of every decision.
-        #expect(diff.changes.count == diff.requestClasses.count)
+        #expect(diff.changeCount == diff.requestClassCount)
     }
 
     @Test("the redirect to Email+ is less than allow and more than deny")
@@ -199,5 +217,38 @@ struct DiffTests {
         #expect(summary.changes.first?.change.request.document == "a.pdf")
         #expect(summary.verdict == .incomparable)
         #expect(PolicyDiff.replay(old: old, new: new, requests: requests.suffix(2)).verdict == .equivalent)
+    }
+}
+
+/// `replay` keeps counts over the whole log and only a bounded sample of the changes.
+struct ReplayBoundTests {
+    @Test func replayKeepsABoundedSampleAndCountsEveryRequest() throws {
+        let old = try DiffTests.whitelist("com.example.docs")
+        let new = try DiffTests.whitelist("com.example.notes")
+        let limit = ReplaySummary.sampleLimit
+        let requests = try (0..<(limit + 50)).map { try ShareRequest(channel: "document-interaction", target: "com.example.docs", document: "d\($0).pdf") }
+        let summary = PolicyDiff.replay(old: old, new: new, requests: requests)
+        // The document does not make a request distinct: one change, counted limit + 50 times.
+        #expect(summary.changes.count == 1)
+        #expect(summary.changes.first?.count == limit + 50)
+        #expect(summary.omittedCount(.newlyBlocked) == 0)
+    }
+
+    @Test func replayStopsListingAfterTheSampleLimit() throws {
+        let limit = ReplaySummary.sampleLimit
+        let ids = (0..<(limit + 30)).map { "com.example.app\($0)" }
+        let old = Policy(status: .whitelist, whitelist: Whitelist(try ids.map { try BundleID($0) }))
+        let new = try DiffTests.whitelist("com.example.other")
+        var requests = try ids.map { try ShareRequest(channel: .documentInteraction, target: BundleID($0)) }
+        // A sampled request again, and an omitted one again: both counted.
+        requests.append(try ShareRequest(channel: .documentInteraction, target: BundleID(ids[0])))
+        requests.append(try ShareRequest(channel: .documentInteraction, target: BundleID(ids[limit + 1])))
+        let summary = PolicyDiff.replay(old: old, new: new, requests: requests)
+        #expect(summary.requestCount == limit + 32)
+        #expect(summary.count(.newlyBlocked) == limit + 32)
+        #expect(summary.changes.count == limit)
+        #expect(summary.changes.first?.count == 2)
+        #expect(summary.omittedCount(.newlyBlocked) == 31)
+        #expect(summary.verdict == .lessPermissive)
     }
 }

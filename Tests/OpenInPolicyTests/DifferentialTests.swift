@@ -285,9 +285,10 @@ enum EngineInputs {
         let app = try AppFacts(urlSchemes: input.appSchemes)
         let dragAndDrop = try input.dragAndDrop.map { text throws(InputError) in try DragAndDropPolicy(parsing: text) }
         device.secureServicesAvailable = input.secureServicesAvailable
-        var policy = Policy(setting: setting, whitelist: whitelist, config: AppConfig(config),
+        let stated = Policy(status: .unauthorized, whitelist: whitelist, config: AppConfig(config),
                             infoPlist: InfoPlistOverrides(disableSchemeBlocking: input.plistOverride),
                             device: device, app: app, dragAndDrop: dragAndDrop, enforcing: input.enforcing)
+        var policy = PolicyInputs(setting: setting, stated: stated).policy
         if let text = input.openFromPolicy {
             let openFromList = try Whitelist(parsing: input.openFromWhitelist ?? [])
             policy.openFrom = OpenFromPolicy(try OpenFromPolicy.Setting(parsing: text), whitelist: openFromList)

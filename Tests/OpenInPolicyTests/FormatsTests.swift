@@ -19,17 +19,17 @@ import Testing
             }
             """.utf8))
         #expect(inputs.setting == .status(.whitelist))
-        #expect(inputs.whitelist.count == 3)
-        #expect(inputs.whitelist.containsMailPair)
-        #expect(inputs.config == ["MI_AC_DISABLE_SCHEME_BLOCKING": "true", "other": "x"])
-        #expect(inputs.infoPlist.disableSchemeBlocking)
-        #expect(inputs.device.emailPlusInstalled)
-        #expect(inputs.device.emailPlusTarget.rawValue == "com.example.emailplus")
-        #expect(inputs.device.handler(forScheme: "box")?.rawValue == "net.box.BoxNet")
-        #expect(inputs.device.appConnectApps.map(\.rawValue) == ["com.example.docs"])
-        #expect(inputs.app.urlSchemes == ["myapp"])
-        #expect(inputs.dragAndDrop == .appConnect)
-        #expect(!inputs.enforcing)
+        #expect(inputs.stated.whitelist.count == 3)
+        #expect(inputs.stated.whitelist.containsMailPair)
+        #expect(inputs.stated.config.values == ["MI_AC_DISABLE_SCHEME_BLOCKING": "true", "other": "x"])
+        #expect(inputs.stated.infoPlist.disableSchemeBlocking)
+        #expect(inputs.stated.device.emailPlusInstalled)
+        #expect(inputs.stated.device.emailPlusTarget.rawValue == "com.example.emailplus")
+        #expect(inputs.stated.device.handler(forScheme: "box")?.rawValue == "net.box.BoxNet")
+        #expect(inputs.stated.device.appConnectApps.map(\.rawValue) == ["com.example.docs"])
+        #expect(inputs.stated.app.urlSchemes == ["myapp"])
+        #expect(inputs.stated.dragAndDrop == .appConnect)
+        #expect(!inputs.stated.enforcing)
         #expect(inputs.policy.schemeBlockingDisabled)
     }
 
@@ -37,7 +37,7 @@ import Testing
     func policyValues(text: String, status: OpenInStatus) throws {
         let inputs = try PolicyJSON.read(Array("{\"openInPolicy\": \(text)}".utf8))
         #expect(inputs.setting == .status(status))
-        #expect(inputs.enforcing)
+        #expect(inputs.stated.enforcing)
     }
 
     @Test func allAppConnectAppsListsTheDevicesApps() throws {
@@ -167,9 +167,9 @@ enum Plist {
         ] as [String: Any], binary: binary)
         let inputs = try AppConnectPlist.read(bytes)
         #expect(inputs.setting == .status(.whitelist))
-        #expect(inputs.whitelist.ids.map(\.rawValue).sorted() == ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail", "com.example.viewer"])
-        #expect(inputs.config == ["MI_AC_DISABLE_SCHEME_BLOCKING": "true"])
-        #expect(inputs.device.appConnectApps.map(\.rawValue) == ["com.example.docs"])
+        #expect(inputs.stated.whitelist.ids.map(\.rawValue).sorted() == ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail", "com.example.viewer"])
+        #expect(inputs.stated.config.values == ["MI_AC_DISABLE_SCHEME_BLOCKING": "true"])
+        #expect(inputs.stated.device.appConnectApps.map(\.rawValue) == ["com.example.docs"])
     }
 
     @Test(arguments: [("allow", PolicySetting.status(.authorized)), ("disable", .status(.unauthorized)), ("Whitelist", .status(.whitelist)), ("appconnect", .allAppConnectApps)])

@@ -37,8 +37,8 @@ import Testing
     @Test func aPolicyFilesInfoPlistAddsItsSchemesToTheAppsWithTheirOrigin() throws {
         let json = #"{"openInPolicy": "whitelist", "infoPlist": {"CFBundleURLTypes": [{"CFBundleURLSchemes": ["Acme"]}]}, "app": {"urlSchemes": ["acme", "other"]}}"#
         let inputs = try PolicyJSON.read(Array(json.utf8))
-        #expect(inputs.app.urlSchemes == ["acme", "other"])
-        #expect(inputs.app.schemeOrigins["acme"] == [
+        #expect(inputs.stated.app.urlSchemes == ["acme", "other"])
+        #expect(inputs.stated.app.schemeOrigins["acme"] == [
             .infoPlist(file: nil, keyPath: "CFBundleURLTypes[0].CFBundleURLSchemes[0]", written: nil),
             .policyFile(keyPath: "app.urlSchemes[0]"),
         ])

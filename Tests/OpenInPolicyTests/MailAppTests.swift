@@ -40,8 +40,8 @@ struct MailAppTests {
 
     @Test("the matrix names the mail app: its column, and the legend")
     func matrixShowsTheMailApp() throws {
-        var inputs = PolicyInputs(setting: .status(.whitelist), whitelist: Whitelist([try BundleID("com.microsoft.Office.Outlook")]))
-        try inputs.device.setHandler(try BundleID("com.microsoft.Office.Outlook"), for: "mailto")
+        var inputs = PolicyInputs(Policy(status: .whitelist, whitelist: Whitelist([try BundleID("com.microsoft.Office.Outlook")])))
+        try inputs.stated.device.setHandler(try BundleID("com.microsoft.Office.Outlook"), for: "mailto")
         let text = PolicyMatrix(inputs: inputs, name: "p.json").render()
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("Opening a URL or Mail") && $0.contains("(mailto:)") })

@@ -80,7 +80,8 @@ struct ModelTests {
     @Test func allAppConnectAppsIsAWhitelistOfTheDevicesAppConnectApps() throws {
         var device = DeviceFacts()
         device.appConnectApps = [try BundleID("com.example.docs")]
-        let policy = Policy(setting: try PolicySetting(parsing: "appconnect"), whitelist: Whitelist([.emailPlus]), device: device)
+        let policy = PolicyInputs(setting: try PolicySetting(parsing: "appconnect"),
+                                  stated: Policy(status: .authorized, whitelist: Whitelist([.emailPlus]), device: device)).policy
         #expect(policy.status == .whitelist)
         #expect(policy.whitelist.ids == [try BundleID("com.example.docs")])
     }

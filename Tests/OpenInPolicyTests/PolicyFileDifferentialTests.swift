@@ -24,7 +24,7 @@ struct PolicyFileDifferentialTests {
             for binary in [false, true] {
                 var inputs = try PolicyFile.read(try Self.appConnectPlist(policy.input, binary: binary, &rng), file: "AppConnect.plist")
                 try Self.addFacts(policy.input, to: &inputs)
-                inputs.infoPlist = try InfoPlist.read(Array(info.utf8)).overrides
+                inputs.stated.infoPlist = try InfoPlist.read(Array(info.utf8)).overrides
                 readers.append((binary ? "binary AppConnect.plist" : "AppConnect.plist", Evaluator(policy: inputs.policy)))
             }
             for _ in 0..<Self.requestsPerPolicy {
@@ -163,16 +163,16 @@ struct PolicyFileDifferentialTests {
     /// What an AppConnect.plist does not say: Email+, scheme handlers, the app's schemes, drag and drop, enforcement.
     static func addFacts(_ input: ReferenceModel.PolicyInput, to inputs: inout PolicyInputs) throws {
         let policy = try EngineInputs.policy(input)
-        inputs.device.emailPlusInstalled = policy.device.emailPlusInstalled
-        inputs.device.emailPlusBundleIDs = policy.device.emailPlusBundleIDs
-        for (scheme, handler) in policy.device.schemeHandlers { try inputs.device.setHandler(handler, for: scheme) }
-        inputs.app = policy.app
-        inputs.dragAndDrop = policy.dragAndDrop
-        inputs.enforcing = policy.enforcing
-        inputs.device.secureServicesAvailable = policy.device.secureServicesAvailable
-        inputs.openFrom = policy.openFrom
-        inputs.pasteboard = policy.pasteboard
-        inputs.print = policy.print
+        inputs.stated.device.emailPlusInstalled = policy.device.emailPlusInstalled
+        inputs.stated.device.emailPlusBundleIDs = policy.device.emailPlusBundleIDs
+        for (scheme, handler) in policy.device.schemeHandlers { try inputs.stated.device.setHandler(handler, for: scheme) }
+        inputs.stated.app = policy.app
+        inputs.stated.dragAndDrop = policy.dragAndDrop
+        inputs.stated.enforcing = policy.enforcing
+        inputs.stated.device.secureServicesAvailable = policy.device.secureServicesAvailable
+        inputs.stated.openFrom = policy.openFrom
+        inputs.stated.pasteboard = policy.pasteboard
+        inputs.stated.print = policy.print
     }
 
     /// Whether `entry`, inside a `;`-separated plist list, reads as valid IDs: split at the byte `;`,

@@ -8,7 +8,7 @@ import Testing
         var device = DeviceFacts()
         device.emailPlusInstalled = true
         try! device.setHandler(BundleID("com.example.box"), for: "box")
-        return PolicyInputs(setting: .status(.whitelist), whitelist: try! Whitelist(parsing: ["com.example.viewer", "com.example.box"]), device: device)
+        return PolicyInputs(Policy(status: .whitelist, whitelist: try! Whitelist(parsing: ["com.example.viewer", "com.example.box"]), device: device))
     }()
 
     /// Plain lines, lines only the general path reads, invalid lines, and a skipped long line.

@@ -11,14 +11,9 @@ struct RuleUnitTests {
     /// A row's policy as the inputs a policy file would give.
     static func inputs(of row: TableCase, _ policy: Policy) throws -> PolicyInputs {
         let setting = try PolicySetting(parsing: row.cells["policy"] ?? "")
-        var inputs = PolicyInputs(
-            setting: setting, whitelist: setting == .allAppConnectApps ? .empty : policy.whitelist,
-            config: policy.config.values, infoPlist: policy.infoPlist, device: policy.device, app: policy.app,
-            dragAndDrop: policy.dragAndDrop, enforcing: policy.enforcing)
-        inputs.openFrom = policy.openFrom
-        inputs.pasteboard = policy.pasteboard
-        inputs.print = policy.print
-        return inputs
+        var stated = policy
+        if setting == .allAppConnectApps { stated.whitelist = .empty }
+        return PolicyInputs(setting: setting, stated: stated)
     }
 
     @Test("every rule unit under Sources/OpenInPolicy/Rules/ is in the list, once")

@@ -24,11 +24,17 @@ public final class SimulatedDevice: Sendable {
     ///   - server: what the server says about the app.
     ///   - facts: what is installed on the device (Email+, scheme handlers, AppConnect apps).
     ///   - ivantiClient: whether the Ivanti client app is installed.
-    public init(server: ServerState = ServerState(), facts: DeviceFacts = DeviceFacts(), ivantiClient: IvantiClient = .installed) {
+    ///   - timelineLimit: how many of the latest events ``timeline`` keeps
+    ///     (at least 1; default ``defaultTimelineLimit``); older ones are counted, not kept.
+    public init(server: ServerState = ServerState(), facts: DeviceFacts = DeviceFacts(), ivantiClient: IvantiClient = .installed,
+                timelineLimit: Int = SimulatedDevice.defaultTimelineLimit) {
         var server = server
         server.follow(appConnectApps: facts.appConnectApps)
-        world = Locked(World(server: server, facts: facts, ivantiClient: ivantiClient))
+        world = Locked(World(server: server, facts: facts, ivantiClient: ivantiClient, timelineLimit: max(1, timelineLimit)))
     }
+
+    /// How many events a device's ``timeline`` keeps unless told otherwise: the latest 10,000.
+    public static let defaultTimelineLimit = 10_000
 
     // MARK: The server
 
@@ -145,8 +151,17 @@ public final class SimulatedDevice: Sendable {
 
     // MARK: What the device saw
 
-    /// Every event so far, in order.
-    public var timeline: [TimelineEvent] { world.withLock { $0.timeline } }
+    /// The latest events, in order: every event so far, up to the device's
+    /// `timelineLimit` (``defaultTimelineLimit`` unless set); older ones are
+    /// dropped so that a long simulation keeps bounded memory (see ``recordedEventCount``).
+    public var timeline: [TimelineEvent] { world.withLock { $0.timeline.events } }
+
+    /// How many events the device has recorded, including those dropped from ``timeline``.
+    public var recordedEventCount: Int { world.withLock { $0.timeline.recordedCount } }
+
+    /// The events recorded since the device had recorded `count` events (a past
+    /// ``recordedEventCount``), in order; those already dropped from ``timeline`` are left out.
+    public func events(since count: Int) -> [TimelineEvent] { world.withLock { $0.timeline.events(since: count) } }
 
     /// The acknowledgments the server received, in order (automatic ones included).
     public var acknowledgments: [Acknowledgment] { world.withLock { $0.acknowledgments } }
@@ -196,7 +211,7 @@ struct Delivery: Sendable {
     let target: AppConnect
     let instanceID: Int
     let callback: DelegateCallback
-    /// Where its timeline entry is (set when delivery begins).
+    /// Which recorded event its timeline entry is, counting from the device's first (set when delivery begins).
     var timelineIndex = 0
 }
 
@@ -254,14 +269,15 @@ struct World: Sendable {
     /// The running instance, kept alive by the device until it stops or the app quits.
     var running: AppConnect?
     var launches = 0
-    var timeline: [TimelineEvent] = []
+    var timeline: EventRing
     var acknowledgments: [Acknowledgment] = []
     var awaited: [AcknowledgmentKind] = []
     var queue: [Delivery] = []
     var queueHead = 0
     var draining = false
 
-    init(server: ServerState, facts: DeviceFacts, ivantiClient: IvantiClient) {
+    init(server: ServerState, facts: DeviceFacts, ivantiClient: IvantiClient, timelineLimit: Int) {
+        timeline = EventRing(capacity: timelineLimit)
         self.server = server
         self.facts = facts
         self.ivantiClient = ivantiClient
@@ -301,7 +317,7 @@ struct World: Sendable {
             queueHead += 1
             guard instances[delivery.instanceID]?.phase == .ready else { continue }
             record(.callback(delivery.callback, implemented: true))
-            delivery.timelineIndex = timeline.count - 1
+            delivery.timelineIndex = timeline.recordedCount - 1
             if let kind = delivery.callback.kind.acknowledgment { awaited.append(kind) }
             return delivery
         }
@@ -314,6 +330,7 @@ struct World: Sendable {
     /// The delegate does not implement the delivered callback: correct its
     /// entry, and acknowledge a change callback ACPOLICY_UNSUPPORTED for the app.
     mutating func noteNotImplemented(_ delivery: Delivery) {
+        // Once dropped from the ring, the entry needs no correction.
         timeline[delivery.timelineIndex] = .callback(delivery.callback, implemented: false)
         guard let kind = delivery.callback.kind.acknowledgment else { return }
         receive(Acknowledgment(kind, .unsupported, message: Acknowledgment.unsupportedMessage(for: delivery.callback.kind), automatic: true))

@@ -91,22 +91,6 @@ public struct AppProfile: Sendable, Hashable {
     }
 }
 
-/// Why a scenario cannot be run: where, what, and how to fix it.
-public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The scenario's name (path).
-    public let file: String
-    /// The 1-based line, or 0 when the problem is the file itself.
-    public let line: Int
-    /// What is wrong and how to fix it.
-    public let message: String
-
-    /// Creates an error.
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    /// `file:line: message` (`file: message` for the file itself).
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-}
+/// Why a scenario cannot be run: where (the scenario's name and 1-based line;
+/// no line when the problem is the file itself), what, and how to fix it.
+public typealias ScenarioError = FormatError

@@ -9,15 +9,8 @@ extension Scenario {
     /// Reads and parses the scenario file at `path`.
     /// - Throws: ``ScenarioError`` naming the file (and line) and how to fix it.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
-        let bytes: [UInt8]
-        do throws(CappedFile.Failure) {
-            bytes = try CappedFile.read(path: path, what: "scenario")
-        } catch {
-            throw ScenarioError(file: path, line: 0, message: "cannot be read: \(error.reason)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ScenarioError(file: path, line: 0, message: "is not UTF-8 text: save it as UTF-8")
-        }
+        let text = try CappedFile.readText(path: path, what: "scenario", unreadable: { "cannot be read: \($0)" },
+                                           notUTF8: "is not UTF-8 text: save it as UTF-8")
         return try parse(text, name: path)
     }
 

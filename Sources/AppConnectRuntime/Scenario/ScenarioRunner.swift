@@ -20,9 +20,9 @@ public enum ScenarioRunner {
         var run = Run(scenario: scenario)
         var entries: [Timeline.Entry] = []
         for step in scenario.steps {
-            let before = run.device.timeline.count
+            let before = run.device.recordedEventCount
             run.perform(step.action)
-            entries += run.device.timeline.dropFirst(before).map { Timeline.Entry(line: step.line, event: $0) }
+            entries += run.device.events(since: before).map { Timeline.Entry(line: step.line, event: $0) }
         }
         return Timeline(scenario: scenario.name, entries: entries, awaitedAcknowledgments: run.device.awaitedAcknowledgments)
     }

@@ -75,23 +75,25 @@ public enum AppConnectPlist {
             guard case .string(let text) = list else {
                 throw FormatError("policy.openinwhitelist: must be a <string> of bundle IDs separated by ';', not \(list.found)")
             }
-            inputs.whitelist = Whitelist(try bundleIDs(separated: text, path: "policy.openinwhitelist"))
+            inputs.stated.whitelist = Whitelist(try bundleIDs(separated: text, path: "policy.openinwhitelist"))
         }
         if let configValue = root["config"] {
             guard case .dictionary(let config) = configValue else {
                 throw FormatError("config: must be a <dict> of <string> values, not \(configValue.found)")
             }
+            var values: [String: String] = [:]
             for key in config.keys.sorted() {
                 guard case .string(let value) = config[key]! else {
                     throw FormatError("config.\(key): must be a <string> (the server sends app-specific configuration as strings), not \(config[key]!.found)")
                 }
-                inputs.config[key] = value
+                values[key] = value
             }
+            inputs.stated.config = AppConfig(values)
         }
         if let apps = root["appconnectapps"] {
             switch apps {
             case .string(let text):
-                inputs.device.appConnectApps = Set(try bundleIDs(separated: text, path: "appconnectapps"))
+                inputs.stated.device.appConnectApps = Set(try bundleIDs(separated: text, path: "appconnectapps"))
             case .array(let elements):
                 var ids: [BundleID] = []
                 for (index, element) in elements.enumerated() {
@@ -100,7 +102,7 @@ public enum AppConnectPlist {
                     }
                     ids.append(try bundleID(text, path: "appconnectapps[\(index)]"))
                 }
-                inputs.device.appConnectApps = Set(ids)
+                inputs.stated.device.appConnectApps = Set(ids)
             default:
                 throw FormatError("appconnectapps: must be an <array> of <string>s or a <string> of bundle IDs separated by ';', not \(apps.found)")
             }

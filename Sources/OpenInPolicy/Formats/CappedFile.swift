@@ -59,6 +59,24 @@ package enum CappedFile {
         }
     }
 
+    /// Reads the whole file at `path` as UTF-8 text: ``read(path:what:limit:)``, then a check of the encoding.
+    /// - Parameters:
+    ///   - unreadable: the message when the file cannot be read, given the reason.
+    ///   - notUTF8: the message when the file is not UTF-8.
+    /// - Throws: ``FormatError`` for `path` as a whole (no line) with one of the two messages.
+    package static func readText(path: String, what: String, unreadable: (String) -> String, notUTF8: String) throws(FormatError) -> String {
+        let bytes: [UInt8]
+        do throws(Failure) {
+            bytes = try read(path: path, what: what)
+        } catch {
+            throw FormatError(file: path, line: 0, message: unreadable(error.reason))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FormatError(file: path, line: 0, message: notUTF8)
+        }
+        return text
+    }
+
     /// `16 MiB`, `512 KiB`, `100 bytes`.
     package static func sizeName(_ bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }

@@ -1,6 +1,8 @@
-/// Why a policy file, a plist or a request cannot be read: what, where, and how to fix it.
+/// Why a source cannot be read: what, where, and how to fix it. The one error
+/// type for policy files, plists, requests, decision tables (``TableError``)
+/// and lifecycle scenarios (`ScenarioError` in `AppConnectRuntime`).
 ///
-/// The message names the key path (`device.schemeHandlers.foo`,
+/// In a policy file the message names the key path (`device.schemeHandlers.foo`,
 /// `openInWhitelist[2]`); the position, when known, is the line and column of
 /// the offending value; the file is added by whoever knows it (``inFile(_:)``).
 public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -24,6 +26,11 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         self.position = position
         self.line = position?.line ?? line
         self.file = file
+    }
+
+    /// Creates an error at `file:line`, where line 0 means the file as a whole.
+    public init(file: String, line: Int, message: String) {
+        self.init(message, line: line > 0 ? line : nil, file: file)
     }
 
     /// The same error, located in `file`.

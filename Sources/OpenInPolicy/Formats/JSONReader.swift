@@ -348,15 +348,11 @@ private struct JSONParser {
         guard index < bytes.count else { throw JSONError("the string is not closed after '\\'", at: position(at: escapeStart)) }
         let byte = bytes[index]
         index += 1
+        if let decoded = JSONBytes.shortEscape(byte) {
+            scalars.append(decoded)
+            return
+        }
         switch byte {
-        case UInt8(ascii: "\""): scalars.append(byte)
-        case UInt8(ascii: "\\"): scalars.append(byte)
-        case UInt8(ascii: "/"): scalars.append(byte)
-        case UInt8(ascii: "b"): scalars.append(0x08)
-        case UInt8(ascii: "f"): scalars.append(0x0C)
-        case UInt8(ascii: "n"): scalars.append(0x0A)
-        case UInt8(ascii: "r"): scalars.append(0x0D)
-        case UInt8(ascii: "t"): scalars.append(0x09)
         case UInt8(ascii: "u"):
             var value = try parseHex4(escapeStart: escapeStart)
             if (0xD800...0xDBFF).contains(value) {
@@ -369,7 +365,7 @@ private struct JSONParser {
                 guard (0xDC00...0xDFFF).contains(low) else {
                     throw JSONError("a high surrogate must be followed by a low surrogate (\\uDC00 to \\uDFFF)", at: position(at: lowStart))
                 }
-                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                value = JSONBytes.combine(high: value, low: low)
             } else if (0xDC00...0xDFFF).contains(value) {
                 throw JSONError("lone low surrogate in a \\u escape", at: position(at: escapeStart))
             }
@@ -386,13 +382,8 @@ private struct JSONParser {
             guard index < bytes.count else {
                 throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
             }
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
+            guard let digit = JSONBytes.hexDigit(bytes[index]) else {
+                throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
             }
             value = value << 4 | UInt32(digit)
             index += 1
@@ -402,24 +393,12 @@ private struct JSONParser {
 
     /// Copies one well-formed UTF-8 sequence starting at a byte ≥ 0x80, or throws.
     mutating func copyUTF8Sequence(into scalars: inout [UInt8]) throws(JSONError) {
-        let lead = bytes[index]
         let length: Int
-        var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lowest = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; highest = 0x9F
-        case 0xF0: length = 4; lowest = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; highest = 0x8F
-        default: throw error("invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) cannot start a character")
-        }
-        guard bytes.count - index >= length else { throw error("invalid UTF-8: the input ends inside a character") }
-        for offset in 1..<length {
-            let byte = bytes[index + offset]
-            let range = offset == 1 ? lowest...highest : 0x80...0xBF
-            guard range.contains(byte) else { throw error("invalid UTF-8: a character's bytes are malformed") }
+        switch JSONBytes.sequence(in: bytes, at: index) {
+        case .valid(let count): length = count
+        case .invalidLead: throw error("invalid UTF-8: byte 0x\(String(bytes[index], radix: 16, uppercase: true)) cannot start a character")
+        case .truncated: throw error("invalid UTF-8: the input ends inside a character")
+        case .malformed: throw error("invalid UTF-8: a character's bytes are malformed")
         }
         scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
         index += length

@@ -18,13 +18,11 @@ enum JSONStringDecoder {
                 guard index + 1 < count else { return false }
                 let letter = contents[index + 1]
                 index += 2
+                if let decoded = JSONBytes.shortEscape(letter) {
+                    output.append(decoded)
+                    continue
+                }
                 switch letter {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(letter)
-                case UInt8(ascii: "b"): output.append(0x08)
-                case UInt8(ascii: "f"): output.append(0x0C)
-                case UInt8(ascii: "n"): output.append(0x0A)
-                case UInt8(ascii: "r"): output.append(0x0D)
-                case UInt8(ascii: "t"): output.append(0x09)
                 case UInt8(ascii: "u"):
                     guard var value = hex4(contents, at: index) else { return false }
                     index += 4
@@ -32,7 +30,7 @@ enum JSONStringDecoder {
                         guard index + 1 < count, contents[index] == UInt8(ascii: "\\"), contents[index + 1] == UInt8(ascii: "u"),
                               let low = hex4(contents, at: index + 2), (0xDC00...0xDFFF).contains(low) else { return false }
                         index += 6
-                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                        value = JSONBytes.combine(high: value, low: low)
                     } else if (0xDC00...0xDFFF).contains(value) {
                         return false
                     }
@@ -58,14 +56,7 @@ enum JSONStringDecoder {
         guard start + 4 <= bytes.count else { return nil }
         var value: UInt32 = 0
         for offset in 0..<4 {
-            let byte = bytes[start + offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = JSONBytes.hexDigit(bytes[start + offset]) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
@@ -73,24 +64,7 @@ enum JSONStringDecoder {
 
     /// The length of the well-formed UTF-8 sequence at `index` (a byte ≥ 0x80), or `nil`.
     private static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
-        let lead = bytes[index]
-        let length: Int
-        var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lowest = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; highest = 0x9F
-        case 0xF0: length = 4; lowest = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; highest = 0x8F
-        default: return nil
-        }
-        guard bytes.count - index >= length else { return nil }
-        for offset in 1..<length {
-            let byte = bytes[index + offset]
-            guard offset == 1 ? (lowest...highest).contains(byte) : (0x80...0xBF).contains(byte) else { return nil }
-        }
+        guard case .valid(let length) = JSONBytes.sequence(in: bytes, at: index) else { return nil }
         return length
     }
 

@@ -1,61 +1,53 @@
-/// Everything a policy source says, before it becomes a ``Policy``.
+/// What a policy source says: the ``Policy`` it states, and whether its Open In
+/// setting is "All AppConnect apps", which a policy alone cannot keep.
 ///
 /// Policy files (``PolicyFile``) read into this value; a caller may then
-/// change or add to it (the CLI's `--config`, `--scheme-handler`, … flags do)
-/// and ask for the ``policy``. It keeps the ``PolicySetting``, so "All
-/// AppConnect apps" still means the device's AppConnect apps after they change.
+/// change or add to ``stated`` (the CLI's `--config`, `--scheme-handler`, …
+/// flags do) and ask for the ``policy``. Keeping the ``PolicySetting`` means
+/// "All AppConnect apps" still lists the device's AppConnect apps after they
+/// change. Where the app's schemes were declared travels in the policy itself
+/// (``AppFacts/schemeOrigins``).
 public struct PolicyInputs: Sendable, Hashable {
-    /// The Open In policy: a status, or "All AppConnect apps".
-    public var setting: PolicySetting
-    /// The whitelist (used under WHITELIST; "All AppConnect apps" uses `device.appConnectApps`).
-    public var whitelist: Whitelist
-    /// The server's app-specific configuration: string key-value pairs.
-    public var config: [String: String]
-    /// The `MI_APP_CONNECT` overrides of the app's Info.plist.
-    public var infoPlist: InfoPlistOverrides
-    /// What is installed on the device.
-    public var device: DeviceFacts
-    /// Facts about the app itself.
-    public var app: AppFacts
-    /// The server's drag-and-drop policy, when given.
-    public var dragAndDrop: DragAndDropPolicy?
-    /// Whether AppConnect enforces policy.
-    public var enforcing: Bool
-    /// The Open From policy, when the source sets it (`openFromPolicy`, `openFromWhitelist`).
-    public var openFrom: OpenFromPolicy? = nil
-    /// The pasteboard policy, when the source sets it (`pasteboardPolicy`).
-    public var pasteboard: PasteboardPolicy? = nil
-    /// The print policy, when the source sets it (`printPolicy`).
-    public var print: PrintPolicy? = nil
+    /// The policy as the source states it. Under "All AppConnect apps" its status
+    /// is WHITELIST and its whitelist is not used: ``policy`` lists `device.appConnectApps`.
+    public var stated: Policy
+    /// Whether the source says "All AppConnect apps".
+    private var allAppConnectApps: Bool
 
-    /// Creates inputs; everything but the setting has the engine's default.
-    public init(
-        setting: PolicySetting,
-        whitelist: Whitelist = .empty,
-        config: [String: String] = [:],
-        infoPlist: InfoPlistOverrides = InfoPlistOverrides(),
-        device: DeviceFacts = DeviceFacts(),
-        app: AppFacts = AppFacts(),
-        dragAndDrop: DragAndDropPolicy? = nil,
-        enforcing: Bool = true
-    ) {
+    /// Creates inputs with `setting`; the rest is `stated`, by default the engine's defaults.
+    public init(setting: PolicySetting, stated: Policy = Policy(status: .unauthorized)) {
+        self.stated = stated
+        allAppConnectApps = false
         self.setting = setting
-        self.whitelist = whitelist
-        self.config = config
-        self.infoPlist = infoPlist
-        self.device = device
-        self.app = app
-        self.dragAndDrop = dragAndDrop
-        self.enforcing = enforcing
     }
 
-    /// The policy requests are decided under.
+    /// Inputs that state `policy`, with its status as the setting.
+    public init(_ policy: Policy) {
+        stated = policy
+        allAppConnectApps = false
+    }
+
+    /// The Open In policy: the stated status, or "All AppConnect apps".
+    public var setting: PolicySetting {
+        get { allAppConnectApps ? .allAppConnectApps : .status(stated.status) }
+        set {
+            switch newValue {
+            case .status(let status):
+                allAppConnectApps = false
+                stated.status = status
+            case .allAppConnectApps:
+                allAppConnectApps = true
+                stated.status = .whitelist
+            }
+        }
+    }
+
+    /// The policy requests are decided under: ``stated``, with the device's
+    /// AppConnect apps as the whitelist under "All AppConnect apps".
     public var policy: Policy {
-        var policy = Policy(setting: setting, whitelist: whitelist, config: AppConfig(config), infoPlist: infoPlist,
-                            device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
-        policy.openFrom = openFrom
-        policy.pasteboard = pasteboard
-        policy.print = print
+        guard allAppConnectApps else { return stated }
+        var policy = stated
+        policy.whitelist = Whitelist(policy.device.appConnectApps)
         return policy
     }
 }

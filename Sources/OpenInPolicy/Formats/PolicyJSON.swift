@@ -73,27 +73,27 @@ public enum PolicyJSON {
             if inputs.setting == .allAppConnectApps {
                 throw field.error("cannot be combined with openInPolicy \"appconnect\": \"All AppConnect apps\" lists the device's AppConnect apps; list them in device.appConnectApps")
             }
-            inputs.whitelist = Whitelist(try bundleIDs(field, what: "bundle IDs"))
+            inputs.stated.whitelist = Whitelist(try bundleIDs(field, what: "bundle IDs"))
         }
-        if let field = fields["config"] { inputs.config = try config(field) }
+        if let field = fields["config"] { inputs.stated.config = AppConfig(try config(field)) }
         if let field = fields["infoPlist"] {
             let contents = try InfoPlist.read(json: field, buildSettings: buildSettings)
-            inputs.infoPlist = contents.overrides
+            inputs.stated.infoPlist = contents.overrides
             for declared in contents.urlSchemes {
                 do throws(InputError) {
-                    try inputs.app.addScheme(declared.scheme, from: .infoPlist(file: nil, keyPath: declared.keyPath, written: declared.written))
+                    try inputs.stated.app.addScheme(declared.scheme, from: .infoPlist(file: nil, keyPath: declared.keyPath, written: declared.written))
                 } catch {
                     throw field.error("\(declared.keyPath): \(error.description)")
                 }
             }
         }
-        if let field = fields["device"] { inputs.device = try device(field) }
+        if let field = fields["device"] { inputs.stated.device = try device(field) }
         if let field = fields["app"] {
             let app = try field.members(allowed: ["urlSchemes"], what: "facts about the app")
             if let schemes = app["urlSchemes"] {
                 for (scheme, cursor) in try schemes.strings(what: "the app's own URL schemes") {
                     do throws(InputError) {
-                        try inputs.app.addScheme(scheme, from: .policyFile(keyPath: cursor.path))
+                        try inputs.stated.app.addScheme(scheme, from: .policyFile(keyPath: cursor.path))
                     } catch {
                         throw cursor.error(error.description)
                     }
@@ -103,12 +103,12 @@ public enum PolicyJSON {
         if let field = fields["dragAndDropPolicy"] {
             let text = try field.string()
             do throws(InputError) {
-                inputs.dragAndDrop = try DragAndDropPolicy(parsing: text)
+                inputs.stated.dragAndDrop = try DragAndDropPolicy(parsing: text)
             } catch {
                 throw field.error(error.description)
             }
         }
-        if let field = fields["enforcing"] { inputs.enforcing = try field.bool() }
+        if let field = fields["enforcing"] { inputs.stated.enforcing = try field.bool() }
         try readDataControls(fields, into: &inputs)
         return inputs
     }
@@ -126,15 +126,15 @@ public enum PolicyJSON {
             if setting == .allAppConnectApps, let list = fields["openFromWhitelist"] {
                 throw list.error("cannot be combined with openFromPolicy \"appconnect\": \"All AppConnect apps\" lists the device's AppConnect apps; list them in device.appConnectApps")
             }
-            inputs.openFrom = OpenFromPolicy(setting, whitelist: openFromWhitelist ?? .empty)
+            inputs.stated.openFrom = OpenFromPolicy(setting, whitelist: openFromWhitelist ?? .empty)
         }
         if let field = fields["pasteboardPolicy"] {
-            inputs.pasteboard = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"securecopy\"") { text throws(InputError) in
+            inputs.stated.pasteboard = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"securecopy\"") { text throws(InputError) in
                 try PasteboardPolicy(parsing: text)
             }
         }
         if let field = fields["printPolicy"] {
-            inputs.print = try controlValue(field, range: 0...1, names: "\"unauthorized\", \"authorized\"") { text throws(InputError) in
+            inputs.stated.print = try controlValue(field, range: 0...1, names: "\"unauthorized\", \"authorized\"") { text throws(InputError) in
                 try PrintPolicy(parsing: text)
             }
         }

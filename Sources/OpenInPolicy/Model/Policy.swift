@@ -46,46 +46,12 @@ public struct Policy: Sendable, Hashable {
         self.enforcing = enforcing
     }
 
-    /// Creates a policy from a ``PolicySetting``: "All AppConnect apps" becomes
-    /// WHITELIST of `device.appConnectApps`, and `whitelist` is then ignored.
-    public init(
-        setting: PolicySetting,
-        whitelist: Whitelist = .empty,
-        config: AppConfig = AppConfig(),
-        infoPlist: InfoPlistOverrides = InfoPlistOverrides(),
-        device: DeviceFacts = DeviceFacts(),
-        app: AppFacts = AppFacts(),
-        dragAndDrop: DragAndDropPolicy? = nil,
-        enforcing: Bool = true
-    ) {
-        switch setting {
-        case .status(let status):
-            self.init(status: status, whitelist: whitelist, config: config, infoPlist: infoPlist,
-                      device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
-        case .allAppConnectApps:
-            self.init(status: .whitelist, whitelist: Whitelist(device.appConnectApps), config: config,
-                      infoPlist: infoPlist, device: device, app: app, dragAndDrop: dragAndDrop, enforcing: enforcing)
-        }
-    }
-
     /// Whether `target` counts as listed: always under AUTHORIZED, under
     /// WHITELIST when the whitelist lists it (the whole pair for native Mail).
-    public func lists(_ target: BundleID) -> Bool {
-        switch status {
-        case .authorized: true
-        case .unauthorized: false
-        case .whitelist: whitelist.lists(target)
-        }
-    }
+    public func lists(_ target: BundleID) -> Bool { status.lists(target, in: whitelist) }
 
     /// Whether native Mail is allowed: AUTHORIZED, or WHITELIST holding both Mail IDs.
-    public var mailAllowed: Bool {
-        switch status {
-        case .authorized: true
-        case .unauthorized: false
-        case .whitelist: whitelist.containsMailPair
-        }
-    }
+    public var mailAllowed: Bool { status.lists(.mobileMail, in: whitelist) }
 
     /// Whether scheme blocking is disabled by the Info.plist or the server config.
     public var schemeBlockingDisabled: Bool {

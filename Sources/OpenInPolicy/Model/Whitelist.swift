@@ -96,5 +96,7 @@ struct BundleIDTable: Sendable {
         table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) }) { index in kept(ids[index]) }
     }
 
+    /// Whether `id` is in the table. Always inlined, so the evaluator's rules probe in place.
+    @inline(__always)
     func contains(_ id: BundleID) -> Bool { table.value(for: id.rawValue, hash: id.storedHash) != nil }
 }

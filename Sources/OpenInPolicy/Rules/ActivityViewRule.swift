@@ -27,7 +27,7 @@ enum ActivityViewRule: RuleUnit {
     }
 
     /// The share sheet decides without looking at its target: one class without a target, one with.
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        [space.request(.activityView), space.request(.activityView, target: space.freshTarget)]
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.one(space.request(.activityView)), .one(space.request(.activityView, target: space.freshTarget))]
     }
 }

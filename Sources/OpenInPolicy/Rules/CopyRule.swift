@@ -78,7 +78,7 @@ enum CopyRule: RuleUnit {
 
     /// A paste target is read only through membership of the AppConnect apps: a copy
     /// without one, and one for every ID that can matter and the fresh one.
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        [space.request(.copy)] + space.targets.map { space.request(.copy, target: $0) }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.one(space.request(.copy)), .eachTarget(.copy)]
     }
 }

@@ -39,9 +39,7 @@ enum DocumentInteractionRule: RuleUnit {
         return sentences
     }
 
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        [Channel.documentInteraction, .quickLook, .appExtension].flatMap { channel in
-            space.targets.map { space.request(channel, target: $0) }
-        }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.eachTarget(.documentInteraction), .eachTarget(.quickLook), .eachTarget(.appExtension)]
     }
 }

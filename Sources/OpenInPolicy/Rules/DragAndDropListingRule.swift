@@ -37,7 +37,7 @@ enum DragAndDropListingRule: RuleUnit {
         ["no drag-and-drop policy is given, so drag and drop follows the Open In listing", facts.status] + (facts.target.map { [facts.listing($0)] } ?? [])
     }
 
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        space.targets.map { space.request(.dragAndDrop, target: $0) }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.eachTarget(.dragAndDrop)]
     }
 }

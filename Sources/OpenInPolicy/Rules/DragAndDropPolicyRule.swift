@@ -63,7 +63,7 @@ enum DragAndDropPolicyRule: RuleUnit {
         }
     }
 
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        space.targets.map { space.request(.dragAndDrop, target: $0) }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.eachTarget(.dragAndDrop)]
     }
 }

@@ -48,7 +48,7 @@ enum MailViewRule: RuleUnit {
     }
 
     /// Neither channel looks at the URL: one class each.
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        [space.request(.mailLink, url: RequestClasses.sampleURL(scheme: "mailto")), space.request(.mailCompose)]
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.one(space.request(.mailLink, url: RequestClasses.sampleURL(scheme: "mailto"))), .one(space.request(.mailCompose))]
     }
 }

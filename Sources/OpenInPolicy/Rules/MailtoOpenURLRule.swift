@@ -72,7 +72,7 @@ enum MailtoOpenURLRule: RuleUnit {
         }
     }
 
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        [space.request(.openURL, url: RequestClasses.sampleURL(scheme: "mailto"))]
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.one(space.request(.openURL, url: RequestClasses.sampleURL(scheme: "mailto")))]
     }
 }

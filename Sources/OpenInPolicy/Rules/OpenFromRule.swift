@@ -94,7 +94,7 @@ enum OpenFromRule: RuleUnit {
 
     /// A source is read only through membership of the Open From whitelist: every ID that
     /// can matter, the fresh one, and an unknown source.
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        [space.request(.openFrom)] + space.targets.map { space.request(.openFrom, source: $0) }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.one(space.request(.openFrom)), .eachSource(.openFrom)]
     }
 }

@@ -81,7 +81,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
     }
 
     /// Every scheme but `mailto` (rule 6's): web schemes, own and handled schemes, and a fresh one.
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] {
-        space.schemes.filter { $0 != "mailto" }.map { space.request(.openURL, url: RequestClasses.sampleURL(scheme: $0)) }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
+        [.eachSchemeButMailto]
     }
 }

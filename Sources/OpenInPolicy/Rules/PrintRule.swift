@@ -37,5 +37,5 @@ enum PrintRule: RuleUnit {
     }
 
     /// Print reads nothing of the request: one class.
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] { [space.request(.print)] }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] { [.one(space.request(.print))] }
 }

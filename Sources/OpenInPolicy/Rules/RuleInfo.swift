@@ -160,12 +160,12 @@ protocol RuleUnit: Sendable {
     static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String]
 
     /// The request classes of the channels this unit owns (see ``RequestClasses``).
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest]
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily]
 }
 
 extension RuleUnit {
     /// Units that apply to every channel own no request classes.
-    static func requestClasses(_ space: RequestSpace) -> [ShareRequest] { [] }
+    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] { [] }
 }
 
 /// All the rules, in order.

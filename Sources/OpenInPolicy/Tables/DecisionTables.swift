@@ -94,15 +94,8 @@ public enum DecisionTables {
             let (files, isDirectory) = try markdownFiles(at: path)
             var found = 0
             for file in files {
-                let bytes: [UInt8]
-                do throws(CappedFile.Failure) {
-                    bytes = try CappedFile.read(path: file, what: "decision table")
-                } catch {
-                    throw TableError(file: file, line: 0, message: "cannot read the file: \(error.reason)")
-                }
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw TableError(file: file, line: 0, message: "cannot read the file as UTF-8 text")
-                }
+                let text = try CappedFile.readText(path: file, what: "decision table", unreadable: { "cannot read the file: \($0)" },
+                                                   notUTF8: "cannot read the file as UTF-8 text")
                 let parsed = try parse(text, file: file)
                 found += parsed.count
                 cases += parsed

@@ -53,12 +53,13 @@ enum RowInputs {
             default: throw place.error("context setting 'secure-services=\(text)': write secure-services=available or secure-services=unavailable")
             }
         }
-        var policy = Policy(
-            setting: setting, whitelist: whitelist, config: AppConfig(settings.config),
+        let stated = Policy(
+            status: .unauthorized, whitelist: whitelist, config: AppConfig(settings.config),
             infoPlist: InfoPlistOverrides(disableSchemeBlocking: settings.plistOverride),
             device: device, app: app,
             dragAndDrop: try settings.dragAndDrop.map { try DragAndDropPolicy(parsing: $0) },
             enforcing: settings.enforcing)
+        var policy = PolicyInputs(setting: setting, stated: stated).policy
         let openFromList = try settings.openFromWhitelist.map { try Whitelist(parsing: $0) }
         if let text = settings.openFrom {
             let openFrom = try OpenFromPolicy.Setting(parsing: text)

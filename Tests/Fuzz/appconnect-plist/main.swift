@@ -40,9 +40,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let direct {
         _ = direct.policy
         // An entry that is not a valid ASCII bundle ID is never listed (a Greek question mark splits nothing).
-        for id in direct.whitelist { check(isASCIIBundleID(id.rawValue), "listed \(id.rawValue)") }
-        for id in direct.device.appConnectApps { check(isASCIIBundleID(id.rawValue), "AppConnect app \(id.rawValue)") }
-        checkOverrides(direct.config)
+        for id in direct.stated.whitelist { check(isASCIIBundleID(id.rawValue), "listed \(id.rawValue)") }
+        for id in direct.stated.device.appConnectApps { check(isASCIIBundleID(id.rawValue), "AppConnect app \(id.rawValue)") }
+        checkOverrides(direct.stated.config.values)
         if (try? PolicyFile.kind(of: bytes)) == .appConnectPlist {
             check(viaFile == direct, "PolicyFile and AppConnectPlist disagree")
         }

@@ -53,9 +53,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     check(policy == policyFromWritten, "the policy changed on a round trip: \(written)")
     if let policy {
         _ = policy.policy
-        for id in policy.whitelist { check(isASCIIBundleID(id.rawValue), "listed \(id.rawValue)") }
-        for id in policy.device.appConnectApps { check(isASCIIBundleID(id.rawValue), "AppConnect app \(id.rawValue)") }
-        checkOverrides(policy.config)
+        for id in policy.stated.whitelist { check(isASCIIBundleID(id.rawValue), "listed \(id.rawValue)") }
+        for id in policy.stated.device.appConnectApps { check(isASCIIBundleID(id.rawValue), "AppConnect app \(id.rawValue)") }
+        checkOverrides(policy.stated.config.values)
     }
     return 0
 }

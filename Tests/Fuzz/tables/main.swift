@@ -17,7 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do throws(TableError) {
         cases = try DecisionTables.parse(text, file: "fuzz.md")
     } catch {
-        check(error.line >= 1 && error.line <= lineCount, "an error on line \(error.line) of \(lineCount)")
+        check((1...lineCount).contains(error.line ?? 0), "an error on line \(error.line ?? 0) of \(lineCount)")
         return 0
     }
     check(Set(cases.map(\.id)).count == cases.count, "two rows share an id")

@@ -49,8 +49,11 @@ public struct DecisionChange: Sendable, Hashable {
         case changed
 
         init(old: Decision, new: Decision) {
-            let before = Permissiveness.rank(old.outcome), after = Permissiveness.rank(new.outcome)
-            self = after < before ? .newlyBlocked : after > before ? .newlyAllowed : .changed
+            switch Permissiveness.move(from: old, to: new, outcomeOnly: true) {
+            case 1: self = .newlyAllowed
+            case -1: self = .newlyBlocked
+            default: self = .changed
+            }
         }
 
         public var description: String { rawValue }
@@ -66,16 +69,10 @@ public struct DecisionChange: Sendable, Hashable {
         case neither
 
         init(old: Decision, new: Decision) {
-            let before = Permissiveness.rank(old.outcome), after = Permissiveness.rank(new.outcome)
-            let audienceBefore = Permissiveness.rank(old.audience), audienceAfter = Permissiveness.rank(new.audience)
-            if after != before {
-                self = after > before ? .morePermissive : .lessPermissive
-            } else if audienceAfter != audienceBefore {
-                self = audienceAfter > audienceBefore ? .morePermissive : .lessPermissive
-            } else if old.openInUI != new.openInUI {
-                self = new.openInUI == .enabled ? .morePermissive : .lessPermissive
-            } else {
-                self = .neither
+            switch Permissiveness.move(from: old, to: new) {
+            case 1: self = .morePermissive
+            case -1: self = .lessPermissive
+            default: self = .neither
             }
         }
 
@@ -83,8 +80,18 @@ public struct DecisionChange: Sendable, Hashable {
     }
 }
 
-/// The order of outcomes by what is delivered.
+/// The order of decisions by what is delivered: the outcome, then a copy's audience, then the Open In UI.
 enum Permissiveness {
+    /// Whether `new` is more permissive than `old` (1), less (-1) or neither (0): by outcome
+    /// and, when the outcome is the same and `outcomeOnly` is false, by audience, then by Open In UI.
+    static func move(from old: Decision, to new: Decision, outcomeOnly: Bool = false) -> Int {
+        func step(_ before: Int, _ after: Int) -> Int? { before == after ? nil : after > before ? 1 : -1 }
+        if let move = step(rank(old.outcome), rank(new.outcome)) { return move }
+        if outcomeOnly { return 0 }
+        return step(rank(old.audience), rank(new.audience)) ?? step(rank(old.openInUI), rank(new.openInUI)) ?? 0
+    }
+
+    /// Outcomes: nothing delivered, a file the app cannot open, another app, the requested app.
     static func rank(_ outcome: Outcome) -> Int {
         switch outcome {
         case .deny: 0
@@ -102,6 +109,9 @@ enum Permissiveness {
         case .allApps: 2
         }
     }
+
+    /// The Open In UI: disabled, then enabled.
+    static func rank(_ ui: OpenInUI) -> Int { ui == .enabled ? 1 : 0 }
 }
 
 extension Decision {

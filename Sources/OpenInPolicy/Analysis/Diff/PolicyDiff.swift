@@ -1,11 +1,13 @@
 /// The impact of replacing one policy with another, before it reaches a device.
 ///
 /// `PolicyDiff` evaluates both policies on every request class that can tell
-/// them apart (see ``requestClasses(old:new:)``) and keeps the requests whose
-/// decision changes. Because every request behaves like its class's
-/// representative, an equivalent verdict (``DiffVerdict/equivalent``) means that no request
-/// at all decides differently, and every reported change is a real request
-/// that does.
+/// them apart (see ``requestClasses(old:new:)``), counts the classes whose
+/// decision changes in each group, and keeps the first ``sampleLimit`` of each
+/// group. Because every request behaves like its class's representative, an
+/// equivalent verdict (``DiffVerdict/equivalent``) means that no request at all
+/// decides differently, and every reported change is a real request that does.
+/// The verdict and the counts cover every class; the classes are walked one at
+/// a time, so memory does not grow with the number of changes.
 ///
 /// ```swift
 /// let diff = PolicyDiff(old: current, new: proposed)
@@ -14,40 +16,65 @@
 /// }
 /// ```
 public struct PolicyDiff: Sendable {
+    /// How many changes each group keeps in ``changes``: the first 100 (the counts cover them all).
+    public static let sampleLimit = 100
+
     /// The policy being replaced.
     public let old: Policy
     /// The policy replacing it.
     public let new: Policy
-    /// The request classes compared, one representative each, in a stable order.
-    public let requestClasses: [ShareRequest]
-    /// The classes whose decision changes, in the order of ``requestClasses``.
+    /// How many request classes were compared.
+    public let requestClassCount: Int
+    /// The classes whose decision changes, in the order of ``requestClasses(old:new:)``:
+    /// the first ``sampleLimit`` of each group (``count(_:)`` counts them all).
     public let changes: [DecisionChange]
     /// The channels beyond Open In that one policy can decide and the other cannot,
     /// because it does not set their control: there, requests go from error to decision
     /// or back, so the verdict is ``DiffVerdict/incomparable``.
     public let controlGaps: [ControlGap]
-    /// Whether the new policy is equivalent, more or less permissive, or incomparable.
+    /// Whether the new policy is equivalent, more or less permissive, or incomparable (over every class).
     public let verdict: DiffVerdict
+    /// How many classes change, by group.
+    private let counts: [DecisionChange.Kind: Int]
 
     /// Compares `old` and `new` on every request class.
     /// - Complexity: O(*n*) decisions, where *n* is the number of bundle IDs and
-    ///   URL schemes the two policies name.
+    ///   URL schemes the two policies name; memory O(*n*) for the IDs, not for the classes or the changes.
     public init(old: Policy, new: Policy) {
         self.old = old
         self.new = new
-        requestClasses = PolicyDiff.requestClasses(old: old, new: new)
+        let classes = Self.comparedClasses(old: old, new: new)
+        requestClassCount = classes.count
         let before = Evaluator(policy: old), after = Evaluator(policy: new)
-        changes = requestClasses.compactMap { request in
-            DecisionChange(request: request, old: before.decide(request), new: after.decide(request))
+        var sample: [DecisionChange] = []
+        var counts: [DecisionChange.Kind: Int] = [:]
+        var directions: Set<DecisionChange.Direction> = []
+        for request in classes {
+            guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
+            let kind = change.kind
+            counts[kind, default: 0] += 1
+            directions.insert(change.direction)
+            if counts[kind, default: 0] <= Self.sampleLimit { sample.append(change) }
         }
+        changes = sample
+        self.counts = counts
         controlGaps = ControlGap.between(old: old, new: new)
-        verdict = controlGaps.isEmpty ? DiffVerdict(changes.map(\.direction)) : .incomparable
+        verdict = controlGaps.isEmpty ? DiffVerdict(directions) : .incomparable
     }
 
-    /// The changes in one group.
+    /// The listed changes in one group (at most ``sampleLimit``).
     public func changes(_ kind: DecisionChange.Kind) -> [DecisionChange] {
         changes.filter { $0.kind == kind }
     }
+
+    /// How many request classes decide differently.
+    public var changeCount: Int { counts.values.reduce(0, +) }
+
+    /// How many request classes fall in `kind`, listed or not.
+    public func count(_ kind: DecisionChange.Kind) -> Int { counts[kind] ?? 0 }
+
+    /// How many request classes fall in `kind` but are not in ``changes``.
+    public func omittedCount(_ kind: DecisionChange.Kind) -> Int { max(0, count(kind) - Self.sampleLimit) }
 
     /// The requests that can tell `old` and `new` apart: one per class of
     /// requests that both policies treat alike.
@@ -59,22 +86,34 @@ public struct PolicyDiff: Sendable {
     /// policy and one fresh unhandled scheme for `open-url`; and one class each
     /// for `mail-link`, `mail-compose` and the activity view with and without
     /// a target, which decide without looking further.
+    ///
+    /// This builds them all (several per ID the policies name); ``init(old:new:)`` walks them one at a time instead.
     public static func requestClasses(old: Policy, new: Policy) -> [ShareRequest] {
-        // A channel one policy cannot decide (its control is not set) has no classes: see `controlGaps`.
-        RequestClasses.make(old: old, new: new).filter {
+        Array(comparedClasses(old: old, new: new))
+    }
+
+    /// The classes of the channels both policies can decide (a channel one policy cannot decide, its control
+    /// not set, has no classes: see ``controlGaps``).
+    static func comparedClasses(old: Policy, new: Policy) -> RequestClassSequence {
+        let all = RequestClasses.make(old: old, new: new)
+        return RequestClassSequence(space: all.space, families: all.families.filter {
             old.missingKey(for: $0.channel) == nil && new.missingKey(for: $0.channel) == nil
-        }
+        })
     }
 
     /// Decides each of `requests` under both policies and counts what would change.
     ///
     /// Use it to replay a real request log: the result says how many requests
-    /// of the log would decide differently, and which distinct requests those are.
-    /// - Complexity: O(*m*) decisions for *m* requests.
+    /// of the log would decide differently, in each group, and shows the first
+    /// ``ReplaySummary/sampleLimit`` distinct requests of each group that do.
+    /// Memory is bounded: counts and that sample, whatever the log's length.
+    /// - Complexity: O(*m*) decisions for *m* requests; O(1) memory in *m*.
     public static func replay<S: Sequence>(old: Policy, new: Policy, requests: S) -> ReplaySummary where S.Element == ShareRequest {
         let before = Evaluator(policy: old), after = Evaluator(policy: new)
         var summary = ReplaySummary()
+        // Only the sampled requests are indexed: at most `sampleLimit` per group.
         var index: [ReplaySummary.RequestKey: Int] = [:]
+        var sampled: [DecisionChange.Kind: Int] = [:]
         for request in requests {
             summary.requestCount += 1
             if old.missingKey(for: request.channel) != nil || new.missingKey(for: request.channel) != nil {
@@ -82,10 +121,14 @@ public struct PolicyDiff: Sendable {
                 continue
             }
             guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
+            let kind = change.kind
+            summary.counts[kind, default: 0] += 1
+            summary.directions.insert(change.direction)
             let key = ReplaySummary.RequestKey(request)
             if let position = index[key] {
                 summary.changes[position].count += 1
-            } else {
+            } else if sampled[kind, default: 0] < ReplaySummary.sampleLimit {
+                sampled[kind, default: 0] += 1
                 index[key] = summary.changes.count
                 summary.changes.append(ReplaySummary.CountedChange(change: change, count: 1))
             }
@@ -130,28 +173,41 @@ public enum DiffVerdict: String, Sendable, Hashable, CaseIterable, CustomStringC
     public var description: String { rawValue }
 }
 
-/// What a replayed request log would see change.
+/// What a replayed request log would see change: counts over the whole log, and a bounded sample of the changes.
 public struct ReplaySummary: Sendable, Hashable {
+    /// How many distinct changed requests each group keeps in ``changes``: the first 100.
+    /// The counts cover every request; the sample is what the reports show.
+    public static let sampleLimit = 100
+
     /// How many requests were replayed.
     public internal(set) var requestCount = 0
     /// How many replayed requests one policy or both cannot decide (a channel whose
     /// control is not set); they are not compared.
     public internal(set) var undecidableCount = 0
-    /// The distinct requests that decide differently (same channel, target
-    /// and URL; the document may vary), in order of first appearance, with
-    /// how many times each occurs.
+    /// A sample of the distinct requests that decide differently (same channel,
+    /// target and URL; the document may vary): the first ``sampleLimit`` of each
+    /// group, in order of first appearance, with how many times each occurs.
+    /// A request first seen after its group's sample is full is counted in
+    /// ``count(_:)`` and ``omittedCount(_:)``, not listed.
     public internal(set) var changes: [CountedChange] = []
+    /// How many replayed requests fall in each group.
+    var counts: [DecisionChange.Kind: Int] = [:]
+    /// The directions of every change, listed or not.
+    var directions: Set<DecisionChange.Direction> = []
 
     /// How many replayed requests decide differently.
-    public var changedCount: Int { changes.reduce(0) { $0 + $1.count } }
+    public var changedCount: Int { counts.values.reduce(0, +) }
 
     /// How many replayed requests fall in `kind`.
-    public func count(_ kind: DecisionChange.Kind) -> Int {
-        changes.reduce(0) { $0 + ($1.change.kind == kind ? $1.count : 0) }
+    public func count(_ kind: DecisionChange.Kind) -> Int { counts[kind] ?? 0 }
+
+    /// How many replayed requests fall in `kind` but are not counted by a change in ``changes`` (the sample was full).
+    public func omittedCount(_ kind: DecisionChange.Kind) -> Int {
+        count(kind) - changes.reduce(0) { $0 + ($1.change.kind == kind ? $1.count : 0) }
     }
 
-    /// The verdict over the log: as ``PolicyDiff/verdict``, but only for the requests replayed.
-    public var verdict: DiffVerdict { DiffVerdict(changes.map(\.change.direction)) }
+    /// The verdict over the log: as ``PolicyDiff/verdict``, but only for the requests replayed (every one, sampled or not).
+    public var verdict: DiffVerdict { DiffVerdict(directions) }
 
     /// A change, with how many replayed requests it stands for.
     public struct CountedChange: Sendable, Hashable {

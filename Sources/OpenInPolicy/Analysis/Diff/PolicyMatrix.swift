@@ -66,7 +66,7 @@ package struct PolicyMatrix {
             ownScheme = first
         } else {
             ownScheme = freshScheme("x-own-app")
-            try? inputs.app.addScheme(ownScheme)
+            try? inputs.stated.app.addScheme(ownScheme)
             madeUp.insert("own")
         }
         var listedHandler = handlers.filter { base.lists($0.value) }.min { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -80,7 +80,7 @@ package struct PolicyMatrix {
             madeUp.insert("handler unlisted")
         }
         for (scheme, handler) in [listedHandler, unlistedHandler].compactMap({ $0 }) {
-            try? inputs.device.setHandler(handler, for: scheme)
+            try? inputs.stated.device.setHandler(handler, for: scheme)
         }
         let unknownScheme = freshScheme("x-unknown")
         self.inputs = inputs

@@ -39,17 +39,19 @@ enum RequestClasses {
     /// Every request class for `old` and `new`, in a stable order: by channel,
     /// then target or scheme, with the fresh ID and the fresh scheme last.
     ///
-    /// The classes come from the rule units (``RuleCatalog/units``), each for the channels it owns.
-    static func make(old: Policy, new: Policy) -> [ShareRequest] {
+    /// The classes come from the rule units (``RuleCatalog/units``), each for the channels it owns,
+    /// as families walked one request at a time: they are never all built at once.
+    static func make(old: Policy, new: Policy) -> RequestClassSequence {
         let space = RequestSpace(targets: targets(old, new), schemes: schemes(old, new))
-        var seen: Set<ShareRequest> = []
-        let classes = RuleCatalog.units.flatMap { $0.requestClasses(space) }.filter { seen.insert($0).inserted }
+        var seen: Set<RequestClassFamily> = []
+        let families = RuleCatalog.units.flatMap { $0.requestClasses(space) }.filter { seen.insert($0).inserted }
         let order = Dictionary(uniqueKeysWithValues: Channel.allCases.enumerated().map { ($1, $0) })
         // A stable sort: within a channel, the units' order.
-        return classes.enumerated().sorted { lhs, rhs in
+        let sorted = families.enumerated().sorted { lhs, rhs in
             let (left, right) = (order[lhs.element.channel] ?? 0, order[rhs.element.channel] ?? 0)
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
+        return RequestClassSequence(space: space, families: sorted)
     }
 
     /// Every ID either policy names, the Mail pair and Email+, sorted, then one fresh unlisted ID.
@@ -62,7 +64,7 @@ enum RequestClasses {
             known.formUnion(policy.device.schemeHandlers.values)
             known.formUnion(policy.openFrom?.whitelist.ids ?? [])
         }
-        return known.sorted() + [freshID(avoiding: Set(known.map(\.rawValue)))]
+        return known.sorted() + [freshID { (try? BundleID($0)).map(known.contains) ?? false }]
     }
 
     /// `mailto`, `http`, `https`, every own or handled scheme of either policy, sorted, then one fresh scheme.
@@ -73,14 +75,14 @@ enum RequestClasses {
             known.formUnion(policy.device.schemeHandlers.keys)
         }
         known.remove("mailto")
-        return ["mailto"] + known.sorted() + [freshName(avoiding: known, base: "x-unhandled")]
+        return ["mailto"] + known.sorted() + [freshName(avoiding: known.contains, base: "x-unhandled")]
     }
 
     /// `base`, or `base-2`, `base-3`… : the first that is not in `taken`.
-    private static func freshName(avoiding taken: Set<String>, base: String) -> String {
+    private static func freshName(avoiding taken: (String) -> Bool, base: String) -> String {
         var candidate = base
         var suffix = 2
-        while taken.contains(candidate) {
+        while taken(candidate) {
             candidate = "\(base)-\(suffix)"
             suffix += 1
         }
@@ -88,7 +90,7 @@ enum RequestClasses {
     }
 
     /// An ID no policy names: it stands for every other app.
-    private static func freshID(avoiding taken: Set<String>) -> BundleID {
+    private static func freshID(avoiding taken: (String) -> Bool) -> BundleID {
         let text = freshName(avoiding: taken, base: "com.example.unlisted-app")
         do { return try BundleID(text) } catch { preconditionFailure("fresh bundle ID \(text) is invalid: \(error)") }
     }
@@ -111,6 +113,77 @@ struct RequestSpace {
             return try ShareRequest(channel: channel, target: target, url: url, source: source)
         } catch {
             preconditionFailure("request class for \(channel) is invalid: \(error)")
+        }
+    }
+}
+
+/// Request classes a rule unit owns, described rather than listed, so that `diff`
+/// walks them one at a time: a policy of a million IDs makes millions of classes.
+enum RequestClassFamily: Hashable {
+    /// One request.
+    case one(ShareRequest)
+    /// The channel with each target of the space as its target.
+    case eachTarget(Channel)
+    /// The channel with each target of the space as its source.
+    case eachSource(Channel)
+    /// `open-url` with each scheme of the space but `mailto`.
+    case eachSchemeButMailto
+
+    var channel: Channel {
+        switch self {
+        case .one(let request): request.channel
+        case .eachTarget(let channel), .eachSource(let channel): channel
+        case .eachSchemeButMailto: .openURL
+        }
+    }
+
+    /// How many requests the family stands for in `space`.
+    func count(in space: RequestSpace) -> Int {
+        switch self {
+        case .one: 1
+        case .eachTarget, .eachSource: space.targets.count
+        case .eachSchemeButMailto: space.schemes.count - 1
+        }
+    }
+
+    /// The `index`-th request of the family in `space`.
+    func request(_ index: Int, in space: RequestSpace) -> ShareRequest {
+        switch self {
+        case .one(let request): request
+        case .eachTarget(let channel): space.request(channel, target: space.targets[index])
+        case .eachSource(let channel): space.request(channel, source: space.targets[index])
+        // `schemes` starts with `mailto`.
+        case .eachSchemeButMailto: space.request(.openURL, url: RequestClasses.sampleURL(scheme: space.schemes[index + 1]))
+        }
+    }
+}
+
+/// The request classes of two policies, built one at a time as they are walked.
+struct RequestClassSequence: Sequence {
+    let space: RequestSpace
+    let families: [RequestClassFamily]
+
+    /// How many classes there are, without building them.
+    var count: Int { families.reduce(0) { $0 + $1.count(in: space) } }
+
+    func makeIterator() -> Iterator { Iterator(sequence: self) }
+
+    struct Iterator: IteratorProtocol {
+        let sequence: RequestClassSequence
+        var family = 0
+        var index = 0
+
+        mutating func next() -> ShareRequest? {
+            while family < sequence.families.count {
+                let current = sequence.families[family]
+                if index < current.count(in: sequence.space) {
+                    defer { index += 1 }
+                    return current.request(index, in: sequence.space)
+                }
+                family += 1
+                index = 0
+            }
+            return nil
         }
     }
 }
