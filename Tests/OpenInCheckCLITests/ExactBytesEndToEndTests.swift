@@ -222,7 +222,14 @@ import Testing
         try process.run()
         // Two whole lines, then a half line, and the stream stays open: the process waits in read().
         input.fileHandleForWriting.write(Data("{\"channel\":\"mail-compose\"}\n{\"channel\":\"mail-compose\"}\n{\"chan".utf8))
-        Thread.sleep(forTimeInterval: 0.5)
+        // Signal only once both records are out, so a loaded machine cannot make the signal overtake them
+        // (or arrive before the process has set up its handlers).
+        var written = Data()
+        while written.count(where: { $0 == UInt8(ascii: "\n") }) < 2 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            written.append(chunk)
+        }
         kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -230,7 +237,8 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             Issue.record("the process did not stop within 10 s of the signal")
         }
-        let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        written.append(output.fileHandleForReading.readDataToEndOfFile())
+        let records = String(decoding: written, as: UTF8.self)
         process.waitUntilExit()
         #expect(records == HostileInputEndToEndTests.mailComposeDenied + "\n" + HostileInputEndToEndTests.mailComposeDenied + "\n")
         #expect(process.terminationReason == .exit)
