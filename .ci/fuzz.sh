@@ -51,10 +51,10 @@ build_module OpenInPolicy
 build_module AppConnectRuntime
 build_module OpenInCheckCLI
 binary=$out/$target
-if [[ ! -f $binary || Tests/Fuzz/$target/main.swift -nt $binary || $out/libOpenInCheckCLI.a -nt $binary || $out/libOpenInPolicy.a -nt $binary ]]; then
+if [[ ! -f $binary || Tests/Fuzz/$target/main.swift -nt $binary || Tests/Fuzz/FuzzProperties.swift -nt $binary || $out/libOpenInCheckCLI.a -nt $binary || $out/libOpenInPolicy.a -nt $binary ]]; then
     echo "fuzz.sh: linking $target" >&2
     swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" -I "$out/modules" \
-        "Tests/Fuzz/$target/main.swift" \
+        "Tests/Fuzz/$target/main.swift" Tests/Fuzz/FuzzProperties.swift \
         "$out/libOpenInCheckCLI.a" "$out/libAppConnectRuntime.a" "$out/libOpenInPolicy.a" \
         -o "$binary" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 fi

@@ -7,10 +7,6 @@
 // every URL scheme it reads from CFBundleURLTypes is a valid ASCII scheme.
 import OpenInPolicy
 
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError("fuzz property violated: \(message())") }
-}
-
 private let keyBytes = Array("MI_AC_DISABLE_SCHEME_BLOCKING".utf8)
 
 private func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
