@@ -10,10 +10,10 @@ extension PolicyMatrix {
 
     /// The columns of the two grids: by source for what comes in, by paste target for copy and print.
     private var dataColumns: (incoming: [Column], leaving: [Column]) {
-        let unlisted = freshApp(avoiding: Set((policy.openFromWhitelist?.ids ?? []).map(\.rawValue)
+        let unlisted = freshApp(avoiding: Set((policy.openFromWhitelist.map(Array.init) ?? []).map(\.rawValue)
                                               + policy.device.appConnectApps.map(\.rawValue)))
-        let listedSource = policy.openFromWhitelist?.ids.sorted().first
-        let appConnectApp = policy.device.appConnectApps.sorted().first
+        let listedSource = policy.openFromWhitelist?.min()
+        let appConnectApp = policy.device.appConnectApps.min()
         func request(_ make: () throws(InputError) -> ShareRequest) -> ShareRequest? { try? make() }
 
         let incoming = [

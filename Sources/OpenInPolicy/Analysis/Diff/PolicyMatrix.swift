@@ -35,12 +35,13 @@ package struct PolicyMatrix {
         self.name = name
         var inputs = inputs
         let base = inputs.policy
-        let whitelisted = base.whitelist.ids.filter { !$0.isNativeMail }.sorted()
+        // The smallest ID in one pass: sorting the whole list for its first entry is O(n log n).
+        let firstListed = base.whitelist.lazy.filter { !$0.isNativeMail }.min()
         var madeUp: Set<String> = []
 
         // A listed app: the whitelist's first, or any app when the whitelist is not used.
         let listed: BundleID?
-        if let first = whitelisted.first {
+        if let first = firstListed {
             listed = first
         } else if base.status != .whitelist {
             listed = Self.known("com.example.listed")
