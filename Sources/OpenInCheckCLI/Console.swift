@@ -70,10 +70,18 @@ final class Output {
             captured.append(contentsOf: bytes)
             return
         }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Output.bufferSize { flush() }
+        if bytes.count >= Output.bufferSize {
+            // A large piece (a block's records) goes out as it is, after what is buffered: no copy.
+            flush()
+            send(UnsafeRawBufferPointer(bytes))
+        } else {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Output.bufferSize { flush() }
+        }
         // A signal waits for the record being written: it ends the process once the buffer ends a line.
-        if Interruption.pending != nil, buffer.last == UInt8(ascii: "\n"), Interruption.isFlushing(self) { Interruption.stop() }
+        if Interruption.pending != nil, (buffer.isEmpty ? bytes.last : buffer.last) == UInt8(ascii: "\n"), Interruption.isFlushing(self) {
+            Interruption.stop()
+        }
     }
 
     /// Sends buffered bytes to the file descriptor.
@@ -85,19 +93,23 @@ final class Output {
     /// without a message. Any other write error (a full disk) is reported on
     /// standard error and the process exits with status 1.
     func flush() {
-        guard let fileDescriptor, !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = systemWrite(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    Output.stop(writing: fileDescriptor, error: errno)
-                }
-                offset += written
-            }
-        }
+        guard fileDescriptor != nil, !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { send($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `raw` to the file descriptor, all of it (or ends the process, as ``flush()`` says).
+    private func send(_ raw: UnsafeRawBufferPointer) {
+        guard let fileDescriptor, let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let written = systemWrite(fileDescriptor, base + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                Output.stop(writing: fileDescriptor, error: errno)
+            }
+            offset += written
+        }
     }
 
     /// Ends the process after a failed write to `fileDescriptor`.
@@ -120,16 +132,22 @@ final class ByteSource {
     private var bytes: [UInt8]
     private var offset = 0
 
+    /// Whether the source is a regular file, whose reads never wait (``readAhead(into:upTo:)`` may be used).
+    let isRegularFile: Bool
+
     init(fileDescriptor: Int32, name: String) {
         self.fileDescriptor = fileDescriptor
         self.name = name
         bytes = []
+        var status = stat()
+        isRegularFile = fstat(fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     init(bytes: [UInt8], name: String) {
         fileDescriptor = nil
         self.name = name
         self.bytes = bytes
+        isRegularFile = false
     }
 
     /// Opens a file for reading.
@@ -192,6 +210,27 @@ final class ByteSource {
             let reason = describeErrno(errno)
             buffer.removeLast(limit)
             throw .invalidInput("cannot read \(what) '\(name)': \(reason)")
+        }
+    }
+
+    /// Appends up to `limit` bytes of a regular file to `buffer`, as ``read(into:upTo:what:)`` does, but
+    /// without looking for a pending signal (the caller may hold records not yet written); returns how
+    /// many (0 at the end), or `nil` on any error, which the next ``read(into:upTo:what:)`` then meets.
+    func readAhead(into buffer: inout [UInt8], upTo limit: Int) -> Int? {
+        guard isRegularFile, let fileDescriptor else { return nil }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: limit))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                systemRead(fileDescriptor, raw.baseAddress! + start, limit)
+            }
+            if count >= 0 {
+                buffer.removeLast(limit - count)
+                return count
+            }
+            if errno == EINTR { continue }
+            buffer.removeLast(limit)
+            return nil
         }
     }
 

@@ -217,7 +217,10 @@ struct EvalCommand: Command, Equatable {
             while let block = try lines.nextBlock(beforeWaiting: { console.stdout.flush() }) {
                 switch block {
                 case .lines(let bytes):
-                    bytes.withUnsafeBufferPointer { lines in stream.withRecords(forLinesIn: lines) { console.stdout.write(bytes: $0) } }
+                    // While the other threads finish the block, the next one of a file is read (into another buffer).
+                    bytes.withUnsafeBufferPointer { block in
+                        stream.withRecords(forLinesIn: block, meanwhile: { lines.readAhead() }) { console.stdout.write(bytes: $0) }
+                    }
                 case .tooLong:
                     stream.withRecord(for: .tooLong) { console.stdout.write(bytes: $0) }
                 }

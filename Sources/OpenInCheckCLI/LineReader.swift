@@ -94,6 +94,16 @@ struct LineReader {
                 discardingBlock = true
                 start = buffer.count
             }
+            if readAheadCount != nil, !discardingBlock {
+                // The bytes read ahead follow the rest of the current buffer: they become the buffer.
+                swap(&buffer, &spare)
+                start = 0
+                scanned = 0
+                if readAheadCount == 0 { atEnd = true }
+                readAheadCount = nil
+                continue
+            }
+            readAheadCount = nil
             buffer.removeSubrange(0..<start)
             start = 0
             scanned = 0
@@ -103,6 +113,20 @@ struct LineReader {
     }
 
     private var discardingBlock = false
+    /// The other buffer: the bytes after the last block and those read ahead (``readAhead(_:)``).
+    private var spare: [UInt8] = []
+    /// How many bytes were read ahead into ``spare`` (0: the end), or `nil` when none were.
+    private var readAheadCount: Int? = nil
+
+    /// Reads the next block's bytes of a regular file while the caller still uses the last block
+    /// (which stays as it is): into the other buffer, after the bytes that follow the last block.
+    /// Does nothing for a stream that may wait (a pipe), at the end, or while a too-long line is skipped.
+    mutating func readAhead() {
+        guard source.isRegularFile, readAheadCount == nil, !atEnd, !discardingBlock, buffer.count - start <= maxLength + 1 else { return }
+        spare.removeAll(keepingCapacity: true)
+        spare.append(contentsOf: buffer[start...])
+        readAheadCount = source.readAhead(into: &spare, upTo: LineReader.blockSize)
+    }
 
     /// The index of the last `\n` in `buffer` at or after `start` (searched from the end: it is
     /// usually within a line of it).

@@ -23,7 +23,17 @@ public enum DummyFileName {
     /// FNV-1a over the target's bytes, a 0 byte, then a 1 byte
     /// and the document's bytes when there is a document.
     static func seed<Bytes: Sequence<UInt8>>(target: BundleID, documentBytes document: Bytes?) -> UInt64 {
-        let hash = FNV1a.hash(bytes: CollectionOfOne(0), continuing: FNV1a.hash(target.rawValue))
+        seed(targetSeed: targetSeed(target), documentBytes: document)
+    }
+
+    /// The part of the seed that depends on the target alone: FNV-1a over its bytes and a 0 byte
+    /// (the JSON Lines fast path keeps it with a remembered decision).
+    static func targetSeed(_ target: BundleID) -> UInt64 {
+        FNV1a.hash(bytes: CollectionOfOne(0), continuing: FNV1a.hash(target.rawValue))
+    }
+
+    /// The seed from ``targetSeed(_:)`` and the document's bytes, if any.
+    static func seed<Bytes: Sequence<UInt8>>(targetSeed hash: UInt64, documentBytes document: Bytes?) -> UInt64 {
         guard let document else { return hash }
         return FNV1a.hash(bytes: document, continuing: FNV1a.hash(bytes: CollectionOfOne(1), continuing: hash))
     }

@@ -83,4 +83,37 @@ import Testing
         let long = String(repeating: "y", count: 200_000)
         #expect(try lines("\(long)\nz") == [long, "z"])
     }
+
+    @Test("a file's blocks read ahead, while the last block is in use, are the blocks read one after another")
+    func readAheadGivesTheSameBlocks() throws {
+        // Several 1 MiB blocks, lines of many lengths, a line far longer than the limit (skipped across
+        // reads), CRLF ends and a last line without a line break.
+        var text = ""
+        for number in 0..<60_000 {
+            text += "{\"id\":\(number),\"document\":\"" + String(repeating: "d", count: number % 150) + (number % 7 == 0 ? "\"}\r\n" : "\"}\n")
+            if number == 30_000 { text += String(repeating: "z", count: 2_500_000) + "\n" }
+        }
+        text += "{\"channel\":\"mail-compose\"}"
+        let path = try TemporaryFile.write(text, name: "blocks.jsonl")
+        func blocks(readingAhead: Bool) throws -> [String] {
+            let source = try ByteSource.open(path: path, what: "test")
+            defer { source.close() }
+            #expect(source.isRegularFile)
+            var reader = LineReader(source, what: "test", maxLength: 200)
+            var result: [String] = []
+            while let block = try reader.nextBlock(beforeWaiting: {}) {
+                switch block {
+                case .lines(let bytes): result.append(String(decoding: bytes, as: UTF8.self))
+                case .tooLong: result.append("<too long>")
+                }
+                if readingAhead { reader.readAhead() }
+            }
+            return result
+        }
+        let plain = try blocks(readingAhead: false)
+        #expect(plain.count > 5)
+        #expect(plain.filter { $0 == "<too long>" }.count == 1)
+        #expect(plain.filter { $0 != "<too long>" }.joined() == text.replacingOccurrences(of: String(repeating: "z", count: 2_500_000) + "\n", with: ""))
+        #expect(try blocks(readingAhead: true) == plain)
+    }
 }

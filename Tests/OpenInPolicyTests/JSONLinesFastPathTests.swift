@@ -30,6 +30,17 @@ import Testing
         return JSONWriter.compact(.object(JSONObject(members: members)))
     }
 
+    /// The row's request line with `id` (JSON text) as its id, and `documentPrefix` before its document, if it has one.
+    static func requestLine(for row: TableCase, id: String, documentPrefix: String) -> String {
+        var members: [JSONObject.Member] = [.init("id", try! JSONReader().read(Array(id.utf8)))]
+        for key in ["channel", "target", "url", "source", "document"] {
+            if let value = row.cells[key], !value.isEmpty, value != "-" {
+                members.append(.init(key, .string(key == "document" ? documentPrefix + value : value)))
+            }
+        }
+        return JSONWriter.compact(.object(JSONObject(members: members)))
+    }
+
     @Test("every row of Rules/, as a request line under the row's policy, gets the general path's record")
     func everyRuleRow() throws {
         let rows = try DecisionTables.load(paths: [RulesFolder.path])
@@ -52,9 +63,17 @@ import Testing
                 continue
             }
             valid += 1
-            if let fast = Self.fastRecord(line, JSONLinesFastPath(evaluator: evaluator)) {
+            let fastPath = JSONLinesFastPath(evaluator: evaluator)
+            if let fast = Self.fastRecord(line, fastPath) {
                 accepted += 1
                 #expect(fast == Self.generalRecord(line, evaluator), "\(row.location): \(row.id)")
+                // The second time, a request with no URL and a known target (or none) is written from the memo.
+                #expect(Self.fastRecord(line, fastPath) == fast, "\(row.location): \(row.id), from the memo")
+                // So is another line with the same request but another id and document (a number id, then a string).
+                for id in ["42", "\"other-\(row.id)\""] {
+                    let other = Self.requestLine(for: row, id: id, documentPrefix: "other-")
+                    #expect(Self.fastRecord(other, fastPath) == Self.generalRecord(other, evaluator), "\(row.location): \(row.id), id \(id)")
+                }
             } else {
                 // Only a line that is not plain (an escape or a byte outside printable ASCII) may be declined.
                 #expect(line.utf8.contains { $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 >= 0x7F }, "\(row.location): \(row.id) was declined")

@@ -84,12 +84,17 @@ import Testing
                 // One line at a time, as the reference.
                 let single = RequestStream(policy: Self.inputs, format: format, explain: explain, maxLineLength: 100, fastPath: true, threads: 1)
                 var expected: [UInt8] = []
+                let general = RequestStream(policy: Self.inputs, format: format, explain: explain, maxLineLength: 100, fastPath: false, threads: 1)
+                var generalBytes: [UInt8] = []
                 // (Split as bytes: "\r\n" is one Character of a String.)
                 for line in block.split(separator: 0x0A, omittingEmptySubsequences: false) {
                     var bytes = Array(line)
                     if bytes.last == 0x0D { bytes.removeLast() }
                     single.withRecord(for: bytes.count > 100 ? .tooLong : .bytes(bytes[...])) { expected.append(contentsOf: $0) }
+                    general.withRecord(for: bytes.count > 100 ? .tooLong : .bytes(bytes[...])) { generalBytes.append(contentsOf: $0) }
                 }
+                // The fast path's memo (its records of requests seen before) writes the general path's bytes too.
+                #expect(expected == generalBytes, "\(format), explain \(explain): the fast path differs from the general path")
                 for threads in [1, 2, 3] {
                     let stream = RequestStream(policy: Self.inputs, format: format, explain: explain, maxLineLength: 100, fastPath: true, threads: threads)
                     var written: [UInt8] = []

@@ -104,12 +104,41 @@ final class DecisionRecordWriter: @unchecked Sendable {
     ///   - document: the request's document as UTF-8, from which the dummy file's name is made
     ///     (the fast path passes the line's bytes instead of a string in the request).
     func write(_ decision: Decision, id: UnsafeBufferPointer<UInt8>?, document: UnsafeBufferPointer<UInt8>?, to sink: inout RecordSink) {
+        writeStart(id: id, to: &sink)
+        writeBody(decision, to: &sink)
+        if decision.outcome == .substituteDummyFile, let target = decision.target {
+            writeDummyName(seed: DummyFileName.seed(target: target, documentBytes: document), to: &sink)
+        }
+        writeEnd(to: &sink)
+    }
+
+    /// Appends what every record starts with: `{`, and the id (as ``write(_:id:document:to:)`` takes it) when there is one.
+    @inline(__always)
+    func writeStart(id: UnsafeBufferPointer<UInt8>?, to sink: inout RecordSink) {
         sink.append(UInt8(ascii: "{"))
         if let id {
             append(idKey, to: &sink)
             sink.append(id)
             sink.append(UInt8(ascii: ","))
         }
+    }
+
+    /// Appends `,"dummyFileName":"…"` for `seed`.
+    @inline(__always)
+    func writeDummyName(seed: UInt64, to sink: inout RecordSink) {
+        append(dummyKey, to: &sink)
+        DummyFileName.appendHexAndExtension(seed: seed, to: &sink)
+        sink.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the record's end: `}` and the line break.
+    @inline(__always)
+    func writeEnd(to sink: inout RecordSink) { append(recordEnd, to: &sink) }
+
+    /// Appends what a decision's record holds between the id and the dummy file's name: from
+    /// `"outcome"` to the rule's reason. It depends on the decision alone, so the fast path may
+    /// keep these bytes for a request it sees again.
+    func writeBody(_ decision: Decision, to sink: inout RecordSink) {
         append(outcomes[decision.outcome.index], to: &sink)
         if let target = decision.target {
             append(targetKey, to: &sink)
@@ -137,12 +166,6 @@ final class DecisionRecordWriter: @unchecked Sendable {
         sink.append(UInt8(ascii: "]"))
         append(openInUIs[decision.openInUI == .enabled ? 0 : 1], to: &sink)
         appendRule(decision.rule, to: &sink)
-        if decision.outcome == .substituteDummyFile, let target = decision.target {
-            append(dummyKey, to: &sink)
-            DummyFileName.appendHexAndExtension(seed: DummyFileName.seed(target: target, documentBytes: document), to: &sink)
-            sink.append(UInt8(ascii: "\""))
-        }
-        append(recordEnd, to: &sink)
     }
 
     @inline(__always)

@@ -18,22 +18,16 @@ package final class JSONLinesFastPath {
         /// The evaluator's prepared policy: deciding through it copies no ``Policy`` per line.
         let prepared: PreparedPolicy
         let writer = DecisionRecordWriter()
-        /// The bundle IDs the policy names, to reuse instead of validating and copying a target that is one of them.
-        let knownIDs: BundleIDInterner
+        /// The bundle IDs the policy names (each fast path indexes their spellings in memory of its own).
+        let ids: [BundleID]
         /// Each channel's name, in `Channel.allCases` order, in memory of its own (compared eight bytes at a time).
         let channelNames: [UnsafeBufferPointer<UInt8>]
 
-        init(evaluator: Evaluator, ownStrings: Bool) {
+        init(evaluator: Evaluator) {
             prepared = evaluator.prepared
             let policy = evaluator.policy
-            var ids = policy.whitelist.members + policy.device.schemeHandlers.values
+            ids = policy.whitelist.members + policy.device.schemeHandlers.values
                 + policy.device.appConnectApps + policy.device.emailPlusBundleIDs
-            if ownStrings {
-                // Copies with storage of their own: a target taken from here is retained for every line, and
-                // two threads retaining the same string would keep taking its cache line from each other.
-                ids = ids.compactMap { try? BundleID(String(decoding: Array($0.rawValue.utf8), as: UTF8.self)) }
-            }
-            knownIDs = BundleIDInterner(ids)
             channelNames = Channel.allCases.map { channel in
                 let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
                 _ = name.initialize(from: channel.rawValue.utf8)
@@ -49,33 +43,47 @@ package final class JSONLinesFastPath {
     private let tables: Tables
     /// The tables' parts, held here (one load instead of two per use).
     private let writer: DecisionRecordWriter
-    private let knownIDs: BundleIDInterner
+    private let prepared: PreparedPolicy
     private let channelNames: [UnsafeBufferPointer<UInt8>]
-    /// The record buffer, reused from line to line (behind a pointer, so using it costs no exclusivity check).
+    /// The policy's bundle IDs by spelling, in this fast path's own memory.
+    private let known: KnownSpellings
+    /// Decisions of requests seen before, by channel and known target (behind a pointer: no exclusivity check).
+    private let memo: UnsafeMutablePointer<DecisionMemo>
+    /// The record buffer of ``record(for:)``, reused from line to line (behind a pointer, so using it costs no exclusivity check).
     private let sink: UnsafeMutablePointer<RecordSink>
     /// Decoded strings of fields written with escapes or non-ASCII, reused from line to line.
     private var decoded: [UInt8] = []
     private var decodedID: [UInt8] = []
     private var decodedDocument: [UInt8] = []
 
-    /// - Parameter ownStrings: whether the policy's bundle IDs are copied into storage of this
-    ///   fast path's own (for a fast path used on another thread than the policy's other users).
-    package convenience init(evaluator: Evaluator, ownStrings: Bool = false) {
-        self.init(tables: Tables(evaluator: evaluator, ownStrings: ownStrings))
+    /// A fast path deciding with `evaluator`'s policy.
+    package convenience init(evaluator: Evaluator) {
+        self.init(tables: Tables(evaluator: evaluator))
     }
 
     private init(tables: Tables) {
         self.tables = tables
         writer = tables.writer
-        knownIDs = tables.knownIDs
+        prepared = tables.prepared
         channelNames = tables.channelNames
-        // A cache line (two, for adjacent-line prefetch) of its own: the sink's count changes on every append,
-        // and two threads' sinks side by side would keep taking the line from each other.
+        known = KnownSpellings(tables.ids)
+        // Cache lines (two, for adjacent-line prefetch) of their own: the memo's and the sink's counts change
+        // as lines are decided, and two threads' fast paths side by side would keep taking the lines from each other.
+        memo = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: DecisionMemo.self, capacity: 1)
+        memo.initialize(to: DecisionMemo())
         sink = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: RecordSink.self, capacity: 1)
         sink.initialize(to: RecordSink(capacity: 1024))
     }
 
+    /// Another fast path for the same policy, for another thread: it shares the immutable
+    /// tables, and has its own spellings, memo and buffers.
+    package func copy() -> JSONLinesFastPath { JSONLinesFastPath(tables: tables) }
+
     deinit {
+        known.deallocate()
+        memo.pointee.deallocate()
+        memo.deinitialize(count: 1)
+        memo.deallocate()
         sink.pointee.deallocate()
         sink.deinitialize(count: 1)
         sink.deallocate()
@@ -86,39 +94,79 @@ package final class JSONLinesFastPath {
     /// - Returns: the record with its line break — valid until the next call — and the outcome;
     ///   `nil` when the general path must read the line.
     package func record(for line: UnsafeBufferPointer<UInt8>) -> (bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome)? {
+        sink.pointee.removeAll()
+        guard let outcome = append(line, to: &sink.pointee) else { return nil }
+        return (sink.pointee.bytes, outcome)
+    }
+
+    /// Appends the record of a plain request line to `output`, and returns its decision's outcome;
+    /// `nil` (with nothing appended) when the general path must read the line.
+    /// - Parameter line: the line's bytes, without its line break.
+    func append(_ line: UnsafeBufferPointer<UInt8>, to output: inout RecordSink) -> Outcome? {
         guard let fields = RequestLineScanner.scan(line) else { return nil }
-        if fields.encoded != 0 { return encodedRecord(for: line, fields) }
-        guard let channel = channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
+        if fields.encoded != 0 { return encodedRecord(for: line, fields, to: &output) }
+        guard let named = channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
+        let id = fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) }
+        let document = fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }
+        // A request without a URL whose target is none or one the policy names: its decision may be remembered.
+        var key: UInt64? = nil
+        if fields.url == nil {
+            if let range = fields.target {
+                if let index = known.index(of: UnsafeBufferPointer(rebasing: line[range])) {
+                    key = DecisionMemo.key(channel: named.index, target: index)
+                }
+            } else {
+                key = DecisionMemo.key(channel: named.index, target: nil)
+            }
+        }
+        if let key, let entry = memo.pointee.entry(key) {
+            guard let outcome = entry.pointee.outcome else { return nil }
+            writer.writeStart(id: id, to: &output)
+            output.append(memo.pointee.bytes(of: entry))
+            if entry.pointee.namesDummy {
+                writer.writeDummyName(seed: DummyFileName.seed(targetSeed: entry.pointee.targetSeed, documentBytes: document), to: &output)
+            }
+            writer.writeEnd(to: &output)
+            return outcome
+        }
         let request: ShareRequest
         do throws(InputError) {
-            var target: BundleID? = nil
-            if let range = fields.target {
-                let spelling = UnsafeBufferPointer(rebasing: line[range])
-                if let known = knownIDs.id(spelled: spelling) {
-                    target = known
-                } else {
-                    target = try BundleID(String(decoding: spelling, as: UTF8.self))
-                }
+            let target = try fields.target.map { range throws(InputError) in
+                try BundleID(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self))
             }
             let url = try fields.url.map { range throws(InputError) in
                 try ShareURL(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self))
             }
             // The document only names the dummy file, which the writer makes from the line's bytes.
-            request = try ShareRequest(channel: channel, target: target, url: url)
+            request = try ShareRequest(channel: named.channel, target: target, url: url)
         } catch {
+            if let key, memo.pointee.hasRoom(for: 0) {
+                memo.pointee.remember(key, bytes: UnsafeBufferPointer(start: nil, count: 0), outcome: nil, namesDummy: false, targetSeed: 0)
+            }
             return nil
         }
         // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
-        let decision = Evaluator.decide(request, tables.prepared)
-        sink.pointee.removeAll()
-        writer.write(decision, id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
-                            document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &sink.pointee)
-        return (sink.pointee.bytes, decision.outcome)
+        let decision = Evaluator.decide(request, prepared)
+        writer.writeStart(id: id, to: &output)
+        let bodyStart = output.count
+        writer.writeBody(decision, to: &output)
+        var targetSeed: UInt64 = 0
+        let namesDummy = decision.outcome == .substituteDummyFile && decision.target != nil
+        if namesDummy, let target = decision.target { targetSeed = DummyFileName.targetSeed(target) }
+        if let key, memo.pointee.hasRoom(for: output.count - bodyStart) {
+            memo.pointee.remember(key, bytes: UnsafeBufferPointer(rebasing: output.bytes[bodyStart...]),
+                                  outcome: decision.outcome, namesDummy: namesDummy, targetSeed: targetSeed)
+        }
+        if namesDummy {
+            writer.writeDummyName(seed: DummyFileName.seed(targetSeed: targetSeed, documentBytes: document), to: &output)
+        }
+        writer.writeEnd(to: &output)
+        return decision.outcome
     }
 
     /// A line whose strings hold escapes or non-ASCII: each such string is decoded as the JSON
     /// reader decodes it (or the line is declined), then read as the general path reads it.
-    private func encodedRecord(for line: UnsafeBufferPointer<UInt8>, _ fields: RequestLineScanner.Fields) -> (bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome)? {
+    private func encodedRecord(for line: UnsafeBufferPointer<UInt8>, _ fields: RequestLineScanner.Fields, to output: inout RecordSink) -> Outcome? {
         /// A field's string: decoded when it is encoded, else its bytes.
         func text(_ range: Range<Int>, _ bit: UInt8) -> String? {
             let bytes = UnsafeBufferPointer(rebasing: line[range])
@@ -134,20 +182,16 @@ package final class JSONLinesFastPath {
             decoded.removeAll(keepingCapacity: true)
             guard JSONStringDecoder.decode(channelBytes, into: &decoded),
                   let named = decoded.withUnsafeBufferPointer({ self.channel($0) }) else { return nil }
-            channel = named
+            channel = named.channel
         } else {
             guard let named = self.channel(channelBytes) else { return nil }
-            channel = named
+            channel = named.channel
         }
         var target: BundleID? = nil, url: ShareURL? = nil
         do throws(InputError) {
             if let range = fields.target {
-                if !fields.isEncoded(RequestLineScanner.targetBit), let known = knownIDs.id(spelled: UnsafeBufferPointer(rebasing: line[range])) {
-                    target = known
-                } else {
-                    guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
-                    target = try BundleID(decoded)
-                }
+                guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
+                target = try BundleID(decoded)
             }
             if let range = fields.url {
                 guard let decoded = text(range, RequestLineScanner.urlBit) else { return nil }
@@ -184,19 +228,18 @@ package final class JSONLinesFastPath {
             return nil
         }
         // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
-        let decision = Evaluator.decide(request, tables.prepared)
-        sink.pointee.removeAll()
+        let decision = Evaluator.decide(request, prepared)
         let hasID = fields.id != nil, hasDocument = fields.document != nil
         decodedID.withUnsafeBufferPointer { id in
             decodedDocument.withUnsafeBufferPointer { document in
-                writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &sink.pointee)
+                writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &output)
             }
         }
-        return (sink.pointee.bytes, decision.outcome)
+        return decision.outcome
     }
 
     /// The channel `name` spells, exactly (as ``Channel/init(parsing:)`` reads it).
-    private func channel(_ name: UnsafeBufferPointer<UInt8>) -> Channel? {
+    private func channel(_ name: UnsafeBufferPointer<UInt8>) -> (channel: Channel, index: Int)? {
         guard name.count >= 8, let bytes = name.baseAddress else { return nil }
         // The length and the second letter tell the eight names apart; the comparison below checks every byte.
         let channel: Channel, index: Int
@@ -221,6 +264,6 @@ package final class JSONLinesFastPath {
             guard word(bytes, offset) == word(knownBytes, offset) else { return nil }
             offset += 8
         }
-        return word(bytes, name.count - 8) == word(knownBytes, name.count - 8) ? channel : nil
+        return word(bytes, name.count - 8) == word(knownBytes, name.count - 8) ? (channel, index) : nil
     }
 }

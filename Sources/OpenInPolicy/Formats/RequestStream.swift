@@ -181,18 +181,18 @@ public final class RequestStream {
     /// array punctuation) to `body`; the bytes are valid only during the call.
     public func withRecord<Result, Failure: Error>(for line: Line, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
         let worker = workers[0]
-        worker.output.removeAll(keepingCapacity: true)
+        worker.sink.pointee.removeAll()
         lineCount += 1
         let counts: (invalid: Int, notAllowed: Int)
         switch line {
         case .bytes(let bytes):
-            counts = bytes.withUnsafeBufferPointer { work(on: $0, number: lineCount, with: worker, output: &worker.output) }
+            counts = bytes.withUnsafeBufferPointer { work(on: $0, number: lineCount, with: worker) }
         case .tooLong:
-            counts = work(on: nil, number: lineCount, with: worker, output: &worker.output)
+            counts = work(on: nil, number: lineCount, with: worker)
         }
         invalidCount += counts.invalid
         notAllowedCount += counts.notAllowed
-        return try worker.output.withUnsafeBufferPointer { bytes throws(Failure) in try body(bytes) }
+        return try body(worker.sink.pointee.bytes)
     }
 
     /// Decides every line of `block` and passes their records, in input order, to `body`, in one
@@ -203,85 +203,118 @@ public final class RequestStream {
     /// error record. A block of many lines is split between threads (one per processor); the
     /// records, their numbers and the counts are those of deciding the lines one by one.
     public func withRecords(forLinesIn block: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        guard let base = block.baseAddress, block.count > 0 else { return }
+        withRecords(forLinesIn: block, meanwhile: {}, body)
+    }
+
+    /// ``withRecords(forLinesIn:_:)``, calling `meanwhile` on this thread once its own share of the
+    /// block is decided, while other threads may still decide theirs (a reader can read the next
+    /// block then); `block` must stay as it is until the method returns.
+    package func withRecords(forLinesIn block: UnsafeBufferPointer<UInt8>, meanwhile: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let base = block.baseAddress, block.count > 0 else {
+            meanwhile()
+            return
+        }
         let parts = min(threads, max(1, block.count / Self.bytesPerThread))
+        // Each further worker decides with a fast path of its own (its memo, spellings and buffers), sharing the
+        // policy's immutable tables.
+        while workers.count < parts {
+            workers.append(Worker(fast: workers[0].fast.map { $0.copy() }))
+        }
         if parts == 1 {
-            // One thread: each record goes straight to `body`, with no buffer in between.
+            // One thread: records go to `body` whenever a buffer's worth has been written.
             let worker = workers[0]
-            var invalid = 0, notAllowed = 0
-            let maxLineLength = maxLineLength
-            Self.forEachLine(in: base, 0..<block.count) { whole, index in
-                let number = lineCount + 1 + index
-                let line = whole.flatMap { $0.count > maxLineLength ? nil : $0 }
-                if let line, let fast = worker.fast, let record = fast.record(for: line) {
-                    if record.outcome != .allow { notAllowed += 1 }
-                    body(record.bytes)
-                    return
-                }
-                worker.output.removeAll(keepingCapacity: true)
-                let counts = work(on: line, number: number, with: worker, output: &worker.output)
-                invalid += counts.invalid
-                notAllowed += counts.notAllowed
-                worker.output.withUnsafeBufferPointer { body($0) }
-            } finished: { lines in lineCount += lines }
-            invalidCount += invalid
-            notAllowedCount += notAllowed
+            let counts = withoutActuallyEscaping(body) { body in
+                decideLines(in: base, 0..<block.count, first: lineCount + 1, with: worker, flushingTo: body)
+            }
+            lineCount += counts.lines
+            invalidCount += counts.invalid
+            notAllowedCount += counts.notAllowed
+            meanwhile()
+            if worker.sink.pointee.count > 0 { body(worker.sink.pointee.bytes) }
             return
         }
         // Several threads: the block is cut at line breaks into equal parts; each part's first line
         // number is known before the threads start, from counting the line breaks before it.
+        // This thread's part is an eighth smaller than the others: it also reads and writes between blocks.
         var cuts = [0]
+        let share = Double(block.count) / (Double(parts) - 0.125)
         for part in 1..<parts {
-            let from = max(cuts[part - 1], block.count * part / parts)
+            let from = max(cuts[part - 1], min(block.count, Int(share * (Double(part) - 0.125))))
             let newline = from < block.count ? memchr(base + from, Int32(UInt8(ascii: "\n")), block.count - from) : nil
             cuts.append(newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) + 1 } ?? block.count)
         }
         cuts.append(block.count)
         var firsts = [lineCount + 1]
-        for part in 1..<parts { firsts.append(firsts[part - 1] + Self.lineCount(in: UnsafeBufferPointer(start: base + cuts[part - 1], count: cuts[part] - cuts[part - 1]))) }
-        // Each further worker decides with an evaluator and fast path of its own, made from the policy: shared
-        // objects would have their reference counts changed from two threads for every line.
-        while workers.count < parts {
-            workers.append(Worker(fast: workers[0].fast.map { _ in JSONLinesFastPath(evaluator: Evaluator(policy: inputs.policy), ownStrings: true) }))
-        }
+        for part in 1..<parts { firsts.append(firsts[part - 1] + Self.lineCount(in: base + cuts[part - 1], cuts[part] - cuts[part - 1])) }
         let job = Block(stream: self, base: base, cuts: cuts, firsts: firsts, workers: workers)
-        // Parts 1… go to Dispatch's threads at once; this thread decides part 0 meanwhile, then waits.
+        // Parts 1… go to Dispatch's threads at once; this thread decides part 0 meanwhile — passing its records to
+        // `body` as they fill a buffer, as they come first — then waits, and passes on the others' in order.
         let group = DispatchGroup()
         for part in 1..<parts { DispatchQueue.global().async(group: group) { job.run(part) } }
-        job.run(0)
+        let counts = withoutActuallyEscaping(body) { body in
+            decideLines(in: base, cuts[0]..<cuts[1], first: firsts[0], with: workers[0], flushingTo: body)
+        }
+        workers[0].lines = counts.lines
+        workers[0].invalid += counts.invalid
+        workers[0].notAllowed += counts.notAllowed
+        meanwhile()
         group.wait()
         for part in 0..<parts {
             lineCount += workers[part].lines
             collect(workers[part])
-            workers[part].output.withUnsafeBufferPointer { body($0) }
+            if workers[part].sink.pointee.count > 0 { body(workers[part].sink.pointee.bytes) }
         }
     }
 
     /// A block is split between threads only when each gets at least this many bytes.
     private static let bytesPerThread = 64 * 1024
 
-    /// The lines of `range` of a block — `nil` for none — each without its line break (and a `\r`
-    /// before it), with their index from 0; then `finished` with how many.
-    @inline(__always)
-    private static func forEachLine(in base: UnsafePointer<UInt8>, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>?, Int) -> Void,
-                                    finished: (Int) -> Void) {
-        var start = range.lowerBound, index = 0
+    /// How many bytes of records a thread that may write them as it goes (``decideLines(in:_:first:with:flushingTo:)``) collects first.
+    private static let flushSize = 256 * 1024
+
+    /// Decides the lines of `range` of a block — each without its line break (and a `\r` before it) —
+    /// numbering them from `first`, and appends their records to `worker`'s sink, passing the sink to
+    /// `flush` (then emptying it) whenever it holds ``flushSize`` bytes. Returns how many lines, how many
+    /// invalid and how many not allowed.
+    private func decideLines(in base: UnsafePointer<UInt8>, _ range: Range<Int>, first: Int, with worker: Worker,
+                             flushingTo flush: ((UnsafeBufferPointer<UInt8>) -> Void)?) -> (lines: Int, invalid: Int, notAllowed: Int) {
+        let sink = worker.sink
+        sink.pointee.removeAll()
+        // Unretained: the worker holds the fast path for the whole loop (a binding per line would retain it per line).
+        let fast = worker.fast.map { Unmanaged.passUnretained($0) }, maxLineLength = maxLineLength
+        // Counted in locals: workers' counts side by side would share a cache line.
+        var start = range.lowerBound, index = 0, invalid = 0, notAllowed = 0
         while start < range.upperBound {
             let end = memchr(base + start, Int32(UInt8(ascii: "\n")), range.upperBound - start)
                 .map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? range.upperBound
             let stop = end > start && base[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
-            body(UnsafeBufferPointer(start: base + start, count: stop - start), index)
+            let line = UnsafeBufferPointer(start: base + start, count: stop - start)
+            if line.count <= maxLineLength, let outcome = fast?._withUnsafeGuaranteedRef({ $0.append(line, to: &sink.pointee) }) {
+                if outcome != .allow { notAllowed &+= 1 }
+            } else {
+                let counts = general(on: line.count > maxLineLength ? nil : line, number: first + index, with: worker)
+                invalid &+= counts.invalid
+                notAllowed &+= counts.notAllowed
+            }
             index += 1
             start = end + 1
+            if let flush, sink.pointee.count >= Self.flushSize {
+                flush(sink.pointee.bytes)
+                sink.pointee.removeAll()
+            }
         }
-        finished(index)
+        return (index, invalid, notAllowed)
     }
 
-    /// How many lines `bytes` holds: its line breaks, and one more for a last line without one.
-    private static func lineCount(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for byte in bytes where byte == UInt8(ascii: "\n") { count += 1 }
-        return count + (bytes.last.map { $0 != UInt8(ascii: "\n") ? 1 : 0 } ?? 0)
+    /// How many lines `count` bytes at `base` hold: their line breaks, and one more for a last line without one.
+    private static func lineCount(in base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        var lines = 0, start = 0
+        while start < count, let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start) {
+            lines += 1
+            start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(newline)) + 1
+        }
+        return lines + (base[count - 1] != UInt8(ascii: "\n") ? 1 : 0)
     }
 
     /// One block's parts, shared out between threads: part `n` goes to worker `n`, which no other
@@ -295,34 +328,29 @@ public final class RequestStream {
 
         func run(_ part: Int) {
             let worker = workers[part]
-            // The output moves out of the worker while the part is decided (no class access per line), and back.
-            var output = worker.output
-            worker.output = []
-            output.removeAll(keepingCapacity: true)
-            // Counted in locals and stored once: workers' counts side by side would share a cache line.
-            var invalid = 0, notAllowed = 0, lines = 0
-            let maxLineLength = stream.maxLineLength, first = firsts[part]
-            RequestStream.forEachLine(in: base, cuts[part]..<cuts[part + 1]) { line, index in
-                let counts = stream.work(on: line.flatMap { $0.count > maxLineLength ? nil : $0 }, number: first + index, with: worker, output: &output)
-                invalid &+= counts.invalid
-                notAllowed &+= counts.notAllowed
-            } finished: { lines = $0 }
-            worker.output = output
-            worker.invalid += invalid
-            worker.notAllowed += notAllowed
-            worker.lines = lines
+            let counts = stream.decideLines(in: base, cuts[part]..<cuts[part + 1], first: firsts[part], with: worker, flushingTo: nil)
+            worker.lines = counts.lines
+            worker.invalid += counts.invalid
+            worker.notAllowed += counts.notAllowed
         }
     }
 
     /// Decides one line (`nil`: too long) with `worker`'s fast path and reader, appends its record
-    /// to `output`, and says whether it was invalid or not allowed (0 or 1 each).
-    private func work(on line: UnsafeBufferPointer<UInt8>?, number: Int, with worker: Worker, output: inout [UInt8]) -> (invalid: Int, notAllowed: Int) {
-        if let line, let fast = worker.fast, let record = fast.record(for: line) {
-            output.append(contentsOf: record.bytes)
-            return (0, record.outcome != .allow ? 1 : 0)
+    /// to `worker`'s sink, and says whether it was invalid or not allowed (0 or 1 each).
+    private func work(on line: UnsafeBufferPointer<UInt8>?, number: Int, with worker: Worker) -> (invalid: Int, notAllowed: Int) {
+        if let line, let fast = worker.fast, let outcome = fast.append(line, to: &worker.sink.pointee) {
+            return (0, outcome != .allow ? 1 : 0)
         }
+        return general(on: line, number: number, with: worker)
+    }
+
+    /// ``work(on:number:with:)`` on the general path only (the fast path declined the line, or there is none).
+    @inline(never)
+    private func general(on line: UnsafeBufferPointer<UInt8>?, number: Int, with worker: Worker) -> (invalid: Int, notAllowed: Int) {
         let entry = decide(line, number: number, reader: worker.reader)
-        appendRecord(of: entry, to: &output)
+        worker.general.removeAll(keepingCapacity: true)
+        appendRecord(of: entry, to: &worker.general)
+        worker.general.withUnsafeBufferPointer { worker.sink.pointee.append($0) }
         return (entry.error != nil ? 1 : 0, entry.decision.map { $0.outcome != .allow ? 1 : 0 } ?? 0)
     }
 
@@ -368,12 +396,15 @@ public final class RequestStream {
     }
 }
 
-/// What one thread needs to decide lines: its own fast path (sharing the policy's tables), its
-/// own JSON reader, output buffer and counts.
+/// What one thread needs to decide lines: its own fast path, JSON reader, record buffer and counts.
 private final class Worker: @unchecked Sendable {
     let fast: JSONLinesFastPath?
     let reader = JSONReader()
-    var output: [UInt8] = []
+    /// The records of the worker's lines (behind a pointer: appending costs no exclusivity check), in
+    /// cache lines of its own (two, for adjacent-line prefetch): its count changes with every record.
+    let sink: UnsafeMutablePointer<RecordSink>
+    /// A general-path record, before it is appended to the sink.
+    var general: [UInt8] = []
     var invalid = 0
     var notAllowed = 0
     /// The lines of the worker's last part.
@@ -381,6 +412,13 @@ private final class Worker: @unchecked Sendable {
 
     init(fast: JSONLinesFastPath?) {
         self.fast = fast
-        output.reserveCapacity(1 << 16)
+        sink = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: RecordSink.self, capacity: 1)
+        sink.initialize(to: RecordSink(capacity: 1 << 16))
+    }
+
+    deinit {
+        sink.pointee.deallocate()
+        sink.deinitialize(count: 1)
+        sink.deallocate()
     }
 }

@@ -9,6 +9,8 @@
 enum TableHash {
     /// The hash of `text`'s UTF-8 bytes; never 0 (which marks a free slot).
     static func of(_ text: String) -> UInt64 {
+        // A native string's bytes are read in place (a `var` copy for `withUTF8` would retain and release it).
+        if let hash = text.utf8.withContiguousStorageIfAvailable({ of(UnsafeRawBufferPointer($0)) }) { return hash }
         var text = text
         return text.withUTF8 { of(UnsafeRawBufferPointer($0)) }
     }

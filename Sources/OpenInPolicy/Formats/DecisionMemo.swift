@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bundle IDs a policy names, found by their spelling in a request line: the spellings'
+/// bytes one after another in memory of the table's own, and an open-addressing table of
+/// 8-byte slots (the high half of the spelling's ``TableHash`` and its number plus one).
+///
+/// A lookup hashes the bytes (keyed, every byte) and compares bytes: it makes no string and
+/// changes no reference count, so two threads each with a table of their own never touch
+/// shared memory. The owner frees the memory with ``deallocate()``.
+struct KnownSpellings {
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// Where spelling `i` starts in ``bytes``; spelling `i` ends where `i + 1` starts.
+    private let starts: UnsafeMutableBufferPointer<Int>
+    private let slots: UnsafeMutableBufferPointer<UInt64>
+    private let mask: Int
+    /// How many spellings the table holds.
+    let count: Int
+
+    /// A table of `ids`' spellings, each once (a repeat keeps the first number).
+    init(_ ids: [BundleID]) {
+        var capacity = 8
+        while capacity < ids.count * 2 { capacity <<= 1 }
+        let table = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
+        table.initialize(repeating: 0)
+        let total = ids.reduce(0) { $0 + $1.rawValue.utf8.count }
+        let arena = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(total, 1))
+        let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: ids.count + 1)
+        offsets[0] = 0
+        let tableMask = capacity - 1
+        var kept = 0
+        for id in ids {
+            var text = id.rawValue
+            text.withUTF8 { spelling in
+                let hash = TableHash.of(UnsafeRawBufferPointer(spelling))
+                let tag = hash >> 32
+                var slot = Int(truncatingIfNeeded: hash) & tableMask
+                while table[slot] != 0 {
+                    let other = Int(truncatingIfNeeded: table[slot] & 0xFFFF_FFFF) - 1
+                    if table[slot] >> 32 == tag,
+                       UnsafeBufferPointer(rebasing: arena[offsets[other]..<offsets[other + 1]]).sameBytes(as: spelling) { return }
+                    slot = (slot + 1) & tableMask
+                }
+                let used = offsets[kept]
+                _ = UnsafeMutableBufferPointer(rebasing: arena[used..<used + spelling.count]).initialize(from: spelling)
+                offsets[kept + 1] = used + spelling.count
+                kept += 1
+                table[slot] = tag << 32 | UInt64(kept)
+            }
+        }
+        bytes = arena
+        starts = offsets
+        slots = table
+        mask = tableMask
+        count = kept
+    }
+
+    func deallocate() {
+        bytes.deallocate()
+        starts.deallocate()
+        slots.deallocate()
+    }
+
+    /// The number (from 0) of the spelling `spelling` is, if it is one.
+    @inline(__always)
+    func index(of spelling: UnsafeBufferPointer<UInt8>) -> Int? {
+        let hash = TableHash.of(UnsafeRawBufferPointer(spelling))
+        let tag = hash >> 32
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if entry >> 32 == tag {
+                let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                let start = starts[index], length = starts[index + 1] - start
+                if length == spelling.count, let base = bytes.baseAddress, let other = spelling.baseAddress,
+                   memcmp(base + start, other, length) == 0 {
+                    return index
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+}
+
+/// The records' middles of requests the JSON Lines fast path has decided, kept to be written
+/// again: a request line with no URL, and no target or a target the policy names, has a
+/// decision that depends only on its channel and target (the evaluator is pure, and the
+/// document only names the dummy file, which is made from the line's bytes each time).
+///
+/// So the key is the channel and the target's number in ``KnownSpellings`` (a bounded set),
+/// and the value the bytes ``DecisionRecordWriter/writeBody(_:to:)`` wrote for the decision,
+/// its outcome (or that the fast path declined the request) and what the dummy file's name
+/// needs of the decision's target. Bounded: at most ``capacity`` / 2 entries and
+/// ``arenaCapacity`` bytes; past that, requests are decided as if there were no memo.
+///
+/// Memory of its own, written and read by one thread: the owner frees it with ``deallocate()``.
+struct DecisionMemo {
+    /// One remembered decision.
+    struct Entry {
+        /// Where its bytes are in the arena.
+        var start: Int
+        var count: Int
+        /// The outcome; `nil` when the fast path declines the request.
+        var outcome: Outcome?
+        /// Whether the record names a dummy file, and the seed's part from the decision's target (``DummyFileName/targetSeed(_:)``).
+        var namesDummy: Bool
+        var targetSeed: UInt64
+    }
+
+    static let capacity = 1 << 13
+    static let arenaCapacity = 1 << 20
+
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let entries: UnsafeMutablePointer<Entry>
+    private let arena: UnsafeMutablePointer<UInt8>
+    private var arenaUsed = 0
+    private var count = 0
+
+    init() {
+        keys = .allocate(capacity: Self.capacity)
+        keys.initialize(repeating: 0, count: Self.capacity)
+        entries = .allocate(capacity: Self.capacity)
+        arena = .allocate(capacity: Self.arenaCapacity)
+    }
+
+    func deallocate() {
+        keys.deallocate()
+        entries.deallocate()
+        arena.deallocate()
+    }
+
+    /// The key of a request on the channel numbered `channel` (0 to 7) with the known target
+    /// numbered `target` (`nil`: no target); never 0.
+    @inline(__always)
+    static func key(channel: Int, target: Int?) -> UInt64 {
+        UInt64(truncatingIfNeeded: (target ?? -1) + 2) << 4 | UInt64(truncatingIfNeeded: channel)
+    }
+
+    @inline(__always)
+    private static func firstSlot(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 51) & (capacity - 1)
+    }
+
+    /// The entry for `key`, if remembered.
+    @inline(__always)
+    func entry(_ key: UInt64) -> UnsafePointer<Entry>? {
+        var slot = Self.firstSlot(key)
+        while true {
+            let found = keys[slot]
+            if found == key { return UnsafePointer(entries + slot) }
+            if found == 0 { return nil }
+            slot = (slot + 1) & (Self.capacity - 1)
+        }
+    }
+
+    /// The bytes of an entry (valid as long as the memo).
+    @inline(__always)
+    func bytes(of entry: UnsafePointer<Entry>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: arena + entry.pointee.start, count: entry.pointee.count)
+    }
+
+    /// Whether another entry of `byteCount` bytes fits.
+    func hasRoom(for byteCount: Int) -> Bool {
+        count < Self.capacity / 2 && arenaUsed + byteCount <= Self.arenaCapacity
+    }
+
+    /// Remembers `bytes`, `outcome` and the dummy name's part for `key` (not yet remembered),
+    /// if there is room.
+    mutating func remember(_ key: UInt64, bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome?, namesDummy: Bool, targetSeed: UInt64) {
+        guard hasRoom(for: bytes.count) else { return }
+        if let base = bytes.baseAddress { (arena + arenaUsed).initialize(from: base, count: bytes.count) }
+        var slot = Self.firstSlot(key)
+        while keys[slot] != 0 { slot = (slot + 1) & (Self.capacity - 1) }
+        keys[slot] = key
+        (entries + slot).initialize(to: Entry(start: arenaUsed, count: bytes.count, outcome: outcome, namesDummy: namesDummy, targetSeed: targetSeed))
+        arenaUsed += bytes.count
+        count += 1
+    }
+}
