@@ -8,19 +8,29 @@ import Darwin
 
 /// The bundle IDs a policy names, found by their spelling in a request line: the spellings'
 /// bytes one after another in memory of the table's own, and an open-addressing table of
-/// 8-byte slots (the high half of the spelling's ``TableHash`` and its number plus one).
+/// 8-byte slots (a 32-bit hash of the spelling and its number plus one).
 ///
-/// A lookup hashes the bytes (keyed, every byte) and compares bytes: it makes no string and
-/// changes no reference count, so two threads each with a table of their own never touch
-/// shared memory. The owner frees the memory with ``deallocate()``.
+/// The hash is multilinear over the spelling's 32-bit pieces and its length, with 64-bit
+/// multipliers drawn at random for each table, of which the high 32 bits are kept: a strongly
+/// universal family, so which spellings share a slot cannot be foreseen, let alone crafted,
+/// without the multipliers, which never leave the process; and it costs one multiply-add per
+/// four bytes, where the keyed ``TableHash`` (SipHash) costs several times that for a short ID.
+///
+/// A lookup makes no string and changes no reference count, so two threads each with a table
+/// of their own never touch shared memory. The owner frees the memory with ``deallocate()``.
 struct KnownSpellings {
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     /// Where spelling `i` starts in ``bytes``; spelling `i` ends where `i + 1` starts.
     private let starts: UnsafeMutableBufferPointer<Int>
     private let slots: UnsafeMutableBufferPointer<UInt64>
     private let mask: Int
+    /// The hash's multipliers: one for the length, one per 32-bit piece of the longest ID, and an offset.
+    private let multipliers: UnsafeMutableBufferPointer<UInt64>
     /// How many spellings the table holds.
     let count: Int
+
+    /// The longest spelling a bundle ID has (``BundleID``): longer ones are never known.
+    private static let longest = 255
 
     /// A table of `ids`' spellings, each once (a repeat keeps the first number).
     init(_ ids: [BundleID]) {
@@ -33,16 +43,19 @@ struct KnownSpellings {
         let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: ids.count + 1)
         offsets[0] = 0
         let tableMask = capacity - 1
+        let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: Self.longest / 4 + 3)
+        var generator = SystemRandomNumberGenerator()
+        for index in keys.indices { keys[index] = generator.next() }
         var kept = 0
         for id in ids {
             var text = id.rawValue
             text.withUTF8 { spelling in
-                let hash = TableHash.of(UnsafeRawBufferPointer(spelling))
-                let tag = hash >> 32
+                guard spelling.count <= Self.longest else { return }
+                let hash = Self.hash(spelling, keys)
                 var slot = Int(truncatingIfNeeded: hash) & tableMask
                 while table[slot] != 0 {
                     let other = Int(truncatingIfNeeded: table[slot] & 0xFFFF_FFFF) - 1
-                    if table[slot] >> 32 == tag,
+                    if table[slot] >> 32 == hash,
                        UnsafeBufferPointer(rebasing: arena[offsets[other]..<offsets[other + 1]]).sameBytes(as: spelling) { return }
                     slot = (slot + 1) & tableMask
                 }
@@ -50,13 +63,14 @@ struct KnownSpellings {
                 _ = UnsafeMutableBufferPointer(rebasing: arena[used..<used + spelling.count]).initialize(from: spelling)
                 offsets[kept + 1] = used + spelling.count
                 kept += 1
-                table[slot] = tag << 32 | UInt64(kept)
+                table[slot] = hash << 32 | UInt64(kept)
             }
         }
         bytes = arena
         starts = offsets
         slots = table
         mask = tableMask
+        multipliers = keys
         count = kept
     }
 
@@ -64,18 +78,46 @@ struct KnownSpellings {
         bytes.deallocate()
         starts.deallocate()
         slots.deallocate()
+        multipliers.deallocate()
+    }
+
+    /// The 32-bit hash of a spelling of at most ``longest`` bytes: the high half of
+    /// `k0 + k1·length + Σ k(i+2)·piece(i)` modulo 2^64, the pieces being its 32-bit little-endian
+    /// words (the last one padded with zeros).
+    @inline(__always)
+    private static func hash(_ spelling: UnsafeBufferPointer<UInt8>, _ keys: UnsafeMutableBufferPointer<UInt64>) -> UInt64 {
+        guard let base = spelling.baseAddress else { return keys[0] >> 32 }
+        var sum = keys[0] &+ keys[1] &* UInt64(spelling.count)
+        var offset = 0, key = 2
+        while offset + 8 <= spelling.count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            sum &+= keys[key] &* (word & 0xFFFF_FFFF) &+ keys[key + 1] &* (word >> 32)
+            offset += 8
+            key += 2
+        }
+        if offset + 4 <= spelling.count {
+            sum &+= keys[key] &* UInt64(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self))
+            offset += 4
+            key += 1
+        }
+        if offset < spelling.count {
+            var piece: UInt64 = 0
+            for index in offset..<spelling.count { piece |= UInt64(base[index]) << UInt64((index - offset) * 8) }
+            sum &+= keys[key] &* piece
+        }
+        return sum >> 32
     }
 
     /// The number (from 0) of the spelling `spelling` is, if it is one.
     @inline(__always)
     func index(of spelling: UnsafeBufferPointer<UInt8>) -> Int? {
-        let hash = TableHash.of(UnsafeRawBufferPointer(spelling))
-        let tag = hash >> 32
+        guard spelling.count <= Self.longest else { return nil }
+        let hash = Self.hash(spelling, multipliers)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = slots[slot]
             if entry == 0 { return nil }
-            if entry >> 32 == tag {
+            if entry >> 32 == hash {
                 let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
                 let start = starts[index], length = starts[index + 1] - start
                 if length == spelling.count, let base = bytes.baseAddress, let other = spelling.baseAddress,
@@ -113,8 +155,8 @@ struct DecisionMemo {
         var targetSeed: UInt64
     }
 
-    static let capacity = 1 << 13
-    static let arenaCapacity = 1 << 20
+    static let capacity = 1 << 15
+    static let arenaCapacity = 1 << 22
 
     private let keys: UnsafeMutablePointer<UInt64>
     private let entries: UnsafeMutablePointer<Entry>
@@ -144,7 +186,7 @@ struct DecisionMemo {
 
     @inline(__always)
     private static func firstSlot(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 51) & (capacity - 1)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 49) & (capacity - 1)
     }
 
     /// The entry for `key`, if remembered.
