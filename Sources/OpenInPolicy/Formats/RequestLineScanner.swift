@@ -125,6 +125,19 @@ enum RequestLineScanner {
                 index += 1
                 return start..<index - 1
             }
+            if end >= 8, index < end {
+                // Fewer than eight bytes are left: the line's last eight, shifted so that the first left is
+                // the lowest; the zeros shifted in count as special (below 0x20), so a mark on one of them
+                // means the line ends before the string does.
+                let left = end - index
+                let word = UnsafeRawPointer(bytes + end - 8).loadUnaligned(as: UInt64.self) >> UInt64((8 - left) * 8)
+                let offset = RequestLineScanner.specialBytes(word).trailingZeroBitCount / 8
+                guard offset < left else { return nil }
+                index += offset
+                if bytes[index] != UInt8(ascii: "\"") { return encodedString(from: start) }
+                index += 1
+                return start..<index - 1
+            }
             while index < end {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
@@ -230,19 +243,18 @@ enum RequestLineScanner {
     /// `"`, `\`, below 0x20, above 0x7E — as a mask whose lowest set bit is the high bit of the
     /// first such byte; zero when there is none.
     ///
-    /// `(x - 0x01…) & ~x & 0x80…` marks the zero bytes of `x`, `(w - 0x20…) & ~w & 0x80…` the
-    /// bytes below 0x20, `w & 0x80…` those above 0x7F. A borrow can mark a byte wrongly, but
-    /// only one above a byte rightly marked, so the lowest mark is always right.
+    /// `(x - 0x01…) & ~x` marks (in each byte's high bit) the zero bytes of `x`, `(w - 0x20…) & ~w`
+    /// the bytes below 0x20, and `(w + 0x01…) | w` those from 0x7F up. A borrow or a carry can
+    /// mark a byte wrongly, but only one above a byte rightly marked, so the lowest mark is always right.
     @inline(__always)
     static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        return (word & highs)
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
+        return highs & (((word &+ ones) | word)
             | zeroBytes(word ^ (ones &* 0x22))
             | zeroBytes(word ^ (ones &* 0x5C))
-            | zeroBytes(word ^ (ones &* 0x7F))
-            | ((word &- ones &* 0x20) & ~word & highs)
+            | ((word &- ones &* 0x20) & ~word))
     }
 
     /// The first bytes of `"key":` for each key, as a little-endian eight-byte load reads them:
