@@ -111,6 +111,14 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
     /// The scheme (the first `end` bytes) in lowercase: ASCII letters lowered, as `lowercased()` does for them.
     private static func lowercasedScheme(_ text: String, end: Int) -> String {
         String(unsafeUninitializedCapacity: end) { buffer in
+            // A native string's bytes in place (most URLs); else through its UTF-8 view.
+            let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+                for index in 0..<end {
+                    let byte = bytes[index]
+                    buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+            }
+            if copied != nil { return end }
             var index = 0
             for byte in text.utf8.prefix(end) {
                 buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
