@@ -15,6 +15,9 @@ import Testing
     static let lines: [RequestStream.Line] = [
         #"{"id":"a-1","channel":"quick-look","target":"com.example.viewer","document":"r.pdf"}"#,
         #"{"id":"caf\u00e9","channel":"document-interaction","target":"com.example.other","document":"caf\u00e9.pdf"}"#,
+        // Escapes in a request the fast path remembers (a known target, no URL): the second time, from its memo.
+        #"{"id":"caf\u00e9-2","channel":"quick\u002Dlook","target":"com.example.viewer","document":"r\u00e9.pdf"}"#,
+        #"{"id":"caf\u00e9-3","channel":"document\u002Dinteraction","target":"com.example.\u0062ox","document":"s\u00e9.pdf"}"#,
         #"{"channel":"open-url","url":"mailto:a@example.com"}"#,
         "", "not json", #"{"channel":"open-in"}"#,
         #"{"id":7,"channel":"drag-and-drop","target":"com.example.box"}"#,

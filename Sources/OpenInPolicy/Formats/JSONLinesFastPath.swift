@@ -52,9 +52,15 @@ package final class JSONLinesFastPath {
     /// The record buffer of ``record(for:)``, reused from line to line (behind a pointer, so using it costs no exclusivity check).
     private let sink: UnsafeMutablePointer<RecordSink>
     /// Decoded strings of fields written with escapes or non-ASCII, reused from line to line.
-    private var decoded: [UInt8] = []
-    private var decodedID: [UInt8] = []
-    private var decodedDocument: [UInt8] = []
+    private struct Decoded {
+        var channel: [UInt8] = []
+        var target: [UInt8] = []
+        var url: [UInt8] = []
+        var id: [UInt8] = []
+        var document: [UInt8] = []
+    }
+    /// (Behind a pointer: a class's array properties cost an exclusivity check and a retain per use.)
+    private let decoded: UnsafeMutablePointer<Decoded>
 
     /// A fast path deciding with `evaluator`'s policy.
     package convenience init(evaluator: Evaluator) {
@@ -73,6 +79,8 @@ package final class JSONLinesFastPath {
         memo.initialize(to: DecisionMemo())
         sink = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: RecordSink.self, capacity: 1)
         sink.initialize(to: RecordSink(capacity: 1024))
+        decoded = .allocate(capacity: 1)
+        decoded.initialize(to: Decoded())
     }
 
     /// Another fast path for the same policy, for another thread: it shares the immutable
@@ -87,6 +95,8 @@ package final class JSONLinesFastPath {
         sink.pointee.deallocate()
         sink.deinitialize(count: 1)
         sink.deallocate()
+        decoded.deinitialize(count: 1)
+        decoded.deallocate()
     }
 
     /// The record of a plain request line, and its decision's outcome.
@@ -106,15 +116,23 @@ package final class JSONLinesFastPath {
         guard let fields = RequestLineScanner.scan(line) else { return nil }
         if fields.encoded != 0 { return encodedRecord(for: line, fields, to: &output) }
         guard let named = channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
-        let id = fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) }
-        let document = fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }
-        // A request without a URL whose target is none or one the policy names: its decision may be remembered.
+        return record(channel: named, target: fields.target.map { UnsafeBufferPointer(rebasing: line[$0]) },
+                      url: fields.url.map { UnsafeBufferPointer(rebasing: line[$0]) },
+                      id: fields.id.map { UnsafeBufferPointer(rebasing: line[$0]) },
+                      document: fields.document.map { UnsafeBufferPointer(rebasing: line[$0]) }, to: &output)
+    }
+
+    /// Decides a request from its parts as bytes — the target's and the URL's text, the id as the
+    /// record echoes it, the document's bytes, all decoded — and appends its record; `nil` (with nothing
+    /// appended) when the request is invalid. A request with no URL and no target or a known one is
+    /// written from the memo when it was decided before, and remembered when it is decided.
+    @inline(__always)
+    private func record(channel named: (channel: Channel, index: Int), target: UnsafeBufferPointer<UInt8>?, url: UnsafeBufferPointer<UInt8>?,
+                        id: UnsafeBufferPointer<UInt8>?, document: UnsafeBufferPointer<UInt8>?, to output: inout RecordSink) -> Outcome? {
         var key: UInt64? = nil
-        if fields.url == nil {
-            if let range = fields.target {
-                if let index = known.index(of: UnsafeBufferPointer(rebasing: line[range])) {
-                    key = DecisionMemo.key(channel: named.index, target: index)
-                }
+        if url == nil {
+            if let target {
+                if let index = known.index(of: target) { key = DecisionMemo.key(channel: named.index, target: index) }
             } else {
                 key = DecisionMemo.key(channel: named.index, target: nil)
             }
@@ -131,14 +149,10 @@ package final class JSONLinesFastPath {
         }
         let request: ShareRequest
         do throws(InputError) {
-            let target = try fields.target.map { range throws(InputError) in
-                try BundleID(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self))
-            }
-            let url = try fields.url.map { range throws(InputError) in
-                try ShareURL(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self))
-            }
+            let targetID = try target.map { bytes throws(InputError) in try BundleID(String(decoding: bytes, as: UTF8.self)) }
+            let shareURL = try url.map { bytes throws(InputError) in try ShareURL(String(decoding: bytes, as: UTF8.self)) }
             // The document only names the dummy file, which the writer makes from the line's bytes.
-            request = try ShareRequest(channel: named.channel, target: target, url: url)
+            request = try ShareRequest(channel: named.channel, target: targetID, url: shareURL)
         } catch {
             if let key, memo.pointee.hasRoom(for: 0) {
                 memo.pointee.remember(key, bytes: UnsafeBufferPointer(start: nil, count: 0), outcome: nil, namesDummy: false, targetSeed: 0)
@@ -167,75 +181,49 @@ package final class JSONLinesFastPath {
     /// A line whose strings hold escapes or non-ASCII: each such string is decoded as the JSON
     /// reader decodes it (or the line is declined), then read as the general path reads it.
     private func encodedRecord(for line: UnsafeBufferPointer<UInt8>, _ fields: RequestLineScanner.Fields, to output: inout RecordSink) -> Outcome? {
-        /// A field's string: decoded when it is encoded, else its bytes.
-        func text(_ range: Range<Int>, _ bit: UInt8) -> String? {
-            let bytes = UnsafeBufferPointer(rebasing: line[range])
-            guard fields.isEncoded(bit) else { return String(decoding: bytes, as: UTF8.self) }
-            decoded.removeAll(keepingCapacity: true)
-            guard JSONStringDecoder.decode(bytes, into: &decoded) else { return nil }
-            return String(decoding: decoded, as: UTF8.self)
+        /// Decodes the field at `range` into `buffer` when it is encoded; `false` when it is not valid.
+        func decode(_ range: Range<Int>?, _ bit: UInt8, into buffer: inout [UInt8]) -> Bool {
+            buffer.removeAll(keepingCapacity: true)
+            guard let range, fields.isEncoded(bit) else { return true }
+            return JSONStringDecoder.decode(UnsafeBufferPointer(rebasing: line[range]), into: &buffer)
         }
         // The channel: its decoded bytes against the eight names (all ASCII, so bytes equal means the names equal).
-        let channelBytes = UnsafeBufferPointer(rebasing: line[fields.channel])
-        let channel: Channel
+        let named: (channel: Channel, index: Int)
         if fields.isEncoded(RequestLineScanner.channelBit) {
-            decoded.removeAll(keepingCapacity: true)
-            guard JSONStringDecoder.decode(channelBytes, into: &decoded),
-                  let named = decoded.withUnsafeBufferPointer({ self.channel($0) }) else { return nil }
-            channel = named.channel
+            guard decode(fields.channel, RequestLineScanner.channelBit, into: &decoded.pointee.channel),
+                  let found = decoded.pointee.channel.withUnsafeBufferPointer({ self.channel($0) }) else { return nil }
+            named = found
         } else {
-            guard let named = self.channel(channelBytes) else { return nil }
-            channel = named.channel
+            guard let found = self.channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
+            named = found
         }
-        var target: BundleID? = nil, url: ShareURL? = nil
-        do throws(InputError) {
-            if let range = fields.target {
-                guard let decoded = text(range, RequestLineScanner.targetBit) else { return nil }
-                target = try BundleID(decoded)
-            }
-            if let range = fields.url {
-                guard let decoded = text(range, RequestLineScanner.urlBit) else { return nil }
-                url = try ShareURL(decoded)
-            }
-        } catch {
-            return nil
+        guard decode(fields.target, RequestLineScanner.targetBit, into: &decoded.pointee.target),
+              decode(fields.url, RequestLineScanner.urlBit, into: &decoded.pointee.url),
+              decode(fields.document, RequestLineScanner.documentBit, into: &decoded.pointee.document) else { return nil }
+        // The id is echoed as the JSON writer writes its string: decoded, then quoted again.
+        decoded.pointee.id.removeAll(keepingCapacity: true)
+        if let range = fields.id, fields.isEncoded(RequestLineScanner.idBit) {
+            // The range holds the quotes: decode what is between them (into the channel's buffer, free by now).
+            guard decode(range.lowerBound + 1..<range.upperBound - 1, RequestLineScanner.idBit, into: &decoded.pointee.channel) else { return nil }
+            decoded.pointee.channel.withUnsafeBufferPointer { JSONWriter.appendQuoted(utf8: $0, to: &decoded.pointee.id) }
         }
-        // The document's bytes name the dummy file; the id is echoed as the JSON writer writes its string.
-        decodedDocument.removeAll(keepingCapacity: true)
-        if let range = fields.document {
-            let bytes = UnsafeBufferPointer(rebasing: line[range])
-            if fields.isEncoded(RequestLineScanner.documentBit) {
-                guard JSONStringDecoder.decode(bytes, into: &decodedDocument) else { return nil }
-            } else {
-                decodedDocument.append(contentsOf: bytes)
-            }
+        /// A field's bytes: decoded when encoded, else the line's.
+        func part(_ range: Range<Int>?, _ bit: UInt8, _ decoded: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+            guard let range else { return nil }
+            return fields.isEncoded(bit) ? decoded : UnsafeBufferPointer(rebasing: line[range])
         }
-        decodedID.removeAll(keepingCapacity: true)
-        if let range = fields.id {
-            if fields.isEncoded(RequestLineScanner.idBit) {
-                // The range holds the quotes: decode what is between them.
-                decoded.removeAll(keepingCapacity: true)
-                guard JSONStringDecoder.decode(UnsafeBufferPointer(rebasing: line[range.lowerBound + 1..<range.upperBound - 1]), into: &decoded) else { return nil }
-                decoded.withUnsafeBufferPointer { JSONWriter.appendQuoted(utf8: $0, to: &decodedID) }
-            } else {
-                decodedID.append(contentsOf: UnsafeBufferPointer(rebasing: line[range]))
+        return decoded.pointee.target.withUnsafeBufferPointer { target in
+            decoded.pointee.url.withUnsafeBufferPointer { url in
+                decoded.pointee.document.withUnsafeBufferPointer { document in
+                    decoded.pointee.id.withUnsafeBufferPointer { id in
+                        record(channel: named, target: part(fields.target, RequestLineScanner.targetBit, target),
+                               url: part(fields.url, RequestLineScanner.urlBit, url),
+                               id: part(fields.id, RequestLineScanner.idBit, id),
+                               document: part(fields.document, RequestLineScanner.documentBit, document), to: &output)
+                    }
+                }
             }
         }
-        let request: ShareRequest
-        do throws(InputError) {
-            request = try ShareRequest(channel: channel, target: target, url: url)
-        } catch {
-            return nil
-        }
-        // Through the prepared policy (a reference): calling `decide` on the stored evaluator copies it, policy and all, per line.
-        let decision = Evaluator.decide(request, prepared)
-        let hasID = fields.id != nil, hasDocument = fields.document != nil
-        decodedID.withUnsafeBufferPointer { id in
-            decodedDocument.withUnsafeBufferPointer { document in
-                writer.write(decision, id: hasID ? id : nil, document: hasDocument ? document : nil, to: &output)
-            }
-        }
-        return decision.outcome
     }
 
     /// The channel `name` spells, exactly (as ``Channel/init(parsing:)`` reads it).
