@@ -9,9 +9,15 @@
 /// those and writes their records or error records. For every line it
 /// accepts, its bytes are the general path's bytes (`JSONLinesFastPathTests`).
 ///
+/// A request with no URL, whose target is none or one the policy names, is
+/// decided once: its record's middle is kept in a ``DecisionMemo`` and
+/// written again for the same channel and target (the id and the dummy
+/// file's name are written for each line).
+///
 /// A class, so the stream loop holds one reference rather than copying the
-/// evaluator (and the policy in it) for every line; it keeps one record
-/// buffer, reused from line to line, so it is meant for one loop at a time.
+/// evaluator (and the policy in it) for every line; it keeps its memo and
+/// buffers from line to line, so it is meant for one thread at a time
+/// (``copy()`` makes another for another thread).
 package final class JSONLinesFastPath {
     /// What every copy of a fast path shares: made once per policy, immutable.
     private final class Tables: @unchecked Sendable {
