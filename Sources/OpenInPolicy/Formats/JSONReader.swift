@@ -36,6 +36,21 @@ package struct JSONReader: Sendable {
         try read(Array(text.utf8))
     }
 
+    /// Reads `buffer` (a policy file) as ``read(_:)-(Bytes)`` does, with the same errors, except that an array
+    /// given as the value of one of `listKeys` in the root object is read in place: its strings are
+    /// decoded over the buffer's own bytes (a string never decodes longer than it is written, and
+    /// the bytes written are always behind the bytes read), each valid bundle ID one after the other
+    /// from where the first began, and the tree holds an empty array in its place.
+    /// - Returns: the tree, and what was found in each array read in place.
+    /// - Throws: ``JSONError`` with the position of the first problem of the whole text.
+    func readInPlace(_ buffer: UnsafeMutableBufferPointer<UInt8>, listKeys: [String]) throws(JSONError) -> (value: JSONValue, lists: [String: InPlaceList]) {
+        var parser = JSONParser(UnsafeBufferPointer(buffer), maxDepth: maxDepth)
+        parser.writable = buffer.baseAddress
+        parser.listKeys = listKeys
+        let value = try parser.parseDocument()
+        return (value, parser.lists)
+    }
+
     private func readResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONError> {
         var parser = JSONParser(buffer, maxDepth: maxDepth)
         do throws(JSONError) {
@@ -44,6 +59,19 @@ package struct JSONReader: Sendable {
             return .failure(error)
         }
     }
+}
+
+/// An array of strings ``JSONReader/readInPlace(_:listKeys:)`` read in place: where its
+/// valid bundle IDs are in the buffer, and the first elements that are not.
+struct InPlaceList {
+    /// Where the first ID starts.
+    let start: Int
+    /// Where each valid ID ends, in order (all of them only when there is no problem below).
+    var ends: [UInt32] = []
+    /// The first element that is not a string: its index, position and how a message names it (`the number 5`).
+    var firstNotString: (index: Int, position: JSONPosition, found: String)? = nil
+    /// The first string that is not a valid bundle ID: its index, position and decoded text.
+    var firstInvalid: (index: Int, position: JSONPosition, text: String)? = nil
 }
 
 /// The parser's state over one buffer.
@@ -58,6 +86,14 @@ private struct JSONParser {
     var lineStart = 0
     /// UTF-8 continuation bytes seen on the current line, so columns count characters.
     var continuationBytes = 0
+    /// The same buffer as `bytes`, writable, when arrays at ``listKeys`` are read in place.
+    var writable: UnsafeMutablePointer<UInt8>? = nil
+    /// The keys of the root object whose arrays are read in place.
+    var listKeys: [String] = []
+    /// Where the next decoded ID is written (never beyond `index`).
+    var write = 0
+    /// The arrays read in place, by key.
+    var lists: [String: InPlaceList] = [:]
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -208,7 +244,13 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             let valuePosition = position
-            let value = try parseValue()
+            let value: JSONValue
+            if depth == 1, writable != nil, index < bytes.count, bytes[index] == UInt8(ascii: "["), ExactText.isOne(key, of: listKeys) {
+                lists[key] = try parseListInPlace()
+                value = .array(JSONArray([]))
+            } else {
+                value = try parseValue()
+            }
             members.append(JSONObject.Member(key: key, value: value, keyPosition: keyPosition, valuePosition: valuePosition))
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found the end of the input: the object is not closed") }
@@ -255,6 +297,81 @@ private struct JSONParser {
                 return JSONArray(elements: elements, positions: positions)
             }
             throw error("expected ',' or ']' after an array element, found \(found(at: index))")
+        }
+    }
+
+    /// An array at one of ``listKeys``: ``parseArray()`` with the same errors, its strings decoded in place.
+    mutating func parseListInPlace() throws(JSONError) -> InPlaceList {
+        try enterContainer()
+        index += 1
+        var list = InPlaceList(start: write)
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return list
+        }
+        var element = 0
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), element > 0 {
+                throw error("trailing comma: remove the ',' before ']'")
+            }
+            let elementPosition = position
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                let length = try parseStringInPlace()
+                if list.firstNotString == nil, list.firstInvalid == nil {
+                    let spelled = UnsafeBufferPointer(start: writable! + write, count: length)
+                    if BundleID.isValid(spelled) {
+                        write += length
+                        list.ends.append(UInt32(write))
+                    } else {
+                        list.firstInvalid = (element, elementPosition, String(decoding: spelled, as: UTF8.self))
+                    }
+                }
+            } else {
+                let value = try parseValue()
+                if list.firstNotString == nil { list.firstNotString = (element, elementPosition, value.kindDescription) }
+            }
+            element += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or ']', found the end of the input: the array is not closed") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return list
+            }
+            throw error("expected ',' or ']' after an array element, found \(found(at: index))")
+        }
+    }
+
+    /// Reads a string as ``parseString()`` does, writing its decoded bytes at `write` (not moving it); returns their count.
+    mutating func parseStringInPlace() throws(JSONError) -> Int {
+        let quote = index
+        index += 1
+        let start = index
+        // Printable ASCII without escapes, as parseString's fast path: moved down as it is.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let length = index - start
+                if write != start, length > 0 { (writable! + write).update(from: writable! + start, count: length) }
+                index += 1
+                return length
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        index = quote
+        var text = try parseString()
+        return text.withUTF8 { decoded in
+            // Never longer than as written, so it ends before the string's closing quote.
+            if let source = decoded.baseAddress, decoded.count > 0 { (writable! + write).update(from: source, count: decoded.count) }
+            return decoded.count
         }
     }
 

@@ -43,13 +43,80 @@ public enum PolicyJSON {
     /// - Throws: ``FormatError`` with the line and column of the first problem.
     package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader,
                                                 buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try reader.read(bytes)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position)
+        var owned = Array(bytes)
+        return try read(owning: &owned, reader: reader, buildSettings: buildSettings)
+    }
+
+    /// The top-level keys whose arrays are whitelists, read in place.
+    static let listKeys = ["openInWhitelist", "openFromWhitelist"]
+
+    /// Reads a policy file's text, using `bytes` as the whitelists' storage: their bundle IDs are
+    /// decoded over the text they were read from (``JSONReader/readInPlace(_:listKeys:)``), so a
+    /// large whitelist is neither a tree of strings nor a second copy of the file. `bytes` is
+    /// changed; give a buffer no one else holds (another holder would make it copied first).
+    /// - Throws: ``FormatError`` with the line and column of the first problem, as ``read(_:buildSettings:)``.
+    package static func read(owning bytes: inout [UInt8], reader: JSONReader = JSONReader(),
+                             buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
+        let parsed = bytes.withUnsafeMutableBufferPointer { buffer -> Result<(value: JSONValue, lists: [String: InPlaceList]), JSONError> in
+            do throws(JSONError) {
+                return .success(try reader.readInPlace(buffer, listKeys: listKeys))
+            } catch {
+                return .failure(error)
+            }
         }
-        return try read(value, buildSettings: buildSettings)
+        let value: JSONValue
+        var found: [String: InPlaceList]
+        switch parsed {
+        case .success(let result): (value, found) = result
+        case .failure(let error): throw FormatError("not valid JSON: \(error.message)", at: error.position)
+        }
+        // Each list's table, made while the buffer is still this function's alone (indexing drops repeats
+        // in place); the lists share the buffer only once every table is made, so it is never copied.
+        var lists: [String: ReadList] = [:]
+        var indexed: [(key: String, start: Int, ends: [UInt32], table: BundleIDList.Table)] = []
+        for key in Array(found.keys) {
+            guard var list = found.removeValue(forKey: key) else { continue }
+            if let problem = list.firstNotString {
+                lists[key] = .notString(index: problem.index, position: problem.position, found: problem.found)
+            } else if let problem = list.firstInvalid {
+                lists[key] = .invalid(index: problem.index, position: problem.position, text: problem.text)
+            } else {
+                let table = bytes.withUnsafeMutableBufferPointer { BundleIDList.index($0, start: list.start, ends: &list.ends) }
+                indexed.append((key, list.start, list.ends, table))
+            }
+        }
+        for list in indexed {
+            lists[list.key] = .ids(Whitelist(list: BundleIDList(bytes: bytes, start: list.start, ends: list.ends, table: list.table)))
+        }
+        return try read(value, lists: lists, buildSettings: buildSettings)
+    }
+
+    /// A whitelist read in place, or its first problem.
+    enum ReadList {
+        case ids(Whitelist)
+        /// An element that is not a string (``JSONCursor/found`` names it).
+        case notString(index: Int, position: JSONPosition, found: String)
+        /// A string that is not a valid bundle ID.
+        case invalid(index: Int, position: JSONPosition, text: String)
+    }
+
+    /// The whitelist at `field`: read in place when `read` says how, else from the tree; the errors are the same.
+    static func whitelist(_ field: JSONCursor, what: String, read: ReadList?) throws(FormatError) -> Whitelist {
+        switch read {
+        case nil:
+            return Whitelist(try bundleIDs(field, what: what))
+        case .ids(let whitelist):
+            return whitelist
+        case .notString(let index, let position, let found):
+            throw FormatError("\(field.path)[\(index)]: must be a string, not \(found)", at: position)
+        case .invalid(let index, let position, let text):
+            do throws(InputError) {
+                _ = try BundleID(text)
+            } catch {
+                throw FormatError("\(field.path)[\(index)]: \(error.description)", at: position)
+            }
+            throw FormatError("\(field.path)[\(index)]: not a valid bundle ID", at: position)  // not reached: the reader found it invalid
+        }
     }
 
     /// Reads a policy from a JSON value.
@@ -58,6 +125,11 @@ public enum PolicyJSON {
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError``.
     package static func read(_ value: JSONValue, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
+        try read(value, lists: [:], buildSettings: buildSettings)
+    }
+
+    /// Reads a policy from a JSON value whose whitelists at ``listKeys`` may have been read in place (`lists`).
+    static func read(_ value: JSONValue, lists: [String: ReadList], buildSettings: BuildSettings) throws(FormatError) -> PolicyInputs {
         let root = JSONCursor(value)
         guard case .object = value else {
             throw root.error("a policy file must hold a JSON object, not \(root.found)")
@@ -73,7 +145,7 @@ public enum PolicyJSON {
             if inputs.setting == .allAppConnectApps {
                 throw field.error("cannot be combined with openInPolicy \"appconnect\": \"All AppConnect apps\" lists the device's AppConnect apps; list them in device.appConnectApps")
             }
-            inputs.stated.whitelist = Whitelist(try bundleIDs(field, what: "bundle IDs"))
+            inputs.stated.whitelist = try whitelist(field, what: "bundle IDs", read: lists["openInWhitelist"])
         }
         if let field = fields["config"] { inputs.stated.config = AppConfig(try config(field)) }
         if let field = fields["infoPlist"] {
@@ -109,15 +181,15 @@ public enum PolicyJSON {
             }
         }
         if let field = fields["enforcing"] { inputs.stated.enforcing = try field.bool() }
-        try readDataControls(fields, into: &inputs)
+        try readDataControls(fields, lists: lists, into: &inputs)
         return inputs
     }
 
     /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
-    static func readDataControls(_ fields: [String: JSONCursor], into inputs: inout PolicyInputs) throws(FormatError) {
+    static func readDataControls(_ fields: [String: JSONCursor], lists: [String: ReadList], into inputs: inout PolicyInputs) throws(FormatError) {
         var openFromWhitelist: Whitelist? = nil
         if let field = fields["openFromWhitelist"] {
-            openFromWhitelist = Whitelist(try bundleIDs(field, what: "bundle IDs of the apps that may send documents to this app"))
+            openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists["openFromWhitelist"])
         }
         if let field = fields["openFromPolicy"] {
             let setting = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"whitelist\", \"appconnect\"") { text throws(InputError) in
