@@ -1,8 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import OpenInPolicy
 
 /// Where a dual-mode app persists its ``DualModeRecord`` between launches.
 public protocol DualModeStore: Sendable {
@@ -57,39 +60,57 @@ public struct FileDualModeStore: DualModeStore {
     public init(path: String) { self.path = path }
 
     public func load() throws(DualModeStoreError) -> DualModeRecord? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var status = stat()
+        if stat(path, &status) != 0, errno == ENOENT { return nil }
+        let bytes: [UInt8]
+        do throws(CappedFile.Failure) {
+            bytes = try CappedFile.read(path: path, what: "dual-mode store")
         } catch {
-            throw DualModeStoreError(location: path, reason: "cannot be read (\(describeFileError(error)))")
+            throw DualModeStoreError(location: path, reason: "cannot be read (\(error.reason))")
         }
-        do {
-            return try JSONDecoder().decode(DualModeRecord.self, from: data)
-        } catch {
+        guard let record = Self.record(in: bytes) else {
             throw DualModeStoreError(location: path, reason: "is not a dual-mode record: expected {\"state\": …, \"dataEncryption\": …} with state one of \(DualModeState.allCases.map(\.rawValue).joined(separator: ", ")); delete the file to start as on a first launch")
         }
+        return record
+    }
+
+    /// The record a file's bytes hold: a JSON object with the two states as strings (other members are ignored).
+    private static func record(in bytes: [UInt8]) -> DualModeRecord? {
+        guard case .object(let object)? = try? JSONReader().read(bytes),
+              case .string(let state)? = object.member("state")?.value,
+              case .string(let encryption)? = object.member("dataEncryption")?.value,
+              let dualMode = DualModeState.allCases.first(where: { ExactText.same($0.rawValue, state) }),
+              let dataEncryption = DataEncryptionState.allCases.first(where: { ExactText.same($0.rawValue, encryption) }) else { return nil }
+        return DualModeRecord(state: dualMode, dataEncryption: dataEncryption)
     }
 
     public func save(_ record: DualModeRecord) throws(DualModeStoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do {
-            try encoder.encode(record).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw DualModeStoreError(location: path, reason: "cannot be written (\(describeFileError(error)))")
+        let text = "{\"dataEncryption\":\(JSONWriter.quoted(record.dataEncryption.rawValue)),\"state\":\(JSONWriter.quoted(record.state.rawValue))}"
+        // A new file beside the old one, renamed over it: a crash mid-write leaves the previous record.
+        let temporary = path + ".\(getpid()).tmp"
+        func failed(_ number: Int32) -> DualModeStoreError {
+            unlink(temporary)
+            return DualModeStoreError(location: path, reason: "cannot be written (\(CappedFile.describe(number)))")
         }
-    }
-}
-
-/// A file error in a few words ("permission denied"), for a store's message.
-private func describeFileError(_ error: any Error) -> String {
-    guard let cocoa = error as? CocoaError else { return String(describing: error) }
-    switch cocoa.code {
-    case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or directory"
-    case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-    case .fileWriteOutOfSpace: return "no space left on the device"
-    case .fileWriteVolumeReadOnly: return "read-only file system"
-    default: return "file error \(cocoa.code.rawValue)"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw DualModeStoreError(location: path, reason: "cannot be written (\(CappedFile.describe(errno)))") }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let number = errno
+                close(descriptor)
+                throw failed(number)
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        guard fsync(descriptor) == 0 else {
+            let number = errno
+            close(descriptor)
+            throw failed(number)
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else { throw failed(errno) }
     }
 }

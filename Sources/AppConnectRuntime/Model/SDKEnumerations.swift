@@ -172,7 +172,13 @@ public enum ACPasteboardPolicy: Int, SDKEnumeration {
         case .secureCopy: "ACPASTEBOARDPOLICY_SECURECOPY"
         }
     }
-    public var headerName: String { self == .secureCopy ? "ACPasteboardPolicySecureCopy" : Self.sdkTypeName + name.capitalized }
+    public var headerName: String {
+        switch self {
+        case .unauthorized: "ACPasteboardPolicyUnauthorized"
+        case .authorized: "ACPasteboardPolicyAuthorized"
+        case .secureCopy: "ACPasteboardPolicySecureCopy"
+        }
+    }
 }
 
 /// `ACOpenFromPolicy`: which apps may send documents to this app (Open From).

@@ -46,7 +46,7 @@ enum BinaryPropertyListCheck {
     }
 
     /// A big-endian unsigned integer of `size` bytes (at most 8) at `offset`, which the caller has range-checked.
-    fileprivate static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+    static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<offset + size { value = value << 8 | UInt64(bytes[index]) }
         return value

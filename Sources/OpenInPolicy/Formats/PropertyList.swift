@@ -1,11 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// A property-list value, read with `PropertyListDecoder` (XML and binary)
-/// and sorted into kinds so readers can check types exactly.
+/// A property-list value, read by ``XMLPropertyListReader`` or
+/// ``BinaryPropertyListReader`` and sorted into kinds so readers can check types exactly.
 enum PropertyListValue {
     case dictionary(PropertyListDictionary)
     case array([PropertyListValue])
@@ -54,19 +48,19 @@ struct PropertyListDictionary: Sequence {
     }
 }
 
-/// Reading property lists: `PropertyListDecoder` does the parsing, this file the typing.
+/// Reading property lists, XML or binary, with the project's own readers (no Foundation).
 enum PropertyList {
     /// Reads an XML or binary property list.
     ///
-    /// Hostile files are stopped before the parser sees them: a binary list
-    /// must pass ``BinaryPropertyListCheck``; an XML list may not define
+    /// Hostile files are stopped before the readers build anything: a binary
+    /// list must pass ``BinaryPropertyListCheck``; an XML list may not define
     /// entities (`<!ENTITY`), which a property list never needs, nor nest
-    /// deeper than the parser may recurse. The third format, OpenStep text,
-    /// is not read: it is neither kind. A key given twice in one dictionary
-    /// is an error naming it and both places (the parser would keep one
-    /// silently), as are two keys that differ in bytes but are canonically
-    /// equivalent (Swift's `String` keys would merge them; the SDK would not).
-    /// - Throws: ``FormatError`` with the parser's message and line, when it gives one.
+    /// deeper than ``BinaryPropertyListCheck/maxDepth``. The third format,
+    /// OpenStep text, is not read: it is neither kind. A key given twice in
+    /// one dictionary is an error naming it and both places, as are two keys
+    /// that differ in bytes but are canonically equivalent (the SDK reads
+    /// them as two keys; tools built on Swift's `String` keys merge them).
+    /// - Throws: ``FormatError`` with the reader's message and line, when it gives one.
     static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
         let bytes = Array(bytes)
         let binary = bytes.starts(with: Array("bplist".utf8))
@@ -90,18 +84,18 @@ enum PropertyList {
                 throw FormatError("not a valid property list: \(error.message)", line: error.line)
             }
         }
-        var format = PropertyListDecoder.PropertyListFormat.xml
-        let decoded: DecodedValue
-        do {
-            decoded = try PropertyListDecoder().decode(DecodedValue.self, from: Data(bytes), format: &format)
+        if binary {
+            do throws(BinaryPropertyListCheck.Problem) {
+                return try BinaryPropertyListReader.read(bytes)
+            } catch {
+                throw FormatError("not a valid binary property list: \(error.message)")
+            }
+        }
+        do throws(XMLPropertyListReader.Problem) {
+            return try XMLPropertyListReader.read(bytes)
         } catch {
-            if binary { throw FormatError("not a valid binary property list: it is truncated or corrupt") }
-            throw parseError(error)
+            throw FormatError("not a valid property list (XML or binary): \(error.message)", line: error.line)
         }
-        guard format == .xml || format == .binary else {
-            throw FormatError("not a valid property list (XML or binary): this is an OpenStep text property list; convert it with 'plutil -convert xml1'")
-        }
-        return decoded.value
     }
 
     /// Whether `bytes` start like an XML document: `<` after an optional UTF-8 byte order mark and
@@ -121,72 +115,5 @@ enum PropertyList {
             if bytes[start] == needle[0], bytes[start..<start + needle.count].elementsEqual(needle) { return line }
         }
         return nil
-    }
-
-    /// The parser's message ("Value missing for key inside <dict> at line 3") as ours: the line apart, lowercase start.
-    private static func parseError(_ error: any Error) -> FormatError {
-        var detail = "it is not a property list"
-        if case DecodingError.dataCorrupted(let context) = error {
-            detail = context.debugDescription
-            if let underlying = context.underlyingError as? CocoaError,
-               let description = underlying.userInfo["NSDebugDescription"] as? String {
-                detail = description
-            }
-        }
-        var line: Int? = nil
-        if let range = detail.ranges(of: " at line ").last, let number = Int(detail[range.upperBound...]) {
-            line = number
-            detail = String(detail[..<range.lowerBound])
-        }
-        if let first = detail.first { detail = first.lowercased() + detail.dropFirst() }
-        return FormatError("not a valid property list (XML or binary): \(detail)", line: line)
-    }
-}
-
-/// Any property-list value, decoded by trying each kind in turn.
-private struct DecodedValue: Decodable {
-    let value: PropertyListValue
-
-    /// A dictionary key of any spelling.
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            var entries: [(key: String, value: PropertyListValue)] = []
-            for key in keyed.allKeys {
-                entries.append((key: key.stringValue, value: try keyed.decode(DecodedValue.self, forKey: key).value))
-            }
-            value = .dictionary(PropertyListDictionary(entries))
-            return
-        }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [PropertyListValue] = []
-            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(DecodedValue.self).value) }
-            value = .array(elements)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        // Booleans first: the decoder gives no integer as a Bool, nor a Bool as an integer.
-        if let flag = try? single.decode(Bool.self) {
-            value = .bool(flag)
-        } else if let number = try? single.decode(Int.self) {
-            value = .integer(number)
-        } else if let number = try? single.decode(UInt64.self) {
-            value = .integer(Int(truncatingIfNeeded: number))
-        } else if let number = try? single.decode(Double.self) {
-            value = .real(number)
-        } else if let text = try? single.decode(String.self) {
-            value = .string(text)
-        } else if (try? single.decode(Date.self)) != nil {
-            value = .date
-        } else {
-            _ = try single.decode(Data.self)
-            value = .data
-        }
     }
 }

@@ -29,20 +29,22 @@ enum PropertyListKeyCheck {
     /// Scans an XML property list (UTF-8, or UTF-16 with a byte order mark).
     /// - Throws: ``Problem`` for the first repeated key.
     static func checkXML(_ bytes: [UInt8]) throws(Problem) {
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            let bigEndian = bytes[0] == 0xFE
-            var units: [UInt16] = []
-            units.reserveCapacity(bytes.count / 2)
-            var index = 2
-            while index + 1 < bytes.count {
-                let high = UInt16(bytes[bigEndian ? index : index + 1]), low = UInt16(bytes[bigEndian ? index + 1 : index])
-                units.append(high << 8 | low)
-                index += 2
-            }
-            try scan(Array(String(decoding: units, as: UTF16.self).utf8))
-        } else {
-            try scan(bytes)
+        try scan(utf8(bytes))
+    }
+
+    /// An XML property list's bytes as UTF-8: UTF-16 with a byte order mark is converted, anything else is kept.
+    static func utf8(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) else { return bytes }
+        let bigEndian = bytes[0] == 0xFE
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            let high = UInt16(bytes[bigEndian ? index : index + 1]), low = UInt16(bytes[bigEndian ? index + 1 : index])
+            units.append(high << 8 | low)
+            index += 2
         }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
     }
 
     private static func scan(_ bytes: [UInt8]) throws(Problem) {

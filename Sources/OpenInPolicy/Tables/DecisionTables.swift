@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -168,7 +163,7 @@ public enum DecisionTables {
             throw TableError(file: path, line: 0, message: "no such file or directory")
         }
         guard directory else { return ([path], false) }
-        guard let subpaths = try? FileManager.default.subpathsOfDirectory(atPath: path) else {
+        guard let subpaths = subpaths(of: path) else {
             throw TableError(file: path, line: 0, message: "cannot read the directory")
         }
         var files: [String] = []
@@ -177,6 +172,30 @@ public enum DecisionTables {
             if isDirectory(full) == false { files.append(full) }
         }
         return (files.sorted(), true)
+    }
+
+    /// Every path under the directory `path`, relative to it, descending into
+    /// subdirectories but not into symbolic links to them; nil when a directory cannot be read.
+    static func subpaths(of path: String) -> [String]? {
+        var found: [String] = []
+        var pending: [String] = [""]
+        while let relative = pending.popLast() {
+            let directory = relative.isEmpty ? path : (path.hasSuffix("/") ? path : path + "/") + relative
+            guard let stream = opendir(directory) else { return nil }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                found.append(child)
+                var status = stat()
+                let full = (path.hasSuffix("/") ? path : path + "/") + child
+                if lstat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { pending.append(child) }
+            }
+        }
+        return found
     }
 
     /// Reads a row's expected columns.

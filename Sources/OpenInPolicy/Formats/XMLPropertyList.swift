@@ -1,0 +1,430 @@
+/// Reads an XML property list into a ``PropertyListValue``: the elements of
+/// Apple's property-list DTD and no more, with no library behind it.
+///
+/// Reads `<plist>` (or a bare value), `<dict>`, `<key>`, `<array>`,
+/// `<string>`, `<integer>` (decimal, or hexadecimal after `0x`), `<real>`,
+/// `<true/>`, `<false/>`, `<date>` and `<data>` (numbers with no space
+/// around them, as Foundation reads them); around and between them
+/// whitespace, comments, processing instructions and one DOCTYPE; inside
+/// text the five named character references, numeric ones and CDATA
+/// sections. Anything else — an unknown element, text where a value
+/// belongs, a value missing after a key, a mismatched end tag, a number that
+/// does not parse, bytes that are not UTF-8, a declared encoding other than
+/// UTF-8 or UTF-16 — is an error naming the line, never a guess.
+/// ``PropertyListKeyCheck`` runs first (repeated keys, nesting depth);
+/// entity definitions are refused before either.
+struct XMLPropertyListReader {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var depth = 0
+
+    /// What went wrong, and on which line.
+    struct Problem: Error {
+        let message: String
+        let line: Int
+    }
+
+    /// A start tag, read up to its `>`.
+    private struct Tag {
+        let name: [UInt8]
+        let selfClosing: Bool
+        let line: Int
+    }
+
+    /// Reads `bytes` (UTF-8, or UTF-16 with a byte order mark).
+    static func read(_ bytes: [UInt8]) throws(Problem) -> PropertyListValue {
+        var reader = XMLPropertyListReader(bytes: PropertyListKeyCheck.utf8(bytes))
+        return try reader.document()
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func fail(_ message: String, line: Int? = nil) -> Problem { Problem(message: message, line: line ?? self.line) }
+
+    // MARK: Document
+
+    private mutating func document() throws(Problem) -> PropertyListValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        try skipMisc(allowDoctype: true)
+        guard index < bytes.count else { throw fail("it holds no value (no <plist> element)") }
+        let tag = try startTag()
+        let value: PropertyListValue
+        if Self.same(tag.name, "plist") {
+            guard !tag.selfClosing else { throw fail("the <plist> element is empty: it must hold one value", line: tag.line) }
+            try skipMisc(allowDoctype: false)
+            guard index < bytes.count else { throw fail("the <plist> element is not closed") }
+            if bytes[index...].starts(with: Self.endPlist) { throw fail("the <plist> element is empty: it must hold one value", line: tag.line) }
+            value = try self.value(try startTag())
+            try skipMisc(allowDoctype: false)
+            try endTag("plist", opened: tag)
+        } else {
+            value = try self.value(tag)
+        }
+        try skipMisc(allowDoctype: false)
+        guard index >= bytes.count else { throw fail("there is more after the property list's value: a property list holds one value") }
+        return value
+    }
+
+    private static let endPlist = Array("</plist".utf8)
+
+    /// Skips whitespace, comments and processing instructions (and a DOCTYPE where one may stand).
+    private mutating func skipMisc(allowDoctype: Bool) throws(Problem) {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if Self.isSpace(byte) {
+                if byte == 0x0A { line += 1 }
+                index += 1
+            } else if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
+                let rest = bytes[index...]
+                if rest.starts(with: Self.commentStart) {
+                    try skipComment()
+                } else if bytes[index + 1] == UInt8(ascii: "?") {
+                    try processingInstruction()
+                } else if allowDoctype, rest.starts(with: Self.doctype) {
+                    try skipDoctype()
+                } else {
+                    return
+                }
+            } else if byte == UInt8(ascii: "<") {
+                return
+            } else {
+                throw fail("text \(Self.describe(byte)) stands where an element belongs")
+            }
+        }
+    }
+
+    private static let commentStart = Array("<!--".utf8)
+    private static let doctype = Array("<!DOCTYPE".utf8)
+
+    private mutating func skipComment() throws(Problem) {
+        let start = line
+        index += 4
+        guard try skip(past: Array("-->".utf8)) else { throw fail("a comment is not closed (no '-->')", line: start) }
+    }
+
+    /// A `<?…?>`; an `<?xml …?>` declaration's encoding must be UTF-8 or UTF-16.
+    private mutating func processingInstruction() throws(Problem) {
+        let start = line, from = index
+        guard try skip(past: Array("?>".utf8)) else { throw fail("a processing instruction is not closed (no '?>')", line: start) }
+        let text = bytes[from..<index]
+        guard text.starts(with: Array("<?xml".utf8)), let at = Self.find(Array("encoding".utf8), in: text) else { return }
+        var rest = text[at...].dropFirst(8).drop { Self.isSpace($0) || $0 == UInt8(ascii: "=") }
+        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return }
+        rest = rest.dropFirst()
+        let name = String(decoding: rest.prefix { $0 != quote }, as: UTF8.self)
+        let known = ["utf-8", "utf8", "utf-16", "utf16", "us-ascii", "ascii"]
+        guard known.contains(where: { ExactText.sameIgnoringASCIICase($0, name) }) else {
+            throw fail("the encoding \(JSONWriter.quoted(name)) is not read (only UTF-8 and UTF-16 are); convert the file with 'plutil -convert xml1'", line: start)
+        }
+    }
+
+    private mutating func skipDoctype() throws(Problem) {
+        let start = line
+        var brackets = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte == 0x0A { line += 1 }
+            if byte == UInt8(ascii: "[") { brackets += 1 }
+            if byte == UInt8(ascii: "]") { brackets -= 1 }
+            if byte == UInt8(ascii: ">"), brackets <= 0 { return }
+        }
+        throw fail("the DOCTYPE is not closed", line: start)
+    }
+
+    /// Moves past `terminator`, counting lines; false (at the end) when it never comes.
+    private mutating func skip(past terminator: [UInt8]) throws(Problem) -> Bool {
+        while index < bytes.count {
+            if bytes[index] == 0x0A { line += 1 }
+            if bytes[index] == terminator[0], bytes[index...].starts(with: terminator) {
+                index += terminator.count
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    // MARK: Tags
+
+    /// Reads a start tag at `<` (attributes are skipped, quoted values may hold `>`).
+    private mutating func startTag() throws(Problem) -> Tag {
+        let tagLine = line
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "<") else { throw fail("an element is missing") }
+        index += 1
+        guard index < bytes.count, bytes[index] != UInt8(ascii: "/") else {
+            throw fail("an end tag stands where a value belongs")
+        }
+        let nameStart = index
+        while index < bytes.count, !Self.isNameEnd(bytes[index]) { index += 1 }
+        let name = Array(bytes[nameStart..<index])
+        guard !name.isEmpty else { throw fail("a '<' does not start an element") }
+        var quote: UInt8? = nil
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A { line += 1 }
+            index += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                let selfClosing = bytes[index - 2] == UInt8(ascii: "/")
+                return Tag(name: name, selfClosing: selfClosing, line: tagLine)
+            }
+        }
+        throw fail("the <\(Self.text(name))> tag is not closed (no '>')", line: tagLine)
+    }
+
+    /// Reads `</name>`, which must close `opened`.
+    private mutating func endTag(_ name: String, opened: Tag) throws(Problem) {
+        let close = Array("</\(name)".utf8)
+        guard index < bytes.count, bytes[index...].starts(with: close) else {
+            if index >= bytes.count { throw fail("<\(name)> (line \(opened.line)) is not closed") }
+            throw fail("expected </\(name)> to close <\(name)> (line \(opened.line))")
+        }
+        index += close.count
+        while index < bytes.count, Self.isSpace(bytes[index]) {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw fail("the </\(name)> tag is malformed") }
+        index += 1
+    }
+
+    // MARK: Values
+
+    private mutating func value(_ tag: Tag) throws(Problem) -> PropertyListValue {
+        switch Self.text(tag.name) {
+        case "dict": return try dictionary(tag)
+        case "array": return try array(tag)
+        case "string": return .string(try text(tag))
+        case "key": throw fail("a <key> stands where a value belongs (keys belong in a <dict>, each followed by its value)", line: tag.line)
+        case "true", "false":
+            if !tag.selfClosing {
+                guard try text(tag).isEmpty else { throw fail("<\(Self.text(tag.name))> holds text; write <\(Self.text(tag.name))/>", line: tag.line) }
+            }
+            return .bool(Self.same(tag.name, "true"))
+        case "integer": return .integer(try integer(try text(tag), line: tag.line))
+        case "real": return .real(try real(try text(tag), line: tag.line))
+        case "date":
+            let written = try text(tag)
+            guard Self.isDate(written) else { throw fail("<date> \(JSONWriter.quoted(written)) is not a date (write YYYY-MM-DDTHH:MM:SSZ)", line: tag.line) }
+            return .date
+        case "data":
+            let written = try text(tag)
+            guard Self.isBase64(written) else { throw fail("<data> does not hold base64", line: tag.line) }
+            return .data
+        case "plist": throw fail("a <plist> stands inside another", line: tag.line)
+        default: throw fail("unknown element <\(Self.text(tag.name))> (a property list has dict, key, array, string, integer, real, true, false, date and data)", line: tag.line)
+        }
+    }
+
+    private mutating func nest(_ tag: Tag) throws(Problem) {
+        depth += 1
+        if depth > BinaryPropertyListCheck.maxDepth + 1 {
+            throw fail("too many nested arrays or dictionaries, failing on line \(tag.line)", line: tag.line)
+        }
+    }
+
+    private mutating func array(_ tag: Tag) throws(Problem) -> PropertyListValue {
+        guard !tag.selfClosing else { return .array([]) }
+        try nest(tag)
+        defer { depth -= 1 }
+        var elements: [PropertyListValue] = []
+        while true {
+            try skipMisc(allowDoctype: false)
+            guard index < bytes.count else { throw fail("<array> (line \(tag.line)) is not closed") }
+            if bytes[index...].starts(with: Array("</".utf8)) { break }
+            elements.append(try value(try startTag()))
+        }
+        try endTag("array", opened: tag)
+        return .array(elements)
+    }
+
+    private mutating func dictionary(_ tag: Tag) throws(Problem) -> PropertyListValue {
+        guard !tag.selfClosing else { return .dictionary(PropertyListDictionary([])) }
+        try nest(tag)
+        defer { depth -= 1 }
+        var entries: [(key: String, value: PropertyListValue)] = []
+        while true {
+            try skipMisc(allowDoctype: false)
+            guard index < bytes.count else { throw fail("<dict> (line \(tag.line)) is not closed") }
+            if bytes[index...].starts(with: Array("</".utf8)) { break }
+            let keyTag = try startTag()
+            guard Self.same(keyTag.name, "key") else {
+                throw fail("<\(Self.text(keyTag.name))> stands where a <key> belongs inside <dict> (line \(tag.line))", line: keyTag.line)
+            }
+            let key = try text(keyTag)
+            try skipMisc(allowDoctype: false)
+            guard index < bytes.count, !bytes[index...].starts(with: Array("</".utf8)) else {
+                throw fail("the value is missing for key \(JSONWriter.quoted(key)) inside <dict>", line: keyTag.line)
+            }
+            let valueTag = try startTag()
+            if Self.same(valueTag.name, "key") {
+                throw fail("the value is missing for key \(JSONWriter.quoted(key)) inside <dict>", line: keyTag.line)
+            }
+            entries.append((key: key, value: try value(valueTag)))
+        }
+        try endTag("dict", opened: tag)
+        return .dictionary(PropertyListDictionary(entries))
+    }
+
+    /// The text of a `<string>`, `<key>` or other leaf up to its end tag: references decoded,
+    /// CDATA kept as written, comments dropped; any element inside is an error.
+    private mutating func text(_ tag: Tag) throws(Problem) -> String {
+        if tag.selfClosing { return "" }
+        var written: [UInt8] = []
+        let name = Self.text(tag.name)
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "&") {
+                written.append(contentsOf: try reference())
+                continue
+            }
+            if byte != UInt8(ascii: "<") {
+                if byte == 0x0A { line += 1 }
+                written.append(byte)
+                index += 1
+                continue
+            }
+            let rest = bytes[index...]
+            if rest.starts(with: Self.commentStart) {
+                try skipComment()
+            } else if rest.starts(with: Self.cdataStart) {
+                let start = line
+                index += Self.cdataStart.count
+                let from = index
+                guard try skip(past: Array("]]>".utf8)) else { throw fail("a CDATA section is not closed (no ']]>')", line: start) }
+                written.append(contentsOf: bytes[from..<(index - 3)])
+            } else if rest.starts(with: Array("</".utf8)) {
+                try endTag(name, opened: tag)
+                guard let decoded = String(validating: written, as: UTF8.self) else {
+                    throw fail("<\(name)> holds bytes that are not UTF-8", line: tag.line)
+                }
+                return decoded
+            } else {
+                throw fail("<\(name)> holds an element; it may hold only text", line: line)
+            }
+        }
+        throw fail("<\(name)> (line \(tag.line)) is not closed")
+    }
+
+    private static let cdataStart = Array("<![CDATA[".utf8)
+
+    /// Decodes the `&…;` at `index` and moves past it.
+    private mutating func reference() throws(Problem) -> [UInt8] {
+        guard let end = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
+            throw fail("an '&' starts no character reference (write &amp; for '&')")
+        }
+        let body = Array(bytes[(index + 1)..<end])
+        index = end + 1
+        switch Self.text(body) {
+        case "lt": return [UInt8(ascii: "<")]
+        case "gt": return [UInt8(ascii: ">")]
+        case "amp": return [UInt8(ascii: "&")]
+        case "quot": return [UInt8(ascii: "\"")]
+        case "apos": return [UInt8(ascii: "'")]
+        default:
+            var digits = body[...]
+            guard digits.first == UInt8(ascii: "#") else { throw fail("unknown character reference &\(Self.text(body));") }
+            digits = digits.dropFirst()
+            let hex = digits.first == UInt8(ascii: "x")
+            if hex { digits = digits.dropFirst() }
+            guard !digits.isEmpty, let value = UInt32(Self.text(Array(digits)), radix: hex ? 16 : 10),
+                  let scalar = Unicode.Scalar(value), value != 0 else {
+                throw fail("the character reference &\(Self.text(body)); names no character")
+            }
+            return Array(String(Character(scalar)).utf8)
+        }
+    }
+
+    // MARK: Numbers and leaves
+
+    private func integer(_ written: String, line: Int) throws(Problem) -> Int {
+        var digits = Array(written.utf8)[...]
+        var negative = false
+        if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            negative = sign == UInt8(ascii: "-")
+            digits = digits.dropFirst()
+        }
+        var radix = 10
+        if digits.starts(with: Array("0x".utf8)) || digits.starts(with: Array("0X".utf8)) {
+            radix = 16
+            digits = digits.dropFirst(2)
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ Self.isDigit($0, radix: radix) }),
+              let magnitude = UInt64(String(decoding: digits, as: UTF8.self), radix: radix) else {
+            throw fail("<integer> \(JSONWriter.quoted(written)) is not an integer", line: line)
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("<integer> \(JSONWriter.quoted(written)) is out of range", line: line) }
+            return Int(truncatingIfNeeded: 0 &- magnitude)
+        }
+        return Int(truncatingIfNeeded: magnitude)
+    }
+
+    private func real(_ written: String, line: Int) throws(Problem) -> Double {
+        let text = Array(written.utf8)
+        guard !text.isEmpty, text.allSatisfy({ $0 < 0x80 }), let number = Double(String(decoding: text, as: UTF8.self)) else {
+            throw fail("<real> \(JSONWriter.quoted(written)) is not a number", line: line)
+        }
+        return number
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, the one form property lists write.
+    private static func isDate(_ written: String) -> Bool {
+        let shape = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
+        let text = Array(written.utf8)
+        guard text.count == shape.count else { return false }
+        return zip(text, shape).allSatisfy { byte, expected in
+            expected == UInt8(ascii: "d") ? isDigit(byte, radix: 10) : byte == expected
+        }
+    }
+
+    private static func isBase64(_ written: String) -> Bool {
+        var count = 0, padding = 0
+        for byte in written.utf8 {
+            if isSpace(byte) { continue }
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+            } else {
+                guard padding == 0 else { return false }
+                let letter = (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                guard letter || isDigit(byte, radix: 10) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") else { return false }
+            }
+            count += 1
+        }
+        return padding <= 2 && count % 4 == 0
+    }
+
+    // MARK: Bytes
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    private static func isNameEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || isSpace(byte) }
+
+    private static func isDigit(_ byte: UInt8, radix: Int) -> Bool {
+        if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { return true }
+        guard radix == 16 else { return false }
+        return (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    }
+
+    private static func same(_ name: [UInt8], _ expected: String) -> Bool { name.elementsEqual(expected.utf8) }
+    private static func text(_ name: [UInt8]) -> String { String(decoding: name, as: UTF8.self) }
+
+    private static func describe(_ byte: UInt8) -> String {
+        byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "(byte 0x\(String(byte, radix: 16, uppercase: true)))"
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var start = haystack.startIndex
+        while start + needle.count <= haystack.endIndex {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return start }
+            start += 1
+        }
+        return nil
+    }
+}
