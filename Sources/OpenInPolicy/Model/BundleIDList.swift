@@ -18,7 +18,7 @@ import Darwin
 /// The buffer may be a policy file's own bytes, with the IDs decoded over the text they were
 /// read from (``PolicyJSON``): the whitelist then keeps that buffer instead of a copy. Immutable
 /// once made, so every thread can read one list.
-final class BundleIDList: Sendable {
+final class BundleIDList: @unchecked Sendable {  // immutable once made; its slot memory is read only
     /// The buffer the IDs are in (the entries need not fill it).
     let bytes: [UInt8]
     /// Where entry 0 starts in ``bytes``.
@@ -26,7 +26,9 @@ final class BundleIDList: Sendable {
     /// Where each entry ends in ``bytes``: entry `i` is `bytes[(i == 0 ? start : ends[i - 1])..<ends[i]]`.
     let ends: [UInt32]
     /// The table: `tag << 32 | (entry + 1)`, or 0 for a free slot.
-    let slots: [UInt64]
+    let slots: UnsafePointer<UInt64>
+    /// The memory of ``slots``, which this list keeps.
+    private let slotMemory: SlotMemory
     let mask: Int
     /// The wrapping sum of the entries' ``TableHash``es (for an order-independent `hash(into:)`).
     let hashSum: UInt64
@@ -39,14 +41,15 @@ final class BundleIDList: Sendable {
         self.bytes = bytes
         self.start = start
         self.ends = ends
-        slots = table.slots
+        slots = UnsafePointer(table.slots.base)
+        slotMemory = table.slots
         mask = table.mask
         hashSum = table.hashSum
     }
 
     /// A list's table and the sum of its hashes.
     struct Table {
-        let slots: [UInt64]
+        let slots: SlotMemory
         let mask: Int
         let hashSum: UInt64
     }
@@ -64,13 +67,14 @@ final class BundleIDList: Sendable {
                                             hashing: Hashing.Type) -> Table {
         var capacity = 8
         while capacity < ends.count * 2 { capacity <<= 1 }
-        var slots = [UInt64](repeating: 0, count: capacity)
+        let memory = SlotMemory(count: capacity)
+        let slots = UnsafeMutableBufferPointer(start: memory.base, count: capacity)
         let mask = capacity - 1
         var sum: UInt64 = 0
         var kept = 0
         let count = ends.count
         ends.withUnsafeMutableBufferPointer { ends in
-            slots.withUnsafeMutableBufferPointer { slots in
+            do {
                 var write = start
                 var readStart = start
                 for entry in 0..<count {
@@ -108,7 +112,7 @@ final class BundleIDList: Sendable {
             }
         }
         if kept < count { ends.removeLast(count - kept) }
-        return Table(slots: slots, mask: mask, hashSum: sum)
+        return Table(slots: memory, mask: mask, hashSum: sum)
     }
 
     /// A list of `ids`, each kept once in the order first given, in a buffer of its own.
@@ -137,8 +141,8 @@ final class BundleIDList: Sendable {
     @inline(__always)
     func contains(_ key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
-        return slots.withUnsafeBufferPointer { slots in
-            bytes.withUnsafeBufferPointer { bytes in
+        do {
+            return bytes.withUnsafeBufferPointer { bytes in
                 ends.withUnsafeBufferPointer { ends in
                     var slot = Int(tag) & mask
                     while true {
@@ -196,5 +200,45 @@ final class BundleIDList: Sendable {
             }
         }
         return kept.map(id)
+    }
+}
+
+/// A table's slots: zeroed memory of its own, which a large table asks the kernel to back with
+/// huge pages (a million IDs' 16 MiB of slots are read at random while they are filled, and
+/// with 4 KiB pages most of that time went to page-table walks).
+final class SlotMemory: @unchecked Sendable {  // written only while its table is made
+    let base: UnsafeMutablePointer<UInt64>
+    private let mapped: (address: UnsafeMutableRawPointer, length: Int)?
+
+    /// The size from which the memory is mapped on its own, with huge pages asked for.
+    private static let hugePage = 2 << 20
+
+    /// `count` slots, all 0.
+    init(count: Int) {
+        let bytes = count * MemoryLayout<UInt64>.stride
+        #if os(Linux)
+        if bytes >= Self.hugePage {
+            // Room to start at a huge-page boundary; the kernel's pages are zero already.
+            let length = bytes + Self.hugePage
+            if let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), address != MAP_FAILED {
+                let aligned = (Int(bitPattern: address) + Self.hugePage - 1) & ~(Self.hugePage - 1)
+                _ = madvise(UnsafeMutableRawPointer(bitPattern: aligned), bytes, MADV_HUGEPAGE)  // a hint, ignored where unsupported
+                mapped = (address, length)
+                base = UnsafeMutableRawPointer(bitPattern: aligned)!.bindMemory(to: UInt64.self, capacity: count)
+                return
+            }
+        }
+        #endif
+        mapped = nil
+        base = UnsafeMutablePointer<UInt64>.allocate(capacity: max(count, 1))
+        base.initialize(repeating: 0, count: max(count, 1))
+    }
+
+    deinit {
+        if let mapped {
+            munmap(mapped.address, mapped.length)
+        } else {
+            base.deallocate()
+        }
     }
 }
