@@ -210,4 +210,25 @@ struct PolicyLoadTests {
             }
         }
     }
+
+    /// Strings are scanned eight bytes at a time: a quote, an escape, a control byte or non-ASCII
+    /// at every offset of strings of every length up to 20 is read as the tree reads it.
+    @Test func everyOffsetOfASpecialByte() {
+        let specials = ["\\u0041", "\\\"", "é", "\\/", "\t", "\\n", "x"]
+        var checked = 0
+        for length in 1...20 {
+            for offset in 0..<length {
+                for special in specials {
+                    var id = String(repeating: "a", count: length)
+                    id.insert(contentsOf: special, at: id.index(id.startIndex, offsetBy: offset))
+                    let text = "{\"openInPolicy\": \"whitelist\", \"openInWhitelist\": [\"com.\(id)\", \"z.z\"], \"enforcing\": 1}"
+                    #expect(Self.inPlace(text) == Self.throughTree(text), "\(text)")
+                    let valid = "{\"openInPolicy\": \"whitelist\", \"openInWhitelist\": [\"com.\(id)\", \"z.z\"]}"
+                    #expect(Self.inPlace(valid) == Self.throughTree(valid), "\(valid)")
+                    checked += 2
+                }
+            }
+        }
+        #expect(checked == 2 * 7 * 210)
+    }
 }

@@ -354,7 +354,22 @@ private struct JSONParser {
         let quote = index
         index += 1
         let start = index
-        // Printable ASCII without escapes, as parseString's fast path: moved down as it is.
+        // Printable ASCII without escapes, as parseString's fast path: moved down as it is. Eight bytes
+        // at a time while none of them is a quote, a backslash, a control byte or non-ASCII.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            // A byte's high bit is set where it is 0 (after the xor), below 0x20, or itself non-ASCII;
+            // bytes above the first such byte may be marked wrongly, never bytes below it.
+            let marks = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) | word) & highs
+            if marks != 0 {
+                index += marks.trailingZeroBitCount >> 3
+                break
+            }
+            index += 8
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

@@ -184,6 +184,17 @@ final class BundleIDList: @unchecked Sendable {  // immutable once made; its slo
     /// Every entry as a ``BundleID``, in order.
     var ids: [BundleID] { (0..<count).map(id) }
 
+    /// Whether `left` comes before `right` in byte order (a shorter prefix first), as ``BundleID``'s `<`.
+    @inline(__always)
+    static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(left.count, right.count)
+        if common > 0, let a = left.baseAddress, let b = right.baseAddress {
+            let order = memcmp(a, b, common)
+            if order != 0 { return order < 0 }
+        }
+        return left.count < right.count
+    }
+
     /// The `count` smallest entries in byte order, in one pass over the bytes (no sort, no string per entry).
     /// - Complexity: O(n × count).
     func smallest(_ count: Int) -> [BundleID] {
@@ -193,8 +204,8 @@ final class BundleIDList: @unchecked Sendable {  // immutable once made; its slo
             func spelling(_ entry: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range(of: entry)]) }
             for entry in 0..<self.count {
                 let key = spelling(entry)
-                guard kept.count < count || key.lexicographicallyPrecedes(spelling(kept[kept.count - 1])) else { continue }
-                let position = kept.firstIndex { key.lexicographicallyPrecedes(spelling($0)) } ?? kept.count
+                guard kept.count < count || Self.precedes(key, spelling(kept[kept.count - 1])) else { continue }
+                let position = kept.firstIndex { Self.precedes(key, spelling($0)) } ?? kept.count
                 kept.insert(entry, at: position)
                 if kept.count > count { kept.removeLast() }
             }

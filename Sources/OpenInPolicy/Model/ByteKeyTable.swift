@@ -116,19 +116,13 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
 
     /// A table of entries whose ``TableHash`` is already known (a ``BundleID`` carries its own).
     init<Entries: Collection>(hashed entries: Entries) where Entries.Element == (key: String, hash: UInt64, value: Value) {
-        self.init(hashed: entries) { _ in }
-    }
-
-    /// A table of entries whose ``TableHash`` is already known, calling `kept` with the
-    /// position (0, 1, …) of each entry kept, in order: every entry but the repeats.
-    init<Entries: Collection>(hashed entries: Entries, kept: (Int) -> Void) where Entries.Element == (key: String, hash: UInt64, value: Value) {
         var capacity = 8
         while capacity < entries.count * 2 { capacity <<= 1 }
         var keys = [String](repeating: "", count: capacity)
         var hashes = [UInt64](repeating: 0, count: capacity)
         var values = [Value?](repeating: nil, count: capacity)
         let mask = capacity - 1
-        for (position, (key, hash, value)) in entries.enumerated() {
+        for (key, hash, value) in entries {
             var slot = Int(truncatingIfNeeded: hash) & mask
             var repeated = false
             while hashes[slot] != 0 {
@@ -139,7 +133,6 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
                 slot = (slot + 1) & mask
             }
             if repeated { continue }
-            kept(position)
             keys[slot] = key
             hashes[slot] = hash
             values[slot] = value

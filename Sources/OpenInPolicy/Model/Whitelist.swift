@@ -31,9 +31,6 @@ public struct Whitelist: Sendable, Hashable, Sequence {
         containsMailPair = list.contains(.mailActivity) && list.contains(.mobileMail)
     }
 
-    /// Each bundle ID once, in the order first given, each made on this call (the whitelist keeps bytes, not IDs).
-    var members: [BundleID] { list.ids }
-
     /// The same IDs, in any order.
     public static func == (lhs: Whitelist, rhs: Whitelist) -> Bool {
         if lhs.list === rhs.list { return true }
@@ -93,11 +90,6 @@ struct BundleIDTable: Sendable {
     /// A table of `ids`; an ID given twice is kept once.
     init<IDs: Collection>(_ ids: IDs) where IDs.Element == BundleID {
         table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) })
-    }
-
-    /// A table of `ids`, calling `kept` with each ID the table keeps (the first of repeats), in order.
-    init(_ ids: [BundleID], kept: (BundleID) -> Void) {
-        table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) }) { index in kept(ids[index]) }
     }
 
     /// Whether `id` is in the table. Always inlined, so the evaluator's rules probe in place.
