@@ -66,12 +66,14 @@ enum DecisionText {
 
     /// A request in a few words, escaped: its channel, then its target or URL, then its document.
     static func describe(_ request: ShareRequest) -> String {
-        var parts = [request.channel.rawValue]
-        if let target = request.target { parts.append(escaped(target.rawValue)) }
-        if let source = request.source { parts.append("from " + escaped(source.rawValue)) }
-        if let url = request.url { parts.append(escaped(url.rawValue)) }
-        if let document = request.document { parts.append("(\(escaped(document)))") }
-        return parts.joined(separator: " ")
+        // Appended piece by piece: the generic `joined(separator:)` is not specialized for this
+        // module, and its first call cost a tenth of a one-request run.
+        var text = request.channel.rawValue
+        if let target = request.target { text += " " + escaped(target.rawValue) }
+        if let source = request.source { text += " from " + escaped(source.rawValue) }
+        if let url = request.url { text += " " + escaped(url.rawValue) }
+        if let document = request.document { text += " (" + escaped(document) + ")" }
+        return text
     }
 
     /// A callback with its argument: `appConnect:openURLAttemptedWhenUnauthorizedForURL: with mailto:a@example.com`.
@@ -120,9 +122,12 @@ enum DecisionText {
 
     /// Rows as `  label   value`, the values aligned.
     private static func table(_ rows: [(String, String)]) -> String {
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { label, value in
-            "  " + label + String(repeating: " ", count: width - label.count + 2) + value + "\n"
-        }.joined()
+        var width = 0
+        for (label, _) in rows { width = max(width, label.count) }
+        var text = ""
+        for (label, value) in rows {
+            text += "  " + label + String(repeating: " ", count: width - label.count + 2) + value + "\n"
+        }
+        return text
     }
 }

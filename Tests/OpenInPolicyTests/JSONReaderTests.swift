@@ -46,6 +46,27 @@ import Testing
     }
 
     /// Invalid inputs, with the error each gives: message and exact position.
+    /// Small objects compare their keys one by one and larger ones through dictionaries: a repeated
+    /// key and two canonically equivalent keys are found the same way at every size, early or late.
+    @Test(arguments: [1, 15, 16, 17, 40])
+    func repeatedAndLookAlikeKeysAreFoundInObjectsOfAnySize(_ size: Int) {
+        let filler = (0..<size).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        for (late, message) in [("\"k0\": 9", "duplicate key \"k0\""), ("\"k\(size - 1)\": 9", "duplicate key \"k\(size - 1)\"")] {
+            #expect {
+                _ = try reader.read("{\(filler), \(late)}")
+            } throws: { error in
+                (error as? JSONError)?.message.hasPrefix(message) == true
+            }
+        }
+        // U+212A KELVIN SIGN is canonically equivalent to K: after "K" in the same object it is refused.
+        #expect {
+            _ = try reader.read("{\"K\": 0, \(filler), \"\u{212A}\": 1}")
+        } throws: { error in
+            (error as? JSONError)?.message.contains("are different bytes that look the same") == true
+        }
+        #expect((try? reader.read("{\(filler), \"other\": 1}")) != nil)
+    }
+
     static let invalid: [(input: String, message: String, line: Int, column: Int)] = [
         ("", "expected a JSON value, found the end of the input", 1, 1),
         ("   \n  ", "expected a JSON value, found the end of the input", 2, 3),

@@ -12,6 +12,14 @@ public enum PolicyFile {
     /// Tells the kind of a policy file from its first bytes.
     /// - Throws: ``FormatError`` for an empty file or one that is neither kind.
     public static func kind<Bytes: Collection>(of bytes: Bytes) throws(FormatError) -> Kind where Bytes.Element == UInt8 {
+        try kind(ofArray: Array(bytes))
+    }
+
+    /// ``kind(of:)`` on an array: the generic entry points copy (an array: take) their bytes into
+    /// one and go on in code compiled for it, so a caller in another module, which gets the
+    /// unspecialized generic function, does not make the runtime build metadata for slices of
+    /// its collection type (that was a seventh of a one-request run).
+    static func kind(ofArray bytes: [UInt8]) throws(FormatError) -> Kind {
         if bytes.starts(with: Array("bplist".utf8)) { return .appConnectPlist }
         var rest = bytes[...]
         if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
@@ -34,8 +42,13 @@ public enum PolicyFile {
     /// - Throws: ``FormatError`` located in `file`.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String,
                                                buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
+        try read(array: Array(bytes), file: file, buildSettings: buildSettings)
+    }
+
+    /// ``read(_:file:buildSettings:)`` on an array (see ``kind(ofArray:)``).
+    static func read(array bytes: [UInt8], file: String, buildSettings: BuildSettings) throws(FormatError) -> PolicyInputs {
         do throws(FormatError) {
-            switch try kind(of: bytes) {
+            switch try kind(ofArray: bytes) {
             case .json: return try PolicyJSON.read(bytes, buildSettings: buildSettings)
             case .appConnectPlist: return try AppConnectPlist.read(bytes)
             }

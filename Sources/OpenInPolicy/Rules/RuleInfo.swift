@@ -8,7 +8,7 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Looks up a rule id by name.
     /// - Returns: `nil` when no rule has that id.
     public init?(parsing text: String) {
-        guard let info = RuleCatalog.byID[text] else { return nil }
+        guard let info = RuleCatalog.all.first(where: { ExactText.same($0.id.rawValue, text) }) else { return nil }
         self = info.id
     }
 
@@ -19,8 +19,15 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     var textAddress: UInt { UInt(bitPattern: name.utf8Start) }
 
     /// The rule's description.
+    ///
+    /// A walk of the catalog's few dozen rules comparing where each id's text lives (one
+    /// integer each), not a dictionary: building one was a tenth of a one-request run.
     public var info: RuleInfo {
-        guard let info = RuleCatalog.byID[rawValue] else { preconditionFailure("rule \(rawValue) is not in the catalog") }
+        let address = textAddress
+        if let info = RuleCatalog.all.first(where: { $0.id.textAddress == address }) { return info }
+        guard let info = RuleCatalog.all.first(where: { ExactText.same($0.id.rawValue, rawValue) }) else {
+            preconditionFailure("rule \(rawValue) is not in the catalog")
+        }
         return info
     }
 
@@ -189,8 +196,6 @@ enum RuleCatalog {
 
     /// Every rule, unit by unit in evaluation order.
     static let all: [RuleInfo] = units.flatMap { $0.rules }
-
-    static let byID: [String: RuleInfo] = Dictionary(uniqueKeysWithValues: all.map { ($0.id.rawValue, $0) })
 
     /// The step of each rule id: its unit's place in the list, from 1.
     private static let stepByID: [String: Int] = Dictionary(
