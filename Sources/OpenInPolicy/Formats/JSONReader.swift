@@ -43,12 +43,13 @@ package struct JSONReader: Sendable {
     /// from where the first began, and the tree holds an empty array in its place.
     /// - Returns: the tree, and what was found in each array read in place.
     /// - Throws: ``JSONError`` with the position of the first problem of the whole text.
-    func readInPlace(_ buffer: UnsafeMutableBufferPointer<UInt8>, listKeys: [String]) throws(JSONError) -> (value: JSONValue, lists: [String: InPlaceList]) {
+    func readInPlace(_ buffer: UnsafeMutableBufferPointer<UInt8>, listKeys: [String]) throws(JSONError) -> InPlaceRead {
+        precondition(listKeys.count <= 2, "at most two lists are read in place")
         var parser = JSONParser(UnsafeBufferPointer(buffer), maxDepth: maxDepth)
         parser.writable = buffer.baseAddress
         parser.listKeys = listKeys
         let value = try parser.parseDocument()
-        return (value, parser.lists)
+        return InPlaceRead(value: value, lists: parser.lists)
     }
 
     private func readResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONError> {
@@ -64,14 +65,56 @@ package struct JSONReader: Sendable {
 /// An array of strings ``JSONReader/readInPlace(_:listKeys:)`` read in place: where its
 /// valid bundle IDs are in the buffer, and the first elements that are not.
 struct InPlaceList {
+    /// The key whose value the array is.
+    let key: String
     /// Where the first ID starts.
     let start: Int
     /// Where each valid ID ends, in order (all of them only when there is no problem below).
     var ends: [UInt32] = []
-    /// The first element that is not a string: its index, position and how a message names it (`the number 5`).
-    var firstNotString: (index: Int, position: JSONPosition, found: String)? = nil
-    /// The first string that is not a valid bundle ID: its index, position and decoded text.
-    var firstInvalid: (index: Int, position: JSONPosition, text: String)? = nil
+    /// The first element that is not a string (its ``JSONValue/kindDescription`` as `text`).
+    var firstNotString: ElementProblem? = nil
+    /// The first string that is not a valid bundle ID (its decoded text as `text`).
+    var firstInvalid: ElementProblem? = nil
+    /// Whether the array was read in place (an empty key: there was none).
+    var wasRead: Bool { !key.isEmpty }
+    /// The IDs' table, and then their whitelist, once the reader's caller has indexed them.
+    var table: BundleIDList.Table? = nil
+    var whitelist: Whitelist? = nil
+
+    /// One element of the array, named in an error.
+    struct ElementProblem {
+        let index: Int
+        let position: JSONPosition
+        let text: String
+    }
+}
+
+/// What ``JSONReader/readInPlace(_:listKeys:)`` read: the tree, and the arrays read in place.
+struct InPlaceRead {
+    let value: JSONValue
+    var lists: InPlaceLists
+}
+
+/// The arrays read in place: at most two (a policy's two whitelists), held without an array or
+/// an optional of a list (one request from flags reads a policy, and each new generic type costs
+/// its start-up a lookup of type metadata).
+struct InPlaceLists {
+    var first = InPlaceList(key: "", start: 0)
+    var second = InPlaceList(key: "", start: 0)
+    /// How many of the two are lists read.
+    var count = 0
+
+    mutating func append(_ list: InPlaceList) {
+        if count == 0 { first = list } else { second = list }
+        count += 1
+    }
+
+    /// The list read for `key`, or a list whose ``InPlaceList/wasRead`` is false.
+    func list(_ key: String) -> InPlaceList {
+        if count > 0, ExactText.same(first.key, key) { return first }
+        if count > 1, ExactText.same(second.key, key) { return second }
+        return InPlaceList(key: "", start: 0)
+    }
 }
 
 /// The parser's state over one buffer.
@@ -92,8 +135,8 @@ private struct JSONParser {
     var listKeys: [String] = []
     /// Where the next decoded ID is written (never beyond `index`).
     var write = 0
-    /// The arrays read in place, by key.
-    var lists: [String: InPlaceList] = [:]
+    /// The arrays read in place (each key at most once: a repeated key is an error).
+    var lists = InPlaceLists()
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -244,7 +287,7 @@ private struct JSONParser {
             let valuePosition = position
             let value: JSONValue
             if depth == 1, writable != nil, index < bytes.count, bytes[index] == UInt8(ascii: "["), ExactText.isOne(key, of: listKeys) {
-                lists[key] = try parseListInPlace()
+                lists.append(try parseListInPlace(key: key))
                 value = .array(JSONArray([]))
             } else {
                 value = try parseValue()
@@ -299,10 +342,10 @@ private struct JSONParser {
     }
 
     /// An array at one of ``listKeys``: ``parseArray()`` with the same errors, its strings decoded in place.
-    mutating func parseListInPlace() throws(JSONError) -> InPlaceList {
+    mutating func parseListInPlace(key: String) throws(JSONError) -> InPlaceList {
         try enterContainer()
         index += 1
-        var list = InPlaceList(start: write)
+        var list = InPlaceList(key: key, start: write)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
@@ -324,12 +367,12 @@ private struct JSONParser {
                         write += length
                         list.ends.append(UInt32(write))
                     } else {
-                        list.firstInvalid = (element, elementPosition, String(decoding: spelled, as: UTF8.self))
+                        list.firstInvalid = .init(index: element, position: elementPosition, text: String(decoding: spelled, as: UTF8.self))
                     }
                 }
             } else {
                 let value = try parseValue()
-                if list.firstNotString == nil { list.firstNotString = (element, elementPosition, value.kindDescription) }
+                if list.firstNotString == nil { list.firstNotString = .init(index: element, position: elementPosition, text: value.kindDescription) }
             }
             element += 1
             skipWhitespace()

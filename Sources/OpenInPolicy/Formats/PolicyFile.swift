@@ -63,7 +63,7 @@ public enum PolicyFile {
     package static func read(owning bytes: inout [UInt8], file: String,
                              buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
         do throws(FormatError) {
-            switch try kind(of: bytes) {
+            switch try kind(ofArray: bytes) {
             case .json: return try PolicyJSON.read(owning: &bytes, buildSettings: buildSettings)
             case .appConnectPlist: return try AppConnectPlist.read(bytes)
             }

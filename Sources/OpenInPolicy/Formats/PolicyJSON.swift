@@ -57,66 +57,54 @@ public enum PolicyJSON {
     /// - Throws: ``FormatError`` with the line and column of the first problem, as ``read(_:buildSettings:)``.
     package static func read(owning bytes: inout [UInt8], reader: JSONReader = JSONReader(),
                              buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
-        let parsed = bytes.withUnsafeMutableBufferPointer { buffer -> Result<(value: JSONValue, lists: [String: InPlaceList]), JSONError> in
-            do throws(JSONError) {
-                return .success(try reader.readInPlace(buffer, listKeys: listKeys))
-            } catch {
-                return .failure(error)
+        var read: InPlaceRead
+        do throws(JSONError) {
+            read = try bytes.withUnsafeMutableBufferPointer { (buffer) throws(JSONError) -> InPlaceRead in
+                try reader.readInPlace(buffer, listKeys: listKeys)
             }
-        }
-        let value: JSONValue
-        var found: [String: InPlaceList]
-        switch parsed {
-        case .success(let result): (value, found) = result
-        case .failure(let error): throw FormatError("not valid JSON: \(error.message)", at: error.position)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position)
         }
         // Each list's table, made while the buffer is still this function's alone (indexing drops repeats
         // in place); the lists share the buffer only once every table is made, so it is never copied.
-        var lists: [String: ReadList] = [:]
-        var indexed: [(key: String, start: Int, ends: [UInt32], table: BundleIDList.Table)] = []
-        for key in Array(found.keys) {
-            guard var list = found.removeValue(forKey: key) else { continue }
-            if let problem = list.firstNotString {
-                lists[key] = .notString(index: problem.index, position: problem.position, found: problem.found)
-            } else if let problem = list.firstInvalid {
-                lists[key] = .invalid(index: problem.index, position: problem.position, text: problem.text)
-            } else {
-                let table = bytes.withUnsafeMutableBufferPointer { BundleIDList.index($0, start: list.start, ends: &list.ends) }
-                indexed.append((key, list.start, list.ends, table))
-            }
-        }
-        for list in indexed {
-            lists[list.key] = .ids(Whitelist(list: BundleIDList(bytes: bytes, start: list.start, ends: list.ends, table: list.table)))
-        }
-        return try read(value, lists: lists, buildSettings: buildSettings)
+        if read.lists.count > 0 { index(&read.lists.first, in: &bytes) }
+        if read.lists.count > 1 { index(&read.lists.second, in: &bytes) }
+        if read.lists.count > 0 { makeWhitelist(&read.lists.first, bytes: bytes) }
+        if read.lists.count > 1 { makeWhitelist(&read.lists.second, bytes: bytes) }
+        return try self.read(read.value, lists: read.lists, buildSettings: buildSettings)
     }
 
-    /// A whitelist read in place, or its first problem.
-    enum ReadList {
-        case ids(Whitelist)
-        /// An element that is not a string (``JSONCursor/found`` names it).
-        case notString(index: Int, position: JSONPosition, found: String)
-        /// A string that is not a valid bundle ID.
-        case invalid(index: Int, position: JSONPosition, text: String)
-    }
-
-    /// The whitelist at `field`: read in place when `read` says how, else from the tree; the errors are the same.
-    static func whitelist(_ field: JSONCursor, what: String, read: ReadList?) throws(FormatError) -> Whitelist {
-        switch read {
-        case nil:
-            return Whitelist(try bundleIDs(field, what: what))
-        case .ids(let whitelist):
-            return whitelist
-        case .notString(let index, let position, let found):
-            throw FormatError("\(field.path)[\(index)]: must be a string, not \(found)", at: position)
-        case .invalid(let index, let position, let text):
+    /// The whitelist at `field`: read in place when `read` was, else from the tree; the errors are the same.
+    static func whitelist(_ field: JSONCursor, what: String, read: InPlaceList) throws(FormatError) -> Whitelist {
+        guard read.wasRead else { return Whitelist(try bundleIDs(field, what: what)) }
+        if let problem = read.firstNotString {
+            throw FormatError("\(field.path)[\(problem.index)]: must be a string, not \(problem.text)", at: problem.position)
+        }
+        if let problem = read.firstInvalid {
             do throws(InputError) {
-                _ = try BundleID(text)
+                _ = try BundleID(problem.text)
             } catch {
-                throw FormatError("\(field.path)[\(index)]: \(error.description)", at: position)
+                throw FormatError("\(field.path)[\(problem.index)]: \(error.description)", at: problem.position)
             }
-            throw FormatError("\(field.path)[\(index)]: not a valid bundle ID", at: position)  // not reached: the reader found it invalid
         }
+        guard let whitelist = read.whitelist else {
+            throw field.error("the reader found no valid list here")  // not reached: a list without a problem is indexed
+        }
+        return whitelist
+    }
+
+    /// Makes the table of `list`'s IDs (when it has no problem), dropping repeats in `bytes`.
+    private static func index(_ list: inout InPlaceList, in bytes: inout [UInt8]) {
+        guard list.firstNotString == nil, list.firstInvalid == nil else { return }
+        let start = list.start
+        let table = bytes.withUnsafeMutableBufferPointer { BundleIDList.index($0, start: start, ends: &list.ends) }
+        list.table = table
+    }
+
+    /// The whitelist of an indexed `list`, over `bytes`.
+    private static func makeWhitelist(_ list: inout InPlaceList, bytes: [UInt8]) {
+        guard let table = list.table else { return }
+        list.whitelist = Whitelist(list: BundleIDList(bytes: bytes, start: list.start, ends: list.ends, table: table))
     }
 
     /// Reads a policy from a JSON value.
@@ -125,11 +113,11 @@ public enum PolicyJSON {
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError``.
     package static func read(_ value: JSONValue, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
-        try read(value, lists: [:], buildSettings: buildSettings)
+        try read(value, lists: InPlaceLists(), buildSettings: buildSettings)
     }
 
     /// Reads a policy from a JSON value whose whitelists at ``listKeys`` may have been read in place (`lists`).
-    static func read(_ value: JSONValue, lists: [String: ReadList], buildSettings: BuildSettings) throws(FormatError) -> PolicyInputs {
+    static func read(_ value: JSONValue, lists: InPlaceLists, buildSettings: BuildSettings) throws(FormatError) -> PolicyInputs {
         let root = JSONCursor(value)
         guard case .object = value else {
             throw root.error("a policy file must hold a JSON object, not \(root.found)")
@@ -145,7 +133,7 @@ public enum PolicyJSON {
             if inputs.setting == .allAppConnectApps {
                 throw field.error("cannot be combined with openInPolicy \"appconnect\": \"All AppConnect apps\" lists the device's AppConnect apps; list them in device.appConnectApps")
             }
-            inputs.stated.whitelist = try whitelist(field, what: "bundle IDs", read: lists["openInWhitelist"])
+            inputs.stated.whitelist = try whitelist(field, what: "bundle IDs", read: lists.list("openInWhitelist"))
         }
         if let field = fields["config"] { inputs.stated.config = AppConfig(try config(field)) }
         if let field = fields["infoPlist"] {
@@ -186,10 +174,10 @@ public enum PolicyJSON {
     }
 
     /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
-    static func readDataControls(_ fields: [String: JSONCursor], lists: [String: ReadList], into inputs: inout PolicyInputs) throws(FormatError) {
+    static func readDataControls(_ fields: [String: JSONCursor], lists: InPlaceLists, into inputs: inout PolicyInputs) throws(FormatError) {
         var openFromWhitelist: Whitelist? = nil
         if let field = fields["openFromWhitelist"] {
-            openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists["openFromWhitelist"])
+            openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists.list("openFromWhitelist"))
         }
         if let field = fields["openFromPolicy"] {
             let setting = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"whitelist\", \"appconnect\"") { text throws(InputError) in

@@ -198,11 +198,12 @@ final class BundleIDList: @unchecked Sendable {  // immutable once made; its slo
     /// The `count` smallest entries in byte order, in one pass over the bytes (no sort, no string per entry).
     /// - Complexity: O(n × count).
     func smallest(_ count: Int) -> [BundleID] {
-        var kept: [Int] = []
+        // Entry numbers as UInt32, the type of `ends` (no other array type to make at start-up).
+        var kept: [UInt32] = []
         kept.reserveCapacity(count + 1)
         bytes.withUnsafeBufferPointer { bytes in
-            func spelling(_ entry: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range(of: entry)]) }
-            for entry in 0..<self.count {
+            func spelling(_ entry: UInt32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range(of: Int(entry))]) }
+            for entry in 0..<UInt32(self.count) {
                 let key = spelling(entry)
                 guard kept.count < count || Self.precedes(key, spelling(kept[kept.count - 1])) else { continue }
                 let position = kept.firstIndex { Self.precedes(key, spelling($0)) } ?? kept.count
@@ -210,7 +211,9 @@ final class BundleIDList: @unchecked Sendable {  // immutable once made; its slo
                 if kept.count > count { kept.removeLast() }
             }
         }
-        return kept.map(id)
+        var ids: [BundleID] = []
+        for entry in kept { ids.append(id(Int(entry))) }
+        return ids
     }
 }
 
