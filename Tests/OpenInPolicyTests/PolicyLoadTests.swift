@@ -177,40 +177,6 @@ struct PolicyLoadTests {
         #expect(TableHash.of("") != 0)
     }
 
-    @Test func theStreamFindsALargeWhitelistsIDsInItsSharedTable() throws {
-        let count = BundleIDInterner.internedWhitelistIDs + 1_000
-        let whitelist = try Whitelist(parsing: (0..<count).map { "com.example.app\($0)" })
-        let interned = BundleIDInterner.interned(whitelist)
-        #expect(interned.count == BundleIDInterner.internedWhitelistIDs, "a string per ID only up to the limit")
-        let interner = BundleIDInterner(interned + [.emailPlus], whitelist: whitelist)
-        for id in ["com.example.app0", "com.example.app65535", "com.example.app65536", "com.example.app\(count - 1)", "com.mobileiron.ios.emailplus"] {
-            let found = Array(id.utf8).withUnsafeBufferPointer { interner.id(spelled: $0) }
-            #expect(found == (try BundleID(id)), "\(id)")
-            #expect(found?.storedHash == (try BundleID(id)).storedHash)
-        }
-        for id in ["com.example.app\(count)", "com.example.app", "com example"] {
-            #expect(Array(id.utf8).withUnsafeBufferPointer { interner.id(spelled: $0) } == nil, "\(id)")
-        }
-        // A small whitelist is interned whole, as before.
-        let small = try Whitelist(parsing: ["com.a", "com.b"])
-        #expect(BundleIDInterner.interned(small).map(\.rawValue) == ["com.a", "com.b"])
-    }
-
-    @Test func theFastPathDecidesALargeWhitelistsLaterIDsAsTheGeneralPathDoes() throws {
-        let count = BundleIDInterner.internedWhitelistIDs + 10
-        let policy = Policy(status: .whitelist, whitelist: try Whitelist(parsing: (0..<count).map { "com.example.app\($0)" }))
-        let evaluator = Evaluator(policy: policy)
-        for ownStrings in [false, true] {
-            let fastPath = JSONLinesFastPath(evaluator: evaluator, ownStrings: ownStrings)
-            for target in ["com.example.app3", "com.example.app\(count - 1)", "com.example.app\(count)"] {
-                let line = #"{"id":1,"channel":"document-interaction","target":"\#(target)"}"#
-                let fast = try #require(JSONLinesFastPathTests.fastRecord(line, fastPath), "\(line)")
-                #expect(fast == JSONLinesFastPathTests.generalRecord(line, evaluator))
-                #expect(fast.contains(target == "com.example.app\(count)" ? "substitute-dummy-file" : "\"allow\""), "\(fast)")
-            }
-        }
-    }
-
     /// Strings are scanned eight bytes at a time: a quote, an escape, a control byte or non-ASCII
     /// at every offset of strings of every length up to 20 is read as the tree reads it.
     @Test func everyOffsetOfASpecialByte() {

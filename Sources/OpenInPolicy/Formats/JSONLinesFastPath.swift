@@ -26,15 +26,14 @@ package final class JSONLinesFastPath {
         init(evaluator: Evaluator, ownStrings: Bool) {
             prepared = evaluator.prepared
             let policy = evaluator.policy
-            // (A large whitelist's IDs past the first 65,536 are looked up in its own table, shared by every copy.)
-            var ids = BundleIDInterner.interned(policy.whitelist) + policy.device.schemeHandlers.values
+            var ids = policy.whitelist.members + policy.device.schemeHandlers.values
                 + policy.device.appConnectApps + policy.device.emailPlusBundleIDs
             if ownStrings {
                 // Copies with storage of their own: a target taken from here is retained for every line, and
                 // two threads retaining the same string would keep taking its cache line from each other.
                 ids = ids.compactMap { try? BundleID(String(decoding: Array($0.rawValue.utf8), as: UTF8.self)) }
             }
-            knownIDs = BundleIDInterner(ids, whitelist: policy.whitelist)
+            knownIDs = BundleIDInterner(ids)
             channelNames = Channel.allCases.map { channel in
                 let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
                 _ = name.initialize(from: channel.rawValue.utf8)

@@ -401,10 +401,10 @@ private struct JSONParser {
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
             // A byte's high bit is set where it is 0 (after the xor), below 0x20, or itself non-ASCII;
             // bytes above the first such byte may be marked wrongly, never bytes below it.
-            let marks = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) | word) & highs
+            let marks = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) | word) & highs
             if marks != 0 {
                 index += marks.trailingZeroBitCount >> 3
                 break

@@ -34,13 +34,8 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Wraps the bytes of an ID already validated (an entry of a ``BundleIDList``).
     init(validBytes bytes: UnsafeBufferPointer<UInt8>) {
-        self.init(validBytes: bytes, hash: TableHash.of(UnsafeRawBufferPointer(bytes)))
-    }
-
-    /// Wraps the bytes of an ID already validated, whose ``TableHash`` is `hash`.
-    init(validBytes bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) {
         rawValue = String(decoding: bytes, as: UTF8.self)
-        storedHash = hash
+        storedHash = TableHash.of(UnsafeRawBufferPointer(bytes))
         isNativeMail = BundleID.isNativeMail(rawValue)
     }
 

@@ -156,11 +156,7 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
 
     /// The value for the key spelled exactly `bytes`, if any.
     func value(spelled bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        value(spelled: bytes, hash: TableHash.of(UnsafeRawBufferPointer(bytes)))
-    }
-
-    /// The value for the key spelled exactly `bytes`, whose ``TableHash`` is `hash`, if any.
-    func value(spelled bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Value? {
+        let hash = TableHash.of(UnsafeRawBufferPointer(bytes))
         var slot = Int(truncatingIfNeeded: hash) & mask
         while hashes[slot] != 0 {
             if hashes[slot] == hash, keys[slot].utf8.withContiguousStorageIfAvailable({ $0.sameBytes(as: bytes) }) ?? keys[slot].utf8.elementsEqual(bytes) {

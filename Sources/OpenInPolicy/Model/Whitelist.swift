@@ -31,6 +31,9 @@ public struct Whitelist: Sendable, Hashable, Sequence {
         containsMailPair = list.contains(.mailActivity) && list.contains(.mobileMail)
     }
 
+    /// Each bundle ID once, in the order first given, each made on this call (the whitelist keeps bytes, not IDs).
+    var members: [BundleID] { list.ids }
+
     /// The same IDs, in any order.
     public static func == (lhs: Whitelist, rhs: Whitelist) -> Bool {
         if lhs.list === rhs.list { return true }
