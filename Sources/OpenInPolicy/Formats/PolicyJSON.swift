@@ -174,7 +174,7 @@ public enum PolicyJSON {
     }
 
     /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
-    static func readDataControls(_ fields: [String: JSONCursor], lists: InPlaceLists, into inputs: inout PolicyInputs) throws(FormatError) {
+    static func readDataControls(_ fields: JSONFields, lists: InPlaceLists, into inputs: inout PolicyInputs) throws(FormatError) {
         var openFromWhitelist: Whitelist? = nil
         if let field = fields["openFromWhitelist"] {
             openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists.list("openFromWhitelist"))
