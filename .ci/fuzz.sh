@@ -73,16 +73,14 @@ esac
 
 # The Swift runtime's backtracer would hang on a crash under libFuzzer; libFuzzer reports crashes itself.
 export SWIFT_BACKTRACE=enable=no
-# Leak checking is off, in libFuzzer and at exit: Foundation on Linux leaks the
-# CFError of every plist it fails to parse (swift-corelibs-foundation, not
-# ours). openin-check parses once per process, so nothing accumulates there;
-# a fuzzer does, so it runs in rounds of at most 150 s, each a fresh process
-# on the same corpus, and stays under the RSS limit.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# Leak checking is on, in libFuzzer and at exit: the package reads plists with
+# readers of its own, and links no Foundation. Rounds of at most 150 s, each a
+# fresh process on the same corpus, keep a long run under the RSS limit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 left=$seconds
 while (( left > 0 )); do
     round=$(( left < 150 ? left : 150 ))
-    "$binary" "$corpus" -max_total_time="$round" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
+    "$binary" "$corpus" -max_total_time="$round" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$out/crash-$target-" -print_final_stats=1 ${FUZZ_FLAGS:-}
     left=$(( left - round ))
 done

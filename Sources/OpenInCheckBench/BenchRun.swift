@@ -132,9 +132,9 @@ struct BenchRun {
         let text = big.policyFile
         try CorpusWriter.write(text, to: path)
         func load() throws(BenchError) -> Evaluator {
-            let bytes = try BenchFile.read(path)
+            var bytes = try BenchFile.read(path)
             do throws(FormatError) {
-                return Evaluator(policy: try PolicyFile.read(bytes, file: path).policy)
+                return Evaluator(policy: try PolicyFile.read(owning: &bytes, file: path).policy)
             } catch {
                 throw .invalidInput("cannot read the bench's big policy: \(error)")
             }

@@ -180,9 +180,9 @@ struct DiffCommand: Command, Equatable {
     }
 
     private static func policy(_ path: String, buildSettings: BuildSettings) throws(CLIError) -> Policy {
-        let bytes = try ByteSource.readFile(path: path, what: "policy file")
+        var bytes = try ByteSource.readFile(path: path, what: "policy file")
         do throws(FormatError) {
-            return try PolicyFile.read(bytes, file: path, buildSettings: buildSettings).policy
+            return try PolicyFile.read(owning: &bytes, file: path, buildSettings: buildSettings).policy
         } catch {
             throw .invalidInput(error.description)
         }

@@ -84,10 +84,11 @@ struct PolicyOptions: Sendable, Equatable {
     /// - Throws: ``CLIError/invalidInput(_:)`` for a file that cannot be read or is invalid, or an invalid flag value.
     func load() throws(CLIError) -> PolicyInputs {
         let settings = try Self.buildSettings(buildSettings)
-        let bytes = try ByteSource.readFile(path: policyPath, what: "policy file", limit: maxFileSize)
+        var bytes = try ByteSource.readFile(path: policyPath, what: "policy file", limit: maxFileSize)
         var inputs: PolicyInputs
         do throws(FormatError) {
-            inputs = try PolicyFile.read(bytes, file: policyPath, buildSettings: settings)
+            // The file's buffer is handed over: a JSON policy's whitelists keep their IDs in it (no second copy).
+            inputs = try PolicyFile.read(owning: &bytes, file: policyPath, buildSettings: settings)
         } catch {
             throw .invalidInput(error.description)
         }

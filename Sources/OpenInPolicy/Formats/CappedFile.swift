@@ -42,8 +42,26 @@ package enum CappedFile {
             if Int(status.st_size) > limit { throw tooLarge }
         }
         var contents: [UInt8] = []
-        // A regular file's size is known: one allocation instead of doubling (and twice the memory) as it grows.
-        if Int(status.st_size) > 0 { contents.reserveCapacity(Int(status.st_size) + 1) }
+        // A regular file's size is known: one allocation instead of doubling (and twice the memory) as
+        // it grows, read into directly (no copy through a scratch buffer); one byte more, to see the end.
+        if Int(status.st_size) > 0 {
+            var problem: Int32 = 0
+            contents = [UInt8](unsafeUninitializedCapacity: Int(status.st_size) + 1) { buffer, count in
+                while count < buffer.count {
+                    let read = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                    if read < 0 {
+                        if errno == EINTR { continue }
+                        problem = errno
+                        return
+                    }
+                    if read == 0 { return }
+                    count += read
+                }
+            }
+            if problem != 0 { throw failure(describe(problem)) }
+            if contents.count <= Int(status.st_size) { return contents }  // the end, before the extra byte
+            if contents.count > limit { throw tooLarge }  // it grew since fstat; read on, capped, below
+        }
         let chunk = 64 * 1024
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
         defer { scratch.deallocate() }

@@ -40,9 +40,9 @@ struct JSONCursor {
 
     /// The object's members as cursors, in order, after checking every key is allowed.
     /// - Throws: for a value that is not an object, or an unknown key (with "Did you mean …?").
-    func members(allowed: [String], what: String) throws(FormatError) -> [String: JSONCursor] {
+    func members(allowed: [String], what: String) throws(FormatError) -> JSONFields {
         guard case .object(let object) = value else { throw error("must be an object (\(what)), not \(found)") }
-        var result: [String: JSONCursor] = [:]
+        var result = JSONFields()
         for member in object.members {
             let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
             guard ExactText.isOne(member.key, of: allowed) else {
@@ -51,7 +51,7 @@ struct JSONCursor {
                 throw FormatError("\(childPath): unknown key\(nonASCII).\(suggestion) Known keys: \(allowed.joined(separator: ", "))",
                                   at: member.keyPosition)
             }
-            result[member.key] = JSONCursor(member.value, path: childPath, position: member.valuePosition)
+            result.fields.append((member.key, JSONCursor(member.value, path: childPath, position: member.valuePosition)))
         }
         return result
     }
@@ -78,5 +78,19 @@ struct JSONCursor {
             result.append((try element.string(), element))
         }
         return result
+    }
+}
+
+/// An object's members, each under a known key (the reader has refused repeats), looked up by
+/// the key's bytes.
+///
+/// An array searched in order, not a dictionary: an object of known keys holds a few of them,
+/// and the first `[String: JSONCursor]` a process made cost more than a small policy's reading.
+struct JSONFields {
+    fileprivate(set) var fields: [(key: String, cursor: JSONCursor)] = []
+
+    /// The member whose key is exactly `key`, if the object has it.
+    subscript(key: String) -> JSONCursor? {
+        fields.first { ExactText.same($0.key, key) }?.cursor
     }
 }

@@ -36,6 +36,22 @@ package struct JSONReader: Sendable {
         try read(Array(text.utf8))
     }
 
+    /// Reads `buffer` (a policy file) as ``read(_:)-(Bytes)`` does, with the same errors, except that an array
+    /// given as the value of one of `listKeys` in the root object is read in place: its strings are
+    /// decoded over the buffer's own bytes (a string never decodes longer than it is written, and
+    /// the bytes written are always behind the bytes read), each valid bundle ID one after the other
+    /// from where the first began, and the tree holds an empty array in its place.
+    /// - Returns: the tree, and what was found in each array read in place.
+    /// - Throws: ``JSONError`` with the position of the first problem of the whole text.
+    func readInPlace(_ buffer: UnsafeMutableBufferPointer<UInt8>, listKeys: [String]) throws(JSONError) -> InPlaceRead {
+        precondition(listKeys.count <= 2, "at most two lists are read in place")
+        var parser = JSONParser(UnsafeBufferPointer(buffer), maxDepth: maxDepth)
+        parser.writable = buffer.baseAddress
+        parser.listKeys = listKeys
+        let value = try parser.parseDocument()
+        return InPlaceRead(value: value, lists: parser.lists)
+    }
+
     private func readResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONError> {
         var parser = JSONParser(buffer, maxDepth: maxDepth)
         do throws(JSONError) {
@@ -43,6 +59,61 @@ package struct JSONReader: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+/// An array of strings ``JSONReader/readInPlace(_:listKeys:)`` read in place: where its
+/// valid bundle IDs are in the buffer, and the first elements that are not.
+struct InPlaceList {
+    /// The key whose value the array is.
+    let key: String
+    /// Where the first ID starts.
+    let start: Int
+    /// Where each valid ID ends, in order (all of them only when there is no problem below).
+    var ends: [UInt32] = []
+    /// The first element that is not a string (its ``JSONValue/kindDescription`` as `text`).
+    var firstNotString: ElementProblem? = nil
+    /// The first string that is not a valid bundle ID (its decoded text as `text`).
+    var firstInvalid: ElementProblem? = nil
+    /// Whether the array was read in place (an empty key: there was none).
+    var wasRead: Bool { !key.isEmpty }
+    /// The IDs' table, and then their whitelist, once the reader's caller has indexed them.
+    var table: BundleIDList.Table? = nil
+    var whitelist: Whitelist? = nil
+
+    /// One element of the array, named in an error.
+    struct ElementProblem {
+        let index: Int
+        let position: JSONPosition
+        let text: String
+    }
+}
+
+/// What ``JSONReader/readInPlace(_:listKeys:)`` read: the tree, and the arrays read in place.
+struct InPlaceRead {
+    let value: JSONValue
+    var lists: InPlaceLists
+}
+
+/// The arrays read in place: at most two (a policy's two whitelists), held without an array or
+/// an optional of a list (one request from flags reads a policy, and each new generic type costs
+/// its start-up a lookup of type metadata).
+struct InPlaceLists {
+    var first = InPlaceList(key: "", start: 0)
+    var second = InPlaceList(key: "", start: 0)
+    /// How many of the two are lists read.
+    var count = 0
+
+    mutating func append(_ list: InPlaceList) {
+        if count == 0 { first = list } else { second = list }
+        count += 1
+    }
+
+    /// The list read for `key`, or a list whose ``InPlaceList/wasRead`` is false.
+    func list(_ key: String) -> InPlaceList {
+        if count > 0, ExactText.same(first.key, key) { return first }
+        if count > 1, ExactText.same(second.key, key) { return second }
+        return InPlaceList(key: "", start: 0)
     }
 }
 
@@ -58,6 +129,14 @@ private struct JSONParser {
     var lineStart = 0
     /// UTF-8 continuation bytes seen on the current line, so columns count characters.
     var continuationBytes = 0
+    /// The same buffer as `bytes`, writable, when arrays at ``listKeys`` are read in place.
+    var writable: UnsafeMutablePointer<UInt8>? = nil
+    /// The keys of the root object whose arrays are read in place.
+    var listKeys: [String] = []
+    /// Where the next decoded ID is written (never beyond `index`).
+    var write = 0
+    /// The arrays read in place (each key at most once: a repeated key is an error).
+    var lists = InPlaceLists()
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -206,7 +285,13 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             let valuePosition = position
-            let value = try parseValue()
+            let value: JSONValue
+            if depth == 1, writable != nil, index < bytes.count, bytes[index] == UInt8(ascii: "["), ExactText.isOne(key, of: listKeys) {
+                lists.append(try parseListInPlace(key: key))
+                value = .array(JSONArray([]))
+            } else {
+                value = try parseValue()
+            }
             members.append(JSONObject.Member(key: key, value: value, keyPosition: keyPosition, valuePosition: valuePosition))
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found the end of the input: the object is not closed") }
@@ -253,6 +338,96 @@ private struct JSONParser {
                 return JSONArray(elements: elements, positions: positions)
             }
             throw error("expected ',' or ']' after an array element, found \(found(at: index))")
+        }
+    }
+
+    /// An array at one of ``listKeys``: ``parseArray()`` with the same errors, its strings decoded in place.
+    mutating func parseListInPlace(key: String) throws(JSONError) -> InPlaceList {
+        try enterContainer()
+        index += 1
+        var list = InPlaceList(key: key, start: write)
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return list
+        }
+        var element = 0
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), element > 0 {
+                throw error("trailing comma: remove the ',' before ']'")
+            }
+            let elementPosition = position
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                let length = try parseStringInPlace()
+                if list.firstNotString == nil, list.firstInvalid == nil {
+                    let spelled = UnsafeBufferPointer(start: writable! + write, count: length)
+                    if BundleID.isValid(spelled) {
+                        write += length
+                        list.ends.append(UInt32(write))
+                    } else {
+                        list.firstInvalid = .init(index: element, position: elementPosition, text: String(decoding: spelled, as: UTF8.self))
+                    }
+                }
+            } else {
+                let value = try parseValue()
+                if list.firstNotString == nil { list.firstNotString = .init(index: element, position: elementPosition, text: value.kindDescription) }
+            }
+            element += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or ']', found the end of the input: the array is not closed") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return list
+            }
+            throw error("expected ',' or ']' after an array element, found \(found(at: index))")
+        }
+    }
+
+    /// Reads a string as ``parseString()`` does, writing its decoded bytes at `write` (not moving it); returns their count.
+    mutating func parseStringInPlace() throws(JSONError) -> Int {
+        let quote = index
+        index += 1
+        let start = index
+        // Printable ASCII without escapes, as parseString's fast path: moved down as it is. Eight bytes
+        // at a time while none of them is a quote, a backslash, a control byte or non-ASCII.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+            // A byte's high bit is set where it is 0 (after the xor), below 0x20, or itself non-ASCII;
+            // bytes above the first such byte may be marked wrongly, never bytes below it.
+            let marks = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) | word) & highs
+            if marks != 0 {
+                index += marks.trailingZeroBitCount >> 3
+                break
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let length = index - start
+                if write != start, length > 0 { (writable! + write).update(from: writable! + start, count: length) }
+                index += 1
+                return length
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        index = quote
+        var text = try parseString()
+        return text.withUTF8 { decoded in
+            // Never longer than as written, so it ends before the string's closing quote.
+            if let source = decoded.baseAddress, decoded.count > 0 { (writable! + write).update(from: source, count: decoded.count) }
+            return decoded.count
         }
     }
 

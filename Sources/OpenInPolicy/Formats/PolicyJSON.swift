@@ -43,13 +43,68 @@ public enum PolicyJSON {
     /// - Throws: ``FormatError`` with the line and column of the first problem.
     package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader,
                                                 buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
-        let value: JSONValue
+        var owned = Array(bytes)
+        return try read(owning: &owned, reader: reader, buildSettings: buildSettings)
+    }
+
+    /// The top-level keys whose arrays are whitelists, read in place.
+    static let listKeys = ["openInWhitelist", "openFromWhitelist"]
+
+    /// Reads a policy file's text, using `bytes` as the whitelists' storage: their bundle IDs are
+    /// decoded over the text they were read from (``JSONReader/readInPlace(_:listKeys:)``), so a
+    /// large whitelist is neither a tree of strings nor a second copy of the file. `bytes` is
+    /// changed; give a buffer no one else holds (another holder would make it copied first).
+    /// - Throws: ``FormatError`` with the line and column of the first problem, as ``read(_:buildSettings:)``.
+    package static func read(owning bytes: inout [UInt8], reader: JSONReader = JSONReader(),
+                             buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
+        var read: InPlaceRead
         do throws(JSONError) {
-            value = try reader.read(bytes)
+            read = try bytes.withUnsafeMutableBufferPointer { (buffer) throws(JSONError) -> InPlaceRead in
+                try reader.readInPlace(buffer, listKeys: listKeys)
+            }
         } catch {
             throw FormatError("not valid JSON: \(error.message)", at: error.position)
         }
-        return try read(value, buildSettings: buildSettings)
+        // Each list's table, made while the buffer is still this function's alone (indexing drops repeats
+        // in place); the lists share the buffer only once every table is made, so it is never copied.
+        if read.lists.count > 0 { index(&read.lists.first, in: &bytes) }
+        if read.lists.count > 1 { index(&read.lists.second, in: &bytes) }
+        if read.lists.count > 0 { makeWhitelist(&read.lists.first, bytes: bytes) }
+        if read.lists.count > 1 { makeWhitelist(&read.lists.second, bytes: bytes) }
+        return try self.read(read.value, lists: read.lists, buildSettings: buildSettings)
+    }
+
+    /// The whitelist at `field`: read in place when `read` was, else from the tree; the errors are the same.
+    static func whitelist(_ field: JSONCursor, what: String, read: InPlaceList) throws(FormatError) -> Whitelist {
+        guard read.wasRead else { return Whitelist(try bundleIDs(field, what: what)) }
+        if let problem = read.firstNotString {
+            throw FormatError("\(field.path)[\(problem.index)]: must be a string, not \(problem.text)", at: problem.position)
+        }
+        if let problem = read.firstInvalid {
+            do throws(InputError) {
+                _ = try BundleID(problem.text)
+            } catch {
+                throw FormatError("\(field.path)[\(problem.index)]: \(error.description)", at: problem.position)
+            }
+        }
+        guard let whitelist = read.whitelist else {
+            throw field.error("the reader found no valid list here")  // not reached: a list without a problem is indexed
+        }
+        return whitelist
+    }
+
+    /// Makes the table of `list`'s IDs (when it has no problem), dropping repeats in `bytes`.
+    private static func index(_ list: inout InPlaceList, in bytes: inout [UInt8]) {
+        guard list.firstNotString == nil, list.firstInvalid == nil else { return }
+        let start = list.start
+        let table = bytes.withUnsafeMutableBufferPointer { BundleIDList.index($0, start: start, ends: &list.ends) }
+        list.table = table
+    }
+
+    /// The whitelist of an indexed `list`, over `bytes`.
+    private static func makeWhitelist(_ list: inout InPlaceList, bytes: [UInt8]) {
+        guard let table = list.table else { return }
+        list.whitelist = Whitelist(list: BundleIDList(bytes: bytes, start: list.start, ends: list.ends, table: table))
     }
 
     /// Reads a policy from a JSON value.
@@ -58,6 +113,11 @@ public enum PolicyJSON {
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError``.
     package static func read(_ value: JSONValue, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
+        try read(value, lists: InPlaceLists(), buildSettings: buildSettings)
+    }
+
+    /// Reads a policy from a JSON value whose whitelists at ``listKeys`` may have been read in place (`lists`).
+    static func read(_ value: JSONValue, lists: InPlaceLists, buildSettings: BuildSettings) throws(FormatError) -> PolicyInputs {
         let root = JSONCursor(value)
         guard case .object = value else {
             throw root.error("a policy file must hold a JSON object, not \(root.found)")
@@ -73,7 +133,7 @@ public enum PolicyJSON {
             if inputs.setting == .allAppConnectApps {
                 throw field.error("cannot be combined with openInPolicy \"appconnect\": \"All AppConnect apps\" lists the device's AppConnect apps; list them in device.appConnectApps")
             }
-            inputs.stated.whitelist = Whitelist(try bundleIDs(field, what: "bundle IDs"))
+            inputs.stated.whitelist = try whitelist(field, what: "bundle IDs", read: lists.list("openInWhitelist"))
         }
         if let field = fields["config"] { inputs.stated.config = AppConfig(try config(field)) }
         if let field = fields["infoPlist"] {
@@ -109,15 +169,15 @@ public enum PolicyJSON {
             }
         }
         if let field = fields["enforcing"] { inputs.stated.enforcing = try field.bool() }
-        try readDataControls(fields, into: &inputs)
+        try readDataControls(fields, lists: lists, into: &inputs)
         return inputs
     }
 
     /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
-    static func readDataControls(_ fields: [String: JSONCursor], into inputs: inout PolicyInputs) throws(FormatError) {
+    static func readDataControls(_ fields: JSONFields, lists: InPlaceLists, into inputs: inout PolicyInputs) throws(FormatError) {
         var openFromWhitelist: Whitelist? = nil
         if let field = fields["openFromWhitelist"] {
-            openFromWhitelist = Whitelist(try bundleIDs(field, what: "bundle IDs of the apps that may send documents to this app"))
+            openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists.list("openFromWhitelist"))
         }
         if let field = fields["openFromPolicy"] {
             let setting = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"whitelist\", \"appconnect\"") { text throws(InputError) in

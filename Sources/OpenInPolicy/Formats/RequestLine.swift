@@ -65,7 +65,7 @@ package struct RequestLine: Sendable, Hashable {
             default: throw Failure(id: nil, message: "id: must be a string or a number, not \(JSONCursor(given).found)")
             }
         }
-        let fields: [String: JSONCursor]
+        let fields: JSONFields
         do throws(FormatError) {
             fields = try JSONCursor(value).members(allowed: keys, what: "a request")
         } catch {

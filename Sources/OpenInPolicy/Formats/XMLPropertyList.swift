@@ -7,7 +7,7 @@
 /// around them, as Foundation reads them); around and between them
 /// whitespace, comments, processing instructions and one DOCTYPE; inside
 /// text the five named character references, numeric ones and CDATA
-/// sections. Anything else — an unknown element, text where a value
+/// sections (comments between elements, not inside text). Anything else — an unknown element, text where a value
 /// belongs, a value missing after a key, a mismatched end tag, a number that
 /// does not parse, bytes that are not UTF-8, a declared encoding other than
 /// UTF-8 or UTF-16 — is an error naming the line, never a guess.
@@ -272,7 +272,7 @@ struct XMLPropertyListReader {
     }
 
     /// The text of a `<string>`, `<key>` or other leaf up to its end tag: references decoded,
-    /// CDATA kept as written, comments dropped; any element inside is an error.
+    /// CDATA kept as written; an element or a comment inside is an error.
     private mutating func text(_ tag: Tag) throws(Problem) -> String {
         if tag.selfClosing { return "" }
         var written: [UInt8] = []
@@ -291,7 +291,8 @@ struct XMLPropertyListReader {
             }
             let rest = bytes[index...]
             if rest.starts(with: Self.commentStart) {
-                try skipComment()
+                // Foundation's reader refuses a comment inside text, and so the SDK's plist would not load.
+                throw fail("<\(name)> holds a comment; a comment may stand between elements, not inside text")
             } else if rest.starts(with: Self.cdataStart) {
                 let start = line
                 index += Self.cdataStart.count

@@ -32,6 +32,13 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
         isNativeMail = BundleID.isNativeMail(text)
     }
 
+    /// Wraps the bytes of an ID already validated (an entry of a ``BundleIDList``).
+    init(validBytes bytes: UnsafeBufferPointer<UInt8>) {
+        rawValue = String(decoding: bytes, as: UTF8.self)
+        storedHash = TableHash.of(UnsafeRawBufferPointer(bytes))
+        isNativeMail = BundleID.isNativeMail(rawValue)
+    }
+
     private static func isNativeMail(_ text: String) -> Bool {
         ExactText.same(text, "com.apple.UIKit.activity.Mail") || ExactText.same(text, "com.apple.mobilemail")
     }
@@ -81,9 +88,13 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Whether `text` is a valid ID, in one pass with a table (``problem(in:)`` then has nothing to say).
     static func isValid(_ text: String) -> Bool {
-        let allowed = idBytes
-        return text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.count >= 1, bytes.count <= 255 else { return false }
+        text.utf8.withContiguousStorageIfAvailable { isValid($0) } ?? false
+    }
+
+    /// Whether `bytes` spell a valid ID: ``isValid(_:)`` for bytes (a policy file's, decoded in place).
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 1, bytes.count <= 255 else { return false }
+        return idBytes.withUnsafeBufferPointer { allowed in
             var segmentLength = 0
             for byte in bytes {
                 if byte == UInt8(ascii: ".") {
@@ -95,7 +106,7 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
                 }
             }
             return segmentLength > 0
-        } ?? false
+        }
     }
 
     /// Letters, digits, `-` and `_`: the bytes of a segment.

@@ -6,14 +6,12 @@
 /// must contain both of these bundle IDs" (AppConnect for iOS SDK Developer Guide: Open In policy API details).
 public struct Whitelist: Sendable, Hashable, Sequence {
     /// The bundle IDs in the whitelist, as a set made on each call (iterate the whitelist to walk them without one).
-    public var ids: Set<BundleID> { Set(members) }
-    /// Each bundle ID once, in the order first given: the whitelist keeps no `Set`, whose
-    /// construction was half the time of loading a large policy.
-    let members: [BundleID]
+    public var ids: Set<BundleID> { Set(list.ids) }
+    /// Each bundle ID once, in the order first given, as bytes in one buffer with a table of its own
+    /// (``BundleIDList``): no `String` and no `Set` per ID, which for a large policy were most of its memory and load time.
+    let list: BundleIDList
     /// Whether both IDs of the native Mail pair are in the set.
     public let containsMailPair: Bool
-    /// The same IDs in the engine's hash table, keyed by each ID's precomputed hash: lookups hash nothing.
-    let index: BundleIDTable
 
     /// The first few IDs in byte order (at most ``summaryLength``), chosen once so an explanation
     /// naming "what the whitelist holds" never sorts the whole list per request.
@@ -23,19 +21,24 @@ public struct Whitelist: Sendable, Hashable, Sequence {
 
     /// Creates a whitelist from bundle IDs.
     public init<S: Sequence>(_ ids: S) where S.Element == BundleID {
-        let list = Array(ids)
-        // The table drops repeats itself and says which entries it kept.
-        var unique: [BundleID] = []
-        unique.reserveCapacity(list.count)
-        index = BundleIDTable(list) { unique.append($0) }
-        members = unique
-        firstIDs = Whitelist.smallest(Whitelist.summaryLength, of: unique)
-        containsMailPair = index.contains(.mailActivity) && index.contains(.mobileMail)
+        self.init(list: BundleIDList(ids))
     }
+
+    /// A whitelist of the IDs in `list` (a policy file's, read in place).
+    init(list: BundleIDList) {
+        self.list = list
+        firstIDs = list.smallest(Whitelist.summaryLength)
+        containsMailPair = list.contains(.mailActivity) && list.contains(.mobileMail)
+    }
+
+    /// Each bundle ID once, in the order first given, each made on this call (the whitelist keeps bytes, not IDs).
+    var members: [BundleID] { list.ids }
 
     /// The same IDs, in any order.
     public static func == (lhs: Whitelist, rhs: Whitelist) -> Bool {
-        lhs.members.count == rhs.members.count && lhs.members.allSatisfy(rhs.index.contains)
+        if lhs.list === rhs.list { return true }
+        guard lhs.list.count == rhs.list.count, lhs.list.hashSum == rhs.list.hashSum else { return false }
+        return (0..<lhs.list.count).allSatisfy { rhs.list.contains(entry: $0, of: lhs.list) }
     }
 
     /// The `count` smallest of `ids` in byte order, in one pass (no sort of the whole set).
@@ -53,8 +56,8 @@ public struct Whitelist: Sendable, Hashable, Sequence {
 
     /// Order-independent, as equality is: the count and the wrapping sum of the IDs' hashes.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(members.count)
-        hasher.combine(members.reduce(UInt64(0)) { $0 &+ $1.storedHash })
+        hasher.combine(list.count)
+        hasher.combine(list.hashSum)
     }
 
     /// Creates a whitelist from strings, validating each.
@@ -66,20 +69,21 @@ public struct Whitelist: Sendable, Hashable, Sequence {
     }
 
     /// The empty whitelist.
-    public static let empty = Whitelist([BundleID]())
+    public static let empty = Whitelist(list: .empty)
 
     /// Whether `id` is in the set, exactly (no special handling of the Mail pair).
-    public func contains(_ id: BundleID) -> Bool { index.contains(id) }
+    public func contains(_ id: BundleID) -> Bool { list.contains(id) }
 
     /// Whether `target` counts as listed: a Mail ID needs the whole pair, any other ID itself.
+    @inline(__always)
     public func lists(_ target: BundleID) -> Bool {
-        target.isNativeMail ? containsMailPair : index.contains(target)
+        target.isNativeMail ? containsMailPair : list.contains(target)
     }
 
-    public var count: Int { members.count }
-    public var isEmpty: Bool { members.isEmpty }
-    /// The IDs, each once, in the order first given.
-    public func makeIterator() -> IndexingIterator<[BundleID]> { members.makeIterator() }
+    public var count: Int { list.count }
+    public var isEmpty: Bool { list.count == 0 }
+    /// The IDs, each once, in the order first given (each made as the iteration starts: the whitelist keeps bytes).
+    public func makeIterator() -> IndexingIterator<[BundleID]> { list.ids.makeIterator() }
 }
 
 /// A read-only set of bundle IDs: a ``ByteKeyTable`` looked up with each ID's stored ``TableHash``.
@@ -89,11 +93,6 @@ struct BundleIDTable: Sendable {
     /// A table of `ids`; an ID given twice is kept once.
     init<IDs: Collection>(_ ids: IDs) where IDs.Element == BundleID {
         table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) })
-    }
-
-    /// A table of `ids`, calling `kept` with each ID the table keeps (the first of repeats), in order.
-    init(_ ids: [BundleID], kept: (BundleID) -> Void) {
-        table = ByteKeyTable(hashed: ids.lazy.map { (key: $0.rawValue, hash: $0.storedHash, value: true) }) { index in kept(ids[index]) }
     }
 
     /// Whether `id` is in the table. Always inlined, so the evaluator's rules probe in place.
