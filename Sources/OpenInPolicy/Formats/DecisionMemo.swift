@@ -16,8 +16,9 @@ import Darwin
 /// without the multipliers, which never leave the process; and it costs one multiply-add per
 /// four bytes, where the keyed ``TableHash`` (SipHash) costs several times that for a short ID.
 ///
-/// A lookup makes no string and changes no reference count, so two threads each with a table
-/// of their own never touch shared memory. The owner frees the memory with ``deallocate()``.
+/// A lookup makes no string and changes no reference count, and the table is raw memory only
+/// read once made, so any number of threads can read one table. The owner frees the memory with
+/// ``deallocate()``.
 struct KnownSpellings {
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     /// Where spelling `i` starts in ``bytes``; spelling `i` ends where `i + 1` starts.
@@ -32,46 +33,63 @@ struct KnownSpellings {
     /// The longest spelling a bundle ID has (``BundleID``): longer ones are never known.
     private static let longest = 255
 
-    /// A table of `ids`' spellings, each once (a repeat keeps the first number).
-    init(_ ids: [BundleID]) {
+    /// A table of a whitelist's IDs, read from its bytes (no string per ID), and of `others`.
+    init(_ whitelist: Whitelist, _ others: [BundleID]) {
+        let list = whitelist.list
+        self.init(count: list.ends.count + others.count,
+                  byteCount: list.bytes.count + others.reduce(0) { $0 + $1.rawValue.utf8.count }) { add in
+            list.bytes.withUnsafeBufferPointer { bytes in
+                var from = list.start
+                for end in list.ends {
+                    add(UnsafeBufferPointer(rebasing: bytes[from..<Int(end)]))
+                    from = Int(end)
+                }
+            }
+            for id in others {
+                var text = id.rawValue
+                text.withUTF8 { add($0) }
+            }
+        }
+    }
+
+    /// A table of the spellings `spellings` passes to its argument (at most `count` of them, of at
+    /// most `byteCount` bytes in all), each once.
+    private init(count: Int, byteCount: Int, _ spellings: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) {
         var capacity = 8
-        while capacity < ids.count * 2 { capacity <<= 1 }
+        while capacity < count * 2 { capacity <<= 1 }
         let table = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
         table.initialize(repeating: 0)
-        let total = ids.reduce(0) { $0 + $1.rawValue.utf8.count }
-        let arena = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(total, 1))
-        let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: ids.count + 1)
+        let arena = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(byteCount, 1))
+        let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: count + 1)
         offsets[0] = 0
         let tableMask = capacity - 1
         let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: Self.longest / 4 + 3)
         var generator = SystemRandomNumberGenerator()
         for index in keys.indices { keys[index] = generator.next() }
         var kept = 0
-        for id in ids {
-            var text = id.rawValue
-            text.withUTF8 { spelling in
-                guard spelling.count <= Self.longest else { return }
-                let hash = Self.hash(spelling, keys)
-                var slot = Int(truncatingIfNeeded: hash) & tableMask
-                while table[slot] != 0 {
-                    let other = Int(truncatingIfNeeded: table[slot] & 0xFFFF_FFFF) - 1
-                    if table[slot] >> 32 == hash,
-                       UnsafeBufferPointer(rebasing: arena[offsets[other]..<offsets[other + 1]]).sameBytes(as: spelling) { return }
-                    slot = (slot + 1) & tableMask
-                }
-                let used = offsets[kept]
-                _ = UnsafeMutableBufferPointer(rebasing: arena[used..<used + spelling.count]).initialize(from: spelling)
-                offsets[kept + 1] = used + spelling.count
-                kept += 1
-                table[slot] = hash << 32 | UInt64(kept)
+        spellings { spelling in
+            guard spelling.count <= Self.longest, kept < count else { return }
+            let hash = Self.hash(spelling, keys)
+            var slot = Int(truncatingIfNeeded: hash) & tableMask
+            while table[slot] != 0 {
+                let other = Int(truncatingIfNeeded: table[slot] & 0xFFFF_FFFF) - 1
+                if table[slot] >> 32 == hash,
+                   UnsafeBufferPointer(rebasing: arena[offsets[other]..<offsets[other + 1]]).sameBytes(as: spelling) { return }
+                slot = (slot + 1) & tableMask
             }
+            let used = offsets[kept]
+            guard used + spelling.count <= arena.count else { return }
+            _ = UnsafeMutableBufferPointer(rebasing: arena[used..<used + spelling.count]).initialize(from: spelling)
+            offsets[kept + 1] = used + spelling.count
+            kept += 1
+            table[slot] = hash << 32 | UInt64(kept)
         }
         bytes = arena
         starts = offsets
         slots = table
         mask = tableMask
         multipliers = keys
-        count = kept
+        self.count = kept
     }
 
     func deallocate() {

@@ -24,16 +24,17 @@ package final class JSONLinesFastPath {
         /// The evaluator's prepared policy: deciding through it copies no ``Policy`` per line.
         let prepared: PreparedPolicy
         let writer = DecisionRecordWriter()
-        /// The bundle IDs the policy names (each fast path indexes their spellings in memory of its own).
-        let ids: [BundleID]
+        /// The bundle IDs the policy names, by spelling: raw memory, only read once made, so every
+        /// thread's fast path reads this one table (no reference count is touched).
+        let known: KnownSpellings
         /// Each channel's name, in `Channel.allCases` order, in memory of its own (compared eight bytes at a time).
         let channelNames: [UnsafeBufferPointer<UInt8>]
 
         init(evaluator: Evaluator) {
             prepared = evaluator.prepared
             let policy = evaluator.policy
-            ids = policy.whitelist.members + policy.device.schemeHandlers.values
-                + policy.device.appConnectApps + policy.device.emailPlusBundleIDs
+            known = KnownSpellings(policy.whitelist, Array(policy.device.schemeHandlers.values)
+                + policy.device.appConnectApps + policy.device.emailPlusBundleIDs)
             channelNames = Channel.allCases.map { channel in
                 let name = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: channel.rawValue.utf8.count)
                 _ = name.initialize(from: channel.rawValue.utf8)
@@ -43,6 +44,7 @@ package final class JSONLinesFastPath {
 
         deinit {
             for name in channelNames { name.deallocate() }
+            known.deallocate()
         }
     }
 
@@ -51,7 +53,7 @@ package final class JSONLinesFastPath {
     private let writer: DecisionRecordWriter
     private let prepared: PreparedPolicy
     private let channelNames: [UnsafeBufferPointer<UInt8>]
-    /// The policy's bundle IDs by spelling, in this fast path's own memory.
+    /// The policy's bundle IDs by spelling (the tables', shared read-only).
     private let known: KnownSpellings
     /// Decisions of requests seen before, by channel and known target (behind a pointer: no exclusivity check).
     private let memo: UnsafeMutablePointer<DecisionMemo>
@@ -78,7 +80,7 @@ package final class JSONLinesFastPath {
         writer = tables.writer
         prepared = tables.prepared
         channelNames = tables.channelNames
-        known = KnownSpellings(tables.ids)
+        known = tables.known
         // Cache lines (two, for adjacent-line prefetch) of their own: the memo's and the sink's counts change
         // as lines are decided, and two threads' fast paths side by side would keep taking the lines from each other.
         memo = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128).bindMemory(to: DecisionMemo.self, capacity: 1)
@@ -90,11 +92,10 @@ package final class JSONLinesFastPath {
     }
 
     /// Another fast path for the same policy, for another thread: it shares the immutable
-    /// tables, and has its own spellings, memo and buffers.
+    /// tables (the known spellings among them), and has its own memo and buffers.
     package func copy() -> JSONLinesFastPath { JSONLinesFastPath(tables: tables) }
 
     deinit {
-        known.deallocate()
         memo.pointee.deallocate()
         memo.deinitialize(count: 1)
         memo.deallocate()
