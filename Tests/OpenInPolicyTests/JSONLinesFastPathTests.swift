@@ -198,6 +198,24 @@ import Testing
         #expect(RequestLineScanner.CompactKey.document == load("\"document\":"))
     }
 
+    @Test("the known spellings of a policy read in place from its file are the IDs it names, each once, and nothing else")
+    func knownSpellings() throws {
+        var file = Array(#"""
+            {"openInPolicy": "whitelist", "openInWhitelist": ["com.example.a", "com.example.bb", "com.ex\u0061mple.c", "com.example.a"],
+             "device": {"emailPlusInstalled": true, "schemeHandlers": {"box": "com.example.box"}}}
+            """#.utf8)
+        let inputs = try PolicyFile.read(owning: &file, file: "p.json")
+        let known = KnownSpellings(inputs.policy.whitelist, Array(inputs.policy.device.schemeHandlers.values))
+        defer { known.deallocate() }
+        func index(_ text: String) -> Int? { Array(text.utf8).withUnsafeBufferPointer { known.index(of: $0) } }
+        let names = ["com.example.a", "com.example.bb", "com.example.c", "com.example.box"]
+        #expect(known.count == names.count)
+        #expect(Set(names.compactMap(index)) == Set(0..<names.count))
+        for other in ["com.example.", "com.example.aa", "com.example.b", "com.ex\\u0061mple.c", "", String(repeating: "a", count: 300)] {
+            #expect(index(other) == nil, "\(other)")
+        }
+    }
+
     @Test("dummy names written as bytes are the names DummyFileName makes")
     func dummyNameBytes() throws {
         let target = try BundleID("com.example.viewer")
