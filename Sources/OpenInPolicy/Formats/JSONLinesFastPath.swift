@@ -61,11 +61,10 @@ package final class JSONLinesFastPath {
     private let sink: UnsafeMutablePointer<RecordSink>
     /// Decoded strings of fields written with escapes or non-ASCII, reused from line to line.
     private struct Decoded {
-        var channel: [UInt8] = []
-        var target: [UInt8] = []
-        var url: [UInt8] = []
+        /// The decoded fields of one line, one after another.
+        var bytes: [UInt8] = []
+        /// An id's decoded contents, before they are quoted again into ``bytes``.
         var id: [UInt8] = []
-        var document: [UInt8] = []
     }
     /// (Behind a pointer: a class's array properties cost an exclusivity check and a retain per use.)
     private let decoded: UnsafeMutablePointer<Decoded>
@@ -188,48 +187,39 @@ package final class JSONLinesFastPath {
     /// A line whose strings hold escapes or non-ASCII: each such string is decoded as the JSON
     /// reader decodes it (or the line is declined), then read as the general path reads it.
     private func encodedRecord(for line: UnsafeBufferPointer<UInt8>, _ fields: RequestLineScanner.Fields, to output: inout RecordSink) -> Outcome? {
-        /// Decodes the field at `range` into `buffer` when it is encoded; `false` when it is not valid.
-        func decode(_ range: Range<Int>?, _ bit: UInt8, into buffer: inout [UInt8]) -> Bool {
-            buffer.removeAll(keepingCapacity: true)
-            guard let range, fields.isEncoded(bit) else { return true }
-            return JSONStringDecoder.decode(UnsafeBufferPointer(rebasing: line[range]), into: &buffer)
+        // Each encoded field is decoded, as the JSON reader decodes it, into one buffer, one after another;
+        // an id is decoded and then quoted again, as the JSON writer writes its string.
+        decoded.pointee.bytes.removeAll(keepingCapacity: true)
+        /// Where the field at `range` is decoded in the buffer (`nil`: not encoded); `false` when it is not valid.
+        func decode(_ range: Range<Int>?, _ bit: UInt8) -> Range<Int>?? {
+            guard let range, fields.isEncoded(bit) else { return .some(nil) }
+            let start = decoded.pointee.bytes.count
+            guard JSONStringDecoder.decode(UnsafeBufferPointer(rebasing: line[range]), into: &decoded.pointee.bytes) else { return nil }
+            return start..<decoded.pointee.bytes.count
         }
-        // The channel: its decoded bytes against the eight names (all ASCII, so bytes equal means the names equal).
-        let named: (channel: Channel, index: Int)
-        if fields.isEncoded(RequestLineScanner.channelBit) {
-            guard decode(fields.channel, RequestLineScanner.channelBit, into: &decoded.pointee.channel),
-                  let found = decoded.pointee.channel.withUnsafeBufferPointer({ self.channel($0) }) else { return nil }
-            named = found
-        } else {
-            guard let found = self.channel(UnsafeBufferPointer(rebasing: line[fields.channel])) else { return nil }
-            named = found
-        }
-        guard decode(fields.target, RequestLineScanner.targetBit, into: &decoded.pointee.target),
-              decode(fields.url, RequestLineScanner.urlBit, into: &decoded.pointee.url),
-              decode(fields.document, RequestLineScanner.documentBit, into: &decoded.pointee.document) else { return nil }
-        // The id is echoed as the JSON writer writes its string: decoded, then quoted again.
-        decoded.pointee.id.removeAll(keepingCapacity: true)
+        guard let channel = decode(fields.channel, RequestLineScanner.channelBit),
+              let target = decode(fields.target, RequestLineScanner.targetBit),
+              let url = decode(fields.url, RequestLineScanner.urlBit),
+              let document = decode(fields.document, RequestLineScanner.documentBit) else { return nil }
+        var id: Range<Int>? = nil
         if let range = fields.id, fields.isEncoded(RequestLineScanner.idBit) {
-            // The range holds the quotes: decode what is between them (into the channel's buffer, free by now).
-            guard decode(range.lowerBound + 1..<range.upperBound - 1, RequestLineScanner.idBit, into: &decoded.pointee.channel) else { return nil }
-            decoded.pointee.channel.withUnsafeBufferPointer { JSONWriter.appendQuoted(utf8: $0, to: &decoded.pointee.id) }
+            // The range holds the quotes: decode what is between them.
+            decoded.pointee.id.removeAll(keepingCapacity: true)
+            guard JSONStringDecoder.decode(UnsafeBufferPointer(rebasing: line[range.lowerBound + 1..<range.upperBound - 1]), into: &decoded.pointee.id) else { return nil }
+            let start = decoded.pointee.bytes.count
+            decoded.pointee.id.withUnsafeBufferPointer { JSONWriter.appendQuoted(utf8: $0, to: &decoded.pointee.bytes) }
+            id = start..<decoded.pointee.bytes.count
         }
-        /// A field's bytes: decoded when encoded, else the line's.
-        func part(_ range: Range<Int>?, _ bit: UInt8, _ decoded: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-            guard let range else { return nil }
-            return fields.isEncoded(bit) ? decoded : UnsafeBufferPointer(rebasing: line[range])
-        }
-        return decoded.pointee.target.withUnsafeBufferPointer { target in
-            decoded.pointee.url.withUnsafeBufferPointer { url in
-                decoded.pointee.document.withUnsafeBufferPointer { document in
-                    decoded.pointee.id.withUnsafeBufferPointer { id in
-                        record(channel: named, target: part(fields.target, RequestLineScanner.targetBit, target),
-                               url: part(fields.url, RequestLineScanner.urlBit, url),
-                               id: part(fields.id, RequestLineScanner.idBit, id),
-                               document: part(fields.document, RequestLineScanner.documentBit, document), to: &output)
-                    }
-                }
+        return decoded.pointee.bytes.withUnsafeBufferPointer { buffer in
+            /// A field's bytes: decoded when encoded, else the line's.
+            func part(_ range: Range<Int>?, _ decodedRange: Range<Int>?) -> UnsafeBufferPointer<UInt8>? {
+                guard let range else { return nil }
+                return UnsafeBufferPointer(rebasing: decodedRange.map { buffer[$0] } ?? line[range])
             }
+            // The channel: its bytes against the eight names (all ASCII, so bytes equal means the names equal).
+            guard let channelBytes = part(fields.channel, channel), let named = self.channel(channelBytes) else { return nil }
+            return record(channel: named, target: part(fields.target, target), url: part(fields.url, url),
+                          id: part(fields.id, id), document: part(fields.document, document), to: &output)
         }
     }
 
