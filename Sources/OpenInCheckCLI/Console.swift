@@ -184,7 +184,6 @@ final class ByteSource {
             offset += count
             return count
         }
-        let start = buffer.count
         // Wait for input in short slices: a signal may be handled on another thread (the stream's
         // workers), which would not interrupt this read, so the flag is checked between the slices.
         while true {
@@ -193,6 +192,19 @@ final class ByteSource {
             if Interruption.pending != nil { Interruption.stop() }
             if ready != 0 { break }
         }
+        // Waiting for input, every record so far is whole: a pending signal can end the process here.
+        let read = Self.appendRead(from: fileDescriptor, into: &buffer, upTo: limit) {
+            if Interruption.pending != nil { Interruption.stop() }
+        }
+        guard let count = read else { throw .invalidInput("cannot read \(what) '\(name)': \(describeErrno(errno))") }
+        return count
+    }
+
+    /// Appends up to `limit` bytes read from `fileDescriptor` to `buffer` and returns how many
+    /// (0 at the end), or `nil` on an error (left in `errno`); `interrupted` runs before a read
+    /// interrupted by a signal is tried again.
+    private static func appendRead(from fileDescriptor: Int32, into buffer: inout [UInt8], upTo limit: Int, interrupted: () -> Void) -> Int? {
+        let start = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: limit))
         while true {
             let count = buffer.withUnsafeMutableBytes { raw in
@@ -203,13 +215,13 @@ final class ByteSource {
                 return count
             }
             if errno == EINTR {
-                // Waiting for input, every record so far is whole: a pending signal can end the process here.
-                if Interruption.pending != nil { Interruption.stop() }
+                interrupted()
                 continue
             }
-            let reason = describeErrno(errno)
+            let number = errno
             buffer.removeLast(limit)
-            throw .invalidInput("cannot read \(what) '\(name)': \(reason)")
+            errno = number
+            return nil
         }
     }
 
@@ -218,20 +230,7 @@ final class ByteSource {
     /// many (0 at the end), or `nil` on any error, which the next ``read(into:upTo:what:)`` then meets.
     func readAhead(into buffer: inout [UInt8], upTo limit: Int) -> Int? {
         guard isRegularFile, let fileDescriptor else { return nil }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: limit))
-        while true {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                systemRead(fileDescriptor, raw.baseAddress! + start, limit)
-            }
-            if count >= 0 {
-                buffer.removeLast(limit - count)
-                return count
-            }
-            if errno == EINTR { continue }
-            buffer.removeLast(limit)
-            return nil
-        }
+        return Self.appendRead(from: fileDescriptor, into: &buffer, upTo: limit) {}
     }
 
     /// Closes a file opened with ``open(path:what:)``; standard input stays open.

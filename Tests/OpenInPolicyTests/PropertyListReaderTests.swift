@@ -79,28 +79,15 @@ import Testing
         }
     }
 
-    /// A small deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     /// Text that needs escaping in XML, non-ASCII, look-alikes and whitespace at the ends.
     static let pieces = ["a", "MI_AC_DISABLE_SCHEME_BLOCKING", "<", ">", "&", "\"", "'", "]]>", " ", "\t", "\n", "é", "e\u{301}",
                          "\u{212A}", "\u{037E}", "😀", "com.example.app", "YES", "-", "0x1F", "&amp;", "<!--", "中文"]
 
-    static func text(_ generator: inout Generator) -> String {
+    static func text(_ generator: inout SplitMix64) -> String {
         (0..<generator.below(5)).map { _ in pieces[generator.below(pieces.count)] }.joined()
     }
 
-    static func tree(_ generator: inout Generator, depth: Int) -> Tree {
+    static func tree(_ generator: inout SplitMix64, depth: Int) -> Tree {
         switch generator.below(depth > 3 ? 4 : 6) {
         case 0: return .string(text(&generator))
         case 1:
@@ -127,7 +114,7 @@ import Testing
 
     @Test(arguments: [PropertyListDecoder.PropertyListFormat.xml, .binary])
     func whatFoundationWritesIsReadBackExactly(_ format: PropertyListDecoder.PropertyListFormat) throws {
-        var generator = Generator(state: format == .xml ? 1 : 2)
+        var generator = SplitMix64(seed: format == .xml ? 1 : 2)
         var checked = 0
         for _ in 0..<400 {
             let top = Tree.dictionary([("root", Self.tree(&generator, depth: 0))])
