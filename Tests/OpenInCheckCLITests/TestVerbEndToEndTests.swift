@@ -99,6 +99,15 @@ import Testing
         #expect(run.stderr == "Error: README.md: holds no decision table (a pipe table whose header has 'id', 'policy', 'channel' and 'outcome' columns): name a file that has one\n")
     }
 
+    @Test func aScenarioIsNotATableAndTheErrorSaysHowToRunIt() throws {
+        let file = try BuiltBinary.run(["test", "Rules/lifecycle/acknowledgments.scenario"])
+        #expect(file.status == 1)
+        #expect(file.stderr == "Error: Rules/lifecycle/acknowledgments.scenario: is a lifecycle scenario, not a decision table: replay it with 'openin-check simulate Rules/lifecycle/acknowledgments.scenario' and compare the timeline with the one you expect (diff)\n")
+        let folder = try BuiltBinary.run(["test", "Rules/lifecycle"])
+        #expect(folder.status == 1)
+        #expect(folder.stderr == "Error: Rules/lifecycle: no decision table found: this folder and its subfolders hold no Markdown (*.md) file (they hold lifecycle scenarios: replay each with 'openin-check simulate FILE')\n")
+    }
+
     @Test func aTableMissingItsOutcomeColumnIsInvalidInput() throws {
         let path = try Self.temporaryTable(Self.table.replacingOccurrences(of: "| outcome |", with: "| result |"))
         let run = try BuiltBinary.run(["test", path])
