@@ -19,6 +19,8 @@ struct PolicyOptions: Sendable, Equatable {
     var config: [Pair] = []
     /// `--email-plus-installed`.
     var emailPlusInstalled = false
+    /// `--secure-services available|unavailable`: whether the device's secure services are available (overrides the file).
+    var secureServicesAvailable: Bool? = nil
     /// `--scheme-handler SCHEME=BUNDLE_ID`, in order: each sets one scheme's handler.
     var schemeHandlers: [Pair] = []
     /// `--app-scheme SCHEME`: adds to the app's own schemes.
@@ -37,6 +39,7 @@ struct PolicyOptions: Sendable, Equatable {
         OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in the Info.plist's URL schemes, as Xcode does\n(modifiers :lower, :upper, :rfc1034identifier). Repeatable."),
         OptionSpec("--config", value: "KEY=VALUE", repeatable: true, help: "Set a key of the app-specific configuration (overrides the file). Repeatable."),
         OptionSpec("--email-plus-installed", help: "Email+ is installed on the device."),
+        OptionSpec("--secure-services", value: "available|unavailable", help: "Whether the device's secure services are available (overrides the file);\na copy under securecopy depends on it."),
         OptionSpec("--scheme-handler", value: "SCHEME=BUNDLE_ID", repeatable: true, help: "The app that handles a URL scheme on the device (overrides the file); mailto=BUNDLE_ID sets the mail app mailto: goes to. Repeatable."),
         OptionSpec("--app-scheme", value: "SCHEME", repeatable: true, help: "One of the app's own URL schemes (adds to the file). Repeatable."),
         OptionSpec("--appconnect-app", value: "BUNDLE_ID", repeatable: true, help: "An AppConnect app on the device (adds to the file); under \"appconnect\"\nthese make up the whitelist. Repeatable."),
@@ -58,6 +61,13 @@ struct PolicyOptions: Sendable, Equatable {
             try pair(text, option: "--config KEY=VALUE", valueMayBeEmpty: true, verb: verb)
         }
         result.emailPlusInstalled = options.has("--email-plus-installed")
+        if let text = options.value("--secure-services") {
+            switch text {
+            case "available": result.secureServicesAvailable = true
+            case "unavailable": result.secureServicesAvailable = false
+            default: throw UsageError("'--secure-services' takes available or unavailable, not '\(text)'", verb: verb)
+            }
+        }
         result.schemeHandlers = try options.all("--scheme-handler").map { text throws(UsageError) in
             try pair(text, option: "--scheme-handler SCHEME=BUNDLE_ID", valueMayBeEmpty: false, verb: verb)
         }
@@ -113,6 +123,7 @@ struct PolicyOptions: Sendable, Equatable {
             inputs.stated.config = AppConfig(values)
         }
         if emailPlusInstalled { inputs.stated.device.emailPlusInstalled = true }
+        if let secureServicesAvailable { inputs.stated.device.secureServicesAvailable = secureServicesAvailable }
         for pair in schemeHandlers {
             let flag = "--scheme-handler \(pair.key)=\(pair.value)"
             try inputs.stated.device.setHandler(try flagValue(flag) { () throws(InputError) in try BundleID(pair.value) }, for: pair.key, flag: flag)

@@ -274,9 +274,28 @@ import Testing
         }
         #expect(short.stdout.hasPrefix("Decide share requests under a policy"))
         for option in ["--policy FILE", "--info-plist FILE", "--config KEY=VALUE", "--email-plus-installed", "--scheme-handler SCHEME=BUNDLE_ID",
-                       "--app-scheme SCHEME", "--appconnect-app BUNDLE_ID", "--channel CHANNEL", "--target BUNDLE_ID", "--url URL",
+                       "--secure-services available|unavailable", "--app-scheme SCHEME", "--appconnect-app BUNDLE_ID", "--channel CHANNEL", "--target BUNDLE_ID", "--url URL",
                        "--document NAME", "--format FORMAT", "--explain", "-h, --help"] {
             #expect(short.stdout.contains("  \(option) "), "\(option)")
         }
+    }
+
+    /// `--secure-services` sets what `device.secureServicesAvailable` says, over the file, and a copy under
+    /// securecopy follows it; without either, the copy is an error that names both ways to give it.
+    @Test func secureServicesFromTheCommandLine() throws {
+        let policy = try TemporaryFile.write(#"{"openInPolicy": "unauthorized", "pasteboardPolicy": "securecopy", "device": {"appConnectApps": ["com.example.docs"]}}"#, name: "securecopy.json")
+        let missing = try BuiltBinary.run(["eval", "--policy", policy, "--channel", "copy"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("device.secureServicesAvailable"))
+        #expect(missing.stderr.contains("--secure-services available or unavailable"))
+        let available = try BuiltBinary.run(["eval", "--format", "jsonl", "--policy", policy, "--secure-services", "available", "--channel", "copy", "--target", "com.example.docs"])
+        #expect(available.status == 0)
+        #expect(available.stdout.contains(#""rule":"copy.secure-appconnect-apps""#))
+        let unavailable = try BuiltBinary.run(["eval", "--format", "jsonl", "--policy", "Examples/policies/all-five-controls.json", "--secure-services", "unavailable", "--channel", "copy"])
+        #expect(unavailable.status == 2)
+        #expect(unavailable.stdout.contains(#""rule":"copy.secure-services-unavailable""#))
+        let wrong = try BuiltBinary.run(["eval", "--policy", policy, "--secure-services", "yes", "--channel", "copy"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("'--secure-services' takes available or unavailable, not 'yes'"))
     }
 }

@@ -202,7 +202,7 @@ enum PolicyKeyHint {
         case "printPolicy":
             "add \"printPolicy\": \"unauthorized\" or \"authorized\" to a JSON policy file (an AppConnect.plist cannot set it), or print=… to a table row's context"
         case "device.secureServicesAvailable":
-            "under securecopy a copy depends on the device's secure services: add \"device\": {\"secureServicesAvailable\": true or false} to the policy file, or secure-services=available or unavailable to a table row's context"
+            "under securecopy a copy depends on the device's secure services: add \"device\": {\"secureServicesAvailable\": true or false} to the policy file, give --secure-services available or unavailable on the command line, or add secure-services=available or unavailable to a table row's context"
         default:
             "add it to the policy file"
         }
