@@ -88,9 +88,9 @@ struct CitationTests {
         return found.sorted()
     }
 
-    @Test("sources, Rules/ (lifecycle scenarios included), Examples/ and API/ name no document users cannot open")
+    @Test("sources, Rules/ (lifecycle scenarios included), Examples/ and Tests/API/ name no document users cannot open")
     func repositoryNamesNoUnopenableDocument() throws {
-        let files = ["Sources", "Rules", "Examples", "API"].flatMap(Self.files(under:))
+        let files = ["Sources", "Rules", "Examples", "Tests/API"].flatMap(Self.files(under:))
         #expect(files.contains("Rules/lifecycle/retire-resets-policies.scenario"))
         #expect(files.contains("Sources/OpenInPolicy/Evaluator.swift"))
         #expect(files.contains { $0.hasPrefix("Examples/scenarios/") })

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `OpenInPolicy`'s public surface is the checked-in list `API/OpenInPolicy.txt`: a change to
+/// `OpenInPolicy`'s public surface is the checked-in list `Tests/API/OpenInPolicy.txt`: a change to
 /// it is deliberate. After changing the surface on purpose, rewrite the list with
 /// `OPENIN_UPDATE_PUBLIC_API=1 swift test --filter PublicAPITests` and commit it with the change.
 @Suite struct PublicAPITests {
@@ -11,7 +11,7 @@ import Testing
         return url
     }()
 
-    static let listPath = packageRoot.appendingPathComponent("API/OpenInPolicy.txt").path
+    static let listPath = packageRoot.appendingPathComponent("Tests/API/OpenInPolicy.txt").path
 
     @Test("the module's public declarations are the checked-in list")
     func surfaceIsTheList() throws {
@@ -28,7 +28,7 @@ import Testing
         let listed = "# The public API of OpenInPolicy, one declaration a line (see PublicAPITests).\n"
             + surface.joined(separator: "\n") + "\n"
         if ProcessInfo.processInfo.environment["OPENIN_UPDATE_PUBLIC_API"] == "1" {
-            try FileManager.default.createDirectory(atPath: Self.packageRoot.appendingPathComponent("API").path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: Self.packageRoot.appendingPathComponent("Tests/API").path, withIntermediateDirectories: true)
             try listed.write(toFile: Self.listPath, atomically: true, encoding: .utf8)
         }
         let checkedIn = (try? String(contentsOfFile: Self.listPath, encoding: .utf8)) ?? ""
@@ -36,7 +36,7 @@ import Testing
         let actual = Set(surface)
         let added = actual.subtracting(expected).sorted(), removed = expected.subtracting(actual).sorted()
         #expect(added.isEmpty && removed.isEmpty, """
-            OpenInPolicy's public API differs from API/OpenInPolicy.txt.
+            OpenInPolicy's public API differs from Tests/API/OpenInPolicy.txt.
             Added:\n\(added.map { "  + " + $0 }.joined(separator: "\n"))
             Removed:\n\(removed.map { "  - " + $0 }.joined(separator: "\n"))
             If the change is deliberate: OPENIN_UPDATE_PUBLIC_API=1 swift test --filter PublicAPITests
