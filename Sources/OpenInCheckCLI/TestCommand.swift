@@ -1,6 +1,7 @@
+import AppConnectRuntime
 import OpenInPolicy
 
-/// `openin-check test [PATH…]`: runs decision tables and reports failing rows.
+/// `openin-check test [PATH…]`: runs decision tables and lifecycle scenarios, and reports what fails.
 struct TestCommand: Command, Equatable {
     /// What `test --format` writes.
     enum Format: String, OptionChoice {
@@ -23,7 +24,7 @@ struct TestCommand: Command, Equatable {
 
     static let verb = Verb(
         name: "test",
-        abstract: "Run decision tables (Markdown) and report failing rows.",
+        abstract: "Run decision tables (Markdown) and lifecycle scenarios; report what fails.",
         usage: usage,
         specs: specs,
         help: """
@@ -31,6 +32,11 @@ struct TestCommand: Command, Equatable {
             searched recursively for *.md; default: Rules/). Each failing row is printed
             as 'file:line: id: column: expected X, got Y'; the last line is
             'N passed, M failed'. Rules/README.md describes the table format.
+
+            A lifecycle scenario (NAME.scenario, named or found in a folder) is replayed
+            as 'simulate' replays it, and its timeline must be exactly NAME.expected
+            beside it; a difference names the first line that differs. A scenario with
+            no NAME.expected is an error.
 
             A run never passes having checked nothing: a folder with no decision table
             under it, a named file without one, a table shaped like a decision table
@@ -52,9 +58,10 @@ struct TestCommand: Command, Equatable {
               github    an '::error file=…,line=…::' annotation per failing row, then
                         'N passed, M failed'.
 
-            Exit status: 0 every row passed; 2 some row failed; 1 a table is malformed,
-            no decision table was found, or a path cannot be read (the error names the
-            file and line); 64 usage error.
+            Exit status: 0 every row and scenario passed; 2 some failed; 1 a table or
+            scenario is malformed, a scenario has no expected timeline, no decision table
+            was found, or a path cannot be read (the error names the file and line); 64
+            usage error.
 
             """,
         parse: { arguments throws(UsageError) in
@@ -75,17 +82,35 @@ struct TestCommand: Command, Equatable {
     var format: Format = .text
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        let cases: [TableCase]
-        do {
-            cases = try DecisionTables.load(paths: paths)
-        } catch {
-            var message = error.description
-            if paths == ["Rules"], error.line == nil, error.file == "Rules" {
-                message += ": run from the repository root, or give the tables' paths"
+        // Scenarios named, or found in the folders; the tables in everything else. A folder that
+        // holds scenarios and no Markdown file is a folder of scenarios, not one missing its tables.
+        var tablePaths: [String] = []
+        var scenarioPaths: [String] = []
+        for path in paths {
+            if path.hasSuffix(".scenario") {
+                scenarioPaths.append(path)
+            } else if let found = DecisionTables.subpaths(of: path) {
+                let scenarios = found.filter { $0.hasSuffix(".scenario") }.sorted().map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+                scenarioPaths += scenarios
+                if scenarios.isEmpty || found.contains(where: { $0.hasSuffix(".md") }) { tablePaths.append(path) }
+            } else {
+                tablePaths.append(path)
             }
-            throw .invalidInput(message)
         }
-        let results = cases.map(DecisionTables.run)
+        var cases: [TableCase] = []
+        if !tablePaths.isEmpty {
+            do {
+                cases = try DecisionTables.load(paths: tablePaths)
+            } catch {
+                var message = error.description
+                if paths == ["Rules"], error.line == nil, error.file == "Rules" {
+                    message += ": run from the repository root, or give the tables' paths"
+                }
+                throw .invalidInput(message)
+            }
+        }
+        var results = cases.map { CheckResult(DecisionTables.run($0)) }
+        for path in scenarioPaths { results.append(try Self.replay(path)) }
         let report = TestReport(results: results, verbose: verbose)
         switch format {
         case .text: console.stdout.write(report.text)
@@ -95,11 +120,69 @@ struct TestCommand: Command, Equatable {
         }
         return report.failed == 0 ? .success : .notAllowed
     }
+
+    /// Replays the scenario at `path` and compares its timeline with `NAME.expected` beside it.
+    /// - Throws: ``CLIError/invalidInput(_:)`` for a scenario that cannot be read or is malformed, or that has no expected timeline.
+    static func replay(_ path: String) throws(CLIError) -> CheckResult {
+        let scenario: Scenario
+        do {
+            scenario = try Scenario.load(path: path)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+        let expectedPath = String(path.dropLast(".scenario".count)) + ".expected"
+        let bytes: [UInt8]
+        do throws(CappedFile.Failure) {
+            bytes = try CappedFile.read(path: expectedPath, what: "expected timeline")
+        } catch {
+            throw .invalidInput("\(path): no expected timeline to compare with (\(expectedPath): \(error.reason)): review the output of 'openin-check simulate \(path)' and write the timeline you expect there")
+        }
+        let expected = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let actual = ScenarioRunner.run(scenario).text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = zip(actual, expected).enumerated().first(where: { !ExactText.same($0.element.0, $0.element.1) })?.offset
+                ?? (actual.count == expected.count ? nil : min(actual.count, expected.count)) else {
+            return CheckResult(file: path, line: 1, id: "timeline", mismatches: [])
+        }
+        let wanted = first < expected.count ? "'\(expected[first])'" : "the end of the file"
+        let got = first < actual.count ? "'\(actual[first])'" : "the end of the timeline"
+        return CheckResult(file: path, line: 1, id: "timeline", mismatches: ["\(expectedPath):\(first + 1): expected \(wanted), got \(got)"])
+    }
+}
+
+/// One check of a `test` run: a decision-table row, or a scenario's timeline.
+struct CheckResult {
+    /// The table or scenario file.
+    let file: String
+    /// The row's line (a scenario's: 1).
+    let line: Int
+    /// The row's id, or `timeline` for a scenario.
+    let id: String
+    /// What differs; empty when the check passed.
+    let mismatches: [String]
+
+    init(file: String, line: Int, id: String, mismatches: [String]) {
+        self.file = file
+        self.line = line
+        self.id = id
+        self.mismatches = mismatches
+    }
+
+    init(_ result: TableResult) {
+        self.init(file: result.tableCase.file, line: result.tableCase.line, id: result.tableCase.id, mismatches: result.mismatches)
+    }
+
+    var passed: Bool { mismatches.isEmpty }
+    /// `file:line`.
+    var location: String { "\(file):\(line)" }
+    /// `file: id`, the name of the check as a test case.
+    var description: String { "\(file): \(id)" }
+    /// `file:line: id: mismatch; mismatch`, for a failed check.
+    var failureMessage: String? { passed ? nil : "\(location): \(id): " + mismatches.joined(separator: "; ") }
 }
 
 /// The results of a `test` run, in each output format.
 struct TestReport {
-    let results: [TableResult]
+    let results: [CheckResult]
     let verbose: Bool
 
     var failed: Int { results.count(where: { !$0.passed }) }
@@ -113,7 +196,7 @@ struct TestReport {
             if let failure = result.failureMessage {
                 text += "FAIL " + failure + "\n"
             } else if verbose {
-                text += "pass \(result.tableCase.location): \(result.tableCase.id)\n"
+                text += "pass \(result.location): \(result.id)\n"
             }
         }
         return text + closingLine
@@ -123,7 +206,7 @@ struct TestReport {
         let shown = results.filter { verbose || !$0.passed }
         guard !shown.isEmpty else { return closingLine }
         let rows = shown.map { result in
-            [result.passed ? "pass" : "**FAIL**", MarkdownText.code(result.tableCase.id), MarkdownText.code(result.tableCase.location),
+            [result.passed ? "pass" : "**FAIL**", MarkdownText.code(result.id), MarkdownText.code(result.location),
              MarkdownText.cell(result.passed ? "" : result.mismatches.joined(separator: "\n"))]
         }
         return MarkdownText.table(["result", "row", "where", "what differs"], rows) + "\n" + closingLine
@@ -132,12 +215,12 @@ struct TestReport {
     var github: String {
         var text = ""
         for result in results {
-            let tableCase = result.tableCase
             if !result.passed {
-                text += GitHubAnnotation.line(.error, file: tableCase.file, line: tableCase.line, title: "decision table row \(tableCase.id)",
+                let title = result.file.hasSuffix(".scenario") ? "scenario timeline" : "decision table row \(result.id)"
+                text += GitHubAnnotation.line(.error, file: result.file, line: result.line, title: title,
                                               message: result.mismatches.joined(separator: "\n"))
             } else if verbose {
-                text += "pass \(tableCase.location): \(tableCase.id)\n"
+                text += "pass \(result.location): \(result.id)\n"
             }
         }
         return text + closingLine
@@ -147,10 +230,10 @@ struct TestReport {
     var junit: String {
         let attribute = { (text: String) in XMLText.escape(text, attribute: true) }
         var files: [String] = []
-        var byFile: [String: [TableResult]] = [:]
+        var byFile: [String: [CheckResult]] = [:]
         for result in results {
-            if byFile[result.tableCase.file] == nil { files.append(result.tableCase.file) }
-            byFile[result.tableCase.file, default: []].append(result)
+            if byFile[result.file] == nil { files.append(result.file) }
+            byFile[result.file, default: []].append(result)
         }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"openin-check test\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"0\">\n"
@@ -159,17 +242,16 @@ struct TestReport {
             let failures = rows.count(where: { !$0.passed })
             xml += "  <testsuite name=\"\(attribute(file))\" tests=\"\(rows.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
             for result in rows {
-                let tableCase = result.tableCase
-                // Only `name` and `classname`: the Jenkins and Ant schemas allow no `file` or `line` on a test case,
+                                // Only `name` and `classname`: the Jenkins and Ant schemas allow no `file` or `line` on a test case,
                 // so the row's `file:line` is the first line of its failure.
-                let opening = "    <testcase name=\"\(attribute(tableCase.description))\" classname=\"\(attribute(file))\""
+                let opening = "    <testcase name=\"\(attribute(result.description))\" classname=\"\(attribute(file))\""
                 guard !result.passed else {
                     xml += opening + "/>\n"
                     continue
                 }
                 xml += opening + ">\n"
                 xml += "      <failure message=\"\(attribute(result.mismatches.joined(separator: "; ")))\" type=\"mismatch\">"
-                xml += XMLText.escape((["\(tableCase.location): \(tableCase.id)"] + result.mismatches).joined(separator: "\n"), attribute: false)
+                xml += XMLText.escape((["\(result.location): \(result.id)"] + result.mismatches).joined(separator: "\n"), attribute: false)
                 xml += "</failure>\n    </testcase>\n"
             }
             xml += "  </testsuite>\n"

@@ -99,7 +99,7 @@ import FoundationXML
         #expect(root.attribute(forName: "tests")?.stringValue == "\(cases.count)")
         for suite in suites {
             let name = suite.attribute(forName: "name")?.stringValue ?? ""
-            #expect(name.hasPrefix("Rules/") && name.hasSuffix(".md"))
+            #expect(name.hasPrefix("Rules/") && (name.hasSuffix(".md") || name.hasSuffix(".scenario")))
             #expect(suite.attribute(forName: "tests")?.stringValue == "\(suite.elements(forName: "testcase").count)")
             #expect(Set((suite.attributes ?? []).compactMap(\.name)).isSubset(of: ["name", "tests", "failures", "errors", "skipped"]))
             for testCase in suite.elements(forName: "testcase") {

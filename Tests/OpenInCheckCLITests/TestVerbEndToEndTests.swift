@@ -99,13 +99,43 @@ import Testing
         #expect(run.stderr == "Error: README.md: holds no decision table (a pipe table whose header has 'id', 'policy', 'channel' and 'outcome' columns): name a file that has one\n")
     }
 
-    @Test func aScenarioIsNotATableAndTheErrorSaysHowToRunIt() throws {
-        let file = try BuiltBinary.run(["test", "Rules/lifecycle/acknowledgments.scenario"])
-        #expect(file.status == 1)
-        #expect(file.stderr == "Error: Rules/lifecycle/acknowledgments.scenario: is a lifecycle scenario, not a decision table: replay it with 'openin-check simulate Rules/lifecycle/acknowledgments.scenario' and compare the timeline with the one you expect (diff)\n")
+    @Test func lifecycleScenariosAreReplayedAgainstTheirExpectedTimelines() throws {
+        let one = try BuiltBinary.run(["test", "Rules/lifecycle/acknowledgments.scenario"])
+        #expect(one.status == 0)
+        #expect(one.stderr == "")
+        #expect(one.stdout == "1 passed, 0 failed\n")
+        let count = try FileManager.default.contentsOfDirectory(atPath: BuiltBinary.packageRoot.appendingPathComponent("Rules/lifecycle").path)
+            .filter { $0.hasSuffix(".scenario") }.count
         let folder = try BuiltBinary.run(["test", "Rules/lifecycle"])
-        #expect(folder.status == 1)
-        #expect(folder.stderr == "Error: Rules/lifecycle: no decision table found: this folder and its subfolders hold no Markdown (*.md) file (they hold lifecycle scenarios: replay each with 'openin-check simulate FILE')\n")
+        #expect(folder.status == 0)
+        #expect(folder.stdout == "\(count) passed, 0 failed\n")
+        #expect(count >= 10)
+    }
+
+    @Test func aTimelineThatDiffersFailsAtTheFirstLineThatDiffers() throws {
+        let root = BuiltBinary.packageRoot.appendingPathComponent("Rules/lifecycle")
+        let scenario = try String(contentsOf: root.appendingPathComponent("acknowledgments.scenario"), encoding: .utf8)
+        var expected = try String(contentsOf: root.appendingPathComponent("acknowledgments.expected"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let original = expected[2]
+        expected[2] = "something else"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try scenario.write(to: directory.appendingPathComponent("mine.scenario"), atomically: true, encoding: .utf8)
+        try expected.joined(separator: "\n").write(to: directory.appendingPathComponent("mine.expected"), atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("mine.scenario").path
+        let run = try BuiltBinary.run(["test", directory.path])
+        #expect(run.status == 2)
+        #expect(run.stdout == "FAIL \(path):1: timeline: \(directory.path)/mine.expected:3: expected 'something else', got '\(original)'\n0 passed, 1 failed\n")
+        let github = try BuiltBinary.run(["test", "--format", "github", path])
+        #expect(github.stdout.hasPrefix("::error file=\(path),line=1,title=scenario timeline::"))
+
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("mine.expected"))
+        let missing = try BuiltBinary.run(["test", path])
+        #expect(missing.status == 1)
+        #expect(missing.stdout == "")
+        #expect(missing.stderr.hasPrefix("Error: \(path): no expected timeline to compare with (\(directory.path)/mine.expected: "))
+        #expect(missing.stderr.contains("review the output of 'openin-check simulate \(path)'"))
     }
 
     @Test func aTableMissingItsOutcomeColumnIsInvalidInput() throws {

@@ -181,7 +181,7 @@ public enum DecisionTables {
 
     /// Every path under the directory `path`, relative to it, descending into
     /// subdirectories but not into symbolic links to them; nil when a directory cannot be read.
-    static func subpaths(of path: String) -> [String]? {
+    package static func subpaths(of path: String) -> [String]? {
         var found: [String] = []
         var pending: [String] = [""]
         while let relative = pending.popLast() {
