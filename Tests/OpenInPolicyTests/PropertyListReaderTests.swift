@@ -222,6 +222,35 @@ import Testing
         #expect(foundation == bad.foundationReadsIt)
     }
 
+    /// The reader finds repeated and look-alike keys itself, in small and large dictionaries, at the key's line.
+    @Test(arguments: [3, 16, 17, 40])
+    func repeatedAndLookAlikeKeysAreErrorsAtTheirLine(_ size: Int) {
+        let filler = (0..<size).map { "<key>k\($0)</key><true/>" }.joined(separator: "\n")
+        let cases = [("<key>k0</key><false/>", "duplicate key \"k0\" in a <dict> (first at line 2)"),
+                     ("<key>\u{212A}</key><false/>", "the keys \"K\" (line 1) and \"\u{212A}\" in one <dict> are different bytes that look the same")]
+        for (late, message) in cases {
+            let text = "<plist><dict><key>K</key><true/>\n\(filler)\n\(late)</dict></plist>"
+            #expect {
+                _ = try PropertyList.read(Array(text.utf8))
+            } throws: { error in
+                guard let error = error as? FormatError else { return false }
+                return error.message.hasPrefix("not a valid property list: ") && error.message.contains(message) && error.line == size + 2
+            }
+        }
+    }
+
+    @Test func arraysMayNest512LevelsAndNoMore() throws {
+        func nested(_ levels: Int) -> [UInt8] {
+            Array(("<plist>" + String(repeating: "<array>", count: levels) + String(repeating: "</array>", count: levels) + "</plist>").utf8)
+        }
+        _ = try PropertyList.read(nested(512))
+        #expect {
+            _ = try PropertyList.read(nested(513))
+        } throws: { error in
+            (error as? FormatError)?.message == "not a valid property list (XML or binary): too many nested arrays or dictionaries, failing on line 1"
+        }
+    }
+
     @Test func bytesThatAreNotUTF8AreAnError() {
         let bytes = Array("<plist><string>".utf8) + [0xC3, 0x28] + Array("</string></plist>".utf8)
         #expect {

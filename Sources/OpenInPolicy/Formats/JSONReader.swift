@@ -254,7 +254,7 @@ private struct JSONParser {
         var members: [JSONObject.Member] = []
         // By bytes, as the SDK keys its dictionaries; and by canonical equivalence, which a Swift dictionary
         // (and so every reader of this object) would merge: two keys that differ only there are refused.
-        var keys = ObjectKeys()
+        var keys = RepeatedKeys<JSONPosition>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -275,7 +275,7 @@ private struct JSONParser {
                 throw JSONError("duplicate key \"\(key)\" (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
             }
             if let other = keys.lookalike(of: key) {
-                throw JSONError("the keys \(JSONWriter.quoted(other.key)) (line \(other.position.line), column \(other.position.column)) and \(JSONWriter.quoted(key)) are different bytes that look the same (canonically equivalent Unicode): rename or remove one", at: keyPosition)
+                throw JSONError("the keys \(JSONWriter.quoted(other.key)) (line \(other.place.line), column \(other.place.column)) and \(JSONWriter.quoted(key)) are different bytes that look the same (canonically equivalent Unicode): rename or remove one", at: keyPosition)
             }
             keys.add(key, at: keyPosition)
             skipWhitespace()
@@ -587,44 +587,5 @@ private struct JSONParser {
         index = before
         continuationBytes -= ignored.count - 1
         throw error("expected a value (object, array, string, number, true, false or null), found '\(character)'")
-    }
-}
-
-/// The keys of one JSON object read so far, to find a key given twice (by bytes) or two
-/// keys that are canonically equivalent.
-///
-/// A policy's objects hold a handful of keys: up to ``linearLimit`` they are compared one by
-/// one, and only a larger object builds its two dictionaries (the first dictionaries of these
-/// types a process makes cost more than reading a whole small policy).
-/// - Complexity: O(1) expected per key once past ``linearLimit``; O(``linearLimit``) before.
-private struct ObjectKeys {
-    static let linearLimit = 16
-    private var list: [(key: String, position: JSONPosition)] = []
-    private var exact: [ExactKey: JSONPosition] = [:]
-    private var canonical: [String: (key: String, position: JSONPosition)] = [:]
-
-    /// Where a key with exactly `key`'s bytes was given, if one was.
-    func same(as key: String) -> JSONPosition? {
-        if list.count <= Self.linearLimit { return list.first { ExactText.same($0.key, key) }?.position }
-        return exact[ExactKey(key)]
-    }
-
-    /// A key canonically equivalent to `key` (Swift's `String ==`), if one was given.
-    func lookalike(of key: String) -> (key: String, position: JSONPosition)? {
-        if list.count <= Self.linearLimit { return list.first { $0.key == key } }
-        return canonical[key]
-    }
-
-    mutating func add(_ key: String, at position: JSONPosition) {
-        list.append((key, position))
-        if list.count == Self.linearLimit + 1 {
-            for (key, position) in list {
-                exact[ExactKey(key)] = position
-                canonical[key] = (key, position)
-            }
-        } else if list.count > Self.linearLimit + 1 {
-            exact[ExactKey(key)] = position
-            canonical[key] = (key, position)
-        }
     }
 }

@@ -75,14 +75,6 @@ enum PropertyList {
             throw FormatError("not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')")
         } else if let line = line(of: Array("<!ENTITY".utf8), in: bytes) {
             throw FormatError("entity definitions (<!ENTITY …>) are not allowed in a property list", line: line)
-        } else {
-            do throws(PropertyListKeyCheck.Problem) {
-                try PropertyListKeyCheck.checkXML(bytes)
-            } catch where error.tooDeep {
-                throw FormatError("not a valid property list (XML or binary): \(error.message)")
-            } catch {
-                throw FormatError("not a valid property list: \(error.message)", line: error.line)
-            }
         }
         if binary {
             do throws(BinaryPropertyListCheck.Problem) {
@@ -93,6 +85,8 @@ enum PropertyList {
         }
         do throws(XMLPropertyListReader.Problem) {
             return try XMLPropertyListReader.read(bytes)
+        } catch where error.isKeyProblem {
+            throw FormatError("not a valid property list: \(error.message)", line: error.line)
         } catch {
             throw FormatError("not a valid property list (XML or binary): \(error.message)", line: error.line)
         }

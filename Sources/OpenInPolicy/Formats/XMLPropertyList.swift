@@ -10,19 +10,24 @@
 /// sections (comments between elements, not inside text). Anything else — an unknown element, text where a value
 /// belongs, a value missing after a key, a mismatched end tag, a number that
 /// does not parse, bytes that are not UTF-8, a declared encoding other than
-/// UTF-8 or UTF-16 — is an error naming the line, never a guess.
-/// ``PropertyListKeyCheck`` runs first (repeated keys, nesting depth);
-/// entity definitions are refused before either.
+/// UTF-8 or UTF-16 — is an error naming the line, never a guess. So is a
+/// key given twice in one `<dict>`, and two keys that are different bytes
+/// but canonically equivalent (`BLOCKING` and `BLOC\u{212A}ING`): the SDK
+/// reads keys byte for byte, so no silent pick can be the device's. Arrays
+/// and dictionaries may nest ``BinaryPropertyListCheck/maxDepth`` levels.
+/// Entity definitions are refused before the reader starts.
 struct XMLPropertyListReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var depth = 0
 
-    /// What went wrong, and on which line.
+    /// What went wrong, and on which line (none for nesting too deep).
     struct Problem: Error {
         let message: String
-        let line: Int
+        let line: Int?
+        /// A repeated or look-alike key: the file is well-formed, its keys are not.
+        var isKeyProblem = false
     }
 
     /// A start tag, read up to its `>`.
@@ -34,11 +39,26 @@ struct XMLPropertyListReader {
 
     /// Reads `bytes` (UTF-8, or UTF-16 with a byte order mark).
     static func read(_ bytes: [UInt8]) throws(Problem) -> PropertyListValue {
-        var reader = XMLPropertyListReader(bytes: PropertyListKeyCheck.utf8(bytes))
+        var reader = XMLPropertyListReader(bytes: utf8(bytes))
         return try reader.document()
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// An XML property list's bytes as UTF-8: UTF-16 with a byte order mark is converted, anything else is kept.
+    static func utf8(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) else { return bytes }
+        let bigEndian = bytes[0] == 0xFE
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            let high = UInt16(bytes[bigEndian ? index : index + 1]), low = UInt16(bytes[bigEndian ? index + 1 : index])
+            units.append(high << 8 | low)
+            index += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
 
     private func fail(_ message: String, line: Int? = nil) -> Problem { Problem(message: message, line: line ?? self.line) }
 
@@ -223,8 +243,9 @@ struct XMLPropertyListReader {
 
     private mutating func nest(_ tag: Tag) throws(Problem) {
         depth += 1
-        if depth > BinaryPropertyListCheck.maxDepth + 1 {
-            throw fail("too many nested arrays or dictionaries, failing on line \(tag.line)", line: tag.line)
+        // At most maxDepth levels of arrays and dictionaries, as the binary check allows.
+        if depth > BinaryPropertyListCheck.maxDepth {
+            throw Problem(message: "too many nested arrays or dictionaries, failing on line \(tag.line)", line: nil)
         }
     }
 
@@ -248,6 +269,7 @@ struct XMLPropertyListReader {
         try nest(tag)
         defer { depth -= 1 }
         var entries: [(key: String, value: PropertyListValue)] = []
+        var keys = RepeatedKeys<Int>()
         while true {
             try skipMisc(allowDoctype: false)
             guard index < bytes.count else { throw fail("<dict> (line \(tag.line)) is not closed") }
@@ -257,6 +279,15 @@ struct XMLPropertyListReader {
                 throw fail("<\(Self.text(keyTag.name))> stands where a <key> belongs inside <dict> (line \(tag.line))", line: keyTag.line)
             }
             let key = try text(keyTag)
+            if let first = keys.same(as: key) {
+                throw Problem(message: "duplicate key \(JSONWriter.quoted(key)) in a <dict> (first at line \(first)): give each key once",
+                              line: keyTag.line, isKeyProblem: true)
+            }
+            if let other = keys.lookalike(of: key) {
+                throw Problem(message: "the keys \(JSONWriter.quoted(other.key)) (line \(other.place)) and \(JSONWriter.quoted(key)) in one <dict> are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one",
+                              line: keyTag.line, isKeyProblem: true)
+            }
+            keys.add(key, at: keyTag.line)
             try skipMisc(allowDoctype: false)
             guard index < bytes.count, !bytes[index...].starts(with: Array("</".utf8)) else {
                 throw fail("the value is missing for key \(JSONWriter.quoted(key)) inside <dict>", line: keyTag.line)

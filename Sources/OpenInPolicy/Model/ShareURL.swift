@@ -112,7 +112,7 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
     private static func lowercasedScheme(_ text: String, end: Int) -> String {
         String(unsafeUninitializedCapacity: end) { buffer in
             // A native string's bytes in place (most URLs); else through its UTF-8 view.
-            let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+            let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
                 for index in 0..<end {
                     let byte = bytes[index]
                     buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
