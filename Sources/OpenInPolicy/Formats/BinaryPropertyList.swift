@@ -119,17 +119,13 @@ struct BinaryPropertyListReader {
         Int(BinaryPropertyListCheck.integer(bytes, at: position, size: referenceSize))
     }
 
-    /// An object's length (its marker's low bits, or the integer after it when they are 0xF) and where its body starts.
+    /// An object's length and where its body starts (``BinaryPropertyListCheck/length(_:at:end:)``).
     private func length(at start: Int) throws(Problem) -> (Int, Int) {
-        let low = Int(bytes[start] & 0x0F)
-        guard low == 0x0F else { return (low, start + 1) }
-        let position = start + 1
-        guard position < end, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else { throw Problem(message: "it is truncated or corrupt") }
-        let size = 1 << Int(bytes[position] & 0x0F)
-        try inside(position + 1, size)
-        let value = BinaryPropertyListCheck.integer(bytes, at: position + 1, size: size)
-        guard value <= UInt64(end) else { throw Problem(message: "it is truncated or corrupt") }
-        return (Int(value), position + 1 + size)
+        do throws(BinaryPropertyListCheck.LengthProblem) {
+            return try BinaryPropertyListCheck.length(bytes, at: start, end: end)
+        } catch {
+            throw Problem(message: "it is truncated or corrupt")
+        }
     }
 
     /// Checks that `count` bytes from `position` lie in the object area.

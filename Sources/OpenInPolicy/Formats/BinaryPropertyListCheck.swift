@@ -52,6 +52,30 @@ enum BinaryPropertyListCheck {
         return value
     }
 
+    /// Why an object's length cannot be read.
+    enum LengthProblem: Error {
+        /// The marker says a length follows, but what follows is not a small integer.
+        case corrupt
+        /// The length's integer runs past the object area.
+        case outside
+        /// The length is larger than the file.
+        case longerThanFile
+    }
+
+    /// The length of the object whose marker is at `start` (its low four bits, or the integer
+    /// after the marker when they are 0xF) and where its body starts; `end` is the object area's end.
+    static func length(_ bytes: [UInt8], at start: Int, end: Int) throws(LengthProblem) -> (count: Int, body: Int) {
+        let low = Int(bytes[start] & 0x0F)
+        guard low == 0x0F else { return (low, start + 1) }
+        let position = start + 1
+        guard position < end, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else { throw .corrupt }
+        let size = 1 << Int(bytes[position] & 0x0F)
+        guard position + 1 + size <= end else { throw .outside }
+        let value = integer(bytes, at: position + 1, size: size)
+        guard value <= UInt64(end) else { throw .longerThanFile }
+        return (Int(value), position + 1 + size)
+    }
+
     /// Walks the object graph from the top object, counting values with memoisation.
     private struct Walker {
         let bytes: [UInt8]
@@ -78,18 +102,11 @@ enum BinaryPropertyListCheck {
             if kind == 0xC { throw Problem(message: "it holds a set, which property lists do not have") }
             // Arrays (0xA) and dictionaries (0xD) refer to other objects; nothing else does.
             guard kind == 0xA || kind == 0xD else { return 1 }
-            var position = start + 1
-            var count = Int(marker & 0x0F)
-            if count == 0x0F {
-                guard position < end, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else {
-                    throw Problem(message: "a collection's length is corrupt")
-                }
-                let size = 1 << Int(bytes[position] & 0x0F)
-                guard position + 1 + size <= end else { throw Problem(message: "a collection's length lies outside the object area") }
-                let length = BinaryPropertyListCheck.integer(bytes, at: position + 1, size: size)
-                guard length <= UInt64(end) else { throw Problem(message: "a collection is longer than the file") }
-                count = Int(length)
-                position += 1 + size
+            let count: Int, position: Int
+            do throws(LengthProblem) {
+                (count, position) = try BinaryPropertyListCheck.length(bytes, at: start, end: end)
+            } catch {
+                throw Problem(message: error.message(for: "collection"))
             }
             let references = kind == 0xD ? count * 2 : count
             guard references <= (end - position) / referenceSize else {
@@ -130,24 +147,28 @@ enum BinaryPropertyListCheck {
             guard start >= 8, start < end else { return nil }
             let kind = bytes[start] >> 4
             guard kind == 0x5 || kind == 0x6 else { return nil }
-            var position = start + 1
-            var length = Int(bytes[start] & 0x0F)
-            if length == 0x0F {
-                guard position < end, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else {
-                    throw Problem(message: "a string's length is corrupt")
-                }
-                let size = 1 << Int(bytes[position] & 0x0F)
-                guard position + 1 + size <= end else { throw Problem(message: "a string's length lies outside the object area") }
-                let value = BinaryPropertyListCheck.integer(bytes, at: position + 1, size: size)
-                guard value <= UInt64(end) else { throw Problem(message: "a string is longer than the file") }
-                length = Int(value)
-                position += 1 + size
+            let length: Int, position: Int
+            do throws(LengthProblem) {
+                (length, position) = try BinaryPropertyListCheck.length(bytes, at: start, end: end)
+            } catch {
+                throw Problem(message: error.message(for: "string"))
             }
             let byteCount = kind == 0x6 ? length * 2 : length
             guard byteCount <= end - position else { throw Problem(message: "a string lies outside the object area") }
             if kind == 0x5 { return String(decoding: bytes[position..<position + byteCount], as: UTF8.self) }
             let units = (0..<length).map { UInt16(bytes[position + 2 * $0]) << 8 | UInt16(bytes[position + 2 * $0 + 1]) }
             return String(decoding: units, as: UTF16.self)
+        }
+    }
+}
+
+extension BinaryPropertyListCheck.LengthProblem {
+    /// The check's message for a `kind` ("collection", "string") whose length is unreadable.
+    func message(for kind: String) -> String {
+        switch self {
+        case .corrupt: "a \(kind)'s length is corrupt"
+        case .outside: "a \(kind)'s length lies outside the object area"
+        case .longerThanFile: "a \(kind) is longer than the file"
         }
     }
 }
