@@ -97,15 +97,10 @@ public enum DecisionTables {
             }
             guard found == 0 else { continue }
             if !isDirectory {
-                if path.hasSuffix(".scenario") {
-                    throw TableError(file: path, line: 0, message: "is a lifecycle scenario, not a decision table: replay it with 'openin-check simulate \(path)' and compare the timeline with the one you expect (diff)")
-                }
                 throw TableError(file: path, line: 0, message: "holds no decision table (\(tableShape)): name a file that has one")
             }
             if files.isEmpty {
-                let scenarios = (subpaths(of: path) ?? []).contains { $0.hasSuffix(".scenario") }
-                throw TableError(file: path, line: 0, message: "no decision table found: this folder and its subfolders hold no Markdown (*.md) file"
-                                 + (scenarios ? " (they hold lifecycle scenarios: replay each with 'openin-check simulate FILE')" : ""))
+                throw TableError(file: path, line: 0, message: "no decision table found: this folder and its subfolders hold no Markdown (*.md) file")
             }
             let searched = files.count == 1 ? "the 1 Markdown file" : "the \(files.count) Markdown files"
             throw TableError(file: path, line: 0, message: "no decision table found in \(searched) of this folder and its subfolders (\(tableShape))")
