@@ -137,14 +137,21 @@ struct TestCommand: Command, Equatable {
         } catch {
             throw .invalidInput("\(path): no expected timeline to compare with (\(expectedPath): \(error.reason)): review the output of 'openin-check simulate \(path)' and write the timeline you expect there")
         }
-        let expected = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let actual = ScenarioRunner.run(scenario).text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split at the newline byte (a String splits "\r\n" as one character), a line's "\r" dropped:
+        // an expected timeline with Windows line endings reads like any other.
+        func lines(_ bytes: some Collection<UInt8>) -> [String] {
+            bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+                String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+            }
+        }
+        let expected = lines(bytes)
+        let actual = lines(Array(ScenarioRunner.run(scenario).text.utf8))
         guard let first = zip(actual, expected).enumerated().first(where: { !ExactText.same($0.element.0, $0.element.1) })?.offset
                 ?? (actual.count == expected.count ? nil : min(actual.count, expected.count)) else {
             return CheckResult(file: path, line: 1, id: "timeline", mismatches: [])
         }
-        let wanted = first < expected.count ? "'\(expected[first])'" : "the end of the file"
-        let got = first < actual.count ? "'\(actual[first])'" : "the end of the timeline"
+        let wanted = first < expected.count ? "'\(DecisionText.escaped(expected[first]))'" : "the end of the file"
+        let got = first < actual.count ? "'\(DecisionText.escaped(actual[first]))'" : "the end of the timeline"
         return CheckResult(file: path, line: 1, id: "timeline", mismatches: ["\(expectedPath):\(first + 1): expected \(wanted), got \(got)"])
     }
 }

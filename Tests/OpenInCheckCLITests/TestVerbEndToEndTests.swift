@@ -127,6 +127,13 @@ import Testing
         let run = try BuiltBinary.run(["test", directory.path])
         #expect(run.status == 2)
         #expect(run.stdout == "FAIL \(path):1: timeline: \(directory.path)/mine.expected:3: expected 'something else', got '\(original)'\n0 passed, 1 failed\n")
+        // Windows line endings in both files read like any other.
+        let crlf = expected.enumerated().map { $0.offset == 2 ? original : $0.element }.joined(separator: "\r\n")
+        try crlf.write(to: directory.appendingPathComponent("windows.expected"), atomically: true, encoding: .utf8)
+        try scenario.replacingOccurrences(of: "\n", with: "\r\n").write(to: directory.appendingPathComponent("windows.scenario"), atomically: true, encoding: .utf8)
+        let windows = try BuiltBinary.run(["test", directory.appendingPathComponent("windows.scenario").path])
+        #expect(windows.status == 0)
+        #expect(windows.stdout == "1 passed, 0 failed\n")
         let github = try BuiltBinary.run(["test", "--format", "github", path])
         #expect(github.stdout.hasPrefix("::error file=\(path),line=1,title=scenario timeline::"))
 
