@@ -54,7 +54,7 @@ package struct BenchCorpus: Sendable {
         schemeHandlers = handlers
     }
 
-    /// The policy as a policy file (the README's JSON policy file format), one key per line and one whitelist entry per line.
+    /// The policy as a policy file (the JSON policy file format of `PolicyFormats.md`), one key per line and one whitelist entry per line.
     package var policyFile: String {
         var text = "{\n  \"description\": \"openin-check bench corpus, seed \(seed)\",\n"
         text += "  \"openInPolicy\": \"whitelist\",\n  \"openInWhitelist\": [\n"

@@ -15,7 +15,7 @@ public enum CLI {
     static let version = "0.1.0"
 
     /// The commit the binary was built from, when the build named it (`-Xcc -DOPENIN_CHECK_COMMIT=…`, as the
-    /// README's install command does); `nil` for a plain `swift build`, which has no way to know it.
+    /// README's Install command does); `nil` for a plain `swift build`, which has no way to know it.
     static let commit: String? = {
         #if canImport(BuildInfo)
         guard let pointer = openin_check_build_commit() else { return nil }

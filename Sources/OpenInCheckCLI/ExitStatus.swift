@@ -1,4 +1,4 @@
-/// The exit statuses of the CLI (README, "Exit status"): scripts branch on these.
+/// The exit statuses of the CLI (`CommandLine.md` of the `OpenInPolicy` documentation, "Exit status"): scripts branch on these.
 enum ExitStatus: Int32, Sendable, Equatable {
     /// Every decision is `allow` (or the verb printed what was asked: help, version, a matrix).
     case success = 0

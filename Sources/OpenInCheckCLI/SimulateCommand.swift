@@ -17,8 +17,9 @@ struct SimulateCommand: Command, Equatable {
             device. Prints the timeline: every callback the AppConnect library calls on
             the app (or would, had the app implemented it), every acknowledgment the
             server receives, and every share decision, each with the scenario line that
-            caused it; then 'N shares, M not allowed'. The README's "The scenario format"
-            describes the format; Examples/scenarios/ has commented examples.
+            caused it; then 'N shares, M not allowed'. "The scenario format" in
+            Sources/AppConnectRuntime/AppConnectRuntime.docc/Scenarios.md describes the
+            format; Examples/scenarios/ has commented examples.
 
             Usage: \(CLI.name) simulate [--format text|json] SCENARIO
 

@@ -2,7 +2,7 @@ import AppConnectRuntime
 import OpenInPolicy
 import Testing
 
-/// The embedding example of the README's runtime section, as written there.
+/// The embedding example of the runtime's lifecycle article (`AppConnectRuntime.docc/Lifecycle.md`), as written there.
 @Suite struct ReadmeExampleTests {
     final class NotesApp: AppConnectDelegate {
         func appConnectIsReady(_ appConnect: AppConnect) {

@@ -89,7 +89,7 @@ extension AppConnectDoubleTests {
 }
 
 extension AppConnectDoubleTests {
-    /// The README's harness example, as written there.
+    /// The harness example of `AppConnect.docc/TestingWithTheDouble.md`, as written there.
     @Suite struct ReadmeExample {
         @Test func blockedShareReachesTheApp() throws {
             let harness = try AppConnectHarness([.openInPolicy(.whitelist, whitelist: ["com.example.viewer"])])

@@ -91,31 +91,32 @@ import Testing
     }
 }
 
-/// The README's `eval` and `matrix` examples are real output: each block that
+/// The `eval` and `matrix` examples of the README and the DocC articles are real output: each block that
 /// starts with `$ openin-check eval` or `$ openin-check matrix` is run, and the
 /// lines it shows must be the lines the tool prints (standard output, then
 /// standard error), from the first, where `…` stands for lines left out.
 @Suite struct ReadmeDecisionExamplesTests {
-    static func examples() throws -> [(command: [String], shown: [String], line: Int)] {
-        let readme = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var examples: [(command: [String], shown: [String], line: Int)] = []
-        var index = 0
-        while index < lines.count {
-            defer { index += 1 }
-            guard lines[index].hasPrefix("$ openin-check eval ") || lines[index].hasPrefix("$ openin-check matrix ") else { continue }
-            let start = index
-            var command = String(lines[index].dropFirst(2))
-            while command.hasSuffix("\\"), index + 1 < lines.count {
-                index += 1
-                command = String(command.dropLast()) + " " + lines[index].trimmingCharacters(in: .whitespaces)
+    static func examples() throws -> [(command: [String], shown: [String], line: String)] {
+        var examples: [(command: [String], shown: [String], line: String)] = []
+        for path in Documentation.articles {
+            let lines = try MarkdownFile(path: path).lines
+            var index = 0
+            while index < lines.count {
+                defer { index += 1 }
+                guard lines[index].hasPrefix("$ openin-check eval ") || lines[index].hasPrefix("$ openin-check matrix ") else { continue }
+                let start = index
+                var command = String(lines[index].dropFirst(2))
+                while command.hasSuffix("\\"), index + 1 < lines.count {
+                    index += 1
+                    command = String(command.dropLast()) + " " + lines[index].trimmingCharacters(in: .whitespaces)
+                }
+                var shown: [String] = []
+                while index + 1 < lines.count, lines[index + 1] != "```", !lines[index + 1].hasPrefix("$ ") {
+                    index += 1
+                    shown.append(lines[index])
+                }
+                examples.append((command.split(separator: " ").dropFirst().map(String.init), shown, "\(path):\(start + 1)"))
             }
-            var shown: [String] = []
-            while index + 1 < lines.count, lines[index + 1] != "```" {
-                index += 1
-                shown.append(lines[index])
-            }
-            examples.append((command.split(separator: " ").dropFirst().map(String.init), shown, start + 1))
         }
         return examples
     }
@@ -151,7 +152,7 @@ import Testing
         for example in examples {
             let run = try BuiltBinary.run(example.command)
             let output = (run.stdout + run.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            #expect(Self.shows(example.shown, output), "README.md:\(example.line): \(example.command.joined(separator: " "))\n\(output.joined(separator: "\n"))")
+            #expect(Self.shows(example.shown, output), "\(example.line): \(example.command.joined(separator: " "))\n\(output.joined(separator: "\n"))")
         }
     }
 }
@@ -173,7 +174,7 @@ import Testing
     }
 }
 
-/// The README's embedding example of `Decision.explanation(for:under:)`, through the public API only.
+/// The embedding example (README, Embedding.md) of `Decision.explanation(for:under:)`, through the public API only.
 @Suite struct PublicExplanationTests {
     @Test func explanationFromTheEmbeddingExample() throws {
         let policy = Policy(

@@ -2,8 +2,10 @@ import Foundation
 import OpenInPolicy
 import Testing
 
-/// Issue 14: the README cannot drift. Every command block in README.md is run against the built
-/// binary, in the package root, on the bundled examples:
+/// Issue 14: the documentation cannot drift. Every command block of README.md and of every DocC
+/// article (`Sources/*/*.docc/*.md`) is run against the built binary, in the package root, on the
+/// bundled examples; blocks are found as CommonMark finds them (`MarkdownFile`), so the blocks run are
+/// the blocks a reader sees:
 ///
 /// - a block with `$ openin-check …` lines: each command runs and its output (standard output and
 ///   standard error, as a terminal shows them) must be the lines under it;
@@ -12,42 +14,38 @@ import Testing
 ///   counts) that must run without a usage error; a `# exit N` comment checks the status;
 /// - a block after `<!-- readme-test: skip (why) -->` is not run (install paths, placeholders, long runs).
 ///
-/// In shown output, a line holding only `…` stands for any number of lines. The verb table is checked
-/// against the verbs `openin-check --help` lists.
+/// In shown output, a line holding only `…` stands for any number of lines. A failure names the file
+/// and line. The verb tables are checked against the verbs `openin-check --help` lists.
 @Suite struct ReadmeEndToEndTests {
-    /// A fenced block of the README: its info string, first content line (1-based) and lines, and the marker before it.
+    /// A fenced block of a document: its info string, first content line (1-based) and lines, and the marker before it.
     struct Block: CustomStringConvertible {
+        let file: String
         let info: String
         let line: Int
         let lines: [String]
         let marker: String?
-        var description: String { "README.md:\(line)" }
+        var description: String { "\(file):\(line)" }
+        /// The place of the block's line `offset` (0-based).
+        func place(_ offset: Int) -> String { "\(file):\(line + offset)" }
     }
 
-    static let readme: [String] = {
-        let text = (try? String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
-        return text.components(separatedBy: "\n")
-    }()
+    static let readme: [String] = (try? MarkdownFile(path: "README.md"))?.lines ?? []
 
-    static let blocks: [Block] = {
-        var blocks: [Block] = []
-        var index = 0
-        while index < readme.count {
-            let line = readme[index]
-            guard line.hasPrefix("```") else { index += 1; continue }
-            let info = String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces)
-            var previous = index - 1
-            while previous >= 0, readme[previous].trimmingCharacters(in: .whitespaces).isEmpty { previous -= 1 }
-            let before = previous >= 0 ? readme[previous].trimmingCharacters(in: .whitespaces) : ""
+    /// README.md and every DocC article, parsed.
+    static let documents: [MarkdownFile] = Documentation.articles.compactMap { try? MarkdownFile(path: $0) }
+
+    static func blocks(of document: MarkdownFile) -> [Block] {
+        document.fences.map { fence in
+            var previous = fence.openLine - 2
+            while previous >= 0, document.lines[previous].trimmingCharacters(in: .whitespaces).isEmpty { previous -= 1 }
+            let before = previous >= 0 ? document.lines[previous].trimmingCharacters(in: .whitespaces) : ""
             let marker = before.hasPrefix("<!-- readme-test:") && before.hasSuffix("-->")
                 ? String(before.dropFirst("<!-- readme-test:".count).dropLast(3)).trimmingCharacters(in: .whitespaces) : nil
-            var end = index + 1
-            while end < readme.count, !readme[end].hasPrefix("```") { end += 1 }
-            blocks.append(Block(info: info, line: index + 2, lines: Array(readme[(index + 1)..<min(end, readme.count)]), marker: marker))
-            index = end + 1
+            return Block(file: document.path, info: fence.info, line: fence.openLine + 1, lines: fence.lines, marker: marker)
         }
-        return blocks
-    }()
+    }
+
+    static let blocks: [Block] = documents.flatMap(blocks(of:))
 
     /// The blocks that hold commands (languages such as json or swift are not run).
     static var commandBlocks: [Block] { blocks.filter { ["", "sh", "console"].contains($0.info) } }
@@ -85,7 +83,7 @@ import Testing
         var shown = expected
         while shown.last == "" { shown.removeLast() }
         #expect(matches(shown[...], actual[...]),
-                "\(block): '\(command)' no longer prints what the README shows.\nShown:\n\(shown.joined(separator: "\n"))\nActual:\n\(actual.joined(separator: "\n"))")
+                "\(block): '\(command)' no longer prints what the documentation shows.\nShown:\n\(shown.joined(separator: "\n"))\nActual:\n\(actual.joined(separator: "\n"))")
     }
 
     /// The logical lines of a block: `\` continuations joined.
@@ -132,7 +130,7 @@ import Testing
                 var index = 0
                 while index < block.lines.count {
                     guard block.lines[index].hasPrefix("$ ") else {
-                        Issue.record("README.md:\(block.line + index): output before any '$ ' command")
+                        Issue.record("\(block.place(index)): output before any '$ ' command")
                         index += 1
                         continue
                     }
@@ -162,17 +160,20 @@ import Testing
                     command = command.trimmingCharacters(in: .whitespaces)
                     if command.isEmpty || command.hasPrefix("#") { continue }
                     guard command.hasPrefix("openin-check ") || command.hasPrefix("swift run openin-check ") else {
-                        Issue.record("README.md:\(block.line + offset): '\(command)' is not an openin-check command: run it in a '$ ' session, or put <!-- readme-test: skip (why) --> before the block")
+                        Issue.record("\(block.place(offset)): '\(command)' is not an openin-check command: run it in a '$ ' session, or put <!-- readme-test: skip (why) --> before the block")
                         continue
                     }
                     let run = try Self.shell(command)
-                    #expect(![64, 126, 127].contains(run.status) && run.status < 128, "README.md:\(block.line + offset): '\(command)' exits \(run.status): \(run.output)")
-                    if let expectedStatus { #expect(run.status == expectedStatus, "README.md:\(block.line + offset): '\(command)'") }
+                    #expect(![64, 126, 127].contains(run.status) && run.status < 128, "\(block.place(offset)): '\(command)' exits \(run.status): \(run.output)")
+                    if let expectedStatus { #expect(run.status == expectedStatus, "\(block.place(offset)): '\(command)'") }
                     ran += 1
                 }
             }
         }
         #expect(ran >= 20)
+        // Blocks of the articles run too, not only the README's.
+        let files = Set(Self.commandBlocks.filter { $0.marker?.hasPrefix("skip") != true }.map(\.file))
+        #expect(files.count >= 6, "\(files.sorted())")
     }
 
     /// The ellipsis matcher itself: it must not accept what differs.
@@ -184,29 +185,42 @@ import Testing
         #expect(!Self.matches(["a", "b", "c"][...], ["a", "b"][...]))
     }
 
-    /// The README's verb table lists exactly the verbs `openin-check --help` lists.
-    @Test func theVerbTableMatchesTheCLI() throws {
+    /// Every verb table (the README's, the command-line article's) lists exactly the verbs `openin-check --help` lists.
+    @Test func theVerbTablesMatchTheCLI() throws {
         let help = try BuiltBinary.run(["--help"]).stdout
         let section = try #require(help.components(separatedBy: "\nVerbs:\n").dropFirst().first?.components(separatedBy: "\n\n").first)
         let verbs = section.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
         #expect(verbs.contains("eval") && verbs.contains("help"))
-        let start = try #require(Self.readme.firstIndex(of: "| verb | what it does |"))
-        var listed: [String] = []
-        for line in Self.readme[(start + 2)...] {
-            guard line.hasPrefix("| `") else { break }
-            listed.append(String(line.dropFirst(3).prefix { $0 != "`" && $0 != " " }))
+        var tables = 0
+        for document in Self.documents {
+            for (start, line) in document.lines.enumerated() where line == "| verb | what it does |" {
+                tables += 1
+                var listed: [String] = []
+                for line in document.lines[(start + 2)...] {
+                    guard line.hasPrefix("| `") else { break }
+                    listed.append(String(line.dropFirst(3).prefix { $0 != "`" && $0 != " " }))
+                }
+                #expect(listed == verbs, "\(document.path):\(start + 1): the verb table lists \(listed), --help \(verbs)")
+            }
         }
-        #expect(listed == verbs)
+        #expect(tables >= 2)
     }
 }
 
-/// The output the README's Swift examples show in `// …` comments after a `print`, computed by the same calls.
+/// The output the Swift examples of the README and the articles show in `// …` comments after a
+/// `print`, computed by the same calls. Every line that holds the code is checked.
 @Suite struct ReadmeSwiftCommentTests {
-    /// The comment after the README line that contains `code`.
-    static func comment(after code: String) throws -> String {
-        let line = try #require(ReadmeEndToEndTests.readme.first { $0.contains(code) }, "the README no longer has '\(code)'")
-        let range = try #require(line.range(of: "// "), "'\(code)' has no comment")
-        return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+    /// The comments after the documentation lines that contain `code`; at least one.
+    static func comments(after code: String) throws -> [String] {
+        var found: [String] = []
+        for document in ReadmeEndToEndTests.documents {
+            for line in document.lines where line.contains(code) {
+                let range = try #require(line.range(of: "// "), "\(document.path): '\(code)' has no comment")
+                found.append(String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        #expect(!found.isEmpty, "the documentation no longer has '\(code)'")
+        return found
     }
 
     @Test func theEmbeddingExamplePrintsWhatItsCommentSays() throws {
@@ -216,7 +230,9 @@ import Testing
             device: try DeviceFacts(emailPlusInstalled: true))
         let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
         let printed = "\(decision.outcome) \(decision.target.map { "\($0)" } ?? "-") \(decision.rule)"
-        #expect(printed == (try Self.comment(after: "print(decision.outcome, decision.target ?? \"-\", decision.rule)")))
+        let comments = try Self.comments(after: "print(decision.outcome, decision.target ?? \"-\", decision.rule)")
+        #expect(comments.count >= 2, "the README and the embedding article")
+        for comment in comments { #expect(printed == comment) }
     }
 
     @Test func theDiffExamplePrintsWhatItsCommentSays() throws {
@@ -224,8 +240,8 @@ import Testing
             let bytes = try Data(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("Examples/diff/\(name).json"))
             return try PolicyFile.read(Array(bytes), file: name).policy
         }
-        // The README's `current` → `proposed` is the tightening its diff section shows.
+        // The article's `current` → `proposed` is the tightening its diff section shows.
         let diff = PolicyDiff(old: try policy("old"), new: try policy("tightened"))
-        #expect("\(diff.verdict)" == (try Self.comment(after: "print(diff.verdict)")))
+        for comment in try Self.comments(after: "print(diff.verdict)") { #expect("\(diff.verdict)" == comment) }
     }
 }

@@ -68,10 +68,11 @@ struct CitationTests {
         #expect(Citation.choice("Rules/drag-and-drop.md", "Our choices").text == "Rules/drag-and-drop.md: Our choices")
     }
 
-    /// The README and `Rules/*.md`: what a user reads in the repository.
+    /// The README, the DocC articles and `Rules/*.md`: what a user reads in the repository.
     static var userDocuments: [String] {
         let rules = (try? FileManager.default.contentsOfDirectory(atPath: RulesFolder.path)) ?? []
-        return ["README.md"] + rules.filter { $0.hasSuffix(".md") }.sorted().map { "Rules/" + $0 }
+        let articles = files(under: "Sources").filter { $0.hasSuffix(".md") && $0.contains(".docc/") }
+        return ["README.md"] + articles + rules.filter { $0.hasSuffix(".md") }.sorted().map { "Rules/" + $0 }
     }
 
     /// Files allowed to name an unopenable document (none: every file is clean).
@@ -104,7 +105,7 @@ struct CitationTests {
         }
     }
 
-    @Test("the README and Rules/*.md name no document users cannot open, and every repository path they name exists")
+    @Test("the README, the DocC articles and Rules/*.md name no document users cannot open, and every repository path they name exists")
     func documentsCiteWhatExists() throws {
         #expect(Self.userDocuments.count > 5)
         let path = try NSRegularExpression(pattern: #"(?<![A-Za-z0-9_./-])((?:Rules|Examples|Sources|Tests)/[A-Za-z0-9_./+-]*[A-Za-z0-9_/])"#)

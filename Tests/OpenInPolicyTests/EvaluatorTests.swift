@@ -3,7 +3,7 @@ import OpenInPolicy
 
 @Suite("Evaluator")
 struct EvaluatorTests {
-    /// The README's embedding example, kept compiling and true.
+    /// The embedding example of the README and `Embedding.md`, kept compiling and true.
     @Test func readmeExample() throws {
         let policy = Policy(
             status: .whitelist,

@@ -3,7 +3,7 @@ import Testing
 @testable import OpenInPolicy
 
 /// A rule is one unit, and the list of units (`RuleCatalog.units`) is the one
-/// order: these tests fail when a step of "Adding a rule" (README) is forgotten.
+/// order: these tests fail when a step of "Adding a rule" (`OpenInPolicy.docc/Rules.md`) is forgotten.
 @Suite("Rule units")
 struct RuleUnitTests {
     static let rows: [TableCase] = (try? DecisionTables.load(paths: [RulesFolder.path])) ?? []

@@ -43,10 +43,17 @@ public final class DualModeController: Sendable {
     }
 
     /// Creates a controller; nothing happens until ``launch(launchOptions:)``.
-    /// - Parameter onEvent: called for every ``DualModeEvent`` (the app removes
-    ///   its sensitive data on ``DualModeEvent/retireActions``, encrypts its data
-    ///   on ``DualModeEvent/dataEncryptionChanged(_:)``, tells the user on
-    ///   ``DualModeEvent/switchFinished(_:succeeded:)``).
+    /// - Parameters:
+    ///   - device: the simulated device the app runs on.
+    ///   - store: where the dual-mode and data encryption states persist.
+    ///   - delegate: the app's delegate, which receives every callback but
+    ///     `appConnect:managedPolicyChangedTo:`.
+    ///   - infoPlist: the app's Info.plist overrides.
+    ///   - app: the app's facts (its own URL schemes).
+    ///   - onEvent: called for every ``DualModeEvent`` (the app removes
+    ///     its sensitive data on ``DualModeEvent/retireActions``, encrypts its data
+    ///     on ``DualModeEvent/dataEncryptionChanged(_:)``, tells the user on
+    ///     ``DualModeEvent/switchFinished(_:succeeded:)``).
     public init(device: SimulatedDevice, store: any DualModeStore, delegate: any AppConnectDelegate,
                 infoPlist: InfoPlistOverrides = InfoPlistOverrides(), app: AppFacts = AppFacts(),
                 onEvent: (@Sendable (DualModeEvent) -> Void)? = nil) {

@@ -12,7 +12,7 @@ import OpenInPolicy
 /// "All AppConnect apps" (``openInAllAppConnectApps``,
 /// ``openFromAllAppConnectApps``) is WHITELIST of the AppConnect apps
 /// installed now: a ``SimulatedDevice`` keeps that whitelist equal to its
-/// ``DeviceFacts/appConnectApps`` as they change (AppConnect for iOS SDK
+/// `DeviceFacts.appConnectApps` as they change (AppConnect for iOS SDK
 /// Developer Guide: Open In policy API details: "The openInWhitelist lists
 /// all the currently authorized AppConnect apps").
 public struct ServerState: Sendable, Hashable {

@@ -107,7 +107,7 @@ public final class SimulatedDevice: Sendable {
     /// `applicationDidBecomeActiveFromAppConnect:` only when the app resigned
     /// active for AppConnect before (AppConnectInterface.h: it "only occurs
     /// after an AppConnect event ... caused the app to resign active").
-    /// - Throws: ``InputError/malformedScheme(_:)`` for a scheme handler whose
+    /// - Throws: `InputError.malformedScheme(_:)` for a scheme handler whose
     ///   scheme is not a URL scheme; the device is then unchanged.
     public func update(_ event: DeviceEvent) throws(InputError) {
         if case .schemeHandler(let scheme, let handler) = event {

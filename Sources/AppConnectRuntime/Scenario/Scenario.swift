@@ -5,7 +5,7 @@ import OpenInPolicy
 ///
 /// ``ScenarioRunner`` replays it and returns the ``Timeline`` of callbacks,
 /// acknowledgments and decisions. The text format (one statement a line,
-/// `#` comments) is documented in the README's runtime section and parsed by
+/// `#` comments) is documented in <doc:Scenarios> and parsed by
 /// ``parse(_:name:)``.
 public struct Scenario: Sendable, Hashable {
     /// Where the scenario comes from (a path), for error messages and the timeline.

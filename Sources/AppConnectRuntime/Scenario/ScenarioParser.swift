@@ -10,7 +10,9 @@ extension Scenario {
     }
 
     /// Parses a scenario's text.
-    /// - Parameter name: where the text comes from, for errors and the timeline.
+    /// - Parameters:
+    ///   - text: the scenario, one statement a line.
+    ///   - name: where the text comes from, for errors and the timeline.
     /// - Throws: ``ScenarioError`` for the first malformed line: what is wrong and how to fix it.
     public static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
         var parser = ScenarioParser(name: name)

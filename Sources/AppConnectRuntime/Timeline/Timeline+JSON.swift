@@ -17,7 +17,7 @@ extension Timeline {
     /// ```
     ///
     /// Every event has `line`, `actor` and `event`, plus the fields of its kind
-    /// (the README's runtime section lists them). Values are SDK constant names.
+    /// (<doc:Scenarios> lists them). Values are SDK constant names.
     public var json: String {
         var output = "{\n  \"scenario\": " + JSONWriter.quoted(scenario) + ",\n  \"events\": ["
         for (index, entry) in entries.enumerated() {

@@ -32,7 +32,6 @@ public enum PolicyJSON {
     /// Reads a policy file's text.
     /// - Parameters:
     ///   - bytes: the file's contents.
-    ///   - reader: the JSON reader (its limits).
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
     /// - Throws: ``FormatError`` with the line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {

@@ -28,7 +28,7 @@ import Dispatch
 /// Records are those of the CLI contract (see ``DecisionRecord``). Plain
 /// request lines in ``Format/jsonLines`` without explanations are written
 /// straight from the line's bytes; every other line takes the general path
-/// (a JSON tree, a ``RequestLine``, a ``DecisionRecord``). Both give the same
+/// (a JSON tree, a `RequestLine`, a ``DecisionRecord``). Both give the same
 /// bytes.
 ///
 /// A class that reuses one output buffer from line to line: use one stream

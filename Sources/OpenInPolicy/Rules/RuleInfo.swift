@@ -151,7 +151,7 @@ struct Citation: Sendable, Hashable {
 /// `Rules/README.md`, write its unit, add the unit to ``RuleCatalog/units``,
 /// and call it from ``Evaluator/decide(_:)`` at the same place; then make the
 /// test reference model (`Tests/OpenInPolicyTests/ReferenceModel.swift`)
-/// follow, without calling the engine. The README's "Adding a rule" section
+/// follow, without calling the engine. "Adding a rule" (`OpenInPolicy.docc/Rules.md`)
 /// walks through it; `swift test` fails when a step is forgotten.
 protocol RuleUnit: Sendable {
     /// The ids this unit can decide with, with their descriptions, in order.

@@ -8,7 +8,7 @@
 public struct PolicyDocument: Sendable, Hashable {
     /// Which format the document was read from.
     public enum Kind: String, Sendable, Hashable, CustomStringConvertible {
-        /// A JSON policy file (README, "The JSON policy file").
+        /// A JSON policy file (<doc:PolicyFormats#The-JSON-policy-file>).
         case policyFile = "policy file"
         /// The SDK's local test file, `AppConnect.plist`.
         case appConnectPlist = "AppConnect.plist"
