@@ -88,6 +88,8 @@ public final class GuideAppDelegate: NSObject, AppConnectDelegate {
         appConnect.configApplied(ACPOLICY_APPLIED, message: "")
     }
 
+    // The guide's sample names the parameter OpenInPolicy.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public func appConnect(_ appConnect: AppConnect, openInAttemptedWhenACOpenInPolicyBlocked OpenInPolicy: ACOpenInPolicy) {
         let alert = AlertView(title: "Open In not allowed",
                               message: "You are not allowed to share a document with this app.",

@@ -1,3 +1,4 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
 // ACCompatibility.h: the SDK's older constant names, `#define`d to the new
 // ones (`#define ACOPENINPOLICY_WHITELIST ACOpenInPolicyWhitelist`), so apps
 // written against the pre-2017 headers keep compiling. Each is a global of

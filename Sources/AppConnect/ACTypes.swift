@@ -1,3 +1,4 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
 // The enumerations and constants of the AppConnect for iOS SDK as Swift imports
 // them from its public headers (AppConnect.framework/Headers, the 2013-2018
 // headers: `ACTypes.h`, `ACError.h`, `AppConnectInterface.h`, `ACCompatibility.h`).

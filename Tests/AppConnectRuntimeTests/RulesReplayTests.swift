@@ -79,6 +79,7 @@ import Testing
 
     /// One row: set up the device and library, make the share, compare.
     func replay(_ row: TableCase, policy: Policy, setting: PolicySetting, request: ShareRequest) throws {
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         let where_ = "\(row.location): \(row.id)"
         var server = ServerState(openInPolicy: policy.status, openInWhitelist: policy.whitelist,
                                  config: policy.config.values, dragAndDropPolicy: policy.dragAndDrop)

@@ -110,6 +110,7 @@ import Testing
         guard records.count == lines.count else { return nil }
         var anyInvalid = false, anyNotAllowed = false
         for (index, (record, line)) in zip(records, lines).enumerated() {
+            // swift-format-ignore: AlwaysUseLowerCamelCase
             let where_ = "seed \(seed), line \(index + 1): \(String(decoding: line.bytes, as: UTF8.self)) → \(record)"
             guard case .object(let object) = try? JSONReader().read(Array(record.utf8)) else {
                 Issue.record("\(where_): not a JSON object")
