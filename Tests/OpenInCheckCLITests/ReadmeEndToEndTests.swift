@@ -29,10 +29,14 @@ import Testing
         func place(_ offset: Int) -> String { "\(file):\(line + offset)" }
     }
 
-    static let readme: [String] = (try? MarkdownFile(path: "README.md"))?.lines ?? []
-
     /// README.md and every DocC article, parsed.
     static let documents: [MarkdownFile] = Documentation.articles.compactMap { try? MarkdownFile(path: $0) }
+
+    /// Every document was read: an unreadable one would leave its blocks unchecked.
+    @Test func everyDocumentIsRead() {
+        #expect(Self.documents.count == Documentation.articles.count)
+        #expect(Documentation.articles.count >= 14, "\(Documentation.articles)")
+    }
 
     static func blocks(of document: MarkdownFile) -> [Block] {
         document.fences.map { fence in
