@@ -19,9 +19,15 @@ import Testing
             }
         }
         let anchors = Set(file.headings.map(\.anchor))
+        let article = file.path.contains(".docc/")
         for link in file.links {
             let target = link.target
             if target.contains("://") || target.hasPrefix("mailto:") || target.hasPrefix("doc:") { continue }
+            if article {
+                // docc renders an article away from the repository and does not check such links.
+                problems.append("\(file.path):\(link.line): '\(target)': in a DocC article, link an article or a section with <doc:Article> or [text](doc:Article#Section-title), which docc checks, and name a repository file in a code span")
+                continue
+            }
             if target.hasPrefix("#") {
                 let anchor = String(target.dropFirst())
                 if !anchors.contains(anchor) {
@@ -142,6 +148,13 @@ import Testing
             "start-up-size--and-load", "linked-heading", "setext-heading",
         ])
         #expect(MarkdownFile.anchor("Ünïcode MI_AC_KEY 1.2") == "ünïcode-mi_ac_key-12")
+    }
+
+    @Test func aDocCArticleLinksWithDocLinks() {
+        let file = MarkdownFile(path: "Sources/X/X.docc/A.md", text: "# A\n\nSee [B](doc:B#Section), [C](#a) and [rules](../../../Rules/README.md).\n")
+        let problems = Self.problems(in: file)
+        #expect(problems.count == 2)
+        #expect(problems.allSatisfy { $0.hasPrefix("Sources/X/X.docc/A.md:3: ") })
     }
 
     @Test func linksAreFoundOutsideCodeSpans() {
