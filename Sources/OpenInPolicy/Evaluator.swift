@@ -35,14 +35,21 @@ public struct Evaluator: Sendable {
     @inline(__always)
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         // The units of `RuleCatalog.units`, in that order, each called directly (no existential, no array):
-        // rules 1 to 4 apply to every Open In channel (rule 1 to every channel, rule 2 to drag and drop only);
-        // rules 5 to 13 each own a route.
+        // rule 1 applies to every channel, rule 2 to drag and drop only, rule 3 to web addresses under a
+        // Web DLP setting, rule 4 to excluded share-sheet activities; rules 5 and 6 to every Open In channel;
+        // rules 7 to 17 each own a route.
         // A test checks that this decides exactly as walking `RuleCatalog.units` does.
         if NotEnforcingRule.applies(policy) { return NotEnforcingRule.decide(request, policy) }
         if case .dragAndDrop(let target) = request.route, let dragPolicy = policy.dragAndDrop {
             return DragAndDropPolicyRule.decide(target: target, dragPolicy, policy)
         }
-        // Rules 3 and 4 concern the Open In channels only: Open From, copy and print (rules 11 to 13)
+        if let setting = policy.webDLP, case .otherURL(let url) = request.route, url.isWeb {
+            return WebDLPRule.decide(url: url, setting, policy)
+        }
+        if policy.excludesActivities, case .activityView(let target?) = request.route, policy.excludes(activity: target) {
+            return ExcludedActivityRule.decide(policy)
+        }
+        // Rules 5 and 6 concern the Open In channels only: Open From, copy, print, paste and keyboards (rules 13 to 17)
         // have controls of their own. The channel is looked at only when one of them applies.
         if EnforcementDisabledRule.applies(policy), request.channel.isOpenIn { return EnforcementDisabledRule.decide(request, policy) }
         if AuthorizedRule.applies(policy), request.channel.isOpenIn { return AuthorizedRule.decide(request, policy) }
@@ -56,6 +63,8 @@ public struct Evaluator: Sendable {
         case .openFrom(let source): return OpenFromRule.decide(source: source, policy)
         case .copy(let target): return CopyRule.decide(target: target, policy)
         case .print: return PrintRule.decide(policy)
+        case .paste: return PasteRule.decide(policy)
+        case .keyboard(let keyboard): return KeyboardRule.decide(keyboard: keyboard, policy)
         }
     }
 
@@ -87,8 +96,8 @@ enum Delivery {
         case .mailView: request.channel == .mailLink ? policy.thirdPartyMailApp ?? .mobileMail : .mobileMail
         case .otherURL(let url): policy.isOwnScheme(url) ? nil : policy.handler(for: url)
         case .document(let target), .dragAndDrop(let target): target
-        case .copy(let target): target
-        case .openFrom, .print: nil
+        case .copy(let target), .keyboard(let target): target
+        case .openFrom, .print, .paste: nil
         }
     }
 }

@@ -46,6 +46,15 @@ enum RowInputs {
         device.appConnectApps = Set(try settings.appConnectApps.map { try BundleID($0) })
         var app = AppFacts()
         for scheme in settings.appSchemes { try app.addScheme(scheme) }
+        device.webAtWorkInstalled = settings.webAtWork
+        if !settings.webAtWorkIDs.isEmpty { device.webAtWorkBundleIDs = try settings.webAtWorkIDs.map { try BundleID($0) } }
+        app.allowsCustomKeyboards = try settings.appCustomKeyboards.map { text throws(TableError) in
+            switch text {
+            case "allowed": true
+            case "refused": false
+            default: throw place.error("context setting 'app-custom-keyboards=\(text)': write app-custom-keyboards=allowed or app-custom-keyboards=refused")
+            }
+        } ?? true
         device.secureServicesAvailable = try settings.secureServices.map { text throws(TableError) in
             switch text {
             case "available": true
@@ -70,6 +79,8 @@ enum RowInputs {
         }
         policy.pasteboard = try settings.pasteboard.map { try PasteboardPolicy(parsing: $0) }
         policy.print = try settings.print.map { try PrintPolicy(parsing: $0) }
+        policy.webDLP = try settings.webDLP.map { try WebDLPPolicy(parsing: $0) }
+        policy.excludedActivityTypes = try settings.excludedActivities.map { try BundleID($0) }
         let request = try ShareRequest(channel: cells["channel"] ?? "", target: value("target"), url: value("url"),
                                        source: value("source"), document: value("document"))
         // A request the policy cannot decide (a control it does not set) is an error row, as in eval.
@@ -93,10 +104,16 @@ enum RowInputs {
         var pasteboard: String?
         var print: String?
         var secureServices: String?
+        var webDLP: String?
+        var webAtWork = false
+        var webAtWorkIDs: [String] = []
+        var excludedActivities: [String] = []
+        var appCustomKeyboards: String?
 
         static let names = ["not-enforcing", "email-plus", "email-plus-id=", "plist-override", "config:KEY=VALUE",
                             "handler:SCHEME=ID", "app-scheme=", "dnd=", "appconnect-apps=",
-                            "open-from=", "open-from-whitelist=", "pasteboard=", "print=", "secure-services="]
+                            "open-from=", "open-from-whitelist=", "pasteboard=", "print=", "secure-services=",
+                            "web-dlp=", "web-at-work", "web-at-work-id=", "excluded-activity=", "app-custom-keyboards="]
 
         init(parsing text: String, at place: Place) throws(TableError) {
             guard text != "-" else { return }
@@ -121,6 +138,16 @@ enum RowInputs {
                     emailPlus = true
                 } else if setting == "plist-override" {
                     plistOverride = true
+                } else if setting == "web-at-work" {
+                    webAtWork = true
+                } else if setting.hasPrefix("web-at-work-id=") {
+                    webAtWorkIDs.append(try argument(after: "web-at-work-id="))
+                } else if setting.hasPrefix("web-dlp=") {
+                    webDLP = try argument(after: "web-dlp=")
+                } else if setting.hasPrefix("excluded-activity=") {
+                    excludedActivities.append(try argument(after: "excluded-activity="))
+                } else if setting.hasPrefix("app-custom-keyboards=") {
+                    appCustomKeyboards = try argument(after: "app-custom-keyboards=")
                 } else if setting.hasPrefix("email-plus-id=") {
                     emailPlusIDs.append(try argument(after: "email-plus-id="))
                 } else if setting.hasPrefix("config:") {
