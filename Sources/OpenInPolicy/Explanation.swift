@@ -129,6 +129,12 @@ struct ExplanationFacts {
         return [plist, config]
     }
 
+    /// For a web address opened under a policy without the Web DLP setting: a sentence saying so; else none.
+    var webDLPNotGiven: [String] {
+        guard policy.webDLP == nil, request.channel == .openURL, request.url?.isWeb == true else { return [] }
+        return ["the Web DLP setting was not given (webDLP, --web-dlp), so the AppConnect global policy's rule for web links does not apply"]
+    }
+
     /// Whether Email+ is installed, in words.
     var emailPlus: String {
         policy.device.emailPlusInstalled

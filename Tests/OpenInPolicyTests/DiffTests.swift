@@ -33,6 +33,8 @@ struct DiffTests {
                      "x-unhandled://share"].map { "open-url - \($0)" }
         expected += ["mail-link - mailto:someone@example.com", "mail-compose - -"]
         expected += targets.map { "drag-and-drop \($0) -" }
+        // Paste reads no target (with and without a source); a keyboard is the system one or a custom one.
+        expected += ["paste - -", "paste - -", "keyboard - -", "keyboard com.apple.keyboard -", "keyboard com.example.unlisted-app -"]
         #expect(described == expected)
     }
 
@@ -80,8 +82,9 @@ struct DiffTests {
         let diff = PolicyDiff(old: Policy(status: .authorized), new: disabled)
         #expect(diff.verdict == .equivalent)
         #expect(diff.changes.isEmpty)
-        // 4 target channels × 4 targets (the Mail pair, Email+, a fresh ID), 2 activity view, 4 URLs, 2 mail views.
-        #expect(diff.requestClassCount == 24)
+        // 4 target channels × 4 targets (the Mail pair, Email+, a fresh ID), 2 activity view, 4 URLs, 2 mail views,
+        // 2 paste and 3 keyboard classes.
+        #expect(diff.requestClassCount == 29)
     }
 
     @Test("equivalent: a whitelist under UNAUTHORIZED is ignored")

@@ -56,7 +56,7 @@ import Testing
                 continue
             }
             let evaluator = Evaluator(policy: policy)
-            if ["open-from", "copy", "print"].contains(row.cells["channel"] ?? "") {
+            if ["open-from", "copy", "print", "paste", "keyboard"].contains(row.cells["channel"] ?? "") {
                 // The fast path declines the channels beyond Open In: the general path writes their records.
                 beyondOpenIn += 1
                 #expect(Self.fastRecord(line, JSONLinesFastPath(evaluator: evaluator)) == nil, "\(row.location): \(row.id) was not declined")

@@ -214,7 +214,7 @@ public enum PolicyJSON {
             }
         }
         if let field = fields["excludedAppleActivityTypes"] {
-            inputs.stated.excludedActivityTypes = try bundleIDs(field, what: "Apple activity types (strings such as \"com.apple.UIKit.activity.AirDrop\")")
+            inputs.stated.excludedActivityTypes = try bundleIDs(field, what: "Apple activity types, such as com.apple.UIKit.activity.AirDrop")
         }
     }
 
@@ -295,7 +295,10 @@ public enum PolicyJSON {
         var config: [String: String] = [:]
         for (key, cursor, _) in try field.anyMembers(what: "the app-specific configuration: string keys and values") {
             guard case .string(let value) = cursor.value else {
-                let hint = cursor.value == .bool(true) ? ": write \"true\" in quotes" : ""
+                let hint = switch cursor.value {
+                case .bool(let value): ": write \"\(value)\" in quotes"
+                default: ""
+                }
                 throw cursor.error("must be a string (the server sends app-specific configuration as strings), not \(cursor.found)\(hint)")
             }
             config[key] = value

@@ -177,7 +177,7 @@ public struct DeviceFacts: Sendable, Hashable {
     /// or `nil` when not given; a copy under SECURECOPY needs it.
     public var secureServicesAvailable: Bool? = nil
     /// Whether Ivanti's secure browser Web@Work is installed (the Web DLP setting reads it).
-    public var webAtWorkInstalled = false
+    public var webAtWorkInstalled: Bool = false
     /// Web@Work's bundle IDs; the first is the one a redirect opens (never empty).
     public var webAtWorkBundleIDs: [BundleID] = [.webAtWork] {
         didSet { if webAtWorkBundleIDs.isEmpty { webAtWorkBundleIDs = [.webAtWork] } }
@@ -233,7 +233,7 @@ public struct AppFacts: Sendable, Hashable {
     private var schemesWithoutOrigin: Set<String> = []
     /// Whether the app lets custom keyboards in, its answer to `-shouldAllowExtensionPointIdentifier:`
     /// (asked only when the config does not set `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`).
-    public var allowsCustomKeyboards = true
+    public var allowsCustomKeyboards: Bool = true
 
     /// Creates app facts with no schemes.
     public init() { urlSchemes = [] }

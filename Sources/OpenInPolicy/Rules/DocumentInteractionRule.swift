@@ -1,4 +1,4 @@
-/// Rule 9: document interaction, Quick Look and app extensions.
+/// Rule 11: document interaction, Quick Look and app extensions.
 enum DocumentInteractionRule: RuleUnit {
     static let listed = RuleInfo(
         "document.listed-target",

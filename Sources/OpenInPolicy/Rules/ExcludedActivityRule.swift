@@ -27,9 +27,9 @@ enum ExcludedActivityRule: RuleUnit {
                 "an excluded activity is not offered in the share sheet, whatever the Open In policy, so the user cannot pick it and no callback is called"]
     }
 
-    /// The share sheet's classes are rule 7's (with and without a target); each target of the space,
-    /// excluded activities among them, tells excluded from offered.
+    /// The share sheet's other classes are rule 7's (with and without a target, which stand for every
+    /// activity offered); each activity either policy excludes tells excluded from offered.
     static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
-        [.eachTarget(.activityView)]
+        [.eachExcludedActivity]
     }
 }

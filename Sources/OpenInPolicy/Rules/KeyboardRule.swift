@@ -80,8 +80,10 @@ enum KeyboardRule: RuleUnit {
         }
     }
 
-    /// A keyboard is read only as system or custom: no target, the system keyboard, and each target of the space.
+    /// A keyboard is read only as the system keyboard or a custom one: no target, the system keyboard,
+    /// and the fresh ID, which stands for every custom keyboard.
     static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
-        [.one(space.request(.keyboard)), .one(space.request(.keyboard, target: .systemKeyboard)), .eachTarget(.keyboard)]
+        [.one(space.request(.keyboard)), .one(space.request(.keyboard, target: .systemKeyboard)),
+         .one(space.request(.keyboard, target: space.freshTarget))]
     }
 }

@@ -1,4 +1,4 @@
-/// Rule 8: a `mailto:` link tapped in a web or text view, which goes to the device's mail app,
+/// Rule 10: a `mailto:` link tapped in a web or text view, which goes to the device's mail app,
 /// or `MFMailComposeViewController`, which is always native Mail.
 enum MailViewRule: RuleUnit {
     static let quote = "For example, with these policy settings, this method is called when the device user taps a :mailTo link in a UIWebView, WKWebView, or UITextView, or when the app attempts to display a MFMailComposeViewController."
