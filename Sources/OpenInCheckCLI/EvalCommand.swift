@@ -34,9 +34,9 @@ struct EvalCommand: Command, Equatable {
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
-        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view; for copy, the app pasted into)."),
+        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view; for copy, the app pasted into;\nfor keyboard, the keyboard extension)."),
         OptionSpec("--url", value: "URL", help: "The URL opened (open-url) or tapped (mail-link)."),
-        OptionSpec("--source", value: "BUNDLE_ID", help: "The app that sends a document to this app (open-from); leave it out\nwhen the sending app is unknown."),
+        OptionSpec("--source", value: "BUNDLE_ID", help: "The app that sends a document to this app (open-from), or the app a\npasted copy came from (paste); leave it out when unknown."),
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),

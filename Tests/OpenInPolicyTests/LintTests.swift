@@ -219,6 +219,22 @@ struct LintTests {
         #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": "authorized"}"#) == [])
     }
 
+    @Test("OI019 custom-keyboards-value and OI020 custom-keyboards-key-misspelled")
+    func customKeyboards() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "TRUE"}}"#) == [
+            "1:68 error OI019 custom-keyboards-value config.MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS: MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS is \"TRUE\", which is neither \"true\" nor \"false\": values are compared byte for byte, so custom keyboards are refused | fix: write \"true\" to allow custom keyboards or \"false\" to refuse them (lowercase, in quotes)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": true}}"#) == [
+            "1:68 error OI019 custom-keyboards-value config.MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS: MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS is true, not a string: app-specific configuration values are strings, and openin-check rejects the file until it is one | fix: write \"true\" or \"false\" in quotes",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARD": "false"}}"#) == [
+            "1:32 error OI020 custom-keyboards-key-misspelled config.MI_AC_IOS_ALLOW_CUSTOM_KEYBOARD: the key \"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARD\" is not MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS: keys are matched byte for byte, so the library never reads it and the app decides about custom keyboards | fix: rename the key to MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS",
+        ])
+        #expect(Self.lint("{\"openInPolicy\": 0, \"config\": {\"MI_AC_IOS_ALLOW_CUSTOM_\u{212A}EYBOARDS\": \"true\"}}").map { $0.contains("OI020") } == [true])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "false"}}"#) == [])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "true"}}"#) == [])
+    }
+
     @Test("OI000 invalid-input: a file that is not JSON")
     func invalidJSON() {
         #expect(Self.lint("{\"openInPolicy\": \"whitelist\",\n}") == [
