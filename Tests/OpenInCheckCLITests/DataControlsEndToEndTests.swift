@@ -52,7 +52,7 @@ import Testing
         let unknown = try BuiltBinary.run(["eval", "--policy", Self.allFive, "--channel", "open-from", "--explain"])
         #expect(unknown.status == 2)
         #expect(unknown.stdout.contains("  callback    appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication: with ACOpenFromPolicyWhitelist, nil (unknown source)\n"))
-        #expect(unknown.stdout.contains("(step 11 of 13)"))
+        #expect(unknown.stdout.contains("(step 13 of 17)"))
         let malformed = try BuiltBinary.run(["eval", "--policy", Self.allFive, "--channel", "open-from", "--source", "com..scanner"])
         #expect(malformed.status == 1)
         #expect(malformed.stderr.hasPrefix("Error: --source: malformed bundle ID 'com..scanner'"))
