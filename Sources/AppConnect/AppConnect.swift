@@ -323,8 +323,12 @@ public final class AppConnect: NSObject {
         return ACSensitiveData(fakeKeyFor: Array(scope.utf8) + [0] + Array(identifier.utf8))
     }
 
-    /// `-allowLocalCachingForTunneledRequests:`: the double has no tunnel; the call does nothing.
-    public func allowLocalCaching(forTunneledRequests flag: Bool) { _ = live("allowLocalCachingForTunneledRequests:") }
+    /// `-(void)allowLocalCachingForTunneledRequests:(BOOL)flag` (AppTunnel): the double has no tunnel, so the
+    /// call changes nothing; it is recorded, so a test can check what the app asked for.
+    public func allowLocalCaching(forTunneledRequests flag: Bool) {
+        guard live("allowLocalCachingForTunneledRequests:") else { return }
+        world.allowedLocalCaching(flag)
+    }
 
     /// `-enableAppExtensionSupport`: the double has no app extensions; the call does nothing.
     public func enableAppExtensionSupport() { _ = live("enableAppExtensionSupport") }

@@ -41,6 +41,7 @@ package final class DoubleWorld: @unchecked Sendable {
     private var _misuses: [Misuse] = []
     private var _problems: [String] = []
     private var _displayedMessages: [String] = []
+    private var _localCachingForTunneledRequests: [Bool] = []
     private var _shared: AppConnect?
     private var _last: AppConnect?
 
@@ -62,6 +63,7 @@ package final class DoubleWorld: @unchecked Sendable {
             _misuses = []
             _problems = []
             _displayedMessages = []
+            _localCachingForTunneledRequests = []
             _shared = nil
             _last = nil
         }
@@ -89,6 +91,8 @@ package final class DoubleWorld: @unchecked Sendable {
     package var misuses: [Misuse] { locked { _misuses } }
     package var problems: [String] { locked { _problems } }
     package var displayedMessages: [String] { locked { _displayedMessages } }
+    /// The flags the app passed to `-allowLocalCachingForTunneledRequests:`, in order (AppTunnel: recorded, no behaviour).
+    package var localCachingForTunneledRequests: [Bool] { locked { _localCachingForTunneledRequests } }
 
     /// The shared instance: set by `initWith`, cleared by `stop` and by the end of the process.
     package var sharedInstance: AppConnect? { locked { _shared } }
@@ -119,6 +123,7 @@ package final class DoubleWorld: @unchecked Sendable {
 
     func problem(_ text: String) { locked { _problems.append(text) } }
     func displayed(_ message: String) { locked { _displayedMessages.append(message) } }
+    func allowedLocalCaching(_ flag: Bool) { locked { _localCachingForTunneledRequests.append(flag) } }
 }
 
 /// The delegate callback being delivered on this thread, for misuse records.

@@ -340,6 +340,8 @@ public final class AppConnectHarness {
 
     /// The messages the app asked the Ivanti client to display.
     public var displayedMessages: [String] { world.displayedMessages }
+    /// The flags the app passed to `-allowLocalCachingForTunneledRequests:`, in order (AppTunnel: recorded, nothing else happens).
+    public var localCachingForTunneledRequests: [Bool] { world.localCachingForTunneledRequests }
 
     /// Everything a test should look at: misuses, delivered callbacks that reached no method of the app (except
     /// those declared with ``appDoesNotImplement(_:)``), and the double's own problems.
