@@ -152,12 +152,20 @@ struct ScenarioParser {
             }
         case "url-schemes":
             do throws(InputError) {
+                let keyboards = profile.facts.allowsCustomKeyboards
                 profile.facts = try AppFacts(urlSchemes: rest)
+                profile.facts.allowsCustomKeyboards = keyboards
             } catch {
                 throw fail(error.description)
             }
+        case "custom-keyboards":
+            // The app's answer to -shouldAllowExtensionPointIdentifier: for keyboard extensions.
+            guard rest.count == 1, rest[0] == "allowed" || rest[0] == "refused" else {
+                throw fail("write 'app custom-keyboards allowed|refused' (the app's answer to -shouldAllowExtensionPointIdentifier:)")
+            }
+            profile.facts.allowsCustomKeyboards = rest[0] == "allowed"
         default:
-            throw fail("unknown app statement '\(what)': use implements, acknowledges, dual-mode, info-plist or url-schemes")
+            throw fail("unknown app statement '\(what)': use implements, acknowledges, dual-mode, info-plist, url-schemes or custom-keyboards")
         }
     }
 
@@ -186,7 +194,7 @@ struct ScenarioParser {
     // MARK: server
 
     private mutating func parseServer(_ arguments: [String]) throws(ScenarioError) {
-        let properties = "openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel or dragAndDropPolicy"
+        let properties = "openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel, dragAndDropPolicy or webDLP"
         guard let property = arguments.first else { throw fail("write 'server PROPERTY VALUE…' with PROPERTY one of \(properties)") }
         let rest = Array(arguments.dropFirst())
         let change: ServerChange
@@ -276,6 +284,17 @@ struct ScenarioParser {
                     throw fail(error.description + ", or '-' for none given")
                 }
             }
+        case "webDLP":
+            guard rest.count == 1 else { throw fail("write 'server webDLP allowed|not-allowed', or '-' for none given") }
+            if rest[0] == "-" {
+                change = .webDLP(nil)
+            } else {
+                do throws(InputError) {
+                    change = .webDLP(try WebDLPPolicy(parsing: rest[0]))
+                } catch {
+                    throw fail(error.description + ", or '-' for none given")
+                }
+            }
         case "secureServicesAvailability":
             throw fail("secure services are the device's: write 'device secureServicesAvailability available|unavailable'")
         default:
@@ -310,7 +329,7 @@ struct ScenarioParser {
     // MARK: device
 
     private mutating func parseDevice(_ arguments: [String]) throws(ScenarioError) {
-        let things = "ivanti-client, email-plus, handler, appconnect-apps, secureServicesAvailability or appconnect-screen"
+        let things = "ivanti-client, email-plus, web-at-work, handler, appconnect-apps, secureServicesAvailability or appconnect-screen"
         guard let thing = arguments.first else { throw fail("write 'device THING VALUE…' with THING one of \(things)") }
         let rest = Array(arguments.dropFirst())
         switch thing {
@@ -324,6 +343,11 @@ struct ScenarioParser {
                 throw fail("write 'device email-plus installed|not-installed'")
             }
             add(.device(.emailPlusInstalled(rest[0] == "installed")))
+        case "web-at-work":
+            guard rest.count == 1, rest[0] == "installed" || rest[0] == "not-installed" else {
+                throw fail("write 'device web-at-work installed|not-installed'")
+            }
+            add(.device(.webAtWorkInstalled(rest[0] == "installed")))
         case "handler":
             guard rest.count == 2 else { throw fail("write 'device handler SCHEME BUNDLE-ID', e.g. 'device handler dropbox com.getdropbox.Dropbox'") }
             do throws(InputError) {
