@@ -80,7 +80,7 @@ import Testing
         ("server config A=1 A=2", 1, "config key 'A' is given twice: keep one"),
         ("server authState maybe", 1, "unknown auth state 'maybe': use unauthorized, authorized, retired (or the ACAUTHSTATE_… or ACAuthState… constant, or 0 to 2)"),
         ("server secureServicesAvailability available", 1, "secure services are the device's: write 'device secureServicesAvailability available|unavailable'"),
-        ("server pasteboard unauthorized", 1, "unknown server property 'pasteboard': use openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel or dragAndDropPolicy"),
+        ("server pasteboard unauthorized", 1, "unknown server property 'pasteboard': use openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel, dragAndDropPolicy or webDLP"),
         ("device handler 1abc com.example.viewer", 1, "malformed URL scheme '1abc': a scheme is a letter followed by letters, digits, '+', '-' or '.'"),
         ("device ivanti-client gone", 1, "write 'device ivanti-client installed|not-installed|deleted'"),
         ("launch now", 1, "'launch' takes only 'waiting' (the Ivanti client does not answer until a 'check-in' line), found 'now'"),

@@ -50,7 +50,7 @@ struct MailAppTests {
         #expect(lines.contains { $0.hasPrefix("open-url ") && $0.split(separator: " ").dropFirst().first == "allow" })
         #expect(lines.contains { $0.hasPrefix("mail-link ") && $0.split(separator: " ").dropFirst().first == "allow" })
         #expect(lines.contains { $0.hasPrefix("mail-compose ") && $0.split(separator: " ").dropFirst().first == "deny*" })
-        #expect(text.contains("mail app          mailto: → com.microsoft.Office.Outlook"))
+        #expect(text.contains("mail app" + String(repeating: " ", count: 16) + "mailto: → com.microsoft.Office.Outlook"))
         // Without a handler the column is native Mail's, as before.
         let plain = PolicyMatrix(inputs: PolicyInputs(setting: .status(.whitelist)), name: "p.json").render()
         #expect(plain.contains("native Mail") && !plain.contains("mail app "))
