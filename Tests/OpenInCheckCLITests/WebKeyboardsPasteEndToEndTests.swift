@@ -19,7 +19,8 @@ import Testing
                           "keyboard.custom-refused-by-config", "keyboard.system", "paste.not-restricted", "paste.not-restricted",
                           "open-from.unknown-source"])
         #expect(run.stdout.contains(#""id":"web-1","outcome":"redirect","target":"com.mobileiron.ios.webatwork","callbacks":[]"#))
-        #expect(run.stdout.contains(#""sourceApplication":null"#) || run.stdout.contains(#""id":"from-1","outcome":"deny""#))
+        // The unknown sender: the callback carries the policy, and no sourceApplication (the SDK passes nil).
+        #expect(run.stdout.contains(#"{"id":"from-1","outcome":"deny","callbacks":[{"selector":"appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:","policy":"ACOpenFromPolicyWhitelist"}]"#))
     }
 
     @Test("the flags: --web-dlp, --web-at-work, --excluded-activity; the user-chooses record says the user is prompted")
