@@ -1,6 +1,6 @@
 /// Rule 3: a web address opened with `openURL:`, under the AppConnect global policy's Web DLP setting.
 enum WebDLPRule: RuleUnit {
-    static let source: [Citation] = [.ivanti(.core, "Web-related DLP policies")]
+    static let source: [Citation] = [.ivanti(.core, "Web-related DLP policies, Web DLP policy for browser launching")]
 
     static let webAtWorkRedirect = RuleInfo(
         "web-dlp.web-at-work-redirect",
