@@ -235,6 +235,18 @@ struct LintTests {
         #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "true"}}"#) == [])
     }
 
+    @Test("OI021 excluded-activity-case and OI022 web-links-blocked")
+    func excludedActivityCaseAndWebLinksBlocked() {
+        #expect(Self.lint(#"{"openInPolicy": 1, "excludedAppleActivityTypes": ["com.apple.UIKit.activity.Airdrop", "com.apple.UIKit.activity.Print", "com.example.share"]}"#) == [
+            "1:52 error OI021 excluded-activity-case excludedAppleActivityTypes[0]: \"com.apple.UIKit.activity.Airdrop\" differs only in letter case from Apple's com.apple.UIKit.activity.AirDrop: activity types are compared byte for byte, so this entry excludes nothing | fix: write com.apple.UIKit.activity.AirDrop",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 1, "webDLP": "not-allowed"}"#) == [
+            "1:31 info OI022 web-links-blocked webDLP: the Web DLP setting is 'not allowed' and device.webAtWorkInstalled is not true: every http or https link the app opens is denied (the page does not display) | fix: add \"device\": {\"webAtWorkInstalled\": true} if Web@Work is on the device, or set webDLP to \"allowed\" to let unsecured browsers open links",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 1, "webDLP": "not-allowed", "device": {"webAtWorkInstalled": true}}"#) == [])
+        #expect(Self.lint(#"{"openInPolicy": 1, "webDLP": "allowed"}"#) == [])
+    }
+
     @Test("OI000 invalid-input: a file that is not JSON")
     func invalidJSON() {
         #expect(Self.lint("{\"openInPolicy\": \"whitelist\",\n}") == [

@@ -111,12 +111,21 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
         "OI020", "custom-keyboards-key-misspelled", .error,
         "A config key looks like MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS but is not its bytes: the library never reads it, so the app decides about custom keyboards.")
 
+    /// An excluded activity type that differs only in letter case from one of Apple's.
+    public static let excludedActivityCase = LintCheck(
+        "OI021", "excluded-activity-case", .error,
+        "An excludedAppleActivityTypes entry differs only in letter case from one of Apple's activity types: types are compared byte for byte, so it excludes nothing.")
+    /// The Web DLP setting 'not allowed' with Web@Work not installed.
+    public static let webLinksBlocked = LintCheck(
+        "OI022", "web-links-blocked", .info,
+        "The Web DLP setting is 'not allowed' and the device facts do not say Web@Work is installed: every http or https link the app opens is denied.")
+
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
         invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting, mailAppUnlisted,
         openFromWhitelistIgnored, openFromWhitelistEmpty, secureServicesNotGiven,
-        customKeyboardsValue, customKeyboardsKeyMisspelled,
+        customKeyboardsValue, customKeyboardsKeyMisspelled, excludedActivityCase, webLinksBlocked,
     ]
 }
