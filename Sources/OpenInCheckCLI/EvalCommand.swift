@@ -173,7 +173,7 @@ struct EvalCommand: Command, Equatable {
         }
         let decision: Decision
         do throws(InputError) {
-            decision = try Evaluator(policy: inputs.policy).decision(for: request)
+            decision = try Evaluator(policy: inputs.policy).decideOrThrow(request)
         } catch {
             throw .invalidInput("\(policy.policyPath): \(error.description)")
         }

@@ -72,7 +72,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
         case webScheme.id:
             return ["'\(scheme)' is a web scheme: opening a web address is not Open In"]
         case unknownHandler.id:
-            return [facts.status, "no handler is known for scheme '\(scheme)' (give one with --scheme-handler \(scheme)=BUNDLE_ID or device.schemeHandlers)",
+            return [facts.status, "no handler is known for scheme '\(scheme)' (policy key device.schemeHandlers.\(scheme))",
                     "an unknown handler is never taken as listed"]
         default:
             guard let handler = facts.policy.device.handler(forScheme: scheme) else { return [] }
