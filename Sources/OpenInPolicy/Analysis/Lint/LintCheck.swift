@@ -101,12 +101,16 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
     public static let secureServicesNotGiven = LintCheck(
         "OI018", "secure-services-not-given", .warning,
         "The pasteboard policy is SECURECOPY but device.secureServicesAvailable is not given: copy requests cannot be decided.")
+    /// An Open In policy of WHITELIST with no app in its whitelist.
+    public static let whitelistEmpty = LintCheck(
+        "OI019", "whitelist-empty", .warning,
+        "The Open In policy is WHITELIST but its whitelist is missing or empty: every app is blocked, native Mail included.")
 
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
         invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting, mailAppUnlisted,
-        openFromWhitelistIgnored, openFromWhitelistEmpty, secureServicesNotGiven,
+        openFromWhitelistIgnored, openFromWhitelistEmpty, secureServicesNotGiven, whitelistEmpty,
     ]
 }
