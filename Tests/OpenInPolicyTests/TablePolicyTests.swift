@@ -149,6 +149,14 @@ import Testing
         #expect(try DecisionTables.parse(text, file: "t.md").count == 1)
     }
 
+    @Test func aRowOnAControlThePolicyDoesNotSetSaysWhichContextSettingSetsIt() throws {
+        let text = "| id | policy | channel | outcome |\n|---|---|---|---|\n| a | authorized | copy | allow |\n"
+        let result = try #require(try DecisionTables.parse(text, file: "t.md").map(DecisionTables.run).first)
+        #expect(result.mismatches.count == 1)
+        #expect(result.mismatches[0].hasSuffix("to a JSON policy file (an AppConnect.plist cannot set it), or add pasteboard=… to the row's context"))
+        #expect(!result.mismatches[0].contains("--"), "a table user is not told about CLI flags")
+    }
+
     @Test func theExamplesTablesPass() throws {
         let folder = RulesFolder.path.replacingOccurrences(of: "/Rules", with: "/Examples/tables")
         let cases = try DecisionTables.load(paths: [folder])

@@ -141,7 +141,7 @@ public enum DecisionTables {
         switch tableCase.inputs {
         case .invalid(let error):
             if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
-            return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)"])
+            return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)\(contextHint(for: error))"])
         case .valid(let policy, let request):
             let decision = Evaluator(policy: policy).decide(request)
             guard let outcome = expected.outcome else {
@@ -163,6 +163,21 @@ public enum DecisionTables {
             if let dummy = expected.dummy { compare("dummy", dummy ?? "-", decision.dummyFileName ?? "-") }
             return TableResult(tableCase: tableCase, mismatches: mismatches)
         }
+    }
+
+    /// `, or add open-from=… to the row's context` for an error a context setting fixes, else nothing:
+    /// the library's message names only the policy file's key.
+    static func contextHint(for error: InputError) -> String {
+        guard case .policyKeyNotSet(let key, _) = error else { return "" }
+        let setting: String
+        switch key {
+        case "openFromPolicy": setting = "open-from=…"
+        case "pasteboardPolicy": setting = "pasteboard=…"
+        case "printPolicy": setting = "print=…"
+        case "device.secureServicesAvailable": setting = "secure-services=available or secure-services=unavailable"
+        default: return ""
+        }
+        return ", or add \(setting) to the row's context"
     }
 
     /// The `*.md` files at `path`: the file itself, or a directory's files, recursively, sorted.
