@@ -35,7 +35,7 @@ public enum DecisionTables {
         var cases: [TableCase] = []
         var seenIDs: [String: Int] = [:]
         let document = try MarkdownTables.document(text, file: file)
-        var policies: [String: PolicyInputs] = [:]
+        var sources: [String: TableSource] = [:]
         var usedSources: Set<Int> = []
         for table in document.tables {
             let header = table.header.map { $0.lowercased() }
@@ -44,9 +44,11 @@ public enum DecisionTables {
                 continue
             }
             var base: PolicyInputs? = nil
-            if let source = table.source {
-                base = try TableSource.load(source, tableFile: file, cache: &policies)
-                usedSources.insert(source.line)
+            if let line = table.source {
+                switch try TableSource.load(line, tableFile: file, cache: &sources) {
+                case .policy(let inputs): base = inputs
+                }
+                usedSources.insert(line.line)
             }
             for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
                 let known = (inputColumns.union(expectedColumns)).sorted()

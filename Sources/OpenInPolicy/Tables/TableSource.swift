@@ -7,26 +7,35 @@
 /// policy's value). Every problem with the line or the file it names is a ``TableError`` at the
 /// line, naming the file, so a table never runs against a policy it did not read.
 enum TableSource {
-    /// The keywords a source line starts with. Each names a kind of source; ``load(_:tableFile:cache:)``
+    /// A policy file (`Policy:`): the rows' policy, before each row's own cells.
+    case policy(PolicyInputs)
+
+    /// The keywords a source line starts with, one per kind of source; ``load(_:tableFile:cache:)``
     /// reads the one a line names.
     static let keywords = ["Policy:"]
 
     /// Reads what `line` names, relative to `tableFile`; a file named twice in one table file is read once.
     /// - Throws: ``TableError`` at the line for a line that is not `Policy: [title](PATH)`, a file that
     ///   cannot be read, or one that is not a valid policy.
-    static func load(_ line: MarkdownTables.SourceLine, tableFile: String, cache: inout [String: PolicyInputs]) throws(TableError) -> PolicyInputs {
+    static func load(_ line: MarkdownTables.SourceLine, tableFile: String, cache: inout [String: TableSource]) throws(TableError) -> TableSource {
         let place = Place(file: tableFile, line: line.line)
         let link = try self.link(line.text, keyword: line.keyword, at: place)
         let path = resolve(link, relativeTo: tableFile)
-        if let cached = cache[path] { return cached }
-        let inputs: PolicyInputs
-        do throws(FormatError) {
-            inputs = try PolicyFile.read(path: path)
-        } catch {
-            throw place.error("the policy '\(link)' this line names cannot be used: \(error)")
+        let key = line.keyword + path
+        if let cached = cache[key] { return cached }
+        let source: TableSource
+        switch line.keyword {
+        case "Policy:":
+            do throws(FormatError) {
+                source = .policy(try PolicyFile.read(path: path))
+            } catch {
+                throw place.error("the policy '\(link)' this line names cannot be used: \(error)")
+            }
+        default:
+            preconditionFailure("a keyword of TableSource.keywords without a reader: \(line.keyword)")
         }
-        cache[path] = inputs
-        return inputs
+        cache[key] = source
+        return source
     }
 
     /// The PATH of `[title](PATH)`: the whole text must be that one link (`<PATH>` for a path with
