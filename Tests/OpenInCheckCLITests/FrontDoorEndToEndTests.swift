@@ -51,7 +51,7 @@ import Testing
         let path = try Self.file("{\n  // the sales policy\n  \"openInPolicy\": \"authorized\"\n}\n", name: "comment.json")
         let run = try BuiltBinary.run(["eval", "--policy", path, "--channel", "quick-look", "--target", "com.example.viewer"])
         #expect(run.status == 1)
-        #expect(run.stderr == "Error: \(path):2:3: not valid JSON: expected a key in double quotes, found '/': comments are not JSON; remove the comment\n")
+        #expect(run.stderr == "Error: \(path):2:3: not valid JSON: expected a key in double quotes, found '/' (a comment, and comments are not JSON: remove it)\n")
     }
 
     @Test func aMissingControlTellsACLIUserTheFlagNotATableContext() throws {
