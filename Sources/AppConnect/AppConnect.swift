@@ -52,6 +52,7 @@ public final class AppConnect: NSObject {
     /// asks for one call) and gives the existing instance the new delegate.
     public class func initWith(_ appConnectDelegate: any AppConnectDelegate) {
         let world = DoubleWorld.shared
+        world.recordDelegateType(type(of: appConnectDelegate))
         if let existing = world.sharedInstance {
             world.misuse("initWithDelegate:", "called while the shared instance exists (call it once, or again only after -stop); "
                 + "the existing instance keeps running with the new delegate")

@@ -44,6 +44,7 @@ package final class DoubleWorld: @unchecked Sendable {
     private var _localCachingForTunneledRequests: [Bool] = []
     private var _shared: AppConnect?
     private var _last: AppConnect?
+    private var _delegateTypes: [any AppConnectDelegate.Type] = []
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -66,6 +67,7 @@ package final class DoubleWorld: @unchecked Sendable {
             _localCachingForTunneledRequests = []
             _shared = nil
             _last = nil
+            _delegateTypes = []
         }
     }
 
@@ -98,6 +100,17 @@ package final class DoubleWorld: @unchecked Sendable {
     package var sharedInstance: AppConnect? { locked { _shared } }
     /// The last instance created in this process (still answers logging after `stop`).
     package var lastInstance: AppConnect? { locked { _last } }
+
+    /// The types of the delegates given to `initWith(_:)` since the last reset, each once, in order:
+    /// the test harness looks at their methods for near misses of the SDK's callbacks.
+    package var delegateTypes: [any AppConnectDelegate.Type] { locked { _delegateTypes } }
+
+    /// Records the type of a delegate given to `initWith(_:)`.
+    func recordDelegateType(_ type: any AppConnectDelegate.Type) {
+        locked {
+            if !_delegateTypes.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(type) }) { _delegateTypes.append(type) }
+        }
+    }
 
     func install(_ instance: AppConnect) {
         locked {

@@ -164,6 +164,13 @@ struct EvalCommand: Command, Equatable {
         }
     }
 
+    /// The library's message, plus the flag that sets the missing key when there is one
+    /// (`--secure-services available|unavailable`): the library names only the policy file's key.
+    static func withFlag(_ error: InputError) -> String {
+        guard case .policyKeyNotSet(let key, _) = error, let flag = PolicyOptions.flag(forKey: Substring(key)) else { return error.description }
+        return error.description + ", or give \(flag) on the command line"
+    }
+
     private func decideOne(_ flags: FlagRequest, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let request: ShareRequest
         do throws(InputError) {
@@ -173,9 +180,9 @@ struct EvalCommand: Command, Equatable {
         }
         let decision: Decision
         do throws(InputError) {
-            decision = try Evaluator(policy: inputs.policy).decision(for: request)
+            decision = try Evaluator(policy: inputs.policy).decideOrThrow(request)
         } catch {
-            throw .invalidInput("\(policy.policyPath): \(error.description)")
+            throw .invalidInput("\(policy.policyPath): \(Self.withFlag(error))")
         }
         let explanation = explain ? Explanation(decision, request: request, policyInputs: inputs) : nil
         switch format {

@@ -4,8 +4,9 @@
 /// can be shared by any number of tasks. Requests and policies are validated
 /// when they are built, so ``decide(_:)`` cannot fail. The one check left is
 /// between the two: a request on `open-from`, `copy` or `print` needs the
-/// policy to set that channel's control; ``decision(for:)`` makes its absence
-/// an error, and ``decide(_:)`` then refuses the request.
+/// policy to set that channel's control; ``decideOrThrow(_:)`` makes its absence
+/// an error, and ``decide(_:)`` then refuses the request. The names say which is which:
+/// `decide` always answers, `decideOrThrow` throws.
 ///
 /// ```swift
 /// let policy = Policy(status: .whitelist, whitelist: Whitelist([.mailActivity, .mobileMail]))
@@ -25,7 +26,8 @@ public struct Evaluator: Sendable {
         prepared = PreparedPolicy(policy)
     }
 
-    /// Decides one request.
+    /// Decides one request; never throws (a request on a channel whose control the policy does not
+    /// set is refused: use ``decideOrThrow(_:)`` to make that an error).
     /// - Complexity: O(1) expected: a few table lookups by precomputed hashes, no heap allocation.
     public func decide(_ request: ShareRequest) -> Decision { Self.decide(request, prepared) }
 
@@ -68,22 +70,36 @@ public struct Evaluator: Sendable {
         }
     }
 
-    /// Decides one request given as strings.
+    /// Decides one request given as strings, or throws: the request is validated first, then
+    /// checked against the policy as ``decideOrThrow(_:)`` checks it.
     /// - Throws: ``InputError`` when the request is invalid, or when it is on a channel
     ///   whose control the policy does not set (``Policy/check(_:)``); never a decision for bad input.
-    public func decide(channel: String, target: String? = nil, url: String? = nil, source: String? = nil, document: String? = nil) throws(InputError) -> Decision {
-        try decision(for: try ShareRequest(channel: channel, target: target, url: url, source: source, document: document))
+    public func decideOrThrow(channel: String, target: String? = nil, url: String? = nil, source: String? = nil, document: String? = nil) throws(InputError) -> Decision {
+        try decideOrThrow(try ShareRequest(channel: channel, target: target, url: url, source: source, document: document))
     }
 
-    /// Decides one request after checking that the policy sets the control its channel needs.
+    /// Decides one request, or throws when the policy does not set the control its channel needs.
     ///
     /// ``decide(_:)`` never allows a request on `open-from`, `copy` or `print` under a
     /// policy that does not set that control (it refuses it as under UNAUTHORIZED);
     /// this method makes that case the error it is.
     /// - Throws: ``InputError/policyKeyNotSet(_:_:)`` naming the missing policy key.
-    public func decision(for request: ShareRequest) throws(InputError) -> Decision {
+    public func decideOrThrow(_ request: ShareRequest) throws(InputError) -> Decision {
         try policy.check(request)
         return decide(request)
+    }
+
+    /// Decides one request given as strings (renamed ``decideOrThrow(channel:target:url:source:document:)``:
+    /// every method named `decide` answers, every method that throws says so).
+    @available(*, deprecated, renamed: "decideOrThrow(channel:target:url:source:document:)")
+    public func decide(channel: String, target: String? = nil, url: String? = nil, source: String? = nil, document: String? = nil) throws(InputError) -> Decision {
+        try decideOrThrow(channel: channel, target: target, url: url, source: source, document: document)
+    }
+
+    /// Decides one request after checking the policy (renamed ``decideOrThrow(_:)``).
+    @available(*, deprecated, renamed: "decideOrThrow(_:)")
+    public func decision(for request: ShareRequest) throws(InputError) -> Decision {
+        try decideOrThrow(request)
     }
 }
 

@@ -91,7 +91,7 @@ import Testing
             lint: 2 errors, 0 warnings, 0 info in 1 file
 
             """)
-        #expect(run.status == 1)
+        #expect(run.status == 2)
     }
 
     // MARK: Names
@@ -192,7 +192,7 @@ import Testing
             lint: 1 error, 0 warnings, 0 info in 1 file
 
             """)
-        #expect(run.status == 1)
+        #expect(run.status == 2)
     }
 
     // MARK: diff --requests

@@ -102,7 +102,7 @@ import Testing
                         "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "yes"}}
             """, name: "policy.json")
         let run = try BuiltBinary.run(["lint", path])
-        #expect(run.status == 1)
+        #expect(run.status == 2)
         #expect(run.stdout.contains("\(path):2:13: error OI020 custom-keyboards-key-misspelled:"))
         #expect(run.stdout.contains("\(path):3:49: error OI019 custom-keyboards-value:"))
     }

@@ -175,7 +175,11 @@ struct DiffTests {
         let allowed = Evaluator(policy: Policy(status: .authorized)).decide(mailto)
         let redirected = Evaluator(policy: Policy(status: .unauthorized, device: emailPlus)).decide(mailto)
         let denied = Evaluator(policy: Policy(status: .unauthorized)).decide(mailto)
-        #expect(DecisionChange(request: mailto, old: allowed, new: redirected)?.kind == .newlyBlocked)
+        // Allowed to native Mail, then redirected to Email+: still delivered, to another app, not blocked.
+        #expect(DecisionChange(request: mailto, old: allowed, new: redirected)?.kind == .deliveredElsewhere)
+        #expect(DecisionChange(request: mailto, old: redirected, new: allowed)?.kind == .deliveredElsewhere)
+        #expect(DecisionChange(request: mailto, old: allowed, new: redirected)?.direction == .lessPermissive)
+        #expect(DecisionChange(request: mailto, old: redirected, new: denied)?.kind == .newlyBlocked)
         #expect(DecisionChange(request: mailto, old: denied, new: redirected)?.kind == .newlyAllowed)
         #expect(DecisionChange(request: mailto, old: denied, new: denied) == nil)
     }

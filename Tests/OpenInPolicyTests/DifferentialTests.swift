@@ -58,7 +58,7 @@ struct DifferentialTests {
             let decision: Decision?
             let actual: ReferenceModel.Answer
             do throws(InputError) {
-                let decided = try policy.evaluator.decision(for: request.request)
+                let decided = try policy.evaluator.decideOrThrow(request.request)
                 decision = decided
                 actual = EngineAnswer.of(decided)
             } catch {

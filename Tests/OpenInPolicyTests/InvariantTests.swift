@@ -110,7 +110,7 @@ struct InvariantTests {
             let evaluator = evaluators[position % evaluators.count]
             let input = item.input
             do {
-                let decision = try evaluator.decide(channel: input.channel, target: input.target, url: input.url,
+                let decision = try evaluator.decideOrThrow(channel: input.channel, target: input.target, url: input.url,
                                                     source: input.source, document: input.document)
                 Issue.record("invalid request \(input) was decided: \(decision.outcome) (\(decision.rule))")
             } catch {

@@ -6,8 +6,25 @@ import Testing
 struct LintTests {
     /// Lints one JSON policy file and writes each finding on one line:
     /// `line:column severity code name keyPath: message | fix: …`.
-    static func lint(_ json: String, file: String = "policy.json") -> [String] {
-        render(PolicyLint.lint([PolicyDocument(policyJSON: Array(json.utf8), file: file)]))
+    /// The findings for one policy file; OI023 whitelist-empty is left out unless asked for, since most
+    /// tests here write `"openInPolicy": "whitelist"` with no list to test another check.
+    static func lint(_ json: String, file: String = "policy.json", keepingEmptyWhitelist: Bool = false) -> [String] {
+        render(PolicyLint.lint([PolicyDocument(policyJSON: Array(json.utf8), file: file)])
+            .filter { keepingEmptyWhitelist || $0.check != .whitelistEmpty })
+    }
+
+    @Test("OI023 whitelist-empty: WHITELIST with no list, or an empty one, blocks everything, mail included")
+    func whitelistEmpty() {
+        let fix = "list the apps that may receive documents in openInWhitelist (both com.apple.UIKit.activity.Mail and com.apple.mobilemail for native Mail), or set openInPolicy to unauthorized if none may"
+        #expect(Self.lint(#"{"openInPolicy": "whitelist"}"#, keepingEmptyWhitelist: true) == [
+            "1:18 warning OI023 whitelist-empty openInPolicy: the Open In policy is WHITELIST but no openInWhitelist is given: every app is blocked, native Mail included | fix: \(fix)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 2, "openInWhitelist": []}"#, keepingEmptyWhitelist: true) == [
+            "1:21 warning OI023 whitelist-empty openInWhitelist: the Open In policy is WHITELIST but openInWhitelist is empty: every app is blocked, native Mail included | fix: \(fix)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.a"]}"#, keepingEmptyWhitelist: true) == [])
+        #expect(Self.lint(#"{"openInPolicy": "appconnect"}"#, keepingEmptyWhitelist: true) == [])
+        #expect(Self.lint(#"{"openInPolicy": "unauthorized"}"#, keepingEmptyWhitelist: true) == [])
     }
 
     static func render(_ findings: [LintFinding]) -> [String] {
@@ -168,10 +185,10 @@ struct LintTests {
             WrittenSection(key: Written("MI_APP_CONNECT", at: section),
                            entries: [WrittenEntry(key: Written("MI_AC_DISABLE_SCHEME_BLOCKING", at: value), value: Written(.bool(true), at: value))]),
         ])
-        #expect(Self.render(PolicyLint.lint([policy, plist])) == [
+        #expect(Self.render(PolicyLint.lint([policy, plist]).filter { $0.check != .whitelistEmpty }) == [
             "1:32 warning OI009 override-in-both config.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is on both here and in the Info.plist (App/Info.plist:9 MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING): removing either one alone leaves scheme blocking disabled | fix: keep the override in one place: the server config if administrators should control it, the Info.plist if the app always needs it",
         ])
-        #expect(PolicyLint.lint([policy]).isEmpty)
+        #expect(PolicyLint.lint([policy]).map(\.check) == [.whitelistEmpty])
     }
 
     @Test("OI010 email-plus-without-mail")

@@ -34,7 +34,7 @@ struct PolicyFileDifferentialTests {
                     compared += 1
                     let actual: ReferenceModel.Answer
                     do throws(InputError) {
-                        actual = EngineAnswer.of(try evaluator.decision(for: request.request))
+                        actual = EngineAnswer.of(try evaluator.decideOrThrow(request.request))
                     } catch {
                         actual = EngineAnswer.of(error)
                     }

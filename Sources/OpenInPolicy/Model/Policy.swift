@@ -28,8 +28,15 @@ public struct Policy: Sendable, Hashable {
     /// `excludedAppleActivityTypes`: the share-sheet activities the server excludes (compared byte for byte).
     public var excludedActivityTypes: [BundleID] = []
 
-    /// Creates a policy; everything but the status has a permissive-to-describe, restrictive-to-enforce default,
-    /// and the controls beyond Open In (``openFrom``, ``pasteboard``, ``print``) are not set.
+    /// Creates a policy that sets any control; everything but the status has a permissive-to-describe,
+    /// restrictive-to-enforce default, and the controls beyond Open In (``openFrom``, ``pasteboard``,
+    /// ``print``) are not set unless given (a request on their channel is then refused, or an error
+    /// with ``Evaluator/decideOrThrow(_:)``).
+    ///
+    /// ```swift
+    /// let policy = Policy(status: .whitelist, whitelist: try Whitelist(["com.example.viewer"]),
+    ///                     openFrom: OpenFromPolicy(status: .authorized), pasteboard: .secureCopy, print: .unauthorized)
+    /// ```
     public init(
         status: OpenInStatus,
         whitelist: Whitelist = .empty,
@@ -38,6 +45,9 @@ public struct Policy: Sendable, Hashable {
         device: DeviceFacts = DeviceFacts(),
         app: AppFacts = AppFacts(),
         dragAndDrop: DragAndDropPolicy? = nil,
+        openFrom: OpenFromPolicy? = nil,
+        pasteboard: PasteboardPolicy? = nil,
+        print: PrintPolicy? = nil,
         enforcing: Bool = true
     ) {
         self.status = status
@@ -47,7 +57,45 @@ public struct Policy: Sendable, Hashable {
         self.device = device
         self.app = app
         self.dragAndDrop = dragAndDrop
+        self.openFrom = openFrom
+        self.pasteboard = pasteboard
+        self.print = print
         self.enforcing = enforcing
+    }
+
+    /// Creates a policy whose whitelist is given as strings, each checked: the one-`try` form.
+    ///
+    /// ```swift
+    /// let policy = try Policy(status: .whitelist, whitelist: ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail"])
+    /// ```
+    /// The other parameters are those of ``init(status:whitelist:config:infoPlist:device:app:dragAndDrop:openFrom:pasteboard:print:enforcing:)``.
+    /// - Throws: ``InputError/malformedBundleID(_:reason:)`` for the first string that is not a bundle ID
+    ///   (never a policy that silently drops it).
+    public init(
+        status: OpenInStatus,
+        whitelist: [String],
+        config: AppConfig = AppConfig(),
+        infoPlist: InfoPlistOverrides = InfoPlistOverrides(),
+        device: DeviceFacts = DeviceFacts(),
+        app: AppFacts = AppFacts(),
+        dragAndDrop: DragAndDropPolicy? = nil,
+        openFrom: OpenFromPolicy? = nil,
+        pasteboard: PasteboardPolicy? = nil,
+        print: PrintPolicy? = nil,
+        enforcing: Bool = true
+    ) throws(InputError) {
+        self.init(status: status, whitelist: try Whitelist(whitelist), config: config, infoPlist: infoPlist, device: device, app: app,
+                  dragAndDrop: dragAndDrop, openFrom: openFrom, pasteboard: pasteboard, print: print, enforcing: enforcing)
+    }
+
+    /// Reads the policy file at `path`, a JSON policy or an `AppConnect.plist` (no Foundation needed).
+    ///
+    /// Under "All AppConnect apps" the policy's whitelist is the device's AppConnect apps as the
+    /// file lists them; ``PolicyFile/read(path:buildSettings:)`` keeps that setting for a caller
+    /// that changes the device afterwards.
+    /// - Throws: ``FormatError`` naming the file (and line) when it cannot be read or is not a valid policy.
+    public init(contentsOfFile path: String) throws(FormatError) {
+        self = try PolicyFile.read(path: path).policy
     }
 
     /// Whether `target` counts as listed: always under AUTHORIZED, under

@@ -17,7 +17,7 @@ enum MailViewRule: RuleUnit {
     static let blocked = RuleInfo(
         "mail-view.blocked",
         summary: "A mailto: link tapped in a web or text view, or the mail compose sheet, is denied with the Open In callback when its mail app is not allowed; the scheme-blocking override and Email+ do not apply.",
-        reason: "The mail app is not in the whitelist (native Mail needs both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call.",
+        reason: "The mail app is not listed (UNAUTHORIZED lists no app; WHITELIST lists native Mail only with both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call.",
         source: [.guide(.openIn)], quote: quote)
 
     static let rules = [mailAllowed, listedHandler, blocked]

@@ -86,7 +86,7 @@ enum OpenFromRule: RuleUnit {
             if ids.contains(source) { return [status, "\(list) holds \(source)"] }
             return [status, "\(list) does not hold \(source) (it holds \(facts.summary(ids.firstIDs, count: ids.count)); there is no Mail pair for Open From)"]
         case unknownSource.id:
-            return [status, "the request names no source app (--source or \"source\"), and an unknown app is never taken as listed",
+            return [status, "the request names no source app (request key source), and an unknown app is never taken as listed",
                     "iOS 13 does not give the sending app's bundle ID when its team ID differs (AP-5179), so the callback's sourceApplication is nil"]
         default:
             return [status, "the Open In policy, MI_AC_DISABLE_OPEN_IN_ENFORCEMENT and the whitelist do not concern Open From"]

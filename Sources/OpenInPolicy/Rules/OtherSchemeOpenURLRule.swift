@@ -24,7 +24,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
     static let unlistedHandler = RuleInfo(
         "open-url.unlisted-handler",
         summary: "openURL: with a custom scheme is denied, with the URL callback, when the app that handles it is not listed.",
-        reason: "The app that handles the URL's scheme is not in the whitelist.",
+        reason: "The app that handles the URL's scheme is not listed (UNAUTHORIZED lists no app; WHITELIST only the apps in its whitelist).",
         source: source,
         quote: "the Open In policy is ACOPENINPOLICY_WHITELIST, and the whitelist does not contain the bundle ID of an app that can handle the URL")
     static let unknownHandler = RuleInfo(
@@ -72,7 +72,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
         case webScheme.id:
             return ["'\(scheme)' is a web scheme: opening a web address is not Open In"] + facts.webDLPNotGiven
         case unknownHandler.id:
-            return [facts.status, "no handler is known for scheme '\(scheme)' (give one with --scheme-handler \(scheme)=BUNDLE_ID or device.schemeHandlers)",
+            return [facts.status, "no handler is known for scheme '\(scheme)' (policy key device.schemeHandlers.\(scheme))",
                     "an unknown handler is never taken as listed"]
         default:
             guard let handler = facts.policy.device.handler(forScheme: scheme) else { return [] }

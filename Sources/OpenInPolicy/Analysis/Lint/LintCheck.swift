@@ -119,6 +119,10 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
     public static let webLinksBlocked = LintCheck(
         "OI022", "web-links-blocked", .info,
         "The Web DLP setting is 'not allowed' and the device facts do not say Web@Work is installed: every http or https link the app opens is denied.")
+    /// An Open In policy of WHITELIST with no app in its whitelist.
+    public static let whitelistEmpty = LintCheck(
+        "OI023", "whitelist-empty", .warning,
+        "The Open In policy is WHITELIST but its whitelist is missing or empty: every app is blocked, native Mail included.")
 
     /// Every check, in code order.
     public static let all: [LintCheck] = [
@@ -126,6 +130,6 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
         invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting, mailAppUnlisted,
         openFromWhitelistIgnored, openFromWhitelistEmpty, secureServicesNotGiven,
-        customKeyboardsValue, customKeyboardsKeyMisspelled, excludedActivityCase, webLinksBlocked,
+        customKeyboardsValue, customKeyboardsKeyMisspelled, excludedActivityCase, webLinksBlocked, whitelistEmpty,
     ]
 }

@@ -45,6 +45,7 @@ public enum PolicyLint {
     static let checks: [any DocumentCheck.Type] = [
         MailPairCheck.self, IDSpellingCheck.self, WhitelistIgnoredCheck.self, MalformedBundleIDCheck.self,
         OverrideChecks.self, OverrideInBothCheck.self, URLSchemeChecks.self, MailAppCheck.self, DataControlChecks.self, CustomKeyboardsCheck.self, WebAndActivityChecks.self,
+        WhitelistEmptyCheck.self,
     ]
 }
 
