@@ -6,6 +6,10 @@ public struct Explanation: Sendable, Equatable {
     /// The rule that decided.
     public let rule: RuleInfo
     /// The inputs that mattered, one sentence each, without a final period.
+    ///
+    /// A sentence names a setting by its key, in parentheses: `(policy key device.emailPlusInstalled)`
+    /// for the policy file's, `(request key source)` for a request's; a front end adds its own
+    /// spelling of the setting (the CLI adds its flag).
     public let inputs: [String]
 
     /// Explains `decision`, made for `request` under `policyInputs`.
@@ -110,7 +114,7 @@ struct ExplanationFacts {
         case let handler?:
             return ["mailto: goes to native Mail (the device's mailto handler is \(handler))", mailPair]
         case nil:
-            return ["mailto: goes to native Mail: the device names no other mail app (--scheme-handler mailto=BUNDLE_ID or device.schemeHandlers)", mailPair]
+            return ["mailto: goes to native Mail: the device names no other mail app (policy key device.schemeHandlers.mailto)", mailPair]
         }
     }
 
@@ -129,11 +133,17 @@ struct ExplanationFacts {
         return [plist, config]
     }
 
+    /// For a web address opened under a policy without the Web DLP setting: a sentence saying so; else none.
+    var webDLPNotGiven: [String] {
+        guard policy.webDLP == nil, request.channel == .openURL, request.url?.isWeb == true else { return [] }
+        return ["the Web DLP setting was not given (webDLP, --web-dlp), so the AppConnect global policy's rule for web links does not apply"]
+    }
+
     /// Whether Email+ is installed, in words.
     var emailPlus: String {
         policy.device.emailPlusInstalled
             ? "Email+ (\(policy.device.emailPlusTarget)) is installed"
-            : "Email+ is not installed (--email-plus-installed or device.emailPlusInstalled)"
+            : "Email+ is not installed (policy key device.emailPlusInstalled)"
     }
 
     /// Whether `id` is one of the device's AppConnect apps, in words.

@@ -61,7 +61,7 @@ import Testing
                 if Self.notExpressible[name] != nil { continue }
                 let setting = try PolicySetting(parsing: row.cells["policy"] ?? "")
                 if setting == .allAppConnectApps || policy.openFrom?.setting == .allAppConnectApps { appConnectRows += 1 }
-                if [.openFrom, .copy, .print].contains(request.channel) { beyondOpenInRows += 1 }
+                if [.openFrom, .copy, .print, .paste, .keyboard].contains(request.channel) { beyondOpenInRows += 1 }
                 if !policy.enforcing { notEnforcingRows += 1 }
                 try replay(row, policy: policy, setting: setting, request: request)
                 replayed += 1
@@ -97,6 +97,8 @@ import Testing
         if let pasteboard = policy.pasteboard { server.pasteboardPolicy = ACPasteboardPolicy(pasteboard) }
         if let print = policy.print { server.printPolicy = print == .authorized ? .authorized : .unauthorized }
         if let available = policy.device.secureServicesAvailable { server.secureServicesAvailability = available ? .available : .unavailable }
+        server.webDLP = policy.webDLP
+        server.excludedAppleActivityTypes = policy.excludedActivityTypes.map(\.rawValue)
         let followsApps = setting == .allAppConnectApps || policy.openFrom?.setting == .allAppConnectApps
         var facts = policy.device
         if followsApps { facts.appConnectApps = [] }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct HostileInputEndToEndTests {
     static let policy = "Examples/policies/whitelist-half-pair.json"
     /// The record of `{"channel":"mail-compose"}` under ``policy``.
-    static let mailComposeDenied = #"{"outcome":"deny","callbacks":[{"selector":"appConnect:openInAttemptedWhenACOpenInPolicyBlocked:","policy":"ACOPENINPOLICY_WHITELIST"}],"openInUI":"enabled","rule":"mail-view.blocked","reason":"The mail app is not in the whitelist (native Mail needs both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call."}"#
+    static let mailComposeDenied = #"{"outcome":"deny","callbacks":[{"selector":"appConnect:openInAttemptedWhenACOpenInPolicyBlocked:","policy":"ACOPENINPOLICY_WHITELIST"}],"openInUI":"enabled","rule":"mail-view.blocked","reason":"The mail app is not listed (UNAUTHORIZED lists no app; WHITELIST lists native Mail only with both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call."}"#
 
     /// A request stream, the records it must give and the exit status.
     struct StreamCase: Sendable, CustomStringConvertible {

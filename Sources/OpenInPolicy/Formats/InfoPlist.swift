@@ -6,7 +6,7 @@
 /// MI_APP_CONNECT dictionary in the app’s Info.plist" (AppConnect for iOS SDK
 /// Developer Guide: Open In policy API details). The value must be a Boolean
 /// (`<true/>` or `<false/>`; Xcode's "Boolean, YES"). The URL schemes are the
-/// ones iOS opens the app for; opening one of them is not Open In (rule 7).
+/// ones iOS opens the app for; opening one of them is not Open In (rule 9).
 ///
 /// It fails closed: a value of the wrong type (a string `"YES"` for the
 /// override, a `CFBundleURLTypes` that is not an array of dictionaries, an

@@ -162,6 +162,10 @@ private struct JSONParser {
         case UInt8(ascii: "\n"): return "a line break"
         case UInt8(ascii: "\r"): return "a carriage return"
         case UInt8(ascii: "\t"): return "a tab"
+        case UInt8(ascii: "/") where offset + 1 < bytes.count && (bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*")):
+            return "'/' (a comment, and comments are not JSON: remove it)"
+        case UInt8(ascii: "#"):
+            return "'#' (a comment, and comments are not JSON: remove it)"
         case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
         case 0x20: return "a space"
         default: return "byte 0x\(String(byte, radix: 16, uppercase: true))"

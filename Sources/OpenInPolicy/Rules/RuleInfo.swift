@@ -87,6 +87,16 @@ struct Citation: Sendable, Hashable {
         case appConfig = "App-specific configuration API details"
         case dualMode = "Dual-mode API details"
         case dragAndDrop = "Drag and drop policy API details"
+        case pasteboard = "Pasteboard policy API details"
+        case revisionHistory440 = "AppConnect 4.4.0 for iOS SDK revision history"
+    }
+
+    /// Another of Ivanti's public AppConnect guides, by its title.
+    enum IvantiGuide: String, Sendable, CaseIterable {
+        /// The admin guide: the AppConnect global and container policies, the app configuration.
+        case core = "MobileIron Core AppConnect Guide"
+        /// The guide to wrapping an app with the AppConnect for iOS wrapper.
+        case wrapper = "AppConnect for iOS App Wrapping Developers Guide"
     }
 
     /// A public header of the AppConnect for iOS SDK (`AppConnect.framework/Headers/`).
@@ -99,6 +109,8 @@ struct Citation: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         case guide(GuideSection)
         case header(Header, declaration: String)
+        /// A section of another of Ivanti's AppConnect guides.
+        case ivanti(IvantiGuide, section: String)
         /// A section of a file in this repository (`Rules/*.md`) that states one of our own choices.
         case choice(file: String, section: String)
     }
@@ -110,6 +122,8 @@ struct Citation: Sendable, Hashable {
 
     /// A section of the SDK's developer guide.
     static func guide(_ section: GuideSection) -> Citation { Citation(kind: .guide(section)) }
+    /// A section of another of Ivanti's guides, e.g. `(.core, "Web-related DLP policies")`.
+    static func ivanti(_ guide: IvantiGuide, _ section: String) -> Citation { Citation(kind: .ivanti(guide, section: section)) }
     /// A declaration of one of the SDK's public headers, e.g. `-retire`.
     static func header(_ header: Header, _ declaration: String) -> Citation { Citation(kind: .header(header, declaration: declaration)) }
     /// The section of a `Rules/*.md` file that states our choice, e.g. `("Rules/drag-and-drop.md", "Our choices")`.
@@ -120,6 +134,7 @@ struct Citation: Sendable, Hashable {
         switch kind {
         case .guide(let section): "\(Self.guideTitle): \(section.rawValue)"
         case .header(let header, let declaration): "\(header.rawValue): \(declaration)"
+        case .ivanti(let guide, let section): "\(guide.rawValue): \(section)"
         case .choice(let file, let section): "\(file): \(section)"
         }
     }
@@ -181,6 +196,8 @@ enum RuleCatalog {
     static let units: [any RuleUnit.Type] = [
         NotEnforcingRule.self,
         DragAndDropPolicyRule.self,
+        WebDLPRule.self,
+        ExcludedActivityRule.self,
         EnforcementDisabledRule.self,
         AuthorizedRule.self,
         ActivityViewRule.self,
@@ -192,6 +209,8 @@ enum RuleCatalog {
         OpenFromRule.self,
         CopyRule.self,
         PrintRule.self,
+        PasteRule.self,
+        KeyboardRule.self,
     ]
 
     /// Every rule, unit by unit in evaluation order.

@@ -41,14 +41,23 @@ public struct DecisionChange: Sendable, Hashable {
 
     /// The group a change is reported in.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The outcome moves down the order: less is delivered (e.g. `allow` → `deny`, `allow` → `redirect`).
+        /// The outcome moves down the order: less is delivered (e.g. `allow` → `deny`, `allow` → `substitute-dummy-file`).
         case newlyBlocked = "newly blocked"
         /// The outcome moves up the order: more is delivered (e.g. `deny` → `allow`).
         case newlyAllowed = "newly allowed"
+        /// Delivered before and after, to another app: the outcome moves between `allow` and
+        /// `redirect` (`mailto:` allowed to native Mail, then redirected to Email+). Nothing is
+        /// blocked: the destination changes. (The ``Direction`` still orders `allow` above `redirect`.)
+        case deliveredElsewhere = "delivered elsewhere"
         /// The outcome is the same; the receiving app, a callback or the Open In UI changes.
         case changed
 
         init(old: Decision, new: Decision) {
+            let delivered: Set<Outcome> = [.allow, .redirect]
+            if old.outcome != new.outcome, delivered.contains(old.outcome), delivered.contains(new.outcome) {
+                self = .deliveredElsewhere
+                return
+            }
             switch Permissiveness.move(from: old, to: new, outcomeOnly: true) {
             case 1: self = .newlyAllowed
             case -1: self = .newlyBlocked
