@@ -179,7 +179,7 @@ import Testing
     @Test func explanationFromTheEmbeddingExample() throws {
         let policy = Policy(
             status: .whitelist,
-            whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
+            whitelist: try Whitelist(["com.apple.mobilemail", "com.example.viewer"]),
             device: try DeviceFacts(emailPlusInstalled: true))
         let decision = try Evaluator(policy: policy).decideOrThrow(channel: "open-url", url: "mailto:cfo@example.com")
         let inputs = PolicyInputs(policy)

@@ -228,10 +228,9 @@ import Testing
     }
 
     @Test func theEmbeddingExamplePrintsWhatItsCommentSays() throws {
-        let policy = Policy(
-            status: .whitelist,
-            whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
-            device: try DeviceFacts(emailPlusInstalled: true))
+        let policy = try Policy(status: .whitelist,
+                                whitelist: ["com.apple.mobilemail", "com.example.viewer"],
+                                device: try DeviceFacts(emailPlusInstalled: true))
         let decision = try Evaluator(policy: policy).decideOrThrow(channel: "open-url", url: "mailto:cfo@example.com")
         let printed = "\(decision.outcome) \(decision.target.map { "\($0)" } ?? "-") \(decision.rule)"
         let comments = try Self.comments(after: "print(decision.outcome, decision.target ?? \"-\", decision.rule)")
