@@ -123,10 +123,10 @@ enum BinaryPropertyListCheck {
                         throw Problem(message: "a dictionary has a key that is not a string")
                     }
                     if let first = keys[ExactKey(key)] {
-                        throw Problem(message: "duplicate key \(JSONWriter.quoted(key)) in the dictionary at byte offset \(start) (keys \(first + 1) and \(index + 1) of \(count)): give each key once")
+                        throw Problem(message: "duplicate key \(Printable.quoted(key)) in the dictionary at byte offset \(start) (keys \(first + 1) and \(index + 1) of \(count)): give each key once")
                     }
                     if let first = canonical[key] {
-                        throw Problem(message: "keys \(first + 1) and \(index + 1) of the dictionary at byte offset \(start) are different bytes that look the same (canonically equivalent Unicode, \(JSONWriter.quoted(key))): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one")
+                        throw Problem(message: "keys \(first + 1) and \(index + 1) of the dictionary at byte offset \(start) are different bytes that look the same (canonically equivalent Unicode, \(Printable.quoted(key))): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one")
                     }
                     keys[ExactKey(key)] = index
                     canonical[key] = index
