@@ -20,7 +20,6 @@ struct XMLPropertyListReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
-    private var depth = 0
 
     /// What went wrong, and on which line (none for nesting too deep).
     struct Problem: Error {
@@ -284,10 +283,112 @@ struct XMLPropertyListReader {
 
     // MARK: Values
 
-    private mutating func value(_ tag: Tag) throws(Problem) -> PropertyListValue {
+    /// An array or dictionary whose contents are being read.
+    private struct Open {
+        let tag: Tag
+        let isDictionary: Bool
+        var elements: [PropertyListValue] = []
+        var entries: [(key: String, value: PropertyListValue)] = []
+        var keys = RepeatedKeys<Int>()
+        /// A dictionary's key whose value comes next.
+        var key: String? = nil
+        var keyLine = 0
+        var name: String { isDictionary ? "dict" : "array" }
+    }
+
+    /// The value that `first` starts, read without recursion: an explicit stack of the open
+    /// arrays and dictionaries (at most ``BinaryPropertyListCheck/maxDepth``), so the depth a
+    /// file may nest costs no call stack (an app may read plists on a thread with a small one).
+    private mutating func value(_ first: Tag) throws(Problem) -> PropertyListValue {
+        var stack: [Open] = []
+        var tag = first
+        while true {
+            var finished: PropertyListValue?
+            if let leaf = try leaf(tag) {
+                finished = leaf
+            } else {
+                // At most maxDepth levels of arrays and dictionaries, empty ones included, as the binary check allows.
+                if stack.count + 1 > BinaryPropertyListCheck.maxDepth {
+                    throw Problem(message: "too many nested arrays or dictionaries, failing on line \(tag.line)", line: nil)
+                }
+                let isDictionary = Self.same(tag.name, "dict")
+                if tag.selfClosing {
+                    finished = isDictionary ? .dictionary(PropertyListDictionary([])) : .array([])
+                } else {
+                    stack.append(Open(tag: tag, isDictionary: isDictionary))
+                }
+            }
+            // Hands finished values to the open container, closes containers, and finds the next tag.
+            while true {
+                if let value = finished {
+                    guard !stack.isEmpty else { return value }
+                    let last = stack.count - 1
+                    if stack[last].isDictionary {
+                        stack[last].entries.append((key: stack[last].key ?? "", value: value))
+                        stack[last].key = nil
+                    } else {
+                        stack[last].elements.append(value)
+                    }
+                    finished = nil
+                }
+                let last = stack.count - 1
+                try skipMisc(prolog: false)
+                guard index < bytes.count else { throw fail("<\(stack[last].name)> (line \(stack[last].tag.line)) is not closed") }
+                if bytes[index...].starts(with: Array("</".utf8)) {
+                    let open = stack.removeLast()
+                    try endTag(open.name, opened: open.tag)
+                    finished = try close(open)
+                    continue
+                }
+                tag = stack[last].isDictionary ? try keyAndValueTag(&stack[last]) : try startTag()
+                break
+            }
+        }
+    }
+
+    /// Reads a dictionary's `<key>` (checked against the keys before it) and the start tag of its value.
+    private mutating func keyAndValueTag(_ open: inout Open) throws(Problem) -> Tag {
+        let keyTag = try startTag()
+        guard Self.same(keyTag.name, "key") else {
+            throw fail("<\(Self.shown(keyTag.name))> stands where a <key> belongs inside <dict> (line \(open.tag.line))", line: keyTag.line)
+        }
+        let key = try text(keyTag)
+        if let first = open.keys.same(as: key) {
+            throw Problem(message: "duplicate key \(Printable.quoted(key)) in a <dict> (first at line \(first)): give each key once",
+                          line: keyTag.line, isKeyProblem: true)
+        }
+        if let other = open.keys.lookalike(of: key) {
+            throw Problem(message: "the keys \(Printable.quoted(other.key)) (line \(other.place)) and \(Printable.quoted(key)) in one <dict> are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one",
+                          line: keyTag.line, isKeyProblem: true)
+        }
+        open.keys.add(key, at: keyTag.line)
+        try skipMisc(prolog: false)
+        guard index < bytes.count, !bytes[index...].starts(with: Array("</".utf8)) else {
+            throw fail("the value is missing for key \(Printable.quoted(key)) inside <dict>", line: keyTag.line)
+        }
+        let valueTag = try startTag()
+        if Self.same(valueTag.name, "key") {
+            throw fail("the value is missing for key \(Printable.quoted(key)) inside <dict>", line: keyTag.line)
+        }
+        open.key = key
+        open.keyLine = keyTag.line
+        return valueTag
+    }
+
+    /// The value of a closed array or dictionary.
+    private func close(_ open: Open) throws(Problem) -> PropertyListValue {
+        guard open.isDictionary else { return .array(open.elements) }
+        // CoreFoundation turns a dictionary of one integer under CF$UID into a keyed archive's UID.
+        if open.entries.count == 1, ExactText.same(open.entries[0].key, "CF$UID"), case .integer = open.entries[0].value {
+            throw fail("a <dict> whose one key is CF$UID holding an <integer> is a keyed archive's reference (CoreFoundation reads it as one), not a dictionary", line: open.tag.line)
+        }
+        return .dictionary(PropertyListDictionary(open.entries))
+    }
+
+    /// The value of a leaf element; `nil` for `<dict>` and `<array>`.
+    private mutating func leaf(_ tag: Tag) throws(Problem) -> PropertyListValue? {
         switch Self.text(tag.name) {
-        case "dict": return try dictionary(tag)
-        case "array": return try array(tag)
+        case "dict", "array": return nil
         case "string": return .string(try text(tag))
         case "key": throw fail("a <key> stands where a value belongs (keys belong in a <dict>, each followed by its value)", line: tag.line)
         case "true", "false":
@@ -310,71 +411,6 @@ struct XMLPropertyListReader {
         case "plist": throw fail("a <plist> stands inside another", line: tag.line)
         default: throw fail("unknown element <\(Self.shown(tag.name))> (a property list has dict, key, array, string, integer, real, true, false, date and data)", line: tag.line)
         }
-    }
-
-    private mutating func nest(_ tag: Tag) throws(Problem) {
-        depth += 1
-        // At most maxDepth levels of arrays and dictionaries, empty ones included, as the binary check allows.
-        if depth > BinaryPropertyListCheck.maxDepth {
-            throw Problem(message: "too many nested arrays or dictionaries, failing on line \(tag.line)", line: nil)
-        }
-    }
-
-    private mutating func array(_ tag: Tag) throws(Problem) -> PropertyListValue {
-        try nest(tag)
-        defer { depth -= 1 }
-        guard !tag.selfClosing else { return .array([]) }
-        var elements: [PropertyListValue] = []
-        while true {
-            try skipMisc(prolog: false)
-            guard index < bytes.count else { throw fail("<array> (line \(tag.line)) is not closed") }
-            if bytes[index...].starts(with: Array("</".utf8)) { break }
-            elements.append(try value(try startTag()))
-        }
-        try endTag("array", opened: tag)
-        return .array(elements)
-    }
-
-    private mutating func dictionary(_ tag: Tag) throws(Problem) -> PropertyListValue {
-        try nest(tag)
-        defer { depth -= 1 }
-        guard !tag.selfClosing else { return .dictionary(PropertyListDictionary([])) }
-        var entries: [(key: String, value: PropertyListValue)] = []
-        var keys = RepeatedKeys<Int>()
-        while true {
-            try skipMisc(prolog: false)
-            guard index < bytes.count else { throw fail("<dict> (line \(tag.line)) is not closed") }
-            if bytes[index...].starts(with: Array("</".utf8)) { break }
-            let keyTag = try startTag()
-            guard Self.same(keyTag.name, "key") else {
-                throw fail("<\(Self.shown(keyTag.name))> stands where a <key> belongs inside <dict> (line \(tag.line))", line: keyTag.line)
-            }
-            let key = try text(keyTag)
-            if let first = keys.same(as: key) {
-                throw Problem(message: "duplicate key \(Printable.quoted(key)) in a <dict> (first at line \(first)): give each key once",
-                              line: keyTag.line, isKeyProblem: true)
-            }
-            if let other = keys.lookalike(of: key) {
-                throw Problem(message: "the keys \(Printable.quoted(other.key)) (line \(other.place)) and \(Printable.quoted(key)) in one <dict> are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one",
-                              line: keyTag.line, isKeyProblem: true)
-            }
-            keys.add(key, at: keyTag.line)
-            try skipMisc(prolog: false)
-            guard index < bytes.count, !bytes[index...].starts(with: Array("</".utf8)) else {
-                throw fail("the value is missing for key \(Printable.quoted(key)) inside <dict>", line: keyTag.line)
-            }
-            let valueTag = try startTag()
-            if Self.same(valueTag.name, "key") {
-                throw fail("the value is missing for key \(Printable.quoted(key)) inside <dict>", line: keyTag.line)
-            }
-            entries.append((key: key, value: try value(valueTag)))
-        }
-        try endTag("dict", opened: tag)
-        // CoreFoundation turns a dictionary of one integer under CF$UID into a keyed archive's UID.
-        if entries.count == 1, ExactText.same(entries[0].key, "CF$UID"), case .integer = entries[0].value {
-            throw fail("a <dict> whose one key is CF$UID holding an <integer> is a keyed archive's reference (CoreFoundation reads it as one), not a dictionary", line: tag.line)
-        }
-        return .dictionary(PropertyListDictionary(entries))
     }
 
     /// The text of a `<string>`, `<key>` or other leaf up to its end tag: references decoded,
