@@ -125,7 +125,8 @@ struct BinaryPropertyListReader {
             if size == 16 {
                 let high = BinaryPropertyListCheck.integer(bytes, at: start + 1, size: 8)
                 let value = BinaryPropertyListCheck.integer(bytes, at: start + 9, size: 8)
-                guard high == 0 || (high == UInt64.max && Int64(bitPattern: value) < 0) else {
+                // CoreFoundation reads one above Int64.max as unsigned, which no Int holds.
+                guard (high == 0 && Int64(bitPattern: value) >= 0) || (high == UInt64.max && Int64(bitPattern: value) < 0) else {
                     throw Problem(message: "it holds an integer that does not fit in 64 bits")
                 }
                 return .integer(Int(truncatingIfNeeded: value))
@@ -155,6 +156,8 @@ struct BinaryPropertyListReader {
         case 0x6:
             let (length, position) = try length(at: start)
             guard length <= (end - position) / 2 else { throw Problem(message: "it is truncated or corrupt") }
+            // CoreFoundation allocates the characters first, and an allocation of none fails: it cannot read an empty one.
+            guard length > 0 else { throw Problem(message: "it holds an empty UTF-16 string, which CoreFoundation cannot read (write it as an empty ASCII string)") }
             let units = (0..<length).map { UInt16(bytes[position + 2 * $0]) << 8 | UInt16(bytes[position + 2 * $0 + 1]) }
             guard let text = String(validating: units, as: UTF16.self) else { throw Problem(message: "a UTF-16 string holds an unpaired surrogate") }
             return .string(text)

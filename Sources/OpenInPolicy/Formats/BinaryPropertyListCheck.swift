@@ -40,7 +40,17 @@ enum BinaryPropertyListCheck {
               (UInt64(trailer) - tableStart) / UInt64(offsetSize) >= objectCount else {
             throw Problem(message: "its trailer is corrupt (the objects or the offset table lie outside the file)")
         }
+        // CoreFoundation's own checks of the trailer: the offset table fills the space up to the trailer exactly,
+        // references and offsets are wide enough to reach every object and the table, and every offset lies before the table.
+        guard UInt64(trailer) - tableStart == objectCount * UInt64(offsetSize) else {
+            throw Problem(message: "its trailer is corrupt (the offset table does not end where the trailer starts)")
+        }
+        guard referenceSize == 8 || (1 << (8 * UInt64(referenceSize))) > objectCount,
+              offsetSize == 8 || (1 << (8 * UInt64(offsetSize))) > tableStart else {
+            throw Problem(message: "its trailer is corrupt (references or offsets too narrow for the objects)")
+        }
         let offsets = (0..<Int(objectCount)).map { Int(clamping: integer(bytes, at: Int(tableStart) + $0 * offsetSize, size: offsetSize)) }
+        guard offsets.allSatisfy({ $0 < Int(tableStart) }) else { throw Problem(message: "an object's offset lies outside the object area") }
         var walker = Walker(bytes: bytes, end: Int(tableStart), offsets: offsets, referenceSize: referenceSize)
         try walker.walk(from: Int(top))
     }

@@ -396,16 +396,16 @@ struct XMLPropertyListReader {
                 guard try text(tag).isEmpty else { throw fail("<\(Self.text(tag.name))> holds text; write <\(Self.text(tag.name))/>", line: tag.line) }
             }
             return .bool(Self.same(tag.name, "true"))
-        case "integer": return .integer(try integer(try text(tag), line: tag.line))
+        case "integer": return .integer(try integer(try text(tag, raw: true), line: tag.line))
         case "real": return .real(try real(try text(tag), line: tag.line))
         case "date":
-            let written = try text(tag)
+            let written = try text(tag, raw: true)
             guard Self.isDate(written) else { throw fail("<date> \(Printable.quoted(written)) is not a date (write YYYY-MM-DDTHH:MM:SSZ)", line: tag.line) }
             return .date
         case "data":
             // CoreFoundation refuses an empty <data/> (and <date/>, <integer/>, <real/>).
             guard !tag.selfClosing else { throw fail("<data/> is empty; write <data></data> for no bytes", line: tag.line) }
-            let written = try text(tag)
+            let written = try text(tag, raw: true)
             guard Self.isBase64(written) else { throw fail("<data> does not hold base64", line: tag.line) }
             return .data
         case "plist": throw fail("a <plist> stands inside another", line: tag.line)
@@ -415,12 +415,18 @@ struct XMLPropertyListReader {
 
     /// The text of a `<string>`, `<key>` or other leaf up to its end tag: references decoded,
     /// CDATA kept as written; an element or a comment inside is an error.
-    private mutating func text(_ tag: Tag) throws(Problem) -> String {
+    ///
+    /// `raw` text (`<integer>`, `<date>`, `<data>`) is read as CoreFoundation reads it: bytes up
+    /// to the end tag, no references and no CDATA (either is an error).
+    private mutating func text(_ tag: Tag, raw: Bool = false) throws(Problem) -> String {
         if tag.selfClosing { return "" }
         var written: [UInt8] = []
         let name = Self.text(tag.name)
         while index < bytes.count {
             let byte = bytes[index]
+            if raw, byte == UInt8(ascii: "&") || (byte == UInt8(ascii: "<") && bytes[index...].starts(with: Self.cdataStart)) {
+                throw fail("<\(name)> holds a character reference or CDATA, which CoreFoundation's reader does not decode there; write the \(name) plainly")
+            }
             if byte == UInt8(ascii: "&") {
                 written.append(contentsOf: try reference())
                 continue
@@ -445,6 +451,10 @@ struct XMLPropertyListReader {
                 try endTag(name, opened: tag)
                 guard let decoded = String(validating: written, as: UTF8.self) else {
                     throw fail("<\(name)> holds bytes that are not UTF-8", line: tag.line)
+                }
+                // CoreFoundation's string conversion drops a leading byte order mark: the text would not be what it reads.
+                guard !written.starts(with: [0xEF, 0xBB, 0xBF]) else {
+                    throw fail("<\(name)> starts with U+FEFF (a byte order mark), which CoreFoundation's reader drops; remove it", line: tag.line)
                 }
                 return decoded
             } else {
@@ -476,7 +486,7 @@ struct XMLPropertyListReader {
             let hex = digits.first == UInt8(ascii: "x")
             if hex { digits = digits.dropFirst() }
             // CoreFoundation reads at most eight digits.
-            guard !digits.isEmpty, digits.count <= 8, let value = UInt32(Self.text(Array(digits)), radix: hex ? 16 : 10),
+            guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy({ Self.isDigit($0, radix: hex ? 16 : 10) }), let value = UInt32(Self.text(Array(digits)), radix: hex ? 16 : 10),
                   let scalar = Unicode.Scalar(value), value != 0 else {
                 throw fail("the character reference &\(Self.shown(body)); names no character")
             }
@@ -506,12 +516,36 @@ struct XMLPropertyListReader {
             guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("<integer> \(Printable.quoted(written)) is out of range", line: line) }
             return Int(truncatingIfNeeded: 0 &- magnitude)
         }
+        // CoreFoundation keeps a larger one as an unsigned 64-bit number, which no Int holds.
+        guard magnitude <= UInt64(Int64.max) else { throw fail("<integer> \(Printable.quoted(written)) is out of range (above \(Int64.max))", line: line) }
         return Int(truncatingIfNeeded: magnitude)
     }
 
+    /// A `<real>`: CoreFoundation's words for infinities and NaN (any case), or a decimal number
+    /// `[+-]digits[.digits][e[+-]digits]` (a form both CoreFoundation's scanner and Swift read alike).
     private func real(_ written: String, line: Int) throws(Problem) -> Double {
-        let text = Array(written.utf8)
-        guard !text.isEmpty, text.allSatisfy({ $0 < 0x80 }), let number = Double(String(decoding: text, as: UTF8.self)) else {
+        let words: [(String, Double)] = [("nan", .nan), ("+infinity", .infinity), ("-infinity", -.infinity), ("infinity", .infinity),
+                                         ("-inf", -.infinity), ("inf", .infinity), ("+inf", .infinity)]
+        if let word = words.first(where: { ExactText.sameIgnoringASCIICase($0.0, written) }) { return word.1 }
+        var text = Array(written.utf8)[...]
+        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+        let whole = text.prefix { Self.isDigit($0, radix: 10) }
+        text = text.dropFirst(whole.count)
+        var fraction: ArraySlice<UInt8> = []
+        if text.first == UInt8(ascii: ".") {
+            text = text.dropFirst()
+            fraction = text.prefix { Self.isDigit($0, radix: 10) }
+            text = text.dropFirst(fraction.count)
+        }
+        var exponentOK = true
+        if let e = text.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            text = text.dropFirst()
+            if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+            let digits = text.prefix { Self.isDigit($0, radix: 10) }
+            exponentOK = !digits.isEmpty
+            text = text.dropFirst(digits.count)
+        }
+        guard !whole.isEmpty || !fraction.isEmpty, exponentOK, text.isEmpty, let number = Double(written) else {
             throw fail("<real> \(Printable.quoted(written)) is not a number", line: line)
         }
         return number
