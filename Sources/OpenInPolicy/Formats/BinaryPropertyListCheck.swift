@@ -1,16 +1,15 @@
-/// Checks a binary property list's structure before Foundation parses it.
+/// Checks a binary property list's structure before ``BinaryPropertyListReader`` decodes it.
 ///
-/// Foundation's parser trusts the file: a few hundred bytes whose arrays
-/// refer to the same object twice, level after level, expand into 2^n values
-/// (a binary "billion laughs": gigabytes of memory, minutes of time), and a
-/// truncated file falls through to the OpenStep text parser with a message
-/// about "unexpected character b". This check walks the trailer, the offset
-/// table and the object references, and fails closed with a plain message on
-/// anything out of range, a cycle, a set (Foundation on Linux crashes on one),
-/// a dictionary key that is not a string, a key given twice in one dictionary
-/// (or two canonically equivalent keys, which Foundation merges), nesting deeper than ``maxDepth``, or a tree
-/// of more than ``maxValues`` values once shared objects are counted each
-/// time they are used. An Info.plist or AppConnect.plist is far smaller.
+/// A binary list is a graph: a few hundred bytes whose arrays refer to the same object twice,
+/// level after level, expand into 2^n values (a binary "billion laughs"), chains can be reused
+/// deeper than they were first met, and objects can overlap. This check walks the trailer (as
+/// CoreFoundation checks it), the offset table and the object references once per object
+/// offset, without recursion, and fails closed with a plain message on anything out of range,
+/// a cycle, a set, a dictionary key that is not a string, a key given twice in one dictionary
+/// (or two canonically equivalent keys), nesting deeper than ``maxDepth`` at any use of an
+/// object, objects that overlap to decode to more than the object area, or a tree of more than
+/// ``maxValues`` values once shared objects are counted each time they are used.
+/// - Complexity: O(n) in the file's size, plus O(k) per dictionary key's text (each decoded once).
 enum BinaryPropertyListCheck {
     /// How many values the parsed tree may hold, shared objects counted at each use.
     static let maxValues = 100_000

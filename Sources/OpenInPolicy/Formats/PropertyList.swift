@@ -52,8 +52,9 @@ struct PropertyListDictionary: Sequence {
 enum PropertyList {
     /// Reads an XML or binary property list.
     ///
+    /// The rule for both formats: read exactly what CoreFoundation reads, or refuse the file.
     /// Hostile files are stopped before the readers build anything: a binary
-    /// list must pass ``BinaryPropertyListCheck``; an XML list may not define
+    /// list (header `bplist0`) must pass ``BinaryPropertyListCheck``; an XML list may not define
     /// entities (`<!ENTITY`), which a property list never needs, nor nest
     /// deeper than ``BinaryPropertyListCheck/maxDepth``. The third format,
     /// OpenStep text, is not read: it is neither kind. A key given twice in

@@ -1,21 +1,20 @@
-/// Reads an XML property list into a ``PropertyListValue``: the elements of
-/// Apple's property-list DTD and no more, with no library behind it.
+/// Reads an XML property list into a ``PropertyListValue`` exactly as CoreFoundation's
+/// CFPropertyList reads it, or refuses it: the elements of Apple's property-list DTD and no
+/// more, with no library behind it.
 ///
-/// Reads `<plist>` (or a bare value), `<dict>`, `<key>`, `<array>`,
-/// `<string>`, `<integer>` (decimal, or hexadecimal after `0x`), `<real>`,
-/// `<true/>`, `<false/>`, `<date>` and `<data>` (numbers with no space
-/// around them, as Foundation reads them); around and between them
-/// whitespace, comments, processing instructions and one DOCTYPE; inside
-/// text the five named character references, numeric ones and CDATA
-/// sections (comments between elements, not inside text). Anything else — an unknown element, text where a value
-/// belongs, a value missing after a key, a mismatched end tag, a number that
-/// does not parse, bytes that are not UTF-8, a declared encoding other than
-/// UTF-8 or UTF-16 — is an error naming the line, never a guess. So is a
-/// key given twice in one `<dict>`, and two keys that are different bytes
-/// but canonically equivalent (`BLOCKING` and `BLOC\u{212A}ING`): the SDK
-/// reads keys byte for byte, so no silent pick can be the device's. Arrays
-/// and dictionaries may nest ``BinaryPropertyListCheck/maxDepth`` levels.
-/// Entity definitions are refused before the reader starts.
+/// Reads `<plist>` (or a bare value), `<dict>`, `<key>`, `<array>`, `<string>`, `<integer>`
+/// (decimal, or hexadecimal after `0x`), `<real>`, `<true/>`, `<false/>`, `<date>` and
+/// `<data>`; around and between them whitespace, comments, processing instructions and, before
+/// the top element, DOCTYPEs without an internal subset; inside `<string>`, `<key>` and
+/// `<real>` the five named character references, numeric ones and CDATA sections. Tags are
+/// split as CoreFoundation splits them (a tag ends at its first `>`, quotes or not), and the
+/// encoding is decided as it decides it (see ``utf8(_:)``). Anything CoreFoundation cannot read,
+/// or would read as another value, is an error naming the line, never a guess; so is a key
+/// given twice in one `<dict>`, and two keys that are different bytes but canonically
+/// equivalent (`BLOCKING` and `BLOC\u{212A}ING`). The places where the reader is stricter than
+/// CoreFoundation are listed in the PropertyListSecurity article. Arrays and dictionaries may
+/// nest ``BinaryPropertyListCheck/maxDepth`` levels, read with an explicit stack (no recursion).
+/// - Complexity: O(n) time in the file's size; memory O(n).
 struct XMLPropertyListReader {
     private let bytes: [UInt8]
     private var index = 0
