@@ -58,6 +58,7 @@ import Testing
         Case("<plist>\n<dict><key>CF$UID</key><integer>1</integer></dict></plist>", "a <dict> whose one key is CF$UID holding an <integer>", line: 2, stricter: true),
         Case("<plist>\n<key>a</key></plist>", "a <key> stands where a value belongs", line: 2, stricter: true),
         Case("<plist>\n<true>x</true></plist>", "<true> holds text; write <true/>", line: 2),
+        Case("<plist>\n<false><![CDATA[]]></false></plist>", "<false> holds a character reference or CDATA", line: 2),
         Case("<plist>\n<date>yesterday</date></plist>", "<date> \"yesterday\" is not a date", line: 2),
         Case("<plist>\n<data/></plist>", "<data/> is empty; write <data></data> for no bytes", line: 2),
         Case("<plist>\n<data>!!!!</data></plist>", "<data> does not hold base64", line: 2, stricter: true),

@@ -392,7 +392,8 @@ struct XMLPropertyListReader {
         case "key": throw fail("a <key> stands where a value belongs (keys belong in a <dict>, each followed by its value)", line: tag.line)
         case "true", "false":
             if !tag.selfClosing {
-                guard try text(tag).isEmpty else { throw fail("<\(Self.text(tag.name))> holds text; write <\(Self.text(tag.name))/>", line: tag.line) }
+                // CoreFoundation wants the end tag right away: no text, reference or CDATA.
+                guard try text(tag, raw: true).isEmpty else { throw fail("<\(Self.text(tag.name))> holds text; write <\(Self.text(tag.name))/>", line: tag.line) }
             }
             return .bool(Self.same(tag.name, "true"))
         case "integer": return .integer(try integer(try text(tag, raw: true), line: tag.line))
