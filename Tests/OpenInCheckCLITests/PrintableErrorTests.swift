@@ -46,11 +46,21 @@ import Testing
         #expect(text.hasPrefix("Error: "), "\(text)")
         #expect(text.hasSuffix("\n"))
         let body = text.dropLast()
-        let raw = body.unicodeScalars.filter(Printable.needsEscape)
+        let raw = body.unicodeScalars.filter(Self.unsafe)
         #expect(raw.isEmpty, "unescaped \(raw.map { String($0.value, radix: 16) }) in \(body.debugDescription)")
         #expect(body.contains("\\u{") || body.contains("\\n") || body.contains("\\u00") || body.contains("byte 0x") || body.contains("unexpected 'a'"), "\(body)")
     }
 
+    /// What may not reach a terminal raw, written out here independently of `Printable`: controls,
+    /// bidi controls, line separators, invisible format characters.
+    static func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF].contains(scalar.value)
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+}
+
+/// The library's one escaping function.
+@Suite struct PrintableTests {
     @Test func printableEscapesAndIsIdempotent() {
         let once = Printable.text("a\nb\r\t\u{1B}\u{202E}\u{200B}\u{0}\u{85}\u{2028}é中")
         #expect(once == "a\\nb\\r\\t\\u{1B}\\u{202E}\\u{200B}\\u{0}\\u{85}\\u{2028}é中")
