@@ -110,6 +110,22 @@ import Testing
         }
     }
 
+    /// Binary strings at their edges (byte order marks, surrogates, empty ones) and integers at theirs:
+    /// read alike, or refused.
+    @Test func binaryEdgesReadAlikeOrAreRefused() {
+        let objects: [[UInt8]] = [
+            [0x62, 0xFE, 0xFF, 0x00, 0x41], [0x62, 0xFF, 0xFE, 0x00, 0x41], [0x61, 0xFE, 0xFF], [0x50], [0x60], [0x40],
+            [0x62, 0xD8, 0x3D, 0xDE, 0x00], [0x61, 0xDC, 0x00], [0x51, 0x00], [0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+            [0x13, 0x80, 0, 0, 0, 0, 0, 0, 0], [0x14] + [UInt8](repeating: 0, count: 8) + [0x80, 0, 0, 0, 0, 0, 0, 0],
+            [0x14] + [UInt8](repeating: 0xFF, count: 16), [0x10, 0xFF], [0x11, 0xFF, 0xFF], [0x12, 0xFF, 0xFF, 0xFF, 0xFF],
+            [0x22, 0x7F, 0xC0, 0, 0], [0x23, 0x7F, 0xF8, 0, 0, 0, 0, 0, 1], [0x33, 0, 0, 0, 0, 0, 0, 0, 0], [0x08], [0x09], [0x00], [0x0F],
+        ]
+        for object in objects {
+            let bytes = HostilePlistTests.binary([[0xA1, 1], object])
+            #expect(CoreFoundationOracle.disagreement(bytes) == nil, "\(object)")
+        }
+    }
+
     /// The binary header: CoreFoundation reads `bplist0` and one more byte, nothing else.
     @Test func onlyVersionZeroBinaryHeadersAreRead() {
         let good = HostilePlistTests.binary([[0x09]])

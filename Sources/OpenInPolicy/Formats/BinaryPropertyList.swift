@@ -125,9 +125,9 @@ struct BinaryPropertyListReader {
             if size == 16 {
                 let high = BinaryPropertyListCheck.integer(bytes, at: start + 1, size: 8)
                 let value = BinaryPropertyListCheck.integer(bytes, at: start + 9, size: 8)
-                // CoreFoundation reads one above Int64.max as unsigned, which no Int holds.
-                guard (high == 0 && Int64(bitPattern: value) >= 0) || (high == UInt64.max && Int64(bitPattern: value) < 0) else {
-                    throw Problem(message: "it holds an integer that does not fit in 64 bits")
+                // CoreFoundation reads the low 64 bits as an unsigned number (a negative one too): only 0 to Int64.max read alike.
+                guard high == 0, Int64(bitPattern: value) >= 0 else {
+                    throw Problem(message: "it holds an integer that does not fit in 64 bits as CoreFoundation reads it (a 16-byte one must be 0 to 9223372036854775807)")
                 }
                 return .integer(Int(truncatingIfNeeded: value))
             }
