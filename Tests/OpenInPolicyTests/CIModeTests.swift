@@ -17,9 +17,16 @@ import Testing
     @Test(arguments: ["OPENIN_UPDATE_GOLDEN", "OPENIN_UPDATE_PUBLIC_API", "OPENIN_CHECK_BINARY"])
     func theCIScriptRefusesThem(_ name: String) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // A `swift` that only fails comes first on PATH: a script that did not refuse would run it, not the suite again.
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("openin-ci-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let fake = bin.appendingPathComponent("swift")
+        try "#!/bin/sh\nexit 99\n".write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["-i", "PATH=/usr/bin:/bin", "CI=true", "\(name)=1", "bash", root.appendingPathComponent(".ci/run").path]
+        process.arguments = ["-i", "PATH=\(bin.path):/usr/bin:/bin", "CI=true", "\(name)=1", "bash", root.appendingPathComponent(".ci/run").path]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()

@@ -126,6 +126,26 @@ import Testing
         }
     }
 
+    /// XML leaves at their edges (number forms, references, dates, data, empty elements): read alike, or refused.
+    @Test(arguments: [
+        "<integer>0x</integer>", "<integer>-0</integer>", "<integer>+0x10</integer>", "<integer>0X1f</integer>", "<integer>00012</integer>",
+        "<integer>-9223372036854775808</integer>", "<integer>9223372036854775807</integer>", "<integer>0xFFFFFFFFFFFFFFFF</integer>",
+        "<integer> 5</integer>", "<integer>5 </integer>", "<integer>- 5</integer>", "<integer>0x7FFFFFFFFFFFFFFF</integer>", "<integer>-0x10</integer>",
+        "<real>1.</real>", "<real>.5</real>", "<real>+.5e-3</real>", "<real>1e400</real>", "<real>-1e400</real>", "<real>1e-400</real>", "<real>NaN</real>",
+        "<real>-nan</real>", "<real>Infinity</real>", "<real>+INF</real>", "<real>1e</real>", "<real> 1</real>", "<real>1 </real>", "<real>0.1</real>",
+        "<real>&#49;.5</real>", "<real><![CDATA[2.5]]></real>", "<real>1E5</real>", "<real>-0</real>", "<real>00.5</real>", "<real>5</real>",
+        "<string>&#x10FFFF;</string>", "<string>&#xD800;</string>", "<string>&#65;&#x42;&#x0043;</string>", "<string>&#12345678;</string>",
+        "<string>a&#xFEFF;</string>", "<string>&#xFEFF;a</string>", "<string></string>", "<string/>", "<key>k</key>",
+        "<date>2024-01-02T03:04:05Z</date>", "<date>2024-1-02T03:04:05Z</date>", "<date>2024-01-02T03:04:05</date>", "<date>-2024-01-02T03:04:05Z</date>",
+        "<data>AA</data>", "<data>AA==</data>", "<data> A A = = </data>", "<data></data>", "<data>====</data>", "<data>A===</data>",
+        "<true></true>", "<true> </true>", "<false/>", "<array></array>", "<dict></dict>", "<array> </array>",
+    ])
+    func xmlLeavesReadAlikeOrAreRefused(_ leaf: String) {
+        for text in ["<plist>\(leaf)</plist>", "<plist><array>\(leaf)</array></plist>"] {
+            #expect(CoreFoundationOracle.disagreement(Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
     /// The binary header: CoreFoundation reads `bplist0` and one more byte, nothing else.
     @Test func onlyVersionZeroBinaryHeadersAreRead() {
         let good = HostilePlistTests.binary([[0x09]])
