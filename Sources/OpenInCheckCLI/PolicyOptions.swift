@@ -129,10 +129,13 @@ struct PolicyOptions: Sendable, Equatable {
                 try flagValue("\(infoPlistPath): \(declared.keyPath)") { () throws(InputError) in try inputs.stated.app.addScheme(declared.scheme, from: origin) }
             }
         }
-        if !config.isEmpty {
-            var values = inputs.stated.config.values
-            for pair in config { values[pair.key] = pair.value }
-            inputs.stated.config = AppConfig(values)
+        // Keys are set by their bytes: a look-alike of a key already set, or of a key the SDK reads, is an error.
+        for pair in config {
+            do throws(AppConfig.KeyProblem) {
+                inputs.stated.config = try inputs.stated.config.setting(pair.key, to: pair.value)
+            } catch {
+                throw .invalidInput("--config \(pair.key)=\(pair.value): \(error.message)")
+            }
         }
         if emailPlusInstalled { inputs.stated.device.emailPlusInstalled = true }
         if let secureServicesAvailable { inputs.stated.device.secureServicesAvailable = secureServicesAvailable }

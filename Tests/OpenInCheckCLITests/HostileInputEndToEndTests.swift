@@ -310,6 +310,21 @@ import Testing
         #expect(run.status == 1)
     }
 
+    /// The same path as root (CI runs as root, and root reads a file of mode 0): an open that fails
+    /// (a path through a file), and a read that fails after the open (/proc/self/mem at offset 0: EIO).
+    @Test(arguments: [("FILE/x", "not a directory"), ("/proc/self/mem", "input/output error")])
+    func aFileThatCannotBeOpenedOrRead(_ path: String, _ reason: String) throws {
+        let file = try TemporaryFile.write("{\"openInPolicy\": \"authorized\"}", name: "plain.json")
+        let given = path.replacingOccurrences(of: "FILE", with: file)
+        for (flag, what) in [("--policy", "policy file"), ("--info-plist", "Info.plist")] {
+            let arguments = flag == "--policy" ? ["--policy", given] : ["--policy", file, "--info-plist", given]
+            let run = try BuiltBinary.run(["eval"] + arguments + ["--channel", "mail-compose"])
+            #expect(run.stderr == "Error: cannot read \(what) '\(given)': \(reason)\n")
+            #expect(run.stdout == "")
+            #expect(run.status == 1)
+        }
+    }
+
     @Test func theHandBuiltBinaryPlistIsValid() throws {
         let path = try TemporaryFile.write(BinaryPlist.appConnect, name: "AppConnect.plist")
         let run = try BuiltBinary.run(["eval", "--policy", path, "--channel", "mail-compose", "--format", "jsonl"])

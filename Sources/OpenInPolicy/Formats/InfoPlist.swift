@@ -160,7 +160,7 @@ public enum InfoPlist {
 
     /// What is wrong with `scheme` as one of the app's URL schemes, if anything.
     static func problem(in scheme: String, written: String) -> String? {
-        let shown = scheme == written ? JSONWriter.quoted(scheme) : "\(JSONWriter.quoted(scheme)) (written \(JSONWriter.quoted(written)))"
+        let shown = scheme == written ? Printable.quoted(scheme) : "\(Printable.quoted(scheme)) (written \(Printable.quoted(written)))"
         if let character = scheme.unicodeScalars.first(where: { !$0.isASCII }) {
             let hex = String(character.value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex

@@ -276,7 +276,7 @@ private struct JSONParser {
             let keyPosition = position
             let key = try parseString()
             if let first = keys.same(as: key) {
-                throw JSONError("duplicate key \"\(key)\" (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
+                throw JSONError("duplicate key \(Printable.quoted(key)) (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
             }
             if let other = keys.lookalike(of: key) {
                 throw JSONError("the keys \(JSONWriter.quoted(other.key)) (line \(other.place.line), column \(other.place.column)) and \(JSONWriter.quoted(key)) are different bytes that look the same (canonically equivalent Unicode): rename or remove one", at: keyPosition)

@@ -421,3 +421,31 @@ enum URLScheme {
         return ExactText.asciiLowercased(name)
     }
 }
+
+extension AppConfig {
+    /// Why a key given on the command line cannot be set.
+    package struct KeyProblem: Error, Sendable {
+        package let message: String
+    }
+
+    /// This configuration with `key` set to `value`, keys compared byte for byte (as the SDK's
+    /// `NSDictionary` compares them), never by Swift's canonical equivalence.
+    ///
+    /// A key with exactly `key`'s bytes is overridden. A key that is different bytes but
+    /// canonically equivalent (`MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING` against the file's
+    /// `MI_AC_DISABLE_SCHEME_BLOCKING`) is an error: the SDK would hold two keys, which
+    /// ``values`` cannot. So is a key that is not a known key's bytes but is spelled like one
+    /// (`KeySpelling`, the check `lint` applies to files): the SDK would never read it.
+    /// - Complexity: O(n) in the number of keys, plus the spelling check's O(key length × known key length).
+    package func setting(_ key: String, to value: String) throws(KeyProblem) -> AppConfig {
+        for known in [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey] where KeySpelling.isMisspelling(key, of: known) {
+            throw KeyProblem(message: "the key \(Printable.quoted(key)) is not \(known)\(KeySpelling.difference(key)): keys are matched byte for byte, so the SDK would never read it; write \(known)")
+        }
+        var values = self.values
+        if let other = values.keys.first(where: { $0 == key }), !ExactText.same(other, key) {
+            throw KeyProblem(message: "the key \(Printable.quoted(key)) and the key \(Printable.quoted(other)) already set are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; give the key's exact bytes")
+        }
+        values[key] = value
+        return AppConfig(values)
+    }
+}
