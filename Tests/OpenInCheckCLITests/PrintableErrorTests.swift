@@ -31,7 +31,7 @@ import Testing
         Case(name: "XML unknown reference", file: utf8("<plist><dict><key>a&\u{1B}\u{202E}\u{0};</key><true/></dict></plist>"), fileName: "AppConnect.plist"),
         Case(name: "XML duplicate key", file: utf8("<plist><dict><key>k&#10;allow&#x1B;\u{202E}</key><true/><key>k&#10;allow&#x1B;\u{202E}</key><true/></dict></plist>"), fileName: "AppConnect.plist"),
         Case(name: "XML string value of the wrong type", file: utf8("<plist><dict><key>policy</key><string>\(hostile.replacingOccurrences(of: "\u{0}", with: ""))</string></dict></plist>"), fileName: "AppConnect.plist"),
-        Case(name: "binary duplicate key", file: HostilePlistTests_binary([[0xD2, 1, 1, 2, 2], [0x5A] + Array("k\n\u{1B}[2J\u{0}abc".utf8).prefix(10), [0x09]]), fileName: "AppConnect.plist"),
+        Case(name: "binary duplicate key", file: binaryPlistOfOneByteReferences([[0xD2, 1, 1, 2, 2], [0x5A] + Array("k\n\u{1B}[2J\u{0}abc".utf8).prefix(10), [0x09]]), fileName: "AppConnect.plist"),
         Case(name: "a look-alike --config key", file: utf8("{\"openInPolicy\":\"whitelist\"}"), fileName: "p.json", flags: ["--config", "MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING\u{202E}\u{1B}=1"]),
         Case(name: "a --scheme-handler", file: utf8("{\"openInPolicy\":\"whitelist\"}"), fileName: "p.json", flags: ["--scheme-handler", "x\u{1B}\u{202E}\n=a.b"]),
     ]
@@ -71,7 +71,7 @@ import Testing
 }
 
 /// A binary plist of 1-byte references (HostilePlistTests' builder).
-func HostilePlistTests_binary(_ objects: [[UInt8]]) -> [UInt8] {
+func binaryPlistOfOneByteReferences(_ objects: [[UInt8]]) -> [UInt8] {
     var bytes = Array("bplist00".utf8)
     var offsets: [UInt8] = []
     for object in objects {
