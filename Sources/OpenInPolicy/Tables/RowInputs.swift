@@ -4,6 +4,8 @@ enum RowInputs {
     enum Built: Sendable, Hashable {
         case valid(Policy, ShareRequest)
         case invalid(InputError)
+        /// A fleet table's row (``FleetTables``).
+        case fleet(FleetTables.Row)
 
         init(_ result: Result<(Policy, ShareRequest), InputError>) {
             switch result {
