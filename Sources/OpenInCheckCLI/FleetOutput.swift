@@ -68,7 +68,7 @@ enum FleetOutput {
                 text += "\n"
             }
         }
-        text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself,\nor open-url to an app that handles no custom scheme on the device).\n"
+        text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
         return text
     }
 
