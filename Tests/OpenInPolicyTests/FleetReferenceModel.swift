@@ -243,6 +243,14 @@ import Testing
             let device = try fleet.device(named: "d")
             let model = Model(spec)
             #expect(device.appConnectApps == model.appConnectApps)
+            // The all-pairs search (one graph, a search over bit sets per app) reaches what the model reaches too.
+            for reach in try device.reachAll() {
+                let expected = model.reach(from: reach.from)
+                let engine = Dictionary(uniqueKeysWithValues: reach.reached.map { node in
+                    (node == .anyOtherApp ? model.anyOther : { if case .app(let id) = node { return id }; fatalError() }(), reach.hops(to: node)!)
+                })
+                #expect(engine == expected, "reachAll from \(reach.from) in:\n\(Self.json(spec))")
+            }
             for start in spec.installed {
                 let id = try BundleID(start)
                 let paths = try device.paths(from: id)
