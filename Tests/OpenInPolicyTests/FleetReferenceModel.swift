@@ -275,3 +275,31 @@ import Testing
         #expect(compared > 500)
     }
 }
+
+extension FleetReferenceModelTests {
+    /// Every matrix cell is the outcome of deciding that cell's request end to end, on random fleets.
+    @Test func matrixCellsAreEndToEndDecisions() throws {
+        var random = SplitMix64(seed: 0x6D61_7472_6978)
+        var cells = 0
+        for _ in 0..<120 {
+            let spec = Self.randomSpec(&random)
+            let device = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json").device(named: "d")
+            let matrix = try device.matrix()
+            for channel in matrix.channels {
+                for (s, sender) in matrix.senders.enumerated() {
+                    for (r, receiver) in matrix.receivers.enumerated() {
+                        let cell = matrix.outcome(channel, sender: s, receiver: r)
+                        guard device.isInstalled(sender), let request = device.matrixRequest(channel, from: sender, to: receiver) else {
+                            #expect(cell == nil, "\(channel) \(sender) → \(receiver)")
+                            continue
+                        }
+                        let decided = try device.decide(request)
+                        #expect(cell == decided.outcome, "\(channel) \(sender) → \(receiver): \(String(describing: cell)) vs \(decided.outcome) \(decided.sender.rule) \(String(describing: decided.receiver?.rule)) in:\n\(Self.json(spec))")
+                        cells += 1
+                    }
+                }
+            }
+        }
+        #expect(cells > 10_000)
+    }
+}
