@@ -78,6 +78,14 @@ extension FleetDevice {
         }
         let rows = senders.count, columns = receivers.count
         var cells = [Outcome?](repeating: nil, count: channels.count * rows * columns)
+        // Each receiver's evaluator, made when first asked.
+        var receivers_: [(EffectivePolicy, Evaluator)?] = Array(repeating: nil, count: columns)
+        func receiverEvaluator(_ r: Int) -> (EffectivePolicy, Evaluator) {
+            if let known = receivers_[r] { return known }
+            let made = self.evaluator(for: receiverIDs[r])
+            receivers_[r] = made
+            return made
+        }
         for (s, sender) in senders.enumerated() where isInstalled(sender) {
             let (senderPolicy, evaluator) = self.evaluator(for: sender)
             let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
@@ -85,7 +93,7 @@ extension FleetDevice {
             if senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil { _ = try decide(probe) }
             let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
             func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
-                let (receiverPolicy, receiver) = self.evaluator(for: receiverIDs[r])
+                let (receiverPolicy, receiver) = receiverEvaluator(r)
                 try check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
                 return receiver.decide(openFrom).outcome
             }

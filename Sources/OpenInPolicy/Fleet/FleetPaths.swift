@@ -75,7 +75,7 @@ extension FleetDevice {
     func node(receiving id: BundleID) -> FleetNode? {
         if id.isNativeMail { return profile.installed.first(where: \.isNativeMail).map(FleetNode.app) ?? .app(.mobileMail) }
         if isInstalled(id) { return .app(id) }
-        if id == anyOtherAppID || fleet.app(id) == nil { return .anyOtherApp }
+        if id == anyOtherAppID || listedApp(id) == nil { return .anyOtherApp }
         return nil
     }
 
