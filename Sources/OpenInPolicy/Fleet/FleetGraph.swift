@@ -66,8 +66,9 @@ final class FleetGraph {
     let authorized: [Bool]
     /// Per node as target, its request on each targeted channel (``targetedChannels``).
     let targeted: [[ShareRequest]]
-    /// The requests that name no target: `open-url` with each custom scheme, `mailto:`, `mail-link`, `mail-compose`.
-    let untargeted: [(channel: FleetChannel, request: ShareRequest)]
+    /// The requests that name no target: `open-url` with each custom scheme, `mailto:`, `mail-link`, `mail-compose`;
+    /// for a custom scheme, the node of its handler (the only app such a request can deliver to).
+    let untargeted: [(channel: FleetChannel, request: ShareRequest, handler: Int?)]
     private var evaluators: [(EffectivePolicy, Evaluator)?]
 
     static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
@@ -83,7 +84,12 @@ final class FleetGraph {
         targeted = ids.map { target in
             FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel, target: target, document: FleetDevice.documentName) }
         }
-        untargeted = device.candidateRequests(from: .anyOtherApp).filter { $0.target == nil }.map { ($0.channel, $0.senderRequest) }
+        untargeted = device.untargetedRequests(from: device.anyOtherAppID).map { request in
+            guard let url = request.url, !url.isMailto else { return (request.channel, request.senderRequest, nil) }
+            // Where a delivery to the handler lands (-1: nowhere on the device).
+            let landing = device.facts.handler(forScheme: url.scheme).flatMap(device.node(receiving:)).flatMap { index[device.bundleID(of: $0)] }
+            return (request.channel, request.senderRequest, landing ?? -1)
+        }
         evaluators = Array(repeating: nil, count: ids.count)
     }
 
@@ -148,7 +154,9 @@ final class FleetGraph {
                 }
             }
         }
-        for (_, request) in untargeted {
+        for (_, request, handler) in untargeted {
+            // A custom scheme's request delivers to its handler or to no one: skip it when that node is not asked about.
+            if let handler, handler < 0 || !candidates.contains(handler) || result.contains(handler) { continue }
             let decision = sender.decide(request)
             guard decision.outcome == .allow || decision.outcome == .redirect, let target = decision.target,
                   let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { continue }
@@ -253,9 +261,15 @@ extension FleetDevice {
 
     /// The hop from `from` to `to`: the first candidate request of `from` (``candidateRequests(from:)``
     /// order) that delivers to `to`, with its decision.
-    func hop(from: FleetNode, to: FleetNode) throws(FleetError) -> FleetHop? {
-        let target = bundleID(of: to)
-        for request in candidateRequests(from: from) where request.target == nil || request.target == target {
+    func hop(from: FleetNode, to: FleetNode, untargeted: [FleetRequest]) throws(FleetError) -> FleetHop? {
+        let sender = bundleID(of: from), target = bundleID(of: to)
+        let targeted = FleetGraph.targetedChannels.map { try! FleetRequest(from: sender, channel: $0, target: target, document: FleetDevice.documentName) }
+        // A custom scheme's request can deliver only to the scheme's handler.
+        let relevant = untargeted.filter { request in
+            guard let url = request.url, !url.isMailto else { return true }
+            return facts.handler(forScheme: url.scheme).flatMap(node(receiving:)) == to
+        }
+        for request in targeted + relevant.map({ try! FleetRequest(from: sender, channel: $0.channel, url: $0.url, document: $0.document) }) {
             let decision = try decide(request)
             guard decision.delivers, let receiving = decision.receiverApp, node(receiving: receiving) == to else { continue }
             return FleetHop(from: from, to: to, decision: decision)
@@ -267,13 +281,15 @@ extension FleetDevice {
     public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
         var hopCache: [Int: FleetHop] = [:]
         var paths: [FleetPath] = []
+        // The requests that name no target, the same from every sender (``candidateRequests(from:)``'s last ones).
+        let untargeted = untargetedRequests(from: anyOtherAppID)
         for node in reach.order {
             var chain: [FleetHop] = []
             var current = Int(node)
             while reach.predecessor[current] >= 0 {
                 let before = Int(reach.predecessor[current])
                 if hopCache[current] == nil {
-                    guard let hop = try hop(from: reach.nodes[before], to: reach.nodes[current]) else {
+                    guard let hop = try hop(from: reach.nodes[before], to: reach.nodes[current], untargeted: untargeted) else {
                         preconditionFailure("the search found an edge \(reach.nodes[before]) → \(reach.nodes[current]) that no request makes")
                     }
                     hopCache[current] = hop

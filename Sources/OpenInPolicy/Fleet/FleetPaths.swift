@@ -91,6 +91,13 @@ extension FleetDevice {
             let target = bundleID(of: other)
             for channel in targeted { requests.append(try! FleetRequest(from: from, channel: channel, target: target, document: FleetDevice.documentName)) }
         }
+        return requests + untargetedRequests(from: from)
+    }
+
+    /// The requests of ``candidateRequests(from:)`` that name no target: `open-url` with each custom
+    /// scheme, `open-url` with `mailto:`, `mail-link`, `mail-compose`.
+    func untargetedRequests(from: BundleID) -> [FleetRequest] {
+        var requests: [FleetRequest] = []
         for (scheme, _) in facts.schemeHandlers.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
             where !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) {
             if let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") {
