@@ -261,15 +261,13 @@ extension FleetDevice {
 
     /// The hop from `from` to `to`: the first candidate request of `from` (``candidateRequests(from:)``
     /// order) that delivers to `to`, with its decision.
-    func hop(from: FleetNode, to: FleetNode, untargeted: [FleetRequest]) throws(FleetError) -> FleetHop? {
+    func hop(from: FleetNode, to: FleetNode, untargeted: Untargeted) throws(FleetError) -> FleetHop? {
         let sender = bundleID(of: from), target = bundleID(of: to)
         let targeted = FleetGraph.targetedChannels.map { try! FleetRequest(from: sender, channel: $0, target: target, document: FleetDevice.documentName) }
-        // A custom scheme's request can deliver only to the scheme's handler.
-        let relevant = untargeted.filter { request in
-            guard let url = request.url, !url.isMailto else { return true }
-            return facts.handler(forScheme: url.scheme).flatMap(node(receiving:)) == to
-        }
-        for request in targeted + relevant.map({ try! FleetRequest(from: sender, channel: $0.channel, url: $0.url, document: $0.document) }) {
+        // In candidate order: a custom scheme's request can deliver only to the scheme's handler; the mail requests to any node.
+        let relevant = (untargeted.byLanding[to] ?? []).map { ($0, untargeted.requests[$0]) } + untargeted.mail.map { ($0, untargeted.requests[$0]) }
+        let ordered = relevant.sorted { $0.0 < $1.0 }.map(\.1)
+        for request in targeted + ordered.map({ try! FleetRequest(from: sender, channel: $0.channel, url: $0.url, document: $0.document) }) {
             let decision = try decide(request)
             guard decision.delivers, let receiving = decision.receiverApp, node(receiving: receiving) == to else { continue }
             return FleetHop(from: from, to: to, decision: decision)
@@ -277,12 +275,33 @@ extension FleetDevice {
         return nil
     }
 
+    /// The requests that name no target, by the node each can deliver to (a custom scheme's handler), or any (`mail`).
+    struct Untargeted {
+        let requests: [FleetRequest]
+        let byLanding: [FleetNode: [Int]]
+        let mail: [Int]
+
+        init(_ device: FleetDevice) {
+            requests = device.untargetedRequests(from: device.anyOtherAppID)
+            var byLanding: [FleetNode: [Int]] = [:], mail: [Int] = []
+            for (position, request) in requests.enumerated() {
+                if let url = request.url, !url.isMailto {
+                    if let landing = device.facts.handler(forScheme: url.scheme).flatMap(device.node(receiving:)) { byLanding[landing, default: []].append(position) }
+                } else {
+                    mail.append(position)
+                }
+            }
+            self.byLanding = byLanding
+            self.mail = mail
+        }
+    }
+
     /// The shortest chains of a search's result, with the decision of every hop.
     public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
         var hopCache: [Int: FleetHop] = [:]
         var paths: [FleetPath] = []
         // The requests that name no target, the same from every sender (``candidateRequests(from:)``'s last ones).
-        let untargeted = untargetedRequests(from: anyOtherAppID)
+        let untargeted = Untargeted(self)
         for node in reach.order {
             var chain: [FleetHop] = []
             var current = Int(node)

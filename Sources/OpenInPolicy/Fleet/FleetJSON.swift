@@ -69,22 +69,25 @@ public enum FleetJSON {
         }
         let global = try readGlobal(globalField)
         var apps: [FleetApp] = []
+        var listed: Set<BundleID> = []
         if let field = fields["apps"] {
             for element in try field.elements(what: "the organisation's apps") {
                 let app = try readApp(element)
-                if apps.contains(where: { $0.bundleID == app.bundleID }) {
+                if !listed.insert(app.bundleID).inserted {
                     throw element.error("\(app.bundleID) is listed twice: list each app once")
                 }
                 apps.append(app)
             }
         }
         var policies: [ContainerPolicy] = []
+        var names: [ExactKey: Int] = [:]
         if let field = fields["containerPolicies"] {
             for element in try field.elements(what: "the AppConnect container policies") {
                 let policy = try readContainerPolicy(element)
-                if let same = policies.first(where: { ExactText.same($0.name, policy.name) }) {
-                    throw element.error("a container policy named \(JSONWriter.quoted(same.name)) is given twice (also on line \(same.line ?? 0)): give each policy its own name")
+                if let same = names[ExactKey(policy.name)] {
+                    throw element.error("a container policy named \(JSONWriter.quoted(policy.name)) is given twice (also on line \(policies[same].line ?? 0)): give each policy its own name")
                 }
+                names[ExactKey(policy.name)] = policies.count
                 policies.append(policy)
             }
         }
@@ -232,9 +235,10 @@ public enum FleetJSON {
         guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels the device carries ([] for none)") }
         guard let installedField = fields["installed"] else { throw cursor.error("installed is missing: list the bundle IDs of the apps installed on the device") }
         var installed: [BundleID] = []
+        var seen: Set<BundleID> = []
         for element in try installedField.elements(what: "the installed apps' bundle IDs") {
             let id = try bundleID(element)
-            if installed.contains(id) { throw element.error("\(id) is listed twice: list each app once") }
+            if !seen.insert(id).inserted { throw element.error("\(id) is listed twice: list each app once") }
             installed.append(id)
         }
         // The policy file's device reader reads the facts it shares with a device profile.
@@ -244,7 +248,7 @@ public enum FleetJSON {
             subset = object.members.filter { ExactText.isOne($0.key, of: shared) }
         }
         var facts = try PolicyJSON.device(JSONCursor(.object(JSONObject(members: subset)), path: cursor.path, position: cursor.position))
-        let emailPlusListed = facts.emailPlusBundleIDs.contains(where: installed.contains)
+        let emailPlusListed = facts.emailPlusBundleIDs.contains(where: seen.contains)
         if let given = fields["emailPlusInstalled"] {
             if facts.emailPlusInstalled != emailPlusListed {
                 throw given.error("says \(facts.emailPlusInstalled) but installed \(emailPlusListed ? "lists" : "does not list") Email+ (\(facts.emailPlusTarget)): make them agree, or leave emailPlusInstalled out")
