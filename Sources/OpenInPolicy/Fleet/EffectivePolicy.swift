@@ -169,8 +169,10 @@ public struct FleetDevice: Sendable {
     /// Whether `app` is installed on the device.
     public func isInstalled(_ app: BundleID) -> Bool { table.installed.contains(app) }
 
-    /// `app`'s effective policy and its evaluator, prepared with the device's shared tables.
+    /// `app`'s effective policy and its evaluator, prepared with the device's shared tables (once per
+    /// listed or installed app: copies of the device share them).
     func evaluator(for app: BundleID) -> (EffectivePolicy, Evaluator) {
+        if let known = table.evaluators[app] { return (table.policies[app]!, known) }
         let policy = effectivePolicy(for: app)
         return (policy, Evaluator(policy: policy.policy, tables: table.tables))
     }
@@ -284,12 +286,15 @@ final class PolicyTable: Sendable {
     let tables: PreparedPolicy.DeviceTables
     /// A bundle ID no list of the fleet names, standing for "any other app".
     let anyOtherApp: BundleID
+    /// Each app's evaluator, made once: with the shared tables, one costs about its own schemes.
+    let evaluators: [BundleID: Evaluator]
 
     init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet) {
         self.policies = policies
         self.installed = installed
         self.appIndex = appIndex
         self.tables = tables
+        evaluators = policies.mapValues { Evaluator(policy: $0.policy, tables: tables) }
         var candidate = BundleID(known: "any-other-app.openin-check")
         var counter = 1
         while FleetDevice.names(candidate, in: fleet) {
