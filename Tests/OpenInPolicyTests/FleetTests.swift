@@ -111,7 +111,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicie": "authorized"}}"#, "Did you mean 'openInPolicy'?"),
-        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "devices": {"d": {"labels": [], "installed": [], "appConnectApps": []}}}"#, "devices.d.appConnectApps: unknown key"),
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "devices": {"d": {"labels": [], "installed": [], "appConnectApps": []}}}"#, "devices.d.appConnectApps: not in a fleet"),
         (#"{"global": {"authorizeAppsWithoutContainerPolicy": false, "device": {}}}"#, "global.device: not in a fleet"),
         (#"{"global": {}}"#, "authorizeAppsWithoutContainerPolicy is missing"),
         (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "apps": [{"bundleID": "com.a", "appconnect": true}, {"bundleID": "com.a", "appconnect": false}]}"#, "listed twice"),

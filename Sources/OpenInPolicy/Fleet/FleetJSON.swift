@@ -231,6 +231,10 @@ public enum FleetJSON {
     static func readDevice(name: String, _ cursor: JSONCursor) throws(FormatError) -> DeviceProfile {
         if name.isEmpty { throw cursor.error("a device profile needs a name: give it a non-empty key") }
         if let problem = ExactText.asciiProblem(in: name) { throw cursor.error("the device name \(problem)") }
+        if case .object(let object) = cursor.value, let given = object.member("appConnectApps") {
+            throw FormatError("\(cursor.path).appConnectApps: not in a fleet: a device's AppConnect apps are its installed apps that a container policy (or the global policy's authorizeAppsWithoutContainerPolicy) authorizes; list the apps in installed",
+                              at: given.keyPosition)
+        }
         let fields = try members(cursor, allowed: deviceKeys, what: "a device profile")
         guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels the device carries ([] for none)") }
         guard let installedField = fields["installed"] else { throw cursor.error("installed is missing: list the bundle IDs of the apps installed on the device") }
