@@ -142,3 +142,42 @@ import Testing
         #expect(caseDiffers.authorization == .notAppConnect)
     }
 }
+
+/// Fleet tables: a table under a `Fleet:` line, and what makes one malformed.
+@Suite struct FleetTableTests {
+    static func parse(_ table: String, fleetLine: String = "Fleet: [Acme](../Examples/fleet/acme.json), device employee-iphone") throws(TableError) -> [TableCase] {
+        let file = FleetTests.root.appendingPathComponent("Rules/inline.md").path
+        return try DecisionTables.parse("# T\n\n\(fleetLine)\n\n\(table)", file: file)
+    }
+
+    static let header = "| id | from | channel | target | outcome | to | sender rule | receiver rule |\n|---|---|---|---|---|---|---|---|\n"
+
+    @Test func aRowRunsEndToEndAndAMismatchIsReported() throws {
+        let cases = try Self.parse(Self.header + "| ok | com.acme.hr | document-interaction | com.acme.viewer | allow | com.acme.viewer | document.listed-target | open-from.listed-source |\n"
+                                   + "| wrong | com.acme.hr | document-interaction | com.acme.viewer | allow | com.acme.viewer | document.listed-target | - |\n")
+        #expect(cases.count == 2)
+        #expect(DecisionTables.run(cases[0]).passed)
+        #expect(DecisionTables.run(cases[1]).mismatches == ["receiver rule: expected -, got open-from.listed-source"])
+    }
+
+    @Test(arguments: [
+        ("Fleet: Acme, device employee-iphone", "this Fleet line has no link"),
+        ("Fleet: [Acme](../Examples/fleet/acme.json)", "this Fleet line names no device"),
+        ("Fleet: [Acme](../Examples/fleet/acme.json), device nobody", "has no device profile named \"nobody\""),
+        ("Fleet: [Acme](../Examples/fleet/missing.json), device employee-iphone", "cannot be read"),
+    ])
+    func aBadFleetLineIsAnError(line: String, message: String) {
+        do {
+            _ = try Self.parse(Self.header + "| a | com.acme.hr | paste | com.acme.viewer | allow | com.acme.viewer | copy.secure-appconnect-apps | - |\n", fleetLine: line)
+            Issue.record("parsed under \(line)")
+        } catch {
+            #expect(error.message.contains(message), "\(error)")
+            #expect(error.line == 3)
+        }
+    }
+
+    @Test func aFleetTableNeedsItsColumns() {
+        #expect(throws: TableError.self) { try Self.parse("| id | from | channel | outcome |\n|---|---|---|---|\n| a | com.acme.hr | paste | allow |\n") }
+        #expect(throws: TableError.self) { try Self.parse("| id | from | channel | policy | outcome | sender rule | receiver rule |\n|---|---|---|---|---|---|---|\n| a | com.acme.hr | paste | x | allow | copy.authorized | - |\n") }
+    }
+}
