@@ -126,8 +126,10 @@ enum FleetEval {
         if explain {
             text += "  Why\n"
             for line in FleetRecord.provenanceLines(decision.senderPolicy) { text += "    sender    \(DecisionText.escaped(line))\n" }
+            for line in FleetRecord.senderInputs(decision) { text += "    sender    - \(DecisionText.escaped(line))\n" }
             if let receiver = decision.receiverPolicy {
                 for line in FleetRecord.provenanceLines(receiver) { text += "    receiver  \(DecisionText.escaped(line))\n" }
+                for line in FleetRecord.receiverInputs(decision) { text += "    receiver  - \(DecisionText.escaped(line))\n" }
             }
         }
         return text

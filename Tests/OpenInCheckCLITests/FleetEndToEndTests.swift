@@ -25,6 +25,13 @@ import Testing
         #expect(run.stdout.contains("    sender    pasteboardPolicy: global policy\n"))
         #expect(run.stdout.contains("    sender    openInPolicy: container policy \"HR\" (label \"Employees\")\n"))
         #expect(run.stdout.contains("  receiver  none: nothing reaches another app\n"))
+        let json = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr",
+                                        "--channel", "document-interaction", "--target", "com.mobileiron.ios.emailplus", "--explain", "--format", "json"])
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let explanation = try #require(record["explanation"] as? [String: [String: Any]])
+        #expect((explanation["receiver"]?["controls"] as? [String: String])?["openFromPolicy"] == "container policy \"Email+\" (label \"Employees\")")
+        #expect((explanation["receiver"]?["inputs"] as? [String])?.first == "the Open From policy is WHITELIST (ACOpenFromPolicyWhitelist)")
+        #expect(explanation["sender"]?["authorization"] as? String == "authorized by the container policy \"HR\" (label \"Employees\")")
     }
 
     @Test func evalStreamKeepsEveryLine() throws {

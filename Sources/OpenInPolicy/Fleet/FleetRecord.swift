@@ -107,16 +107,28 @@ package enum FleetRecord {
 
     /// `--explain`: for each side, how the app is authorized and where each control came from.
     package static func explanation(_ decision: FleetDecision) -> JSONObject {
-        var members: [JSONObject.Member] = [.init("sender", .object(provenance(decision.senderPolicy)))]
-        if let receiver = decision.receiverPolicy { members.append(.init("receiver", .object(provenance(receiver)))) }
+        var members: [JSONObject.Member] = [.init("sender", .object(provenance(decision.senderPolicy, inputs: senderInputs(decision))))]
+        if let receiver = decision.receiverPolicy { members.append(.init("receiver", .object(provenance(receiver, inputs: receiverInputs(decision))))) }
         return JSONObject(members: members)
     }
 
-    static func provenance(_ policy: EffectivePolicy) -> JSONObject {
+    static func provenance(_ policy: EffectivePolicy, inputs: [String]) -> JSONObject {
         var controls: [JSONObject.Member] = policy.sources.map { .init($0.control.rawValue, .string($0.source.description)) }
         controls.append(.init("config", .string(policy.configSource?.description ?? "none applies")))
         return JSONObject(members: [.init("app", .string(policy.app.rawValue)), .init("authorization", .string(policy.authorization.description)),
-                                    .init("controls", .object(JSONObject(members: controls)))])
+                                    .init("controls", .object(JSONObject(members: controls))),
+                                    .init("inputs", .array(JSONArray(inputs.map { .string($0) })))])
+    }
+
+    /// What mattered to the sender's rule, as the single-app explanation says it.
+    package static func senderInputs(_ decision: FleetDecision) -> [String] {
+        Explanation(decision.sender, request: decision.request.senderRequest, policyInputs: PolicyInputs(decision.senderPolicy.policy)).inputs
+    }
+
+    /// What mattered to the receiver's Open From rule.
+    package static func receiverInputs(_ decision: FleetDecision) -> [String] {
+        guard let receiver = decision.receiver, let policy = decision.receiverPolicy else { return [] }
+        return Explanation(receiver, request: try! ShareRequest(channel: .openFrom, source: decision.request.from), policyInputs: PolicyInputs(policy.policy)).inputs
     }
 
     /// The provenance lines `--explain` prints in text: `openInPolicy: container policy "HR" (label "Employees")`.
