@@ -24,7 +24,7 @@ struct FleetCommand: Command {
 
     enum MatrixFormat: String, OptionChoice { case text, json, markdown }
     enum PathsFormat: String, OptionChoice { case text, json }
-    enum FleetLintFormat: String, OptionChoice { case text, json }
+    enum FleetLintFormat: String, OptionChoice { case text, json, markdown, github }
 
     /// `--fleet FILE` (for diff, the old file).
     var fleetPath: String
@@ -45,7 +45,7 @@ struct FleetCommand: Command {
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
-        OptionSpec("--format", value: "FORMAT", help: "eval: text, json or jsonl; matrix: text, json or markdown;\npaths, lint, diff: text or json."),
+        OptionSpec("--format", value: "FORMAT", help: "eval: text, json or jsonl; matrix: text, json or markdown;\nlint: text, json, markdown or github; paths, diff: text or json."),
     ]
 
     static let usage = "openin-check fleet eval|matrix|paths|lint|diff --fleet FILE [--device NAME] [options]"
@@ -70,7 +70,7 @@ struct FleetCommand: Command {
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
               openin-check fleet paths --fleet FILE [--device NAME] --from ID [--to ID | --to outside] [--max-hops N]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
-              openin-check fleet lint --fleet FILE [--format text|json]
+              openin-check fleet lint --fleet FILE [--format text|json|markdown|github]
               openin-check fleet diff OLD NEW [--device NAME] [--format text|json]
 
             Subverbs:

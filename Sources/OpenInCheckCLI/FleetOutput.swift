@@ -173,6 +173,26 @@ enum FleetOutput {
             }
             text += "\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n"
             console.stdout.write(text)
+        case .markdown:
+            let rows = findings.map { finding in
+                [finding.severity.rawValue, MarkdownText.code(finding.code) + " " + finding.name,
+                 MarkdownText.code(file + (finding.line.map { ":\($0)" } ?? "")) + (finding.device.map { " (device " + MarkdownText.code($0) + ")" } ?? ""),
+                 MarkdownText.cell(finding.message), MarkdownText.cell(finding.fix)]
+            }
+            console.stdout.write(MarkdownText.table(["severity", "check", "where", "what", "fix"], rows))
+            console.stdout.write("\n\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n")
+        case .github:
+            for finding in findings {
+                let kind: GitHubAnnotation.Kind = switch finding.severity {
+                case .error: .error
+                case .warning: .warning
+                case .info: .notice
+                }
+                let device = finding.device.map { "device \($0): " } ?? ""
+                console.stdout.write(GitHubAnnotation.line(kind, file: file, line: finding.line, title: "\(finding.code) \(finding.name)",
+                                                           message: "\(device)\(finding.message)\nfix: \(finding.fix)"))
+            }
+            console.stdout.write("\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n")
         }
         if counts.0 > 0 { return .invalidInput }
         return counts.1 > 0 ? .notAllowed : .success
