@@ -105,6 +105,13 @@ public struct FleetRequest: Sendable, Hashable {
         self.channel = channel
         senderRequest = try ShareRequest(channel: channel.senderChannel, target: target, url: url, document: document)
     }
+
+    /// A request from `from` whose sender's part is an already-checked request on `channel`'s sender channel.
+    init(from: BundleID, channel: FleetChannel, checked senderRequest: ShareRequest) {
+        self.from = from
+        self.channel = channel
+        self.senderRequest = senderRequest
+    }
 }
 
 /// The end-to-end answer for one request on one device: the sender's decision, the receiver's, and the outcome of both.

@@ -263,14 +263,19 @@ extension FleetDevice {
     /// order) that delivers to `to`, with its decision.
     func hop(from: FleetNode, to: FleetNode, untargeted: Untargeted) throws(FleetError) -> FleetHop? {
         let sender = bundleID(of: from), target = bundleID(of: to)
-        let targeted = FleetGraph.targetedChannels.map { try! FleetRequest(from: sender, channel: $0, target: target, document: FleetDevice.documentName) }
-        // In candidate order: a custom scheme's request can deliver only to the scheme's handler; the mail requests to any node.
-        let relevant = (untargeted.byLanding[to] ?? []).map { ($0, untargeted.requests[$0]) } + untargeted.mail.map { ($0, untargeted.requests[$0]) }
-        let ordered = relevant.sorted { $0.0 < $1.0 }.map(\.1)
-        for request in targeted + ordered.map({ try! FleetRequest(from: sender, channel: $0.channel, url: $0.url, document: $0.document) }) {
+        // In candidate order: the targeted channels to `to`, then the untargeted requests that can reach it (a custom
+        // scheme's only its handler; the mail requests any node), each made only when the one before did not deliver.
+        for channel in FleetGraph.targetedChannels {
+            let request = FleetRequest(from: sender, channel: channel,
+                                       checked: try! ShareRequest(channel: channel.senderChannel, target: target, document: FleetDevice.documentName))
             let decision = try decide(request)
-            guard decision.delivers, let receiving = decision.receiverApp, node(receiving: receiving) == to else { continue }
-            return FleetHop(from: from, to: to, decision: decision)
+            if decision.delivers, let receiving = decision.receiverApp, node(receiving: receiving) == to { return FleetHop(from: from, to: to, decision: decision) }
+        }
+        let relevant = ((untargeted.byLanding[to] ?? []) + untargeted.mail).sorted()
+        for position in relevant {
+            let template = untargeted.requests[position]
+            let decision = try decide(FleetRequest(from: sender, channel: template.channel, checked: template.senderRequest))
+            if decision.delivers, let receiving = decision.receiverApp, node(receiving: receiving) == to { return FleetHop(from: from, to: to, decision: decision) }
         }
         return nil
     }
