@@ -60,20 +60,46 @@ public enum ControlSource: Sendable, Hashable, CustomStringConvertible {
 /// One app's policy on one device, worked out from the fleet, with where each control came from.
 public struct EffectivePolicy: Sendable {
     /// The app.
-    public let app: BundleID
+    public var app: BundleID { storage.app }
     /// The device profile's name.
-    public let device: String
+    public var device: String { storage.device }
     /// Whether and how the app is authorized there.
-    public let authorization: Authorization
+    public var authorization: Authorization { storage.authorization }
     /// The policy its own requests are decided under (the single-app evaluator's input): for an
     /// authorized app, container over global control by control, with the device's authorized
     /// AppConnect apps as "All AppConnect apps"; for a retired app, the retired defaults; for an
     /// app AppConnect does not manage, not enforcing.
-    public let policy: Policy
+    public var policy: Policy { storage.policy }
     /// Where each control came from, in ``FleetControl`` order.
-    public let sources: [(control: FleetControl, source: ControlSource)]
+    public var sources: [(control: FleetControl, source: ControlSource)] { storage.sources }
     /// Where the app-specific configuration came from (`nil`: none applies, an empty configuration).
-    public let configSource: ControlSource?
+    public var configSource: ControlSource? { storage.configSource }
+
+    /// The values, held once: every decision names its sender's and receiver's effective policy, and
+    /// copies one reference rather than a policy.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let app: BundleID
+        let device: String
+        let authorization: Authorization
+        let policy: Policy
+        let sources: [(control: FleetControl, source: ControlSource)]
+        let configSource: ControlSource?
+
+        init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?) {
+            self.app = app
+            self.device = device
+            self.authorization = authorization
+            self.policy = policy
+            self.sources = sources
+            self.configSource = configSource
+        }
+    }
+
+    init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?) {
+        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource)
+    }
 
     /// Where `control` came from.
     public func source(of control: FleetControl) -> ControlSource {
@@ -172,7 +198,7 @@ public struct FleetDevice: Sendable {
     /// `app`'s effective policy and its evaluator, prepared with the device's shared tables (once per
     /// listed or installed app: copies of the device share them).
     func evaluator(for app: BundleID) -> (EffectivePolicy, Evaluator) {
-        if let known = table.evaluators[app] { return (table.policies[app]!, known) }
+        if let known = table.evaluators[app] { return known }
         let policy = effectivePolicy(for: app)
         return (policy, Evaluator(policy: policy.policy, tables: table.tables))
     }
@@ -286,15 +312,15 @@ final class PolicyTable: Sendable {
     let tables: PreparedPolicy.DeviceTables
     /// A bundle ID no list of the fleet names, standing for "any other app".
     let anyOtherApp: BundleID
-    /// Each app's evaluator, made once: with the shared tables, one costs about its own schemes.
-    let evaluators: [BundleID: Evaluator]
+    /// Each app's effective policy with its evaluator, made once: with the shared tables, an evaluator costs about its own schemes.
+    let evaluators: [BundleID: (EffectivePolicy, Evaluator)]
 
     init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet) {
         self.policies = policies
         self.installed = installed
         self.appIndex = appIndex
         self.tables = tables
-        evaluators = policies.mapValues { Evaluator(policy: $0.policy, tables: tables) }
+        evaluators = policies.mapValues { ($0, Evaluator(policy: $0.policy, tables: tables)) }
         var candidate = BundleID(known: "any-other-app.openin-check")
         var counter = 1
         while FleetDevice.names(candidate, in: fleet) {
