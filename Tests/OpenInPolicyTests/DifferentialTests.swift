@@ -346,6 +346,7 @@ enum EngineAnswer {
         case .unknownPasteboardPolicy: "unknownPasteboardPolicy"
         case .unknownPrintPolicy: "unknownPrintPolicy"
         case .policyKeyNotSet: "policyKeyNotSet"
+        case .intuneConstraint: "intuneConstraint"
         }
     }
 }

@@ -67,7 +67,15 @@ public enum DecisionTables {
                 }
                 seenIDs[id] = row.line
                 let place = Place(file: file, line: row.line)
-                let inputs = RowInputs.Built(try RowInputs.build(cells, at: place))
+                let inputs: RowInputs.Built
+                if cells["policy"] == "intune" {
+                    switch try IntuneRowInputs.build(cells, at: place) {
+                    case .success(let (context, request)): inputs = .intune(context, request)
+                    case .failure(let error): inputs = .invalid(error)
+                    }
+                } else {
+                    inputs = RowInputs.Built(try RowInputs.build(cells, at: place))
+                }
                 let expected = try expectation(cells, at: place)
                 cases.append(TableCase(file: file, line: row.line, id: id, cells: cells, expected: expected, inputs: inputs))
             }
@@ -129,7 +137,16 @@ public enum DecisionTables {
             if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
             return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)"])
         case .valid(let policy, let request):
-            let decision = Evaluator(policy: policy).decide(request)
+            return compare(tableCase, Evaluator(policy: policy).decide(request))
+        case .intune(let context, let request):
+            return compare(tableCase, IntuneEvaluator(context: context).decide(request))
+        }
+    }
+
+    /// Compares a row's expected columns with `decision`.
+    static func compare(_ tableCase: TableCase, _ decision: Decision) -> TableResult {
+        let expected = tableCase.expected
+        do {
             guard let outcome = expected.outcome else {
                 return TableResult(tableCase: tableCase, mismatches: ["outcome: expected error, got \(decision.outcome) (rule \(decision.rule))"])
             }
@@ -218,7 +235,7 @@ public enum DecisionTables {
         } else if let parsed = Outcome(parsing: outcomeText) {
             outcome = parsed
         } else {
-            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error.\(Suggestion.phrase(for: outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
+            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, deliver-encrypted, or error.\(Suggestion.phrase(for: outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
         }
         var to: BundleID?? = nil
         if let text = try required("to") {
@@ -234,7 +251,7 @@ public enum DecisionTables {
                 audience = .some(nil)
             } else {
                 guard let parsed = CopyAudience(rawValue: text) else {
-                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, or - for none")
+                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, managed-apps, or - for none")
                 }
                 audience = .some(parsed)
             }
