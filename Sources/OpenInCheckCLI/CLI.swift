@@ -44,6 +44,7 @@ public enum CLI {
         SimulateCommand.verb,
         LintCommand.verb,
         DiffCommand.verb,
+        FleetCommand.verb,
         CompletionsCommand.verb,
     ]
 
