@@ -42,7 +42,7 @@ enum FleetOutput {
         return .success
     }
 
-    /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `-` (no request).
+    /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `encr` (deliver-encrypted), `-` (no request).
     static func cell(_ outcome: Outcome?) -> String {
         switch outcome {
         case nil: "-"
@@ -50,6 +50,7 @@ enum FleetOutput {
         case .deny: "deny"
         case .substituteDummyFile: "dummy"
         case .redirect: "redir"
+        case .deliverEncrypted: "encr"
         }
     }
 
