@@ -60,7 +60,11 @@ public struct IntuneFleet: Sendable {
         context.mdmManagedApps = device.mdmManagedApps
         context.mdmEnrolled = device.mdmEnrolled
         context.intuneMAMUPN = device.intuneMAMUPN
-        for (scheme, handler) in device.schemeHandlers { try? context.setHandler(handler, for: scheme) }
+        for (scheme, handler) in device.schemeHandlers {
+            try? context.setHandler(handler, for: scheme)
+            // A scheme the device hands to the app itself is one of the app's own.
+            if IntuneBundleID.same(handler, app) { try? context.addOwnScheme(scheme) }
+        }
         return context
     }
 
