@@ -93,16 +93,21 @@ public enum IntuneGraphJSON {
         } catch {
             throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
         }
+        // Where the document's value starts, so an error about the whole object names its line.
+        var line = 1, column = 1
+        for byte in data {
+            if byte == 0x0A { line += 1; column = 1 } else if byte == 0x20 || byte == 0x09 || byte == 0x0D { column += 1 } else { break }
+        }
         do throws(FormatError) {
-            return try read(value)
+            return try read(value, at: JSONPosition(line: line, column: column))
         } catch {
             throw error.inFile(file)
         }
     }
 
-    /// Reads policies from a parsed document.
-    static func read(_ value: JSONValue) throws(FormatError) -> [IntunePolicy] {
-        let root = JSONCursor(value)
+    /// Reads policies from a parsed document whose value starts at `start`.
+    static func read(_ value: JSONValue, at start: JSONPosition = JSONPosition(line: 1, column: 1)) throws(FormatError) -> [IntunePolicy] {
+        let root = JSONCursor(value, position: start)
         switch value {
         case .array:
             var policies: [IntunePolicy] = []
@@ -211,7 +216,11 @@ public enum IntuneGraphJSON {
         do throws(InputError) {
             try policy.validate()
         } catch {
-            throw cursor.error("\(error)")
+            // Located at the property the message starts with (the one whose value breaks the constraint).
+            let message = "\(error)"
+            let property = String(message.prefix { $0 != " " })
+            if let member = object.member(property) { throw child(member).error(String(message.dropFirst(property.count + 1))) }
+            throw cursor.error(message)
         }
         return policy
     }
