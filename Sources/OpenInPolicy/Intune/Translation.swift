@@ -178,7 +178,7 @@ public enum PolicyTranslation {
         case .none: .none
         }
         if let drag = controls.dragAndDrop, drag != intuneDrag {
-            note("dragAndDropPolicy: \(drag.rawValue)", "nothing: Intune documents no drag-and-drop setting; it follows Send org data (Rules/intune/drag-and-drop.md), here \(intuneDrag.rawValue)",
+            note("dragAndDropPolicy: \(drag.rawValue)", "nothing: Intune documents no drag-and-drop setting; it follows Send org data (Rules/intune/drag-and-drop.md: Our choices), here \(intuneDrag.rawValue)",
                  "drag-and-drop: \(drag.rawValue) becomes \(intuneDrag.rawValue)")
         }
         return policy
