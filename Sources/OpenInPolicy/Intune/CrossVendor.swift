@@ -118,7 +118,9 @@ public struct FlowChange: Sendable {
 
     /// `channel FROM → TARGET` or `open-url FROM → URL`.
     public var subject: String {
-        let to = request.url?.rawValue ?? request.target?.rawValue ?? "-"
+        guard let to = request.url?.rawValue ?? request.target.map({ $0 == CrossVendorDiff.anyOtherApp ? FleetNode.anyOtherAppName : $0.rawValue }) else {
+            return "\(request.channel) \(request.from)"
+        }
         return "\(request.channel) \(request.from) → \(to)"
     }
 }
