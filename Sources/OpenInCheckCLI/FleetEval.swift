@@ -96,7 +96,7 @@ enum FleetEval {
         return JSONObject(members: members)
     }
 
-    /// `deny  document-interaction com.acme.hr → com.mobileiron.ios.emailplus  [sender document.listed-target allow; receiver open-from.unlisted-source deny]`.
+    /// `deny  document-interaction from A to B  [sender RULE allow; receiver RULE deny]`.
     static func summary(_ decision: FleetDecision) -> String {
         var text = "\(decision.outcome)  \(describe(decision.request))"
         text += "  [sender \(decision.sender.rule) \(decision.sender.outcome)"

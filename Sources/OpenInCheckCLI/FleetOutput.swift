@@ -60,16 +60,16 @@ enum FleetOutput {
         for (r, receiver) in matrix.receivers.enumerated() { text += "  \(r + 1)  \(DecisionText.escaped(receiver.description))\n" }
         let width = max(matrix.senders.map(\.rawValue.count).max() ?? 0, 6)
         for channel in matrix.channels {
-            text += "\n\(channel)\n" + "  " + "sender".padding(width)
-            for r in matrix.receivers.indices { text += "  " + String(r + 1).padding(5) }
-            text += "\n"
+            var header = "  " + "sender".padding(width)
+            for r in matrix.receivers.indices { header += "  " + String(r + 1).padding(5) }
+            text += "\n\(channel)\n" + header.trimmingTrailingSpaces + "\n"
             for (s, sender) in matrix.senders.enumerated() {
-                text += "  " + DecisionText.escaped(sender.rawValue).padding(width)
-                for r in matrix.receivers.indices { text += "  " + cell(matrix.outcome(channel, sender: s, receiver: r)).padding(5) }
-                text += "\n"
+                var row = "  " + DecisionText.escaped(sender.rawValue).padding(width)
+                for r in matrix.receivers.indices { row += "  " + cell(matrix.outcome(channel, sender: s, receiver: r)).padding(5) }
+                text += row.trimmingTrailingSpaces + "\n"
             }
         }
-        text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself,\nor open-url to an app that handles no custom scheme on the device).\n"
+        text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
         return text
     }
 
@@ -208,4 +208,10 @@ enum FleetOutput {
 extension String {
     /// The string padded with spaces to `width` characters (never cut).
     func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    /// The string without its trailing spaces.
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
 }

@@ -122,7 +122,14 @@ struct IntuneTranslationTests {
         let (_, intune, _) = PolicyTranslation.toIntune(acme)
         let changes = try CrossVendorDiff.compare(old: .appConnect(acme), new: .intune(intune))
         #expect(!changes.isEmpty)
-        #expect(Set(changes.map(\.group)) == Set(FlowChange.Group.allCases))
+        #expect(Set(changes.map(\.group)).isSuperset(of: [.newlyAllowed, .changedForm]))
+        // Against the example Intune export (Outlook managed, the viewer restricted), all three groups.
+        let export = try IntuneGraphJSON.read(path: Self.root.appendingPathComponent("Examples/intune/acme-app-protection.json").path)
+        let facts = try IntuneDevicesJSON.read(Array(try Data(contentsOf: Self.root.appendingPathComponent("Examples/intune/devices.json"))), file: "devices.json")
+        let example = IntuneFleet(policies: export.policies, apps: facts.apps, devices: facts.devices)
+        let moved = try CrossVendorDiff.compare(old: .appConnect(acme), new: .intune(example))
+        #expect(Set(moved.map(\.group)) == Set(FlowChange.Group.allCases))
+        #expect(moved.contains { $0.group == .newlyBlocked && $0.request.channel == .mailCompose && $0.new.sender.rule.rawValue == "intune.mail-compose.blocked" })
         // A document to Dropbox: a dummy file under AppConnect, an encrypted one under Intune.
         #expect(changes.contains { $0.group == .changedForm && $0.old.outcome == .substituteDummyFile && $0.new.outcome == .deliverEncrypted })
         var text = "| " + FlowChange.tableColumns.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: FlowChange.tableColumns.count) + "\n"

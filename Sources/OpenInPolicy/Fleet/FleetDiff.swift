@@ -44,6 +44,13 @@ public enum FleetDiff {
                 continue
             }
             let oldDevice = try old.device(named: name), newDevice = try new.device(named: name)
+            let oldLeaks = try leaks(oldDevice), newLeaks = try leaks(newDevice)
+            for (key, chain) in newLeaks.sorted(by: { $0.key < $1.key }) where oldLeaks[key] == nil {
+                changes.append(FleetChange(device: name, kind: .leakPath, opened: true, subject: key, detail: chain))
+            }
+            for (key, chain) in oldLeaks.sorted(by: { $0.key < $1.key }) where newLeaks[key] == nil {
+                changes.append(FleetChange(device: name, kind: .leakPath, opened: false, subject: key, detail: chain))
+            }
             let oldFlows = try flows(oldDevice), newFlows = try flows(newDevice)
             for (key, outcome) in newFlows.sorted(by: { $0.key < $1.key }) {
                 let was = oldFlows[key]
@@ -55,13 +62,6 @@ public enum FleetDiff {
             }
             for (key, was) in oldFlows.sorted(by: { $0.key < $1.key }) where newFlows[key] == nil && (was == .allow || was == .redirect) {
                 changes.append(FleetChange(device: name, kind: .flow, opened: false, subject: key, detail: "\(was.rawValue) → no request"))
-            }
-            let oldLeaks = try leaks(oldDevice), newLeaks = try leaks(newDevice)
-            for (key, chain) in newLeaks.sorted(by: { $0.key < $1.key }) where oldLeaks[key] == nil {
-                changes.append(FleetChange(device: name, kind: .leakPath, opened: true, subject: key, detail: chain))
-            }
-            for (key, chain) in oldLeaks.sorted(by: { $0.key < $1.key }) where newLeaks[key] == nil {
-                changes.append(FleetChange(device: name, kind: .leakPath, opened: false, subject: key, detail: chain))
             }
         }
         return changes

@@ -2,8 +2,9 @@
 /// fleet app and "any other app" as receiver.
 ///
 /// A cell is the end-to-end outcome of the request from the row's app to the column's; `nil` when
-/// the channel has no request between them (`open-url` to an app that handles no custom scheme on
-/// the device, or an app to itself).
+/// there is no such request: an app to itself, an app not installed on the device (on either side:
+/// it has no documents there, and nothing reaches it), or `open-url` to an app that handles no
+/// custom scheme on the device.
 public struct FleetMatrix: Sendable {
     /// The device profile's name.
     public let device: String
@@ -39,7 +40,8 @@ extension FleetDevice {
 
     /// The request a matrix cell decides, or `nil` when there is none.
     func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode) -> FleetRequest? {
-        if case .app(let id) = receiver, id == sender { return nil }
+        if case .app(let id) = receiver, id == sender || !isInstalled(id) { return nil }
+        if !isInstalled(sender) { return nil }
         let target = bundleID(of: receiver)
         if channel == .openURL {
             guard case .app(let id) = receiver, let scheme = customScheme(handledBy: id), let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }

@@ -34,7 +34,15 @@ public enum DecisionTables {
     public static func parse(_ text: String, file: String) throws(TableError) -> [TableCase] {
         var cases: [TableCase] = []
         var seenIDs: [String: Int] = [:]
+        var fleets: [String: Result<Fleet, FormatError>] = [:]
+        var lines: [Substring]? = nil
         for table in try MarkdownTables.tables(in: text, file: file) {
+            // A table under a `Fleet:` line is a fleet table (FleetTables).
+            if lines == nil { lines = MarkdownTables.lines(of: text) }
+            if let fleetLine = FleetTables.fleetLine(above: table.headerLine, lines: lines!) {
+                cases += try FleetTables.cases(table, fleetLine: fleetLine, file: file, fleets: &fleets, seenIDs: &seenIDs)
+                continue
+            }
             let header = table.header.map { $0.lowercased() }
             guard header.contains("id"), header.contains("outcome") else {
                 try rejectLookalike(header, line: table.headerLine, file: file)
@@ -133,6 +141,8 @@ public enum DecisionTables {
     public static func run(_ tableCase: TableCase) -> TableResult {
         let expected = tableCase.expected
         switch tableCase.inputs {
+        case .fleet(let row):
+            return FleetTables.run(tableCase, row)
         case .invalid(let error):
             if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
             return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)"])

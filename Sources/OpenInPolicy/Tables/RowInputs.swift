@@ -6,6 +6,8 @@ enum RowInputs {
         /// An Intune row (`policy` is `intune`): the sending app's context and the request.
         case intune(IntuneContext, ShareRequest)
         case invalid(InputError)
+        /// A fleet table's row (``FleetTables``).
+        case fleet(FleetTables.Row)
 
         init(_ result: Result<(Policy, ShareRequest), InputError>) {
             switch result {
