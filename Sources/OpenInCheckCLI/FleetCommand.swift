@@ -48,7 +48,7 @@ struct FleetCommand: Command {
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
         OptionSpec("--format", value: "FORMAT", help: "eval: text, json or jsonl; matrix: text, json or markdown;\npaths, lint, diff: text or json."),
-        OptionSpec("--devices", value: "FILE", help: "eval, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
+        OptionSpec("--devices", value: "FILE", help: "eval, matrix, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
@@ -108,7 +108,8 @@ struct FleetCommand: Command {
             Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
             diff decide under Intune's rules (openin-check rules --intune), with the devices
             file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
-            app's intuneSDKVersion. matrix, paths and lint take AppConnect fleets only.
+            app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted).
+            paths and lint take AppConnect fleets only.
 
             Channels: \(FleetChannel.names).
 
@@ -141,7 +142,7 @@ struct FleetCommand: Command {
         let options = try OptionScanner.scan(Array(arguments.dropFirst()), specs: specs, verb: "fleet")
         let allowed: [String: [String]] = [
             "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
-            "matrix": ["--fleet", "--device", "--format"],
+            "matrix": ["--fleet", "--device", "--format", "--devices"],
             "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format"],
             "lint": ["--fleet", "--format"],
             "diff": ["--device", "--format", "--devices", "--rows"],
@@ -185,7 +186,8 @@ struct FleetCommand: Command {
                                 devicesPath: options.value("--devices"))
         case "matrix":
             try noPositionals(options, "matrix")
-            return FleetCommand(fleetPath: fleetPath, device: device, subverb: .matrix(format: try MatrixFormat.parse(options, default: .text, verb: "fleet")))
+            return FleetCommand(fleetPath: fleetPath, device: device, subverb: .matrix(format: try MatrixFormat.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"))
         case "paths":
             try noPositionals(options, "paths")
             guard let from = options.value("--from") else { throw UsageError("missing '--from BUNDLE_ID': give the app whose documents to follow", verb: "fleet") }
@@ -240,6 +242,14 @@ struct FleetCommand: Command {
             let fleet = try Self.load(fleetPath)
             return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
         case .matrix(let format):
+            if try VendorFiles.isIntune(fleetPath) {
+                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                var matrices: [FleetMatrix] = []
+                for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
+                    do throws(FleetError) { matrices.append(try fleet.matrix(device: name)) } catch { throw FleetOutput.fail(error) }
+                }
+                return FleetOutput.print(matrices, format: format, console: console)
+            }
             let fleet = try Self.load(fleetPath)
             return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):

@@ -11,6 +11,11 @@ enum FleetOutput {
         for device in devices {
             do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw fail(error) }
         }
+        return print(matrices, format: format, console: console)
+    }
+
+    /// Prints matrices already made (an AppConnect fleet's, or Intune policies').
+    static func print(_ matrices: [FleetMatrix], format: FleetCommand.MatrixFormat, console: Console) -> ExitStatus {
         switch format {
         case .json:
             console.stdout.write("[")
@@ -70,6 +75,10 @@ enum FleetOutput {
             }
         }
         text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
+        let encrypted = matrix.channels.contains { channel in
+            matrix.senders.indices.contains { s in matrix.receivers.indices.contains { matrix.outcome(channel, sender: s, receiver: $0) == .deliverEncrypted } }
+        }
+        if encrypted { text += "encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n" }
         return text
     }
 

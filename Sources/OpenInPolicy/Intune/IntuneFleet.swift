@@ -228,3 +228,46 @@ public enum IntuneDevicesJSON {
         do throws(InputError) { return try BundleID(text) } catch { throw cursor.error("\(error)") }
     }
 }
+
+extension IntuneFleet {
+    /// The device's end-to-end outcomes at a glance, as ``FleetDevice/matrix()`` gives them for a fleet:
+    /// senders are the installed apps a policy targets, receivers every installed app and "any
+    /// other app"; `open-url` is tried on each receiver's first custom scheme (in byte order).
+    /// - Complexity: O(apps² × channels) end-to-end decisions.
+    /// - Throws: ``FleetError`` for an unknown device.
+    public func matrix(device name: String) throws(FleetError) -> FleetMatrix {
+        let device = try device(named: name)
+        let senders = managedApps(on: device)
+        let receivers = device.installed.map(FleetNode.app) + [.anyOtherApp]
+        let channels = FleetChannel.matrixChannels
+        var cells: [Outcome?] = []
+        for channel in channels {
+            for sender in senders {
+                for receiver in receivers {
+                    var request: FleetRequest?
+                    switch receiver {
+                    case .app(let id) where IntuneBundleID.same(id, sender):
+                        request = nil
+                    case .app(let id) where channel == .openURL:
+                        let schemes = device.schemeHandlers.filter { $0.app == id && !ExactText.isOne($0.scheme, of: ["http", "https", "mailto"]) }
+                            .map(\.scheme).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                        if let scheme = schemes.first, let url = try? ShareURL("\(scheme)://report.pdf") {
+                            request = try? FleetRequest(from: sender, channel: .openURL, url: url)
+                        }
+                    case .app(let id):
+                        request = try? FleetRequest(from: sender, channel: channel, target: id, document: channel == .paste ? nil : "report.pdf")
+                    case .anyOtherApp:
+                        request = channel == .openURL ? nil
+                            : try? FleetRequest(from: sender, channel: channel, target: CrossVendorDiff.anyOtherApp, document: channel == .paste ? nil : "report.pdf")
+                    }
+                    guard let request else {
+                        cells.append(nil)
+                        continue
+                    }
+                    cells.append(try decide(device: name, request).outcome)
+                }
+            }
+        }
+        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells)
+    }
+}
