@@ -48,7 +48,7 @@ struct FleetCommand: Command {
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
         OptionSpec("--format", value: "FORMAT", help: "eval: text, json or jsonl; matrix: text, json or markdown;\npaths, lint, diff: text or json."),
-        OptionSpec("--devices", value: "FILE", help: "eval, matrix, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
+        OptionSpec("--devices", value: "FILE", help: "eval, matrix, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
@@ -108,8 +108,8 @@ struct FleetCommand: Command {
             Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
             diff decide under Intune's rules (openin-check rules --intune), with the devices
             file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
-            app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted).
-            paths and lint take AppConnect fleets only.
+            app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted);
+            lint runs the Intune checks IN001-IN005. paths takes AppConnect fleets only.
 
             Channels: \(FleetChannel.names).
 
@@ -144,7 +144,7 @@ struct FleetCommand: Command {
             "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
             "matrix": ["--fleet", "--device", "--format", "--devices"],
             "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format"],
-            "lint": ["--fleet", "--format"],
+            "lint": ["--fleet", "--format", "--devices"],
             "diff": ["--device", "--format", "--devices", "--rows"],
         ]
         for name in options.values.map(\.name) + options.flags where !allowed[first]!.contains(name) {
@@ -200,7 +200,8 @@ struct FleetCommand: Command {
                                 subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")))
         default:
             try noPositionals(options, "lint")
-            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")))
+            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"))
         }
     }
 
@@ -256,6 +257,10 @@ struct FleetCommand: Command {
             let fleet = try Self.load(fleetPath)
             return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
         case .lint(let format):
+            if try VendorFiles.isIntune(fleetPath) {
+                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                return FleetOutput.lint(IntuneLint.findings(fleet), file: fleetPath, format: format, console: console)
+            }
             return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
         case .diff(let old, let new, let format, let rows):
             let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)

@@ -158,8 +158,11 @@ enum FleetOutput {
     // MARK: lint
 
     static func lint(_ fleet: Fleet, format: FleetCommand.FleetLintFormat, console: Console) throws(CLIError) -> ExitStatus {
-        let findings = FleetLint.findings(fleet)
-        let file = fleet.file ?? "fleet"
+        lint(FleetLint.findings(fleet), file: fleet.file ?? "fleet", format: format, console: console)
+    }
+
+    /// Prints findings (an AppConnect fleet's, or Intune policies').
+    static func lint(_ findings: [FleetFinding], file: String, format: FleetCommand.FleetLintFormat, console: Console) -> ExitStatus {
         let counts = (findings.filter { $0.severity == .error }.count, findings.filter { $0.severity == .warning }.count, findings.filter { $0.severity == .info }.count)
         switch format {
         case .json:

@@ -128,3 +128,30 @@ struct IntuneReaderTests {
         #expect(IntuneSDKVersion("1.x") == nil && IntuneSDKVersion("") == nil)
     }
 }
+
+@Suite("Intune lint")
+struct IntuneLintTests {
+    @Test("each check finds what it names, and a clean policy gives nothing but the Mail note")
+    func checks() throws {
+        var policy = IntunePolicy(displayName: "P")
+        policy.send = .managedApps
+        policy.messaging = .blocked
+        policy.managedBrowser = .microsoftEdge
+        policy.exemptions = [IntuneExemption(name: "Legacy", schemes: ["tel", "telprompt", "sms", "mailto"])]
+        policy.apps = [try BundleID("com.corp.old"), try BundleID("com.corp.new")]
+        let device = IntuneDeviceProfile(name: "d", installed: [try BundleID("com.corp.old"), try BundleID("com.corp.new")])
+        let fleet = IntuneFleet(policies: [policy], apps: [IntuneApp(bundleID: try BundleID("com.corp.new"), intuneSDKVersion: IntuneSDKVersion("14.5.0"))], devices: [device])
+        let findings = IntuneLint.findings(fleet)
+        #expect(findings.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005"])
+        #expect(findings[0].message.contains("com.corp.old has an Intune SDK older than 14.5.0") && !findings[0].message.contains("com.corp.new"))
+        #expect(findings.prefix(4).allSatisfy { $0.severity == .warning } && findings[4].severity == .info)
+        var clean = policy
+        clean.exemptions = []
+        clean.messaging = .anyApp
+        clean.managedBrowserRequired = true
+        #expect(IntuneLint.findings(IntuneFleet(policies: [clean], devices: [device])).map(\.code) == ["IN005"])
+        clean.send = .allApps
+        #expect(IntuneLint.findings(IntuneFleet(policies: [clean], devices: [device])).isEmpty)
+        #expect(IntuneLint.checks.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005"])
+    }
+}
