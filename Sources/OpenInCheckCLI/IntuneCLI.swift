@@ -236,8 +236,9 @@ struct TranslateCommand: Command {
         help: """
             Translate policies between vendors. --to intune reads an AppConnect fleet file and
             writes Microsoft Graph (beta) iosManagedAppProtection JSON on standard output, an
-            array the Graph API and backup tools take: one policy per container policy, and one
-            for the apps the global policy authorizes. --to appconnect reads Intune Graph JSON
+            array with each policy's apps, in the shape Graph exports and backup tools restore
+            (posting to Graph directly, set the apps with the targetApps action): one policy per
+            container policy, and one for the apps the global policy authorizes. --to appconnect reads Intune Graph JSON
             (an object, an array, a list response or a folder of exports) and writes a fleet
             file: a container policy per targeted app, every device carrying the label intune.
 
