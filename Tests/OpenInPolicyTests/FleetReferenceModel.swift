@@ -243,6 +243,14 @@ import Testing
             let device = try fleet.device(named: "d")
             let model = Model(spec)
             #expect(device.appConnectApps == model.appConnectApps)
+            // The all-pairs search (one graph, a search over bit sets per app) reaches what the model reaches too.
+            for reach in try device.reachAll() {
+                let expected = model.reach(from: reach.from)
+                let engine = Dictionary(uniqueKeysWithValues: reach.reached.map { node in
+                    (node == .anyOtherApp ? model.anyOther : { if case .app(let id) = node { return id }; fatalError() }(), reach.hops(to: node)!)
+                })
+                #expect(engine == expected, "reachAll from \(reach.from) in:\n\(Self.json(spec))")
+            }
             for start in spec.installed {
                 let id = try BundleID(start)
                 let paths = try device.paths(from: id)
@@ -265,5 +273,33 @@ import Testing
             }
         }
         #expect(compared > 500)
+    }
+}
+
+extension FleetReferenceModelTests {
+    /// Every matrix cell is the outcome of deciding that cell's request end to end, on random fleets.
+    @Test func matrixCellsAreEndToEndDecisions() throws {
+        var random = SplitMix64(seed: 0x6D61_7472_6978)
+        var cells = 0
+        for _ in 0..<120 {
+            let spec = Self.randomSpec(&random)
+            let device = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json").device(named: "d")
+            let matrix = try device.matrix()
+            for channel in matrix.channels {
+                for (s, sender) in matrix.senders.enumerated() {
+                    for (r, receiver) in matrix.receivers.enumerated() {
+                        let cell = matrix.outcome(channel, sender: s, receiver: r)
+                        guard device.isInstalled(sender), let request = device.matrixRequest(channel, from: sender, to: receiver) else {
+                            #expect(cell == nil, "\(channel) \(sender) → \(receiver)")
+                            continue
+                        }
+                        let decided = try device.decide(request)
+                        #expect(cell == decided.outcome, "\(channel) \(sender) → \(receiver): \(String(describing: cell)) vs \(decided.outcome) \(decided.sender.rule) \(String(describing: decided.receiver?.rule)) in:\n\(Self.json(spec))")
+                        cells += 1
+                    }
+                }
+            }
+        }
+        #expect(cells > 10_000)
     }
 }

@@ -117,42 +117,51 @@ public struct FleetDevice: Sendable {
         self.fleet = fleet
         self.profile = profile
         let installed = Set(profile.installed)
-        var authorizations: [BundleID: (Authorization, ContainerPolicy?)] = [:]
+        var appIndex: [BundleID: Int] = [:]
+        for (position, app) in fleet.apps.enumerated() where appIndex[app.bundleID] == nil { appIndex[app.bundleID] = position }
+        // Each app's container policies and configurations, found once (not a scan of every policy per app).
+        var policiesOf: [BundleID: [Int]] = [:], configurationsOf: [BundleID: [Int]] = [:]
+        for (position, policy) in fleet.containerPolicies.enumerated() { policiesOf[policy.app, default: []].append(position) }
+        for (position, configuration) in fleet.appConfigurations.enumerated() { configurationsOf[configuration.app, default: []].append(position) }
+        var authorizations: [(Authorization, ContainerPolicy?)] = []
+        authorizations.reserveCapacity(fleet.apps.count)
         var apps: Set<BundleID> = []
         for app in fleet.apps {
-            let resolved = try FleetDevice.authorization(of: app, installed: installed, fleet: fleet, profile: profile)
-            authorizations[app.bundleID] = resolved
+            let resolved = try FleetDevice.authorization(of: app, installed: installed, policies: (policiesOf[app.bundleID] ?? []).map { fleet.containerPolicies[$0] },
+                                                         fleet: fleet, profile: profile)
+            authorizations.append(resolved)
             if resolved.0.isAuthorized { apps.insert(app.bundleID) }
         }
         appConnectApps = apps
         var facts = profile.facts
         facts.appConnectApps = apps
         for id in profile.installed {
-            guard let app = fleet.app(id) else { continue }
-            for scheme in app.app.urlSchemes.sorted() where facts.handler(forScheme: scheme) == nil {
+            guard let position = appIndex[id] else { continue }
+            for scheme in fleet.apps[position].app.urlSchemes.sorted() where facts.handler(forScheme: scheme) == nil {
                 try? facts.setHandler(id, for: scheme)
             }
         }
         self.facts = facts
-        let allAppConnect = Whitelist(apps.sorted())
+        let tables = PreparedPolicy.DeviceTables(facts)
         var policies: [BundleID: EffectivePolicy] = [:]
-        for app in fleet.apps {
-            let (authorization, container) = authorizations[app.bundleID]!
-            let configuration = try FleetDevice.configuration(of: app.bundleID, fleet: fleet, profile: profile)
+        for (position, app) in fleet.apps.enumerated() {
+            let (authorization, container) = authorizations[position]
+            let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).map { fleet.appConfigurations[$0] },
+                                                              fleet: fleet, profile: profile)
             policies[app.bundleID] = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
-                                                                 global: fleet.global, facts: facts, allAppConnect: allAppConnect, device: profile.name)
+                                                                 global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name)
         }
         for id in profile.installed where policies[id] == nil {
             policies[id] = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
-                                                       configuration: nil, global: fleet.global, facts: facts, allAppConnect: allAppConnect, device: profile.name)
+                                                       configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name)
         }
-        table = PolicyTable(policies, installed: installed, fleet: fleet)
+        table = PolicyTable(policies, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet)
     }
 
     /// The effective policy of `app` on this device; an app the fleet neither lists nor installs is
     /// "any other app": AppConnect does not manage it.
     public func effectivePolicy(for app: BundleID) -> EffectivePolicy {
-        if let known = table.policies[app] { return known.policy }
+        if let known = table.policies[app] { return known }
         return FleetDevice.effectivePolicy(app: FleetApp(bundleID: app, appConnect: false), authorization: .notAppConnect, container: nil, configuration: nil,
                                            global: fleet.global, facts: facts, allAppConnect: .empty, device: profile.name)
     }
@@ -160,17 +169,19 @@ public struct FleetDevice: Sendable {
     /// Whether `app` is installed on the device.
     public func isInstalled(_ app: BundleID) -> Bool { table.installed.contains(app) }
 
-    /// The evaluator of `app`'s effective policy (made once for a known app).
+    /// `app`'s effective policy and its evaluator, prepared with the device's shared tables.
     func evaluator(for app: BundleID) -> (EffectivePolicy, Evaluator) {
-        if let known = table.policies[app] { return (known.policy, known.evaluator) }
         let policy = effectivePolicy(for: app)
-        return (policy, policy.evaluator)
+        return (policy, Evaluator(policy: policy.policy, tables: table.tables))
     }
 
-    static func authorization(of app: FleetApp, installed: Set<BundleID>, fleet: Fleet, profile: DeviceProfile) throws(FleetError) -> (Authorization, ContainerPolicy?) {
+    /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
+    func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
+
+    static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: [ContainerPolicy], fleet: Fleet, profile: DeviceProfile) throws(FleetError) -> (Authorization, ContainerPolicy?) {
         guard app.appConnect else { return (.notAppConnect, nil) }
         var found: (policy: ContainerPolicy, label: String)? = nil
-        for policy in fleet.containerPolicies where policy.app == app.bundleID {
+        for policy in policies {
             guard let label = profile.firstCarried(of: policy.labels) else { continue }
             if let first = found {
                 let shared = first.label == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.label)) and \(JSONWriter.quoted(label))"
@@ -187,9 +198,9 @@ public struct FleetDevice: Sendable {
         return (fleet.global.authorizeAppsWithoutContainerPolicy ? .globalDefault : .notAuthorized, nil)
     }
 
-    static func configuration(of app: BundleID, fleet: Fleet, profile: DeviceProfile) throws(FleetError) -> (AppConfiguration, String)? {
+    static func configuration(of app: BundleID, among configurations: [AppConfiguration], fleet: Fleet, profile: DeviceProfile) throws(FleetError) -> (AppConfiguration, String)? {
         var found: (AppConfiguration, String)? = nil
-        for configuration in fleet.appConfigurations where configuration.app == app {
+        for configuration in configurations {
             guard let label = profile.firstCarried(of: configuration.labels) else { continue }
             if let first = found {
                 let shared = first.1 == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.1)) and \(JSONWriter.quoted(label))"
@@ -263,29 +274,46 @@ public struct FleetDevice: Sendable {
     }
 }
 
-/// A device's effective policies with their evaluators, made once (a class: copies of a device share it).
+/// A device's effective policies and the tables every evaluator on it shares, made once (a class: copies of a device share it).
 final class PolicyTable: Sendable {
-    let policies: [BundleID: (policy: EffectivePolicy, evaluator: Evaluator)]
+    let policies: [BundleID: EffectivePolicy]
     let installed: Set<BundleID>
-
+    /// Each listed app's position in the fleet's apps.
+    let appIndex: [BundleID: Int]
+    /// The device's facts indexed once, for every evaluator made on the device.
+    let tables: PreparedPolicy.DeviceTables
     /// A bundle ID no list of the fleet names, standing for "any other app".
     let anyOtherApp: BundleID
 
-    init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, fleet: Fleet) {
-        self.policies = policies.mapValues { ($0, $0.evaluator) }
+    init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet) {
+        self.policies = policies
         self.installed = installed
-        var named = Set(fleet.apps.map(\.bundleID))
-        for device in fleet.devices { named.formUnion(device.installed) }
-        for controls in [fleet.global.controls] + fleet.containerPolicies.map(\.controls) {
-            named.formUnion(controls.openInWhitelist)
-            if let openFrom = controls.openFrom { named.formUnion(openFrom.whitelist) }
-        }
+        self.appIndex = appIndex
+        self.tables = tables
         var candidate = BundleID(known: "any-other-app.openin-check")
         var counter = 1
-        while named.contains(candidate) {
+        while FleetDevice.names(candidate, in: fleet) {
             candidate = BundleID(known: "any-other-app\(counter).openin-check")
             counter += 1
         }
         anyOtherApp = candidate
+    }
+}
+
+extension FleetDevice {
+    /// Whether any list of `fleet` names `id`.
+    static func names(_ id: BundleID, in fleet: Fleet) -> Bool {
+        if fleet.apps.contains(where: { $0.bundleID == id }) || fleet.devices.contains(where: { $0.installed.contains(id) }) { return true }
+        return ([fleet.global.controls] + fleet.containerPolicies.map(\.controls)).contains { controls in
+            controls.openInWhitelist.list.contains(id) || (controls.openFrom?.whitelist.list.contains(id) ?? false)
+        }
+    }
+}
+
+extension Evaluator {
+    /// An evaluator for `policy`, prepared with its device's shared tables.
+    init(policy: Policy, tables: PreparedPolicy.DeviceTables) {
+        self.policy = policy
+        prepared = PreparedPolicy(policy, tables: tables)
     }
 }

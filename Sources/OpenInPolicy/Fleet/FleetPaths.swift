@@ -75,7 +75,7 @@ extension FleetDevice {
     func node(receiving id: BundleID) -> FleetNode? {
         if id.isNativeMail { return profile.installed.first(where: \.isNativeMail).map(FleetNode.app) ?? .app(.mobileMail) }
         if isInstalled(id) { return .app(id) }
-        if id == anyOtherAppID || fleet.app(id) == nil { return .anyOtherApp }
+        if id == anyOtherAppID || listedApp(id) == nil { return .anyOtherApp }
         return nil
     }
 
@@ -120,42 +120,14 @@ extension FleetDevice {
     }
 
     /// Where `app`'s documents can end up on this device: for each node reachable in at most
-    /// `maxHops` hops (every one when `nil`), the shortest chain (breadth first; among equally short
-    /// chains, the first in node and request order), nodes in the order reached.
-    ///
-    /// An app not installed on the device has no documents there: no paths.
-    /// - Complexity: O(N × R) decisions, where N is the number of nodes reached and R the number of
-    ///   candidate requests per node (about 6 × nodes + schemes): O(nodes²) for a device, linear in the
-    ///   edges it examines.
+    /// `maxHops` hops (every one when `nil`), the shortest chain, with each hop's decision. The search
+    /// is breadth first; each level's nodes are taken in node order, and a node's chain goes through
+    /// the first node of the level before that reaches it; a hop is the first candidate request
+    /// (``candidateRequests(from:)`` order) that delivers. An app not installed on the device has no
+    /// documents there: no paths.
+    /// - Complexity: as ``reach(from:maxHops:)``, plus O(R) decisions per node reached for its hop.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func paths(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [FleetPath] {
-        guard isInstalled(app) else { return [] }
-        let start = FleetNode.app(app)
-        var reached: [FleetNode: FleetHop] = [:]
-        var order: [FleetNode] = []
-        var frontier = [start]
-        var depth = 0
-        while !frontier.isEmpty, maxHops.map({ depth < $0 }) ?? true {
-            var next: [FleetNode] = []
-            for node in frontier {
-                for hop in try hops(from: node) where hop.to != start && reached[hop.to] == nil {
-                    reached[hop.to] = hop
-                    order.append(hop.to)
-                    next.append(hop.to)
-                }
-            }
-            frontier = next
-            depth += 1
-        }
-        return order.map { node in
-            var hops: [FleetHop] = []
-            var current = node
-            while let hop = reached[current] {
-                hops.append(hop)
-                if hop.from == start { break }
-                current = hop.from
-            }
-            return FleetPath(to: node, hops: hops.reversed())
-        }
+        try paths(try reach(from: app, maxHops: maxHops))
     }
 }
