@@ -48,7 +48,7 @@ struct FleetCommand: Command {
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
         OptionSpec("--format", value: "FORMAT", help: "eval: text, json or jsonl; matrix: text, json or markdown;\npaths, lint, diff: text or json."),
-        OptionSpec("--devices", value: "FILE", help: "eval, matrix, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
+        OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
@@ -109,7 +109,8 @@ struct FleetCommand: Command {
             diff decide under Intune's rules (openin-check rules --intune), with the devices
             file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
             app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted);
-            lint runs the Intune checks IN001-IN005. paths takes AppConnect fleets only.
+            lint runs the Intune checks IN001-IN005; paths follows readable deliveries
+            (an encrypted one carries nothing), "outside" being the apps no policy manages.
 
             Channels: \(FleetChannel.names).
 
@@ -143,7 +144,7 @@ struct FleetCommand: Command {
         let allowed: [String: [String]] = [
             "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
             "matrix": ["--fleet", "--device", "--format", "--devices"],
-            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format"],
+            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices"],
             "lint": ["--fleet", "--format", "--devices"],
             "diff": ["--device", "--format", "--devices", "--rows"],
         ]
@@ -197,7 +198,8 @@ struct FleetCommand: Command {
                 maxHops = hops
             }
             return FleetCommand(fleetPath: fleetPath, device: device,
-                                subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")))
+                                subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"))
         default:
             try noPositionals(options, "lint")
             return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
@@ -254,6 +256,10 @@ struct FleetCommand: Command {
             let fleet = try Self.load(fleetPath)
             return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
+            if try VendorFiles.isIntune(fleetPath) {
+                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
+            }
             let fleet = try Self.load(fleetPath)
             return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
         case .lint(let format):

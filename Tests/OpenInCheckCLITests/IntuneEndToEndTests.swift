@@ -99,3 +99,11 @@ extension IntuneEndToEndTests {
         #expect(run.stdout.hasSuffix("0 errors, 0 warnings, 2 info\n"))
     }
 }
+
+extension IntuneEndToEndTests {
+    @Test func fleetPathsOnIntunePolicies() throws {
+        let run = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "outside"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout == "device employee-iphone: com.acme.hr reaches 3 apps, 0 outside the policy-managed apps; no path to outside\n")
+    }
+}

@@ -171,3 +171,28 @@ struct IntuneTranslationTests {
         #expect(throws: FleetError.self) { try conflict.checkConflicts() }
     }
 }
+
+extension IntuneTranslationTests {
+    @Test("paths under Intune: readable deliveries only, shortest first; an app open to all apps is a way out")
+    func paths() throws {
+        var closed = IntunePolicy(displayName: "Closed")
+        closed.send = .managedApps
+        closed.apps = [try BundleID("com.corp.a")]
+        // Left at its default (Any app), the clipboard alone would take content to Dropbox in one hop.
+        let leaky = IntuneFleet(policies: [closed], devices: [IntuneDeviceProfile(name: "d", installed: [try BundleID("com.corp.a"), try BundleID("com.getdropbox.Dropbox")])])
+        let viaPaste = try leaky.paths(device: "d", from: try BundleID("com.corp.a")).first { $0.to == .app(try BundleID("com.getdropbox.Dropbox")) }
+        #expect(viaPaste?.hops.map(\.decision.request.channel) == [.paste])
+        closed.clipboard = .managedApps
+        var open = IntunePolicy(displayName: "Open")
+        open.apps = [try BundleID("com.corp.b")]
+        let device = IntuneDeviceProfile(name: "d", installed: [try BundleID("com.corp.a"), try BundleID("com.corp.b"), try BundleID("com.getdropbox.Dropbox")])
+        let fleet = IntuneFleet(policies: [closed, open], devices: [device])
+        let paths = try fleet.paths(device: "d", from: try BundleID("com.corp.a"))
+        let dropbox = try #require(paths.first { $0.to == .app(try BundleID("com.getdropbox.Dropbox")) })
+        #expect(dropbox.hops.map(\.to.description) == ["com.corp.b", "com.getdropbox.Dropbox"])
+        let b = try BundleID("com.corp.b")
+        #expect(fleet.isOutside(dropbox.to, on: device) && !fleet.isOutside(.app(b), on: device))
+        let short = try fleet.paths(device: "d", from: try BundleID("com.corp.a"), maxHops: 1)
+        #expect(!short.isEmpty && short.allSatisfy { $0.hops.count == 1 && !fleet.isOutside($0.to, on: device) })
+    }
+}

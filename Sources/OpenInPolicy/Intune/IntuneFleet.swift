@@ -271,3 +271,92 @@ extension IntuneFleet {
         return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells)
     }
 }
+
+/// One step of a path under Intune: a request that delivers readable content to the next node.
+public struct IntuneHop: Sendable {
+    /// Where the content is.
+    public let from: FleetNode
+    /// Where the request delivers it.
+    public let to: FleetNode
+    /// The request and its end-to-end decision.
+    public let decision: IntuneFleetDecision
+
+    /// The rules that let the content go: the sender's, then the receiver's when it decides.
+    public var rules: [RuleID] { [decision.sender.rule] + (decision.receiver.map { [$0.rule] } ?? []) }
+}
+
+/// The shortest chain of hops from the starting app to one node, under Intune.
+public struct IntunePath: Sendable {
+    /// The node reached.
+    public let to: FleetNode
+    /// The hops, first to last.
+    public let hops: [IntuneHop]
+}
+
+extension IntuneFleet {
+    /// The nodes content can reach on a device: its installed apps, native Mail, and "any other app".
+    public func nodes(on device: IntuneDeviceProfile) -> [FleetNode] {
+        var nodes = device.installed.map(FleetNode.app)
+        if !device.installed.contains(where: \.isNativeMail) { nodes.append(.app(.mobileMail)) }
+        nodes.append(.anyOtherApp)
+        return nodes
+    }
+
+    /// Whether `node` is outside on `device`: not a policy-managed app there (native Mail and any other app included).
+    public func isOutside(_ node: FleetNode, on device: IntuneDeviceProfile) -> Bool {
+        guard case .app(let id) = node else { return true }
+        return !IntuneBundleID.contains(managedApps(on: device), id)
+    }
+
+    /// Every node `app`'s content can reach on the device, each by a shortest chain of requests that
+    /// deliver it readable (`allow` or `redirect`: an encrypted delivery carries nothing readable).
+    /// Channels tried: the fleet's document channels, drag and drop, paste, `open-url` on each
+    /// scheme the receiver handles, and the mail channels to the device's mail app. Breadth first,
+    /// so each path is a shortest one; at most `maxHops` hops when given.
+    /// - Complexity: O(nodes² × channels) end-to-end decisions.
+    /// - Throws: ``FleetError`` for an unknown device.
+    public func paths(device name: String, from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [IntunePath] {
+        let device = try device(named: name)
+        let nodes = nodes(on: device)
+        func id(_ node: FleetNode) -> BundleID {
+            if case .app(let id) = node { return id }
+            return CrossVendorDiff.anyOtherApp
+        }
+        var reached: [(node: FleetNode, hops: [IntuneHop])] = []
+        var frontier: [(node: FleetNode, hops: [IntuneHop])] = [(.app(app), [])]
+        var seen: [FleetNode] = [.app(app)]
+        while !frontier.isEmpty {
+            var next: [(node: FleetNode, hops: [IntuneHop])] = []
+            for (node, hops) in frontier {
+                if let maxHops, hops.count >= maxHops { continue }
+                for receiver in nodes where !seen.contains(receiver) {
+                    var requests: [FleetRequest] = []
+                    for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
+                        if let request = try? FleetRequest(from: id(node), channel: channel, target: id(receiver), document: channel == .paste ? nil : "report.pdf") {
+                            requests.append(request)
+                        }
+                    }
+                    if case .app(let receiving) = receiver {
+                        for (scheme, handler) in device.schemeHandlers where IntuneBundleID.same(handler, receiving) && !ExactText.isOne(scheme, of: ["http", "https"]) {
+                            if let url = try? ShareURL(scheme == "mailto" ? "mailto:someone@example.com" : "\(scheme)://report.pdf"),
+                               let request = try? FleetRequest(from: id(node), channel: .openURL, url: url) { requests.append(request) }
+                        }
+                        if receiving.isNativeMail, let request = try? FleetRequest(from: id(node), channel: .mailCompose) { requests.append(request) }
+                    }
+                    for request in requests {
+                        let decision = try decide(device: name, request)
+                        guard decision.outcome == .allow || decision.outcome == .redirect,
+                              let to = decision.receiverApp, IntuneBundleID.same(to, id(receiver)) else { continue }
+                        let path = hops + [IntuneHop(from: node, to: receiver, decision: decision)]
+                        seen.append(receiver)
+                        reached.append((receiver, path))
+                        next.append((receiver, path))
+                        break
+                    }
+                }
+            }
+            frontier = next
+        }
+        return reached.map { IntunePath(to: $0.node, hops: $0.hops) }
+    }
+}
