@@ -238,9 +238,8 @@ struct FleetCommand: Command {
         switch subverb {
         case .eval(let requests, let format, let explain):
             if try VendorFiles.isIntune(fleetPath) {
-                if explain { throw .usage(UsageError("'--explain' is not available for Intune policies yet: each record names its rules and reasons", verb: "fleet")) }
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, console: console)
+                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
             }
             let fleet = try Self.load(fleetPath)
             return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)

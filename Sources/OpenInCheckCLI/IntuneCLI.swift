@@ -58,7 +58,7 @@ enum VendorFiles {
 
 /// `fleet eval` and `fleet diff` on Intune policies.
 enum IntuneFleetOutput {
-    static func eval(_ requests: FleetCommand.EvalRequests, fleet: IntuneFleet, device: String?, format: OutputFormat, console: Console) throws(CLIError) -> ExitStatus {
+    static func eval(_ requests: FleetCommand.EvalRequests, fleet: IntuneFleet, device: String?, format: OutputFormat, explain: Bool = false, console: Console) throws(CLIError) -> ExitStatus {
         let names = device.map { [$0] } ?? fleet.devices.map(\.name)
         if names.isEmpty { throw .invalidInput("the Intune devices file has no device profile: add one under devices") }
         func decide(_ request: FleetRequest) throws(CLIError) -> [IntuneFleetDecision] {
@@ -79,12 +79,12 @@ enum IntuneFleetOutput {
             let decisions = try decide(request)
             switch format {
             case .text:
-                console.stdout.write(decisions.map(block).joined(separator: "\n"))
+                console.stdout.write(decisions.map { block($0, explain: explain, fleet: fleet) }.joined(separator: "\n"))
             case .json:
-                let records = decisions.map { JSONValue.object(record($0, id: nil)) }
+                let records = decisions.map { JSONValue.object(record($0, id: nil, explain: explain, fleet: fleet)) }
                 console.stdout.write(JSONWriter.pretty(records.count == 1 ? records[0] : .array(JSONArray(records))) + "\n")
             case .jsonl:
-                for decision in decisions { console.stdout.write(JSONWriter.compact(.object(record(decision, id: nil))) + "\n") }
+                for decision in decisions { console.stdout.write(JSONWriter.compact(.object(record(decision, id: nil, explain: explain, fleet: fleet))) + "\n") }
             }
             return decisions.allSatisfy { $0.outcome == .allow } ? .success : .notAllowed
         case .stream(let path):
@@ -109,7 +109,7 @@ enum IntuneFleetOutput {
                     do throws(FleetError) {
                         let decision = try fleet.decide(device: name, parsed.request)
                         if decision.outcome != .allow { notAllowed += 1 }
-                        console.stdout.write(JSONWriter.compact(.object(record(decision, id: parsed.id))) + "\n")
+                        console.stdout.write(JSONWriter.compact(.object(record(decision, id: parsed.id, explain: explain, fleet: fleet))) + "\n")
                     } catch {
                         invalid += 1
                         console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: parsed.id, device: name, error.message))) + "\n")
@@ -128,7 +128,19 @@ enum IntuneFleetOutput {
         return .object(JSONObject(members: members))
     }
 
-    static func record(_ decision: IntuneFleetDecision, id: JSONValue?) -> JSONObject {
+    /// Where a side's policy came from, and its rule's source: what `--explain` adds.
+    static func explanation(_ app: BundleID, _ decision: Decision, fleet: IntuneFleet) -> (policy: String, rule: RuleInfo) {
+        let policy = fleet.policy(for: app).map { "app protection policy \(JSONWriter.quoted($0.displayName))" } ?? "no app protection policy targets it"
+        return (policy, decision.rule.info)
+    }
+
+    static func explanationJSON(_ app: BundleID, _ decision: Decision, fleet: IntuneFleet) -> JSONValue {
+        let (policy, rule) = explanation(app, decision, fleet: fleet)
+        return .object(JSONObject(members: [.init("policy", .string(policy)), .init("step", .number(JSONNumber(rule.step))), .init("summary", .string(rule.summary)),
+                                            .init("source", .string(rule.source)), .init("quote", .string(rule.quote))]))
+    }
+
+    static func record(_ decision: IntuneFleetDecision, id: JSONValue?, explain: Bool = false, fleet: IntuneFleet? = nil) -> JSONObject {
         var members: [JSONObject.Member] = []
         if let id { members.append(.init("id", id)) }
         members += [.init("device", .string(decision.device)), .init("from", .string(decision.request.from.rawValue)),
@@ -139,10 +151,15 @@ enum IntuneFleetOutput {
         if let to = decision.receiverApp, decision.outcome != .deny { members.append(.init("to", .string(to.rawValue))) }
         members.append(.init("sender", side(decision.request.from, decision.sender)))
         members.append(.init("receiver", decision.receiver.map { side(decision.receiverApp!, $0) } ?? .null))
+        if explain, let fleet {
+            var sides: [JSONObject.Member] = [.init("sender", explanationJSON(decision.request.from, decision.sender, fleet: fleet))]
+            if let receiver = decision.receiver, let app = decision.receiverApp { sides.append(.init("receiver", explanationJSON(app, receiver, fleet: fleet))) }
+            members.append(.init("explanation", .object(JSONObject(members: sides))))
+        }
         return JSONObject(members: members)
     }
 
-    static func block(_ decision: IntuneFleetDecision) -> String {
+    static func block(_ decision: IntuneFleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil) -> String {
         let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
         text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
@@ -151,6 +168,14 @@ enum IntuneFleetOutput {
             text += "  receiver  \(receiver.outcome)  [\(receiver.rule)]  \(DecisionText.escaped(receiver.reason))\n"
         } else {
             text += "  receiver  -  (no policy-managed receiver decides)\n"
+        }
+        if explain, let fleet {
+            var sides = [(decision.request.from, decision.sender)]
+            if let receiver = decision.receiver, let app = decision.receiverApp { sides.append((app, receiver)) }
+            for (app, side) in sides {
+                let (policy, rule) = explanation(app, side, fleet: fleet)
+                text += "  \(DecisionText.escaped(app.rawValue)): \(policy)\n    rule \(rule.id) (Intune step \(rule.step)): \(rule.summary)\n    source: \(rule.source)\n    \"\(rule.quote)\"\n"
+            }
         }
         return text
     }

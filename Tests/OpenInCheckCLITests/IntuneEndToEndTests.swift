@@ -107,3 +107,13 @@ extension IntuneEndToEndTests {
         #expect(run.stdout == "device employee-iphone: com.acme.hr reaches 3 apps, 0 outside the policy-managed apps; no path to outside\n")
     }
 }
+
+extension IntuneEndToEndTests {
+    @Test func fleetEvalExplainNamesPolicyAndSource() throws {
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone", "--from", "com.acme.hr",
+                                       "--channel", "document-interaction", "--target", "com.getdropbox.Dropbox", "--explain", "--format", "json"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("\"explanation\": {\n    \"sender\": {\n      \"policy\": \"app protection policy \\\"Acme - iOS - App Protection\\\"\",\n      \"step\": 2,"), "\(run.stdout)")
+        #expect(run.stdout.contains("\"source\": \"Microsoft Learn, iOS/iPadOS app protection policy settings: Data transfer; Microsoft Learn, App protection policies overview: iOS share extension\""))
+    }
+}
