@@ -50,18 +50,20 @@ public enum VendorFleet: Sendable {
     }
 
     /// Decides `request` end to end on the device named `device`.
-    func decide(device: String, _ request: FleetRequest, resolved: FleetDevice?) throws(FleetError) -> FlowDecision {
+    func decide(device: String, _ request: FleetRequest, resolved: FleetDevice?, index: IntuneDeviceIndex? = nil) throws(FleetError) -> FlowDecision {
         switch self {
         case .appConnect:
             let decision = try resolved!.decide(request)
             return FlowDecision(outcome: decision.outcome, receiverApp: decision.receiverApp, sender: decision.sender, receiver: decision.receiver,
                                 senderInput: .appConnect(decision.senderPolicy.policy), receiverInput: decision.receiverPolicy.map { .appConnect($0.policy) })
         case .intune(let fleet):
-            let decision = try fleet.decide(device: device, request)
-            let profile = try fleet.device(named: device)
+            let made: IntuneDeviceIndex
+            if let index { made = index } else { made = try fleet.index(device: device) }
+            let index = made
+            let decision = index.decide(request)
             return FlowDecision(outcome: decision.outcome, receiverApp: decision.receiverApp, sender: decision.sender, receiver: decision.receiver,
-                                senderInput: .intune(fleet.context(for: request.from, on: profile)),
-                                receiverInput: decision.receiver == nil ? nil : decision.receiverApp.map { .intune(fleet.context(for: $0, on: profile)) })
+                                senderInput: .intune(index.context(for: request.from)),
+                                receiverInput: decision.receiver == nil ? nil : decision.receiverApp.map { .intune(index.context(for: $0)) })
         }
     }
 }
@@ -155,9 +157,10 @@ public enum CrossVendorDiff {
         var changes: [FlowChange] = []
         for name in names {
             let oldDevice = try resolve(old, name), newDevice = try resolve(new, name)
+            let oldIndex = try index(old, name), newIndex = try index(new, name)
             for request in requests(old: old, new: new, device: name) {
-                let before = try old.decide(device: name, request, resolved: oldDevice)
-                let after = try new.decide(device: name, request, resolved: newDevice)
+                let before = try old.decide(device: name, request, resolved: oldDevice, index: oldIndex)
+                let after = try new.decide(device: name, request, resolved: newDevice, index: newIndex)
                 // A receiver one side names and the other leaves unknown (a web link's browser) is no change.
                 let receiverChanged = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
                 if before.outcome != after.outcome || (after.outcome != .deny && receiverChanged) {
@@ -166,6 +169,11 @@ public enum CrossVendorDiff {
             }
         }
         return changes
+    }
+
+    static func index(_ fleet: VendorFleet, _ name: String) throws(FleetError) -> IntuneDeviceIndex? {
+        if case .intune(let intune) = fleet { return try intune.index(device: name) }
+        return nil
     }
 
     static func resolve(_ fleet: VendorFleet, _ name: String) throws(FleetError) -> FleetDevice? {

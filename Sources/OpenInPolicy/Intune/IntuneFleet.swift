@@ -54,9 +54,13 @@ public struct IntuneFleet: Sendable {
 
     /// The context `app` decides its own requests in on `device`.
     public func context(for app: BundleID, on device: IntuneDeviceProfile) -> IntuneContext {
+        context(for: app, on: device, managed: managedApps(on: device))
+    }
+
+    func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID]) -> IntuneContext {
         var context = IntuneContext(policy: policy(for: app))
         context.senderSDKVersion = sdkVersion(of: app)
-        context.managedApps = managedApps(on: device)
+        context.managedApps = managed
         context.mdmManagedApps = device.mdmManagedApps
         context.mdmEnrolled = device.mdmEnrolled
         context.intuneMAMUPN = device.intuneMAMUPN
@@ -75,19 +79,52 @@ public struct IntuneFleet: Sendable {
     /// apps" decides too (``IntuneReceiveRule``), with the sender as source: allowed only if both allow.
     /// - Throws: ``FleetError`` for an unknown device.
     public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> IntuneFleetDecision {
-        let device = try device(named: name)
-        let sender = IntuneEvaluator(context: context(for: request.from, on: device)).decide(request.senderRequest)
+        IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
+    }
+
+    /// The device's facts worked out once, for the verbs that decide many requests on it.
+    func index(device name: String) throws(FleetError) -> IntuneDeviceIndex {
+        IntuneDeviceIndex(fleet: self, device: try device(named: name))
+    }
+}
+
+/// One device of an ``IntuneFleet`` with its policy-managed apps and each app's context worked out
+/// once: many decisions on a device cost one lookup each instead of a walk of every policy.
+final class IntuneDeviceIndex: @unchecked Sendable {
+    let fleet: IntuneFleet
+    let device: IntuneDeviceProfile
+    let managed: [BundleID]
+    /// Contexts made so far, by the app's bundle ID with ASCII letters lowercased (Intune's comparison).
+    private var contexts: [ExactKey: IntuneContext] = [:]
+
+    init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
+        self.fleet = fleet
+        self.device = device
+        managed = fleet.managedApps(on: device)
+    }
+
+    func context(for app: BundleID) -> IntuneContext {
+        let key = ExactKey(ExactText.asciiLowercased(app.rawValue))
+        if let known = contexts[key] { return known }
+        let made = fleet.context(for: app, on: device, managed: managed)
+        contexts[key] = made
+        return made
+    }
+
+    func isManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(managed, app) }
+
+    func decide(_ request: FleetRequest) -> IntuneFleetDecision {
+        let sender = IntuneEvaluator(context: context(for: request.from)).decide(request.senderRequest)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
         var receiverApp = sender.outcome == .deny ? nil : sender.target
         if request.channel == .paste, delivers { receiverApp = request.target }
-        let managed = managedApps(on: device)
-        guard request.channel.hasReceiverPart, delivers, let receiving = receiverApp, IntuneBundleID.contains(managed, receiving) else {
-            return IntuneFleetDecision(device: name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp)
+        guard request.channel.hasReceiverPart, delivers, let receiving = receiverApp, isManaged(receiving) else {
+            return IntuneFleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp)
         }
         let openFrom = try! ShareRequest(channel: .openFrom, source: request.from)
-        let receiver = IntuneEvaluator(context: context(for: receiving, on: device)).decide(openFrom)
+        let receiver = IntuneEvaluator(context: context(for: receiving)).decide(openFrom)
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
-        return IntuneFleetDecision(device: name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving)
+        return IntuneFleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving)
     }
 }
 
@@ -236,8 +273,9 @@ extension IntuneFleet {
     /// - Complexity: O(apps² × channels) end-to-end decisions.
     /// - Throws: ``FleetError`` for an unknown device.
     public func matrix(device name: String) throws(FleetError) -> FleetMatrix {
-        let device = try device(named: name)
-        let senders = managedApps(on: device)
+        let index = try index(device: name)
+        let device = index.device
+        let senders = index.managed
         let receivers = device.installed.map(FleetNode.app) + [.anyOtherApp]
         let channels = FleetChannel.matrixChannels
         var cells: [Outcome?] = []
@@ -264,7 +302,7 @@ extension IntuneFleet {
                         cells.append(nil)
                         continue
                     }
-                    cells.append(try decide(device: name, request).outcome)
+                    cells.append(index.decide(request).outcome)
                 }
             }
         }
@@ -316,7 +354,8 @@ extension IntuneFleet {
     /// - Complexity: O(nodes² × channels) end-to-end decisions.
     /// - Throws: ``FleetError`` for an unknown device.
     public func paths(device name: String, from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [IntunePath] {
-        let device = try device(named: name)
+        let index = try index(device: name)
+        let device = index.device
         let nodes = nodes(on: device)
         func id(_ node: FleetNode) -> BundleID {
             if case .app(let id) = node { return id }
@@ -344,7 +383,7 @@ extension IntuneFleet {
                         if receiving.isNativeMail, let request = try? FleetRequest(from: id(node), channel: .mailCompose) { requests.append(request) }
                     }
                     for request in requests {
-                        let decision = try decide(device: name, request)
+                        let decision = index.decide(request)
                         guard decision.outcome == .allow || decision.outcome == .redirect,
                               let to = decision.receiverApp, IntuneBundleID.same(to, id(receiver)) else { continue }
                         let path = hops + [IntuneHop(from: node, to: receiver, decision: decision)]
