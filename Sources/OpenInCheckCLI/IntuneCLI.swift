@@ -13,15 +13,17 @@ enum VendorFiles {
     /// array, or a folder) rather than an AppConnect fleet file.
     static func isIntune(_ path: String) throws(CLIError) -> Bool {
         if DecisionTables.subpaths(of: path) != nil { return true }
-        let bytes = try ByteSource.readFile(path: path, what: "policy file")
-        var index = bytes.startIndex
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
-        while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        guard index < bytes.endIndex else { return false }
-        if bytes[index] == UInt8(ascii: "[") { return true }
-        // A fleet file's top level has `global`; a Graph export has `@odata.type` or `value`.
-        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        return text.contains("\"@odata.") || (text.contains("\"value\"") && !text.contains("\"global\""))
+        var bytes = try ByteSource.readFile(path: path, what: "policy file")
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        // A fleet file is an object with `global`; a Graph export is an array, or an object with
+        // `@odata.type` or a list's `value`. Text that is not JSON is left to the fleet reader, whose
+        // error names the line.
+        guard let value = try? JSONReader().read(bytes) else { return false }
+        switch value {
+        case .array: return true
+        case .object(let object): return object["global"] == nil && (object["@odata.type"] != nil || object["value"] != nil)
+        default: return false
+        }
     }
 
     /// Intune policies from a file or folder, with the devices file's facts.
@@ -391,7 +393,10 @@ struct TranslateCommand: Command {
             }
             notes = translated.notes
         case .appconnect:
-            guard try VendorFiles.isIntune(input) else { throw .invalidInput("\(input) is not Intune Graph JSON (no @odata.type): translate --to intune reads an AppConnect fleet") }
+            if DecisionTables.subpaths(of: input) == nil, case .object(let object)? = try? JSONReader().read(try ByteSource.readFile(path: input, what: "policy file")),
+               object["global"] != nil {
+                throw .invalidInput("\(input) is an AppConnect fleet file (it has global): translate --to intune reads it; --to appconnect reads Intune Graph JSON")
+            }
             let intune = try VendorFiles.intune(input, devices: devices, console: console)
             let translated = PolicyTranslation.toAppConnect(intune)
             console.stdout.write(PolicyTranslation.fleetJSON(translated.fleet))
