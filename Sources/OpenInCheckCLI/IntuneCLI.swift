@@ -323,9 +323,10 @@ struct TranslateCommand: Command {
             writes Microsoft Graph (beta) iosManagedAppProtection JSON on standard output, an
             array with each policy's apps, in the shape Graph exports and backup tools restore
             (posting to Graph directly, set the apps with the targetApps action): one policy per
-            container policy, and one for the apps the global policy authorizes. --to appconnect reads Intune Graph JSON
-            (an object, an array, a list response or a folder of exports) and writes a fleet
-            file: a container policy per targeted app, every device carrying the label intune.
+            container policy, and one for the apps the global policy authorizes. --to appconnect
+            reads Intune Graph JSON (an object, an array, a list response or a folder of exports)
+            and writes a fleet file: a container policy per targeted app, every device carrying
+            the label intune.
 
             Every setting the other vendor cannot express is reported on standard error, with
             what the translation chose instead and which requests decide differently: never a
