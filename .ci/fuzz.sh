@@ -6,7 +6,9 @@
 #   .ci/fuzz.sh list                 the targets
 #
 # TARGET is a folder of Tests/Fuzz/ (requests, policy-json, appconnect-plist,
-# info-plist, tables). The modules are compiled with swiftc directly, with
+# info-plist, plist-oracle, tables). plist-oracle compares the property-list
+# readers with CoreFoundation's (it links Foundation, and the test oracle
+# Tests/OpenInPolicyTests/CoreFoundationOracle.swift). The modules are compiled with swiftc directly, with
 # -sanitize=fuzzer,address, into .build/fuzz/; the corpus lives in
 # .build/fuzz/corpus/TARGET, seeded from Examples/ and Rules/; a crash is
 # written to .build/fuzz/crash-TARGET-*. Extra libFuzzer flags can be given
@@ -51,10 +53,12 @@ build_module OpenInPolicy
 build_module AppConnectRuntime
 build_module OpenInCheckCLI
 binary=$out/$target
-if [[ ! -f $binary || Tests/Fuzz/$target/main.swift -nt $binary || Tests/Fuzz/FuzzProperties.swift -nt $binary || $out/libOpenInCheckCLI.a -nt $binary || $out/libOpenInPolicy.a -nt $binary ]]; then
+extra=()
+[[ $target == plist-oracle ]] && extra=(Tests/OpenInPolicyTests/CoreFoundationOracle.swift)
+if [[ ! -f $binary || Tests/Fuzz/$target/main.swift -nt $binary || Tests/Fuzz/FuzzProperties.swift -nt $binary || $out/libOpenInCheckCLI.a -nt $binary || $out/libOpenInPolicy.a -nt $binary || ( -n ${extra[*]:-} && ${extra[0]} -nt $binary ) ]]; then
     echo "fuzz.sh: linking $target" >&2
     swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" -I "$out/modules" \
-        "Tests/Fuzz/$target/main.swift" Tests/Fuzz/FuzzProperties.swift \
+        "Tests/Fuzz/$target/main.swift" Tests/Fuzz/FuzzProperties.swift ${extra[@]+"${extra[@]}"} \
         "$out/libOpenInCheckCLI.a" "$out/libAppConnectRuntime.a" "$out/libOpenInPolicy.a" \
         -o "$binary" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 fi
@@ -67,6 +71,7 @@ case $target in
     requests) cp Examples/*.jsonl "$corpus/"; split -l 1 -a 3 Examples/requests.jsonl "$corpus/line-" ;;
     policy-json) cp Examples/policies/*.json "$corpus/" ;;
     appconnect-plist) cp Examples/AppConnect.plist "$corpus/"; cp Examples/Info*.plist "$corpus/" ;;
+    plist-oracle) cp Examples/Info*.plist Examples/AppConnect.plist "$corpus/"; cp Examples/TravelDocs/Info.plist "$corpus/source-Info.plist" ;;
     info-plist) cp Examples/Info*.plist Examples/AppConnect.plist "$corpus/"; cp Examples/TravelDocs/Info.plist "$corpus/source-Info.plist"; cp Examples/TravelDocs.app/Info.plist "$corpus/built-Info.plist" ;;
     tables) cp Rules/*.md "$corpus/" ;;
 esac

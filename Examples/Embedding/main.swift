@@ -3,21 +3,21 @@
 // prints each decision as a JSON record. Run it from the package root:
 //
 //   swift run embed-example
-import Foundation
 import OpenInPolicy
 
-/// A policy built in code: WHITELIST with native Mail (both IDs) and one viewer.
+/// A policy built in code: WHITELIST with native Mail (both IDs) and one viewer; each string is
+/// checked as a bundle ID (one `try`), and the one initializer sets the other controls too.
 func policyInCode() throws -> Policy {
-    let whitelist = try Whitelist(parsing: ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail", "com.example.docviewer"])
     var device = DeviceFacts()
     try device.setHandler(BundleID("com.getdropbox.Dropbox"), for: "dropbox")
-    return Policy(status: .whitelist, whitelist: whitelist, device: device)
+    return try Policy(status: .whitelist,
+                      whitelist: ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail", "com.example.docviewer"],
+                      device: device, pasteboard: .unauthorized, print: .authorized)
 }
 
-/// A policy read from a file with the library's own reader (JSON policy or AppConnect.plist).
-func policyFromFile(_ path: String) throws -> Policy? {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-    return try PolicyFile.read(Array(text.utf8), file: path).policy
+/// A policy read from a file with the library's own reader (JSON policy or AppConnect.plist; no Foundation).
+func policyFromFile(_ path: String) -> Policy? {
+    try? Policy(contentsOfFile: path)
 }
 
 do {
@@ -29,7 +29,7 @@ do {
     ]
     var policies = [("built in code", try policyInCode())]
     let path = "Examples/policies/whitelist-half-pair.json"
-    if let policy = try policyFromFile(path) {
+    if let policy = policyFromFile(path) {
         policies.append((path, policy))
     } else {
         print("# skipped \(path): run from the package root to read it")

@@ -52,6 +52,7 @@ public final class AppConnect: NSObject {
     /// asks for one call) and gives the existing instance the new delegate.
     public class func initWith(_ appConnectDelegate: any AppConnectDelegate) {
         let world = DoubleWorld.shared
+        world.recordDelegateType(type(of: appConnectDelegate))
         if let existing = world.sharedInstance {
             world.misuse("initWithDelegate:", "called while the shared instance exists (call it once, or again only after -stop); "
                 + "the existing instance keeps running with the new delegate")
@@ -323,8 +324,12 @@ public final class AppConnect: NSObject {
         return ACSensitiveData(fakeKeyFor: Array(scope.utf8) + [0] + Array(identifier.utf8))
     }
 
-    /// `-allowLocalCachingForTunneledRequests:`: the double has no tunnel; the call does nothing.
-    public func allowLocalCaching(forTunneledRequests flag: Bool) { _ = live("allowLocalCachingForTunneledRequests:") }
+    /// `-(void)allowLocalCachingForTunneledRequests:(BOOL)flag` (AppTunnel): the double has no tunnel, so the
+    /// call changes nothing; it is recorded, so a test can check what the app asked for.
+    public func allowLocalCaching(forTunneledRequests flag: Bool) {
+        guard live("allowLocalCachingForTunneledRequests:") else { return }
+        world.allowedLocalCaching(flag)
+    }
 
     /// `-enableAppExtensionSupport`: the double has no app extensions; the call does nothing.
     public func enableAppExtensionSupport() { _ = live("enableAppExtensionSupport") }

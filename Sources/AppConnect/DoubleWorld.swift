@@ -41,8 +41,10 @@ package final class DoubleWorld: @unchecked Sendable {
     private var _misuses: [Misuse] = []
     private var _problems: [String] = []
     private var _displayedMessages: [String] = []
+    private var _localCachingForTunneledRequests: [Bool] = []
     private var _shared: AppConnect?
     private var _last: AppConnect?
+    private var _delegateTypes: [any AppConnectDelegate.Type] = []
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -62,8 +64,10 @@ package final class DoubleWorld: @unchecked Sendable {
             _misuses = []
             _problems = []
             _displayedMessages = []
+            _localCachingForTunneledRequests = []
             _shared = nil
             _last = nil
+            _delegateTypes = []
         }
     }
 
@@ -89,11 +93,24 @@ package final class DoubleWorld: @unchecked Sendable {
     package var misuses: [Misuse] { locked { _misuses } }
     package var problems: [String] { locked { _problems } }
     package var displayedMessages: [String] { locked { _displayedMessages } }
+    /// The flags the app passed to `-allowLocalCachingForTunneledRequests:`, in order (AppTunnel: recorded, no behaviour).
+    package var localCachingForTunneledRequests: [Bool] { locked { _localCachingForTunneledRequests } }
 
     /// The shared instance: set by `initWith`, cleared by `stop` and by the end of the process.
     package var sharedInstance: AppConnect? { locked { _shared } }
     /// The last instance created in this process (still answers logging after `stop`).
     package var lastInstance: AppConnect? { locked { _last } }
+
+    /// The types of the delegates given to `initWith(_:)` since the last reset, each once, in order:
+    /// the test harness looks at their methods for near misses of the SDK's callbacks.
+    package var delegateTypes: [any AppConnectDelegate.Type] { locked { _delegateTypes } }
+
+    /// Records the type of a delegate given to `initWith(_:)`.
+    func recordDelegateType(_ type: any AppConnectDelegate.Type) {
+        locked {
+            if !_delegateTypes.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(type) }) { _delegateTypes.append(type) }
+        }
+    }
 
     func install(_ instance: AppConnect) {
         locked {
@@ -119,6 +136,7 @@ package final class DoubleWorld: @unchecked Sendable {
 
     func problem(_ text: String) { locked { _problems.append(text) } }
     func displayed(_ message: String) { locked { _displayedMessages.append(message) } }
+    func allowedLocalCaching(_ flag: Bool) { locked { _localCachingForTunneledRequests.append(flag) } }
 }
 
 /// The delegate callback being delivered on this thread, for misuse records.

@@ -10,6 +10,8 @@ public import enum AppConnect.ACSecureFileIOPolicy
 public import enum AppConnect.ACSecureServicesAvailability
 public import enum AppConnect.ACLogLevel
 public import enum AppConnect.ACPolicyState
+public import protocol AppConnect.AppConnectDelegate
+public import class AppConnect.AppConnect
 internal import AppConnectRuntime
 internal import OpenInPolicy
 import Foundation
@@ -22,6 +24,17 @@ import Foundation
 /// installed app. There is one double per process (the SDK's singleton), so
 /// tests that use it run one at a time (`@Suite(.serialized)`); a harness
 /// replaced by another reports it in ``problems``.
+///
+/// A first test, for an app that implements only the callbacks it needs (the harness still reports a
+/// method that nearly matches a callback, which the SDK would never call):
+///
+/// ```swift
+/// let harness = try AppConnectHarness([.openInPolicy(.whitelist, whitelist: ["com.example.viewer"])], callbacks: .declaredByTheApp)
+/// harness.launch(NotesAppDelegate())   // AppConnect.initWith, start, then the check-in: ready and every change callback
+/// #expect(harness.problems.isEmpty)
+/// ```
+///
+/// The strict default (``Callbacks/all``) also expects every optional callback the SDK delivers:
 ///
 /// ```swift
 /// let harness = try AppConnectHarness([.openInPolicy(.whitelist, whitelist: ["com.example.viewer"])])
@@ -69,6 +82,19 @@ public final class AppConnectHarness {
         case secureServicesAvailability(ACSecureServicesAvailability)
         /// A new log level.
         case logLevel(ACLogLevel)
+    }
+
+    /// Which of the SDK's optional callbacks ``problems`` expects the app to implement.
+    public enum Callbacks: Sendable, Hashable {
+        /// Every one the SDK delivers (the strict default): a delivered callback that reaches no
+        /// method of the app is a problem unless declared with ``appDoesNotImplement(_:)``.
+        case all
+        /// The ones the app declares: a callback it has no method for is not a problem, but a method
+        /// that nearly matches one (the callback's name with other parameter types, or a label a few
+        /// letters off, such as `newWhitelist:` for `whitelist:`) is, since the SDK would never call it.
+        /// The harness finds the app's methods in the test binary's symbol table (Linux, unstripped
+        /// builds: what `swift test` makes); where it cannot, that is a problem, never a pass.
+        case declaredByTheApp
     }
 
     /// A delegate callback of the SDK, by its selector.
@@ -176,6 +202,10 @@ public final class AppConnectHarness {
     let device: SimulatedDevice
     private var world: DoubleWorld { DoubleWorld.shared }
     private var skipped: Set<Callback> = []
+    /// Which optional callbacks the app is expected to implement.
+    public var callbacks: Callbacks
+    /// The delegate ``launch(_:)`` started, kept alive as the app keeps its own (the SDK holds it weakly).
+    private var launched: (any AppConnectDelegate)?
 
     /// Declares optional callbacks the app deliberately does not implement: their
     /// deliveries to a default leave ``problems`` (they stay in ``callbacksNotImplemented``).
@@ -196,11 +226,14 @@ public final class AppConnectHarness {
     ///   - disableSchemeBlocking: the app's Info.plist `MI_APP_CONNECT` override of that name.
     ///   - appIdentifier: the app's bundle ID (seeds its derived app keys).
     ///   - strict: trap on a misuse, as the SDK's exception would end the app.
+    ///   - callbacks: which optional callbacks ``problems`` expects the app to implement: ``Callbacks/all``
+    ///     (the default), or ``Callbacks/declaredByTheApp`` for an app that implements only what it needs.
     /// - Throws: ``HarnessError`` for a malformed bundle ID or URL scheme.
     public init(_ changes: [Change] = [], ivantiClient: IvantiClient = .installed, appConnectApps: Set<String> = [],
                 emailPlusInstalled: Bool = false, schemeHandlers: [String: String] = [:], appURLSchemes: Set<String> = [],
                 disableSchemeBlocking: Bool = false, appIdentifier: String = "com.example.app",
-                strict: Bool = false) throws(HarnessError) {
+                strict: Bool = false, callbacks: Callbacks = .all) throws(HarnessError) {
+        self.callbacks = callbacks
         var server = ServerState()
         for change in changes { server.apply(try Self.runtimeChange(change)) }
         var facts = DeviceFacts()
@@ -226,6 +259,22 @@ public final class AppConnectHarness {
     }
 
     // MARK: Driving
+
+    /// Launches an app whose delegate is `delegate`: `AppConnect.initWith(_:)`, `start(launchOptions:)`, then
+    /// ``checkIn()`` (ready, then every change callback, as on a first launch). The harness keeps the
+    /// delegate alive, as an app keeps its own.
+    ///
+    /// ```swift
+    /// let harness = try AppConnectHarness(callbacks: .declaredByTheApp)
+    /// harness.launch(MyAppConnectDelegate())
+    /// #expect(harness.problems.isEmpty)
+    /// ```
+    public func launch(_ delegate: any AppConnectDelegate) {
+        launched = delegate
+        AppConnect.initWith(delegate)
+        AppConnect.sharedInstance()?.start(launchOptions: nil)
+        checkIn()
+    }
 
     /// Strict mode: a misuse traps instead of being recorded.
     public var strict: Bool {
@@ -340,16 +389,40 @@ public final class AppConnectHarness {
 
     /// The messages the app asked the Ivanti client to display.
     public var displayedMessages: [String] { world.displayedMessages }
+    /// The flags the app passed to `-allowLocalCachingForTunneledRequests:`, in order (AppTunnel: recorded, nothing else happens).
+    public var localCachingForTunneledRequests: [Bool] { world.localCachingForTunneledRequests }
 
-    /// Everything a test should look at: misuses, delivered callbacks that reached no method of the app (except
-    /// those declared with ``appDoesNotImplement(_:)``), and the double's own problems.
+    /// Everything a test should look at: misuses; under ``Callbacks/all``, delivered callbacks that reached
+    /// no method of the app (except those declared with ``appDoesNotImplement(_:)``); under
+    /// ``Callbacks/declaredByTheApp``, the app's methods that nearly match a callback; and the double's own problems.
     /// Empty when the app used the SDK as the header asks.
     public var problems: [String] {
-        var problems = misuses.map(\.description) + notImplementedLines(skipping: skipped) + world.problems
+        let callbackProblems = switch callbacks {
+        case .all: notImplementedLines(skipping: skipped)
+        case .declaredByTheApp: nearMissLines
+        }
+        var problems = misuses.map(\.description) + callbackProblems + world.problems
         if world.device !== device {
             problems.append("another AppConnectHarness replaced this one: run the tests that use the double one at a time")
         }
         return problems
+    }
+
+    /// The methods of the delegates given to `AppConnect.initWith(_:)` that nearly match an SDK callback,
+    /// or why they cannot be listed.
+    private var nearMissLines: [String] {
+        world.delegateTypes.flatMap { type -> [String] in
+            let name = String(reflecting: type)
+            guard let methods = DeclaredMethods.of(type) else {
+                return ["cannot list the methods of \(name) (the test binary has no symbol table to read: a stripped build, or not Linux), "
+                    + "so methods that nearly match an SDK callback cannot be found: use AppConnectHarness(callbacks: .all) with appDoesNotImplement(_:)"]
+            }
+            guard methods.contains(where: { $0.name == "appConnectIsReady" }) else {
+                return ["found none of the methods of \(name) in the test binary's symbol table (not even appConnectIsReady(_:), which every delegate has), "
+                    + "so methods that nearly match an SDK callback cannot be found: use AppConnectHarness(callbacks: .all) with appDoesNotImplement(_:)"]
+            }
+            return NearMisses.lines(typeName: name, methods: methods)
+        }
     }
 
     /// Every event on the device so far, as `openin-check simulate` prints a timeline.

@@ -171,7 +171,7 @@ package struct BenchCorpus: Sendable {
                 url = someURL()
             case .mailLink:
                 if random.chance(percent: 80) { url = someMailto() }
-            case .mailCompose, .openFrom, .copy, .print:
+            case .mailCompose, .openFrom, .copy, .print, .paste, .keyboard:
                 break
             }
             return Line.Fields(channel: channel.rawValue, target: target, url: url, document: document)

@@ -45,6 +45,7 @@ public enum CLI {
         LintCommand.verb,
         DiffCommand.verb,
         FleetCommand.verb,
+        TranslateCommand.verb,
         CompletionsCommand.verb,
     ]
 

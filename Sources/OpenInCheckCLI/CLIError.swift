@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// A command line that cannot be understood: exit status 64.
 ///
 /// `verb` is the verb whose usage the message refers to, or `nil` for the
@@ -34,14 +36,14 @@ enum ErrorReport {
             let usageLine = verb?.usage ?? CLI.usage
             let helpCommand = verb.map { "\(CLI.name) \($0.name) --help" } ?? "\(CLI.name) --help"
             let text = """
-                Error: \(usage.message)
+                Error: \(Printable.text(usage.message))
                 Usage: \(usageLine)
                 See '\(helpCommand)' for more information.
 
                 """
             return (text, .usage)
         case .invalidInput(let message):
-            return ("Error: \(message)\n", .invalidInput)
+            return ("Error: \(Printable.text(message))\n", .invalidInput)
         }
     }
 }

@@ -27,7 +27,7 @@ enum DecisionText {
                 ("quote", "\"\(escaped(rule.quote))\""),
             ]
             for (index, sentence) in explanation.inputs.enumerated() {
-                why.append((index == 0 ? "inputs" : "", "- " + escaped(sentence)))
+                why.append((index == 0 ? "inputs" : "", "- " + escaped(PolicyOptions.withFlags(sentence))))
             }
             text += "\nWhy\n" + table(why)
         }
@@ -40,7 +40,7 @@ enum DecisionText {
         if let target = decision.target, decision.outcome != .deny, target != request.target { text += " → \(escaped(target.rawValue))" }
         text += "  [\(decision.rule)]\n"
         if let explanation {
-            for sentence in explanation.inputs { text += "    - \(escaped(sentence))\n" }
+            for sentence in explanation.inputs { text += "    - \(escaped(PolicyOptions.withFlags(sentence)))\n" }
         }
         return text
     }
@@ -61,6 +61,8 @@ enum DecisionText {
             "substitute-dummy-file: \(escaped(decision.target?.rawValue ?? "the target")) receives a dummy file it cannot open"
         case .deny:
             "deny: nothing is delivered"
+        case .deliverEncrypted:
+            "deliver-encrypted: \(escaped(decision.target?.rawValue ?? "the target")) receives the content encrypted by Intune: only policy-managed apps can read it"
         }
     }
 

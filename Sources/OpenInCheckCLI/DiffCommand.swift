@@ -96,12 +96,14 @@ struct DiffCommand: Command, Equatable {
               text  the groups, each change with its old and new decision, then
                     'verdict: …' as the last line.
               json  {"old", "new", "verdict", "requestClasses", "newlyBlocked": [change],
-                    "newlyAllowed": [change], "changed": [change], "omitted"?: {group: count},
+                    "newlyAllowed": [change], "deliveredElsewhere": [change] (delivered before and
+                    after, to another app: allow <-> redirect), "changed": [change],
+                    "omitted"?: {group: count},
                     "decidedByOnePolicy"?: [{"channel", "missingKey", "missingIn"}]}; a change is
                     {"request", "direction", "old": decision, "new": decision}, decisions
                     as 'eval' writes them. With --requests: {"old", "new", "requests",
                     "replayed", "invalid": [{"line", "error"}] (the first 100), "invalidLines",
-                    "changedRequests", "newlyBlocked", "newlyAllowed", "changed" (counts),
+                    "changedRequests", "newlyBlocked", "newlyAllowed", "deliveredElsewhere", "changed" (counts),
                     "verdict", "changes": [change with "count" and "kind"] (the first 100
                     distinct requests of each group), "undecidable"?, "omitted"?: {group:
                     requests counted but in no listed change}}.
@@ -247,6 +249,7 @@ enum DiffReport {
     static let groups: [(kind: DecisionChange.Kind, title: String, key: String)] = [
         (.newlyBlocked, "Newly blocked", "newlyBlocked"),
         (.newlyAllowed, "Newly allowed", "newlyAllowed"),
+        (.deliveredElsewhere, "Delivered elsewhere", "deliveredElsewhere"),
         (.changed, "Changed outcome or callback", "changed"),
     ]
 
@@ -339,7 +342,7 @@ struct ReplayReport {
             text += "\(summary.undecidableCount) requests not compared: a policy does not set their channel's control\n"
         }
         text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently"
-        text += summary.changedCount == 0 ? "\n" : ": \(DiffReport.groups.map { "\(summary.count($0.kind)) \($0.kind)" }.joined(separator: ", "))\n"
+        text += summary.changedCount == 0 ? "\n" : ": \(DiffReport.groups.filter { $0.kind != .deliveredElsewhere || summary.count($0.kind) > 0 }.map { "\(summary.count($0.kind)) \($0.kind)" }.joined(separator: ", "))\n"
         for group in DiffReport.groups {
             let changes = summary.changes.filter { $0.change.kind == group.kind }
             if changes.isEmpty { continue }

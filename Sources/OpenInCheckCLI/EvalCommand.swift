@@ -34,9 +34,9 @@ struct EvalCommand: Command, Equatable {
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
-        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view; for copy, the app pasted into)."),
+        OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view; for copy, the app pasted into;\nfor keyboard, the keyboard extension)."),
         OptionSpec("--url", value: "URL", help: "The URL opened (open-url) or tapped (mail-link)."),
-        OptionSpec("--source", value: "BUNDLE_ID", help: "The app that sends a document to this app (open-from); leave it out\nwhen the sending app is unknown."),
+        OptionSpec("--source", value: "BUNDLE_ID", help: "The app that sends a document to this app (open-from), or the app a\npasted copy came from (paste); leave it out when unknown."),
         OptionSpec("--document", value: "NAME", help: "The shared file's name, from which a dummy file's name is made."),
         OptionSpec("--format", value: "FORMAT", help: "text, json or jsonl. Default: text for one request, jsonl for a stream."),
         OptionSpec("--explain", help: "Add the deciding rule's summary, source and quote, and the inputs that mattered."),
@@ -164,6 +164,13 @@ struct EvalCommand: Command, Equatable {
         }
     }
 
+    /// The library's message, plus the flag that sets the missing key when there is one
+    /// (`--secure-services available|unavailable`): the library names only the policy file's key.
+    static func withFlag(_ error: InputError) -> String {
+        guard case .policyKeyNotSet(let key, _) = error, let flag = PolicyOptions.flag(forKey: Substring(key)) else { return error.description }
+        return error.description + ", or give \(flag) on the command line"
+    }
+
     private func decideOne(_ flags: FlagRequest, inputs: PolicyInputs, console: Console) throws(CLIError) -> ExitStatus {
         let request: ShareRequest
         do throws(InputError) {
@@ -173,9 +180,9 @@ struct EvalCommand: Command, Equatable {
         }
         let decision: Decision
         do throws(InputError) {
-            decision = try Evaluator(policy: inputs.policy).decision(for: request)
+            decision = try Evaluator(policy: inputs.policy).decideOrThrow(request)
         } catch {
-            throw .invalidInput("\(policy.policyPath): \(error.description)")
+            throw .invalidInput("\(policy.policyPath): \(Self.withFlag(error))")
         }
         let explanation = explain ? Explanation(decision, request: request, policyInputs: inputs) : nil
         switch format {

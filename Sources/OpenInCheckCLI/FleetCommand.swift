@@ -13,7 +13,7 @@ struct FleetCommand: Command {
         /// `lint`.
         case lint(format: FleetLintFormat)
         /// `diff OLD NEW`.
-        case diff(old: String, new: String, format: PathsFormat)
+        case diff(old: String, new: String, format: PathsFormat, rows: Bool)
     }
 
     /// Where `fleet eval`'s requests come from.
@@ -31,6 +31,8 @@ struct FleetCommand: Command {
     /// `--device NAME`: one profile; every profile when `nil`.
     var device: String?
     var subverb: Subverb
+    /// `--devices FILE`: the Intune devices file, when a side is Intune app protection policies.
+    var devicesPath: String? = nil
 
     static let subverbs = ["eval", "matrix", "paths", "lint", "diff"]
 
@@ -46,6 +48,8 @@ struct FleetCommand: Command {
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
         OptionSpec("--format", value: "FORMAT", help: "eval: text, json or jsonl; matrix: text, json or markdown;\nlint: text, json, markdown or github; paths, diff: text or json."),
+        OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
+        OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
     static let usage = "openin-check fleet eval|matrix|paths|lint|diff --fleet FILE [--device NAME] [options]"
@@ -72,6 +76,8 @@ struct FleetCommand: Command {
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format text|json|markdown|github]
               openin-check fleet diff OLD NEW [--device NAME] [--format text|json]
+              openin-check fleet eval --fleet INTUNE.json --devices FILE …
+              openin-check fleet diff OLD NEW --devices FILE [--rows]   (Intune on either side)
 
             Subverbs:
               eval    Decide requests end to end: the sender's part (its rule, outcome and
@@ -93,7 +99,18 @@ struct FleetCommand: Command {
                       one grid per channel that names its receiver, each cell the end-to-end outcome.
               lint    Fleet-level mistakes, each with a code and a fix.
               diff    End-to-end flows and leak paths that open or close between two fleet
-                      files, per device.
+                      files, per device. With Intune app protection policies (Graph JSON, with
+                      --devices) on either side: every flow (sender × receiver × channel, per
+                      device) that decides differently, grouped as newly allowed (a leak), newly
+                      blocked and changed form (dummy file ↔ encrypted); --rows prints them as
+                      decision table rows.
+
+            Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
+            diff decide under Intune's rules (openin-check rules --intune), with the devices
+            file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
+            app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted);
+            lint runs the Intune checks IN001-IN005; paths follows readable deliveries
+            (an encrypted one carries nothing), "outside" being the apps no policy manages.
 
             Channels: \(FleetChannel.names).
 
@@ -125,11 +142,11 @@ struct FleetCommand: Command {
         }
         let options = try OptionScanner.scan(Array(arguments.dropFirst()), specs: specs, verb: "fleet")
         let allowed: [String: [String]] = [
-            "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format"],
-            "matrix": ["--fleet", "--device", "--format"],
-            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format"],
-            "lint": ["--fleet", "--format"],
-            "diff": ["--device", "--format"],
+            "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
+            "matrix": ["--fleet", "--device", "--format", "--devices"],
+            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices"],
+            "lint": ["--fleet", "--format", "--devices"],
+            "diff": ["--device", "--format", "--devices", "--rows"],
         ]
         for name in options.values.map(\.name) + options.flags where !allowed[first]!.contains(name) {
             throw UsageError("'\(name)' is not an option of fleet \(first)", verb: "fleet")
@@ -141,7 +158,8 @@ struct FleetCommand: Command {
             }
             return FleetCommand(fleetPath: options.positionals[0], device: device,
                                 subverb: .diff(old: options.positionals[0], new: options.positionals[1],
-                                               format: try PathsFormat.parse(options, default: .text, verb: "fleet")))
+                                               format: try PathsFormat.parse(options, default: .text, verb: "fleet"), rows: options.has("--rows")),
+                                devicesPath: options.value("--devices"))
         }
         guard let fleetPath = options.value("--fleet") else {
             throw UsageError("missing '--fleet FILE': give the fleet file", verb: "fleet")
@@ -165,10 +183,12 @@ struct FleetCommand: Command {
             }
             let isFlags: Bool = if case .flags = requests { true } else { false }
             let format = try OutputFormat.parse(options, default: isFlags ? .text : .jsonl, verb: "fleet")
-            return FleetCommand(fleetPath: fleetPath, device: device, subverb: .eval(requests, format: format, explain: options.has("--explain")))
+            return FleetCommand(fleetPath: fleetPath, device: device, subverb: .eval(requests, format: format, explain: options.has("--explain")),
+                                devicesPath: options.value("--devices"))
         case "matrix":
             try noPositionals(options, "matrix")
-            return FleetCommand(fleetPath: fleetPath, device: device, subverb: .matrix(format: try MatrixFormat.parse(options, default: .text, verb: "fleet")))
+            return FleetCommand(fleetPath: fleetPath, device: device, subverb: .matrix(format: try MatrixFormat.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"))
         case "paths":
             try noPositionals(options, "paths")
             guard let from = options.value("--from") else { throw UsageError("missing '--from BUNDLE_ID': give the app whose documents to follow", verb: "fleet") }
@@ -178,10 +198,12 @@ struct FleetCommand: Command {
                 maxHops = hops
             }
             return FleetCommand(fleetPath: fleetPath, device: device,
-                                subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")))
+                                subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"))
         default:
             try noPositionals(options, "lint")
-            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")))
+            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"))
         }
     }
 
@@ -215,17 +237,43 @@ struct FleetCommand: Command {
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         switch subverb {
         case .eval(let requests, let format, let explain):
+            if try VendorFiles.isIntune(fleetPath) {
+                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
+            }
             let fleet = try Self.load(fleetPath)
             return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
         case .matrix(let format):
+            if try VendorFiles.isIntune(fleetPath) {
+                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                var matrices: [FleetMatrix] = []
+                for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
+                    do throws(FleetError) { matrices.append(try fleet.matrix(device: name)) } catch { throw FleetOutput.fail(error) }
+                }
+                return FleetOutput.print(matrices, format: format, console: console)
+            }
             let fleet = try Self.load(fleetPath)
             return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
+            if try VendorFiles.isIntune(fleetPath) {
+                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
+            }
             let fleet = try Self.load(fleetPath)
             return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
         case .lint(let format):
+            if try VendorFiles.isIntune(fleetPath) {
+                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                return FleetOutput.lint(IntuneLint.findings(fleet), file: fleetPath, format: format, console: console)
+            }
             return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
-        case .diff(let old, let new, let format):
+        case .diff(let old, let new, let format, let rows):
+            let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
+            if oldIsIntune || newIsIntune || rows {
+                return try IntuneFleetOutput.diff(old: try VendorFiles.load(old, devices: devicesPath, console: console),
+                                                  new: try VendorFiles.load(new, devices: devicesPath, console: console),
+                                                  device: device, format: format, rows: rows, console: console)
+            }
             return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
         }
     }

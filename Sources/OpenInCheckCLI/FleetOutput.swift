@@ -11,6 +11,11 @@ enum FleetOutput {
         for device in devices {
             do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw fail(error) }
         }
+        return print(matrices, format: format, console: console)
+    }
+
+    /// Prints matrices already made (an AppConnect fleet's, or Intune policies').
+    static func print(_ matrices: [FleetMatrix], format: FleetCommand.MatrixFormat, console: Console) -> ExitStatus {
         switch format {
         case .json:
             console.stdout.write("[")
@@ -42,7 +47,7 @@ enum FleetOutput {
         return .success
     }
 
-    /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `-` (no request).
+    /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `encr` (deliver-encrypted), `-` (no request).
     static func cell(_ outcome: Outcome?) -> String {
         switch outcome {
         case nil: "-"
@@ -50,6 +55,7 @@ enum FleetOutput {
         case .deny: "deny"
         case .substituteDummyFile: "dummy"
         case .redirect: "redir"
+        case .deliverEncrypted: "encr"
         }
     }
 
@@ -69,6 +75,10 @@ enum FleetOutput {
             }
         }
         text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
+        let encrypted = matrix.channels.contains { channel in
+            matrix.senders.indices.contains { s in matrix.receivers.indices.contains { matrix.outcome(channel, sender: s, receiver: $0) == .deliverEncrypted } }
+        }
+        if encrypted { text += "encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n" }
         return text
     }
 
@@ -148,8 +158,11 @@ enum FleetOutput {
     // MARK: lint
 
     static func lint(_ fleet: Fleet, format: FleetCommand.FleetLintFormat, console: Console) throws(CLIError) -> ExitStatus {
-        let findings = FleetLint.findings(fleet)
-        let file = fleet.file ?? "fleet"
+        lint(FleetLint.findings(fleet), file: fleet.file ?? "fleet", format: format, console: console)
+    }
+
+    /// Prints findings (an AppConnect fleet's, or Intune policies').
+    static func lint(_ findings: [FleetFinding], file: String, format: FleetCommand.FleetLintFormat, console: Console) -> ExitStatus {
         let counts = (findings.filter { $0.severity == .error }.count, findings.filter { $0.severity == .warning }.count, findings.filter { $0.severity == .info }.count)
         switch format {
         case .json:

@@ -17,7 +17,7 @@ struct LintCommand: Command, Equatable {
     }
 
     static let specs: [OptionSpec] = [
-        OptionSpec("--strict", help: "Report warnings as errors (exit 1 instead of 2)."),
+        OptionSpec("--strict", help: "Report warnings as errors (the exit status is 2 for either)."),
         OptionSpec("--format", value: "FORMAT", help: "text (default), json, sarif, markdown or github."),
         OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in an Info.plist's URL schemes, as eval does. Repeatable."),
     ]
@@ -70,10 +70,12 @@ struct LintCommand: Command, Equatable {
               github    an '::error', '::warning' or '::notice' annotation per finding
                         (file, line, column), then the summary.
 
-            Exit status:
+            Exit status (as eval: 2 means "look at the answer", 1 "could not answer"):
               0   no errors or warnings (info findings allowed)
-              1   some finding is an error (with --strict: or a warning), or a file cannot be opened
-              2   the worst finding is a warning
+              1   invalid input: a file cannot be opened (an error on stderr, nothing
+                  linted), or its reader rejects it (OI000 invalid-input, reported with
+                  the other findings)
+              2   every file was read, and some finding is an error or a warning
               64  usage error
 
             Examples:
@@ -141,9 +143,10 @@ struct LintCommand: Command, Equatable {
             for finding in findings { console.stdout.write(Self.annotation(finding)) }
             console.stdout.write(summary)
         }
-        // The contract's statuses, read for lint: 1 (`invalidInput`) for errors, 2 (`notAllowed`) for warnings only.
-        if errors > 0 { return .invalidInput }
-        return warnings > 0 ? .notAllowed : .success
+        // The contract's statuses, as eval: 1 (`invalidInput`) when a file could not be read as what it is,
+        // 2 (`notAllowed`) for findings that need attention, errors or warnings alike.
+        if findings.contains(where: { $0.check == .invalidInput }) { return .invalidInput }
+        return errors + warnings > 0 ? .notAllowed : .success
     }
 
     /// `policy.json:4:5: error OI001 mail-pair-half: openInWhitelist[1]: message`, then the fix, indented.

@@ -11,7 +11,7 @@ extension PolicyMatrix {
             text += MarkdownText.table(([grid.title] + grid.headers).map(MarkdownText.cell), rows) + "\n"
         }
         text += """
-            Outcomes: allow = delivered to the target; redirect = delivered to Email+ instead;
+            Outcomes: allow = delivered to the target; redirect = delivered to Email+ or Web@Work instead;
             dummy = the target receives a dummy file it cannot open (substitute-dummy-file);
             deny = nothing is delivered; \\* = the library calls a callback on the app's delegate;
             · = the channel does not take this kind of target; - = the policy has no such target.

@@ -27,6 +27,12 @@ struct PolicyOptions: Sendable, Equatable {
     var appSchemes: [String] = []
     /// `--appconnect-app ID`: adds to the device's AppConnect apps.
     var appConnectApps: [String] = []
+    /// `--web-dlp allowed|not-allowed`: the Web DLP setting (overrides the file).
+    var webDLP: String? = nil
+    /// `--web-at-work`: Web@Work is installed.
+    var webAtWorkInstalled = false
+    /// `--excluded-activity TYPE`, in order: adds to the server's `excludedAppleActivityTypes`.
+    var excludedActivities: [String] = []
     /// `--max-file-size BYTES`: the largest policy file or Info.plist read.
     var maxFileSize = CappedFile.defaultLimit
 
@@ -43,6 +49,9 @@ struct PolicyOptions: Sendable, Equatable {
         OptionSpec("--scheme-handler", value: "SCHEME=BUNDLE_ID", repeatable: true, help: "The app that handles a URL scheme on the device (overrides the file); mailto=BUNDLE_ID sets the mail app mailto: goes to. Repeatable."),
         OptionSpec("--app-scheme", value: "SCHEME", repeatable: true, help: "One of the app's own URL schemes (adds to the file). Repeatable."),
         OptionSpec("--appconnect-app", value: "BUNDLE_ID", repeatable: true, help: "An AppConnect app on the device (adds to the file); under \"appconnect\"\nthese make up the whitelist. Repeatable."),
+        OptionSpec("--web-dlp", value: "allowed|not-allowed", help: "The AppConnect global policy's Web DLP setting for http and https links\n(overrides the file)."),
+        OptionSpec("--web-at-work", help: "Web@Work, Ivanti's secure browser, is installed on the device."),
+        OptionSpec("--excluded-activity", value: "TYPE", repeatable: true, help: "An Apple activity type the server excludes from the share sheet\n(excludedAppleActivityTypes; adds to the file). Repeatable."),
         OptionSpec("--max-file-size", value: "BYTES", help: "The largest policy file or Info.plist read (default 16777216, 16 MiB);\na larger one is an error. At most 1073741824."),
     ]
 
@@ -73,6 +82,9 @@ struct PolicyOptions: Sendable, Equatable {
         }
         result.appSchemes = options.all("--app-scheme")
         result.appConnectApps = options.all("--appconnect-app")
+        result.webDLP = options.value("--web-dlp")
+        result.webAtWorkInstalled = options.has("--web-at-work")
+        result.excludedActivities = options.all("--excluded-activity")
         if let text = options.value("--max-file-size") {
             guard let bytes = Int(text), (1...largestMaxFileSize).contains(bytes) else {
                 throw UsageError("'--max-file-size' must be a number of bytes from 1 to \(largestMaxFileSize), not '\(text)'", verb: verb)
@@ -117,10 +129,13 @@ struct PolicyOptions: Sendable, Equatable {
                 try flagValue("\(infoPlistPath): \(declared.keyPath)") { () throws(InputError) in try inputs.stated.app.addScheme(declared.scheme, from: origin) }
             }
         }
-        if !config.isEmpty {
-            var values = inputs.stated.config.values
-            for pair in config { values[pair.key] = pair.value }
-            inputs.stated.config = AppConfig(values)
+        // Keys are set by their bytes: a look-alike of a key already set, or of a key the SDK reads, is an error.
+        for pair in config {
+            do throws(AppConfig.KeyProblem) {
+                inputs.stated.config = try inputs.stated.config.setting(pair.key, to: pair.value)
+            } catch {
+                throw .invalidInput("--config \(pair.key)=\(pair.value): \(error.message)")
+            }
         }
         if emailPlusInstalled { inputs.stated.device.emailPlusInstalled = true }
         if let secureServicesAvailable { inputs.stated.device.secureServicesAvailable = secureServicesAvailable }
@@ -133,6 +148,13 @@ struct PolicyOptions: Sendable, Equatable {
         }
         for app in appConnectApps {
             inputs.stated.device.appConnectApps.insert(try flagValue("--appconnect-app \(app)") { () throws(InputError) in try BundleID(app) })
+        }
+        if let webDLP {
+            inputs.stated.webDLP = try flagValue("--web-dlp \(webDLP)") { () throws(InputError) in try WebDLPPolicy(parsing: webDLP) }
+        }
+        if webAtWorkInstalled { inputs.stated.device.webAtWorkInstalled = true }
+        for activity in excludedActivities {
+            inputs.stated.excludedActivityTypes.append(try flagValue("--excluded-activity \(activity)") { () throws(InputError) in try BundleID(activity) })
         }
         return inputs
     }

@@ -31,7 +31,10 @@ struct TestCommand: Command, Equatable {
             Runs every decision table in the Markdown files at PATH (files, or folders
             searched recursively for *.md; default: Rules/). Each failing row is printed
             as 'file:line: id: column: expected X, got Y'; the last line is
-            'N passed, M failed'. Rules/README.md describes the table format.
+            'N passed, M failed'. Rules/README.md describes the table format. A table can
+            test a policy file: a line 'Policy: [title](PATH)' above it, in its section,
+            names the file (JSON policy or AppConnect.plist, PATH relative to the table),
+            and its rows need no 'policy' or 'whitelist' column.
 
             A lifecycle scenario (NAME.scenario, named or found in a folder) is replayed
             as 'simulate' replays it, and its timeline must be exactly NAME.expected

@@ -6,13 +6,18 @@ public struct Explanation: Sendable, Equatable {
     /// The rule that decided.
     public let rule: RuleInfo
     /// The inputs that mattered, one sentence each, without a final period.
+    ///
+    /// A sentence names a setting by its key, in parentheses: `(policy key device.emailPlusInstalled)`
+    /// for the policy file's, `(request key source)` for a request's; a front end adds its own
+    /// spelling of the setting (the CLI adds its flag).
     public let inputs: [String]
 
     /// Explains `decision`, made for `request` under `policyInputs`.
     package init(_ decision: Decision, request: ShareRequest, policyInputs: PolicyInputs) {
         rule = decision.rule.info
         let facts = ExplanationFacts(inputs: policyInputs, request: request, decision: decision)
-        inputs = RuleCatalog.unit(of: decision.rule).explain(decision, facts)
+        // An Intune decision's rule has no AppConnect unit: its reason is the whole explanation.
+        inputs = rule.isIntune ? [rule.reason] : RuleCatalog.unit(of: decision.rule).explain(decision, facts)
     }
 
     /// The explanation as the `explanation` member of a JSON record.
@@ -110,7 +115,7 @@ struct ExplanationFacts {
         case let handler?:
             return ["mailto: goes to native Mail (the device's mailto handler is \(handler))", mailPair]
         case nil:
-            return ["mailto: goes to native Mail: the device names no other mail app (--scheme-handler mailto=BUNDLE_ID or device.schemeHandlers)", mailPair]
+            return ["mailto: goes to native Mail: the device names no other mail app (policy key device.schemeHandlers.mailto)", mailPair]
         }
     }
 
@@ -129,11 +134,17 @@ struct ExplanationFacts {
         return [plist, config]
     }
 
+    /// For a web address opened under a policy without the Web DLP setting: a sentence saying so; else none.
+    var webDLPNotGiven: [String] {
+        guard policy.webDLP == nil, request.channel == .openURL, request.url?.isWeb == true else { return [] }
+        return ["the Web DLP setting was not given (webDLP, --web-dlp), so the AppConnect global policy's rule for web links does not apply"]
+    }
+
     /// Whether Email+ is installed, in words.
     var emailPlus: String {
         policy.device.emailPlusInstalled
             ? "Email+ (\(policy.device.emailPlusTarget)) is installed"
-            : "Email+ is not installed (--email-plus-installed or device.emailPlusInstalled)"
+            : "Email+ is not installed (policy key device.emailPlusInstalled)"
     }
 
     /// Whether `id` is one of the device's AppConnect apps, in words.

@@ -26,6 +26,12 @@ final class PreparedPolicy: Sendable {
     /// The Open From whitelist the app sees, as ``Policy/openFromWhitelist`` (computed once: it may build a whitelist).
     private let openFromWhitelist: Whitelist?
     private let appConnectApps: BundleIDTable
+    /// The share-sheet activities the server excludes.
+    private let excludedActivities: BundleIDTable
+    /// Whether the server excludes any activity (so a share-sheet request needs no lookup when none is).
+    let excludesActivities: Bool
+    /// The bundle ID a redirect to Web@Work opens: ``DeviceFacts/webAtWorkTarget``, read once.
+    let webAtWorkTarget: BundleID
     private let ownSchemes: SchemeTable<Bool>
     private let schemeHandlers: SchemeTable<BundleID>
 
@@ -64,6 +70,9 @@ final class PreparedPolicy: Sendable {
             appConnectApps = BundleIDTable(policy.device.appConnectApps)
             schemeHandlers = SchemeTable(policy.device.schemeHandlers.map { ($0.key, $0.value) })
         }
+        excludedActivities = BundleIDTable(policy.excludedActivityTypes)
+        excludesActivities = !policy.excludedActivityTypes.isEmpty
+        webAtWorkTarget = policy.device.webAtWorkTarget
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })
     }
 
@@ -87,6 +96,18 @@ final class PreparedPolicy: Sendable {
     @inline(__always) var print: PrintPolicy? { policy.print }
     /// Whether the device's secure services are available (`nil`: not given).
     @inline(__always) var secureServicesAvailable: Bool? { policy.device.secureServicesAvailable }
+
+    /// The Web DLP setting, when given.
+    @inline(__always) var webDLP: WebDLPPolicy? { policy.webDLP }
+    /// Whether Web@Work is installed.
+    @inline(__always) var webAtWorkInstalled: Bool { policy.device.webAtWorkInstalled }
+    /// What `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` says (`nil`: not set).
+    @inline(__always) var configAllowsCustomKeyboards: Bool? { policy.config.allowsCustomKeyboards }
+    /// The app's own answer for custom keyboards.
+    @inline(__always) var appAllowsCustomKeyboards: Bool { policy.app.allowsCustomKeyboards }
+
+    /// Whether the server excludes `activity` from the share sheet.
+    func excludes(activity: BundleID) -> Bool { excludesActivities && excludedActivities.contains(activity) }
 
     /// Whether `target` counts as listed: the definition ``Policy/lists(_:)`` uses.
     @inline(__always) func lists(_ target: BundleID) -> Bool { openInStatus.lists(target, in: whitelist) }

@@ -62,7 +62,7 @@ import Testing
     }
 
     static let malformed: [(text: String, line: Int, message: String)] = [
-        ("lunch", 1, "unknown statement 'lunch': a line starts with app, server, device, launch, check-in, quit, share, copy, read, ack, log, stop, retire or switch-mode"),
+        ("lunch", 1, "unknown statement 'lunch': a line starts with app, server, device, launch, check-in, quit, share, copy, read, ack, log, stop, retire or switch-mode. Did you mean 'launch'?"),
         ("share document-interaction target=com.example.viewer", 1, "'share' needs a running app: add 'launch' above this line"),
         ("launch\nquit\ncopy", 3, "'copy' needs a running app, and it quit: add 'launch' above this line"),
         ("launch\nshare document-interaction", 2, "channel document-interaction needs a target bundle ID"),
@@ -80,7 +80,7 @@ import Testing
         ("server config A=1 A=2", 1, "config key 'A' is given twice: keep one"),
         ("server authState maybe", 1, "unknown auth state 'maybe': use unauthorized, authorized, retired (or the ACAUTHSTATE_… or ACAuthState… constant, or 0 to 2)"),
         ("server secureServicesAvailability available", 1, "secure services are the device's: write 'device secureServicesAvailability available|unavailable'"),
-        ("server pasteboard unauthorized", 1, "unknown server property 'pasteboard': use openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel or dragAndDropPolicy"),
+        ("server pasteboard unauthorized", 1, "unknown server property 'pasteboard': use openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel, dragAndDropPolicy or webDLP. Did you mean 'pasteboardPolicy'?"),
         ("device handler 1abc com.example.viewer", 1, "malformed URL scheme '1abc': a scheme is a letter followed by letters, digits, '+', '-' or '.'"),
         ("device ivanti-client gone", 1, "write 'device ivanti-client installed|not-installed|deleted'"),
         ("launch now", 1, "'launch' takes only 'waiting' (the Ivanti client does not answer until a 'check-in' line), found 'now'"),

@@ -132,6 +132,17 @@ extension AppConnectDoubleTests {
             #expect(shown == true)
             #expect(harness.displayedMessages == ["Signed out"])
         }
+
+        @Test("-allowLocalCachingForTunneledRequests: is recorded in order and changes no decision")
+        func localCachingForTunneledRequestsIsRecorded() throws {
+            let harness = try AppConnectHarnessFixture.make()
+            AppConnect.initWith(RequiredOnly())
+            let ac = try #require(AppConnect.sharedInstance())
+            ac.allowLocalCaching(forTunneledRequests: true)
+            ac.allowLocalCaching(forTunneledRequests: false)
+            #expect(harness.localCachingForTunneledRequests == [true, false])
+            #expect(harness.problems.isEmpty, "\(harness.problems)")
+        }
     }
 }
 

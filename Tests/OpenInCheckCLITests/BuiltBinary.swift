@@ -26,6 +26,12 @@ enum BuiltBinary {
         return nil
     }()
 
+    /// Whether `OPENIN_CHECK_BINARY` swaps the binary while `CI=true`.
+    static var overriddenInCI: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["CI"] == "true" && environment["OPENIN_CHECK_BINARY"] != nil
+    }
+
     /// The package's root directory, where `Examples/` is.
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -33,6 +39,8 @@ enum BuiltBinary {
     /// Runs the binary with `arguments` in the package root, feeding `stdin`.
     static func run(_ arguments: [String], stdin: String = "") throws -> BinaryRun {
         let binary = try #require(url, "the openin-check binary was not found next to the test bundle; build it with 'swift build' or set OPENIN_CHECK_BINARY")
+        // In CI the binary under test is the one this build made, never a swapped-in one.
+        #expect(!overriddenInCI, "OPENIN_CHECK_BINARY is set under CI=true: the tests would run another binary")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -287,7 +287,7 @@ import Testing
         let missing = try BuiltBinary.run(["eval", "--policy", policy, "--channel", "copy"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("device.secureServicesAvailable"))
-        #expect(missing.stderr.contains("--secure-services available or unavailable"))
+        #expect(missing.stderr.contains("--secure-services available|unavailable"))
         let available = try BuiltBinary.run(["eval", "--format", "jsonl", "--policy", policy, "--secure-services", "available", "--channel", "copy", "--target", "com.example.docs"])
         #expect(available.status == 0)
         #expect(available.stdout.contains(#""rule":"copy.secure-appconnect-apps""#))

@@ -180,7 +180,7 @@ import Testing
             status: .whitelist,
             whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
             device: try DeviceFacts(emailPlusInstalled: true))
-        let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
+        let decision = try Evaluator(policy: policy).decideOrThrow(channel: "open-url", url: "mailto:cfo@example.com")
         let inputs = PolicyInputs(policy)
         let request = try ShareRequest(channel: "open-url", url: "mailto:cfo@example.com")
         let explanation = decision.explanation(for: request, under: inputs)

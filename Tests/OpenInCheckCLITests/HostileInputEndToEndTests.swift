@@ -7,7 +7,7 @@ import Testing
 @Suite struct HostileInputEndToEndTests {
     static let policy = "Examples/policies/whitelist-half-pair.json"
     /// The record of `{"channel":"mail-compose"}` under ``policy``.
-    static let mailComposeDenied = #"{"outcome":"deny","callbacks":[{"selector":"appConnect:openInAttemptedWhenACOpenInPolicyBlocked:","policy":"ACOPENINPOLICY_WHITELIST"}],"openInUI":"enabled","rule":"mail-view.blocked","reason":"The mail app is not in the whitelist (native Mail needs both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call."}"#
+    static let mailComposeDenied = #"{"outcome":"deny","callbacks":[{"selector":"appConnect:openInAttemptedWhenACOpenInPolicyBlocked:","policy":"ACOPENINPOLICY_WHITELIST"}],"openInUI":"enabled","rule":"mail-view.blocked","reason":"The mail app is not listed (UNAUTHORIZED lists no app; WHITELIST lists native Mail only with both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call."}"#
 
     /// A request stream, the records it must give and the exit status.
     struct StreamCase: Sendable, CustomStringConvertible {
@@ -308,6 +308,21 @@ import Testing
         let run = try BuiltBinary.run(["eval", "--policy", path, "--channel", "mail-compose"])
         #expect(run.stderr == "Error: cannot read policy file '\(path)': permission denied\n")
         #expect(run.status == 1)
+    }
+
+    /// The same path as root (CI runs as root, and root reads a file of mode 0): an open that fails
+    /// (a path through a file), and a read that fails after the open (/proc/self/mem at offset 0: EIO).
+    @Test(arguments: [("FILE/x", "not a directory"), ("/proc/self/mem", "input/output error")])
+    func aFileThatCannotBeOpenedOrRead(_ path: String, _ reason: String) throws {
+        let file = try TemporaryFile.write("{\"openInPolicy\": \"authorized\"}", name: "plain.json")
+        let given = path.replacingOccurrences(of: "FILE", with: file)
+        for (flag, what) in [("--policy", "policy file"), ("--info-plist", "Info.plist")] {
+            let arguments = flag == "--policy" ? ["--policy", given] : ["--policy", file, "--info-plist", given]
+            let run = try BuiltBinary.run(["eval"] + arguments + ["--channel", "mail-compose"])
+            #expect(run.stderr == "Error: cannot read \(what) '\(given)': \(reason)\n")
+            #expect(run.stdout == "")
+            #expect(run.status == 1)
+        }
     }
 
     @Test func theHandBuiltBinaryPlistIsValid() throws {

@@ -3,10 +3,10 @@ import Testing
 
 /// `openin-check lint`, through the built binary: exact output and exit status for the examples.
 @Suite struct LintEndToEndTests {
-    @Test("a hand-typed whitelist: OI001, OI003, OI005, OI010, OI002, OI006; exit 1")
+    @Test("a hand-typed whitelist: OI001, OI003, OI005, OI010, OI002, OI006; exit 2")
     func mistakes() throws {
         let run = try BuiltBinary.run(["lint", "Examples/lint/mistakes.json"])
-        #expect(run.status == 1)
+        #expect(run.status == 2)
         #expect(run.stderr == "")
         #expect(run.stdout == """
             Examples/lint/mistakes.json:5:5: error OI001 mail-pair-half: openInWhitelist[0]: the whitelist lists com.apple.UIKit.activity.Mail but not com.apple.mobilemail: native Mail counts as listed only when both are, so it stays blocked
@@ -27,10 +27,10 @@ import Testing
             """)
     }
 
-    @Test("overrides: OI004, OI008, OI009 within one file, OI007; exit 1")
+    @Test("overrides: OI004, OI008, OI009 within one file, OI007; exit 2")
     func overrides() throws {
         let run = try BuiltBinary.run(["lint", "Examples/lint/overrides.json"])
-        #expect(run.status == 1)
+        #expect(run.status == 2)
         #expect(run.stderr == "")
         #expect(run.stdout == """
             Examples/lint/overrides.json:4:3: warning OI004 whitelist-ignored: openInWhitelist: the whitelist is ignored: the Open In policy is AUTHORIZED, and only WHITELIST reads a whitelist
@@ -50,7 +50,7 @@ import Testing
     @Test("an AppConnect.plist and an Info.plist linted together: key paths, and OI009 across files")
     func plistsTogether() throws {
         let run = try BuiltBinary.run(["lint", "Examples/lint/AppConnect.plist", "Examples/lint/Info.plist"])
-        #expect(run.status == 1)
+        #expect(run.status == 2)
         #expect(run.stdout == """
             Examples/lint/AppConnect.plist: error OI001 mail-pair-half: policy.openinwhitelist (entry 1): the whitelist lists com.apple.mobilemail but not com.apple.UIKit.activity.Mail: native Mail counts as listed only when both are, so it stays blocked
                 fix: add com.apple.UIKit.activity.Mail to policy.openinwhitelist, or remove com.apple.mobilemail
@@ -73,14 +73,14 @@ import Testing
         #expect(run.stdout == "lint: no findings in 1 file\n")
     }
 
-    @Test("warnings only exit 2; --strict makes them errors and exits 1")
+    @Test("warnings exit 2; --strict reports them as errors, still exit 2")
     func warningsOnlyAndStrict() throws {
         let run = try BuiltBinary.run(["lint", "Examples/lint/ignored-whitelist.json"])
         #expect(run.status == 2)
         #expect(run.stdout.hasPrefix("Examples/lint/ignored-whitelist.json:4:3: warning OI004 whitelist-ignored: openInWhitelist: "))
         #expect(run.stdout.hasSuffix("\nlint: 0 errors, 1 warning, 0 info in 1 file\n"))
         let strict = try BuiltBinary.run(["lint", "--strict", "Examples/lint/ignored-whitelist.json"])
-        #expect(strict.status == 1)
+        #expect(strict.status == 2)
         #expect(strict.stdout.hasPrefix("Examples/lint/ignored-whitelist.json:4:3: error OI004 whitelist-ignored: "))
         #expect(strict.stdout.hasSuffix("\nlint: 1 error, 0 warnings, 0 info in 1 file\n"))
     }

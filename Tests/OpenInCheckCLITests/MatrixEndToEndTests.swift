@@ -15,7 +15,37 @@ import Testing
         #expect(run.stdout.contains("open-url               redirect     allow   allow    deny*     deny*    allow\n"))
         #expect(run.stdout.contains("mail-link              deny*        ·       ·        ·         ·        ·\n"))
         #expect(run.stdout.contains("Outcomes: allow = delivered to the target"))
-        #expect(run.stdout.contains("  handler unlisted  dropbox: → com.getdropbox.Dropbox\n"))
+        #expect(run.stdout.contains("  handler unlisted        dropbox: → com.getdropbox.Dropbox\n"))
+    }
+
+    @Test("keyboard and paste have a grid; an excluded activity a column; the Web DLP setting shows in the header and the web URL's cell")
+    func newChannelsAndSettings() throws {
+        let plain = try BuiltBinary.run(["matrix", "--policy", "Examples/policies/whitelist-half-pair.json"])
+        #expect(plain.stdout.contains("""
+                                system    custom    paste from   paste from
+            Typing and pasting  keyboard  keyboard  another app  unknown app
+            keyboard            allow     allow     ·            ·
+            paste               ·         ·         allow        allow
+
+            """))
+        #expect(!plain.stdout.contains("excluded"))
+        #expect(!plain.stdout.contains("Web DLP"))
+        let run = try BuiltBinary.run(["matrix", "--policy", "Examples/policies/whitelist-half-pair.json", "--web-dlp", "not-allowed",
+                                       "--excluded-activity", "com.apple.UIKit.activity.AirDrop",
+                                       "--config", "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS=false"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("Policy Examples/policies/whitelist-half-pair.json: WHITELIST of 3 bundle IDs\nOpen In UI: enabled; Web DLP: not allowed\n\n"))
+        #expect(run.stdout.contains("activity-view         deny*   deny*     deny*   deny*   deny\n"))
+        #expect(run.stdout.contains("open-url               redirect     allow   allow    deny*     deny*    deny\n"))
+        #expect(run.stdout.contains("keyboard            allow     deny      ·            ·\n"))
+        #expect(run.stdout.contains("  excluded activity       com.apple.UIKit.activity.AirDrop  (excludedAppleActivityTypes)\n"))
+        #expect(run.stdout.contains("  web URL                 https://www.example.com/  (Web DLP: not allowed; Web@Work not installed)\n"))
+        let withWebAtWork = try BuiltBinary.run(["matrix", "--policy", "Examples/policies/whitelist-half-pair.json", "--web-dlp", "not-allowed", "--web-at-work"])
+        #expect(withWebAtWork.stdout.contains("    redirect\n"))
+        let bad = try BuiltBinary.run(["matrix", "--policy", "Examples/policies/whitelist-half-pair.json", "--web-dlp", "no"])
+        #expect(bad.status == 1)
+        #expect(bad.stdout == "")
+        #expect(bad.stderr.hasPrefix("Error: --web-dlp no: unknown Web DLP setting 'no': use allowed or not-allowed"))
     }
 
     @Test func everyPolicySourceGivesAMatrix() throws {

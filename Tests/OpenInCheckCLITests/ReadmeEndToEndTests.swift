@@ -214,7 +214,7 @@ import Testing
             status: .whitelist,
             whitelist: try Whitelist(parsing: ["com.apple.mobilemail", "com.example.viewer"]),
             device: try DeviceFacts(emailPlusInstalled: true))
-        let decision = try Evaluator(policy: policy).decide(channel: "open-url", url: "mailto:cfo@example.com")
+        let decision = try Evaluator(policy: policy).decideOrThrow(channel: "open-url", url: "mailto:cfo@example.com")
         let printed = "\(decision.outcome) \(decision.target.map { "\($0)" } ?? "-") \(decision.rule)"
         #expect(printed == (try Self.comment(after: "print(decision.outcome, decision.target ?? \"-\", decision.rule)")))
     }

@@ -199,6 +199,35 @@ import Testing
     @Test func argumentsAreAUsageError() throws {
         let run = try BuiltBinary.run(["rules", "extra"])
         #expect(run.status == 64)
-        #expect(run.stderr.hasPrefix("Error: rules takes no arguments, not 'extra'\nUsage: openin-check rules [--explain]\n"))
+        #expect(run.stderr.hasPrefix("Error: rules takes no arguments, not 'extra'\nUsage: openin-check rules [--intune] [--explain]\n"))
+    }
+}
+
+/// `openin-check test` on tables that name their policy file.
+@Suite struct NamedPolicyTablesEndToEndTests {
+    @Test func theExamplesTablesRunAgainstTheirPolicyFile() throws {
+        let run = try BuiltBinary.run(["test", "Examples/tables"])
+        #expect(run.stderr == "")
+        #expect(run.stdout == "14 passed, 0 failed\n")
+        #expect(run.status == 0)
+    }
+
+    @Test func aMissingPolicyFileIsInvalidInputAtThePolicyLine() throws {
+        let table = """
+            # Mine
+
+            Policy: [ours](missing-policy.json)
+
+            | id | channel | target | outcome |
+            |---|---|---|---|
+            | listed | quick-look | com.example.viewer | allow |
+
+            """
+        let path = try TestVerbEndToEndTests.temporaryTable(table)
+        let folder = String(path.dropLast("mine.md".count))
+        let run = try BuiltBinary.run(["test", path])
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "Error: \(path):3: the policy 'missing-policy.json' this line names cannot be used: \(folder)missing-policy.json: cannot read the policy file: no such file or directory\n")
     }
 }

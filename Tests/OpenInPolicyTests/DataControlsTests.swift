@@ -76,18 +76,18 @@ struct DataControlsTests {
             (try ShareRequest(channel: .print), "printPolicy"),
         ]
         for (request, key) in cases {
-            #expect(throws: InputError.policyKeyNotSet(key, request.channel)) { try evaluator.decision(for: request) }
+            #expect(throws: InputError.policyKeyNotSet(key, request.channel)) { try evaluator.decideOrThrow(request) }
             // Deciding without the check never allows: the library fails closed.
             #expect(evaluator.decide(request).outcome == .deny)
         }
         var secure = policy
         secure.pasteboard = .secureCopy
         #expect(throws: InputError.policyKeyNotSet("device.secureServicesAvailable", .copy)) {
-            try Evaluator(policy: secure).decision(for: try ShareRequest(channel: .copy))
+            try Evaluator(policy: secure).decideOrThrow(try ShareRequest(channel: .copy))
         }
         #expect(Evaluator(policy: secure).decide(try ShareRequest(channel: .copy)).outcome == .deny)
         #expect(throws: InputError.policyKeyNotSet("printPolicy", .print)) {
-            try evaluator.decide(channel: "print")
+            try evaluator.decideOrThrow(channel: "print")
         }
         #expect("\(InputError.policyKeyNotSet("printPolicy", .print))".contains("printPolicy"))
     }
@@ -133,14 +133,14 @@ struct DataControlsTests {
         policy.openFrom = OpenFromPolicy(status: .whitelist, whitelist: try Whitelist(parsing: ["com.example.a"]))
         policy.pasteboard = .authorized
         let evaluator = Evaluator(policy: policy)
-        let copy = JSONWriter.compact(.object(DecisionRecord.json(try evaluator.decide(channel: "copy"))))
+        let copy = JSONWriter.compact(.object(DecisionRecord.json(try evaluator.decideOrThrow(channel: "copy"))))
         #expect(copy.hasPrefix(#"{"outcome":"allow","audience":"all-apps","callbacks":[]"#))
-        let unknown = JSONWriter.compact(.object(DecisionRecord.json(try evaluator.decide(channel: "open-from"))))
+        let unknown = JSONWriter.compact(.object(DecisionRecord.json(try evaluator.decideOrThrow(channel: "open-from"))))
         #expect(unknown.contains(#""callbacks":[{"selector":"appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:","policy":"ACOpenFromPolicyWhitelist"}]"#))
-        let named = JSONWriter.compact(.object(DecisionRecord.json(try evaluator.decide(channel: "open-from", source: "com.example.b"))))
+        let named = JSONWriter.compact(.object(DecisionRecord.json(try evaluator.decideOrThrow(channel: "open-from", source: "com.example.b"))))
         #expect(named.contains(#""policy":"ACOpenFromPolicyWhitelist","sourceApplication":"com.example.b"}]"#))
         policy.pasteboard = .unauthorized
-        let denied = JSONWriter.compact(.object(DecisionRecord.json(try Evaluator(policy: policy).decide(channel: "copy"))))
+        let denied = JSONWriter.compact(.object(DecisionRecord.json(try Evaluator(policy: policy).decideOrThrow(channel: "copy"))))
         #expect(denied.contains(#"[{"selector":"appConnect:copyAttemptedWhenUnauthorized:","policy":"ACPasteboardPolicyUnauthorized"}]"#))
     }
 

@@ -58,7 +58,7 @@ struct DecisionTablesTests {
         ("| id | policy | channel | outcome | rule |\n|-|-|-|-|-|\n| a | whitelist | mail-compose | deny | mail-view.blockd |",
          "t.md:3: unknown rule 'mail-view.blockd': `openin-check rules` lists every rule id. Did you mean 'mail-view.blocked'?"),
         ("| id | policy | context | channel | outcome |\n|-|-|-|-|-|\n| a | whitelist | emailplus | mail-compose | deny |",
-         "t.md:3: unknown context setting 'emailplus': settings are not-enforcing, email-plus, email-plus-id=, plist-override, config:KEY=VALUE, handler:SCHEME=ID, app-scheme=, dnd=, appconnect-apps=, open-from=, open-from-whitelist=, pasteboard=, print=, secure-services=. Did you mean 'email-plus'?"),
+         "t.md:3: unknown context setting 'emailplus': settings are not-enforcing, email-plus, email-plus-id=, plist-override, config:KEY=VALUE, handler:SCHEME=ID, app-scheme=, dnd=, appconnect-apps=, open-from=, open-from-whitelist=, pasteboard=, print=, secure-services=, web-dlp=, web-at-work, web-at-work-id=, excluded-activity=, app-custom-keyboards=. Did you mean 'email-plus'?"),
         ("| id | policy | channel | outcome | ui |\n|-|-|-|-|-|\n| a | whitelist | mail-compose | deny | |",
          "t.md:3: the 'ui' cell is empty: write '-' for none"),
     ])

@@ -207,6 +207,11 @@ private struct Universe {
         if random.chance(0.85) { policy.openFrom = openFrom(named: closed ? listed : ids, &random) }
         if random.chance(0.85) { policy.pasteboard = random.pick(PasteboardPolicy.allCases) }
         if random.chance(0.85) { policy.print = random.pick(PrintPolicy.allCases) }
+        if random.chance(0.5) { policy.webDLP = random.pick(WebDLPPolicy.allCases) }
+        policy.device.webAtWorkInstalled = random.chance(0.5)
+        if random.chance(0.4) { policy.excludedActivityTypes = random.subset(named, probability: 0.3) }
+        if random.chance(0.4) { policy.config = AppConfig(config.merging([AppConfig.allowCustomKeyboardsKey: random.pick(["true", "false", "TRUE"])]) { $1 }) }
+        policy.app.allowsCustomKeyboards = random.chance(0.7)
         return policy
     }
 
@@ -221,7 +226,18 @@ private struct Universe {
     func mutate(_ policy: Policy, _ random: inout SplitMix64) throws -> Policy {
         var result = policy
         for _ in 0...random.below(2) {
-            switch random.below(13) {
+            switch random.below(17) {
+            case 13: result.webDLP = random.pick([nil, WebDLPPolicy.allowed, .notAllowed])
+            case 14: result.device.webAtWorkInstalled.toggle()
+            case 15:
+                let id = random.pick(ids)
+                if result.excludedActivityTypes.contains(id) { result.excludedActivityTypes.removeAll { $0 == id } } else { result.excludedActivityTypes.append(id) }
+            case 16:
+                if random.chance(0.5) {
+                    result.app.allowsCustomKeyboards.toggle()
+                } else {
+                    result.config = AppConfig(random.chance(0.3) ? [:] : [AppConfig.allowCustomKeyboardsKey: random.pick(["true", "false", "no"])])
+                }
             case 10: result.openFrom = random.chance(0.2) ? nil : openFrom(named: ids, &random)
             case 11: result.pasteboard = random.pick([nil, PasteboardPolicy.unauthorized, .authorized, .secureCopy, .secureCopy])
             case 12:
@@ -275,6 +291,10 @@ private struct Universe {
                 return try ShareRequest(channel: channel, target: random.chance(0.5) ? target(&random) : nil)
             case .print:
                 return try ShareRequest(channel: channel, document: document)
+            case .paste:
+                return try ShareRequest(channel: channel, source: random.chance(0.7) ? target(&random) : nil)
+            case .keyboard:
+                return try ShareRequest(channel: channel, target: random.chance(0.2) ? nil : random.chance(0.3) ? .systemKeyboard : target(&random))
             }
         } catch {
             preconditionFailure("the test built an invalid request: \(error)")

@@ -33,6 +33,8 @@ struct DiffTests {
                      "x-unhandled://share"].map { "open-url - \($0)" }
         expected += ["mail-link - mailto:someone@example.com", "mail-compose - -"]
         expected += targets.map { "drag-and-drop \($0) -" }
+        // Paste reads no target (with and without a source); a keyboard is the system one or a custom one.
+        expected += ["paste - -", "paste - -", "keyboard - -", "keyboard com.apple.keyboard -", "keyboard com.example.unlisted-app -"]
         #expect(described == expected)
     }
 
@@ -80,8 +82,9 @@ struct DiffTests {
         let diff = PolicyDiff(old: Policy(status: .authorized), new: disabled)
         #expect(diff.verdict == .equivalent)
         #expect(diff.changes.isEmpty)
-        // 4 target channels × 4 targets (the Mail pair, Email+, a fresh ID), 2 activity view, 4 URLs, 2 mail views.
-        #expect(diff.requestClassCount == 24)
+        // 4 target channels × 4 targets (the Mail pair, Email+, a fresh ID), 2 activity view, 4 URLs, 2 mail views,
+        // 2 paste and 3 keyboard classes.
+        #expect(diff.requestClassCount == 29)
     }
 
     @Test("equivalent: a whitelist under UNAUTHORIZED is ignored")
@@ -172,7 +175,11 @@ struct DiffTests {
         let allowed = Evaluator(policy: Policy(status: .authorized)).decide(mailto)
         let redirected = Evaluator(policy: Policy(status: .unauthorized, device: emailPlus)).decide(mailto)
         let denied = Evaluator(policy: Policy(status: .unauthorized)).decide(mailto)
-        #expect(DecisionChange(request: mailto, old: allowed, new: redirected)?.kind == .newlyBlocked)
+        // Allowed to native Mail, then redirected to Email+: still delivered, to another app, not blocked.
+        #expect(DecisionChange(request: mailto, old: allowed, new: redirected)?.kind == .deliveredElsewhere)
+        #expect(DecisionChange(request: mailto, old: redirected, new: allowed)?.kind == .deliveredElsewhere)
+        #expect(DecisionChange(request: mailto, old: allowed, new: redirected)?.direction == .lessPermissive)
+        #expect(DecisionChange(request: mailto, old: redirected, new: denied)?.kind == .newlyBlocked)
         #expect(DecisionChange(request: mailto, old: denied, new: redirected)?.kind == .newlyAllowed)
         #expect(DecisionChange(request: mailto, old: denied, new: denied) == nil)
     }

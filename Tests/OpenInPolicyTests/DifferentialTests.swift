@@ -58,7 +58,7 @@ struct DifferentialTests {
             let decision: Decision?
             let actual: ReferenceModel.Answer
             do throws(InputError) {
-                let decided = try policy.evaluator.decision(for: request.request)
+                let decided = try policy.evaluator.decideOrThrow(request.request)
                 decision = decided
                 actual = EngineAnswer.of(decided)
             } catch {
@@ -282,9 +282,14 @@ enum EngineInputs {
         var device = try DeviceFacts(emailPlusInstalled: input.emailPlusInstalled, emailPlusBundleIDs: emailPlusIDs,
                                      appConnectApps: appConnectApps)
         for handler in input.handlers { try device.setHandler(try BundleID(handler.app), for: handler.scheme) }
-        let app = try AppFacts(urlSchemes: input.appSchemes)
         let dragAndDrop = try input.dragAndDrop.map { text throws(InputError) in try DragAndDropPolicy(parsing: text) }
         device.secureServicesAvailable = input.secureServicesAvailable
+        device.webAtWorkInstalled = input.webAtWorkInstalled
+        var webAtWorkIDs: [BundleID] = []
+        for id in input.webAtWorkIDs { webAtWorkIDs.append(try BundleID(id)) }
+        if !webAtWorkIDs.isEmpty { device.webAtWorkBundleIDs = webAtWorkIDs }
+        var app = try AppFacts(urlSchemes: input.appSchemes)
+        app.allowsCustomKeyboards = input.appAllowsCustomKeyboards
         let stated = Policy(status: .unauthorized, whitelist: whitelist, config: AppConfig(config),
                             infoPlist: InfoPlistOverrides(disableSchemeBlocking: input.plistOverride),
                             device: device, app: app, dragAndDrop: dragAndDrop, enforcing: input.enforcing)
@@ -297,6 +302,8 @@ enum EngineInputs {
         }
         policy.pasteboard = try input.pasteboardPolicy.map { text throws(InputError) in try PasteboardPolicy(parsing: text) }
         policy.print = try input.printPolicy.map { text throws(InputError) in try PrintPolicy(parsing: text) }
+        policy.webDLP = try input.webDLP.map { text throws(InputError) in try WebDLPPolicy(parsing: text) }
+        for activity in input.excludedActivities { policy.excludedActivityTypes.append(try BundleID(activity)) }
         return policy
     }
 
@@ -345,7 +352,9 @@ enum EngineAnswer {
         case .unknownOpenFromPolicy: "unknownOpenFromPolicy"
         case .unknownPasteboardPolicy: "unknownPasteboardPolicy"
         case .unknownPrintPolicy: "unknownPrintPolicy"
+        case .unknownWebDLPPolicy: "unknownWebDLPPolicy"
         case .policyKeyNotSet: "policyKeyNotSet"
+        case .intuneConstraint: "intuneConstraint"
         }
     }
 }
@@ -416,6 +425,11 @@ enum MismatchReport {
         if let pasteboard = policy.pasteboardPolicy { settings.append("pasteboard=\(pasteboard)") }
         if let print = policy.printPolicy { settings.append("print=\(print)") }
         if let available = policy.secureServicesAvailable { settings.append("secure-services=" + (available ? "available" : "unavailable")) }
+        if let webDLP = policy.webDLP { settings.append("web-dlp=\(webDLP)") }
+        if policy.webAtWorkInstalled { settings.append("web-at-work") }
+        settings += policy.webAtWorkIDs.map { "web-at-work-id=\($0)" }
+        settings += policy.excludedActivities.map { "excluded-activity=\($0)" }
+        if !policy.appAllowsCustomKeyboards { settings.append("app-custom-keyboards=refused") }
         return settings.isEmpty ? "-" : settings.joined(separator: "; ")
     }
 

@@ -29,10 +29,10 @@ struct DummyFileNameTests {
 
     @Test func substitutedDecisionsCarryTheName() throws {
         let policy = Policy(status: .unauthorized)
-        let decision = try Evaluator(policy: policy).decide(channel: "document-interaction", target: "com.example.viewer", document: "secret.pdf")
+        let decision = try Evaluator(policy: policy).decideOrThrow(channel: "document-interaction", target: "com.example.viewer", document: "secret.pdf")
         #expect(decision.outcome == .substituteDummyFile)
         #expect(decision.dummyFileName == DummyFileName.make(target: try BundleID("com.example.viewer"), document: "secret.pdf"))
-        let allowed = try Evaluator(policy: Policy(status: .authorized)).decide(channel: "quick-look", target: "com.example.viewer", document: "secret.pdf")
+        let allowed = try Evaluator(policy: Policy(status: .authorized)).decideOrThrow(channel: "quick-look", target: "com.example.viewer", document: "secret.pdf")
         #expect(allowed.dummyFileName == nil)
     }
 }

@@ -14,15 +14,18 @@ struct InvariantTests {
         setup.enforcing && !setup.enforcementDisabled
     }
 
-    @Test("enforcing AUTHORIZED always allows on the Open In channels (unless a drag-and-drop policy decides a drag)")
+    @Test("enforcing AUTHORIZED always allows on the Open In channels (unless a drag-and-drop policy decides a drag, the Web DLP setting a web address, or the activity is excluded)")
     func authorizedAllows() {
         var cases = 0
         var failures = 0
         RandomCases.shared.forEachPair(including: { Self.restricts($0.setup) && $0.setup.status == "AUTHORIZED" }) { policy, request in
             let setup = policy.setup
             guard Self.restricts(setup), setup.status == "AUTHORIZED",
-                  !["open-from", "copy", "print"].contains(request.share.channel),
-                  !(request.share.channel == "drag-and-drop" && setup.dragAndDrop != nil) else { return }
+                  !["open-from", "copy", "print", "paste", "keyboard"].contains(request.share.channel),
+                  !(request.share.channel == "drag-and-drop" && setup.dragAndDrop != nil),
+                  !(request.share.channel == "open-url" && setup.webDLP != nil && ["http", "https"].contains(request.share.scheme ?? "")),
+                  !(request.share.channel == "activity-view" && request.share.target.map { ReferenceModel.has(setup.excludedActivities, $0) } == true)
+            else { return }
             cases += 1
             let decision = policy.evaluator.decide(request.request)
             if decision.outcome != .allow {
@@ -107,7 +110,7 @@ struct InvariantTests {
             let evaluator = evaluators[position % evaluators.count]
             let input = item.input
             do {
-                let decision = try evaluator.decide(channel: input.channel, target: input.target, url: input.url,
+                let decision = try evaluator.decideOrThrow(channel: input.channel, target: input.target, url: input.url,
                                                     source: input.source, document: input.document)
                 Issue.record("invalid request \(input) was decided: \(decision.outcome) (\(decision.rule))")
             } catch {

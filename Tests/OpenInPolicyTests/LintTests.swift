@@ -6,8 +6,25 @@ import Testing
 struct LintTests {
     /// Lints one JSON policy file and writes each finding on one line:
     /// `line:column severity code name keyPath: message | fix: …`.
-    static func lint(_ json: String, file: String = "policy.json") -> [String] {
-        render(PolicyLint.lint([PolicyDocument(policyJSON: Array(json.utf8), file: file)]))
+    /// The findings for one policy file; OI023 whitelist-empty is left out unless asked for, since most
+    /// tests here write `"openInPolicy": "whitelist"` with no list to test another check.
+    static func lint(_ json: String, file: String = "policy.json", keepingEmptyWhitelist: Bool = false) -> [String] {
+        render(PolicyLint.lint([PolicyDocument(policyJSON: Array(json.utf8), file: file)])
+            .filter { keepingEmptyWhitelist || $0.check != .whitelistEmpty })
+    }
+
+    @Test("OI023 whitelist-empty: WHITELIST with no list, or an empty one, blocks everything, mail included")
+    func whitelistEmpty() {
+        let fix = "list the apps that may receive documents in openInWhitelist (both com.apple.UIKit.activity.Mail and com.apple.mobilemail for native Mail), or set openInPolicy to unauthorized if none may"
+        #expect(Self.lint(#"{"openInPolicy": "whitelist"}"#, keepingEmptyWhitelist: true) == [
+            "1:18 warning OI023 whitelist-empty openInPolicy: the Open In policy is WHITELIST but no openInWhitelist is given: every app is blocked, native Mail included | fix: \(fix)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 2, "openInWhitelist": []}"#, keepingEmptyWhitelist: true) == [
+            "1:21 warning OI023 whitelist-empty openInWhitelist: the Open In policy is WHITELIST but openInWhitelist is empty: every app is blocked, native Mail included | fix: \(fix)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.a"]}"#, keepingEmptyWhitelist: true) == [])
+        #expect(Self.lint(#"{"openInPolicy": "appconnect"}"#, keepingEmptyWhitelist: true) == [])
+        #expect(Self.lint(#"{"openInPolicy": "unauthorized"}"#, keepingEmptyWhitelist: true) == [])
     }
 
     static func render(_ findings: [LintFinding]) -> [String] {
@@ -168,10 +185,10 @@ struct LintTests {
             WrittenSection(key: Written("MI_APP_CONNECT", at: section),
                            entries: [WrittenEntry(key: Written("MI_AC_DISABLE_SCHEME_BLOCKING", at: value), value: Written(.bool(true), at: value))]),
         ])
-        #expect(Self.render(PolicyLint.lint([policy, plist])) == [
+        #expect(Self.render(PolicyLint.lint([policy, plist]).filter { $0.check != .whitelistEmpty }) == [
             "1:32 warning OI009 override-in-both config.MI_AC_DISABLE_SCHEME_BLOCKING: MI_AC_DISABLE_SCHEME_BLOCKING is on both here and in the Info.plist (App/Info.plist:9 MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING): removing either one alone leaves scheme blocking disabled | fix: keep the override in one place: the server config if administrators should control it, the Info.plist if the app always needs it",
         ])
-        #expect(PolicyLint.lint([policy]).isEmpty)
+        #expect(PolicyLint.lint([policy]).map(\.check) == [.whitelistEmpty])
     }
 
     @Test("OI010 email-plus-without-mail")
@@ -217,6 +234,34 @@ struct LintTests {
         ])
         #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": 2, "device": {"secureServicesAvailable": false}}"#) == [])
         #expect(Self.lint(#"{"openInPolicy": 0, "pasteboardPolicy": "authorized"}"#) == [])
+    }
+
+    @Test("OI019 custom-keyboards-value and OI020 custom-keyboards-key-misspelled")
+    func customKeyboards() {
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "TRUE"}}"#) == [
+            "1:68 error OI019 custom-keyboards-value config.MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS: MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS is \"TRUE\", which is neither \"true\" nor \"false\": values are compared byte for byte, so custom keyboards are refused | fix: write \"true\" to allow custom keyboards or \"false\" to refuse them (lowercase, in quotes)",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": true}}"#) == [
+            "1:68 error OI019 custom-keyboards-value config.MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS: MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS is true, not a string: app-specific configuration values are strings, and openin-check rejects the file until it is one | fix: write \"true\" or \"false\" in quotes",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARD": "false"}}"#) == [
+            "1:32 error OI020 custom-keyboards-key-misspelled config.MI_AC_IOS_ALLOW_CUSTOM_KEYBOARD: the key \"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARD\" is not MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS: keys are matched byte for byte, so the library never reads it and the app decides about custom keyboards | fix: rename the key to MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS",
+        ])
+        #expect(Self.lint("{\"openInPolicy\": 0, \"config\": {\"MI_AC_IOS_ALLOW_CUSTOM_\u{212A}EYBOARDS\": \"true\"}}").map { $0.contains("OI020") } == [true])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "false"}}"#) == [])
+        #expect(Self.lint(#"{"openInPolicy": 0, "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "true"}}"#) == [])
+    }
+
+    @Test("OI021 excluded-activity-case and OI022 web-links-blocked")
+    func excludedActivityCaseAndWebLinksBlocked() {
+        #expect(Self.lint(#"{"openInPolicy": 1, "excludedAppleActivityTypes": ["com.apple.UIKit.activity.Airdrop", "com.apple.UIKit.activity.Print", "com.example.share"]}"#) == [
+            "1:52 error OI021 excluded-activity-case excludedAppleActivityTypes[0]: \"com.apple.UIKit.activity.Airdrop\" differs only in letter case from Apple's com.apple.UIKit.activity.AirDrop: activity types are compared byte for byte, so this entry excludes nothing | fix: write com.apple.UIKit.activity.AirDrop",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 1, "webDLP": "not-allowed"}"#) == [
+            "1:31 info OI022 web-links-blocked webDLP: the Web DLP setting is 'not allowed' and device.webAtWorkInstalled is not true: every http or https link the app opens is denied (the page does not display) | fix: add \"device\": {\"webAtWorkInstalled\": true} if Web@Work is on the device, or set webDLP to \"allowed\" to let unsecured browsers open links",
+        ])
+        #expect(Self.lint(#"{"openInPolicy": 1, "webDLP": "not-allowed", "device": {"webAtWorkInstalled": true}}"#) == [])
+        #expect(Self.lint(#"{"openInPolicy": 1, "webDLP": "allowed"}"#) == [])
     }
 
     @Test("OI000 invalid-input: a file that is not JSON")

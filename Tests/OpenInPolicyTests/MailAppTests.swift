@@ -16,7 +16,8 @@ struct MailAppTests {
         #expect(findings.first?.location.keyPath == "device.schemeHandlers.mailto")
         #expect(findings.first?.severity == .warning)
         // The scheme is case-insensitive.
-        #expect(Self.codes(#"{"openInPolicy": "whitelist", "device": {"schemeHandlers": {"MAILTO": "com.example.mail"}}}"#) == ["OI015"])
+        // (No whitelist at all: OI023 too.)
+        #expect(Self.codes(#"{"openInPolicy": "whitelist", "device": {"schemeHandlers": {"MAILTO": "com.example.mail"}}}"#) == ["OI023", "OI015"])
         // Bundle IDs are compared exactly: another case is another app.
         #expect(Self.codes(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.microsoft.office.outlook"], "device": {"schemeHandlers": {"mailto": "com.microsoft.Office.Outlook"}}}"#) == ["OI015"])
     }
@@ -35,7 +36,7 @@ struct MailAppTests {
             try PolicyJSON.read(Array(#"{"openInPolicy": "whitelist", "device": {"schemeHandlers": {"mailto": "not an id"}}}"#.utf8))
         }
         let codes = Self.codes(#"{"openInPolicy": "whitelist", "device": {"schemeHandlers": {"mailto": "not an id"}}}"#)
-        #expect(codes == ["OI000"])
+        #expect(codes == ["OI023", "OI000"], "no whitelist is OI023; the mail app is the reader's error")
     }
 
     @Test("the matrix names the mail app: its column, and the legend")
@@ -50,7 +51,7 @@ struct MailAppTests {
         #expect(lines.contains { $0.hasPrefix("open-url ") && $0.split(separator: " ").dropFirst().first == "allow" })
         #expect(lines.contains { $0.hasPrefix("mail-link ") && $0.split(separator: " ").dropFirst().first == "allow" })
         #expect(lines.contains { $0.hasPrefix("mail-compose ") && $0.split(separator: " ").dropFirst().first == "deny*" })
-        #expect(text.contains("mail app          mailto: → com.microsoft.Office.Outlook"))
+        #expect(text.contains("mail app" + String(repeating: " ", count: 16) + "mailto: → com.microsoft.Office.Outlook"))
         // Without a handler the column is native Mail's, as before.
         let plain = PolicyMatrix(inputs: PolicyInputs(setting: .status(.whitelist)), name: "p.json").render()
         #expect(plain.contains("native Mail") && !plain.contains("mail app "))

@@ -34,7 +34,7 @@ struct PolicyFileDifferentialTests {
                     compared += 1
                     let actual: ReferenceModel.Answer
                     do throws(InputError) {
-                        actual = EngineAnswer.of(try evaluator.decision(for: request.request))
+                        actual = EngineAnswer.of(try evaluator.decideOrThrow(request.request))
                     } catch {
                         actual = EngineAnswer.of(error)
                     }
@@ -111,8 +111,12 @@ struct PolicyFileDifferentialTests {
                       "\"appConnectApps\": " + array(input.appConnectApps)]
         if !input.emailPlusIDs.isEmpty { device.append("\"emailPlusBundleIDs\": " + array(input.emailPlusIDs)) }
         if let available = input.secureServicesAvailable { device.append("\"secureServicesAvailable\": \(available)") }
+        device.append("\"webAtWorkInstalled\": \(input.webAtWorkInstalled)")
+        if !input.webAtWorkIDs.isEmpty { device.append("\"webAtWorkBundleIDs\": " + array(input.webAtWorkIDs)) }
         members.append("\"device\": {" + device.joined(separator: ", ") + "}")
-        members.append("\"app\": {\"urlSchemes\": " + array(input.appSchemes) + "}")
+        members.append("\"app\": {\"urlSchemes\": " + array(input.appSchemes) + ", \"allowsCustomKeyboards\": \(input.appAllowsCustomKeyboards)}")
+        if let webDLP = input.webDLP { members.append("\"webDLP\": " + quoted(webDLP)) }
+        if !input.excludedActivities.isEmpty { members.append("\"excludedAppleActivityTypes\": " + array(input.excludedActivities)) }
         if let dragAndDrop = input.dragAndDrop { members.append("\"dragAndDropPolicy\": " + quoted(dragAndDrop)) }
         members.append("\"enforcing\": \(input.enforcing)")
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
@@ -160,7 +164,7 @@ struct PolicyFileDifferentialTests {
             """
     }
 
-    /// What an AppConnect.plist does not say: Email+, scheme handlers, the app's schemes, drag and drop, enforcement.
+    /// What an AppConnect.plist does not say: Email+, Web@Work, scheme handlers, the app's schemes and keyboards, drag and drop, enforcement, Web DLP, excluded activities.
     static func addFacts(_ input: ReferenceModel.PolicyInput, to inputs: inout PolicyInputs) throws {
         let policy = try EngineInputs.policy(input)
         inputs.stated.device.emailPlusInstalled = policy.device.emailPlusInstalled
@@ -173,6 +177,10 @@ struct PolicyFileDifferentialTests {
         inputs.stated.openFrom = policy.openFrom
         inputs.stated.pasteboard = policy.pasteboard
         inputs.stated.print = policy.print
+        inputs.stated.webDLP = policy.webDLP
+        inputs.stated.excludedActivityTypes = policy.excludedActivityTypes
+        inputs.stated.device.webAtWorkInstalled = policy.device.webAtWorkInstalled
+        inputs.stated.device.webAtWorkBundleIDs = policy.device.webAtWorkBundleIDs
     }
 
     /// Whether `entry`, inside a `;`-separated plist list, reads as valid IDs: split at the byte `;`,

@@ -15,6 +15,9 @@ enum ReferenceModel {
     static let mailActivity = "com.apple.UIKit.activity.Mail"
     static let mobileMail = "com.apple.mobilemail"
     static let defaultEmailPlus = "com.mobileiron.ios.emailplus"
+    static let defaultWebAtWork = "com.mobileiron.ios.webatwork"
+    static let systemKeyboard = "com.apple.keyboard"
+    static let customKeyboardsKey = "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS"
 
     static let openInBlocked = "appConnect:openInAttemptedWhenACOpenInPolicyBlocked:"
     static let openURLBlocked = "appConnect:openURLAttemptedWhenUnauthorizedForURL:"
@@ -24,7 +27,7 @@ enum ReferenceModel {
 
     static let documentChannels = ["document-interaction", "quick-look", "app-extension"]
     static let channels = documentChannels + ["activity-view", "open-url", "mail-link", "mail-compose", "drag-and-drop",
-                                              "open-from", "copy", "print"]
+                                              "open-from", "copy", "print", "paste", "keyboard"]
 
     // MARK: Inputs, as written in a policy file and a request
 
@@ -57,6 +60,12 @@ enum ReferenceModel {
         var pasteboardPolicy: String?
         var printPolicy: String?
         var secureServicesAvailable: Bool?
+        // Web DLP, excluded activities, keyboards.
+        var webDLP: String?
+        var webAtWorkInstalled = false
+        var webAtWorkIDs: [String] = []
+        var excludedActivities: [String] = []
+        var appAllowsCustomKeyboards = true
     }
 
     struct RequestInput: Hashable {
@@ -106,6 +115,12 @@ enum ReferenceModel {
         var pasteboard: String?       // "UNAUTHORIZED", "AUTHORIZED", "SECURECOPY" or nil
         var print: String?            // "UNAUTHORIZED", "AUTHORIZED" or nil
         var secureServices: Bool?
+        var webDLP: String?           // "allowed", "not-allowed" or nil
+        var webAtWorkInstalled: Bool
+        var webAtWorkTarget: String
+        var excludedActivities: [String]
+        var keyboardsByConfig: String? // the raw value of MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS, when set
+        var appAllowsCustomKeyboards: Bool
     }
 
     static func check(_ input: PolicyInput) -> Checked<Setup> {
@@ -171,8 +186,16 @@ enum ReferenceModel {
             default: problems.append("unknownPrintPolicy")
             }
         }
+        var webDLP: String?
+        if let text = input.webDLP {
+            let name = lowercase(text)
+            if same(name, "allowed") || same(name, "not-allowed") { webDLP = name } else { problems.append("unknownWebDLPPolicy") }
+        }
+        for id in input.webAtWorkIDs + input.excludedActivities where !isBundleID(id) { problems.append("malformedBundleID") }
         if !problems.isEmpty { return .invalid(problems) }
 
+        var keyboardsByConfig: String?
+        for entry in input.config where same(entry.key, customKeyboardsKey) { keyboardsByConfig = entry.value }
         var schemeBlockingByConfig = false
         var enforcementDisabled = false
         for entry in input.config {
@@ -198,7 +221,13 @@ enum ReferenceModel {
             openFromList: openFromList,
             pasteboard: pasteboard,
             print: print,
-            secureServices: input.secureServicesAvailable
+            secureServices: input.secureServicesAvailable,
+            webDLP: webDLP,
+            webAtWorkInstalled: input.webAtWorkInstalled,
+            webAtWorkTarget: input.webAtWorkIDs.first ?? defaultWebAtWork,
+            excludedActivities: input.excludedActivities,
+            keyboardsByConfig: keyboardsByConfig,
+            appAllowsCustomKeyboards: input.appAllowsCustomKeyboards
         ))
     }
 
@@ -220,7 +249,7 @@ enum ReferenceModel {
         if !knownChannel { problems.append("unknownChannel") }
         if let target = input.target, !isBundleID(target) { problems.append("malformedBundleID") }
         if let source = input.source, !isBundleID(source) { problems.append("malformedBundleID") }
-        if input.source != nil && input.channel != "open-from" { problems.append("unexpectedField") }
+        if input.source != nil && input.channel != "open-from" && input.channel != "paste" { problems.append("unexpectedField") }
         var scheme: String?
         if let url = input.url {
             scheme = schemeOfURL(url)
@@ -239,9 +268,9 @@ enum ReferenceModel {
             case "mail-link":
                 if input.target != nil { problems.append("unexpectedField") }
                 if let scheme, scheme != "mailto" { problems.append("notMailto") }
-            case "copy":
+            case "copy", "keyboard":
                 if input.url != nil { problems.append("unexpectedField") }
-            default: // mail-compose, open-from, print
+            default: // mail-compose, open-from, print, paste
                 if input.target != nil || input.url != nil { problems.append("unexpectedField") }
             }
         }
@@ -280,7 +309,7 @@ enum ReferenceModel {
             return allowed
         }
 
-        // 11. Open From: what other apps may send here, by the Open From whitelist alone (no Mail pair).
+        // 13. Open From: what other apps may send here, by the Open From whitelist alone (no Mail pair).
         if channel == "open-from" {
             let status = policy.openFromStatus!
             let source = request.source
@@ -292,7 +321,7 @@ enum ReferenceModel {
             return answer("deny", to: nil, "open-from.unlisted-source", callback: openFromBlocked, argument: argument)
         }
 
-        // 12. Copy.
+        // 14. Copy.
         if channel == "copy" {
             switch policy.pasteboard! {
             case "UNAUTHORIZED":
@@ -312,9 +341,23 @@ enum ReferenceModel {
             }
         }
 
-        // 13. Print: no callback either way.
+        // 15. Print: no callback either way.
         if channel == "print" {
             return policy.print == "AUTHORIZED" ? answer("allow", to: nil, "print.authorized") : answer("deny", to: nil, "print.unauthorized")
+        }
+
+        // 16. Paste: this app's pasteboard policy governs copying out, never pasting in.
+        if channel == "paste" { return answer("allow", to: nil, "paste.not-restricted") }
+
+        // 17. Keyboards: the system keyboard always; a custom one by the config key's exact bytes, else by the app.
+        if channel == "keyboard" {
+            guard let keyboard = request.target, keyboard != systemKeyboard else { return answer("allow", to: request.target, "keyboard.system") }
+            if let value = policy.keyboardsByConfig {
+                return value == "true" ? answer("allow", to: keyboard, "keyboard.custom-allowed-by-config")
+                    : answer("deny", to: nil, "keyboard.custom-refused-by-config")
+            }
+            return policy.appAllowsCustomKeyboards ? answer("allow", to: keyboard, "keyboard.custom-allowed")
+                : answer("deny", to: nil, "keyboard.custom-refused-by-app")
         }
 
         // 2. Drag and drop under a drag-and-drop policy.
@@ -329,10 +372,25 @@ enum ReferenceModel {
             return answer("deny", to: nil, "drag-and-drop.policy-non-appconnect-app", callback: dragAndDropBlocked)
         }
 
-        // 3. Open In enforcement disabled by the server.
+        // 3. A web address under the Web DLP setting, before anything about Open In.
+        if channel == "open-url", let setting = policy.webDLP, request.scheme == "http" || request.scheme == "https" {
+            if setting == "not-allowed" {
+                return policy.webAtWorkInstalled ? answer("redirect", to: policy.webAtWorkTarget, "web-dlp.web-at-work-redirect")
+                    : answer("deny", to: nil, "web-dlp.blocked")
+            }
+            return policy.webAtWorkInstalled ? answer("allow", to: nil, "web-dlp.user-chooses")
+                : answer("allow", to: handler(policy, request.scheme!), "web-dlp.allowed")
+        }
+
+        // 4. A share-sheet activity the server excludes is not offered, whatever the Open In policy.
+        if channel == "activity-view", let target = request.target, has(policy.excludedActivities, target) {
+            return answer("deny", to: nil, "activity-view.excluded-activity")
+        }
+
+        // 5. Open In enforcement disabled by the server.
         if policy.enforcementDisabled { return answer("allow", to: receiver(policy, request), "enforcement-disabled.allow") }
 
-        // 4. AUTHORIZED.
+        // 6. AUTHORIZED.
         if policy.status == "AUTHORIZED" { return answer("allow", to: receiver(policy, request), "authorized.allow") }
 
         // From here the policy is UNAUTHORIZED or WHITELIST.
@@ -345,14 +403,14 @@ enum ReferenceModel {
 
         switch channel {
         case "activity-view":
-            // 5. The library cannot tell which app the user picks.
+            // 7. The library cannot tell which app the user picks.
             return answer("deny", to: nil, "activity-view.blocks-all", callback: openInBlocked, argument: policy.status)
 
         case "open-url":
             let url = request.url!
             let scheme = request.scheme!
             if scheme == "mailto" {
-                // 6. openURL: with mailto: goes to the device's mail app.
+                // 8. openURL: with mailto: goes to the device's mail app.
                 let app = mailApp(policy)
                 let native = app == mobileMail
                 if native && mailAllowed { return answer("allow", to: mobileMail, "mailto.mail-allowed") }
@@ -361,7 +419,7 @@ enum ReferenceModel {
                 if policy.emailPlusInstalled { return answer("redirect", to: policy.emailPlusTarget, "mailto.email-plus-redirect") }
                 return answer("deny", to: nil, "mailto.blocked", callback: openURLBlocked, argument: url)
             }
-            // 7. openURL: with another scheme.
+            // 9. openURL: with another scheme.
             if has(policy.appSchemes, scheme) { return answer("allow", to: nil, "open-url.own-scheme") }
             if scheme == "http" || scheme == "https" {
                 return answer("allow", to: handler(policy, scheme), "open-url.web-scheme")
@@ -373,7 +431,7 @@ enum ReferenceModel {
             return answer("deny", to: nil, "open-url.unlisted-handler", callback: openURLBlocked, argument: url)
 
         case "mail-link", "mail-compose":
-            // 8. A tapped mailto link goes to the device's mail app; the composer is always native Mail.
+            // 10. A tapped mailto link goes to the device's mail app; the composer is always native Mail.
             let app = channel == "mail-link" ? mailApp(policy) : mobileMail
             if app == mobileMail {
                 if mailAllowed { return answer("allow", to: mobileMail, "mail-view.mail-allowed") }
@@ -383,13 +441,13 @@ enum ReferenceModel {
             return answer("deny", to: nil, "mail-view.blocked", callback: openInBlocked, argument: policy.status)
 
         case "drag-and-drop":
-            // 10. Drag and drop with no drag-and-drop policy: follows the Open In listing.
+            // 12. Drag and drop with no drag-and-drop policy: follows the Open In listing.
             let target = request.target!
             if listed(target) { return answer("allow", to: target, "drag-and-drop.listed-target") }
             return answer("deny", to: nil, "drag-and-drop.unlisted-target")
 
         default:
-            // 9. Document interaction, Quick Look, app extensions.
+            // 11. Document interaction, Quick Look, app extensions.
             let target = request.target!
             if listed(target) { return answer("allow", to: target, "document.listed-target") }
             return answer("substitute-dummy-file", to: target, "document.unlisted-target",
@@ -402,7 +460,7 @@ enum ReferenceModel {
         switch request.channel {
         case "mail-link": return mailApp(policy)
         case "mail-compose": return mobileMail
-        case "open-from", "print": return nil
+        case "open-from", "print", "paste": return nil
         case "open-url":
             let scheme = request.scheme!
             if scheme == "mailto" { return mailApp(policy) }

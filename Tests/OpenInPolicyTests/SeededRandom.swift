@@ -117,11 +117,11 @@ enum RandomInputs {
     ]
 
     static let channels = ["document-interaction", "quick-look", "app-extension", "activity-view",
-                           "open-url", "mail-link", "mail-compose", "drag-and-drop", "open-from", "copy", "print"]
+                           "open-url", "mail-link", "mail-compose", "drag-and-drop", "open-from", "copy", "print", "paste", "keyboard"]
     /// Channels drawn with extra weight: open-url has the most rules.
     static let weightedChannels = channels + ["open-url", "open-url", "drag-and-drop", "mail-link"]
     static let unknownChannels = ["Document-Interaction", "open_url", "", "share-sheet", "drag_and_drop", " open-url",
-                                  "open_from", "Copy", "paste", "openfrom",
+                                  "open_from", "Copy", "Paste", "openfrom", "keyboards", "key-board",
                                   "quick-loo\u{212A}", "open-url\u{200F}", "mail\u{2010}link", "mail-compose\u{0301}"]
 
     static let policyNames = [
@@ -135,7 +135,8 @@ enum RandomInputs {
                                      "whitelis\u{0074}\u{0301}", "\u{FF57}hitelist", "ACOPENINPOLICY_WHITELIST\u{200F}", "AC\u{041E}penInPolicyWhitelist"]
 
     static let configKeys = ["MI_AC_DISABLE_SCHEME_BLOCKING", "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT",
-                             "mi_ac_disable_scheme_blocking", "Mi_Ac_Disable_Open_In_Enforcement", "OTHER_SETTING"]
+                             "mi_ac_disable_scheme_blocking", "Mi_Ac_Disable_Open_In_Enforcement", "OTHER_SETTING",
+                             "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS", "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARD"]
     /// No value has surrounding spaces: a table cell could not hold them, and a mismatch must print as a faithful row.
     static let configValues = ["true", "True", "TRUE", "yes", "Yes", "YES", "1", "false", "no", "",
                                "\u{FF54}rue", "true\u{200E}", "ye\u{0073}\u{0307}"]
@@ -144,6 +145,7 @@ enum RandomInputs {
         "MI_AC_DISABLE_SCHEME_BLOCKING": ["MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING", "MI_AC_DISABLE_SCHEME_BLOCKING\u{200F}",
                                           "MI_AC_DISABLE_SCHEME_BLOC\u{041A}ING"],
         "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT": ["MI_AC_DISABLE_OPEN_IN_ENFORCEMEN\u{0054}\u{0301}", "\u{FF2D}I_AC_DISABLE_OPEN_IN_ENFORCEMENT"],
+        "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": ["MI_AC_IOS_ALLOW_CUSTOM_\u{212A}EYBOARDS", "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS\u{200F}"],
     ]
 
     static let dragAndDropPolicies = ["all", "ALL", "appconnect", "AppConnect", "none", "None"]
@@ -164,6 +166,10 @@ enum RandomInputs {
         "securecopy", "SecureCopy", "ACPasteboardPolicySecureCopy", "2", "securecopy",
     ]
     static let unknownPasteboardNames = ["secure", "3", "secure-copy", "whitelist", ""]
+    static let webDLPNames = ["allowed", "not-allowed", "Allowed", "NOT-ALLOWED", "not-allowed"]
+    static let unknownWebDLPNames = ["no", "true", "not_allowed", "", "allow", "not allowed", "allowe\u{0064}\u{0307}"]
+    static let activityTypes = ["com.apple.UIKit.activity.AirDrop", "com.apple.UIKit.activity.Print", mailActivity, "com.example.viewer"]
+    static let keyboards = ["com.apple.keyboard", "com.apple.Keyboard", "com.example.swipekeys", "com.acme.keys"]
     static let printNames = ["unauthorized", "ACPrintPolicyUnauthorized", "0", "authorized", "Authorized", "ACPRINTPOLICY_AUTHORIZED", "1"]
     static let unknownPrintNames = ["2", "securecopy", "allow", ""]
 
@@ -235,6 +241,16 @@ enum RandomInputs {
         if rng.percent(85) { input.secureServicesAvailable = rng.percent(70) }
         if rng.percent(80) { input.printPolicy = rng.pick(printNames) }
         if maybeBreak(1, &rng) { input.printPolicy = rng.pick(unknownPrintNames) }
+
+        // Web DLP, excluded activities, keyboards.
+        if rng.percent(60) { input.webDLP = rng.pick(webDLPNames) }
+        if maybeBreak(1, &rng) { input.webDLP = rng.pick(unknownWebDLPNames) }
+        input.webAtWorkInstalled = rng.percent(50)
+        if rng.percent(20) { input.webAtWorkIDs = ["com.example.securebrowser"] + (rng.percent(50) ? ["com.mobileiron.ios.webatwork"] : []) }
+        if maybeBreak(1, &rng) { input.webAtWorkIDs.append(rng.pick(malformedBundleIDs)) }
+        input.excludedActivities = rng.some(activityTypes, upTo: 2)
+        if maybeBreak(1, &rng) { input.excludedActivities.append(rng.pick(malformedBundleIDs)) }
+        input.appAllowsCustomKeyboards = rng.percent(70)
         return (input, broken)
     }
 
@@ -260,7 +276,7 @@ enum RandomInputs {
             if !maybeBreak(1, &rng) { request.target = target(&rng) }
             if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
         case "activity-view":
-            if rng.percent(75) { request.target = target(&rng) }
+            if rng.percent(75) { request.target = rng.percent(30) ? rng.pick(activityTypes) : target(&rng) }
             if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
         case "open-url":
             if !maybeBreak(1, &rng) { request.url = url(&rng, mailto: 35) }
@@ -275,6 +291,13 @@ enum RandomInputs {
         case "print":
             if maybeBreak(1, &rng) { request.target = target(&rng) }
             if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
+        case "paste":
+            if rng.percent(75) { request.source = target(&rng) }
+            if maybeBreak(1, &rng) { request.target = target(&rng) }
+            if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
+        case "keyboard":
+            if rng.percent(85) { request.target = rng.percent(70) ? rng.pick(keyboards) : target(&rng) }
+            if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
         case "mail-link":
             if rng.percent(80) {
                 if maybeBreak(3, &rng) { request.url = rng.pick(otherURLs) } else { request.url = url(&rng, mailto: 100) }
@@ -284,7 +307,7 @@ enum RandomInputs {
             if maybeBreak(1, &rng) { request.target = target(&rng) }
             if maybeBreak(1, &rng) { request.url = url(&rng, mailto: 50) }
         }
-        if request.channel != "open-from", maybeBreak(1, &rng) { request.source = target(&rng) }
+        if request.channel != "open-from", request.channel != "paste", maybeBreak(1, &rng) { request.source = target(&rng) }
         if maybeBreak(1, &rng) { request.channel = rng.pick(unknownChannels) }
         if rng.percent(75) { request.document = rng.percent(70) ? rng.pick(documents) : randomDocumentName(&rng) }
         return (request, broken)

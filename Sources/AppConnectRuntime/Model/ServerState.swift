@@ -51,6 +51,8 @@ public struct ServerState: Sendable, Hashable {
     public var logLevel: ACLogLevel
     /// The separate drag-and-drop policy, when the server sends one (Rules/drag-and-drop.md).
     public var dragAndDropPolicy: DragAndDropPolicy?
+    /// The AppConnect global policy's Web DLP setting, when the server gives one (Rules/web-links.md).
+    public var webDLP: WebDLPPolicy? = nil
 
     /// Creates a server state; see the type's summary for the defaults.
     public init(
@@ -124,6 +126,7 @@ public struct ServerState: Sendable, Hashable {
         case .secureServicesAvailability(let availability): secureServicesAvailability = availability
         case .logLevel(let level): logLevel = level
         case .dragAndDropPolicy(let policy): dragAndDropPolicy = policy
+        case .webDLP(let setting): webDLP = setting
         }
     }
 
@@ -223,4 +226,6 @@ public enum ServerChange: Sendable, Hashable {
     case logLevel(ACLogLevel)
     /// A new drag-and-drop policy, or none.
     case dragAndDropPolicy(DragAndDropPolicy?)
+    /// A new Web DLP setting, or none (no SDK property or callback: the library applies it to web links).
+    case webDLP(WebDLPPolicy?)
 }

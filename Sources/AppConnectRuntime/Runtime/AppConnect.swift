@@ -307,7 +307,7 @@ extension CopyOutcome {
     init(_ decision: Decision) {
         switch decision.outcome {
         case .allow: self = decision.audience == .appConnectApps ? .secureCopy : .allowed
-        case .redirect, .substituteDummyFile, .deny:
+        case .redirect, .substituteDummyFile, .deny, .deliverEncrypted:
             // Refused with the copy callback (UNAUTHORIZED), or silently (secure copy without secure services).
             self = decision.callbacks.isEmpty ? .failed : .blocked
         }
@@ -389,9 +389,9 @@ extension World {
     ///
     /// Every control comes from the library's values: Open In, Open From
     /// ("All AppConnect apps" as the engine's own setting, so its whitelist is
-    /// the device's AppConnect apps, the ones the library follows), pasteboard
-    /// and print; the device's secure services come from the device as they
-    /// are now.
+    /// the device's AppConnect apps, the ones the library follows), pasteboard,
+    /// print, `excludedAppleActivityTypes` and the Web DLP setting; the device's
+    /// secure services and Web@Work come from the device as they are now.
     ///
     /// Between `start` and the ready callback an app in AppConnect Mode holds no
     /// policy yet; the runtime fails closed and decides as UNAUTHORIZED — Open
@@ -424,6 +424,9 @@ extension World {
             : OpenFromPolicy(status: values.openFromPolicy.engineValue, whitelist: values.openFromWhitelist)
         policy.pasteboard = values.pasteboardPolicy.engineValue
         policy.print = values.printPolicy.engineValue
+        policy.webDLP = values.webDLP
+        // A string that is no bundle ID can equal no request's target: leaving it out changes no decision.
+        policy.excludedActivityTypes = values.excludedAppleActivityTypes.compactMap { try? BundleID($0) }
         return policy
     }
 

@@ -119,6 +119,7 @@ public final class SimulatedDevice: Sendable {
             switch event {
             case .ivantiClient(let client): world.ivantiClient = client
             case .emailPlusInstalled(let installed): world.facts.emailPlusInstalled = installed
+            case .webAtWorkInstalled(let installed): world.facts.webAtWorkInstalled = installed
             case .schemeHandler(let scheme, let handler): try? world.facts.setHandler(handler, for: scheme)
             case .appConnectApps(let apps):
                 world.facts.appConnectApps = apps

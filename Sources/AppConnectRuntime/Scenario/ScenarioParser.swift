@@ -55,6 +55,19 @@ struct ScenarioParser {
 
     init(name: String) { self.name = name }
 
+    /// `. Did you mean 'x'?` when `word` is a likely typo of one of the choices listed in `list`
+    /// ("a, b or c"), else nothing.
+    static func didYouMean(_ word: String, in list: String, suffix: String = "") -> String {
+        var candidates: [String] = []
+        for part in list.split(separator: ",") {
+            for choice in part.split(separator: " ") where choice != "or" && choice != "and"
+                && choice.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
+                candidates.append(String(choice))
+            }
+        }
+        return Suggestion.closest(to: word, among: candidates).map { ". Did you mean '\($0)\(suffix)'?" } ?? ""
+    }
+
     static let statements = "app, server, device, launch, check-in, quit, share, copy, read, ack, log, stop, retire or switch-mode"
 
     mutating func parse(_ words: [ScenarioTokenizer.Word], line: Int) throws(ScenarioError) {
@@ -106,7 +119,7 @@ struct ScenarioParser {
             add(.retire)
         case "switch-mode": try parseSwitchMode(arguments)
         default:
-            throw fail("unknown statement '\(keyword.text)': a line starts with \(Self.statements)")
+            throw fail("unknown statement '\(keyword.text)': a line starts with \(Self.statements)" + Self.didYouMean(keyword.text, in: Self.statements))
         }
     }
 
@@ -130,7 +143,7 @@ struct ScenarioParser {
                 }
                 guard let kind = DelegateCallback.Kind(parsing: name) else {
                     let names = DelegateCallback.Kind.allCases.filter { !$0.isRequired }.map(\.name).joined(separator: ", ")
-                    throw fail("unknown callback '\(name)': use all, or some of \(names)")
+                    throw fail("unknown callback '\(name)': use all, or some of \(names)" + Self.didYouMean(name, in: "all, " + names))
                 }
                 if kind.isRequired { throw fail("\(kind.selector) is required, so every app implements it: leave it out") }
                 profile.implements.insert(kind)
@@ -152,12 +165,21 @@ struct ScenarioParser {
             }
         case "url-schemes":
             do throws(InputError) {
+                let keyboards = profile.facts.allowsCustomKeyboards
                 profile.facts = try AppFacts(urlSchemes: rest)
+                profile.facts.allowsCustomKeyboards = keyboards
             } catch {
                 throw fail(error.description)
             }
+        case "custom-keyboards":
+            // The app's answer to -shouldAllowExtensionPointIdentifier: for keyboard extensions.
+            guard rest.count == 1, rest[0] == "allowed" || rest[0] == "refused" else {
+                throw fail("write 'app custom-keyboards allowed|refused' (the app's answer to -shouldAllowExtensionPointIdentifier:)")
+            }
+            profile.facts.allowsCustomKeyboards = rest[0] == "allowed"
         default:
-            throw fail("unknown app statement '\(what)': use implements, acknowledges, dual-mode, info-plist or url-schemes")
+            throw fail("unknown app statement '\(what)': use implements, acknowledges, dual-mode, info-plist, url-schemes or custom-keyboards"
+                + Self.didYouMean(what, in: "implements, acknowledges, dual-mode, info-plist, url-schemes or custom-keyboards"))
         }
     }
 
@@ -170,7 +192,8 @@ struct ScenarioParser {
         } else if let kind = AcknowledgmentKind(parsing: arguments[0]) {
             kinds = [kind]
         } else {
-            throw fail("unknown acknowledgment '\(arguments[0])': \(usage)")
+            throw fail("unknown acknowledgment '\(arguments[0])': \(usage)"
+                + Self.didYouMean(arguments[0], in: (["all"] + AcknowledgmentKind.allCases.map(\.name)).joined(separator: ", ")))
         }
         let reply: ScriptedApp.Reply
         if arguments[1] == "never" {
@@ -186,7 +209,7 @@ struct ScenarioParser {
     // MARK: server
 
     private mutating func parseServer(_ arguments: [String]) throws(ScenarioError) {
-        let properties = "openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel or dragAndDropPolicy"
+        let properties = "openInPolicy, openInWhitelist, openFromPolicy, openFromWhitelist, config, authState, managedPolicy, pasteboardPolicy, printPolicy, secureFileIOPolicy, excludedAppleActivityTypes, logLevel, dragAndDropPolicy or webDLP"
         guard let property = arguments.first else { throw fail("write 'server PROPERTY VALUE…' with PROPERTY one of \(properties)") }
         let rest = Array(arguments.dropFirst())
         let change: ServerChange
@@ -276,10 +299,21 @@ struct ScenarioParser {
                     throw fail(error.description + ", or '-' for none given")
                 }
             }
+        case "webDLP":
+            guard rest.count == 1 else { throw fail("write 'server webDLP allowed|not-allowed', or '-' for none given") }
+            if rest[0] == "-" {
+                change = .webDLP(nil)
+            } else {
+                do throws(InputError) {
+                    change = .webDLP(try WebDLPPolicy(parsing: rest[0]))
+                } catch {
+                    throw fail(error.description + ", or '-' for none given")
+                }
+            }
         case "secureServicesAvailability":
             throw fail("secure services are the device's: write 'device secureServicesAvailability available|unavailable'")
         default:
-            throw fail("unknown server property '\(property)': use \(properties)")
+            throw fail("unknown server property '\(property)': use \(properties)" + Self.didYouMean(property, in: properties))
         }
         add(.server([change]))
     }
@@ -310,7 +344,7 @@ struct ScenarioParser {
     // MARK: device
 
     private mutating func parseDevice(_ arguments: [String]) throws(ScenarioError) {
-        let things = "ivanti-client, email-plus, handler, appconnect-apps, secureServicesAvailability or appconnect-screen"
+        let things = "ivanti-client, email-plus, web-at-work, handler, appconnect-apps, secureServicesAvailability or appconnect-screen"
         guard let thing = arguments.first else { throw fail("write 'device THING VALUE…' with THING one of \(things)") }
         let rest = Array(arguments.dropFirst())
         switch thing {
@@ -324,6 +358,11 @@ struct ScenarioParser {
                 throw fail("write 'device email-plus installed|not-installed'")
             }
             add(.device(.emailPlusInstalled(rest[0] == "installed")))
+        case "web-at-work":
+            guard rest.count == 1, rest[0] == "installed" || rest[0] == "not-installed" else {
+                throw fail("write 'device web-at-work installed|not-installed'")
+            }
+            add(.device(.webAtWorkInstalled(rest[0] == "installed")))
         case "handler":
             guard rest.count == 2 else { throw fail("write 'device handler SCHEME BUNDLE-ID', e.g. 'device handler dropbox com.getdropbox.Dropbox'") }
             do throws(InputError) {
@@ -344,7 +383,7 @@ struct ScenarioParser {
             }
             add(.device(rest[0] == "shown" ? .appConnectUIShown : .appConnectUIDismissed))
         default:
-            throw fail("unknown device statement '\(thing)': use \(things)")
+            throw fail("unknown device statement '\(thing)': use \(things)" + Self.didYouMean(thing, in: things))
         }
     }
 
@@ -358,7 +397,8 @@ struct ScenarioParser {
         var fields: [String: String] = [:]
         for word in arguments.dropFirst() {
             guard let equals = word.firstIndex(of: "="), ["target", "url", "source", "document"].contains(String(word[..<equals])) else {
-                throw fail("share takes target=ID, url=URL, source=ID and document=NAME, not '\(word)'")
+                throw fail("share takes target=ID, url=URL, source=ID and document=NAME, not '\(word)'"
+                    + Self.didYouMean(String(word.prefix { $0 != "=" }), in: "target, url, source, document", suffix: "="))
             }
             let key = String(word[..<equals])
             if fields[key] != nil { throw fail("'\(key)' is given twice: keep one") }
@@ -376,7 +416,9 @@ struct ScenarioParser {
         try needRunning("ack")
         let usage = "write 'ack KIND STATE [\"message\"]', KIND one of \(AcknowledgmentKind.allCases.map(\.name).joined(separator: ", "))"
         guard arguments.count == 2 || arguments.count == 3 else { throw fail(usage) }
-        guard let kind = AcknowledgmentKind(parsing: arguments[0]) else { throw fail("unknown acknowledgment '\(arguments[0])': \(usage)") }
+        guard let kind = AcknowledgmentKind(parsing: arguments[0]) else {
+            throw fail("unknown acknowledgment '\(arguments[0])': \(usage)" + Self.didYouMean(arguments[0], in: AcknowledgmentKind.allCases.map(\.name).joined(separator: ", ")))
+        }
         let state = try value(arguments[1], ACPolicyState.self, "policy state")
         add(.ack(kind, state, arguments.count == 3 ? arguments[2] : state.name))
     }
@@ -419,7 +461,7 @@ struct ScenarioParser {
     }
 
     private func value<Value: SDKEnumeration>(_ text: String, _ type: Value.Type, _ what: String) throws(ScenarioError) -> Value {
-        guard let value = Value(parsing: text) else { throw fail("unknown \(what) '\(text)': use \(Value.choices)") }
+        guard let value = Value(parsing: text) else { throw fail("unknown \(what) '\(text)': use \(Value.choices)" + Self.didYouMean(text, in: Value.choices)) }
         return value
     }
 

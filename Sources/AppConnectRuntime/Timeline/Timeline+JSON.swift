@@ -141,6 +141,7 @@ extension ServerChange {
         case .secureServicesAvailability(let availability): [("secureServicesAvailability", .string(availability.sdkName))]
         case .logLevel(let level): [("logLevel", .string(level.sdkName))]
         case .dragAndDropPolicy(let policy): [("dragAndDropPolicy", .optional(policy?.rawValue))]
+        case .webDLP(let setting): [("webDLP", .optional(setting?.rawValue))]
         }
     }
 }
@@ -150,6 +151,7 @@ extension DeviceEvent {
         switch self {
         case .ivantiClient(let client): [("ivantiClient", .string(client.rawValue))]
         case .emailPlusInstalled(let installed): [("emailPlusInstalled", .bool(installed))]
+        case .webAtWorkInstalled(let installed): [("webAtWorkInstalled", .bool(installed))]
         case .schemeHandler(let scheme, let handler): [("scheme", .string(scheme.lowercased())), ("handler", .string(handler.rawValue))]
         case .appConnectApps(let apps): [("appConnectApps", .strings(apps.map(\.rawValue).sorted()))]
         case .appConnectUIShown: [("appConnectUI", .string("shown"))]

@@ -92,6 +92,7 @@ extension ServerChange {
         case .secureServicesAvailability(let availability): "secureServicesAvailability = \(availability.sdkName)"
         case .logLevel(let level): "logLevel = \(level.sdkName)"
         case .dragAndDropPolicy(let policy): "drag-and-drop policy = \(policy?.rawValue ?? "none given")"
+        case .webDLP(let setting): "Web DLP = \(setting?.rawValue ?? "none given")"
         }
     }
 }
@@ -106,6 +107,7 @@ extension DeviceEvent {
             case .deleted: "the Ivanti client is deleted"
             }
         case .emailPlusInstalled(let installed): installed ? "Email+ is installed" : "Email+ is not installed"
+        case .webAtWorkInstalled(let installed): installed ? "Web@Work is installed" : "Web@Work is not installed"
         case .schemeHandler(let scheme, let handler): "\(scheme.lowercased()): URLs open in \(handler)"
         case .appConnectApps(let apps): "AppConnect apps installed: \(TextForm.set(apps.map(\.rawValue)))"
         case .appConnectUIShown: "AppConnect shows its own screen"

@@ -53,6 +53,8 @@ public enum DeviceEvent: Sendable, Hashable {
     case ivantiClient(IvantiClient)
     /// Email+ is installed or removed.
     case emailPlusInstalled(Bool)
+    /// Web@Work is installed or removed.
+    case webAtWorkInstalled(Bool)
     /// An app handles a URL scheme.
     case schemeHandler(String, BundleID)
     /// The installed AppConnect apps.

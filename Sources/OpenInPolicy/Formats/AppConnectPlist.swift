@@ -55,7 +55,7 @@ public enum AppConnectPlist {
             throw FormatError("policy.openin: must be a <string>, not \(openInValue.found)")
         }
         if let problem = ExactText.asciiProblem(in: openIn) {
-            throw FormatError("policy.openin: \(JSONWriter.quoted(openIn)): \(problem). Use allow, disable, whitelist or appconnect")
+            throw FormatError("policy.openin: \(Printable.quoted(openIn)): \(problem). Use allow, disable, whitelist or appconnect")
         }
         let setting: PolicySetting
         switch ExactText.asciiLowercased(openIn) {
@@ -65,7 +65,7 @@ public enum AppConnectPlist {
         case "appconnect": setting = .allAppConnectApps
         default:
             let suggestion = Suggestion.phrase(for: openIn, among: ["allow", "disable", "whitelist", "appconnect"])
-            throw FormatError("policy.openin: unknown value \(JSONWriter.quoted(openIn)).\(suggestion) Use allow, disable, whitelist or appconnect")
+            throw FormatError("policy.openin: unknown value \(Printable.quoted(openIn)).\(suggestion) Use allow, disable, whitelist or appconnect")
         }
         var inputs = PolicyInputs(setting: setting)
         if let list = policy["openinwhitelist"] {

@@ -27,8 +27,75 @@ struct BinaryPropertyListReader {
         let top = Int(BinaryPropertyListCheck.integer(bytes, at: trailer + 16, size: 8))
         let tableStart = Int(BinaryPropertyListCheck.integer(bytes, at: trailer + 24, size: 8))
         let offsets = (0..<objectCount).map { Int(clamping: BinaryPropertyListCheck.integer(bytes, at: tableStart + $0 * offsetSize, size: offsetSize)) }
-        let reader = BinaryPropertyListReader(bytes: bytes, end: tableStart, offsets: offsets, referenceSize: Int(bytes[trailer + 7]))
-        return try reader.value(of: top)
+        var reader = BinaryPropertyListReader(bytes: bytes, end: tableStart, offsets: offsets, referenceSize: Int(bytes[trailer + 7]))
+        return try reader.tree(from: top)
+    }
+
+    /// Values decoded so far, by the first object at their offset: each offset is decoded once,
+    /// as CoreFoundation caches objects, and a shared string or array is stored once (Swift's
+    /// values share their storage) however often it is used.
+    private var decoded: [Int: PropertyListValue] = [:]
+    /// For each object, the first object at the same offset.
+    private lazy var canonical = BinaryPropertyListCheck.firstAtSameOffset(offsets)
+
+    /// An array or dictionary whose elements are being decoded.
+    private struct Frame {
+        let object: Int
+        let isDictionary: Bool
+        let count: Int
+        let position: Int
+        var next = 0
+        var elements: [PropertyListValue] = []
+    }
+
+    /// The tree under `top`, built without recursion: the check has bounded its depth and size.
+    private mutating func tree(from top: Int) throws(Problem) -> PropertyListValue {
+        let first = canonical[top]
+        if let value = try leaf(first) { return value }
+        var stack = [try frame(first)]
+        while true {
+            let last = stack.count - 1
+            let wanted = stack[last].isDictionary ? 2 * stack[last].count : stack[last].count
+            if stack[last].next == wanted {
+                let done = stack.removeLast()
+                let value = try build(done)
+                decoded[done.object] = value
+                if stack.isEmpty { return value }
+                stack[stack.count - 1].elements.append(value)
+                continue
+            }
+            let child = canonical[reference(at: stack[last].position + stack[last].next * referenceSize)]
+            stack[last].next += 1
+            if let value = decoded[child] {
+                stack[last].elements.append(value)
+            } else if let value = try leaf(child) {
+                decoded[child] = value
+                stack[last].elements.append(value)
+            } else {
+                stack.append(try frame(child))
+            }
+        }
+    }
+
+    /// A frame for the array or dictionary `object`.
+    private func frame(_ object: Int) throws(Problem) -> Frame {
+        let start = offsets[object]
+        let (count, position) = try length(at: start)
+        var frame = Frame(object: object, isDictionary: bytes[start] >> 4 == 0xD, count: count, position: position)
+        frame.elements.reserveCapacity(frame.isDictionary ? 2 * count : count)
+        return frame
+    }
+
+    /// The finished array or dictionary of `frame` (a dictionary's elements are its keys, then its values).
+    private func build(_ frame: Frame) throws(Problem) -> PropertyListValue {
+        guard frame.isDictionary else { return .array(frame.elements) }
+        var entries: [(key: String, value: PropertyListValue)] = []
+        entries.reserveCapacity(frame.count)
+        for index in 0..<frame.count {
+            guard case .string(let key) = frame.elements[index] else { throw Problem(message: "a dictionary has a key that is not a string") }
+            entries.append((key: key, value: frame.elements[frame.count + index]))
+        }
+        return .dictionary(PropertyListDictionary(entries))
     }
 
     private init(bytes: [UInt8], end: Int, offsets: [Int], referenceSize: Int) {
@@ -38,7 +105,8 @@ struct BinaryPropertyListReader {
         self.referenceSize = referenceSize
     }
 
-    private func value(of object: Int) throws(Problem) -> PropertyListValue {
+    /// The value of `object` when it is no array or dictionary; `nil` when it is one.
+    private func leaf(_ object: Int) throws(Problem) -> PropertyListValue? {
         let start = offsets[object]
         let marker = bytes[start]
         let low = Int(marker & 0x0F)
@@ -57,8 +125,9 @@ struct BinaryPropertyListReader {
             if size == 16 {
                 let high = BinaryPropertyListCheck.integer(bytes, at: start + 1, size: 8)
                 let value = BinaryPropertyListCheck.integer(bytes, at: start + 9, size: 8)
-                guard high == 0 || (high == UInt64.max && Int64(bitPattern: value) < 0) else {
-                    throw Problem(message: "it holds an integer that does not fit in 64 bits")
+                // CoreFoundation reads the low 64 bits as an unsigned number (a negative one too): only 0 to Int64.max read alike.
+                guard high == 0, Int64(bitPattern: value) >= 0 else {
+                    throw Problem(message: "it holds an integer that does not fit in 64 bits as CoreFoundation reads it (a 16-byte one must be 0 to 9223372036854775807)")
                 }
                 return .integer(Int(truncatingIfNeeded: value))
             }
@@ -87,28 +156,15 @@ struct BinaryPropertyListReader {
         case 0x6:
             let (length, position) = try length(at: start)
             guard length <= (end - position) / 2 else { throw Problem(message: "it is truncated or corrupt") }
+            // CoreFoundation allocates the characters first, and an allocation of none fails: it cannot read an empty one.
+            guard length > 0 else { throw Problem(message: "it holds an empty UTF-16 string, which CoreFoundation cannot read (write it as an empty ASCII string)") }
             let units = (0..<length).map { UInt16(bytes[position + 2 * $0]) << 8 | UInt16(bytes[position + 2 * $0 + 1]) }
             guard let text = String(validating: units, as: UTF16.self) else { throw Problem(message: "a UTF-16 string holds an unpaired surrogate") }
             return .string(text)
         case 0x8:
             throw Problem(message: "it holds a UID (a keyed archive's reference), which property lists do not have")
-        case 0xA:
-            let (count, position) = try length(at: start)
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(count)
-            for index in 0..<count { elements.append(try value(of: reference(at: position + index * referenceSize))) }
-            return .array(elements)
-        case 0xD:
-            let (count, position) = try length(at: start)
-            var entries: [(key: String, value: PropertyListValue)] = []
-            entries.reserveCapacity(count)
-            for index in 0..<count {
-                guard case .string(let key) = try value(of: reference(at: position + index * referenceSize)) else {
-                    throw Problem(message: "a dictionary has a key that is not a string")
-                }
-                entries.append((key: key, value: try value(of: reference(at: position + (count + index) * referenceSize))))
-            }
-            return .dictionary(PropertyListDictionary(entries))
+        case 0xA, 0xD:
+            return nil
         default:
             throw Problem(message: "it holds an object of unknown kind (marker 0x\(hex(marker)))")
         }

@@ -22,7 +22,8 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - line: the line alone, when no column is known.
     ///   - file: the file's path, when known.
     public init(_ message: String, at position: JSONPosition? = nil, line: Int? = nil, file: String? = nil) {
-        self.message = message
+        // Input quoted in the message cannot forge a line or hide itself (``Printable``).
+        self.message = Printable.text(message)
         self.position = position
         self.line = position?.line ?? line
         self.file = file
@@ -40,7 +41,7 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `file:line:column: message`, with whatever part of the location is known.
     public var description: String {
-        var location = file ?? ""
+        var location = file.map(Printable.text) ?? ""
         if let position {
             location += location.isEmpty ? "line \(position.line), column \(position.column)" : ":\(position.line):\(position.column)"
         } else if let line {

@@ -6,7 +6,7 @@
 /// MI_APP_CONNECT dictionary in the app’s Info.plist" (AppConnect for iOS SDK
 /// Developer Guide: Open In policy API details). The value must be a Boolean
 /// (`<true/>` or `<false/>`; Xcode's "Boolean, YES"). The URL schemes are the
-/// ones iOS opens the app for; opening one of them is not Open In (rule 7).
+/// ones iOS opens the app for; opening one of them is not Open In (rule 9).
 ///
 /// It fails closed: a value of the wrong type (a string `"YES"` for the
 /// override, a `CFBundleURLTypes` that is not an array of dictionaries, an
@@ -160,7 +160,7 @@ public enum InfoPlist {
 
     /// What is wrong with `scheme` as one of the app's URL schemes, if anything.
     static func problem(in scheme: String, written: String) -> String? {
-        let shown = scheme == written ? JSONWriter.quoted(scheme) : "\(JSONWriter.quoted(scheme)) (written \(JSONWriter.quoted(written)))"
+        let shown = scheme == written ? Printable.quoted(scheme) : "\(Printable.quoted(scheme)) (written \(Printable.quoted(written)))"
         if let character = scheme.unicodeScalars.first(where: { !$0.isASCII }) {
             let hex = String(character.value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex

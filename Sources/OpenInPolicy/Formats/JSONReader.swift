@@ -162,6 +162,10 @@ private struct JSONParser {
         case UInt8(ascii: "\n"): return "a line break"
         case UInt8(ascii: "\r"): return "a carriage return"
         case UInt8(ascii: "\t"): return "a tab"
+        case UInt8(ascii: "/") where offset + 1 < bytes.count && (bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*")):
+            return "'/' (a comment, and comments are not JSON: remove it)"
+        case UInt8(ascii: "#"):
+            return "'#' (a comment, and comments are not JSON: remove it)"
         case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
         case 0x20: return "a space"
         default: return "byte 0x\(String(byte, radix: 16, uppercase: true))"
@@ -272,7 +276,7 @@ private struct JSONParser {
             let keyPosition = position
             let key = try parseString()
             if let first = keys.same(as: key) {
-                throw JSONError("duplicate key \"\(key)\" (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
+                throw JSONError("duplicate key \(Printable.quoted(key)) (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
             }
             if let other = keys.lookalike(of: key) {
                 throw JSONError("the keys \(JSONWriter.quoted(other.key)) (line \(other.place.line), column \(other.place.column)) and \(JSONWriter.quoted(key)) are different bytes that look the same (canonically equivalent Unicode): rename or remove one", at: keyPosition)

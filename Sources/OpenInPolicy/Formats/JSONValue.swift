@@ -176,7 +176,7 @@ package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error at `position`.
     package init(_ message: String, at position: JSONPosition) {
-        self.message = message
+        self.message = Printable.text(message)
         self.position = position
     }
 

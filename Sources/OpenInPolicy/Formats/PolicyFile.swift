@@ -57,6 +57,27 @@ public enum PolicyFile {
         }
     }
 
+    /// Reads the policy file at `path`, of either kind (no Foundation needed).
+    ///
+    /// ```swift
+    /// let inputs = try PolicyFile.read(path: "Examples/policies/whitelist-mail-pair.json")
+    /// let evaluator = Evaluator(policy: inputs.policy)
+    /// ```
+    /// - Parameters:
+    ///   - path: the file; at most 16 MiB is read.
+    ///   - buildSettings: values for build-setting references in a JSON policy's `infoPlist`.
+    /// - Returns: the inputs, which keep "All AppConnect apps" (``PolicyInputs/policy`` is the policy to decide under).
+    /// - Throws: ``FormatError`` located in `path`: the file cannot be read, or it is not a valid policy.
+    public static func read(path: String, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
+        var bytes: [UInt8]
+        do throws(CappedFile.Failure) {
+            bytes = try CappedFile.read(path: path, what: "policy file")
+        } catch {
+            throw FormatError(file: path, line: 0, message: "cannot read the policy file: \(error.reason)")
+        }
+        return try read(owning: &bytes, file: path, buildSettings: buildSettings)
+    }
+
     /// Reads a policy file of either kind from a buffer the caller gives up: a JSON policy's
     /// whitelists keep their bundle IDs in it (``PolicyJSON/read(owning:reader:buildSettings:)``), so the file is held once.
     /// - Throws: ``FormatError`` located in `file`.

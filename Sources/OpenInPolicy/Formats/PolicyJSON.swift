@@ -14,6 +14,7 @@
 ///   "dragAndDropPolicy": "appconnect",
 ///   "openFromPolicy": "whitelist", "openFromWhitelist": ["com.example.docs"],
 ///   "pasteboardPolicy": "securecopy", "printPolicy": "unauthorized",
+///   "webDLP": "not-allowed", "excludedAppleActivityTypes": ["com.apple.UIKit.activity.AirDrop"],
 ///   "enforcing": true
 /// }
 /// ```
@@ -25,9 +26,12 @@
 public enum PolicyJSON {
     /// The top-level keys.
     static let topLevelKeys = ["description", "openInPolicy", "openInWhitelist", "config", "infoPlist", "device", "app", "dragAndDropPolicy", "enforcing",
-                                "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy"]
+                                "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "webDLP", "excludedAppleActivityTypes"]
     /// The keys of `device`.
-    static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps", "secureServicesAvailable"]
+    static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps", "secureServicesAvailable",
+                             "webAtWorkInstalled", "webAtWorkBundleIDs"]
+    /// The keys of `app`.
+    static let appKeys = ["urlSchemes", "allowsCustomKeyboards"]
 
     /// Reads a policy file's text.
     /// - Parameters:
@@ -149,7 +153,8 @@ public enum PolicyJSON {
         }
         if let field = fields["device"] { inputs.stated.device = try device(field) }
         if let field = fields["app"] {
-            let app = try field.members(allowed: ["urlSchemes"], what: "facts about the app")
+            let app = try field.members(allowed: appKeys, what: "facts about the app")
+            if let keyboards = app["allowsCustomKeyboards"] { inputs.stated.app.allowsCustomKeyboards = try keyboards.bool() }
             if let schemes = app["urlSchemes"] {
                 for (scheme, cursor) in try schemes.strings(what: "the app's own URL schemes") {
                     do throws(InputError) {
@@ -197,6 +202,19 @@ public enum PolicyJSON {
             inputs.stated.print = try controlValue(field, range: 0...1, names: "\"unauthorized\", \"authorized\"") { text throws(InputError) in
                 try PrintPolicy(parsing: text)
             }
+        }
+        if let field = fields["webDLP"] {
+            guard case .string(let text) = field.value else {
+                throw field.error("must be the string \"allowed\" or \"not-allowed\" (the AppConnect global policy's Web DLP setting), not \(field.found)")
+            }
+            do throws(InputError) {
+                inputs.stated.webDLP = try WebDLPPolicy(parsing: text)
+            } catch {
+                throw field.error(error.description)
+            }
+        }
+        if let field = fields["excludedAppleActivityTypes"] {
+            inputs.stated.excludedActivityTypes = try bundleIDs(field, what: "Apple activity types, such as com.apple.UIKit.activity.AirDrop")
         }
     }
 
@@ -277,7 +295,10 @@ public enum PolicyJSON {
         var config: [String: String] = [:]
         for (key, cursor, _) in try field.anyMembers(what: "the app-specific configuration: string keys and values") {
             guard case .string(let value) = cursor.value else {
-                let hint = cursor.value == .bool(true) ? ": write \"true\" in quotes" : ""
+                let hint = switch cursor.value {
+                case .bool(let value): ": write \"\(value)\" in quotes"
+                default: ""
+                }
                 throw cursor.error("must be a string (the server sends app-specific configuration as strings), not \(cursor.found)\(hint)")
             }
             config[key] = value
@@ -319,6 +340,12 @@ public enum PolicyJSON {
             device.appConnectApps = Set(try bundleIDs(apps, what: "the device's AppConnect apps"))
         }
         if let available = fields["secureServicesAvailable"] { device.secureServicesAvailable = try available.bool() }
+        if let installed = fields["webAtWorkInstalled"] { device.webAtWorkInstalled = try installed.bool() }
+        if let ids = fields["webAtWorkBundleIDs"] {
+            let list = try bundleIDs(ids, what: "Web@Work's bundle IDs")
+            if list.isEmpty { throw ids.error("is empty: list at least one bundle ID, or leave the key out for com.mobileiron.ios.webatwork") }
+            device.webAtWorkBundleIDs = list
+        }
         return device
     }
 }

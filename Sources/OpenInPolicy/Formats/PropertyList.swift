@@ -15,7 +15,7 @@ enum PropertyListValue {
         switch self {
         case .dictionary: "a <dict>"
         case .array: "an <array>"
-        case .string(let text): "a <string> (\(JSONWriter.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text)))"
+        case .string(let text): "a <string> (\(Printable.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text)))"
         case .bool(let flag): flag ? "<true/>" : "<false/>"
         case .integer(let number): "an <integer> (\(number))"
         case .real(let number): "a <real> (\(number))"
@@ -52,8 +52,9 @@ struct PropertyListDictionary: Sequence {
 enum PropertyList {
     /// Reads an XML or binary property list.
     ///
+    /// The rule for both formats: read exactly what CoreFoundation reads, or refuse the file.
     /// Hostile files are stopped before the readers build anything: a binary
-    /// list must pass ``BinaryPropertyListCheck``; an XML list may not define
+    /// list (header `bplist0`) must pass ``BinaryPropertyListCheck``; an XML list may not define
     /// entities (`<!ENTITY`), which a property list never needs, nor nest
     /// deeper than ``BinaryPropertyListCheck/maxDepth``. The third format,
     /// OpenStep text, is not read: it is neither kind. A key given twice in
@@ -63,28 +64,26 @@ enum PropertyList {
     /// - Throws: ``FormatError`` with the reader's message and line, when it gives one.
     static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
         let bytes = Array(bytes)
-        let binary = bytes.starts(with: Array("bplist".utf8))
-        if binary {
+        // CoreFoundation reads `bplist0` and any one byte as binary; anything else after `bplist` it cannot read.
+        if bytes.starts(with: Array("bplist".utf8)), !bytes.starts(with: Array("bplist0".utf8)) {
+            throw FormatError("not a valid binary property list: its header \(Printable.quoted(String(decoding: bytes.prefix(8), as: UTF8.self))) is not 'bplist0…' (only version 0 binary property lists are read, as CoreFoundation reads them); convert the file with 'plutil -convert binary1'")
+        }
+        if bytes.starts(with: Array("bplist".utf8)) {
             do throws(BinaryPropertyListCheck.Problem) {
                 try BinaryPropertyListCheck.check(bytes)
-            } catch {
-                throw FormatError("not a valid binary property list: \(error.message)")
-            }
-        } else if !looksLikeXML(bytes) {
-            // The decoder would try its OpenStep text parser.
-            throw FormatError("not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')")
-        } else if let line = line(of: Array("<!ENTITY".utf8), in: bytes) {
-            throw FormatError("entity definitions (<!ENTITY …>) are not allowed in a property list", line: line)
-        }
-        if binary {
-            do throws(BinaryPropertyListCheck.Problem) {
                 return try BinaryPropertyListReader.read(bytes)
             } catch {
                 throw FormatError("not a valid binary property list: \(error.message)")
             }
         }
+        guard looksLikeXML(bytes) else {
+            // The decoder would try its OpenStep text parser.
+            throw FormatError("not a valid property list (XML or binary): it starts with neither '<' nor 'bplist' (OpenStep text property lists are not read; convert one with 'plutil -convert xml1')")
+        }
         do throws(XMLPropertyListReader.Problem) {
             return try XMLPropertyListReader.read(bytes)
+        } catch where error.standsAlone {
+            throw FormatError(error.message, line: error.line)
         } catch where error.isKeyProblem {
             throw FormatError("not a valid property list: \(error.message)", line: error.line)
         } catch {
@@ -98,16 +97,5 @@ enum PropertyList {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return true }
         let rest = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         return rest.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } == UInt8(ascii: "<")
-    }
-
-    /// The 1-based line where `needle` first occurs in `bytes`, if it does.
-    private static func line(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
-        var line = 1
-        for start in 0...(bytes.count - needle.count) {
-            if bytes[start] == UInt8(ascii: "\n") { line += 1 }
-            if bytes[start] == needle[0], bytes[start..<start + needle.count].elementsEqual(needle) { return line }
-        }
-        return nil
     }
 }

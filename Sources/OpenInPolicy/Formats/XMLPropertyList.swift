@@ -1,26 +1,24 @@
-/// Reads an XML property list into a ``PropertyListValue``: the elements of
-/// Apple's property-list DTD and no more, with no library behind it.
+/// Reads an XML property list into a ``PropertyListValue`` exactly as CoreFoundation's
+/// CFPropertyList reads it, or refuses it: the elements of Apple's property-list DTD and no
+/// more, with no library behind it.
 ///
-/// Reads `<plist>` (or a bare value), `<dict>`, `<key>`, `<array>`,
-/// `<string>`, `<integer>` (decimal, or hexadecimal after `0x`), `<real>`,
-/// `<true/>`, `<false/>`, `<date>` and `<data>` (numbers with no space
-/// around them, as Foundation reads them); around and between them
-/// whitespace, comments, processing instructions and one DOCTYPE; inside
-/// text the five named character references, numeric ones and CDATA
-/// sections (comments between elements, not inside text). Anything else — an unknown element, text where a value
-/// belongs, a value missing after a key, a mismatched end tag, a number that
-/// does not parse, bytes that are not UTF-8, a declared encoding other than
-/// UTF-8 or UTF-16 — is an error naming the line, never a guess. So is a
-/// key given twice in one `<dict>`, and two keys that are different bytes
-/// but canonically equivalent (`BLOCKING` and `BLOC\u{212A}ING`): the SDK
-/// reads keys byte for byte, so no silent pick can be the device's. Arrays
-/// and dictionaries may nest ``BinaryPropertyListCheck/maxDepth`` levels.
-/// Entity definitions are refused before the reader starts.
+/// Reads `<plist>` (or a bare value), `<dict>`, `<key>`, `<array>`, `<string>`, `<integer>`
+/// (decimal, or hexadecimal after `0x`), `<real>`, `<true/>`, `<false/>`, `<date>` and
+/// `<data>`; around and between them whitespace, comments, processing instructions and, before
+/// the top element, DOCTYPEs without an internal subset; inside `<string>`, `<key>` and
+/// `<real>` the five named character references, numeric ones and CDATA sections. Tags are
+/// split as CoreFoundation splits them (a tag ends at its first `>`, quotes or not), and the
+/// encoding is decided as it decides it (see ``utf8(_:)``). Anything CoreFoundation cannot read,
+/// or would read as another value, is an error naming the line, never a guess; so is a key
+/// given twice in one `<dict>`, and two keys that are different bytes but canonically
+/// equivalent (`BLOCKING` and `BLOC\u{212A}ING`). The places where the reader is stricter than
+/// CoreFoundation are listed in the PropertyListSecurity article. Arrays and dictionaries may
+/// nest ``BinaryPropertyListCheck/maxDepth`` levels, read with an explicit stack (no recursion).
+/// - Complexity: O(n) time in the file's size; memory O(n).
 struct XMLPropertyListReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
-    private var depth = 0
 
     /// What went wrong, and on which line (none for nesting too deep).
     struct Problem: Error {
@@ -28,6 +26,8 @@ struct XMLPropertyListReader {
         let line: Int?
         /// A repeated or look-alike key: the file is well-formed, its keys are not.
         var isKeyProblem = false
+        /// A message that needs no "not a valid property list" before it (entity definitions).
+        var standsAlone = false
     }
 
     /// A start tag, read up to its `>`.
@@ -39,15 +39,62 @@ struct XMLPropertyListReader {
 
     /// Reads `bytes` (UTF-8, or UTF-16 with a byte order mark).
     static func read(_ bytes: [UInt8]) throws(Problem) -> PropertyListValue {
-        var reader = XMLPropertyListReader(bytes: utf8(bytes))
+        let text = try utf8(bytes)
+        // Checked on the text as the reader sees it, so a UTF-16 file cannot hide one.
+        if let line = line(of: Array("<!ENTITY".utf8), in: text) {
+            throw Problem(message: "entity definitions (<!ENTITY …>) are not allowed in a property list", line: line, standsAlone: true)
+        }
+        var reader = XMLPropertyListReader(bytes: text)
         return try reader.document()
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// An XML property list's bytes as UTF-8: UTF-16 with a byte order mark is converted, anything else is kept.
-    static func utf8(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) else { return bytes }
+    /// An XML property list's bytes as UTF-8, decided as CoreFoundation decides the encoding:
+    /// a UTF-16 byte order mark first (the bytes are converted), then a UTF-8 one; then an
+    /// `<?xml … encoding="…"?>` declaration at the very start. UTF-32, UTF-16 without a byte
+    /// order mark and any declared encoding but UTF-8 are refused: CoreFoundation would convert
+    /// from them, and this reader reads UTF-8 and UTF-16 only.
+    static func utf8(_ bytes: [UInt8]) throws(Problem) -> [UInt8] {
+        let convert = "convert the file with 'plutil -convert xml1'"
+        if bytes.count > 4, bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            throw Problem(message: "it is UTF-32, which this reader does not read; \(convert)", line: 1)
+        }
+        if bytes.count > 3, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return bytes }
+        if bytes.count > 2, bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            return try utf16(bytes)
+        }
+        if bytes.count > 2, bytes[0] == 0 || bytes[1] == 0 {
+            throw Problem(message: "it starts with a zero byte (UTF-16 without a byte order mark?), which this reader does not read; \(convert)", line: 1)
+        }
+        // CoreFoundation looks for `encoding=` right after `<?xml`, up to the first `?` or `>`.
+        guard bytes.starts(with: Array("<?xml".utf8)) else { return bytes }
+        var index = 5
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: ">") { return bytes }
+            index += 1
+            guard index + 8 < bytes.count else {
+                throw Problem(message: "the <?xml …?> declaration runs to the end of the file", line: 1)
+            }
+            if byte == UInt8(ascii: "e"), bytes[index..<index + 8].elementsEqual("ncoding=".utf8) {
+                index += 8
+                break
+            }
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { return bytes }
+        let quote = bytes[index]
+        guard let close = bytes[(index + 1)...].firstIndex(of: quote) else { return bytes }
+        let name = String(decoding: bytes[(index + 1)..<close], as: UTF8.self)
+        guard ExactText.sameIgnoringASCIICase(name, "utf-8") else {
+            throw Problem(message: "the encoding \(Printable.quoted(name)) is not read (only UTF-8, and UTF-16 with a byte order mark, are); \(convert)", line: 1)
+        }
+        return bytes
+    }
+
+    /// UTF-16 with a byte order mark as UTF-8; an odd byte count or an unpaired surrogate is an error.
+    private static func utf16(_ bytes: [UInt8]) throws(Problem) -> [UInt8] {
+        guard bytes.count % 2 == 0 else { throw Problem(message: "it is UTF-16 with an odd number of bytes", line: nil) }
         let bigEndian = bytes[0] == 0xFE
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
@@ -57,7 +104,21 @@ struct XMLPropertyListReader {
             units.append(high << 8 | low)
             index += 2
         }
-        return Array(String(decoding: units, as: UTF16.self).utf8)
+        guard let text = String(validating: units, as: UTF16.self) else {
+            throw Problem(message: "it is UTF-16 with an unpaired surrogate", line: nil)
+        }
+        return Array(text.utf8)
+    }
+
+    /// The 1-based line where `needle` first occurs in `bytes`, if it does.
+    private static func line(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var line = 1
+        for start in 0...(bytes.count - needle.count) {
+            if bytes[start] == UInt8(ascii: "\n") { line += 1 }
+            if bytes[start] == needle[0], bytes[start..<start + needle.count].elementsEqual(needle) { return line }
+        }
+        return nil
     }
 
     private func fail(_ message: String, line: Int? = nil) -> Problem { Problem(message: message, line: line ?? self.line) }
@@ -66,30 +127,36 @@ struct XMLPropertyListReader {
 
     private mutating func document() throws(Problem) -> PropertyListValue {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-        try skipMisc(allowDoctype: true)
+        try skipMisc(prolog: true)
         guard index < bytes.count else { throw fail("it holds no value (no <plist> element)") }
         let tag = try startTag()
         let value: PropertyListValue
         if Self.same(tag.name, "plist") {
             guard !tag.selfClosing else { throw fail("the <plist> element is empty: it must hold one value", line: tag.line) }
-            try skipMisc(allowDoctype: false)
+            try skipMisc(prolog: false)
             guard index < bytes.count else { throw fail("the <plist> element is not closed") }
             if bytes[index...].starts(with: Self.endPlist) { throw fail("the <plist> element is empty: it must hold one value", line: tag.line) }
             value = try self.value(try startTag())
-            try skipMisc(allowDoctype: false)
+            try skipMisc(prolog: false)
             try endTag("plist", opened: tag)
         } else {
             value = try self.value(tag)
         }
-        try skipMisc(allowDoctype: false)
+        try skipMisc(prolog: false)
         guard index >= bytes.count else { throw fail("there is more after the property list's value: a property list holds one value") }
         return value
     }
 
     private static let endPlist = Array("</plist".utf8)
 
-    /// Skips whitespace, comments and processing instructions (and a DOCTYPE where one may stand).
-    private mutating func skipMisc(allowDoctype: Bool) throws(Problem) {
+    /// Skips whitespace, comments and processing instructions, and in the prolog (before the top
+    /// element) DOCTYPEs.
+    ///
+    /// In the prolog CoreFoundation's reader skips a comment from one byte past `<!--` and a
+    /// processing instruction from one byte past `<?`, so it does not see the end of `<!---->` or
+    /// `<?>` and reads on to the next `-->` or `?>`: those two are refused there, as is a DOCTYPE
+    /// with an internal subset (`[`), which CoreFoundation cannot read.
+    private mutating func skipMisc(prolog: Bool) throws(Problem) {
         while index < bytes.count {
             let byte = bytes[index]
             if Self.isSpace(byte) {
@@ -98,10 +165,16 @@ struct XMLPropertyListReader {
             } else if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
                 let rest = bytes[index...]
                 if rest.starts(with: Self.commentStart) {
+                    if prolog, bytes[(index + 4)...].starts(with: Self.commentEnd) {
+                        throw fail("an empty comment <!----> stands before the top element: CoreFoundation's reader does not end it there (it reads on to the next '-->'); remove it or write <!-- -->")
+                    }
                     try skipComment()
                 } else if bytes[index + 1] == UInt8(ascii: "?") {
+                    if prolog, bytes[(index + 1)...].starts(with: Array("?>".utf8)) {
+                        throw fail("'<?>' stands before the top element: CoreFoundation's reader does not end it there (it reads on to the next '?>'); remove it")
+                    }
                     try processingInstruction()
-                } else if allowDoctype, rest.starts(with: Self.doctype) {
+                } else if prolog, rest.starts(with: Self.doctype) {
                     try skipDoctype()
                 } else {
                     return
@@ -115,40 +188,32 @@ struct XMLPropertyListReader {
     }
 
     private static let commentStart = Array("<!--".utf8)
+    private static let commentEnd = Array("-->".utf8)
     private static let doctype = Array("<!DOCTYPE".utf8)
 
     private mutating func skipComment() throws(Problem) {
         let start = line
         index += 4
-        guard try skip(past: Array("-->".utf8)) else { throw fail("a comment is not closed (no '-->')", line: start) }
+        guard try skip(past: Self.commentEnd) else { throw fail("a comment is not closed (no '-->')", line: start) }
     }
 
-    /// A `<?…?>`; an `<?xml …?>` declaration's encoding must be UTF-8 or UTF-16.
+    /// A `<?…?>`, skipped (the encoding an `<?xml …?>` declares was checked before reading).
     private mutating func processingInstruction() throws(Problem) {
-        let start = line, from = index
+        let start = line
         guard try skip(past: Array("?>".utf8)) else { throw fail("a processing instruction is not closed (no '?>')", line: start) }
-        let text = bytes[from..<index]
-        guard text.starts(with: Array("<?xml".utf8)), let at = Self.find(Array("encoding".utf8), in: text) else { return }
-        var rest = text[at...].dropFirst(8).drop { Self.isSpace($0) || $0 == UInt8(ascii: "=") }
-        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return }
-        rest = rest.dropFirst()
-        let name = String(decoding: rest.prefix { $0 != quote }, as: UTF8.self)
-        let known = ["utf-8", "utf8", "utf-16", "utf16", "us-ascii", "ascii"]
-        guard known.contains(where: { ExactText.sameIgnoringASCIICase($0, name) }) else {
-            throw fail("the encoding \(JSONWriter.quoted(name)) is not read (only UTF-8 and UTF-16 are); convert the file with 'plutil -convert xml1'", line: start)
-        }
     }
 
+    /// A `<!DOCTYPE …>`, which ends at the first `>` as CoreFoundation ends it; an internal subset is refused.
     private mutating func skipDoctype() throws(Problem) {
         let start = line
-        var brackets = 0
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
             if byte == 0x0A { line += 1 }
-            if byte == UInt8(ascii: "[") { brackets += 1 }
-            if byte == UInt8(ascii: "]") { brackets -= 1 }
-            if byte == UInt8(ascii: ">"), brackets <= 0 { return }
+            if byte == UInt8(ascii: "[") {
+                throw fail("the DOCTYPE has an internal subset ('[…]'), which CoreFoundation's reader cannot read; use <!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">", line: start)
+            }
+            if byte == UInt8(ascii: ">") { return }
         }
         throw fail("the DOCTYPE is not closed", line: start)
     }
@@ -168,7 +233,10 @@ struct XMLPropertyListReader {
 
     // MARK: Tags
 
-    /// Reads a start tag at `<` (attributes are skipped, quoted values may hold `>`).
+    /// Reads a start tag at `<` as CoreFoundation's reader does: the tag ends at the first `>`
+    /// (quotes mean nothing: `<key a=">">` ends after `a="`), the name is what comes before the
+    /// first whitespace (or before the `>`, less a `/` just before it), anything between name and
+    /// `>` is ignored, and the tag is empty when a `/` stands just before the `>`.
     private mutating func startTag() throws(Problem) -> Tag {
         let tagLine = line
         guard index < bytes.count, bytes[index] == UInt8(ascii: "<") else { throw fail("an element is missing") }
@@ -177,24 +245,23 @@ struct XMLPropertyListReader {
             throw fail("an end tag stands where a value belongs")
         }
         let nameStart = index
-        while index < bytes.count, !Self.isNameEnd(bytes[index]) { index += 1 }
-        let name = Array(bytes[nameStart..<index])
-        guard !name.isEmpty else { throw fail("a '<' does not start an element") }
-        var quote: UInt8? = nil
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0A { line += 1 }
-            index += 1
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                let selfClosing = bytes[index - 2] == UInt8(ascii: "/")
-                return Tag(name: name, selfClosing: selfClosing, line: tagLine)
+        var nameEnd: Int? = nil
+        while index < bytes.count, bytes[index] != UInt8(ascii: ">") {
+            if Self.isSpace(bytes[index]) {
+                if nameEnd == nil { nameEnd = index }
+                if bytes[index] == 0x0A { line += 1 }
             }
+            index += 1
         }
-        throw fail("the <\(Self.text(name))> tag is not closed (no '>')", line: tagLine)
+        guard index < bytes.count else {
+            let shown = Array(bytes[nameStart..<(nameEnd ?? index)].prefix(40))
+            throw fail("the <\(Printable.text(Self.text(shown)))> tag is not closed (no '>')", line: tagLine)
+        }
+        let selfClosing = index > nameStart && bytes[index - 1] == UInt8(ascii: "/")
+        let name = Array(bytes[nameStart..<(nameEnd ?? (selfClosing ? index - 1 : index))])
+        index += 1
+        guard !name.isEmpty else { throw fail("a '<' does not start an element", line: tagLine) }
+        return Tag(name: name, selfClosing: selfClosing, line: tagLine)
     }
 
     /// Reads `</name>`, which must close `opened`.
@@ -215,101 +282,151 @@ struct XMLPropertyListReader {
 
     // MARK: Values
 
-    private mutating func value(_ tag: Tag) throws(Problem) -> PropertyListValue {
+    /// An array or dictionary whose contents are being read.
+    private struct Open {
+        let tag: Tag
+        let isDictionary: Bool
+        var elements: [PropertyListValue] = []
+        var entries: [(key: String, value: PropertyListValue)] = []
+        var keys = RepeatedKeys<Int>()
+        /// A dictionary's key whose value comes next.
+        var key: String? = nil
+        var keyLine = 0
+        var name: String { isDictionary ? "dict" : "array" }
+    }
+
+    /// The value that `first` starts, read without recursion: an explicit stack of the open
+    /// arrays and dictionaries (at most ``BinaryPropertyListCheck/maxDepth``), so the depth a
+    /// file may nest costs no call stack (an app may read plists on a thread with a small one).
+    private mutating func value(_ first: Tag) throws(Problem) -> PropertyListValue {
+        var stack: [Open] = []
+        var tag = first
+        while true {
+            var finished: PropertyListValue?
+            if let leaf = try leaf(tag) {
+                finished = leaf
+            } else {
+                // At most maxDepth levels of arrays and dictionaries, empty ones included, as the binary check allows.
+                if stack.count + 1 > BinaryPropertyListCheck.maxDepth {
+                    throw Problem(message: "too many nested arrays or dictionaries, failing on line \(tag.line)", line: nil)
+                }
+                let isDictionary = Self.same(tag.name, "dict")
+                if tag.selfClosing {
+                    finished = isDictionary ? .dictionary(PropertyListDictionary([])) : .array([])
+                } else {
+                    stack.append(Open(tag: tag, isDictionary: isDictionary))
+                }
+            }
+            // Hands finished values to the open container, closes containers, and finds the next tag.
+            while true {
+                if let value = finished {
+                    guard !stack.isEmpty else { return value }
+                    let last = stack.count - 1
+                    if stack[last].isDictionary {
+                        stack[last].entries.append((key: stack[last].key ?? "", value: value))
+                        stack[last].key = nil
+                    } else {
+                        stack[last].elements.append(value)
+                    }
+                    finished = nil
+                }
+                let last = stack.count - 1
+                try skipMisc(prolog: false)
+                guard index < bytes.count else { throw fail("<\(stack[last].name)> (line \(stack[last].tag.line)) is not closed") }
+                if bytes[index...].starts(with: Array("</".utf8)) {
+                    let open = stack.removeLast()
+                    try endTag(open.name, opened: open.tag)
+                    finished = try close(open)
+                    continue
+                }
+                tag = stack[last].isDictionary ? try keyAndValueTag(&stack[last]) : try startTag()
+                break
+            }
+        }
+    }
+
+    /// Reads a dictionary's `<key>` (checked against the keys before it) and the start tag of its value.
+    private mutating func keyAndValueTag(_ open: inout Open) throws(Problem) -> Tag {
+        let keyTag = try startTag()
+        guard Self.same(keyTag.name, "key") else {
+            throw fail("<\(Self.shown(keyTag.name))> stands where a <key> belongs inside <dict> (line \(open.tag.line))", line: keyTag.line)
+        }
+        let key = try text(keyTag)
+        if let first = open.keys.same(as: key) {
+            throw Problem(message: "duplicate key \(Printable.quoted(key)) in a <dict> (first at line \(first)): give each key once",
+                          line: keyTag.line, isKeyProblem: true)
+        }
+        if let other = open.keys.lookalike(of: key) {
+            throw Problem(message: "the keys \(Printable.quoted(other.key)) (line \(other.place)) and \(Printable.quoted(key)) in one <dict> are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one",
+                          line: keyTag.line, isKeyProblem: true)
+        }
+        open.keys.add(key, at: keyTag.line)
+        try skipMisc(prolog: false)
+        guard index < bytes.count, !bytes[index...].starts(with: Array("</".utf8)) else {
+            throw fail("the value is missing for key \(Printable.quoted(key)) inside <dict>", line: keyTag.line)
+        }
+        let valueTag = try startTag()
+        if Self.same(valueTag.name, "key") {
+            throw fail("the value is missing for key \(Printable.quoted(key)) inside <dict>", line: keyTag.line)
+        }
+        open.key = key
+        open.keyLine = keyTag.line
+        return valueTag
+    }
+
+    /// The value of a closed array or dictionary.
+    private func close(_ open: Open) throws(Problem) -> PropertyListValue {
+        guard open.isDictionary else { return .array(open.elements) }
+        // CoreFoundation turns a dictionary of one integer under CF$UID into a keyed archive's UID.
+        if open.entries.count == 1, ExactText.same(open.entries[0].key, "CF$UID"), case .integer = open.entries[0].value {
+            throw fail("a <dict> whose one key is CF$UID holding an <integer> is a keyed archive's reference (CoreFoundation reads it as one), not a dictionary", line: open.tag.line)
+        }
+        return .dictionary(PropertyListDictionary(open.entries))
+    }
+
+    /// The value of a leaf element; `nil` for `<dict>` and `<array>`.
+    private mutating func leaf(_ tag: Tag) throws(Problem) -> PropertyListValue? {
         switch Self.text(tag.name) {
-        case "dict": return try dictionary(tag)
-        case "array": return try array(tag)
+        case "dict", "array": return nil
         case "string": return .string(try text(tag))
         case "key": throw fail("a <key> stands where a value belongs (keys belong in a <dict>, each followed by its value)", line: tag.line)
         case "true", "false":
             if !tag.selfClosing {
-                guard try text(tag).isEmpty else { throw fail("<\(Self.text(tag.name))> holds text; write <\(Self.text(tag.name))/>", line: tag.line) }
+                // CoreFoundation wants the end tag right away: no text, reference or CDATA.
+                guard try text(tag, raw: true).isEmpty else { throw fail("<\(Self.text(tag.name))> holds text; write <\(Self.text(tag.name))/>", line: tag.line) }
             }
             return .bool(Self.same(tag.name, "true"))
-        case "integer": return .integer(try integer(try text(tag), line: tag.line))
+        case "integer": return .integer(try integer(try text(tag, raw: true), line: tag.line))
         case "real": return .real(try real(try text(tag), line: tag.line))
         case "date":
-            let written = try text(tag)
-            guard Self.isDate(written) else { throw fail("<date> \(JSONWriter.quoted(written)) is not a date (write YYYY-MM-DDTHH:MM:SSZ)", line: tag.line) }
+            let written = try text(tag, raw: true)
+            guard Self.isDate(written) else { throw fail("<date> \(Printable.quoted(written)) is not a date (write YYYY-MM-DDTHH:MM:SSZ)", line: tag.line) }
             return .date
         case "data":
-            let written = try text(tag)
+            // CoreFoundation refuses an empty <data/> (and <date/>, <integer/>, <real/>).
+            guard !tag.selfClosing else { throw fail("<data/> is empty; write <data></data> for no bytes", line: tag.line) }
+            let written = try text(tag, raw: true)
             guard Self.isBase64(written) else { throw fail("<data> does not hold base64", line: tag.line) }
             return .data
         case "plist": throw fail("a <plist> stands inside another", line: tag.line)
-        default: throw fail("unknown element <\(Self.text(tag.name))> (a property list has dict, key, array, string, integer, real, true, false, date and data)", line: tag.line)
+        default: throw fail("unknown element <\(Self.shown(tag.name))> (a property list has dict, key, array, string, integer, real, true, false, date and data)", line: tag.line)
         }
-    }
-
-    private mutating func nest(_ tag: Tag) throws(Problem) {
-        depth += 1
-        // At most maxDepth levels of arrays and dictionaries, as the binary check allows.
-        if depth > BinaryPropertyListCheck.maxDepth {
-            throw Problem(message: "too many nested arrays or dictionaries, failing on line \(tag.line)", line: nil)
-        }
-    }
-
-    private mutating func array(_ tag: Tag) throws(Problem) -> PropertyListValue {
-        guard !tag.selfClosing else { return .array([]) }
-        try nest(tag)
-        defer { depth -= 1 }
-        var elements: [PropertyListValue] = []
-        while true {
-            try skipMisc(allowDoctype: false)
-            guard index < bytes.count else { throw fail("<array> (line \(tag.line)) is not closed") }
-            if bytes[index...].starts(with: Array("</".utf8)) { break }
-            elements.append(try value(try startTag()))
-        }
-        try endTag("array", opened: tag)
-        return .array(elements)
-    }
-
-    private mutating func dictionary(_ tag: Tag) throws(Problem) -> PropertyListValue {
-        guard !tag.selfClosing else { return .dictionary(PropertyListDictionary([])) }
-        try nest(tag)
-        defer { depth -= 1 }
-        var entries: [(key: String, value: PropertyListValue)] = []
-        var keys = RepeatedKeys<Int>()
-        while true {
-            try skipMisc(allowDoctype: false)
-            guard index < bytes.count else { throw fail("<dict> (line \(tag.line)) is not closed") }
-            if bytes[index...].starts(with: Array("</".utf8)) { break }
-            let keyTag = try startTag()
-            guard Self.same(keyTag.name, "key") else {
-                throw fail("<\(Self.text(keyTag.name))> stands where a <key> belongs inside <dict> (line \(tag.line))", line: keyTag.line)
-            }
-            let key = try text(keyTag)
-            if let first = keys.same(as: key) {
-                throw Problem(message: "duplicate key \(JSONWriter.quoted(key)) in a <dict> (first at line \(first)): give each key once",
-                              line: keyTag.line, isKeyProblem: true)
-            }
-            if let other = keys.lookalike(of: key) {
-                throw Problem(message: "the keys \(JSONWriter.quoted(other.key)) (line \(other.place)) and \(JSONWriter.quoted(key)) in one <dict> are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; rename or remove one",
-                              line: keyTag.line, isKeyProblem: true)
-            }
-            keys.add(key, at: keyTag.line)
-            try skipMisc(allowDoctype: false)
-            guard index < bytes.count, !bytes[index...].starts(with: Array("</".utf8)) else {
-                throw fail("the value is missing for key \(JSONWriter.quoted(key)) inside <dict>", line: keyTag.line)
-            }
-            let valueTag = try startTag()
-            if Self.same(valueTag.name, "key") {
-                throw fail("the value is missing for key \(JSONWriter.quoted(key)) inside <dict>", line: keyTag.line)
-            }
-            entries.append((key: key, value: try value(valueTag)))
-        }
-        try endTag("dict", opened: tag)
-        return .dictionary(PropertyListDictionary(entries))
     }
 
     /// The text of a `<string>`, `<key>` or other leaf up to its end tag: references decoded,
     /// CDATA kept as written; an element or a comment inside is an error.
-    private mutating func text(_ tag: Tag) throws(Problem) -> String {
+    ///
+    /// `raw` text (`<integer>`, `<date>`, `<data>`) is read as CoreFoundation reads it: bytes up
+    /// to the end tag, no references and no CDATA (either is an error).
+    private mutating func text(_ tag: Tag, raw: Bool = false) throws(Problem) -> String {
         if tag.selfClosing { return "" }
         var written: [UInt8] = []
         let name = Self.text(tag.name)
         while index < bytes.count {
             let byte = bytes[index]
+            if raw, byte == UInt8(ascii: "&") || (byte == UInt8(ascii: "<") && bytes[index...].starts(with: Self.cdataStart)) {
+                throw fail("<\(name)> holds a character reference or CDATA, which CoreFoundation's reader does not decode there; write the \(name) plainly")
+            }
             if byte == UInt8(ascii: "&") {
                 written.append(contentsOf: try reference())
                 continue
@@ -334,6 +451,10 @@ struct XMLPropertyListReader {
                 try endTag(name, opened: tag)
                 guard let decoded = String(validating: written, as: UTF8.self) else {
                     throw fail("<\(name)> holds bytes that are not UTF-8", line: tag.line)
+                }
+                // CoreFoundation's string conversion drops a leading byte order mark: the text would not be what it reads.
+                guard !written.starts(with: [0xEF, 0xBB, 0xBF]) else {
+                    throw fail("<\(name)> starts with U+FEFF (a byte order mark), which CoreFoundation's reader drops; remove it", line: tag.line)
                 }
                 return decoded
             } else {
@@ -360,13 +481,14 @@ struct XMLPropertyListReader {
         case "apos": return [UInt8(ascii: "'")]
         default:
             var digits = body[...]
-            guard digits.first == UInt8(ascii: "#") else { throw fail("unknown character reference &\(Self.text(body));") }
+            guard digits.first == UInt8(ascii: "#") else { throw fail("unknown character reference &\(Self.shown(body));") }
             digits = digits.dropFirst()
             let hex = digits.first == UInt8(ascii: "x")
             if hex { digits = digits.dropFirst() }
-            guard !digits.isEmpty, let value = UInt32(Self.text(Array(digits)), radix: hex ? 16 : 10),
+            // CoreFoundation reads at most eight digits.
+            guard !digits.isEmpty, digits.count <= 8, digits.allSatisfy({ Self.isDigit($0, radix: hex ? 16 : 10) }), let value = UInt32(Self.text(Array(digits)), radix: hex ? 16 : 10),
                   let scalar = Unicode.Scalar(value), value != 0 else {
-                throw fail("the character reference &\(Self.text(body)); names no character")
+                throw fail("the character reference &\(Self.shown(body)); names no character")
             }
             return Array(String(Character(scalar)).utf8)
         }
@@ -388,19 +510,43 @@ struct XMLPropertyListReader {
         }
         guard !digits.isEmpty, digits.allSatisfy({ Self.isDigit($0, radix: radix) }),
               let magnitude = UInt64(String(decoding: digits, as: UTF8.self), radix: radix) else {
-            throw fail("<integer> \(JSONWriter.quoted(written)) is not an integer", line: line)
+            throw fail("<integer> \(Printable.quoted(written)) is not an integer", line: line)
         }
         if negative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("<integer> \(JSONWriter.quoted(written)) is out of range", line: line) }
+            guard magnitude <= UInt64(Int64.max) + 1 else { throw fail("<integer> \(Printable.quoted(written)) is out of range", line: line) }
             return Int(truncatingIfNeeded: 0 &- magnitude)
         }
+        // CoreFoundation keeps a larger one as an unsigned 64-bit number, which no Int holds.
+        guard magnitude <= UInt64(Int64.max) else { throw fail("<integer> \(Printable.quoted(written)) is out of range (above \(Int64.max))", line: line) }
         return Int(truncatingIfNeeded: magnitude)
     }
 
+    /// A `<real>`: CoreFoundation's words for infinities and NaN (any case), or a decimal number
+    /// `[+-]digits[.digits][e[+-]digits]` (a form both CoreFoundation's scanner and Swift read alike).
     private func real(_ written: String, line: Int) throws(Problem) -> Double {
-        let text = Array(written.utf8)
-        guard !text.isEmpty, text.allSatisfy({ $0 < 0x80 }), let number = Double(String(decoding: text, as: UTF8.self)) else {
-            throw fail("<real> \(JSONWriter.quoted(written)) is not a number", line: line)
+        let words: [(String, Double)] = [("nan", .nan), ("+infinity", .infinity), ("-infinity", -.infinity), ("infinity", .infinity),
+                                         ("-inf", -.infinity), ("inf", .infinity), ("+inf", .infinity)]
+        if let word = words.first(where: { ExactText.sameIgnoringASCIICase($0.0, written) }) { return word.1 }
+        var text = Array(written.utf8)[...]
+        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+        let whole = text.prefix { Self.isDigit($0, radix: 10) }
+        text = text.dropFirst(whole.count)
+        var fraction: ArraySlice<UInt8> = []
+        if text.first == UInt8(ascii: ".") {
+            text = text.dropFirst()
+            fraction = text.prefix { Self.isDigit($0, radix: 10) }
+            text = text.dropFirst(fraction.count)
+        }
+        var exponentOK = true
+        if let e = text.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            text = text.dropFirst()
+            if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+            let digits = text.prefix { Self.isDigit($0, radix: 10) }
+            exponentOK = !digits.isEmpty
+            text = text.dropFirst(digits.count)
+        }
+        guard !whole.isEmpty || !fraction.isEmpty, exponentOK, text.isEmpty, let number = Double(written) else {
+            throw fail("<real> \(Printable.quoted(written)) is not a number", line: line)
         }
         return number
     }
@@ -445,18 +591,11 @@ struct XMLPropertyListReader {
 
     private static func same(_ name: [UInt8], _ expected: String) -> Bool { name.elementsEqual(expected.utf8) }
     private static func text(_ name: [UInt8]) -> String { String(decoding: name, as: UTF8.self) }
+    /// An element name or reference body from the input, made printable for a message.
+    private static func shown(_ name: [UInt8]) -> String { Printable.text(text(name)) }
 
     private static func describe(_ byte: UInt8) -> String {
         byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "(byte 0x\(String(byte, radix: 16, uppercase: true)))"
     }
 
-    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var start = haystack.startIndex
-        while start + needle.count <= haystack.endIndex {
-            if haystack[start..<start + needle.count].elementsEqual(needle) { return start }
-            start += 1
-        }
-        return nil
-    }
 }

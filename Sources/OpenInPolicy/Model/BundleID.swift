@@ -134,4 +134,8 @@ extension BundleID {
     public static let mobileMail = BundleID(known: "com.apple.mobilemail")
     /// `com.mobileiron.ios.emailplus`, the default bundle ID of Email+.
     public static let emailPlus = BundleID(known: "com.mobileiron.ios.emailplus")
+    /// `com.mobileiron.ios.webatwork`, the default bundle ID of Web@Work (no public Ivanti page gives the real one; see Rules/web-links.md).
+    public static let webAtWork = BundleID(known: "com.mobileiron.ios.webatwork")
+    /// `com.apple.keyboard`, the system keyboard (what a `keyboard` request names when it is not a custom keyboard).
+    public static let systemKeyboard = BundleID(known: "com.apple.keyboard")
 }

@@ -162,6 +162,8 @@ public enum CopyAudience: String, Sendable, Hashable, CaseIterable, CustomString
     case allApps = "all-apps"
     /// Authorized AppConnect apps only (SECURECOPY).
     case appConnectApps = "appconnect-apps"
+    /// Apps an Intune app protection policy manages only ("Policy managed apps").
+    case managedApps = "managed-apps"
 
     public var description: String { rawValue }
 }
@@ -191,18 +193,19 @@ extension DataControlName {
     }
 }
 
-/// How to set each policy key a new channel needs, for ``InputError/policyKeyNotSet(_:_:)``.
+/// How to set each policy key a new channel needs, for ``InputError/policyKeyNotSet(_:_:)``: in the
+/// policy file only. A front end adds its own way (the CLI its flag, a decision table its context setting).
 enum PolicyKeyHint {
     static func hint(for key: String) -> String {
         switch key {
         case "openFromPolicy":
-            "add \"openFromPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\" to a JSON policy file (an AppConnect.plist cannot set it), or open-from=… to a table row's context"
+            "add \"openFromPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\" to a JSON policy file (an AppConnect.plist cannot set it)"
         case "pasteboardPolicy":
-            "add \"pasteboardPolicy\": \"unauthorized\", \"authorized\" or \"securecopy\" to a JSON policy file (an AppConnect.plist cannot set it), or pasteboard=… to a table row's context"
+            "add \"pasteboardPolicy\": \"unauthorized\", \"authorized\" or \"securecopy\" to a JSON policy file (an AppConnect.plist cannot set it)"
         case "printPolicy":
-            "add \"printPolicy\": \"unauthorized\" or \"authorized\" to a JSON policy file (an AppConnect.plist cannot set it), or print=… to a table row's context"
+            "add \"printPolicy\": \"unauthorized\" or \"authorized\" to a JSON policy file (an AppConnect.plist cannot set it)"
         case "device.secureServicesAvailable":
-            "under securecopy a copy depends on the device's secure services: add \"device\": {\"secureServicesAvailable\": true or false} to the policy file, give --secure-services available or unavailable on the command line, or add secure-services=available or unavailable to a table row's context"
+            "under securecopy a copy depends on the device's secure services: add \"device\": {\"secureServicesAvailable\": true or false} to the policy file"
         default:
             "add it to the policy file"
         }

@@ -26,9 +26,13 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownPasteboardPolicy(String)
     /// A print policy value that is none of the SDK's.
     case unknownPrintPolicy(String)
+    /// A Web DLP setting that is not `allowed` or `not-allowed`.
+    case unknownWebDLPPolicy(String)
     /// A request on a channel whose control the policy does not set: the
     /// policy key to add, and the channel that needs it.
     case policyKeyNotSet(String, Channel)
+    /// An Intune app protection policy that breaks one of Microsoft Graph's constraints on its properties.
+    case intuneConstraint(String)
 
     public var description: String {
         switch self {
@@ -61,8 +65,13 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownPrintPolicy(let value):
             "unknown print policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized"])
+        case .unknownWebDLPPolicy(let value):
+            "unknown Web DLP setting '\(value)'\(Self.nonASCII(value)): use allowed or not-allowed"
+                + DataControlName.didYouMean(value, among: ["allowed", "not-allowed"])
         case .policyKeyNotSet(let key, let channel):
             "channel \(channel.rawValue) needs \(key), which the policy does not set (there is no default: the engine fails closed): \(PolicyKeyHint.hint(for: key))"
+        case .intuneConstraint(let message):
+            message
         }
     }
 

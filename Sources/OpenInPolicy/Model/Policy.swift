@@ -23,9 +23,20 @@ public struct Policy: Sendable, Hashable {
     public var pasteboard: PasteboardPolicy? = nil
     /// The server's print policy, when the policy sets it (`print` requests need it).
     public var print: PrintPolicy? = nil
+    /// The AppConnect global policy's Web DLP setting for web addresses, when given (`nil`: a web address is decided as before).
+    public var webDLP: WebDLPPolicy? = nil
+    /// `excludedAppleActivityTypes`: the share-sheet activities the server excludes (compared byte for byte).
+    public var excludedActivityTypes: [BundleID] = []
 
-    /// Creates a policy; everything but the status has a permissive-to-describe, restrictive-to-enforce default,
-    /// and the controls beyond Open In (``openFrom``, ``pasteboard``, ``print``) are not set.
+    /// Creates a policy that sets any control; everything but the status has a permissive-to-describe,
+    /// restrictive-to-enforce default, and the controls beyond Open In (``openFrom``, ``pasteboard``,
+    /// ``print``) are not set unless given (a request on their channel is then refused, or an error
+    /// with ``Evaluator/decideOrThrow(_:)``).
+    ///
+    /// ```swift
+    /// let policy = Policy(status: .whitelist, whitelist: try Whitelist(["com.example.viewer"]),
+    ///                     openFrom: OpenFromPolicy(status: .authorized), pasteboard: .secureCopy, print: .unauthorized)
+    /// ```
     public init(
         status: OpenInStatus,
         whitelist: Whitelist = .empty,
@@ -34,6 +45,9 @@ public struct Policy: Sendable, Hashable {
         device: DeviceFacts = DeviceFacts(),
         app: AppFacts = AppFacts(),
         dragAndDrop: DragAndDropPolicy? = nil,
+        openFrom: OpenFromPolicy? = nil,
+        pasteboard: PasteboardPolicy? = nil,
+        print: PrintPolicy? = nil,
         enforcing: Bool = true
     ) {
         self.status = status
@@ -43,7 +57,45 @@ public struct Policy: Sendable, Hashable {
         self.device = device
         self.app = app
         self.dragAndDrop = dragAndDrop
+        self.openFrom = openFrom
+        self.pasteboard = pasteboard
+        self.print = print
         self.enforcing = enforcing
+    }
+
+    /// Creates a policy whose whitelist is given as strings, each checked: the one-`try` form.
+    ///
+    /// ```swift
+    /// let policy = try Policy(status: .whitelist, whitelist: ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail"])
+    /// ```
+    /// The other parameters are those of ``init(status:whitelist:config:infoPlist:device:app:dragAndDrop:openFrom:pasteboard:print:enforcing:)``.
+    /// - Throws: ``InputError/malformedBundleID(_:reason:)`` for the first string that is not a bundle ID
+    ///   (never a policy that silently drops it).
+    public init(
+        status: OpenInStatus,
+        whitelist: [String],
+        config: AppConfig = AppConfig(),
+        infoPlist: InfoPlistOverrides = InfoPlistOverrides(),
+        device: DeviceFacts = DeviceFacts(),
+        app: AppFacts = AppFacts(),
+        dragAndDrop: DragAndDropPolicy? = nil,
+        openFrom: OpenFromPolicy? = nil,
+        pasteboard: PasteboardPolicy? = nil,
+        print: PrintPolicy? = nil,
+        enforcing: Bool = true
+    ) throws(InputError) {
+        self.init(status: status, whitelist: try Whitelist(whitelist), config: config, infoPlist: infoPlist, device: device, app: app,
+                  dragAndDrop: dragAndDrop, openFrom: openFrom, pasteboard: pasteboard, print: print, enforcing: enforcing)
+    }
+
+    /// Reads the policy file at `path`, a JSON policy or an `AppConnect.plist` (no Foundation needed).
+    ///
+    /// Under "All AppConnect apps" the policy's whitelist is the device's AppConnect apps as the
+    /// file lists them; ``PolicyFile/read(path:buildSettings:)`` keeps that setting for a caller
+    /// that changes the device afterwards.
+    /// - Throws: ``FormatError`` naming the file (and line) when it cannot be read or is not a valid policy.
+    public init(contentsOfFile path: String) throws(FormatError) {
+        self = try PolicyFile.read(path: path).policy
     }
 
     /// Whether `target` counts as listed: always under AUTHORIZED, under
@@ -67,9 +119,12 @@ public struct Policy: Sendable, Hashable {
             guard let pasteboard else { return "pasteboardPolicy" }
             return pasteboard == .secureCopy && device.secureServicesAvailable == nil ? "device.secureServicesAvailable" : nil
         case .print: return print == nil ? "printPolicy" : nil
-        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: return nil
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop, .paste, .keyboard: return nil
         }
     }
+
+    /// Whether the server excludes `activity` from the share sheet (`excludedAppleActivityTypes`, exact bytes).
+    public func excludes(activity: BundleID) -> Bool { excludedActivityTypes.contains(activity) }
 
     /// Checks that this policy can decide `request`: a request on `open-from`, `copy`
     /// or `print` needs the policy to set that channel's control.
@@ -97,6 +152,8 @@ public struct AppConfig: Sendable, Hashable {
     public static let disableSchemeBlockingKey = "MI_AC_DISABLE_SCHEME_BLOCKING"
     /// `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`: `yes` or `true` allows Open In to all apps.
     public static let disableOpenInEnforcementKey = "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT"
+    /// `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`: `true` allows custom keyboards, any other value refuses them; absent, the app decides.
+    public static let allowCustomKeyboardsKey = "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS"
 
     /// The key-value pairs.
     public let values: [String: String]
@@ -104,6 +161,8 @@ public struct AppConfig: Sendable, Hashable {
     public let disablesSchemeBlocking: Bool
     /// Whether `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT` is `yes` or `true`, in any case.
     public let disablesOpenInEnforcement: Bool
+    /// What `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` says: `nil` when the key is not set, `true` only for exactly `true`.
+    public let allowsCustomKeyboards: Bool?
 
     /// Wraps key-value pairs and reads the two keys the engine uses.
     ///
@@ -111,7 +170,9 @@ public struct AppConfig: Sendable, Hashable {
     /// the value the Open In policy API details give ("by adding the key MI_AC_DISABLE_SCHEME_BLOCKING
     /// with the value true"); any other value leaves blocking on (fail closed)
     /// and `openin-check lint` reports it. `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`
-    /// counts for `yes` or `true` in any case.
+    /// counts for `yes` or `true` in any case. `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`
+    /// allows custom keyboards only when it is exactly `true`; any other value
+    /// refuses them (fail closed).
     ///
     /// Keys are matched byte for byte, as the SDK reads its `NSDictionary`:
     /// `MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING` (KELVIN SIGN for `K`) is another
@@ -119,13 +180,17 @@ public struct AppConfig: Sendable, Hashable {
     public init(_ values: [String: String] = [:]) {
         self.values = values
         var schemeBlocking = false, enforcement = false
+        var keyboards: Bool? = nil
         for (key, value) in values {
             if ExactText.same(key, AppConfig.disableSchemeBlockingKey) {
                 schemeBlocking = ExactText.same(value, "true")
             } else if ExactText.same(key, AppConfig.disableOpenInEnforcementKey) {
                 enforcement = ExactText.sameIgnoringASCIICase(value, "yes") || ExactText.sameIgnoringASCIICase(value, "true")
+            } else if ExactText.same(key, AppConfig.allowCustomKeyboardsKey) {
+                keyboards = ExactText.same(value, "true")
             }
         }
+        allowsCustomKeyboards = keyboards
         disablesSchemeBlocking = schemeBlocking
         disablesOpenInEnforcement = enforcement
     }
@@ -159,6 +224,12 @@ public struct DeviceFacts: Sendable, Hashable {
     /// Whether AppConnect's secure services are available (`secureServicesAvailability`),
     /// or `nil` when not given; a copy under SECURECOPY needs it.
     public var secureServicesAvailable: Bool? = nil
+    /// Whether Ivanti's secure browser Web@Work is installed (the Web DLP setting reads it).
+    public var webAtWorkInstalled: Bool = false
+    /// Web@Work's bundle IDs; the first is the one a redirect opens (never empty).
+    public var webAtWorkBundleIDs: [BundleID] = [.webAtWork] {
+        didSet { if webAtWorkBundleIDs.isEmpty { webAtWorkBundleIDs = [.webAtWork] } }
+    }
 
     /// Creates device facts.
     /// - Throws: ``InputError/malformedScheme(_:)`` for a handler scheme that is not a scheme.
@@ -194,6 +265,9 @@ public struct DeviceFacts: Sendable, Hashable {
 
     /// The bundle ID a redirect to Email+ opens.
     public var emailPlusTarget: BundleID { emailPlusBundleIDs.first ?? .emailPlus }
+
+    /// The bundle ID a redirect to Web@Work opens.
+    public var webAtWorkTarget: BundleID { webAtWorkBundleIDs.first ?? .webAtWork }
 }
 
 /// Facts about the app being managed.
@@ -205,6 +279,9 @@ public struct AppFacts: Sendable, Hashable {
     public private(set) var schemeOrigins: [String: [SchemeOrigin]] = [:]
     /// The schemes added without an origin (they stay when ``removeInfoPlistSchemes()`` runs).
     private var schemesWithoutOrigin: Set<String> = []
+    /// Whether the app lets custom keyboards in, its answer to `-shouldAllowExtensionPointIdentifier:`
+    /// (asked only when the config does not set `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`).
+    public var allowsCustomKeyboards: Bool = true
 
     /// Creates app facts with no schemes.
     public init() { urlSchemes = [] }
@@ -242,10 +319,15 @@ public struct AppFacts: Sendable, Hashable {
         }
     }
 
-    /// Equal when the schemes are: where they were declared does not change a decision.
-    public static func == (lhs: AppFacts, rhs: AppFacts) -> Bool { lhs.urlSchemes == rhs.urlSchemes }
+    /// Equal when the schemes and the keyboard answer are: where schemes were declared does not change a decision.
+    public static func == (lhs: AppFacts, rhs: AppFacts) -> Bool {
+        lhs.urlSchemes == rhs.urlSchemes && lhs.allowsCustomKeyboards == rhs.allowsCustomKeyboards
+    }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(urlSchemes) }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(urlSchemes)
+        hasher.combine(allowsCustomKeyboards)
+    }
 }
 
 /// Where one of the app's own URL schemes was declared: what `--explain` cites.
@@ -298,6 +380,26 @@ public enum DragAndDropPolicy: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+/// The AppConnect global policy's Web DLP setting: may an unsecured browser display a web address the app opens?
+public enum WebDLPPolicy: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// An unsecured browser may display it (with Web@Work installed, the user chooses).
+    case allowed
+    /// Only Web@Work may display it; without Web@Work the page does not display.
+    case notAllowed = "not-allowed"
+
+    /// Reads `allowed` or `not-allowed` (ASCII letters in any case, every other byte exactly).
+    /// - Throws: ``InputError/unknownWebDLPPolicy(_:)``.
+    public init(parsing text: String) throws(InputError) {
+        let folded = ExactText.asciiLowercased(text)
+        guard let value = WebDLPPolicy.allCases.first(where: { ExactText.same($0.rawValue, folded) }) else {
+            throw .unknownWebDLPPolicy(text)
+        }
+        self = value
+    }
+
+    public var description: String { rawValue }
+}
+
 /// URL scheme names: validation and case folding.
 enum URLScheme {
     /// Lowercases a scheme after checking RFC 3986's form (a trailing `:` is tolerated).
@@ -317,5 +419,33 @@ enum URLScheme {
             }
         }
         return ExactText.asciiLowercased(name)
+    }
+}
+
+extension AppConfig {
+    /// Why a key given on the command line cannot be set.
+    package struct KeyProblem: Error, Sendable {
+        package let message: String
+    }
+
+    /// This configuration with `key` set to `value`, keys compared byte for byte (as the SDK's
+    /// `NSDictionary` compares them), never by Swift's canonical equivalence.
+    ///
+    /// A key with exactly `key`'s bytes is overridden. A key that is different bytes but
+    /// canonically equivalent (`MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING` against the file's
+    /// `MI_AC_DISABLE_SCHEME_BLOCKING`) is an error: the SDK would hold two keys, which
+    /// ``values`` cannot. So is a key that is not a known key's bytes but is spelled like one
+    /// (`KeySpelling`, the check `lint` applies to files): the SDK would never read it.
+    /// - Complexity: O(n) in the number of keys, plus the spelling check's O(key length × known key length).
+    package func setting(_ key: String, to value: String) throws(KeyProblem) -> AppConfig {
+        for known in [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey] where KeySpelling.isMisspelling(key, of: known) {
+            throw KeyProblem(message: "the key \(Printable.quoted(key)) is not \(known)\(KeySpelling.difference(key)): keys are matched byte for byte, so the SDK would never read it; write \(known)")
+        }
+        var values = self.values
+        if let other = values.keys.first(where: { $0 == key }), !ExactText.same(other, key) {
+            throw KeyProblem(message: "the key \(Printable.quoted(key)) and the key \(Printable.quoted(other)) already set are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; give the key's exact bytes")
+        }
+        values[key] = value
+        return AppConfig(values)
     }
 }

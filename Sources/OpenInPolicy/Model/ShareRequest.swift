@@ -22,6 +22,10 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case copy
     /// Printing.
     case print
+    /// Pasting into this app what the user copied elsewhere; the request may name the `source` app.
+    case paste
+    /// Typing with a keyboard; `target` (optional) is the keyboard extension, `com.apple.keyboard` or none for the system keyboard.
+    case keyboard
 
     /// Reads a channel from its name, byte for byte (`quick-loo\u{212A}` is no channel).
     /// - Throws: ``InputError/unknownChannel(_:)``.
@@ -36,7 +40,7 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     public var requiresTarget: Bool {
         switch self {
         case .documentInteraction, .quickLook, .appExtension, .dragAndDrop: true
-        case .activityView, .openURL, .mailLink, .mailCompose, .openFrom, .copy, .print: false
+        case .activityView, .openURL, .mailLink, .mailCompose, .openFrom, .copy, .print, .paste, .keyboard: false
         }
     }
 
@@ -44,7 +48,7 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     public var isOpenIn: Bool {
         switch self {
         case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: true
-        case .openFrom, .copy, .print: false
+        case .openFrom, .copy, .print, .paste, .keyboard: false
         }
     }
 
@@ -55,9 +59,12 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
         case .openFrom: "openFromPolicy"
         case .copy: "pasteboardPolicy"
         case .print: "printPolicy"
-        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop: nil
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose, .dragAndDrop, .paste, .keyboard: nil
         }
     }
+
+    /// Whether the channel names the sending app in `source` (`open-from`, `paste`).
+    public var takesSource: Bool { self == .openFrom || self == .paste }
 
     /// What a request on this channel carries, for error messages.
     var fieldHint: String {
@@ -70,6 +77,8 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
         case .openFrom: "give the sending app as source (leave it out when unknown); it takes neither target nor url"
         case .copy: "target (optional) is an app the user pastes into; it takes neither url nor source"
         case .print: "it takes neither target, url nor source"
+        case .paste: "give the app the copy came from as source (leave it out when unknown); it takes neither target nor url"
+        case .keyboard: "target (optional) is the keyboard extension's bundle ID (com.apple.keyboard or none: the system keyboard); it takes neither url nor source"
         }
     }
 }
@@ -83,21 +92,23 @@ public struct ShareRequest: Sendable, Hashable {
     public var target: BundleID? {
         switch route {
         case .document(let target), .dragAndDrop(let target): target
-        case .activityView(let target), .copy(let target): target
-        case .mailto, .otherURL, .mailView, .openFrom, .print: nil
+        case .activityView(let target), .copy(let target), .keyboard(let target): target
+        case .mailto, .otherURL, .mailView, .openFrom, .print, .paste: nil
         }
     }
-    /// The app that sends a document to this app (`open-from`), when known.
+    /// The app that sends a document to this app (`open-from`), or whose copy is pasted (`paste`), when known.
     public var source: BundleID? {
-        if case .openFrom(let source) = route { return source }
-        return nil
+        switch route {
+        case .openFrom(let source), .paste(let source): source
+        default: nil
+        }
     }
     /// The URL opened (`open-url`) or tapped (`mail-link`).
     public var url: ShareURL? {
         switch route {
         case .mailto(let url), .otherURL(let url): url
         case .mailView(let url): url
-        case .document, .dragAndDrop, .activityView, .openFrom, .copy, .print: nil
+        case .document, .dragAndDrop, .activityView, .openFrom, .copy, .print, .paste, .keyboard: nil
         }
     }
     /// The shared file's name, from which a dummy file name is made when one is substituted.
@@ -140,26 +151,33 @@ public struct ShareRequest: Sendable, Hashable {
             if target != nil { throw .unexpectedField("target", channel) }
             if url != nil { throw .unexpectedField("url", channel) }
             route = .print
+        case .paste:
+            if target != nil { throw .unexpectedField("target", channel) }
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = .paste(nil)
+        case .keyboard:
+            if url != nil { throw .unexpectedField("url", channel) }
+            route = .keyboard(target)
         }
         self.channel = channel
         self.document = document
     }
 
-    /// Creates a request that may name the sending app of `open-from` in `source`.
+    /// Creates a request that may name the sending app of `open-from`, or the app a pasted copy came from, in `source`.
     ///
     /// (A separate initialiser, so the one without a source — what the Open In
     /// channels use, the JSON Lines fast path included — carries no extra argument.)
     /// - Throws: as ``init(channel:target:url:document:)``, and
-    ///   ``InputError/unexpectedField(_:_:)`` for a source on any channel but `open-from`.
+    ///   ``InputError/unexpectedField(_:_:)`` for a source on any channel but `open-from` and `paste`.
     public init(channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, source: BundleID?, document: String? = nil) throws(InputError) {
         guard let source else {
             try self.init(channel: channel, target: target, url: url, document: document)
             return
         }
-        guard channel == .openFrom else { throw .unexpectedField("source", channel) }
+        guard channel.takesSource else { throw .unexpectedField("source", channel) }
         if target != nil { throw .unexpectedField("target", channel) }
         if url != nil { throw .unexpectedField("url", channel) }
-        self.init(channel: channel, route: .openFrom(source), document: document)
+        self.init(channel: channel, route: channel == .paste ? .paste(source) : .openFrom(source), document: document)
     }
 
     /// A request whose route is already worked out.
@@ -181,7 +199,7 @@ public struct ShareRequest: Sendable, Hashable {
     }
 }
 
-/// Which of the channel rules (5 to 13) a request reaches, with its payload.
+/// Which of the channel rules (7 to 17) a request reaches, with its payload.
 enum Route: Sendable, Hashable {
     case activityView(BundleID?)
     case mailto(ShareURL)
@@ -192,4 +210,6 @@ enum Route: Sendable, Hashable {
     case openFrom(BundleID?)
     case copy(BundleID?)
     case print
+    case paste(BundleID?)
+    case keyboard(BundleID?)
 }

@@ -132,6 +132,8 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the scheme is `mailto` (in any case).
     public var isMailto: Bool { scheme == "mailto" }
+    /// Whether the scheme is `http` or `https` (a web address).
+    public var isWeb: Bool { scheme == "http" || scheme == "https" }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {

@@ -68,6 +68,12 @@ public struct Whitelist: Sendable, Hashable, Sequence {
         self.init(ids)
     }
 
+    /// Creates a whitelist from strings, checking each: `try Whitelist(["com.example.viewer"])`.
+    /// - Throws: ``InputError/malformedBundleID(_:reason:)`` for the first invalid entry.
+    public init(_ strings: [String]) throws(InputError) {
+        try self.init(parsing: strings)
+    }
+
     /// The empty whitelist.
     public static let empty = Whitelist(list: .empty)
 

@@ -1,4 +1,4 @@
-/// Rule 5: the share sheet cannot be checked, so it is blocked for every target.
+/// Rule 7: the share sheet cannot be checked, so it is blocked for every target.
 enum ActivityViewRule: RuleUnit {
     static let blocksAll = RuleInfo(
         "activity-view.blocks-all",

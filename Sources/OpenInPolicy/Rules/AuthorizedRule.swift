@@ -1,4 +1,4 @@
-/// Rule 4: AUTHORIZED allows every Open In channel.
+/// Rule 6: AUTHORIZED allows every Open In channel.
 enum AuthorizedRule: RuleUnit {
     static let allow = RuleInfo(
         "authorized.allow",
@@ -11,12 +11,12 @@ enum AuthorizedRule: RuleUnit {
 
     static func applies(_ policy: PreparedPolicy) -> Bool { policy.status == .authorized }
 
-    /// The Open In channels only: Open From, copy and print have controls of their own (rules 11 to 13).
+    /// The Open In channels only: Open From, copy and print have controls of their own (rules 13 to 17).
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) && request.channel.isOpenIn }
 
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
         Decision(outcome: .allow, target: Delivery.receiver(of: request, policy), openInUI: .enabled, rule: allow.id)
     }
 
-    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] { [facts.status] }
+    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] { [facts.status] + facts.webDLPNotGiven }
 }

@@ -1,4 +1,4 @@
-/// Rule 12: copying to the general pasteboard, under the pasteboard policy.
+/// Rule 14: copying to the general pasteboard, under the pasteboard policy.
 enum CopyRule: RuleUnit {
     static let unauthorized = RuleInfo(
         "copy.unauthorized",

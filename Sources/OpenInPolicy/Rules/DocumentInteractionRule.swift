@@ -1,4 +1,4 @@
-/// Rule 9: document interaction, Quick Look and app extensions.
+/// Rule 11: document interaction, Quick Look and app extensions.
 enum DocumentInteractionRule: RuleUnit {
     static let listed = RuleInfo(
         "document.listed-target",
@@ -9,7 +9,7 @@ enum DocumentInteractionRule: RuleUnit {
     static let unlisted = RuleInfo(
         "document.unlisted-target",
         summary: "Document interaction, Quick Look and app extensions give an unlisted target a dummy file with a mangled name, and call the Open In callback.",
-        reason: "The target app is not in the whitelist, so it receives a dummy file it cannot open.",
+        reason: "The target app is not listed (UNAUTHORIZED lists no app; WHITELIST only the apps in its whitelist), so it receives a dummy file it cannot open.",
         source: [.guide(.openIn)],
         quote: "the AppConnect library substitutes a dummy file with a mangled name. Therefore, the target app cannot open the file.")
 

@@ -1,4 +1,4 @@
-/// Rule 10: drag and drop with no drag-and-drop policy follows the Open In listing.
+/// Rule 12: drag and drop with no drag-and-drop policy follows the Open In listing.
 enum DragAndDropListingRule: RuleUnit {
     static let source: [Citation] = [.choice("Rules/drag-and-drop.md", "Our choices")]
     static let quote = "With no drag-and-drop policy given, drag and drop follows the Open In listing."

@@ -1,4 +1,4 @@
-/// Rule 3: the server's app-specific config turns Open In enforcement off.
+/// Rule 5: the server's app-specific config turns Open In enforcement off.
 enum EnforcementDisabledRule: RuleUnit {
     static let allow = RuleInfo(
         "enforcement-disabled.allow",
@@ -11,7 +11,7 @@ enum EnforcementDisabledRule: RuleUnit {
 
     static func applies(_ policy: PreparedPolicy) -> Bool { policy.enforcementDisabled }
 
-    /// The Open In channels only: Open From, copy and print have controls of their own (rules 11 to 13).
+    /// The Open In channels only: Open From, copy and print have controls of their own (rules 13 to 17).
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool { applies(policy) && request.channel.isOpenIn }
 
     static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision {
@@ -20,6 +20,6 @@ enum EnforcementDisabledRule: RuleUnit {
 
     static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String] {
         let key = AppConfig.disableOpenInEnforcementKey
-        return ["the app config sets \(key) to '\(facts.policy.config[key] ?? "")'"]
+        return ["the app config sets \(key) to '\(facts.policy.config[key] ?? "")'"] + facts.webDLPNotGiven
     }
 }

@@ -1,4 +1,4 @@
-/// Rule 8: a `mailto:` link tapped in a web or text view, which goes to the device's mail app,
+/// Rule 10: a `mailto:` link tapped in a web or text view, which goes to the device's mail app,
 /// or `MFMailComposeViewController`, which is always native Mail.
 enum MailViewRule: RuleUnit {
     static let quote = "For example, with these policy settings, this method is called when the device user taps a :mailTo link in a UIWebView, WKWebView, or UITextView, or when the app attempts to display a MFMailComposeViewController."
@@ -17,7 +17,7 @@ enum MailViewRule: RuleUnit {
     static let blocked = RuleInfo(
         "mail-view.blocked",
         summary: "A mailto: link tapped in a web or text view, or the mail compose sheet, is denied with the Open In callback when its mail app is not allowed; the scheme-blocking override and Email+ do not apply.",
-        reason: "The mail app is not in the whitelist (native Mail needs both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call.",
+        reason: "The mail app is not listed (UNAUTHORIZED lists no app; WHITELIST lists native Mail only with both Mail IDs), and the scheme-blocking override covers only the app's own openURL: call.",
         source: [.guide(.openIn)], quote: quote)
 
     static let rules = [mailAllowed, listedHandler, blocked]

@@ -1,4 +1,4 @@
-/// Rule 6: the app's own `openURL:` with a `mailto:` URL, which goes to the device's mail app
+/// Rule 8: the app's own `openURL:` with a `mailto:` URL, which goes to the device's mail app
 /// (the `mailto` handler of the device facts, or native Mail when none is given).
 enum MailtoOpenURLRule: RuleUnit {
     static let mailAllowed = RuleInfo(

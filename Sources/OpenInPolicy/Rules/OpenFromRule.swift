@@ -1,4 +1,4 @@
-/// Rule 11: a document another app sends to this app, under the Open From policy.
+/// Rule 13: a document another app sends to this app, under the Open From policy.
 enum OpenFromRule: RuleUnit {
     static let blockedCallback: [Citation] = [.header(.appConnectInterface, "-appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:")]
 
@@ -30,8 +30,8 @@ enum OpenFromRule: RuleUnit {
         "open-from.unknown-source",
         summary: "Under the Open From policy WHITELIST, a document from an unknown app is refused with the Open From callback: unknown never means listed.",
         reason: "The sending app is unknown, and an unknown app is never taken as listed.",
-        source: [.choice("Rules/open-from.md", "Our choices")] + blockedCallback,
-        quote: "An unknown source under WHITELIST is denied, as an unknown URL handler is under Open In (rule 7): the library cannot show that it is listed.")
+        source: [.choice("Rules/open-from.md", "Our choices"), .guide(.revisionHistory440)] + blockedCallback,
+        quote: "An unknown source under WHITELIST is denied, as an unknown URL handler is under Open In (rule 9): the library cannot show that it is listed.")
 
     static let rules = [unauthorized, authorized, listedSource, unlistedSource, unknownSource]
 
@@ -86,7 +86,8 @@ enum OpenFromRule: RuleUnit {
             if ids.contains(source) { return [status, "\(list) holds \(source)"] }
             return [status, "\(list) does not hold \(source) (it holds \(facts.summary(ids.firstIDs, count: ids.count)); there is no Mail pair for Open From)"]
         case unknownSource.id:
-            return [status, "the request names no source app (--source or \"source\"), and an unknown app is never taken as listed"]
+            return [status, "the request names no source app (request key source), and an unknown app is never taken as listed",
+                    "iOS 13 does not give the sending app's bundle ID when its team ID differs (AP-5179), so the callback's sourceApplication is nil"]
         default:
             return [status, "the Open In policy, MI_AC_DISABLE_OPEN_IN_ENFORCEMENT and the whitelist do not concern Open From"]
         }

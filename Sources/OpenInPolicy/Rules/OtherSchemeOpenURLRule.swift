@@ -1,4 +1,4 @@
-/// Rule 7: the app's own `openURL:` with any scheme but `mailto:`.
+/// Rule 9: the app's own `openURL:` with any scheme but `mailto:`.
 enum OtherSchemeOpenURLRule: RuleUnit {
     static let source: [Citation] = [.guide(.openIn)]
     static let choices: [Citation] = [.choice("Rules/other-url-schemes.md", "Our choices")]
@@ -24,7 +24,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
     static let unlistedHandler = RuleInfo(
         "open-url.unlisted-handler",
         summary: "openURL: with a custom scheme is denied, with the URL callback, when the app that handles it is not listed.",
-        reason: "The app that handles the URL's scheme is not in the whitelist.",
+        reason: "The app that handles the URL's scheme is not listed (UNAUTHORIZED lists no app; WHITELIST only the apps in its whitelist).",
         source: source,
         quote: "the Open In policy is ACOPENINPOLICY_WHITELIST, and the whitelist does not contain the bundle ID of an app that can handle the URL")
     static let unknownHandler = RuleInfo(
@@ -70,9 +70,9 @@ enum OtherSchemeOpenURLRule: RuleUnit {
             return ["'\(scheme)' is one of the app's own URL schemes: opening it is not Open In"]
                 + facts.policy.app.schemeOrigins[scheme, default: []].map { "'\(scheme)' is declared by \($0)" }
         case webScheme.id:
-            return ["'\(scheme)' is a web scheme: opening a web address is not Open In"]
+            return ["'\(scheme)' is a web scheme: opening a web address is not Open In"] + facts.webDLPNotGiven
         case unknownHandler.id:
-            return [facts.status, "no handler is known for scheme '\(scheme)' (give one with --scheme-handler \(scheme)=BUNDLE_ID or device.schemeHandlers)",
+            return [facts.status, "no handler is known for scheme '\(scheme)' (policy key device.schemeHandlers.\(scheme))",
                     "an unknown handler is never taken as listed"]
         default:
             guard let handler = facts.policy.device.handler(forScheme: scheme) else { return [] }
@@ -80,7 +80,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
         }
     }
 
-    /// Every scheme but `mailto` (rule 6's): web schemes, own and handled schemes, and a fresh one.
+    /// Every scheme but `mailto` (rule 8's): web schemes, own and handled schemes, and a fresh one.
     static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] {
         [.eachSchemeButMailto]
     }

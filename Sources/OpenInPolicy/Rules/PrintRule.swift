@@ -1,4 +1,4 @@
-/// Rule 13: printing, under the print policy (the SDK has no blocked-print callback).
+/// Rule 15: printing, under the print policy (the SDK has no blocked-print callback).
 enum PrintRule: RuleUnit {
     static let unauthorized = RuleInfo(
         "print.unauthorized",

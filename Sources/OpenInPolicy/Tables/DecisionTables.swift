@@ -34,9 +34,12 @@ public enum DecisionTables {
     public static func parse(_ text: String, file: String) throws(TableError) -> [TableCase] {
         var cases: [TableCase] = []
         var seenIDs: [String: Int] = [:]
+        let document = try MarkdownTables.document(text, file: file)
+        var sources: [String: TableSource] = [:]
+        var usedSources: Set<Int> = []
         var fleets: [String: Result<Fleet, FormatError>] = [:]
         var lines: [Substring]? = nil
-        for table in try MarkdownTables.tables(in: text, file: file) {
+        for table in document.tables {
             // A table under a `Fleet:` line is a fleet table (FleetTables).
             if lines == nil { lines = MarkdownTables.lines(of: text) }
             if let fleetLine = FleetTables.fleetLine(above: table.headerLine, lines: lines!) {
@@ -45,8 +48,15 @@ public enum DecisionTables {
             }
             let header = table.header.map { $0.lowercased() }
             guard header.contains("id"), header.contains("outcome") else {
-                try rejectLookalike(header, line: table.headerLine, file: file)
+                try rejectLookalike(header, line: table.headerLine, file: file, named: table.source != nil)
                 continue
+            }
+            var base: PolicyInputs? = nil
+            if let line = table.source {
+                switch try TableSource.load(line, tableFile: file, cache: &sources) {
+                case .policy(let inputs): base = inputs
+                }
+                usedSources.insert(line.line)
             }
             for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
                 let known = (inputColumns.union(expectedColumns)).sorted()
@@ -56,8 +66,10 @@ public enum DecisionTables {
             if table.rows.isEmpty {
                 throw TableError(file: file, line: table.headerLine, message: "this decision table has no rows: add a row under the delimiter line, or remove the table")
             }
-            for required in requiredColumns where !header.contains(required) {
-                throw TableError(file: file, line: table.headerLine, message: "a decision table needs a '\(required)' column")
+            for required in requiredColumns where !header.contains(required) && !(required == "policy" && base != nil) {
+                throw TableError(file: file, line: table.headerLine, message: required == "policy"
+                    ? "a decision table needs a 'policy' column, or a line 'Policy: [title](path/to/policy.json)' above it in its section"
+                    : "a decision table needs a '\(required)' column")
             }
             if Set(header).count != header.count {
                 throw TableError(file: file, line: table.headerLine, message: "a column appears twice in the header")
@@ -75,10 +87,22 @@ public enum DecisionTables {
                 }
                 seenIDs[id] = row.line
                 let place = Place(file: file, line: row.line)
-                let inputs = RowInputs.Built(try RowInputs.build(cells, at: place))
+                let inputs: RowInputs.Built
+                if cells["policy"] == "intune" {
+                    switch try IntuneRowInputs.build(cells, at: place) {
+                    case .success(let (context, request)): inputs = .intune(context, request)
+                    case .failure(let error): inputs = .invalid(error)
+                    }
+                } else {
+                    inputs = RowInputs.Built(try RowInputs.build(cells, base: base, at: place))
+                }
                 let expected = try expectation(cells, at: place)
                 cases.append(TableCase(file: file, line: row.line, id: id, cells: cells, expected: expected, inputs: inputs))
             }
+        }
+        // A policy named for no decision table would be a check that checks nothing.
+        if let unused = document.sources.first(where: { !usedSources.contains($0.line) }) {
+            throw TableError(file: file, line: unused.line, message: "this '\(unused.keyword)' line names what the decision tables below it run against, but no decision table follows it in its section: move it above one, or remove it")
         }
         return cases
     }
@@ -121,9 +145,9 @@ public enum DecisionTables {
 
     /// Throws for a table that has two or more of a decision table's required columns but not `id` and
     /// `outcome` together: it was meant as a decision table, and skipping it would check nothing.
-    static func rejectLookalike(_ header: [String], line: Int, file: String) throws(TableError) {
+    static func rejectLookalike(_ header: [String], line: Int, file: String, named: Bool = false) throws(TableError) {
         let present = requiredColumns.filter(header.contains)
-        guard present.count >= 2 else { return }
+        guard present.count >= 2 || (named && present.count >= 1) else { return }
         let missing = requiredColumns.filter { !header.contains($0) && ($0 == "id" || $0 == "outcome") }
         let columns = present.map { "'\($0)'" }.joined(separator: ", ")
         throw TableError(file: file, line: line, message: "this table has \(columns) columns like a decision table but no \(missing.map { "'\($0)'" }.joined(separator: " or ")) column, so none of its rows would run: add \(missing.count == 1 ? "it" : "them"), or rename the other columns if it is not a decision table")
@@ -137,9 +161,18 @@ public enum DecisionTables {
             return FleetTables.run(tableCase, row)
         case .invalid(let error):
             if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
-            return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)"])
+            return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)\(contextHint(for: error))"])
         case .valid(let policy, let request):
-            let decision = Evaluator(policy: policy).decide(request)
+            return compare(tableCase, Evaluator(policy: policy).decide(request))
+        case .intune(let context, let request):
+            return compare(tableCase, IntuneEvaluator(context: context).decide(request))
+        }
+    }
+
+    /// Compares a row's expected columns with `decision`.
+    static func compare(_ tableCase: TableCase, _ decision: Decision) -> TableResult {
+        let expected = tableCase.expected
+        do {
             guard let outcome = expected.outcome else {
                 return TableResult(tableCase: tableCase, mismatches: ["outcome: expected error, got \(decision.outcome) (rule \(decision.rule))"])
             }
@@ -159,6 +192,21 @@ public enum DecisionTables {
             if let dummy = expected.dummy { compare("dummy", dummy ?? "-", decision.dummyFileName ?? "-") }
             return TableResult(tableCase: tableCase, mismatches: mismatches)
         }
+    }
+
+    /// `, or add open-from=… to the row's context` for an error a context setting fixes, else nothing:
+    /// the library's message names only the policy file's key.
+    static func contextHint(for error: InputError) -> String {
+        guard case .policyKeyNotSet(let key, _) = error else { return "" }
+        let setting: String
+        switch key {
+        case "openFromPolicy": setting = "open-from=…"
+        case "pasteboardPolicy": setting = "pasteboard=…"
+        case "printPolicy": setting = "print=…"
+        case "device.secureServicesAvailable": setting = "secure-services=available or secure-services=unavailable"
+        default: return ""
+        }
+        return ", or add \(setting) to the row's context"
     }
 
     /// The `*.md` files at `path`: the file itself, or a directory's files, recursively, sorted.
@@ -228,7 +276,7 @@ public enum DecisionTables {
         } else if let parsed = Outcome(parsing: outcomeText) {
             outcome = parsed
         } else {
-            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error.\(Suggestion.phrase(for: outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
+            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, deliver-encrypted, or error.\(Suggestion.phrase(for: outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
         }
         var to: BundleID?? = nil
         if let text = try required("to") {
@@ -244,7 +292,7 @@ public enum DecisionTables {
                 audience = .some(nil)
             } else {
                 guard let parsed = CopyAudience(rawValue: text) else {
-                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, or - for none")
+                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, managed-apps, or - for none")
                 }
                 audience = .some(parsed)
             }

@@ -5,6 +5,41 @@ enum MarkdownTables {
         var header: [String]
         var headerLine: Int
         var rows: [(line: Int, cells: [String])]
+        /// The line above the table, in its section, that names what its rows run against
+        /// (`Policy: [title](PATH)`), if any: see ``TableSource``.
+        var source: SourceLine? = nil
+    }
+
+    /// A line that names what the tables below it run against: one of ``TableSource/keywords``
+    /// at the start of the line (after at most three spaces), outside code blocks.
+    struct SourceLine: Hashable {
+        /// The keyword, colon included (`Policy:`).
+        let keyword: String
+        /// What follows the keyword, trimmed.
+        let text: String
+        /// The line's 1-based number.
+        let line: Int
+
+        init?(_ line: Substring, number: Int) {
+            let indent = line.prefix { $0 == " " }
+            guard indent.count <= 3 else { return nil }
+            let rest = line.dropFirst(indent.count)
+            guard let keyword = TableSource.keywords.first(where: { rest.hasPrefix($0) }) else { return nil }
+            self.keyword = keyword
+            text = String(rest.dropFirst(keyword.count).trimmingSpaces)
+            self.line = number
+        }
+    }
+
+    /// Whether `line` is an ATX heading (`#` to `######`, then a space or the end), which starts a section.
+    static func isHeading(_ line: Substring) -> Bool {
+        let indent = line.prefix { $0 == " " }
+        guard indent.count <= 3 else { return false }
+        let rest = line.dropFirst(indent.count)
+        let hashes = rest.prefix { $0 == "#" }
+        guard (1...6).contains(hashes.count) else { return false }
+        let after = rest.dropFirst(hashes.count)
+        return after.isEmpty || after.first == " " || after.first == "\t"
     }
 
     /// The lines of `text` without their line breaks: `\n`, `\r\n` (one `Character` in Swift) and a lone
@@ -46,8 +81,21 @@ enum MarkdownTables {
     /// - Throws: ``TableError`` for what would otherwise hide a table or its rows without a word: a code
     ///   fence that is never closed, one closed with the other fence character, and a row indented with a tab.
     static func tables(in text: String, file: String) throws(TableError) -> [Table] {
+        try document(text, file: file).tables
+    }
+
+    /// Every pipe table outside fenced code blocks (as ``tables(in:file:)``), each with the source line
+    /// that applies to it, and every source line found.
+    ///
+    /// A source line applies to the tables after it in its section (up to the next heading), until
+    /// another source line replaces it; two with no table between them, in one section, are an error.
+    /// - Throws: ``TableError`` as ``tables(in:file:)``, and for a second source line before any table uses the first.
+    static func document(_ text: String, file: String) throws(TableError) -> (tables: [Table], sources: [SourceLine]) {
         let lines = lines(of: text)
         var tables: [Table] = []
+        var sources: [SourceLine] = []
+        /// The source line in force, and whether a table has followed it yet.
+        var current: (source: SourceLine, used: Bool)? = nil
         var openFence: (fence: Fence, line: Int)? = nil
         var index = 0
         while index < lines.count {
@@ -70,10 +118,25 @@ enum MarkdownTables {
                 continue
             }
             try rejectTabIndent(lines[index], file: file, line: number)
+            if isHeading(lines[index]) {
+                current = nil
+                index += 1
+                continue
+            }
+            if let source = SourceLine(lines[index], number: number) {
+                if let previous = current, !previous.used {
+                    throw TableError(file: file, line: number, message: "a second '\(source.keyword)' line before any table: line \(previous.source.line) already names what the next table runs against; keep one")
+                }
+                current = (source, false)
+                sources.append(source)
+                index += 1
+                continue
+            }
             let line = lines[index].drop { $0 == " " }
             if line.hasPrefix("|"), index + 1 < lines.count, isDelimiter(lines[index + 1]) {
                 try rejectTabIndent(lines[index + 1], file: file, line: number + 1)
-                var table = Table(header: cells(of: line), headerLine: number, rows: [])
+                var table = Table(header: cells(of: line), headerLine: number, rows: [], source: current?.source)
+                if current != nil { current!.used = true }
                 index += 2
                 while index < lines.count {
                     try rejectTabIndent(lines[index], file: file, line: index + 1)
@@ -90,7 +153,7 @@ enum MarkdownTables {
         if let open = openFence {
             throw TableError(file: file, line: open.line, message: "this \(open.fence.text) code block is never closed, so nothing after it is read: close it with a \(open.fence.text) line")
         }
-        return tables
+        return (tables, sources)
     }
 
     /// Throws for a `|` row indented with a tab: Markdown reads it as code, not as a table row.

@@ -3,6 +3,8 @@ enum RowInputs {
     /// A row's inputs as built when the row is parsed: a policy and a request, or why they are invalid.
     enum Built: Sendable, Hashable {
         case valid(Policy, ShareRequest)
+        /// An Intune row (`policy` is `intune`): the sending app's context and the request.
+        case intune(IntuneContext, ShareRequest)
         case invalid(InputError)
         /// A fleet table's row (``FleetTables``).
         case fleet(FleetTables.Row)
@@ -16,11 +18,13 @@ enum RowInputs {
     }
 
     /// The policy and request of a row, or the input error that makes them invalid.
+    /// - Parameter base: the policy the table names (``TableSource``), which the row's cells override;
+    ///   nil when the row states the whole policy.
     /// - Throws: ``TableError`` when a cell is not in the table format (an unknown setting, a missing `=`).
-    static func build(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(Policy, ShareRequest), InputError> {
+    static func build(_ cells: [String: String], base: PolicyInputs? = nil, at place: Place) throws(TableError) -> Result<(Policy, ShareRequest), InputError> {
         let settings = try Settings(parsing: cells["context"] ?? "-", at: place)
         do {
-            return .success(try inputs(cells, settings, at: place))
+            return .success(try inputs(cells, settings, base: base, at: place))
         } catch let error as InputError {
             return .failure(error)
         } catch let error as TableError {
@@ -30,38 +34,26 @@ enum RowInputs {
         }
     }
 
-    private static func inputs(_ cells: [String: String], _ settings: Settings, at place: Place) throws -> (Policy, ShareRequest) {
+    private static func inputs(_ cells: [String: String], _ settings: Settings, base: PolicyInputs?, at place: Place) throws -> (Policy, ShareRequest) {
         func value(_ column: String) -> String? {
             guard let text = cells[column], !text.isEmpty, text != "-" else { return nil }
             return text
         }
-        let setting = try PolicySetting(parsing: cells["policy"] ?? "")
+        // Without a named policy the row states it all: its `policy` cell is required, `-` in
+        // `whitelist` means none. Under a named policy, `-` (or no column) keeps the policy's value.
+        var inputs = base ?? PolicyInputs(setting: .status(.unauthorized))
+        if base == nil || value("policy") != nil {
+            inputs.setting = try PolicySetting(parsing: cells["policy"] ?? "")
+        }
         let whitelistText = value("whitelist")
-        if setting == .allAppConnectApps, whitelistText != nil {
+        if inputs.setting == .allAppConnectApps, whitelistText != nil {
             throw place.error("the appconnect policy takes its whitelist from the device: move the IDs to the context as appconnect-apps=ID,ID")
         }
-        let whitelist = try Whitelist(parsing: (whitelistText ?? "").split { $0 == "," || $0 == " " }.map(String.init))
-        var device = DeviceFacts()
-        device.emailPlusInstalled = settings.emailPlus
-        if !settings.emailPlusIDs.isEmpty { device.emailPlusBundleIDs = try settings.emailPlusIDs.map { try BundleID($0) } }
-        for (scheme, handler) in settings.handlers { try device.setHandler(try BundleID(handler), for: scheme) }
-        device.appConnectApps = Set(try settings.appConnectApps.map { try BundleID($0) })
-        var app = AppFacts()
-        for scheme in settings.appSchemes { try app.addScheme(scheme) }
-        device.secureServicesAvailable = try settings.secureServices.map { text throws(TableError) in
-            switch text {
-            case "available": true
-            case "unavailable": false
-            default: throw place.error("context setting 'secure-services=\(text)': write secure-services=available or secure-services=unavailable")
-            }
+        if base == nil || whitelistText != nil {
+            inputs.stated.whitelist = try Whitelist(parsing: (whitelistText ?? "").split { $0 == "," || $0 == " " }.map(String.init))
         }
-        let stated = Policy(
-            status: .unauthorized, whitelist: whitelist, config: AppConfig(settings.config),
-            infoPlist: InfoPlistOverrides(disableSchemeBlocking: settings.plistOverride),
-            device: device, app: app,
-            dragAndDrop: try settings.dragAndDrop.map { try DragAndDropPolicy(parsing: $0) },
-            enforcing: settings.enforcing)
-        var policy = PolicyInputs(setting: setting, stated: stated).policy
+        try settings.apply(to: &inputs.stated, at: place)
+        var policy = inputs.policy
         let openFromList = try settings.openFromWhitelist.map { try Whitelist(parsing: $0) }
         if let text = settings.openFrom {
             let openFrom = try OpenFromPolicy.Setting(parsing: text)
@@ -69,9 +61,16 @@ enum RowInputs {
                 throw place.error("open-from=appconnect takes its whitelist from the device: move the IDs to appconnect-apps=ID,ID")
             }
             policy.openFrom = OpenFromPolicy(openFrom, whitelist: openFromList ?? .empty)
+        } else if let openFromList, policy.openFrom != nil {
+            if policy.openFrom?.setting == .allAppConnectApps {
+                throw place.error("the policy's Open From is appconnect, which takes its whitelist from the device: move the IDs to appconnect-apps=ID,ID")
+            }
+            policy.openFrom?.whitelist = openFromList
         }
-        policy.pasteboard = try settings.pasteboard.map { try PasteboardPolicy(parsing: $0) }
-        policy.print = try settings.print.map { try PrintPolicy(parsing: $0) }
+        if let text = settings.pasteboard { policy.pasteboard = try PasteboardPolicy(parsing: text) }
+        if let text = settings.print { policy.print = try PrintPolicy(parsing: text) }
+        if let text = settings.webDLP { policy.webDLP = try WebDLPPolicy(parsing: text) }
+        if !settings.excludedActivities.isEmpty { policy.excludedActivityTypes = try settings.excludedActivities.map { try BundleID($0) } }
         let request = try ShareRequest(channel: cells["channel"] ?? "", target: value("target"), url: value("url"),
                                        source: value("source"), document: value("document"))
         // A request the policy cannot decide (a control it does not set) is an error row, as in eval.
@@ -95,10 +94,51 @@ enum RowInputs {
         var pasteboard: String?
         var print: String?
         var secureServices: String?
+        var webDLP: String?
+        var webAtWork = false
+        var webAtWorkIDs: [String] = []
+        var excludedActivities: [String] = []
+        var appCustomKeyboards: String?
 
         static let names = ["not-enforcing", "email-plus", "email-plus-id=", "plist-override", "config:KEY=VALUE",
                             "handler:SCHEME=ID", "app-scheme=", "dnd=", "appconnect-apps=",
-                            "open-from=", "open-from-whitelist=", "pasteboard=", "print=", "secure-services="]
+                            "open-from=", "open-from-whitelist=", "pasteboard=", "print=", "secure-services=",
+                            "web-dlp=", "web-at-work", "web-at-work-id=", "excluded-activity=", "app-custom-keyboards="]
+
+        /// Sets what the settings say on `policy` and leaves the rest (the Open From, pasteboard and
+        /// print controls are set by the caller, after "All AppConnect apps" is resolved).
+        /// - Throws: ``InputError`` for an invalid bundle ID or scheme; ``TableError`` for a malformed setting.
+        func apply(to policy: inout Policy, at place: Place) throws {
+            if !enforcing { policy.enforcing = false }
+            if emailPlus { policy.device.emailPlusInstalled = true }
+            if !emailPlusIDs.isEmpty { policy.device.emailPlusBundleIDs = try emailPlusIDs.map { try BundleID($0) } }
+            if plistOverride { policy.infoPlist.disableSchemeBlocking = true }
+            if !config.isEmpty {
+                var values = policy.config.values
+                for (key, value) in config { values[key] = value }
+                policy.config = AppConfig(values)
+            }
+            for (scheme, handler) in handlers { try policy.device.setHandler(try BundleID(handler), for: scheme) }
+            if !appConnectApps.isEmpty { policy.device.appConnectApps = Set(try appConnectApps.map { try BundleID($0) }) }
+            for scheme in appSchemes { try policy.app.addScheme(scheme) }
+            if let text = secureServices {
+                switch text {
+                case "available": policy.device.secureServicesAvailable = true
+                case "unavailable": policy.device.secureServicesAvailable = false
+                default: throw place.error("context setting 'secure-services=\(text)': write secure-services=available or secure-services=unavailable")
+                }
+            }
+            if let text = dragAndDrop { policy.dragAndDrop = try DragAndDropPolicy(parsing: text) }
+            if webAtWork { policy.device.webAtWorkInstalled = true }
+            if !webAtWorkIDs.isEmpty { policy.device.webAtWorkBundleIDs = try webAtWorkIDs.map { try BundleID($0) } }
+            if let text = appCustomKeyboards {
+                switch text {
+                case "allowed": policy.app.allowsCustomKeyboards = true
+                case "refused": policy.app.allowsCustomKeyboards = false
+                default: throw place.error("context setting 'app-custom-keyboards=\(text)': write app-custom-keyboards=allowed or app-custom-keyboards=refused")
+                }
+            }
+        }
 
         init(parsing text: String, at place: Place) throws(TableError) {
             guard text != "-" else { return }
@@ -123,6 +163,16 @@ enum RowInputs {
                     emailPlus = true
                 } else if setting == "plist-override" {
                     plistOverride = true
+                } else if setting == "web-at-work" {
+                    webAtWork = true
+                } else if setting.hasPrefix("web-at-work-id=") {
+                    webAtWorkIDs.append(try argument(after: "web-at-work-id="))
+                } else if setting.hasPrefix("web-dlp=") {
+                    webDLP = try argument(after: "web-dlp=")
+                } else if setting.hasPrefix("excluded-activity=") {
+                    excludedActivities.append(try argument(after: "excluded-activity="))
+                } else if setting.hasPrefix("app-custom-keyboards=") {
+                    appCustomKeyboards = try argument(after: "app-custom-keyboards=")
                 } else if setting.hasPrefix("email-plus-id=") {
                     emailPlusIDs.append(try argument(after: "email-plus-id="))
                 } else if setting.hasPrefix("config:") {

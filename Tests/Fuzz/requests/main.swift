@@ -72,7 +72,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         case .success(let request):
             // A request on a channel whose control the policy does not set is an error record, not a decision.
             let decision: Decision
-            do throws(InputError) { decision = try evaluator.decision(for: request.request) } catch {
+            do throws(InputError) { decision = try evaluator.decideOrThrow(request.request) } catch {
                 anyInvalid = true
                 check(record["outcome"] == nil && record["error"] != nil, "line \(number) on an unset control got a decision")
                 check(record["line"] == .number(JSONNumber(number)), "error record \(number) names another line")

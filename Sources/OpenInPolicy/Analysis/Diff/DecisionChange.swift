@@ -8,9 +8,9 @@
 /// `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT = yes` are).
 ///
 /// Permissiveness orders decisions by what is delivered:
-/// `allow` > `redirect` > `substitute-dummy-file` > `deny` (the requested app
+/// `allow` > `redirect` > `substitute-dummy-file` = `deliver-encrypted` > `deny` (the requested app
 /// gets the content; another app gets it; the requested app gets a file it
-/// cannot open; nothing is delivered). When the outcome is the same, a copy
+/// cannot open, a dummy or one Intune encrypted; nothing is delivered). When the outcome is the same, a copy
 /// readable by all apps is more permissive than one readable by AppConnect
 /// apps only, and then an enabled Open In UI is more permissive than a
 /// disabled one. A change of
@@ -41,14 +41,23 @@ public struct DecisionChange: Sendable, Hashable {
 
     /// The group a change is reported in.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The outcome moves down the order: less is delivered (e.g. `allow` → `deny`, `allow` → `redirect`).
+        /// The outcome moves down the order: less is delivered (e.g. `allow` → `deny`, `allow` → `substitute-dummy-file`).
         case newlyBlocked = "newly blocked"
         /// The outcome moves up the order: more is delivered (e.g. `deny` → `allow`).
         case newlyAllowed = "newly allowed"
+        /// Delivered before and after, to another app: the outcome moves between `allow` and
+        /// `redirect` (`mailto:` allowed to native Mail, then redirected to Email+). Nothing is
+        /// blocked: the destination changes. (The ``Direction`` still orders `allow` above `redirect`.)
+        case deliveredElsewhere = "delivered elsewhere"
         /// The outcome is the same; the receiving app, a callback or the Open In UI changes.
         case changed
 
         init(old: Decision, new: Decision) {
+            let delivered: Set<Outcome> = [.allow, .redirect]
+            if old.outcome != new.outcome, delivered.contains(old.outcome), delivered.contains(new.outcome) {
+                self = .deliveredElsewhere
+                return
+            }
             switch Permissiveness.move(from: old, to: new, outcomeOnly: true) {
             case 1: self = .newlyAllowed
             case -1: self = .newlyBlocked
@@ -95,7 +104,7 @@ enum Permissiveness {
     static func rank(_ outcome: Outcome) -> Int {
         switch outcome {
         case .deny: 0
-        case .substituteDummyFile: 1
+        case .substituteDummyFile, .deliverEncrypted: 1
         case .redirect: 2
         case .allow: 3
         }
@@ -105,7 +114,7 @@ enum Permissiveness {
     static func rank(_ audience: CopyAudience?) -> Int {
         switch audience {
         case nil: 0
-        case .appConnectApps: 1
+        case .appConnectApps, .managedApps: 1
         case .allApps: 2
         }
     }

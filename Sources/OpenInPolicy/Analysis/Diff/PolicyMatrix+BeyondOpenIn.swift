@@ -137,7 +137,7 @@ extension PolicyMatrix {
     /// One cell: the outcome, `allow-ac` for a copy only AppConnect apps can read, `error` where the policy cannot decide.
     private func dataCell(_ column: Column, _ channel: Channel, _ evaluator: Evaluator) -> String {
         guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
-        guard let decision = try? evaluator.decision(for: request) else { return "error" }
+        guard let decision = try? evaluator.decideOrThrow(request) else { return "error" }
         if decision.outcome == .allow, decision.audience == .appConnectApps { return "allow-ac" }
         return Self.cell(decision)
     }

@@ -24,11 +24,13 @@ package struct PolicyMatrix {
     private(set) var policy: Policy
     private(set) var appColumns: [Column] = []
     private(set) var urlColumns: [Column] = []
+    private(set) var inputColumns: [Column] = []
     /// The device's mail app when it is not native Mail.
     private(set) var thirdPartyMailApp: BundleID?
 
     static let appChannels: [Channel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop]
     static let urlChannels: [Channel] = [.openURL, .mailLink, .mailCompose]
+    static let inputChannels: [Channel] = [.keyboard, .paste]
 
     /// The matrix of the policy `inputs`, named `name` (its file) in the header.
     package init(inputs: PolicyInputs, name: String) {
@@ -106,6 +108,15 @@ package struct PolicyMatrix {
                          "\(BundleID.mailActivity)" + (policy.device.handler(forScheme: "mailto").map { $0.isNativeMail } ?? true ? "; \(mailto)" : "")),
             targetColumn(["", "Email+"], "Email+", emailPlus, "\(emailPlus) (\(emailPlusState))"),
         ]
+        // An activity the server excludes from the share sheet: a column only when the policy excludes one.
+        if let excluded = base.excludedActivityTypes.min() {
+            let count = base.excludedActivityTypes.count
+            appColumns.append(Column(header: ["excluded", "activity"], legendName: "excluded activity",
+                                     example: excluded.rawValue + "  (excludedAppleActivityTypes\(count > 1 ? ", 1 of \(count)" : ""))",
+                                     channels: [.activityView]) { channel in
+                channel == .activityView ? try? ShareRequest(channel: .activityView, target: excluded) : nil
+            })
+        }
 
         func urlColumn(_ header: [String], _ legend: String, _ url: ShareURL?, _ example: String?) -> Column {
             Column(header: header, legendName: legend, example: example, channels: [.openURL],
@@ -135,8 +146,40 @@ package struct PolicyMatrix {
             urlColumn(["handler", "unlisted"], "handler unlisted", unlistedHandler.map { Self.url("\($0.0)://open") },
                       unlistedHandler.map { "\($0.0): → \($0.1)" + note("handler unlisted") }),
             urlColumn(["handler", "unknown"], "handler unknown", Self.url("\(unknownScheme)://open"), "\(unknownScheme): (no app handles it)"),
-            urlColumn(["web", "URL"], "web URL", Self.url("https://www.example.com/"), "https://www.example.com/"),
+            urlColumn(["web", "URL"], "web URL", Self.url("https://www.example.com/"), "https://www.example.com/" + Self.webDLPNote(policy)),
         ]
+
+        // What comes into the app by typing and pasting: no control of Open In governs either.
+        let keyboardKey = policy.config[AppConfig.allowCustomKeyboardsKey]
+        let keyboardSetting = keyboardKey.map { "\(AppConfig.allowCustomKeyboardsKey) is \(JSONWriter.quoted($0))" }
+            ?? "\(AppConfig.allowCustomKeyboardsKey) not set; the app \(policy.app.allowsCustomKeyboards ? "allows" : "refuses") custom keyboards"
+        let customKeyboard = Self.known("com.example.custom-keyboard")
+        func inputColumn(_ header: [String], _ legend: String, _ channel: Channel, _ example: String,
+                         _ make: @escaping () -> ShareRequest?) -> Column {
+            Column(header: header, legendName: legend, example: example, channels: [channel]) { asked in asked == channel ? make() : nil }
+        }
+        inputColumns = [
+            inputColumn(["system", "keyboard"], "system keyboard", .keyboard, BundleID.systemKeyboard.rawValue) {
+                try? ShareRequest(channel: .keyboard, target: .systemKeyboard)
+            },
+            inputColumn(["custom", "keyboard"], "custom keyboard", .keyboard, "\(customKeyboard)  (\(keyboardSetting))") {
+                try? ShareRequest(channel: .keyboard, target: customKeyboard)
+            },
+            inputColumn(["paste from", "another app"], "paste from another app", .paste,
+                        "\(unlisted)  (the pasteboard policy governs copying out, not pasting in)") {
+                try? ShareRequest(channel: .paste, source: unlisted)
+            },
+            inputColumn(["paste from", "unknown app"], "paste from unknown app", .paste, "the request names no source") {
+                try? ShareRequest(channel: .paste)
+            },
+        ]
+    }
+
+    /// `  (Web DLP: …)` after the web URL's example when the policy gives the Web DLP setting; else nothing.
+    private static func webDLPNote(_ policy: Policy) -> String {
+        guard let webDLP = policy.webDLP else { return "" }
+        let webAtWork = policy.device.webAtWorkInstalled ? "Web@Work \(policy.device.webAtWorkTarget) installed" : "Web@Work not installed"
+        return "  (Web DLP: \(webDLP == .allowed ? "allowed" : "not allowed"); \(webAtWork))"
     }
 
     /// The whole text: header, the two grids, and the legend.
@@ -145,6 +188,7 @@ package struct PolicyMatrix {
         text += "Open In UI: \(policy.openInUI)"
         if !policy.enforcing { text += "; AppConnect is not enforcing" }
         if let dragAndDrop = policy.dragAndDrop { text += "; drag-and-drop policy: \(dragAndDrop.rawValue)" }
+        if let webDLP = policy.webDLP { text += "; Web DLP: \(webDLP == .allowed ? "allowed" : "not allowed")" }
         text += "\n"
         var overrides: [String] = []
         if policy.config.disablesOpenInEnforcement { overrides.append("the app config disables Open In enforcement") }
@@ -154,8 +198,9 @@ package struct PolicyMatrix {
         text += "\n"
         text += grid(title: "Sharing to an app", channels: Self.appChannels, columns: appColumns) + "\n"
         text += grid(title: "Opening a URL or Mail", channels: Self.urlChannels, columns: urlColumns) + "\n"
+        text += grid(title: "Typing and pasting", channels: Self.inputChannels, columns: inputColumns) + "\n"
         text += """
-            Outcomes: allow = delivered to the target; redirect = delivered to Email+ instead;
+            Outcomes: allow = delivered to the target; redirect = delivered to Email+ or Web@Work instead;
               dummy = the target receives a dummy file it cannot open (substitute-dummy-file);
               deny = nothing is delivered; * = the library calls a callback on the app's delegate;
               · = the channel does not take this kind of target; - = the policy has no such target.
@@ -164,7 +209,7 @@ package struct PolicyMatrix {
 
             """
         let mailColumn = thirdPartyMailApp == nil ? [] : urlColumns.prefix(1)
-        let examples = (appColumns + mailColumn + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
+        let examples = (appColumns + mailColumn + urlColumns.dropFirst() + inputColumns).map { ($0.legendName, $0.example ?? $0.missing) }
         let width = examples.map(\.0.count).max() ?? 0
         for (name, example) in examples {
             text += "  " + name + String(repeating: " ", count: width - name.count + 2) + example + "\n"
@@ -206,7 +251,11 @@ package struct PolicyMatrix {
     }
 
     static func cell(_ decision: Decision) -> String {
-        let word = decision.outcome == .substituteDummyFile ? "dummy" : decision.outcome.rawValue
+        let word = switch decision.outcome {
+        case .substituteDummyFile: "dummy"
+        case .deliverEncrypted: "encrypted"
+        case .allow, .redirect, .deny: decision.outcome.rawValue
+        }
         return decision.callbacks.isEmpty ? word : word + "*"
     }
 
@@ -239,7 +288,8 @@ extension PolicyMatrix {
     /// Each grid's title, column headers (both lines joined) and one row of cells per channel.
     package var grids: [(title: String, headers: [String], rows: [(channel: Channel, cells: [String])])] {
         let evaluator = Evaluator(policy: policy)
-        return [("Sharing to an app", Self.appChannels, appColumns), ("Opening a URL or Mail", Self.urlChannels, urlColumns)].map { title, channels, columns in
+        return [("Sharing to an app", Self.appChannels, appColumns), ("Opening a URL or Mail", Self.urlChannels, urlColumns),
+                ("Typing and pasting", Self.inputChannels, inputColumns)].map { title, channels, columns in
             (title, columns.map { $0.header.filter { !$0.isEmpty }.joined(separator: " ") }, channels.map { channel in
                 (channel, columns.map { column in
                     guard let request = column.request(channel) else { return column.channels.contains(channel) ? "-" : "·" }
@@ -251,6 +301,6 @@ extension PolicyMatrix {
 
     /// The legend's examples: a column's name and the example behind it.
     package var examples: [(name: String, example: String)] {
-        (appColumns + urlColumns.dropFirst()).map { ($0.legendName, $0.example ?? $0.missing) }
+        (appColumns + urlColumns.dropFirst() + inputColumns).map { ($0.legendName, $0.example ?? $0.missing) }
     }
 }

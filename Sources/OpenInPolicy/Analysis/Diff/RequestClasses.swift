@@ -42,7 +42,8 @@ enum RequestClasses {
     /// The classes come from the rule units (``RuleCatalog/units``), each for the channels it owns,
     /// as families walked one request at a time: they are never all built at once.
     static func make(old: Policy, new: Policy) -> RequestClassSequence {
-        let space = RequestSpace(targets: targets(old, new), schemes: schemes(old, new))
+        let excluded = Set(old.excludedActivityTypes + new.excludedActivityTypes).sorted()
+        let space = RequestSpace(targets: targets(old, new), schemes: schemes(old, new), excludedActivities: excluded)
         var seen: Set<RequestClassFamily> = []
         let families = RuleCatalog.units.flatMap { $0.requestClasses(space) }.filter { seen.insert($0).inserted }
         let order = Dictionary(uniqueKeysWithValues: Channel.allCases.enumerated().map { ($1, $0) })
@@ -103,6 +104,8 @@ struct RequestSpace {
     let targets: [BundleID]
     /// `mailto`, then every scheme that can matter, sorted, then one fresh scheme.
     let schemes: [String]
+    /// The share-sheet activities either policy excludes, sorted.
+    var excludedActivities: [BundleID] = []
 
     /// The fresh ID: an app neither policy names.
     var freshTarget: BundleID { targets[targets.count - 1] }
@@ -128,12 +131,15 @@ enum RequestClassFamily: Hashable {
     case eachSource(Channel)
     /// `open-url` with each scheme of the space but `mailto`.
     case eachSchemeButMailto
+    /// `activity-view` with each activity either policy excludes as its target.
+    case eachExcludedActivity
 
     var channel: Channel {
         switch self {
         case .one(let request): request.channel
         case .eachTarget(let channel), .eachSource(let channel): channel
         case .eachSchemeButMailto: .openURL
+        case .eachExcludedActivity: .activityView
         }
     }
 
@@ -143,6 +149,7 @@ enum RequestClassFamily: Hashable {
         case .one: 1
         case .eachTarget, .eachSource: space.targets.count
         case .eachSchemeButMailto: space.schemes.count - 1
+        case .eachExcludedActivity: space.excludedActivities.count
         }
     }
 
@@ -154,6 +161,7 @@ enum RequestClassFamily: Hashable {
         case .eachSource(let channel): space.request(channel, source: space.targets[index])
         // `schemes` starts with `mailto`.
         case .eachSchemeButMailto: space.request(.openURL, url: RequestClasses.sampleURL(scheme: space.schemes[index + 1]))
+        case .eachExcludedActivity: space.request(.activityView, target: space.excludedActivities[index])
         }
     }
 }

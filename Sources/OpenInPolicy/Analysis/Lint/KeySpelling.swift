@@ -33,8 +33,17 @@ enum KeySpelling {
         ExactText.firstNonASCII(in: written).map { " (it holds \(ExactText.describe($0)), not an ASCII character)" } ?? ""
     }
 
+    /// How many edits apart a spelling may be.
+    static let maxEdits = 2
+
+    /// - Complexity: O(n) in `written`'s length to count its letters and digits, then, only when
+    ///   their count is within ``maxEdits`` of `known`'s, the edit distance: O(m²) in `known`'s
+    ///   length. A key far longer than every known key is no spelling of one, and costs a scan.
     private static func looksLike(_ written: String, _ known: String) -> Bool {
-        written == known || Suggestion.editDistance(Array(normalized(written)), Array(normalized(known))) <= 2
+        let target = normalized(known, atMost: Int.max) ?? ""
+        // More letters and digits than `known` has plus two edits cannot be two edits away.
+        guard let folded = normalized(written, atMost: target.unicodeScalars.count + maxEdits) else { return false }
+        return written == known || Suggestion.editDistance(Array(folded), Array(target)) <= maxEdits
     }
 
     /// The key's letters and digits after folding look-alikes, upper-cased.
@@ -44,11 +53,17 @@ enum KeySpelling {
     /// symbols that are canonically letters (KELVIN SIGN, ANGSTROM SIGN, OHM
     /// SIGN). Other compatibility characters (mathematical alphanumerics,
     /// ligatures) are not folded; they still count as one edit each.
-    private static func normalized(_ key: String) -> String {
+    /// `nil` when the key has more than `limit` letters and digits (the scan stops there).
+    static func normalized(_ key: String, atMost limit: Int) -> String? {
         var folded = String.UnicodeScalarView()
+        var count = 0
         for scalar in key.unicodeScalars {
             let mapped = fold(scalar)
-            if mapped.properties.isAlphabetic || ("0"..."9").contains(mapped) { folded.append(mapped) }
+            if mapped.properties.isAlphabetic || ("0"..."9").contains(mapped) {
+                count += 1
+                if count > limit { return nil }
+                folded.append(mapped)
+            }
         }
         return String(folded).uppercased()
     }

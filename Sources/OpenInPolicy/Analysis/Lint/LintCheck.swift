@@ -102,11 +102,34 @@ public struct LintCheck: Sendable, Hashable, Comparable, CustomStringConvertible
         "OI018", "secure-services-not-given", .warning,
         "The pasteboard policy is SECURECOPY but device.secureServicesAvailable is not given: copy requests cannot be decided.")
 
+    /// `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` set to something other than the string `true` or `false`.
+    public static let customKeyboardsValue = LintCheck(
+        "OI019", "custom-keyboards-value", .error,
+        "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS is not the string \"true\" or \"false\": custom keyboards are refused (or, for a value that is not a string, the file is rejected).")
+    /// A key that looks like `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` but is not its bytes.
+    public static let customKeyboardsKeyMisspelled = LintCheck(
+        "OI020", "custom-keyboards-key-misspelled", .error,
+        "A config key looks like MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS but is not its bytes: the library never reads it, so the app decides about custom keyboards.")
+
+    /// An excluded activity type that differs only in letter case from one of Apple's.
+    public static let excludedActivityCase = LintCheck(
+        "OI021", "excluded-activity-case", .error,
+        "An excludedAppleActivityTypes entry differs only in letter case from one of Apple's activity types: types are compared byte for byte, so it excludes nothing.")
+    /// The Web DLP setting 'not allowed' with Web@Work not installed.
+    public static let webLinksBlocked = LintCheck(
+        "OI022", "web-links-blocked", .info,
+        "The Web DLP setting is 'not allowed' and the device facts do not say Web@Work is installed: every http or https link the app opens is denied.")
+    /// An Open In policy of WHITELIST with no app in its whitelist.
+    public static let whitelistEmpty = LintCheck(
+        "OI023", "whitelist-empty", .warning,
+        "The Open In policy is WHITELIST but its whitelist is missing or empty: every app is blocked, native Mail included.")
+
     /// Every check, in code order.
     public static let all: [LintCheck] = [
         invalidInput, mailPairHalf, caseDuplicate, wellKnownIDCase, whitelistIgnored, malformedBundleID,
         overrideValueIgnored, overrideKeyMisspelled, enforcementDisabled, overrideInBoth, emailPlusWithoutMail, duplicateID,
         invalidURLScheme, duplicateURLScheme, unresolvedBuildSetting, mailAppUnlisted,
         openFromWhitelistIgnored, openFromWhitelistEmpty, secureServicesNotGiven,
+        customKeyboardsValue, customKeyboardsKeyMisspelled, excludedActivityCase, webLinksBlocked, whitelistEmpty,
     ]
 }

@@ -1,7 +1,8 @@
 /// How serious a lint finding is.
 ///
-/// `openin-check lint` exits 1 when any finding is an error, 2 when the worst
-/// is a warning, and 0 otherwise; `--strict` reads warnings as errors.
+/// `openin-check lint` exits 2 when any finding is an error or a warning, 0 when
+/// there are none (info findings allowed), and 1 for input it cannot read
+/// (``LintCheck/invalidInput``); `--strict` reports warnings as errors.
 public enum LintSeverity: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
     /// Worth knowing; nothing is wrong (exit status unaffected).
     case info

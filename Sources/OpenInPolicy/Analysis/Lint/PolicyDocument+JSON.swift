@@ -46,12 +46,17 @@ extension PolicyDocument {
                     }
                 }
                 if device.member("secureServicesAvailable") != nil { givesSecureServices = true }
+                if device.member("webAtWorkInstalled")?.value == .bool(true) { webAtWorkInstalled = true }
             case "openFromPolicy":
                 openFromSetting = Self.text(member.value).flatMap { try? OpenFromPolicy.Setting(parsing: $0) }.map { Written($0, at: here) }
             case "openFromWhitelist":
                 openFromWhitelist = WrittenList(at: location(member.keyPosition, member.key), entries: strings(member.value, path: member.key))
             case "pasteboardPolicy":
                 pasteboard = Self.text(member.value).flatMap { try? PasteboardPolicy(parsing: $0) }.map { Written($0, at: here) }
+            case "webDLP":
+                webDLP = Self.text(member.value).flatMap { try? WebDLPPolicy(parsing: $0) }.map { Written($0, at: here) }
+            case "excludedAppleActivityTypes":
+                excludedActivityTypes = WrittenList(at: location(member.keyPosition, member.key), entries: strings(member.value, path: member.key))
             default:
                 break
             }

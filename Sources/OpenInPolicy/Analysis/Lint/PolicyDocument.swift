@@ -47,6 +47,12 @@ public struct PolicyDocument: Sendable, Hashable {
     public var pasteboard: Written<PasteboardPolicy>? = nil
     /// Whether the document says if the device's secure services are available.
     public var givesSecureServices = false
+    /// The Web DLP setting, when the document gives one that can be read.
+    public var webDLP: Written<WebDLPPolicy>? = nil
+    /// Whether the document says Web@Work is installed (`device.webAtWorkInstalled: true`).
+    public var webAtWorkInstalled = false
+    /// `excludedAppleActivityTypes` as written, when the document has it.
+    public var excludedActivityTypes: WrittenList? = nil
 
     /// Creates a document; everything but the kind and file starts empty.
     public init(kind: Kind, file: String, setting: Written<PolicySetting>? = nil, whitelist: WrittenList? = nil,

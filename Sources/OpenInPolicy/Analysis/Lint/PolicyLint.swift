@@ -44,7 +44,8 @@ public enum PolicyLint {
     /// Every check, in code order.
     static let checks: [any DocumentCheck.Type] = [
         MailPairCheck.self, IDSpellingCheck.self, WhitelistIgnoredCheck.self, MalformedBundleIDCheck.self,
-        OverrideChecks.self, OverrideInBothCheck.self, URLSchemeChecks.self, MailAppCheck.self, DataControlChecks.self,
+        OverrideChecks.self, OverrideInBothCheck.self, URLSchemeChecks.self, MailAppCheck.self, DataControlChecks.self, CustomKeyboardsCheck.self, WebAndActivityChecks.self,
+        WhitelistEmptyCheck.self,
     ]
 }
 

@@ -19,7 +19,9 @@ enum MalformedBundleIDCheck: DocumentCheck {
         // is no separator to the library, so its entry is reported as not a bundle ID, naming the character.
         let parts = text.unicodeScalars.split { $0 == ";" || $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
             .map { String(String.UnicodeScalarView($0)) }
-        if parts.count > 1, parts.allSatisfy({ BundleID.problem(in: $0) == nil }) {
+        // Several IDs joined in one entry: every part must look like one (reverse DNS, with a dot), or
+        // "com.acme notes" would be read as the two apps "com.acme" and "notes".
+        if parts.count > 1, parts.allSatisfy({ BundleID.problem(in: $0) == nil && $0.contains(".") }) {
             let separators = Set(text.unicodeScalars.filter { $0 == ";" || $0 == "," || $0 == "\n" || $0 == "\r" })
             let joiner = separators.contains(";") ? "';'" : separators.contains(",") ? "','" : separators.isEmpty ? "spaces" : "line breaks"
             let fix = kind == .appConnectPlist
@@ -32,6 +34,12 @@ enum MalformedBundleIDCheck: DocumentCheck {
             return LintFinding(.malformedBundleID, at: entry.location,
                                "\(quoted) has a space or separator at its start or end, so it matches no app",
                                fix: "write \(JSONWriter.quoted(parts[0]))")
+        }
+        // A word or two separated by spaces, not IDs: propose the parts joined by dots only when that is an ID.
+        if parts.count > 1, text.contains("."), !text.contains(";"), !text.contains(","), BundleID.problem(in: parts.joined(separator: ".")) == nil {
+            let joined = parts.joined(separator: ".")
+            return LintFinding(.malformedBundleID, at: entry.location, "\(quoted) is not a bundle ID: \(problem)",
+                               fix: "write the app's bundle ID as the app declares it (CFBundleIdentifier), e.g. \(JSONWriter.quoted(joined)) if the space stands for a dot")
         }
         if text.isEmpty {
             return LintFinding(.malformedBundleID, at: entry.location, "the entry is empty", fix: "remove the empty entry")

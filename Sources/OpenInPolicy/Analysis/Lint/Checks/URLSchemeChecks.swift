@@ -2,7 +2,7 @@
 /// `unresolved-build-setting`: the app's own URL schemes in an Info.plist
 /// (`CFBundleURLTypes`, each entry's `CFBundleURLSchemes`).
 ///
-/// openin-check reads these schemes as the app's own (rule 7: opening one is
+/// openin-check reads these schemes as the app's own (rule 9: opening one is
 /// not Open In), and `eval` rejects the file for the first two kinds of error
 /// below, so lint reports them all at once:
 ///

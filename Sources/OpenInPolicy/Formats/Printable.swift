@@ -1,0 +1,48 @@
+/// Makes text that came from input safe to print on one terminal line: the one function every
+/// message that quotes input goes through.
+///
+/// A key, an element name or a stray byte can hold a newline (a fake second line such as
+/// `allow: delivered to …`), an escape sequence that rewrites the terminal, a bidirectional
+/// override (U+202E) that shows the text backwards, or invisible characters. Each of these is
+/// written as an escape: `\n`, `\r`, `\t`, and `\u{…}` with the code point for the other
+/// control characters (U+0000–U+001F, U+007F–U+009F), the bidirectional controls (U+061C,
+/// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), the line and paragraph separators (U+2028,
+/// U+2029), and the invisible format characters (U+00AD, U+200B–U+200D, U+2060, U+FEFF).
+/// Everything else is kept, so readable text stays readable.
+/// - Complexity: O(n) in the text's length.
+package enum Printable {
+    /// `text` with every character that could forge or hide output escaped; idempotent.
+    package static func text(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            }
+        }
+        return result
+    }
+
+    /// `text` as a quoted string for a message: JSON-escaped (quotes, backslashes, control
+    /// characters) and then made printable by ``text(_:)``.
+    package static func quoted(_ text: String) -> String {
+        Self.text(JSONWriter.quoted(text))
+    }
+
+    /// Whether `scalar` must be escaped to print.
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0xAD, 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: true
+        default: false
+        }
+    }
+}
