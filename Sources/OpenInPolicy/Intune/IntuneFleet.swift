@@ -59,6 +59,7 @@ public struct IntuneFleet: Sendable {
 
     func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID]) -> IntuneContext {
         var context = IntuneContext(policy: policy(for: app))
+        context.app = app
         context.senderSDKVersion = sdkVersion(of: app)
         context.managedApps = managed
         context.mdmManagedApps = device.mdmManagedApps

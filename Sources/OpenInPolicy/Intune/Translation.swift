@@ -327,6 +327,7 @@ public enum PolicyTranslation {
             .init("allowedOutboundClipboardSharingLevel", .string(policy.clipboard.rawValue)),
             .init("allowedOutboundClipboardSharingExceptionLength", .number(JSONNumber(policy.clipboardExceptionLength))),
             .init("printBlocked", .bool(policy.printBlocked)),
+            .init("thirdPartyKeyboardsBlocked", .bool(policy.thirdPartyKeyboardsBlocked)),
             .init("exemptedAppProtocols", .array(JSONArray(policy.exemptions.map { exemption in
                 .object(JSONObject(members: [.init("@odata.type", .string("#microsoft.graph.keyValuePair")), .init("name", .string(exemption.name)),
                                              .init("value", .string(exemption.value))]))
