@@ -68,8 +68,8 @@ enum IntuneKeyboardRule: IntuneRuleUnit {
         "intune.keyboard.system",
         summary: "The system keyboard (com.apple.keyboard, or no keyboard named) is always allowed: Third party keyboards does not concern it.",
         reason: "The keyboard is the system keyboard, which Third party keyboards never blocks.",
-        source: [.learn(.iosSettings, "Functionality"), .choice("Rules/intune/paste-and-keyboards.md", "Our choices")],
-        quote: "Only the standard iOS keyboard is available while third-party keyboards are blocked.")
+        source: [.choice("Rules/intune/paste-and-keyboards.md", "Our choices"), .learn(.iosSettings, "Functionality")],
+        quote: "The system keyboard is not a third-party keyboard: it is always allowed.")
     static let blocked = RuleInfo(
         "intune.keyboard.third-party-blocked",
         summary: "Under Third party keyboards = Block, a third-party keyboard is refused in the app.",
