@@ -222,6 +222,18 @@ struct IntuneTranslationTests {
         #expect(toB.sender.outcome == .allow && toB.receiver?.outcome == .deny && toB.outcome == .deny)
         let toDropbox = try fleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .documentInteraction, target: try BundleID("com.getdropbox.Dropbox")))
         #expect(toDropbox.outcome == .deliverEncrypted && toDropbox.receiver == nil)
+        // A paste: the copying app's clipboard level, then the receiving app's own level on what it lets in.
+        var pasteFleet = fleet
+        pasteFleet.policies[1].clipboard = .blocked
+        let pasteIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(pasteIntoB.sender.rule.rawValue == "intune.copy.all-apps" && pasteIntoB.receiver?.rule.rawValue == "intune.paste.blocked" && pasteIntoB.outcome == .deny)
+        pasteFleet.policies[1].clipboard = .managedApps
+        let managedIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(managedIntoB.receiver?.rule.rawValue == "intune.paste.managed-source" && managedIntoB.outcome == .allow)
+        let dropboxIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.getdropbox.Dropbox"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(dropboxIntoB.sender.rule.rawValue == "intune.unmanaged.allow" && dropboxIntoB.receiver?.rule.rawValue == "intune.paste.unmanaged-source" && dropboxIntoB.outcome == .deny)
+        let intoDropbox = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.b"), channel: .paste, target: try BundleID("com.getdropbox.Dropbox")))
+        #expect(intoDropbox.receiver == nil && intoDropbox.outcome == .deny)
         var conflict = fleet
         conflict.policies[1].apps.append(try BundleID("COM.corp.A"))
         #expect(throws: FleetError.self) { try conflict.checkConflicts() }
