@@ -240,6 +240,7 @@ struct IntuneReferenceModelTests {
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         func some(_ items: [String]) -> [String] { items.filter { _ in random.next() % 2 == 0 } }
         var checked = 0
+        var seen: Set<String> = []
         for _ in 0..<400 {
             var settings: [String] = []
             if random.next() % 10 == 0 { settings.append("not-targeted") }
@@ -302,9 +303,13 @@ struct IntuneReferenceModelTests {
                                                       audience: decision.audience?.rawValue, rule: decision.rule.rawValue)
                 let want = model.answer(channel: channel, target: target, url: url, source: source)
                 #expect(got == want, "\(context) | \(channel) \(target ?? url ?? source ?? ""): evaluator \(got), model \(want)")
+                seen.insert(got.rule)
                 checked += 1
             }
         }
         #expect(checked > 2000)
+        // The sweep reaches every paste and keyboard rule, not only the tables' rows.
+        let newRules = RuleInfo.intune.map(\.id.rawValue).filter { $0.hasPrefix("intune.paste.") || $0.hasPrefix("intune.keyboard.") }
+        #expect(newRules.count == 9 && newRules.allSatisfy(seen.contains), "not reached: \(newRules.filter { !seen.contains($0) })")
     }
 }
