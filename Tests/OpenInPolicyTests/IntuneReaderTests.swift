@@ -64,6 +64,17 @@ struct IntuneReaderTests {
     func nulls() throws {
         let policy = try #require(try Self.read(Self.minimal + #", "messagingRedirectAppUrlScheme": null, "printBlocked": null}"#).first)
         #expect(policy.messaging == .anyApp && !policy.printBlocked && policy.messagingRedirectAppUrlScheme.isEmpty)
+        let keyboards = try #require(try Self.read(Self.minimal + #", "thirdPartyKeyboardsBlocked": null}"#).first)
+        #expect(!keyboards.thirdPartyKeyboardsBlocked)
+    }
+
+    @Test("thirdPartyKeyboardsBlocked is a decided setting: read, defaulting to false, and its type checked")
+    func keyboards() throws {
+        #expect(try Self.read(Self.minimal + #", "thirdPartyKeyboardsBlocked": true}"#).first?.thirdPartyKeyboardsBlocked == true)
+        #expect(try Self.read(Self.minimal + "}").first?.thirdPartyKeyboardsBlocked == false)
+        #expect(IntuneGraphJSON.dataTransferProperties.contains("thirdPartyKeyboardsBlocked"))
+        #expect(!IntuneGraphJSON.ignoredProperties.contains { $0.name == "thirdPartyKeyboardsBlocked" })
+        #expect(throws: (any Error).self) { try Self.read(Self.minimal + #", "thirdPartyKeyboardsBlocked": "yes"}"#) }
     }
 
     @Test("bad input is an error with file, line, column and property path", arguments: [

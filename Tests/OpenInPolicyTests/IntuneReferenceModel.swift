@@ -9,7 +9,8 @@ struct IntuneReferenceModel {
     // The sending app's policy, as strings.
     var targeted = true
     var send = "allApps", receive = "allApps", clipboard = "allApps", dialer = "allApps", messaging = "anyApp"
-    var filter = false, osSharing = false, orgData = false, printBlocked = false
+    var filter = false, osSharing = false, orgData = false, printBlocked = false, keyboardsBlocked = false
+    var app: String? = nil  // the app's own bundle ID (app=)
     var exempt: [String] = [], exemptedLinks: [String] = [], managedLinks: [String] = []
     var browser: String? = nil  // "edge" or "custom:P"
     var dialerScheme = "", messagingScheme = ""
@@ -128,8 +129,22 @@ struct IntuneReferenceModel {
                 if target != nil && !isManaged(target) { return a("deny", nil, "intune.copy.unmanaged-target") }
                 return a("allow", target, "intune.copy.managed-apps", "managed-apps")
             }
-        default:
+        case "paste":
+            // Read from paste-and-keyboards.md: the receiving app's clipboard level decides; a copy from the app itself always pastes.
+            if let source, let app, source.lowercased() == app.lowercased() { return a("allow", nil, "intune.paste.own-app") }
+            if clipboard == "allApps" { return a("allow", nil, "intune.paste.all-apps") }
+            if clipboard == "managedAppsWithPasteIn" { return a("allow", nil, "intune.paste.paste-in") }
+            if clipboard == "managedApps" {
+                return isManaged(source) ? a("allow", nil, "intune.paste.managed-source") : a("deny", nil, "intune.paste.unmanaged-source")
+            }
+            return a("deny", nil, "intune.paste.blocked")
+        case "keyboard":
+            if target == nil || target == "com.apple.keyboard" { return a("allow", target, "intune.keyboard.system") }
+            return keyboardsBlocked ? a("deny", nil, "intune.keyboard.third-party-blocked") : a("allow", target, "intune.keyboard.third-party-allowed")
+        case "print":
             return printBlocked ? a("deny", nil, "intune.print.blocked") : a("allow", nil, "intune.print.allowed")
+        default:
+            return a("no-model", nil, "no model for channel \(channel)")
         }
     }
 
@@ -152,6 +167,7 @@ struct IntuneReferenceModel {
             case "os-sharing": osSharing = true
             case "incoming-org-data": orgData = true
             case "print-blocked": printBlocked = true
+            case "keyboards-blocked": keyboardsBlocked = true
             case "mdm-enrolled": enrolled = true
             case "upn": upn = true
             default:
@@ -169,6 +185,7 @@ struct IntuneReferenceModel {
                 else if s.hasPrefix("messaging=") { messaging = after("messaging=") }
                 else if s.hasPrefix("managed-apps=") { managed += list("managed-apps=") }
                 else if s.hasPrefix("mdm-apps=") { mdm += list("mdm-apps=") }
+                else if s.hasPrefix("app=") { app = after("app=") }
                 else if s.hasPrefix("sdk=") {
                     var parts = after("sdk=").split(separator: ".").compactMap { Int($0) }
                     while parts.count < 3 { parts.append(0) }
@@ -217,10 +234,13 @@ struct IntuneReferenceModelTests {
         let urls = ["mailto:a@example.com", "tel:1", "telprompt:1", "sms:1", "https://contoso.sharepoint.com/x", "http://maps.apple.com",
                     "https://example.com", "skype:x", "dropbox://x", "corp://x", "ms-word:x"]
         let channels = ["document-interaction", "quick-look", "app-extension", "activity-view", "drag-and-drop", "open-url", "mail-link",
-                        "mail-compose", "open-from", "copy", "print"]
+                        "mail-compose", "open-from", "copy", "print", "paste", "keyboard"]
+        #expect(Set(channels) == Set(Channel.allCases.map(\.rawValue)), "the sweep covers every channel")
+        let keyboards = ["com.apple.keyboard", "com.apple.Keyboard", "com.example.swipekeys", "com.microsoft.Office.Word"]
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         func some(_ items: [String]) -> [String] { items.filter { _ in random.next() % 2 == 0 } }
         var checked = 0
+        var seen: Set<String> = []
         for _ in 0..<400 {
             var settings: [String] = []
             if random.next() % 10 == 0 { settings.append("not-targeted") }
@@ -234,6 +254,8 @@ struct IntuneReferenceModelTests {
             if receive == "allApps", random.next() % 2 == 0 { settings.append("incoming-org-data") }
             settings.append("clipboard=" + pick(["allApps", "managedAppsWithPasteIn", "managedApps", "blocked"]))
             if random.next() % 2 == 0 { settings.append("print-blocked") }
+            if random.next() % 2 == 0 { settings.append("keyboards-blocked") }
+            if random.next() % 2 == 0 { settings.append("app=" + pick(apps)) }
             let exempt = some(["mailto", "tel", "sms", "skype", "dropbox"])
             if !exempt.isEmpty { settings.append("exempt=" + exempt.joined(separator: ",")) }
             if random.next() % 2 == 0 { settings.append("exempted-link=http://maps.apple.com") }
@@ -263,7 +285,8 @@ struct IntuneReferenceModelTests {
                 case "activity-view", "copy": target = random.next() % 3 == 0 ? nil : pick(apps)
                 case "open-url": url = pick(urls)
                 case "mail-link": url = random.next() % 3 == 0 ? nil : "mailto:b@example.com"
-                case "open-from": source = random.next() % 3 == 0 ? nil : pick(apps)
+                case "open-from", "paste": source = random.next() % 3 == 0 ? nil : pick(apps)
+                case "keyboard": target = random.next() % 4 == 0 ? nil : pick(keyboards)
                 default: break
                 }
                 cells["target"] = target ?? "-"
@@ -280,9 +303,13 @@ struct IntuneReferenceModelTests {
                                                       audience: decision.audience?.rawValue, rule: decision.rule.rawValue)
                 let want = model.answer(channel: channel, target: target, url: url, source: source)
                 #expect(got == want, "\(context) | \(channel) \(target ?? url ?? source ?? ""): evaluator \(got), model \(want)")
+                seen.insert(got.rule)
                 checked += 1
             }
         }
         #expect(checked > 2000)
+        // The sweep reaches every paste and keyboard rule, not only the tables' rows.
+        let newRules = RuleInfo.intune.map(\.id.rawValue).filter { $0.hasPrefix("intune.paste.") || $0.hasPrefix("intune.keyboard.") }
+        #expect(newRules.count == 9 && newRules.allSatisfy(seen.contains), "not reached: \(newRules.filter { !seen.contains($0) })")
     }
 }

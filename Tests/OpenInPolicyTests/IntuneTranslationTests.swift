@@ -23,8 +23,9 @@ struct IntuneTranslationTests {
                                           (.managedApps, .managedApps, .anyManagedApp), (.none, .blocked, .blocked)] {
             for receive in IntuneTransferLevel.allCases {
                 for clipboard in [IntuneClipboardLevel.allApps, .managedAppsWithPasteIn, .blocked] {
-                    for printBlocked in [false, true] {
+                    for (printBlocked, keyboardsBlocked) in [(false, false), (true, false), (false, true), (true, true)] {
                         var policy = IntunePolicy(displayName: "P")
+                        policy.thirdPartyKeyboardsBlocked = keyboardsBlocked
                         policy.send = send
                         policy.dialer = dialer
                         policy.messaging = messaging
@@ -49,10 +50,15 @@ struct IntuneTranslationTests {
             let formNotes = notes.filter { $0.setting.hasPrefix("allowedOutboundDataTransferDestinations") }
             #expect(notes.count == formNotes.count, "\(policy): \(notes)")
             #expect(formNotes.isEmpty == (policy.send == .allApps))
+            // Block is the key set to false; Allow leaves it out (the app decides, as under Intune).
+            let keyboards = fleet.appConfigurations.first { $0.app == (try? BundleID("com.acme.hr")) }?.config[AppConfig.allowCustomKeyboardsKey]
+            #expect(keyboards == (policy.thirdPartyKeyboardsBlocked ? "false" : nil))
             let back = PolicyTranslation.toIntune(fleet)
+            #expect(!back.notes.contains { $0.setting.contains(AppConfig.allowCustomKeyboardsKey) || $0.setting.contains("keyboards") }, "\(back.notes)")
             let translated = try #require(back.policies.first { $0.targets(try BundleID("com.acme.hr")) })
             #expect(translated.send == policy.send && translated.receive == policy.receive && translated.clipboard == policy.clipboard
-                        && translated.printBlocked == policy.printBlocked && translated.dialer == policy.dialer && translated.messaging == policy.messaging,
+                        && translated.printBlocked == policy.printBlocked && translated.dialer == policy.dialer && translated.messaging == policy.messaging
+                        && translated.thirdPartyKeyboardsBlocked == policy.thirdPartyKeyboardsBlocked,
                     "\(policy.send) \(policy.receive) \(policy.clipboard) → \(translated.send) \(translated.receive) \(translated.clipboard)")
             #expect(translated.exemptions.isEmpty && !translated.filterOpenInToOnlyManagedApps && !translated.disableProtectionOfManagedOutboundOpenInData)
         }
@@ -65,12 +71,13 @@ struct IntuneTranslationTests {
             (.allAppConnectApps, OpenFromPolicy(.allAppConnectApps), .secureCopy, .unauthorized),
             (.status(.unauthorized), OpenFromPolicy(status: .unauthorized), .unauthorized, .authorized),
         ]
-        for (openIn, openFrom, pasteboard, print) in settings {
+        for ((openIn, openFrom, pasteboard, print), keyboards) in settings.flatMap({ setting in [nil, "false", "true"].map { (setting, $0) } }) {
             let drag: DragAndDropPolicy = openIn == .status(.authorized) ? .all : openIn == .allAppConnectApps ? .appConnect : .none
             let controls = PolicyControls(openIn: openIn, openFrom: openFrom, pasteboard: pasteboard, print: print, dragAndDrop: drag)
             let hr = try BundleID("com.acme.hr")
             let fleet = Fleet(global: GlobalPolicy(authorizeAppsWithoutContainerPolicy: false, controls: controls),
                               containerPolicies: [ContainerPolicy(name: "HR", app: hr, labels: [], controls: controls)],
+                              appConfigurations: keyboards.map { [AppConfiguration(app: hr, labels: [], config: AppConfig([AppConfig.allowCustomKeyboardsKey: $0]))] } ?? [],
                               apps: [FleetApp(bundleID: hr, appConnect: true)],
                               devices: [DeviceProfile(name: "d", labels: [], installed: [hr])])
             let (_, intune, notes) = PolicyTranslation.toIntune(fleet)
@@ -79,6 +86,10 @@ struct IntuneTranslationTests {
             #expect(translated.openIn == controls.openIn && translated.openFrom?.setting == controls.openFrom?.setting
                         && translated.pasteboard == controls.pasteboard && translated.print == controls.print && translated.dragAndDrop == controls.dragAndDrop,
                     "\(controls) → \(translated)")
+            // false comes back as false; true and not set come back as not set, which decides alike while the app
+            // does not refuse custom keyboards itself (when it does, translate reports it: reportsKeyboards).
+            let backKeyboards = back.appConfigurations.first { $0.app == hr }?.config.allowsCustomKeyboards
+            #expect(backKeyboards == (keyboards == "false" ? false : nil), "\(keyboards ?? "not set") → \(String(describing: backKeyboards))")
             // Only the change of form between a dummy file and an encrypted one is reported.
             #expect(notes.allSatisfy { $0.setting.hasPrefix("openInPolicy") }, "\(notes)")
             #expect(notes.isEmpty == (openIn == .status(.authorized)))
@@ -103,14 +114,59 @@ struct IntuneTranslationTests {
         #expect(mailNotes.contains { $0.setting == "openInWhitelist: the native Mail pair" && $0.changes.contains("14.5.0") })
     }
 
+    @Test("custom keyboards: what Intune cannot say is reported; one policy over apps that differ blocks them all, reported as newly blocked")
+    func reportsKeyboards() throws {
+        let hr = try BundleID("com.acme.hr"), viewer = try BundleID("com.acme.viewer"), notes = try BundleID("com.acme.notes")
+        let controls = PolicyControls(openIn: .status(.authorized), openFrom: OpenFromPolicy(status: .authorized), pasteboard: .authorized, print: .authorized, dragAndDrop: .all)
+        var refusing = AppFacts()
+        refusing.allowsCustomKeyboards = false
+        func fleet(_ configs: [(BundleID, String)], apps: [FleetApp], containers: [BundleID]) -> Fleet {
+            Fleet(global: GlobalPolicy(authorizeAppsWithoutContainerPolicy: true, controls: controls),
+                  containerPolicies: containers.map { ContainerPolicy(name: $0.rawValue, app: $0, labels: [], controls: controls) },
+                  appConfigurations: configs.map { AppConfiguration(app: $0.0, labels: [], config: AppConfig([AppConfig.allowCustomKeyboardsKey: $0.1])) },
+                  apps: apps, devices: [DeviceProfile(name: "d", labels: [], installed: apps.map(\.bundleID))])
+        }
+        // A value that is neither true nor false: blocked, reported, no decision changes.
+        var (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "TRUE")], apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(found.contains { $0.setting.contains("\"TRUE\"") && $0.changes.hasPrefix("none") })
+        // Not set, the app refusing itself: blocked, reported.
+        (policies, _, found) = PolicyTranslation.toIntune(fleet([], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(found.contains { $0.setting.contains("refuses custom keyboards itself") })
+        // true over the app's own refusal: not blocked, reported.
+        (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "true")], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [false])
+        #expect(found.contains { $0.setting.contains("over the app's own refusal") })
+        // The global policy's one Intune policy over an app that allows and one that refuses: blocked, newly blocked reported.
+        (policies, _, found) = PolicyTranslation.toIntune(fleet([(viewer, "false")], apps: [FleetApp(bundleID: viewer, appConnect: true), FleetApp(bundleID: notes, appConnect: true)], containers: []))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(found.contains { $0.chosen.contains("fail closed") && $0.changes.contains("com.acme.notes") && $0.changes.contains("newly blocked") })
+        // Plain true and false, and not set with the app allowing: expressed exactly, nothing reported about keyboards.
+        for (configs, blocked) in [([(hr, "true")], false), ([(hr, "false")], true), ([], false)] {
+            (policies, _, found) = PolicyTranslation.toIntune(fleet(configs, apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
+            #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [blocked])
+            #expect(!found.contains { $0.setting.contains("KEYBOARDS") || $0.setting.contains("keyboards") })
+        }
+    }
+
     @Test("the Graph JSON translate writes reads back as the same policies")
     func graphJSONReadsBack() throws {
         let policies = PolicyTranslation.toIntune(try Self.acme()).policies
         let read = try IntuneGraphJSON.read(Array(PolicyTranslation.graphJSON(policies).utf8), file: "out.json")
         #expect(read.count == policies.count)
         for (a, b) in zip(read, policies) {
-            #expect(a.send == b.send && a.receive == b.receive && a.clipboard == b.clipboard && a.apps == b.apps && a.exemptions == b.exemptions)
+            #expect(a.send == b.send && a.receive == b.receive && a.clipboard == b.clipboard && a.apps == b.apps && a.exemptions == b.exemptions
+                        && a.thirdPartyKeyboardsBlocked == b.thirdPartyKeyboardsBlocked)
         }
+        // thirdPartyKeyboardsBlocked is written, read back, and comes out of the fleet file as the key set to false.
+        var blocked = policies
+        blocked[0].thirdPartyKeyboardsBlocked = true
+        let reread = try IntuneGraphJSON.read(Array(PolicyTranslation.graphJSON(blocked).utf8), file: "out.json")
+        #expect(reread.map(\.thirdPartyKeyboardsBlocked) == blocked.map(\.thirdPartyKeyboardsBlocked))
+        let keyboardFleet = try FleetJSON.read(Array(PolicyTranslation.fleetJSON(PolicyTranslation.toAppConnect(
+            IntuneFleet(policies: reread, devices: [try Self.device("d", ["com.acme.hr"])])).fleet).utf8), file: "fleet.json")
+        #expect(keyboardFleet.appConfigurations.map { $0.config[AppConfig.allowCustomKeyboardsKey] } == blocked[0].apps.map { _ in "false" })
         let fleetText = PolicyTranslation.fleetJSON(PolicyTranslation.toAppConnect(IntuneFleet(policies: read, devices: [try Self.device("d", ["com.acme.hr"])])).fleet)
         let fleet = try FleetJSON.read(Array(fleetText.utf8), file: "fleet.json")
         #expect(fleet.containerPolicies.count == 3)
@@ -166,6 +222,18 @@ struct IntuneTranslationTests {
         #expect(toB.sender.outcome == .allow && toB.receiver?.outcome == .deny && toB.outcome == .deny)
         let toDropbox = try fleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .documentInteraction, target: try BundleID("com.getdropbox.Dropbox")))
         #expect(toDropbox.outcome == .deliverEncrypted && toDropbox.receiver == nil)
+        // A paste: the copying app's clipboard level, then the receiving app's own level on what it lets in.
+        var pasteFleet = fleet
+        pasteFleet.policies[1].clipboard = .blocked
+        let pasteIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(pasteIntoB.sender.rule.rawValue == "intune.copy.all-apps" && pasteIntoB.receiver?.rule.rawValue == "intune.paste.blocked" && pasteIntoB.outcome == .deny)
+        pasteFleet.policies[1].clipboard = .managedApps
+        let managedIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(managedIntoB.receiver?.rule.rawValue == "intune.paste.managed-source" && managedIntoB.outcome == .allow)
+        let dropboxIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.getdropbox.Dropbox"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(dropboxIntoB.sender.rule.rawValue == "intune.unmanaged.allow" && dropboxIntoB.receiver?.rule.rawValue == "intune.paste.unmanaged-source" && dropboxIntoB.outcome == .deny)
+        let intoDropbox = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.b"), channel: .paste, target: try BundleID("com.getdropbox.Dropbox")))
+        #expect(intoDropbox.receiver == nil && intoDropbox.outcome == .deny)
         var conflict = fleet
         conflict.policies[1].apps.append(try BundleID("COM.corp.A"))
         #expect(throws: FleetError.self) { try conflict.checkConflicts() }

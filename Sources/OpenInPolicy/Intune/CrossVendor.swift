@@ -260,6 +260,7 @@ enum RowPolicy: Sendable {
             settings.append("clipboard=\(policy.clipboard)")
             if policy.clipboardExceptionLength > 0 { settings.append("clipboard-exception=\(policy.clipboardExceptionLength)") }
             if policy.printBlocked { settings.append("print-blocked") }
+            if policy.thirdPartyKeyboardsBlocked { settings.append("keyboards-blocked") }
             if !policy.exemptedSchemes.isEmpty { settings.append("exempt=" + policy.exemptedSchemes.joined(separator: ",")) }
             if webLinks {
                 for link in policy.exemptedUniversalLinks where !link.contains(";") && !link.contains("|") { settings.append("exempted-link=\(link)") }
@@ -273,6 +274,7 @@ enum RowPolicy: Sendable {
             if context.mdmEnrolled { settings.append("mdm-enrolled") }
             if context.intuneMAMUPN { settings.append("upn") }
             if let version = context.senderSDKVersion { settings.append("sdk=\(version)") }
+            if let app = context.app { settings.append("app=\(app)") }
             for (key, app) in context.schemeHandlers.sorted(by: { $0.key.text.utf8.lexicographicallyPrecedes($1.key.text.utf8) }) { settings.append("handler:\(key.text)=\(app)") }
             for scheme in context.ownSchemes { settings.append("app-scheme=\(scheme)") }
             return ("intune", "-", settings.joined(separator: "; "))
@@ -286,7 +288,7 @@ extension FlowChange {
 
     /// The new decision as decision-table rows (`Rules/README.md`'s format) a user can keep as tests:
     /// the sender's decision under its policy, and, when the receiver decides too, the receiver's
-    /// `open-from` decision with the sender as source. Each row passes when `openin-check test` runs it.
+    /// `open-from` decision (for a `paste`, its `paste` decision) with the sender as source. Each row passes when `openin-check test` runs it.
     public func tableRows(id: String) -> [[String]] {
         let channel = request.senderRequest.channel
         let isWeb = request.url.map { $0.scheme == "http" || $0.scheme == "https" } ?? false
@@ -296,7 +298,7 @@ extension FlowChange {
                                  dash(request.url?.rawValue), "-", new.sender.outcome.rawValue, dash(new.sender.target?.rawValue), new.sender.rule.rawValue]]
         if let receiver = new.receiver, let input = new.receiverInput {
             let cells = input.cells(webLinks: false)
-            rows.append([id + "-receiver", cells.policy, cells.whitelist, cells.context, "open-from", "-", "-", request.from.rawValue,
+            rows.append([id + "-receiver", cells.policy, cells.whitelist, cells.context, request.channel == .paste ? "paste" : "open-from", "-", "-", request.from.rawValue,
                          receiver.outcome.rawValue, dash(receiver.target?.rawValue), receiver.rule.rawValue])
         }
         return rows

@@ -3,6 +3,9 @@
 public struct IntuneContext: Sendable, Hashable {
     /// The sending app's app protection policy, or `nil` when no policy targets the app (it is unmanaged).
     public var policy: IntunePolicy?
+    /// The app the policy applies to (the sending app; for `paste` and `keyboard`, the app the user
+    /// pastes or types into), when known. A paste from the app itself is not between apps.
+    public var app: BundleID?
     /// The sending app's Intune App SDK version, when known.
     public var senderSDKVersion: IntuneSDKVersion?
     /// The *policy-managed* apps on the device: apps with the Intune App SDK that a policy targets
@@ -72,9 +75,25 @@ public struct IntuneEvaluator: Sendable {
     /// Decides one request.
     /// - Complexity: O(n) in the policy's lists and the device's managed apps.
     public func decide(_ request: ShareRequest) -> Decision {
-        for unit in IntuneRuleCatalog.units where unit.covers(request, context) {
-            return unit.decide(request, context)
+        Self.unit(for: request, context).decide(request, context)
+    }
+
+    /// The unit that decides `request`: rule 1 for an app no policy targets, otherwise the unit of
+    /// the request's route. An exhaustive `switch`, so the compiler checks that every route (every
+    /// ``Channel``) has an Intune rule; it picks the unit the catalog's first match would
+    /// (`IntuneEvaluatorTotalityTests` checks both agree).
+    static func unit(for request: ShareRequest, _ context: IntuneContext) -> any IntuneRuleUnit.Type {
+        if context.policy == nil { return IntuneUnmanagedSenderRule.self }
+        switch request.route {
+        case .document, .activityView: return IntuneShareRule.self
+        case .mailto, .otherURL: return IntuneURLRule.self
+        case .mailView: return request.channel == .mailLink ? IntuneURLRule.self : IntuneMailComposeRule.self
+        case .dragAndDrop: return IntuneDragAndDropRule.self
+        case .openFrom: return IntuneReceiveRule.self
+        case .copy: return IntuneCopyRule.self
+        case .print: return IntunePrintRule.self
+        case .paste: return IntunePasteRule.self
+        case .keyboard: return IntuneKeyboardRule.self
         }
-        preconditionFailure("no Intune rule covers \(request.channel)")
     }
 }

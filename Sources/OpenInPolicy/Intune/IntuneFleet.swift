@@ -59,6 +59,7 @@ public struct IntuneFleet: Sendable {
 
     func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID]) -> IntuneContext {
         var context = IntuneContext(policy: policy(for: app))
+        context.app = app
         context.senderSDKVersion = sdkVersion(of: app)
         context.managedApps = managed
         context.mdmManagedApps = device.mdmManagedApps
@@ -77,6 +78,8 @@ public struct IntuneFleet: Sendable {
     /// The sender's part is its Intune decision; when it delivers (`allow`, `redirect`) to a
     /// policy-managed app on a channel with a receiving side, that app's "Receive data from other
     /// apps" decides too (``IntuneReceiveRule``), with the sender as source: allowed only if both allow.
+    /// For a `paste` into a policy-managed app, that app's "Restrict cut, copy, and paste between other
+    /// apps" decides the paste in (``IntunePasteRule``), with the copying app as source.
     /// - Throws: ``FleetError`` for an unknown device.
     public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> IntuneFleetDecision {
         IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
@@ -118,11 +121,13 @@ final class IntuneDeviceIndex: @unchecked Sendable {
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
         var receiverApp = sender.outcome == .deny ? nil : sender.target
         if request.channel == .paste, delivers { receiverApp = request.target }
-        guard request.channel.hasReceiverPart, delivers, let receiving = receiverApp, isManaged(receiving) else {
+        // A paste has a receiving side under Intune: the receiving app's own clipboard level decides what may be
+        // pasted into it (rule 9, `Rules/intune/paste-and-keyboards.md`).
+        guard request.channel.hasReceiverPart || request.channel == .paste, delivers, let receiving = receiverApp, isManaged(receiving) else {
             return IntuneFleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp)
         }
-        let openFrom = try! ShareRequest(channel: .openFrom, source: request.from)
-        let receiver = IntuneEvaluator(context: context(for: receiving)).decide(openFrom)
+        let receiverRequest = try! ShareRequest(channel: request.channel == .paste ? .paste : .openFrom, source: request.from)
+        let receiver = IntuneEvaluator(context: context(for: receiving)).decide(receiverRequest)
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
         return IntuneFleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving)
     }

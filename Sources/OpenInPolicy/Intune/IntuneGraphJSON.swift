@@ -26,7 +26,7 @@ public enum IntuneGraphJSON {
     static let dataTransferProperties = [
         "displayName", "id", "allowedOutboundDataTransferDestinations", "filterOpenInToOnlyManagedApps",
         "disableProtectionOfManagedOutboundOpenInData", "allowedInboundDataTransferSources", "protectInboundDataFromUnknownSources",
-        "allowedOutboundClipboardSharingLevel", "allowedOutboundClipboardSharingExceptionLength", "printBlocked", "exemptedAppProtocols",
+        "allowedOutboundClipboardSharingLevel", "allowedOutboundClipboardSharingExceptionLength", "printBlocked", "thirdPartyKeyboardsBlocked", "exemptedAppProtocols",
         "exemptedUniversalLinks", "managedUniversalLinks", "managedBrowserToOpenLinksRequired", "managedBrowser", "customBrowserProtocol",
         "dialerRestrictionLevel", "customDialerAppProtocol", "protectedMessagingRedirectAppType", "messagingRedirectAppUrlScheme",
         "appGroupType", "apps",
@@ -61,7 +61,7 @@ public enum IntuneGraphJSON {
         ("minimumRequiredSdkVersion", "SDK version"), ("deployedAppCount", "metadata"), ("faceIdBlocked", "PIN"),
         ("allowWidgetContentSync", "widgets"), ("minimumWipeSdkVersion", "SDK version"), ("allowedIosDeviceModels", "device models"),
         ("appActionIfIosDeviceModelNotAllowed", "device models"), ("appActionIfAccountIsClockedOut", "working time"),
-        ("thirdPartyKeyboardsBlocked", "keyboards"), ("minimumWarningSdkVersion", "SDK version"),
+        ("minimumWarningSdkVersion", "SDK version"),
         ("assignments", "the groups the policy is assigned to (relationship)"), ("deploymentSummary", "deployment status (relationship)"),
     ]
 
@@ -71,7 +71,7 @@ public enum IntuneGraphJSON {
         case "roleScopeTagIds", "allowedDataStorageLocations", "allowedDataIngestionLocations": .stringArray
         case "organizationalCredentialsRequired", "dataBackupBlocked", "deviceComplianceRequired", "saveAsBlocked", "pinRequired",
              "simplePinBlocked", "contactSyncBlocked", "fingerprintBlocked", "disableAppPinIfDevicePinIsSet",
-             "blockDataIngestionIntoOrganizationDocuments", "isAssigned", "faceIdBlocked", "allowWidgetContentSync", "thirdPartyKeyboardsBlocked": .bool
+             "blockDataIngestionIntoOrganizationDocuments", "isAssigned", "faceIdBlocked", "allowWidgetContentSync": .bool
         case "maximumPinRetries", "minimumPinLength", "previousPinBlockCount", "deployedAppCount": .integer
         case "assignments": .array
         case "deploymentSummary": .object
@@ -184,6 +184,7 @@ public enum IntuneGraphJSON {
                 guard case .number(let number) = member.value, let length = number.intValue else { throw field.error("must be a whole number (Int32, 0 to 65535), not \(field.found)") }
                 policy.clipboardExceptionLength = length
             case "printBlocked": policy.printBlocked = try field.bool()
+            case "thirdPartyKeyboardsBlocked": policy.thirdPartyKeyboardsBlocked = try field.bool()
             case "exemptedAppProtocols": policy.exemptions = try readExemptions(field)
             case "exemptedUniversalLinks": policy.exemptedUniversalLinks = try field.strings(what: "universal link patterns").map(\.text)
             case "managedUniversalLinks": policy.managedUniversalLinks = try field.strings(what: "universal link patterns").map(\.text)

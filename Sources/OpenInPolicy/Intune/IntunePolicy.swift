@@ -26,6 +26,8 @@ public struct IntunePolicy: Sendable, Hashable {
     public var clipboardExceptionLength = 0
     /// `printBlocked`: "Printing Org data" set to Block.
     public var printBlocked = false
+    /// `thirdPartyKeyboardsBlocked`: "Third party keyboards" set to Block (only the system keyboard types in the app).
+    public var thirdPartyKeyboardsBlocked = false
     /// `exemptedAppProtocols`: the exemptions as the admin named them, each a `name` and a `;`-separated list of URL schemes.
     public var exemptions: [IntuneExemption] = []
     /// `exemptedUniversalLinks`: universal links an unmanaged app may open.

@@ -30,6 +30,7 @@ public enum PolicyTranslation {
             var policy = intunePolicy(displayName: container.name, controls: controls, config: configuration(of: container.app, in: fleet),
                                       fleet: fleet, managed: managed.filter { $0 != container.app }, name: name, notes: &notes)
             policy.apps = [container.app]
+            policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: [container.app], in: fleet, name: name, notes: &notes)
             if !container.labels.isEmpty {
                 notes.append(TranslationNote(policy: name, setting: "labels: \(container.labels.joined(separator: ", "))",
                                              chosen: "no assignment: Intune assigns a policy to Entra ID groups; assign this one to the group of the users whose devices carry \(container.labels.joined(separator: " or "))",
@@ -48,6 +49,7 @@ public enum PolicyTranslation {
                 var policy = intunePolicy(displayName: "Global policy", controls: fleet.global.controls, config: AppConfig(), fleet: fleet, managed: managed,
                                           name: "the global policy", notes: &notes)
                 policy.apps = uncovered
+                policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: uncovered, in: fleet, name: "the global policy", notes: &notes)
                 policies.append(policy)
             } else {
                 notes.append(TranslationNote(policy: "the global policy", setting: "authorizeAppsWithoutContainerPolicy: false (\(uncovered.map(\.rawValue).joined(separator: ", ")) retired)",
@@ -72,6 +74,48 @@ public enum PolicyTranslation {
         }
         let apps = fleet.apps.filter(\.appConnect).map { IntuneApp(bundleID: $0.bundleID) }
         return (policies, IntuneFleet(policies: policies, apps: apps, devices: devices), notes)
+    }
+
+    /// `thirdPartyKeyboardsBlocked` for the Intune policy of `apps`: blocked when AppConnect refuses
+    /// custom keyboards in any of them (`MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` set to anything but `true`,
+    /// or not set and the app refusing them itself), with a note for each thing Intune cannot say.
+    static func keyboardsBlocked(apps: [BundleID], in fleet: Fleet, name: String, notes: inout [TranslationNote]) -> Bool {
+        let key = AppConfig.allowCustomKeyboardsKey
+        func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
+        var refusing: [BundleID] = [], allowing: [BundleID] = []
+        for app in apps {
+            let appRefuses = !(fleet.app(app)?.app.allowsCustomKeyboards ?? true)
+            if let value = configuration(of: app, in: fleet)[key] {
+                if ExactText.same(value, "true") {
+                    allowing.append(app)
+                    if appRefuses {
+                        note("\(key): true for \(app), over the app's own refusal (app.allowsCustomKeyboards: false)",
+                             "thirdPartyKeyboardsBlocked: false; Intune has no setting that overrides the app's own -shouldAllowExtensionPointIdentifier:",
+                             "none in these decisions (an Intune decision does not ask the app); on a device the app's own refusal applies again")
+                    }
+                } else {
+                    refusing.append(app)
+                    if !ExactText.same(value, "false") {
+                        note("\(key): \(JSONWriter.quoted(value)) for \(app) (neither true nor false)",
+                             "thirdPartyKeyboardsBlocked: true, as AppConnect refuses custom keyboards for any value but true",
+                             "none: custom keyboards are refused either way")
+                    }
+                }
+            } else if appRefuses {
+                refusing.append(app)
+                note("\(key) not set for \(app), and the app refuses custom keyboards itself (app.allowsCustomKeyboards: false)",
+                     "thirdPartyKeyboardsBlocked: true: an Intune decision does not ask the app",
+                     "none: custom keyboards are refused either way")
+            } else {
+                allowing.append(app)
+            }
+        }
+        if !refusing.isEmpty, !allowing.isEmpty {
+            note("custom keyboards allowed in \(allowing.map(\.rawValue).joined(separator: ", ")) but refused in \(refusing.map(\.rawValue).joined(separator: ", ")), under one Intune policy",
+                 "thirdPartyKeyboardsBlocked: true for all of them (fail closed)",
+                 "keyboard with a third-party keyboard in \(allowing.map(\.rawValue).joined(separator: ", ")): allowed becomes denied (newly blocked)")
+        }
+        return !refusing.isEmpty
     }
 
     static func merged(_ container: PolicyControls, over global: PolicyControls) -> PolicyControls {
@@ -194,6 +238,7 @@ public enum PolicyTranslation {
         var containers: [ContainerPolicy] = []
         var apps: [FleetApp] = []
         var targeted: [BundleID] = []
+        var configurations: [AppConfiguration] = []
         /// The installed spelling of a targeted ID (exports lowercase them; AppConnect compares exactly).
         func spelled(_ id: BundleID) -> BundleID {
             for device in intune.devices { if let found = device.installed.first(where: { IntuneBundleID.same($0, id) }) { return found } }
@@ -210,6 +255,11 @@ public enum PolicyTranslation {
                 guard !targeted.contains(app) else { continue }
                 targeted.append(app)
                 containers.append(ContainerPolicy(name: "\(policy.displayName): \(app)", app: app, labels: [label], controls: controls))
+                // Block: the key set to false. Allow: the key left out, so AppConnect allows custom keyboards unless
+                // the app refuses them itself, as under Intune (setting it to true would override the app).
+                if policy.thirdPartyKeyboardsBlocked {
+                    configurations.append(AppConfiguration(app: app, labels: [label], config: AppConfig([AppConfig.allowCustomKeyboardsKey: "false"])))
+                }
                 apps.append(FleetApp(bundleID: app, appConnect: true))
             }
         }
@@ -227,7 +277,7 @@ public enum PolicyTranslation {
         }
         let global = GlobalPolicy(authorizeAppsWithoutContainerPolicy: false,
                                   controls: PolicyControls(openIn: .status(.authorized), openFrom: OpenFromPolicy(status: .authorized), pasteboard: .authorized, print: .authorized))
-        return (Fleet(global: global, containerPolicies: containers, apps: apps, devices: devices), notes)
+        return (Fleet(global: global, containerPolicies: containers, appConfigurations: configurations, apps: apps, devices: devices), notes)
     }
 
     static func appConnectControls(_ policy: IntunePolicy, intune: IntuneFleet, targeted: [BundleID], name: String, notes: inout [TranslationNote]) -> PolicyControls {
@@ -327,6 +377,7 @@ public enum PolicyTranslation {
             .init("allowedOutboundClipboardSharingLevel", .string(policy.clipboard.rawValue)),
             .init("allowedOutboundClipboardSharingExceptionLength", .number(JSONNumber(policy.clipboardExceptionLength))),
             .init("printBlocked", .bool(policy.printBlocked)),
+            .init("thirdPartyKeyboardsBlocked", .bool(policy.thirdPartyKeyboardsBlocked)),
             .init("exemptedAppProtocols", .array(JSONArray(policy.exemptions.map { exemption in
                 .object(JSONObject(members: [.init("@odata.type", .string("#microsoft.graph.keyValuePair")), .init("name", .string(exemption.name)),
                                              .init("value", .string(exemption.value))]))
@@ -396,6 +447,12 @@ public enum PolicyTranslation {
             JSONValue.object(JSONObject(members: [.init("name", .string(container.name)), .init("app", .string(container.app.rawValue)),
                                                   .init("labels", .array(JSONArray(container.labels.map(JSONValue.string))))] + controls(container.controls)))
         }
+        let configurations = fleet.appConfigurations.map { configuration in
+            let values = configuration.config.values.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            return JSONValue.object(JSONObject(members: [.init("name", .string(configuration.name)), .init("app", .string(configuration.app.rawValue)),
+                                                         .init("labels", .array(JSONArray(configuration.labels.map(JSONValue.string)))),
+                                                         .init("config", .object(JSONObject(members: values.map { .init($0.key, .string($0.value)) })))]))
+        }
         let apps = fleet.apps.map { app in
             JSONValue.object(JSONObject(members: [.init("bundleID", .string(app.bundleID.rawValue)), .init("appconnect", .bool(app.appConnect))]))
         }
@@ -409,6 +466,7 @@ public enum PolicyTranslation {
         }
         return JSONWriter.pretty(.object(JSONObject(members: [
             .init("global", global), .init("containerPolicies", .array(JSONArray(containers))),
+        ] + (configurations.isEmpty ? [] : [JSONObject.Member("appConfigurations", .array(JSONArray(configurations)))]) + [
             .init("apps", .array(JSONArray(apps))), .init("devices", .object(JSONObject(members: devices))),
         ]))) + "\n"
     }

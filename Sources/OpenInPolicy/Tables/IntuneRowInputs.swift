@@ -3,7 +3,7 @@
 enum IntuneRowInputs {
     /// The setting names, for messages.
     static let names = ["not-targeted", "send=", "filter-open-in", "os-sharing", "receive=", "incoming-org-data", "clipboard=",
-                        "clipboard-exception=", "print-blocked", "exempt=", "exempted-link=", "managed-link=", "browser=",
+                        "clipboard-exception=", "print-blocked", "keyboards-blocked", "app=", "exempt=", "exempted-link=", "managed-link=", "browser=",
                         "dialer=", "messaging=", "managed-apps=", "mdm-apps=", "mdm-enrolled", "upn", "sdk=", "handler:SCHEME=ID", "app-scheme="]
 
     /// The row's context and request, or the input error that makes them invalid.
@@ -17,6 +17,7 @@ enum IntuneRowInputs {
         var managed: [String] = [], mdm: [String] = [], handlers: [(String, String)] = [], ownSchemes: [String] = []
         var enrolled = false, upn = false
         var sdk: IntuneSDKVersion?
+        var app: String?
         let text = cells["context"] ?? "-"
         for item in text == "-" ? [] : text.split(separator: ";") {
             let setting = String(item.trimmingSpaces)
@@ -43,6 +44,7 @@ enum IntuneRowInputs {
             case "os-sharing": policy.disableProtectionOfManagedOutboundOpenInData = true
             case "incoming-org-data": policy.protectInboundDataFromUnknownSources = true
             case "print-blocked": policy.printBlocked = true
+            case "keyboards-blocked": policy.thirdPartyKeyboardsBlocked = true
             case "mdm-enrolled": enrolled = true
             case "upn": upn = true
             default:
@@ -70,6 +72,7 @@ enum IntuneRowInputs {
                     policy.messagingRedirectAppUrlScheme = try value("messaging=specificApps:")
                 } else if setting.hasPrefix("messaging=") { policy.messaging = try choice("messaging=", IntuneMessagingLevel.self) }
                 else if setting.hasPrefix("managed-apps=") { managed += try list("managed-apps=") }
+                else if setting.hasPrefix("app=") { app = try value("app=") }
                 else if setting.hasPrefix("mdm-apps=") { mdm += try list("mdm-apps=") }
                 else if setting.hasPrefix("sdk=") {
                     let text = try value("sdk=")
@@ -92,6 +95,7 @@ enum IntuneRowInputs {
             try policy.validate()
             var context = IntuneContext(policy: targeted ? policy : nil)
             context.senderSDKVersion = sdk
+            context.app = try app.map { text throws(InputError) in try BundleID(text) }
             context.managedApps = try managed.map { text throws(InputError) in try BundleID(text) }
             context.mdmManagedApps = try mdm.map { text throws(InputError) in try BundleID(text) }
             context.mdmEnrolled = enrolled

@@ -25,6 +25,8 @@ enum IntuneRuleCatalog {
         IntuneReceiveRule.self,
         IntuneCopyRule.self,
         IntunePrintRule.self,
+        IntunePasteRule.self,
+        IntuneKeyboardRule.self,
     ]
 
     /// Every Intune rule, unit by unit.
