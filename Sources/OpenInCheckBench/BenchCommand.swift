@@ -19,6 +19,8 @@ public struct BenchCommand: Equatable, Sendable {
         Usage: \(name) [--binary PATH] [--rounds N] [--seed N] [--json] [--in-process]
                \(name) --adversarial [--binary PATH]
                \(name) --generate N FILE [--seed N]
+               \(name) --fleet [--binary PATH] [--seed N]
+               \(name) --generate-fleet N FILE [--seed N]
         """
 
     static let help = """
@@ -46,6 +48,13 @@ public struct BenchCommand: Equatable, Sendable {
         whitelist, --format json over 100,000 lines, diff --format json of 2,000-ID
         policies, diff --requests over 500,000 invalid lines), each at two sizes,
         and prints time and peak memory for both.
+
+        With --fleet it times the fleet verbs on generated fleets (N apps, 20 labels,
+        N / 20 container policies per label, one device carrying every label): fleet
+        matrix --format json and fleet paths --from one app on 1,000 apps, fleet paths
+        --from one app on 10,000 apps (whole processes, with peak memory), and the
+        search from every app of the 1,000 in process. --generate-fleet N FILE writes
+        such a fleet (its device is named bench), for timing by hand.
 
         With --generate N FILE it writes N request lines (JSON Lines) to FILE and the
         corpus's policy to FILE.policy.json (a trailing .jsonl replaced), for timing
@@ -78,6 +87,10 @@ public struct BenchCommand: Equatable, Sendable {
         case generate(lines: Int, file: String)
         /// Time the adversarial workloads as whole processes.
         case adversarial
+        /// Time the fleet verbs on generated fleets.
+        case fleet
+        /// Write a generated fleet of `apps` apps to `file`.
+        case generateFleet(apps: Int, file: String)
         /// Print the help.
         case help
     }
@@ -107,8 +120,8 @@ public struct BenchCommand: Equatable, Sendable {
         }
     }
 
-    static let valueOptions: Set<String> = ["--binary", "--baseline", "--rounds", "--seed", "--generate"]
-    static let flagOptions: Set<String> = ["--json", "--in-process", "--adversarial", "--help", "-h"]
+    static let valueOptions: Set<String> = ["--binary", "--baseline", "--rounds", "--seed", "--generate", "--generate-fleet"]
+    static let flagOptions: Set<String> = ["--json", "--in-process", "--adversarial", "--fleet", "--help", "-h"]
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchCommand {
         var values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []
@@ -152,6 +165,18 @@ public struct BenchCommand: Equatable, Sendable {
             }
             return BenchCommand(mode: .generate(lines: try count("--generate", default: 0, atLeast: 0), file: file), seed: seed)
         }
+        if values["--generate-fleet"] != nil {
+            guard positionals.count == 1, let file = positionals.first, file != "-" else {
+                throw .usage("--generate-fleet N takes one FILE to write, e.g. '--generate-fleet 1000 fleet.json'")
+            }
+            return BenchCommand(mode: .generateFleet(apps: try count("--generate-fleet", default: 20, atLeast: 20), file: file), seed: seed)
+        }
+        if flags.contains("--fleet") {
+            for flag in ["--rounds", "--json", "--in-process", "--generate", "--adversarial"] where flags.contains(flag) || values[flag] != nil {
+                throw .usage("\(flag) does not go with --fleet")
+            }
+            return BenchCommand(mode: .fleet, seed: seed, binary: values["--binary"])
+        }
         if flags.contains("--adversarial") {
             for flag in ["--rounds", "--json", "--in-process", "--generate"] where flags.contains(flag) || values[flag] != nil {
                 throw .usage("\(flag) does not go with --adversarial")
@@ -173,6 +198,19 @@ public struct BenchCommand: Equatable, Sendable {
         case .generate(let lines, let file):
             let bytes = try CorpusWriter.write(BenchCorpus(seed: seed), lines: lines, to: file)
             output.write("wrote \(Format.grouped(lines)) request lines (\(Format.megabytes(bytes))) to \(file) and their policy to \(CorpusWriter.policyPath(for: file))\n")
+        case .generateFleet(let apps, let file):
+            try CorpusWriter.write(FleetBenchmark.fleet(apps: apps, seed: seed), to: file)
+            output.write("wrote a fleet of \(Format.grouped(apps)) apps (device bench) to \(file)\n")
+        case .fleet:
+            var path = binary ?? ""
+            if binary == nil { path = try Self.defaultBinary() }
+            guard access(path, X_OK) == 0 else {
+                throw .invalidInput("cannot run '\(path)': give the openin-check executable to time with --binary PATH")
+            }
+            try FleetBenchmark(binary: path, seed: seed).measure { part in
+                output.write(part)
+                output.flush()
+            }
         case .adversarial:
             var path = binary ?? ""
             if binary == nil { path = try Self.defaultBinary() }

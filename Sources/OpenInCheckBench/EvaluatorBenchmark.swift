@@ -47,6 +47,7 @@ struct EvaluatorBenchmark {
         case .redirect: 2
         case .substituteDummyFile: 3
         case .deny: 4
+        case .deliverEncrypted: 6
         }
         let target: UInt64 = switch decision.target {
         case .none: 0

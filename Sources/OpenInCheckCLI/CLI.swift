@@ -44,6 +44,8 @@ public enum CLI {
         SimulateCommand.verb,
         LintCommand.verb,
         DiffCommand.verb,
+        FleetCommand.verb,
+        TranslateCommand.verb,
         CompletionsCommand.verb,
     ]
 

@@ -58,6 +58,9 @@ struct CompletionsCommand: Command, Equatable {
     static var verbWords: [String] { CLI.verbs.map(\.name) + ["help"] }
     static var channels: String { Channel.allCases.map(\.rawValue).joined(separator: " ") }
     static var shells: String { Shell.allCases.map(\.rawValue).joined(separator: " ") }
+    /// `fleet`'s subverbs and channels (its `--channel` takes the fleet's channels).
+    static var fleetSubverbs: String { FleetCommand.subverbs.joined(separator: " ") }
+    static var fleetChannels: String { FleetChannel.allCases.map(\.rawValue).joined(separator: " ") }
 
     static var bash: String {
         var cases = ""
@@ -74,6 +77,10 @@ struct CompletionsCommand: Command, Equatable {
                 if [ "$COMP_CWORD" -eq 1 ]; then
                     COMPREPLY=($(compgen -W "\(verbWords.joined(separator: " ")) --help --version" -- "$cur"))
                     return
+                fi
+                if [ "$verb" = "fleet" ]; then
+                    if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "\(fleetSubverbs)" -- "$cur")); return; fi
+                    if [ "$prev" = "--channel" ]; then COMPREPLY=($(compgen -W "\(fleetChannels)" -- "$cur")); return; fi
                 fi
                 case "$prev" in
                     --channel) COMPREPLY=($(compgen -W "\(channels)" -- "$cur")); return ;;
@@ -115,6 +122,16 @@ struct CompletionsCommand: Command, Equatable {
                     _describe 'verb' verbs
                     return
                 fi
+                if [[ $words[2] == fleet ]]; then
+                    if (( CURRENT == 3 )); then
+                        compadd -- \(fleetSubverbs)
+                        return
+                    fi
+                    if [[ $words[CURRENT-1] == --channel ]]; then
+                        compadd -- \(fleetChannels)
+                        return
+                    fi
+                fi
                 if [[ $words[CURRENT-1] == --channel ]]; then
                     compadd -- \(channels)
                     return
@@ -148,13 +165,14 @@ struct CompletionsCommand: Command, Equatable {
         lines.append("complete -c \(CLI.name) -n __fish_use_subcommand -a help -d 'Show a verb\\'s help'")
         lines.append("complete -c \(CLI.name) -n '__fish_seen_subcommand_from help' -a '\(CLI.verbs.map(\.name).joined(separator: " "))'")
         lines.append("complete -c \(CLI.name) -n '__fish_seen_subcommand_from completions' -a '\(shells)'")
+        lines.append("complete -c \(CLI.name) -n '__fish_seen_subcommand_from fleet; and not __fish_seen_subcommand_from \(fleetSubverbs)' -a '\(fleetSubverbs)'")
         for verb in CLI.verbs {
             let condition = "-n '__fish_seen_subcommand_from \(verb.name)'"
             for spec in verb.specs {
                 let name = String(spec.name.dropFirst(2))
                 let summary = quotedForFish(String(spec.help.prefix { $0 != "\n" }))
                 if spec.name == "--channel" {
-                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(channels)' -d '\(summary)'")
+                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(verb.name == "fleet" ? fleetChannels : channels)' -d '\(summary)'")
                 } else if spec.valueName != nil {
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -r -F -d '\(summary)'")
                 } else {

@@ -61,6 +61,8 @@ enum DecisionText {
             "substitute-dummy-file: \(escaped(decision.target?.rawValue ?? "the target")) receives a dummy file it cannot open"
         case .deny:
             "deny: nothing is delivered"
+        case .deliverEncrypted:
+            "deliver-encrypted: \(escaped(decision.target?.rawValue ?? "the target")) receives the content encrypted by Intune: only policy-managed apps can read it"
         }
     }
 

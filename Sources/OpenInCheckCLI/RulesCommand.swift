@@ -4,12 +4,13 @@ import OpenInPolicy
 struct RulesCommand: Command, Equatable {
     static let specs = [
         OptionSpec("--explain", help: "Also print each rule's source and the sentence it quotes."),
+        OptionSpec("--intune", help: "List the Microsoft Intune app protection rules instead (Rules/intune)."),
     ]
 
     static let verb = Verb(
         name: "rules",
         abstract: "List the decision rules in order, with ids, summaries and sources.",
-        usage: "\(CLI.name) rules [--explain]",
+        usage: "\(CLI.name) rules [--intune] [--explain]",
         specs: specs,
         help: """
             Lists every decision rule in evaluation order (first match decides): its step,
@@ -17,8 +18,10 @@ struct RulesCommand: Command, Equatable {
             comes from and the sentence it quotes: a section of the AppConnect for iOS SDK
             Developer Guide, a declaration of the SDK header AppConnectInterface.h, or, for
             our own choices, the section of Rules/*.md that states and argues them.
+            With --intune, the Microsoft Intune app protection rules, in their own order;
+            their sources are Microsoft Learn sections and Graph property docs.
 
-            Usage: \(CLI.name) rules [--explain]
+            Usage: \(CLI.name) rules [--intune] [--explain]
 
             Options:
             \(OptionScanner.helpSection(for: specs))
@@ -31,15 +34,18 @@ struct RulesCommand: Command, Equatable {
             if let extra = options.positionals.first {
                 throw UsageError("rules takes no arguments, not '\(extra)'", verb: "rules")
             }
-            return RulesCommand(explain: options.has("--explain"))
+            return RulesCommand(explain: options.has("--explain"), intune: options.has("--intune"))
         })
 
     /// Whether to print sources and quotes.
     let explain: Bool
+    /// Whether to list the Intune rules.
+    var intune = false
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        let width = RuleInfo.all.map(\.id.rawValue.count).max() ?? 0
-        for rule in RuleInfo.all {
+        let rules = intune ? RuleInfo.intune : RuleInfo.all
+        let width = rules.map(\.id.rawValue.count).max() ?? 0
+        for rule in rules {
             let id = rule.id.rawValue
             console.stdout.write("\(rule.step < 10 ? " " : "")\(rule.step)  \(id)\(String(repeating: " ", count: width - id.count))  \(rule.summary)\n")
             if explain {

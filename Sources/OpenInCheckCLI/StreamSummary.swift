@@ -34,7 +34,9 @@ struct StreamSummary {
     var text: String {
         let lines = outcomes.values.reduce(invalid, +)
         var text = "summary: \(lines) line\(lines == 1 ? "" : "s"): "
-        text += (Outcome.allCases.map { "\(outcomes[$0] ?? 0) \($0)" } + ["\(invalid) invalid"]).joined(separator: ", ") + "\n"
+        // Intune's outcome is listed only when some line has it, so an AppConnect stream's summary reads as it always has.
+        let listed = Outcome.allCases.filter { $0 != .deliverEncrypted || outcomes[$0] != nil }
+        text += (listed.map { "\(outcomes[$0] ?? 0) \($0)" } + ["\(invalid) invalid"]).joined(separator: ", ") + "\n"
         let decided = RuleInfo.all.compactMap { rule in rules[rule.id].map { (rule.id.rawValue, $0) } }
         let width = decided.map(\.0.count).max() ?? 0
         for (rule, count) in decided {

@@ -16,7 +16,8 @@ public struct Explanation: Sendable, Equatable {
     package init(_ decision: Decision, request: ShareRequest, policyInputs: PolicyInputs) {
         rule = decision.rule.info
         let facts = ExplanationFacts(inputs: policyInputs, request: request, decision: decision)
-        inputs = RuleCatalog.unit(of: decision.rule).explain(decision, facts)
+        // An Intune decision's rule has no AppConnect unit: its reason is the whole explanation.
+        inputs = rule.isIntune ? [rule.reason] : RuleCatalog.unit(of: decision.rule).explain(decision, facts)
     }
 
     /// The explanation as the `explanation` member of a JSON record.

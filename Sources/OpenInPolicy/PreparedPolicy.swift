@@ -35,7 +35,25 @@ final class PreparedPolicy: Sendable {
     private let ownSchemes: SchemeTable<Bool>
     private let schemeHandlers: SchemeTable<BundleID>
 
-    init(_ policy: Policy) {
+    /// Tables of one device's facts, made once and given to every policy prepared on that device
+    /// (a fleet prepares one policy per app; each would otherwise index the same facts again).
+    struct DeviceTables: Sendable {
+        /// The device's AppConnect apps, as ``appConnectApps`` indexes them.
+        let appConnectApps: BundleIDTable
+        /// The same apps as a whitelist: the Open From whitelist of "All AppConnect apps".
+        let appConnectWhitelist: Whitelist
+        /// The scheme handlers, as ``schemeHandlers`` indexes them.
+        let schemeHandlers: SchemeTable<BundleID>
+
+        init(_ device: DeviceFacts) {
+            appConnectApps = BundleIDTable(device.appConnectApps)
+            appConnectWhitelist = Whitelist(device.appConnectApps.sorted())
+            schemeHandlers = SchemeTable(device.schemeHandlers.map { ($0.key, $0.value) })
+        }
+    }
+
+    /// Prepares `policy`; with `tables` (made from the same `policy.device`), its device's tables are those.
+    init(_ policy: Policy, tables: DeviceTables? = nil) {
         self.policy = policy
         openInStatus = policy.status
         mailAllowed = policy.mailAllowed
@@ -43,13 +61,19 @@ final class PreparedPolicy: Sendable {
         thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
         emailPlusTarget = policy.device.emailPlusTarget
         openFromStatus = policy.openFrom?.status
-        openFromWhitelist = policy.openFromWhitelist
-        appConnectApps = BundleIDTable(policy.device.appConnectApps)
+        if let tables {
+            openFromWhitelist = policy.openFrom.map { $0.setting == .allAppConnectApps ? tables.appConnectWhitelist : $0.whitelist }
+            appConnectApps = tables.appConnectApps
+            schemeHandlers = tables.schemeHandlers
+        } else {
+            openFromWhitelist = policy.openFromWhitelist
+            appConnectApps = BundleIDTable(policy.device.appConnectApps)
+            schemeHandlers = SchemeTable(policy.device.schemeHandlers.map { ($0.key, $0.value) })
+        }
         excludedActivities = BundleIDTable(policy.excludedActivityTypes)
         excludesActivities = !policy.excludedActivityTypes.isEmpty
         webAtWorkTarget = policy.device.webAtWorkTarget
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })
-        schemeHandlers = SchemeTable(policy.device.schemeHandlers.map { ($0.key, $0.value) })
     }
 
     /// The Open In status the app sees.

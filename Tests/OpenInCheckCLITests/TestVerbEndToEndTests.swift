@@ -199,7 +199,7 @@ import Testing
     @Test func argumentsAreAUsageError() throws {
         let run = try BuiltBinary.run(["rules", "extra"])
         #expect(run.status == 64)
-        #expect(run.stderr.hasPrefix("Error: rules takes no arguments, not 'extra'\nUsage: openin-check rules [--explain]\n"))
+        #expect(run.stderr.hasPrefix("Error: rules takes no arguments, not 'extra'\nUsage: openin-check rules [--intune] [--explain]\n"))
     }
 }
 

@@ -41,12 +41,12 @@ struct CitationTests {
 
     @Test("every rule cites known documents; a choice names a Rules/ section that exists and holds the quote")
     func ruleCitations() throws {
-        for rule in RuleInfo.all {
+        for rule in RuleInfo.all + RuleInfo.intune {
             #expect(!rule.citations.isEmpty, "\(rule.id) cites nothing")
             #expect(Self.unopenableNames(in: rule.source + rule.quote).isEmpty, "\(rule.id): \(rule.source)")
             for (index, citation) in rule.citations.enumerated() {
                 switch citation.kind {
-                case .guide, .header, .ivanti:
+                case .guide, .header, .ivanti, .learn, .graph:
                     break  // one of the enumerated sections and headers: the type allows nothing else
                 case .choice(let file, let section):
                     #expect(file.hasPrefix("Rules/") && file.hasSuffix(".md"), "\(rule.id): our choices are stated in Rules/*.md, not \(file)")
@@ -66,6 +66,8 @@ struct CitationTests {
         #expect(Citation.guide(.openIn).text == "AppConnect for iOS SDK Developer Guide: Open In policy API details")
         #expect(Citation.header(.appConnectInterface, "-retire").text == "AppConnectInterface.h: -retire")
         #expect(Citation.choice("Rules/drag-and-drop.md", "Our choices").text == "Rules/drag-and-drop.md: Our choices")
+        #expect(Citation.learn(.iosSettings, "Data transfer").text == "Microsoft Learn, iOS/iPadOS app protection policy settings: Data transfer")
+        #expect(Citation.graph("printBlocked").text == "Microsoft Graph beta, iosManagedAppProtection resource type: printBlocked")
     }
 
     /// The README, the DocC articles and `Rules/*.md`: what a user reads in the repository.

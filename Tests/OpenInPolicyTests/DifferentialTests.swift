@@ -354,6 +354,7 @@ enum EngineAnswer {
         case .unknownPrintPolicy: "unknownPrintPolicy"
         case .unknownWebDLPPolicy: "unknownWebDLPPolicy"
         case .policyKeyNotSet: "policyKeyNotSet"
+        case .intuneConstraint: "intuneConstraint"
         }
     }
 }

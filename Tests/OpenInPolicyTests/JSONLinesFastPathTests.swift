@@ -45,7 +45,7 @@ import Testing
     func everyRuleRow() throws {
         let rows = try DecisionTables.load(paths: [RulesFolder.path])
         var accepted = 0, valid = 0, beyondOpenIn = 0
-        for row in rows {
+        for row in rows where row.cells["policy"] != "intune" {  // the fast path serves AppConnect's eval; Intune rows have their own evaluator
             let line = Self.requestLine(for: row)
             guard case .success(let (policy, _)) = try RowInputs.build(row.cells, at: Place(file: row.file, line: row.line)) else {
                 // An invalid policy or request: the fast path must leave an invalid request to the general path.

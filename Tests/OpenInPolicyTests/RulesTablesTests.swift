@@ -44,7 +44,7 @@ struct RulesTablesTests {
     func coverage() throws {
         let cases = try DecisionTables.load(paths: [RulesFolder.path])
         let covered = Set(cases.compactMap { $0.expected.rule?.rawValue })
-        let missing = RuleInfo.all.map(\.id.rawValue).filter { !covered.contains($0) }
+        let missing = (RuleInfo.all + RuleInfo.intune).map(\.id.rawValue).filter { !covered.contains($0) }
         #expect(missing.isEmpty, "rules without a row in Rules/: \(missing)")
         for tableCase in cases {
             if let rule = tableCase.cells["rule"], rule != "-" {
@@ -75,5 +75,19 @@ struct RulesReadmeTests {
         #expect(listed.map(\.1) == RuleInfo.all.map(\.id.rawValue))
         #expect(listed.map(\.0) == RuleInfo.all.map(\.step))
         #expect(listed.map(\.2) == RuleInfo.all.map(\.summary))
+    }
+
+    @Test("Rules/intune/README.md lists every Intune rule id, in order, with its step and summary")
+    func listsEveryIntuneRule() throws {
+        let text = try String(contentsOfFile: RulesFolder.path + "/intune/README.md", encoding: .utf8)
+        let listed = text.split(separator: "\n").compactMap { line -> (Int, String, String)? in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[2].hasPrefix("`"), let step = Int(cells[1]) else { return nil }
+            return (step, cells[2].trimmingCharacters(in: CharacterSet(charactersIn: "`")), cells[3])
+        }
+        #expect(!listed.isEmpty)
+        #expect(listed.map(\.1) == RuleInfo.intune.map(\.id.rawValue))
+        #expect(listed.map(\.0) == RuleInfo.intune.map(\.step))
+        #expect(listed.map(\.2) == RuleInfo.intune.map(\.summary))
     }
 }

@@ -307,7 +307,7 @@ extension CopyOutcome {
     init(_ decision: Decision) {
         switch decision.outcome {
         case .allow: self = decision.audience == .appConnectApps ? .secureCopy : .allowed
-        case .redirect, .substituteDummyFile, .deny:
+        case .redirect, .substituteDummyFile, .deny, .deliverEncrypted:
             // Refused with the copy callback (UNAUTHORIZED), or silently (secure copy without secure services).
             self = decision.callbacks.isEmpty ? .failed : .blocked
         }

@@ -221,6 +221,7 @@ private extension Outcome {
         case .redirect: 1
         case .substituteDummyFile: 2
         case .deny: 3
+        case .deliverEncrypted: 4
         }
     }
 }

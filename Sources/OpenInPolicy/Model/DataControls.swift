@@ -162,6 +162,8 @@ public enum CopyAudience: String, Sendable, Hashable, CaseIterable, CustomString
     case allApps = "all-apps"
     /// Authorized AppConnect apps only (SECURECOPY).
     case appConnectApps = "appconnect-apps"
+    /// Apps an Intune app protection policy manages only ("Policy managed apps").
+    case managedApps = "managed-apps"
 
     public var description: String { rawValue }
 }

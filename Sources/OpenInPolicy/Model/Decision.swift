@@ -8,6 +8,9 @@ public enum Outcome: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case substituteDummyFile = "substitute-dummy-file"
     /// Nothing is delivered.
     case deny
+    /// Delivered, encrypted by Intune: only apps managed by an Intune app protection policy can
+    /// read it; any other app receives a file it cannot open.
+    case deliverEncrypted = "deliver-encrypted"
 
     /// Reads an outcome from its name.
     public init?(parsing text: String) { self.init(rawValue: text) }

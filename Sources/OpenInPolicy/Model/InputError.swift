@@ -31,6 +31,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A request on a channel whose control the policy does not set: the
     /// policy key to add, and the channel that needs it.
     case policyKeyNotSet(String, Channel)
+    /// An Intune app protection policy that breaks one of Microsoft Graph's constraints on its properties.
+    case intuneConstraint(String)
 
     public var description: String {
         switch self {
@@ -68,6 +70,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
                 + DataControlName.didYouMean(value, among: ["allowed", "not-allowed"])
         case .policyKeyNotSet(let key, let channel):
             "channel \(channel.rawValue) needs \(key), which the policy does not set (there is no default: the engine fails closed): \(PolicyKeyHint.hint(for: key))"
+        case .intuneConstraint(let message):
+            message
         }
     }
 

@@ -8,7 +8,7 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Looks up a rule id by name.
     /// - Returns: `nil` when no rule has that id.
     public init?(parsing text: String) {
-        guard let info = RuleCatalog.all.first(where: { ExactText.same($0.id.rawValue, text) }) else { return nil }
+        guard let info = RuleCatalog.everyVendor.first(where: { ExactText.same($0.id.rawValue, text) }) else { return nil }
         self = info.id
     }
 
@@ -25,7 +25,7 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var info: RuleInfo {
         let address = textAddress
         if let info = RuleCatalog.all.first(where: { $0.id.textAddress == address }) { return info }
-        guard let info = RuleCatalog.all.first(where: { ExactText.same($0.id.rawValue, rawValue) }) else {
+        guard let info = RuleCatalog.everyVendor.first(where: { ExactText.same($0.id.rawValue, rawValue) }) else {
             preconditionFailure("rule \(rawValue) is not in the catalog")
         }
         return info
@@ -70,8 +70,14 @@ public struct RuleInfo: Sendable, Hashable {
         self.quote = quote
     }
 
-    /// Every rule, in evaluation order.
+    /// Every AppConnect rule, in evaluation order.
     public static var all: [RuleInfo] { RuleCatalog.all }
+
+    /// Every Microsoft Intune rule, in evaluation order (their steps count from 1 in their own list).
+    public static var intune: [RuleInfo] { IntuneRuleCatalog.all }
+
+    /// Whether this is one of the Microsoft Intune rules.
+    public var isIntune: Bool { IntuneRuleCatalog.all.contains { $0.id == id } }
 
     /// The number of steps in the list of rules (the last rule's step).
     public static var stepCount: Int { RuleCatalog.lastStep }
@@ -113,6 +119,19 @@ struct Citation: Sendable, Hashable {
         case ivanti(IvantiGuide, section: String)
         /// A section of a file in this repository (`Rules/*.md`) that states one of our own choices.
         case choice(file: String, section: String)
+        /// A section of a Microsoft Learn page, by the page's title.
+        case learn(LearnPage, section: String)
+        /// A property of a Microsoft Graph (beta) resource, by the resource page's title.
+        case graph(resource: String, property: String)
+    }
+
+    /// A Microsoft Learn page about Intune app protection, by its public title.
+    enum LearnPage: String, Sendable, CaseIterable {
+        case iosSettings = "iOS/iPadOS app protection policy settings"
+        case exceptions = "How to create exceptions to the Intune App Protection Policy (APP) data transfer policy"
+        case overview = "App protection policies overview"
+        case sdkPhase4 = "Intune App SDK for iOS - App protection CA, app participation features"
+        case dataTransferIOS = "How to manage data transfer between iOS apps in Microsoft Intune"
     }
 
     /// The title of the SDK's developer guide, as the vendor publishes it.
@@ -126,6 +145,10 @@ struct Citation: Sendable, Hashable {
     static func ivanti(_ guide: IvantiGuide, _ section: String) -> Citation { Citation(kind: .ivanti(guide, section: section)) }
     /// A declaration of one of the SDK's public headers, e.g. `-retire`.
     static func header(_ header: Header, _ declaration: String) -> Citation { Citation(kind: .header(header, declaration: declaration)) }
+    /// A section of a Microsoft Learn page.
+    static func learn(_ page: LearnPage, _ section: String) -> Citation { Citation(kind: .learn(page, section: section)) }
+    /// A property of Graph's beta `iosManagedAppProtection`.
+    static func graph(_ property: String) -> Citation { Citation(kind: .graph(resource: "iosManagedAppProtection", property: property)) }
     /// The section of a `Rules/*.md` file that states our choice, e.g. `("Rules/drag-and-drop.md", "Our choices")`.
     static func choice(_ file: String, _ section: String) -> Citation { Citation(kind: .choice(file: file, section: section)) }
 
@@ -136,6 +159,8 @@ struct Citation: Sendable, Hashable {
         case .header(let header, let declaration): "\(header.rawValue): \(declaration)"
         case .ivanti(let guide, let section): "\(guide.rawValue): \(section)"
         case .choice(let file, let section): "\(file): \(section)"
+        case .learn(let page, let section): "Microsoft Learn, \(page.rawValue): \(section)"
+        case .graph(let resource, let property): "Microsoft Graph beta, \(resource) resource type: \(property)"
         }
     }
 }
@@ -220,8 +245,12 @@ enum RuleCatalog {
     private static let stepByID: [String: Int] = Dictionary(
         uniqueKeysWithValues: units.enumerated().flatMap { index, unit in unit.rules.map { ($0.id.rawValue, index + 1) } })
 
-    /// The step of `rule`.
+    /// The rules of both vendors: AppConnect's, then Intune's.
+    static let everyVendor: [RuleInfo] = all + IntuneRuleCatalog.all
+
+    /// The step of `rule` (in its vendor's list).
     static func step(of rule: RuleID) -> Int {
+        if let step = IntuneRuleCatalog.step(of: rule) { return step }
         guard let step = stepByID[rule.rawValue] else { preconditionFailure("rule \(rule) is not in the catalog") }
         return step
     }

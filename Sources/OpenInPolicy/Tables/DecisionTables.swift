@@ -37,7 +37,15 @@ public enum DecisionTables {
         let document = try MarkdownTables.document(text, file: file)
         var sources: [String: TableSource] = [:]
         var usedSources: Set<Int> = []
+        var fleets: [String: Result<Fleet, FormatError>] = [:]
+        var lines: [Substring]? = nil
         for table in document.tables {
+            // A table under a `Fleet:` line is a fleet table (FleetTables).
+            if lines == nil { lines = MarkdownTables.lines(of: text) }
+            if let fleetLine = FleetTables.fleetLine(above: table.headerLine, lines: lines!) {
+                cases += try FleetTables.cases(table, fleetLine: fleetLine, file: file, fleets: &fleets, seenIDs: &seenIDs)
+                continue
+            }
             let header = table.header.map { $0.lowercased() }
             guard header.contains("id"), header.contains("outcome") else {
                 try rejectLookalike(header, line: table.headerLine, file: file, named: table.source != nil)
@@ -79,7 +87,15 @@ public enum DecisionTables {
                 }
                 seenIDs[id] = row.line
                 let place = Place(file: file, line: row.line)
-                let inputs = RowInputs.Built(try RowInputs.build(cells, base: base, at: place))
+                let inputs: RowInputs.Built
+                if cells["policy"] == "intune" {
+                    switch try IntuneRowInputs.build(cells, at: place) {
+                    case .success(let (context, request)): inputs = .intune(context, request)
+                    case .failure(let error): inputs = .invalid(error)
+                    }
+                } else {
+                    inputs = RowInputs.Built(try RowInputs.build(cells, base: base, at: place))
+                }
                 let expected = try expectation(cells, at: place)
                 cases.append(TableCase(file: file, line: row.line, id: id, cells: cells, expected: expected, inputs: inputs))
             }
@@ -141,11 +157,22 @@ public enum DecisionTables {
     public static func run(_ tableCase: TableCase) -> TableResult {
         let expected = tableCase.expected
         switch tableCase.inputs {
+        case .fleet(let row):
+            return FleetTables.run(tableCase, row)
         case .invalid(let error):
             if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
             return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)\(contextHint(for: error))"])
         case .valid(let policy, let request):
-            let decision = Evaluator(policy: policy).decide(request)
+            return compare(tableCase, Evaluator(policy: policy).decide(request))
+        case .intune(let context, let request):
+            return compare(tableCase, IntuneEvaluator(context: context).decide(request))
+        }
+    }
+
+    /// Compares a row's expected columns with `decision`.
+    static func compare(_ tableCase: TableCase, _ decision: Decision) -> TableResult {
+        let expected = tableCase.expected
+        do {
             guard let outcome = expected.outcome else {
                 return TableResult(tableCase: tableCase, mismatches: ["outcome: expected error, got \(decision.outcome) (rule \(decision.rule))"])
             }
@@ -249,7 +276,7 @@ public enum DecisionTables {
         } else if let parsed = Outcome(parsing: outcomeText) {
             outcome = parsed
         } else {
-            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, or error.\(Suggestion.phrase(for: outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
+            throw place.error("unknown outcome '\(outcomeText)': use allow, redirect, substitute-dummy-file, deny, deliver-encrypted, or error.\(Suggestion.phrase(for: outcomeText, among: Outcome.allCases.map(\.rawValue) + ["error"]))")
         }
         var to: BundleID?? = nil
         if let text = try required("to") {
@@ -265,7 +292,7 @@ public enum DecisionTables {
                 audience = .some(nil)
             } else {
                 guard let parsed = CopyAudience(rawValue: text) else {
-                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, or - for none")
+                    throw place.error("unknown audience '\(text)': use all-apps, appconnect-apps, managed-apps, or - for none")
                 }
                 audience = .some(parsed)
             }

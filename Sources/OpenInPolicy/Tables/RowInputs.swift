@@ -3,7 +3,11 @@ enum RowInputs {
     /// A row's inputs as built when the row is parsed: a policy and a request, or why they are invalid.
     enum Built: Sendable, Hashable {
         case valid(Policy, ShareRequest)
+        /// An Intune row (`policy` is `intune`): the sending app's context and the request.
+        case intune(IntuneContext, ShareRequest)
         case invalid(InputError)
+        /// A fleet table's row (``FleetTables``).
+        case fleet(FleetTables.Row)
 
         init(_ result: Result<(Policy, ShareRequest), InputError>) {
             switch result {

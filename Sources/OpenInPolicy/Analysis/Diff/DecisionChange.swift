@@ -8,9 +8,9 @@
 /// `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT = yes` are).
 ///
 /// Permissiveness orders decisions by what is delivered:
-/// `allow` > `redirect` > `substitute-dummy-file` > `deny` (the requested app
+/// `allow` > `redirect` > `substitute-dummy-file` = `deliver-encrypted` > `deny` (the requested app
 /// gets the content; another app gets it; the requested app gets a file it
-/// cannot open; nothing is delivered). When the outcome is the same, a copy
+/// cannot open, a dummy or one Intune encrypted; nothing is delivered). When the outcome is the same, a copy
 /// readable by all apps is more permissive than one readable by AppConnect
 /// apps only, and then an enabled Open In UI is more permissive than a
 /// disabled one. A change of
@@ -104,7 +104,7 @@ enum Permissiveness {
     static func rank(_ outcome: Outcome) -> Int {
         switch outcome {
         case .deny: 0
-        case .substituteDummyFile: 1
+        case .substituteDummyFile, .deliverEncrypted: 1
         case .redirect: 2
         case .allow: 3
         }
@@ -114,7 +114,7 @@ enum Permissiveness {
     static func rank(_ audience: CopyAudience?) -> Int {
         switch audience {
         case nil: 0
-        case .appConnectApps: 1
+        case .appConnectApps, .managedApps: 1
         case .allApps: 2
         }
     }

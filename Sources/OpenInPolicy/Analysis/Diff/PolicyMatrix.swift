@@ -251,7 +251,11 @@ package struct PolicyMatrix {
     }
 
     static func cell(_ decision: Decision) -> String {
-        let word = decision.outcome == .substituteDummyFile ? "dummy" : decision.outcome.rawValue
+        let word = switch decision.outcome {
+        case .substituteDummyFile: "dummy"
+        case .deliverEncrypted: "encrypted"
+        case .allow, .redirect, .deny: decision.outcome.rawValue
+        }
         return decision.callbacks.isEmpty ? word : word + "*"
     }
 

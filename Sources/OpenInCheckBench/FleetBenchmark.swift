@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OpenInPolicy
+
+/// `openin-check-bench --fleet`: a generated fleet of N apps, 20 labels and N / 20 container policies per
+/// label (one per app), on one device that carries every label and has every app installed; timed as
+/// whole processes of `openin-check fleet` and, for the all-pairs search, in process.
+struct FleetBenchmark {
+    /// The seeded fleet file's text.
+    ///
+    /// App `i` is `com.bench.appNNNNN`; four in five are AppConnect apps, the others declare a URL
+    /// scheme. Its container policy is on label `i % 20`. Open In: 10 % AUTHORIZED, 40 % a whitelist of
+    /// 20 seeded apps, 40 % "All AppConnect apps", 10 % UNAUTHORIZED; Open From: "All AppConnect
+    /// apps", AUTHORIZED or a whitelist of 10; pasteboard SECURECOPY or AUTHORIZED; drag and drop
+    /// "appconnect", all or none. The global policy sets every control and authorizes no app by default.
+    static func fleet(apps count: Int, seed: UInt64) -> String {
+        var random = SeededGenerator(seed: seed)
+        func id(_ index: Int) -> String {
+            let digits = String(index)
+            return "com.bench.app" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+        }
+        func list(_ size: Int) -> String { "[" + (0..<size).map { _ in "\"\(id(random.below(count)))\"" }.joined(separator: ", ") + "]" }
+        var text = """
+            {"description": "openin-check-bench: \(count) apps, 20 labels, \(count / 20) container policies per label",
+             "global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicy": "appconnect", "openFromPolicy": "appconnect",
+                        "pasteboardPolicy": "securecopy", "printPolicy": "unauthorized", "dragAndDropPolicy": "appconnect"},
+             "containerPolicies": [
+
+            """
+        for index in 0..<count {
+            var policy = "  {\"name\": \"P\(index)\", \"app\": \"\(id(index))\", \"labels\": [\"L\(index % 20)\"]"
+            switch random.below(10) {
+            case 0: policy += ", \"openInPolicy\": \"authorized\""
+            case 1...4: policy += ", \"openInPolicy\": \"whitelist\", \"openInWhitelist\": \(list(20))"
+            case 5...8: policy += ", \"openInPolicy\": \"appconnect\""
+            default: policy += ", \"openInPolicy\": \"unauthorized\""
+            }
+            switch random.below(3) {
+            case 0: policy += ", \"openFromPolicy\": \"appconnect\""
+            case 1: policy += ", \"openFromPolicy\": \"authorized\""
+            default: policy += ", \"openFromPolicy\": \"whitelist\", \"openFromWhitelist\": \(list(10))"
+            }
+            policy += random.chance(percent: 50) ? ", \"pasteboardPolicy\": \"securecopy\"" : ", \"pasteboardPolicy\": \"authorized\""
+            policy += ", \"dragAndDropPolicy\": \"\(random.pick(["appconnect", "all", "none"]))\"}"
+            text += policy + (index == count - 1 ? "\n" : ",\n")
+        }
+        text += " ],\n \"apps\": [\n"
+        for index in 0..<count {
+            let appConnect = index % 5 != 0
+            text += "  {\"bundleID\": \"\(id(index))\", \"appconnect\": \(appConnect)" + (appConnect ? "}" : ", \"urlSchemes\": [\"bench\(index)\"]}") + (index == count - 1 ? "\n" : ",\n")
+        }
+        let labels = (0..<20).map { "\"L\($0)\"" }.joined(separator: ", ")
+        text += " ],\n \"devices\": {\"bench\": {\"labels\": [\(labels)], \"secureServicesAvailable\": true,\n  \"installed\": ["
+        text += (0..<count).map { "\"\(id($0))\"" }.joined(separator: ", ") + "]}}\n}\n"
+        return text
+    }
+
+    let binary: String
+    let seed: UInt64
+
+    func measure(progress: (String) -> Void) throws(BenchError) {
+        let scratch = try ScratchDirectory()
+        let small = scratch.file("fleet-1000.json"), large = scratch.file("fleet-10000.json")
+        try CorpusWriter.write(Self.fleet(apps: 1_000, seed: seed), to: small)
+        try CorpusWriter.write(Self.fleet(apps: 10_000, seed: seed), to: large)
+        progress("fleet: generated fleets (seed \(seed)), one device carrying all 20 labels, every app installed; one run each\n")
+        func child(_ what: String, _ arguments: [String]) throws(BenchError) {
+            let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
+            guard run.status == 0 || run.status == 2 else {
+                throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
+            }
+            let memory = run.peakResidentBytes.map { ", peak \(Format.megabytes($0))" } ?? ""
+            progress("  \(what): \(Format.fixed(run.seconds, decimals: 3)) s\(memory)\n")
+        }
+        try child("1,000 apps: fleet matrix --format json (1,000 × 1,001 × 7 channels)", ["fleet", "matrix", "--fleet", small, "--device", "bench", "--format", "json"])
+        try child("1,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "com.bench.app00001"])
+        try child("10,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", large, "--device", "bench", "--from", "com.bench.app00001"])
+        // The all-pairs search, in process: every app's reachable set and shortest-path tree.
+        let bytes = try BenchFile.read(small)
+        let fleet: Fleet
+        do throws(FormatError) { fleet = try FleetJSON.read(bytes, file: small) } catch { throw .invalidInput(error.description) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var reached = 0
+        do throws(FleetError) {
+            let device = try fleet.device(named: "bench")
+            for reach in try device.reachAll() { reached += reach.reached.count }
+        } catch {
+            throw .invalidInput(error.description)
+        }
+        let seconds = (clock.now - start).seconds
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        progress("  1,000 apps: paths from every app, in process (device resolved, whole graph, 1,000 searches; \(Format.grouped(reached)) app pairs reached): \(Format.fixed(seconds, decimals: 3)) s, peak of this process \(Format.megabytes(Int(usage.ru_maxrss) * 1024))\n")
+        // The same with every hop's end-to-end decision, as fleet paths prints them.
+        let materialized = clock.now
+        var hops = 0
+        do throws(FleetError) {
+            let device = try fleet.device(named: "bench")
+            for reach in try device.reachAll() { hops += try device.paths(reach).reduce(0) { $0 + $1.hops.count } }
+        } catch {
+            throw .invalidInput(error.description)
+        }
+        let withDecisions = (clock.now - materialized).seconds
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        progress("  1,000 apps: the same with every hop's end-to-end decision (\(Format.grouped(hops)) hops): \(Format.fixed(withDecisions, decimals: 3)) s, peak of this process \(Format.megabytes(Int(usage.ru_maxrss) * 1024))\n")
+    }
+}

@@ -1,0 +1,249 @@
+import OpenInPolicy
+
+/// `fleet matrix`, `paths`, `lint` and `diff`: what they print.
+enum FleetOutput {
+    static func fail(_ error: FleetError) -> CLIError { .invalidInput(error.description) }
+
+    // MARK: matrix
+
+    static func matrix(_ devices: [FleetDevice], format: FleetCommand.MatrixFormat, console: Console) throws(CLIError) -> ExitStatus {
+        var matrices: [FleetMatrix] = []
+        for device in devices {
+            do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw fail(error) }
+        }
+        return print(matrices, format: format, console: console)
+    }
+
+    /// Prints matrices already made (an AppConnect fleet's, or Intune policies').
+    static func print(_ matrices: [FleetMatrix], format: FleetCommand.MatrixFormat, console: Console) -> ExitStatus {
+        switch format {
+        case .json:
+            console.stdout.write("[")
+            for (index, matrix) in matrices.enumerated() {
+                console.stdout.write(index == 0 ? "\n" : ",\n")
+                console.stdout.write("{\"device\": \(JSONWriter.quoted(matrix.device)), \"senders\": [\(matrix.senders.map { JSONWriter.quoted($0.rawValue) }.joined(separator: ", "))],\n")
+                console.stdout.write(" \"receivers\": [\(matrix.receivers.map { JSONWriter.quoted($0.description) }.joined(separator: ", "))],\n \"channels\": {")
+                for (c, channel) in matrix.channels.enumerated() {
+                    console.stdout.write("\(c == 0 ? "" : ",")\n  \(JSONWriter.quoted(channel.rawValue)): [")
+                    for s in matrix.senders.indices {
+                        var row = s == 0 ? "\n   [" : ",\n   ["
+                        for r in matrix.receivers.indices {
+                            if r > 0 { row += "," }
+                            row += matrix.outcome(channel, sender: s, receiver: r).map { "\"\($0.rawValue)\"" } ?? "null"
+                        }
+                        console.stdout.write(row + "]")
+                    }
+                    console.stdout.write("]")
+                }
+                console.stdout.write("}}")
+            }
+            console.stdout.write("\n]\n")
+        case .text, .markdown:
+            for (index, matrix) in matrices.enumerated() {
+                if index > 0 { console.stdout.write("\n") }
+                console.stdout.write(format == .text ? text(matrix) : markdown(matrix))
+            }
+        }
+        return .success
+    }
+
+    /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `encr` (deliver-encrypted), `-` (no request).
+    static func cell(_ outcome: Outcome?) -> String {
+        switch outcome {
+        case nil: "-"
+        case .allow: "allow"
+        case .deny: "deny"
+        case .substituteDummyFile: "dummy"
+        case .redirect: "redir"
+        case .deliverEncrypted: "encr"
+        }
+    }
+
+    static func text(_ matrix: FleetMatrix) -> String {
+        var text = "Device \(DecisionText.escaped(matrix.device)): end-to-end outcomes, sender (row) → receiver (column)\n"
+        text += "Receivers:\n"
+        for (r, receiver) in matrix.receivers.enumerated() { text += "  \(r + 1)  \(DecisionText.escaped(receiver.description))\n" }
+        let width = max(matrix.senders.map(\.rawValue.count).max() ?? 0, 6)
+        for channel in matrix.channels {
+            var header = "  " + "sender".padding(width)
+            for r in matrix.receivers.indices { header += "  " + String(r + 1).padding(5) }
+            text += "\n\(channel)\n" + header.trimmingTrailingSpaces + "\n"
+            for (s, sender) in matrix.senders.enumerated() {
+                var row = "  " + DecisionText.escaped(sender.rawValue).padding(width)
+                for r in matrix.receivers.indices { row += "  " + cell(matrix.outcome(channel, sender: s, receiver: r)).padding(5) }
+                text += row.trimmingTrailingSpaces + "\n"
+            }
+        }
+        text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
+        let encrypted = matrix.channels.contains { channel in
+            matrix.senders.indices.contains { s in matrix.receivers.indices.contains { matrix.outcome(channel, sender: s, receiver: $0) == .deliverEncrypted } }
+        }
+        if encrypted { text += "encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n" }
+        return text
+    }
+
+    static func markdown(_ matrix: FleetMatrix) -> String {
+        var text = "### Device `\(matrix.device)`\n"
+        for channel in matrix.channels {
+            text += "\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
+            text += "|---|" + String(repeating: "---|", count: matrix.receivers.count) + "\n"
+            for (s, sender) in matrix.senders.enumerated() {
+                text += "| `\(sender)` | " + matrix.receivers.indices.map { cell(matrix.outcome(channel, sender: s, receiver: $0)) }.joined(separator: " | ") + " |\n"
+            }
+        }
+        return text
+    }
+
+    // MARK: paths
+
+    static func paths(_ devices: [FleetDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
+        let app: BundleID
+        do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description)") }
+        var target: BundleID? = nil
+        if let to, !ExactText.same(to, "outside") {
+            do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
+        }
+        var reached = false
+        var records: [JSONValue] = []
+        var text = ""
+        for device in devices {
+            let all: [FleetPath]
+            do throws(FleetError) { all = try device.paths(from: app, maxHops: maxHops) } catch { throw fail(error) }
+            func inSet(_ node: FleetNode) -> Bool {
+                if let target { return node == .app(target) }
+                return device.isOutside(node)
+            }
+            let shown = to == nil ? all : all.filter { inSet($0.to) }
+            if all.contains(where: { inSet($0.to) }) { reached = true }
+            if format == .json {
+                records.append(.object(JSONObject(members: [
+                    .init("device", .string(device.name)), .init("from", .string(app.rawValue)), .init("installed", .bool(device.isInstalled(app))),
+                    .init("paths", .array(JSONArray(shown.map { path in
+                        .object(JSONObject(members: [.init("to", .string(path.to.description)), .init("outside", .bool(device.isOutside(path.to))),
+                                                     .init("hops", .array(JSONArray(path.hops.map { hopJSON($0) })))]))
+                    }))),
+                ])))
+                continue
+            }
+            if !text.isEmpty { text += "\n" }
+            guard device.isInstalled(app) else {
+                text += "device \(DecisionText.escaped(device.name)): \(app) is not installed: no documents, no paths\n"
+                continue
+            }
+            let setName = target.map { "\($0)" } ?? "outside"
+            let outside = all.filter { device.isOutside($0.to) }.count
+            text += "device \(DecisionText.escaped(device.name)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) outside"
+            text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(setName)\n"
+            for path in shown {
+                text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(device.isOutside(path.to) ? "  OUTSIDE" : "")\n"
+                for hop in path.hops {
+                    var request = "\(hop.channel)"
+                    if let url = hop.decision.request.url { request += " \(DecisionText.escaped(url.rawValue))" }
+                    text += "    \(DecisionText.escaped(hop.from.description)) → \(DecisionText.escaped(hop.to.description))  \(request)  [\(hop.rules.map(\.rawValue).joined(separator: ", "))]\n"
+                }
+            }
+        }
+        console.stdout.write(format == .json ? JSONWriter.pretty(.array(JSONArray(records))) + "\n" : text)
+        return reached ? .notAllowed : .success
+    }
+
+    static func hopJSON(_ hop: FleetHop) -> JSONValue {
+        var members: [JSONObject.Member] = [.init("from", .string(hop.from.description)), .init("to", .string(hop.to.description)),
+                                            .init("channel", .string(hop.channel.rawValue))]
+        if let url = hop.decision.request.url { members.append(.init("url", .string(url.rawValue))) }
+        members.append(.init("rules", .array(JSONArray(hop.rules.map { .string($0.rawValue) }))))
+        return .object(JSONObject(members: members))
+    }
+
+    // MARK: lint
+
+    static func lint(_ fleet: Fleet, format: FleetCommand.FleetLintFormat, console: Console) throws(CLIError) -> ExitStatus {
+        lint(FleetLint.findings(fleet), file: fleet.file ?? "fleet", format: format, console: console)
+    }
+
+    /// Prints findings (an AppConnect fleet's, or Intune policies').
+    static func lint(_ findings: [FleetFinding], file: String, format: FleetCommand.FleetLintFormat, console: Console) -> ExitStatus {
+        let counts = (findings.filter { $0.severity == .error }.count, findings.filter { $0.severity == .warning }.count, findings.filter { $0.severity == .info }.count)
+        switch format {
+        case .json:
+            let records: [JSONValue] = findings.map { finding in
+                var members: [JSONObject.Member] = [.init("code", .string(finding.code)), .init("name", .string(finding.name)),
+                                                    .init("severity", .string(finding.severity.rawValue)), .init("file", .string(file))]
+                if let line = finding.line { members.append(.init("line", .number(JSONNumber(line)))) }
+                if let device = finding.device { members.append(.init("device", .string(device))) }
+                members += [.init("message", .string(finding.message)), .init("fix", .string(finding.fix))]
+                return .object(JSONObject(members: members))
+            }
+            let summary = JSONObject(members: [.init("errors", .number(JSONNumber(counts.0))), .init("warnings", .number(JSONNumber(counts.1))), .init("info", .number(JSONNumber(counts.2)))])
+            console.stdout.write(JSONWriter.pretty(.object(JSONObject(members: [.init("file", .string(file)), .init("findings", .array(JSONArray(records))), .init("summary", .object(summary))]))) + "\n")
+        case .text:
+            var text = ""
+            for finding in findings {
+                let place = DecisionText.escaped(file) + (finding.line.map { ":\($0)" } ?? "")
+                let device = finding.device.map { " (device \(DecisionText.escaped($0)))" } ?? ""
+                text += "\(place): \(finding.severity.rawValue) \(finding.code) \(finding.name)\(device): \(DecisionText.escaped(finding.message, backslash: false))\n"
+                text += "    fix: \(DecisionText.escaped(finding.fix, backslash: false))\n"
+            }
+            text += "\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n"
+            console.stdout.write(text)
+        case .markdown:
+            let rows = findings.map { finding in
+                [finding.severity.rawValue, MarkdownText.code(finding.code) + " " + finding.name,
+                 MarkdownText.code(file + (finding.line.map { ":\($0)" } ?? "")) + (finding.device.map { " (device " + MarkdownText.code($0) + ")" } ?? ""),
+                 MarkdownText.cell(finding.message), MarkdownText.cell(finding.fix)]
+            }
+            console.stdout.write(MarkdownText.table(["severity", "check", "where", "what", "fix"], rows))
+            console.stdout.write("\n\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n")
+        case .github:
+            for finding in findings {
+                let kind: GitHubAnnotation.Kind = switch finding.severity {
+                case .error: .error
+                case .warning: .warning
+                case .info: .notice
+                }
+                let device = finding.device.map { "device \($0): " } ?? ""
+                console.stdout.write(GitHubAnnotation.line(kind, file: file, line: finding.line, title: "\(finding.code) \(finding.name)",
+                                                           message: "\(device)\(finding.message)\nfix: \(finding.fix)"))
+            }
+            console.stdout.write("\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n")
+        }
+        if counts.0 > 0 { return .invalidInput }
+        return counts.1 > 0 ? .notAllowed : .success
+    }
+
+    // MARK: diff
+
+    static func diff(old: Fleet, new: Fleet, device: String?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
+        let changes: [FleetChange]
+        do throws(FleetError) { changes = try FleetDiff.compare(old: old, new: new, device: device) } catch { throw fail(error) }
+        switch format {
+        case .json:
+            let records: [JSONValue] = changes.map { change in
+                .object(JSONObject(members: [.init("device", .string(change.device)), .init("kind", .string(change.kind.rawValue)),
+                                             .init("change", .string(change.opened ? "opened" : "closed")), .init("subject", .string(change.subject)),
+                                             .init("detail", .string(change.detail))]))
+            }
+            console.stdout.write(JSONWriter.pretty(.array(JSONArray(records))) + "\n")
+        case .text:
+            var text = ""
+            for change in changes {
+                text += "\(change.opened ? "+" : "-") \(DecisionText.escaped(change.device)) \(change.kind.rawValue) \(change.opened ? "opened" : "closed"): \(DecisionText.escaped(change.subject))  (\(DecisionText.escaped(change.detail)))\n"
+            }
+            let opened = changes.filter(\.opened).count
+            text += "\(opened) opened, \(changes.count - opened) closed\n"
+            console.stdout.write(text)
+        }
+        return changes.contains(where: \.opened) ? .notAllowed : .success
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters (never cut).
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    /// The string without its trailing spaces.
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}

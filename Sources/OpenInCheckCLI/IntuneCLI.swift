@@ -1,0 +1,420 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OpenInPolicy
+
+/// Reading either vendor's policies for the `fleet` verbs and `translate`, and what the verbs print for Intune.
+enum VendorFiles {
+    /// Whether `path` holds Intune policies (Graph JSON: an object with `@odata.type` or `value`, an
+    /// array, or a folder) rather than an AppConnect fleet file.
+    static func isIntune(_ path: String) throws(CLIError) -> Bool {
+        if DecisionTables.subpaths(of: path) != nil { return true }
+        var bytes = try ByteSource.readFile(path: path, what: "policy file")
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        // A fleet file is an object with `global`; a Graph export is an array, or an object with
+        // `@odata.type` or a list's `value`. Text that is not JSON is left to the fleet reader, whose
+        // error names the line.
+        guard let value = try? JSONReader().read(bytes) else { return false }
+        switch value {
+        case .array: return true
+        case .object(let object): return object["global"] == nil && (object["@odata.type"] != nil || object["value"] != nil)
+        default: return false
+        }
+    }
+
+    /// Intune policies from a file or folder, with the devices file's facts.
+    static func intune(_ path: String, devices devicesPath: String?, console: Console) throws(CLIError) -> IntuneFleet {
+        let export: IntuneGraphJSON.Export
+        do throws(FormatError) { export = try IntuneGraphJSON.read(path: path) } catch { throw .invalidInput(error.description) }
+        for (file, type) in export.skipped {
+            console.stderr.write("note: \(DecisionText.escaped(file)) skipped: it holds \(DecisionText.escaped(type)), not an iOS app protection policy\n")
+        }
+        var fleet = IntuneFleet(policies: export.policies, file: path)
+        if let devicesPath {
+            let bytes = try ByteSource.readFile(path: devicesPath, what: "Intune devices file")
+            do throws(FormatError) {
+                (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(bytes, file: devicesPath)
+            } catch {
+                throw .invalidInput(error.description)
+            }
+        }
+        do throws(FleetError) { try fleet.checkConflicts() } catch { throw .invalidInput(error.description) }
+        return fleet
+    }
+
+    /// Either vendor's policies; Intune's need `--devices` for the fleet verbs.
+    static func load(_ path: String, devices: String?, console: Console) throws(CLIError) -> VendorFleet {
+        if try isIntune(path) {
+            guard let devices else {
+                throw .usage(UsageError("\(path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
+            }
+            return .intune(try intune(path, devices: devices, console: console))
+        }
+        return .appConnect(try FleetCommand.load(path))
+    }
+}
+
+/// `fleet eval` and `fleet diff` on Intune policies.
+enum IntuneFleetOutput {
+    static func eval(_ requests: FleetCommand.EvalRequests, fleet: IntuneFleet, device: String?, format: OutputFormat, explain: Bool = false, console: Console) throws(CLIError) -> ExitStatus {
+        let names = device.map { [$0] } ?? fleet.devices.map(\.name)
+        if names.isEmpty { throw .invalidInput("the Intune devices file has no device profile: add one under devices") }
+        func decide(_ request: FleetRequest) throws(CLIError) -> [IntuneFleetDecision] {
+            var decisions: [IntuneFleetDecision] = []
+            for name in names {
+                do throws(FleetError) { decisions.append(try fleet.decide(device: name, request)) } catch { throw .invalidInput(error.description) }
+            }
+            return decisions
+        }
+        switch requests {
+        case .flags(let from, let channel, let target, let url, let document):
+            let request: FleetRequest
+            do throws(FleetError) {
+                request = try FleetRecord.request(from: from, channel: channel, target: target, url: url, document: document)
+            } catch {
+                throw .invalidInput(error.message)
+            }
+            let decisions = try decide(request)
+            switch format {
+            case .text:
+                console.stdout.write(decisions.map { block($0, explain: explain, fleet: fleet) }.joined(separator: "\n"))
+            case .json:
+                let records = decisions.map { JSONValue.object(record($0, id: nil, explain: explain, fleet: fleet)) }
+                console.stdout.write(JSONWriter.pretty(records.count == 1 ? records[0] : .array(JSONArray(records))) + "\n")
+            case .jsonl:
+                for decision in decisions { console.stdout.write(JSONWriter.compact(.object(record(decision, id: nil, explain: explain, fleet: fleet))) + "\n") }
+            }
+            return decisions.allSatisfy { $0.outcome == .allow } ? .success : .notAllowed
+        case .stream(let path):
+            let source = path == "-" ? console.stdin : try ByteSource.open(path: path, what: "request stream")
+            defer { source.close() }
+            var lines = LineReader(source, what: "request stream", maxLength: RequestStream.defaultMaxLineLength)
+            var count = 0, invalid = 0, notAllowed = 0
+            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
+                count += 1
+                guard case .text(let bytes) = line else {
+                    invalid += 1
+                    console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: nil, device: nil, "the line is longer than \(RequestStream.defaultMaxLineLength) bytes"))) + "\n")
+                    continue
+                }
+                let parsed: FleetRecord.Line
+                do throws(RequestLine.Failure) { parsed = try FleetRecord.read(bytes) } catch {
+                    invalid += 1
+                    console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: error.id, device: nil, error.message))) + "\n")
+                    continue
+                }
+                for name in names {
+                    do throws(FleetError) {
+                        let decision = try fleet.decide(device: name, parsed.request)
+                        if decision.outcome != .allow { notAllowed += 1 }
+                        console.stdout.write(JSONWriter.compact(.object(record(decision, id: parsed.id, explain: explain, fleet: fleet))) + "\n")
+                    } catch {
+                        invalid += 1
+                        console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: parsed.id, device: name, error.message))) + "\n")
+                    }
+                }
+            }
+            return invalid > 0 ? .invalidInput : notAllowed > 0 ? .notAllowed : .success
+        }
+    }
+
+    static func side(_ app: BundleID, _ decision: Decision) -> JSONValue {
+        var members: [JSONObject.Member] = [.init("app", .string(app.rawValue)), .init("rule", .string(decision.rule.rawValue)),
+                                            .init("outcome", .string(decision.outcome.rawValue))]
+        if let audience = decision.audience { members.append(.init("audience", .string(audience.rawValue))) }
+        members += [.init("callbacks", .array(JSONArray([]))), .init("reason", .string(decision.reason))]
+        return .object(JSONObject(members: members))
+    }
+
+    /// Where a side's policy came from, and its rule's source: what `--explain` adds.
+    static func explanation(_ app: BundleID, _ decision: Decision, fleet: IntuneFleet) -> (policy: String, rule: RuleInfo) {
+        let policy = fleet.policy(for: app).map { "app protection policy \(JSONWriter.quoted($0.displayName))" } ?? "no app protection policy targets it"
+        return (policy, decision.rule.info)
+    }
+
+    static func explanationJSON(_ app: BundleID, _ decision: Decision, fleet: IntuneFleet) -> JSONValue {
+        let (policy, rule) = explanation(app, decision, fleet: fleet)
+        return .object(JSONObject(members: [.init("policy", .string(policy)), .init("step", .number(JSONNumber(rule.step))), .init("summary", .string(rule.summary)),
+                                            .init("source", .string(rule.source)), .init("quote", .string(rule.quote))]))
+    }
+
+    static func record(_ decision: IntuneFleetDecision, id: JSONValue?, explain: Bool = false, fleet: IntuneFleet? = nil) -> JSONObject {
+        var members: [JSONObject.Member] = []
+        if let id { members.append(.init("id", id)) }
+        members += [.init("device", .string(decision.device)), .init("from", .string(decision.request.from.rawValue)),
+                    .init("channel", .string(decision.request.channel.rawValue))]
+        if let target = decision.request.target { members.append(.init("target", .string(target.rawValue))) }
+        if let url = decision.request.url { members.append(.init("url", .string(url.rawValue))) }
+        members.append(.init("outcome", .string(decision.outcome.rawValue)))
+        if let to = decision.receiverApp, decision.outcome != .deny { members.append(.init("to", .string(to.rawValue))) }
+        members.append(.init("sender", side(decision.request.from, decision.sender)))
+        members.append(.init("receiver", decision.receiver.map { side(decision.receiverApp!, $0) } ?? .null))
+        if explain, let fleet {
+            var sides: [JSONObject.Member] = [.init("sender", explanationJSON(decision.request.from, decision.sender, fleet: fleet))]
+            if let receiver = decision.receiver, let app = decision.receiverApp { sides.append(.init("receiver", explanationJSON(app, receiver, fleet: fleet))) }
+            members.append(.init("explanation", .object(JSONObject(members: sides))))
+        }
+        return JSONObject(members: members)
+    }
+
+    static func block(_ decision: IntuneFleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil) -> String {
+        let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? ""
+        var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
+        text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
+        text += "  sender    \(decision.sender.outcome)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
+        if let receiver = decision.receiver {
+            text += "  receiver  \(receiver.outcome)  [\(receiver.rule)]  \(DecisionText.escaped(receiver.reason))\n"
+        } else {
+            text += "  receiver  -  (no policy-managed receiver decides)\n"
+        }
+        if explain, let fleet {
+            var sides = [(decision.request.from, decision.sender)]
+            if let receiver = decision.receiver, let app = decision.receiverApp { sides.append((app, receiver)) }
+            for (app, side) in sides {
+                let (policy, rule) = explanation(app, side, fleet: fleet)
+                text += "  \(DecisionText.escaped(app.rawValue)): \(policy)\n    rule \(rule.id) (Intune step \(rule.step)): \(rule.summary)\n    source: \(rule.source)\n    \"\(rule.quote)\"\n"
+            }
+        }
+        return text
+    }
+
+    /// `fleet paths` on Intune policies: as for a fleet, "outside" being the apps that are not policy-managed.
+    static func paths(_ fleet: IntuneFleet, device: String?, from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
+        let app: BundleID
+        do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description)") }
+        var target: BundleID? = nil
+        if let to, !ExactText.same(to, "outside") {
+            do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
+        }
+        var reached = false
+        var records: [JSONValue] = []
+        var text = ""
+        for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
+            let profile: IntuneDeviceProfile
+            let all: [IntunePath]
+            do throws(FleetError) {
+                profile = try fleet.device(named: name)
+                all = try fleet.paths(device: name, from: app, maxHops: maxHops)
+            } catch {
+                throw .invalidInput(error.description)
+            }
+            func inSet(_ node: FleetNode) -> Bool {
+                if let target, case .app(let id) = node { return id == target }
+                if target != nil { return false }
+                return fleet.isOutside(node, on: profile)
+            }
+            let shown = to == nil ? all : all.filter { inSet($0.to) }
+            if all.contains(where: { inSet($0.to) }) { reached = true }
+            if format == .json {
+                records.append(.object(JSONObject(members: [
+                    .init("device", .string(name)), .init("from", .string(app.rawValue)),
+                    .init("paths", .array(JSONArray(shown.map { path in
+                        .object(JSONObject(members: [.init("to", .string(path.to.description)), .init("outside", .bool(fleet.isOutside(path.to, on: profile))),
+                                                     .init("hops", .array(JSONArray(path.hops.map { hop in
+                                                         .object(JSONObject(members: [.init("from", .string(hop.from.description)), .init("to", .string(hop.to.description)),
+                                                                                      .init("channel", .string(hop.decision.request.channel.rawValue)),
+                                                                                      .init("rules", .array(JSONArray(hop.rules.map { .string($0.rawValue) })))]))
+                                                     })))]))
+                    }))),
+                ])))
+                continue
+            }
+            if !text.isEmpty { text += "\n" }
+            let outside = all.filter { fleet.isOutside($0.to, on: profile) }.count
+            text += "device \(DecisionText.escaped(name)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) outside the policy-managed apps"
+            text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(target.map { "\($0)" } ?? "outside")\n"
+            for path in shown {
+                text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(fleet.isOutside(path.to, on: profile) ? "  OUTSIDE" : "")\n"
+                for hop in path.hops {
+                    var request = "\(hop.decision.request.channel)"
+                    if let url = hop.decision.request.url { request += " \(DecisionText.escaped(url.rawValue))" }
+                    text += "    \(DecisionText.escaped(hop.from.description)) → \(DecisionText.escaped(hop.to.description))  \(request)  [\(hop.rules.map(\.rawValue).joined(separator: ", "))]\n"
+                }
+            }
+        }
+        console.stdout.write(format == .json ? JSONWriter.pretty(.array(JSONArray(records))) + "\n" : text)
+        return reached ? .notAllowed : .success
+    }
+
+    /// `fleet diff OLD NEW` with Intune on one side or both.
+    static func diff(old: VendorFleet, new: VendorFleet, device: String?, format: FleetCommand.PathsFormat, rows: Bool, console: Console) throws(CLIError) -> ExitStatus {
+        let changes: [FlowChange]
+        do throws(FleetError) { changes = try CrossVendorDiff.compare(old: old, new: new, device: device) } catch { throw .invalidInput(error.description) }
+        let groups = FlowChange.Group.allCases.map { group in (group, changes.filter { $0.group == group }) }
+        if rows {
+            var text = ""
+            for (group, members) in groups where !members.isEmpty {
+                text += "## \(group.rawValue.prefix(1).uppercased() + group.rawValue.dropFirst()) (\(old.vendor) → \(new.vendor))\n\n"
+                text += "| " + FlowChange.tableColumns.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: FlowChange.tableColumns.count) + "\n"
+                for (index, change) in members.enumerated() {
+                    let id = "\(group.rawValue.replacingSpaces)-\(index + 1)"
+                    for row in change.tableRows(id: id) {
+                        text += "| " + row.map { $0.replacingPipes }.joined(separator: " | ") + " |\n"
+                    }
+                }
+                text += "\n"
+            }
+            console.stdout.write(text)
+        } else {
+            switch format {
+            case .json:
+                let records: [JSONValue] = changes.map { change in
+                    var members: [JSONObject.Member] = [.init("device", .string(change.device)), .init("group", .string(change.group.rawValue)),
+                                                        .init("from", .string(change.request.from.rawValue)), .init("channel", .string(change.request.channel.rawValue))]
+                    if let target = change.request.target { members.append(.init("target", .string(target.rawValue))) }
+                    if let url = change.request.url { members.append(.init("url", .string(url.rawValue))) }
+                    members += [.init("old", .object(JSONObject(members: [.init("outcome", .string(change.old.outcome.rawValue)), .init("rules", .string(change.old.rules))]))),
+                                .init("new", .object(JSONObject(members: [.init("outcome", .string(change.new.outcome.rawValue)), .init("rules", .string(change.new.rules))])))]
+                    return .object(JSONObject(members: members))
+                }
+                console.stdout.write(JSONWriter.pretty(.array(JSONArray(records))) + "\n")
+            case .text:
+                var text = "\(old.vendor) → \(new.vendor): end-to-end flows that decide differently\n"
+                for (group, members) in groups {
+                    text += "\n\(group.rawValue) (\(members.count))\(group == .newlyAllowed ? ": a leak" : group == .newlyBlocked ? ": breaks a user" : ""):\n"
+                    for change in members {
+                        text += "  \(DecisionText.escaped(change.device))  \(DecisionText.escaped(change.subject))  \(change.old.outcome) → \(change.new.outcome)  [\(change.new.rules)]\n"
+                    }
+                }
+                text += "\n" + groups.map { "\($0.1.count) \($0.0.rawValue)" }.joined(separator: ", ") + "\n"
+                console.stdout.write(text)
+            }
+        }
+        return changes.contains { $0.group == .newlyAllowed } ? .notAllowed : .success
+    }
+}
+
+extension String {
+    /// Spaces as dashes, for row ids.
+    fileprivate var replacingSpaces: String { split(separator: " ").joined(separator: "-") }
+    /// `|` escaped for a Markdown table cell.
+    fileprivate var replacingPipes: String { split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
+}
+
+/// `translate`: AppConnect fleet → Intune policies, or Intune policies → AppConnect fleet.
+struct TranslateCommand: Command {
+    enum Target: String, OptionChoice {
+        case intune, appconnect
+        static var kind: String { "--to value" }
+    }
+
+    let target: Target
+    let input: String
+    let devices: String?
+    let devicesOut: String?
+
+    static let specs: [OptionSpec] = [
+        OptionSpec("--to", value: "intune|appconnect", help: "What to translate to: intune (from an AppConnect fleet file) or appconnect\n(from Intune Graph JSON)."),
+        OptionSpec("--devices", value: "FILE", help: "--to appconnect: the Intune devices file, whose profiles become the fleet's devices."),
+        OptionSpec("--devices-out", value: "FILE", help: "--to intune: also write the Intune devices file of the fleet's device profiles."),
+    ]
+
+    static let verb = Verb(
+        name: "translate",
+        abstract: "Translate an AppConnect fleet to Intune app protection policies, or back, listing what changes.",
+        usage: "openin-check translate --to intune FLEET | --to appconnect INTUNE.json [--devices FILE]",
+        specs: specs,
+        help: """
+            Translate policies between vendors. --to intune reads an AppConnect fleet file and
+            writes Microsoft Graph (beta) iosManagedAppProtection JSON on standard output, an
+            array with each policy's apps, in the shape Graph exports and backup tools restore
+            (posting to Graph directly, set the apps with the targetApps action): one policy per
+            container policy, and one for the apps the global policy authorizes. --to appconnect
+            reads Intune Graph JSON (an object, an array, a list response or a folder of exports)
+            and writes a fleet file: a container policy per targeted app, every device carrying
+            the label intune.
+
+            Every setting the other vendor cannot express is reported on standard error, with
+            what the translation chose instead and which requests decide differently: never a
+            silent approximation. To see every flow that changes, run fleet diff on the two.
+
+            Usage:
+              openin-check translate --to intune FLEET [--devices-out FILE]
+              openin-check translate --to appconnect INTUNE.json [--devices FILE]
+
+            Options:
+            \(OptionScanner.helpSection(for: specs))
+
+            Exit status:
+              0   translated exactly: the report is empty
+              1   invalid input
+              2   translated, and the report lists what could not be expressed
+              64  usage error
+
+            Examples:
+              openin-check translate --to intune Examples/fleet/acme.json --devices-out acme-devices.json > acme-intune.json
+              openin-check fleet diff Examples/fleet/acme.json acme-intune.json --devices acme-devices.json
+
+            """,
+        parse: { arguments throws(UsageError) in try TranslateCommand.parse(arguments) })
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> TranslateCommand {
+        let options = try OptionScanner.scan(arguments, specs: specs, verb: "translate")
+        guard options.value("--to") != nil else { throw UsageError("missing '--to intune|appconnect'", verb: "translate") }
+        let target = try Target.parse(options, option: "--to", default: .intune, verb: "translate")
+        guard options.positionals.count == 1 else {
+            throw UsageError("translate takes one input file (got \(options.positionals.count))", verb: "translate")
+        }
+        if target == .intune, options.value("--devices") != nil { throw UsageError("'--devices' is for --to appconnect; --to intune takes the devices from the fleet file", verb: "translate") }
+        if target == .appconnect, options.value("--devices-out") != nil { throw UsageError("'--devices-out' is for --to intune", verb: "translate") }
+        return TranslateCommand(target: target, input: options.positionals[0], devices: options.value("--devices"), devicesOut: options.value("--devices-out"))
+    }
+
+    /// Writes `text` to the file at `path` (created or truncated); false when it cannot.
+    static func write(_ text: String, to path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { _ = close(descriptor) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; return false }
+            written += count
+        }
+        return true
+    }
+
+    func run(_ console: Console) throws(CLIError) -> ExitStatus {
+        let notes: [TranslationNote]
+        switch target {
+        case .intune:
+            if try VendorFiles.isIntune(input) { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
+            let fleet = try FleetCommand.load(input)
+            let translated = PolicyTranslation.toIntune(fleet)
+            console.stdout.write(PolicyTranslation.graphJSON(translated.policies))
+            if let devicesOut {
+                guard Self.write(PolicyTranslation.devicesJSON(translated.fleet), to: devicesOut) else {
+                    throw .invalidInput("cannot write the devices file '\(devicesOut)'")
+                }
+            }
+            notes = translated.notes
+        case .appconnect:
+            if DecisionTables.subpaths(of: input) == nil, case .object(let object)? = try? JSONReader().read(try ByteSource.readFile(path: input, what: "policy file")),
+               object["global"] != nil {
+                throw .invalidInput("\(input) is an AppConnect fleet file (it has global): translate --to intune reads it; --to appconnect reads Intune Graph JSON")
+            }
+            let intune = try VendorFiles.intune(input, devices: devices, console: console)
+            let translated = PolicyTranslation.toAppConnect(intune)
+            console.stdout.write(PolicyTranslation.fleetJSON(translated.fleet))
+            notes = translated.notes
+        }
+        if !notes.isEmpty {
+            console.stderr.write("Not expressible in \(target == .intune ? "Intune" : "AppConnect") (\(notes.count)):\n")
+            for note in notes { console.stderr.write("- " + note.description.split(separator: "\n").map { DecisionText.escaped(String($0)) }.joined(separator: "\n  ") + "\n") }
+        }
+        return notes.isEmpty ? .success : .notAllowed
+    }
+}
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif

@@ -1,0 +1,202 @@
+/// How a document (or a copy) moves from one app of a fleet to another: the Open In channels and `paste`.
+///
+/// Open From is not a channel of its own here: it is the receiving side of a share, decided
+/// in the receiver (``FleetDecision/receiver``).
+public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `UIDocumentInteractionController` to `target`.
+    case documentInteraction = "document-interaction"
+    /// Quick Look, to `target`.
+    case quickLook = "quick-look"
+    /// An app extension of `target`.
+    case appExtension = "app-extension"
+    /// The share sheet; `target` (optional) is the app the user picks.
+    case activityView = "activity-view"
+    /// The sender's own `openURL:`; the `url`'s handler receives it.
+    case openURL = "open-url"
+    /// A `mailto:` link tapped in a web or text view.
+    case mailLink = "mail-link"
+    /// `MFMailComposeViewController`.
+    case mailCompose = "mail-compose"
+    /// Drag and drop to `target`.
+    case dragAndDrop = "drag-and-drop"
+    /// A copy made in the sender (`from`), pasted into `target`: the sender's `copy` decision.
+    case paste
+
+    /// Reads a channel from its name, byte for byte.
+    /// - Throws: ``InputError/unknownChannel(_:)`` (the error names the single-app channels; see ``FleetChannel/names``).
+    public init(parsing text: String) throws(FleetError) {
+        guard let channel = FleetChannel.allCases.first(where: { ExactText.same($0.rawValue, text) }) else {
+            let names = FleetChannel.allCases.map(\.rawValue)
+            let hint: String
+            if ExactText.same(text, "open-from") {
+                hint = " open-from is the receiving side of a share: write the request from the sending app (from) with the channel it uses, and the receiver's Open From is decided with it."
+            } else if ExactText.same(text, "copy") {
+                hint = " A copy reaches another app by paste: write channel paste, from the app the copy is made in, target the app pasted into."
+            } else {
+                hint = Suggestion.phrase(for: text, among: names)
+            }
+            throw FleetError("unknown fleet channel \(JSONWriter.quoted(text)).\(hint) Fleet channels: \(FleetChannel.names)")
+        }
+        self = channel
+    }
+
+    /// The channels' names, comma-separated.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    public var description: String { rawValue }
+
+    /// The single-app channel the sender's decision is made on (`paste` is the sender's `copy`).
+    public var senderChannel: Channel {
+        switch self {
+        case .documentInteraction: .documentInteraction
+        case .quickLook: .quickLook
+        case .appExtension: .appExtension
+        case .activityView: .activityView
+        case .openURL: .openURL
+        case .mailLink: .mailLink
+        case .mailCompose: .mailCompose
+        case .dragAndDrop: .dragAndDrop
+        case .paste: .copy
+        }
+    }
+
+    /// Whether the receiver's Open From decides too: a document handed to another app (Open In's
+    /// channels). Not drag and drop (its own policy, set in the sender) nor paste (the pasteboard
+    /// policy "does not impact whether your app is allowed to paste content from the pasteboard
+    /// into your app": the SDK guide, "Pasteboard policy API details").
+    public var hasReceiverPart: Bool {
+        switch self {
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose: true
+        case .dragAndDrop, .paste: false
+        }
+    }
+
+    /// The control the sender's policy must set for a request on this channel.
+    public var control: FleetControl {
+        switch self {
+        case .dragAndDrop: .dragAndDrop
+        case .paste: .pasteboard
+        case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose: .openIn
+        }
+    }
+}
+
+/// One end-to-end request: an app of the fleet (`from`) shares on a channel, to a target or URL.
+public struct FleetRequest: Sendable, Hashable {
+    /// The sending app (for `paste`, the app the copy was made in).
+    public let from: BundleID
+    /// The channel.
+    public let channel: FleetChannel
+    /// The sender's request, as the single-app evaluator decides it.
+    public let senderRequest: ShareRequest
+
+    /// The receiving app named in the request, if any.
+    public var target: BundleID? { senderRequest.target }
+    /// The URL opened or tapped, if any.
+    public var url: ShareURL? { senderRequest.url }
+    /// The shared file's name, if given.
+    public var document: String? { senderRequest.document }
+
+    /// Creates a request, checking that the channel has what it needs (a `paste` names its `target`).
+    /// - Throws: ``InputError`` as ``ShareRequest/init(channel:target:url:document:)``.
+    public init(from: BundleID, channel: FleetChannel, target: BundleID? = nil, url: ShareURL? = nil, document: String? = nil) throws(InputError) {
+        if channel == .paste, target == nil { throw .missingTarget(.copy) }
+        self.from = from
+        self.channel = channel
+        senderRequest = try ShareRequest(channel: channel.senderChannel, target: target, url: url, document: document)
+    }
+
+    /// A request from `from` whose sender's part is an already-checked request on `channel`'s sender channel.
+    init(from: BundleID, channel: FleetChannel, checked senderRequest: ShareRequest) {
+        self.from = from
+        self.channel = channel
+        self.senderRequest = senderRequest
+    }
+}
+
+/// The end-to-end answer for one request on one device: the sender's decision, the receiver's, and the outcome of both.
+public struct FleetDecision: Sendable {
+    /// The device profile's name.
+    public let device: String
+    /// The request.
+    public let request: FleetRequest
+    /// The end-to-end outcome: the sender's, unless the receiver refuses (allowed only if both allow).
+    public let outcome: Outcome
+    /// The sender's decision (its rule, outcome and callbacks in the sender), by the single-app evaluator.
+    public let sender: Decision
+    /// The receiver's Open From decision (its callbacks in the receiver), when what the sender lets go
+    /// reaches an authorized AppConnect app on a channel that has a receiving side; `nil` otherwise.
+    public let receiver: Decision?
+    /// The app that receives what the sender lets go, when known.
+    public let receiverApp: BundleID?
+    /// Where the sender's policy came from.
+    public let senderPolicy: EffectivePolicy
+    /// Where the receiver's policy came from, when it decides.
+    public let receiverPolicy: EffectivePolicy?
+
+    /// Whether something reaches ``receiverApp`` (allowed, or redirected to it).
+    public var delivers: Bool { outcome == .allow || outcome == .redirect }
+}
+
+extension FleetDevice {
+    /// Decides `request` end to end on this device.
+    ///
+    /// The sender's part is its effective policy's single-app decision; the receiver's part is the
+    /// receiving app's Open From decision with the sender as source, when the sender lets the
+    /// document go to an authorized AppConnect app on a channel with a receiving side
+    /// (``FleetChannel/hasReceiverPart``). The outcome is allowed only if both allow.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs
+    ///   (neither the container policy nor the global policy sets it), or a secure copy on a device
+    ///   whose profile does not say whether secure services are available.
+    public func decide(_ request: FleetRequest) throws(FleetError) -> FleetDecision {
+        let (senderPolicy, senderEvaluator) = evaluator(for: request.from)
+        try check(senderPolicy, needs: request.channel.control, for: request)
+        if request.channel == .paste, senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil {
+            throw FleetError("a paste from \(request.from) on \(JSONWriter.quoted(name)) is a secure copy, and the device profile does not say whether secure services are available: set devices.\(name).secureServicesAvailable to true or false",
+                             file: fleet.file)
+        }
+        let sender = senderEvaluator.decide(request.senderRequest)
+        let delivers = sender.outcome == .allow || sender.outcome == .redirect
+        var receiverApp = delivers ? sender.target : nil
+        if request.channel == .paste, delivers { receiverApp = request.target }
+        guard request.channel.hasReceiverPart, delivers, let receiving = receiverApp, appConnectApps.contains(receiving) else {
+            return FleetDecision(device: name, request: request, outcome: sender.outcome, sender: sender, receiver: nil,
+                                 receiverApp: receiverApp, senderPolicy: senderPolicy, receiverPolicy: nil)
+        }
+        let (receiverPolicy, receiverEvaluator) = evaluator(for: receiving)
+        try check(receiverPolicy, needs: .openFrom, for: request)
+        let openFrom = try! ShareRequest(channel: .openFrom, source: request.from)
+        let receiver = receiverEvaluator.decide(openFrom)
+        let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
+        return FleetDecision(device: name, request: request, outcome: outcome, sender: sender, receiver: receiver,
+                             receiverApp: receiving, senderPolicy: senderPolicy, receiverPolicy: receiverPolicy)
+    }
+
+    /// Decides a request given as strings.
+    /// - Throws: ``FleetError`` for an invalid request (unknown channel, malformed bundle ID or URL,
+    ///   a field the channel needs or does not take) or a control not set.
+    public func decide(from: String, channel: String, target: String? = nil, url: String? = nil, document: String? = nil) throws(FleetError) -> FleetDecision {
+        let request: FleetRequest
+        let fleetChannel = try FleetChannel(parsing: channel)
+        do throws(InputError) {
+            request = try FleetRequest(from: try BundleID(from), channel: fleetChannel, target: try target.map { text throws(InputError) in try BundleID(text) },
+                                       url: try url.map { text throws(InputError) in try ShareURL(text) }, document: document)
+        } catch {
+            throw FleetError(error.description)
+        }
+        return try decide(request)
+    }
+
+    func check(_ policy: EffectivePolicy, needs control: FleetControl, for request: FleetRequest) throws(FleetError) {
+        guard policy.source(of: control) == .notSet else { return }
+        let container: String
+        if case .containerPolicy(let name, _) = policy.authorization {
+            container = "its container policy \(JSONWriter.quoted(name))"
+        } else {
+            container = "a container policy (none applies to it here)"
+        }
+        let role = policy.app == request.from ? "sends on \(request.channel)" : "receives from \(request.from) on \(request.channel), so its Open From decides"
+        throw FleetError("\(policy.app) \(role) on the device \(JSONWriter.quoted(name)), and \(control.rawValue) is set by neither \(container) nor the global policy: set it in one of them (no default is invented)",
+                         file: fleet.file)
+    }
+}

@@ -1,0 +1,95 @@
+/// What changes end to end between two fleets, per device: flows (a matrix cell that starts or
+/// stops delivering) and leak paths (an app whose documents start or stop reaching an app outside).
+public struct FleetChange: Sendable, Hashable {
+    /// What changed.
+    public enum Kind: String, Sendable, Hashable {
+        /// One request from one app to another on one channel now delivers, or no longer does.
+        case flow
+        /// An app's documents now reach an app outside the device's authorized AppConnect apps, or no longer do.
+        case leakPath = "leak-path"
+        /// A device profile is in one fleet only.
+        case device
+    }
+
+    /// The device profile.
+    public let device: String
+    /// What changed.
+    public let kind: Kind
+    /// Whether it opened (now delivers, now reaches, added) or closed.
+    public let opened: Bool
+    /// The flow (`document-interaction com.acme.hr → com.getdropbox.Dropbox`) or path (`com.acme.hr ⇒ com.getdropbox.Dropbox`).
+    public let subject: String
+    /// For a flow, the outcomes before and after (`deny → allow`); for a leak path, the new chain or the old one.
+    public let detail: String
+}
+
+/// Compares two fleets end to end.
+public enum FleetDiff {
+    /// The changes from `old` to `new` on the device profiles they share (and those in one only), or on `device` alone.
+    /// - Complexity: per device, a matrix of each fleet and paths from each installed app: O(apps² × channels) decisions.
+    /// - Throws: ``FleetError`` when either fleet cannot decide (a conflict, a control not set) or has no such device.
+    public static func compare(old: Fleet, new: Fleet, device: String? = nil) throws(FleetError) -> [FleetChange] {
+        var changes: [FleetChange] = []
+        let names: [String]
+        if let device {
+            names = [device]
+        } else {
+            names = old.devices.map(\.name) + new.devices.map(\.name).filter { name in !old.devices.contains { ExactText.same($0.name, name) } }
+        }
+        for name in names {
+            let before = old.profile(named: name), after = new.profile(named: name)
+            if before == nil, after == nil { throw FleetError("neither fleet has a device profile named \(JSONWriter.quoted(name))") }
+            guard before != nil, after != nil else {
+                changes.append(FleetChange(device: name, kind: .device, opened: after != nil, subject: name, detail: after != nil ? "added" : "removed"))
+                continue
+            }
+            let oldDevice = try old.device(named: name), newDevice = try new.device(named: name)
+            let oldLeaks = try leaks(oldDevice), newLeaks = try leaks(newDevice)
+            for (key, chain) in newLeaks.sorted(by: { $0.key < $1.key }) where oldLeaks[key] == nil {
+                changes.append(FleetChange(device: name, kind: .leakPath, opened: true, subject: key, detail: chain))
+            }
+            for (key, chain) in oldLeaks.sorted(by: { $0.key < $1.key }) where newLeaks[key] == nil {
+                changes.append(FleetChange(device: name, kind: .leakPath, opened: false, subject: key, detail: chain))
+            }
+            let oldFlows = try flows(oldDevice), newFlows = try flows(newDevice)
+            for (key, outcome) in newFlows.sorted(by: { $0.key < $1.key }) {
+                let was = oldFlows[key]
+                let delivers = outcome == .allow || outcome == .redirect
+                let delivered = was == .allow || was == .redirect
+                if delivers != delivered {
+                    changes.append(FleetChange(device: name, kind: .flow, opened: delivers, subject: key, detail: "\(was?.rawValue ?? "no request") → \(outcome.rawValue)"))
+                }
+            }
+            for (key, was) in oldFlows.sorted(by: { $0.key < $1.key }) where newFlows[key] == nil && (was == .allow || was == .redirect) {
+                changes.append(FleetChange(device: name, kind: .flow, opened: false, subject: key, detail: "\(was.rawValue) → no request"))
+            }
+        }
+        return changes
+    }
+
+    /// Every matrix cell of a device that has a request, keyed `channel SENDER → RECEIVER` (bundle IDs and
+    /// channel names are ASCII, so a `String` key compares them byte for byte).
+    static func flows(_ device: FleetDevice) throws(FleetError) -> [String: Outcome] {
+        let matrix = try device.matrix()
+        var result: [String: Outcome] = [:]
+        for channel in matrix.channels {
+            for (s, sender) in matrix.senders.enumerated() {
+                for (r, receiver) in matrix.receivers.enumerated() {
+                    if let outcome = matrix.outcome(channel, sender: s, receiver: r) { result["\(channel) \(sender) → \(receiver)"] = outcome }
+                }
+            }
+        }
+        return result
+    }
+
+    /// For each installed fleet app, each outside node it reaches, keyed `APP ⇒ NODE`, with the chain.
+    static func leaks(_ device: FleetDevice) throws(FleetError) -> [String: String] {
+        var result: [String: String] = [:]
+        for app in device.fleet.apps where device.isInstalled(app.bundleID) {
+            for path in try device.paths(from: app.bundleID) where device.isOutside(path.to) {
+                result["\(app.bundleID) ⇒ \(path.to)"] = ([app.bundleID.rawValue] + path.hops.map { "\($0.channel) → \($0.to)" }).joined(separator: " ")
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,131 @@
+/// One fleet-level mistake: a stable code, a severity, where, what and how to fix it.
+public struct FleetFinding: Sendable, Hashable {
+    /// How bad a finding is.
+    public enum Severity: String, Sendable, Hashable, Comparable {
+        /// Information only.
+        case info
+        /// Likely a mistake: documents go where the fleet probably does not mean, or users see failures.
+        case warning
+        /// The fleet cannot answer as written.
+        case error
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            let order: [Severity] = [.info, .warning, .error]
+            return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+        }
+    }
+
+    /// The stable code, e.g. `FL001`.
+    public let code: String
+    /// The check's name, e.g. `direct-leak`.
+    public let name: String
+    /// The severity.
+    public let severity: Severity
+    /// The line in the fleet file, when one is to blame.
+    public let line: Int?
+    /// The device profile, when the finding is about one.
+    public let device: String?
+    /// What is wrong.
+    public let message: String
+    /// How to fix it.
+    public let fix: String
+}
+
+/// The fleet-level checks of `openin-check fleet lint`.
+public enum FleetLint {
+    /// Every check: code, name, one line.
+    public static let checks: [(code: String, name: String, summary: String)] = [
+        ("FL001", "direct-leak", "An Open In whitelist names an app that is not an AppConnect app: documents leave the managed apps in one hop."),
+        ("FL002", "leak-hub", "An AppConnect app's Open In is AUTHORIZED: whatever reaches it can go to any app."),
+        ("FL003", "open-from-refuses", "A may send a document to B, but B's Open From refuses A: users see the share fail."),
+        ("FL004", "conflicting-policies", "Two container policies (or app configurations) for one app share a label: a device with it has two."),
+        ("FL005", "unknown-app", "A container policy or app configuration is for an app the fleet's apps do not list."),
+        ("FL006", "unused-label", "A policy's label is carried by no device profile."),
+        ("FL007", "control-not-set", "Neither the global policy nor an app's container policy sets a control: requests that need it are errors."),
+    ]
+
+    /// The findings for `fleet`, errors first, then by line.
+    public static func findings(_ fleet: Fleet) -> [FleetFinding] {
+        var findings: [FleetFinding] = []
+        func add(_ code: String, _ severity: FleetFinding.Severity, line: Int?, device: String? = nil, _ message: String, fix: String) {
+            let name = checks.first { $0.code == code }!.name
+            findings.append(FleetFinding(code: code, name: name, severity: severity, line: line, device: device, message: message, fix: fix))
+        }
+        let objects: [(what: String, controls: PolicyControls, line: Int?)] =
+            [("the global policy", fleet.global.controls, nil)] + fleet.containerPolicies.map { ("the container policy \(JSONWriter.quoted($0.name))", $0.controls, $0.line) }
+        for object in objects {
+            if case .status(.whitelist) = object.controls.openIn {
+                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(fleet.app(id)?.appConnect ?? false) {
+                    let known = fleet.app(id) == nil ? "an app the fleet does not list" : "not an AppConnect app"
+                    add("FL001", .warning, line: object.line, "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
+                        fix: "remove \(id) from the whitelist, or list it as an AppConnect app if it is one")
+                }
+            }
+            if case .status(.authorized) = object.controls.openIn {
+                let whose = object.line == nil ? "every app without a container policy that sets Open In" : "its app"
+                add("FL002", .warning, line: object.line, "\(object.what) sets Open In to AUTHORIZED: \(whose) can send what reaches it to any app, a path out for every app that can send to it",
+                    fix: "use \"appconnect\" or a whitelist")
+            }
+        }
+        for policy in fleet.containerPolicies where fleet.app(policy.app) == nil {
+            add("FL005", .error, line: policy.line, "the container policy \(JSONWriter.quoted(policy.name)) is for \(policy.app), which apps does not list, so the fleet treats it as any other app and the policy never applies",
+                fix: "add {\"bundleID\": \"\(policy.app)\", \"appconnect\": true} to apps, or fix the bundle ID")
+        }
+        for configuration in fleet.appConfigurations where fleet.app(configuration.app) == nil {
+            add("FL005", .error, line: configuration.line, "the app configuration \(JSONWriter.quoted(configuration.name)) is for \(configuration.app), which apps does not list",
+                fix: "add the app to apps, or fix the bundle ID")
+        }
+        for (index, policy) in fleet.containerPolicies.enumerated() {
+            for other in fleet.containerPolicies[..<index] where other.app == policy.app {
+                for label in policy.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
+                    add("FL004", .error, line: policy.line, "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
+                        fix: "give one of them other labels")
+                }
+            }
+        }
+        for (index, configuration) in fleet.appConfigurations.enumerated() {
+            for other in fleet.appConfigurations[..<index] where other.app == configuration.app {
+                for label in configuration.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
+                    add("FL004", .error, line: configuration.line, "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
+                        fix: "give one of them other labels")
+                }
+            }
+        }
+        let labelled: [(what: String, labels: [String], line: Int?)] = fleet.containerPolicies.map { ("the container policy \(JSONWriter.quoted($0.name))", $0.labels, $0.line) }
+            + fleet.appConfigurations.map { ("the app configuration \(JSONWriter.quoted($0.name))", $0.labels, $0.line) }
+        for item in labelled {
+            for label in item.labels where !fleet.devices.contains(where: { $0.carries(label) }) {
+                add("FL006", .info, line: item.line, "no device profile carries the label \(JSONWriter.quoted(label)) of \(item.what), so the fleet says nothing about the devices it reaches",
+                    fix: "add a device profile with the label, or fix its spelling")
+            }
+        }
+        for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
+            let apps = fleet.apps.filter { app in app.appConnect && !fleet.containerPolicies.contains { $0.app == app.bundleID && $0.controls.sets(control) } }
+            guard let first = apps.first else { continue }
+            add("FL007", .warning, line: nil, "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
+                fix: "set \(control.rawValue) in the global policy")
+        }
+        for profile in fleet.devices {
+            let device: FleetDevice
+            do throws(FleetError) {
+                device = try FleetDevice(fleet: fleet, profile: profile)
+            } catch {
+                add("FL004", .error, line: error.line, device: profile.name, error.message, fix: "give the policies labels no device carries together")
+                continue
+            }
+            for sender in fleet.apps where device.appConnectApps.contains(sender.bundleID) {
+                for receiver in fleet.apps where receiver.bundleID != sender.bundleID && device.appConnectApps.contains(receiver.bundleID) {
+                    guard let request = try? FleetRequest(from: sender.bundleID, channel: .documentInteraction, target: receiver.bundleID),
+                          let decision = try? device.decide(request), decision.sender.outcome == .allow,
+                          let refusal = decision.receiver, refusal.outcome != .allow else { continue }
+                    add("FL003", .warning, line: nil, device: profile.name, "\(sender.bundleID) may send documents to \(receiver.bundleID) (\(decision.sender.rule)), but \(receiver.bundleID)'s Open From refuses them (\(refusal.rule)): users see the share fail",
+                        fix: "add \(sender.bundleID) to \(receiver.bundleID)'s Open From, or take \(receiver.bundleID) out of \(sender.bundleID)'s Open In")
+                }
+            }
+        }
+        return findings.enumerated().sorted { a, b in
+            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,406 @@
+/// Microsoft Intune app protection policies with the facts of the devices they are asked about:
+/// the Intune counterpart of a ``Fleet``. An Intune policy targets a set of apps, so a set of
+/// policies is a fleet by nature.
+public struct IntuneFleet: Sendable {
+    /// The iOS app protection policies, in the order read.
+    public var policies: [IntunePolicy]
+    /// The apps and their Intune App SDK versions (`apps` of the devices file).
+    public var apps: [IntuneApp]
+    /// The device profiles (`devices` of the devices file), in file order.
+    public var devices: [IntuneDeviceProfile]
+    /// Where the policies were read from, when known.
+    public var file: String?
+
+    /// Creates an Intune fleet.
+    public init(policies: [IntunePolicy], apps: [IntuneApp] = [], devices: [IntuneDeviceProfile] = [], file: String? = nil) {
+        self.policies = policies
+        self.apps = apps
+        self.devices = devices
+        self.file = file
+    }
+
+    /// The policy that targets `app` (bundle IDs compared ignoring ASCII case), if any.
+    public func policy(for app: BundleID) -> IntunePolicy? { policies.first { $0.targets(app) } }
+
+    /// The Intune App SDK version the devices file gives for `app`.
+    public func sdkVersion(of app: BundleID) -> IntuneSDKVersion? {
+        apps.first { IntuneBundleID.same($0.bundleID, app) }?.intuneSDKVersion
+    }
+
+    /// Checks that no app is targeted by two policies (Intune reports such a conflict instead of choosing).
+    /// - Throws: ``FleetError`` naming the app and both policies.
+    public func checkConflicts() throws(FleetError) {
+        for (index, policy) in policies.enumerated() {
+            for app in policy.apps {
+                if let other = policies[..<index].first(where: { $0.targets(app) }) {
+                    throw FleetError("\(app) is targeted by two app protection policies, \(JSONWriter.quoted(other.displayName)) and \(JSONWriter.quoted(policy.displayName)): Intune reports the conflict rather than choose; target each app from one policy", file: file)
+                }
+            }
+        }
+    }
+
+    /// The device profile named exactly `name`.
+    /// - Throws: ``FleetError`` for an unknown name, with "Did you mean".
+    public func device(named name: String) throws(FleetError) -> IntuneDeviceProfile {
+        guard let device = devices.first(where: { ExactText.same($0.name, name) }) else {
+            let names = devices.map(\.name)
+            throw FleetError("no device profile is named \(JSONWriter.quoted(name)) in the Intune devices file.\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+        }
+        return device
+    }
+
+    /// The policy-managed apps on `device`: installed apps a policy targets.
+    public func managedApps(on device: IntuneDeviceProfile) -> [BundleID] { device.installed.filter { policy(for: $0) != nil } }
+
+    /// The context `app` decides its own requests in on `device`.
+    public func context(for app: BundleID, on device: IntuneDeviceProfile) -> IntuneContext {
+        context(for: app, on: device, managed: managedApps(on: device))
+    }
+
+    func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID]) -> IntuneContext {
+        var context = IntuneContext(policy: policy(for: app))
+        context.app = app
+        context.senderSDKVersion = sdkVersion(of: app)
+        context.managedApps = managed
+        context.mdmManagedApps = device.mdmManagedApps
+        context.mdmEnrolled = device.mdmEnrolled
+        context.intuneMAMUPN = device.intuneMAMUPN
+        for (scheme, handler) in device.schemeHandlers {
+            try? context.setHandler(handler, for: scheme)
+            // A scheme the device hands to the app itself is one of the app's own.
+            if IntuneBundleID.same(handler, app) { try? context.addOwnScheme(scheme) }
+        }
+        return context
+    }
+
+    /// Decides `request` end to end on the device named `device`.
+    ///
+    /// The sender's part is its Intune decision; when it delivers (`allow`, `redirect`) to a
+    /// policy-managed app on a channel with a receiving side, that app's "Receive data from other
+    /// apps" decides too (`IntuneReceiveRule`), with the sender as source: allowed only if both allow.
+    /// For a `paste` into a policy-managed app, that app's "Restrict cut, copy, and paste between other
+    /// apps" decides the paste in (`IntunePasteRule`), with the copying app as source.
+    /// - Throws: ``FleetError`` for an unknown device.
+    public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> IntuneFleetDecision {
+        IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
+    }
+
+    /// The device's facts worked out once, for the verbs that decide many requests on it.
+    func index(device name: String) throws(FleetError) -> IntuneDeviceIndex {
+        IntuneDeviceIndex(fleet: self, device: try device(named: name))
+    }
+}
+
+/// One device of an ``IntuneFleet`` with its policy-managed apps and each app's context worked out
+/// once: many decisions on a device cost one lookup each instead of a walk of every policy.
+final class IntuneDeviceIndex: @unchecked Sendable {
+    let fleet: IntuneFleet
+    let device: IntuneDeviceProfile
+    let managed: [BundleID]
+    /// Contexts made so far, by the app's bundle ID with ASCII letters lowercased (Intune's comparison).
+    private var contexts: [ExactKey: IntuneContext] = [:]
+
+    init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
+        self.fleet = fleet
+        self.device = device
+        managed = fleet.managedApps(on: device)
+    }
+
+    func context(for app: BundleID) -> IntuneContext {
+        let key = ExactKey(ExactText.asciiLowercased(app.rawValue))
+        if let known = contexts[key] { return known }
+        let made = fleet.context(for: app, on: device, managed: managed)
+        contexts[key] = made
+        return made
+    }
+
+    func isManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(managed, app) }
+
+    func decide(_ request: FleetRequest) -> IntuneFleetDecision {
+        let sender = IntuneEvaluator(context: context(for: request.from)).decide(request.senderRequest)
+        let delivers = sender.outcome == .allow || sender.outcome == .redirect
+        var receiverApp = sender.outcome == .deny ? nil : sender.target
+        if request.channel == .paste, delivers { receiverApp = request.target }
+        // A paste has a receiving side under Intune: the receiving app's own clipboard level decides what may be
+        // pasted into it (rule 9, `Rules/intune/paste-and-keyboards.md`).
+        guard request.channel.hasReceiverPart || request.channel == .paste, delivers, let receiving = receiverApp, isManaged(receiving) else {
+            return IntuneFleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp)
+        }
+        let receiverRequest = try! ShareRequest(channel: request.channel == .paste ? .paste : .openFrom, source: request.from)
+        let receiver = IntuneEvaluator(context: context(for: receiving)).decide(receiverRequest)
+        let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
+        return IntuneFleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving)
+    }
+}
+
+/// An app of the Intune devices file.
+public struct IntuneApp: Sendable, Hashable {
+    /// The app's bundle ID.
+    public var bundleID: BundleID
+    /// Its Intune App SDK version, when known.
+    public var intuneSDKVersion: IntuneSDKVersion?
+
+    /// Creates an app.
+    public init(bundleID: BundleID, intuneSDKVersion: IntuneSDKVersion? = nil) {
+        self.bundleID = bundleID
+        self.intuneSDKVersion = intuneSDKVersion
+    }
+}
+
+/// A device profile of the Intune devices file: what is installed, and the facts Intune depends on.
+public struct IntuneDeviceProfile: Sendable, Hashable {
+    /// The profile's name.
+    public var name: String
+    /// The installed apps.
+    public var installed: [BundleID]
+    /// Whether the device is MDM-enrolled.
+    public var mdmEnrolled: Bool
+    /// Whether the managed apps have the `IntuneMAMUPN` app configuration.
+    public var intuneMAMUPN: Bool
+    /// The app that handles each URL scheme (lowercase).
+    public var schemeHandlers: [(scheme: String, app: BundleID)]
+    /// The apps the device's MDM manages (for "Policy managed apps with OS sharing").
+    public var mdmManagedApps: [BundleID]
+
+    /// Creates a device profile.
+    public init(name: String, installed: [BundleID], mdmEnrolled: Bool = false, intuneMAMUPN: Bool = false,
+                schemeHandlers: [(scheme: String, app: BundleID)] = [], mdmManagedApps: [BundleID] = []) {
+        self.name = name
+        self.installed = installed
+        self.mdmEnrolled = mdmEnrolled
+        self.intuneMAMUPN = intuneMAMUPN
+        self.schemeHandlers = schemeHandlers
+        self.mdmManagedApps = mdmManagedApps
+    }
+
+    public static func == (lhs: IntuneDeviceProfile, rhs: IntuneDeviceProfile) -> Bool {
+        ExactText.same(lhs.name, rhs.name) && lhs.installed == rhs.installed && lhs.mdmEnrolled == rhs.mdmEnrolled
+            && lhs.intuneMAMUPN == rhs.intuneMAMUPN && lhs.mdmManagedApps == rhs.mdmManagedApps
+            && lhs.schemeHandlers.map(\.scheme) == rhs.schemeHandlers.map(\.scheme) && lhs.schemeHandlers.map(\.app) == rhs.schemeHandlers.map(\.app)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+/// The end-to-end answer for one request on one device under Intune.
+public struct IntuneFleetDecision: Sendable {
+    /// The device profile's name.
+    public let device: String
+    /// The request.
+    public let request: FleetRequest
+    /// The end-to-end outcome: the sender's, unless the receiver refuses.
+    public let outcome: Outcome
+    /// The sender's Intune decision.
+    public let sender: Decision
+    /// The receiver's "Receive data from other apps" decision, when it decides.
+    public let receiver: Decision?
+    /// The app that receives what the sender lets go, when known.
+    public let receiverApp: BundleID?
+}
+
+/// The Intune devices file (`--devices FILE`):
+/// `{"apps": [{"bundleID", "intuneSDKVersion"?}], "devices": {"NAME": {"installed": [...], "mdmEnrolled": false,
+/// "intuneMAMUPN": false, "schemeHandlers"?: {...}, "mdmManagedApps"?: [...]}}}`.
+public enum IntuneDevicesJSON {
+    /// Reads a devices file.
+    /// - Returns: the apps and the device profiles, in file order.
+    /// - Throws: ``FormatError`` located in `file`, with key path, line and column.
+    public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try JSONReader().read(bytes)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        do throws(FormatError) {
+            return try read(value)
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+
+    static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
+        let root = JSONCursor(value)
+        let fields = try root.members(allowed: ["description", "apps", "devices"], what: "the Intune devices file")
+        if let description = fields["description"] { _ = try description.string() }
+        var apps: [IntuneApp] = []
+        for element in try fields["apps"]?.elements(what: "apps {\"bundleID\", \"intuneSDKVersion\"}") ?? [] {
+            let app = try element.members(allowed: ["bundleID", "intuneSDKVersion"], what: "an app")
+            guard let idField = app["bundleID"] else { throw element.error("has no bundleID") }
+            let id = try bundleID(idField)
+            if apps.contains(where: { IntuneBundleID.same($0.bundleID, id) }) { throw idField.error("\(id) is listed twice: list each app once") }
+            var version: IntuneSDKVersion?
+            if let versionField = app["intuneSDKVersion"] {
+                let text = try versionField.string()
+                guard let parsed = IntuneSDKVersion(text) else { throw versionField.error("must be a version such as \"19.4.0\", not \(versionField.found)") }
+                version = parsed
+            }
+            apps.append(IntuneApp(bundleID: id, intuneSDKVersion: version))
+        }
+        guard let devicesField = fields["devices"] else {
+            throw FormatError("devices is missing: add \"devices\": {\"NAME\": {\"installed\": [...], \"mdmEnrolled\": false, \"intuneMAMUPN\": false}}", at: JSONPosition(line: 1, column: 1))
+        }
+        var devices: [IntuneDeviceProfile] = []
+        for (name, cursor, _) in try devicesField.anyMembers(what: "device profiles by name") {
+            let device = try cursor.members(allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps"], what: "a device profile")
+            guard let installedField = device["installed"] else { throw cursor.error("has no installed: list the apps installed on the device") }
+            var installed: [BundleID] = []
+            for element in try installedField.elements(what: "bundle IDs") { installed.append(try bundleID(element)) }
+            guard let enrolled = device["mdmEnrolled"] else { throw cursor.error("has no mdmEnrolled: say whether the device is MDM-enrolled (true or false)") }
+            guard let upn = device["intuneMAMUPN"] else { throw cursor.error("has no intuneMAMUPN: say whether the apps have the IntuneMAMUPN app configuration (true or false)") }
+            var handlers: [(scheme: String, app: BundleID)] = []
+            for (scheme, handler, _) in try device["schemeHandlers"]?.anyMembers(what: "scheme handlers {\"SCHEME\": \"BUNDLE_ID\"}") ?? [] {
+                let app = try bundleID(handler)
+                do throws(InputError) {
+                    handlers.append((try URLScheme.normalize(scheme), app))
+                } catch {
+                    throw handler.error("\(error)")
+                }
+            }
+            var mdm: [BundleID] = []
+            for element in try device["mdmManagedApps"]?.elements(what: "bundle IDs") ?? [] { mdm.append(try bundleID(element)) }
+            devices.append(IntuneDeviceProfile(name: name, installed: installed, mdmEnrolled: try enrolled.bool(), intuneMAMUPN: try upn.bool(),
+                                               schemeHandlers: handlers, mdmManagedApps: mdm))
+        }
+        return (apps, devices)
+    }
+
+    static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {
+        let text = try cursor.string()
+        do throws(InputError) { return try BundleID(text) } catch { throw cursor.error("\(error)") }
+    }
+}
+
+extension IntuneFleet {
+    /// The device's end-to-end outcomes at a glance, as ``FleetDevice/matrix()`` gives them for a fleet:
+    /// senders are the installed apps a policy targets, receivers every installed app and "any
+    /// other app"; `open-url` is tried on each receiver's first custom scheme (in byte order).
+    /// - Complexity: O(apps² × channels) end-to-end decisions.
+    /// - Throws: ``FleetError`` for an unknown device.
+    public func matrix(device name: String) throws(FleetError) -> FleetMatrix {
+        let index = try index(device: name)
+        let device = index.device
+        let senders = index.managed
+        let receivers = device.installed.map(FleetNode.app) + [.anyOtherApp]
+        let channels = FleetChannel.matrixChannels
+        var cells: [Outcome?] = []
+        for channel in channels {
+            for sender in senders {
+                for receiver in receivers {
+                    var request: FleetRequest?
+                    switch receiver {
+                    case .app(let id) where IntuneBundleID.same(id, sender):
+                        request = nil
+                    case .app(let id) where channel == .openURL:
+                        let schemes = device.schemeHandlers.filter { $0.app == id && !ExactText.isOne($0.scheme, of: ["http", "https", "mailto"]) }
+                            .map(\.scheme).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                        if let scheme = schemes.first, let url = try? ShareURL("\(scheme)://report.pdf") {
+                            request = try? FleetRequest(from: sender, channel: .openURL, url: url)
+                        }
+                    case .app(let id):
+                        request = try? FleetRequest(from: sender, channel: channel, target: id, document: channel == .paste ? nil : "report.pdf")
+                    case .anyOtherApp:
+                        request = channel == .openURL ? nil
+                            : try? FleetRequest(from: sender, channel: channel, target: CrossVendorDiff.anyOtherApp, document: channel == .paste ? nil : "report.pdf")
+                    }
+                    guard let request else {
+                        cells.append(nil)
+                        continue
+                    }
+                    cells.append(index.decide(request).outcome)
+                }
+            }
+        }
+        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells)
+    }
+}
+
+/// One step of a path under Intune: a request that delivers readable content to the next node.
+public struct IntuneHop: Sendable {
+    /// Where the content is.
+    public let from: FleetNode
+    /// Where the request delivers it.
+    public let to: FleetNode
+    /// The request and its end-to-end decision.
+    public let decision: IntuneFleetDecision
+
+    /// The rules that let the content go: the sender's, then the receiver's when it decides.
+    public var rules: [RuleID] { [decision.sender.rule] + (decision.receiver.map { [$0.rule] } ?? []) }
+}
+
+/// The shortest chain of hops from the starting app to one node, under Intune.
+public struct IntunePath: Sendable {
+    /// The node reached.
+    public let to: FleetNode
+    /// The hops, first to last.
+    public let hops: [IntuneHop]
+}
+
+extension IntuneFleet {
+    /// The nodes content can reach on a device: its installed apps, native Mail, and "any other app".
+    public func nodes(on device: IntuneDeviceProfile) -> [FleetNode] {
+        var nodes = device.installed.map(FleetNode.app)
+        if !device.installed.contains(where: \.isNativeMail) { nodes.append(.app(.mobileMail)) }
+        nodes.append(.anyOtherApp)
+        return nodes
+    }
+
+    /// Whether `node` is outside on `device`: not a policy-managed app there (native Mail and any other app included).
+    public func isOutside(_ node: FleetNode, on device: IntuneDeviceProfile) -> Bool {
+        guard case .app(let id) = node else { return true }
+        return !IntuneBundleID.contains(managedApps(on: device), id)
+    }
+
+    /// Every node `app`'s content can reach on the device, each by a shortest chain of requests that
+    /// deliver it readable (`allow` or `redirect`: an encrypted delivery carries nothing readable).
+    /// Channels tried: the fleet's document channels, drag and drop, paste, `open-url` on each
+    /// scheme the receiver handles, and the mail channels to the device's mail app. Breadth first,
+    /// so each path is a shortest one; at most `maxHops` hops when given.
+    /// - Complexity: O(nodes² × channels) end-to-end decisions.
+    /// - Throws: ``FleetError`` for an unknown device.
+    public func paths(device name: String, from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [IntunePath] {
+        let index = try index(device: name)
+        let device = index.device
+        let nodes = nodes(on: device)
+        func id(_ node: FleetNode) -> BundleID {
+            if case .app(let id) = node { return id }
+            return CrossVendorDiff.anyOtherApp
+        }
+        var reached: [(node: FleetNode, hops: [IntuneHop])] = []
+        var frontier: [(node: FleetNode, hops: [IntuneHop])] = [(.app(app), [])]
+        var seen: [FleetNode] = [.app(app)]
+        while !frontier.isEmpty {
+            var next: [(node: FleetNode, hops: [IntuneHop])] = []
+            for (node, hops) in frontier {
+                if let maxHops, hops.count >= maxHops { continue }
+                for receiver in nodes where !seen.contains(receiver) {
+                    var requests: [FleetRequest] = []
+                    for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
+                        if let request = try? FleetRequest(from: id(node), channel: channel, target: id(receiver), document: channel == .paste ? nil : "report.pdf") {
+                            requests.append(request)
+                        }
+                    }
+                    if case .app(let receiving) = receiver {
+                        for (scheme, handler) in device.schemeHandlers where IntuneBundleID.same(handler, receiving) && !ExactText.isOne(scheme, of: ["http", "https"]) {
+                            if let url = try? ShareURL(scheme == "mailto" ? "mailto:someone@example.com" : "\(scheme)://report.pdf"),
+                               let request = try? FleetRequest(from: id(node), channel: .openURL, url: url) { requests.append(request) }
+                        }
+                        if receiving.isNativeMail, let request = try? FleetRequest(from: id(node), channel: .mailCompose) { requests.append(request) }
+                    }
+                    for request in requests {
+                        let decision = index.decide(request)
+                        guard decision.outcome == .allow || decision.outcome == .redirect,
+                              let to = decision.receiverApp, IntuneBundleID.same(to, id(receiver)) else { continue }
+                        let path = hops + [IntuneHop(from: node, to: receiver, decision: decision)]
+                        seen.append(receiver)
+                        reached.append((receiver, path))
+                        next.append((receiver, path))
+                        break
+                    }
+                }
+            }
+            frontier = next
+        }
+        return reached.map { IntunePath(to: $0.node, hops: $0.hops) }
+    }
+}

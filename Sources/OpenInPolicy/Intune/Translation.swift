@@ -1,0 +1,473 @@
+/// One setting a translation could not express exactly: what it was, what the translation chose
+/// instead, and which requests decide differently because of it. Never a silent approximation.
+public struct TranslationNote: Sendable, Hashable, CustomStringConvertible {
+    /// The policy the setting belongs to (`container policy "HR"`, `policy "BYOD"`).
+    public let policy: String
+    /// The setting, as the source writes it.
+    public let setting: String
+    /// What the translation wrote instead.
+    public let chosen: String
+    /// The requests that decide differently.
+    public let changes: String
+
+    public var description: String { "\(policy): \(setting)\n  chosen: \(chosen)\n  changes: \(changes)" }
+}
+
+/// Translates policies between AppConnect and Intune.
+public enum PolicyTranslation {
+    // MARK: AppConnect → Intune
+
+    /// An AppConnect fleet as Intune app protection policies (one per container policy, and one for
+    /// the apps the global policy authorizes), the Intune devices file of its device profiles, and
+    /// the notes on what Intune cannot express.
+    public static func toIntune(_ fleet: Fleet) -> (policies: [IntunePolicy], fleet: IntuneFleet, notes: [TranslationNote]) {
+        var policies: [IntunePolicy] = []
+        var notes: [TranslationNote] = []
+        let managed = fleet.apps.filter(\.appConnect).map(\.bundleID)
+        for container in fleet.containerPolicies {
+            let controls = merged(container.controls, over: fleet.global.controls)
+            let name = "container policy \(JSONWriter.quoted(container.name))"
+            var policy = intunePolicy(displayName: container.name, controls: controls, config: configuration(of: container.app, in: fleet),
+                                      fleet: fleet, managed: managed.filter { $0 != container.app }, name: name, notes: &notes)
+            policy.apps = [container.app]
+            policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: [container.app], in: fleet, name: name, notes: &notes)
+            if !container.labels.isEmpty {
+                notes.append(TranslationNote(policy: name, setting: "labels: \(container.labels.joined(separator: ", "))",
+                                             chosen: "no assignment: Intune assigns a policy to Entra ID groups; assign this one to the group of the users whose devices carry \(container.labels.joined(separator: " or "))",
+                                             changes: "none once assigned so; until then the policy reaches no device"))
+            }
+            if policies.contains(where: { $0.targets(container.app) }) {
+                notes.append(TranslationNote(policy: name, setting: "a second container policy for \(container.app)",
+                                             chosen: "a second Intune policy targeting the app; Intune needs them assigned to groups no user is in together",
+                                             changes: "devices decide with the first policy until assignments separate them"))
+            }
+            policies.append(policy)
+        }
+        let uncovered = fleet.apps.filter { app in app.appConnect && !fleet.containerPolicies.contains { $0.app == app.bundleID } }.map(\.bundleID)
+        if !uncovered.isEmpty {
+            if fleet.global.authorizeAppsWithoutContainerPolicy {
+                var policy = intunePolicy(displayName: "Global policy", controls: fleet.global.controls, config: AppConfig(), fleet: fleet, managed: managed,
+                                          name: "the global policy", notes: &notes)
+                policy.apps = uncovered
+                policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: uncovered, in: fleet, name: "the global policy", notes: &notes)
+                policies.append(policy)
+            } else {
+                notes.append(TranslationNote(policy: "the global policy", setting: "authorizeAppsWithoutContainerPolicy: false (\(uncovered.map(\.rawValue).joined(separator: ", ")) retired)",
+                                             chosen: "no Intune policy targets these apps",
+                                             changes: "every request from them: a retired AppConnect app is blocked, an app no Intune policy targets is unmanaged (allowed)"))
+            }
+        }
+        var devices: [IntuneDeviceProfile] = []
+        for profile in fleet.devices {
+            var handlers = profile.facts.schemeHandlers.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { (scheme: $0.key, app: $0.value) }
+            for id in profile.installed {
+                for scheme in (fleet.app(id)?.app.urlSchemes ?? []).sorted() where !handlers.contains(where: { ExactText.same($0.scheme, scheme) }) {
+                    handlers.append((scheme, id))
+                }
+            }
+            devices.append(IntuneDeviceProfile(name: profile.name, installed: profile.installed, schemeHandlers: handlers))
+            if profile.facts.emailPlusInstalled {
+                notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(profile.name))", setting: "emailPlusInstalled: true",
+                                             chosen: "nothing: Intune does not redirect a blocked mailto: to another mail app",
+                                             changes: "open-url mailto: that AppConnect redirects to Email+ is denied"))
+            }
+        }
+        let apps = fleet.apps.filter(\.appConnect).map { IntuneApp(bundleID: $0.bundleID) }
+        return (policies, IntuneFleet(policies: policies, apps: apps, devices: devices), notes)
+    }
+
+    /// `thirdPartyKeyboardsBlocked` for the Intune policy of `apps`: blocked when AppConnect refuses
+    /// custom keyboards in any of them (`MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` set to anything but `true`,
+    /// or not set and the app refusing them itself), with a note for each thing Intune cannot say.
+    static func keyboardsBlocked(apps: [BundleID], in fleet: Fleet, name: String, notes: inout [TranslationNote]) -> Bool {
+        let key = AppConfig.allowCustomKeyboardsKey
+        func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
+        var refusing: [BundleID] = [], allowing: [BundleID] = []
+        for app in apps {
+            let appRefuses = !(fleet.app(app)?.app.allowsCustomKeyboards ?? true)
+            if let value = configuration(of: app, in: fleet)[key] {
+                if ExactText.same(value, "true") {
+                    allowing.append(app)
+                    if appRefuses {
+                        note("\(key): true for \(app), over the app's own refusal (app.allowsCustomKeyboards: false)",
+                             "thirdPartyKeyboardsBlocked: false; Intune has no setting that overrides the app's own -shouldAllowExtensionPointIdentifier:",
+                             "none in these decisions (an Intune decision does not ask the app); on a device the app's own refusal applies again")
+                    }
+                } else {
+                    refusing.append(app)
+                    if !ExactText.same(value, "false") {
+                        note("\(key): \(JSONWriter.quoted(value)) for \(app) (neither true nor false)",
+                             "thirdPartyKeyboardsBlocked: true, as AppConnect refuses custom keyboards for any value but true",
+                             "none: custom keyboards are refused either way")
+                    }
+                }
+            } else if appRefuses {
+                refusing.append(app)
+                note("\(key) not set for \(app), and the app refuses custom keyboards itself (app.allowsCustomKeyboards: false)",
+                     "thirdPartyKeyboardsBlocked: true: an Intune decision does not ask the app",
+                     "none: custom keyboards are refused either way")
+            } else {
+                allowing.append(app)
+            }
+        }
+        if !refusing.isEmpty, !allowing.isEmpty {
+            note("custom keyboards allowed in \(allowing.map(\.rawValue).joined(separator: ", ")) but refused in \(refusing.map(\.rawValue).joined(separator: ", ")), under one Intune policy",
+                 "thirdPartyKeyboardsBlocked: true for all of them (fail closed)",
+                 "keyboard with a third-party keyboard in \(allowing.map(\.rawValue).joined(separator: ", ")): allowed becomes denied (newly blocked)")
+        }
+        return !refusing.isEmpty
+    }
+
+    static func merged(_ container: PolicyControls, over global: PolicyControls) -> PolicyControls {
+        var controls = container
+        if controls.openIn == nil { controls.openIn = global.openIn; controls.openInWhitelist = global.openInWhitelist }
+        if controls.openFrom == nil { controls.openFrom = global.openFrom }
+        if controls.pasteboard == nil { controls.pasteboard = global.pasteboard }
+        if controls.print == nil { controls.print = global.print }
+        if controls.dragAndDrop == nil { controls.dragAndDrop = global.dragAndDrop }
+        return controls
+    }
+
+    /// The app configuration that applies to `app` on any device (the first one listed).
+    static func configuration(of app: BundleID, in fleet: Fleet) -> AppConfig {
+        fleet.appConfigurations.first { $0.app == app }?.config ?? AppConfig()
+    }
+
+    static func intunePolicy(displayName: String, controls: PolicyControls, config: AppConfig, fleet: Fleet, managed: [BundleID],
+                             name: String, notes: inout [TranslationNote]) -> IntunePolicy {
+        var policy = IntunePolicy(displayName: displayName)
+        func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
+        var openIn = controls.openIn
+        if config.disablesOpenInEnforcement {
+            openIn = .status(.authorized)
+        }
+        switch openIn {
+        case nil:
+            note("openInPolicy not set", "allowedOutboundDataTransferDestinations: allApps (Intune's default)", "every Open In request, which AppConnect refuses as an error, is allowed")
+        case .status(.authorized):
+            policy.send = .allApps
+        case .status(.unauthorized):
+            policy.send = .none
+            policy.dialer = .blocked
+            policy.messaging = .blocked
+            note("openInPolicy: unauthorized", "allowedOutboundDataTransferDestinations: none, dialer and messaging blocked",
+                 "document-interaction, quick-look, app-extension: a dummy file becomes an encrypted one (changed form); activity-view: denied becomes encrypted (changed form)")
+        case .allAppConnectApps:
+            policy.send = .managedApps
+            policy.dialer = .managedApps
+            policy.messaging = .anyManagedApp
+            note("openInPolicy: appconnect", "allowedOutboundDataTransferDestinations: managedApps, dialer and messaging to managed apps",
+                 "document-interaction, quick-look, app-extension to apps that are not managed: a dummy file becomes an encrypted one (changed form); activity-view: denied for every app becomes allowed to managed apps (newly allowed) and encrypted to the others")
+        case .status(.whitelist):
+            policy.send = .managedApps
+            policy.dialer = .managedApps
+            policy.messaging = .anyManagedApp
+            let listed = controls.openInWhitelist.ids.sorted()
+            let unlistedManaged = managed.filter { !controls.openInWhitelist.contains($0) }
+            var exempt: [String] = []
+            if controls.openInWhitelist.containsMailPair {
+                exempt.append("mailto")
+                note("openInWhitelist: the native Mail pair", "the mailto exemption",
+                     "activity-view to Mail: allowed becomes encrypted; mail-compose: allowed only with Intune SDK 14.5.0 or later")
+            }
+            for id in listed where !id.isNativeMail && !IntuneBundleID.contains(managed, id) {
+                var schemes: [String] = []
+                for profile in fleet.devices {
+                    for (scheme, handler) in profile.facts.schemeHandlers where handler == id && !schemes.contains(scheme) && !ExactText.isOne(scheme, of: ["http", "https"]) {
+                        schemes.append(scheme)
+                    }
+                }
+                exempt += schemes.filter { !exempt.contains($0) }
+                note("openInWhitelist: \(id) (not an AppConnect app)",
+                     schemes.isEmpty ? "nothing: Intune has no list of specific unmanaged apps" : "the exemption of its URL scheme\(schemes.count == 1 ? "" : "s") \(schemes.joined(separator: ", "))",
+                     "document-interaction, quick-look, app-extension, activity-view to \(id): allowed becomes encrypted; drag-and-drop to it: allowed becomes denied")
+            }
+            if !unlistedManaged.isEmpty {
+                note("openInWhitelist leaves out \(unlistedManaged.map(\.rawValue).joined(separator: ", "))",
+                     "Intune allows every policy-managed app",
+                     "document-interaction, quick-look, app-extension, drag-and-drop to them: a dummy file or denied becomes allowed (newly allowed)")
+            }
+            if !exempt.isEmpty { policy.exemptions = [IntuneExemption(name: "Translated from the AppConnect whitelist", schemes: exempt)] }
+            note("openInPolicy: whitelist", "allowedOutboundDataTransferDestinations: managedApps",
+                 "activity-view: denied becomes allowed to managed apps and encrypted to the others")
+        }
+        if config.disablesSchemeBlocking {
+            note("MI_AC_DISABLE_SCHEME_BLOCKING", "nothing: Intune has no override for the app's own openURL:",
+                 "open-url with a custom scheme whose handler is not managed: allowed becomes denied")
+        }
+        switch controls.openFrom?.setting {
+        case nil: note("openFromPolicy not set", "allowedInboundDataTransferSources: allApps (Intune's default)", "Open From of this app: an error becomes allowed")
+        case .status(.authorized): policy.receive = .allApps
+        case .status(.unauthorized): policy.receive = .none
+        case .allAppConnectApps: policy.receive = .managedApps
+        case .status(.whitelist):
+            policy.receive = .managedApps
+            note("openFromPolicy: whitelist", "allowedInboundDataTransferSources: managedApps",
+                 "Open From an AppConnect app not in the Open From whitelist: refused becomes accepted; from a listed app that is not managed: accepted becomes refused")
+        }
+        switch controls.pasteboard {
+        case nil: note("pasteboardPolicy not set", "allowedOutboundClipboardSharingLevel: allApps (Intune's default)", "paste from this app: an error becomes allowed")
+        case .authorized: policy.clipboard = .allApps
+        case .unauthorized: policy.clipboard = .blocked
+        case .secureCopy: policy.clipboard = .managedAppsWithPasteIn
+        }
+        switch controls.print {
+        case nil: note("printPolicy not set", "printBlocked: false (Intune's default)", "print: an error becomes allowed")
+        case .authorized: policy.printBlocked = false
+        case .unauthorized: policy.printBlocked = true
+        }
+        let intuneDrag: DragAndDropPolicy = switch policy.send {
+        case .allApps: .all
+        case .managedApps: .appConnect
+        case .none: .none
+        }
+        if let drag = controls.dragAndDrop, drag != intuneDrag {
+            note("dragAndDropPolicy: \(drag.rawValue)", "nothing: Intune documents no drag-and-drop setting; it follows Send org data (Rules/intune/drag-and-drop.md: Our choices), here \(intuneDrag.rawValue)",
+                 "drag-and-drop: \(drag.rawValue) becomes \(intuneDrag.rawValue)")
+        }
+        return policy
+    }
+
+    // MARK: Intune → AppConnect
+
+    /// Intune policies with their devices as an AppConnect fleet (a container policy per targeted
+    /// app, every device carrying the label `intune`), and the notes on what AppConnect cannot express.
+    public static func toAppConnect(_ intune: IntuneFleet) -> (fleet: Fleet, notes: [TranslationNote]) {
+        var notes: [TranslationNote] = []
+        let label = "intune"
+        var containers: [ContainerPolicy] = []
+        var apps: [FleetApp] = []
+        var targeted: [BundleID] = []
+        var configurations: [AppConfiguration] = []
+        /// The installed spelling of a targeted ID (exports lowercase them; AppConnect compares exactly).
+        func spelled(_ id: BundleID) -> BundleID {
+            for device in intune.devices { if let found = device.installed.first(where: { IntuneBundleID.same($0, id) }) { return found } }
+            return id
+        }
+        for policy in intune.policies {
+            let name = "policy \(JSONWriter.quoted(policy.displayName))"
+            let spelledApps = policy.apps.map(spelled)
+            let controls = appConnectControls(policy, intune: intune, targeted: intune.policies.flatMap { $0.apps.map(spelled) }, name: name, notes: &notes)
+            for (original, app) in zip(policy.apps, spelledApps) {
+                if original.rawValue != app.rawValue {
+                    notes.append(TranslationNote(policy: name, setting: "apps: \(original)", chosen: "\(app), as the devices file installs it (AppConnect compares bundle IDs exactly)", changes: "none"))
+                }
+                guard !targeted.contains(app) else { continue }
+                targeted.append(app)
+                containers.append(ContainerPolicy(name: "\(policy.displayName): \(app)", app: app, labels: [label], controls: controls))
+                // Block: the key set to false. Allow: the key left out, so AppConnect allows custom keyboards unless
+                // the app refuses them itself, as under Intune (setting it to true would override the app).
+                if policy.thirdPartyKeyboardsBlocked {
+                    configurations.append(AppConfiguration(app: app, labels: [label], config: AppConfig([AppConfig.allowCustomKeyboardsKey: "false"])))
+                }
+                apps.append(FleetApp(bundleID: app, appConnect: true))
+            }
+        }
+        var devices: [DeviceProfile] = []
+        for device in intune.devices {
+            var facts = DeviceFacts()
+            for (scheme, app) in device.schemeHandlers { try? facts.setHandler(app, for: scheme) }
+            facts.secureServicesAvailable = true
+            devices.append(DeviceProfile(name: device.name, labels: [label], installed: device.installed, facts: facts))
+            for id in device.installed where !apps.contains(where: { $0.bundleID == id }) { apps.append(FleetApp(bundleID: id, appConnect: false)) }
+            if device.mdmEnrolled || device.intuneMAMUPN {
+                notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(device.name))", setting: "mdmEnrolled / intuneMAMUPN",
+                                             chosen: "nothing: AppConnect decisions do not depend on them", changes: "OS sharing and incoming Org data, where a policy uses them"))
+            }
+        }
+        let global = GlobalPolicy(authorizeAppsWithoutContainerPolicy: false,
+                                  controls: PolicyControls(openIn: .status(.authorized), openFrom: OpenFromPolicy(status: .authorized), pasteboard: .authorized, print: .authorized))
+        return (Fleet(global: global, containerPolicies: containers, appConfigurations: configurations, apps: apps, devices: devices), notes)
+    }
+
+    static func appConnectControls(_ policy: IntunePolicy, intune: IntuneFleet, targeted: [BundleID], name: String, notes: inout [TranslationNote]) -> PolicyControls {
+        func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
+        var controls = PolicyControls()
+        switch policy.send {
+        case .allApps:
+            controls.openIn = .status(.authorized)
+            controls.dragAndDrop = .all
+        case .managedApps:
+            controls.openIn = .allAppConnectApps
+            controls.dragAndDrop = .appConnect
+            if policy.filterOpenInToOnlyManagedApps {
+                note("filterOpenInToOnlyManagedApps: true", "All AppConnect apps (a dummy file to the others)", "document-interaction, quick-look, app-extension to apps that are not managed: not offered (denied) becomes a dummy file (changed form)")
+            } else if policy.disableProtectionOfManagedOutboundOpenInData {
+                note("disableProtectionOfManagedOutboundOpenInData: true", "All AppConnect apps (a dummy file to the others)", "on MDM-enrolled devices with IntuneMAMUPN, Open-In to MDM-managed apps: allowed becomes a dummy file (newly blocked)")
+            } else {
+                note("allowedOutboundDataTransferDestinations: managedApps", "openInPolicy: appconnect", "document-interaction, quick-look, app-extension to apps that are not managed: an encrypted file becomes a dummy file (changed form); activity-view: allowed to managed apps becomes denied (newly blocked)")
+            }
+            if policy.dialer != .managedApps { note("dialerRestrictionLevel: \(policy.dialer)", "tel: follows the Open In listing of its handler", "open-url tel: to a dialer that is not an AppConnect app") }
+            if policy.messaging != .anyManagedApp { note("protectedMessagingRedirectAppType: \(policy.messaging)", "sms: follows the Open In listing of its handler", "open-url sms: to a messaging app that is not an AppConnect app") }
+        case .none:
+            controls.openIn = .status(.unauthorized)
+            controls.dragAndDrop = DragAndDropPolicy.none
+            note("allowedOutboundDataTransferDestinations: none", "openInPolicy: unauthorized", "document-interaction, quick-look, app-extension: an encrypted file becomes a dummy file (changed form); activity-view: encrypted becomes denied")
+            if policy.dialer != .blocked { note("dialerRestrictionLevel: \(policy.dialer)", "tel: denied, as every custom URL under unauthorized", "open-url tel:") }
+            if policy.messaging != .blocked { note("protectedMessagingRedirectAppType: \(policy.messaging)", "sms: denied, as every custom URL under unauthorized", "open-url sms:") }
+        }
+        if policy.send == .allApps {
+            if policy.dialer != .allApps { note("dialerRestrictionLevel: \(policy.dialer)", "tel: allowed, as every URL under authorized", "open-url tel: (newly allowed)") }
+            if policy.messaging != .anyApp { note("protectedMessagingRedirectAppType: \(policy.messaging)", "sms: allowed, as every URL under authorized", "open-url sms: (newly allowed)") }
+        }
+        if !policy.exemptedSchemes.isEmpty, policy.send != .allApps {
+            var whitelist = targeted
+            var chosen: [String] = []
+            for scheme in policy.exemptedSchemes {
+                if scheme == "mailto" {
+                    whitelist += [.mailActivity, .mobileMail]
+                    chosen.append("mailto: the native Mail pair")
+                    continue
+                }
+                let handlers = intune.devices.flatMap { device in device.schemeHandlers.filter { ExactText.same($0.scheme, scheme) }.map(\.app) }
+                whitelist += handlers
+                chosen.append(handlers.isEmpty ? "\(scheme): nothing (no device handles it)" : "\(scheme): \(handlers.map(\.rawValue).joined(separator: ", "))")
+            }
+            if whitelist.count > targeted.count || policy.send == .none {
+                controls.openIn = .status(.whitelist)
+                controls.openInWhitelist = Whitelist(whitelist)
+            }
+            note("exemptedAppProtocols: \(policy.exemptedSchemes.joined(separator: ";"))",
+                 "the apps that handle them whitelisted, with every targeted app (\(chosen.joined(separator: "; ")))",
+                 "Open-In and share to a whitelisted handler: encrypted becomes allowed (newly allowed); an exempted scheme no device handles: allowed becomes denied")
+        }
+        if policy.managedBrowserRequired {
+            note("managedBrowserToOpenLinksRequired: true", "nothing: AppConnect opens web links in the device's browser", "open-url http(s): redirected to \(policy.customBrowserProtocol.isEmpty ? "Edge" : policy.customBrowserProtocol) becomes allowed to the browser")
+        }
+        switch policy.receive {
+        case .allApps:
+            controls.openFrom = OpenFromPolicy(status: .authorized)
+            if policy.protectInboundDataFromUnknownSources { note("protectInboundDataFromUnknownSources: true", "openFromPolicy: authorized", "none: the document is accepted either way (AppConnect does not mark it as org data)") }
+        case .managedApps: controls.openFrom = OpenFromPolicy(.allAppConnectApps)
+        case .none: controls.openFrom = OpenFromPolicy(status: .unauthorized)
+        }
+        switch policy.clipboard {
+        case .allApps: controls.pasteboard = .authorized
+        case .managedAppsWithPasteIn: controls.pasteboard = .secureCopy
+        case .managedApps:
+            controls.pasteboard = .secureCopy
+            note("allowedOutboundClipboardSharingLevel: managedApps", "pasteboardPolicy: securecopy", "paste into this app from an app that is not managed (AppConnect does not restrict pasting in)")
+        case .blocked: controls.pasteboard = .unauthorized
+        }
+        if policy.clipboardExceptionLength > 0 {
+            note("allowedOutboundClipboardSharingExceptionLength: \(policy.clipboardExceptionLength)", "nothing: AppConnect has no character limit", "a copy of at most \(policy.clipboardExceptionLength) characters to an app that is not managed: allowed becomes denied")
+        }
+        controls.print = policy.printBlocked ? .unauthorized : .authorized
+        return controls
+    }
+
+    // MARK: Writing
+
+    /// The policies as Graph beta JSON (an array of `iosManagedAppProtection` objects, as the Graph
+    /// API and backup tools take them), indented.
+    public static func graphJSON(_ policies: [IntunePolicy]) -> String {
+        JSONWriter.pretty(.array(JSONArray(policies.map(graphObject)))) + "\n"
+    }
+
+    static func graphObject(_ policy: IntunePolicy) -> JSONValue {
+        var members: [JSONObject.Member] = [
+            .init("@odata.type", .string(IntuneGraphJSON.odataType)),
+            .init("displayName", .string(policy.displayName)),
+            .init("description", .string("Translated by openin-check")),
+            .init("allowedOutboundDataTransferDestinations", .string(policy.send.rawValue)),
+            .init("filterOpenInToOnlyManagedApps", .bool(policy.filterOpenInToOnlyManagedApps)),
+            .init("disableProtectionOfManagedOutboundOpenInData", .bool(policy.disableProtectionOfManagedOutboundOpenInData)),
+            .init("allowedInboundDataTransferSources", .string(policy.receive.rawValue)),
+            .init("protectInboundDataFromUnknownSources", .bool(policy.protectInboundDataFromUnknownSources)),
+            .init("allowedOutboundClipboardSharingLevel", .string(policy.clipboard.rawValue)),
+            .init("allowedOutboundClipboardSharingExceptionLength", .number(JSONNumber(policy.clipboardExceptionLength))),
+            .init("printBlocked", .bool(policy.printBlocked)),
+            .init("thirdPartyKeyboardsBlocked", .bool(policy.thirdPartyKeyboardsBlocked)),
+            .init("exemptedAppProtocols", .array(JSONArray(policy.exemptions.map { exemption in
+                .object(JSONObject(members: [.init("@odata.type", .string("#microsoft.graph.keyValuePair")), .init("name", .string(exemption.name)),
+                                             .init("value", .string(exemption.value))]))
+            }))),
+            .init("exemptedUniversalLinks", .array(JSONArray(policy.exemptedUniversalLinks.map(JSONValue.string)))),
+            .init("managedUniversalLinks", .array(JSONArray(policy.managedUniversalLinks.map(JSONValue.string)))),
+            .init("managedBrowserToOpenLinksRequired", .bool(policy.managedBrowserRequired)),
+            .init("managedBrowser", .string(policy.managedBrowser.rawValue)),
+            .init("customBrowserProtocol", .string(policy.customBrowserProtocol)),
+            .init("dialerRestrictionLevel", .string(policy.dialer.rawValue)),
+            .init("customDialerAppProtocol", .string(policy.customDialerAppProtocol)),
+            .init("protectedMessagingRedirectAppType", .string(policy.messaging.rawValue)),
+            .init("messagingRedirectAppUrlScheme", .string(policy.messagingRedirectAppUrlScheme)),
+            .init("appGroupType", .string(policy.appGroupType ?? "selectedPublicApps")),
+        ]
+        members.append(.init("apps", .array(JSONArray(policy.apps.map { app in
+            .object(JSONObject(members: [.init("mobileAppIdentifier", .object(JSONObject(members: [
+                .init("@odata.type", .string("#microsoft.graph.iosMobileAppIdentifier")), .init("bundleId", .string(app.rawValue)),
+            ])))]))
+        }))))
+        return .object(JSONObject(members: members))
+    }
+
+    /// The Intune devices file of `fleet`'s device profiles.
+    public static func devicesJSON(_ fleet: IntuneFleet) -> String {
+        let apps = fleet.apps.map { app -> JSONValue in
+            var members: [JSONObject.Member] = [.init("bundleID", .string(app.bundleID.rawValue))]
+            if let version = app.intuneSDKVersion { members.append(.init("intuneSDKVersion", .string(version.description))) }
+            return .object(JSONObject(members: members))
+        }
+        let devices = fleet.devices.map { device in
+            JSONObject.Member(device.name, .object(JSONObject(members: [
+                .init("installed", .array(JSONArray(device.installed.map { .string($0.rawValue) }))),
+                .init("mdmEnrolled", .bool(device.mdmEnrolled)),
+                .init("intuneMAMUPN", .bool(device.intuneMAMUPN)),
+                .init("schemeHandlers", .object(JSONObject(members: device.schemeHandlers.map { .init($0.scheme, .string($0.app.rawValue)) }))),
+            ])))
+        }
+        return JSONWriter.pretty(.object(JSONObject(members: [.init("apps", .array(JSONArray(apps))), .init("devices", .object(JSONObject(members: devices)))]))) + "\n"
+    }
+
+    /// A fleet as a fleet file (the keys ``FleetJSON`` reads).
+    public static func fleetJSON(_ fleet: Fleet) -> String {
+        func controls(_ controls: PolicyControls) -> [JSONObject.Member] {
+            var members: [JSONObject.Member] = []
+            switch controls.openIn {
+            case .allAppConnectApps: members.append(.init("openInPolicy", .string("appconnect")))
+            case .status(let status): members.append(.init("openInPolicy", .string(status.name)))
+            case nil: break
+            }
+            if controls.openIn == .status(.whitelist) {
+                members.append(.init("openInWhitelist", .array(JSONArray(controls.openInWhitelist.ids.sorted().map { .string($0.rawValue) }))))
+            }
+            if let openFrom = controls.openFrom {
+                switch openFrom.setting {
+                case .allAppConnectApps: members.append(.init("openFromPolicy", .string("appconnect")))
+                case .status(let status): members.append(.init("openFromPolicy", .string(status.description.lowercased())))
+                }
+            }
+            if let pasteboard = controls.pasteboard { members.append(.init("pasteboardPolicy", .string(pasteboard.description.lowercased()))) }
+            if let print = controls.print { members.append(.init("printPolicy", .string(print.description.lowercased()))) }
+            if let drag = controls.dragAndDrop { members.append(.init("dragAndDropPolicy", .string(drag.rawValue))) }
+            return members
+        }
+        let global = JSONValue.object(JSONObject(members: [.init("authorizeAppsWithoutContainerPolicy", .bool(fleet.global.authorizeAppsWithoutContainerPolicy))] + controls(fleet.global.controls)))
+        let containers = fleet.containerPolicies.map { container in
+            JSONValue.object(JSONObject(members: [.init("name", .string(container.name)), .init("app", .string(container.app.rawValue)),
+                                                  .init("labels", .array(JSONArray(container.labels.map(JSONValue.string))))] + controls(container.controls)))
+        }
+        let configurations = fleet.appConfigurations.map { configuration in
+            let values = configuration.config.values.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            return JSONValue.object(JSONObject(members: [.init("name", .string(configuration.name)), .init("app", .string(configuration.app.rawValue)),
+                                                         .init("labels", .array(JSONArray(configuration.labels.map(JSONValue.string)))),
+                                                         .init("config", .object(JSONObject(members: values.map { .init($0.key, .string($0.value)) })))]))
+        }
+        let apps = fleet.apps.map { app in
+            JSONValue.object(JSONObject(members: [.init("bundleID", .string(app.bundleID.rawValue)), .init("appconnect", .bool(app.appConnect))]))
+        }
+        let devices = fleet.devices.map { profile in
+            var members: [JSONObject.Member] = [.init("labels", .array(JSONArray(profile.labels.map(JSONValue.string)))),
+                                                .init("installed", .array(JSONArray(profile.installed.map { .string($0.rawValue) })))]
+            let handlers = profile.facts.schemeHandlers.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            if !handlers.isEmpty { members.append(.init("schemeHandlers", .object(JSONObject(members: handlers.map { .init($0.key, .string($0.value.rawValue)) })))) }
+            if let secure = profile.facts.secureServicesAvailable { members.append(.init("secureServicesAvailable", .bool(secure))) }
+            return JSONObject.Member(profile.name, .object(JSONObject(members: members)))
+        }
+        return JSONWriter.pretty(.object(JSONObject(members: [
+            .init("global", global), .init("containerPolicies", .array(JSONArray(containers))),
+        ] + (configurations.isEmpty ? [] : [JSONObject.Member("appConfigurations", .array(JSONArray(configurations)))]) + [
+            .init("apps", .array(JSONArray(apps))), .init("devices", .object(JSONObject(members: devices))),
+        ]))) + "\n"
+    }
+}

@@ -1,0 +1,186 @@
+/// Decision tables for fleets: a table whose section names a fleet file and a device on a line above it,
+/// `Fleet: [title](PATH), device NAME` (PATH relative to the table's file), and whose rows name `from`
+/// and the request, the expected end-to-end `outcome`, `sender rule` and `receiver rule` (`-`: no
+/// receiver part); optionally `to`, `sender callbacks` and `receiver callbacks`.
+enum FleetTables {
+    static let inputColumns: Set<String> = ["id", "from", "channel", "target", "url", "document"]
+    static let expectedColumns: Set<String> = ["outcome", "to", "sender rule", "receiver rule", "sender callbacks", "receiver callbacks"]
+    static let requiredColumns = ["id", "from", "channel", "outcome", "sender rule", "receiver rule"]
+
+    /// A row's device and request (or why it has none), and what it expects beyond ``Expectation``.
+    final class Row: Sendable, Hashable {
+        let built: Result<(FleetDevice, FleetRequest), FleetError>
+        let receiverRule: RuleID??
+        let senderCallbacks: [String]?
+        let receiverCallbacks: [String]?
+
+        init(built: Result<(FleetDevice, FleetRequest), FleetError>, receiverRule: RuleID??, senderCallbacks: [String]?, receiverCallbacks: [String]?) {
+            self.built = built
+            self.receiverRule = receiverRule
+            self.senderCallbacks = senderCallbacks
+            self.receiverCallbacks = receiverCallbacks
+        }
+
+        static func == (lhs: Row, rhs: Row) -> Bool { lhs === rhs }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    }
+
+    /// The `Fleet:` line of the section above a table (between the table and the heading or table before it), if any.
+    static func fleetLine(above headerLine: Int, lines: [Substring]) -> (line: Int, text: Substring)? {
+        var index = headerLine - 2
+        while index >= 0 {
+            let line = lines[index].trimmingSpaces
+            if line.hasPrefix("#") || line.hasPrefix("|") { return nil }
+            if line.hasPrefix("Fleet:") { return (index + 1, line) }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// Reads `Fleet: [title](PATH), device NAME`.
+    static func reference(_ text: Substring, at place: Place) throws(TableError) -> (path: String, device: String) {
+        let shape = "write it as 'Fleet: [title](PATH), device NAME', PATH relative to this file"
+        guard let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")"), text.contains("[") else {
+            throw place.error("this Fleet line has no link: \(shape)")
+        }
+        let path = String(text[text.index(after: open)..<close].trimmingSpaces)
+        let rest = text[text.index(after: close)...].trimmingSpaces
+        guard rest.hasPrefix(","), case let afterComma = rest.dropFirst().trimmingSpaces, afterComma.hasPrefix("device ") else {
+            throw place.error("this Fleet line names no device: \(shape)")
+        }
+        let device = String(afterComma.dropFirst("device ".count).trimmingSpaces)
+        if path.isEmpty || device.isEmpty { throw place.error("this Fleet line's path or device is empty: \(shape)") }
+        return (String(path), device)
+    }
+
+    /// The rows of a fleet table.
+    static func cases(_ table: MarkdownTables.Table, fleetLine: (line: Int, text: Substring), file: String,
+                      fleets: inout [String: Result<Fleet, FormatError>], seenIDs: inout [String: Int]) throws(TableError) -> [TableCase] {
+        let header = table.header.map { $0.lowercased() }
+        for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
+            let known = inputColumns.union(expectedColumns).sorted()
+            throw TableError(file: file, line: table.headerLine,
+                             message: "unknown column '\(table.header[column])' in a fleet table: columns are \(known.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: known))")
+        }
+        for required in requiredColumns where !header.contains(required) {
+            throw TableError(file: file, line: table.headerLine, message: "a fleet table needs a '\(required)' column")
+        }
+        if Set(header).count != header.count { throw TableError(file: file, line: table.headerLine, message: "a column appears twice in the header") }
+        if table.rows.isEmpty { throw TableError(file: file, line: table.headerLine, message: "this decision table has no rows: add a row under the delimiter line, or remove the table") }
+        let reference = try reference(fleetLine.text, at: Place(file: file, line: fleetLine.line))
+        let directory = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
+        let path = reference.path.hasPrefix("/") ? reference.path : directory + "/" + reference.path
+        if fleets[path] == nil {
+            do throws(FormatError) {
+                let text = try CappedFile.readText(path: path, what: "fleet file", unreadable: { "cannot read the fleet file named on line \(fleetLine.line) of \(file): \($0)" },
+                                                   notUTF8: "cannot read the fleet file as UTF-8 text")
+                fleets[path] = .success(try FleetJSON.read(Array(text.utf8), file: path))
+            } catch {
+                fleets[path] = .failure(error)
+            }
+        }
+        let fleet: Fleet
+        switch fleets[path]! {
+        case .success(let read): fleet = read
+        case .failure(let error): throw TableError(file: file, line: fleetLine.line, message: "the fleet file \(path) cannot be read: \(error)")
+        }
+        guard fleet.profile(named: reference.device) != nil else {
+            throw TableError(file: file, line: fleetLine.line, message: "the fleet \(path) has no device profile named \(JSONWriter.quoted(reference.device)).\(Suggestion.phrase(for: reference.device, among: fleet.devices.map(\.name)))")
+        }
+        let device: Result<FleetDevice, FleetError>
+        do throws(FleetError) { device = .success(try fleet.device(named: reference.device)) } catch { device = .failure(error) }
+        var cases: [TableCase] = []
+        for row in table.rows {
+            guard row.cells.count == header.count else {
+                throw TableError(file: file, line: row.line, message: "this row has \(row.cells.count) cells but the header has \(header.count); write '\\|' for a '|' inside a cell")
+            }
+            let cells = Dictionary(uniqueKeysWithValues: zip(header, row.cells))
+            let id = cells["id"] ?? ""
+            if id.isEmpty { throw TableError(file: file, line: row.line, message: "the id cell is empty: give every row a name") }
+            if let first = seenIDs[id] { throw TableError(file: file, line: row.line, message: "duplicate id '\(id)' (first used on line \(first)); ids must be unique in a file") }
+            seenIDs[id] = row.line
+            let place = Place(file: file, line: row.line)
+            func value(_ column: String) throws(TableError) -> String? {
+                guard let text = cells[column] else { return nil }
+                if text.isEmpty { throw place.error("the '\(column)' cell is empty: write '-' for none") }
+                return text == "-" ? nil : text
+            }
+            guard let from = try value("from"), let channel = try value("channel") else { throw place.error("a fleet row needs 'from' and 'channel'") }
+            let target = try value("target"), url = try value("url"), document = try value("document")
+            let built: Result<(FleetDevice, FleetRequest), FleetError>
+            switch device {
+            case .failure(let error): built = .failure(error)
+            case .success(let resolved):
+                do throws(FleetError) {
+                    built = .success((resolved, try FleetRecord.request(from: from, channel: channel, target: target, url: url, document: document)))
+                } catch {
+                    built = .failure(error)
+                }
+            }
+            // The expected outcome, `to` and the sender's rule are read as every table reads them.
+            var renamed = cells
+            renamed["rule"] = cells["sender rule"]
+            renamed["callbacks"] = nil
+            if let outcome = cells["outcome"], outcome == "error" {
+                for column in ["to", "sender rule", "receiver rule", "sender callbacks", "receiver callbacks"] where (cells[column] ?? "-") != "-" {
+                    throw place.error("a row expecting 'error' has no decision: write '-' in the '\(column)' cell")
+                }
+                renamed["rule"] = "-"
+            }
+            var expected = try DecisionTables.expectation(renamed.filter { ["outcome", "to", "rule"].contains($0.key) && !($0.key == "rule" && $0.value == "-") }, at: place)
+            if expected.outcome != nil, expected.rule == nil { throw place.error("the 'sender rule' cell must name the sender's rule") }
+            var receiverRule: RuleID?? = nil
+            if let text = cells["receiver rule"], expected.outcome != nil {
+                if text == "-" {
+                    receiverRule = .some(nil)
+                } else {
+                    guard let parsed = RuleID(parsing: text) else {
+                        throw place.error("unknown rule '\(text)' in 'receiver rule'.\(Suggestion.phrase(for: text, among: RuleInfo.all.map(\.id.rawValue)))")
+                    }
+                    receiverRule = .some(parsed)
+                }
+            }
+            func callbacks(_ column: String) throws(TableError) -> [String]? {
+                guard let text = cells[column], expected.outcome != nil else { return nil }
+                return try DecisionTables.expectation(["outcome": "allow", "callbacks": text], at: place).callbacks
+            }
+            let row = Row(built: built, receiverRule: receiverRule, senderCallbacks: try callbacks("sender callbacks"), receiverCallbacks: try callbacks("receiver callbacks"))
+            expected = Expectation(outcome: expected.outcome, to: expected.to, audience: nil, callbacks: nil, openInUI: nil, rule: expected.rule, dummy: nil)
+            cases.append(TableCase(file: file, line: place.line, id: id, cells: cells, expected: expected, inputs: .fleet(row)))
+        }
+        return cases
+    }
+
+    /// Runs one fleet row: decides it end to end and compares every expected column.
+    static func run(_ tableCase: TableCase, _ row: Row) -> TableResult {
+        let expected = tableCase.expected
+        let decision: FleetDecision
+        switch row.built {
+        case .failure(let error):
+            if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
+            return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error.message)"])
+        case .success(let (device, request)):
+            do throws(FleetError) {
+                decision = try device.decide(request)
+            } catch {
+                if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
+                return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error.message)"])
+            }
+        }
+        guard let outcome = expected.outcome else {
+            return TableResult(tableCase: tableCase, mismatches: ["outcome: expected error, got \(decision.outcome) (sender rule \(decision.sender.rule))"])
+        }
+        var mismatches: [String] = []
+        func compare(_ column: String, _ want: String, _ got: String) {
+            if want != got { mismatches.append("\(column): expected \(want), got \(got)") }
+        }
+        compare("outcome", outcome.rawValue, decision.outcome.rawValue)
+        if let to = expected.to { compare("to", to?.rawValue ?? "-", decision.delivers ? decision.receiverApp?.rawValue ?? "-" : "-") }
+        if let rule = expected.rule { compare("sender rule", rule.rawValue, decision.sender.rule.rawValue) }
+        if let rule = row.receiverRule { compare("receiver rule", rule?.rawValue ?? "-", decision.receiver?.rule.rawValue ?? "-") }
+        func callbacks(_ list: [Callback]) -> String { list.isEmpty ? "-" : list.map(\.description).joined(separator: "; ") }
+        if let want = row.senderCallbacks { compare("sender callbacks", want.isEmpty ? "-" : want.joined(separator: "; "), callbacks(decision.sender.callbacks)) }
+        if let want = row.receiverCallbacks { compare("receiver callbacks", want.isEmpty ? "-" : want.joined(separator: "; "), callbacks(decision.receiver?.callbacks ?? [])) }
+        return TableResult(tableCase: tableCase, mismatches: mismatches)
+    }
+}

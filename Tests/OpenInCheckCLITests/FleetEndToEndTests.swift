@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// `openin-check fleet`: each subverb on Examples/fleet, its formats, exit statuses and errors.
+@Suite struct FleetEndToEndTests {
+    static let fleet = "Examples/fleet/acme.json"
+
+    @Test func evalFromFlagsOnEveryDevice() throws {
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.fleet, "--from", "com.acme.hr", "--channel", "document-interaction",
+                                       "--target", "com.acme.viewer", "--format", "jsonl"])
+        #expect(run.status == 2)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix(#"{"device":"employee-iphone","from":"com.acme.hr","channel":"document-interaction","target":"com.acme.viewer","outcome":"allow","to":"com.acme.viewer","sender":{"app":"com.acme.hr","rule":"document.listed-target""#))
+        #expect(lines[0].contains(#""receiver":{"app":"com.acme.viewer","rule":"open-from.listed-source","outcome":"allow""#))
+        #expect(lines[1].hasPrefix(#"{"device":"contractor-ipad","from":"com.acme.hr","channel":"document-interaction","target":"com.acme.viewer","outcome":"substitute-dummy-file""#))
+        #expect(lines[1].hasSuffix(#""receiver":null}"#))
+    }
+
+    @Test func evalExplainNamesPolicyAndLabel() throws {
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr",
+                                       "--channel", "paste", "--target", "com.getdropbox.Dropbox", "--explain"])
+        #expect(run.status == 2)
+        #expect(run.stdout.hasPrefix("device employee-iphone: deny\n"))
+        #expect(run.stdout.contains("    sender    pasteboardPolicy: global policy\n"))
+        #expect(run.stdout.contains("    sender    openInPolicy: container policy \"HR\" (label \"Employees\")\n"))
+        #expect(run.stdout.contains("  receiver  none: nothing reaches another app\n"))
+        let json = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr",
+                                        "--channel", "document-interaction", "--target", "com.mobileiron.ios.emailplus", "--explain", "--format", "json"])
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let explanation = try #require(record["explanation"] as? [String: [String: Any]])
+        #expect((explanation["receiver"]?["controls"] as? [String: String])?["openFromPolicy"] == "container policy \"Email+\" (label \"Employees\")")
+        #expect((explanation["receiver"]?["inputs"] as? [String])?.first == "the Open From policy is WHITELIST (ACOpenFromPolicyWhitelist)")
+        #expect(explanation["sender"]?["authorization"] as? String == "authorized by the container policy \"HR\" (label \"Employees\")")
+    }
+
+    @Test func evalStreamKeepsEveryLine() throws {
+        let input = """
+            {"id": 1, "from": "com.acme.viewer", "channel": "document-interaction", "target": "com.getdropbox.Dropbox"}
+            {"id": 2, "from": "com.acme.hr", "channel": "open-from"}
+            {"id": 3, "from": "com.acme.hr", "chanel": "paste"}
+
+            """
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.fleet, "--device", "employee-iphone", "-"], stdin: input)
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].contains(#""id":1,"device":"employee-iphone""#) && lines[0].contains(#""outcome":"allow""#))
+        #expect(lines[1].hasPrefix(#"{"line":2,"id":2,"error":"unknown fleet channel \"open-from\". open-from is the receiving side"#))
+        #expect(lines[2].hasPrefix(#"{"line":3,"id":3,"error":"chanel: unknown key. Did you mean 'channel'?"#))
+    }
+
+    @Test func pathsGateOnOutside() throws {
+        let leak = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "outside"])
+        #expect(leak.status == 2)
+        #expect(leak.stdout.contains("""
+              com.getdropbox.Dropbox  2 hops  OUTSIDE
+                com.acme.hr → com.acme.viewer  document-interaction  [document.listed-target, open-from.listed-source]
+                com.acme.viewer → com.getdropbox.Dropbox  document-interaction  [authorized.allow]
+
+            """))
+        let oneHop = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "outside", "--max-hops", "1"])
+        #expect(oneHop.status == 0)
+        #expect(oneHop.stdout.contains("no path to outside"))
+        let reviewed = try BuiltBinary.run(["fleet", "paths", "--fleet", "Examples/fleet/acme-reviewed.json", "--from", "com.acme.hr", "--to", "outside"])
+        #expect(reviewed.status == 0)
+        let json = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "com.getdropbox.Dropbox", "--format", "json"])
+        #expect(json.status == 2)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        let paths = try #require(object?.first?["paths"] as? [[String: Any]])
+        #expect(paths.count == 1)
+        #expect((paths[0]["hops"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test func matrixFormats() throws {
+        let text = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--device", "employee-iphone"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("  7  any other app\n"))
+        let json = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--format", "json"])
+        #expect(json.status == 0)
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(devices.count == 2)
+        let channels = try #require(devices[0]["channels"] as? [String: [[Any]]])
+        #expect(channels["document-interaction"]?.count == 6)
+        #expect(channels["document-interaction"]?.first?.count == 7)
+        let markdown = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--device", "employee-iphone", "--format", "markdown"])
+        #expect(markdown.stdout.contains("| sender | `com.acme.hr` |"))
+    }
+
+    @Test func lintAndDiff() throws {
+        let lint = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet])
+        #expect(lint.status == 2)
+        #expect(lint.stdout.contains("Examples/fleet/acme.json:15: warning FL002 leak-hub"))
+        #expect(lint.stdout.contains("warning FL003 open-from-refuses (device employee-iphone): com.acme.hr may send documents to com.mobileiron.ios.emailplus"))
+        let github = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet, "--format", "github"])
+        #expect(github.status == 2)
+        #expect(github.stdout.hasPrefix("::warning file=Examples/fleet/acme.json,line=15,title=FL002 leak-hub::the container policy \"Viewer\" sets Open In to AUTHORIZED"))
+        let markdown = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet, "--format", "markdown"])
+        #expect(markdown.stdout.hasPrefix("| severity | check | where | what | fix |\n"))
+        let clean = try BuiltBinary.run(["fleet", "lint", "--fleet", "Examples/fleet/acme-reviewed.json"])
+        #expect(clean.status == 0)
+        let diff = try BuiltBinary.run(["fleet", "diff", Self.fleet, "Examples/fleet/acme-reviewed.json", "--device", "employee-iphone"])
+        #expect(diff.status == 2)
+        #expect(diff.stdout.contains("- employee-iphone leak-path closed: com.acme.hr ⇒ com.getdropbox.Dropbox"))
+        #expect(diff.stdout.contains("+ employee-iphone flow opened: document-interaction com.acme.hr → com.mobileiron.ios.emailplus  (deny → allow)"))
+        let back = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme-reviewed.json", Self.fleet])
+        #expect(back.status == 2)
+        let same = try BuiltBinary.run(["fleet", "diff", Self.fleet, Self.fleet])
+        #expect(same.status == 0)
+        #expect(same.stdout == "0 opened, 0 closed\n")
+    }
+
+    @Test func badInputAndUsage() throws {
+        let missing = try BuiltBinary.run(["fleet", "paths", "--from", "com.acme.hr"])
+        #expect(missing.status == 64)
+        let subverb = try BuiltBinary.run(["fleet", "path", "--fleet", Self.fleet])
+        #expect(subverb.status == 64)
+        #expect(subverb.stderr.contains("Did you mean 'paths'?"))
+        let device = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--device", "employee-phone"])
+        #expect(device.status == 1)
+        #expect(device.stderr.contains("Did you mean 'employee-iphone'?"))
+        let policy = try BuiltBinary.run(["fleet", "matrix", "--fleet", "Examples/policies/whitelist-half-pair.json"])
+        #expect(policy.status == 1)
+        #expect(policy.stderr.hasPrefix("Error: Examples/policies/whitelist-half-pair.json:"))
+        let option = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet, "--from", "com.acme.hr"])
+        #expect(option.status == 64)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// The Intune side of the CLI: translate, fleet eval and fleet diff on the bundled examples.
+@Suite struct IntuneEndToEndTests {
+    static let policy = "Examples/intune/acme-app-protection.json"
+    static let devices = "Examples/intune/devices.json"
+
+    @Test func translateToIntuneWritesGraphJSONAndReportsOnStderrWithExit2() throws {
+        let run = try BuiltBinary.run(["translate", "--to", "intune", "Examples/fleet/acme.json"])
+        #expect(run.status == 2)
+        #expect(run.stdout.hasPrefix("[\n  {\n    \"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\",\n    \"displayName\": \"HR\","))
+        #expect(run.stderr.hasPrefix("Not expressible in Intune (8):\n- container policy \"HR\": openInPolicy: whitelist\n    chosen: "))
+        #expect(!run.stdout.contains("Not expressible"))
+    }
+
+    @Test func translateToAppConnectWritesAFleetTheFleetVerbsRead() throws {
+        let run = try BuiltBinary.run(["translate", "--to", "appconnect", Self.policy, "--devices", Self.devices])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("\"containerPolicies\": ["))
+        #expect(run.stderr.contains("apps: com.microsoft.office.outlook\n    chosen: com.microsoft.Office.Outlook, as the devices file installs it"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("translated-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try run.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let eval = try BuiltBinary.run(["fleet", "eval", "--fleet", file.path, "--device", "employee-iphone", "--from", "com.acme.hr",
+                                        "--channel", "document-interaction", "--target", "com.getdropbox.Dropbox", "--format", "jsonl"])
+        #expect(eval.stdout.contains("\"outcome\":\"substitute-dummy-file\""), "\(eval.stdout)\(eval.stderr)")
+    }
+
+    @Test func fleetEvalOnIntunePoliciesDecidesEndToEnd() throws {
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone",
+                                       "--from", "com.acme.hr", "--channel", "document-interaction", "--target", "com.getdropbox.Dropbox", "--format", "jsonl"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("\"outcome\":\"deliver-encrypted\",\"to\":\"com.getdropbox.Dropbox\",\"sender\":{\"app\":\"com.acme.hr\",\"rule\":\"intune.send.unmanaged-target-encrypted\""))
+        let managed = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone",
+                                           "--from", "com.acme.hr", "--channel", "document-interaction", "--target", "com.microsoft.Office.Outlook"])
+        #expect(managed.status == 0, "\(managed.stdout)")
+        #expect(managed.stdout.contains("receiver  allow  [intune.receive.all-apps]"))
+        let stream = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad", "-"],
+                                         stdin: "{\"id\": 1, \"from\": \"com.acme.viewer\", \"channel\": \"mail-compose\"}\n{\"from\": \"com.acme.viewer\", \"channel\": \"copy\"}\n")
+        #expect(stream.status == 1)
+        let lines = stream.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("\"rule\":\"intune.mail-compose.blocked\"") == true)
+        #expect(lines.last?.contains("\"error\"") == true)
+    }
+
+    @Test func intunePoliciesWithoutDevicesIsAUsageError() throws {
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--from", "com.acme.hr", "--channel", "print"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("holds Intune app protection policies: give the devices they are asked about with '--devices FILE'"))
+    }
+
+    @Test func crossVendorDiffGroupsAndRowsRunAsTests() throws {
+        let run = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad"])
+        #expect(run.status == 2)
+        #expect(run.stdout.hasPrefix("AppConnect → Intune: end-to-end flows that decide differently\n\nnewly allowed ("))
+        #expect(run.stdout.contains("\nnewly blocked ("))
+        #expect(run.stdout.contains("\nchanged form ("))
+        #expect(run.stdout.contains("contractor-ipad  document-interaction com.acme.viewer → com.getdropbox.Dropbox  allow → deliver-encrypted  [intune.send.unmanaged-target-encrypted]"))
+        let rows = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad", "--rows"])
+        #expect(rows.stdout.hasPrefix("## Newly allowed (AppConnect → Intune)\n\n| id | policy | whitelist | context |"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).md")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try rows.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let test = try BuiltBinary.run(["test", file.path])
+        #expect(test.status == 0, "\(test.stdout)")
+        #expect(test.stdout.contains(" passed, 0 failed"))
+    }
+
+    @Test func badIntuneInputIsAnErrorWithFileLineAndPath() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\",\n \"displayName\": \"P\", \"apps\": [],\n \"allowedInboundDataTransferSources\": \"allapps\"}\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let run = try BuiltBinary.run(["translate", "--to", "appconnect", file.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(file.path):3:39: allowedInboundDataTransferSources: unknown managedAppDataTransferLevel value \"allapps\""), "\(run.stderr)")
+        #expect(run.stderr.contains("Did you mean 'allApps'?"))
+    }
+}
+
+extension IntuneEndToEndTests {
+    @Test func fleetMatrixOnIntunePolicies() throws {
+        let run = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("document-interaction\n  sender                        1      2      3      4      5      6      7\n  com.acme.hr                   -      allow  allow  allow  encr   encr   encr\n"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n"))
+        let json = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad", "--format", "json"])
+        #expect(json.stdout.contains("\"deliver-encrypted\""))
+    }
+}
+
+extension IntuneEndToEndTests {
+    @Test func fleetLintOnIntunePolicies() throws {
+        let run = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.policy, "--devices", Self.devices])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("Examples/intune/acme-app-protection.json: info IN005 mail-never-managed (device employee-iphone): "))
+        #expect(run.stdout.hasSuffix("0 errors, 0 warnings, 2 info\n"))
+    }
+}
+
+extension IntuneEndToEndTests {
+    @Test func fleetPathsOnIntunePolicies() throws {
+        let run = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "outside"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout == "device employee-iphone: com.acme.hr reaches 3 apps, 0 outside the policy-managed apps; no path to outside\n")
+    }
+}
+
+extension IntuneEndToEndTests {
+    @Test func fleetEvalExplainNamesPolicyAndSource() throws {
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone", "--from", "com.acme.hr",
+                                       "--channel", "document-interaction", "--target", "com.getdropbox.Dropbox", "--explain", "--format", "json"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("\"explanation\": {\n    \"sender\": {\n      \"policy\": \"app protection policy \\\"Acme - iOS - App Protection\\\"\",\n      \"step\": 2,"), "\(run.stdout)")
+        #expect(run.stdout.contains("\"source\": \"Microsoft Learn, iOS/iPadOS app protection policy settings: Data transfer; Microsoft Learn, App protection policies overview: iOS share extension\""))
+    }
+}

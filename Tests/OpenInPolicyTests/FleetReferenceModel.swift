@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+@testable import OpenInPolicy
+
+/// A reachability reference model for fleets, written apart from the engine: a random fleet is made
+/// as a plain description, written out as a fleet file for the engine to read, and the model works
+/// out from the description alone each app's policy, the requests each app can make and, with the
+/// single-app evaluator's decisions, a plain breadth-first search. The engine's paths must reach the
+/// same apps in the same number of hops.
+@Suite struct FleetReferenceModelTests {
+    /// A random fleet as the model sees it.
+    struct Spec {
+        struct Controls {
+            var openIn: String? = nil
+            var openInList: [String] = []
+            var openFrom: String? = nil
+            var openFromList: [String] = []
+            var pasteboard: String? = nil
+            var dragAndDrop: String? = nil
+        }
+        struct Container {
+            var name: String
+            var app: String
+            var labels: [String]
+            var controls: Controls
+        }
+        var authorizeByDefault: Bool
+        var global: Controls
+        var containers: [Container]
+        var apps: [(id: String, appConnect: Bool, schemes: [String])]
+        var labels: [String]
+        var installed: [String]
+        var handlers: [(scheme: String, app: String)]
+        var secureServices: Bool
+        var config: [(app: String, key: String, value: String)]
+    }
+
+    static let ids = ["com.a.one", "com.a.two", "com.a.three", "com.b.four", "com.b.five", "com.c.six", "com.mobileiron.ios.emailplus", "com.apple.mobilemail"]
+    static let labelNames = ["Sales", "HR", "Field"]
+
+    static func randomControls(_ random: inout SplitMix64, complete: Bool) -> Spec.Controls {
+        var controls = Spec.Controls()
+        if complete || random.percent(50) {
+            controls.openIn = random.pick(["unauthorized", "authorized", "whitelist", "appconnect"])
+            if controls.openIn == "whitelist" { controls.openInList = Array(Set(random.some(ids + ["com.apple.UIKit.activity.Mail", "com.other.app"], upTo: 4))).sorted() }
+        }
+        if complete || random.percent(50) {
+            controls.openFrom = random.pick(["unauthorized", "authorized", "whitelist", "appconnect"])
+            if controls.openFrom == "whitelist" { controls.openFromList = Array(Set(random.some(ids, upTo: 3))).sorted() }
+        }
+        if complete || random.percent(40) { controls.pasteboard = random.pick(["unauthorized", "authorized", "securecopy"]) }
+        if complete || random.percent(40) { controls.dragAndDrop = random.pick(["all", "appconnect", "none"]) }
+        return controls
+    }
+
+    static func randomSpec(_ random: inout SplitMix64) -> Spec {
+        let appCount = 3 + random.below(5)
+        var apps: [(id: String, appConnect: Bool, schemes: [String])] = []
+        for (index, id) in ids.shuffled(using: &random).prefix(appCount).enumerated() {
+            let appConnect = !id.hasPrefix("com.apple") && random.percent(65)
+            apps.append((id, appConnect, random.percent(30) ? ["scheme\(index)"] : []))
+        }
+        var containers: [Spec.Container] = []
+        for (index, app) in apps.enumerated() where app.appConnect && random.percent(70) {
+            // One container policy per app, on some labels (never two for one app: a conflict is its own test).
+            containers.append(Spec.Container(name: "P\(index)", app: app.id, labels: Array(Set(random.some(labelNames, upTo: 2))).sorted(),
+                                             controls: randomControls(&random, complete: false)))
+        }
+        let installed = apps.map(\.id).filter { _ in random.percent(80) }
+        var handlers: [(String, String)] = []
+        if random.percent(50), let app = installed.randomElement(using: &random) { handlers.append(("custom", app)) }
+        if random.percent(40), let app = installed.randomElement(using: &random) { handlers.append(("mailto", app)) }
+        // A handler the fleet does not list (any other app), and one it lists but the device does not install (nowhere).
+        if random.percent(30) { handlers.append(("ext", "com.other.app")) }
+        if random.percent(30), let app = apps.map(\.id).first(where: { !installed.contains($0) }) { handlers.append(("gone", app)) }
+        var config: [(String, String, String)] = []
+        if random.percent(30), let app = apps.randomElement(using: &random) {
+            config.append((app.id, random.pick(["MI_AC_DISABLE_OPEN_IN_ENFORCEMENT", "MI_AC_DISABLE_SCHEME_BLOCKING"]), random.pick(["yes", "true"])))
+        }
+        return Spec(authorizeByDefault: random.percent(50), global: randomControls(&random, complete: true), containers: containers, apps: apps,
+                    labels: Array(Set(random.some(labelNames, upTo: 2))).sorted(), installed: installed, handlers: handlers,
+                    secureServices: random.percent(70), config: config)
+    }
+
+    /// The fleet file the engine reads.
+    static func json(_ spec: Spec) -> String {
+        func quote(_ text: String) -> String { "\"\(text)\"" }
+        func list(_ items: [String]) -> String { "[" + items.map(quote).joined(separator: ", ") + "]" }
+        func controls(_ controls: Spec.Controls) -> [String] {
+            var members: [String] = []
+            if let value = controls.openIn { members.append("\"openInPolicy\": \(quote(value))") }
+            if controls.openIn == "whitelist" { members.append("\"openInWhitelist\": \(list(controls.openInList))") }
+            if let value = controls.openFrom { members.append("\"openFromPolicy\": \(quote(value))") }
+            if controls.openFrom == "whitelist" { members.append("\"openFromWhitelist\": \(list(controls.openFromList))") }
+            if let value = controls.pasteboard { members.append("\"pasteboardPolicy\": \(quote(value))") }
+            if let value = controls.dragAndDrop { members.append("\"dragAndDropPolicy\": \(quote(value))") }
+            return members
+        }
+        let global = (["\"authorizeAppsWithoutContainerPolicy\": \(spec.authorizeByDefault)"] + controls(spec.global)).joined(separator: ", ")
+        let containers = spec.containers.map { container in
+            "{" + (["\"name\": \(quote(container.name))", "\"app\": \(quote(container.app))", "\"labels\": \(list(container.labels))"] + controls(container.controls)).joined(separator: ", ") + "}"
+        }
+        let configurations = spec.config.map { "{\"app\": \(quote($0.app)), \"labels\": \(list(labelNames)), \"config\": {\(quote($0.key)): \(quote($0.value))}}" }
+        let apps = spec.apps.map { "{\"bundleID\": \(quote($0.id)), \"appconnect\": \($0.appConnect), \"urlSchemes\": \(list($0.schemes))}" }
+        let handlers = spec.handlers.map { "\(quote($0.scheme)): \(quote($0.app))" }.joined(separator: ", ")
+        return """
+            {"global": {\(global)},
+             "containerPolicies": [\(containers.joined(separator: ",\n  "))],
+             "appConfigurations": [\(configurations.joined(separator: ", "))],
+             "apps": [\(apps.joined(separator: ", "))],
+             "devices": {"d": {"labels": \(list(spec.labels)), "installed": \(list(spec.installed)), "schemeHandlers": {\(handlers)},
+                               "secureServicesAvailable": \(spec.secureServices)}}}
+            """
+    }
+
+    /// The model's own reading of the spec: the authorized installed AppConnect apps, and each app's policy.
+    struct Model {
+        let spec: Spec
+        let appConnectApps: Set<BundleID>
+        let anyOther = try! BundleID("zz.reference.any-other")
+
+        init(_ spec: Spec) {
+            self.spec = spec
+            var apps: Set<BundleID> = []
+            for app in spec.apps where app.appConnect && spec.installed.contains(app.id) {
+                let applies = spec.containers.contains { $0.app == app.id && $0.labels.contains(where: spec.labels.contains) }
+                if applies || spec.authorizeByDefault { apps.insert(try! BundleID(app.id)) }
+            }
+            appConnectApps = apps
+        }
+
+        func facts() -> DeviceFacts {
+            var facts = DeviceFacts()
+            facts.appConnectApps = appConnectApps
+            facts.secureServicesAvailable = spec.secureServices
+            facts.emailPlusInstalled = spec.installed.contains("com.mobileiron.ios.emailplus")
+            for (scheme, app) in spec.handlers { try! facts.setHandler(try! BundleID(app), for: scheme) }
+            for app in spec.apps where spec.installed.contains(app.id) {
+                for scheme in app.schemes where facts.handler(forScheme: scheme) == nil { try! facts.setHandler(try! BundleID(app.id), for: scheme) }
+            }
+            return facts
+        }
+
+        func policy(_ id: BundleID) -> Policy {
+            let app = spec.apps.first { $0.id == id.rawValue }
+            let schemes = try! AppFacts(urlSchemes: app?.schemes ?? [])
+            guard let app, app.appConnect else {
+                var policy = Policy(status: .authorized, device: facts(), app: schemes, enforcing: false)
+                policy.openFrom = OpenFromPolicy(status: .authorized)
+                policy.pasteboard = .authorized
+                return policy
+            }
+            guard appConnectApps.contains(id) else {
+                var policy = Policy(status: .unauthorized, device: facts(), app: schemes)
+                policy.openFrom = OpenFromPolicy(status: .unauthorized)
+                policy.pasteboard = .unauthorized
+                policy.print = .unauthorized
+                return policy
+            }
+            let container = spec.containers.first { $0.app == app.id && $0.labels.contains(where: spec.labels.contains) }?.controls
+            func pick<T>(_ value: (Spec.Controls) -> T?) -> (T, Spec.Controls) {
+                if let container, let chosen = value(container) { return (chosen, container) }
+                return (value(spec.global)!, spec.global)
+            }
+            var policy = Policy(status: .unauthorized, device: facts(), app: schemes)
+            let (openIn, openInFrom) = pick(\.openIn)
+            switch openIn {
+            case "authorized": policy.status = .authorized
+            case "unauthorized": policy.status = .unauthorized
+            case "whitelist":
+                policy.status = .whitelist
+                policy.whitelist = Whitelist(openInFrom.openInList.map { try! BundleID($0) })
+            default:
+                policy.status = .whitelist
+                policy.whitelist = Whitelist(appConnectApps)
+            }
+            let (openFrom, openFromFrom) = pick(\.openFrom)
+            switch openFrom {
+            case "authorized": policy.openFrom = OpenFromPolicy(status: .authorized)
+            case "unauthorized": policy.openFrom = OpenFromPolicy(status: .unauthorized)
+            case "whitelist": policy.openFrom = OpenFromPolicy(status: .whitelist, whitelist: Whitelist(openFromFrom.openFromList.map { try! BundleID($0) }))
+            default: policy.openFrom = OpenFromPolicy(status: .whitelist, whitelist: Whitelist(appConnectApps))
+            }
+            policy.pasteboard = ["unauthorized": .unauthorized, "authorized": .authorized, "securecopy": PasteboardPolicy.secureCopy][pick(\.pasteboard).0]
+            policy.dragAndDrop = try! DragAndDropPolicy(parsing: pick(\.dragAndDrop).0)
+            // A configuration is on every label: it applies when the device carries one.
+            if let config = spec.config.first(where: { $0.app == app.id }), !spec.labels.isEmpty { policy.config = AppConfig([config.key: config.value]) }
+            return policy
+        }
+
+        /// Where a delivery to `id` lands: an installed app, native Mail, or any other app; `nil` when nowhere.
+        func landing(_ id: BundleID) -> BundleID? {
+            if id.isNativeMail { return .mobileMail }
+            if spec.installed.contains(id.rawValue) { return id }
+            if id == anyOther || !spec.apps.contains(where: { $0.id == id.rawValue }) { return anyOther }
+            return nil
+        }
+
+        /// Breadth-first search from `start`: each reached node and its distance in hops.
+        func reach(from start: BundleID) -> [BundleID: Int] {
+            var nodes = spec.installed.map { try! BundleID($0) }
+            if !nodes.contains(.mobileMail) { nodes.append(.mobileMail) }
+            nodes.append(anyOther)
+            let schemes = facts().schemeHandlers.keys.filter { !["http", "https", "mailto"].contains($0) }
+            var distance: [BundleID: Int] = [start: 0]
+            var queue = [start]
+            while !queue.isEmpty {
+                let x = queue.removeFirst()
+                let sender = Evaluator(policy: policy(x))
+                var requests: [ShareRequest] = []
+                for y in nodes where y != x {
+                    for channel in [Channel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .copy] {
+                        requests.append(try! ShareRequest(channel: channel, target: y))
+                    }
+                }
+                for scheme in schemes { requests.append(try! ShareRequest(channel: .openURL, url: try! ShareURL("\(scheme)://x"))) }
+                requests.append(try! ShareRequest(channel: .openURL, url: try! ShareURL("mailto:a@example.com")))
+                requests.append(try! ShareRequest(channel: .mailLink))
+                requests.append(try! ShareRequest(channel: .mailCompose))
+                for request in requests {
+                    let decision = sender.decide(request)
+                    guard decision.outcome == .allow || decision.outcome == .redirect else { continue }
+                    guard let delivered = request.channel == .copy ? request.target : decision.target, let node = landing(delivered), node != x else { continue }
+                    let documentChannel = request.channel != .copy && request.channel != .dragAndDrop
+                    if documentChannel, appConnectApps.contains(delivered) {
+                        let openFrom = Evaluator(policy: policy(delivered)).decide(try! ShareRequest(channel: .openFrom, source: x))
+                        guard openFrom.outcome == .allow else { continue }
+                    }
+                    if distance[node] == nil {
+                        distance[node] = distance[x]! + 1
+                        queue.append(node)
+                    }
+                }
+            }
+            distance[start] = nil
+            return distance
+        }
+    }
+
+    @Test func pathsReachWhatThePlainSearchReaches() throws {
+        var random = SplitMix64(seed: 0x666C_6565_74)
+        var compared = 0
+        for _ in 0..<250 {
+            let spec = Self.randomSpec(&random)
+            let fleet = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json")
+            let device = try fleet.device(named: "d")
+            let model = Model(spec)
+            #expect(device.appConnectApps == model.appConnectApps)
+            // The all-pairs search (one graph, a search over bit sets per app) reaches what the model reaches too.
+            for reach in try device.reachAll() {
+                let expected = model.reach(from: reach.from)
+                let engine = Dictionary(uniqueKeysWithValues: reach.reached.map { node in
+                    (node == .anyOtherApp ? model.anyOther : { if case .app(let id) = node { return id }; fatalError() }(), reach.hops(to: node)!)
+                })
+                #expect(engine == expected, "reachAll from \(reach.from) in:\n\(Self.json(spec))")
+            }
+            for start in spec.installed {
+                let id = try BundleID(start)
+                let paths = try device.paths(from: id)
+                var engine: [BundleID: Int] = [:]
+                for path in paths {
+                    let node: BundleID
+                    switch path.to {
+                    case .app(let app): node = app
+                    case .anyOtherApp: node = model.anyOther
+                    }
+                    engine[node] = path.hops.count
+                    // Each hop delivers, and the hops chain from the start to the node.
+                    #expect(path.hops.first?.from == .app(id))
+                    for (hop, next) in zip(path.hops, path.hops.dropFirst()) { #expect(hop.to == next.from) }
+                    #expect(path.hops.allSatisfy { $0.decision.delivers })
+                }
+                let expected = model.reach(from: id)
+                #expect(engine == expected, "seed state, fleet:\n\(Self.json(spec))\nfrom \(start)")
+                compared += 1
+            }
+        }
+        #expect(compared > 500)
+    }
+}
+
+extension FleetReferenceModelTests {
+    /// Every matrix cell is the outcome of deciding that cell's request end to end, on random fleets.
+    @Test func matrixCellsAreEndToEndDecisions() throws {
+        var random = SplitMix64(seed: 0x6D61_7472_6978)
+        var cells = 0
+        for _ in 0..<120 {
+            let spec = Self.randomSpec(&random)
+            let device = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json").device(named: "d")
+            let matrix = try device.matrix()
+            for channel in matrix.channels {
+                for (s, sender) in matrix.senders.enumerated() {
+                    for (r, receiver) in matrix.receivers.enumerated() {
+                        let cell = matrix.outcome(channel, sender: s, receiver: r)
+                        guard device.isInstalled(sender), let request = device.matrixRequest(channel, from: sender, to: receiver) else {
+                            #expect(cell == nil, "\(channel) \(sender) → \(receiver)")
+                            continue
+                        }
+                        let decided = try device.decide(request)
+                        #expect(cell == decided.outcome, "\(channel) \(sender) → \(receiver): \(String(describing: cell)) vs \(decided.outcome) \(decided.sender.rule) \(String(describing: decided.receiver?.rule)) in:\n\(Self.json(spec))")
+                        cells += 1
+                    }
+                }
+            }
+        }
+        #expect(cells > 10_000)
+    }
+}

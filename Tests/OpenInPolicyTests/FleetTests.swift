@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import OpenInPolicy
+
+/// The fleet: reading, effective policy, end-to-end decisions and paths, on Examples/fleet and small fleets.
+@Suite struct FleetTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let hr = try! BundleID("com.acme.hr")
+    static let viewer = try! BundleID("com.acme.viewer")
+    static let emailPlus = BundleID.emailPlus
+    static let dropbox = try! BundleID("com.getdropbox.Dropbox")
+
+    static func example() throws -> Fleet {
+        let path = root.appendingPathComponent("Examples/fleet/acme.json").path
+        return try FleetJSON.read(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: "Examples/fleet/acme.json")
+    }
+
+    static func read(_ text: String) throws(FormatError) -> Fleet { try FleetJSON.read(Array(text.utf8), file: "fleet.json") }
+
+    @Test func effectivePolicyTakesContainerOverGlobalControlByControl() throws {
+        let device = try Self.example().device(named: "employee-iphone")
+        let hr = device.effectivePolicy(for: Self.hr)
+        #expect(hr.authorization == .containerPolicy(name: "HR", label: "Employees"))
+        #expect(hr.source(of: .openIn) == .containerPolicy(name: "HR", label: "Employees"))
+        #expect(hr.source(of: .pasteboard) == .globalPolicy)
+        #expect(hr.policy.status == .whitelist)
+        #expect(hr.policy.pasteboard == .secureCopy)
+        #expect(device.appConnectApps == [Self.hr, Self.viewer, Self.emailPlus])
+        let viewer = device.effectivePolicy(for: Self.viewer)
+        #expect(viewer.configSource == .appConfiguration(name: "Default com.acme.viewer Configuration", label: "Employees"))
+        #expect(viewer.policy.config["serverURL"] == "https://docs.acme.example")
+    }
+
+    @Test func anAppWithoutContainerPolicyIsRetiredWhenTheGlobalPolicyDoesNotAuthorize() throws {
+        let device = try Self.example().device(named: "contractor-ipad")
+        let hr = device.effectivePolicy(for: Self.hr)
+        #expect(hr.authorization == .notAuthorized)
+        #expect(!device.appConnectApps.contains(Self.hr))
+        let decision = try device.decide(from: "com.acme.hr", channel: "document-interaction", target: "com.acme.viewer")
+        #expect(decision.outcome == .substituteDummyFile)
+        #expect(decision.sender.rule.rawValue == "document.unlisted-target")
+        #expect(decision.receiver == nil)
+    }
+
+    @Test func aShareHasTwoSides() throws {
+        let device = try Self.example().device(named: "employee-iphone")
+        let toViewer = try device.decide(from: "com.acme.hr", channel: "document-interaction", target: "com.acme.viewer")
+        #expect(toViewer.outcome == .allow)
+        #expect(toViewer.receiver?.rule.rawValue == "open-from.listed-source")
+        let toEmailPlus = try device.decide(from: "com.acme.hr", channel: "document-interaction", target: "com.mobileiron.ios.emailplus")
+        #expect(toEmailPlus.sender.outcome == .allow)
+        #expect(toEmailPlus.outcome == .deny)
+        #expect(toEmailPlus.receiver?.rule.rawValue == "open-from.unlisted-source")
+        #expect(toEmailPlus.receiver?.callbacks == [.openFromAttemptedWhenBlocked(.whitelist, source: Self.hr)])
+    }
+
+    @Test func pasteIsTheSourcesCopyDecision() throws {
+        let device = try Self.example().device(named: "employee-iphone")
+        let intoViewer = try device.decide(from: "com.acme.hr", channel: "paste", target: "com.acme.viewer")
+        #expect(intoViewer.outcome == .allow)
+        #expect(intoViewer.sender.audience == .appConnectApps)
+        #expect(intoViewer.receiver == nil)
+        let intoDropbox = try device.decide(from: "com.acme.hr", channel: "paste", target: "com.getdropbox.Dropbox")
+        #expect(intoDropbox.outcome == .deny)
+        #expect(intoDropbox.sender.rule.rawValue == "copy.secure-non-appconnect-app")
+    }
+
+    @Test func hrDocumentsLeakThroughTheViewer() throws {
+        let device = try Self.example().device(named: "employee-iphone")
+        let paths = try device.paths(from: Self.hr)
+        let dropbox = try #require(paths.first { $0.to == .app(Self.dropbox) })
+        #expect(dropbox.hops.map(\.to) == [.app(Self.viewer), .app(Self.dropbox)])
+        #expect(paths.allSatisfy { $0.hops.first?.from == .app(Self.hr) && $0.hops.last?.to == $0.to })
+        let oneHop = try device.paths(from: Self.hr, maxHops: 1)
+        #expect(!oneHop.contains { $0.to == .app(Self.dropbox) })
+    }
+
+    @Test func twoContainerPoliciesForOneAppOnOneDeviceIsAnError() throws {
+        let fleet = try Self.read("""
+            {"global": {"authorizeAppsWithoutContainerPolicy": false},
+             "containerPolicies": [{"name": "A", "app": "com.a", "labels": ["x"]},
+                                   {"name": "B", "app": "com.a", "labels": ["y", "x"]}],
+             "apps": [{"bundleID": "com.a", "appconnect": true}],
+             "devices": {"d": {"labels": ["x"], "installed": ["com.a"]}}}
+            """)
+        #expect(throws: FleetError.self) { try fleet.device(named: "d") }
+        do {
+            _ = try fleet.device(named: "d")
+        } catch {
+            #expect(error.message.contains("\"A\" and \"B\""))
+            #expect(error.message.contains("the label \"x\""))
+            #expect(error.line == 3)
+        }
+    }
+
+    @Test func aControlNeitherPolicySetsIsAnErrorWhenARequestNeedsIt() throws {
+        let fleet = try Self.read("""
+            {"global": {"authorizeAppsWithoutContainerPolicy": true, "openInPolicy": "authorized"},
+             "apps": [{"bundleID": "com.a", "appconnect": true}, {"bundleID": "com.b", "appconnect": true}],
+             "devices": {"d": {"labels": [], "installed": ["com.a", "com.b"]}}}
+            """)
+        let device = try fleet.device(named: "d")
+        #expect(throws: FleetError.self) { try device.decide(from: "com.a", channel: "paste", target: "com.b") }
+        do {
+            _ = try device.decide(from: "com.a", channel: "document-interaction", target: "com.b")
+            Issue.record("the receiver's Open From is not set: an error")
+        } catch {
+            #expect(error.message.contains("openFromPolicy is set by neither"))
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicie": "authorized"}}"#, "Did you mean 'openInPolicy'?"),
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "devices": {"d": {"labels": [], "installed": [], "appConnectApps": []}}}"#, "devices.d.appConnectApps: not in a fleet"),
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false, "device": {}}}"#, "global.device: not in a fleet"),
+        (#"{"global": {}}"#, "authorizeAppsWithoutContainerPolicy is missing"),
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "apps": [{"bundleID": "com.a", "appconnect": true}, {"bundleID": "com.a", "appconnect": false}]}"#, "listed twice"),
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false, "openInWhitelist": ["com.a"]}}"#, "without openInPolicy"),
+    ])
+    func badFleetsAreErrorsWithKeyPaths(text: String, expected: String) {
+        do {
+            _ = try Self.read(text)
+            Issue.record("read \(text)")
+        } catch {
+            #expect(error.description.contains(expected), "\(error)")
+            #expect(error.file == "fleet.json")
+            #expect(error.line == 1)
+        }
+    }
+
+    @Test func labelsAndBundleIDsAreComparedByBytes() throws {
+        // "Sales" with a Kelvin-free look-alike: U+0405 CYRILLIC CAPITAL LETTER DZE for "S".
+        let fleet = try Self.read("""
+            {"global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicy": "unauthorized"},
+             "containerPolicies": [{"name": "A", "app": "com.a", "labels": ["\u{0405}ales"], "openInPolicy": "authorized"}],
+             "apps": [{"bundleID": "com.a", "appconnect": true}],
+             "devices": {"d": {"labels": ["Sales"], "installed": ["com.a"]}}}
+            """)
+        let device = try fleet.device(named: "d")
+        #expect(device.effectivePolicy(for: try BundleID("com.a")).authorization == .notAuthorized)
+        let caseDiffers = try fleet.device(named: "d").effectivePolicy(for: try BundleID("com.A"))
+        #expect(caseDiffers.authorization == .notAppConnect)
+    }
+}
+
+/// Fleet tables: a table under a `Fleet:` line, and what makes one malformed.
+@Suite struct FleetTableTests {
+    static func parse(_ table: String, fleetLine: String = "Fleet: [Acme](../Examples/fleet/acme.json), device employee-iphone") throws(TableError) -> [TableCase] {
+        let file = FleetTests.root.appendingPathComponent("Rules/inline.md").path
+        return try DecisionTables.parse("# T\n\n\(fleetLine)\n\n\(table)", file: file)
+    }
+
+    static let header = "| id | from | channel | target | outcome | to | sender rule | receiver rule |\n|---|---|---|---|---|---|---|---|\n"
+
+    @Test func aRowRunsEndToEndAndAMismatchIsReported() throws {
+        let cases = try Self.parse(Self.header + "| ok | com.acme.hr | document-interaction | com.acme.viewer | allow | com.acme.viewer | document.listed-target | open-from.listed-source |\n"
+                                   + "| wrong | com.acme.hr | document-interaction | com.acme.viewer | allow | com.acme.viewer | document.listed-target | - |\n")
+        #expect(cases.count == 2)
+        #expect(DecisionTables.run(cases[0]).passed)
+        #expect(DecisionTables.run(cases[1]).mismatches == ["receiver rule: expected -, got open-from.listed-source"])
+    }
+
+    @Test(arguments: [
+        ("Fleet: Acme, device employee-iphone", "this Fleet line has no link"),
+        ("Fleet: [Acme](../Examples/fleet/acme.json)", "this Fleet line names no device"),
+        ("Fleet: [Acme](../Examples/fleet/acme.json), device nobody", "has no device profile named \"nobody\""),
+        ("Fleet: [Acme](../Examples/fleet/missing.json), device employee-iphone", "cannot be read"),
+    ])
+    func aBadFleetLineIsAnError(line: String, message: String) {
+        do {
+            _ = try Self.parse(Self.header + "| a | com.acme.hr | paste | com.acme.viewer | allow | com.acme.viewer | copy.secure-appconnect-apps | - |\n", fleetLine: line)
+            Issue.record("parsed under \(line)")
+        } catch {
+            #expect(error.message.contains(message), "\(error)")
+            #expect(error.line == 3)
+        }
+    }
+
+    @Test func aFleetTableNeedsItsColumns() {
+        #expect(throws: TableError.self) { try Self.parse("| id | from | channel | outcome |\n|---|---|---|---|\n| a | com.acme.hr | paste | allow |\n") }
+        #expect(throws: TableError.self) { try Self.parse("| id | from | channel | policy | outcome | sender rule | receiver rule |\n|---|---|---|---|---|---|---|\n| a | com.acme.hr | paste | x | allow | copy.authorized | - |\n") }
+    }
+}

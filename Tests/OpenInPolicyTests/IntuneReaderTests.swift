@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import OpenInPolicy
+
+/// The Graph beta reader: real export shapes read, bad input refused with file, line and property path.
+@Suite("Intune Graph reader")
+struct IntuneReaderTests {
+    static let examples = URL(fileURLWithPath: RulesFolder.path).deletingLastPathComponent().appendingPathComponent("Examples/intune").path
+
+    static func read(_ text: String) throws -> [IntunePolicy] { try IntuneGraphJSON.read(Array(text.utf8), file: "p.json") }
+
+    static func error(_ text: String) -> FormatError? {
+        let result = Result { () throws(FormatError) in try IntuneGraphJSON.read(Array(text.utf8), file: "p.json") }
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    static let minimal = ##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P", "apps": []"##
+
+    @Test("the example export, shaped like a real one, reads: settings, exemptions, targets")
+    func example() throws {
+        let export = try IntuneGraphJSON.read(path: Self.examples + "/acme-app-protection.json")
+        #expect(export.policies.count == 1)
+        let policy = try #require(export.policies.first)
+        #expect(policy.displayName == "Acme - iOS - App Protection")
+        #expect(policy.send == .managedApps && policy.receive == .allApps && policy.clipboard == .managedAppsWithPasteIn && policy.printBlocked)
+        #expect(policy.exemptedSchemes == ["skype", "app-settings", "calshow", "itms", "itmss", "itms-apps", "itms-appss", "itms-services"])
+        #expect(policy.exemptedUniversalLinks.count == 4 && policy.managedUniversalLinks.count == 6)
+        #expect(policy.apps.map(\.rawValue) == ["com.acme.hr", "com.acme.viewer", "com.mobileiron.ios.emailplus", "com.microsoft.office.outlook"])
+        // Intune compares targets ignoring case: the lowercased export targets Outlook's real bundle ID.
+        #expect(policy.targets(try BundleID("com.microsoft.Office.Outlook")))
+        #expect(!policy.targets(try BundleID("com.microsoft.Office.Word")))
+    }
+
+    /// The real public export (SkipToTheEndpoint/OpenIntuneBaseline, "iOS - Baseline - BYOD - App
+    /// Protection.json", GPL-3.0, so not copied here): set OPENIN_INTUNE_REAL_EXPORT to its path.
+    @Test("a real public export reads and decides without an edit, when OPENIN_INTUNE_REAL_EXPORT names it")
+    func realExport() throws {
+        guard let path = ProcessInfo.processInfo.environment["OPENIN_INTUNE_REAL_EXPORT"], !path.isEmpty else { return }
+        let export = try IntuneGraphJSON.read(path: path)
+        let policy = try #require(export.policies.first)
+        #expect(policy.targets(try BundleID("com.microsoft.Office.Outlook")))
+        let decision = IntuneEvaluator(context: IntuneContext(policy: policy)).decide(try ShareRequest(channel: "document-interaction", target: "com.getdropbox.Dropbox"))
+        #expect(decision.outcome != .allow)
+    }
+
+    @Test("an array, a Graph list response and a folder (another platform's file skipped and listed)")
+    func shapes() throws {
+        #expect(try Self.read("[\(Self.minimal)}, \(Self.minimal.replacingOccurrences(of: "\"P\"", with: "\"Q\""))}]").map(\.displayName) == ["P", "Q"])
+        let list = #"{"@odata.context": "https://graph.microsoft.com/beta/$metadata#x", "value": ["# + Self.minimal + "}]}"
+        #expect(try Self.read(list).map(\.displayName) == ["P"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("intune-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("App Protection"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ("\u{FEFF}" + Self.minimal + "}").write(to: folder.appendingPathComponent("App Protection/ios.json"), atomically: true, encoding: .utf8)
+        try ##"{"@odata.type": "#microsoft.graph.androidManagedAppProtection", "displayName": "A"}"##
+            .write(to: folder.appendingPathComponent("App Protection/android.json"), atomically: true, encoding: .utf8)
+        let export = try IntuneGraphJSON.read(path: folder.path)
+        #expect(export.policies.map(\.displayName) == ["P"])
+        #expect(export.skipped.count == 1 && export.skipped[0].type == "#microsoft.graph.androidManagedAppProtection")
+    }
+
+    @Test("an unset property written as null takes its documented default")
+    func nulls() throws {
+        let policy = try #require(try Self.read(Self.minimal + #", "messagingRedirectAppUrlScheme": null, "printBlocked": null}"#).first)
+        #expect(policy.messaging == .anyApp && !policy.printBlocked && policy.messagingRedirectAppUrlScheme.isEmpty)
+        let keyboards = try #require(try Self.read(Self.minimal + #", "thirdPartyKeyboardsBlocked": null}"#).first)
+        #expect(!keyboards.thirdPartyKeyboardsBlocked)
+    }
+
+    @Test("thirdPartyKeyboardsBlocked is a decided setting: read, defaulting to false, and its type checked")
+    func keyboards() throws {
+        #expect(try Self.read(Self.minimal + #", "thirdPartyKeyboardsBlocked": true}"#).first?.thirdPartyKeyboardsBlocked == true)
+        #expect(try Self.read(Self.minimal + "}").first?.thirdPartyKeyboardsBlocked == false)
+        #expect(IntuneGraphJSON.dataTransferProperties.contains("thirdPartyKeyboardsBlocked"))
+        #expect(!IntuneGraphJSON.ignoredProperties.contains { $0.name == "thirdPartyKeyboardsBlocked" })
+        #expect(throws: (any Error).self) { try Self.read(Self.minimal + #", "thirdPartyKeyboardsBlocked": "yes"}"#) }
+    }
+
+    @Test("bad input is an error with file, line, column and property path", arguments: [
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\",\n \"allowedOutboundDataTransferDestinations\": \"managedapps\", \"apps\": []}",
+         "p.json:2:45: allowedOutboundDataTransferDestinations: unknown managedAppDataTransferLevel value \"managedapps\"", "Did you mean 'managedApps'?"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\",\n\n \"printBlocked\": \"yes\", \"apps\": []}",
+         "p.json:3:18: printBlocked: must be true or false", "the string \"yes\""),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\", \"apps\": [],\n \"allowedOutboundDataTransferDestinations\": \"allApps\", \"disableProtectionOfManagedOutboundOpenInData\": true}",
+         "p.json:2:104: disableProtectionOfManagedOutboundOpenInData: is true but allowedOutboundDataTransferDestinations is allApps", "only when"),
+        ("{\"@odata.type\": \"#microsoft.graph.androidManagedAppProtection\", \"displayName\": \"P\", \"apps\": []}",
+         "p.json:1:17: @odata.type: unknown @odata.type \"#microsoft.graph.androidManagedAppProtection\"", "another platform"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\", \"apps\": [],\n   \"printBlock\": true}",
+         "p.json:2:4: printBlock: unknown property of iosManagedAppProtection", "Did you mean 'printBlocked'?"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\", \"appGroupType\": \"allMicrosoftApps\"}",
+         "p.json:1:1: has no apps", "Microsoft publishes no fixed list"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\", \"apps\": [],\n \"exemptedAppProtocols\": [{\"name\": \"x\", \"value\": \"skype;ma ilto;\"}]}",
+         "p.json:2:50: exemptedAppProtocols[0].value: malformed URL scheme 'ma ilto'", "separated by ';'"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\",\n \"apps\": [{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.androidMobileAppIdentifier\", \"packageId\": \"x\"}}]}",
+         "p.json:2:98: apps[0].mobileAppIdentifier.packageId: unknown key", "bundleId"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\", \"apps\": [], \"printBlock@odata.type\": \"x\"}",
+         "p.json:1:93: printBlock@odata.type: an annotation of printBlock", "Did you mean 'printBlocked'?"),
+        ("{\"displayName\": \"P\", \"apps\": []}", "p.json:1:1: has no @odata.type", "#microsoft.graph.iosManagedAppProtection"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\", \"apps\": [], \"allowedOutboundClipboardSharingExceptionLength\": 70000}",
+         "p.json:1:143: allowedOutboundClipboardSharingExceptionLength: is 70000", "0 to 65535"),
+        ("{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"P\", \"apps\": [], \"minimumPinLength\": \"six\"}",
+         "p.json:1:113: minimumPinLength: must be a whole number", "six"),
+    ])
+    func errors(_ text: String, _ prefix: String, _ hint: String) {
+        let error = Self.error(text)
+        let message = error?.description ?? "no error"
+        #expect(message.hasPrefix(prefix), "\(message)")
+        #expect(message.contains(hint), "\(message)")
+    }
+
+    @Test("every ignored property is documented once and is not a data-transfer property")
+    func ignoredList() {
+        let names = IntuneGraphJSON.ignoredProperties.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(Set(names).isDisjoint(with: IntuneGraphJSON.dataTransferProperties))
+        #expect(names.contains("pinRequired") && names.contains("saveAsBlocked"))
+    }
+
+    @Test("the devices file: facts read; a missing fact is an error naming it")
+    func devicesFile() throws {
+        let (apps, devices) = try IntuneDevicesJSON.read(Array(try String(contentsOfFile: Self.examples + "/devices.json", encoding: .utf8).utf8), file: "devices.json")
+        #expect(apps.count == 3 && apps[1].intuneSDKVersion == IntuneSDKVersion("14.4.1"))
+        #expect(devices.map(\.name) == ["employee-iphone", "contractor-ipad"])
+        #expect(devices[0].mdmEnrolled && devices[0].intuneMAMUPN && !devices[1].mdmEnrolled)
+        let result = Result { () throws(FormatError) in try IntuneDevicesJSON.read(Array(#"{"devices": {"d": {"installed": [], "mdmEnrolled": false}}}"#.utf8), file: "d.json") }
+        guard case .failure(let error) = result else {
+            Issue.record("a device without intuneMAMUPN was accepted")
+            return
+        }
+        #expect(error.description.contains("devices.d: has no intuneMAMUPN"), "\(error)")
+    }
+
+    @Test("SDK versions compare numerically")
+    func versions() {
+        #expect(IntuneSDKVersion("14.5.0")! > IntuneSDKVersion("14.4.99")!)
+        #expect(IntuneSDKVersion("14.5")! == IntuneSDKVersion("14.5.0")!)
+        #expect(IntuneSDKVersion("19.10.0")! > IntuneSDKVersion("19.9.0")!)
+        #expect(IntuneSDKVersion("1.x") == nil && IntuneSDKVersion("") == nil)
+    }
+}
+
+@Suite("Intune lint")
+struct IntuneLintTests {
+    @Test("each check finds what it names, and a clean policy gives nothing but the Mail note")
+    func checks() throws {
+        var policy = IntunePolicy(displayName: "P")
+        policy.send = .managedApps
+        policy.messaging = .blocked
+        policy.managedBrowser = .microsoftEdge
+        policy.exemptions = [IntuneExemption(name: "Legacy", schemes: ["tel", "telprompt", "sms", "mailto"])]
+        policy.apps = [try BundleID("com.corp.old"), try BundleID("com.corp.new")]
+        let device = IntuneDeviceProfile(name: "d", installed: [try BundleID("com.corp.old"), try BundleID("com.corp.new")])
+        let fleet = IntuneFleet(policies: [policy], apps: [IntuneApp(bundleID: try BundleID("com.corp.new"), intuneSDKVersion: IntuneSDKVersion("14.5.0"))], devices: [device])
+        let findings = IntuneLint.findings(fleet)
+        #expect(findings.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005"])
+        #expect(findings[0].message.contains("com.corp.old has an Intune SDK older than 14.5.0") && !findings[0].message.contains("com.corp.new"))
+        #expect(findings.prefix(4).allSatisfy { $0.severity == .warning } && findings[4].severity == .info)
+        var clean = policy
+        clean.exemptions = []
+        clean.messaging = .anyApp
+        clean.managedBrowserRequired = true
+        #expect(IntuneLint.findings(IntuneFleet(policies: [clean], devices: [device])).map(\.code) == ["IN005"])
+        clean.send = .allApps
+        #expect(IntuneLint.findings(IntuneFleet(policies: [clean], devices: [device])).isEmpty)
+        #expect(IntuneLint.checks.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005"])
+    }
+}

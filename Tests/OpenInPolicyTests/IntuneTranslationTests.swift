@@ -1,0 +1,266 @@
+import Foundation
+import Testing
+@testable import OpenInPolicy
+
+/// translate and the cross-vendor diff: identity on what is expressible, a report on what is not,
+/// and diff rows that pass as decision tables.
+@Suite("Intune translation and cross-vendor diff")
+struct IntuneTranslationTests {
+    static let root = URL(fileURLWithPath: RulesFolder.path).deletingLastPathComponent()
+
+    static func acme() throws -> Fleet {
+        try FleetJSON.read(Array(try Data(contentsOf: root.appendingPathComponent("Examples/fleet/acme.json"))), file: "acme.json")
+    }
+
+    static func device(_ name: String, _ installed: [String]) throws -> IntuneDeviceProfile {
+        IntuneDeviceProfile(name: name, installed: try installed.map { try BundleID($0) })
+    }
+
+    /// Every combination of the settings both vendors express exactly.
+    static var expressible: [IntunePolicy] {
+        var policies: [IntunePolicy] = []
+        for (send, dialer, messaging) in [(IntuneTransferLevel.allApps, IntuneDialerLevel.allApps, IntuneMessagingLevel.anyApp),
+                                          (.managedApps, .managedApps, .anyManagedApp), (.none, .blocked, .blocked)] {
+            for receive in IntuneTransferLevel.allCases {
+                for clipboard in [IntuneClipboardLevel.allApps, .managedAppsWithPasteIn, .blocked] {
+                    for (printBlocked, keyboardsBlocked) in [(false, false), (true, false), (false, true), (true, true)] {
+                        var policy = IntunePolicy(displayName: "P")
+                        policy.thirdPartyKeyboardsBlocked = keyboardsBlocked
+                        policy.send = send
+                        policy.dialer = dialer
+                        policy.messaging = messaging
+                        policy.receive = receive
+                        policy.clipboard = clipboard
+                        policy.printBlocked = printBlocked
+                        policy.apps = [try! BundleID("com.acme.hr")]
+                        policies.append(policy)
+                    }
+                }
+            }
+        }
+        return policies
+    }
+
+    @Test("Intune → AppConnect → Intune is the identity on every expressible setting, with an empty report both ways except the documented change of form")
+    func intuneRoundTrip() throws {
+        for policy in Self.expressible {
+            let intune = IntuneFleet(policies: [policy], devices: [try Self.device("d", ["com.acme.hr", "com.getdropbox.Dropbox"])])
+            let (fleet, notes) = PolicyTranslation.toAppConnect(intune)
+            // managedApps and none deliver encrypted in Intune, a dummy file in AppConnect: always reported.
+            let formNotes = notes.filter { $0.setting.hasPrefix("allowedOutboundDataTransferDestinations") }
+            #expect(notes.count == formNotes.count, "\(policy): \(notes)")
+            #expect(formNotes.isEmpty == (policy.send == .allApps))
+            // Block is the key set to false; Allow leaves it out (the app decides, as under Intune).
+            let keyboards = fleet.appConfigurations.first { $0.app == (try? BundleID("com.acme.hr")) }?.config[AppConfig.allowCustomKeyboardsKey]
+            #expect(keyboards == (policy.thirdPartyKeyboardsBlocked ? "false" : nil))
+            let back = PolicyTranslation.toIntune(fleet)
+            #expect(!back.notes.contains { $0.setting.contains(AppConfig.allowCustomKeyboardsKey) || $0.setting.contains("keyboards") }, "\(back.notes)")
+            let translated = try #require(back.policies.first { $0.targets(try BundleID("com.acme.hr")) })
+            #expect(translated.send == policy.send && translated.receive == policy.receive && translated.clipboard == policy.clipboard
+                        && translated.printBlocked == policy.printBlocked && translated.dialer == policy.dialer && translated.messaging == policy.messaging
+                        && translated.thirdPartyKeyboardsBlocked == policy.thirdPartyKeyboardsBlocked,
+                    "\(policy.send) \(policy.receive) \(policy.clipboard) → \(translated.send) \(translated.receive) \(translated.clipboard)")
+            #expect(translated.exemptions.isEmpty && !translated.filterOpenInToOnlyManagedApps && !translated.disableProtectionOfManagedOutboundOpenInData)
+        }
+    }
+
+    @Test("AppConnect → Intune → AppConnect gives every app the same controls on what is expressible")
+    func appConnectRoundTrip() throws {
+        let settings: [(PolicySetting, OpenFromPolicy, PasteboardPolicy, PrintPolicy)] = [
+            (.status(.authorized), OpenFromPolicy(status: .authorized), .authorized, .authorized),
+            (.allAppConnectApps, OpenFromPolicy(.allAppConnectApps), .secureCopy, .unauthorized),
+            (.status(.unauthorized), OpenFromPolicy(status: .unauthorized), .unauthorized, .authorized),
+        ]
+        for ((openIn, openFrom, pasteboard, print), keyboards) in settings.flatMap({ setting in [nil, "false", "true"].map { (setting, $0) } }) {
+            let drag: DragAndDropPolicy = openIn == .status(.authorized) ? .all : openIn == .allAppConnectApps ? .appConnect : .none
+            let controls = PolicyControls(openIn: openIn, openFrom: openFrom, pasteboard: pasteboard, print: print, dragAndDrop: drag)
+            let hr = try BundleID("com.acme.hr")
+            let fleet = Fleet(global: GlobalPolicy(authorizeAppsWithoutContainerPolicy: false, controls: controls),
+                              containerPolicies: [ContainerPolicy(name: "HR", app: hr, labels: [], controls: controls)],
+                              appConfigurations: keyboards.map { [AppConfiguration(app: hr, labels: [], config: AppConfig([AppConfig.allowCustomKeyboardsKey: $0]))] } ?? [],
+                              apps: [FleetApp(bundleID: hr, appConnect: true)],
+                              devices: [DeviceProfile(name: "d", labels: [], installed: [hr])])
+            let (_, intune, notes) = PolicyTranslation.toIntune(fleet)
+            let (back, _) = PolicyTranslation.toAppConnect(intune)
+            let translated = try #require(back.containerPolicies.first { $0.app == hr }).controls
+            #expect(translated.openIn == controls.openIn && translated.openFrom?.setting == controls.openFrom?.setting
+                        && translated.pasteboard == controls.pasteboard && translated.print == controls.print && translated.dragAndDrop == controls.dragAndDrop,
+                    "\(controls) → \(translated)")
+            // false comes back as false; true and not set come back as not set, which decides alike while the app
+            // does not refuse custom keyboards itself (when it does, translate reports it: reportsKeyboards).
+            let backKeyboards = back.appConfigurations.first { $0.app == hr }?.config.allowsCustomKeyboards
+            #expect(backKeyboards == (keyboards == "false" ? false : nil), "\(keyboards ?? "not set") → \(String(describing: backKeyboards))")
+            // Only the change of form between a dummy file and an encrypted one is reported.
+            #expect(notes.allSatisfy { $0.setting.hasPrefix("openInPolicy") }, "\(notes)")
+            #expect(notes.isEmpty == (openIn == .status(.authorized)))
+        }
+    }
+
+    @Test("what Intune cannot express is reported, each with what was chosen and what changes")
+    func reportsTheInexpressible() throws {
+        let (policies, _, notes) = PolicyTranslation.toIntune(try Self.acme())
+        #expect(policies.map(\.displayName) == ["HR", "Viewer", "Email+"])
+        let settings = notes.map(\.setting)
+        #expect(settings.contains("openInPolicy: whitelist"))
+        #expect(settings.contains("labels: Employees"))
+        #expect(settings.contains { $0.hasPrefix("dragAndDropPolicy") })
+        #expect(settings.contains("emailPlusInstalled: true"))
+        #expect(notes.allSatisfy { !$0.chosen.isEmpty && !$0.changes.isEmpty })
+        // The native Mail pair in a whitelist becomes the mailto exemption, and is reported.
+        var fleet = try Self.acme()
+        fleet.containerPolicies[0].controls.openInWhitelist = Whitelist([.mailActivity, .mobileMail])
+        let (mailPolicies, _, mailNotes) = PolicyTranslation.toIntune(fleet)
+        #expect(mailPolicies[0].exemptedSchemes == ["mailto"])
+        #expect(mailNotes.contains { $0.setting == "openInWhitelist: the native Mail pair" && $0.changes.contains("14.5.0") })
+    }
+
+    @Test("custom keyboards: what Intune cannot say is reported; one policy over apps that differ blocks them all, reported as newly blocked")
+    func reportsKeyboards() throws {
+        let hr = try BundleID("com.acme.hr"), viewer = try BundleID("com.acme.viewer"), notes = try BundleID("com.acme.notes")
+        let controls = PolicyControls(openIn: .status(.authorized), openFrom: OpenFromPolicy(status: .authorized), pasteboard: .authorized, print: .authorized, dragAndDrop: .all)
+        var refusing = AppFacts()
+        refusing.allowsCustomKeyboards = false
+        func fleet(_ configs: [(BundleID, String)], apps: [FleetApp], containers: [BundleID]) -> Fleet {
+            Fleet(global: GlobalPolicy(authorizeAppsWithoutContainerPolicy: true, controls: controls),
+                  containerPolicies: containers.map { ContainerPolicy(name: $0.rawValue, app: $0, labels: [], controls: controls) },
+                  appConfigurations: configs.map { AppConfiguration(app: $0.0, labels: [], config: AppConfig([AppConfig.allowCustomKeyboardsKey: $0.1])) },
+                  apps: apps, devices: [DeviceProfile(name: "d", labels: [], installed: apps.map(\.bundleID))])
+        }
+        // A value that is neither true nor false: blocked, reported, no decision changes.
+        var (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "TRUE")], apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(found.contains { $0.setting.contains("\"TRUE\"") && $0.changes.hasPrefix("none") })
+        // Not set, the app refusing itself: blocked, reported.
+        (policies, _, found) = PolicyTranslation.toIntune(fleet([], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(found.contains { $0.setting.contains("refuses custom keyboards itself") })
+        // true over the app's own refusal: not blocked, reported.
+        (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "true")], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [false])
+        #expect(found.contains { $0.setting.contains("over the app's own refusal") })
+        // The global policy's one Intune policy over an app that allows and one that refuses: blocked, newly blocked reported.
+        (policies, _, found) = PolicyTranslation.toIntune(fleet([(viewer, "false")], apps: [FleetApp(bundleID: viewer, appConnect: true), FleetApp(bundleID: notes, appConnect: true)], containers: []))
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(found.contains { $0.chosen.contains("fail closed") && $0.changes.contains("com.acme.notes") && $0.changes.contains("newly blocked") })
+        // Plain true and false, and not set with the app allowing: expressed exactly, nothing reported about keyboards.
+        for (configs, blocked) in [([(hr, "true")], false), ([(hr, "false")], true), ([], false)] {
+            (policies, _, found) = PolicyTranslation.toIntune(fleet(configs, apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
+            #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [blocked])
+            #expect(!found.contains { $0.setting.contains("KEYBOARDS") || $0.setting.contains("keyboards") })
+        }
+    }
+
+    @Test("the Graph JSON translate writes reads back as the same policies")
+    func graphJSONReadsBack() throws {
+        let policies = PolicyTranslation.toIntune(try Self.acme()).policies
+        let read = try IntuneGraphJSON.read(Array(PolicyTranslation.graphJSON(policies).utf8), file: "out.json")
+        #expect(read.count == policies.count)
+        for (a, b) in zip(read, policies) {
+            #expect(a.send == b.send && a.receive == b.receive && a.clipboard == b.clipboard && a.apps == b.apps && a.exemptions == b.exemptions
+                        && a.thirdPartyKeyboardsBlocked == b.thirdPartyKeyboardsBlocked)
+        }
+        // thirdPartyKeyboardsBlocked is written, read back, and comes out of the fleet file as the key set to false.
+        var blocked = policies
+        blocked[0].thirdPartyKeyboardsBlocked = true
+        let reread = try IntuneGraphJSON.read(Array(PolicyTranslation.graphJSON(blocked).utf8), file: "out.json")
+        #expect(reread.map(\.thirdPartyKeyboardsBlocked) == blocked.map(\.thirdPartyKeyboardsBlocked))
+        let keyboardFleet = try FleetJSON.read(Array(PolicyTranslation.fleetJSON(PolicyTranslation.toAppConnect(
+            IntuneFleet(policies: reread, devices: [try Self.device("d", ["com.acme.hr"])])).fleet).utf8), file: "fleet.json")
+        #expect(keyboardFleet.appConfigurations.map { $0.config[AppConfig.allowCustomKeyboardsKey] } == blocked[0].apps.map { _ in "false" })
+        let fleetText = PolicyTranslation.fleetJSON(PolicyTranslation.toAppConnect(IntuneFleet(policies: read, devices: [try Self.device("d", ["com.acme.hr"])])).fleet)
+        let fleet = try FleetJSON.read(Array(fleetText.utf8), file: "fleet.json")
+        #expect(fleet.containerPolicies.count == 3)
+    }
+
+    @Test("AppConnect against Intune (either way round): every group appears, every changed flow's rows pass as decision tables; Intune against itself: no change")
+    func crossVendorDiff() throws {
+        let acme = try Self.acme()
+        let (_, intune, _) = PolicyTranslation.toIntune(acme)
+        let changes = try CrossVendorDiff.compare(old: .appConnect(acme), new: .intune(intune))
+        #expect(!changes.isEmpty)
+        #expect(Set(changes.map(\.group)).isSuperset(of: [.newlyAllowed, .changedForm]))
+        // Against the example Intune export (Outlook managed, the viewer restricted), all three groups.
+        let export = try IntuneGraphJSON.read(path: Self.root.appendingPathComponent("Examples/intune/acme-app-protection.json").path)
+        let facts = try IntuneDevicesJSON.read(Array(try Data(contentsOf: Self.root.appendingPathComponent("Examples/intune/devices.json"))), file: "devices.json")
+        let example = IntuneFleet(policies: export.policies, apps: facts.apps, devices: facts.devices)
+        let moved = try CrossVendorDiff.compare(old: .appConnect(acme), new: .intune(example))
+        #expect(Set(moved.map(\.group)) == Set(FlowChange.Group.allCases))
+        #expect(moved.contains { $0.group == .newlyBlocked && $0.request.channel == .mailCompose && $0.new.sender.rule.rawValue == "intune.mail-compose.blocked" })
+        // A document to Dropbox: a dummy file under AppConnect, an encrypted one under Intune.
+        #expect(changes.contains { $0.group == .changedForm && $0.old.outcome == .substituteDummyFile && $0.new.outcome == .deliverEncrypted })
+        var text = "| " + FlowChange.tableColumns.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: FlowChange.tableColumns.count) + "\n"
+        for (index, change) in changes.enumerated() {
+            for row in change.tableRows(id: "c\(index)") { text += "| " + row.joined(separator: " | ") + " |\n" }
+        }
+        let cases = try DecisionTables.parse(text, file: "diff.md")
+        #expect(cases.count >= changes.count)
+        let failures = cases.map(DecisionTables.run).compactMap(\.failureMessage)
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        // The same, with AppConnect as the new side.
+        let back = try CrossVendorDiff.compare(old: .intune(intune), new: .appConnect(acme))
+        #expect(back.count == changes.count)
+        var backText = "| " + FlowChange.tableColumns.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: FlowChange.tableColumns.count) + "\n"
+        for (index, change) in back.enumerated() {
+            for row in change.tableRows(id: "b\(index)") { backText += "| " + row.joined(separator: " | ") + " |\n" }
+        }
+        let backFailures = try DecisionTables.parse(backText, file: "back.md").map(DecisionTables.run).compactMap(\.failureMessage)
+        #expect(backFailures.isEmpty, "\(backFailures.prefix(5))")
+        // Intune against itself: nothing changes.
+        #expect(try CrossVendorDiff.compare(old: .intune(intune), new: .intune(intune)).isEmpty)
+    }
+
+    @Test("end to end under Intune: a managed receiver's Receive data setting decides too")
+    func endToEnd() throws {
+        var sender = IntunePolicy(displayName: "S")
+        sender.send = .managedApps
+        sender.apps = [try BundleID("com.corp.a")]
+        var receiver = IntunePolicy(displayName: "R")
+        receiver.receive = .none
+        receiver.apps = [try BundleID("com.corp.b")]
+        let fleet = IntuneFleet(policies: [sender, receiver], devices: [try Self.device("d", ["com.corp.a", "com.corp.b", "com.getdropbox.Dropbox"])])
+        let toB = try fleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .documentInteraction, target: try BundleID("com.corp.b")))
+        #expect(toB.sender.outcome == .allow && toB.receiver?.outcome == .deny && toB.outcome == .deny)
+        let toDropbox = try fleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .documentInteraction, target: try BundleID("com.getdropbox.Dropbox")))
+        #expect(toDropbox.outcome == .deliverEncrypted && toDropbox.receiver == nil)
+        // A paste: the copying app's clipboard level, then the receiving app's own level on what it lets in.
+        var pasteFleet = fleet
+        pasteFleet.policies[1].clipboard = .blocked
+        let pasteIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(pasteIntoB.sender.rule.rawValue == "intune.copy.all-apps" && pasteIntoB.receiver?.rule.rawValue == "intune.paste.blocked" && pasteIntoB.outcome == .deny)
+        pasteFleet.policies[1].clipboard = .managedApps
+        let managedIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.a"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(managedIntoB.receiver?.rule.rawValue == "intune.paste.managed-source" && managedIntoB.outcome == .allow)
+        let dropboxIntoB = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.getdropbox.Dropbox"), channel: .paste, target: try BundleID("com.corp.b")))
+        #expect(dropboxIntoB.sender.rule.rawValue == "intune.unmanaged.allow" && dropboxIntoB.receiver?.rule.rawValue == "intune.paste.unmanaged-source" && dropboxIntoB.outcome == .deny)
+        let intoDropbox = try pasteFleet.decide(device: "d", try FleetRequest(from: try BundleID("com.corp.b"), channel: .paste, target: try BundleID("com.getdropbox.Dropbox")))
+        #expect(intoDropbox.receiver == nil && intoDropbox.outcome == .deny)
+        var conflict = fleet
+        conflict.policies[1].apps.append(try BundleID("COM.corp.A"))
+        #expect(throws: FleetError.self) { try conflict.checkConflicts() }
+    }
+}
+
+extension IntuneTranslationTests {
+    @Test("paths under Intune: readable deliveries only, shortest first; an app open to all apps is a way out")
+    func paths() throws {
+        var closed = IntunePolicy(displayName: "Closed")
+        closed.send = .managedApps
+        closed.apps = [try BundleID("com.corp.a")]
+        // Left at its default (Any app), the clipboard alone would take content to Dropbox in one hop.
+        let leaky = IntuneFleet(policies: [closed], devices: [IntuneDeviceProfile(name: "d", installed: [try BundleID("com.corp.a"), try BundleID("com.getdropbox.Dropbox")])])
+        let viaPaste = try leaky.paths(device: "d", from: try BundleID("com.corp.a")).first { $0.to == .app(try BundleID("com.getdropbox.Dropbox")) }
+        #expect(viaPaste?.hops.map(\.decision.request.channel) == [.paste])
+        closed.clipboard = .managedApps
+        var open = IntunePolicy(displayName: "Open")
+        open.apps = [try BundleID("com.corp.b")]
+        let device = IntuneDeviceProfile(name: "d", installed: [try BundleID("com.corp.a"), try BundleID("com.corp.b"), try BundleID("com.getdropbox.Dropbox")])
+        let fleet = IntuneFleet(policies: [closed, open], devices: [device])
+        let paths = try fleet.paths(device: "d", from: try BundleID("com.corp.a"))
+        let dropbox = try #require(paths.first { $0.to == .app(try BundleID("com.getdropbox.Dropbox")) })
+        #expect(dropbox.hops.map(\.to.description) == ["com.corp.b", "com.getdropbox.Dropbox"])
+        let b = try BundleID("com.corp.b")
+        #expect(fleet.isOutside(dropbox.to, on: device) && !fleet.isOutside(.app(b), on: device))
+        let short = try fleet.paths(device: "d", from: try BundleID("com.corp.a"), maxHops: 1)
+        #expect(!short.isEmpty && short.allSatisfy { $0.hops.count == 1 && !fleet.isOutside($0.to, on: device) })
+    }
+}
