@@ -21,8 +21,12 @@ import Testing
     @Test func oneInitializerSetsEveryControl() throws {
         let policy = try Policy(status: .whitelist, whitelist: ["com.example.viewer"], dragAndDrop: DragAndDropPolicy.none,
                                 openFrom: OpenFromPolicy(status: .whitelist, whitelist: try Whitelist(["com.example.scanner"])),
-                                pasteboard: .unauthorized, print: .authorized)
+                                pasteboard: .unauthorized, print: .authorized, webDLP: .notAllowed,
+                                excludedActivityTypes: [try BundleID("com.apple.UIKit.activity.AirDrop")])
         let evaluator = Evaluator(policy: policy)
+        #expect(try evaluator.decideOrThrow(channel: "open-url", url: "https://example.com/").rule.rawValue == "web-dlp.blocked")
+        #expect(try evaluator.decideOrThrow(channel: "activity-view", target: "com.apple.UIKit.activity.AirDrop").rule.rawValue
+                == "activity-view.excluded-activity")
         #expect(try evaluator.decideOrThrow(channel: "open-from", source: "com.example.scanner").rule.rawValue == "open-from.listed-source")
         #expect(try evaluator.decideOrThrow(channel: "copy").rule.rawValue == "copy.unauthorized")
         #expect(try evaluator.decideOrThrow(channel: "print").rule.rawValue == "print.authorized")

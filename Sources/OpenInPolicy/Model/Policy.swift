@@ -30,7 +30,7 @@ public struct Policy: Sendable, Hashable {
 
     /// Creates a policy that sets any control; everything but the status has a permissive-to-describe,
     /// restrictive-to-enforce default, and the controls beyond Open In (``openFrom``, ``pasteboard``,
-    /// ``print``) are not set unless given (a request on their channel is then refused, or an error
+    /// ``print``, ``webDLP``) are not set unless given (a request on their channel is then refused, or an error
     /// with ``Evaluator/decideOrThrow(_:)``).
     ///
     /// ```swift
@@ -48,6 +48,8 @@ public struct Policy: Sendable, Hashable {
         openFrom: OpenFromPolicy? = nil,
         pasteboard: PasteboardPolicy? = nil,
         print: PrintPolicy? = nil,
+        webDLP: WebDLPPolicy? = nil,
+        excludedActivityTypes: [BundleID] = [],
         enforcing: Bool = true
     ) {
         self.status = status
@@ -60,6 +62,8 @@ public struct Policy: Sendable, Hashable {
         self.openFrom = openFrom
         self.pasteboard = pasteboard
         self.print = print
+        self.webDLP = webDLP
+        self.excludedActivityTypes = excludedActivityTypes
         self.enforcing = enforcing
     }
 
@@ -68,7 +72,7 @@ public struct Policy: Sendable, Hashable {
     /// ```swift
     /// let policy = try Policy(status: .whitelist, whitelist: ["com.apple.UIKit.activity.Mail", "com.apple.mobilemail"])
     /// ```
-    /// The other parameters are those of ``init(status:whitelist:config:infoPlist:device:app:dragAndDrop:openFrom:pasteboard:print:enforcing:)``.
+    /// The other parameters are those of ``init(status:whitelist:config:infoPlist:device:app:dragAndDrop:openFrom:pasteboard:print:webDLP:excludedActivityTypes:enforcing:)``.
     /// - Throws: ``InputError/malformedBundleID(_:reason:)`` for the first string that is not a bundle ID
     ///   (never a policy that silently drops it).
     public init(
@@ -82,10 +86,13 @@ public struct Policy: Sendable, Hashable {
         openFrom: OpenFromPolicy? = nil,
         pasteboard: PasteboardPolicy? = nil,
         print: PrintPolicy? = nil,
+        webDLP: WebDLPPolicy? = nil,
+        excludedActivityTypes: [BundleID] = [],
         enforcing: Bool = true
     ) throws(InputError) {
         self.init(status: status, whitelist: try Whitelist(whitelist), config: config, infoPlist: infoPlist, device: device, app: app,
-                  dragAndDrop: dragAndDrop, openFrom: openFrom, pasteboard: pasteboard, print: print, enforcing: enforcing)
+                  dragAndDrop: dragAndDrop, openFrom: openFrom, pasteboard: pasteboard, print: print, webDLP: webDLP,
+                  excludedActivityTypes: excludedActivityTypes, enforcing: enforcing)
     }
 
     /// Reads the policy file at `path`, a JSON policy or an `AppConnect.plist` (no Foundation needed).
