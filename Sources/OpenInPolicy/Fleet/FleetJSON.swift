@@ -33,7 +33,7 @@ public enum FleetJSON {
     static let globalKeys = ["description", "authorizeAppsWithoutContainerPolicy"] + controlKeys
     static let containerKeys = ["name", "description", "app", "labels"] + controlKeys
     static let configurationKeys = ["name", "app", "labels", "config"]
-    static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist"]
+    static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist", "allowsCustomKeyboards"]
     static let deviceKeys = ["labels", "installed", "schemeHandlers", "emailPlusInstalled", "emailPlusBundleIDs", "secureServicesAvailable"]
 
     /// Reads a fleet file's text.
@@ -199,7 +199,7 @@ public enum FleetJSON {
     }
 
     static func readApp(_ cursor: JSONCursor) throws(FormatError) -> FleetApp {
-        let fields = try members(cursor, allowed: appKeys, what: "an app: bundleID, appconnect, urlSchemes, infoPlist")
+        let fields = try members(cursor, allowed: appKeys, what: "an app: bundleID, appconnect, urlSchemes, infoPlist, allowsCustomKeyboards")
         guard let id = fields["bundleID"] else { throw cursor.error("bundleID is missing: give the app's bundle ID") }
         guard let appConnect = fields["appconnect"] else {
             throw cursor.error("appconnect is missing: say whether the app embeds AppConnect (true or false)")
@@ -216,6 +216,9 @@ public enum FleetJSON {
                 }
             }
         }
+        // The app's answer to -shouldAllowExtensionPointIdentifier: for custom keyboards (default true),
+        // asked only when its app configuration does not set MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS.
+        if let keyboards = fields["allowsCustomKeyboards"] { app.app.allowsCustomKeyboards = try keyboards.bool() }
         if let schemes = fields["urlSchemes"] {
             for (scheme, element) in try schemes.strings(what: "the app's own URL schemes") {
                 do throws(InputError) {
