@@ -8,12 +8,14 @@
 ///   "containerPolicies": [{"name": "HR", "app": "com.corp.hr", "labels": ["Sales"],
 ///                          "openInPolicy": "whitelist", "openInWhitelist": ["com.corp.viewer"]}],
 ///   "appConfigurations": [{"app": "com.corp.hr", "labels": ["Sales"], "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "true"}}],
-///   "apps": [{"bundleID": "com.corp.hr", "appconnect": true}, {"bundleID": "com.getdropbox.Dropbox", "appconnect": false}],
+///   "apps": [{"bundleID": "com.corp.hr", "appconnect": true, "allowsCustomKeyboards": false}, {"bundleID": "com.getdropbox.Dropbox", "appconnect": false}],
 ///   "devices": {"sales-iphone": {"labels": ["Sales"], "installed": ["com.corp.hr", "com.getdropbox.Dropbox"],
 ///                                "schemeHandlers": {"dropbox": "com.getdropbox.Dropbox"}, "secureServicesAvailable": true}}
 /// }
 /// ```
 ///
+/// An app's `allowsCustomKeyboards` (default `true`) is its own answer on custom keyboards, asked
+/// only when its app configuration does not set `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`.
 /// A policy object's controls use the policy file's keys and values (``PolicyJSON``). Fails
 /// closed: an unknown key (with "Did you mean"), a value of the wrong type, an invalid bundle
 /// ID, a key that belongs elsewhere in a fleet (`device`, `config`, `infoPlist`) is an error
