@@ -94,12 +94,13 @@ struct FleetCommand: Command {
               paths   Where the from app's documents can end up on each device: every app
                       reachable, each with its shortest chain; per hop the channel and the rules
                       that let the document go. A web address (http, https) carries no document
-                      and is not followed.
+                      and is not followed, nor is keyboard (typing moves no document).
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
-                      one grid per channel that names its receiver, each cell the end-to-end outcome.
+                      one grid per channel that names its receiver, each cell the end-to-end outcome;
+                      then each sender's keyboard line: a third-party keyboard, the system keyboard.
               lint    Fleet-level mistakes, each with a code and a fix.
-              diff    End-to-end flows and leak paths that open or close between two fleet
-                      files, per device. With Intune app protection policies (Graph JSON, with
+              diff    End-to-end flows (keyboards included) and leak paths that open or close
+                      between two fleet files, per device. With Intune app protection policies (Graph JSON, with
                       --devices) on either side: every flow (sender × receiver × channel, per
                       device) that decides differently, grouped as newly allowed (a leak), newly
                       blocked and changed form (dummy file ↔ encrypted); --rows prints them as

@@ -136,6 +136,7 @@ enum FleetEval {
     }
 
     static func receiverAbsence(_ decision: FleetDecision) -> String {
+        if decision.request.channel == .keyboard { return "a keyboard extension is not an app receiving a document: the sender alone decides" }
         if !decision.delivers { return "nothing reaches another app" }
         if !decision.request.channel.hasReceiverPart { return "the receiver does not decide \(decision.request.channel)" }
         guard let app = decision.receiverApp else { return "the receiving app is not known" }

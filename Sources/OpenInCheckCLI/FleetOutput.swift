@@ -35,7 +35,13 @@ enum FleetOutput {
                     }
                     console.stdout.write("]")
                 }
-                console.stdout.write("}}")
+                // Per sender: typing with a third-party keyboard, then with the system keyboard.
+                console.stdout.write("},\n \"keyboard\": [")
+                for s in matrix.senders.indices {
+                    let pair = [false, true].map { matrix.keyboard(sender: s, system: $0).map { "\"\($0.rawValue)\"" } ?? "null" }
+                    console.stdout.write((s == 0 ? "\n   [" : ",\n   [") + pair.joined(separator: ",") + "]")
+                }
+                console.stdout.write("]}")
             }
             console.stdout.write("\n]\n")
         case .text, .markdown:
@@ -74,6 +80,12 @@ enum FleetOutput {
                 text += row.trimmingTrailingSpaces + "\n"
             }
         }
+        text += "\nkeyboard (typing in the sender)\n" + ("  " + "sender".padding(width) + "  third-party  system").trimmingTrailingSpaces + "\n"
+        for (s, sender) in matrix.senders.enumerated() {
+            let row = "  " + DecisionText.escaped(sender.rawValue).padding(width) + "  " + cell(matrix.keyboard(sender: s, system: false)).padding(11)
+                + "  " + cell(matrix.keyboard(sender: s, system: true))
+            text += row.trimmingTrailingSpaces + "\n"
+        }
         text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
         let encrypted = matrix.channels.contains { channel in
             matrix.senders.indices.contains { s in matrix.receivers.indices.contains { matrix.outcome(channel, sender: s, receiver: $0) == .deliverEncrypted } }
@@ -90,6 +102,10 @@ enum FleetOutput {
             for (s, sender) in matrix.senders.enumerated() {
                 text += "| `\(sender)` | " + matrix.receivers.indices.map { cell(matrix.outcome(channel, sender: s, receiver: $0)) }.joined(separator: " | ") + " |\n"
             }
+        }
+        text += "\n**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n"
+        for (s, sender) in matrix.senders.enumerated() {
+            text += "| `\(sender)` | \(cell(matrix.keyboard(sender: s, system: false))) | \(cell(matrix.keyboard(sender: s, system: true))) |\n"
         }
         return text
     }

@@ -168,6 +168,8 @@ enum IntuneFleetOutput {
         text += "  sender    \(decision.sender.outcome)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
         if let receiver = decision.receiver {
             text += "  receiver  \(receiver.outcome)  [\(receiver.rule)]  \(DecisionText.escaped(receiver.reason))\n"
+        } else if decision.request.channel == .keyboard {
+            text += "  receiver  -  (a keyboard extension is not an app receiving data: the sender alone decides)\n"
         } else {
             text += "  receiver  -  (no policy-managed receiver decides)\n"
         }

@@ -203,13 +203,14 @@ import FoundationXML
             COMP_WORDS=(openin-check eval --chan); COMP_CWORD=2; _openin_check; echo "${COMPREPLY[*]}"
             COMP_WORDS=(openin-check eval --channel mail); COMP_CWORD=3; _openin_check; echo "${COMPREPLY[*]}"
             COMP_WORDS=(openin-check di); COMP_CWORD=1; _openin_check; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(openin-check fleet eval --channel key); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
             """, script]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(text == "--channel\nmail-link mail-compose\ndiff\n")
+        #expect(text == "--channel\nmail-link mail-compose\ndiff\nkeyboard\n")
     }
 
     @Test func versionNamesTheCommitOnlyWhenTheBuildDid() throws {

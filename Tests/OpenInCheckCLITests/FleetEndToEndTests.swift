@@ -87,6 +87,77 @@ import Testing
         #expect(markdown.stdout.contains("| sender | `com.acme.hr` |"))
     }
 
+    /// `keyboard` in every fleet verb that decides it: eval (flags and a stream), the matrix's keyboard line in each
+    /// format, same-vendor and cross-vendor diff (a third-party keyboard newly allowed is a leak, exit 2).
+    @Test func keyboardAcrossTheFleetVerbs() throws {
+        let refusing = "Examples/fleet/acme-keyboards.json"
+        let eval = try BuiltBinary.run(["fleet", "eval", "--fleet", refusing, "--device", "employee-iphone", "--from", "com.acme.hr",
+                                        "--channel", "keyboard", "--target", "com.example.swiftkey"])
+        #expect(eval.status == 2)
+        #expect(eval.stdout.contains("  sender    com.acme.hr: deny  [keyboard.custom-refused-by-config]"))
+        #expect(eval.stdout.contains("  receiver  none: a keyboard extension is not an app receiving a document: the sender alone decides\n"))
+        let stream = try BuiltBinary.run(["fleet", "eval", "--fleet", refusing, "--device", "employee-iphone", "-"], stdin: """
+            {"id": 1, "from": "com.acme.viewer", "channel": "keyboard", "target": "com.example.swiftkey"}
+            {"id": 2, "from": "com.acme.viewer", "channel": "keyboard"}
+            {"id": 3, "from": "com.getdropbox.Dropbox", "channel": "keyboard", "target": "com.example.swiftkey"}
+            {"id": 4, "from": "com.acme.hr", "channel": "keyboard", "url": "https://example.com"}
+
+            """)
+        let lines = stream.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[0].contains(#""outcome":"deny","sender":{"app":"com.acme.viewer","rule":"keyboard.custom-refused-by-app""#) && lines[0].hasSuffix(#""receiver":null}"#))
+        #expect(lines[1].contains(#""rule":"keyboard.system""#) && lines[1].contains(#""outcome":"allow""#))
+        #expect(lines[2].contains(#""outcome":"allow","to":"com.example.swiftkey","sender":{"app":"com.getdropbox.Dropbox","rule":"not-enforcing.allow""#))
+        #expect(lines[3].hasPrefix(#"{"line":4,"id":4,"error":"channel keyboard does not take 'url'"#))
+
+        let text = try BuiltBinary.run(["fleet", "matrix", "--fleet", refusing, "--device", "employee-iphone"])
+        #expect(text.stdout.contains("""
+
+            keyboard (typing in the sender)
+              sender                        third-party  system
+              com.acme.hr                   deny         allow
+              com.acme.viewer               deny         allow
+              com.mobileiron.ios.emailplus  allow        allow
+
+            """))
+        let json = try BuiltBinary.run(["fleet", "matrix", "--fleet", refusing, "--format", "json"])
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(devices.count == 2)
+        #expect(devices[0]["keyboard"] as? [[String]] == [["deny", "allow"], ["deny", "allow"], ["allow", "allow"], ["allow", "allow"], ["allow", "allow"], ["allow", "allow"]])
+        // On the contractor iPad the HR configuration does not apply (label Employees), and Email+ and Outlook are not installed.
+        let contractor = try #require(devices[1]["keyboard"] as? [Any])
+        #expect(contractor.map { ($0 as? [String])?.first ?? "null" } == ["allow", "deny", "null", "null", "allow", "allow"])
+        let markdown = try BuiltBinary.run(["fleet", "matrix", "--fleet", refusing, "--device", "employee-iphone", "--format", "markdown"])
+        #expect(markdown.stdout.contains("**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n| `com.acme.hr` | deny | allow |\n"))
+
+        let diff = try BuiltBinary.run(["fleet", "diff", refusing, Self.fleet])
+        #expect(diff.status == 2)
+        #expect(diff.stdout == """
+            + employee-iphone flow opened: keyboard com.acme.hr → third-party keyboard  (deny → allow)
+            + employee-iphone flow opened: keyboard com.acme.viewer → third-party keyboard  (deny → allow)
+            + contractor-ipad flow opened: keyboard com.acme.viewer → third-party keyboard  (deny → allow)
+            3 opened, 0 closed
+
+            """)
+        let back = try BuiltBinary.run(["fleet", "diff", Self.fleet, refusing, "--device", "contractor-ipad"])
+        #expect(back.status == 0)
+        #expect(back.stdout == "- contractor-ipad flow closed: keyboard com.acme.viewer → third-party keyboard  (allow → deny)\n0 opened, 1 closed\n")
+
+        // To Intune (Allow third-party keyboards) and back to the refusing fleet.
+        let intune = ["Examples/intune/acme-app-protection.json", "--devices", "Examples/intune/devices.json", "--device", "employee-iphone"]
+        let toIntune = try BuiltBinary.run(["fleet", "diff", refusing] + intune + ["--format", "json"])
+        #expect(toIntune.status == 2)
+        let changes = try #require(try JSONSerialization.jsonObject(with: Data(toIntune.stdout.utf8)) as? [[String: Any]])
+        let keyboards = changes.filter { $0["channel"] as? String == "keyboard" }
+        #expect(keyboards.map { "\($0["group"] ?? "") \($0["from"] ?? "") \($0["target"] ?? "")" }
+                == ["newly allowed com.acme.hr third-party-keyboard.openin-check", "newly allowed com.acme.viewer third-party-keyboard.openin-check"])
+        let fromIntune = try BuiltBinary.run(["fleet", "diff", "Examples/intune/acme-app-protection.json", refusing, "--devices", "Examples/intune/devices.json",
+                                              "--device", "employee-iphone"])
+        #expect(fromIntune.stdout.contains("  employee-iphone  keyboard com.acme.hr → third-party keyboard  allow → deny  [keyboard.custom-refused-by-config]\n"))
+        #expect(fromIntune.stdout.contains("  employee-iphone  keyboard com.acme.viewer → third-party keyboard  allow → deny  [keyboard.custom-refused-by-app]\n"))
+        #expect(!fromIntune.stdout.contains("system keyboard"))
+    }
+
     @Test func lintAndDiff() throws {
         let lint = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet])
         #expect(lint.status == 2)

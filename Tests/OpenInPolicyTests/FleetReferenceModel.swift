@@ -33,6 +33,8 @@ import Testing
         var handlers: [(scheme: String, app: String)]
         var secureServices: Bool
         var config: [(app: String, key: String, value: String)]
+        /// The apps whose `allowsCustomKeyboards` is false (its -shouldAllowExtensionPointIdentifier: says no).
+        var refusesKeyboards: [String] = []
     }
 
     static let ids = ["com.a.one", "com.a.two", "com.a.three", "com.b.four", "com.b.five", "com.c.six", "com.mobileiron.ios.emailplus", "com.apple.mobilemail"]
@@ -77,9 +79,16 @@ import Testing
         if random.percent(30), let app = apps.randomElement(using: &random) {
             config.append((app.id, random.pick(["MI_AC_DISABLE_OPEN_IN_ENFORCEMENT", "MI_AC_DISABLE_SCHEME_BLOCKING"]), random.pick(["yes", "true"])))
         }
-        return Spec(authorizeByDefault: random.percent(50), global: randomControls(&random, complete: true), containers: containers, apps: apps,
-                    labels: Array(Set(random.some(labelNames, upTo: 2))).sorted(), installed: installed, handlers: handlers,
-                    secureServices: random.percent(70), config: config)
+        var spec = Spec(authorizeByDefault: random.percent(50), global: randomControls(&random, complete: true), containers: containers, apps: apps,
+                        labels: Array(Set(random.some(labelNames, upTo: 2))).sorted(), installed: installed, handlers: handlers,
+                        secureServices: random.percent(70), config: config)
+        // Keyboards, drawn last (the draws above stay as they were): an app that refuses custom keyboards,
+        // and MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS in a configuration (exactly true, false, or another value).
+        spec.refusesKeyboards = apps.map(\.id).filter { _ in random.percent(30) }
+        if random.percent(50), let app = apps.randomElement(using: &random), !spec.config.contains(where: { $0.app == app.id }) {
+            spec.config.append((app.id, "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS", random.pick(["true", "false", "yes"])))
+        }
+        return spec
     }
 
     /// The fleet file the engine reads.
@@ -101,7 +110,10 @@ import Testing
             "{" + (["\"name\": \(quote(container.name))", "\"app\": \(quote(container.app))", "\"labels\": \(list(container.labels))"] + controls(container.controls)).joined(separator: ", ") + "}"
         }
         let configurations = spec.config.map { "{\"app\": \(quote($0.app)), \"labels\": \(list(labelNames)), \"config\": {\(quote($0.key)): \(quote($0.value))}}" }
-        let apps = spec.apps.map { "{\"bundleID\": \(quote($0.id)), \"appconnect\": \($0.appConnect), \"urlSchemes\": \(list($0.schemes))}" }
+        let apps = spec.apps.map { app in
+            "{\"bundleID\": \(quote(app.id)), \"appconnect\": \(app.appConnect), \"urlSchemes\": \(list(app.schemes))"
+                + (spec.refusesKeyboards.contains(app.id) ? ", \"allowsCustomKeyboards\": false}" : "}")
+        }
         let handlers = spec.handlers.map { "\(quote($0.scheme)): \(quote($0.app))" }.joined(separator: ", ")
         return """
             {"global": {\(global)},
@@ -186,6 +198,20 @@ import Testing
             // A configuration is on every label: it applies when the device carries one.
             if let config = spec.config.first(where: { $0.app == app.id }), !spec.labels.isEmpty { policy.config = AppConfig([config.key: config.value]) }
             return policy
+        }
+
+        /// Typing in `id` with a third-party keyboard (`system` false) or the system keyboard, worked out from
+        /// the spec alone (`Rules/keyboards-and-paste.md`): `nil` when the app is not installed.
+        func keyboard(_ id: BundleID, system: Bool) -> Outcome? {
+            guard spec.installed.contains(id.rawValue) else { return nil }
+            guard let app = spec.apps.first(where: { $0.id == id.rawValue }), app.appConnect else { return .allow }
+            if system { return .allow }
+            // A configuration reaches the app only when it is authorized and the device carries a label.
+            if appConnectApps.contains(id), !spec.labels.isEmpty,
+               let value = spec.config.first(where: { $0.app == app.id && $0.key == "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS" })?.value {
+                return value == "true" ? .allow : .deny
+            }
+            return spec.refusesKeyboards.contains(app.id) ? .deny : .allow
         }
 
         /// Where a delivery to `id` lands: an installed app, native Mail, or any other app; `nil` when nowhere.
@@ -304,5 +330,35 @@ extension FleetReferenceModelTests {
             }
         }
         #expect(cells > 10_000)
+    }
+
+    /// Every sender's keyboard line is what the model works out, and what deciding `keyboard` end to end gives;
+    /// no keyboard decision has a receiver. Over the random fleets, both outcomes of a third-party keyboard occur.
+    @Test func keyboardLinesAgreeWithTheModel() throws {
+        var random = SplitMix64(seed: 0x6B65_7962_6F61)
+        var seen: Set<Outcome> = []
+        var compared = 0
+        for _ in 0..<200 {
+            let spec = Self.randomSpec(&random)
+            let device = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json").device(named: "d")
+            let model = Model(spec)
+            let matrix = try device.matrix()
+            for (s, sender) in matrix.senders.enumerated() {
+                for system in [false, true] {
+                    let cell = matrix.keyboard(sender: s, system: system)
+                    let expected = model.keyboard(sender, system: system)
+                    #expect(cell == expected, "keyboard \(system ? "system" : "third-party") in \(sender):\n\(Self.json(spec))")
+                    if device.isInstalled(sender) {
+                        let request = try FleetRequest(from: sender, channel: .keyboard, target: system ? .systemKeyboard : FleetMatrix.thirdPartyKeyboard)
+                        let decided = try device.decide(request)
+                        #expect(decided.outcome == cell && decided.receiver == nil)
+                    }
+                    if !system, let cell { seen.insert(cell) }
+                    compared += 1
+                }
+            }
+        }
+        #expect(seen == [.allow, .deny])
+        #expect(compared > 1_000)
     }
 }

@@ -93,6 +93,67 @@ import Testing
         }
     }
 
+    @Test func keyboardIsDecidedByTheSenderAloneWithoutAControl() throws {
+        // No control set anywhere: a keyboard request still decides (it needs none), from the app
+        // configuration's key, else the app's own answer; never with a receiver.
+        func fleet(_ controls: String) throws -> Fleet {
+            try Self.read("""
+            {"global": {"authorizeAppsWithoutContainerPolicy": true\(controls)},
+             "appConfigurations": [{"app": "com.a", "labels": ["L"], "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "true"}},
+                                   {"app": "com.c", "labels": ["L"], "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "yes"}}],
+             "apps": [{"bundleID": "com.a", "appconnect": true, "allowsCustomKeyboards": false},
+                      {"bundleID": "com.b", "appconnect": true, "allowsCustomKeyboards": false},
+                      {"bundleID": "com.c", "appconnect": true}, {"bundleID": "com.d", "appconnect": true}],
+             "devices": {"d": {"labels": ["L"], "installed": ["com.a", "com.b", "com.c", "com.d"]}}}
+            """)
+        }
+        let device = try fleet("").device(named: "d")
+        func decide(_ from: String, _ target: String?) throws -> FleetDecision { try device.decide(from: from, channel: "keyboard", target: target) }
+        let cases: [(String, String?, Outcome, String)] = [
+            ("com.a", "com.example.swiftkey", .allow, "keyboard.custom-allowed-by-config"),
+            ("com.b", "com.example.swiftkey", .deny, "keyboard.custom-refused-by-app"),
+            ("com.c", "com.example.swiftkey", .deny, "keyboard.custom-refused-by-config"),
+            ("com.d", "com.example.swiftkey", .allow, "keyboard.custom-allowed"),
+            ("com.b", "com.apple.keyboard", .allow, "keyboard.system"),
+            ("com.b", nil, .allow, "keyboard.system"),
+        ]
+        for (from, target, outcome, rule) in cases {
+            let decision = try decide(from, target)
+            #expect(decision.outcome == outcome && decision.sender.rule.rawValue == rule && decision.receiver == nil, "\(from) \(target ?? "-")")
+        }
+        #expect(FleetChannel.keyboard.control == nil && !FleetChannel.keyboard.hasReceiverPart)
+        #expect(device.effectivePolicy(for: try BundleID("com.b")).missingControl(for: .keyboard) == nil)
+        #expect(device.effectivePolicy(for: try BundleID("com.b")).missingControl(for: .paste) == .pasteboard)
+        // With the other controls set (the matrix and paths decide every channel): paths never follow a keyboard,
+        // and the matrix's keyboard line is the same decisions.
+        let complete = try fleet(#", "openInPolicy": "authorized", "openFromPolicy": "authorized", "pasteboardPolicy": "authorized", "dragAndDropPolicy": "appconnect""#).device(named: "d")
+        let paths = try complete.paths(from: try BundleID("com.a"))
+        #expect(!paths.isEmpty && paths.allSatisfy { path in path.hops.allSatisfy { $0.channel != .keyboard } })
+        let matrix = try complete.matrix()
+        let expected: [Outcome?] = [.allow, .deny, .deny, .allow]
+        #expect(matrix.senders.indices.map { matrix.keyboard(sender: $0, system: false) } == expected)
+        #expect(matrix.senders.indices.allSatisfy { matrix.keyboard(sender: $0, system: true) == .allow })
+        #expect(throws: FleetError.self) { try device.decide(from: "com.a", channel: "keyboard", url: "https://example.com") }
+    }
+
+    @Test func diffReportsAThirdPartyKeyboardNewlyAllowed() throws {
+        func fleet(_ value: String) throws -> Fleet {
+            try Self.read("""
+                {"global": {"authorizeAppsWithoutContainerPolicy": true, "openInPolicy": "appconnect", "openFromPolicy": "appconnect",
+                            "pasteboardPolicy": "unauthorized", "dragAndDropPolicy": "appconnect"},
+                 "appConfigurations": [{"app": "com.a", "labels": ["L"], "config": {"MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS": "\(value)"}}],
+                 "apps": [{"bundleID": "com.a", "appconnect": true}, {"bundleID": "com.b", "appconnect": true}],
+                 "devices": {"d": {"labels": ["L"], "installed": ["com.a", "com.b"]}}}
+                """)
+        }
+        let opened = try FleetDiff.compare(old: try fleet("false"), new: try fleet("true"))
+        #expect(opened.map(\.subject) == ["keyboard com.a → third-party keyboard"])
+        #expect(opened.first?.opened == true && opened.first?.kind == .flow && opened.first?.detail == "deny → allow")
+        let closed = try FleetDiff.compare(old: try fleet("true"), new: try fleet("no"))
+        #expect(closed.map(\.subject) == ["keyboard com.a → third-party keyboard"] && closed.first?.opened == false)
+        #expect(try FleetDiff.compare(old: try fleet("false"), new: try fleet("no")).isEmpty)
+    }
+
     @Test func aControlNeitherPolicySetsIsAnErrorWhenARequestNeedsIt() throws {
         let fleet = try Self.read("""
             {"global": {"authorizeAppsWithoutContainerPolicy": true, "openInPolicy": "authorized"},
@@ -116,6 +177,8 @@ import Testing
         (#"{"global": {}}"#, "authorizeAppsWithoutContainerPolicy is missing"),
         (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "apps": [{"bundleID": "com.a", "appconnect": true}, {"bundleID": "com.a", "appconnect": false}]}"#, "listed twice"),
         (#"{"global": {"authorizeAppsWithoutContainerPolicy": false, "openInWhitelist": ["com.a"]}}"#, "without openInPolicy"),
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "apps": [{"bundleID": "com.a", "appconnect": true, "allowsCustomKeyboards": "no"}]}"#, "apps[0].allowsCustomKeyboards"),
+        (#"{"global": {"authorizeAppsWithoutContainerPolicy": false}, "apps": [{"bundleID": "com.a", "appconnect": true, "allowsCustomKeyboard": false}]}"#, "Did you mean 'allowsCustomKeyboards'?"),
     ])
     func badFleetsAreErrorsWithKeyPaths(text: String, expected: String) {
         do {

@@ -209,6 +209,30 @@ struct IntuneTranslationTests {
         #expect(try CrossVendorDiff.compare(old: .intune(intune), new: .intune(intune)).isEmpty)
     }
 
+    @Test("keyboard under Intune: the sender's Third party keyboards alone decides; the matrix's keyboard line; diff across vendors and within Intune")
+    func keyboardAcrossFleets() throws {
+        var blocked = IntunePolicy(displayName: "K")
+        blocked.thirdPartyKeyboardsBlocked = true
+        blocked.apps = [try BundleID("com.corp.a")]
+        let fleet = IntuneFleet(policies: [blocked], devices: [try Self.device("d", ["com.corp.a", "com.getdropbox.Dropbox"])])
+        let a = try BundleID("com.corp.a")
+        let third = try fleet.decide(device: "d", try FleetRequest(from: a, channel: .keyboard, target: try BundleID("com.example.swiftkey")))
+        #expect(third.outcome == .deny && third.receiver == nil && third.sender.rule.rawValue == "intune.keyboard.third-party-blocked")
+        let system = try fleet.decide(device: "d", try FleetRequest(from: a, channel: .keyboard))
+        #expect(system.outcome == .allow && system.receiver == nil)
+        let matrix = try fleet.matrix(device: "d")
+        #expect(matrix.senders == [a] && matrix.keyboard(sender: 0, system: false) == .deny && matrix.keyboard(sender: 0, system: true) == .allow)
+        // Translated to AppConnect (the key set to false), nothing about keyboards changes; an Intune policy that allows them is a leak.
+        let translated = PolicyTranslation.toAppConnect(fleet).fleet
+        #expect(try CrossVendorDiff.compare(old: .intune(fleet), new: .appConnect(translated)).filter { $0.request.channel == .keyboard }.isEmpty)
+        var allowing = fleet
+        allowing.policies[0].thirdPartyKeyboardsBlocked = false
+        for old in [VendorFleet.intune(fleet), .appConnect(translated)] {
+            let changes = try CrossVendorDiff.compare(old: old, new: .intune(allowing))
+            #expect(changes.map(\.subject) == ["keyboard com.corp.a → third-party keyboard"] && changes.first?.group == .newlyAllowed, "\(old.vendor)")
+        }
+    }
+
     @Test("end to end under Intune: a managed receiver's Receive data setting decides too")
     func endToEnd() throws {
         var sender = IntunePolicy(displayName: "S")

@@ -108,7 +108,7 @@ public struct EffectivePolicy: Sendable {
 
     /// The control a request on `channel` needs from this app as sender and neither policy sets, if any.
     public func missingControl(for channel: FleetChannel) -> FleetControl? {
-        let control = channel.control
+        guard let control = channel.control else { return nil }
         return source(of: control) == .notSet ? control : nil
     }
 

@@ -183,7 +183,8 @@ public struct FleetApp: Sendable, Hashable {
     public var bundleID: BundleID
     /// Whether the app embeds AppConnect (an SDK or wrapped app): only those are managed.
     public var appConnect: Bool
-    /// The app's own URL schemes (from `urlSchemes` and its Info.plist's `CFBundleURLTypes`).
+    /// The app's own URL schemes (from `urlSchemes` and its Info.plist's `CFBundleURLTypes`), and its
+    /// answer on custom keyboards (`allowsCustomKeyboards`, default `true`).
     public var app: AppFacts
     /// The `MI_APP_CONNECT` overrides of its Info.plist.
     public var infoPlist: InfoPlistOverrides

@@ -1,4 +1,5 @@
-/// How a document (or a copy) moves from one app of a fleet to another: the Open In channels and `paste`.
+/// How a document (or a copy) moves from one app of a fleet to another: the Open In channels and
+/// `paste`; and `keyboard`, what the app's user types reaching a keyboard extension.
 ///
 /// Open From is not a channel of its own here: it is the receiving side of a share, decided
 /// in the receiver (``FleetDecision/receiver``).
@@ -21,6 +22,11 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
     case dragAndDrop = "drag-and-drop"
     /// A copy made in the sender (`from`), pasted into `target`: the sender's `copy` decision.
     case paste
+    /// Typing in the sender (`from`) with a keyboard; `target` (optional) is the keyboard extension,
+    /// `com.apple.keyboard` or none for the system keyboard. The sender alone decides (its app
+    /// configuration's `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`, else the app's own answer): a keyboard
+    /// extension is not an app receiving a document, and fleet paths do not follow it.
+    case keyboard
 
     /// Reads a channel from its name, byte for byte.
     /// - Throws: ``InputError/unknownChannel(_:)`` (the error names the single-app channels; see ``FleetChannel/names``).
@@ -57,6 +63,7 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
         case .mailCompose: .mailCompose
         case .dragAndDrop: .dragAndDrop
         case .paste: .copy
+        case .keyboard: .keyboard
         }
     }
 
@@ -67,15 +74,17 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
     public var hasReceiverPart: Bool {
         switch self {
         case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose: true
-        case .dragAndDrop, .paste: false
+        case .dragAndDrop, .paste, .keyboard: false
         }
     }
 
-    /// The control the sender's policy must set for a request on this channel.
-    public var control: FleetControl {
+    /// The control the sender's policy must set for a request on this channel; `nil` for `keyboard`,
+    /// which no container or global policy control decides (the app configuration's key, or the app).
+    public var control: FleetControl? {
         switch self {
         case .dragAndDrop: .dragAndDrop
         case .paste: .pasteboard
+        case .keyboard: nil
         case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose: .openIn
         }
     }
@@ -187,8 +196,8 @@ extension FleetDevice {
         return try decide(request)
     }
 
-    func check(_ policy: EffectivePolicy, needs control: FleetControl, for request: FleetRequest) throws(FleetError) {
-        guard policy.source(of: control) == .notSet else { return }
+    func check(_ policy: EffectivePolicy, needs control: FleetControl?, for request: FleetRequest) throws(FleetError) {
+        guard let control, policy.source(of: control) == .notSet else { return }
         let container: String
         if case .containerPolicy(let name, _) = policy.authorization {
             container = "its container policy \(JSONWriter.quoted(name))"

@@ -67,7 +67,10 @@ public enum FleetDiff {
         return changes
     }
 
-    /// Every matrix cell of a device that has a request, keyed `channel SENDER → RECEIVER` (bundle IDs and
+    /// How a diff names the two keyboards a sender is tried with.
+    static let keyboardNames = (thirdParty: "third-party keyboard", system: "system keyboard")
+
+    /// Every matrix cell of a device that has a request (and every sender's keyboard line), keyed `channel SENDER → RECEIVER` (bundle IDs and
     /// channel names are ASCII, so a `String` key compares them byte for byte).
     static func flows(_ device: FleetDevice) throws(FleetError) -> [String: Outcome] {
         let matrix = try device.matrix()
@@ -78,6 +81,11 @@ public enum FleetDiff {
                     if let outcome = matrix.outcome(channel, sender: s, receiver: r) { result["\(channel) \(sender) → \(receiver)"] = outcome }
                 }
             }
+        }
+        // Typing reaches the keyboard: a third-party keyboard newly allowed sees everything typed in the sender.
+        for (s, sender) in matrix.senders.enumerated() {
+            if let outcome = matrix.keyboard(sender: s, system: false) { result["\(FleetChannel.keyboard) \(sender) → \(keyboardNames.thirdParty)"] = outcome }
+            if let outcome = matrix.keyboard(sender: s, system: true) { result["\(FleetChannel.keyboard) \(sender) → \(keyboardNames.system)"] = outcome }
         }
         return result
     }

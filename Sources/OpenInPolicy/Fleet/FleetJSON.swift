@@ -8,12 +8,14 @@
 ///   "containerPolicies": [{"name": "HR", "app": "com.corp.hr", "labels": ["Sales"],
 ///                          "openInPolicy": "whitelist", "openInWhitelist": ["com.corp.viewer"]}],
 ///   "appConfigurations": [{"app": "com.corp.hr", "labels": ["Sales"], "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "true"}}],
-///   "apps": [{"bundleID": "com.corp.hr", "appconnect": true}, {"bundleID": "com.getdropbox.Dropbox", "appconnect": false}],
+///   "apps": [{"bundleID": "com.corp.hr", "appconnect": true, "allowsCustomKeyboards": false}, {"bundleID": "com.getdropbox.Dropbox", "appconnect": false}],
 ///   "devices": {"sales-iphone": {"labels": ["Sales"], "installed": ["com.corp.hr", "com.getdropbox.Dropbox"],
 ///                                "schemeHandlers": {"dropbox": "com.getdropbox.Dropbox"}, "secureServicesAvailable": true}}
 /// }
 /// ```
 ///
+/// An app's `allowsCustomKeyboards` (default `true`) is its own answer on custom keyboards, asked
+/// only when its app configuration does not set `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`.
 /// A policy object's controls use the policy file's keys and values (``PolicyJSON``). Fails
 /// closed: an unknown key (with "Did you mean"), a value of the wrong type, an invalid bundle
 /// ID, a key that belongs elsewhere in a fleet (`device`, `config`, `infoPlist`) is an error
@@ -33,7 +35,7 @@ public enum FleetJSON {
     static let globalKeys = ["description", "authorizeAppsWithoutContainerPolicy"] + controlKeys
     static let containerKeys = ["name", "description", "app", "labels"] + controlKeys
     static let configurationKeys = ["name", "app", "labels", "config"]
-    static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist"]
+    static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist", "allowsCustomKeyboards"]
     static let deviceKeys = ["labels", "installed", "schemeHandlers", "emailPlusInstalled", "emailPlusBundleIDs", "secureServicesAvailable"]
 
     /// Reads a fleet file's text.
@@ -199,7 +201,7 @@ public enum FleetJSON {
     }
 
     static func readApp(_ cursor: JSONCursor) throws(FormatError) -> FleetApp {
-        let fields = try members(cursor, allowed: appKeys, what: "an app: bundleID, appconnect, urlSchemes, infoPlist")
+        let fields = try members(cursor, allowed: appKeys, what: "an app: bundleID, appconnect, urlSchemes, infoPlist, allowsCustomKeyboards")
         guard let id = fields["bundleID"] else { throw cursor.error("bundleID is missing: give the app's bundle ID") }
         guard let appConnect = fields["appconnect"] else {
             throw cursor.error("appconnect is missing: say whether the app embeds AppConnect (true or false)")
@@ -216,6 +218,9 @@ public enum FleetJSON {
                 }
             }
         }
+        // The app's answer to -shouldAllowExtensionPointIdentifier: for custom keyboards (default true),
+        // asked only when its app configuration does not set MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS.
+        if let keyboards = fields["allowsCustomKeyboards"] { app.app.allowsCustomKeyboards = try keyboards.bool() }
         if let schemes = fields["urlSchemes"] {
             for (scheme, element) in try schemes.strings(what: "the app's own URL schemes") {
                 do throws(InputError) {

@@ -5,6 +5,10 @@
 /// there is no such request: an app to itself, an app not installed on the device (on either side:
 /// it has no documents there, and nothing reaches it), or `open-url` to an app that handles no
 /// custom scheme on the device.
+///
+/// Keyboards do not fit a sender × receiver grid (a keyboard extension is not an app receiving a
+/// document), so each sender has a keyboard line of its own: typing in it with a third-party
+/// keyboard and with the system keyboard (``keyboard(sender:system:)``).
 public struct FleetMatrix: Sendable {
     /// The device profile's name.
     public let device: String
@@ -16,6 +20,26 @@ public struct FleetMatrix: Sendable {
     public let receivers: [FleetNode]
     /// The cells, channel by channel, row by row.
     let cells: [Outcome?]
+    /// Per sender, the keyboard outcomes: a third-party keyboard, then the system keyboard.
+    let keyboards: [Outcome?]
+
+    init(device: String, channels: [FleetChannel], senders: [BundleID], receivers: [FleetNode], cells: [Outcome?], keyboards: [Outcome?]) {
+        precondition(cells.count == channels.count * senders.count * receivers.count && keyboards.count == 2 * senders.count)
+        self.device = device
+        self.channels = channels
+        self.senders = senders
+        self.receivers = receivers
+        self.cells = cells
+        self.keyboards = keyboards
+    }
+
+    /// The outcome of typing in `senders[sender]` with a third-party keyboard (`system` false) or the
+    /// system keyboard (`system` true), or `nil` when the sender is not installed on the device.
+    public func keyboard(sender: Int, system: Bool) -> Outcome? { keyboards[2 * sender + (system ? 1 : 0)] }
+
+    /// The keyboard extension a matrix's third-party keyboard requests name: a bundle ID no fleet
+    /// lists, standing for every custom keyboard (the evaluators only ask whether it is the system one).
+    public static let thirdPartyKeyboard = BundleID(known: "third-party-keyboard.openin-check")
 
     /// The end-to-end outcome on `channel` from `senders[sender]` to `receivers[receiver]`, or `nil` when there is no such request.
     public func outcome(_ channel: FleetChannel, sender: Int, receiver: Int) -> Outcome? {
@@ -78,6 +102,7 @@ extension FleetDevice {
         }
         let rows = senders.count, columns = receivers.count
         var cells = [Outcome?](repeating: nil, count: channels.count * rows * columns)
+        var keyboards = [Outcome?](repeating: nil, count: 2 * rows)
         // Each receiver's evaluator, made when first asked.
         var cachedReceivers: [(EffectivePolicy, Evaluator)?] = Array(repeating: nil, count: columns)
         func receiverEvaluator(_ r: Int) -> (EffectivePolicy, Evaluator) {
@@ -91,6 +116,8 @@ extension FleetDevice {
             let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
             for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try check(senderPolicy, needs: channel.control, for: probe) }
             if senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil { _ = try decide(probe) }
+            keyboards[2 * s] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome
+            keyboards[2 * s + 1] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard)).outcome
             let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
             func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
                 let (receiverPolicy, receiver) = receiverEvaluator(r)
@@ -132,6 +159,6 @@ extension FleetDevice {
                 }
             }
         }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells)
+        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards)
     }
 }

@@ -118,8 +118,13 @@ public struct FlowChange: Sendable {
         return .changedForm
     }
 
-    /// `channel FROM → TARGET` or `open-url FROM → URL`.
+    /// `channel FROM → TARGET` or `open-url FROM → URL` (`keyboard FROM → third-party keyboard`, `→ system keyboard`).
     public var subject: String {
+        if request.channel == .keyboard, let keyboard = request.target {
+            let name = keyboard == FleetMatrix.thirdPartyKeyboard ? FleetDiff.keyboardNames.thirdParty
+                : keyboard == .systemKeyboard ? FleetDiff.keyboardNames.system : keyboard.rawValue
+            return "\(request.channel) \(request.from) → \(name)"
+        }
         guard let to = request.url?.rawValue ?? request.target.map({ $0 == CrossVendorDiff.anyOtherApp ? FleetNode.anyOtherAppName : $0.rawValue }) else {
             return "\(request.channel) \(request.from)"
         }
@@ -138,7 +143,7 @@ public enum CrossVendorDiff {
     /// Senders are the apps either side manages and installs on the device; receivers those, the
     /// other installed apps, native Mail and "any other app"; channels the fleet channels, with
     /// `open-url` tried on `mailto:`, `tel:`, `sms:`, an `https:` link and each custom scheme either
-    /// side's device handles.
+    /// side's device handles; and each sender's `keyboard`, with a third-party keyboard and the system keyboard.
     /// - Complexity: O(devices × apps² × channels) end-to-end decisions.
     /// - Throws: ``FleetError`` when a side cannot decide, or no device profile is in both.
     public static func compare(old: VendorFleet, new: VendorFleet, device: String? = nil) throws(FleetError) -> [FlowChange] {
@@ -211,6 +216,10 @@ public enum CrossVendorDiff {
             }
             if let request = try? FleetRequest(from: sender, channel: .mailLink, url: try? ShareURL("mailto:someone@example.com")) { result.append(request) }
             if let request = try? FleetRequest(from: sender, channel: .mailCompose) { result.append(request) }
+            // Typing in the sender: a third-party keyboard (it sees everything typed), then the system keyboard.
+            for keyboard in [FleetMatrix.thirdPartyKeyboard, .systemKeyboard] {
+                if let request = try? FleetRequest(from: sender, channel: .keyboard, target: keyboard) { result.append(request) }
+            }
         }
         return result
     }
@@ -238,6 +247,7 @@ enum RowPolicy: Sendable {
                 settings.append("handler:\(scheme)=\(app)")
             }
             for scheme in policy.app.urlSchemes.sorted() { settings.append("app-scheme=\(scheme)") }
+            if !policy.app.allowsCustomKeyboards { settings.append("app-custom-keyboards=refused") }
             if let drag = policy.dragAndDrop { settings.append("dnd=\(drag.rawValue)") }
             if !policy.device.appConnectApps.isEmpty { settings.append("appconnect-apps=" + policy.device.appConnectApps.sorted().map(\.rawValue).joined(separator: ",")) }
             if let openFrom = policy.openFrom {

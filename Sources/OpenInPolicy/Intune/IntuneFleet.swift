@@ -311,7 +311,13 @@ extension IntuneFleet {
                 }
             }
         }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells)
+        var keyboards: [Outcome?] = []
+        for sender in senders {
+            for keyboard in [FleetMatrix.thirdPartyKeyboard, .systemKeyboard] {
+                keyboards.append(index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: keyboard)).outcome)
+            }
+        }
+        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards)
     }
 }
 
