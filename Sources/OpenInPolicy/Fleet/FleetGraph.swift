@@ -83,6 +83,22 @@ final class FleetGraph: Sendable {
     let openFrom: [ShareRequest]
     /// Per node, whether a delivery to its own bundle ID lands on it (``FleetDevice/node(receiving:)``).
     let landsOnItself: [Bool]
+    /// Per node, what makes its decisions throw: the controls its policy does not set (``FleetGraph/bit(_:)``),
+    /// and ``FleetGraph/secureCopyUnknown`` when its paste is a secure copy on a device that does not say
+    /// whether secure services are available.
+    let lacks: [UInt8]
+
+    /// The bit of `control` in ``lacks``.
+    @inline(__always) static func bit(_ control: FleetControl) -> UInt8 {
+        switch control {
+        case .openIn: 1
+        case .openFrom: 2
+        case .pasteboard: 4
+        case .print: 8
+        case .dragAndDrop: 16
+        }
+    }
+    static let secureCopyUnknown: UInt8 = 32
 
     static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
 
@@ -119,6 +135,12 @@ final class FleetGraph: Sendable {
         openFrom = ids.map { try! ShareRequest(channel: .openFrom, source: $0) }
         let nodes = self.nodes
         landsOnItself = nodes.indices.map { device.node(receiving: ids[$0]) == nodes[$0] }
+        lacks = sides.map { side in
+            var bits: UInt8 = 0
+            for control in FleetControl.allCases where side.policy.source(of: control) == .notSet { bits |= FleetGraph.bit(control) }
+            if side.policy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { bits |= FleetGraph.secureCopyUnknown }
+            return bits
+        }
     }
 
     /// The node a delivery to `id` lands on (``FleetDevice/node(receiving:)``), as an index.
@@ -193,32 +215,69 @@ final class FleetGraph: Sendable {
     /// order) whose end-to-end decision delivers to `y`, with that decision; `nil` when none does.
     ///
     /// The requests are those of the candidate list that can land on `y` (the targeted ones to `y`, the
-    /// custom schemes `y` handles, the mail requests), each decided in full (``FleetDevice/decide(_:)``'s
-    /// steps, with the sides and requests made once per node) only when the one before did not deliver;
-    /// the others land elsewhere whatever they decide, so skipping them changes nothing.
-    /// - Throws: ``FleetError`` as ``FleetDevice/decide(_:)``, for the requests made.
+    /// custom schemes `y` handles, the mail requests), tried in order until one delivers; the others land
+    /// elsewhere whatever they decide, so skipping them changes nothing.
+    /// - Throws: ``FleetError`` as ``FleetDevice/decide(_:)``, for the requests tried.
     func hop(from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
-        let from = ids[x]
-        func attempt(_ channel: FleetChannel, _ request: ShareRequest) throws(FleetError) -> FleetHop? {
-            let decision = try device.decide(FleetRequest(from: from, channel: channel, checked: request), sender: sides[x], openFrom: openFrom[x]) { id in
-                if let known = index[id] { return sides[known] }
-                return device.side(for: id)
-            }
-            guard decision.delivers, let receiving = decision.receiverApp else { return nil }
-            let lands = receiving == ids[y] ? landsOnItself[y] : device.node(receiving: receiving) == nodes[y]
-            return lands ? FleetHop(from: nodes[x], to: nodes[y], decision: decision) : nil
-        }
         for (c, channel) in FleetGraph.targetedChannels.enumerated() {
-            if let hop = try attempt(channel, targeted[y][c]) { return hop }
+            if let hop = try attempt(channel, targeted[y][c], from: x, to: y) { return hop }
         }
         // The custom schemes `y` handles come before the mail requests in ``untargeted`` (they are listed first).
         for position in schemesLandingOn[y] {
-            if let hop = try attempt(untargeted[position].channel, untargeted[position].request) { return hop }
+            if let hop = try attempt(untargeted[position].channel, untargeted[position].request, from: x, to: y) { return hop }
         }
         for position in mailPositions {
-            if let hop = try attempt(untargeted[position].channel, untargeted[position].request) { return hop }
+            if let hop = try attempt(untargeted[position].channel, untargeted[position].request, from: x, to: y) { return hop }
         }
         return nil
+    }
+
+    /// The request from `x` on `channel` (its sender's part `request`), decided end to end as
+    /// ``FleetDevice/decide(_:)`` decides it, as a hop when it delivers to `y`; `nil` otherwise.
+    ///
+    /// The same steps, in the same order, with what they read made once per node: a request whose
+    /// sender or receiver lacks a control it needs goes to ``FleetDevice/decide(_:)``, which throws;
+    /// the decision record is made only for the request that delivers to `y`.
+    @inline(__always)
+    func attempt(_ channel: FleetChannel, _ request: ShareRequest, from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
+        func full() throws(FleetError) -> FleetDecision {
+            try device.decide(FleetRequest(from: ids[x], channel: channel, checked: request), sender: sides[x], openFrom: openFrom[x], receiver: side(for:))
+        }
+        if lacks[x] & FleetGraph.bit(channel.control) != 0 || (channel == .paste && lacks[x] & FleetGraph.secureCopyUnknown != 0) {
+            return hop(try full(), from: x, to: y)  // throws: the sender lacks what the request needs
+        }
+        let sender = Evaluator.decide(request, sides[x].prepared)
+        guard sender.outcome == .allow || sender.outcome == .redirect, let receiving = channel == .paste ? request.target : sender.target else { return nil }
+        let isY = receiving == ids[y]
+        let lands = isY ? landsOnItself[y] : device.node(receiving: receiving) == nodes[y]
+        guard channel.hasReceiverPart, isY ? authorized[y] : device.appConnectApps.contains(receiving) else {
+            guard lands else { return nil }
+            return FleetHop(from: nodes[x], to: nodes[y], decision: FleetDecision(
+                device: device.name, request: FleetRequest(from: ids[x], channel: channel, checked: request), outcome: sender.outcome, sender: sender,
+                receiver: nil, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: nil))
+        }
+        let (receiverPolicy, receiverPrepared) = isY ? sides[y] : side(for: receiving)
+        // Before the landing: a receiver that lacks Open From makes the request an error wherever it lands.
+        if receiverPolicy.source(of: .openFrom) == .notSet { return hop(try full(), from: x, to: y) }  // throws
+        guard lands else { return nil }
+        let receiver = Evaluator.decide(openFrom[x], receiverPrepared)
+        let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
+        guard outcome == .allow || outcome == .redirect else { return nil }
+        return FleetHop(from: nodes[x], to: nodes[y], decision: FleetDecision(
+            device: device.name, request: FleetRequest(from: ids[x], channel: channel, checked: request), outcome: outcome, sender: sender,
+            receiver: receiver, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: receiverPolicy))
+    }
+
+    /// A node's side, by bundle ID: the graph's for its nodes, the device's otherwise.
+    func side(for id: BundleID) -> FleetSide {
+        if let known = index[id] { return sides[known] }
+        return device.side(for: id)
+    }
+
+    /// `decision` as a hop from `x` to `y` when it delivers there.
+    func hop(_ decision: FleetDecision, from x: Int, to y: Int) -> FleetHop? {
+        guard decision.delivers, let receiving = decision.receiverApp, device.node(receiving: receiving) == nodes[y] else { return nil }
+        return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
     }
 
     /// Breadth-first search from `start` over rows worked out among the nodes not yet reached.
