@@ -96,19 +96,31 @@ enum FleetOutput {
 
     // MARK: paths
 
+    /// The `--from` value that asks for every app: each fleet app installed on the device, in file order.
+    static let everyApp = "all"
+
+    /// `fleet paths`: one block (text) or record (JSON) per device and starting app, each written as soon
+    /// as it is made, so the output of `--from all` is never held whole (memory: the device's graph,
+    /// every app's search result, and one app's paths at a time).
     static func paths(_ devices: [FleetDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        let app: BundleID
-        do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description)") }
+        let every = ExactText.same(from, everyApp)
+        var app: BundleID? = nil
+        if !every {
+            do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description) (or give \(everyApp), for every app)") }
+        }
         var target: BundleID? = nil
         if let to, !ExactText.same(to, "outside") {
             do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
         }
         var reached = false
-        var records: [JSONValue] = []
-        var text = ""
-        for device in devices {
-            let all: [FleetPath]
-            do throws(FleetError) { all = try device.paths(from: app, maxHops: maxHops) } catch { throw fail(error) }
+        var written = 0
+        // One app's output is held until every device is decided (an error prints nothing); every app's is streamed.
+        var pending = ""
+        func out(_ text: String) {
+            if every { console.stdout.write(text) } else { pending += text }
+        }
+        func emit(_ device: FleetDevice, _ app: BundleID, _ all: [FleetPath]) {
+            defer { written += 1 }
             func inSet(_ node: FleetNode) -> Bool {
                 if let target { return node == .app(target) }
                 return device.isOutside(node)
@@ -116,19 +128,24 @@ enum FleetOutput {
             let shown = to == nil ? all : all.filter { inSet($0.to) }
             if all.contains(where: { inSet($0.to) }) { reached = true }
             if format == .json {
-                records.append(.object(JSONObject(members: [
+                let record = JSONValue.object(JSONObject(members: [
                     .init("device", .string(device.name)), .init("from", .string(app.rawValue)), .init("installed", .bool(device.isInstalled(app))),
                     .init("paths", .array(JSONArray(shown.map { path in
                         .object(JSONObject(members: [.init("to", .string(path.to.description)), .init("outside", .bool(device.isOutside(path.to))),
                                                      .init("hops", .array(JSONArray(path.hops.map { hopJSON($0) })))]))
                     }))),
-                ])))
-                continue
+                ]))
+                // The elements of one pretty-printed array, written one at a time.
+                var bytes: [UInt8] = Array((written == 0 ? "[" : ",").utf8)
+                JSONWriter.newline(&bytes, pretty: true, level: 1)
+                JSONWriter.append(record, to: &bytes, pretty: true, level: 1)
+                out(String(decoding: bytes, as: UTF8.self))
+                return
             }
-            if !text.isEmpty { text += "\n" }
+            var text = written == 0 ? "" : "\n"
             guard device.isInstalled(app) else {
-                text += "device \(DecisionText.escaped(device.name)): \(app) is not installed: no documents, no paths\n"
-                continue
+                out(text + "device \(DecisionText.escaped(device.name)): \(app) is not installed: no documents, no paths\n")
+                return
             }
             let setName = target.map { "\($0)" } ?? "outside"
             let outside = all.filter { device.isOutside($0.to) }.count
@@ -142,8 +159,22 @@ enum FleetOutput {
                     text += "    \(DecisionText.escaped(hop.from.description)) → \(DecisionText.escaped(hop.to.description))  \(request)  [\(hop.rules.map(\.rawValue).joined(separator: ", "))]\n"
                 }
             }
+            out(text)
         }
-        console.stdout.write(format == .json ? JSONWriter.pretty(.array(JSONArray(records))) + "\n" : text)
+        for device in devices {
+            do throws(FleetError) {
+                if let app {
+                    emit(device, app, try device.paths(from: app, maxHops: maxHops))
+                } else {
+                    // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
+                    for reach in try device.reachAll(maxHops: maxHops) { emit(device, reach.from, try device.paths(reach)) }
+                }
+            } catch {
+                throw fail(error)
+            }
+        }
+        if format == .json { out(written == 0 ? "[]\n" : "\n]\n") }
+        console.stdout.write(pending)
         return reached ? .notAllowed : .success
     }
 
