@@ -151,17 +151,34 @@ enum FleetOutput {
             let outside = all.filter { device.isOutside($0.to) }.count
             text += "device \(DecisionText.escaped(device.name)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) outside"
             text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(setName)\n"
+            // Each node's printed name, escaped once per device (a node is named in many hops).
+            func printed(_ node: FleetNode) -> String {
+                if let known = names[node] { return known }
+                let name = DecisionText.escaped(node.description)
+                names[node] = name
+                return name
+            }
             for path in shown {
-                text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(device.isOutside(path.to) ? "  OUTSIDE" : "")\n"
+                text += "  \(printed(path.to))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(device.isOutside(path.to) ? "  OUTSIDE" : "")\n"
                 for hop in path.hops {
-                    var request = "\(hop.channel)"
-                    if let url = hop.decision.request.url { request += " \(DecisionText.escaped(url.rawValue))" }
-                    text += "    \(DecisionText.escaped(hop.from.description)) → \(DecisionText.escaped(hop.to.description))  \(request)  [\(hop.rules.map(\.rawValue).joined(separator: ", "))]\n"
+                    text += "    "
+                    text += printed(hop.from)
+                    text += " → "
+                    text += printed(hop.to)
+                    text += "  "
+                    text += hop.channel.rawValue
+                    if let url = hop.decision.request.url { text += " \(DecisionText.escaped(url.rawValue))" }
+                    text += "  ["
+                    text += hop.decision.sender.rule.rawValue
+                    if let receiver = hop.decision.receiver { text += ", " + receiver.rule.rawValue }
+                    text += "]\n"
                 }
             }
             out(text)
         }
+        var names: [FleetNode: String] = [:]
         for device in devices {
+            names = [:]
             do throws(FleetError) {
                 if let app {
                     emit(device, app, try device.paths(from: app, maxHops: maxHops))
