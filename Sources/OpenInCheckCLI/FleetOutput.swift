@@ -128,17 +128,83 @@ enum FleetOutput {
             let shown = to == nil ? all : all.filter { inSet($0.to) }
             if all.contains(where: { inSet($0.to) }) { reached = true }
             if format == .json {
-                let record = JSONValue.object(JSONObject(members: [
-                    .init("device", .string(device.name)), .init("from", .string(app.rawValue)), .init("installed", .bool(device.isInstalled(app))),
-                    .init("paths", .array(JSONArray(shown.map { path in
-                        .object(JSONObject(members: [.init("to", .string(path.to.description)), .init("outside", .bool(device.isOutside(path.to))),
-                                                     .init("hops", .array(JSONArray(path.hops.map { hopJSON($0) })))]))
-                    }))),
-                ]))
-                // The elements of one pretty-printed array, written one at a time.
+                // One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
+                // written directly: a run over every app writes millions of hops.
                 var bytes: [UInt8] = Array((written == 0 ? "[" : ",").utf8)
-                JSONWriter.newline(&bytes, pretty: true, level: 1)
-                JSONWriter.append(record, to: &bytes, pretty: true, level: 1)
+                func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
+                func key(_ name: String, _ level: Int, first: Bool = false) {
+                    if !first { bytes.append(UInt8(ascii: ",")) }
+                    line(level)
+                    bytes.append(UInt8(ascii: "\""))
+                    bytes.append(contentsOf: name.utf8)
+                    bytes.append(contentsOf: "\": ".utf8)
+                }
+                func quotedName(_ node: FleetNode) {
+                    switch node {
+                    case .app(let id): JSONWriter.appendQuoted(id.rawValue, to: &bytes)
+                    case .anyOtherApp: JSONWriter.appendQuoted(FleetNode.anyOtherAppName, to: &bytes)
+                    }
+                }
+                line(1)
+                bytes.append(UInt8(ascii: "{"))
+                key("device", 2, first: true)
+                JSONWriter.appendQuoted(device.name, to: &bytes)
+                key("from", 2)
+                JSONWriter.appendQuoted(app.rawValue, to: &bytes)
+                key("installed", 2)
+                bytes.append(contentsOf: (device.isInstalled(app) ? "true" : "false").utf8)
+                key("paths", 2)
+                if shown.isEmpty {
+                    bytes.append(contentsOf: "[]".utf8)
+                } else {
+                    bytes.append(UInt8(ascii: "["))
+                    for (p, path) in shown.enumerated() {
+                        if p > 0 { bytes.append(UInt8(ascii: ",")) }
+                        line(3)
+                        bytes.append(UInt8(ascii: "{"))
+                        key("to", 4, first: true)
+                        quotedName(path.to)
+                        key("outside", 4)
+                        bytes.append(contentsOf: (device.isOutside(path.to) ? "true" : "false").utf8)
+                        key("hops", 4)
+                        bytes.append(UInt8(ascii: "["))
+                        for (h, hop) in path.hops.enumerated() {
+                            if h > 0 { bytes.append(UInt8(ascii: ",")) }
+                            line(5)
+                            bytes.append(UInt8(ascii: "{"))
+                            key("from", 6, first: true)
+                            quotedName(hop.from)
+                            key("to", 6)
+                            quotedName(hop.to)
+                            key("channel", 6)
+                            JSONWriter.appendQuoted(hop.channel.rawValue, to: &bytes)
+                            if let url = hop.decision.request.url {
+                                key("url", 6)
+                                JSONWriter.appendQuoted(url.rawValue, to: &bytes)
+                            }
+                            key("rules", 6)
+                            bytes.append(UInt8(ascii: "["))
+                            line(7)
+                            JSONWriter.appendQuoted(hop.decision.sender.rule.rawValue, to: &bytes)
+                            if let receiver = hop.decision.receiver {
+                                bytes.append(UInt8(ascii: ","))
+                                line(7)
+                                JSONWriter.appendQuoted(receiver.rule.rawValue, to: &bytes)
+                            }
+                            line(6)
+                            bytes.append(UInt8(ascii: "]"))
+                            line(5)
+                            bytes.append(UInt8(ascii: "}"))
+                        }
+                        if path.hops.isEmpty { bytes.append(UInt8(ascii: "]")) } else { line(4); bytes.append(UInt8(ascii: "]")) }
+                        line(3)
+                        bytes.append(UInt8(ascii: "}"))
+                    }
+                    line(2)
+                    bytes.append(UInt8(ascii: "]"))
+                }
+                line(1)
+                bytes.append(UInt8(ascii: "}"))
                 out(String(decoding: bytes, as: UTF8.self))
                 return
             }
@@ -151,13 +217,7 @@ enum FleetOutput {
             let outside = all.filter { device.isOutside($0.to) }.count
             text += "device \(DecisionText.escaped(device.name)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) outside"
             text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(setName)\n"
-            // Each node's printed name, escaped once per device (a node is named in many hops).
-            func printed(_ node: FleetNode) -> String {
-                if let known = names[node] { return known }
-                let name = DecisionText.escaped(node.description)
-                names[node] = name
-                return name
-            }
+            func printed(_ node: FleetNode) -> String { DecisionText.escaped(node.description) }
             for path in shown {
                 text += "  \(printed(path.to))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(device.isOutside(path.to) ? "  OUTSIDE" : "")\n"
                 for hop in path.hops {
@@ -176,9 +236,7 @@ enum FleetOutput {
             }
             out(text)
         }
-        var names: [FleetNode: String] = [:]
         for device in devices {
-            names = [:]
             do throws(FleetError) {
                 if let app {
                     emit(device, app, try device.paths(from: app, maxHops: maxHops))
