@@ -51,9 +51,10 @@ public struct BenchCommand: Equatable, Sendable {
 
         With --fleet it times the fleet verbs on generated fleets (N apps, 20 labels,
         N / 20 container policies per label, one device carrying every label): fleet
-        matrix --format json and fleet paths --from one app on 1,000 apps, fleet paths
-        --from one app on 10,000 apps (whole processes, with peak memory), and the
-        search from every app of the 1,000 in process. --generate-fleet N FILE writes
+        matrix --format json, fleet paths --from one app and fleet paths --from all
+        (text, --to outside, json) on 1,000 apps, fleet paths --from one app on 10,000
+        apps (whole processes, with peak memory), and the search from every app of the
+        1,000 in process, without and with every hop's decision. --generate-fleet N FILE writes
         such a fleet (its device is named bench), for timing by hand.
 
         With --generate N FILE it writes N request lines (JSON Lines) to FILE and the

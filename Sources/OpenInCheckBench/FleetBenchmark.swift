@@ -79,6 +79,9 @@ struct FleetBenchmark {
         }
         try child("1,000 apps: fleet matrix --format json (1,000 × 1,001 × 7 channels)", ["fleet", "matrix", "--fleet", small, "--device", "bench", "--format", "json"])
         try child("1,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "com.bench.app00001"])
+        try child("1,000 apps: fleet paths --from all (every app's paths, every hop printed)", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all"])
+        try child("1,000 apps: fleet paths --from all --to outside", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--to", "outside"])
+        try child("1,000 apps: fleet paths --from all --format json", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "json"])
         try child("10,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", large, "--device", "bench", "--from", "com.bench.app00001"])
         // The all-pairs search, in process: every app's reachable set and shortest-path tree.
         let bytes = try BenchFile.read(small)

@@ -81,6 +81,8 @@ struct CompletionsCommand: Command, Equatable {
                 if [ "$verb" = "fleet" ]; then
                     if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "\(fleetSubverbs)" -- "$cur")); return; fi
                     if [ "$prev" = "--channel" ]; then COMPREPLY=($(compgen -W "\(fleetChannels)" -- "$cur")); return; fi
+                    if [ "$prev" = "--from" ]; then COMPREPLY=($(compgen -W "all" -- "$cur")); return; fi
+                    if [ "$prev" = "--to" ]; then COMPREPLY=($(compgen -W "outside" -- "$cur")); return; fi
                 fi
                 case "$prev" in
                     --channel) COMPREPLY=($(compgen -W "\(channels)" -- "$cur")); return ;;
@@ -131,6 +133,14 @@ struct CompletionsCommand: Command, Equatable {
                         compadd -- \(fleetChannels)
                         return
                     fi
+                    if [[ $words[CURRENT-1] == --from ]]; then
+                        compadd -- all
+                        return
+                    fi
+                    if [[ $words[CURRENT-1] == --to ]]; then
+                        compadd -- outside
+                        return
+                    fi
                 fi
                 if [[ $words[CURRENT-1] == --channel ]]; then
                     compadd -- \(channels)
@@ -173,6 +183,9 @@ struct CompletionsCommand: Command, Equatable {
                 let summary = quotedForFish(String(spec.help.prefix { $0 != "\n" }))
                 if spec.name == "--channel" {
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(verb.name == "fleet" ? fleetChannels : channels)' -d '\(summary)'")
+                } else if verb.name == "fleet", spec.name == "--from" || spec.name == "--to" {
+                    // A bundle ID, or the word for every app (--from all) or the outside set (--to outside).
+                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(spec.name == "--from" ? "all" : "outside")' -d '\(summary)'")
                 } else if spec.valueName != nil {
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -r -F -d '\(summary)'")
                 } else {

@@ -39,7 +39,7 @@ struct FleetCommand: Command {
     static let specs: [OptionSpec] = [
         OptionSpec("--fleet", value: "FILE", help: "The fleet file (JSON: global, containerPolicies, appConfigurations, apps, devices).\nRequired, except for diff, which takes OLD NEW."),
         OptionSpec("--device", value: "NAME", help: "One device profile of the fleet; without it, every profile, each answer naming its device."),
-        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in)."),
+        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in);\npaths: all for every fleet app installed on the device, one after the other."),
         OptionSpec("--channel", value: "CHANNEL", help: "eval: one request's channel: \(FleetChannel.names)."),
         OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into)."),
         OptionSpec("--url", value: "URL", help: "eval: the URL opened (open-url) or tapped (mail-link)."),
@@ -72,7 +72,7 @@ struct FleetCommand: Command {
             Usage:
               openin-check fleet eval --fleet FILE [--device NAME] --from ID --channel CHANNEL [--target ID] [--url URL] [--explain]
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
-              openin-check fleet paths --fleet FILE [--device NAME] --from ID [--to ID | --to outside] [--max-hops N]
+              openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format text|json|markdown|github]
               openin-check fleet diff OLD NEW [--device NAME] [--format text|json]
@@ -94,7 +94,9 @@ struct FleetCommand: Command {
               paths   Where the from app's documents can end up on each device: every app
                       reachable, each with its shortest chain; per hop the channel and the rules
                       that let the document go. A web address (http, https) carries no document
-                      and is not followed, nor is keyboard (typing moves no document).
+                      and is not followed, nor is keyboard (typing moves no document). --from all:
+                      the same for every fleet app installed on the device, in file order, one
+                      block (or JSON record) each, streamed.
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
                       one grid per channel that names its receiver, each cell the end-to-end outcome;
                       then each sender's keyboard line: a third-party keyboard, the system keyboard.
@@ -258,6 +260,9 @@ struct FleetCommand: Command {
         case .paths(let from, let to, let maxHops, let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+                if ExactText.same(from, FleetOutput.everyApp) {
+                    throw .invalidInput("--from \(FleetOutput.everyApp): every app's paths are for AppConnect fleets; with Intune app protection policies, give one app's bundle ID")
+                }
                 return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
             }
             let fleet = try Self.load(fleetPath)

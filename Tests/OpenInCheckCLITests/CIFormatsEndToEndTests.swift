@@ -193,6 +193,9 @@ import FoundationXML
                 #expect(run.stdout.contains(shell == "fish" ? "-l \(option.dropFirst(2))" : option), "\(shell): \(option)")
             }
             #expect(run.stdout.contains("document-interaction quick-look app-extension"))
+            // fleet paths: --from all (every app), --to outside.
+            #expect(run.stdout.contains(shell == "fish" ? "-l from -x -a 'all'" : "--from"), "\(shell): --from all")
+            #expect(run.stdout.contains(shell == "fish" ? "-l to -x -a 'outside'" : "outside"), "\(shell): --to outside")
         }
         // The bash script is valid bash and completes as it should.
         let script = try TemporaryFile.write(try BuiltBinary.run(["completions", "bash"]).stdout, name: "completion.bash")
@@ -204,13 +207,15 @@ import FoundationXML
             COMP_WORDS=(openin-check eval --channel mail); COMP_CWORD=3; _openin_check; echo "${COMPREPLY[*]}"
             COMP_WORDS=(openin-check di); COMP_CWORD=1; _openin_check; echo "${COMPREPLY[*]}"
             COMP_WORDS=(openin-check fleet eval --channel key); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(openin-check fleet paths --from a); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(openin-check fleet paths --to o); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
             """, script]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(text == "--channel\nmail-link mail-compose\ndiff\nkeyboard\n")
+        #expect(text == "--channel\nmail-link mail-compose\ndiff\nkeyboard\nall\noutside\n")
     }
 
     @Test func versionNamesTheCommitOnlyWhenTheBuildDid() throws {

@@ -72,6 +72,43 @@ import Testing
         #expect((paths[0]["hops"] as? [[String: Any]])?.count == 2)
     }
 
+    /// `--from all` is every installed fleet app's `--from A`, in file order, on every device: the same
+    /// blocks (text) and records (JSON), the same exit status.
+    @Test func pathsFromEveryApp() throws {
+        // The fleet's apps in file order, with the devices that install each (as the fleet file says).
+        let file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.fleet))) as? [String: Any])
+        let apps = try #require(file["apps"] as? [[String: Any]]).compactMap { $0["bundleID"] as? String }
+        let devices = try #require(file["devices"] as? [String: [String: Any]])
+        for device in ["employee-iphone", "contractor-ipad"] {
+            let installed = try #require(devices[device]?["installed"] as? [String])
+            let starts = apps.filter(installed.contains)
+            #expect(starts.count >= 3)
+            for extra in [[], ["--to", "outside"], ["--to", "com.getdropbox.Dropbox"], ["--max-hops", "1"]] {
+                let every = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", device, "--from", "all"] + extra)
+                let one = try starts.map { try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", device, "--from", $0] + extra) }
+                #expect(every.stdout == one.map(\.stdout).joined(separator: "\n"), "\(device) \(extra)")
+                #expect(every.status == (one.contains { $0.status == 2 } ? 2 : 0))
+                let json = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", device, "--from", "all", "--format", "json"] + extra)
+                let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+                let expected = try one.indices.map { index in
+                    let single = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", device, "--from", starts[index], "--format", "json"] + extra)
+                    return try #require(try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [[String: Any]]).first!
+                }
+                #expect(records.count == starts.count)
+                #expect(records.map { NSDictionary(dictionary: $0) } == expected.map { NSDictionary(dictionary: $0) })
+                #expect(json.status == every.status)
+            }
+        }
+        // Without --device: every device, each installed app of it.
+        let all = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--from", "all", "--format", "json"])
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(records.compactMap { $0["device"] as? String }) == ["employee-iphone", "contractor-ipad"])
+        #expect(records.allSatisfy { $0["installed"] as? Bool == true })
+        // The help names it.
+        let help = try BuiltBinary.run(["fleet", "--help"])
+        #expect(help.stdout.contains("--from ID|all"))
+    }
+
     @Test func matrixFormats() throws {
         let text = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--device", "employee-iphone"])
         #expect(text.status == 0)

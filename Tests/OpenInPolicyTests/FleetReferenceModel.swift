@@ -362,3 +362,90 @@ extension FleetReferenceModelTests {
         #expect(compared > 1_000)
     }
 }
+
+extension FleetReferenceModelTests {
+    /// The hop into `node` from `before`, the straightforward way: the candidate requests of `before`
+    /// (``FleetDevice/candidateRequests(from:)`` order) that can land on `node` (a targeted request
+    /// names it, a custom scheme's handler lands on it, a mail request lands anywhere), each decided
+    /// with the public ``FleetDevice/decide(_:)``, the first that delivers to `node`.
+    static func plainHop(_ device: FleetDevice, from before: FleetNode, to node: FleetNode) throws(FleetError) -> FleetDecision? {
+        for request in device.candidateRequests(from: before) {
+            if let target = request.target {
+                guard device.node(receiving: target) == node else { continue }
+            } else if let url = request.url, !url.isMailto {
+                guard let handler = device.facts.handler(forScheme: url.scheme), device.node(receiving: handler) == node else { continue }
+            }
+            let decision = try device.decide(request)
+            if decision.delivers, let receiving = decision.receiverApp, device.node(receiving: receiving) == node { return decision }
+        }
+        return nil
+    }
+
+    /// A search result's chains, the straightforward way: each node's chain walks the predecessors back
+    /// to the start, and every hop is decided anew by ``plainHop(_:from:to:)``.
+    static func plainPaths(_ device: FleetDevice, _ reach: FleetReach) throws(FleetError) -> [(to: FleetNode, hops: [FleetDecision])] {
+        try reach.order.map { (node) throws(FleetError) in
+            var hops: [FleetDecision] = []
+            var current = Int(node)
+            while reach.predecessor[current] >= 0 {
+                let before = Int(reach.predecessor[current])
+                guard let hop = try plainHop(device, from: reach.nodes[before], to: reach.nodes[current]) else {
+                    throw FleetError("no request makes the edge \(reach.nodes[before]) → \(reach.nodes[current])")
+                }
+                hops.append(hop)
+                current = before
+            }
+            return (reach.nodes[Int(node)], hops.reversed())
+        }
+    }
+
+    /// The path finder's hops (decided on the search's graph, each once, chains sharing them) are exactly
+    /// the straightforward ones: the same nodes, and per hop the same request and end-to-end decision
+    /// (outcome, sender's and receiver's decisions, receiving app, both sides' policies), or the same
+    /// error; on random fleets, some of whose policies leave Open From or the pasteboard unset.
+    @Test func pathHopsAreTheStraightforwardDecisions() throws {
+        var random = SplitMix64(seed: 0x686F_7073)
+        var hops = 0, errors = 0
+        func same(_ engine: FleetDecision, _ plain: FleetDecision) -> Bool {
+            engine.device == plain.device && engine.request == plain.request && engine.outcome == plain.outcome && engine.sender == plain.sender
+                && engine.receiver == plain.receiver && engine.receiverApp == plain.receiverApp && engine.senderPolicy.app == plain.senderPolicy.app
+                && engine.senderPolicy.authorization == plain.senderPolicy.authorization && engine.receiverPolicy?.app == plain.receiverPolicy?.app
+                && engine.receiverPolicy?.authorization == plain.receiverPolicy?.authorization
+        }
+        for round in 0..<250 {
+            var spec = Self.randomSpec(&random)
+            // Some fleets leave a control to the container policies alone: requests that need it from an app without one fail.
+            if round % 4 == 1 { spec.global.openFrom = nil }
+            if round % 4 == 2 { spec.global.pasteboard = nil }
+            let device = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json").device(named: "d")
+            var reaches: [FleetReach] = []
+            if let all = try? device.reachAll() { reaches += all }
+            for start in spec.installed { if let one = try? device.reach(from: try BundleID(start)) { reaches.append(one) } }
+            for reach in reaches {
+                let engine: Result<[FleetPath], FleetError>
+                do throws(FleetError) { engine = .success(try device.paths(reach)) } catch { engine = .failure(error) }
+                let plain: Result<[(to: FleetNode, hops: [FleetDecision])], FleetError>
+                do throws(FleetError) { plain = .success(try Self.plainPaths(device, reach)) } catch { plain = .failure(error) }
+                switch (engine, plain) {
+                case (.success(let paths), .success(let expected)):
+                    #expect(paths.map(\.to) == expected.map(\.to))
+                    for (path, (_, chain)) in zip(paths, expected) {
+                        #expect(path.hops.count == chain.count)
+                        for (hop, decision) in zip(path.hops, chain) {
+                            #expect(same(hop.decision, decision), "\(hop.from) → \(hop.to): \(hop.decision.request) vs \(decision.request) in:\n\(Self.json(spec))")
+                            #expect(device.node(receiving: decision.receiverApp!) == hop.to)
+                            hops += 1
+                        }
+                    }
+                case (.failure(let error), .failure(let expected)):
+                    #expect(error == expected)
+                    errors += 1
+                default:
+                    Issue.record("from \(reach.from): path finder \(engine.map { $0.count }), straightforward \(plain.map { $0.count }) in:\n\(Self.json(spec))")
+                }
+            }
+        }
+        #expect(hops > 2_000)
+        #expect(errors > 10)
+    }
+}

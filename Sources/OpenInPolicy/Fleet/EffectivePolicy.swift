@@ -198,9 +198,15 @@ public struct FleetDevice: Sendable {
     /// `app`'s effective policy and its evaluator, prepared with the device's shared tables (once per
     /// listed or installed app: copies of the device share them).
     func evaluator(for app: BundleID) -> (EffectivePolicy, Evaluator) {
-        if let known = table.evaluators[app] { return known }
+        let (policy, prepared) = side(for: app)
+        return (policy, Evaluator(prepared: prepared))
+    }
+
+    /// `app`'s effective policy and its prepared policy (what ``evaluator(for:)`` gives, as two references).
+    func side(for app: BundleID) -> FleetSide {
+        if let known = table.sides[app] { return known }
         let policy = effectivePolicy(for: app)
-        return (policy, Evaluator(policy: policy.policy, tables: table.tables))
+        return (policy, PreparedPolicy(policy.policy, tables: table.tables))
     }
 
     /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
@@ -302,6 +308,10 @@ public struct FleetDevice: Sendable {
     }
 }
 
+/// One side of an end-to-end decision: an app's effective policy and the same policy prepared for deciding
+/// (a reference each: copying a side copies no ``Policy``).
+typealias FleetSide = (policy: EffectivePolicy, prepared: PreparedPolicy)
+
 /// A device's effective policies and the tables every evaluator on it shares, made once (a class: copies of a device share it).
 final class PolicyTable: Sendable {
     let policies: [BundleID: EffectivePolicy]
@@ -312,15 +322,15 @@ final class PolicyTable: Sendable {
     let tables: PreparedPolicy.DeviceTables
     /// A bundle ID no list of the fleet names, standing for "any other app".
     let anyOtherApp: BundleID
-    /// Each app's effective policy with its evaluator, made once: with the shared tables, an evaluator costs about its own schemes.
-    let evaluators: [BundleID: (EffectivePolicy, Evaluator)]
+    /// Each app's effective policy with its prepared policy, made once: with the shared tables, a prepared policy costs about its own schemes.
+    let sides: [BundleID: FleetSide]
 
     init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet) {
         self.policies = policies
         self.installed = installed
         self.appIndex = appIndex
         self.tables = tables
-        evaluators = policies.mapValues { ($0, Evaluator(policy: $0.policy, tables: tables)) }
+        sides = policies.mapValues { ($0, PreparedPolicy($0.policy, tables: tables)) }
         var candidate = BundleID(known: "any-other-app.openin-check")
         var counter = 1
         while FleetDevice.names(candidate, in: fleet) {
@@ -346,5 +356,11 @@ extension Evaluator {
     init(policy: Policy, tables: PreparedPolicy.DeviceTables) {
         self.policy = policy
         prepared = PreparedPolicy(policy, tables: tables)
+    }
+
+    /// An evaluator for a policy already prepared.
+    init(prepared: PreparedPolicy) {
+        policy = prepared.policy
+        self.prepared = prepared
     }
 }

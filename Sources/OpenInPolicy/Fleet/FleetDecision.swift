@@ -158,13 +158,21 @@ extension FleetDevice {
     ///   (neither the container policy nor the global policy sets it), or a secure copy on a device
     ///   whose profile does not say whether secure services are available.
     public func decide(_ request: FleetRequest) throws(FleetError) -> FleetDecision {
-        let (senderPolicy, senderEvaluator) = evaluator(for: request.from)
+        try decide(request, sender: side(for: request.from), openFrom: nil, receiver: side(for:))
+    }
+
+    /// Decides `request` end to end with the sender's side given and `receiver` looking up a receiving app's:
+    /// what ``decide(_:)`` does, for a caller that has the sides at hand (the path finder keeps one per node).
+    /// `openFrom`, when given, is the Open From request with `request.from` as its source.
+    @inline(__always)
+    func decide(_ request: FleetRequest, sender: FleetSide, openFrom: ShareRequest?, receiver: (BundleID) -> FleetSide) throws(FleetError) -> FleetDecision {
+        let senderPolicy = sender.policy
         try check(senderPolicy, needs: request.channel.control, for: request)
         if request.channel == .paste, senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil {
             throw FleetError("a paste from \(request.from) on \(JSONWriter.quoted(name)) is a secure copy, and the device profile does not say whether secure services are available: set devices.\(name).secureServicesAvailable to true or false",
                              file: fleet.file)
         }
-        let sender = senderEvaluator.decide(request.senderRequest)
+        let sender = Evaluator.decide(request.senderRequest, sender.prepared)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
         var receiverApp = delivers ? sender.target : nil
         if request.channel == .paste, delivers { receiverApp = request.target }
@@ -172,10 +180,9 @@ extension FleetDevice {
             return FleetDecision(device: name, request: request, outcome: sender.outcome, sender: sender, receiver: nil,
                                  receiverApp: receiverApp, senderPolicy: senderPolicy, receiverPolicy: nil)
         }
-        let (receiverPolicy, receiverEvaluator) = evaluator(for: receiving)
+        let (receiverPolicy, receiverPrepared) = receiver(receiving)
         try check(receiverPolicy, needs: .openFrom, for: request)
-        let openFrom = try! ShareRequest(channel: .openFrom, source: request.from)
-        let receiver = receiverEvaluator.decide(openFrom)
+        let receiver = Evaluator.decide(openFrom ?? (try! ShareRequest(channel: .openFrom, source: request.from)), receiverPrepared)
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
         return FleetDecision(device: name, request: request, outcome: outcome, sender: sender, receiver: receiver,
                              receiverApp: receiving, senderPolicy: senderPolicy, receiverPolicy: receiverPolicy)

@@ -11,6 +11,8 @@ public struct FleetReach: Sendable {
     let predecessor: [Int32]
     /// The reached nodes' indices, in the order reached.
     let order: [Int32]
+    /// The graph the search ran on (its device's), for ``FleetDevice/paths(_:)`` to decide the hops on.
+    let graph: FleetGraph?
 
     /// The nodes reached, in the order reached (breadth first, each level in node order).
     public var reached: [FleetNode] { order.map { nodes[Int($0)] } }
@@ -49,8 +51,10 @@ struct NodeSet {
     }
 }
 
-/// A device's graph, worked out as a search needs it: each node's sender evaluator, the requests
-/// every sender makes (the same for all senders), and each node's out-edges among the nodes asked about.
+/// A device's graph, worked out as a search needs it: each node's side (effective and prepared policy),
+/// the requests every sender makes (the same for all senders), and each node's out-edges among the nodes
+/// asked about. Immutable once made, so the searches of ``FleetDevice/reachAll(maxHops:)`` share it and
+/// ``FleetDevice/paths(_:)`` reuses it for the hops of their results.
 ///
 /// An edge X → Y exists when some request of ``FleetDevice/candidateRequests(from:)`` from X delivers
 /// to Y end to end. For the requests that name a target, the sender's rules read the target only
@@ -58,7 +62,7 @@ struct NodeSet {
 /// prepared policy's two questions), so X's decision is made once per channel and kind of target and
 /// reused for every target of that kind; the receiver's Open From is then asked per target. The
 /// reference model in the tests decides every request instead, and must agree.
-final class FleetGraph {
+final class FleetGraph: Sendable {
     let device: FleetDevice
     let nodes: [FleetNode]
     let ids: [BundleID]
@@ -67,16 +71,42 @@ final class FleetGraph {
     /// Per node as target, its request on each targeted channel (``targetedChannels``).
     let targeted: [[ShareRequest]]
     /// The requests that name no target: `open-url` with each custom scheme, `mailto:`, `mail-link`, `mail-compose`;
-    /// for a custom scheme, the node of its handler (the only app such a request can deliver to).
+    /// for a custom scheme, the node of its handler (the only app such a request can deliver to; -1: none on the device).
     let untargeted: [(channel: FleetChannel, request: ShareRequest, handler: Int?)]
-    private var evaluators: [(EffectivePolicy, Evaluator)?]
+    /// Per node, the positions in ``untargeted`` of the custom schemes whose handler lands on it, in order.
+    let schemesLandingOn: [[Int]]
+    /// The positions in ``untargeted`` of the mail requests (`mailto:`, `mail-link`, `mail-compose`), which may land anywhere.
+    let mailPositions: [Int]
+    /// Per node, its effective policy and prepared policy (``FleetDevice/side(for:)``).
+    let sides: [FleetSide]
+    /// Per node as sender, the Open From request a receiver decides with it as source.
+    let openFrom: [ShareRequest]
+    /// Per node, whether a delivery to its own bundle ID lands on it (``FleetDevice/node(receiving:)``).
+    let landsOnItself: [Bool]
+    /// Per node, what makes its decisions throw: the controls its policy does not set (``FleetGraph/bit(_:)``),
+    /// and ``FleetGraph/secureCopyUnknown`` when its paste is a secure copy on a device that does not say
+    /// whether secure services are available.
+    let lacks: [UInt8]
+
+    /// The bit of `control` in ``lacks``.
+    @inline(__always) static func bit(_ control: FleetControl) -> UInt8 {
+        switch control {
+        case .openIn: 1
+        case .openFrom: 2
+        case .pasteboard: 4
+        case .print: 8
+        case .dragAndDrop: 16
+        }
+    }
+    static let secureCopyUnknown: UInt8 = 32
 
     static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
 
     init(_ device: FleetDevice) {
         self.device = device
         nodes = device.nodes
-        ids = nodes.map(device.bundleID(of:))
+        let ids = nodes.map(device.bundleID(of:))
+        self.ids = ids
         var index: [BundleID: Int] = [:]
         for (position, id) in ids.enumerated() { index[id] = position }
         self.index = index
@@ -84,20 +114,33 @@ final class FleetGraph {
         targeted = ids.map { target in
             FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel, target: target, document: FleetDevice.documentName) }
         }
-        untargeted = device.untargetedRequests(from: device.anyOtherAppID).map { request in
+        let untargeted = device.untargetedRequests(from: device.anyOtherAppID).map { request -> (channel: FleetChannel, request: ShareRequest, handler: Int?) in
             guard let url = request.url, !url.isMailto else { return (request.channel, request.senderRequest, nil) }
             // Where a delivery to the handler lands (-1: nowhere on the device).
             let landing = device.facts.handler(forScheme: url.scheme).flatMap(device.node(receiving:)).flatMap { index[device.bundleID(of: $0)] }
             return (request.channel, request.senderRequest, landing ?? -1)
         }
-        evaluators = Array(repeating: nil, count: ids.count)
-    }
-
-    func evaluator(_ node: Int) -> (EffectivePolicy, Evaluator) {
-        if let known = evaluators[node] { return known }
-        let made = device.evaluator(for: ids[node])
-        evaluators[node] = made
-        return made
+        self.untargeted = untargeted
+        var schemesLandingOn = [[Int]](repeating: [], count: ids.count), mailPositions: [Int] = []
+        for (position, request) in untargeted.enumerated() {
+            if let handler = request.handler {
+                if handler >= 0 { schemesLandingOn[handler].append(position) }
+            } else {
+                mailPositions.append(position)
+            }
+        }
+        self.schemesLandingOn = schemesLandingOn
+        self.mailPositions = mailPositions
+        sides = ids.map(device.side(for:))
+        openFrom = ids.map { try! ShareRequest(channel: .openFrom, source: $0) }
+        let nodes = self.nodes
+        landsOnItself = nodes.indices.map { device.node(receiving: ids[$0]) == nodes[$0] }
+        lacks = sides.map { side in
+            var bits: UInt8 = 0
+            for control in FleetControl.allCases where side.policy.source(of: control) == .notSet { bits |= FleetGraph.bit(control) }
+            if side.policy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { bits |= FleetGraph.secureCopyUnknown }
+            return bits
+        }
     }
 
     /// The node a delivery to `id` lands on (``FleetDevice/node(receiving:)``), as an index.
@@ -109,7 +152,7 @@ final class FleetGraph {
     /// The nodes among `candidates` that `x` delivers to.
     /// - Throws: ``FleetError`` when a policy that must decide lacks a control, as ``FleetDevice/decide(_:)`` does.
     func row(_ x: Int, among candidates: NodeSet) throws(FleetError) -> NodeSet {
-        let (senderPolicy, sender) = evaluator(x)
+        let (senderPolicy, prepared) = sides[x]
         let from = ids[x]
         let probe = try! FleetRequest(from: from, channel: .paste, target: from)
         for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] {
@@ -118,16 +161,15 @@ final class FleetGraph {
         if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil {
             _ = try device.decide(probe)  // throws the same error as any paste from this app
         }
-        let openFrom = try! ShareRequest(channel: .openFrom, source: from)
+        let openFrom = self.openFrom[x]
         func receiverAllows(_ y: Int) throws(FleetError) -> Bool {
-            let (receiverPolicy, receiver) = evaluator(y)
+            let (receiverPolicy, receiver) = sides[y]
             try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: from, channel: .documentInteraction, target: ids[y]))
-            return receiver.decide(openFrom).outcome == .allow
+            return Evaluator.decide(openFrom, receiver).outcome == .allow
         }
         var result = NodeSet(count: ids.count)
         // Per kind of target (listed?, AppConnect app?), which targeted channels deliver: decided once.
         var kinds: [UInt8?] = [nil, nil, nil, nil]
-        let prepared = sender.prepared
         // The bit set's own forEach (typed throws), not a Sequence's.
         // swift-format-ignore: ReplaceForEachWithForLoop
         try candidates.forEach { (y) throws(FleetError) in
@@ -139,7 +181,7 @@ final class FleetGraph {
             } else {
                 var bits: UInt8 = 0
                 for (c, request) in targeted[y].enumerated() {
-                    let outcome = sender.decide(request).outcome
+                    let outcome = Evaluator.decide(request, prepared).outcome
                     if outcome == .allow || outcome == .redirect { bits |= 1 << UInt8(c) }
                 }
                 kinds[kind] = bits
@@ -159,7 +201,7 @@ final class FleetGraph {
         for (_, request, handler) in untargeted {
             // A custom scheme's request delivers to its handler or to no one: skip it when that node is not asked about.
             if let handler, handler < 0 || !candidates.contains(handler) || result.contains(handler) { continue }
-            let decision = sender.decide(request)
+            let decision = Evaluator.decide(request, prepared)
             guard decision.outcome == .allow || decision.outcome == .redirect, let target = decision.target,
                   let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { continue }
             if !authorized[y] {
@@ -169,6 +211,75 @@ final class FleetGraph {
             }
         }
         return result
+    }
+
+    /// The hop from `x` to `y`: the first candidate request of `x` (``FleetDevice/candidateRequests(from:)``
+    /// order) whose end-to-end decision delivers to `y`, with that decision; `nil` when none does.
+    ///
+    /// The requests are those of the candidate list that can land on `y` (the targeted ones to `y`, the
+    /// custom schemes `y` handles, the mail requests), tried in order until one delivers; the others land
+    /// elsewhere whatever they decide, so skipping them changes nothing.
+    /// - Throws: ``FleetError`` as ``FleetDevice/decide(_:)``, for the requests tried.
+    func hop(from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
+        for (c, channel) in FleetGraph.targetedChannels.enumerated() {
+            if let hop = try attempt(channel, targeted[y][c], from: x, to: y) { return hop }
+        }
+        // The custom schemes `y` handles come before the mail requests in ``untargeted`` (they are listed first).
+        for position in schemesLandingOn[y] {
+            if let hop = try attempt(untargeted[position].channel, untargeted[position].request, from: x, to: y) { return hop }
+        }
+        for position in mailPositions {
+            if let hop = try attempt(untargeted[position].channel, untargeted[position].request, from: x, to: y) { return hop }
+        }
+        return nil
+    }
+
+    /// The request from `x` on `channel` (its sender's part `request`), decided end to end as
+    /// ``FleetDevice/decide(_:)`` decides it, as a hop when it delivers to `y`; `nil` otherwise.
+    ///
+    /// The same steps, in the same order, with what they read made once per node: a request whose
+    /// sender or receiver lacks a control it needs goes to ``FleetDevice/decide(_:)``, which throws;
+    /// the decision record is made only for the request that delivers to `y`.
+    @inline(__always)
+    func attempt(_ channel: FleetChannel, _ request: ShareRequest, from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
+        func full() throws(FleetError) -> FleetDecision {
+            try device.decide(FleetRequest(from: ids[x], channel: channel, checked: request), sender: sides[x], openFrom: openFrom[x], receiver: side(for:))
+        }
+        if lacks[x] & (channel.control.map(FleetGraph.bit) ?? 0) != 0 || (channel == .paste && lacks[x] & FleetGraph.secureCopyUnknown != 0) {
+            return hop(try full(), from: x, to: y)  // throws: the sender lacks what the request needs
+        }
+        let sender = Evaluator.decide(request, sides[x].prepared)
+        guard sender.outcome == .allow || sender.outcome == .redirect, let receiving = channel == .paste ? request.target : sender.target else { return nil }
+        let isY = receiving == ids[y]
+        let lands = isY ? landsOnItself[y] : device.node(receiving: receiving) == nodes[y]
+        guard channel.hasReceiverPart, isY ? authorized[y] : device.appConnectApps.contains(receiving) else {
+            guard lands else { return nil }
+            return FleetHop(from: nodes[x], to: nodes[y], decision: FleetDecision(
+                device: device.name, request: FleetRequest(from: ids[x], channel: channel, checked: request), outcome: sender.outcome, sender: sender,
+                receiver: nil, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: nil))
+        }
+        let (receiverPolicy, receiverPrepared) = isY ? sides[y] : side(for: receiving)
+        // Before the landing: a receiver that lacks Open From makes the request an error wherever it lands.
+        if receiverPolicy.source(of: .openFrom) == .notSet { return hop(try full(), from: x, to: y) }  // throws
+        guard lands else { return nil }
+        let receiver = Evaluator.decide(openFrom[x], receiverPrepared)
+        let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
+        guard outcome == .allow || outcome == .redirect else { return nil }
+        return FleetHop(from: nodes[x], to: nodes[y], decision: FleetDecision(
+            device: device.name, request: FleetRequest(from: ids[x], channel: channel, checked: request), outcome: outcome, sender: sender,
+            receiver: receiver, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: receiverPolicy))
+    }
+
+    /// A node's side, by bundle ID: the graph's for its nodes, the device's otherwise.
+    func side(for id: BundleID) -> FleetSide {
+        if let known = index[id] { return sides[known] }
+        return device.side(for: id)
+    }
+
+    /// `decision` as a hop from `x` to `y` when it delivers there.
+    func hop(_ decision: FleetDecision, from x: Int, to y: Int) -> FleetHop? {
+        guard decision.delivers, let receiving = decision.receiverApp, device.node(receiving: receiving) == nodes[y] else { return nil }
+        return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
     }
 
     /// Breadth-first search from `start` over rows worked out among the nodes not yet reached.
@@ -198,7 +309,7 @@ final class FleetGraph {
             frontier = next
             depth += 1
         }
-        return FleetReach(from: ids[start], nodes: nodes, distance: distance, predecessor: predecessor, order: order)
+        return FleetReach(from: ids[start], nodes: nodes, distance: distance, predecessor: predecessor, order: order, graph: self)
     }
 }
 
@@ -213,7 +324,7 @@ extension FleetDevice {
         let graph = FleetGraph(self)
         guard isInstalled(app), let start = graph.index[app] else {
             let none = [Int32](repeating: -1, count: graph.ids.count)
-            return FleetReach(from: app, nodes: graph.nodes, distance: none, predecessor: none, order: [])
+            return FleetReach(from: app, nodes: graph.nodes, distance: none, predecessor: none, order: [], graph: graph)
         }
         return try graph.reach(from: start, maxHops: maxHops)
     }
@@ -258,74 +369,45 @@ extension FleetDevice {
                 frontier = next
                 depth += 1
             }
-            result.append(FleetReach(from: app.bundleID, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order))
+            result.append(FleetReach(from: app.bundleID, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph))
         }
         return result
     }
 
-    /// The hop from `from` to `to`: the first candidate request of `from` (``candidateRequests(from:)``
-    /// order) that delivers to `to`, with its decision.
-    func hop(from: FleetNode, to: FleetNode, untargeted: Untargeted) throws(FleetError) -> FleetHop? {
-        let sender = bundleID(of: from), target = bundleID(of: to)
-        // In candidate order: the targeted channels to `to`, then the untargeted requests that can reach it (a custom
-        // scheme's only its handler; the mail requests any node), each made only when the one before did not deliver.
-        for channel in FleetGraph.targetedChannels {
-            let request = FleetRequest(from: sender, channel: channel,
-                                       checked: try! ShareRequest(channel: channel.senderChannel, target: target, document: FleetDevice.documentName))
-            let decision = try decide(request)
-            if decision.delivers, let receiving = decision.receiverApp, node(receiving: receiving) == to { return FleetHop(from: from, to: to, decision: decision) }
-        }
-        let relevant = ((untargeted.byLanding[to] ?? []) + untargeted.mail).sorted()
-        for position in relevant {
-            let template = untargeted.requests[position]
-            let decision = try decide(FleetRequest(from: sender, channel: template.channel, checked: template.senderRequest))
-            if decision.delivers, let receiving = decision.receiverApp, node(receiving: receiving) == to { return FleetHop(from: from, to: to, decision: decision) }
-        }
-        return nil
-    }
-
-    /// The requests that name no target, by the node each can deliver to (a custom scheme's handler), or any (`mail`).
-    struct Untargeted {
-        let requests: [FleetRequest]
-        let byLanding: [FleetNode: [Int]]
-        let mail: [Int]
-
-        init(_ device: FleetDevice) {
-            requests = device.untargetedRequests(from: device.anyOtherAppID)
-            var byLanding: [FleetNode: [Int]] = [:], mail: [Int] = []
-            for (position, request) in requests.enumerated() {
-                if let url = request.url, !url.isMailto {
-                    if let landing = device.facts.handler(forScheme: url.scheme).flatMap(device.node(receiving:)) { byLanding[landing, default: []].append(position) }
-                } else {
-                    mail.append(position)
-                }
-            }
-            self.byLanding = byLanding
-            self.mail = mail
-        }
-    }
-
     /// The shortest chains of a search's result, with the decision of every hop.
+    ///
+    /// Each hop is decided once, as the edge into the node it reaches (``FleetGraph/hop(from:to:)``:
+    /// the first delivering candidate request of ``candidateRequests(from:)``), and a chain is the
+    /// chain of its node's predecessor plus that hop, so chains share their hops. A result of
+    /// ``reachAll(maxHops:)`` or ``reach(from:maxHops:)`` on this device keeps the graph of its search,
+    /// and its hops reuse it.
+    /// - Complexity: O(N) for the graph when the result does not carry one, then per reached node O(1)
+    ///   decisions (at most the 6 targeted requests, the custom schemes its node handles and the 3 mail
+    ///   requests) and its chain's length.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
-        var hopCache: [Int: FleetHop] = [:]
+        let graph: FleetGraph
+        if let kept = reach.graph, kept.device.table === table { graph = kept } else { graph = FleetGraph(self) }
+        return try graph.paths(reach)
+    }
+}
+
+extension FleetGraph {
+    /// ``FleetDevice/paths(_:)`` on this graph.
+    func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
+        var chains = [[FleetHop]](repeating: [], count: nodes.count)
         var paths: [FleetPath] = []
-        // The requests that name no target, the same from every sender (``candidateRequests(from:)``'s last ones).
-        let untargeted = Untargeted(self)
+        paths.reserveCapacity(reach.order.count)
         for node in reach.order {
-            var chain: [FleetHop] = []
-            var current = Int(node)
-            while reach.predecessor[current] >= 0 {
-                let before = Int(reach.predecessor[current])
-                if hopCache[current] == nil {
-                    guard let hop = try hop(from: reach.nodes[before], to: reach.nodes[current], untargeted: untargeted) else {
-                        preconditionFailure("the search found an edge \(reach.nodes[before]) → \(reach.nodes[current]) that no request makes")
-                    }
-                    hopCache[current] = hop
-                }
-                chain.append(hopCache[current]!)
-                current = before
+            let current = Int(node), before = Int(reach.predecessor[current])
+            guard let hop = try hop(from: before, to: current) else {
+                preconditionFailure("the search found an edge \(nodes[before]) → \(nodes[current]) that no request makes")
             }
-            paths.append(FleetPath(to: reach.nodes[Int(node)], hops: chain.reversed()))
+            // Breadth first: the predecessor's chain is made (or it is the start, whose chain is empty).
+            var chain = chains[before]
+            chain.append(hop)
+            chains[current] = chain
+            paths.append(FleetPath(to: nodes[current], hops: chain))
         }
         return paths
     }

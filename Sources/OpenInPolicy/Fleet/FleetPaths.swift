@@ -132,7 +132,7 @@ extension FleetDevice {
     /// the first node of the level before that reaches it; a hop is the first candidate request
     /// (``candidateRequests(from:)`` order) that delivers. An app not installed on the device has no
     /// documents there: no paths.
-    /// - Complexity: as ``reach(from:maxHops:)``, plus O(R) decisions per node reached for its hop.
+    /// - Complexity: as ``reach(from:maxHops:)``, plus, per node reached, the decisions of its hop (``paths(_:)``).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func paths(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [FleetPath] {
         try paths(try reach(from: app, maxHops: maxHops))
