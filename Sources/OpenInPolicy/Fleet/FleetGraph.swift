@@ -376,8 +376,8 @@ extension FleetDevice {
 
     /// The shortest chains of a search's result, with the decision of every hop.
     ///
-    /// Each hop is decided once, as the edge into the node it reaches (``FleetGraph/hop(from:to:)``:
-    /// the first delivering candidate request of ``candidateRequests(from:)``), and a chain is the
+    /// Each hop is decided once, as the edge into the node it reaches (`FleetGraph.hop(from:to:)`:
+    /// the first delivering candidate request of `candidateRequests(from:)`), and a chain is the
     /// chain of its node's predecessor plus that hop, so chains share their hops. A result of
     /// ``reachAll(maxHops:)`` or ``reach(from:maxHops:)`` on this device keeps the graph of its search,
     /// and its hops reuse it.
