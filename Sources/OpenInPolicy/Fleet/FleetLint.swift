@@ -26,7 +26,7 @@ public struct FleetFinding: Sendable, Hashable {
     /// The device profile, when the finding is about one.
     public let device: String?
     /// Where in the fleet file, as a key path (`containerPolicies[1].openInPolicy`, `devices.NAME`); empty when the finding is about the whole file.
-    public var keyPath: String = ""
+    public internal(set) var keyPath: String = ""
     /// What is wrong.
     public let message: String
     /// How to fix it.
