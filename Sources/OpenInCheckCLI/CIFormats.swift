@@ -95,3 +95,105 @@ enum XMLText {
         }
     }
 }
+
+/// A SARIF 2.1.0 log (OASIS) for code scanning: one run, every check a rule, every finding a result
+/// (`lint --format sarif`, `fleet lint --format sarif`).
+enum SARIFLog {
+    /// The schema the log names in `$schema`.
+    static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+    /// A check, as a `reportingDescriptor`.
+    struct Rule {
+        /// The stable code.
+        var id: String
+        /// The check's name.
+        var name: String
+        /// Its one line (`shortDescription`).
+        var summary: String
+        /// `error`, `warning` or `note` (`defaultConfiguration.level`).
+        var level: String
+    }
+
+    /// A finding, as a `result`.
+    struct Result {
+        var ruleID: String
+        /// The rule's index in the run's rules, when it is one of them.
+        var ruleIndex: Int?
+        var level: String
+        /// The message, its fix included.
+        var message: String
+        var file: String
+        var line: Int?
+        /// The 1-based column in characters (Unicode scalars), when known.
+        var column: Int?
+        /// The key path in the file (a `logicalLocation`); none when empty.
+        var keyPath: String
+    }
+
+    static func log(rules: [Rule], results: [Result]) -> JSONObject {
+        let rules = rules.map { rule in
+            JSONValue.object(JSONObject(members: [
+                .init("id", .string(rule.id)),
+                .init("name", .string(rule.name)),
+                .init("shortDescription", .object(JSONObject(["text": .string(rule.summary)]))),
+                .init("defaultConfiguration", .object(JSONObject(["level": .string(rule.level)]))),
+            ]))
+        }
+        let driver = JSONObject(members: [
+            .init("name", .string(CLI.name)),
+            .init("version", .string(CLI.version)),
+            .init("informationUri", .string("https://github.com/openin-check/openin-check")),
+            .init("rules", .array(JSONArray(rules))),
+        ])
+        let run = JSONObject(members: [
+            .init("tool", .object(JSONObject(["driver": .object(driver)]))),
+            .init("columnKind", .string("unicodeCodePoints")),
+            .init("results", .array(JSONArray(results.map { .object(result($0)) }))),
+        ])
+        return JSONObject(members: [
+            .init("$schema", .string(schema)),
+            .init("version", .string("2.1.0")),
+            .init("runs", .array(JSONArray([.object(run)]))),
+        ])
+    }
+
+    static func result(_ result: Result) -> JSONObject {
+        var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(uri(result.file))])))]
+        if let line = result.line {
+            var region: [JSONObject.Member] = [.init("startLine", .number(JSONNumber(line)))]
+            if let column = result.column { region.append(.init("startColumn", .number(JSONNumber(column)))) }
+            physical.append(.init("region", .object(JSONObject(members: region))))
+        }
+        var place: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
+        if !result.keyPath.isEmpty {
+            place.append(.init("logicalLocations", .array(JSONArray([
+                .object(JSONObject(["fullyQualifiedName": .string(result.keyPath), "kind": .string("member")])),
+            ]))))
+        }
+        var members: [JSONObject.Member] = [.init("ruleId", .string(result.ruleID))]
+        if let ruleIndex = result.ruleIndex { members.append(.init("ruleIndex", .number(JSONNumber(ruleIndex)))) }
+        members += [
+            .init("level", .string(result.level)),
+            .init("message", .object(JSONObject(["text": .string(result.message)]))),
+            .init("locations", .array(JSONArray([.object(JSONObject(members: place))]))),
+        ]
+        return JSONObject(members: members)
+    }
+
+    /// A file path as a URI reference: every byte outside RFC 3986's unreserved characters and `/` percent-encoded
+    /// (`:` too, so a relative path is never read as a scheme).
+    static func uri(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+            }
+        }
+        return result
+    }
+}

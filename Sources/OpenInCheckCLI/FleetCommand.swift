@@ -24,7 +24,7 @@ struct FleetCommand: Command {
 
     enum MatrixFormat: String, OptionChoice { case text, json, markdown }
     enum PathsFormat: String, OptionChoice { case text, json }
-    enum FleetLintFormat: String, OptionChoice { case text, json, markdown, github }
+    enum FleetLintFormat: String, OptionChoice { case text, json, markdown, github, sarif }
 
     /// `--fleet FILE` (for diff, the old file).
     var fleetPath: String
@@ -47,7 +47,7 @@ struct FleetCommand: Command {
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
-        OptionSpec("--format", value: "FORMAT", help: "eval: text, json or jsonl; matrix: text, json or markdown;\nlint: text, json, markdown or github; paths, diff: text or json."),
+        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text or json."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
@@ -74,7 +74,7 @@ struct FleetCommand: Command {
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
               openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
-              openin-check fleet lint --fleet FILE [--format text|json|markdown|github]
+              openin-check fleet lint --fleet FILE [--format text|json|markdown|github|sarif]
               openin-check fleet diff OLD NEW [--device NAME] [--format text|json]
               openin-check fleet eval --fleet INTUNE.json --devices FILE …
               openin-check fleet diff OLD NEW --devices FILE [--rows]   (Intune on either side)
@@ -100,7 +100,9 @@ struct FleetCommand: Command {
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
                       one grid per channel that names its receiver, each cell the end-to-end outcome;
                       then each sender's keyboard line: a third-party keyboard, the system keyboard.
-              lint    Fleet-level mistakes, each with a code and a fix.
+              lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
+                      for code scanning, every check a rule, every finding a result with the
+                      fleet file, its line and the finding's key path.
               diff    End-to-end flows (keyboards included) and leak paths that open or close
                       between two fleet files, per device. With Intune app protection policies (Graph JSON, with
                       --devices) on either side: every flow (sender × receiver × channel, per
@@ -270,7 +272,7 @@ struct FleetCommand: Command {
         case .lint(let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return FleetOutput.lint(IntuneLint.findings(fleet), file: fleetPath, format: format, console: console)
+                return FleetOutput.lint(IntuneLint.findings(fleet), checks: IntuneLint.checks, file: fleetPath, format: format, console: console)
             }
             return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
         case .diff(let old, let new, let format, let rows):

@@ -280,11 +280,12 @@ enum FleetOutput {
     // MARK: lint
 
     static func lint(_ fleet: Fleet, format: FleetCommand.FleetLintFormat, console: Console) throws(CLIError) -> ExitStatus {
-        lint(FleetLint.findings(fleet), file: fleet.file ?? "fleet", format: format, console: console)
+        lint(FleetLint.findings(fleet), checks: FleetLint.checks, file: fleet.file ?? "fleet", format: format, console: console)
     }
 
-    /// Prints findings (an AppConnect fleet's, or Intune policies').
-    static func lint(_ findings: [FleetFinding], file: String, format: FleetCommand.FleetLintFormat, console: Console) -> ExitStatus {
+    /// Prints findings (an AppConnect fleet's, or Intune policies'); `checks` are every check that made them (SARIF's rules).
+    static func lint(_ findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)],
+                     file: String, format: FleetCommand.FleetLintFormat, console: Console) -> ExitStatus {
         let counts = (findings.filter { $0.severity == .error }.count, findings.filter { $0.severity == .warning }.count, findings.filter { $0.severity == .info }.count)
         switch format {
         case .json:
@@ -328,6 +329,21 @@ enum FleetOutput {
                                                            message: "\(device)\(finding.message)\nfix: \(finding.fix)"))
             }
             console.stdout.write("\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n")
+        case .sarif:
+            let level = { (severity: FleetFinding.Severity) in
+                switch severity {
+                case .error: "error"
+                case .warning: "warning"
+                case .info: "note"
+                }
+            }
+            let rules = checks.map { SARIFLog.Rule(id: $0.code, name: $0.name, summary: $0.summary, level: level($0.severity)) }
+            let results = findings.map { finding in
+                let device = finding.device.map { "device \($0): " } ?? ""
+                return SARIFLog.Result(ruleID: finding.code, ruleIndex: checks.firstIndex { ExactText.same($0.code, finding.code) }, level: level(finding.severity),
+                                       message: "\(device)\(finding.message)\nfix: \(finding.fix)", file: file, line: finding.line, column: nil, keyPath: finding.keyPath)
+            }
+            console.stdout.write(JSONWriter.pretty(.object(SARIFLog.log(rules: rules, results: results))) + "\n")
         }
         if counts.0 > 0 { return .invalidInput }
         return counts.1 > 0 ? .notAllowed : .success

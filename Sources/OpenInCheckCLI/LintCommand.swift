@@ -200,40 +200,17 @@ enum LintMarkdown {
     }
 }
 
-/// `lint --format sarif`: a SARIF 2.1.0 log (OASIS), one run, every check a rule, every finding a result.
+/// `lint --format sarif`: every check a rule, every finding a result, in ``SARIFLog``'s shape.
 enum LintSARIF {
-    /// The schema the log names in `$schema`.
-    static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-
     static func log(_ findings: [LintFinding]) -> JSONObject {
         let checks = LintCheck.all
-        let rules = checks.map { check in
-            JSONValue.object(JSONObject(members: [
-                .init("id", .string(check.code)),
-                .init("name", .string(check.name)),
-                .init("shortDescription", .object(JSONObject(["text": .string(check.summary)]))),
-                .init("defaultConfiguration", .object(JSONObject(["level": .string(level(check.severity))]))),
-            ]))
-        }
-        let results = findings.map { finding in
-            JSONValue.object(result(finding, ruleIndex: checks.firstIndex(of: finding.check)))
-        }
-        let driver = JSONObject(members: [
-            .init("name", .string(CLI.name)),
-            .init("version", .string(CLI.version)),
-            .init("informationUri", .string("https://github.com/openin-check/openin-check")),
-            .init("rules", .array(JSONArray(rules))),
-        ])
-        let run = JSONObject(members: [
-            .init("tool", .object(JSONObject(["driver": .object(driver)]))),
-            .init("columnKind", .string("unicodeCodePoints")),
-            .init("results", .array(JSONArray(results))),
-        ])
-        return JSONObject(members: [
-            .init("$schema", .string(schema)),
-            .init("version", .string("2.1.0")),
-            .init("runs", .array(JSONArray([.object(run)]))),
-        ])
+        return SARIFLog.log(
+            rules: checks.map { SARIFLog.Rule(id: $0.code, name: $0.name, summary: $0.summary, level: level($0.severity)) },
+            results: findings.map { finding in
+                SARIFLog.Result(ruleID: finding.check.code, ruleIndex: checks.firstIndex(of: finding.check), level: level(finding.severity),
+                                message: "\(finding.message)\nfix: \(finding.fix)", file: finding.location.file,
+                                line: finding.location.line, column: finding.location.column, keyPath: finding.location.keyPath)
+            })
     }
 
     /// SARIF's level for a severity: `info` is `note`.
@@ -243,46 +220,5 @@ enum LintSARIF {
         case .warning: "warning"
         case .info: "note"
         }
-    }
-
-    static func result(_ finding: LintFinding, ruleIndex: Int?) -> JSONObject {
-        let location = finding.location
-        var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(uri(location.file))])))]
-        if let line = location.line {
-            var region: [JSONObject.Member] = [.init("startLine", .number(JSONNumber(line)))]
-            if let column = location.column { region.append(.init("startColumn", .number(JSONNumber(column)))) }
-            physical.append(.init("region", .object(JSONObject(members: region))))
-        }
-        var place: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
-        if !location.keyPath.isEmpty {
-            place.append(.init("logicalLocations", .array(JSONArray([
-                .object(JSONObject(["fullyQualifiedName": .string(location.keyPath), "kind": .string("member")])),
-            ]))))
-        }
-        var members: [JSONObject.Member] = [.init("ruleId", .string(finding.check.code))]
-        if let ruleIndex { members.append(.init("ruleIndex", .number(JSONNumber(ruleIndex)))) }
-        members += [
-            .init("level", .string(level(finding.severity))),
-            .init("message", .object(JSONObject(["text": .string("\(finding.message)\nfix: \(finding.fix)")]))),
-            .init("locations", .array(JSONArray([.object(JSONObject(members: place))]))),
-        ]
-        return JSONObject(members: members)
-    }
-
-    /// A file path as a URI reference: every byte outside RFC 3986's unreserved characters and `/` percent-encoded
-    /// (`:` too, so a relative path is never read as a scheme).
-    static func uri(_ path: String) -> String {
-        var result = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
-            }
-        }
-        return result
     }
 }

@@ -20,6 +20,7 @@ import FoundationXML
         (["test", "--format", "markdown", "--verbose", table], "test.verbose.md", 2),
         (["test", "--format", "github", table], "test.github.txt", 2),
         (["lint", "--format", "sarif"] + lintFiles, "lint.sarif", 2),
+        (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "fleet-lint.sarif", 1),
         (["lint", "--format", "markdown", "Examples/lint/mistakes.json"], "lint.md", 2),
         (["lint", "--format", "github"] + lintFiles, "lint.github.txt", 2),
         (["diff", "--format", "markdown", "Examples/diff/old.json", "Examples/diff/new.json"], "diff.md", 2),
@@ -42,9 +43,14 @@ import FoundationXML
     }
 
     /// The members SARIF 2.1.0's schema requires (oasis-tcs/sarif-spec, sarif-schema-2.1.0.json), and the
-    /// enumerations it restricts, checked on the log `lint --format sarif` writes.
-    @Test func sarifHasEveryMemberTheSchemaRequires() throws {
-        let run = try BuiltBinary.run(["lint", "--format", "sarif"] + Self.lintFiles)
+    /// enumerations it restricts, checked on the logs `lint --format sarif` and `fleet lint --format sarif` write.
+    @Test(arguments: [
+        (["lint", "--format", "sarif"] + lintFiles, "OI000", 9),
+        (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "FL001", 8),
+        (["fleet", "lint", "--fleet", "Examples/intune/acme-app-protection.json", "--devices", "Examples/intune/devices.json", "--format", "sarif"], "IN001", 2),
+    ])
+    func sarifHasEveryMemberTheSchemaRequires(_ arguments: [String], _ firstRule: String, _ resultCount: Int) throws {
+        let run = try BuiltBinary.run(arguments)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(log["version"] as? String == "2.1.0")
         let runs = try #require(log["runs"] as? [[String: Any]])
@@ -55,14 +61,14 @@ import FoundationXML
         #expect(["utf16CodeUnits", "unicodeCodePoints"].contains(runs[0]["columnKind"] as? String ?? ""))
         let rules = try #require(driver["rules"] as? [[String: Any]])
         let ruleIDs = rules.compactMap { $0["id"] as? String }
-        #expect(ruleIDs.count == rules.count && ruleIDs.first == "OI000")
+        #expect(ruleIDs.count == rules.count && ruleIDs.first == firstRule)
         for rule in rules {
             #expect((rule["shortDescription"] as? [String: Any])?["text"] is String)
             let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
             #expect(["none", "note", "warning", "error"].contains(level ?? ""))
         }
         let results = try #require(runs[0]["results"] as? [[String: Any]])
-        #expect(results.count == 9)
+        #expect(results.count == resultCount)
         for result in results {
             #expect((result["message"] as? [String: Any])?["text"] is String)
             #expect(["none", "note", "warning", "error"].contains(result["level"] as? String ?? ""))
@@ -79,11 +85,38 @@ import FoundationXML
                 if let column = region["startColumn"] as? Int { #expect(column >= 1) }
             }
         }
-        // Plist findings have no line: their location is the file and the key path, with no region.
-        #expect(results.contains { result in
+        // Plist findings, and fleet findings about a device or the whole fleet, have no line: their location is the
+        // file and the key path, with no region.
+        #expect(firstRule == "IN001" || results.contains { result in
             let location = (result["locations"] as? [[String: Any]])?.first
             return (location?["physicalLocation"] as? [String: Any])?["region"] == nil && location?["logicalLocations"] != nil
         })
+    }
+
+    /// `fleet lint --format sarif`: the rules are the fleet checks with their levels; each result names its key path,
+    /// and a device's finding names the device in its message.
+    @Test func fleetSarifRulesAreTheFleetChecks() throws {
+        let run = try BuiltBinary.run(["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"])
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        let driver = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        #expect(rules.map { "\($0["id"] ?? "") \((($0["defaultConfiguration"] as? [String: Any])?["level"]) ?? "")" }
+                == ["FL001 warning", "FL002 warning", "FL003 warning", "FL004 error", "FL005 error", "FL006 note", "FL007 warning"])
+        let results = try #require(runs.first?["results"] as? [[String: Any]])
+        let places = results.map { result -> String in
+            let location = (result["locations"] as? [[String: Any]])?.first
+            let line = ((location?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])?["startLine"] as? Int
+            let path = (location?["logicalLocations"] as? [[String: Any]])?.first?["fullyQualifiedName"] as? String
+            return "\(result["ruleId"] ?? "") \(line.map(String.init) ?? "-") \(path ?? "-")"
+        }
+        #expect(places == [
+            "FL005 16 containerPolicies[3].app", "FL004 15 containerPolicies[2].labels", "FL001 11 containerPolicies[0].openInWhitelist",
+            "FL002 13 containerPolicies[1].openInPolicy", "FL007 - global.printPolicy", "FL003 - devices.employee-iphone",
+            "FL006 13 containerPolicies[1].labels", "FL006 15 containerPolicies[2].labels",
+        ])
+        let device = try #require(results.first { $0["ruleId"] as? String == "FL003" })
+        #expect(((device["message"] as? [String: Any])?["text"] as? String)?.hasPrefix("device employee-iphone: com.acme.hr may send documents") == true)
     }
 
     /// The JUnit report as a consumer reads it: well-formed XML, one testcase per row, counts that add up.
@@ -193,6 +226,8 @@ import FoundationXML
                 #expect(run.stdout.contains(shell == "fish" ? "-l \(option.dropFirst(2))" : option), "\(shell): \(option)")
             }
             #expect(run.stdout.contains("document-interaction quick-look app-extension"))
+            // fleet --format: fish's description (the option's first help line) names lint's formats, sarif included.
+            if shell == "fish" { #expect(run.stdout.contains("-l format -r -F -d 'lint: text, json, markdown, github or sarif;"), "fleet --format") }
             // fleet paths: --from all (every app), --to outside.
             #expect(run.stdout.contains(shell == "fish" ? "-l from -x -a 'all'" : "--from"), "\(shell): --from all")
             #expect(run.stdout.contains(shell == "fish" ? "-l to -x -a 'outside'" : "outside"), "\(shell): --to outside")

@@ -25,6 +25,8 @@ public struct FleetFinding: Sendable, Hashable {
     public let line: Int?
     /// The device profile, when the finding is about one.
     public let device: String?
+    /// Where in the fleet file, as a key path (`containerPolicies[1].openInPolicy`, `devices.NAME`); empty when the finding is about the whole file.
+    public internal(set) var keyPath: String = ""
     /// What is wrong.
     public let message: String
     /// How to fix it.
@@ -33,52 +35,53 @@ public struct FleetFinding: Sendable, Hashable {
 
 /// The fleet-level checks of `openin-check fleet lint`.
 public enum FleetLint {
-    /// Every check: code, name, one line.
-    public static let checks: [(code: String, name: String, summary: String)] = [
-        ("FL001", "direct-leak", "An Open In whitelist names an app that is not an AppConnect app: documents leave the managed apps in one hop."),
-        ("FL002", "leak-hub", "An AppConnect app's Open In is AUTHORIZED: whatever reaches it can go to any app."),
-        ("FL003", "open-from-refuses", "A may send a document to B, but B's Open From refuses A: users see the share fail."),
-        ("FL004", "conflicting-policies", "Two container policies (or app configurations) for one app share a label: a device with it has two."),
-        ("FL005", "unknown-app", "A container policy or app configuration is for an app the fleet's apps do not list."),
-        ("FL006", "unused-label", "A policy's label is carried by no device profile."),
-        ("FL007", "control-not-set", "Neither the global policy nor an app's container policy sets a control: requests that need it are errors."),
+    /// Every check: code, name, one line, and the severity of its findings.
+    public static let checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)] = [
+        ("FL001", "direct-leak", "An Open In whitelist names an app that is not an AppConnect app: documents leave the managed apps in one hop.", .warning),
+        ("FL002", "leak-hub", "An AppConnect app's Open In is AUTHORIZED: whatever reaches it can go to any app.", .warning),
+        ("FL003", "open-from-refuses", "A may send a document to B, but B's Open From refuses A: users see the share fail.", .warning),
+        ("FL004", "conflicting-policies", "Two container policies (or app configurations) for one app share a label: a device with it has two.", .error),
+        ("FL005", "unknown-app", "A container policy or app configuration is for an app the fleet's apps do not list.", .error),
+        ("FL006", "unused-label", "A policy's label is carried by no device profile.", .info),
+        ("FL007", "control-not-set", "Neither the global policy nor an app's container policy sets a control: requests that need it are errors.", .warning),
     ]
 
     /// The findings for `fleet`, errors first, then by line.
     public static func findings(_ fleet: Fleet) -> [FleetFinding] {
         var findings: [FleetFinding] = []
-        func add(_ code: String, _ severity: FleetFinding.Severity, line: Int?, device: String? = nil, _ message: String, fix: String) {
-            let name = checks.first { $0.code == code }!.name
-            findings.append(FleetFinding(code: code, name: name, severity: severity, line: line, device: device, message: message, fix: fix))
+        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
+            let check = checks.first { $0.code == code }!
+            findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
         }
-        let objects: [(what: String, controls: PolicyControls, line: Int?)] =
-            [("the global policy", fleet.global.controls, nil)] + fleet.containerPolicies.map { ("the container policy \(JSONWriter.quoted($0.name))", $0.controls, $0.line) }
+        let objects: [(what: String, controls: PolicyControls, line: Int?, path: String)] =
+            [("the global policy", fleet.global.controls, nil, "global")]
+            + fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") }
         for object in objects {
             if case .status(.whitelist) = object.controls.openIn {
                 for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(fleet.app(id)?.appConnect ?? false) {
                     let known = fleet.app(id) == nil ? "an app the fleet does not list" : "not an AppConnect app"
-                    add("FL001", .warning, line: object.line, "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
+                    add("FL001", line: object.line, at: object.path + ".openInWhitelist", "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
                         fix: "remove \(id) from the whitelist, or list it as an AppConnect app if it is one")
                 }
             }
             if case .status(.authorized) = object.controls.openIn {
                 let whose = object.line == nil ? "every app without a container policy that sets Open In" : "its app"
-                add("FL002", .warning, line: object.line, "\(object.what) sets Open In to AUTHORIZED: \(whose) can send what reaches it to any app, a path out for every app that can send to it",
+                add("FL002", line: object.line, at: object.path + ".openInPolicy", "\(object.what) sets Open In to AUTHORIZED: \(whose) can send what reaches it to any app, a path out for every app that can send to it",
                     fix: "use \"appconnect\" or a whitelist")
             }
         }
-        for policy in fleet.containerPolicies where fleet.app(policy.app) == nil {
-            add("FL005", .error, line: policy.line, "the container policy \(JSONWriter.quoted(policy.name)) is for \(policy.app), which apps does not list, so the fleet treats it as any other app and the policy never applies",
+        for (index, policy) in fleet.containerPolicies.enumerated() where fleet.app(policy.app) == nil {
+            add("FL005", line: policy.line, at: "containerPolicies[\(index)].app", "the container policy \(JSONWriter.quoted(policy.name)) is for \(policy.app), which apps does not list, so the fleet treats it as any other app and the policy never applies",
                 fix: "add {\"bundleID\": \"\(policy.app)\", \"appconnect\": true} to apps, or fix the bundle ID")
         }
-        for configuration in fleet.appConfigurations where fleet.app(configuration.app) == nil {
-            add("FL005", .error, line: configuration.line, "the app configuration \(JSONWriter.quoted(configuration.name)) is for \(configuration.app), which apps does not list",
+        for (index, configuration) in fleet.appConfigurations.enumerated() where fleet.app(configuration.app) == nil {
+            add("FL005", line: configuration.line, at: "appConfigurations[\(index)].app", "the app configuration \(JSONWriter.quoted(configuration.name)) is for \(configuration.app), which apps does not list",
                 fix: "add the app to apps, or fix the bundle ID")
         }
         for (index, policy) in fleet.containerPolicies.enumerated() {
             for other in fleet.containerPolicies[..<index] where other.app == policy.app {
                 for label in policy.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
-                    add("FL004", .error, line: policy.line, "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
+                    add("FL004", line: policy.line, at: "containerPolicies[\(index)].labels", "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
                         fix: "give one of them other labels")
                 }
             }
@@ -86,23 +89,24 @@ public enum FleetLint {
         for (index, configuration) in fleet.appConfigurations.enumerated() {
             for other in fleet.appConfigurations[..<index] where other.app == configuration.app {
                 for label in configuration.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
-                    add("FL004", .error, line: configuration.line, "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
+                    add("FL004", line: configuration.line, at: "appConfigurations[\(index)].labels", "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
                         fix: "give one of them other labels")
                 }
             }
         }
-        let labelled: [(what: String, labels: [String], line: Int?)] = fleet.containerPolicies.map { ("the container policy \(JSONWriter.quoted($0.name))", $0.labels, $0.line) }
-            + fleet.appConfigurations.map { ("the app configuration \(JSONWriter.quoted($0.name))", $0.labels, $0.line) }
+        let labelled: [(what: String, labels: [String], line: Int?, path: String)] =
+            fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "containerPolicies[\($0)].labels") }
+            + fleet.appConfigurations.enumerated().map { ("the app configuration \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "appConfigurations[\($0)].labels") }
         for item in labelled {
             for label in item.labels where !fleet.devices.contains(where: { $0.carries(label) }) {
-                add("FL006", .info, line: item.line, "no device profile carries the label \(JSONWriter.quoted(label)) of \(item.what), so the fleet says nothing about the devices it reaches",
+                add("FL006", line: item.line, at: item.path, "no device profile carries the label \(JSONWriter.quoted(label)) of \(item.what), so the fleet says nothing about the devices it reaches",
                     fix: "add a device profile with the label, or fix its spelling")
             }
         }
         for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
             let apps = fleet.apps.filter { app in app.appConnect && !fleet.containerPolicies.contains { $0.app == app.bundleID && $0.controls.sets(control) } }
             guard let first = apps.first else { continue }
-            add("FL007", .warning, line: nil, "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
+            add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
                 fix: "set \(control.rawValue) in the global policy")
         }
         for profile in fleet.devices {
@@ -110,7 +114,7 @@ public enum FleetLint {
             do throws(FleetError) {
                 device = try FleetDevice(fleet: fleet, profile: profile)
             } catch {
-                add("FL004", .error, line: error.line, device: profile.name, error.message, fix: "give the policies labels no device carries together")
+                add("FL004", line: error.line, device: profile.name, at: "devices.\(profile.name)", error.message, fix: "give the policies labels no device carries together")
                 continue
             }
             for sender in fleet.apps where device.appConnectApps.contains(sender.bundleID) {
@@ -118,7 +122,7 @@ public enum FleetLint {
                     guard let request = try? FleetRequest(from: sender.bundleID, channel: .documentInteraction, target: receiver.bundleID),
                           let decision = try? device.decide(request), decision.sender.outcome == .allow,
                           let refusal = decision.receiver, refusal.outcome != .allow else { continue }
-                    add("FL003", .warning, line: nil, device: profile.name, "\(sender.bundleID) may send documents to \(receiver.bundleID) (\(decision.sender.rule)), but \(receiver.bundleID)'s Open From refuses them (\(refusal.rule)): users see the share fail",
+                    add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(sender.bundleID) may send documents to \(receiver.bundleID) (\(decision.sender.rule)), but \(receiver.bundleID)'s Open From refuses them (\(refusal.rule)): users see the share fail",
                         fix: "add \(sender.bundleID) to \(receiver.bundleID)'s Open From, or take \(receiver.bundleID) out of \(sender.bundleID)'s Open In")
                 }
             }
