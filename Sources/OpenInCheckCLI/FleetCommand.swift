@@ -260,9 +260,6 @@ struct FleetCommand: Command {
         case .paths(let from, let to, let maxHops, let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                if ExactText.same(from, FleetOutput.everyApp) {
-                    throw .invalidInput("--from \(FleetOutput.everyApp): every app's paths are for AppConnect fleets; with Intune app protection policies, give one app's bundle ID")
-                }
                 return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
             }
             let fleet = try Self.load(fleetPath)
