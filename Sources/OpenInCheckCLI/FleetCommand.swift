@@ -113,7 +113,8 @@ struct FleetCommand: Command {
             file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
             app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted);
             lint runs the Intune checks IN001-IN005; paths follows readable deliveries
-            (an encrypted one carries nothing), "outside" being the apps no policy manages.
+            (an encrypted one carries nothing), "outside" being the apps no policy manages,
+            --from all starting from each policy-managed app installed on the device.
 
             Channels: \(FleetChannel.names).
 
