@@ -1,6 +1,6 @@
 import OpenInPolicy
 
-/// A hop as `fleet paths` prints it: an AppConnect fleet's (``FleetHop``) or Intune's (``IntuneHop``).
+/// A hop as `fleet paths` prints it: an AppConnect fleet's (`FleetHop`) or Intune's (`IntuneHop`).
 protocol PrintedHop {
     /// Where the content is.
     var from: FleetNode { get }
