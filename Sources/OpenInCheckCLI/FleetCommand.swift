@@ -115,7 +115,8 @@ struct FleetCommand: Command {
             file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
             app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted);
             lint runs the Intune checks IN001-IN005; paths follows readable deliveries
-            (an encrypted one carries nothing), "outside" being the apps no policy manages.
+            (an encrypted one carries nothing), "outside" being the apps no policy manages,
+            --from all starting from each policy-managed app installed on the device.
 
             Channels: \(FleetChannel.names).
 
@@ -262,9 +263,6 @@ struct FleetCommand: Command {
         case .paths(let from, let to, let maxHops, let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                if ExactText.same(from, FleetOutput.everyApp) {
-                    throw .invalidInput("--from \(FleetOutput.everyApp): every app's paths are for AppConnect fleets; with Intune app protection policies, give one app's bundle ID")
-                }
                 return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
             }
             let fleet = try Self.load(fleetPath)

@@ -115,166 +115,27 @@ enum FleetOutput {
     /// The `--from` value that asks for every app: each fleet app installed on the device, in file order.
     static let everyApp = "all"
 
-    /// `fleet paths`: one block (text) or record (JSON) per device and starting app, each written as soon
-    /// as it is made, so the output of `--from all` is never held whole (memory: the device's graph,
-    /// every app's search result, and one app's paths at a time).
+    /// `fleet paths` on an AppConnect fleet: one block (text) or record (JSON) per device and starting app,
+    /// each written as soon as it is made, so the output of `--from all` is never held whole (memory: the
+    /// device's graph, every app's search result, and one app's paths at a time).
     static func paths(_ devices: [FleetDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        let every = ExactText.same(from, everyApp)
-        var app: BundleID? = nil
-        if !every {
-            do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description) (or give \(everyApp), for every app)") }
-        }
-        var target: BundleID? = nil
-        if let to, !ExactText.same(to, "outside") {
-            do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
-        }
-        var reached = false
-        var written = 0
-        // One app's output is held until every device is decided (an error prints nothing); every app's is streamed.
-        var pending = ""
-        func out(_ text: String) {
-            if every { console.stdout.write(text) } else { pending += text }
-        }
-        func emit(_ device: FleetDevice, _ app: BundleID, _ all: [FleetPath]) {
-            defer { written += 1 }
-            func inSet(_ node: FleetNode) -> Bool {
-                if let target { return node == .app(target) }
-                return device.isOutside(node)
-            }
-            let shown = to == nil ? all : all.filter { inSet($0.to) }
-            if all.contains(where: { inSet($0.to) }) { reached = true }
-            if format == .json {
-                // One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
-                // written directly: a run over every app writes millions of hops.
-                var bytes: [UInt8] = Array((written == 0 ? "[" : ",").utf8)
-                func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
-                func key(_ name: String, _ level: Int, first: Bool = false) {
-                    if !first { bytes.append(UInt8(ascii: ",")) }
-                    line(level)
-                    bytes.append(UInt8(ascii: "\""))
-                    bytes.append(contentsOf: name.utf8)
-                    bytes.append(contentsOf: "\": ".utf8)
-                }
-                func quotedName(_ node: FleetNode) {
-                    switch node {
-                    case .app(let id): JSONWriter.appendQuoted(id.rawValue, to: &bytes)
-                    case .anyOtherApp: JSONWriter.appendQuoted(FleetNode.anyOtherAppName, to: &bytes)
-                    }
-                }
-                line(1)
-                bytes.append(UInt8(ascii: "{"))
-                key("device", 2, first: true)
-                JSONWriter.appendQuoted(device.name, to: &bytes)
-                key("from", 2)
-                JSONWriter.appendQuoted(app.rawValue, to: &bytes)
-                key("installed", 2)
-                bytes.append(contentsOf: (device.isInstalled(app) ? "true" : "false").utf8)
-                key("paths", 2)
-                if shown.isEmpty {
-                    bytes.append(contentsOf: "[]".utf8)
-                } else {
-                    bytes.append(UInt8(ascii: "["))
-                    for (p, path) in shown.enumerated() {
-                        if p > 0 { bytes.append(UInt8(ascii: ",")) }
-                        line(3)
-                        bytes.append(UInt8(ascii: "{"))
-                        key("to", 4, first: true)
-                        quotedName(path.to)
-                        key("outside", 4)
-                        bytes.append(contentsOf: (device.isOutside(path.to) ? "true" : "false").utf8)
-                        key("hops", 4)
-                        bytes.append(UInt8(ascii: "["))
-                        for (h, hop) in path.hops.enumerated() {
-                            if h > 0 { bytes.append(UInt8(ascii: ",")) }
-                            line(5)
-                            bytes.append(UInt8(ascii: "{"))
-                            key("from", 6, first: true)
-                            quotedName(hop.from)
-                            key("to", 6)
-                            quotedName(hop.to)
-                            key("channel", 6)
-                            JSONWriter.appendQuoted(hop.channel.rawValue, to: &bytes)
-                            if let url = hop.decision.request.url {
-                                key("url", 6)
-                                JSONWriter.appendQuoted(url.rawValue, to: &bytes)
-                            }
-                            key("rules", 6)
-                            bytes.append(UInt8(ascii: "["))
-                            line(7)
-                            JSONWriter.appendQuoted(hop.decision.sender.rule.rawValue, to: &bytes)
-                            if let receiver = hop.decision.receiver {
-                                bytes.append(UInt8(ascii: ","))
-                                line(7)
-                                JSONWriter.appendQuoted(receiver.rule.rawValue, to: &bytes)
-                            }
-                            line(6)
-                            bytes.append(UInt8(ascii: "]"))
-                            line(5)
-                            bytes.append(UInt8(ascii: "}"))
-                        }
-                        if path.hops.isEmpty { bytes.append(UInt8(ascii: "]")) } else { line(4); bytes.append(UInt8(ascii: "]")) }
-                        line(3)
-                        bytes.append(UInt8(ascii: "}"))
-                    }
-                    line(2)
-                    bytes.append(UInt8(ascii: "]"))
-                }
-                line(1)
-                bytes.append(UInt8(ascii: "}"))
-                out(String(decoding: bytes, as: UTF8.self))
-                return
-            }
-            var text = written == 0 ? "" : "\n"
-            guard device.isInstalled(app) else {
-                out(text + "device \(DecisionText.escaped(device.name)): \(app) is not installed: no documents, no paths\n")
-                return
-            }
-            let setName = target.map { "\($0)" } ?? "outside"
-            let outside = all.filter { device.isOutside($0.to) }.count
-            text += "device \(DecisionText.escaped(device.name)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) outside"
-            text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(setName)\n"
-            func printed(_ node: FleetNode) -> String { DecisionText.escaped(node.description) }
-            for path in shown {
-                text += "  \(printed(path.to))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(device.isOutside(path.to) ? "  OUTSIDE" : "")\n"
-                for hop in path.hops {
-                    text += "    "
-                    text += printed(hop.from)
-                    text += " → "
-                    text += printed(hop.to)
-                    text += "  "
-                    text += hop.channel.rawValue
-                    if let url = hop.decision.request.url { text += " \(DecisionText.escaped(url.rawValue))" }
-                    text += "  ["
-                    text += hop.decision.sender.rule.rawValue
-                    if let receiver = hop.decision.receiver { text += ", " + receiver.rule.rawValue }
-                    text += "]\n"
-                }
-            }
-            out(text)
-        }
+        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
         for device in devices {
+            func emit(_ app: BundleID, _ all: [FleetPath]) {
+                writer.emit(device: device.name, app: app, installed: device.isInstalled(app), all, outsideSet: "outside", isOutside: device.isOutside)
+            }
             do throws(FleetError) {
-                if let app {
-                    emit(device, app, try device.paths(from: app, maxHops: maxHops))
+                if let app = writer.app {
+                    emit(app, try device.paths(from: app, maxHops: maxHops))
                 } else {
                     // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
-                    for reach in try device.reachAll(maxHops: maxHops) { emit(device, reach.from, try device.paths(reach)) }
+                    for reach in try device.reachAll(maxHops: maxHops) { emit(reach.from, try device.paths(reach)) }
                 }
             } catch {
                 throw fail(error)
             }
         }
-        if format == .json { out(written == 0 ? "[]\n" : "\n]\n") }
-        console.stdout.write(pending)
-        return reached ? .notAllowed : .success
-    }
-
-    static func hopJSON(_ hop: FleetHop) -> JSONValue {
-        var members: [JSONObject.Member] = [.init("from", .string(hop.from.description)), .init("to", .string(hop.to.description)),
-                                            .init("channel", .string(hop.channel.rawValue))]
-        if let url = hop.decision.request.url { members.append(.init("url", .string(url.rawValue))) }
-        members.append(.init("rules", .array(JSONArray(hop.rules.map { .string($0.rawValue) }))))
-        return .object(JSONObject(members: members))
+        return writer.finish()
     }
 
     // MARK: lint

@@ -184,62 +184,23 @@ enum IntuneFleetOutput {
         return text
     }
 
-    /// `fleet paths` on Intune policies: as for a fleet, "outside" being the apps that are not policy-managed.
+    /// `fleet paths` on Intune policies: as for a fleet, "outside" being the apps that are not policy-managed;
+    /// `--from all` starts from each policy-managed app installed on the device, in the profile's order.
     static func paths(_ fleet: IntuneFleet, device: String?, from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        let app: BundleID
-        do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description)") }
-        var target: BundleID? = nil
-        if let to, !ExactText.same(to, "outside") {
-            do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
-        }
-        var reached = false
-        var records: [JSONValue] = []
-        var text = ""
+        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
         for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
-            let profile: IntuneDeviceProfile
-            let all: [IntunePath]
             do throws(FleetError) {
-                profile = try fleet.device(named: name)
-                all = try fleet.paths(device: name, from: app, maxHops: maxHops)
+                let profile = try fleet.device(named: name)
+                for app in writer.app.map({ [$0] }) ?? fleet.managedApps(on: profile) {
+                    let installed = fleet.isInstalled(app, on: profile)
+                    let all = installed ? try fleet.paths(device: name, from: app, maxHops: maxHops) : []
+                    writer.emit(device: name, app: app, installed: installed, all, outsideSet: "outside the policy-managed apps") { fleet.isOutside($0, on: profile) }
+                }
             } catch {
                 throw .invalidInput(error.description)
             }
-            func inSet(_ node: FleetNode) -> Bool {
-                if let target, case .app(let id) = node { return id == target }
-                if target != nil { return false }
-                return fleet.isOutside(node, on: profile)
-            }
-            let shown = to == nil ? all : all.filter { inSet($0.to) }
-            if all.contains(where: { inSet($0.to) }) { reached = true }
-            if format == .json {
-                records.append(.object(JSONObject(members: [
-                    .init("device", .string(name)), .init("from", .string(app.rawValue)),
-                    .init("paths", .array(JSONArray(shown.map { path in
-                        .object(JSONObject(members: [.init("to", .string(path.to.description)), .init("outside", .bool(fleet.isOutside(path.to, on: profile))),
-                                                     .init("hops", .array(JSONArray(path.hops.map { hop in
-                                                         .object(JSONObject(members: [.init("from", .string(hop.from.description)), .init("to", .string(hop.to.description)),
-                                                                                      .init("channel", .string(hop.decision.request.channel.rawValue)),
-                                                                                      .init("rules", .array(JSONArray(hop.rules.map { .string($0.rawValue) })))]))
-                                                     })))]))
-                    }))),
-                ])))
-                continue
-            }
-            if !text.isEmpty { text += "\n" }
-            let outside = all.filter { fleet.isOutside($0.to, on: profile) }.count
-            text += "device \(DecisionText.escaped(name)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) outside the policy-managed apps"
-            text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(target.map { "\($0)" } ?? "outside")\n"
-            for path in shown {
-                text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(fleet.isOutside(path.to, on: profile) ? "  OUTSIDE" : "")\n"
-                for hop in path.hops {
-                    var request = "\(hop.decision.request.channel)"
-                    if let url = hop.decision.request.url { request += " \(DecisionText.escaped(url.rawValue))" }
-                    text += "    \(DecisionText.escaped(hop.from.description)) → \(DecisionText.escaped(hop.to.description))  \(request)  [\(hop.rules.map(\.rawValue).joined(separator: ", "))]\n"
-                }
-            }
         }
-        console.stdout.write(format == .json ? JSONWriter.pretty(.array(JSONArray(records))) + "\n" : text)
-        return reached ? .notAllowed : .success
+        return writer.finish()
     }
 
     /// `fleet diff OLD NEW` with Intune on one side or both.

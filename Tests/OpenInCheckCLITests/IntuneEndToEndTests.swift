@@ -106,6 +106,68 @@ extension IntuneEndToEndTests {
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout == "device employee-iphone: com.acme.hr reaches 3 apps, 0 outside the policy-managed apps; no path to outside\n")
     }
+
+    /// An Intune hop that opens a URL carries it, in text and JSON, as a fleet's does: both print through one writer.
+    @Test func fleetPathsOnIntunePrintsAURLHopsURL() throws {
+        // The example policy, with Dropbox's scheme exempted: content leaves by open-url.
+        let text = try String(contentsOfFile: Self.policy, encoding: .utf8)
+        #expect(text.contains("itms-services;\""))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("intune-url-hop-\(UUID().uuidString).json")
+        try text.replacingOccurrences(of: "itms-services;\"", with: "itms-services;dbapi-2;\"").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let args = ["fleet", "paths", "--fleet", file.path, "--devices", Self.devices, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "com.getdropbox.Dropbox"]
+        let run = try BuiltBinary.run(args)
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("    com.acme.hr → com.getdropbox.Dropbox  open-url dbapi-2://report.pdf  [intune.url.exempted-scheme]\n"))
+        let json = try BuiltBinary.run(args + ["--format", "json"])
+        #expect(json.status == 2)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(records.first?["installed"] as? Bool == true)
+        let paths = try #require(records.first?["paths"] as? [[String: Any]])
+        let hop = try #require((paths.first?["hops"] as? [[String: Any]])?.first)
+        #expect(hop["channel"] as? String == "open-url")
+        #expect(hop["url"] as? String == "dbapi-2://report.pdf")
+        #expect(hop["rules"] as? [String] == ["intune.url.exempted-scheme"])
+    }
+
+    /// `--from all` on Intune policies is each policy-managed app installed on the device, in the profile's
+    /// order, run alone one after the other: the same blocks (text) and records (JSON), the same exit status.
+    @Test func fleetPathsFromEveryAppOnIntunePolicies() throws {
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.devices))) as? [String: Any])
+        let profiles = try #require(devices["devices"] as? [String: [String: Any]])
+        let base = ["fleet", "paths", "--fleet", Self.policy, "--devices", Self.devices]
+        for (device, managed) in [("employee-iphone", ["com.acme.hr", "com.acme.viewer", "com.mobileiron.ios.emailplus", "com.microsoft.Office.Outlook"]),
+                                  ("contractor-ipad", ["com.acme.hr", "com.acme.viewer"])] {
+            // The managed apps are installed apps, in the profile's order (the policy targets them).
+            let installed = try #require(profiles[device]?["installed"] as? [String])
+            #expect(installed.filter(managed.contains) == managed)
+            for extra in [[], ["--to", "outside"], ["--to", "com.acme.viewer"], ["--max-hops", "1"]] {
+                let every = try BuiltBinary.run(base + ["--device", device, "--from", "all"] + extra)
+                let one = try managed.map { try BuiltBinary.run(base + ["--device", device, "--from", $0] + extra) }
+                #expect(every.stdout == one.map(\.stdout).joined(separator: "\n"), "\(device) \(extra)")
+                #expect(every.status == (one.contains { $0.status == 2 } ? 2 : 0))
+                #expect(every.stdout.components(separatedBy: "device \(device): ").count == managed.count + 1)
+                let json = try BuiltBinary.run(base + ["--device", device, "--from", "all", "--format", "json"] + extra)
+                let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+                let expected = try managed.map { app in
+                    let single = try BuiltBinary.run(base + ["--device", device, "--from", app, "--format", "json"] + extra)
+                    return try #require(try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [[String: Any]]).first!
+                }
+                #expect(records.count == managed.count)
+                #expect(records.map { NSDictionary(dictionary: $0) } == expected.map { NSDictionary(dictionary: $0) })
+                #expect(json.status == every.status)
+            }
+        }
+        // Without --device: every device in file order, each of its managed apps.
+        let all = try BuiltBinary.run(base + ["--from", "all", "--format", "json"])
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])
+        #expect(records.compactMap { $0["device"] as? String } == Array(repeating: "employee-iphone", count: 4) + Array(repeating: "contractor-ipad", count: 2))
+        #expect(records.allSatisfy { $0["installed"] as? Bool == true })
+        // An app not installed has no documents and no paths, as on a fleet.
+        let absent = try BuiltBinary.run(base + ["--device", "contractor-ipad", "--from", "com.microsoft.Office.Outlook", "--to", "outside"])
+        #expect(absent.status == 0)
+        #expect(absent.stdout == "device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths\n")
+    }
 }
 
 extension IntuneEndToEndTests {

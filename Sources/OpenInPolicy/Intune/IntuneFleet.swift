@@ -49,6 +49,9 @@ public struct IntuneFleet: Sendable {
         return device
     }
 
+    /// Whether `app` is installed on `device` (bundle IDs compared ignoring ASCII case).
+    public func isInstalled(_ app: BundleID, on device: IntuneDeviceProfile) -> Bool { IntuneBundleID.contains(device.installed, app) }
+
     /// The policy-managed apps on `device`: installed apps a policy targets.
     public func managedApps(on device: IntuneDeviceProfile) -> [BundleID] { device.installed.filter { policy(for: $0) != nil } }
 
