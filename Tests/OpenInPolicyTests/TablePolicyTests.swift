@@ -102,6 +102,20 @@ import Testing
         #expect(error.message.hasSuffix("policies/ours.json: cannot read the policy file: no such file or directory"))
     }
 
+    @Test func aNamedPipeIsAnErrorAtThePolicyLineNotAWaitForAWriter() throws {
+        // Opening a FIFO with no writer blocks forever: the link is refused before it is opened.
+        let root = try Self.folder(["tables/mine.md": Self.table])
+        try FileManager.default.createDirectory(atPath: root + "/policies", withIntermediateDirectories: true)
+        #expect(mkfifo(root + "/policies/ours.json", 0o600) == 0)
+        let result = Result { try DecisionTables.load(paths: [root + "/tables"]) }
+        guard case .failure(let failure) = result, let error = failure as? TableError else {
+            Issue.record("a table whose Policy link names a FIFO loaded, or failed without a TableError")
+            return
+        }
+        #expect(error.line == 3)
+        #expect(error.message.hasSuffix("policies/ours.json: it is a named pipe (FIFO), which a table link does not wait on; name a regular file"))
+    }
+
     @Test func anInvalidPolicyIsAnErrorAtThePolicyLineNamingItsOwnLine() throws {
         let error = try #require(loadError(Self.table, policy: "{\n  \"openInPolicy\": \"sometimes\"\n}\n"))
         #expect(error.line == 3)

@@ -77,6 +77,14 @@ package enum CappedFile {
         }
     }
 
+    /// Why `path` must not be read by a decision table's `Policy:` or `Fleet:` link: it names a FIFO
+    /// (named pipe), whose opening waits for a writer, forever if none comes. Nil for anything else.
+    package static func pipeProblem(path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO else { return nil }
+        return "it is a named pipe (FIFO), which a table link does not wait on; name a regular file"
+    }
+
     /// Reads the whole file at `path` as UTF-8 text: ``read(path:what:limit:)``, then a check of the encoding.
     /// - Parameters:
     ///   - unreadable: the message when the file cannot be read, given the reason.

@@ -72,6 +72,9 @@ enum FleetTables {
         let path = reference.path.hasPrefix("/") ? reference.path : directory + "/" + reference.path
         if fleets[path] == nil {
             do throws(FormatError) {
+                if let problem = CappedFile.pipeProblem(path: path) {
+                    throw FormatError(file: path, line: 0, message: "cannot read the fleet file named on line \(fleetLine.line) of \(file): \(problem)")
+                }
                 let text = try CappedFile.readText(path: path, what: "fleet file", unreadable: { "cannot read the fleet file named on line \(fleetLine.line) of \(file): \($0)" },
                                                    notUTF8: "cannot read the fleet file as UTF-8 text")
                 fleets[path] = .success(try FleetJSON.read(Array(text.utf8), file: path))

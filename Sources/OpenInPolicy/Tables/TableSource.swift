@@ -26,6 +26,9 @@ enum TableSource {
         let source: TableSource
         switch line.keyword {
         case "Policy:":
+            if let problem = CappedFile.pipeProblem(path: path) {
+                throw place.error("the policy '\(link)' this line names cannot be used: \(path): \(problem)")
+            }
             do throws(FormatError) {
                 source = .policy(try PolicyFile.read(path: path))
             } catch {
