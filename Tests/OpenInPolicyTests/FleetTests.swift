@@ -239,6 +239,21 @@ import Testing
         }
     }
 
+    @Test func aFleetLinkNamingANamedPipeIsAnErrorNotAWaitForAWriter() throws {
+        // Opening a FIFO with no writer blocks forever: the link is refused before it is opened.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fleet-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        do {
+            _ = try Self.parse(Self.header + "| a | com.acme.hr | paste | com.acme.viewer | allow | com.acme.viewer | copy.secure-appconnect-apps | - |\n",
+                               fleetLine: "Fleet: [a pipe](\(fifo)), device employee-iphone")
+            Issue.record("a fleet table whose link names a FIFO parsed")
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.message.contains("it is a named pipe (FIFO), which a table link does not wait on"), "\(error)")
+        }
+    }
+
     @Test func aFleetTableNeedsItsColumns() {
         #expect(throws: TableError.self) { try Self.parse("| id | from | channel | outcome |\n|---|---|---|---|\n| a | com.acme.hr | paste | allow |\n") }
         #expect(throws: TableError.self) { try Self.parse("| id | from | channel | policy | outcome | sender rule | receiver rule |\n|---|---|---|---|---|---|---|\n| a | com.acme.hr | paste | x | allow | copy.authorized | - |\n") }
