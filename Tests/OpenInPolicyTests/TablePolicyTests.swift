@@ -102,6 +102,29 @@ import Testing
         #expect(error.message.hasSuffix("policies/ours.json: cannot read the policy file: no such file or directory"))
     }
 
+    @Test func aConfigKeyThatOnlyLooksLikeThePolicysIsAnErrorNeverAnOverride() throws {
+        // The policy sets MI_AC_DISABLE_SCHEME_BLOCKING to "false"; a row's KELVIN SIGN look-alike once
+        // replaced that value in a Swift dictionary (canonical equivalence), so the row decided allow.
+        let policy = #"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.viewer"], "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "false"}}"#
+        let table = """
+            # Mine
+
+            Policy: [our policy](../policies/ours.json)
+
+            | id | context | channel | url | outcome | rule |
+            |---|---|---|---|---|---|
+            | exact | config:MI_AC_DISABLE_SCHEME_BLOCKING=true | open-url | mailto:a@example.com | allow | mailto.scheme-blocking-disabled |
+            | look-alike | config:MI_AC_DISABLE_SCHEME_BLOC\u{212A}ING=true | open-url | mailto:a@example.com | deny | mailto.blocked |
+
+            """
+        let error = try #require(loadError(table, policy: policy))
+        #expect(error.line == 8)
+        #expect(error.message.contains("U+212A KELVIN SIGN"))
+        #expect(error.message.contains("canonically equivalent"))
+        let exactOnly = table.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("look-alike") }.joined(separator: "\n")
+        #expect(try load(exactOnly, policy: policy).map(DecisionTables.run).allSatisfy(\.passed))
+    }
+
     @Test func aNamedPipeIsAnErrorAtThePolicyLineNotAWaitForAWriter() throws {
         // Opening a FIFO with no writer blocks forever: the link is refused before it is opened.
         let root = try Self.folder(["tables/mine.md": Self.table])

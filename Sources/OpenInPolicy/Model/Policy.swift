@@ -445,9 +445,19 @@ extension AppConfig {
     /// (`KeySpelling`, the check `lint` applies to files): the SDK would never read it.
     /// - Complexity: O(n) in the number of keys, plus the spelling check's O(key length × known key length).
     package func setting(_ key: String, to value: String) throws(KeyProblem) -> AppConfig {
-        for known in [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey] where KeySpelling.isMisspelling(key, of: known) {
+        for known in [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey, AppConfig.allowCustomKeyboardsKey]
+        where KeySpelling.isMisspelling(key, of: known) {
             throw KeyProblem(message: "the key \(Printable.quoted(key)) is not \(known)\(KeySpelling.difference(key)): keys are matched byte for byte, so the SDK would never read it; write \(known)")
         }
+        return try replacing(key, with: value)
+    }
+
+    /// This configuration with `key` set to `value`, keys compared byte for byte: a key with
+    /// exactly `key`'s bytes is overridden; a different key canonically equivalent to it is an
+    /// error (``values``, a Swift dictionary, would merge the two, and keep the other's bytes).
+    /// A misspelling of a known key is set as written (a decision table may show that it is ignored).
+    /// - Complexity: O(n) in the number of keys.
+    package func replacing(_ key: String, with value: String) throws(KeyProblem) -> AppConfig {
         var values = self.values
         if let other = values.keys.first(where: { $0 == key }), !ExactText.same(other, key) {
             throw KeyProblem(message: "the key \(Printable.quoted(key)) and the key \(Printable.quoted(other)) already set are different bytes that look the same (canonically equivalent Unicode): the SDK reads them as two keys, this tool cannot keep them apart; give the key's exact bytes")

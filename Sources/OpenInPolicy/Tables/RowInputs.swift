@@ -84,7 +84,7 @@ enum RowInputs {
         var emailPlus = false
         var emailPlusIDs: [String] = []
         var plistOverride = false
-        var config: [String: String] = [:]
+        var config: [(key: String, value: String)] = []
         var handlers: [(String, String)] = []
         var appSchemes: [String] = []
         var dragAndDrop: String?
@@ -114,9 +114,13 @@ enum RowInputs {
             if !emailPlusIDs.isEmpty { policy.device.emailPlusBundleIDs = try emailPlusIDs.map { try BundleID($0) } }
             if plistOverride { policy.infoPlist.disableSchemeBlocking = true }
             if !config.isEmpty {
-                var values = policy.config.values
-                for (key, value) in config { values[key] = value }
-                policy.config = AppConfig(values)
+                for (key, value) in config {
+                    do throws(AppConfig.KeyProblem) {
+                        policy.config = try policy.config.replacing(key, with: value)
+                    } catch {
+                        throw place.error("context setting config:\(Printable.text(key))\(KeySpelling.difference(key)): \(error.message)")
+                    }
+                }
             }
             for (scheme, handler) in handlers { try policy.device.setHandler(try BundleID(handler), for: scheme) }
             if !appConnectApps.isEmpty { policy.device.appConnectApps = Set(try appConnectApps.map { try BundleID($0) }) }
@@ -177,7 +181,7 @@ enum RowInputs {
                     emailPlusIDs.append(try argument(after: "email-plus-id="))
                 } else if setting.hasPrefix("config:") {
                     let (key, value) = try pair(after: "config:")
-                    config[key] = value
+                    config.append((key, value))
                 } else if setting.hasPrefix("handler:") {
                     handlers.append(try pair(after: "handler:"))
                 } else if setting.hasPrefix("app-scheme=") {
