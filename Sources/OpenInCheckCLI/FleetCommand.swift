@@ -128,7 +128,7 @@ struct FleetCommand: Command {
                   --to, outside); matrix: printed; lint: no error or warning; diff: nothing opened
               1   invalid input: the fleet file, a flag's value or some request line
               2   eval: some decision is not allow; paths: a path reaches the --to set (without
-                  --to, outside); lint: the worst finding is a warning; diff: a flow or leak path opened
+                  --to, outside); lint: a finding at warning level or above; diff: a flow or leak path opened
               64  usage error
 
             Examples:

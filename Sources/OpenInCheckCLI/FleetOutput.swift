@@ -206,8 +206,8 @@ enum FleetOutput {
             }
             console.stdout.write(JSONWriter.pretty(.object(SARIFLog.log(rules: rules, results: results))) + "\n")
         }
-        if counts.0 > 0 { return .invalidInput }
-        return counts.1 > 0 ? .notAllowed : .success
+        // As `lint`: findings at warning level or above exit 2; 1 is kept for input that cannot be read.
+        return counts.0 + counts.1 > 0 ? .notAllowed : .success
     }
 
     // MARK: diff

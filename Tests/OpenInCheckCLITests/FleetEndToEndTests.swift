@@ -207,6 +207,12 @@ import Testing
         #expect(markdown.stdout.hasPrefix("| severity | check | where | what | fix |\n"))
         let clean = try BuiltBinary.run(["fleet", "lint", "--fleet", "Examples/fleet/acme-reviewed.json"])
         #expect(clean.status == 0)
+        // Error findings exit 2 like warnings (as `lint`); 1 stays for a fleet that cannot be read, so CI can tell them apart.
+        let errors = try BuiltBinary.run(["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json"])
+        #expect(errors.status == 2)
+        #expect(errors.stdout.contains("error FL008 config-key-misspelled: the app configuration \"Default com.acme.hr Configuration\" sets \"MI_AC_DISABLE_SCHEME_BLOCKNG\", which is not MI_AC_DISABLE_SCHEME_BLOCKING"))
+        let unreadable = try BuiltBinary.run(["fleet", "lint", "--fleet", "Examples/fleet/no-such-fleet.json"])
+        #expect(unreadable.status == 1)
         let diff = try BuiltBinary.run(["fleet", "diff", Self.fleet, "Examples/fleet/acme-reviewed.json", "--device", "employee-iphone"])
         #expect(diff.status == 2)
         #expect(diff.stdout.contains("- employee-iphone leak-path closed: com.acme.hr ⇒ com.getdropbox.Dropbox"))

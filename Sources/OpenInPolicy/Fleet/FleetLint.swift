@@ -44,6 +44,7 @@ public enum FleetLint {
         ("FL005", "unknown-app", "A container policy or app configuration is for an app the fleet's apps do not list.", .error),
         ("FL006", "unused-label", "A policy's label is carried by no device profile.", .info),
         ("FL007", "control-not-set", "Neither the global policy nor an app's container policy sets a control: requests that need it are errors.", .warning),
+        ("FL008", "config-key-misspelled", "An app configuration's key looks like one the library reads but is not its bytes: it is never read.", .error),
     ]
 
     /// The findings for `fleet`, errors first, then by line.
@@ -92,6 +93,14 @@ public enum FleetLint {
                     add("FL004", line: configuration.line, at: "appConfigurations[\(index)].labels", "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
                         fix: "give one of them other labels")
                 }
+            }
+        }
+        let readKeys = [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey, AppConfig.allowCustomKeyboardsKey]
+        for (index, configuration) in fleet.appConfigurations.enumerated() {
+            for key in configuration.config.values.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }) {
+                guard let known = readKeys.first(where: { KeySpelling.isMisspelling(key, of: $0) }) else { continue }
+                add("FL008", line: configuration.line, at: "appConfigurations[\(index)].config", "the app configuration \(JSONWriter.quoted(configuration.name)) sets \(Printable.quoted(key)), which is not \(known)\(KeySpelling.difference(key)): keys are matched byte for byte, so the library never reads it",
+                    fix: "rename the key to \(known)")
             }
         }
         let labelled: [(what: String, labels: [String], line: Int?, path: String)] =
