@@ -235,48 +235,34 @@ struct FleetCommand: Command {
         }
     }
 
-    /// The devices asked about, resolved.
-    static func devices(_ fleet: Fleet, named name: String?) throws(CLIError) -> [FleetDevice] {
-        do throws(FleetError) {
-            if let name { return [try fleet.device(named: name)] }
-            if fleet.devices.isEmpty { throw FleetError("the fleet has no device profile: add one under devices", file: fleet.file) }
-            return try fleet.resolvedDevices()
-        } catch {
-            throw .invalidInput(error.description)
-        }
-    }
-
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        if case .diff(let old, let new, let format, let rows) = subverb {
-            let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
-            if oldIsIntune || newIsIntune || rows {
-                return try IntuneFleetOutput.diff(old: try VendorFiles.load(old, devices: devicesPath, console: console),
-                                                  new: try VendorFiles.load(new, devices: devicesPath, console: console),
-                                                  device: device, format: format, rows: rows, console: console)
-            }
-            return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
-        }
-        // One fleet, of either vendor, loaded once; every subverb below runs on it.
-        let analysis = try VendorFiles.analysis(fleetPath, devices: devicesPath, console: console)
-        func devices() throws(CLIError) -> [AnalyzedDevice] {
+        // One fleet, of either vendor, loaded once; eval, matrix, paths and lint run on it alike.
+        func analysis() throws(CLIError) -> FleetAnalysis { try VendorFiles.analysis(fleetPath, devices: devicesPath, console: console) }
+        func devices(_ analysis: FleetAnalysis) throws(CLIError) -> [AnalyzedDevice] {
             do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
         }
         switch subverb {
         case .eval(let requests, let format, let explain):
-            return try FleetEval.run(requests, devices: try devices(), format: format, explain: explain, console: console)
+            return try FleetEval.run(requests, devices: try devices(try analysis()), format: format, explain: explain, console: console)
         case .matrix(let format):
             var matrices: [FleetMatrix] = []
-            for device in try devices() {
+            for device in try devices(try analysis()) {
                 do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw FleetOutput.fail(error) }
             }
             return FleetOutput.print(matrices, format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
-            return try FleetOutput.paths(try devices(), from: from, to: to, maxHops: maxHops, format: format, console: console)
+            return try FleetOutput.paths(try devices(try analysis()), from: from, to: to, maxHops: maxHops, format: format, console: console)
         case .lint(let format):
-            let lint = analysis.lint()
-            return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
-        case .diff:
-            preconditionFailure("diff is handled above")
+            let fleet = try analysis()
+            let lint = fleet.lint()
+            return FleetOutput.lint(lint.findings, checks: lint.checks, file: fleet.file ?? "fleet", format: format, console: console)
+        case .diff(let old, let new, let format, let rows):
+            // Two fleets, either vendor each: an AppConnect fleet's own diff, or flows compared across vendors.
+            let before = try VendorFiles.analysis(old, devices: devicesPath, console: console), after = try VendorFiles.analysis(new, devices: devicesPath, console: console)
+            if !rows, let oldFleet = before.appConnect, let newFleet = after.appConnect {
+                return try FleetOutput.diff(old: oldFleet, new: newFleet, device: device, format: format, console: console)
+            }
+            return try IntuneFleetOutput.diff(old: before.source, new: after.source, device: device, format: format, rows: rows, console: console)
         }
     }
 }

@@ -21,12 +21,8 @@ public enum FleetVendor: String, Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 public struct FleetAnalysis: Sendable {
-    enum Source: Sendable {
-        case appConnect(Fleet)
-        case intune(IntuneFleet)
-    }
-
-    let source: Source
+    /// The vendor's fleet, as read.
+    public let source: VendorFleet
     /// The fleet file (AppConnect) or the policies' file or folder (Intune), when known.
     public let file: String?
     /// The Intune devices file, when known.
