@@ -231,8 +231,8 @@ import Testing
         ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices ../Examples/intune/devices.json, device employee-iphone", "devices has no link"),
         ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/missing.json), device employee-iphone", "cannot be read"),
         ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/devices.json), device nobody", "has no device profile named \"nobody\""),
-        // Intune policies named without their devices file are read as a fleet file, which they are not.
-        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), device employee-iphone", "global is missing"),
+        // Intune policies named without their devices file: the error says what to add.
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), device employee-iphone", "it holds Intune app protection policies: name the devices file"),
     ])
     func aBadFleetLineIsAnError(line: String, message: String) {
         do {

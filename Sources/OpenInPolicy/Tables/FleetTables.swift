@@ -104,6 +104,15 @@ enum FleetTables {
                     do throws(FleetError) { try intune.checkConflicts() } catch { throw FormatError(file: path, line: 0, message: error.message) }
                     fleets[key] = .success(FleetAnalysis(intune, devicesFile: devicesPath))
                 } else {
+                    // Intune policies (a Graph export: an array, or an object with @odata.type or value) need their devices file.
+                    let isIntune: Bool = switch try? JSONReader().read(Array(text.utf8)) {
+                    case .array?: true
+                    case .object(let object)?: object["global"] == nil && (object["@odata.type"] != nil || object["value"] != nil)
+                    default: false
+                    }
+                    if isIntune {
+                        throw FormatError(file: path, line: 0, message: "it holds Intune app protection policies: name the devices file they are asked about too, 'Fleet: [title](POLICIES), devices [title](DEVICES), device NAME'")
+                    }
                     fleets[key] = .success(FleetAnalysis(try FleetJSON.read(Array(text.utf8), file: path)))
                 }
             } catch {
