@@ -23,7 +23,12 @@ struct FleetCommand: Command {
     }
 
     enum MatrixFormat: String, OptionChoice { case text, json, markdown }
-    enum PathsFormat: String, OptionChoice { case text, json }
+    enum PathsFormat: String, OptionChoice {
+        case text, json, markdown, sarif, dot
+
+        /// The report format, for markdown, sarif and dot.
+        var report: LeakReportFormat? { LeakReportFormat(rawValue: rawValue) }
+    }
     enum FleetLintFormat: String, OptionChoice { case text, json, markdown, github, sarif }
 
     /// `--fleet FILE` (for diff, the old file).
@@ -33,6 +38,8 @@ struct FleetCommand: Command {
     var subverb: Subverb
     /// `--devices FILE`: the Intune devices file, when a side is Intune app protection policies.
     var devicesPath: String? = nil
+    /// `--baseline FILE` (paths, diff): the accepted paths; the gate fails only on new or expired ones.
+    var baselinePath: String? = nil
 
     static let subverbs = ["eval", "matrix", "paths", "lint", "diff"]
 
@@ -150,9 +157,9 @@ struct FleetCommand: Command {
         let allowed: [String: [String]] = [
             "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
             "matrix": ["--fleet", "--device", "--format", "--devices"],
-            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices"],
+            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
             "lint": ["--fleet", "--format", "--devices"],
-            "diff": ["--device", "--format", "--devices", "--rows"],
+            "diff": ["--device", "--format", "--devices", "--rows", "--baseline"],
         ]
         for name in options.values.map(\.name) + options.flags where !allowed[first]!.contains(name) {
             throw UsageError("'\(name)' is not an option of fleet \(first)", verb: "fleet")
@@ -162,10 +169,13 @@ struct FleetCommand: Command {
             guard options.positionals.count == 2 else {
                 throw UsageError("fleet diff takes two fleet files, OLD NEW (got \(options.positionals.count))", verb: "fleet")
             }
+            let format = try PathsFormat.parse(options, default: .text, verb: "fleet")
+            if options.has("--rows"), format != .text {
+                throw UsageError("'--rows' prints decision table rows: it does not go with --format \(format.rawValue)", verb: "fleet")
+            }
             return FleetCommand(fleetPath: options.positionals[0], device: device,
-                                subverb: .diff(old: options.positionals[0], new: options.positionals[1],
-                                               format: try PathsFormat.parse(options, default: .text, verb: "fleet"), rows: options.has("--rows")),
-                                devicesPath: options.value("--devices"))
+                                subverb: .diff(old: options.positionals[0], new: options.positionals[1], format: format, rows: options.has("--rows")),
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
         }
         guard let fleetPath = options.value("--fleet") else {
             throw UsageError("missing '--fleet FILE': give the fleet file", verb: "fleet")
@@ -205,7 +215,7 @@ struct FleetCommand: Command {
             }
             return FleetCommand(fleetPath: fleetPath, device: device,
                                 subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
-                                devicesPath: options.value("--devices"))
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
         default:
             try noPositionals(options, "lint")
             return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
@@ -263,10 +273,14 @@ struct FleetCommand: Command {
         case .paths(let from, let to, let maxHops, let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
+                var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+                writer.baseline = try BaselineRun.load(baselinePath, devices: fleet.devices.map(\.name), onlyTo: writer.targetNode, console: console)
+                return try IntuneFleetOutput.paths(fleet, device: device, maxHops: maxHops, writer: writer)
             }
             let fleet = try Self.load(fleetPath)
-            return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
+            var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+            writer.baseline = try BaselineRun.load(baselinePath, devices: fleet.devices.map(\.name), onlyTo: writer.targetNode, console: console)
+            return try FleetOutput.paths(try Self.devices(fleet, named: device), maxHops: maxHops, writer: writer)
         case .lint(let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
@@ -275,10 +289,13 @@ struct FleetCommand: Command {
             return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
         case .diff(let old, let new, let format, let rows):
             let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
-            if oldIsIntune || newIsIntune || rows {
-                return try IntuneFleetOutput.diff(old: try VendorFiles.load(old, devices: devicesPath, console: console),
-                                                  new: try VendorFiles.load(new, devices: devicesPath, console: console),
-                                                  device: device, format: format, rows: rows, console: console)
+            if oldIsIntune || newIsIntune || rows || baselinePath != nil || format.report != nil {
+                let before = try VendorFiles.load(old, devices: devicesPath, console: console), after = try VendorFiles.load(new, devices: devicesPath, console: console)
+                if baselinePath != nil || format.report != nil {
+                    return try LeakDiff.run(old: before, new: after, oldPath: old, newPath: new, device: device, format: format, rows: rows,
+                                            baselinePath: baselinePath, console: console)
+                }
+                return try IntuneFleetOutput.diff(old: before, new: after, device: device, format: format, rows: rows, console: console)
             }
             return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
         }

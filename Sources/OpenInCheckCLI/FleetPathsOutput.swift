@@ -46,11 +46,16 @@ struct PathsWriter {
     let app: BundleID?
     let to: String?
     let target: BundleID?
+    let from: String
     let format: FleetCommand.PathsFormat
     let console: Console
+    /// `--baseline`: judges each path to outside shown.
+    var baseline: BaselineRun?
     private var reached = false
     private var written = 0
     private var pending = ""
+    /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
+    private var reports: [DeviceReport] = []
 
     init(from: String, to: String?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
         var app: BundleID? = nil
@@ -61,16 +66,21 @@ struct PathsWriter {
         if let to, !ExactText.same(to, "outside") {
             do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
         }
-        (self.app, self.to, self.target, self.format, self.console) = (app, to, target, format, console)
+        (self.app, self.to, self.target, self.format, self.console, self.from) = (app, to, target, format, console, from)
     }
+
+    /// The node `--to` names, when it names one app.
+    var targetNode: FleetNode? { target.map(FleetNode.app) }
 
     private mutating func out(_ text: String) {
         if app == nil { console.stdout.write(text) } else { pending += text }
     }
 
     /// Writes one device's paths from one app. `outsideSet` names the outside set in the text header
-    /// ("outside", or "outside the policy-managed apps").
-    mutating func emit<Path: PrintedPath>(device: String, app: BundleID, installed: Bool, _ all: [Path], outsideSet: String, isOutside: (FleetNode) -> Bool) {
+    /// ("outside", or "outside the policy-managed apps"); `place` says where the setting that lets a hop
+    /// through is (file, line, in words), for the report formats.
+    mutating func emit<Path: PrintedPath>(device: String, app: BundleID, installed: Bool, _ all: [Path], outsideSet: String, isOutside: (FleetNode) -> Bool,
+                                          place: (Path.Hop) -> (file: String, line: Int?, grant: String?)) {
         defer { written += 1 }
         let target = target
         func inSet(_ node: FleetNode) -> Bool {
@@ -78,9 +88,34 @@ struct PathsWriter {
             return isOutside(node)
         }
         let shown = to == nil ? all : all.filter { inSet($0.to) }
-        if all.contains(where: { inSet($0.to) }) { reached = true }
+        // With a baseline, each path to outside in the set asked about is judged; the gate fails on a new or expired one.
+        var states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = []
+        if baseline != nil {
+            if installed { baseline!.examine(device: device, from: app) }
+            states = shown.map { path in isOutside(path.to) && inSet(path.to) ? baseline!.judge(device: device, from: app, to: path.to) : nil }
+            if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
+        } else if all.contains(where: { inSet($0.to) }) {
+            reached = true
+        }
+        if format.report != nil {
+            var paths: [ReportPath] = []
+            for (index, path) in shown.enumerated() where inSet(path.to) {
+                let hops = path.hops.map { hop in
+                    let at = place(hop)
+                    return ReportHop(hop, file: at.file, line: at.line, grant: at.grant)
+                }
+                let judged = states.isEmpty ? nil : states[index]
+                paths.append(ReportPath(device: device, from: app, to: path.to, outside: isOutside(path.to), hops: hops, state: judged?.state, entry: judged?.entry))
+            }
+            if let last = reports.indices.last, ExactText.same(reports[last].device, device) {
+                reports[last].paths += paths
+            } else {
+                reports.append(DeviceReport(device: device, paths: paths))
+            }
+            return
+        }
         if format == .json {
-            out(Self.record(device: device, app: app, installed: installed, shown, first: written == 0, isOutside: isOutside))
+            out(Self.record(device: device, app: app, installed: installed, shown, states: states, first: written == 0, isOutside: isOutside))
             return
         }
         var text = written == 0 ? "" : "\n"
@@ -91,8 +126,10 @@ struct PathsWriter {
         let outside = all.filter { isOutside($0.to) }.count
         text += "device \(DecisionText.escaped(device)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) \(outsideSet)"
         text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(target.map { "\($0)" } ?? "outside")\n"
-        for path in shown {
-            text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(isOutside(path.to) ? "  OUTSIDE" : "")\n"
+        for (index, path) in shown.enumerated() {
+            let judged = states.isEmpty ? nil : states[index]
+            let mark = judged.map { "  " + BaselineRun.mark($0.state, $0.entry) } ?? ""
+            text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(isOutside(path.to) ? "  OUTSIDE" : "")\(mark)\n"
             for hop in path.hops { Self.appendText(hop, to: &text) }
         }
         out(text)
@@ -100,7 +137,22 @@ struct PathsWriter {
 
     /// Closes the output; the exit status: 2 when a path reaches the `--to` set (or, without `--to`, outside).
     mutating func finish() -> ExitStatus {
-        if format == .json { out(written == 0 ? "[]\n" : "\n]\n") }
+        if let report = format.report {
+            report.write(reports, subject: .paths(from: from, to: to), baseline: baseline, console: console)
+            return reached ? .notAllowed : .success
+        }
+        if format == .json {
+            if let baseline {
+                var bytes: [UInt8] = Array((written == 0 ? "[" : ",").utf8)
+                JSONWriter.newline(&bytes, pretty: true, level: 1)
+                JSONWriter.append(baseline.json, to: &bytes, pretty: true, level: 1)
+                out(String(decoding: bytes, as: UTF8.self) + "\n]\n")
+            } else {
+                out(written == 0 ? "[]\n" : "\n]\n")
+            }
+        } else if let baseline {
+            out(baseline.text)
+        }
         console.stdout.write(pending)
         pending = ""
         return reached ? .notAllowed : .success
@@ -123,7 +175,8 @@ struct PathsWriter {
 
     /// One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
     /// written directly: a run over every app writes millions of hops.
-    static func record<Path: PrintedPath>(device: String, app: BundleID, installed: Bool, _ shown: [Path], first: Bool, isOutside: (FleetNode) -> Bool) -> String {
+    static func record<Path: PrintedPath>(device: String, app: BundleID, installed: Bool, _ shown: [Path],
+                                          states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool, isOutside: (FleetNode) -> Bool) -> String {
         var bytes: [UInt8] = Array((first ? "[" : ",").utf8)
         func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
         func key(_ name: String, _ level: Int, first: Bool = false) { appendKey(name, level, first: first, to: &bytes) }
@@ -148,6 +201,15 @@ struct PathsWriter {
                 appendName(path.to, to: &bytes)
                 key("outside", 4)
                 bytes.append(contentsOf: (isOutside(path.to) ? "true" : "false").utf8)
+                if !states.isEmpty, let judged = states[p] {
+                    key("state", 4)
+                    JSONWriter.appendQuoted(judged.state.rawValue, to: &bytes)
+                    if let entry = judged.entry {
+                        key("accepted", 4)
+                        JSONWriter.append(.object(JSONObject(members: [.init("reason", .string(entry.reason)), .init("expires", .string(entry.expires.description)),
+                                                                       .init("line", .number(JSONNumber(entry.line ?? 0)))])), to: &bytes, pretty: true, level: 4)
+                    }
+                }
                 key("hops", 4)
                 bytes.append(UInt8(ascii: "["))
                 for (h, hop) in path.hops.enumerated() {

@@ -186,15 +186,16 @@ enum IntuneFleetOutput {
 
     /// `fleet paths` on Intune policies: as for a fleet, "outside" being the apps that are not policy-managed;
     /// `--from all` starts from each policy-managed app installed on the device, in the profile's order.
-    static func paths(_ fleet: IntuneFleet, device: String?, from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+    static func paths(_ fleet: IntuneFleet, device: String?, maxHops: Int?, writer: PathsWriter) throws(CLIError) -> ExitStatus {
+        var writer = writer
         for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
             do throws(FleetError) {
                 let profile = try fleet.device(named: name)
                 for app in writer.app.map({ [$0] }) ?? fleet.managedApps(on: profile) {
                     let installed = fleet.isInstalled(app, on: profile)
                     let all = installed ? try fleet.paths(device: name, from: app, maxHops: maxHops) : []
-                    writer.emit(device: name, app: app, installed: installed, all, outsideSet: "outside the policy-managed apps") { fleet.isOutside($0, on: profile) }
+                    writer.emit(device: name, app: app, installed: installed, all, outsideSet: "outside the policy-managed apps",
+                                isOutside: { fleet.isOutside($0, on: profile) }, place: { hop in LeakDiff.place(hop, fleet: fleet) })
                 }
             } catch {
                 throw .invalidInput(error.description)
@@ -235,7 +236,7 @@ enum IntuneFleetOutput {
                     return .object(JSONObject(members: members))
                 }
                 console.stdout.write(JSONWriter.pretty(.array(JSONArray(records))) + "\n")
-            case .text:
+            case .text, .markdown, .sarif, .dot:  // the report formats go through LeakDiff
                 var text = "\(old.vendor) → \(new.vendor): end-to-end flows that decide differently\n"
                 for (group, members) in groups {
                     text += "\n\(group.rawValue) (\(members.count))\(group == .newlyAllowed ? ": a leak" : group == .newlyBlocked ? ": breaks a user" : ""):\n"
