@@ -143,7 +143,7 @@ struct BaselineRun {
         switch state {
         case .new: "NEW"
         case .accepted: "accepted until \(entry?.expires.description ?? "")"
-        case .expired: "EXPIRED on \(entry?.expires.description ?? "")"
+        case .expired: "EXPIRED on \(entry?.expires.description ?? "") (\(DecisionText.escaped(entry?.reason ?? "")))"
         }
     }
 

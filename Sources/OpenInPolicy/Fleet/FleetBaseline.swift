@@ -77,7 +77,7 @@ public struct FleetBaseline: Sendable {
     }
 
     static func entries(_ value: JSONValue) throws(FormatError) -> [Entry] {
-        let root = JSONCursor(value)
+        let root = JSONCursor(value, position: JSONPosition(line: 1, column: 1))
         guard case .object = value else {
             throw root.error("a baseline file must hold a JSON object, {\"accepted\": [...]}, not \(root.found)")
         }
