@@ -89,17 +89,19 @@ struct PathsWriter {
         }
         let shown = to == nil ? all : all.filter { inSet($0.to) }
         // With a baseline, each path to outside in the set asked about is judged; the gate fails on a new or expired one.
+        // An app outside the zone of trust holds no managed documents: its paths are shown, never judged or reported as leaks.
+        let managed = !isOutside(.app(app))
         var states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = []
         if baseline != nil {
             if installed { baseline!.examine(device: device, from: app) }
-            states = shown.map { path in isOutside(path.to) && inSet(path.to) ? baseline!.judge(device: device, from: app, to: path.to) : nil }
+            states = shown.map { path in managed && isOutside(path.to) && inSet(path.to) ? baseline!.judge(device: device, from: app, to: path.to) : nil }
             if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
         } else if all.contains(where: { inSet($0.to) }) {
             reached = true
         }
         if format.report != nil {
             var paths: [ReportPath] = []
-            for (index, path) in shown.enumerated() where inSet(path.to) {
+            for (index, path) in shown.enumerated() where managed && inSet(path.to) {
                 let hops = path.hops.map { hop in
                     let at = place(hop)
                     return ReportHop(hop, file: at.file, line: at.line, grant: at.grant)

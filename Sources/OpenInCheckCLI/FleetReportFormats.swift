@@ -271,7 +271,7 @@ enum SARIFReport {
             .init("ruleId", .string(ruleID(channel))),
             .init("ruleIndex", .number(JSONNumber(channels.firstIndex(of: channel) ?? 0))),
             .init("level", .string("error")),
-            .init("message", .object(JSONObject(["text": .string(message)]))),
+            .init("message", .object(JSONObject(["text": .string(shown(message))]))),
             .init("locations", .array(JSONArray([.object(location(path.hops.first, text: nil))]))),
             .init("codeFlows", .array(JSONArray([.object(flow)]))),
             .init("partialFingerprints", .object(JSONObject(["leakPath/v1": .string(path.fingerprint)]))),
@@ -279,7 +279,7 @@ enum SARIFReport {
         if opened { members.append(.init("baselineState", .string("new"))) }
         if path.state == .accepted, let entry = path.entry {
             members.append(.init("suppressions", .array(JSONArray([.object(JSONObject(members: [
-                .init("kind", .string("external")), .init("justification", .string(entry.reason)),
+                .init("kind", .string("external")), .init("justification", .string(shown(entry.reason))),
             ]))]))))
         }
         return JSONObject(members: members)
@@ -289,9 +289,13 @@ enum SARIFReport {
         var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(SARIFLog.uri(hop?.file ?? ""))])))]
         if let line = hop?.line { physical.append(.init("region", .object(JSONObject(["startLine": .number(JSONNumber(line))])))) }
         var members: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
-        if let text { members.append(.init("message", .object(JSONObject(["text": .string(text)])))) }
+        if let text { members.append(.init("message", .object(JSONObject(["text": .string(shown(text))])))) }
         return JSONObject(members: members)
     }
+
+    /// Text a reviewer reads (messages, justifications): control, bidirectional and line-separator characters
+    /// shown as escapes, so none reorders or hides what code scanning displays.
+    static func shown(_ text: String) -> String { DecisionText.escaped(text, backslash: false) }
 }
 
 // MARK: - DOT
@@ -319,8 +323,11 @@ enum DOTReport {
             }
             for (closed, paths) in [(false, device.paths), (true, device.closed)] {
                 for path in paths {
-                    nodes[id(.app(path.from)) - 1].source = true
-                    if path.outside { nodes[id(path.to) - 1].outside = true }
+                    // Colours come from the paths shown (for a diff, the new fleet's): a closed path's ends may have changed sides.
+                    if !closed {
+                        nodes[id(.app(path.from)) - 1].source = true
+                        if path.outside { nodes[id(path.to) - 1].outside = true }
+                    }
                     for hop in path.hops {
                         let from = id(hop.from), to = id(hop.to)
                         let key = "\(from) \(to) \(closed)"

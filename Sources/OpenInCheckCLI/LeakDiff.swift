@@ -13,7 +13,7 @@ enum LeakDiff {
                 for profile in fleet.devices where device.map({ ExactText.same($0, profile.name) }) ?? true {
                     let resolved = try fleet.device(named: profile.name)
                     var paths: [String: ReportPath] = [:]
-                    for app in fleet.apps where resolved.isInstalled(app.bundleID) {
+                    for app in fleet.apps where resolved.isInstalled(app.bundleID) && !resolved.isOutside(.app(app.bundleID)) {
                         for found in try resolved.paths(from: app.bundleID) where resolved.isOutside(found.to) {
                             let hops = found.hops.map { hop in
                                 let at = place(hop, device: resolved)
