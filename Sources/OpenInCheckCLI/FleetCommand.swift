@@ -81,9 +81,10 @@ struct FleetCommand: Command {
               openin-check fleet eval --fleet FILE [--device NAME] --from ID --channel CHANNEL [--target ID] [--url URL] [--explain]
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
               openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
+                  [--baseline FILE] [--format text|json|markdown|sarif|dot]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format text|json|markdown|github|sarif]
-              openin-check fleet diff OLD NEW [--device NAME] [--format text|json]
+              openin-check fleet diff OLD NEW [--device NAME] [--baseline FILE] [--format text|json|markdown|sarif|dot]
               openin-check fleet eval --fleet INTUNE.json --devices FILE …
               openin-check fleet diff OLD NEW --devices FILE [--rows]   (Intune on either side)
 
@@ -104,7 +105,13 @@ struct FleetCommand: Command {
                       that let the document go. A web address (http, https) carries no document
                       and is not followed, nor is keyboard (typing moves no document). --from all:
                       the same for every fleet app installed on the device, in file order, one
-                      block (or JSON record) each, streamed.
+                      block (or JSON record) each, streamed. Report formats, of the paths to
+                      outside (or to --to) from apps inside the zone of trust: markdown (a
+                      summary, a table per device, a Mermaid graph per device of at most 50
+                      edges), sarif (SARIF 2.1.0: a result per path, its code flow a step per
+                      hop at the line of the setting that lets it through, a fingerprint of
+                      device, source, destination and chain), dot (Graphviz, a cluster per
+                      device).
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
                       one grid per channel that names its receiver, each cell the end-to-end outcome;
                       then each sender's keyboard line: a third-party keyboard, the system keyboard.
@@ -116,7 +123,19 @@ struct FleetCommand: Command {
                       --devices) on either side: every flow (sender × receiver × channel, per
                       device) that decides differently, grouped as newly allowed (a leak), newly
                       blocked and changed form (dummy file ↔ encrypted); --rows prints them as
-                      decision table rows.
+                      decision table rows. --format markdown|sarif|dot (or --baseline): the leak
+                      paths each fleet has per device, either vendor, opened and closed.
+
+            Baselines (--baseline FILE, paths and diff): the paths a review accepted,
+              {"accepted": [{"device": NAME or "*", "from": ID, "to": ID or "any other app",
+                             "reason": TEXT, "expires": "YYYY-MM-DD"}]}
+            Each path to outside (from an app inside the zone of trust) is new, accepted
+            (an entry matches and its expiry, a UTC date, is today or later) or expired;
+            text marks it, JSON gives "state", SARIF suppresses accepted results with the
+            reason. Entries that match no path are listed as resolved. An entry for a
+            device the fleet lacks is a warning on standard error. A baseline mistake
+            (no reason, an unknown key, an impossible date, a path accepted twice) is
+            invalid input with file:line and key path.
 
             Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
             diff decide under Intune's rules (openin-check rules --intune), with the devices
@@ -137,10 +156,13 @@ struct FleetCommand: Command {
               1   invalid input: the fleet file, a flag's value or some request line
               2   eval: some decision is not allow; paths: a path reaches the --to set (without
                   --to, outside); lint: a finding at warning level or above; diff: a flow or leak path opened
+                  (--format markdown|sarif|dot: a leak path opened); with --baseline, paths and
+                  diff exit 2 only when a path to outside (for diff, one it opens) is new or expired
               64  usage error
 
             Examples:
               openin-check fleet paths --fleet Examples/fleet/acme.json --device employee-iphone --from com.acme.hr --to outside
+              openin-check fleet paths --fleet Examples/fleet/acme.json --from all --baseline Examples/fleet/acme-baseline.json --format sarif
               openin-check fleet eval --fleet Examples/fleet/acme.json --from com.acme.hr \\
                   --channel document-interaction --target com.mobileiron.ios.emailplus --explain
 
