@@ -141,6 +141,25 @@ import Testing
         }
     }
 
+    /// The baseline's JSON Schema (Examples/schemas/baseline.schema.json) takes the bundled baseline and refuses what
+    /// the reader refuses that a schema can say.
+    @Test func theBaselineSchemaAgreesWithTheReader() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("Examples/schemas/baseline.schema.json"))) as? [String: Any])
+        let check = JSONSchemaCheck(root: schema)
+        let example = try JSONSerialization.jsonObject(with: Data(contentsOf: BuiltBinary.packageRoot.appendingPathComponent(Self.baseline)))
+        #expect(check.problems(example).isEmpty)
+        let good = Self.entry("*", "any other app")
+        #expect(check.problems(try JSONSerialization.jsonObject(with: Data("{\"accepted\": [\(good)]}".utf8))).isEmpty)
+        for bad in [Self.entry("*", "any other app", reason: " "), Self.entry("*", "any other app", expires: "2027-3-31"), Self.entry("", "com.x"),
+                    Self.entry("*", "com x"), String(good.dropLast()) + ", \"expiry\": \"2027-01-01\"}", "{\"device\": \"*\", \"from\": \"com.a\", \"to\": \"com.b\", \"expires\": \"2027-01-01\"}"] {
+            let text = "{\"accepted\": [\(bad)]}"
+            #expect(!check.problems(try JSONSerialization.jsonObject(with: Data(text.utf8))).isEmpty, "\(bad)")
+            // The reader refuses each too.
+            let file = try Self.temporary("bad.json", text)
+            #expect(try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "all", "--baseline", file]).status == 1, "\(bad)")
+        }
+    }
+
     // MARK: SARIF
 
     /// The members SARIF 2.1.0's schema requires of every object the log holds, and the values its enumerations allow.
@@ -418,7 +437,7 @@ extension Thread {
 
 /// A JSON Schema (draft-04) check with the keywords SARIF's schema uses: `$ref` (to `#/definitions/…`), `type`,
 /// `properties`, `additionalProperties`, `required`, `enum`, `items`, `minItems`, `uniqueItems`, `minimum`, `anyOf`,
-/// `oneOf`, `pattern`; `format` and `default` are not checked.
+/// `oneOf`, `pattern`, `minLength`, `maxLength`; `format` and `default` are not checked.
 struct JSONSchemaCheck {
     let root: [String: Any]
 
@@ -453,6 +472,10 @@ struct JSONSchemaCheck {
             if !(allowed.contains(kind) || (kind == "integer" && (allowed.contains("number") || allowed.contains("boolean")))) { problems.append("\(path): \(kind), not \(allowed)") }
         }
         if let values = schema["enum"] as? [Any], !values.contains(where: { "\($0)" == "\(value)" }) { problems.append("\(path): \(value) not in \(values)") }
+        if let text = value as? String {
+            if let minimum = schema["minLength"] as? Int, text.unicodeScalars.count < minimum { problems.append("\(path): shorter than \(minimum)") }
+            if let maximum = schema["maxLength"] as? Int, text.unicodeScalars.count > maximum { problems.append("\(path): longer than \(maximum)") }
+        }
         if let minimum = schema["minimum"] as? Double, let number = value as? NSNumber, number.doubleValue < minimum { problems.append("\(path): below \(minimum)") }
         if let pattern = schema["pattern"] as? String, let text = value as? String,
            text.range(of: pattern, options: .regularExpression) == nil { problems.append("\(path): does not match \(pattern)") }
