@@ -7,7 +7,7 @@
 ///                "reason": "approved in SEC-142", "expires": "2027-03-31"}]}
 /// ```
 ///
-/// `device` is a device profile's name or `*` (every device); `to` a bundle ID or `any other app`;
+/// A top-level `description` (a string) is allowed. `device` is a device profile's name or `*` (every device); `to` a bundle ID or `any other app`;
 /// `expires` a UTC date, `YYYY-MM-DD`, the last day the acceptance holds. Fails closed: an unknown
 /// key (with "Did you mean"), a missing or empty `reason`, a malformed or impossible date, or the
 /// same (device, from, to) accepted twice is an error with the file, line and key path. Names are
@@ -40,7 +40,7 @@ public struct FleetBaseline: Sendable {
     /// The `device` that accepts a path on every device.
     public static let everyDevice = "*"
 
-    static let topLevelKeys = ["accepted"]
+    static let topLevelKeys = ["description", "accepted"]
     static let entryKeys = ["device", "from", "to", "reason", "expires"]
 
     /// Reads a baseline file's text.
@@ -82,6 +82,7 @@ public struct FleetBaseline: Sendable {
             throw root.error("a baseline file must hold a JSON object, {\"accepted\": [...]}, not \(root.found)")
         }
         let fields = try root.members(allowed: topLevelKeys, what: "the baseline")
+        if let description = fields["description"] { _ = try description.string() }
         guard let accepted = fields["accepted"] else {
             throw FormatError("accepted is missing: give {\"accepted\": [{\"device\", \"from\", \"to\", \"reason\", \"expires\"}]} (an empty list accepts nothing)",
                               at: JSONPosition(line: 1, column: 1))
