@@ -392,6 +392,21 @@ import Testing
             #expect(rendered.status == 0 && rendered.stderr == "", "\(rendered.stderr)")
             #expect(!rendered.svg.contains("<script>") && !rendered.svg.contains("<b>"))
         }
+        // Intune: a policy's displayName reaches every report format the same way.
+        let name = String(data: try JSONSerialization.data(withJSONObject: [Self.hostile], options: [.withoutEscapingSlashes]), encoding: .utf8)!.dropFirst().dropLast()
+        let policies = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent(Self.intune[1]), encoding: .utf8)
+            .replacingOccurrences(of: "\"displayName\": \"Acme - iOS - App Protection (loosened)\"", with: "\"displayName\": \(name)")
+        let intune = try Self.temporary("intune \"x\".json", policies)
+        for format in ["markdown", "sarif", "dot"] {
+            let run = try BuiltBinary.run(["fleet", "diff", Self.intune[0], intune, "--devices", Self.devices, "--format", format])
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(!run.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(format)")
+            switch format {
+            case "markdown": #expect(!run.stdout.contains("<script>") && run.stdout.contains("\\<script\\>") && run.stdout.contains("Intune policy"))
+            case "sarif": _ = try Self.checkSARIF(run.stdout)
+            default: if Self.canRender { #expect(try Self.render(run.stdout).stderr == "") }
+            }
+        }
         let text = try run("text")
         #expect(text.contains("EXPIRED") == false && text.contains("accepted until 2099-12-31"))
         let json = try run("json")
