@@ -274,53 +274,41 @@ struct FleetCommand: Command {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        switch subverb {
-        case .eval(let requests, let format, let explain):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
-        case .matrix(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                var matrices: [FleetMatrix] = []
-                for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
-                    do throws(FleetError) { matrices.append(try fleet.matrix(device: name)) } catch { throw FleetOutput.fail(error) }
-                }
-                return FleetOutput.print(matrices, format: format, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
-        case .paths(let from, let to, let maxHops, let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                var writer = try PathsWriter(from: from, to: to, format: format, console: console)
-                writer.baseline = try BaselineRun.load(baselinePath, devices: fleet.devices.map(\.name), onlyTo: writer.targetNode, console: console)
-                return try IntuneFleetOutput.paths(fleet, device: device, maxHops: maxHops, writer: writer)
-            }
-            let fleet = try Self.load(fleetPath)
-            var writer = try PathsWriter(from: from, to: to, format: format, console: console)
-            writer.baseline = try BaselineRun.load(baselinePath, devices: fleet.devices.map(\.name), onlyTo: writer.targetNode, console: console)
-            return try FleetOutput.paths(try Self.devices(fleet, named: device), maxHops: maxHops, writer: writer)
-        case .lint(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return FleetOutput.lint(IntuneLint.findings(fleet), checks: IntuneLint.checks, file: fleetPath, format: format, console: console)
-            }
-            return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
-        case .diff(let old, let new, let format, let rows):
+        if case .diff(let old, let new, let format, let rows) = subverb {
             let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
             if oldIsIntune || newIsIntune || rows || baselinePath != nil || format.report != nil {
                 let before = try VendorFiles.load(old, devices: devicesPath, console: console), after = try VendorFiles.load(new, devices: devicesPath, console: console)
                 if baselinePath != nil || format.report != nil {
                     return try LeakDiff.run(old: before, new: after, oldPath: old, newPath: new, device: device, format: format, rows: rows,
-                                            baselinePath: baselinePath, console: console)
+                                            baselinePath: baselinePath, devicesPath: devicesPath, console: console)
                 }
                 return try IntuneFleetOutput.diff(old: before, new: after, device: device, format: format, rows: rows, console: console)
             }
             return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
+        }
+        // One fleet, of either vendor, loaded once; every subverb below runs on it.
+        let analysis = try VendorFiles.analysis(fleetPath, devices: devicesPath, console: console)
+        func devices() throws(CLIError) -> [AnalyzedDevice] {
+            do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
+        }
+        switch subverb {
+        case .eval(let requests, let format, let explain):
+            return try FleetEval.run(requests, devices: try devices(), format: format, explain: explain, console: console)
+        case .matrix(let format):
+            var matrices: [FleetMatrix] = []
+            for device in try devices() {
+                do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw FleetOutput.fail(error) }
+            }
+            return FleetOutput.print(matrices, format: format, console: console)
+        case .paths(let from, let to, let maxHops, let format):
+            var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+            writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
+            return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
+        case .lint(let format):
+            let lint = analysis.lint()
+            return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
+        case .diff:
+            preconditionFailure("diff is handled above")
         }
     }
 }

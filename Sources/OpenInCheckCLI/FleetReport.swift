@@ -19,7 +19,8 @@ struct ReportHop {
     var file: String
     /// That setting's line, when known.
     var line: Int?
-    /// What lets it through, in words (`container policy "Viewer" (label Employees): openInPolicy = authorized`), or the rules.
+    /// Every setting that lets it through, in words (`com.acme.viewer: containerPolicies[1].openInPolicy = authorized
+    /// (Viewer, container policy by label Employees, line 15)`), or the rules when none is named.
     var grant: String
 }
 
@@ -60,11 +61,17 @@ struct ReportPath {
 }
 
 extension ReportHop {
-    /// A hop of `fleet paths`, placed in `file` (the fleet file, or the Intune policies').
-    init<Hop: PrintedHop>(_ hop: Hop, file: String, line: Int?, grant: String?) {
-        let rules = [hop.senderRule] + (hop.receiverRule.map { [$0] } ?? [])
-        self.init(from: hop.from, to: hop.to, channel: hop.request.channel, url: hop.request.url?.rawValue, rules: rules,
-                  file: file, line: line, grant: grant ?? rules.map(\.rawValue).joined(separator: ", "))
+    /// A hop of `fleet paths`, placed at the sender's setting that lets it through (file and line), with every
+    /// setting behind it in words; `file` is the fleet's, for a hop whose settings name none.
+    init(_ hop: FleetHop, file: String?) {
+        let settings = hop.settings
+        let sender = settings.first { $0.side == .sender } ?? settings.first
+        let grant = settings.map { setting in
+            "\(setting.app): \(setting.key) = \(setting.value) (\(setting.policy), \(setting.via)\(setting.line.map { ", line \($0)" } ?? ""))"
+        }
+        self.init(from: hop.from, to: hop.to, channel: hop.channel, url: hop.request.url?.rawValue, rules: hop.rules,
+                  file: sender?.file ?? file ?? "fleet", line: sender?.line,
+                  grant: grant.isEmpty ? hop.rules.map(\.rawValue).joined(separator: ", ") : grant.joined(separator: "; "))
     }
 }
 

@@ -81,7 +81,7 @@ enum MarkdownReport {
         }
         for device in devices {
             text += "\n### Device \(code(device.device))\n\n"
-            if let zone = device.zone { text += "\(plain(zone))\n\n" }
+            if let zone = device.zone { text += "Zone of trust: \(plain(zone)).\n\n" }
             text += table(device.paths, opened: subject.isDiff ? "opened" : nil, baseline: baseline != nil)
             if subject.isDiff && !device.closed.isEmpty {
                 text += "\nClosed:\n\n" + table(device.closed, opened: "closed", baseline: false)
@@ -102,7 +102,7 @@ enum MarkdownReport {
         for path in paths {
             var cells = [code(path.from.rawValue), code(path.to.description), "\(path.hops.count)",
                          path.via.isEmpty ? "(direct)" : path.via.map { code($0.description) }.joined(separator: ", "),
-                         path.hops.last.map { plain($0.grant) + ($0.line.map { " (line \($0))" } ?? "") } ?? ""]
+                         path.hops.last.map { plain($0.grant) } ?? ""]
             if let opened { cells.insert(opened, at: 0) }
             if baseline, let state = path.state {
                 switch state {

@@ -4,78 +4,42 @@ import OpenInPolicy
 /// side: the leak paths (a managed app's documents reaching an app outside) each fleet has per
 /// device, those opened and those closed; the opened ones judged against the baseline.
 enum LeakDiff {
-    /// Every path to outside of `fleet` per device (each device, or `device` alone), keyed `FROM ⇒ TO`.
-    static func leaks(_ fleet: VendorFleet, path: String, device: String?) throws(CLIError) -> [(device: String, paths: [String: ReportPath])] {
+    /// Every path to outside of `analysis` per device (each device, or `device` alone), from each app inside the zone
+    /// of trust, keyed `FROM ⇒ TO`.
+    static func leaks(_ analysis: FleetAnalysis, device: String?) throws(CLIError) -> [(device: String, paths: [String: ReportPath])] {
         var result: [(String, [String: ReportPath])] = []
         do throws(FleetError) {
-            switch fleet {
-            case .appConnect(let fleet):
-                for profile in fleet.devices where device.map({ ExactText.same($0, profile.name) }) ?? true {
-                    let resolved = try fleet.device(named: profile.name)
-                    var paths: [String: ReportPath] = [:]
-                    for app in fleet.apps where resolved.isInstalled(app.bundleID) && !resolved.isOutside(.app(app.bundleID)) {
-                        for found in try resolved.paths(from: app.bundleID) where resolved.isOutside(found.to) {
-                            let hops = found.hops.map { hop in
-                                let at = place(hop, device: resolved)
-                                return ReportHop(hop, file: at.file, line: at.line, grant: at.grant)
-                            }
-                            paths["\(app.bundleID) ⇒ \(found.to)"] = ReportPath(device: profile.name, from: app.bundleID, to: found.to, outside: true, hops: hops)
-                        }
+            for resolved in try analysis.devices(named: device.flatMap { name in analysis.deviceNames.contains { ExactText.same($0, name) } ? name : nil }) {
+                if let device, !ExactText.same(device, resolved.name) { continue }
+                var paths: [String: ReportPath] = [:]
+                for app in resolved.startingApps where !resolved.isOutside(.app(app)) {
+                    for found in try resolved.paths(from: app) where resolved.isOutside(found.to) {
+                        paths["\(app) ⇒ \(found.to)"] = ReportPath(device: resolved.name, from: app, to: found.to, outside: true,
+                                                                    hops: found.hops.map { ReportHop($0, file: analysis.file) })
                     }
-                    result.append((profile.name, paths))
                 }
-            case .intune(let fleet):
-                for profile in fleet.devices where device.map({ ExactText.same($0, profile.name) }) ?? true {
-                    var paths: [String: ReportPath] = [:]
-                    for app in fleet.managedApps(on: profile) where fleet.isInstalled(app, on: profile) {
-                        for found in try fleet.paths(device: profile.name, from: app) where fleet.isOutside(found.to, on: profile) {
-                            let hops = found.hops.map { hop in
-                                let at = place(hop, fleet: fleet)
-                                return ReportHop(hop, file: at.file, line: at.line, grant: at.grant)
-                            }
-                            paths["\(app) ⇒ \(found.to)"] = ReportPath(device: profile.name, from: app, to: found.to, outside: true, hops: hops)
-                        }
-                    }
-                    result.append((profile.name, paths))
-                }
+                result.append((resolved.name, paths))
             }
         } catch {
             throw .invalidInput(error.description)
         }
-        if let device, !result.contains(where: { ExactText.same($0.0, device) }) {
-            result.append((device, [:]))
-        }
         return result
     }
 
-    /// Where the setting that lets an AppConnect hop through is: the sender's control for the channel
-    /// (its container policy's line, or the fleet file for the global policy), in words.
-    static func place(_ hop: FleetHop, device: FleetDevice) -> (file: String, line: Int?, grant: String?) {
-        let file = device.fleet.file ?? "fleet"
-        guard let control = hop.channel.control else { return (file, nil, nil) }
-        let source = hop.decision.senderPolicy.source(of: control)
-        var line: Int? = nil
-        if case .containerPolicy(let name, _) = source {
-            line = device.fleet.containerPolicies.first { ExactText.same($0.name, name) }?.line
-        }
-        return (file, line, "\(hop.from): \(source), \(control) [\(hop.decision.sender.rule)]")
-    }
-
-    /// Where the Intune policy that lets a hop through is: the sending app's policy, by display name.
-    static func place(_ hop: IntuneHop, fleet: IntuneFleet) -> (file: String, line: Int?, grant: String?) {
-        let file = fleet.file ?? "policies"
-        guard case .app(let id) = hop.from, let policy = fleet.policy(for: id) else { return (file, nil, nil) }
-        return (file, nil, "\(hop.from): Intune policy \(JSONWriter.quoted(policy.displayName)) [\(hop.decision.sender.rule)]")
-    }
-
     static func run(old: VendorFleet, new: VendorFleet, oldPath: String, newPath: String, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
-                    baselinePath: String?, console: Console) throws(CLIError) -> ExitStatus {
+                    baselinePath: String?, devicesPath: String?, console: Console) throws(CLIError) -> ExitStatus {
         let names = old.deviceNames + new.deviceNames.filter { name in !old.deviceNames.contains { ExactText.same($0, name) } }
         if let device, !names.contains(where: { ExactText.same($0, device) }) {
             throw .invalidInput("neither fleet has a device profile named \(JSONWriter.quoted(device))\(Suggestion.phrase(for: device, among: names))")
         }
         var baseline = try BaselineRun.load(baselinePath, devices: names, onlyTo: nil, console: console)
-        let before = try leaks(old, path: oldPath, device: device), after = try leaks(new, path: newPath, device: device)
+        func analysis(_ fleet: VendorFleet) -> FleetAnalysis {
+            switch fleet {
+            case .appConnect(let fleet): FleetAnalysis(fleet)
+            case .intune(let fleet): FleetAnalysis(fleet, devicesFile: devicesPath)
+            }
+        }
+        let before = try leaks(analysis(old), device: device), after = try leaks(analysis(new), device: device)
         var reports: [DeviceReport] = []
         var judged: [ReportPath] = []
         for name in device.map({ [$0] }) ?? names {
@@ -129,7 +93,7 @@ enum LeakDiff {
             if judged.isEmpty { text += "  none\n" }
             for path in judged {
                 text += "  \(DecisionText.escaped(path.device)): \(DecisionText.escaped(path.from.rawValue)) ⇒ \(DecisionText.escaped(path.to.description))  \(BaselineRun.mark(path.state!, path.entry))"
-                if let hop = path.hops.last { text += "  (\(DecisionText.escaped(hop.grant))\(hop.line.map { ", line \($0)" } ?? ""))" }
+                if let hop = path.hops.last { text += "  (\(DecisionText.escaped(hop.grant)))" }
                 text += "\n"
             }
             text += run.text

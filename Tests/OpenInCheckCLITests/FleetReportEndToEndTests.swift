@@ -100,7 +100,7 @@ import Testing
         #expect(diff.status == 0, "\(diff.stdout)")
         let gate = try BuiltBinary.run(["fleet", "diff", Self.intune[0], Self.intune[1], "--devices", Self.devices, "--baseline", try Self.temporary("empty.json", "{\"accepted\": []}")])
         #expect(gate.status == 2)
-        #expect(gate.stdout.contains("  employee-iphone: com.acme.hr ⇒ com.getdropbox.Dropbox  NEW  (com.acme.hr: Intune policy"))
+        #expect(gate.stdout.contains("  employee-iphone: com.acme.hr ⇒ com.getdropbox.Dropbox  NEW  (com.acme.hr: allowedOutboundDataTransferDestinations = allApps (Acme - iOS - App Protection (loosened), Intune targeting, line 24))\n"))
     }
 
     /// Entries matching no path are resolved (listed, never failing); an entry for a device the fleet lacks is a warning.
@@ -246,8 +246,8 @@ import Testing
         #expect(((dropbox["message"] as? [String: Any])?["text"] as? String)?.contains("The acceptance expired on 2026-06-30") == true)
         let steps = try #require((((dropbox["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first?["locations"] as? [[String: Any]]))
         let lines = steps.map { (((($0["location"] as? [String: Any])?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])?["startLine"] as? Int) ?? 0 }
-        // HR's container policy (line 12) lets the first hop through, the viewer's (line 15) the second.
-        #expect(lines == [12, 15])
+        // HR's container policy's openInPolicy (line 13) lets the first hop through, the viewer's (line 16) the second.
+        #expect(lines == [13, 16])
     }
 
     // MARK: fingerprints
@@ -402,7 +402,7 @@ import Testing
             #expect(run.status == 2, "\(run.stderr)")
             #expect(!run.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(format)")
             switch format {
-            case "markdown": #expect(!run.stdout.contains("<script>") && run.stdout.contains("\\<script\\>") && run.stdout.contains("Intune policy"))
+            case "markdown": #expect(!run.stdout.contains("<script>") && run.stdout.contains("\\<script\\>") && run.stdout.contains("allowedOutboundDataTransferDestinations = allApps"))
             case "sarif": _ = try Self.checkSARIF(run.stdout)
             default: if Self.canRender { #expect(try Self.render(run.stdout).stderr == "") }
             }
