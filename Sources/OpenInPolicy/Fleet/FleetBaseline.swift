@@ -28,6 +28,11 @@ public struct FleetBaseline: Sendable {
         /// The entry's line in the baseline file, when read from one.
         public let line: Int?
 
+        /// Creates an entry; `device` `nil` accepts the path on every device.
+        public init(device: String?, from: BundleID, to: FleetNode, reason: String, expires: BaselineDate, line: Int? = nil) {
+            (self.device, self.from, self.to, self.reason, self.expires, self.line) = (device, from, to, reason, expires, line)
+        }
+
         /// How output names the entry's device: its name, or `*`.
         public var deviceName: String { device ?? FleetBaseline.everyDevice }
     }
