@@ -48,7 +48,7 @@ public struct Fleet: Sendable {
     public func device(named name: String) throws(FleetError) -> FleetDevice {
         guard let profile = profile(named: name) else {
             let names = devices.map(\.name)
-            throw FleetError("no device profile is named \(JSONWriter.quoted(name)).\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+            throw FleetError("no device profile is named \(JSONWriter.quoted(name)).\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : Printable.list(names))")
         }
         return try FleetDevice(fleet: self, profile: profile)
     }
@@ -123,6 +123,8 @@ public struct GlobalPolicy: Sendable, Hashable {
     public var authorizeAppsWithoutContainerPolicy: Bool
     /// The default controls.
     public var controls: PolicyControls
+    /// Its line in the fleet file, when read from one (errors about a control it should set name it).
+    var line: Int?
 
     /// Creates a global policy.
     public init(authorizeAppsWithoutContainerPolicy: Bool, controls: PolicyControls = PolicyControls()) {
@@ -209,6 +211,8 @@ public struct DeviceProfile: Sendable, Hashable {
     /// Facts the single-app evaluator reads: Email+, scheme handlers, secure services.
     /// (Its AppConnect apps are not given: they follow from the fleet, ``FleetDevice/appConnectApps``.)
     public var facts: DeviceFacts
+    /// Its line in the fleet file, when read from one (errors about a fact it should give name it).
+    var line: Int?
 
     /// Creates a device profile.
     public init(name: String, labels: [String], installed: [BundleID], facts: DeviceFacts = DeviceFacts()) {
@@ -236,7 +240,7 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error.
     public init(_ message: String, file: String? = nil, line: Int? = nil) {
-        self.message = message
+        self.message = Printable.text(message)
         self.file = file
         self.line = line
     }
@@ -244,8 +248,8 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `FILE:LINE: message`, or as much of it as is known.
     public var description: String {
         switch (file, line) {
-        case (let file?, let line?): "\(file):\(line): \(message)"
-        case (let file?, nil): "\(file): \(message)"
+        case (let file?, let line?): "\(Printable.text(file)):\(line): \(message)"
+        case (let file?, nil): "\(Printable.text(file)): \(message)"
         default: message
         }
     }

@@ -127,7 +127,9 @@ public enum FleetJSON {
         guard let authorize = fields["authorizeAppsWithoutContainerPolicy"] else {
             throw cursor.error("authorizeAppsWithoutContainerPolicy is missing: say whether AppConnect apps with no container policy are authorized (true or false)")
         }
-        return GlobalPolicy(authorizeAppsWithoutContainerPolicy: try authorize.bool(), controls: try readControls(fields))
+        var global = GlobalPolicy(authorizeAppsWithoutContainerPolicy: try authorize.bool(), controls: try readControls(fields))
+        global.line = cursor.position?.line
+        return global
     }
 
     /// Reads the controls of a policy object with the policy file's readers.
@@ -265,6 +267,8 @@ public enum FleetJSON {
         } else {
             facts.emailPlusInstalled = emailPlusListed
         }
-        return DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
+        var profile = DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
+        profile.line = cursor.position?.line
+        return profile
     }
 }

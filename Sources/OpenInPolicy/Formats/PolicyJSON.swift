@@ -223,6 +223,7 @@ public enum PolicyJSON {
         let text: String
         switch field.value {
         case .string(let string):
+            try refuseQuotedNumber(field, string, names: names)
             text = string
         case .number(let number):
             guard let integer = number.intValue else {
@@ -242,14 +243,21 @@ public enum PolicyJSON {
         }
     }
 
+    /// One rule for every control: a policy's number is a JSON number, and `"1"` in quotes is a name
+    /// no policy has (fail closed, and say why). The server's own files write numbers; a quoted one
+    /// is a hand edit whose intent is not certain.
+    static func refuseQuotedNumber(_ field: JSONCursor, _ string: String, names: String) throws(FormatError) {
+        let digits = string.utf8.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return }
+        let shown = Printable.prefix(string)
+        throw field.error("the string \(JSONWriter.quoted(shown)) is not a policy value: write the number \(shown) without quotes, or a name \(names)")
+    }
+
     static func setting(_ field: JSONCursor) throws(FormatError) -> PolicySetting {
         let text: String
         switch field.value {
         case .string(let string):
-            // The number is a JSON number; "1" in quotes is a name that no policy has (fail closed, say why).
-            if !string.isEmpty, string.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-                throw field.error("the string \(JSONWriter.quoted(string)) is not a policy: write the number \(string) without quotes, or a name such as \"whitelist\"")
-            }
+            try refuseQuotedNumber(field, string, names: "such as \"whitelist\"")
             text = string
         case .number(let number):
             guard let integer = number.intValue else {

@@ -44,7 +44,7 @@ public struct IntuneFleet: Sendable {
     public func device(named name: String) throws(FleetError) -> IntuneDeviceProfile {
         guard let device = devices.first(where: { ExactText.same($0.name, name) }) else {
             let names = devices.map(\.name)
-            throw FleetError("no device profile is named \(JSONWriter.quoted(name)) in the Intune devices file.\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+            throw FleetError("no device profile is named \(JSONWriter.quoted(name)) in the Intune devices file.\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : Printable.list(names))")
         }
         return device
     }
