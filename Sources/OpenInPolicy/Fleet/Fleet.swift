@@ -56,8 +56,9 @@ public struct Fleet: Sendable {
     /// Every device profile resolved, in file order.
     /// - Throws: ``FleetError`` as ``device(named:)``.
     public func resolvedDevices() throws(FleetError) -> [FleetDevice] {
+        try checkDecidable()
         var resolved: [FleetDevice] = []
-        for profile in devices { resolved.append(try FleetDevice(fleet: self, profile: profile)) }
+        for profile in devices { resolved.append(try FleetDevice(fleet: self, resolving: profile)) }
         return resolved
     }
 }

@@ -313,6 +313,36 @@ public enum PolicyJSON {
         return config
     }
 
+    /// A device's `schemeHandlers` (`{"SCHEME": "BUNDLE_ID"}`), the one reader of them for policy
+    /// files, fleet device profiles and the Intune devices file: each handler a valid bundle ID, each
+    /// scheme a valid URL scheme given once (schemes ignore case, so `Boxfile` and `boxfile` are one
+    /// scheme, and two handlers for it would leave the later silently winning).
+    static func schemeHandlers(_ field: JSONCursor) throws(FormatError) -> [(scheme: String, app: BundleID, cursor: JSONCursor, keyPosition: JSONPosition?)] {
+        var handlers: [(scheme: String, app: BundleID, cursor: JSONCursor, keyPosition: JSONPosition?)] = []
+        var seen: [String: String] = [:]
+        for (scheme, cursor, keyPosition) in try field.anyMembers(what: "URL scheme to bundle ID") {
+            let handlerText = try cursor.string()
+            let handler: BundleID
+            do throws(InputError) {
+                handler = try BundleID(handlerText)
+            } catch {
+                throw cursor.error(error.description)
+            }
+            let normalized: String
+            do throws(InputError) {
+                normalized = try URLScheme.normalize(scheme)
+            } catch {
+                throw FormatError("\(cursor.path): \(error.description)", at: keyPosition)
+            }
+            if let earlier = seen[normalized] {
+                throw FormatError("\(cursor.path): the scheme is given twice (also as \(Printable.quoted(earlier)); schemes ignore case): give it once", at: keyPosition)
+            }
+            seen[normalized] = scheme
+            handlers.append((scheme, handler, cursor, keyPosition))
+        }
+        return handlers
+    }
+
     static func device(_ field: JSONCursor) throws(FormatError) -> DeviceFacts {
         let fields = try field.members(allowed: deviceKeys, what: "what is installed on the device")
         var device = DeviceFacts()
@@ -323,23 +353,11 @@ public enum PolicyJSON {
             device.emailPlusBundleIDs = list
         }
         if let handlers = fields["schemeHandlers"] {
-            var seen: [String: String] = [:]
-            for (scheme, cursor, keyPosition) in try handlers.anyMembers(what: "URL scheme to bundle ID") {
-                let handlerText = try cursor.string()
-                let handler: BundleID
+            for handler in try schemeHandlers(handlers) {
                 do throws(InputError) {
-                    handler = try BundleID(handlerText)
+                    try device.setHandler(handler.app, for: handler.scheme)
                 } catch {
-                    throw cursor.error(error.description)
-                }
-                if let earlier = seen[scheme.lowercased()] {
-                    throw FormatError("\(cursor.path): the scheme is given twice (also as \"\(earlier)\"; schemes ignore case): give it once", at: keyPosition)
-                }
-                seen[scheme.lowercased()] = scheme
-                do throws(InputError) {
-                    try device.setHandler(handler, for: scheme)
-                } catch {
-                    throw FormatError("\(cursor.path): \(error.description)", at: keyPosition)
+                    throw FormatError("\(handler.cursor.path): \(error.description)", at: handler.keyPosition)
                 }
             }
         }

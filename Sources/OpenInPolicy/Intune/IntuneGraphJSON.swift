@@ -135,7 +135,9 @@ public enum IntuneGraphJSON {
             if byte == 0x0A { line += 1; column = 1 } else if byte == 0x20 || byte == 0x09 || byte == 0x0D { column += 1 } else { break }
         }
         do throws(FormatError) {
-            return try read(value, at: JSONPosition(line: line, column: column))
+            var policies = try read(value, at: JSONPosition(line: line, column: column))
+            for index in policies.indices { policies[index].place.file = file }
+            return policies
         } catch {
             throw error.inFile(file)
         }
@@ -190,6 +192,7 @@ public enum IntuneGraphJSON {
         }
         let known = dataTransferProperties + ignoredProperties.map(\.name)
         var policy = IntunePolicy(displayName: "")
+        policy.place.line = cursor.position?.line
         var sawName = false
         var sawApps = false
         for member in object.members {
