@@ -102,7 +102,7 @@ import FoundationXML
         let driver = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.map { "\($0["id"] ?? "") \((($0["defaultConfiguration"] as? [String: Any])?["level"]) ?? "")" }
-                == ["FL001 warning", "FL002 warning", "FL003 warning", "FL004 error", "FL005 error", "FL006 note", "FL007 warning", "FL008 error"])
+                == ["FL001 warning", "FL002 warning", "FL003 warning", "FL004 error", "FL005 error", "FL006 note", "FL007 warning", "FL008 error", "FL009 error", "FL010 warning"])
         let results = try #require(runs.first?["results"] as? [[String: Any]])
         let places = results.map { result -> String in
             let location = (result["locations"] as? [[String: Any]])?.first
