@@ -136,7 +136,7 @@ public enum IntuneGraphJSON {
         }
         do throws(FormatError) {
             var policies = try read(value, at: JSONPosition(line: line, column: column))
-            for index in policies.indices { policies[index].place.file = file }
+            for index in policies.indices { policies[index].sources.file = file }
             return policies
         } catch {
             throw error.inFile(file)
@@ -192,7 +192,7 @@ public enum IntuneGraphJSON {
         }
         let known = dataTransferProperties + ignoredProperties.map(\.name)
         var policy = IntunePolicy(displayName: "")
-        policy.place.line = cursor.position?.line
+        policy.sources = SettingSources(object: cursor)
         var sawName = false
         var sawApps = false
         for member in object.members {
@@ -221,6 +221,7 @@ public enum IntuneGraphJSON {
                 }
                 continue
             }
+            policy.sources.keys[key] = ValueSource(field)
             switch key {
             case "displayName": policy.displayName = try field.string(); sawName = true
             case "id": policy.id = try field.string()

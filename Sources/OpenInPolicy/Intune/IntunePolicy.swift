@@ -10,8 +10,6 @@ public struct IntunePolicy: Sendable, Hashable {
     public var displayName: String
     /// The policy's `id`, when the export has one.
     public var id: String?
-    /// Where the policy was read, for errors about it; not part of what the policy is.
-    var place = SourcePlace()
     /// `allowedOutboundDataTransferDestinations`: "Send org data to other apps".
     public var send: IntuneTransferLevel = .allApps
     /// `filterOpenInToOnlyManagedApps`: "Policy managed apps with Open-In/Share filtering".
@@ -54,6 +52,8 @@ public struct IntunePolicy: Sendable, Hashable {
     public var appGroupType: String?
     /// The targeted apps: `apps[].mobileAppIdentifier.bundleId`, as Intune stores them.
     public var apps: [BundleID] = []
+    /// Where the policy and each of its properties were read (not part of its value).
+    var sources = SettingSources()
 
     /// A policy with every setting at its documented default, targeting no app.
     public init(displayName: String) { self.displayName = displayName }
@@ -221,24 +221,4 @@ extension IntunePolicy {
             throw .intuneConstraint("protectedMessagingRedirectAppType is specificApps but messagingRedirectAppUrlScheme is empty: name the messaging app's URL scheme")
         }
     }
-}
-
-/// Where a value was read (file and line), carried for error messages: two values that differ only
-/// in where they were read are equal.
-struct SourcePlace: Sendable, Hashable {
-    var file: String?
-    var line: Int?
-
-    /// `FILE:LINE`, or as much as is known.
-    var description: String? {
-        switch (file, line) {
-        case (let file?, let line?): "\(file):\(line)"
-        case (let file?, nil): file
-        case (nil, let line?): "line \(line)"
-        default: nil
-        }
-    }
-
-    static func == (lhs: SourcePlace, rhs: SourcePlace) -> Bool { true }
-    func hash(into hasher: inout Hasher) {}
 }
