@@ -118,8 +118,8 @@ enum FleetOutput {
     /// `fleet paths` on a fleet of either vendor: one block (text) or record (JSON) per device and starting app,
     /// each written as soon as it is made, so the output of `--from all` is never held whole (memory: the
     /// device's graph, every app's search result, and one app's paths at a time).
-    static func paths(_ devices: [AnalyzedDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+    static func paths(_ devices: [AnalyzedDevice], maxHops: Int?, writer: PathsWriter) throws(CLIError) -> ExitStatus {
+        var writer = writer
         for device in devices {
             do throws(FleetError) {
                 if let app = writer.app {
@@ -216,7 +216,7 @@ enum FleetOutput {
                                              .init("detail", .string(change.detail))]))
             }
             console.stdout.write(JSONWriter.pretty(.array(JSONArray(records))) + "\n")
-        case .text:
+        case .text, .markdown, .sarif, .dot:  // the report formats go through LeakDiff
             var text = ""
             for change in changes {
                 text += "\(change.opened ? "+" : "-") \(DecisionText.escaped(change.device)) \(change.kind.rawValue) \(change.opened ? "opened" : "closed"): \(DecisionText.escaped(change.subject))  (\(DecisionText.escaped(change.detail)))\n"

@@ -8,11 +8,16 @@ struct PathsWriter {
     let app: BundleID?
     let to: String?
     let target: BundleID?
+    let from: String
     let format: FleetCommand.PathsFormat
     let console: Console
+    /// `--baseline`: judges each path to outside shown.
+    var baseline: BaselineRun?
     private var reached = false
     private var written = 0
     private var pending = ""
+    /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
+    private var reports: [DeviceReport] = []
 
     init(from: String, to: String?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
         var app: BundleID? = nil
@@ -23,8 +28,11 @@ struct PathsWriter {
         if let to, !ExactText.same(to, "outside") {
             do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
         }
-        (self.app, self.to, self.target, self.format, self.console) = (app, to, target, format, console)
+        (self.app, self.to, self.target, self.format, self.console, self.from) = (app, to, target, format, console, from)
     }
+
+    /// The node `--to` names, when it names one app.
+    var targetNode: FleetNode? { target.map(FleetNode.app) }
 
     private mutating func out(_ text: String) {
         if app == nil { console.stdout.write(text) } else { pending += text }
@@ -44,10 +52,34 @@ struct PathsWriter {
             return isOutside(node)
         }
         let shown = to == nil ? all : all.filter { inSet($0.to) }
-        if all.contains(where: { inSet($0.to) }) { reached = true }
+        // With a baseline, each path to outside in the set asked about is judged; the gate fails on a new or expired one.
+        // An app outside the zone of trust holds no managed documents: its paths are shown, never judged or reported as leaks.
+        let managed = !isOutside(.app(app))
+        var states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = []
+        if baseline != nil {
+            if installed { baseline!.examine(device: device.name, from: app) }
+            states = shown.map { path in managed && isOutside(path.to) && inSet(path.to) ? baseline!.judge(device: device.name, from: app, to: path.to) : nil }
+            if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
+        } else if all.contains(where: { inSet($0.to) }) {
+            reached = true
+        }
+        if format.report != nil {
+            var paths: [ReportPath] = []
+            for (index, path) in shown.enumerated() where managed && inSet(path.to) {
+                let judged = states.isEmpty ? nil : states[index]
+                paths.append(ReportPath(device: device.name, from: app, to: path.to, outside: isOutside(path.to), hops: path.hops.map { ReportHop($0, file: device.analysis.file) },
+                                        state: judged?.state, entry: judged?.entry))
+            }
+            if let last = reports.indices.last, ExactText.same(reports[last].device, device.name) {
+                reports[last].paths += paths
+            } else {
+                reports.append(DeviceReport(device: device.name, zone: device.zoneDescription, paths: paths))
+            }
+            return
+        }
         let summary = device.summary(of: all, to: target)
         if format == .json {
-            out(Self.record(device, app: app, installed: installed, shown, summary: summary, first: written == 0))
+            out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0))
             return
         }
         var text = written == 0 ? "" : "\n"
@@ -65,8 +97,10 @@ struct PathsWriter {
         text += "device \(DecisionText.escaped(device)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) \(outsideSet)"
         let gated = summary.paths
         text += "; \(gated == 0 ? "no path" : "\(gated) path\(gated == 1 ? "" : "s")") to \(target.map { "\($0)" } ?? "outside")\n"
-        for path in shown {
-            text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(isOutside(path.to) ? "  OUTSIDE" : "")\n"
+        for (index, path) in shown.enumerated() {
+            let judged = states.isEmpty ? nil : states[index]
+            let mark = judged.map { "  " + BaselineRun.mark($0.state, $0.entry) } ?? ""
+            text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(isOutside(path.to) ? "  OUTSIDE" : "")\(mark)\n"
             text += "    delivered by "
             text += path.deliveredBy.map { DecisionText.escaped($0.description) }.joined(separator: ", ")
             if path.deliveredByCount > path.deliveredBy.count { text += " and \(path.deliveredByCount - path.deliveredBy.count) more" }
@@ -78,7 +112,22 @@ struct PathsWriter {
 
     /// Closes the output; the exit status: 2 when a path reaches the `--to` set (or, without `--to`, outside).
     mutating func finish() -> ExitStatus {
-        if format == .json { out(written == 0 ? "[]\n" : "\n]\n") }
+        if let report = format.report {
+            report.write(reports, subject: .paths(from: from, to: to), baseline: baseline, console: console)
+            return reached ? .notAllowed : .success
+        }
+        if format == .json {
+            if let baseline {
+                var bytes: [UInt8] = Array((written == 0 ? "[" : ",").utf8)
+                JSONWriter.newline(&bytes, pretty: true, level: 1)
+                JSONWriter.append(baseline.json, to: &bytes, pretty: true, level: 1)
+                out(String(decoding: bytes, as: UTF8.self) + "\n]\n")
+            } else {
+                out(written == 0 ? "[]\n" : "\n]\n")
+            }
+        } else if let baseline {
+            out(baseline.text)
+        }
         console.stdout.write(pending)
         pending = ""
         return reached ? .notAllowed : .success
@@ -121,7 +170,8 @@ struct PathsWriter {
 
     /// One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
     /// written directly: a run over every app writes millions of hops.
-    static func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, _ shown: [FleetPath], summary: FleetPathSummary, first: Bool) -> String {
+    static func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, _ shown: [FleetPath], summary: FleetPathSummary,
+                       states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool) -> String {
         var bytes: [UInt8] = Array((first ? "[" : ",").utf8)
         func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
         func key(_ name: String, _ level: Int, first: Bool = false) { appendKey(name, level, first: first, to: &bytes) }
@@ -150,6 +200,15 @@ struct PathsWriter {
                 appendName(path.to, to: &bytes)
                 key("outside", 4)
                 bytes.append(contentsOf: (device.isOutside(path.to) ? "true" : "false").utf8)
+                if !states.isEmpty, let judged = states[p] {
+                    key("state", 4)
+                    JSONWriter.appendQuoted(judged.state.rawValue, to: &bytes)
+                    if let entry = judged.entry {
+                        key("accepted", 4)
+                        JSONWriter.append(.object(JSONObject(members: [.init("reason", .string(entry.reason)), .init("expires", .string(entry.expires.description)),
+                                                                       .init("line", .number(JSONNumber(entry.line ?? 0)))])), to: &bytes, pretty: true, level: 4)
+                    }
+                }
                 key("hops", 4)
                 bytes.append(UInt8(ascii: "["))
                 for (h, hop) in path.hops.enumerated() {

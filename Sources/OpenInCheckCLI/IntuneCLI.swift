@@ -162,7 +162,7 @@ enum IntuneFleetOutput {
                     return .object(JSONObject(members: members))
                 }
                 console.stdout.write(JSONWriter.pretty(.array(JSONArray(records))) + "\n")
-            case .text:
+            case .text, .markdown, .sarif, .dot:  // the report formats go through LeakDiff
                 var text = "\(old.vendor) → \(new.vendor): end-to-end flows that decide differently\n"
                 for (group, members) in groups {
                     text += "\n\(group.rawValue) (\(members.count))\(group == .newlyAllowed ? ": a leak" : group == .newlyBlocked ? ": breaks a user" : ""):\n"

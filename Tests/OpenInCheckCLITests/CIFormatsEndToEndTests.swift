@@ -227,8 +227,10 @@ import FoundationXML
                 #expect(run.stdout.contains(shell == "fish" ? "-l \(option.dropFirst(2))" : option), "\(shell): \(option)")
             }
             #expect(run.stdout.contains("document-interaction quick-look app-extension"))
-            // fleet --format: fish's description (the option's first help line) names lint's formats, sarif included.
-            if shell == "fish" { #expect(run.stdout.contains("-l format -r -F -d 'lint: text, json, markdown, github or sarif;"), "fleet --format") }
+            // fleet --format: every format a fleet subverb writes, the report formats of paths and diff included; fish's
+            // description is the option's first help line.
+            #expect(run.stdout.contains("text json markdown sarif dot github jsonl"), "\(shell): fleet --format")
+            if shell == "fish" { #expect(run.stdout.contains("-l format -x -a 'text json markdown sarif dot github jsonl' -d 'lint: text, json, markdown, github or sarif;"), "fleet --format") }
             // fleet paths: --from all (every app), --to outside.
             #expect(run.stdout.contains(shell == "fish" ? "-l from -x -a 'all'" : "--from"), "\(shell): --from all")
             #expect(run.stdout.contains(shell == "fish" ? "-l to -x -a 'outside'" : "outside"), "\(shell): --to outside")
