@@ -275,6 +275,7 @@ struct TranslateCommand: Command {
         case .intune:
             if try VendorFiles.isIntune(input) { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
             let fleet = try FleetCommand.load(input)
+            do throws(FleetError) { try fleet.checkDecidable() } catch { throw .invalidInput(error.description) }
             let translated = PolicyTranslation.toIntune(fleet)
             console.stdout.write(PolicyTranslation.graphJSON(translated.policies))
             if let devicesOut {

@@ -199,10 +199,19 @@ import Testing
              "apps": [{"bundleID": "com.a", "appconnect": true}],
              "devices": {"d": {"labels": ["Sales"], "installed": ["com.a"]}}}
             """)
-        let device = try fleet.device(named: "d")
+        // Matched by bytes, the look-alike label reaches no device (resolved as lint does, unchecked) ...
+        let device = try FleetDevice(fleet: fleet, resolving: fleet.devices[0])
         #expect(device.effectivePolicy(for: try BundleID("com.a")).authorization == .notAuthorized)
-        let caseDiffers = try fleet.device(named: "d").effectivePolicy(for: try BundleID("com.A"))
+        let caseDiffers = device.effectivePolicy(for: try BundleID("com.A"))
         #expect(caseDiffers.authorization == .notAppConnect)
+        // ... and so the verbs that decide refuse the fleet, as lint calls it an error (FL009), naming the character.
+        do {
+            _ = try fleet.device(named: "d")
+            Issue.record("a fleet with a look-alike label was decided on")
+        } catch {
+            #expect(error.description.hasPrefix("fleet.json:2: the label \"\u{0405}ales\" of the container policy \"A\" looks like \"Sales\""), "\(error)")
+            #expect(error.message.contains("U+0405 CYRILLIC CAPITAL LETTER DZE") && error.message.contains("FL009"), "\(error)")
+        }
     }
 }
 

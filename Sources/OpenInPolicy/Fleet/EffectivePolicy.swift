@@ -163,6 +163,12 @@ public struct FleetDevice: Sendable {
     /// Resolves `profile` in `fleet`.
     /// - Throws: ``FleetError`` for two container policies, or two app configurations, for one app on the device.
     public init(fleet: Fleet, profile: DeviceProfile) throws(FleetError) {
+        try fleet.checkDecidable()
+        try self.init(fleet: fleet, resolving: profile)
+    }
+
+    /// Resolves `profile` in a fleet already checked (``Fleet/checkDecidable()``), or for lint, which reports what that refuses.
+    init(fleet: Fleet, resolving profile: DeviceProfile) throws(FleetError) {
         self.fleet = fleet
         self.profile = profile
         let installed = Set(profile.installed)

@@ -48,7 +48,7 @@ public struct Fleet: Sendable {
     public func device(named name: String) throws(FleetError) -> FleetDevice {
         guard let profile = profile(named: name) else {
             let names = devices.map(\.name)
-            throw FleetError("no device profile is named \(JSONWriter.quoted(name)).\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+            throw FleetError("no device profile is named \(JSONWriter.quoted(name)).\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : Printable.list(names))")
         }
         return try FleetDevice(fleet: self, profile: profile)
     }
@@ -56,8 +56,9 @@ public struct Fleet: Sendable {
     /// Every device profile resolved, in file order.
     /// - Throws: ``FleetError`` as ``device(named:)``.
     public func resolvedDevices() throws(FleetError) -> [FleetDevice] {
+        try checkDecidable()
         var resolved: [FleetDevice] = []
-        for profile in devices { resolved.append(try FleetDevice(fleet: self, profile: profile)) }
+        for profile in devices { resolved.append(try FleetDevice(fleet: self, resolving: profile)) }
         return resolved
     }
 }
@@ -244,7 +245,7 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error.
     public init(_ message: String, file: String? = nil, line: Int? = nil) {
-        self.message = message
+        self.message = Printable.text(message)
         self.file = file
         self.line = line
     }
@@ -252,8 +253,8 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `FILE:LINE: message`, or as much of it as is known.
     public var description: String {
         switch (file, line) {
-        case (let file?, let line?): "\(file):\(line): \(message)"
-        case (let file?, nil): "\(file): \(message)"
+        case (let file?, let line?): "\(Printable.text(file)):\(line): \(message)"
+        case (let file?, nil): "\(Printable.text(file)): \(message)"
         default: message
         }
     }

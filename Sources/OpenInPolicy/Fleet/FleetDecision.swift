@@ -199,7 +199,7 @@ extension FleetDevice {
         try check(senderPolicy, needs: request.channel.control, for: request)
         if request.channel == .paste, senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil {
             throw FleetError("a paste from \(request.from) on \(JSONWriter.quoted(name)) is a secure copy, and the device profile does not say whether secure services are available: set devices.\(name).secureServicesAvailable to true or false",
-                             file: fleet.file)
+                             file: fleet.file, line: profile.sources.line)
         }
         let sender = Evaluator.decide(request.senderRequest, sender.prepared)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
@@ -232,16 +232,24 @@ extension FleetDevice {
         return try decide(request)
     }
 
-    func check(_ policy: EffectivePolicy, needs control: FleetControl?, for request: FleetRequest) throws(FleetError) {
+    /// Refuses a decision that needs `control` when neither the app's container policy nor the
+    /// global policy sets it, naming the line of the policy that should set it and the channel
+    /// that needs it (`channel`, when the request given is only a probe for the app).
+    func check(_ policy: EffectivePolicy, needs control: FleetControl?, for request: FleetRequest, on channel: FleetChannel? = nil) throws(FleetError) {
         guard let control, policy.source(of: control) == .notSet else { return }
         let container: String
+        var line = fleet.global.controls.sources.line
         if case .containerPolicy(let name, _) = policy.authorization {
-            container = "its container policy \(JSONWriter.quoted(name))"
+            let policyLine = fleet.containerPolicies.first { ExactText.same($0.name, name) }?.line
+            container = "its container policy \(JSONWriter.quoted(name))\(policyLine.map { " (line \($0))" } ?? "")"
+            line = policyLine ?? line
         } else {
             container = "a container policy (none applies to it here)"
         }
-        let role = policy.app == request.from ? "sends on \(request.channel)" : "receives from \(request.from) on \(request.channel), so its Open From decides"
-        throw FleetError("\(policy.app) \(role) on the device \(JSONWriter.quoted(name)), and \(control.rawValue) is set by neither \(container) nor the global policy: set it in one of them (no default is invented)",
-                         file: fleet.file)
+        let global = fleet.global.controls.sources.line.map { "the global policy (line \($0))" } ?? "the global policy"
+        let named = channel ?? request.channel
+        let role = policy.app == request.from ? "sends on \(named)" : "receives from \(request.from) on \(named), so its Open From decides"
+        throw FleetError("\(policy.app) \(role) on the device \(JSONWriter.quoted(name)), and \(control.rawValue) is set by neither \(container) nor \(global): set it in one of them (no default is invented)",
+                         file: fleet.file, line: line)
     }
 }

@@ -160,7 +160,7 @@ final class FleetGraph: FleetEdges {
         let from = ids[x]
         let probe = try! FleetRequest(from: from, channel: .paste, target: from)
         for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] {
-            try device.check(senderPolicy, needs: channel.control, for: probe)
+            try device.check(senderPolicy, needs: channel.control, for: probe, on: channel)
         }
         if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil {
             _ = try device.decide(probe)  // throws the same error as any paste from this app

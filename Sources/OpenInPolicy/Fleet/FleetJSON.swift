@@ -228,6 +228,9 @@ public enum FleetJSON {
         var app = FleetApp(bundleID: try bundleID(id), appConnect: try appConnect.bool())
         app.sources = SettingSources(object: cursor)
         app.sources.record(fields)
+        if app.appConnect, app.bundleID.isNativeMail {
+            throw appConnect.error("\(app.bundleID) is native Mail, which never embeds AppConnect: it is always outside the AppConnect apps; write \"appconnect\": false (or leave the app out: native Mail is on every device)")
+        }
         if let field = fields["infoPlist"] {
             let contents = try InfoPlist.read(json: field, buildSettings: BuildSettings())
             app.infoPlist = contents.overrides
@@ -278,6 +281,11 @@ public enum FleetJSON {
             subset = object.members.filter { ExactText.isOne($0.key, of: shared) }
         }
         var facts = try PolicyJSON.device(JSONCursor(.object(JSONObject(members: subset)), path: cursor.path, position: cursor.position))
+        if let handlers = fields["schemeHandlers"] {
+            for handler in try PolicyJSON.schemeHandlers(handlers) where !seen.contains(handler.app) {
+                try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: true, installed: installed)
+            }
+        }
         let emailPlusListed = facts.emailPlusBundleIDs.contains(where: seen.contains)
         if let given = fields["emailPlusInstalled"] {
             if facts.emailPlusInstalled != emailPlusListed {
@@ -295,5 +303,18 @@ public enum FleetJSON {
         }
         profile.sources.entries["installed"] = entries
         return profile
+    }
+}
+
+/// Rules on device facts that the fleet file's device profiles and the Intune devices file share
+/// (one reader of scheme handlers, ``PolicyJSON/schemeHandlers(_:)``, and these).
+enum DeviceFactsRules {
+    /// A scheme handler must be an app the profile installs, or native Mail (on every device):
+    /// otherwise `eval` would deliver to an app `paths` never reaches.
+    static func refuseHandlerNotInstalled(_ app: BundleID, _ cursor: JSONCursor, exact: Bool, installed: [BundleID]) throws(FormatError) {
+        if app.isNativeMail { return }
+        let listed = exact ? installed.contains(app) : IntuneBundleID.contains(installed, app)
+        if listed { return }
+        throw cursor.error("\(app) handles the scheme but is not installed on the device: add it to installed, or name an installed app\(Suggestion.phrase(for: app.rawValue, among: installed.map(\.rawValue)).isEmpty ? "" : "." + Suggestion.phrase(for: app.rawValue, among: installed.map(\.rawValue)))")
     }
 }

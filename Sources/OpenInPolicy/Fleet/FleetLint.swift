@@ -45,10 +45,28 @@ public enum FleetLint {
         ("FL006", "unused-label", "A policy's label is carried by no device profile.", .info),
         ("FL007", "control-not-set", "Neither the global policy nor an app's container policy sets a control: requests that need it are errors.", .warning),
         ("FL008", "config-key-misspelled", "An app configuration's key looks like one the library reads but is not its bytes: it is never read.", .error),
+        ("FL009", "label-look-alike", "A policy's label matches no device's but looks like (has the skeleton of) a label a device carries: it never reaches those devices.", .error),
+        ("FL010", "label-misspelled", "A policy's label matches no device's but is one edit from a label a device carries.", .warning),
     ]
 
     /// The findings for `fleet`, errors first, then by line.
     public static func findings(_ fleet: Fleet) -> [FleetFinding] {
+        var findings = fileFindings(fleet)
+        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
+            let check = checks.first { $0.code == code }!
+            findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
+        }
+        deviceFindings(fleet) { add($0, line: $1, device: $2, at: $3, $4, fix: $5) }
+        return findings.enumerated().sorted { a, b in
+            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The findings about the file as written, in check order: every check but those that resolve
+    /// each device (FL003, and FL004 for two policies that reach one device by two labels).
+    /// Their errors are the ones ``Fleet/checkDecidable()`` refuses to decide on.
+    static func fileFindings(_ fleet: Fleet) -> [FleetFinding] {
         var findings: [FleetFinding] = []
         func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
             let check = checks.first { $0.code == code }!
@@ -106,8 +124,31 @@ public enum FleetLint {
         let labelled: [(what: String, labels: [String], line: Int?, path: String)] =
             fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "containerPolicies[\($0)].labels") }
             + fleet.appConfigurations.enumerated().map { ("the app configuration \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "appConfigurations[\($0)].labels") }
+        // Every label a device carries, by bytes, by skeleton, and by its one-deletion neighbours.
+        var carried: Set<ExactKey> = []
+        var bySkeleton: [String: String] = [:]
+        var byDeletion: [ExactKey: [String]] = [:]
+        for profile in fleet.devices {
+            for label in profile.labels where carried.insert(ExactKey(label)).inserted {
+                let skeleton = LabelSpelling.skeleton(label)
+                if bySkeleton[skeleton] == nil { bySkeleton[skeleton] = label }
+                for deletion in LabelSpelling.deletions(label) { byDeletion[ExactKey(deletion), default: []].append(label) }
+            }
+        }
         for item in labelled {
-            for label in item.labels where !fleet.devices.contains(where: { $0.carries(label) }) {
+            for label in item.labels where !carried.contains(ExactKey(label)) {
+                if let lookAlike = bySkeleton[LabelSpelling.skeleton(label)] {
+                    add("FL009", line: item.line, at: item.path, "the label \(Printable.quoted(label)) of \(item.what) looks like \(Printable.quoted(lookAlike)), which devices carry, but is other bytes (\(LabelSpelling.difference(label, from: lookAlike))): labels are matched byte for byte, so it never reaches those devices and their apps fall to the global policy",
+                        fix: "write the label as \(Printable.quoted(lookAlike))")
+                    continue
+                }
+                let near = LabelSpelling.deletions(label).flatMap { byDeletion[ExactKey($0)] ?? [] }
+                    .first { Suggestion.editDistance(Array($0), Array(label)) <= 1 }
+                if let near {
+                    add("FL010", line: item.line, at: item.path, "no device profile carries the label \(Printable.quoted(label)) of \(item.what). Did you mean '\(Printable.text(near))'? A device with \(Printable.quoted(near)) does not get it",
+                        fix: "write the label as \(Printable.quoted(near)), or add a device profile with \(Printable.quoted(label))")
+                    continue
+                }
                 add("FL006", line: item.line, at: item.path, "no device profile carries the label \(JSONWriter.quoted(label)) of \(item.what), so the fleet says nothing about the devices it reaches",
                     fix: "add a device profile with the label, or fix its spelling")
             }
@@ -118,10 +159,18 @@ public enum FleetLint {
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
                 fix: "set \(control.rawValue) in the global policy")
         }
+        return findings
+    }
+
+    /// The findings that resolve each device: FL004 for two policies that reach it, FL003.
+    static func deviceFindings(_ fleet: Fleet, _ report: (String, Int?, String?, String, String, String) -> Void) {
+        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
+            report(code, line, device, keyPath, message, fix)
+        }
         for profile in fleet.devices {
             let device: FleetDevice
             do throws(FleetError) {
-                device = try FleetDevice(fleet: fleet, profile: profile)
+                device = try FleetDevice(fleet: fleet, resolving: profile)
             } catch {
                 add("FL004", line: error.line, device: profile.name, at: "devices.\(profile.name)", error.message, fix: "give the policies labels no device carries together")
                 continue
@@ -136,9 +185,17 @@ public enum FleetLint {
                 }
             }
         }
-        return findings.enumerated().sorted { a, b in
-            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
-            return a.offset < b.offset
-        }.map(\.element)
+    }
+}
+
+extension Fleet {
+    /// Refuses to decide on a fleet that `fleet lint` calls an error as written (FL004 two
+    /// container policies or configurations for one app sharing a label, FL005 a policy for an
+    /// app `apps` does not list, FL008 a misspelt configuration key, FL009 a look-alike label):
+    /// `eval`, `paths`, `matrix`, `diff`, `translate` and the tables read one fleet as lint does.
+    /// - Throws: ``FleetError`` at the first such finding's line, with its fix.
+    package func checkDecidable() throws(FleetError) {
+        guard let finding = FleetLint.fileFindings(self).first(where: { $0.severity == .error }) else { return }
+        throw FleetError("\(finding.message) (fleet lint \(finding.code) \(finding.name)): \(finding.fix)", file: file, line: finding.line)
     }
 }

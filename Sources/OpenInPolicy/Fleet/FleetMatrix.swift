@@ -114,7 +114,7 @@ extension FleetDevice {
         for (s, sender) in senders.enumerated() where isInstalled(sender) {
             let (senderPolicy, evaluator) = self.evaluator(for: sender)
             let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
-            for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try check(senderPolicy, needs: channel.control, for: probe) }
+            for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try check(senderPolicy, needs: channel.control, for: probe, on: channel) }
             if senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil { _ = try decide(probe) }
             keyboards[2 * s] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome
             keyboards[2 * s + 1] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard)).outcome

@@ -33,7 +33,16 @@ public struct IntuneFleet: Sendable {
         for (index, policy) in policies.enumerated() {
             for app in policy.apps {
                 if let other = policies[..<index].first(where: { $0.targets(app) }) {
-                    throw FleetError("\(app) is targeted by two app protection policies, \(JSONWriter.quoted(other.displayName)) and \(JSONWriter.quoted(policy.displayName)): Intune reports the conflict rather than choose; target each app from one policy", file: file)
+                    let places = [other, policy].map { policy in
+                        switch (policy.sources.file ?? file, policy.sources.line) {
+                        case (let file?, let line?): " (\(file):\(line))"
+                        case (nil, let line?): " (line \(line))"
+                        case (let file?, nil): " (\(file))"
+                        default: ""
+                        }
+                    }
+                    throw FleetError("\(app) is targeted by two app protection policies, \(JSONWriter.quoted(other.displayName))\(places[0]) and \(JSONWriter.quoted(policy.displayName))\(places[1]): Intune reports the conflict rather than choose; target each app from one policy",
+                                     file: policy.sources.file ?? file, line: policy.sources.line)
                 }
             }
         }
@@ -44,7 +53,7 @@ public struct IntuneFleet: Sendable {
     public func device(named name: String) throws(FleetError) -> IntuneDeviceProfile {
         guard let device = devices.first(where: { ExactText.same($0.name, name) }) else {
             let names = devices.map(\.name)
-            throw FleetError("no device profile is named \(JSONWriter.quoted(name)) in the Intune devices file.\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+            throw FleetError("no device profile is named \(JSONWriter.quoted(name)) in the Intune devices file.\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : Printable.list(names))")
         }
         return device
     }
@@ -236,16 +245,25 @@ public enum IntuneDevicesJSON {
             let device = try cursor.members(allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps"], what: "a device profile")
             guard let installedField = device["installed"] else { throw cursor.error("has no installed: list the apps installed on the device") }
             var installed: [BundleID] = []
-            for element in try installedField.elements(what: "bundle IDs") { installed.append(try bundleID(element)) }
+            for element in try installedField.elements(what: "bundle IDs") {
+                let id = try bundleID(element)
+                // Intune compares bundle IDs ignoring ASCII case: two spellings of one app are one app installed twice.
+                if let other = installed.first(where: { IntuneBundleID.same($0, id) }) {
+                    throw element.error("\(id) is listed twice (also as \(other); Intune compares bundle IDs ignoring case): list each app once")
+                }
+                installed.append(id)
+            }
             guard let enrolled = device["mdmEnrolled"] else { throw cursor.error("has no mdmEnrolled: say whether the device is MDM-enrolled (true or false)") }
             guard let upn = device["intuneMAMUPN"] else { throw cursor.error("has no intuneMAMUPN: say whether the apps have the IntuneMAMUPN app configuration (true or false)") }
             var handlers: [(scheme: String, app: BundleID)] = []
-            for (scheme, handler, _) in try device["schemeHandlers"]?.anyMembers(what: "scheme handlers {\"SCHEME\": \"BUNDLE_ID\"}") ?? [] {
-                let app = try bundleID(handler)
-                do throws(InputError) {
-                    handlers.append((try URLScheme.normalize(scheme), app))
-                } catch {
-                    throw handler.error("\(error)")
+            if let field = device["schemeHandlers"] {
+                for handler in try PolicyJSON.schemeHandlers(field) {
+                    try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: false, installed: installed)
+                    do throws(InputError) {
+                        handlers.append((try URLScheme.normalize(handler.scheme), handler.app))
+                    } catch {
+                        throw handler.cursor.error("\(error)")
+                    }
                 }
             }
             var mdm: [BundleID] = []
