@@ -39,13 +39,13 @@ struct FleetCommand: Command {
     static let specs: [OptionSpec] = [
         OptionSpec("--fleet", value: "FILE", help: "The fleet file (JSON: global, containerPolicies, appConfigurations, apps, devices).\nRequired, except for diff, which takes OLD NEW."),
         OptionSpec("--device", value: "NAME", help: "One device profile of the fleet; without it, every profile, each answer naming its device."),
-        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in);\npaths: all for every fleet app installed on the device, one after the other."),
+        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in), an app\nof the fleet (its apps, or installed on a device; anything else is an error);\npaths: all for every fleet app installed on the device, one after the other."),
         OptionSpec("--channel", value: "CHANNEL", help: "eval: one request's channel: \(FleetChannel.names)."),
-        OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into)."),
+        OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into); an ID the fleet does\nnot know is any other app, unless one or two edits from one of its apps (an error)."),
         OptionSpec("--url", value: "URL", help: "eval: the URL opened (open-url) or tapped (mail-link)."),
         OptionSpec("--document", value: "NAME", help: "eval: the shared file's name, from which a dummy file's name is made."),
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
-        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
+        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included); an ID the\nfleet does not know is any other app, unless one or two edits from one of its\napps (an error: Did you mean)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
         OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text or json."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
@@ -245,10 +245,11 @@ struct FleetCommand: Command {
         case .eval(let requests, let format, let explain):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
+                return try IntuneFleetOutput.eval(requests, fleet: fleet, appNames: FleetAppNames(fleet, policies: fleetPath, devicesFile: devicesPath), device: device,
+                                                  format: format, explain: explain, console: console)
             }
             let fleet = try Self.load(fleetPath)
-            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
+            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), names: FleetAppNames(fleet, file: fleetPath), format: format, explain: explain, console: console)
         case .matrix(let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
@@ -263,10 +264,11 @@ struct FleetCommand: Command {
         case .paths(let from, let to, let maxHops, let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
+                return try IntuneFleetOutput.paths(fleet, names: FleetAppNames(fleet, policies: fleetPath, devicesFile: devicesPath), device: device, from: from, to: to,
+                                                   maxHops: maxHops, format: format, console: console)
             }
             let fleet = try Self.load(fleetPath)
-            return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
+            return try FleetOutput.paths(try Self.devices(fleet, named: device), names: FleetAppNames(fleet, file: fleetPath), from: from, to: to, maxHops: maxHops, format: format, console: console)
         case .lint(let format):
             if try VendorFiles.isIntune(fleetPath) {
                 guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }

@@ -118,8 +118,8 @@ enum FleetOutput {
     /// `fleet paths` on an AppConnect fleet: one block (text) or record (JSON) per device and starting app,
     /// each written as soon as it is made, so the output of `--from all` is never held whole (memory: the
     /// device's graph, every app's search result, and one app's paths at a time).
-    static func paths(_ devices: [FleetDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+    static func paths(_ devices: [FleetDevice], names: FleetAppNames, from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
+        var writer = try PathsWriter(from: from, to: to, names: names, format: format, console: console)
         for device in devices {
             func emit(_ app: BundleID, _ all: [FleetPath]) {
                 writer.emit(device: device.name, app: app, installed: device.isInstalled(app), all, outsideSet: "outside", isOutside: device.isOutside)

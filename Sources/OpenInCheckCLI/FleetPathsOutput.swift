@@ -46,13 +46,17 @@ struct PathsWriter {
     let app: BundleID?
     let to: String?
     let target: BundleID?
+    /// Whether `--to` names an app the fleet does not know: "any other app".
+    let targetIsOther: Bool
+    let names: FleetAppNames
     let format: FleetCommand.PathsFormat
     let console: Console
     private var reached = false
     private var written = 0
     private var pending = ""
 
-    init(from: String, to: String?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
+    /// Reads `--from` and `--to`, checked against the apps the fleet knows (`names`).
+    init(from: String, to: String?, names: FleetAppNames, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
         var app: BundleID? = nil
         if !ExactText.same(from, FleetOutput.everyApp) {
             do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description) (or give \(FleetOutput.everyApp), for every app)") }
@@ -61,7 +65,23 @@ struct PathsWriter {
         if let to, !ExactText.same(to, "outside") {
             do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
         }
-        (self.app, self.to, self.target, self.format, self.console) = (app, to, target, format, console)
+        var targetIsOther = false
+        do throws(FleetAppNames.Unknown) {
+            if let app { try names.checkSender(app, what: "--from", orAll: true) }
+            if let target { targetIsOther = try names.checkReceiver(target, what: "--to") == .anyOtherApp }
+        } catch {
+            throw .invalidInput(error.message)
+        }
+        (self.app, self.to, self.target, self.targetIsOther, self.names, self.format, self.console) = (app, to, target, targetIsOther, names, format, console)
+    }
+
+    /// How the text names the `--to` set: the app (saying when it is any other app, or not installed on
+    /// `device`), or outside.
+    private func targetName(device: String) -> String {
+        guard let target else { return "outside" }
+        if targetIsOther { return "\(target) (any other app: not an app of \(names.file))" }
+        if target.isNativeMail || names.devices(installing: target).contains(where: { ExactText.same($0, device) }) { return "\(target)" }
+        return "\(target) (not installed on this device; \(names.whereInstalled(target)))"
     }
 
     private mutating func out(_ text: String) {
@@ -73,9 +93,12 @@ struct PathsWriter {
     mutating func emit<Path: PrintedPath>(device: String, app: BundleID, installed: Bool, _ all: [Path], outsideSet: String, isOutside: (FleetNode) -> Bool) {
         defer { written += 1 }
         let target = target
+        let targetIsOther = targetIsOther, names = names
         func inSet(_ node: FleetNode) -> Bool {
-            if let target { return node == .app(target) }
-            return isOutside(node)
+            guard let target else { return isOutside(node) }
+            if targetIsOther { return node == .anyOtherApp }
+            guard case .app(let id) = node else { return false }
+            return target.isNativeMail ? id.isNativeMail : names.same(id, target)
         }
         let shown = to == nil ? all : all.filter { inSet($0.to) }
         if all.contains(where: { inSet($0.to) }) { reached = true }
@@ -85,12 +108,12 @@ struct PathsWriter {
         }
         var text = written == 0 ? "" : "\n"
         guard installed else {
-            out(text + "device \(DecisionText.escaped(device)): \(app) is not installed: no documents, no paths\n")
+            out(text + "device \(DecisionText.escaped(device)): \(app) is not installed: no documents, no paths (\(names.whereInstalled(app)))\n")
             return
         }
         let outside = all.filter { isOutside($0.to) }.count
         text += "device \(DecisionText.escaped(device)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) \(outsideSet)"
-        text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(target.map { "\($0)" } ?? "outside")\n"
+        text += to == nil ? "\n" : "; \(shown.isEmpty ? "no path" : "\(shown.count) path\(shown.count == 1 ? "" : "s")") to \(targetName(device: device))\n"
         for path in shown {
             text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(isOutside(path.to) ? "  OUTSIDE" : "")\n"
             for hop in path.hops { Self.appendText(hop, to: &text) }

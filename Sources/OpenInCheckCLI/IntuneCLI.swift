@@ -60,7 +60,8 @@ enum VendorFiles {
 
 /// `fleet eval` and `fleet diff` on Intune policies.
 enum IntuneFleetOutput {
-    static func eval(_ requests: FleetCommand.EvalRequests, fleet: IntuneFleet, device: String?, format: OutputFormat, explain: Bool = false, console: Console) throws(CLIError) -> ExitStatus {
+    static func eval(_ requests: FleetCommand.EvalRequests, fleet: IntuneFleet, appNames: FleetAppNames, device: String?, format: OutputFormat, explain: Bool = false,
+                     console: Console) throws(CLIError) -> ExitStatus {
         let names = device.map { [$0] } ?? fleet.devices.map(\.name)
         if names.isEmpty { throw .invalidInput("the Intune devices file has no device profile: add one under devices") }
         func decide(_ request: FleetRequest) throws(CLIError) -> [IntuneFleetDecision] {
@@ -78,10 +79,11 @@ enum IntuneFleetOutput {
             } catch {
                 throw .invalidInput(error.message)
             }
+            do throws(FleetAppNames.Unknown) { try appNames.check(request, flags: true) } catch { throw .invalidInput(error.message) }
             let decisions = try decide(request)
             switch format {
             case .text:
-                console.stdout.write(decisions.map { block($0, explain: explain, fleet: fleet) }.joined(separator: "\n"))
+                console.stdout.write(decisions.map { block($0, explain: explain, fleet: fleet, notes: appNames.notes(request, device: $0.device)) }.joined(separator: "\n"))
             case .json:
                 let records = decisions.map { JSONValue.object(record($0, id: nil, explain: explain, fleet: fleet)) }
                 console.stdout.write(JSONWriter.pretty(records.count == 1 ? records[0] : .array(JSONArray(records))) + "\n")
@@ -105,6 +107,11 @@ enum IntuneFleetOutput {
                 do throws(RequestLine.Failure) { parsed = try FleetRecord.read(bytes) } catch {
                     invalid += 1
                     console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: error.id, device: nil, error.message))) + "\n")
+                    continue
+                }
+                do throws(FleetAppNames.Unknown) { try appNames.check(parsed.request, flags: false) } catch {
+                    invalid += 1
+                    console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: parsed.id, device: nil, error.message))) + "\n")
                     continue
                 }
                 for name in names {
@@ -161,9 +168,10 @@ enum IntuneFleetOutput {
         return JSONObject(members: members)
     }
 
-    static func block(_ decision: IntuneFleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil) -> String {
+    static func block(_ decision: IntuneFleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil, notes: [String] = []) -> String {
         let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
+        for note in notes { text += "  note      \(DecisionText.escaped(note))\n" }
         text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
         text += "  sender    \(decision.sender.outcome)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
         if let receiver = decision.receiver {
@@ -186,8 +194,8 @@ enum IntuneFleetOutput {
 
     /// `fleet paths` on Intune policies: as for a fleet, "outside" being the apps that are not policy-managed;
     /// `--from all` starts from each policy-managed app installed on the device, in the profile's order.
-    static func paths(_ fleet: IntuneFleet, device: String?, from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+    static func paths(_ fleet: IntuneFleet, names: FleetAppNames, device: String?, from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
+        var writer = try PathsWriter(from: from, to: to, names: names, format: format, console: console)
         for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
             do throws(FleetError) {
                 let profile = try fleet.device(named: name)

@@ -166,7 +166,7 @@ extension IntuneEndToEndTests {
         // An app not installed has no documents and no paths, as on a fleet.
         let absent = try BuiltBinary.run(base + ["--device", "contractor-ipad", "--from", "com.microsoft.Office.Outlook", "--to", "outside"])
         #expect(absent.status == 0)
-        #expect(absent.stdout == "device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths\n")
+        #expect(absent.stdout == "device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths (installed on employee-iphone)\n")
     }
 }
 
