@@ -40,7 +40,7 @@ package final class DoubleWorld: @unchecked Sendable {
     package init() {}
 
     /// The world the class methods act on: the one bound with ``bound`` if any, else the one the
-    /// registry resolves for the running test (``Registry/resolve()``), else ``shared``.
+    /// registry resolves for the running test (`Registry.resolve()`), else ``shared``.
     package static var current: DoubleWorld { bound ?? Registry.resolve() ?? shared }
 
     /// A world bound to a task and its child tasks (`DoubleWorld.$bound.withValue(world) { … }`).
@@ -230,15 +230,19 @@ extension DoubleWorld {
             if live.isEmpty { return nil }
             var candidates = live
             if let test {
-                let mine = live.filter { $0.test == test }
-                if !mine.isEmpty { candidates = mine }
+                // A running test sees its own harnesses only; with none, the double as if no harness were alive.
+                candidates = live.filter { $0.test == test }
+                if candidates.isEmpty { return nil }
             }
             if let chosen = choose(candidates, task: task) { return chosen.world }
-            let problem = "AppConnect was called from code the double cannot place (no running test is known there, as in a "
-                + "detached task or a dispatch queue) while \(live.count) harnesses were alive: it answered with no library. "
-                + "Call it from the test's own task (the test function, a Task or MainActor.run it starts), or wrap the code in "
-                + "harness.run { … }"
-            for entry in live { entry.world.problem(problem) }
+            let why = test == nil
+                ? "no running test is known there (a detached task, a dispatch queue or a thread of its own) and \(candidates.count) harnesses are alive"
+                : "the running test has \(candidates.count) harnesses, made in other tasks than this one"
+            let problem = "AppConnect was called from code the double cannot place (\(why)), so it answered as if the app had "
+                + "created no library: call it from the task that made the harness (the test function, or a Task or MainActor.run "
+                + "it starts), or wrap the code in harness.run { … }"
+            // Reported to the harnesses it could belong to: the running test's, or with no test known, every one.
+            for entry in candidates { entry.world.problem(problem) }
             return DoubleWorld()
         }
 

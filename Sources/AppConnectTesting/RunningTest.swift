@@ -12,10 +12,22 @@ enum RunningTest {
 
     private static let installed: Bool = {
         #if canImport(Testing)
-            DoubleWorld.Registry.testKey = { Test.current.map { AnyHashable($0.id) } }
+            DoubleWorld.Registry.testKey = { key() }
         #endif
         return true
     }()
+
+    #if canImport(Testing)
+        /// The running test, and for a parameterized test the running case: its cases run in parallel.
+        /// Swift Testing gives a case no public identity; its reflection names its arguments (their IDs)
+        /// and is the same in the tasks the case starts. Were it ever to stop telling cases apart, cases
+        /// would still be told apart by the task that made each harness (`DoubleWorld.Registry`).
+        @Sendable private static func key() -> AnyHashable? {
+            guard let test = Test.current else { return nil }
+            guard let testCase = Test.Case.current, testCase.isParameterized else { return AnyHashable(test.id) }
+            return AnyHashable([AnyHashable(test.id), AnyHashable(String(reflecting: testCase))])
+        }
+    #endif
 
     /// The running test's name, for messages.
     static var name: String {
