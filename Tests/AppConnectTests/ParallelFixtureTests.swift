@@ -19,10 +19,42 @@ import Testing
         for run in 1...runs {
             let test = try Self.swift(["test", "--scratch-path", scratch], in: fixture)
             #expect(test.status == 0, "run \(run) of \(runs) failed:\n\(test.output)")
-            // Every test ran: 13 Swift Testing tests (one with 12 cases) and 2 XCTest tests.
-            #expect(test.output.contains("Test run with 13 tests in 5 suites passed"), "run \(run):\n\(test.output)")
+            // Every test ran: 14 Swift Testing tests (one with 12 cases; one is the README's) and 2 XCTest tests.
+            #expect(test.output.contains("Test run with 14 tests in 5 suites passed"), "run \(run):\n\(test.output)")
             #expect(test.output.contains("Executed 2 tests, with 0 failures"), "run \(run):\n\(test.output)")
         }
+    }
+
+    /// The README's first SDK-double test is a whole file a newcomer can paste, and the manifest lines
+    /// beside it: the fixture holds both, text for text, so building and running the fixture compiles
+    /// and runs exactly what the README shows.
+    @Test func theReadmesFirstTestIsTheFixturesFileAndManifestLines() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = Self.swiftBlocks(readme)
+        let fixture = Self.root.appendingPathComponent("Tests/Fixtures/ParallelHarness")
+        let file = try String(contentsOf: fixture.appendingPathComponent("Tests/NotesTests/NotesTests.swift"), encoding: .utf8)
+        #expect(blocks.contains(file), "README.md no longer shows Tests/Fixtures/ParallelHarness/Tests/NotesTests/NotesTests.swift as it is")
+        #expect(file.hasPrefix("import AppConnect ") && file.contains("\nimport Testing\n") && file.contains("final class NotesAppDelegate"))
+        let lines = try #require(blocks.first { $0.hasPrefix(".testTarget(name: \"NotesTests\"") }, "README.md shows no NotesTests test target")
+        let manifest = try String(contentsOf: fixture.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let indented = lines.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
+        #expect(manifest.contains(indented + "\n"), "the fixture's Package.swift does not have the README's test target lines")
+    }
+
+    /// The contents of each fenced `swift` block of a Markdown text (each line ending in a newline).
+    static func swiftBlocks(_ text: String) -> [String] {
+        var blocks: [String] = [], current: String? = nil
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" {
+                current = ""
+            } else if let block = current, line == "```" {
+                blocks.append(block)
+                current = nil
+            } else if current != nil {
+                current! += line + "\n"
+            }
+        }
+        return blocks
     }
 
     /// Runs `swift ARGUMENTS` in `directory`; its status and its output and errors together.

@@ -15,6 +15,11 @@ let package = Package(
             .product(name: "AppConnect", package: "openin-check"),
             .product(name: "AppConnectTesting", package: "openin-check"),
         ]),
+        // The README's first SDK-double test, file and manifest lines as it shows them (ParallelFixtureTests compares).
+        .testTarget(name: "NotesTests", dependencies: [
+            .product(name: "AppConnect", package: "openin-check"),         // the double, in place of AppConnect.framework
+            .product(name: "AppConnectTesting", package: "openin-check"),  // the harness, for the tests only
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
