@@ -25,7 +25,7 @@ import Foundation
 /// methods (`sharedInstance()`, `initWith(_:)`…) answer, in the code a test
 /// runs, from that test's harness: tests that use the double run in parallel,
 /// across suites and files, as Swift Testing runs them, with no flag
-/// (see ``run(_:)-2u4oj`` for app code the test does not run itself).
+/// (see `run(_:)` for app code the test does not run itself).
 ///
 /// A first test, for an app that implements only the callbacks it needs (the harness still reports a
 /// method that nearly matches a callback, which the SDK would never call):
