@@ -277,7 +277,7 @@ public final class AppConnectHarness {
         return try result.get()
     }
 
-    /// As ``run(_:)``, for asynchronous code.
+    /// As `run(_:)`, for asynchronous code.
     public func run<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
         try await DoubleWorld.$bound.withValue(world) { try await body() }
     }

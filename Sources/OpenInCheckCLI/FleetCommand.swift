@@ -103,8 +103,8 @@ struct FleetCommand: Command {
               lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
                       for code scanning, every check a rule, every finding a result with the
                       fleet file, its line and the finding's key path.
-              diff    End-to-end flows (keyboards included) and leak paths that open or close
-                      between two fleet files, per device. With Intune app protection policies (Graph JSON, with
+              diff    End-to-end flows (keyboards included), leak paths, and each installed app's
+                      print and copy (control) that open or close between two fleet files, per device. With Intune app protection policies (Graph JSON, with
                       --devices) on either side: every flow (sender × receiver × channel, per
                       device) that decides differently, grouped as newly allowed (a leak), newly
                       blocked and changed form (dummy file ↔ encrypted); --rows prints them as
