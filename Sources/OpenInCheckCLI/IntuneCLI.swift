@@ -11,9 +11,9 @@ import OpenInPolicy
 enum VendorFiles {
     /// Whether `path` holds Intune policies (Graph JSON: an object with `@odata.type` or `value`, an
     /// array, or a folder) rather than an AppConnect fleet file.
-    static func isIntune(_ path: String) throws(CLIError) -> Bool {
+    static func isIntune(_ path: String, what: String = "fleet file") throws(CLIError) -> Bool {
         if DecisionTables.subpaths(of: path) != nil { return true }
-        var bytes = try ByteSource.readFile(path: path, what: "policy file")
+        var bytes = try ByteSource.readFile(path: path, what: what)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         // A fleet file is an object with `global`; a Graph export is an array, or an object with
         // `@odata.type` or a list's `value`. Text that is not JSON is left to the fleet reader, whose
@@ -354,7 +354,7 @@ struct TranslateCommand: Command {
         let notes: [TranslationNote]
         switch target {
         case .intune:
-            if try VendorFiles.isIntune(input) { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
+            if try VendorFiles.isIntune(input, what: "policy file") { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
             let fleet = try FleetCommand.load(input)
             let translated = PolicyTranslation.toIntune(fleet)
             console.stdout.write(PolicyTranslation.graphJSON(translated.policies))
