@@ -54,7 +54,46 @@ struct FleetCommand: Command {
 
     static let usage = "openin-check fleet eval|matrix|paths|lint|diff --fleet FILE [--device NAME] [options]"
 
-    static let verb = Verb(
+    /// The options each subverb takes.
+    static let allowedOptions: [String: [String]] = [
+        "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
+        "matrix": ["--fleet", "--device", "--format", "--devices"],
+        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices"],
+        "lint": ["--fleet", "--format", "--devices"],
+        "diff": ["--device", "--format", "--devices", "--rows"],
+    ]
+
+    static let verb: Verb = {
+        var verb = baseVerb
+        verb.subverbHelp = { word in subverbHelp(word) }
+        return verb
+    }()
+
+    /// `fleet SUBVERB --help`: the subverb's part of the fleet help (its usage lines, its entry under
+    /// Subverbs, its options), taken from that one text so the two never disagree.
+    static func subverbHelp(_ word: String) -> String? {
+        guard let subverb = subverbs.first(where: { ExactText.same($0, word) }), let allowed = allowedOptions[subverb] else { return nil }
+        let full = baseVerb.help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let usage = full.prefix { $0 != "Subverbs:" }.filter { $0.hasPrefix("  openin-check fleet \(subverb) ") }
+        var entry: [String] = []
+        if let start = full.firstIndex(where: { $0.hasPrefix("  \(subverb) ") && $0.count > 10 && $0.dropFirst(2).hasPrefix(subverb.padding(8)) }) {
+            entry.append("  " + full[start].dropFirst(2 + 8))
+            for line in full[(start + 1)...] {
+                guard line.hasPrefix(String(repeating: " ", count: 10)) else { break }
+                entry.append("  " + line.dropFirst(10))
+            }
+        }
+        var text = "openin-check fleet \(subverb): one subverb of fleet (see 'openin-check fleet --help' for the fleet file and the others).\n\n"
+        text += "Usage:\n" + usage.joined(separator: "\n") + "\n\n"
+        text += entry.joined(separator: "\n") + "\n\n"
+        text += "Options:\n" + OptionScanner.helpSection(for: specs.filter { allowed.contains($0.name) }) + "\n"
+        if let exit = full.firstIndex(of: "Exit status:") {
+            text += "\n" + full[exit...].prefix { !$0.isEmpty }.joined(separator: "\n") + "\n"
+        }
+        return text
+    }
+
+    private static let baseVerb = Verb(
         name: "fleet",
         abstract: "Decide across an organisation's AppConnect apps: end to end, paths, matrix, lint, diff.",
         usage: usage,
@@ -104,7 +143,8 @@ struct FleetCommand: Command {
                       for code scanning, every check a rule, every finding a result with the
                       fleet file, its line and the finding's key path.
               diff    End-to-end flows (keyboards included), leak paths, and each installed app's
-                      print and copy (control) that open or close between two fleet files, per device. With Intune app protection policies (Graph JSON, with
+                      print and copy (control) that open or close between two fleet files, per
+                      device. With Intune app protection policies (Graph JSON, with
                       --devices) on either side: every flow (sender × receiver × channel, per
                       device) that decides differently, grouped as newly allowed (a leak), newly
                       blocked and changed form (dummy file ↔ encrypted); --rows prints them as
@@ -128,7 +168,8 @@ struct FleetCommand: Command {
                   --to, outside); matrix: printed; lint: no error or warning; diff: nothing opened
               1   invalid input: the fleet file, a flag's value or some request line
               2   eval: some decision is not allow; paths: a path reaches the --to set (without
-                  --to, outside); lint: a finding at warning level or above; diff: a flow or leak path opened
+                  --to, outside); lint: a finding at warning level or above; diff: a flow, leak path
+                  or control opened
               64  usage error
 
             Examples:
@@ -147,13 +188,7 @@ struct FleetCommand: Command {
             throw UsageError("unknown subverb '\(first)': give one of \(subverbs.joined(separator: ", ")).\(Suggestion.phrase(for: first, among: subverbs))", verb: "fleet")
         }
         let options = try OptionScanner.scan(Array(arguments.dropFirst()), specs: specs, verb: "fleet")
-        let allowed: [String: [String]] = [
-            "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
-            "matrix": ["--fleet", "--device", "--format", "--devices"],
-            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices"],
-            "lint": ["--fleet", "--format", "--devices"],
-            "diff": ["--device", "--format", "--devices", "--rows"],
-        ]
+        let allowed = allowedOptions
         for name in options.values.map(\.name) + options.flags where !allowed[first]!.contains(name) {
             throw UsageError("'\(name)' is not an option of fleet \(first)", verb: "fleet")
         }
