@@ -146,9 +146,10 @@ struct FleetCommand: Command {
                       print and copy (control) that open or close between two fleet files, per
                       device. With Intune app protection policies (Graph JSON, with
                       --devices) on either side: every flow (sender × receiver × channel, per
-                      device) that decides differently, grouped as newly allowed (a leak), newly
-                      blocked and changed form (dummy file ↔ encrypted); --rows prints them as
-                      decision table rows.
+                      device) that decides differently, grouped by what the receiving app can
+                      read: newly readable (a leak), no longer readable, and changed form (as
+                      readable as before: deny ↔ dummy file ↔ encrypted, allow ↔ redirect); --rows
+                      prints them as decision table rows.
 
             Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
             diff decide under Intune's rules (openin-check rules --intune), with the devices

@@ -246,7 +246,7 @@ enum IntuneFleetOutput {
             case .text:
                 var text = "\(old.vendor) → \(new.vendor): end-to-end flows that decide differently\n"
                 for (group, members) in groups {
-                    text += "\n\(group.rawValue) (\(members.count))\(group == .newlyAllowed ? ": a leak" : group == .newlyBlocked ? ": breaks a user" : ""):\n"
+                    text += "\n\(group.rawValue) (\(members.count))\(group == .newlyAllowed ? ": the receiving app can now read it, a leak" : group == .newlyBlocked ? ": the receiving app can no longer read it, breaks a user" : ": the receiving app reads as much as before"):\n"
                     for change in members {
                         text += "  \(DecisionText.escaped(change.device))  \(DecisionText.escaped(change.subject))  \(change.old.outcome) → \(change.new.outcome)  [\(change.new.rules)]\n"
                     }
