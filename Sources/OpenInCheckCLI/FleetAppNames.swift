@@ -63,6 +63,14 @@ struct FleetAppNames {
         howToList = "list it under the devices file's apps"
     }
 
+    /// The apps a fleet of either vendor knows.
+    init(_ vendor: VendorFleet, file: String, devicesFile: String?) {
+        switch vendor {
+        case .appConnect(let fleet): self.init(fleet, file: file)
+        case .intune(let fleet): self.init(fleet, policies: file, devicesFile: devicesFile)
+        }
+    }
+
     func same(_ a: BundleID, _ b: BundleID) -> Bool {
         ignoringCase ? ExactText.sameIgnoringASCIICase(a.rawValue, b.rawValue) : a == b
     }

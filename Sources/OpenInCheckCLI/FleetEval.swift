@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// `fleet eval`: end-to-end decisions, one request from flags or a JSON Lines stream, on each device asked about.
 enum FleetEval {
-    static func run(_ requests: FleetCommand.EvalRequests, devices: [FleetDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
+    static func run(_ requests: FleetCommand.EvalRequests, devices: [AnalyzedDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         switch requests {
         case .flags(let from, let channel, let target, let url, let document):
             let request: FleetRequest
@@ -20,14 +20,15 @@ enum FleetEval {
                     throw .invalidInput(error.description)
                 }
             }
+            let pairs = Array(zip(decisions, devices))
             switch format {
             case .text:
-                console.stdout.write(decisions.map { block($0, explain: explain, notes: names.notes(request, device: $0.device)) }.joined(separator: "\n"))
+                console.stdout.write(pairs.map { block($0.0, explain: explain, on: $0.1, notes: names.notes(request, device: $0.1.name)) }.joined(separator: "\n"))
             case .json:
-                let records = decisions.map { JSONValue.object(FleetRecord.json($0, id: nil, explain: explain)) }
+                let records = pairs.map { JSONValue.object(record($0.0, id: nil, explain: explain, on: $0.1)) }
                 console.stdout.write(JSONWriter.pretty(records.count == 1 ? records[0] : .array(JSONArray(records))) + "\n")
             case .jsonl:
-                for decision in decisions { console.stdout.write(JSONWriter.compact(.object(FleetRecord.json(decision, id: nil, explain: explain))) + "\n") }
+                for (decision, device) in pairs { console.stdout.write(JSONWriter.compact(.object(record(decision, id: nil, explain: explain, on: device))) + "\n") }
             }
             return decisions.allSatisfy { $0.outcome == .allow } ? .success : .notAllowed
         case .stream(let path):
@@ -37,7 +38,7 @@ enum FleetEval {
         }
     }
 
-    private static func stream(_ source: ByteSource, devices: [FleetDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
+    private static func stream(_ source: ByteSource, devices: [AnalyzedDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         var lines = LineReader(source, what: "request stream", maxLength: RequestStream.defaultMaxLineLength)
         var count = 0, invalid = 0, notAllowed = 0
         var first = true
@@ -81,7 +82,7 @@ enum FleetEval {
                     let decision = try device.decide(parsed.request)
                     if decision.outcome != .allow { notAllowed += 1 }
                     let notes = names.notes(parsed.request, device: device.name).map { "; " + DecisionText.escaped($0) }.joined()
-                    emit(FleetRecord.json(decision, id: parsed.id, explain: explain), text: "line \(count) \(DecisionText.escaped(device.name)): " + summary(decision) + notes + "\n")
+                    emit(record(decision, id: parsed.id, explain: explain, on: device), text: "line \(count) \(DecisionText.escaped(device.name)): " + summary(decision) + notes + "\n")
                 } catch {
                     invalid += 1
                     emit(errorRecord(count, id: parsed.id, device: device.name, error.message),
@@ -95,6 +96,18 @@ enum FleetEval {
         }
         if invalid > 0 { return .invalidInput }
         return notAllowed > 0 ? .notAllowed : .success
+    }
+
+    /// One decision's record: an AppConnect fleet's (``FleetRecord``), or Intune's.
+    static func record(_ decision: FleetDecision, id: JSONValue?, explain: Bool, on device: AnalyzedDevice) -> JSONObject {
+        if let fleet = device.analysis.intune { return IntuneFleetOutput.record(decision, id: id, explain: explain, fleet: fleet) }
+        return FleetRecord.json(decision, id: id, explain: explain)
+    }
+
+    /// One decision's text block: an AppConnect fleet's, or Intune's.
+    static func block(_ decision: FleetDecision, explain: Bool, on device: AnalyzedDevice, notes: [String] = []) -> String {
+        if let fleet = device.analysis.intune { return IntuneFleetOutput.block(decision, explain: explain, fleet: fleet, notes: notes) }
+        return block(decision, explain: explain, notes: notes)
     }
 
     static func errorRecord(_ line: Int, id: JSONValue?, device: String?, _ message: String) -> JSONObject {
@@ -135,7 +148,7 @@ enum FleetEval {
         }
         if explain {
             text += "  Why\n"
-            for line in FleetRecord.provenanceLines(decision.senderPolicy) { text += "    sender    \(DecisionText.escaped(line))\n" }
+            for line in decision.senderPolicy.map(FleetRecord.provenanceLines) ?? [] { text += "    sender    \(DecisionText.escaped(line))\n" }
             for line in FleetRecord.senderInputs(decision) { text += "    sender    - \(DecisionText.escaped(line))\n" }
             if let receiver = decision.receiverPolicy {
                 for line in FleetRecord.provenanceLines(receiver) { text += "    receiver  \(DecisionText.escaped(line))\n" }
