@@ -278,7 +278,7 @@ public final class AppConnectHarness {
     }
 
     /// As `run(_:)`, for asynchronous code.
-    public func run<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+    public func runAsync<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
         try await DoubleWorld.$bound.withValue(world) { try await body() }
     }
 

@@ -35,10 +35,10 @@ struct FleetAppNames {
     init(_ fleet: Fleet, file: String) {
         var known: [BundleID] = []
         func add(_ id: BundleID) { if !known.contains(id) { known.append(id) } }
-        fleet.apps.forEach { add($0.bundleID) }
+        for app in fleet.apps { add(app.bundleID) }
         for device in fleet.devices {
-            device.installed.forEach(add)
-            device.facts.schemeHandlers.values.sorted().forEach(add)
+            for id in device.installed { add(id) }
+            for id in device.facts.schemeHandlers.values.sorted() { add(id) }
         }
         self.known = known
         installed = fleet.devices.map { ($0.name, $0.installed) }
@@ -50,12 +50,14 @@ struct FleetAppNames {
     init(_ fleet: IntuneFleet, policies: String, devicesFile: String?) {
         var known: [BundleID] = []
         func add(_ id: BundleID) { if !known.contains(where: { ExactText.sameIgnoringASCIICase($0.rawValue, id.rawValue) }) { known.append(id) } }
-        fleet.apps.forEach { add($0.bundleID) }
+        for app in fleet.apps { add(app.bundleID) }
         for device in fleet.devices {
-            device.installed.forEach(add)
-            device.schemeHandlers.map(\.app).forEach(add)
+            for id in device.installed { add(id) }
+            for handler in device.schemeHandlers { add(handler.app) }
         }
-        fleet.policies.flatMap(\.apps).forEach(add)
+        for policy in fleet.policies {
+            for id in policy.apps { add(id) }
+        }
         self.known = known
         installed = fleet.devices.map { ($0.name, $0.installed) }
         ignoringCase = true
