@@ -33,7 +33,7 @@ import Testing
         // Far from every app of the fleet: any other app, which the viewer reaches on the employee iPhone.
         let run = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "com.example.unlisted"])
         #expect(run.status == 2)
-        #expect(run.stdout.hasPrefix("device employee-iphone: com.acme.hr reaches 7 apps, 5 outside; 1 path to com.example.unlisted (any other app: not an app of Examples/fleet/acme.json)\n"))
+        #expect(run.stdout.contains("device employee-iphone: com.acme.hr reaches 7 apps, 5 outside; 1 path to com.example.unlisted (any other app: not an app of Examples/fleet/acme.json)\n"))
         #expect(run.stdout.contains("  any other app  2 hops  OUTSIDE\n"))
         // Before, an unknown --to never matched a node: "no path", exit 0, although any other app was reached.
         let outside = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "outside"])
@@ -54,7 +54,7 @@ import Testing
     @Test func anAppTheDeviceDoesNotInstallNamesTheDevicesThatDo() throws {
         let from = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", "contractor-ipad", "--from", "com.microsoft.Office.Outlook", "--to", "outside"])
         #expect(from.status == 0)
-        #expect(from.stdout == "device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths (installed on employee-iphone)\n")
+        #expect(from.stdout.hasSuffix("device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths (installed on employee-iphone)\n"))
         let to = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--device", "contractor-ipad", "--from", "com.acme.hr", "--to", "com.microsoft.Office.Outlook"])
         #expect(to.status == 0)
         #expect(to.stdout.contains("no path to com.microsoft.Office.Outlook (not installed on this device; installed on employee-iphone)\n"))
