@@ -37,12 +37,12 @@ public final class AppConnect: NSObject {
 
     /// `+(BOOL)shouldStartAppConnect`: whether a dual-mode app should start the library (the runtime's answer).
     public class func shouldStartAppConnect() -> Bool {
-        AppConnectRuntime.AppConnect.shouldStartAppConnect(on: DoubleWorld.shared.device)
+        AppConnectRuntime.AppConnect.shouldStartAppConnect(on: DoubleWorld.current.device)
     }
 
     /// `+(ACLogLevel)logLevel`: the current log level; `.status` when the library is stopped or not created.
     public class func logLevel() -> ACLogLevel {
-        guard let instance = DoubleWorld.shared.sharedInstance else { return .status }
+        guard let instance = DoubleWorld.current.sharedInstance else { return .status }
         return sdk(instance.runtime.logLevel, or: .status)
     }
 
@@ -51,7 +51,7 @@ public final class AppConnect: NSObject {
     /// Called while a shared instance exists, it records a misuse (the header
     /// asks for one call) and gives the existing instance the new delegate.
     public class func initWith(_ appConnectDelegate: any AppConnectDelegate) {
-        let world = DoubleWorld.shared
+        let world = DoubleWorld.current
         world.recordDelegateType(type(of: appConnectDelegate))
         if let existing = world.sharedInstance {
             world.misuse("initWithDelegate:", "called while the shared instance exists (call it once, or again only after -stop); "
@@ -63,14 +63,14 @@ public final class AppConnect: NSObject {
     }
 
     /// `+(nullable AppConnect *)sharedInstance`: the instance `initWith(_:)` created; `nil` before it and after `stop()`.
-    public class func sharedInstance() -> AppConnect? { DoubleWorld.shared.sharedInstance }
+    public class func sharedInstance() -> AppConnect? { DoubleWorld.current.sharedInstance }
 
     /// `+(void)logAtLevel:message:`: logs `message` when `logLevel` is at most the current level.
     ///
     /// Works after `stop()` (the runtime logs through the last instance); before
     /// any instance exists there is nothing to log to, and the call does nothing.
     public class func log(at logLevel: ACLogLevel, message: String) {
-        guard let instance = DoubleWorld.shared.lastInstance else { return }
+        guard let instance = DoubleWorld.current.lastInstance else { return }
         instance.runtime.log(runtimeValue(logLevel, or: .error), message)
     }
 

@@ -21,9 +21,11 @@ import Foundation
 ///
 /// Create one at the start of a test, before the app calls
 /// `AppConnect.initWith(_:)`: it starts the double over, as on a freshly
-/// installed app. There is one double per process (the SDK's singleton), so
-/// tests that use it run one at a time (`@Suite(.serialized)`); a harness
-/// replaced by another reports it in ``problems``.
+/// installed app. Each harness has its own double, and `AppConnect`'s class
+/// methods (`sharedInstance()`, `initWith(_:)`…) answer, in the code a test
+/// runs, from that test's harness: tests that use the double run in parallel,
+/// across suites and files, as Swift Testing runs them, with no flag
+/// (see `run(_:)` for app code the test does not run itself).
 ///
 /// A first test, for an app that implements only the callbacks it needs (the harness still reports a
 /// method that nearly matches a callback, which the SDK would never call):
@@ -200,7 +202,10 @@ public final class AppConnectHarness {
     }
 
     let device: SimulatedDevice
-    private var world: DoubleWorld { DoubleWorld.shared }
+    /// This harness's double: its own, so tests that run at the same time do not share one.
+    let world = DoubleWorld()
+    /// Keeps `world` registered as the world of the test that made the harness (see `DoubleWorld.Registry`).
+    private var registration: DoubleWorld.Registry.Entry!
     private var skipped: Set<Callback> = []
     /// Which optional callbacks the app is expected to implement.
     public var callbacks: Callbacks
@@ -254,8 +259,27 @@ public final class AppConnectHarness {
             throw HarnessError(description: "appURLSchemes: \(error)")
         }
         device = SimulatedDevice(server: server, facts: facts, ivantiClient: Self.runtimeClient(ivantiClient))
-        DoubleWorld.shared.reset(device: device, infoPlist: InfoPlistOverrides(disableSchemeBlocking: disableSchemeBlocking),
-                                 app: app, appIdentifier: appIdentifier, strict: strict)
+        world.reset(device: device, infoPlist: InfoPlistOverrides(disableSchemeBlocking: disableSchemeBlocking),
+                    app: app, appIdentifier: appIdentifier, strict: strict)
+        RunningTest.install()
+        registration = DoubleWorld.Registry.register(world)
+    }
+
+    /// Runs `body` with this harness's double as the one `AppConnect`'s class methods answer from
+    /// (`AppConnect.sharedInstance()`, `initWith(_:)`…), in `body` and the tasks it starts.
+    ///
+    /// Code that runs in the test's own task needs no call: the double finds the harness of the running
+    /// test. Use it for app code run elsewhere, such as from a detached task.
+    public func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let result: Result<T, E> = DoubleWorld.$bound.withValue(world) {
+            do throws(E) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// As `run(_:)`, for asynchronous code.
+    public func runAsync<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        try await DoubleWorld.$bound.withValue(world) { try await body() }
     }
 
     // MARK: Driving
@@ -271,9 +295,11 @@ public final class AppConnectHarness {
     /// ```
     public func launch(_ delegate: any AppConnectDelegate) {
         launched = delegate
-        AppConnect.initWith(delegate)
-        AppConnect.sharedInstance()?.start(launchOptions: nil)
-        checkIn()
+        run {
+            AppConnect.initWith(delegate)
+            AppConnect.sharedInstance()?.start(launchOptions: nil)
+            checkIn()
+        }
     }
 
     /// Strict mode: a misuse traps instead of being recorded.
@@ -287,22 +313,22 @@ public final class AppConnectHarness {
     public func push(_ changes: Change...) throws(HarnessError) {
         var converted: [ServerChange] = []
         for change in changes { converted.append(try Self.runtimeChange(change)) }
-        device.push(converted)
+        run { device.push(converted) }
     }
 
     /// The Ivanti client answers the library's check-in: ready, then the change callbacks.
     /// - Returns: `false` when no started library waited for it.
     @discardableResult
-    public func checkIn() -> Bool { device.checkIn() }
+    public func checkIn() -> Bool { run { device.checkIn() } }
 
     /// Installs the Ivanti client.
-    public func installIvantiClient() { try? device.update(.ivantiClient(.installed)) }
+    public func installIvantiClient() { run { try? device.update(.ivantiClient(.installed)) } }
     /// Deletes the Ivanti client (after it was installed).
-    public func deleteIvantiClient() { try? device.update(.ivantiClient(.deleted)) }
+    public func deleteIvantiClient() { run { try? device.update(.ivantiClient(.deleted)) } }
     /// AppConnect shows its own UI (the app resigns active).
-    public func showAppConnectUI() { try? device.update(.appConnectUIShown) }
+    public func showAppConnectUI() { run { try? device.update(.appConnectUIShown) } }
     /// AppConnect's UI goes away (the app becomes active again).
-    public func dismissAppConnectUI() { try? device.update(.appConnectUIDismissed) }
+    public func dismissAppConnectUI() { run { try? device.update(.appConnectUIDismissed) } }
 
     /// The app process ends without stopping the library; the next launch starts with no shared instance.
     public func quitApp() { world.endProcess() }
@@ -328,13 +354,17 @@ public final class AppConnectHarness {
         } catch {
             throw HarnessError(description: "share: \(error)")
         }
-        return Self.result(try library("share").share(request))
+        let library = try library("share")
+        return Self.result(run { library.share(request) })
     }
 
     /// The user taps Copy: `allowed`, `secure-copy` or `blocked`.
     /// - Throws: ``HarnessError`` when the app has created no library.
     @discardableResult
-    public func copy() throws(HarnessError) -> String { try library("copy").copyToPasteboard().rawValue }
+    public func copy() throws(HarnessError) -> String {
+        let library = try library("copy")
+        return run { library.copyToPasteboard().rawValue }
+    }
 
     // MARK: What happened
 
@@ -402,8 +432,10 @@ public final class AppConnectHarness {
         case .declaredByTheApp: nearMissLines
         }
         var problems = misuses.map(\.description) + callbackProblems + world.problems
-        if world.device !== device {
-            problems.append("another AppConnectHarness replaced this one: run the tests that use the double one at a time")
+        if DoubleWorld.Registry.isReplaced(registration) {
+            problems.append("another AppConnectHarness made later in this test (\(RunningTest.name)) took over: AppConnect.sharedInstance() "
+                + "and the app's calls now reach the newer one, so this one saw only what came before. Make one harness per test, "
+                + "or look at the newer harness's results")
         }
         return problems
     }

@@ -31,13 +31,14 @@ extension AppConnectHarness {
         } catch {
             throw HarnessError(description: error.description)
         }
-        let world = DoubleWorld.shared
+        let world = self.world
         var entries: [Timeline.Entry] = []
         var skipped: [String] = []
         var launched = false
         if !scenario.app.implements.isEmpty || scenario.app.dualMode {
             skipped.append("`app` lines: they describe the simulated app; the real delegate implements what it implements")
         }
+        run {
         for step in scenario.steps {
             let before = device.recordedEventCount
             let instance = world.sharedInstance ?? world.lastInstance
@@ -80,6 +81,7 @@ extension AppConnectHarness {
                 instance?.retire()
             }
             entries += device.events(since: before).map { Timeline.Entry(line: step.line, event: $0) }
+        }
         }
         let timeline = Timeline(scenario: scenario.name, entries: entries, awaitedAcknowledgments: device.awaitedAcknowledgments)
         return Replay(timeline: timeline.text, skipped: skipped)

@@ -126,7 +126,11 @@ public enum CLI {
             throw .usage(UsageError("unknown verb '\(first)'.\(suggestion)", verb: nil))
         }
         let rest = Array(arguments.dropFirst())
-        if OptionScanner.asksForHelp(rest) { return .help(verb.help) }
+        if OptionScanner.asksForHelp(rest) {
+            // A subverb's help is its own, as git's and swift package's are.
+            if let word = rest.first, let text = verb.subverbHelp(word) { return .help(text) }
+            return .help(verb.help)
+        }
         do throws(UsageError) {
             return .run(try verb.parse(rest))
         } catch {
@@ -137,6 +141,7 @@ public enum CLI {
     /// `help`, `help <verb>`.
     private static func helpInvocation(_ arguments: ArraySlice<String>) throws(CLIError) -> Invocation {
         guard let name = arguments.first else { return .help(help) }
+        if arguments.count == 2, let verb = verb(named: name), let text = verb.subverbHelp(arguments[arguments.startIndex + 1]) { return .help(text) }
         if arguments.count > 1 {
             throw .usage(UsageError("'help' takes one verb, not \(arguments.count) arguments", verb: nil))
         }

@@ -46,13 +46,13 @@ struct FleetCommand: Command {
     static let specs: [OptionSpec] = [
         OptionSpec("--fleet", value: "FILE", help: "The fleet file (JSON: global, containerPolicies, appConfigurations, apps, devices).\nRequired, except for diff, which takes OLD NEW."),
         OptionSpec("--device", value: "NAME", help: "One device profile of the fleet; without it, every profile, each answer naming its device."),
-        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in);\npaths: all for every fleet app installed on the device, one after the other."),
+        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in), an app\nof the fleet (its apps, or installed on a device; anything else is an error);\npaths: all for every fleet app installed on the device, one after the other."),
         OptionSpec("--channel", value: "CHANNEL", help: "eval: one request's channel: \(FleetChannel.names)."),
-        OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into)."),
+        OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into); an ID the fleet does\nnot know is any other app, unless one or two edits from one of its apps (an error)."),
         OptionSpec("--url", value: "URL", help: "eval: the URL opened (open-url) or tapped (mail-link)."),
         OptionSpec("--document", value: "NAME", help: "eval: the shared file's name, from which a dummy file's name is made."),
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
-        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
+        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included); an ID the\nfleet does not know is any other app, unless one or two edits from one of its\napps (an error: Did you mean)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
         OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text, json, markdown, sarif or dot."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
@@ -62,7 +62,46 @@ struct FleetCommand: Command {
 
     static let usage = "openin-check fleet eval|matrix|paths|lint|diff --fleet FILE [--device NAME] [options]"
 
-    static let verb = Verb(
+    /// The options each subverb takes.
+    static let allowedOptions: [String: [String]] = [
+        "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
+        "matrix": ["--fleet", "--device", "--format", "--devices"],
+        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
+        "lint": ["--fleet", "--format", "--devices"],
+        "diff": ["--device", "--format", "--devices", "--rows", "--baseline"],
+    ]
+
+    static let verb: Verb = {
+        var verb = baseVerb
+        verb.subverbHelp = { word in subverbHelp(word) }
+        return verb
+    }()
+
+    /// `fleet SUBVERB --help`: the subverb's part of the fleet help (its usage lines, its entry under
+    /// Subverbs, its options), taken from that one text so the two never disagree.
+    static func subverbHelp(_ word: String) -> String? {
+        guard let subverb = subverbs.first(where: { ExactText.same($0, word) }), let allowed = allowedOptions[subverb] else { return nil }
+        let full = baseVerb.help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let usage = full.prefix { $0 != "Subverbs:" }.filter { $0.hasPrefix("  openin-check fleet \(subverb) ") }
+        var entry: [String] = []
+        if let start = full.firstIndex(where: { $0.hasPrefix("  \(subverb) ") && $0.count > 10 && $0.dropFirst(2).hasPrefix(subverb.padding(8)) }) {
+            entry.append("  " + full[start].dropFirst(2 + 8))
+            for line in full[(start + 1)...] {
+                guard line.hasPrefix(String(repeating: " ", count: 10)) else { break }
+                entry.append("  " + line.dropFirst(10))
+            }
+        }
+        var text = "openin-check fleet \(subverb): one subverb of fleet (see 'openin-check fleet --help' for the fleet file and the others).\n\n"
+        text += "Usage:\n" + usage.joined(separator: "\n") + "\n\n"
+        text += entry.joined(separator: "\n") + "\n\n"
+        text += "Options:\n" + OptionScanner.helpSection(for: specs.filter { allowed.contains($0.name) }) + "\n"
+        if let exit = full.firstIndex(of: "Exit status:") {
+            text += "\n" + full[exit...].prefix { !$0.isEmpty }.joined(separator: "\n") + "\n"
+        }
+        return text
+    }
+
+    private static let baseVerb = Verb(
         name: "fleet",
         abstract: "Decide across an organisation's AppConnect apps: end to end, paths, matrix, lint, diff.",
         usage: usage,
@@ -124,12 +163,14 @@ struct FleetCommand: Command {
               lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
                       for code scanning, every check a rule, every finding a result with the
                       fleet file, its line and the finding's key path.
-              diff    End-to-end flows (keyboards included) and leak paths that open or close
-                      between two fleet files, per device. With Intune app protection policies (Graph JSON, with
+              diff    End-to-end flows (keyboards included), leak paths, and each installed app's
+                      print and copy (control) that open or close between two fleet files, per
+                      device. With Intune app protection policies (Graph JSON, with
                       --devices) on either side: every flow (sender × receiver × channel, per
-                      device) that decides differently, grouped as newly allowed (a leak), newly
-                      blocked and changed form (dummy file ↔ encrypted); --rows prints them as
-                      decision table rows. --format markdown|sarif|dot (or --baseline): the leak
+                      device) that decides differently, grouped by what the receiving app can
+                      read: newly readable (a leak), no longer readable, and changed form (as
+                      readable as before: deny ↔ dummy file ↔ encrypted, allow ↔ redirect); --rows
+                      prints them as decision table rows. --format markdown|sarif|dot (or --baseline): the leak
                       paths each fleet has per device, either vendor, opened and closed.
 
             Baselines (--baseline FILE, paths and diff): the paths a review accepted,
@@ -161,8 +202,8 @@ struct FleetCommand: Command {
                   --to, outside); matrix: printed; lint: no error or warning; diff: nothing opened
               1   invalid input: the fleet file, a flag's value or some request line
               2   eval: some decision is not allow; paths: a path reaches the --to set (without
-                  --to, outside); lint: a finding at warning level or above; diff: a flow or leak path opened
-                  (--format markdown|sarif|dot: a leak path opened); with --baseline, paths and
+                  --to, outside); lint: a finding at warning level or above; diff: a flow, leak path
+                  or control opened (--format markdown|sarif|dot: a leak path opened); with --baseline, paths and
                   diff exit 2 only when a path to outside (for diff, one it opens) is new or expired
               64  usage error
 
@@ -183,13 +224,7 @@ struct FleetCommand: Command {
             throw UsageError("unknown subverb '\(first)': give one of \(subverbs.joined(separator: ", ")).\(Suggestion.phrase(for: first, among: subverbs))", verb: "fleet")
         }
         let options = try OptionScanner.scan(Array(arguments.dropFirst()), specs: specs, verb: "fleet")
-        let allowed: [String: [String]] = [
-            "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
-            "matrix": ["--fleet", "--device", "--format", "--devices"],
-            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
-            "lint": ["--fleet", "--format", "--devices"],
-            "diff": ["--device", "--format", "--devices", "--rows", "--baseline"],
-        ]
+        let allowed = allowedOptions
         for name in options.values.map(\.name) + options.flags where !allowed[first]!.contains(name) {
             throw UsageError("'\(name)' is not an option of fleet \(first)", verb: "fleet")
         }
@@ -293,13 +328,16 @@ struct FleetCommand: Command {
             return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
         }
         // One fleet, of either vendor, loaded once; every subverb below runs on it.
-        let analysis = try VendorFiles.analysis(fleetPath, devices: devicesPath, console: console)
+        let vendor = try VendorFiles.load(fleetPath, devices: devicesPath, console: console)
+        let analysis = VendorFiles.analysis(vendor, devices: devicesPath)
+        // The apps the fleet knows: what --from, --to and a request's from and target are checked against.
+        let names = FleetAppNames(vendor, file: fleetPath, devicesFile: devicesPath)
         func devices() throws(CLIError) -> [AnalyzedDevice] {
             do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
         }
         switch subverb {
         case .eval(let requests, let format, let explain):
-            return try FleetEval.run(requests, devices: try devices(), format: format, explain: explain, console: console)
+            return try FleetEval.run(requests, devices: try devices(), names: names, format: format, explain: explain, console: console)
         case .matrix(let format):
             var matrices: [FleetMatrix] = []
             for device in try devices() {
@@ -307,7 +345,7 @@ struct FleetCommand: Command {
             }
             return FleetOutput.print(matrices, format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
-            var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+            var writer = try PathsWriter(from: from, to: to, names: names, format: format, console: console)
             writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
             return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
         case .lint(let format):

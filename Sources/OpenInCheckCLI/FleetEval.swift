@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// `fleet eval`: end-to-end decisions, one request from flags or a JSON Lines stream, on each device asked about.
 enum FleetEval {
-    static func run(_ requests: FleetCommand.EvalRequests, devices: [AnalyzedDevice], format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
+    static func run(_ requests: FleetCommand.EvalRequests, devices: [AnalyzedDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         switch requests {
         case .flags(let from, let channel, let target, let url, let document):
             let request: FleetRequest
@@ -11,6 +11,7 @@ enum FleetEval {
             } catch {
                 throw .invalidInput(error.message)
             }
+            do throws(FleetAppNames.Unknown) { try names.check(request, flags: true) } catch { throw .invalidInput(error.message) }
             var decisions: [FleetDecision] = []
             for device in devices {
                 do throws(FleetError) {
@@ -22,7 +23,7 @@ enum FleetEval {
             let pairs = Array(zip(decisions, devices))
             switch format {
             case .text:
-                console.stdout.write(pairs.map { block($0.0, explain: explain, on: $0.1) }.joined(separator: "\n"))
+                console.stdout.write(pairs.map { block($0.0, explain: explain, on: $0.1, notes: names.notes(request, device: $0.1.name)) }.joined(separator: "\n"))
             case .json:
                 let records = pairs.map { JSONValue.object(record($0.0, id: nil, explain: explain, on: $0.1)) }
                 console.stdout.write(JSONWriter.pretty(records.count == 1 ? records[0] : .array(JSONArray(records))) + "\n")
@@ -33,11 +34,11 @@ enum FleetEval {
         case .stream(let path):
             let source = path == "-" ? console.stdin : try ByteSource.open(path: path, what: "request stream")
             defer { source.close() }
-            return try stream(source, devices: devices, format: format, explain: explain, console: console)
+            return try stream(source, devices: devices, names: names, format: format, explain: explain, console: console)
         }
     }
 
-    private static func stream(_ source: ByteSource, devices: [AnalyzedDevice], format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
+    private static func stream(_ source: ByteSource, devices: [AnalyzedDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         var lines = LineReader(source, what: "request stream", maxLength: RequestStream.defaultMaxLineLength)
         var count = 0, invalid = 0, notAllowed = 0
         var first = true
@@ -69,11 +70,19 @@ enum FleetEval {
                     continue
                 }
             }
+            do throws(FleetAppNames.Unknown) {
+                try names.check(parsed.request, flags: false)
+            } catch {
+                invalid += 1
+                emit(errorRecord(count, id: parsed.id, device: nil, error.message), text: "line \(count): error  \(DecisionText.escaped(error.message))\n")
+                continue
+            }
             for device in devices {
                 do throws(FleetError) {
                     let decision = try device.decide(parsed.request)
                     if decision.outcome != .allow { notAllowed += 1 }
-                    emit(record(decision, id: parsed.id, explain: explain, on: device), text: "line \(count) \(DecisionText.escaped(device.name)): " + summary(decision) + "\n")
+                    let notes = names.notes(parsed.request, device: device.name).map { "; " + DecisionText.escaped($0) }.joined()
+                    emit(record(decision, id: parsed.id, explain: explain, on: device), text: "line \(count) \(DecisionText.escaped(device.name)): " + summary(decision) + notes + "\n")
                 } catch {
                     invalid += 1
                     emit(errorRecord(count, id: parsed.id, device: device.name, error.message),
@@ -96,9 +105,9 @@ enum FleetEval {
     }
 
     /// One decision's text block: an AppConnect fleet's, or Intune's.
-    static func block(_ decision: FleetDecision, explain: Bool, on device: AnalyzedDevice) -> String {
-        if let fleet = device.analysis.intune { return IntuneFleetOutput.block(decision, explain: explain, fleet: fleet) }
-        return block(decision, explain: explain)
+    static func block(_ decision: FleetDecision, explain: Bool, on device: AnalyzedDevice, notes: [String] = []) -> String {
+        if let fleet = device.analysis.intune { return IntuneFleetOutput.block(decision, explain: explain, fleet: fleet, notes: notes) }
+        return block(decision, explain: explain, notes: notes)
     }
 
     static func errorRecord(_ line: Int, id: JSONValue?, device: String?, _ message: String) -> JSONObject {
@@ -126,10 +135,11 @@ enum FleetEval {
     }
 
     /// One decision as a block: the device and end-to-end outcome, then each side.
-    static func block(_ decision: FleetDecision, explain: Bool) -> String {
+    static func block(_ decision: FleetDecision, explain: Bool, notes: [String] = []) -> String {
         var text = "device \(DecisionText.escaped(decision.device)): \(decision.outcome)"
         if decision.delivers, let to = decision.receiverApp { text += " (delivered to \(to))" }
         text += "\n  request   \(describe(decision.request))\n"
+        for note in notes { text += "  note      \(DecisionText.escaped(note))\n" }
         text += side("sender", app: decision.request.from, decision.sender)
         if let receiver = decision.receiver, let app = decision.receiverApp {
             text += side("receiver", app: app, receiver)

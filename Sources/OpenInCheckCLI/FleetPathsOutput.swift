@@ -9,6 +9,9 @@ struct PathsWriter {
     let to: String?
     let target: BundleID?
     let from: String
+    /// Whether `--to` names an app the fleet does not know: "any other app".
+    let targetIsOther: Bool
+    let names: FleetAppNames
     let format: FleetCommand.PathsFormat
     let console: Console
     /// `--baseline`: judges each path to outside shown.
@@ -19,7 +22,8 @@ struct PathsWriter {
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
     private var reports: [DeviceReport] = []
 
-    init(from: String, to: String?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
+    /// Reads `--from` and `--to`, checked against the apps the fleet knows (`names`).
+    init(from: String, to: String?, names: FleetAppNames, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
         var app: BundleID? = nil
         if !ExactText.same(from, FleetOutput.everyApp) {
             do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description) (or give \(FleetOutput.everyApp), for every app)") }
@@ -28,11 +32,27 @@ struct PathsWriter {
         if let to, !ExactText.same(to, "outside") {
             do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
         }
-        (self.app, self.to, self.target, self.format, self.console, self.from) = (app, to, target, format, console, from)
+        var targetIsOther = false
+        do throws(FleetAppNames.Unknown) {
+            if let app { try names.checkSender(app, what: "--from", orAll: true) }
+            if let target { targetIsOther = try names.checkReceiver(target, what: "--to") == .anyOtherApp }
+        } catch {
+            throw .invalidInput(error.message)
+        }
+        (self.app, self.to, self.target, self.targetIsOther, self.names, self.format, self.console, self.from) = (app, to, target, targetIsOther, names, format, console, from)
+    }
+
+    /// How the text names the `--to` set: the app (saying when it is any other app, or not installed on
+    /// `device`), or outside.
+    private func targetName(device: String) -> String {
+        guard let target else { return "outside" }
+        if targetIsOther { return "\(target) (any other app: not an app of \(names.file))" }
+        if target.isNativeMail || names.devices(installing: target).contains(where: { ExactText.same($0, device) }) { return "\(target)" }
+        return "\(target) (not installed on this device; \(names.whereInstalled(target)))"
     }
 
     /// The node `--to` names, when it names one app.
-    var targetNode: FleetNode? { target.map(FleetNode.app) }
+    var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
 
     private mutating func out(_ text: String) {
         if app == nil { console.stdout.write(text) } else { pending += text }
@@ -45,11 +65,14 @@ struct PathsWriter {
     mutating func emit(_ device: AnalyzedDevice, app: BundleID, _ all: [FleetPath]) {
         defer { written += 1 }
         let target = target
+        let targetIsOther = targetIsOther, names = names
         let isOutside = device.isOutside
         let installed = device.isInstalled(app)
         func inSet(_ node: FleetNode) -> Bool {
-            if let target { return node == .app(target) }
-            return isOutside(node)
+            guard let target else { return isOutside(node) }
+            if targetIsOther { return node == .anyOtherApp }
+            guard case .app(let id) = node else { return false }
+            return target.isNativeMail ? id.isNativeMail : names.same(id, target)
         }
         let shown = to == nil ? all : all.filter { inSet($0.to) }
         // With a baseline, each path to outside in the set asked about is judged; the gate fails on a new or expired one.
@@ -77,7 +100,7 @@ struct PathsWriter {
             }
             return
         }
-        let summary = device.summary(of: all, to: target)
+        let summary = device.summary(of: all, gatedBy: inSet)
         if format == .json {
             out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0))
             return
@@ -90,13 +113,13 @@ struct PathsWriter {
         let outsideSet = device.analysis.vendor == .intune ? "outside the policy-managed apps" : "outside"
         let device = device.name
         guard installed else {
-            out(text + "device \(DecisionText.escaped(device)): \(app) is not installed: no documents, no paths\n")
+            out(text + "device \(DecisionText.escaped(device)): \(app) is not installed: no documents, no paths (\(names.whereInstalled(app)))\n")
             return
         }
         let outside = all.filter { isOutside($0.to) }.count
         text += "device \(DecisionText.escaped(device)): \(app) reaches \(all.count) app\(all.count == 1 ? "" : "s"), \(outside) \(outsideSet)"
         let gated = summary.paths
-        text += "; \(gated == 0 ? "no path" : "\(gated) path\(gated == 1 ? "" : "s")") to \(target.map { "\($0)" } ?? "outside")\n"
+        text += "; \(gated == 0 ? "no path" : "\(gated) path\(gated == 1 ? "" : "s")") to \(targetName(device: device))\n"
         for (index, path) in shown.enumerated() {
             let judged = states.isEmpty ? nil : states[index]
             let mark = judged.map { "  " + BaselineRun.mark($0.state, $0.entry) } ?? ""

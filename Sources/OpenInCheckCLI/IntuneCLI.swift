@@ -11,9 +11,9 @@ import OpenInPolicy
 enum VendorFiles {
     /// Whether `path` holds Intune policies (Graph JSON: an object with `@odata.type` or `value`, an
     /// array, or a folder) rather than an AppConnect fleet file.
-    static func isIntune(_ path: String) throws(CLIError) -> Bool {
+    static func isIntune(_ path: String, what: String = "fleet file") throws(CLIError) -> Bool {
         if DecisionTables.subpaths(of: path) != nil { return true }
-        var bytes = try ByteSource.readFile(path: path, what: "policy file")
+        var bytes = try ByteSource.readFile(path: path, what: what)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         // A fleet file is an object with `global`; a Graph export is an array, or an object with
         // `@odata.type` or a list's `value`. Text that is not JSON is left to the fleet reader, whose
@@ -47,8 +47,8 @@ enum VendorFiles {
     }
 
     /// A fleet of either vendor, loaded once for the fleet verbs.
-    static func analysis(_ path: String, devices: String?, console: Console) throws(CLIError) -> FleetAnalysis {
-        switch try load(path, devices: devices, console: console) {
+    static func analysis(_ vendor: VendorFleet, devices: String?) -> FleetAnalysis {
+        switch vendor {
         case .appConnect(let fleet): FleetAnalysis(fleet)
         case .intune(let fleet): FleetAnalysis(fleet, devicesFile: devices)
         }
@@ -107,9 +107,10 @@ enum IntuneFleetOutput {
         return JSONObject(members: members)
     }
 
-    static func block(_ decision: FleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil) -> String {
+    static func block(_ decision: FleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil, notes: [String] = []) -> String {
         let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
+        for note in notes { text += "  note      \(DecisionText.escaped(note))\n" }
         text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
         text += "  sender    \(decision.sender.outcome)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
         if let receiver = decision.receiver {
@@ -165,7 +166,7 @@ enum IntuneFleetOutput {
             case .text, .markdown, .sarif, .dot:  // the report formats go through LeakDiff
                 var text = "\(old.vendor) → \(new.vendor): end-to-end flows that decide differently\n"
                 for (group, members) in groups {
-                    text += "\n\(group.rawValue) (\(members.count))\(group == .newlyAllowed ? ": a leak" : group == .newlyBlocked ? ": breaks a user" : ""):\n"
+                    text += "\n\(group.rawValue) (\(members.count))\(group == .newlyAllowed ? ": the receiving app can now read it, a leak" : group == .newlyBlocked ? ": the receiving app can no longer read it, breaks a user" : ": the receiving app reads as much as before"):\n"
                     for change in members {
                         text += "  \(DecisionText.escaped(change.device))  \(DecisionText.escaped(change.subject))  \(change.old.outcome) → \(change.new.outcome)  [\(change.new.rules)]\n"
                     }
@@ -273,7 +274,7 @@ struct TranslateCommand: Command {
         let notes: [TranslationNote]
         switch target {
         case .intune:
-            if try VendorFiles.isIntune(input) { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
+            if try VendorFiles.isIntune(input, what: "policy file") { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
             let fleet = try FleetCommand.load(input)
             do throws(FleetError) { try fleet.checkDecidable() } catch { throw .invalidInput(error.description) }
             let translated = PolicyTranslation.toIntune(fleet)

@@ -15,6 +15,8 @@ struct Verb: Sendable {
     var help: String { makeHelp() }
     /// Turns the verb's arguments (after the verb) into a command; never runs anything.
     let parse: @Sendable ([String]) throws(UsageError) -> any Command
+    /// A subverb's own help (`fleet paths --help`), or `nil` for a word that is not one of the verb's subverbs.
+    var subverbHelp: @Sendable (String) -> String? = { _ in nil }
     /// Builds ``help`` when it is asked for: most runs never print it, and building every
     /// verb's help at start-up was a tenth of the time `eval` takes to decide one request.
     private let makeHelp: @Sendable () -> String

@@ -146,8 +146,17 @@ extension AppConnectDoubleTests {
             let first = try AppConnectHarness()
             #expect(first.problems.isEmpty)
             let second = try AppConnectHarness()
-            #expect(first.problems == ["another AppConnectHarness replaced this one: run the tests that use the double one at a time"])
+            #expect(first.problems == [
+                "another AppConnectHarness made later in this test (aReplacedHarnessSaysSo()) took over: AppConnect.sharedInstance() "
+                    + "and the app's calls now reach the newer one, so this one saw only what came before. Make one harness per test, "
+                    + "or look at the newer harness's results"
+            ])
             #expect(second.problems.isEmpty)
+            // The app's calls reach the newer harness's double.
+            AppConnect.initWith(RequiredOnly())
+            AppConnect.sharedInstance()?.start(launchOptions: nil)
+            #expect(second.checkIn())
+            #expect(!first.checkIn(), "the older harness's device saw no library start")
         }
     }
 }

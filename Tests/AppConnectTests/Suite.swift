@@ -1,6 +1,6 @@
 import Testing
 
-/// Every test of the `AppConnect` double: one process-wide double (the SDK's
-/// singleton), so they run one at a time.
-@Suite(.serialized)
+/// Every test of the `AppConnect` double. They run in parallel, as Swift Testing runs tests by default:
+/// each harness has its own double, and the app's calls reach the harness of the test that makes them.
+@Suite
 struct AppConnectDoubleTests {}

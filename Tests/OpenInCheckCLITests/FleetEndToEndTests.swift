@@ -193,7 +193,7 @@ import Testing
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(toIntune.stdout.utf8)) as? [[String: Any]])
         let keyboards = changes.filter { $0["channel"] as? String == "keyboard" }
         #expect(keyboards.map { "\($0["group"] ?? "") \($0["from"] ?? "") \($0["target"] ?? "")" }
-                == ["newly allowed com.acme.hr third-party-keyboard.openin-check", "newly allowed com.acme.viewer third-party-keyboard.openin-check"])
+                == ["newly readable com.acme.hr third-party-keyboard.openin-check", "newly readable com.acme.viewer third-party-keyboard.openin-check"])
         let fromIntune = try BuiltBinary.run(["fleet", "diff", "Examples/intune/acme-app-protection.json", refusing, "--devices", "Examples/intune/devices.json",
                                               "--device", "employee-iphone"])
         #expect(fromIntune.stdout.contains("  employee-iphone  keyboard com.acme.hr → third-party keyboard  allow → deny  [keyboard.custom-refused-by-config]\n"))

@@ -54,12 +54,17 @@ import Testing
     @Test func crossVendorDiffGroupsAndRowsRunAsTests() throws {
         let run = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad"])
         #expect(run.status == 2)
-        #expect(run.stdout.hasPrefix("AppConnect → Intune: end-to-end flows that decide differently\n\nnewly allowed ("))
-        #expect(run.stdout.contains("\nnewly blocked ("))
+        #expect(run.stdout.hasPrefix("AppConnect → Intune: end-to-end flows that decide differently\n\nnewly readable ("))
+        #expect(run.stdout.contains("\nno longer readable ("))
+        // deny → deliver-encrypted: the receiving app can read nothing either way, so not a leak.
+        let leaks = try #require(run.stdout.range(of: "newly readable (")?.upperBound), blocked = try #require(run.stdout.range(of: "\nno longer readable (")?.lowerBound)
+        #expect(!run.stdout[leaks..<blocked].contains("deny → deliver-encrypted"))
+        let changed = try #require(run.stdout.range(of: "\nchanged form (")?.upperBound)
+        #expect(run.stdout[changed...].contains("  contractor-ipad  activity-view com.acme.hr → com.google.chrome.ios  deny → deliver-encrypted  [intune.send.unmanaged-target-encrypted]\n"))
         #expect(run.stdout.contains("\nchanged form ("))
         #expect(run.stdout.contains("contractor-ipad  document-interaction com.acme.viewer → com.getdropbox.Dropbox  allow → deliver-encrypted  [intune.send.unmanaged-target-encrypted]"))
         let rows = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad", "--rows"])
-        #expect(rows.stdout.hasPrefix("## Newly allowed (AppConnect → Intune)\n\n| id | policy | whitelist | context |"))
+        #expect(rows.stdout.hasPrefix("## Newly readable (AppConnect → Intune)\n\n| id | policy | whitelist | context |"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).md")
         defer { try? FileManager.default.removeItem(at: file) }
         try rows.stdout.write(to: file, atomically: true, encoding: .utf8)
@@ -172,7 +177,7 @@ extension IntuneEndToEndTests {
         #expect(absent.status == 0)
         #expect(absent.stdout == """
             zone of trust: the policy-managed apps on contractor-ipad (2); outside: every other app, native Mail and any app no policy targets
-            device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths
+            device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths (installed on employee-iphone)
 
             """)
     }

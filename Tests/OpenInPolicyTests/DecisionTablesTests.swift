@@ -80,9 +80,9 @@ struct DecisionTablesTests {
     @Test(arguments: [
         // Shaped like a decision table, so skipping it would check nothing.
         ("| id | policy | channel | result |\n|-|-|-|-|\n| a | whitelist | quick-look | allow |",
-         "t.md:1: this table has 'id', 'policy', 'channel' columns like a decision table but no 'outcome' column, so none of its rows would run: add it, or rename the other columns if it is not a decision table"),
+         "t.md:1: this table has 'id', 'policy', 'channel' columns like a decision table but no 'outcome' column, so none of its rows would run. Add it, or rename the other columns if it is not a decision table"),
         ("| name | policy | channel | outcome |\n|-|-|-|-|\n| a | whitelist | quick-look | allow |",
-         "t.md:1: this table has 'policy', 'channel', 'outcome' columns like a decision table but no 'id' column, so none of its rows would run: add it, or rename the other columns if it is not a decision table"),
+         "t.md:1: this table has 'policy', 'channel', 'outcome' columns like a decision table but no 'id' column, so none of its rows would run. Add it, or rename the other columns if it is not a decision table"),
         ("| id | policy | channel | outcome |\n|-|-|-|-|\n\nprose",
          "t.md:1: this decision table has no rows: add a row under the delimiter line, or remove the table"),
         // Fences: one never closed hides every table after it; one closed with the other character is a typo.

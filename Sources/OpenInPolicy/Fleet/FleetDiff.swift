@@ -9,6 +9,9 @@ public struct FleetChange: Sendable, Hashable {
         case leakPath = "leak-path"
         /// A device profile is in one fleet only.
         case device
+        /// A control of one app that names no receiver (print, copy) decides differently: it opened when
+        /// more can leave the app (deny → allow, or a copy readable by AppConnect apps only → by all apps).
+        case control
     }
 
     /// The device profile.
@@ -19,7 +22,7 @@ public struct FleetChange: Sendable, Hashable {
     public let opened: Bool
     /// The flow (`document-interaction com.acme.hr → com.getdropbox.Dropbox`) or path (`com.acme.hr ⇒ com.getdropbox.Dropbox`).
     public let subject: String
-    /// For a flow, the outcomes before and after (`deny → allow`); for a leak path, the new chain or the old one.
+    /// For a flow or a control, the outcomes before and after (`deny → allow`); for a leak path, the new chain or the old one.
     public let detail: String
 }
 
@@ -63,8 +66,34 @@ public enum FleetDiff {
             for (key, was) in oldFlows.sorted(by: { $0.key < $1.key }) where newFlows[key] == nil && (was == .allow || was == .redirect) {
                 changes.append(FleetChange(device: name, kind: .flow, opened: false, subject: key, detail: "\(was.rawValue) → no request"))
             }
+            // Print and copy name no receiver, so no flow shows them: compare each app's own decision.
+            for app in newDevice.profile.installed where oldDevice.isInstalled(app) {
+                for channel in [Channel.print, .copy] {
+                    let was = control(channel, of: app, on: oldDevice), now = control(channel, of: app, on: newDevice)
+                    guard was != now else { continue }
+                    changes.append(FleetChange(device: name, kind: .control, opened: now.reach > was.reach, subject: "\(channel) \(app)",
+                                               detail: "\(was.text) → \(now.text)"))
+                }
+            }
         }
         return changes
+    }
+
+    /// How `app` decides a request on `channel` (print, copy) under its effective policy on `device`: the
+    /// outcome, with a copy's audience, and how far it lets content go (0 nowhere or a control not set, 1 to
+    /// AppConnect apps only, 2 to every app).
+    static func control(_ channel: Channel, of app: BundleID, on device: FleetDevice) -> (text: String, reach: Int) {
+        let decision: Decision
+        do throws(InputError) {
+            decision = try Evaluator(policy: device.effectivePolicy(for: app).policy).decideOrThrow(ShareRequest(channel: channel))
+        } catch {
+            return ("not set", 0)
+        }
+        guard decision.outcome == .allow else { return (decision.outcome.rawValue, 0) }
+        switch decision.audience {
+        case .appConnectApps?, .managedApps?: return ("allow (readable by AppConnect apps only)", 1)
+        case .allApps?, nil: return ("allow", 2)
+        }
     }
 
     /// How a diff names the two keyboards a sender is tried with.

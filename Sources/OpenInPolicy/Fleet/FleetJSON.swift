@@ -22,7 +22,7 @@
 /// naming the key path, line and column; bundle IDs and labels are compared byte for byte.
 public enum FleetJSON {
     /// The top-level keys.
-    static let topLevelKeys = ["description", "global", "containerPolicies", "appConfigurations", "apps", "devices"]
+    static let topLevelKeys = ["description", "global", "containerPolicies", "appConfigurations", "apps", "devices", "$schema"]
     /// The control keys a global or container policy may set: the policy file's.
     static let controlKeys = ["openInPolicy", "openInWhitelist", "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "dragAndDropPolicy"]
     /// Policy-file keys that a fleet holds elsewhere, with where.
@@ -65,6 +65,8 @@ public enum FleetJSON {
         guard case .object = value else { throw root.error("a fleet file must hold a JSON object, not \(root.found)") }
         let fields = try members(root, allowed: topLevelKeys, what: "the fleet")
         if let description = fields["description"] { _ = try description.string() }
+        // "$schema" names the JSON Schema editors validate and complete with; the reader checks everything itself.
+        if let schema = fields["$schema"] { _ = try schema.string() }
         guard let globalField = fields["global"] else {
             throw FormatError("global is missing: add \"global\": {\"authorizeAppsWithoutContainerPolicy\": false, \"openInPolicy\": …} (the AppConnect global policy)",
                               at: JSONPosition(line: 1, column: 1))

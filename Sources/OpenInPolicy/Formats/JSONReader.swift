@@ -297,6 +297,7 @@ private struct JSONParser {
                 value = try parseValue()
             }
             members.append(JSONObject.Member(key: key, value: value, keyPosition: keyPosition, valuePosition: valuePosition))
+            let valueEnd = position
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found the end of the input: the object is not closed") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -307,6 +308,11 @@ private struct JSONParser {
                 index += 1
                 depth -= 1
                 return JSONObject(members: members)
+            }
+            if bytes[index] == UInt8(ascii: "\"") {
+                // The next member began: the comma between them is missing. Point at where it belongs.
+                let next = position
+                throw JSONError("a ',' is missing after the value of \"\(key)\", before the next key (line \(next.line), column \(next.column)): add ',' here", at: valueEnd)
             }
             throw error("expected ',' or '}' after the value of \"\(key)\", found \(found(at: index))")
         }

@@ -26,7 +26,7 @@
 public enum PolicyJSON {
     /// The top-level keys.
     static let topLevelKeys = ["description", "openInPolicy", "openInWhitelist", "config", "infoPlist", "device", "app", "dragAndDropPolicy", "enforcing",
-                                "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "webDLP", "excludedAppleActivityTypes"]
+                                "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "webDLP", "excludedAppleActivityTypes", "$schema"]
     /// The keys of `device`.
     static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps", "secureServicesAvailable",
                              "webAtWorkInstalled", "webAtWorkBundleIDs"]
@@ -127,6 +127,8 @@ public enum PolicyJSON {
         }
         let fields = try root.members(allowed: topLevelKeys, what: "the policy")
         if let description = fields["description"] { _ = try description.string() }
+        // "$schema" names the JSON Schema editors validate and complete with; the reader checks everything itself.
+        if let schema = fields["$schema"] { _ = try schema.string() }
         guard let policyField = fields["openInPolicy"] else {
             throw FormatError("openInPolicy is missing: add \"openInPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\"",
                               at: JSONPosition(line: 1, column: 1))

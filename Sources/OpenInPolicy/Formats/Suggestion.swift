@@ -7,7 +7,9 @@ package enum Suggestion {
     ///
     /// Close enough: at most 2 edits (insertions, deletions, substitutions or
     /// swaps of neighbours) and fewer edits than half the input's length, or
-    /// `input` is a prefix of exactly one candidate (an abbreviation).
+    /// `input` is a prefix of exactly one candidate (an abbreviation), or, for an
+    /// input of 6 characters or more, a singular for a plural (all but its last two
+    /// characters begin exactly one candidate up to 3 characters longer).
     package static func closest(to input: String, among candidates: [String]) -> String? {
         let typed = Array(input.lowercased())
         var best: (candidate: String, distance: Int)? = nil
@@ -22,7 +24,13 @@ package enum Suggestion {
         if let best { return best.candidate }
         let lowered = input.lowercased()
         let prefixed = candidates.filter { lowered.count >= 3 && $0.lowercased().hasPrefix(lowered) }
-        return prefixed.count == 1 ? prefixed[0] : nil
+        if prefixed.count == 1 { return prefixed[0] }
+        // A singular for a plural (`containerPolicy` for `containerPolicies`): all but the last two
+        // characters of the input begin exactly one candidate no more than 3 characters longer.
+        guard typed.count >= 6 else { return nil }
+        let stem = String(typed.dropLast(2))
+        let stemmed = candidates.filter { $0.lowercased().hasPrefix(stem) && $0.count <= typed.count + 3 && $0.count >= typed.count }
+        return stemmed.count == 1 ? stemmed[0] : nil
     }
 
     /// " Did you mean 'x'?" or the empty string.

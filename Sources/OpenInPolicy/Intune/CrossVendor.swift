@@ -90,12 +90,14 @@ public struct FlowDecision: Sendable {
 /// One end-to-end flow that decides differently under two sets of policies.
 public struct FlowChange: Sendable {
     /// How a flow's decision changed.
+    /// Named by what the receiving app can read: an allowed or redirected share is readable, a dummy file,
+    /// an encrypted delivery (readable by policy-managed apps only) and a denied share are not.
     public enum Group: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// More is delivered: content now reaches an app it did not (a leak).
-        case newlyAllowed = "newly allowed"
-        /// Less is delivered: a share that worked no longer does (breaks a user).
-        case newlyBlocked = "newly blocked"
-        /// As much is delivered, in another form: a dummy file becomes an encrypted one, a redirection another receiver.
+        /// The receiving app can now read what it could not (a leak): denied, dummy file or encrypted becomes allowed or redirected.
+        case newlyAllowed = "newly readable"
+        /// The receiving app can no longer read what it could (breaks a user).
+        case newlyBlocked = "no longer readable"
+        /// What the receiving app can read is the same, in another form: denied ↔ dummy file ↔ encrypted, or allowed ↔ redirected.
         case changedForm = "changed form"
 
         public var description: String { rawValue }
@@ -112,10 +114,12 @@ public struct FlowChange: Sendable {
 
     /// The group the change is reported in.
     public var group: Group {
-        let before = Permissiveness.rank(old.outcome), after = Permissiveness.rank(new.outcome)
-        if after > before { return .newlyAllowed }
-        if after < before { return .newlyBlocked }
-        return .changedForm
+        func readable(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
+        switch (readable(old.outcome), readable(new.outcome)) {
+        case (false, true): return .newlyAllowed
+        case (true, false): return .newlyBlocked
+        default: return .changedForm
+        }
     }
 
     /// `channel FROM → TARGET` or `open-url FROM → URL` (`keyboard FROM → third-party keyboard`, `→ system keyboard`).

@@ -221,8 +221,9 @@ public enum IntuneDevicesJSON {
 
     static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
         let root = JSONCursor(value)
-        let fields = try root.members(allowed: ["description", "apps", "devices"], what: "the Intune devices file")
+        let fields = try root.members(allowed: ["description", "apps", "devices", "$schema"], what: "the Intune devices file")
         if let description = fields["description"] { _ = try description.string() }
+        if let schema = fields["$schema"] { _ = try schema.string() }
         var apps: [IntuneApp] = []
         for element in try fields["apps"]?.elements(what: "apps {\"bundleID\", \"intuneSDKVersion\"}") ?? [] {
             let app = try element.members(allowed: ["bundleID", "intuneSDKVersion"], what: "an app")

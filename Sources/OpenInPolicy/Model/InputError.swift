@@ -38,10 +38,12 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unknownPolicy(let value):
             "unknown Open In policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
+                + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownChannel(let value):
             "unknown channel '\(value)'\(Self.nonASCII(value)): use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
         case .unknownDragAndDropPolicy(let value):
             "unknown drag-and-drop policy '\(value)'\(Self.nonASCII(value)): use all, appconnect or none"
+                + DataControlName.didYouMean(value, among: ["all", "appconnect", "none"])
         case .malformedBundleID(let value, let reason):
             "malformed bundle ID '\(value)': \(reason)"
         case .malformedURL(let value, let reason):

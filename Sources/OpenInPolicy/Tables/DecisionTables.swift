@@ -150,7 +150,10 @@ public enum DecisionTables {
         guard present.count >= 2 || (named && present.count >= 1) else { return }
         let missing = requiredColumns.filter { !header.contains($0) && ($0 == "id" || $0 == "outcome") }
         let columns = present.map { "'\($0)'" }.joined(separator: ", ")
-        throw TableError(file: file, line: line, message: "this table has \(columns) columns like a decision table but no \(missing.map { "'\($0)'" }.joined(separator: " or ")) column, so none of its rows would run: add \(missing.count == 1 ? "it" : "them"), or rename the other columns if it is not a decision table")
+        // A column that is a typo of a missing one: name it, so the fix is a rename.
+        let typos = missing.compactMap { name in header.first { !requiredColumns.contains($0) && Suggestion.closest(to: $0, among: [name]) != nil }.map { (name, $0) } }
+        let didYouMean = typos.map { " Did you mean '\($0.0)' for the column '\($0.1)'?" }.joined()
+        throw TableError(file: file, line: line, message: "this table has \(columns) columns like a decision table but no \(missing.map { "'\($0)'" }.joined(separator: " or ")) column, so none of its rows would run.\(didYouMean) \(typos.isEmpty ? "Add" : "Rename or add") \(missing.count == 1 ? "it" : "them"), or rename the other columns if it is not a decision table")
     }
 
     /// Runs one row: decides its request under its policy and compares every expected column.

@@ -215,7 +215,10 @@ enum FleetTables {
             if want != got { mismatches.append("\(column): expected \(want), got \(got)") }
         }
         compare("outcome", outcome.rawValue, decision.outcome.rawValue)
-        if let to = expected.to { compare("to", to?.rawValue ?? "-", decision.delivers ? decision.receiverApp?.rawValue ?? "-" : "-") }
+        // `to` as in a single-app table: the app that receives something (the content, a dummy file), `-` for nobody.
+        if let to = expected.to {
+            compare("to", to?.rawValue ?? "-", decision.outcome == .deny ? "-" : (decision.receiverApp ?? decision.sender.target)?.rawValue ?? "-")
+        }
         if let rule = expected.rule { compare("sender rule", rule.rawValue, decision.sender.rule.rawValue) }
         if let rule = row.receiverRule { compare("receiver rule", rule?.rawValue ?? "-", decision.receiver?.rule.rawValue ?? "-") }
         func callbacks(_ list: [Callback]) -> String { list.isEmpty ? "-" : list.map(\.description).joined(separator: "; ") }

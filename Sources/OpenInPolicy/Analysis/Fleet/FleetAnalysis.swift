@@ -241,6 +241,12 @@ public struct AnalyzedDevice: Sendable {
 
     /// The counts of a set of paths from one app: the nodes reached, those outside, and the paths
     /// into `target` (every outside node when `nil`).
+    /// As ``summary(of:to:)``, with the gated set given as a test on each node reached (the CLI's `--to`,
+    /// which may stand for any other app, or compare IDs ignoring case for Intune).
+    package func summary(of paths: [FleetPath], gatedBy inSet: (FleetNode) -> Bool) -> FleetPathSummary {
+        FleetPathSummary(reachable: paths.count, outside: paths.filter { isOutside($0.to) }.count, paths: paths.filter { inSet($0.to) }.count)
+    }
+
     public func summary(of paths: [FleetPath], to target: BundleID? = nil) -> FleetPathSummary {
         var outside = 0, gated = 0
         for path in paths {

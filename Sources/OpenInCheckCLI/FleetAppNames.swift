@@ -1,0 +1,160 @@
+import OpenInPolicy
+
+/// The apps a fleet knows (either vendor), for checking the bundle IDs typed on `fleet paths` and
+/// `fleet eval`: a misspelt `--from` or `--to` must never pass a leak gate as "not installed" or
+/// "no path" (a check that checked nothing).
+///
+/// - A sender (`--from`, a request's `from`) must be an app the fleet knows: its documents are the
+///   question. An app the fleet does not manage is asked about by listing it (AppConnect: under
+///   `apps` with `"appconnect": false`; Intune: under the devices file's `apps`).
+/// - A receiver (`--to`, a request's `target`) the fleet does not know is "any other app", unless it
+///   is one or two edits from an app the fleet knows: then it is taken for a typo (an error with
+///   "Did you mean").
+/// - An app the fleet knows that a device does not install is a statement naming the devices that do.
+struct FleetAppNames {
+    /// What a typed receiver is.
+    enum Receiver: Equatable {
+        /// An app the fleet knows, or native Mail.
+        case known
+        /// An app the fleet does not know: "any other app".
+        case anyOtherApp
+    }
+
+    /// Every app the fleet knows, in file order: its listed apps, then every device's installed apps
+    /// and scheme handlers (and, for Intune, every app a policy targets), each once.
+    let known: [BundleID]
+    /// Each device profile's installed apps, in file order.
+    let installed: [(device: String, apps: [BundleID])]
+    /// Whether bundle IDs name the same app ignoring ASCII case (Intune) or byte for byte (AppConnect).
+    let ignoringCase: Bool
+    /// The file the apps come from, for messages.
+    let file: String
+    /// How to make an app known, for messages.
+    let howToList: String
+
+    init(_ fleet: Fleet, file: String) {
+        var known: [BundleID] = []
+        func add(_ id: BundleID) { if !known.contains(id) { known.append(id) } }
+        for app in fleet.apps { add(app.bundleID) }
+        for device in fleet.devices {
+            for id in device.installed { add(id) }
+            for id in device.facts.schemeHandlers.values.sorted() { add(id) }
+        }
+        self.known = known
+        installed = fleet.devices.map { ($0.name, $0.installed) }
+        ignoringCase = false
+        self.file = file
+        howToList = "list it under apps with \"appconnect\": false"
+    }
+
+    init(_ fleet: IntuneFleet, policies: String, devicesFile: String?) {
+        var known: [BundleID] = []
+        func add(_ id: BundleID) { if !known.contains(where: { ExactText.sameIgnoringASCIICase($0.rawValue, id.rawValue) }) { known.append(id) } }
+        for app in fleet.apps { add(app.bundleID) }
+        for device in fleet.devices {
+            for id in device.installed { add(id) }
+            for handler in device.schemeHandlers { add(handler.app) }
+        }
+        for policy in fleet.policies {
+            for id in policy.apps { add(id) }
+        }
+        self.known = known
+        installed = fleet.devices.map { ($0.name, $0.installed) }
+        ignoringCase = true
+        file = "the policies in \(policies) or the devices file \(devicesFile ?? "")"
+        howToList = "list it under the devices file's apps"
+    }
+
+    /// The apps a fleet of either vendor knows.
+    init(_ vendor: VendorFleet, file: String, devicesFile: String?) {
+        switch vendor {
+        case .appConnect(let fleet): self.init(fleet, file: file)
+        case .intune(let fleet): self.init(fleet, policies: file, devicesFile: devicesFile)
+        }
+    }
+
+    func same(_ a: BundleID, _ b: BundleID) -> Bool {
+        ignoringCase ? ExactText.sameIgnoringASCIICase(a.rawValue, b.rawValue) : a == b
+    }
+
+    func isKnown(_ id: BundleID) -> Bool { id.isNativeMail || known.contains { same($0, id) } }
+
+    /// Checks a sender the user typed.
+    /// - Parameter what: how the message names it (`--from`, `"from"`).
+    /// - Throws: a message naming the file, the nearest app and the fix, when the fleet does not know it.
+    func checkSender(_ id: BundleID, what: String, orAll: Bool = false) throws(FleetAppNames.Unknown) {
+        if isKnown(id) { return }
+        let names = known.map(\.rawValue)
+        var message = "\(what): \(id) is not an app of \(file)."
+        message += Suggestion.phrase(for: id.rawValue, among: names)
+        message += " Give one of its apps\(orAll ? " (or all, for every app)" : "")\(listing(names)); to ask about an app it does not manage, \(howToList)"
+        throw Unknown(message: message)
+    }
+
+    /// Checks a receiver the user typed: an app the fleet knows, or "any other app".
+    /// - Throws: a message with "Did you mean" when an unknown ID is one or two edits from an app the fleet knows.
+    func checkReceiver(_ id: BundleID, what: String) throws(FleetAppNames.Unknown) -> Receiver {
+        if isKnown(id) { return .known }
+        if let near = nearest(to: id) {
+            throw Unknown(message: "\(what): \(id) is not an app of \(file). Did you mean '\(near)'? An ID the fleet does not know stands for any other app, but one within two edits of one of its apps is taken for a typo: correct it, or, if it is another app, \(howToList)")
+        }
+        return .anyOtherApp
+    }
+
+    /// The known app one or two edits (insertions, deletions, substitutions, swaps of neighbours) from
+    /// `id`, the nearest first; letter case counts for AppConnect (IDs are case sensitive) and not for Intune.
+    func nearest(to id: BundleID) -> BundleID? {
+        let typed = Array(ignoringCase ? ExactText.asciiLowercased(id.rawValue) : id.rawValue)
+        var best: (id: BundleID, distance: Int)? = nil
+        for candidate in known where abs(candidate.rawValue.utf8.count - typed.count) <= 2 {
+            let text = Array(ignoringCase ? ExactText.asciiLowercased(candidate.rawValue) : candidate.rawValue)
+            let distance = Suggestion.editDistance(typed, text)
+            if distance <= 2, distance < (best?.distance ?? 3) { best = (candidate, distance) }
+        }
+        return best?.id
+    }
+
+    /// Checks a request's sender and target (`from`, `target`), as a line of a stream or flags name them.
+    /// - Throws: ``Unknown`` as ``checkSender(_:what:orAll:)`` and ``checkReceiver(_:what:)``.
+    func check(_ request: FleetRequest, flags: Bool) throws(FleetAppNames.Unknown) {
+        try checkSender(request.from, what: flags ? "--from" : "\"from\"")
+        // A keyboard's target is a keyboard extension, not an app of the fleet.
+        if let target = request.target, request.channel != .keyboard { _ = try checkReceiver(target, what: flags ? "--target" : "\"target\"") }
+    }
+
+    /// What a text answer on `device` adds about the request's apps: a target the fleet does not know
+    /// (any other app), a sender or target the device does not install (and which devices do).
+    func notes(_ request: FleetRequest, device: String) -> [String] {
+        var notes: [String] = []
+        func installedHere(_ id: BundleID) -> Bool { id.isNativeMail || devices(installing: id).contains { ExactText.same($0, device) } }
+        if !installedHere(request.from) { notes.append("\(request.from) is not installed on this device (\(whereInstalled(request.from)))") }
+        if let target = request.target, request.channel != .keyboard {
+            if !isKnown(target) {
+                notes.append("\(target) is not an app of \(file): decided as any other app")
+            } else if !installedHere(target) {
+                notes.append("\(target) is not installed on this device (\(whereInstalled(target)))")
+            }
+        }
+        return notes
+    }
+
+    /// The devices that install `id`, in file order.
+    func devices(installing id: BundleID) -> [String] {
+        installed.filter { $0.apps.contains { same($0, id) } }.map(\.device)
+    }
+
+    /// "installed on a, b" or "no device profile installs it".
+    func whereInstalled(_ id: BundleID) -> String {
+        let names = devices(installing: id)
+        return names.isEmpty ? "no device profile installs it" : "installed on " + names.map { DecisionText.escaped($0) }.joined(separator: ", ")
+    }
+
+    private func listing(_ names: [String]) -> String {
+        names.isEmpty ? ": it lists none" : names.count <= 12 ? ": " + names.joined(separator: ", ") : ": \(names.prefix(12).joined(separator: ", ")) and \(names.count - 12) more"
+    }
+
+    /// A typed bundle ID the fleet does not know, as an error message.
+    struct Unknown: Error {
+        let message: String
+    }
+}
