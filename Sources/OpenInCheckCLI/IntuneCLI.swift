@@ -34,15 +34,22 @@ enum VendorFiles {
             console.stderr.write("note: \(DecisionText.escaped(file)) skipped: it holds \(DecisionText.escaped(type)), not an iOS app protection policy\n")
         }
         var fleet = IntuneFleet(policies: export.policies, file: path)
+        var groups: [(name: String, apps: [BundleID])] = []
         if let devicesPath {
             let bytes = try ByteSource.readFile(path: devicesPath, what: "Intune devices file")
             do throws(FormatError) {
                 (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(bytes, file: devicesPath)
+                groups = try IntuneDevicesJSON.appGroups(bytes, file: devicesPath)
             } catch {
                 throw .invalidInput(error.description)
             }
         }
-        do throws(FleetError) { try fleet.checkConflicts() } catch { throw .invalidInput(error.description) }
+        do throws(FleetError) {
+            try fleet.resolveAppGroups(groups, devicesFile: devicesPath != nil)
+            try fleet.checkConflicts()
+        } catch {
+            throw .invalidInput(error.description)
+        }
         return fleet
     }
 

@@ -19,6 +19,16 @@ public struct IntuneFleet: Sendable {
         self.file = file
     }
 
+    /// Resolves the apps of every policy that names an app group its export does not list
+    /// (``IntuneAppGroups/resolve(_:groups:apps:file:)``), with the devices file's `appGroups` and apps.
+    /// - Parameter devicesFile: whether the fleet has a devices file (``apps`` then says which apps have the SDK).
+    /// - Throws: ``FleetError`` for a group nothing resolves.
+    public mutating func resolveAppGroups(_ groups: [(name: String, apps: [BundleID])], devicesFile: Bool = true) throws(FleetError) {
+        for index in policies.indices {
+            try IntuneAppGroups.resolve(&policies[index], groups: groups, apps: devicesFile ? apps : nil, file: file)
+        }
+    }
+
     /// The policy that targets `app` (bundle IDs compared ignoring ASCII case), if any.
     public func policy(for app: BundleID) -> IntunePolicy? { policies.first { $0.targets(app) } }
 
@@ -224,7 +234,7 @@ public enum IntuneDevicesJSON {
 
     static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
         let root = JSONCursor(value)
-        let fields = try root.members(allowed: ["description", "apps", "devices"], what: "the Intune devices file")
+        let fields = try root.members(allowed: ["description", "apps", "devices", "appGroups"], what: "the Intune devices file")
         if let description = fields["description"] { _ = try description.string() }
         var apps: [IntuneApp] = []
         for element in try fields["apps"]?.elements(what: "apps {\"bundleID\", \"intuneSDKVersion\"}") ?? [] {
@@ -266,6 +276,46 @@ public enum IntuneDevicesJSON {
                                                schemeHandlers: handlers, mdmManagedApps: mdm))
         }
         return (apps, devices)
+    }
+
+    /// Reads a devices file's `appGroups`: `{"allCoreMicrosoftApps": [BUNDLE_ID, ...], "allMicrosoftApps": [...]}`,
+    /// the tenant's members of each group (`Rules/intune/README.md`, "App groups"); empty when the file has none.
+    /// - Throws: ``FormatError`` located in `file` for an unknown group (with "Did you mean"), a malformed
+    ///   bundle ID, or an app listed twice in a group.
+    public static func appGroups<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(name: String, apps: [BundleID])] where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try JSONReader().read(bytes)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        do throws(FormatError) {
+            return try appGroups(value)
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+
+    static func appGroups(_ value: JSONValue) throws(FormatError) -> [(name: String, apps: [BundleID])] {
+        guard case .object(let object) = value, let member = object.member("appGroups") else { return [] }
+        let field = JSONCursor(member.value, path: "appGroups", position: member.valuePosition)
+        var groups: [(name: String, apps: [BundleID])] = []
+        for (name, cursor, keyPosition) in try field.anyMembers(what: "app groups {\"allCoreMicrosoftApps\": [BUNDLE_ID, ...], \"allMicrosoftApps\": [...]}") {
+            guard ExactText.isOne(name, of: IntuneAppGroups.listable) else {
+                let others = ExactText.isOne(name, of: IntuneAppGroups.names)
+                    ? " (\(name) is not listed here: selectedPublicApps is the policy's own apps, allApps every app with an intuneSDKVersion)" : ""
+                throw FormatError("appGroups.\(name): unknown app group\(others): groups are \(IntuneAppGroups.listable.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: IntuneAppGroups.names))",
+                                  at: keyPosition)
+            }
+            var apps: [BundleID] = []
+            for element in try cursor.elements(what: "bundle IDs") {
+                let id = try bundleID(element)
+                if IntuneBundleID.contains(apps, id) { throw element.error("\(id) is listed twice in \(name): list each app once") }
+                apps.append(id)
+            }
+            groups.append((name, apps))
+        }
+        return groups
     }
 
     static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {
