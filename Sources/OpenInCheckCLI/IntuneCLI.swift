@@ -78,10 +78,10 @@ enum IntuneFleetOutput {
             return decisions
         }
         switch requests {
-        case .flags(let from, let channel, let target, let url, let document):
+        case .flags(let from, let channel, let target, let url, let document, let location):
             let request: FleetRequest
             do throws(FleetError) {
-                request = try FleetRecord.request(from: from, channel: channel, target: target, url: url, document: document)
+                request = try FleetRecord.request(from: from, channel: channel, target: target, url: url, document: document, location: location)
             } catch {
                 throw .invalidInput(error.message)
             }
@@ -156,6 +156,7 @@ enum IntuneFleetOutput {
                     .init("channel", .string(decision.request.channel.rawValue))]
         if let target = decision.request.target { members.append(.init("target", .string(target.rawValue))) }
         if let url = decision.request.url { members.append(.init("url", .string(url.rawValue))) }
+        if let location = decision.request.location { members.append(.init("location", .string(location.rawValue))) }
         members.append(.init("outcome", .string(decision.outcome.rawValue)))
         if let to = decision.receiverApp, decision.outcome != .deny { members.append(.init("to", .string(to.rawValue))) }
         members.append(.init("sender", side(decision.request.from, decision.sender)))
@@ -169,14 +170,19 @@ enum IntuneFleetOutput {
     }
 
     static func block(_ decision: IntuneFleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil) -> String {
-        let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? ""
+        let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? decision.request.location?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
         text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
-        text += "  sender    \(decision.sender.outcome)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
+        let audience = decision.sender.audience.map { " (audience \($0.rawValue))" } ?? ""
+        text += "  sender    \(decision.sender.outcome)\(audience)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
         if let receiver = decision.receiver {
             text += "  receiver  \(receiver.outcome)  [\(receiver.rule)]  \(DecisionText.escaped(receiver.reason))\n"
         } else if decision.request.channel == .keyboard {
             text += "  receiver  -  (a keyboard extension is not an app receiving data: the sender alone decides)\n"
+        } else if let location = decision.request.locationRequest {
+            text += "  receiver  -  (\(location.channel == .saveAs ? "a save to a location" : "data opened from a location"): the app's own policy alone decides)\n"
+        } else if decision.request.channel == .copy || decision.request.channel == .print {
+            text += "  receiver  -  (\(decision.request.channel == .copy ? "a copy's audience is who may paste it" : "a print goes to no app"): the sender alone decides)\n"
         } else {
             text += "  receiver  -  (no policy-managed receiver decides)\n"
         }

@@ -93,7 +93,7 @@ extension FleetDevice {
             return true
         }
         let targeted = receiverIDs.map { target in
-            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel, target: target, document: FleetDevice.documentName) }
+            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: target, document: FleetDevice.documentName) }
         }
         let openURL = receivers.map { node -> ShareRequest? in
             guard case .app(let id) = node, isInstalled(id), let scheme = customScheme(handledBy: id),

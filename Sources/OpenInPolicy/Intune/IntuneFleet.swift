@@ -130,7 +130,12 @@ final class IntuneDeviceIndex: @unchecked Sendable {
     func isManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(managed, app) }
 
     func decide(_ request: FleetRequest) -> IntuneFleetDecision {
-        let sender = IntuneEvaluator(context: context(for: request.from)).decide(request.senderRequest)
+        guard let senderRequest = request.senderRequest else {
+            // Save As and Open into Org documents name a location: the app's own policy alone decides.
+            let decision = IntuneEvaluator(context: context(for: request.from)).decide(request.locationRequest!)
+            return IntuneFleetDecision(device: device.name, request: request, outcome: decision.outcome, sender: decision, receiver: nil, receiverApp: nil)
+        }
+        let sender = IntuneEvaluator(context: context(for: request.from)).decide(senderRequest)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
         var receiverApp = sender.outcome == .deny ? nil : sender.target
         if request.channel == .paste, delivers { receiverApp = request.target }
