@@ -370,12 +370,19 @@ extension IntuneFleet {
             }
         }
         var keyboards: [Outcome?] = []
+        var oneSided: [FleetOneSided] = []
         for sender in senders {
             for keyboard in [FleetMatrix.thirdPartyKeyboard, .systemKeyboard] {
                 keyboards.append(index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: keyboard)).outcome)
             }
+            let evaluator = IntuneEvaluator(context: index.context(for: sender))
+            func outcomes(_ channel: IntuneLocationChannel) -> [(location: IntuneDataLocation, outcome: Outcome)] {
+                channel.locations.map { ($0, evaluator.decide(try! IntuneLocationRequest(channel: channel, location: $0)).outcome) }
+            }
+            oneSided.append(FleetOneSided(copy: evaluator.decide(try! ShareRequest(channel: .copy)), print: evaluator.decide(try! ShareRequest(channel: .print)),
+                                          saveAs: outcomes(.saveAs), openInto: outcomes(.openIntoOrgDocument)))
         }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards)
+        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards, oneSided: oneSided)
     }
 }
 
