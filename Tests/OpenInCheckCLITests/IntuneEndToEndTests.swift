@@ -37,7 +37,7 @@ import Testing
         #expect(managed.status == 0, "\(managed.stdout)")
         #expect(managed.stdout.contains("receiver  allow  [intune.receive.all-apps]"))
         let stream = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad", "-"],
-                                         stdin: "{\"id\": 1, \"from\": \"com.acme.viewer\", \"channel\": \"mail-compose\"}\n{\"from\": \"com.acme.viewer\", \"channel\": \"copy\"}\n")
+                                         stdin: "{\"id\": 1, \"from\": \"com.acme.viewer\", \"channel\": \"mail-compose\"}\n{\"from\": \"com.acme.viewer\", \"channel\": \"open-from\"}\n")
         #expect(stream.status == 1)
         let lines = stream.stdout.split(separator: "\n")
         #expect(lines.count == 2)

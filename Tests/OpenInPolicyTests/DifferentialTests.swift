@@ -353,7 +353,8 @@ enum EngineAnswer {
         case .unknownPasteboardPolicy: "unknownPasteboardPolicy"
         case .unknownPrintPolicy: "unknownPrintPolicy"
         case .unknownWebDLPPolicy: "unknownWebDLPPolicy"
-        case .policyKeyNotSet: "policyKeyNotSet"
+        case .intuneConstraint: "intuneConstraint"
+        case .intuneLocation: "intuneLocation"
         case .intuneConstraint: "intuneConstraint"
         }
     }
