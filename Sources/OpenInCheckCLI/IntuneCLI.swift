@@ -173,7 +173,7 @@ enum IntuneFleetOutput {
         let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? decision.request.location?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
         text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
-        let audience = decision.sender.audience.map { " (audience \($0.rawValue))" } ?? ""
+        let audience = decision.request.channel == .copy ? decision.sender.audience.map { " (audience \($0.rawValue))" } ?? "" : ""
         text += "  sender    \(decision.sender.outcome)\(audience)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
         if let receiver = decision.receiver {
             text += "  receiver  \(receiver.outcome)  [\(receiver.rule)]  \(DecisionText.escaped(receiver.reason))\n"

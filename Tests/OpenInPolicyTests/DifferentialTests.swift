@@ -353,9 +353,9 @@ enum EngineAnswer {
         case .unknownPasteboardPolicy: "unknownPasteboardPolicy"
         case .unknownPrintPolicy: "unknownPrintPolicy"
         case .unknownWebDLPPolicy: "unknownWebDLPPolicy"
+        case .policyKeyNotSet: "policyKeyNotSet"
         case .intuneConstraint: "intuneConstraint"
         case .intuneLocation: "intuneLocation"
-        case .intuneConstraint: "intuneConstraint"
         }
     }
 }

@@ -129,13 +129,16 @@ public struct FleetRequest: Sendable, Hashable {
     /// The location of a `save-as` or `open-into-org-document` request.
     public var location: IntuneDataLocation? { locationRequest?.location }
 
-    /// Creates a request, checking that the channel has what it needs (a `paste` names its `target`;
+    /// Creates a request, checking that the channel has what it needs (a `paste` names its `target`, a
+    /// `copy` none;
     /// `save-as` and `open-into-org-document` name a `location` and nothing else).
     /// - Throws: ``InputError`` as ``ShareRequest/init(channel:target:url:document:)``, and
     ///   ``InputError/intuneLocation(_:)`` for a missing, unknown or unexpected location.
     public init(from: BundleID, channel: FleetChannel, target: BundleID? = nil, url: ShareURL? = nil, document: String? = nil,
                 location: String? = nil) throws(InputError) {
         if channel == .paste, target == nil { throw .missingTarget(.copy) }
+        // A fleet's copy names no target: its audience says who may paste it; a copy pasted into an app is `paste`.
+        if channel == .copy, target != nil { throw .unexpectedField("target", .copy) }
         self.from = from
         self.channel = channel
         if let locationChannel = channel.locationChannel {

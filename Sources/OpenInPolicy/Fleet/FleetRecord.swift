@@ -75,6 +75,9 @@ package enum FleetRecord {
             if case .missingTarget = error, fleetChannel == .paste {
                 throw FleetError("paste needs a target: the app the copy is pasted into")
             }
+            if case .unexpectedField("target", _) = error, fleetChannel == .copy {
+                throw FleetError("copy names no target in a fleet: its audience says who may paste the copy; a copy pasted into an app is channel paste, from the app the copy is made in, target the app pasted into")
+            }
             throw FleetError(error.description)
         }
     }
