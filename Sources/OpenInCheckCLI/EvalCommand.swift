@@ -34,7 +34,25 @@ struct EvalCommand: Command, Equatable {
     /// `--devices`, `--device`, `--from`, `--location`: for an Intune policy (Graph JSON).
     var intune = IntuneOptions()
     /// The AppConnect-only options given (refused when the policy is Intune's).
-    var appConnectOptions: [String] = []
+    var appConnectOptions: [String] {
+        var given: [String] = []
+        func add(_ name: String, _ present: Bool) { if present { given.append(name) } }
+        add("--info-plist", policy.infoPlistPath != nil)
+        add("--build-setting", !policy.buildSettings.isEmpty)
+        add("--config", !policy.config.isEmpty)
+        add("--email-plus-installed", policy.emailPlusInstalled)
+        add("--secure-services", policy.secureServicesAvailable != nil)
+        add("--scheme-handler", !policy.schemeHandlers.isEmpty)
+        add("--app-scheme", !policy.appSchemes.isEmpty)
+        add("--appconnect-app", !policy.appConnectApps.isEmpty)
+        add("--web-dlp", policy.webDLP != nil)
+        add("--web-at-work", policy.webAtWorkInstalled)
+        add("--excluded-activity", !policy.excludedActivities.isEmpty)
+        if case .flags(let flags) = requests { add("--source", flags.source != nil) }
+        add("--max-line-length", maxLineLength != RequestStream.defaultMaxLineLength)
+        add("--summary", summary)
+        return given
+    }
 
     /// The options of `eval` on an Intune app protection policy.
     struct IntuneOptions: Sendable, Equatable {
@@ -172,9 +190,6 @@ struct EvalCommand: Command, Equatable {
         var command = EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
         command.intune = IntuneOptions(devicesPath: options.value("--devices"), device: options.value("--device"), from: options.value("--from"),
                                        location: options.value("--location"))
-        let appConnectNames = (PolicyOptions.specs + requestSpecs).map(\.name)
-            .filter { !["--policy", "--channel", "--target", "--url", "--document", "--format", "--explain", "--max-file-size"].contains($0) }
-        command.appConnectOptions = appConnectNames.filter { options.value($0) != nil || options.has($0) || !options.all($0).isEmpty }
         if let text = options.value("--max-line-length") {
             if case .flags = requests {
                 throw UsageError("'--max-line-length' limits the lines of a stream; it cannot be used with --channel", verb: "eval")
@@ -206,7 +221,11 @@ struct EvalCommand: Command, Equatable {
         do throws(CLIError) {
             inputs = try policy.load()
         } catch {
-            if (try? VendorFiles.isIntune(policy.policyPath)) == true { return try runIntune(console) }
+            // A folder is Intune's only when it holds iOS app protection policies; otherwise the AppConnect error stands.
+            if (try? VendorFiles.isIntune(policy.policyPath)) == true,
+               DecisionTables.subpaths(of: policy.policyPath) == nil || (try? IntuneGraphJSON.read(path: policy.policyPath)) != nil {
+                return try runIntune(console)
+            }
             throw error
         }
         switch requests {
