@@ -45,8 +45,10 @@ public enum IntuneAppGroups {
 
     /// Resolves `policy`'s apps when it targets a group its export does not list.
     /// - Parameters:
+    ///   - policy: the policy; its ``IntunePolicy/apps`` are set when it names a group its export does not list.
     ///   - groups: the devices file's `appGroups`, by group name.
     ///   - apps: the devices file's apps; `nil` when there is no devices file.
+    ///   - file: the policies' file, for the error.
     /// - Throws: ``FleetError`` for All Microsoft apps (or All apps) with nothing to resolve it from.
     public static func resolve(_ policy: inout IntunePolicy, groups: [(name: String, apps: [BundleID])], apps: [IntuneApp]?, file: String? = nil) throws(FleetError) {
         guard policy.appsFromGroup == .unresolved, let group = policy.appGroupType else { return }

@@ -21,7 +21,9 @@ public struct IntuneFleet: Sendable {
 
     /// Resolves the apps of every policy that names an app group its export does not list
     /// (``IntuneAppGroups/resolve(_:groups:apps:file:)``), with the devices file's `appGroups` and apps.
-    /// - Parameter devicesFile: whether the fleet has a devices file (``apps`` then says which apps have the SDK).
+    /// - Parameters:
+    ///   - groups: the devices file's `appGroups` (``IntuneDevicesJSON/appGroups(_:file:)``).
+    ///   - devicesFile: whether the fleet has a devices file (``apps`` then says which apps have the SDK).
     /// - Throws: ``FleetError`` for a group nothing resolves.
     public mutating func resolveAppGroups(_ groups: [(name: String, apps: [BundleID])], devicesFile: Bool = true) throws(FleetError) {
         for index in policies.indices {
