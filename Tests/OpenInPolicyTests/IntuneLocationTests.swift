@@ -83,7 +83,7 @@ struct IntuneLocationTests {
         do {
             try microsoft.resolveAppGroups([])
         } catch {
-            #expect(error.description.contains("\"appGroups\": {\"allMicrosoftApps\": [\"BUNDLE_ID\", ...]}") && error.description.hasPrefix("g.json"), "\(error)")
+            #expect(error.description.contains("\"appGroups\": {\"allMicrosoftApps\": [\"BUNDLE_ID\", ...]}") && error.description.hasPrefix("g.json:1: "), "\(error)")
         }
         try microsoft.resolveAppGroups([("allMicrosoftApps", [try BundleID("com.microsoft.Office.Outlook")])])
         #expect(microsoft.policies[0].targets(try BundleID("com.microsoft.office.outlook")))

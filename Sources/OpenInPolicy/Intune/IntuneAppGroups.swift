@@ -58,18 +58,19 @@ public enum IntuneAppGroups {
             return
         }
         let name = JSONWriter.quoted(policy.displayName)
+        let file = policy.appGroupFile ?? file, line = policy.appGroupFile == nil ? nil : policy.appGroupLine
         switch group {
         case "allCoreMicrosoftApps":
             policy.apps = coreMicrosoftApps
             policy.appsFromGroup = .builtInList
         case "allApps":
             guard let apps else {
-                throw FleetError("policy \(name) targets allApps (every app with the Intune SDK), and there is no devices file to say which apps have it: give --devices FILE, with intuneSDKVersion for each app that has the Intune SDK", file: file)
+                throw FleetError("policy \(name) targets allApps (every app with the Intune SDK), and there is no devices file to say which apps have it: give --devices FILE, with intuneSDKVersion for each app that has the Intune SDK", file: file, line: line)
             }
             policy.apps = apps.filter { $0.intuneSDKVersion != nil }.map(\.bundleID)
             policy.appsFromGroup = .appsWithIntuneSDK
         default:
-            throw FleetError("policy \(name) targets \(group), and its export lists no apps: Microsoft keeps that group's members up to date and publishes no fixed list, so name them in the devices file: \"appGroups\": {\"\(group)\": [\"BUNDLE_ID\", ...]} (your tenant's list: GET /beta/deviceAppManagement/iosManagedAppProtections/{id}?$expand=apps)", file: file)
+            throw FleetError("policy \(name) targets \(group), and its export lists no apps: Microsoft keeps that group's members up to date and publishes no fixed list, so name them in the devices file: \"appGroups\": {\"\(group)\": [\"BUNDLE_ID\", ...]} (your tenant's list: GET /beta/deviceAppManagement/iosManagedAppProtections/{id}?$expand=apps)", file: file, line: line)
         }
     }
 }

@@ -98,7 +98,9 @@ public enum IntuneGraphJSON {
             if byte == 0x0A { line += 1; column = 1 } else if byte == 0x20 || byte == 0x09 || byte == 0x0D { column += 1 } else { break }
         }
         do throws(FormatError) {
-            return try read(value, at: JSONPosition(line: line, column: column))
+            var policies = try read(value, at: JSONPosition(line: line, column: column))
+            for index in policies.indices where policies[index].appGroupLine != nil { policies[index].appGroupFile = file }
+            return policies
         } catch {
             throw error.inFile(file)
         }
@@ -205,6 +207,7 @@ public enum IntuneGraphJSON {
                     throw field.error("unknown targetedManagedAppGroupType \(JSONWriter.quoted(group)): use \(groups.joined(separator: ", ")).\(Suggestion.phrase(for: group, among: groups))")
                 }
                 policy.appGroupType = group
+                policy.appGroupLine = member.keyPosition?.line
             case "apps":
                 policy.apps = try readApps(field)
                 sawApps = true
