@@ -267,7 +267,13 @@ struct EvalCommand: Command, Equatable {
             if case .flags(let from, _, _, _, _, _) = fleetRequests, let id = try? BundleID(from) { installed = [id] } else { installed = [] }
             fleet.devices = [IntuneDeviceProfile(name: "-", installed: installed)]
         }
-        return try IntuneFleetOutput.eval(fleetRequests, fleet: fleet, device: intune.device, format: format, explain: explain, console: console)
+        let devices: [AnalyzedDevice]
+        do throws(FleetError) {
+            devices = try FleetAnalysis(fleet, devicesFile: intune.devicesPath).devices(named: intune.device)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+        return try FleetEval.run(fleetRequests, devices: devices, format: format, explain: explain, console: console)
     }
 
     /// The library's message, plus the flag that sets the missing key when there is one

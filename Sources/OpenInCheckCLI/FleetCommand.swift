@@ -95,9 +95,15 @@ struct FleetCommand: Command {
                       "to"?, "sender": {"app", "rule", "outcome", "audience"?, "callbacks",
                       "reason", "dummyFileName"?}, "receiver": {…} | null, "explanation"?};
                       an invalid line gives {"line", "id"?, "device"?, "error"}.
-              paths   Where the from app's documents can end up on each device: every app
-                      reachable, each with its shortest chain; per hop the channel and the rules
-                      that let the document go. A web address (http, https) carries no document
+              paths   Where the from app's documents can end up on each device: first the zone
+                      of trust (who is inside, what outside means) and the counts (apps reached,
+                      outside, paths to the --to set); then every app reachable, each with its
+                      shortest chain and the apps that deliver to it directly ("delivered by",
+                      at most 10 named); per hop the channel, the rules that let the document go
+                      and the settings behind them (side, app, key = value, policy, how it
+                      reaches the app, file:line). JSON adds "zone", "summary", "deliveredBy",
+                      and per hop "settings" and "reproduce" (the fleet eval command that
+                      decides it alone). A web address (http, https) carries no document
                       and is not followed, nor is keyboard (typing moves no document). --from all:
                       the same for every fleet app installed on the device, in file order, one
                       block (or JSON record) each, streamed.
@@ -249,39 +255,7 @@ struct FleetCommand: Command {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        switch subverb {
-        case .eval(let requests, let format, let explain):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
-        case .matrix(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                var matrices: [FleetMatrix] = []
-                for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
-                    do throws(FleetError) { matrices.append(try fleet.matrix(device: name)) } catch { throw FleetOutput.fail(error) }
-                }
-                return FleetOutput.print(matrices, format: format, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
-        case .paths(let from, let to, let maxHops, let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
-        case .lint(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return FleetOutput.lint(IntuneLint.findings(fleet), checks: IntuneLint.checks, file: fleetPath, format: format, console: console)
-            }
-            return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
-        case .diff(let old, let new, let format, let rows):
+        if case .diff(let old, let new, let format, let rows) = subverb {
             let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
             if oldIsIntune || newIsIntune || rows {
                 return try IntuneFleetOutput.diff(old: try VendorFiles.load(old, devices: devicesPath, console: console),
@@ -289,6 +263,28 @@ struct FleetCommand: Command {
                                                   device: device, format: format, rows: rows, console: console)
             }
             return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
+        }
+        // One fleet, of either vendor, loaded once; every subverb below runs on it.
+        let analysis = try VendorFiles.analysis(fleetPath, devices: devicesPath, console: console)
+        func devices() throws(CLIError) -> [AnalyzedDevice] {
+            do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
+        }
+        switch subverb {
+        case .eval(let requests, let format, let explain):
+            return try FleetEval.run(requests, devices: try devices(), format: format, explain: explain, console: console)
+        case .matrix(let format):
+            var matrices: [FleetMatrix] = []
+            for device in try devices() {
+                do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw FleetOutput.fail(error) }
+            }
+            return FleetOutput.print(matrices, format: format, console: console)
+        case .paths(let from, let to, let maxHops, let format):
+            return try FleetOutput.paths(try devices(), from: from, to: to, maxHops: maxHops, format: format, console: console)
+        case .lint(let format):
+            let lint = analysis.lint()
+            return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
+        case .diff:
+            preconditionFailure("diff is handled above")
         }
     }
 }

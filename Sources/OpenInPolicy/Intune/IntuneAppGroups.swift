@@ -58,7 +58,8 @@ public enum IntuneAppGroups {
             return
         }
         let name = JSONWriter.quoted(policy.displayName)
-        let file = policy.appGroupFile ?? file, line = policy.appGroupFile == nil ? nil : policy.appGroupLine
+        // Where the export names the group: its own file (an export folder's), else the policies' file.
+        let file = policy.sources.file ?? file, line = policy.sources.file == nil ? nil : policy.sources.keys["appGroupType"]?.line
         switch group {
         case "allCoreMicrosoftApps":
             policy.apps = coreMicrosoftApps

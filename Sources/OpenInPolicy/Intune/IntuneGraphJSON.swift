@@ -99,7 +99,7 @@ public enum IntuneGraphJSON {
         }
         do throws(FormatError) {
             var policies = try read(value, at: JSONPosition(line: line, column: column))
-            for index in policies.indices where policies[index].appGroupLine != nil { policies[index].appGroupFile = file }
+            for index in policies.indices { policies[index].sources.file = file }
             return policies
         } catch {
             throw error.inFile(file)
@@ -152,6 +152,7 @@ public enum IntuneGraphJSON {
         }
         let known = dataTransferProperties + ignoredProperties.map(\.name)
         var policy = IntunePolicy(displayName: "")
+        policy.sources = SettingSources(object: cursor)
         var sawName = false
         var sawApps = false
         for member in object.members {
@@ -172,6 +173,7 @@ public enum IntuneGraphJSON {
                                   at: member.keyPosition)
             }
             if case .null = member.value { continue }
+            policy.sources.keys[key] = ValueSource(field)
             switch key {
             case "displayName": policy.displayName = try field.string(); sawName = true
             case "id": policy.id = try field.string()
@@ -207,7 +209,6 @@ public enum IntuneGraphJSON {
                     throw field.error("unknown targetedManagedAppGroupType \(JSONWriter.quoted(group)): use \(groups.joined(separator: ", ")).\(Suggestion.phrase(for: group, among: groups))")
                 }
                 policy.appGroupType = group
-                policy.appGroupLine = member.keyPosition?.line
             case "apps":
                 policy.apps = try readApps(field)
                 sawApps = true

@@ -61,11 +61,10 @@ public struct IntunePolicy: Sendable, Hashable {
     /// Where ``apps`` came from when the export lists none and names an app group (`allCoreMicrosoftApps`,
     /// `allMicrosoftApps`, `allApps`); `nil` when the export lists its apps. See ``IntuneAppGroups``.
     public var appsFromGroup: IntuneAppGroupSource?
-    /// Where the export names its `appGroupType` (file and line), for an error about the group.
-    var appGroupFile: String?
-    var appGroupLine: Int?
     /// The targeted apps: `apps[].mobileAppIdentifier.bundleId`, as Intune stores them.
     public var apps: [BundleID] = []
+    /// Where the policy and each of its properties were read (not part of its value).
+    var sources = SettingSources()
 
     /// A policy with every setting at its documented default, targeting no app.
     public init(displayName: String) { self.displayName = displayName }
