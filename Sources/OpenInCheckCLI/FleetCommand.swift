@@ -127,7 +127,7 @@ struct FleetCommand: Command {
             file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
             app's intuneSDKVersion, and appGroups (the apps of allCoreMicrosoftApps and
             allMicrosoftApps, for a policy that names the group and lists no apps); matrix shows the targeted apps as senders (encr = deliver-encrypted);
-            lint runs the Intune checks IN001-IN010; paths follows readable deliveries
+            lint runs the Intune checks IN001-IN009; paths follows readable deliveries
             (an encrypted one carries nothing), "outside" being the apps no policy manages,
             --from all starting from each policy-managed app installed on the device.
 
