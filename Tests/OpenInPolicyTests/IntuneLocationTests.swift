@@ -46,7 +46,7 @@ struct IntuneLocationTests {
     func levelThreeDecisions() throws {
         let fleet = try Self.fleet(Self.framework[2], devices: "\(Self.examples)/framework-devices.json")
         let word = try BundleID("com.microsoft.Office.Word")
-        func decide(_ channel: FleetChannel, _ location: String? = nil) throws -> IntuneFleetDecision {
+        func decide(_ channel: FleetChannel, _ location: String? = nil) throws -> FleetDecision {
             try fleet.decide(device: "byod-iphone", try FleetRequest(from: word, channel: channel, location: location))
         }
         #expect(try decide(.print).sender.rule.rawValue == "intune.print.blocked")
