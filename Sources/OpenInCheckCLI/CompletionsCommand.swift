@@ -56,7 +56,10 @@ struct CompletionsCommand: Command, Equatable {
         CLI.verbs.map { verb in (verb, verb.specs.map(\.name) + ["--help"]) }
     }
     static var verbWords: [String] { CLI.verbs.map(\.name) + ["help"] }
-    static var channels: String { Channel.allCases.map(\.rawValue).joined(separator: " ") }
+    /// `eval`'s channels: the single-app ones, and Intune's location channels (for an Intune policy).
+    static var channels: String { (Channel.allCases.map(\.rawValue) + IntuneLocationChannel.allCases.map(\.rawValue)).joined(separator: " ") }
+    /// The values of `--location` (Intune's `save-as` and `open-into-org-document`).
+    static var locations: String { IntuneDataLocation.allCases.map(\.rawValue).joined(separator: " ") }
     static var shells: String { Shell.allCases.map(\.rawValue).joined(separator: " ") }
     /// `fleet`'s subverbs and channels (its `--channel` takes the fleet's channels).
     static var fleetSubverbs: String { FleetCommand.subverbs.joined(separator: " ") }
@@ -95,6 +98,7 @@ struct CompletionsCommand: Command, Equatable {
                 fi
                 case "$prev" in
                     --channel) COMPREPLY=($(compgen -W "\(channels)" -- "$cur")); return ;;
+                    --location) COMPREPLY=($(compgen -W "\(locations)" -- "$cur")); return ;;
                 esac
                 case "$verb" in
                     help) COMPREPLY=($(compgen -W "\(verbWords.joined(separator: " "))" -- "$cur")); return ;;
@@ -159,6 +163,10 @@ struct CompletionsCommand: Command, Equatable {
                     compadd -- \(channels)
                     return
                 fi
+                if [[ $words[CURRENT-1] == --location ]]; then
+                    compadd -- \(locations)
+                    return
+                fi
                 case $words[2] in
                     help) compadd -- \(verbWords.joined(separator: " ")); return ;;
                     completions) compadd -- \(shells); return ;;
@@ -198,6 +206,8 @@ struct CompletionsCommand: Command, Equatable {
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(verb.name == "fleet" ? fleetChannels : channels)' -d '\(summary)'")
                 } else if verb.name == "fleet", spec.name == "--format" {
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(fleetFormats)' -d '\(summary)'")
+                } else if spec.name == "--location" {
+                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(locations)' -d '\(summary)'")
                 } else if verb.name == "fleet", spec.name == "--from" || spec.name == "--to" {
                     // A bundle ID, or the word for every app (--from all) or the outside set (--to outside).
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(spec.name == "--from" ? "all" : "outside")' -d '\(summary)'")

@@ -31,6 +31,48 @@ struct EvalCommand: Command, Equatable {
     var threads: Int? = nil
     /// `--summary`: counts by outcome and rule on standard error after a stream.
     var summary = false
+    /// `--devices`, `--device`, `--from`, `--location`: for an Intune policy (Graph JSON).
+    var intune = IntuneOptions()
+    /// The AppConnect-only options given (refused when the policy is Intune's).
+    var appConnectOptions: [String] {
+        var given: [String] = []
+        func add(_ name: String, _ present: Bool) { if present { given.append(name) } }
+        add("--info-plist", policy.infoPlistPath != nil)
+        add("--build-setting", !policy.buildSettings.isEmpty)
+        add("--config", !policy.config.isEmpty)
+        add("--email-plus-installed", policy.emailPlusInstalled)
+        add("--secure-services", policy.secureServicesAvailable != nil)
+        add("--scheme-handler", !policy.schemeHandlers.isEmpty)
+        add("--app-scheme", !policy.appSchemes.isEmpty)
+        add("--appconnect-app", !policy.appConnectApps.isEmpty)
+        add("--web-dlp", policy.webDLP != nil)
+        add("--web-at-work", policy.webAtWorkInstalled)
+        add("--excluded-activity", !policy.excludedActivities.isEmpty)
+        if case .flags(let flags) = requests { add("--source", flags.source != nil) }
+        add("--max-line-length", maxLineLength != RequestStream.defaultMaxLineLength)
+        add("--summary", summary)
+        return given
+    }
+
+    /// The options of `eval` on an Intune app protection policy.
+    struct IntuneOptions: Sendable, Equatable {
+        var devicesPath: String? = nil
+        var device: String? = nil
+        var from: String? = nil
+        var location: String? = nil
+
+        /// The names of the options given.
+        var given: [String] {
+            [("--devices", devicesPath), ("--device", device), ("--from", from), ("--location", location)].compactMap { $0.1 == nil ? nil : $0.0 }
+        }
+    }
+
+    static let intuneSpecs: [OptionSpec] = [
+        OptionSpec("--from", value: "BUNDLE_ID", help: "Intune policy: the app whose request it is (a policy targets it, or it is\nunmanaged). Required with --channel."),
+        OptionSpec("--devices", value: "FILE", help: "Intune policy: the devices file (installed apps, SDK versions, appGroups);\nwithout it, no other app is known to be policy-managed."),
+        OptionSpec("--device", value: "NAME", help: "Intune policy: one device profile of --devices (default: every profile)."),
+        OptionSpec("--location", value: "LOCATION", help: "Intune policy: the location of save-as or open-into-org-document."),
+    ]
 
     static let requestSpecs: [OptionSpec] = [
         OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
@@ -44,9 +86,10 @@ struct EvalCommand: Command, Equatable {
         OptionSpec("--max-line-length", value: "BYTES", help: "The longest request line read (default 1048576, 1 MiB); a longer line\ngets an error record. At most 1073741824."),
     ]
 
-    static let specs = PolicyOptions.specs + requestSpecs
+    static let specs = PolicyOptions.specs + requestSpecs + intuneSpecs
 
     static let usage = "openin-check eval --policy FILE [options] (--channel CHANNEL [--target ID] [--url URL] | REQUESTS.jsonl | -)"
+    static let intuneUsage = "openin-check eval --policy INTUNE.json [--devices FILE [--device NAME]] (--from ID --channel CHANNEL [--target ID] [--url URL] [--location LOCATION] | REQUESTS.jsonl | -)"
 
     static let verb = Verb(
         name: "eval",
@@ -57,6 +100,7 @@ struct EvalCommand: Command, Equatable {
             Decide share requests under a policy: one from flags, or a JSON Lines stream.
 
             Usage: \(usage)
+                   \(intuneUsage)
 
             Arguments:
               REQUESTS.jsonl  A JSON Lines file: one request per line,
@@ -80,6 +124,16 @@ struct EvalCommand: Command, Equatable {
                      a blank line is invalid too, so records and lines always match.
               json   the same records, indented: one object for one request, an array for a stream.
               --explain adds "explanation": {"step", "summary", "source", "quote", "inputs"}.
+
+            Intune: when --policy holds Microsoft Intune app protection policies (Graph JSON,
+            iosManagedAppProtection), eval decides one app's requests under them, without a
+            fleet: --from names the app, the channels are fleet eval's (\(FleetChannel.names)),
+            a stream's lines are fleet eval's ({"from", "channel", "target"?, "url"?,
+            "location"?}), and the records and exit statuses are fleet eval's, one per device
+            profile of --devices (or --device). Without --devices the device is "-": only
+            --from is installed, no other app is policy-managed, nothing is enrolled, and a
+            policy targeting allApps or allMicrosoftApps cannot be resolved. The AppConnect
+            options (--info-plist, --config, --source, …) are refused.
 
             Exit status:
               0   every decision is allow
@@ -134,6 +188,8 @@ struct EvalCommand: Command, Equatable {
             format = .jsonl
         }
         var command = EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
+        command.intune = IntuneOptions(devicesPath: options.value("--devices"), device: options.value("--device"), from: options.value("--from"),
+                                       location: options.value("--location"))
         if let text = options.value("--max-line-length") {
             if case .flags = requests {
                 throw UsageError("'--max-line-length' limits the lines of a stream; it cannot be used with --channel", verb: "eval")
@@ -153,7 +209,25 @@ struct EvalCommand: Command, Equatable {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        let inputs = try policy.load()
+        // An Intune policy is recognised by its options, or when the file does not read as an AppConnect
+        // policy: the AppConnect path reads its file once, as before.
+        if let flag = intune.given.first {
+            guard (try? VendorFiles.isIntune(policy.policyPath)) == true else {
+                throw .usage(UsageError("'\(flag)' is for an Intune app protection policy (Graph JSON), and \(policy.policyPath) is not one", verb: "eval"))
+            }
+            return try runIntune(console)
+        }
+        let inputs: PolicyInputs
+        do throws(CLIError) {
+            inputs = try policy.load()
+        } catch {
+            // A folder is Intune's only when it holds iOS app protection policies; otherwise the AppConnect error stands.
+            if (try? VendorFiles.isIntune(policy.policyPath)) == true,
+               DecisionTables.subpaths(of: policy.policyPath) == nil || (try? IntuneGraphJSON.read(path: policy.policyPath)) != nil {
+                return try runIntune(console)
+            }
+            throw error
+        }
         switch requests {
         case .flags(let flags):
             return try decideOne(flags, inputs: inputs, console: console)
@@ -162,6 +236,44 @@ struct EvalCommand: Command, Equatable {
             defer { source.close() }
             return try decideStream(source, inputs: inputs, console: console)
         }
+    }
+
+    /// `eval` on Intune app protection policies: the app's decisions as `fleet eval` gives them, on each
+    /// profile of the devices file, or on a device that knows only the app without one.
+    private func runIntune(_ console: Console) throws(CLIError) -> ExitStatus {
+        if let flag = appConnectOptions.first {
+            throw .usage(UsageError("'\(flag)' is an AppConnect option, and \(policy.policyPath) holds Intune app protection policies: give the facts in --devices FILE", verb: "eval"))
+        }
+        if intune.device != nil, intune.devicesPath == nil {
+            throw .usage(UsageError("'--device' names a profile of '--devices FILE': give the devices file", verb: "eval"))
+        }
+        let fleetRequests: FleetCommand.EvalRequests
+        switch requests {
+        case .flags(let flags):
+            guard let from = intune.from else {
+                throw .usage(UsageError("missing '--from BUNDLE_ID': an Intune policy decides for the app that shares; name it", verb: "eval"))
+            }
+            fleetRequests = .flags(from: from, channel: flags.channel, target: flags.target, url: flags.url, document: flags.document, location: intune.location)
+        case .stream(let path):
+            if let flag = intune.given.first(where: { $0 == "--from" || $0 == "--location" }) {
+                throw .usage(UsageError("'\(flag)' describes one request given with --channel; a stream's lines name their own", verb: "eval"))
+            }
+            fleetRequests = .stream(path)
+        }
+        var fleet = try VendorFiles.intune(policy.policyPath, devices: intune.devicesPath, console: console)
+        if intune.devicesPath == nil {
+            // No devices file: a device that knows only the app asked about.
+            let installed: [BundleID]
+            if case .flags(let from, _, _, _, _, _) = fleetRequests, let id = try? BundleID(from) { installed = [id] } else { installed = [] }
+            fleet.devices = [IntuneDeviceProfile(name: "-", installed: installed)]
+        }
+        let devices: [AnalyzedDevice]
+        do throws(FleetError) {
+            devices = try FleetAnalysis(fleet, devicesFile: intune.devicesPath).devices(named: intune.device)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+        return try FleetEval.run(fleetRequests, devices: devices, format: format, explain: explain, console: console)
     }
 
     /// The library's message, plus the flag that sets the missing key when there is one

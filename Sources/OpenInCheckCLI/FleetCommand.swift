@@ -18,7 +18,7 @@ struct FleetCommand: Command {
 
     /// Where `fleet eval`'s requests come from.
     enum EvalRequests: Sendable {
-        case flags(from: String, channel: String, target: String?, url: String?, document: String?)
+        case flags(from: String, channel: String, target: String?, url: String?, document: String?, location: String?)
         case stream(String)
     }
 
@@ -51,6 +51,7 @@ struct FleetCommand: Command {
         OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into); an ID the fleet does\nnot know is any other app, unless one or two edits from one of its apps (an error)."),
         OptionSpec("--url", value: "URL", help: "eval: the URL opened (open-url) or tapped (mail-link)."),
         OptionSpec("--document", value: "NAME", help: "eval: the shared file's name, from which a dummy file's name is made."),
+        OptionSpec("--location", value: "LOCATION", help: "eval, Intune only: where save-as saves (\(IntuneLocationChannel.saveAs.locations.map(\.rawValue).joined(separator: ", ")))\nor open-into-org-document opens from (\(IntuneLocationChannel.openIntoOrgDocument.locations.map(\.rawValue).joined(separator: ", ")))."),
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included); an ID the\nfleet does not know is any other app, unless one or two edits from one of its\napps (an error: Did you mean)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
@@ -64,7 +65,7 @@ struct FleetCommand: Command {
 
     /// The options each subverb takes.
     static let allowedOptions: [String: [String]] = [
-        "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
+        "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--location", "--explain", "--format", "--devices"],
         "matrix": ["--fleet", "--device", "--format", "--devices"],
         "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
         "lint": ["--fleet", "--format", "--devices"],
@@ -117,7 +118,7 @@ struct FleetCommand: Command {
             installed, authorized AppConnect apps.
 
             Usage:
-              openin-check fleet eval --fleet FILE [--device NAME] --from ID --channel CHANNEL [--target ID] [--url URL] [--explain]
+              openin-check fleet eval --fleet FILE [--device NAME] --from ID --channel CHANNEL [--target ID] [--url URL] [--location LOCATION] [--explain]
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
               openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
                   [--baseline FILE] [--format text|json|markdown|sarif|dot]
@@ -133,9 +134,12 @@ struct FleetCommand: Command {
                       callbacks, in the receiver, when the receiver is an authorized AppConnect
                       app and the channel hands it a document; null otherwise). The outcome is
                       allowed only if both allow. paste is a copy made in the from app, pasted
-                      into the target: the from app's pasteboard policy decides it.
-                      Request line: {"id"?, "from", "channel", "target"?, "url"?, "document"?}.
-                      Record: {"id"?, "device", "from", "channel", "target"?, "url"?, "outcome",
+                      into the target: the from app's pasteboard policy decides it. copy and print
+                      are the from app's own decision (copy's audience says who may paste it);
+                      save-as and open-into-org-document name a --location and are Intune's only
+                      (an AppConnect fleet has no such control: an error).
+                      Request line: {"id"?, "from", "channel", "target"?, "url"?, "document"?, "location"?}.
+                      Record: {"id"?, "device", "from", "channel", "target"?, "url"?, "location"?, "outcome",
                       "to"?, "sender": {"app", "rule", "outcome", "audience"?, "callbacks",
                       "reason", "dummyFileName"?}, "receiver": {…} | null, "explanation"?};
                       an invalid line gives {"line", "id"?, "device"?, "error"}.
@@ -159,7 +163,9 @@ struct FleetCommand: Command {
                       device).
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
                       one grid per channel that names its receiver, each cell the end-to-end outcome;
-                      then each sender's keyboard line: a third-party keyboard, the system keyboard.
+                      then each sender's keyboard line: a third-party keyboard, the system keyboard;
+                      then each sender's one-sided decisions: copy (its audience), print, and
+                      for Intune save-as and open-into-org-document at each location.
               lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
                       for code scanning, every check a rule, every finding a result with the
                       fleet file, its line and the finding's key path.
@@ -187,8 +193,9 @@ struct FleetCommand: Command {
             Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
             diff decide under Intune's rules (openin-check rules --intune), with the devices
             file's facts: installed apps, mdmEnrolled, intuneMAMUPN, scheme handlers, each
-            app's intuneSDKVersion; matrix shows the targeted apps as senders (encr = deliver-encrypted);
-            lint runs the Intune checks IN001-IN005; paths follows readable deliveries
+            app's intuneSDKVersion, and appGroups (the apps of allCoreMicrosoftApps and
+            allMicrosoftApps, for a policy that names the group and lists no apps); matrix shows the targeted apps as senders (encr = deliver-encrypted);
+            lint runs the Intune checks IN001-IN009; paths follows readable deliveries
             (an encrypted one carries nothing), "outside" being the apps no policy manages,
             --from all starting from each policy-managed app installed on the device.
 
@@ -250,9 +257,10 @@ struct FleetCommand: Command {
             switch (options.value("--channel"), options.positionals.count) {
             case (let channel?, 0):
                 guard let from = options.value("--from") else { throw UsageError("missing '--from BUNDLE_ID': give the sending app", verb: "fleet") }
-                requests = .flags(from: from, channel: channel, target: options.value("--target"), url: options.value("--url"), document: options.value("--document"))
+                requests = .flags(from: from, channel: channel, target: options.value("--target"), url: options.value("--url"), document: options.value("--document"),
+                                  location: options.value("--location"))
             case (nil, 1):
-                if let flag = ["--from", "--target", "--url", "--document"].first(where: { options.value($0) != nil }) {
+                if let flag = ["--from", "--target", "--url", "--document", "--location"].first(where: { options.value($0) != nil }) {
                     throw UsageError("'\(flag)' describes one request given with --channel; a stream's lines name their own", verb: "fleet")
                 }
                 requests = .stream(options.positionals[0])

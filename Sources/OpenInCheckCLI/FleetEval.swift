@@ -4,10 +4,10 @@ import OpenInPolicy
 enum FleetEval {
     static func run(_ requests: FleetCommand.EvalRequests, devices: [AnalyzedDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         switch requests {
-        case .flags(let from, let channel, let target, let url, let document):
+        case .flags(let from, let channel, let target, let url, let document, let location):
             let request: FleetRequest
             do throws(FleetError) {
-                request = try FleetRecord.request(from: from, channel: channel, target: target, url: url, document: document)
+                request = try FleetRecord.request(from: from, channel: channel, target: target, url: url, document: document, location: location)
             } catch {
                 throw .invalidInput(error.message)
             }

@@ -41,6 +41,11 @@ enum FleetOutput {
                     let pair = [false, true].map { matrix.keyboard(sender: s, system: $0).map { "\"\($0.rawValue)\"" } ?? "null" }
                     console.stdout.write((s == 0 ? "\n   [" : ",\n   [") + pair.joined(separator: ",") + "]")
                 }
+                // Per sender: the decisions no receiver takes part in.
+                console.stdout.write("],\n \"oneSided\": [")
+                for (s, one) in matrix.oneSided.enumerated() {
+                    console.stdout.write((s == 0 ? "\n   " : ",\n   ") + JSONWriter.compact(.object(oneSidedJSON(one))))
+                }
                 console.stdout.write("]}")
             }
             console.stdout.write("\n]\n")
@@ -65,6 +70,54 @@ enum FleetOutput {
         }
     }
 
+    /// A sender's one-sided decisions as JSON: `{"copy": {"outcome", "audience"?} | null, "print": OUTCOME | null,
+    /// "save-as"?: {LOCATION: OUTCOME}, "open-into-org-document"?: {LOCATION: OUTCOME}}`.
+    static func oneSidedJSON(_ one: FleetOneSided) -> JSONObject {
+        var copy: JSONValue = .null
+        if let decision = one.copy {
+            var members: [JSONObject.Member] = [.init("outcome", .string(decision.outcome.rawValue))]
+            if let audience = decision.audience { members.append(.init("audience", .string(audience.rawValue))) }
+            copy = .object(JSONObject(members: members))
+        }
+        var members: [JSONObject.Member] = [.init("copy", copy), .init("print", one.print.map { .string($0.outcome.rawValue) } ?? .null)]
+        for (name, outcomes) in [("save-as", one.saveAs), ("open-into-org-document", one.openInto)] where !outcomes.isEmpty {
+            members.append(.init(name, .object(JSONObject(members: outcomes.map { .init($0.location.rawValue, .string($0.outcome.rawValue)) }))))
+        }
+        return JSONObject(members: members)
+    }
+
+    /// `allow: oneDriveForBusiness, sharePoint; deny: box, other`: the locations grouped by outcome, in Graph's order.
+    static func byOutcome(_ outcomes: [(location: IntuneDataLocation, outcome: Outcome)]) -> String {
+        var groups: [(Outcome, [String])] = []
+        for (location, outcome) in outcomes {
+            if let index = groups.firstIndex(where: { $0.0 == outcome }) { groups[index].1.append(location.rawValue) } else { groups.append((outcome, [location.rawValue])) }
+        }
+        return groups.map { "\($0.0.rawValue): \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
+    }
+
+    /// A one-sided copy or print cell: the outcome (and a copy's audience), or what the policy leaves unset.
+    static func oneSidedCell(_ decision: Decision?, unset: String) -> String {
+        guard let decision else { return "- (\(unset) not set)" }
+        return decision.outcome.rawValue + (decision.audience.map { " (audience \($0.rawValue))" } ?? "")
+    }
+
+    static func oneSidedText(_ matrix: FleetMatrix) -> String {
+        var text = "\none-sided (decided by the sender alone)\n"
+        for (s, sender) in matrix.senders.enumerated() {
+            let one = matrix.oneSided[s]
+            text += "  \(DecisionText.escaped(sender.rawValue))\n"
+            guard one.copy != nil || one.print != nil || !one.saveAs.isEmpty else {
+                text += "    -  (not installed, or no control set)\n"
+                continue
+            }
+            text += "    copy                    \(oneSidedCell(one.copy, unset: "pasteboardPolicy"))\n"
+            text += "    print                   \(oneSidedCell(one.print, unset: "printPolicy"))\n"
+            if !one.saveAs.isEmpty { text += "    save-as                 \(byOutcome(one.saveAs))\n" }
+            if !one.openInto.isEmpty { text += "    open-into-org-document  \(byOutcome(one.openInto))\n" }
+        }
+        return text
+    }
+
     static func text(_ matrix: FleetMatrix) -> String {
         var text = "Device \(DecisionText.escaped(matrix.device)): end-to-end outcomes, sender (row) → receiver (column)\n"
         text += "Receivers:\n"
@@ -86,6 +139,7 @@ enum FleetOutput {
                 + "  " + cell(matrix.keyboard(sender: s, system: true))
             text += row.trimmingTrailingSpaces + "\n"
         }
+        text += oneSidedText(matrix)
         text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
         let encrypted = matrix.channels.contains { channel in
             matrix.senders.indices.contains { s in matrix.receivers.indices.contains { matrix.outcome(channel, sender: s, receiver: $0) == .deliverEncrypted } }
@@ -106,6 +160,14 @@ enum FleetOutput {
         text += "\n**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n"
         for (s, sender) in matrix.senders.enumerated() {
             text += "| `\(sender)` | \(cell(matrix.keyboard(sender: s, system: false))) | \(cell(matrix.keyboard(sender: s, system: true))) |\n"
+        }
+        let intune = matrix.oneSided.contains { !$0.saveAs.isEmpty }
+        text += "\n**one-sided** (decided by the sender alone)\n\n| sender | copy | print |" + (intune ? " save-as | open-into-org-document |" : "") + "\n"
+        text += "|---|---|---|" + (intune ? "---|---|" : "") + "\n"
+        for (s, sender) in matrix.senders.enumerated() {
+            let one = matrix.oneSided[s]
+            text += "| `\(sender)` | \(oneSidedCell(one.copy, unset: "pasteboardPolicy")) | \(oneSidedCell(one.print, unset: "printPolicy")) |"
+            text += intune ? " \(byOutcome(one.saveAs)) | \(byOutcome(one.openInto)) |\n" : "\n"
         }
         return text
     }

@@ -34,15 +34,22 @@ enum VendorFiles {
             console.stderr.write("note: \(DecisionText.escaped(file)) skipped: it holds \(DecisionText.escaped(type)), not an iOS app protection policy\n")
         }
         var fleet = IntuneFleet(policies: export.policies, file: path)
+        var groups: [(name: String, apps: [BundleID])] = []
         if let devicesPath {
             let bytes = try ByteSource.readFile(path: devicesPath, what: "Intune devices file")
             do throws(FormatError) {
                 (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(bytes, file: devicesPath)
+                groups = try IntuneDevicesJSON.appGroups(bytes, file: devicesPath)
             } catch {
                 throw .invalidInput(error.description)
             }
         }
-        do throws(FleetError) { try fleet.checkConflicts() } catch { throw .invalidInput(error.description) }
+        do throws(FleetError) {
+            try fleet.resolveAppGroups(groups, devicesFile: devicesPath != nil)
+            try fleet.checkConflicts()
+        } catch {
+            throw .invalidInput(error.description)
+        }
         return fleet
     }
 
@@ -95,6 +102,7 @@ enum IntuneFleetOutput {
                     .init("channel", .string(decision.request.channel.rawValue))]
         if let target = decision.request.target { members.append(.init("target", .string(target.rawValue))) }
         if let url = decision.request.url { members.append(.init("url", .string(url.rawValue))) }
+        if let location = decision.request.location { members.append(.init("location", .string(location.rawValue))) }
         members.append(.init("outcome", .string(decision.outcome.rawValue)))
         if let to = decision.receiverApp, decision.outcome != .deny { members.append(.init("to", .string(to.rawValue))) }
         members.append(.init("sender", side(decision.request.from, decision.sender)))
@@ -108,15 +116,20 @@ enum IntuneFleetOutput {
     }
 
     static func block(_ decision: FleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil, notes: [String] = []) -> String {
-        let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? ""
+        let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? decision.request.location?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
         for note in notes { text += "  note      \(DecisionText.escaped(note))\n" }
         text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
-        text += "  sender    \(decision.sender.outcome)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
+        let audience = decision.request.channel == .copy ? decision.sender.audience.map { " (audience \($0.rawValue))" } ?? "" : ""
+        text += "  sender    \(decision.sender.outcome)\(audience)  [\(decision.sender.rule)]  \(DecisionText.escaped(decision.sender.reason))\n"
         if let receiver = decision.receiver {
             text += "  receiver  \(receiver.outcome)  [\(receiver.rule)]  \(DecisionText.escaped(receiver.reason))\n"
         } else if decision.request.channel == .keyboard {
             text += "  receiver  -  (a keyboard extension is not an app receiving data: the sender alone decides)\n"
+        } else if let location = decision.request.locationRequest {
+            text += "  receiver  -  (\(location.channel == .saveAs ? "a save to a location" : "data opened from a location"): the app's own policy alone decides)\n"
+        } else if decision.request.channel == .copy || decision.request.channel == .print {
+            text += "  receiver  -  (\(decision.request.channel == .copy ? "a copy's audience is who may paste it" : "a print goes to no app"): the sender alone decides)\n"
         } else {
             text += "  receiver  -  (no policy-managed receiver decides)\n"
         }

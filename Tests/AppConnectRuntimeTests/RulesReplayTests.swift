@@ -70,7 +70,7 @@ import Testing
                 if !policy.enforcing { notEnforcingRows += 1 }
                 try replay(row, policy: policy, setting: setting, request: request)
                 replayed += 1
-            case .intune:
+            case .intune, .intuneLocation:
                 // Intune's rows (Rules/intune) concern another vendor's SDK: the AppConnect runtime does not replay them.
                 intuneRows += 1
             }

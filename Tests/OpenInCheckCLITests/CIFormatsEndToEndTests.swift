@@ -21,6 +21,7 @@ import FoundationXML
         (["test", "--format", "github", table], "test.github.txt", 2),
         (["lint", "--format", "sarif"] + lintFiles, "lint.sarif", 2),
         (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "fleet-lint.sarif", 2),
+        (["fleet", "lint", "--fleet", "Examples/intune/lint-mistakes.json", "--devices", "Examples/intune/lint-devices.json", "--format", "sarif"], "intune-lint.sarif", 2),
         (["lint", "--format", "markdown", "Examples/lint/mistakes.json"], "lint.md", 2),
         (["lint", "--format", "github"] + lintFiles, "lint.github.txt", 2),
         (["diff", "--format", "markdown", "Examples/diff/old.json", "Examples/diff/new.json"], "diff.md", 2),
@@ -47,7 +48,8 @@ import FoundationXML
     @Test(arguments: [
         (["lint", "--format", "sarif"] + lintFiles, "OI000", 9),
         (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "FL001", 11),
-        (["fleet", "lint", "--fleet", "Examples/intune/acme-app-protection.json", "--devices", "Examples/intune/devices.json", "--format", "sarif"], "IN001", 2),
+        (["fleet", "lint", "--fleet", "Examples/intune/acme-app-protection.json", "--devices", "Examples/intune/devices.json", "--format", "sarif"], "IN001", 3),
+        (["fleet", "lint", "--fleet", "Examples/intune/lint-mistakes.json", "--devices", "Examples/intune/lint-devices.json", "--format", "sarif"], "IN001", 8),
     ])
     func sarifHasEveryMemberTheSchemaRequires(_ arguments: [String], _ firstRule: String, _ resultCount: Int) throws {
         let run = try BuiltBinary.run(arguments)

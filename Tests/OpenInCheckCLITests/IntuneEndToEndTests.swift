@@ -37,7 +37,7 @@ import Testing
         #expect(managed.status == 0, "\(managed.stdout)")
         #expect(managed.stdout.contains("receiver  allow  [intune.receive.all-apps]"))
         let stream = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad", "-"],
-                                         stdin: "{\"id\": 1, \"from\": \"com.acme.viewer\", \"channel\": \"mail-compose\"}\n{\"from\": \"com.acme.viewer\", \"channel\": \"copy\"}\n")
+                                         stdin: "{\"id\": 1, \"from\": \"com.acme.viewer\", \"channel\": \"mail-compose\"}\n{\"from\": \"com.acme.viewer\", \"channel\": \"open-from\"}\n")
         #expect(stream.status == 1)
         let lines = stream.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -100,8 +100,9 @@ extension IntuneEndToEndTests {
     @Test func fleetLintOnIntunePolicies() throws {
         let run = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.policy, "--devices", Self.devices])
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("Examples/intune/acme-app-protection.json: info IN005 mail-never-managed (device employee-iphone): "))
-        #expect(run.stdout.hasSuffix("0 errors, 0 warnings, 2 info\n"))
+        #expect(run.stdout.hasPrefix("Examples/intune/acme-app-protection.json: info IN008 ingestion-list-ignored: "))
+        #expect(run.stdout.contains("Examples/intune/acme-app-protection.json: info IN005 mail-never-managed (device employee-iphone): "))
+        #expect(run.stdout.hasSuffix("0 errors, 0 warnings, 3 info\n"))
     }
 }
 

@@ -355,6 +355,7 @@ enum EngineAnswer {
         case .unknownWebDLPPolicy: "unknownWebDLPPolicy"
         case .policyKeyNotSet: "policyKeyNotSet"
         case .intuneConstraint: "intuneConstraint"
+        case .intuneLocation: "intuneLocation"
         }
     }
 }

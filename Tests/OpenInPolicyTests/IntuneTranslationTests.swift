@@ -48,7 +48,11 @@ struct IntuneTranslationTests {
             let (fleet, notes) = PolicyTranslation.toAppConnect(intune)
             // managedApps and none deliver encrypted in Intune, a dummy file in AppConnect: always reported.
             let formNotes = notes.filter { $0.setting.hasPrefix("allowedOutboundDataTransferDestinations") }
-            #expect(notes.count == formNotes.count, "\(policy): \(notes)")
+            // Save As and Open into Org documents have no AppConnect control: under None, Intune blocks both everywhere.
+            let saveAs = notes.filter { $0.setting.hasPrefix("saveAsBlocked: true") }
+            let ingestion = notes.filter { $0.setting.hasPrefix("blockDataIngestionIntoOrganizationDocuments: true") }
+            #expect(saveAs.count == (policy.send == .none ? 1 : 0) && ingestion.count == (policy.receive == .none ? 1 : 0), "\(policy): \(notes)")
+            #expect(notes.count == formNotes.count + saveAs.count + ingestion.count, "\(policy): \(notes)")
             #expect(formNotes.isEmpty == (policy.send == .allApps))
             // Block is the key set to false; Allow leaves it out (the app decides, as under Intune).
             let keyboards = fleet.appConfigurations.first { $0.app == (try? BundleID("com.acme.hr")) }?.config[AppConfig.allowCustomKeyboardsKey]

@@ -27,6 +27,14 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
     /// configuration's `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`, else the app's own answer): a keyboard
     /// extension is not an app receiving a document, and fleet paths do not follow it.
     case keyboard
+    /// Copying in the sender (`from`): its copy decision and who may paste the copy (its audience); no receiver decides.
+    case copy
+    /// Printing from the sender (`from`); no receiver.
+    case print
+    /// Intune's "Save copies of org data": the sender saves a copy to a `location`. Intune only.
+    case saveAs = "save-as"
+    /// Intune's "Open data into Org documents": the app (`from`) opens data from a `location`. Intune only.
+    case openIntoOrgDocument = "open-into-org-document"
 
     /// Reads a channel from its name, byte for byte.
     /// - Throws: ``InputError/unknownChannel(_:)`` (the error names the single-app channels; see ``FleetChannel/names``).
@@ -36,8 +44,6 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
             let hint: String
             if ExactText.same(text, "open-from") {
                 hint = " open-from is the receiving side of a share: write the request from the sending app (from) with the channel it uses, and the receiver's Open From is decided with it."
-            } else if ExactText.same(text, "copy") {
-                hint = " A copy reaches another app by paste: write channel paste, from the app the copy is made in, target the app pasted into."
             } else {
                 hint = Suggestion.phrase(for: text, among: names)
             }
@@ -51,8 +57,18 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
 
     public var description: String { rawValue }
 
-    /// The single-app channel the sender's decision is made on (`paste` is the sender's `copy`).
-    public var senderChannel: Channel {
+    /// The Intune location channel this is (`save-as`, `open-into-org-document`), or `nil`.
+    public var locationChannel: IntuneLocationChannel? {
+        switch self {
+        case .saveAs: .saveAs
+        case .openIntoOrgDocument: .openIntoOrgDocument
+        default: nil
+        }
+    }
+
+    /// The single-app channel the sender's decision is made on (`paste` is the sender's `copy`);
+    /// `nil` for Intune's location channels, which name a location rather than an app.
+    public var senderChannel: Channel? {
         switch self {
         case .documentInteraction: .documentInteraction
         case .quickLook: .quickLook
@@ -62,8 +78,10 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
         case .mailLink: .mailLink
         case .mailCompose: .mailCompose
         case .dragAndDrop: .dragAndDrop
-        case .paste: .copy
+        case .paste, .copy: .copy
         case .keyboard: .keyboard
+        case .print: .print
+        case .saveAs, .openIntoOrgDocument: nil
         }
     }
 
@@ -74,7 +92,7 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
     public var hasReceiverPart: Bool {
         switch self {
         case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose: true
-        case .dragAndDrop, .paste, .keyboard: false
+        case .dragAndDrop, .paste, .keyboard, .copy, .print, .saveAs, .openIntoOrgDocument: false
         }
     }
 
@@ -83,8 +101,9 @@ public enum FleetChannel: String, Sendable, Hashable, CaseIterable, CustomString
     public var control: FleetControl? {
         switch self {
         case .dragAndDrop: .dragAndDrop
-        case .paste: .pasteboard
-        case .keyboard: nil
+        case .paste, .copy: .pasteboard
+        case .print: .print
+        case .keyboard, .saveAs, .openIntoOrgDocument: nil
         case .documentInteraction, .quickLook, .appExtension, .activityView, .openURL, .mailLink, .mailCompose: .openIn
         }
     }
@@ -96,23 +115,45 @@ public struct FleetRequest: Sendable, Hashable {
     public let from: BundleID
     /// The channel.
     public let channel: FleetChannel
-    /// The sender's request, as the single-app evaluator decides it.
-    public let senderRequest: ShareRequest
+    /// The sender's request, as the single-app evaluator decides it; `nil` on Intune's location channels.
+    public let senderRequest: ShareRequest?
+    /// The request on an Intune location channel (`save-as`, `open-into-org-document`), with its location.
+    public let locationRequest: IntuneLocationRequest?
 
     /// The receiving app named in the request, if any.
-    public var target: BundleID? { senderRequest.target }
+    public var target: BundleID? { senderRequest?.target }
     /// The URL opened or tapped, if any.
-    public var url: ShareURL? { senderRequest.url }
+    public var url: ShareURL? { senderRequest?.url }
     /// The shared file's name, if given.
-    public var document: String? { senderRequest.document }
+    public var document: String? { senderRequest?.document }
+    /// The location of a `save-as` or `open-into-org-document` request.
+    public var location: IntuneDataLocation? { locationRequest?.location }
 
-    /// Creates a request, checking that the channel has what it needs (a `paste` names its `target`).
-    /// - Throws: ``InputError`` as ``ShareRequest/init(channel:target:url:document:)``.
-    public init(from: BundleID, channel: FleetChannel, target: BundleID? = nil, url: ShareURL? = nil, document: String? = nil) throws(InputError) {
+    /// Creates a request, checking that the channel has what it needs (a `paste` names its `target`, a
+    /// `copy` none;
+    /// `save-as` and `open-into-org-document` name a `location` and nothing else).
+    /// - Throws: ``InputError`` as ``ShareRequest/init(channel:target:url:document:)``, and
+    ///   ``InputError/intuneLocation(_:)`` for a missing, unknown or unexpected location.
+    public init(from: BundleID, channel: FleetChannel, target: BundleID? = nil, url: ShareURL? = nil, document: String? = nil,
+                location: String? = nil) throws(InputError) {
         if channel == .paste, target == nil { throw .missingTarget(.copy) }
+        // A fleet's copy names no target: its audience says who may paste it; a copy pasted into an app is `paste`.
+        if channel == .copy, target != nil { throw .unexpectedField("target", .copy) }
         self.from = from
         self.channel = channel
-        senderRequest = try ShareRequest(channel: channel.senderChannel, target: target, url: url, document: document)
+        if let locationChannel = channel.locationChannel {
+            if target != nil || url != nil {
+                throw .intuneLocation("channel \(channel) names a location, not a \(target != nil ? "target" : "url"): give --location (\"location\")")
+            }
+            senderRequest = nil
+            locationRequest = try IntuneLocationRequest(channel: locationChannel, location: location)
+        } else {
+            if location != nil {
+                throw .intuneLocation("channel \(channel) takes no location: only save-as and open-into-org-document do")
+            }
+            senderRequest = try ShareRequest(channel: channel.senderChannel!, target: target, url: url, document: document)
+            locationRequest = nil
+        }
     }
 
     /// A request from `from` whose sender's part is an already-checked request on `channel`'s sender channel.
@@ -120,6 +161,7 @@ public struct FleetRequest: Sendable, Hashable {
         self.from = from
         self.channel = channel
         self.senderRequest = senderRequest
+        locationRequest = nil
     }
 }
 
@@ -187,7 +229,11 @@ extension FleetDevice {
     ///   (neither the container policy nor the global policy sets it), or a secure copy on a device
     ///   whose profile does not say whether secure services are available.
     public func decide(_ request: FleetRequest) throws(FleetError) -> FleetDecision {
-        try decide(request, sender: side(for: request.from), openFrom: nil, receiver: side(for:))
+        if let location = request.locationRequest {
+            throw FleetError("\(location.channel) is Intune's \(location.channel.setting): AppConnect has no such control, so an AppConnect fleet cannot decide it (Rules/intune/save-as-and-open-into.md)",
+                             file: fleet.file)
+        }
+        return try decide(request, sender: side(for: request.from), openFrom: nil, receiver: side(for:))
     }
 
     /// Decides `request` end to end with the sender's side given and `receiver` looking up a receiving app's:
@@ -197,11 +243,11 @@ extension FleetDevice {
     func decide(_ request: FleetRequest, sender: FleetSide, openFrom: ShareRequest?, receiver: (BundleID) -> FleetSide) throws(FleetError) -> FleetDecision {
         let senderPolicy = sender.policy
         try check(senderPolicy, needs: request.channel.control, for: request)
-        if request.channel == .paste, senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil {
-            throw FleetError("a paste from \(request.from) on \(JSONWriter.quoted(name)) is a secure copy, and the device profile does not say whether secure services are available: set devices.\(name).secureServicesAvailable to true or false",
+        if request.channel == .paste || request.channel == .copy, senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil {
+            throw FleetError("a \(request.channel) from \(request.from) on \(JSONWriter.quoted(name)) is a secure copy, and the device profile does not say whether secure services are available: set devices.\(name).secureServicesAvailable to true or false",
                              file: fleet.file, line: profile.sources.line)
         }
-        let sender = Evaluator.decide(request.senderRequest, sender.prepared)
+        let sender = Evaluator.decide(request.senderRequest!, sender.prepared)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
         var receiverApp = delivers ? sender.target : nil
         if request.channel == .paste, delivers { receiverApp = request.target }
@@ -220,12 +266,12 @@ extension FleetDevice {
     /// Decides a request given as strings.
     /// - Throws: ``FleetError`` for an invalid request (unknown channel, malformed bundle ID or URL,
     ///   a field the channel needs or does not take) or a control not set.
-    public func decide(from: String, channel: String, target: String? = nil, url: String? = nil, document: String? = nil) throws(FleetError) -> FleetDecision {
+    public func decide(from: String, channel: String, target: String? = nil, url: String? = nil, document: String? = nil, location: String? = nil) throws(FleetError) -> FleetDecision {
         let request: FleetRequest
         let fleetChannel = try FleetChannel(parsing: channel)
         do throws(InputError) {
             request = try FleetRequest(from: try BundleID(from), channel: fleetChannel, target: try target.map { text throws(InputError) in try BundleID(text) },
-                                       url: try url.map { text throws(InputError) in try ShareURL(text) }, document: document)
+                                       url: try url.map { text throws(InputError) in try ShareURL(text) }, document: document, location: location)
         } catch {
             throw FleetError(error.description)
         }

@@ -116,13 +116,13 @@ final class FleetGraph: FleetEdges {
         self.index = index
         authorized = ids.map(device.appConnectApps.contains)
         targeted = ids.map { target in
-            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel, target: target, document: FleetDevice.documentName) }
+            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: target, document: FleetDevice.documentName) }
         }
         let untargeted = device.untargetedRequests(from: device.anyOtherAppID).map { request -> (channel: FleetChannel, request: ShareRequest, handler: Int?) in
-            guard let url = request.url, !url.isMailto else { return (request.channel, request.senderRequest, nil) }
+            guard let url = request.url, !url.isMailto else { return (request.channel, request.senderRequest!, nil) }
             // Where a delivery to the handler lands (-1: nowhere on the device).
             let landing = device.facts.handler(forScheme: url.scheme).flatMap(device.node(receiving:)).flatMap { index[device.bundleID(of: $0)] }
-            return (request.channel, request.senderRequest, landing ?? -1)
+            return (request.channel, request.senderRequest!, landing ?? -1)
         }
         self.untargeted = untargeted
         var schemesLandingOn = [[Int]](repeating: [], count: ids.count), mailPositions: [Int] = []

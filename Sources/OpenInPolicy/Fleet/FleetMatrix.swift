@@ -22,9 +22,15 @@ public struct FleetMatrix: Sendable {
     let cells: [Outcome?]
     /// Per sender, the keyboard outcomes: a third-party keyboard, then the system keyboard.
     let keyboards: [Outcome?]
+    /// Per sender, the decisions no receiver takes part in: copy, print, and Intune's Save As and
+    /// Open into Org documents by location.
+    public let oneSided: [FleetOneSided]
 
-    init(device: String, channels: [FleetChannel], senders: [BundleID], receivers: [FleetNode], cells: [Outcome?], keyboards: [Outcome?]) {
-        precondition(cells.count == channels.count * senders.count * receivers.count && keyboards.count == 2 * senders.count)
+    init(device: String, channels: [FleetChannel], senders: [BundleID], receivers: [FleetNode], cells: [Outcome?], keyboards: [Outcome?],
+         oneSided: [FleetOneSided]) {
+        precondition(cells.count == channels.count * senders.count * receivers.count && keyboards.count == 2 * senders.count
+                     && oneSided.count == senders.count)
+        self.oneSided = oneSided
         self.device = device
         self.channels = channels
         self.senders = senders
@@ -46,6 +52,22 @@ public struct FleetMatrix: Sendable {
         guard let grid = channels.firstIndex(of: channel) else { return nil }
         return cells[(grid * senders.count + sender) * receivers.count + receiver]
     }
+}
+
+/// A sender's decisions that no receiver takes part in, as a matrix shows them.
+public struct FleetOneSided: Sendable {
+    /// Its copy decision (with its audience: who may paste the copy); `nil` when the sender is not
+    /// installed, or its policy sets no pasteboard control.
+    public let copy: Decision?
+    /// Its print decision; `nil` when the sender is not installed, or its policy sets no print control.
+    public let print: Decision?
+    /// Intune's Save As, each location of `save-as` with its outcome (empty for AppConnect: no such control).
+    public let saveAs: [(location: IntuneDataLocation, outcome: Outcome)]
+    /// Intune's Open into Org documents, each location with its outcome (empty for AppConnect).
+    public let openInto: [(location: IntuneDataLocation, outcome: Outcome)]
+
+    /// Nothing decided: the sender is not installed.
+    static let none = FleetOneSided(copy: nil, print: nil, saveAs: [], openInto: [])
 }
 
 extension FleetChannel {
@@ -93,7 +115,7 @@ extension FleetDevice {
             return true
         }
         let targeted = receiverIDs.map { target in
-            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel, target: target, document: FleetDevice.documentName) }
+            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: target, document: FleetDevice.documentName) }
         }
         let openURL = receivers.map { node -> ShareRequest? in
             guard case .app(let id) = node, isInstalled(id), let scheme = customScheme(handledBy: id),
@@ -103,6 +125,7 @@ extension FleetDevice {
         let rows = senders.count, columns = receivers.count
         var cells = [Outcome?](repeating: nil, count: channels.count * rows * columns)
         var keyboards = [Outcome?](repeating: nil, count: 2 * rows)
+        var oneSided = [FleetOneSided](repeating: .none, count: rows)
         // Each receiver's evaluator, made when first asked.
         var cachedReceivers: [(EffectivePolicy, Evaluator)?] = Array(repeating: nil, count: columns)
         func receiverEvaluator(_ r: Int) -> (EffectivePolicy, Evaluator) {
@@ -118,6 +141,9 @@ extension FleetDevice {
             if senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil { _ = try decide(probe) }
             keyboards[2 * s] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome
             keyboards[2 * s + 1] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard)).outcome
+            oneSided[s] = FleetOneSided(copy: senderPolicy.policy.pasteboard == nil ? nil : evaluator.decide(try! ShareRequest(channel: .copy)),
+                                        print: senderPolicy.policy.print == nil ? nil : evaluator.decide(try! ShareRequest(channel: .print)),
+                                        saveAs: [], openInto: [])
             let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
             func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
                 let (receiverPolicy, receiver) = receiverEvaluator(r)
@@ -159,6 +185,6 @@ extension FleetDevice {
                 }
             }
         }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards)
+        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards, oneSided: oneSided)
     }
 }

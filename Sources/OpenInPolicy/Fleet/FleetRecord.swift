@@ -3,7 +3,7 @@
 /// "sender": {…}, "receiver": {…} | null, "explanation"?}`.
 package enum FleetRecord {
     /// The keys a fleet request line may have.
-    package static let keys = ["id", "from", "channel", "target", "url", "document"]
+    package static let keys = ["id", "from", "channel", "target", "url", "document", "location"]
 
     /// One request line, read: its id, and the request's strings (checked when decided on a device).
     package struct Line: Sendable {
@@ -53,7 +53,8 @@ package enum FleetRecord {
             throw RequestLine.Failure(id: id, message: "channel: missing: add \"channel\": one of \(FleetChannel.names)")
         }
         do {
-            return Line(id: id, request: try request(from: from, channel: channel, target: try text("target"), url: try text("url"), document: try text("document")))
+            return Line(id: id, request: try request(from: from, channel: channel, target: try text("target"), url: try text("url"), document: try text("document"),
+                                                          location: try text("location")))
         } catch let error as RequestLine.Failure {
             throw RequestLine.Failure(id: id, message: error.message)
         } catch {
@@ -63,16 +64,19 @@ package enum FleetRecord {
 
     /// A request from strings.
     /// - Throws: ``FleetError`` for an unknown channel or an invalid part, naming it.
-    package static func request(from: String, channel: String, target: String?, url: String?, document: String?) throws(FleetError) -> FleetRequest {
+    package static func request(from: String, channel: String, target: String?, url: String?, document: String?, location: String? = nil) throws(FleetError) -> FleetRequest {
         let fleetChannel = try FleetChannel(parsing: channel)
         let sender: BundleID
         do throws(InputError) { sender = try BundleID(from) } catch { throw FleetError("from: \(error.description)") }
         do throws(InputError) {
             return try FleetRequest(from: sender, channel: fleetChannel, target: try target.map { text throws(InputError) in try BundleID(text) },
-                                    url: try url.map { text throws(InputError) in try ShareURL(text) }, document: document)
+                                    url: try url.map { text throws(InputError) in try ShareURL(text) }, document: document, location: location)
         } catch {
             if case .missingTarget = error, fleetChannel == .paste {
                 throw FleetError("paste needs a target: the app the copy is pasted into")
+            }
+            if case .unexpectedField("target", _) = error, fleetChannel == .copy {
+                throw FleetError("copy names no target in a fleet: its audience says who may paste the copy; a copy pasted into an app is channel paste, from the app the copy is made in, target the app pasted into")
             }
             throw FleetError(error.description)
         }
@@ -123,8 +127,8 @@ package enum FleetRecord {
 
     /// What mattered to the sender's rule, as the single-app explanation says it.
     package static func senderInputs(_ decision: FleetDecision) -> [String] {
-        guard let policy = decision.senderPolicy else { return [] }
-        return Explanation(decision.sender, request: decision.request.senderRequest, policyInputs: PolicyInputs(policy.policy)).inputs
+        guard let policy = decision.senderPolicy, let request = decision.request.senderRequest else { return [] }
+        return Explanation(decision.sender, request: request, policyInputs: PolicyInputs(policy.policy)).inputs
     }
 
     /// What mattered to the receiver's Open From rule.

@@ -304,11 +304,11 @@ extension FlowChange {
     /// the sender's decision under its policy, and, when the receiver decides too, the receiver's
     /// `open-from` decision (for a `paste`, its `paste` decision) with the sender as source. Each row passes when `openin-check test` runs it.
     public func tableRows(id: String) -> [[String]] {
-        let channel = request.senderRequest.channel
+        let channel = request.senderRequest?.channel.rawValue ?? request.channel.rawValue
         let isWeb = request.url.map { $0.scheme == "http" || $0.scheme == "https" } ?? false
         let sender = new.senderInput.cells(webLinks: isWeb)
         func dash(_ text: String?) -> String { text ?? "-" }
-        var rows: [[String]] = [[id, sender.policy, sender.whitelist, sender.context, channel.rawValue, dash(request.target?.rawValue),
+        var rows: [[String]] = [[id, sender.policy, sender.whitelist, sender.context, channel, dash(request.target?.rawValue),
                                  dash(request.url?.rawValue), "-", new.sender.outcome.rawValue, dash(new.sender.target?.rawValue), new.sender.rule.rawValue]]
         if let receiver = new.receiver, let input = new.receiverInput {
             let cells = input.cells(webLinks: false)

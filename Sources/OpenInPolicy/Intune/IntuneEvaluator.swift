@@ -78,6 +78,18 @@ public struct IntuneEvaluator: Sendable {
         Self.unit(for: request, context).decide(request, context)
     }
 
+    /// Decides a request that names a location: "Save copies of org data" (`save-as`) or "Open data
+    /// into Org documents" (`open-into-org-document`), under the app's own policy; an app no policy
+    /// targets is unmanaged (rule 1).
+    /// - Complexity: O(n) in the policy's location lists.
+    public func decide(_ request: IntuneLocationRequest) -> Decision {
+        guard let policy = context.policy else { return .intune(.allow, to: nil, IntuneUnmanagedSenderRule.allow) }
+        switch request.channel {
+        case .saveAs: return IntuneSaveAsRule.decide(request, policy)
+        case .openIntoOrgDocument: return IntuneOpenIntoOrgDocumentRule.decide(request, policy)
+        }
+    }
+
     /// The unit that decides `request`: rule 1 for an app no policy targets, otherwise the unit of
     /// the request's route. An exhaustive `switch`, so the compiler checks that every route (every
     /// ``Channel``) has an Intune rule; it picks the unit the catalog's first match would

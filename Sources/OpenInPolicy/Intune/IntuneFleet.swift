@@ -19,6 +19,18 @@ public struct IntuneFleet: Sendable {
         self.file = file
     }
 
+    /// Resolves the apps of every policy that names an app group its export does not list
+    /// (``IntuneAppGroups/resolve(_:groups:apps:file:)``), with the devices file's `appGroups` and apps.
+    /// - Parameters:
+    ///   - groups: the devices file's `appGroups` (``IntuneDevicesJSON/appGroups(_:file:)``).
+    ///   - devicesFile: whether the fleet has a devices file (``apps`` then says which apps have the SDK).
+    /// - Throws: ``FleetError`` for a group nothing resolves.
+    public mutating func resolveAppGroups(_ groups: [(name: String, apps: [BundleID])], devicesFile: Bool = true) throws(FleetError) {
+        for index in policies.indices {
+            try IntuneAppGroups.resolve(&policies[index], groups: groups, apps: devicesFile ? apps : nil, file: file)
+        }
+    }
+
     /// The policy that targets `app` (bundle IDs compared ignoring ASCII case), if any.
     public func policy(for app: BundleID) -> IntunePolicy? { policies.first { $0.targets(app) } }
 
@@ -130,7 +142,13 @@ final class IntuneDeviceIndex: @unchecked Sendable {
 
     func decide(_ request: FleetRequest) -> FleetDecision {
         let senderContext = context(for: request.from)
-        let sender = IntuneEvaluator(context: senderContext).decide(request.senderRequest)
+        guard let senderRequest = request.senderRequest else {
+            // Save As and Open into Org documents name a location: the app's own policy alone decides.
+            let decision = IntuneEvaluator(context: senderContext).decide(request.locationRequest!)
+            return FleetDecision(device: device.name, request: request, outcome: decision.outcome, sender: decision, receiver: nil, receiverApp: nil,
+                                 senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
+        }
+        let sender = IntuneEvaluator(context: senderContext).decide(senderRequest)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
         var receiverApp = sender.outcome == .deny ? nil : sender.target
         if request.channel == .paste, delivers { receiverApp = request.target }
@@ -221,7 +239,7 @@ public enum IntuneDevicesJSON {
 
     static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
         let root = JSONCursor(value)
-        let fields = try root.members(allowed: ["description", "apps", "devices", "$schema"], what: "the Intune devices file")
+        let fields = try root.members(allowed: ["description", "apps", "devices", "appGroups", "$schema"], what: "the Intune devices file")
         if let description = fields["description"] { _ = try description.string() }
         if let schema = fields["$schema"] { _ = try schema.string() }
         var apps: [IntuneApp] = []
@@ -275,6 +293,46 @@ public enum IntuneDevicesJSON {
         return (apps, devices)
     }
 
+    /// Reads a devices file's `appGroups`: `{"allCoreMicrosoftApps": [BUNDLE_ID, ...], "allMicrosoftApps": [...]}`,
+    /// the tenant's members of each group (`Rules/intune/README.md`, "App groups"); empty when the file has none.
+    /// - Throws: ``FormatError`` located in `file` for an unknown group (with "Did you mean"), a malformed
+    ///   bundle ID, or an app listed twice in a group.
+    public static func appGroups<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(name: String, apps: [BundleID])] where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try JSONReader().read(bytes)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        do throws(FormatError) {
+            return try appGroups(value)
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+
+    static func appGroups(_ value: JSONValue) throws(FormatError) -> [(name: String, apps: [BundleID])] {
+        guard case .object(let object) = value, let member = object.member("appGroups") else { return [] }
+        let field = JSONCursor(member.value, path: "appGroups", position: member.valuePosition)
+        var groups: [(name: String, apps: [BundleID])] = []
+        for (name, cursor, keyPosition) in try field.anyMembers(what: "app groups {\"allCoreMicrosoftApps\": [BUNDLE_ID, ...], \"allMicrosoftApps\": [...]}") {
+            guard ExactText.isOne(name, of: IntuneAppGroups.listable) else {
+                let others = ExactText.isOne(name, of: IntuneAppGroups.names)
+                    ? " (\(name) is not listed here: selectedPublicApps is the policy's own apps, allApps every app with an intuneSDKVersion)" : ""
+                throw FormatError("appGroups.\(name): unknown app group\(others): groups are \(IntuneAppGroups.listable.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: IntuneAppGroups.names))",
+                                  at: keyPosition)
+            }
+            var apps: [BundleID] = []
+            for element in try cursor.elements(what: "bundle IDs") {
+                let id = try bundleID(element)
+                if IntuneBundleID.contains(apps, id) { throw element.error("\(id) is listed twice in \(name): list each app once") }
+                apps.append(id)
+            }
+            groups.append((name, apps))
+        }
+        return groups
+    }
+
     static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {
         let text = try cursor.string()
         do throws(InputError) { return try BundleID(text) } catch { throw cursor.error("\(error)") }
@@ -322,12 +380,19 @@ extension IntuneFleet {
             }
         }
         var keyboards: [Outcome?] = []
+        var oneSided: [FleetOneSided] = []
         for sender in senders {
             for keyboard in [FleetMatrix.thirdPartyKeyboard, .systemKeyboard] {
                 keyboards.append(index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: keyboard)).outcome)
             }
+            let evaluator = IntuneEvaluator(context: index.context(for: sender))
+            func outcomes(_ channel: IntuneLocationChannel) -> [(location: IntuneDataLocation, outcome: Outcome)] {
+                channel.locations.map { ($0, evaluator.decide(try! IntuneLocationRequest(channel: channel, location: $0)).outcome) }
+            }
+            oneSided.append(FleetOneSided(copy: evaluator.decide(try! ShareRequest(channel: .copy)), print: evaluator.decide(try! ShareRequest(channel: .print)),
+                                          saveAs: outcomes(.saveAs), openInto: outcomes(.openIntoOrgDocument)))
         }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards)
+        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards, oneSided: oneSided)
     }
 }
 

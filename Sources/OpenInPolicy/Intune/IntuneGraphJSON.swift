@@ -29,6 +29,7 @@ public enum IntuneGraphJSON {
         "allowedOutboundClipboardSharingLevel", "allowedOutboundClipboardSharingExceptionLength", "printBlocked", "thirdPartyKeyboardsBlocked", "exemptedAppProtocols",
         "exemptedUniversalLinks", "managedUniversalLinks", "managedBrowserToOpenLinksRequired", "managedBrowser", "customBrowserProtocol",
         "dialerRestrictionLevel", "customDialerAppProtocol", "protectedMessagingRedirectAppType", "messagingRedirectAppUrlScheme",
+        "saveAsBlocked", "allowedDataStorageLocations", "blockDataIngestionIntoOrganizationDocuments", "allowedDataIngestionLocations",
         "appGroupType", "apps",
     ]
 
@@ -76,10 +77,10 @@ public enum IntuneGraphJSON {
         ("roleScopeTagIds", "scope tags (admin roles)"), ("version", "metadata"),
         ("periodOfflineBeforeAccessCheck", "access checks"), ("periodOnlineBeforeAccessCheck", "access checks"),
         ("organizationalCredentialsRequired", "sign-in"), ("dataBackupBlocked", "backup of the app's own data"),
-        ("deviceComplianceRequired", "device conditions"), ("saveAsBlocked", "saving to storage services, not to other apps"),
+        ("deviceComplianceRequired", "device conditions"),
         ("periodOfflineBeforeWipeIsEnforced", "wipe"), ("pinRequired", "PIN"), ("maximumPinRetries", "PIN"), ("simplePinBlocked", "PIN"),
         ("minimumPinLength", "PIN"), ("pinCharacterSet", "PIN"), ("periodBeforePinReset", "PIN"),
-        ("allowedDataStorageLocations", "saving to storage services, not to other apps"), ("contactSyncBlocked", "contact sync"),
+        ("contactSyncBlocked", "contact sync"),
         ("fingerprintBlocked", "PIN"), ("disableAppPinIfDevicePinIsSet", "PIN"), ("maximumRequiredOsVersion", "OS version"),
         ("maximumWarningOsVersion", "OS version"), ("maximumWipeOsVersion", "OS version"), ("minimumRequiredOsVersion", "OS version"),
         ("minimumWarningOsVersion", "OS version"), ("minimumRequiredAppVersion", "app version"), ("minimumWarningAppVersion", "app version"),
@@ -88,8 +89,6 @@ public enum IntuneGraphJSON {
         ("pinRequiredInsteadOfBiometricTimeout", "PIN"), ("notificationRestriction", "notifications"), ("previousPinBlockCount", "PIN"),
         ("maximumAllowedDeviceThreatLevel", "threat level"), ("mobileThreatDefenseRemediationAction", "threat level"),
         ("mobileThreatDefensePartnerPriority", "threat level"),
-        ("blockDataIngestionIntoOrganizationDocuments", "opening from storage services and the camera, not from other apps"),
-        ("allowedDataIngestionLocations", "opening from storage services and the camera, not from other apps"),
         ("appActionIfUnableToAuthenticateUser", "sign-in"), ("gracePeriodToBlockAppsDuringOffClockHours", "working time"),
         ("isAssigned", "metadata"), ("targetedAppManagementLevels", "which devices the policy targets"),
         ("genmojiConfigurationState", "Apple Intelligence"), ("screenCaptureConfigurationState", "Apple Intelligence"),
@@ -104,10 +103,10 @@ public enum IntuneGraphJSON {
     /// The JSON kind of each ignored property.
     static func kind(ofIgnored name: String) -> Kind {
         switch name {
-        case "roleScopeTagIds", "allowedDataStorageLocations", "allowedDataIngestionLocations": .stringArray
-        case "organizationalCredentialsRequired", "dataBackupBlocked", "deviceComplianceRequired", "saveAsBlocked", "pinRequired",
+        case "roleScopeTagIds": .stringArray
+        case "organizationalCredentialsRequired", "dataBackupBlocked", "deviceComplianceRequired", "pinRequired",
              "simplePinBlocked", "contactSyncBlocked", "fingerprintBlocked", "disableAppPinIfDevicePinIsSet",
-             "blockDataIngestionIntoOrganizationDocuments", "isAssigned", "faceIdBlocked", "allowWidgetContentSync": .bool
+             "isAssigned", "faceIdBlocked", "allowWidgetContentSync": .bool
         case "maximumPinRetries", "minimumPinLength", "previousPinBlockCount", "deployedAppCount": .integer
         case "assignments": .array
         case "deploymentSummary": .object
@@ -246,9 +245,13 @@ public enum IntuneGraphJSON {
             case "customDialerAppProtocol": policy.customDialerAppProtocol = try field.string()
             case "protectedMessagingRedirectAppType": policy.messaging = try choice(field, IntuneMessagingLevel.self, "messagingRedirectAppType")
             case "messagingRedirectAppUrlScheme": policy.messagingRedirectAppUrlScheme = try field.string()
+            case "saveAsBlocked": policy.saveAsBlocked = try field.bool()
+            case "allowedDataStorageLocations": policy.allowedDataStorageLocations = try locations(field, IntuneDataLocation.storage, "managedAppDataStorageLocation")
+            case "blockDataIngestionIntoOrganizationDocuments": policy.blockDataIngestion = try field.bool()
+            case "allowedDataIngestionLocations": policy.allowedDataIngestionLocations = try locations(field, IntuneDataLocation.ingestion, "managedAppDataIngestionLocation")
             case "appGroupType":
                 let group = try field.string()
-                let groups = ["selectedPublicApps", "allCoreMicrosoftApps", "allMicrosoftApps", "allApps"]
+                let groups = IntuneAppGroups.names
                 guard ExactText.isOne(group, of: groups) else {
                     throw field.error("unknown targetedManagedAppGroupType \(JSONWriter.quoted(group)): use \(groups.joined(separator: ", ")).\(Suggestion.phrase(for: group, among: groups))")
                 }
@@ -265,7 +268,10 @@ public enum IntuneGraphJSON {
             }
         }
         if !sawName { throw cursor.error("has no displayName: Graph requires one for every policy") }
-        if !sawApps {
+        if !sawApps, let group = policy.appGroupType, !ExactText.same(group, "selectedPublicApps") {
+            // Resolved with the devices file (IntuneAppGroups): the export names the group, not its apps.
+            policy.appsFromGroup = .unresolved
+        } else if !sawApps {
             let group = policy.appGroupType.map { " Its appGroupType is \($0), and Microsoft publishes no fixed list of the apps in that group, so the reader cannot resolve it." } ?? ""
             throw cursor.error("has no apps, so its targeted apps are unknown.\(group) Export the policy with its apps (Graph: GET /beta/deviceAppManagement/iosManagedAppProtections/{id}?$expand=apps, as backup tools do)")
         }
@@ -279,6 +285,21 @@ public enum IntuneGraphJSON {
             throw cursor.error(message)
         }
         return policy
+    }
+
+    /// A list of Graph location names (`managedAppDataStorageLocation` or `managedAppDataIngestionLocation`),
+    /// each once, with "Did you mean" for an unknown one.
+    static func locations(_ field: JSONCursor, _ known: [IntuneDataLocation], _ enumName: String) throws(FormatError) -> [IntuneDataLocation] {
+        var found: [IntuneDataLocation] = []
+        let names = known.map(\.rawValue)
+        for (text, cursor) in try field.strings(what: "\(enumName) values").map({ ($0.text, $0.cursor) }) {
+            guard let location = known.first(where: { ExactText.same($0.rawValue, text) }) else {
+                let future = ExactText.same(text, "unknownFutureValue") ? " (Graph's marker for values this API version cannot name: export with the beta API, which names them)" : ""
+                throw cursor.error("unknown \(enumName) value \(JSONWriter.quoted(text))\(future): use \(names.joined(separator: ", ")).\(Suggestion.phrase(for: text, among: names))")
+            }
+            if !found.contains(location) { found.append(location) }
+        }
+        return found
     }
 
     /// An enum property's value, with "Did you mean".

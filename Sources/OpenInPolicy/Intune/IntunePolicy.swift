@@ -48,8 +48,19 @@ public struct IntunePolicy: Sendable, Hashable {
     public var messaging: IntuneMessagingLevel = .anyApp
     /// `messagingRedirectAppUrlScheme`: the scheme of the one messaging app allowed (empty when none).
     public var messagingRedirectAppUrlScheme = ""
+    /// `saveAsBlocked`: "Save copies of org data" set to Block.
+    public var saveAsBlocked = false
+    /// `allowedDataStorageLocations`: "Allow user to save copies to selected services" (read when Save As is blocked).
+    public var allowedDataStorageLocations: [IntuneDataLocation] = []
+    /// `blockDataIngestionIntoOrganizationDocuments`: "Open data into Org documents" set to Block.
+    public var blockDataIngestion = false
+    /// `allowedDataIngestionLocations`: "Allow users to open data from selected services" (read when opening is blocked).
+    public var allowedDataIngestionLocations: [IntuneDataLocation] = []
     /// `appGroupType`, when the export gives it.
     public var appGroupType: String?
+    /// Where ``apps`` came from when the export lists none and names an app group (`allCoreMicrosoftApps`,
+    /// `allMicrosoftApps`, `allApps`); `nil` when the export lists its apps. See ``IntuneAppGroups``.
+    public var appsFromGroup: IntuneAppGroupSource?
     /// The targeted apps: `apps[].mobileAppIdentifier.bundleId`, as Intune stores them.
     public var apps: [BundleID] = []
     /// Where the policy and each of its properties were read (not part of its value).

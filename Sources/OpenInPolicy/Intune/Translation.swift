@@ -353,6 +353,25 @@ public enum PolicyTranslation {
             note("allowedOutboundClipboardSharingExceptionLength: \(policy.clipboardExceptionLength)", "nothing: AppConnect has no character limit", "a copy of at most \(policy.clipboardExceptionLength) characters to an app that is not managed: allowed becomes denied")
         }
         controls.print = policy.printBlocked ? .unauthorized : .authorized
+        // Settings AppConnect has no control for (Rules/intune/save-as-and-open-into.md).
+        if policy.send == .none || (policy.send == .managedApps && policy.saveAsBlocked) {
+            let allowed = policy.send == .none ? "none" : policy.allowedDataStorageLocations.isEmpty ? "none" : policy.allowedDataStorageLocations.map(\.rawValue).joined(separator: ", ")
+            note("saveAsBlocked: true, allowedDataStorageLocations: \(allowed)\(policy.send == .none ? " (Block: Send org data is None)" : "")",
+                 "nothing: AppConnect has no Save As control", "save-as to a location that is not allowed (an app's own save to a storage service): denied becomes allowed (newly allowed)")
+        }
+        if policy.receive == .none || (policy.receive == .managedApps && policy.blockDataIngestion) {
+            let allowed = policy.receive == .none ? "none" : policy.allowedDataIngestionLocations.isEmpty ? "none" : policy.allowedDataIngestionLocations.map(\.rawValue).joined(separator: ", ")
+            note("blockDataIngestionIntoOrganizationDocuments: true, allowedDataIngestionLocations: \(allowed)\(policy.receive == .none ? " (Block: Receive data is None)" : "")",
+                 "nothing: AppConnect has no control for opening data into org documents", "open-into-org-document from a location that is not allowed: denied becomes allowed (newly allowed)")
+        }
+        if !policy.exemptedUniversalLinks.isEmpty || !policy.managedUniversalLinks.isEmpty {
+            note("exemptedUniversalLinks / managedUniversalLinks (\(policy.exemptedUniversalLinks.count + policy.managedUniversalLinks.count) patterns)",
+                 "nothing: AppConnect has no universal-link lists", "open-url of a listed universal link: opens as any web link does")
+        }
+        if let source = policy.appsFromGroup, source != .unresolved {
+            note("appGroupType: \(policy.appGroupType ?? "")", "the \(policy.apps.count) apps of \(source), listed by bundle ID",
+                 "none today; the fleet does not follow the group as Microsoft adds apps to it")
+        }
         return controls
     }
 
@@ -391,6 +410,10 @@ public enum PolicyTranslation {
             .init("customDialerAppProtocol", .string(policy.customDialerAppProtocol)),
             .init("protectedMessagingRedirectAppType", .string(policy.messaging.rawValue)),
             .init("messagingRedirectAppUrlScheme", .string(policy.messagingRedirectAppUrlScheme)),
+            .init("saveAsBlocked", .bool(policy.saveAsBlocked)),
+            .init("allowedDataStorageLocations", .array(JSONArray(policy.allowedDataStorageLocations.map { .string($0.rawValue) }))),
+            .init("blockDataIngestionIntoOrganizationDocuments", .bool(policy.blockDataIngestion)),
+            .init("allowedDataIngestionLocations", .array(JSONArray(policy.allowedDataIngestionLocations.map { .string($0.rawValue) }))),
             .init("appGroupType", .string(policy.appGroupType ?? "selectedPublicApps")),
         ]
         members.append(.init("apps", .array(JSONArray(policy.apps.map { app in

@@ -33,6 +33,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case policyKeyNotSet(String, Channel)
     /// An Intune app protection policy that breaks one of Microsoft Graph's constraints on its properties.
     case intuneConstraint(String)
+    /// A `save-as` or `open-into-org-document` request with a missing or unknown location, or asked of a
+    /// policy that has no such setting (AppConnect).
+    case intuneLocation(String)
 
     public var description: String {
         switch self {
@@ -40,7 +43,11 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "unknown Open In policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownChannel(let value):
-            "unknown channel '\(value)'\(Self.nonASCII(value)): use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
+            if let intune = IntuneLocationChannel(named: value) {
+                "channel \(value) is Intune's \(intune.setting): AppConnect has no such control, so an AppConnect policy cannot decide it; ask it of an Intune policy (eval --policy INTUNE.json, or fleet eval on Intune policies)"
+            } else {
+                "unknown channel '\(value)'\(Self.nonASCII(value)): use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
+            }
         case .unknownDragAndDropPolicy(let value):
             "unknown drag-and-drop policy '\(value)'\(Self.nonASCII(value)): use all, appconnect or none"
                 + DataControlName.didYouMean(value, among: ["all", "appconnect", "none"])
@@ -72,7 +79,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
                 + DataControlName.didYouMean(value, among: ["allowed", "not-allowed"])
         case .policyKeyNotSet(let key, let channel):
             "channel \(channel.rawValue) needs \(key), which the policy does not set (there is no default: the engine fails closed): \(PolicyKeyHint.hint(for: key))"
-        case .intuneConstraint(let message):
+        case .intuneConstraint(let message), .intuneLocation(let message):
             message
         }
     }

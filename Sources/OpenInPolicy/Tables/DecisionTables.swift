@@ -19,7 +19,7 @@ import Darwin
 /// ```
 public enum DecisionTables {
     /// Input columns a row may have.
-    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "source", "document"]
+    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "source", "document", "location"]
     /// Expected columns a row may have.
     static let expectedColumns: Set<String> = ["outcome", "to", "audience", "callbacks", "ui", "rule", "dummy"]
     /// Columns every decision table must have.
@@ -88,7 +88,12 @@ public enum DecisionTables {
                 seenIDs[id] = row.line
                 let place = Place(file: file, line: row.line)
                 let inputs: RowInputs.Built
-                if cells["policy"] == "intune" {
+                if cells["policy"] == "intune", let location = try IntuneRowInputs.buildLocation(cells, at: place) {
+                    switch location {
+                    case .success(let (context, request)): inputs = .intuneLocation(context, request)
+                    case .failure(let error): inputs = .invalid(error)
+                    }
+                } else if cells["policy"] == "intune" {
                     switch try IntuneRowInputs.build(cells, at: place) {
                     case .success(let (context, request)): inputs = .intune(context, request)
                     case .failure(let error): inputs = .invalid(error)
@@ -168,6 +173,8 @@ public enum DecisionTables {
         case .valid(let policy, let request):
             return compare(tableCase, Evaluator(policy: policy).decide(request))
         case .intune(let context, let request):
+            return compare(tableCase, IntuneEvaluator(context: context).decide(request))
+        case .intuneLocation(let context, let request):
             return compare(tableCase, IntuneEvaluator(context: context).decide(request))
         }
     }

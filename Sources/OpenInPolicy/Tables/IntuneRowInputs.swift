@@ -4,11 +4,58 @@ enum IntuneRowInputs {
     /// The setting names, for messages.
     static let names = ["not-targeted", "send=", "filter-open-in", "os-sharing", "receive=", "incoming-org-data", "clipboard=",
                         "clipboard-exception=", "print-blocked", "keyboards-blocked", "app=", "exempt=", "exempted-link=", "managed-link=", "browser=",
-                        "dialer=", "messaging=", "managed-apps=", "mdm-apps=", "mdm-enrolled", "upn", "sdk=", "handler:SCHEME=ID", "app-scheme="]
+                        "dialer=", "messaging=", "managed-apps=", "mdm-apps=", "mdm-enrolled", "upn", "sdk=", "handler:SCHEME=ID", "app-scheme=",
+                        "save-as-blocked", "storage=", "ingestion-blocked", "ingestion="]
 
     /// The row's context and request, or the input error that makes them invalid.
     /// - Throws: ``TableError`` for a cell that is not in the table format.
     static func build(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, ShareRequest), InputError> {
+        switch try context(cells, at: place) {
+        case .failure(let error): return .failure(error)
+        case .success(let context):
+            func field(_ column: String) -> String? {
+                guard let text = cells[column], !text.isEmpty, text != "-" else { return nil }
+                return text
+            }
+            if field("location") != nil {
+                return .failure(.intuneLocation("channel \(cells["channel"] ?? "") takes no location: only \(IntuneLocationChannel.allCases.map(\.rawValue).joined(separator: " and ")) do"))
+            }
+            do throws(InputError) {
+                let request = try ShareRequest(channel: cells["channel"] ?? "", target: field("target"), url: field("url"),
+                                               source: field("source"), document: field("document"))
+                return .success((context, request))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The row's context and location request (`save-as`, `open-into-org-document` in its `channel`
+    /// column, the location in its `location` column), or the input error that makes them invalid;
+    /// `nil` when the row's channel is not a location channel.
+    /// - Throws: ``TableError`` for a cell that is not in the table format.
+    static func buildLocation(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, IntuneLocationRequest), InputError>? {
+        guard let channel = IntuneLocationChannel(named: cells["channel"] ?? "") else { return nil }
+        for column in ["target", "url", "source"] {
+            if let text = cells[column], !text.isEmpty, text != "-" {
+                throw place.error("a \(channel) row names a location, not a \(column): leave '\(column)' as -")
+            }
+        }
+        switch try context(cells, at: place) {
+        case .failure(let error): return .failure(error)
+        case .success(let context):
+            let location = cells["location"].flatMap { $0.isEmpty || $0 == "-" ? nil : $0 }
+            do throws(InputError) {
+                return .success((context, try IntuneLocationRequest(channel: channel, location: location)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The row's context (the policy and the device's facts).
+    /// - Throws: ``TableError`` for a cell that is not in the table format.
+    static func context(_ cells: [String: String], at place: Place) throws(TableError) -> Result<IntuneContext, InputError> {
         if let whitelist = cells["whitelist"], !whitelist.isEmpty, whitelist != "-" {
             throw place.error("an intune row takes no whitelist: put the policy-managed apps in the context as managed-apps=ID,ID")
         }
@@ -30,6 +77,17 @@ enum IntuneRowInputs {
             func list(_ prefix: String) throws(TableError) -> [String] {
                 try value(prefix).split { $0 == "," || $0 == " " }.map(String.init)
             }
+            func locations(_ prefix: String, _ known: [IntuneDataLocation]) throws(TableError) -> [IntuneDataLocation] {
+                var found: [IntuneDataLocation] = []
+                for name in try list(prefix) where name != "-" {
+                    guard let location = known.first(where: { ExactText.same($0.rawValue, name) }) else {
+                        let names = known.map(\.rawValue)
+                        throw place.error("context setting '\(setting)': unknown location '\(name)': use \(names.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: names))")
+                    }
+                    found.append(location)
+                }
+                return found
+            }
             func choice<E: RawRepresentable & CaseIterable>(_ prefix: String, _ type: E.Type) throws(TableError) -> E where E.RawValue == String {
                 let text = try value(prefix)
                 guard let found = E.allCases.first(where: { ExactText.same($0.rawValue, text) }) else {
@@ -45,6 +103,8 @@ enum IntuneRowInputs {
             case "incoming-org-data": policy.protectInboundDataFromUnknownSources = true
             case "print-blocked": policy.printBlocked = true
             case "keyboards-blocked": policy.thirdPartyKeyboardsBlocked = true
+            case "save-as-blocked": policy.saveAsBlocked = true
+            case "ingestion-blocked": policy.blockDataIngestion = true
             case "mdm-enrolled": enrolled = true
             case "upn": upn = true
             default:
@@ -71,6 +131,8 @@ enum IntuneRowInputs {
                     policy.messaging = .specificApps
                     policy.messagingRedirectAppUrlScheme = try value("messaging=specificApps:")
                 } else if setting.hasPrefix("messaging=") { policy.messaging = try choice("messaging=", IntuneMessagingLevel.self) }
+                else if setting.hasPrefix("storage=") { policy.allowedDataStorageLocations = try locations("storage=", IntuneDataLocation.storage) }
+                else if setting.hasPrefix("ingestion=") { policy.allowedDataIngestionLocations = try locations("ingestion=", IntuneDataLocation.ingestion) }
                 else if setting.hasPrefix("managed-apps=") { managed += try list("managed-apps=") }
                 else if setting.hasPrefix("app=") { app = try value("app=") }
                 else if setting.hasPrefix("mdm-apps=") { mdm += try list("mdm-apps=") }
@@ -102,13 +164,7 @@ enum IntuneRowInputs {
             context.intuneMAMUPN = upn
             for (scheme, handler) in handlers { try context.setHandler(try BundleID(handler), for: scheme) }
             for scheme in ownSchemes { try context.addOwnScheme(scheme) }
-            func field(_ column: String) -> String? {
-                guard let text = cells[column], !text.isEmpty, text != "-" else { return nil }
-                return text
-            }
-            let request = try ShareRequest(channel: cells["channel"] ?? "", target: field("target"), url: field("url"),
-                                           source: field("source"), document: field("document"))
-            return .success((context, request))
+            return .success(context)
         } catch {
             return .failure(error)
         }

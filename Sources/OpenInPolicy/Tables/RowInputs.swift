@@ -5,6 +5,8 @@ enum RowInputs {
         case valid(Policy, ShareRequest)
         /// An Intune row (`policy` is `intune`): the sending app's context and the request.
         case intune(IntuneContext, ShareRequest)
+        /// An Intune row on a location channel (`save-as`, `open-into-org-document`).
+        case intuneLocation(IntuneContext, IntuneLocationRequest)
         case invalid(InputError)
         /// A fleet table's row (``FleetTables``).
         case fleet(FleetTables.Row)
@@ -75,6 +77,9 @@ enum RowInputs {
                                        source: value("source"), document: value("document"))
         // A request the policy cannot decide (a control it does not set) is an error row, as in eval.
         try policy.check(request)
+        if value("location") != nil {
+            throw InputError.intuneLocation("an AppConnect row takes no location: locations belong to Intune's save-as and open-into-org-document, which AppConnect has no control for")
+        }
         return (policy, request)
     }
 

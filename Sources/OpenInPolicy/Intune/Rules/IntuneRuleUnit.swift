@@ -29,12 +29,19 @@ enum IntuneRuleCatalog {
         IntuneKeyboardRule.self,
     ]
 
+    /// The units of the requests that name a location (``IntuneLocationRequest``), after ``units``.
+    static let locationUnits: [any IntuneLocationRuleUnit.Type] = [
+        IntuneSaveAsRule.self,
+        IntuneOpenIntoOrgDocumentRule.self,
+    ]
+
     /// Every Intune rule, unit by unit.
-    static let all: [RuleInfo] = units.flatMap { $0.rules }
+    static let all: [RuleInfo] = units.flatMap { $0.rules } + locationUnits.flatMap { $0.rules }
 
     /// The step of an Intune rule (its unit's place, from 1), or `nil` for any other rule.
     static func step(of rule: RuleID) -> Int? {
         for (index, unit) in units.enumerated() where unit.rules.contains(where: { $0.id == rule }) { return index + 1 }
+        for (index, unit) in locationUnits.enumerated() where unit.rules.contains(where: { $0.id == rule }) { return units.count + index + 1 }
         return nil
     }
 }
