@@ -273,7 +273,8 @@ struct EvalCommand: Command, Equatable {
         } catch {
             throw .invalidInput(error.description)
         }
-        return try FleetEval.run(fleetRequests, devices: devices, format: format, explain: explain, console: console)
+        let names = FleetAppNames(fleet, policies: policy.policyPath, devicesFile: intune.devicesPath)
+        return try FleetEval.run(fleetRequests, devices: devices, names: names, format: format, explain: explain, console: console)
     }
 
     /// The library's message, plus the flag that sets the missing key when there is one
