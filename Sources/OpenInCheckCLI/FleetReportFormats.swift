@@ -211,8 +211,9 @@ enum MarkdownReport {
 /// each with a code flow of one location per hop at the line of the setting that lets it through,
 /// and a fingerprint of what the path is.
 enum SARIFReport {
-    /// The channels a leak can end on, in order: every channel paths follow.
-    static let channels: [FleetChannel] = FleetChannel.allCases.filter { $0 != .keyboard }
+    /// The channels a leak can end on, in order: every channel paths follow (not keyboard, nor the one-sided
+    /// copy, print, save-as and open-into-org-document).
+    static let channels: [FleetChannel] = FleetChannel.allCases.filter { ![.keyboard, .copy, .print, .saveAs, .openIntoOrgDocument].contains($0) }
 
     static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
 

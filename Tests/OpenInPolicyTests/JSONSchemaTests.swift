@@ -24,9 +24,10 @@ import Testing
         Kind(schema: "Examples/schemas/policy.schema.json",
              examples: files("Examples/policies") + files("Examples/diff") + files("Examples/lint").filter { !$0.hasSuffix("mistakes.json") },
              read: { bytes, file in _ = try PolicyFile.read(bytes, file: file) }),
-        Kind(schema: "Examples/schemas/fleet.schema.json", examples: files("Examples/fleet"),
+        Kind(schema: "Examples/schemas/fleet.schema.json", examples: files("Examples/fleet").filter { !$0.contains("-baseline") },
              read: { bytes, file in _ = try FleetJSON.read(bytes, file: file) }),
-        Kind(schema: "Examples/schemas/intune-devices.schema.json", examples: ["Examples/intune/devices.json"],
+        Kind(schema: "Examples/schemas/intune-devices.schema.json",
+             examples: ["Examples/intune/devices.json", "Examples/intune/lint-devices.json", "Examples/intune/framework-devices.json"],
              read: { bytes, file in _ = try IntuneDevicesJSON.read(bytes, file: file) }),
     ]
 

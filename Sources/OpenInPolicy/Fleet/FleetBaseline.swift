@@ -45,7 +45,7 @@ public struct FleetBaseline: Sendable {
     /// The `device` that accepts a path on every device.
     public static let everyDevice = "*"
 
-    static let topLevelKeys = ["description", "accepted"]
+    static let topLevelKeys = ["description", "accepted", "$schema"]
     static let entryKeys = ["device", "from", "to", "reason", "expires"]
 
     /// Reads a baseline file's text.
