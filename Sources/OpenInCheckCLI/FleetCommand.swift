@@ -219,11 +219,10 @@ struct FleetCommand: Command {
         }
     }
 
-    /// Reads and parses a fleet file.
-    static func load(_ path: String) throws(CLIError) -> Fleet {
-        let bytes = try ByteSource.readFile(path: path, what: "fleet file")
+    /// Parses a fleet file read once (``VendorInput``).
+    static func fleet(_ input: VendorInput) throws(CLIError) -> Fleet {
         do throws(FormatError) {
-            return try FleetJSON.read(bytes, file: path)
+            return try FleetJSON.read(input.bytes ?? [], file: input.path)
         } catch {
             throw .invalidInput(error.description)
         }
@@ -241,46 +240,48 @@ struct FleetCommand: Command {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        switch subverb {
-        case .eval(let requests, let format, let explain):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
+        if case .diff(let old, let new, let format, let rows) = subverb {
+            let oldInput = try VendorInput.read(old), newInput = try VendorInput.read(new)
+            if oldInput.isIntune || newInput.isIntune || rows {
+                return try IntuneFleetOutput.diff(old: try VendorFiles.load(oldInput, devices: devicesPath, console: console),
+                                                  new: try VendorFiles.load(newInput, devices: devicesPath, console: console),
+                                                  device: device, format: format, rows: rows, console: console)
             }
-            let fleet = try Self.load(fleetPath)
-            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
-        case .matrix(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
+            return try FleetOutput.diff(old: try Self.fleet(oldInput), new: try Self.fleet(newInput), device: device, format: format, console: console)
+        }
+        // Read once: a pipe gives its bytes to one reader only.
+        let input = try VendorInput.read(fleetPath)
+        if input.isIntune {
+            guard case .intune(let fleet) = try VendorFiles.load(input, devices: devicesPath, console: console) else { preconditionFailure() }
+            switch subverb {
+            case .eval(let requests, let format, let explain):
+                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
+            case .matrix(let format):
                 var matrices: [FleetMatrix] = []
                 for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
                     do throws(FleetError) { matrices.append(try fleet.matrix(device: name)) } catch { throw FleetOutput.fail(error) }
                 }
                 return FleetOutput.print(matrices, format: format, console: console)
+            case .paths(let from, let to, let maxHops, let format):
+                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
+            case .lint(let format):
+                return FleetOutput.lint(IntuneLint.findings(fleet), checks: IntuneLint.checks, file: fleetPath, format: format, console: console)
+            case .diff:
+                preconditionFailure("diff is handled above")
             }
-            let fleet = try Self.load(fleetPath)
+        }
+        let fleet = try Self.fleet(input)
+        switch subverb {
+        case .eval(let requests, let format, let explain):
+            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
+        case .matrix(let format):
             return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
             return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
         case .lint(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return FleetOutput.lint(IntuneLint.findings(fleet), checks: IntuneLint.checks, file: fleetPath, format: format, console: console)
-            }
-            return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
-        case .diff(let old, let new, let format, let rows):
-            let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
-            if oldIsIntune || newIsIntune || rows {
-                return try IntuneFleetOutput.diff(old: try VendorFiles.load(old, devices: devicesPath, console: console),
-                                                  new: try VendorFiles.load(new, devices: devicesPath, console: console),
-                                                  device: device, format: format, rows: rows, console: console)
-            }
-            return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
+            return try FleetOutput.lint(fleet, format: format, console: console)
+        case .diff:
+            preconditionFailure("diff is handled above")
         }
     }
 }

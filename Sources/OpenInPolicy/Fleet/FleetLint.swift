@@ -54,13 +54,16 @@ public enum FleetLint {
             let check = checks.first { $0.code == code }!
             findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
         }
+        // Each app by bundle ID, found once (`fleet.app(_:)` scans the list: per whitelist entry, quadratic).
+        var listed: [BundleID: FleetApp] = [:]
+        for app in fleet.apps where listed[app.bundleID] == nil { listed[app.bundleID] = app }
         let objects: [(what: String, controls: PolicyControls, line: Int?, path: String)] =
             [("the global policy", fleet.global.controls, nil, "global")]
             + fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") }
         for object in objects {
             if case .status(.whitelist) = object.controls.openIn {
-                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(fleet.app(id)?.appConnect ?? false) {
-                    let known = fleet.app(id) == nil ? "an app the fleet does not list" : "not an AppConnect app"
+                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id]?.appConnect ?? false) {
+                    let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
                     add("FL001", line: object.line, at: object.path + ".openInWhitelist", "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
                         fix: "remove \(id) from the whitelist, or list it as an AppConnect app if it is one")
                 }
@@ -71,28 +74,42 @@ public enum FleetLint {
                     fix: "use \"appconnect\" or a whitelist")
             }
         }
-        for (index, policy) in fleet.containerPolicies.enumerated() where fleet.app(policy.app) == nil {
+        for (index, policy) in fleet.containerPolicies.enumerated() where listed[policy.app] == nil {
             add("FL005", line: policy.line, at: "containerPolicies[\(index)].app", "the container policy \(JSONWriter.quoted(policy.name)) is for \(policy.app), which apps does not list, so the fleet treats it as any other app and the policy never applies",
                 fix: "add {\"bundleID\": \"\(policy.app)\", \"appconnect\": true} to apps, or fix the bundle ID")
         }
-        for (index, configuration) in fleet.appConfigurations.enumerated() where fleet.app(configuration.app) == nil {
+        for (index, configuration) in fleet.appConfigurations.enumerated() where listed[configuration.app] == nil {
             add("FL005", line: configuration.line, at: "appConfigurations[\(index)].app", "the app configuration \(JSONWriter.quoted(configuration.name)) is for \(configuration.app), which apps does not list",
                 fix: "add the app to apps, or fix the bundle ID")
         }
+        // Per app and label, the policies before this one that carry it: each pair found directly,
+        // never by comparing every two policies of an app.
+        var policiesWith: [LabelOfApp: [Int]] = [:]
         for (index, policy) in fleet.containerPolicies.enumerated() {
-            for other in fleet.containerPolicies[..<index] where other.app == policy.app {
-                for label in policy.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
-                    add("FL004", line: policy.line, at: "containerPolicies[\(index)].labels", "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
-                        fix: "give one of them other labels")
-                }
+            var shared: [(other: Int, label: Int)] = []
+            for (position, label) in policy.labels.enumerated() {
+                let key = LabelOfApp(app: policy.app, label: ExactKey(label))
+                for other in policiesWith[key] ?? [] { shared.append((other, position)) }
+                policiesWith[key, default: []].append(index)
+            }
+            for (other, position) in shared.sorted(by: { ($0.other, $0.label) < ($1.other, $1.label) }) {
+                let other = fleet.containerPolicies[other], label = policy.labels[position]
+                add("FL004", line: policy.line, at: "containerPolicies[\(index)].labels", "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
+                    fix: "give one of them other labels")
             }
         }
+        var configurationsWith: [LabelOfApp: [Int]] = [:]
         for (index, configuration) in fleet.appConfigurations.enumerated() {
-            for other in fleet.appConfigurations[..<index] where other.app == configuration.app {
-                for label in configuration.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
-                    add("FL004", line: configuration.line, at: "appConfigurations[\(index)].labels", "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
-                        fix: "give one of them other labels")
-                }
+            var shared: [(other: Int, label: Int)] = []
+            for (position, label) in configuration.labels.enumerated() {
+                let key = LabelOfApp(app: configuration.app, label: ExactKey(label))
+                for other in configurationsWith[key] ?? [] { shared.append((other, position)) }
+                configurationsWith[key, default: []].append(index)
+            }
+            for (other, position) in shared.sorted(by: { ($0.other, $0.label) < ($1.other, $1.label) }) {
+                let other = fleet.appConfigurations[other], label = configuration.labels[position]
+                add("FL004", line: configuration.line, at: "appConfigurations[\(index)].labels", "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
+                    fix: "give one of them other labels")
             }
         }
         let readKeys = [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey, AppConfig.allowCustomKeyboardsKey]
@@ -106,14 +123,19 @@ public enum FleetLint {
         let labelled: [(what: String, labels: [String], line: Int?, path: String)] =
             fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "containerPolicies[\($0)].labels") }
             + fleet.appConfigurations.enumerated().map { ("the app configuration \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "appConfigurations[\($0)].labels") }
+        let carried = fleet.devices.reduce(into: Set<ExactKey>()) { $0.formUnion($1.labelSet) }
         for item in labelled {
-            for label in item.labels where !fleet.devices.contains(where: { $0.carries(label) }) {
+            for label in item.labels where !carried.contains(ExactKey(label)) {
                 add("FL006", line: item.line, at: item.path, "no device profile carries the label \(JSONWriter.quoted(label)) of \(item.what), so the fleet says nothing about the devices it reaches",
                     fix: "add a device profile with the label, or fix its spelling")
             }
         }
+        var setByContainer: [BundleID: Set<FleetControl>] = [:]
+        for policy in fleet.containerPolicies {
+            for control in FleetControl.allCases where policy.controls.sets(control) { setByContainer[policy.app, default: []].insert(control) }
+        }
         for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
-            let apps = fleet.apps.filter { app in app.appConnect && !fleet.containerPolicies.contains { $0.app == app.bundleID && $0.controls.sets(control) } }
+            let apps = fleet.apps.filter { app in app.appConnect && !(setByContainer[app.bundleID]?.contains(control) ?? false) }
             guard let first = apps.first else { continue }
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
                 fix: "set \(control.rawValue) in the global policy")
@@ -126,14 +148,12 @@ public enum FleetLint {
                 add("FL004", line: error.line, device: profile.name, at: "devices.\(profile.name)", error.message, fix: "give the policies labels no device carries together")
                 continue
             }
-            for sender in fleet.apps where device.appConnectApps.contains(sender.bundleID) {
-                for receiver in fleet.apps where receiver.bundleID != sender.bundleID && device.appConnectApps.contains(receiver.bundleID) {
-                    guard let request = try? FleetRequest(from: sender.bundleID, channel: .documentInteraction, target: receiver.bundleID),
-                          let decision = try? device.decide(request), decision.sender.outcome == .allow,
-                          let refusal = decision.receiver, refusal.outcome != .allow else { continue }
-                    add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(sender.bundleID) may send documents to \(receiver.bundleID) (\(decision.sender.rule)), but \(receiver.bundleID)'s Open From refuses them (\(refusal.rule)): users see the share fail",
-                        fix: "add \(sender.bundleID) to \(receiver.bundleID)'s Open From, or take \(receiver.bundleID) out of \(sender.bundleID)'s Open In")
-                }
+            for (sender, receiver) in openFromRefusals(device) {
+                guard let request = try? FleetRequest(from: sender, channel: .documentInteraction, target: receiver),
+                      let decision = try? device.decide(request), decision.sender.outcome == .allow,
+                      let refusal = decision.receiver, refusal.outcome != .allow else { continue }
+                add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(sender) may send documents to \(receiver) (\(decision.sender.rule)), but \(receiver)'s Open From refuses them (\(refusal.rule)): users see the share fail",
+                    fix: "add \(sender) to \(receiver)'s Open From, or take \(receiver) out of \(sender)'s Open In")
             }
         }
         return findings.enumerated().sorted { a, b in
@@ -141,4 +161,81 @@ public enum FleetLint {
             return a.offset < b.offset
         }.map(\.element)
     }
+
+    /// The pairs (sender, receiver) of the device's AppConnect apps, in fleet order, that FL003 must
+    /// decide: every pair whose sender may send a document to the receiver and whose receiver's Open From
+    /// may refuse it, among others that turn out not to (each is decided in full by the caller).
+    ///
+    /// Deciding every pair is quadratic in apps. As in `FleetGraph`, the sender's Open In reads the target
+    /// only through whether its policy lists it (every target is one of the device's AppConnect apps
+    /// here), so each sender is decided once per kind of target; a receiver's Open From reads the sender
+    /// only through whether its Open From whitelist lists it. So the pairs are found from the lists: the
+    /// senders that send to any AppConnect app, each receiver's listing senders (from the senders' Open
+    /// In whitelists), and each refusing receiver's Open From whitelist.
+    /// - Complexity: O(apps + whitelist entries + pairs returned), the pairs being the findings but for
+    ///   the senders each receiver's Open From whitelist lists.
+    static func openFromRefusals(_ device: FleetDevice) -> [(BundleID, BundleID)] {
+        let apps = device.fleet.apps.map(\.bundleID).filter(device.appConnectApps.contains)
+        guard apps.count > 1 else { return [] }
+        var position: [BundleID: Int] = [:]
+        for (index, id) in apps.enumerated() { position[id] = index }
+        let sides = apps.map(device.side(for:))
+        var containers: [BundleID: [ContainerPolicy]] = [:]
+        for policy in device.fleet.containerPolicies { containers[policy.app, default: []].append(policy) }
+        func sends(_ s: Int, to r: Int) -> Bool {
+            guard let request = try? ShareRequest(channel: .documentInteraction, target: apps[r], document: FleetDevice.documentName) else { return false }
+            return Evaluator.decide(request, sides[s].prepared).outcome == .allow
+        }
+        // Senders that send to every other AppConnect app, to those they list only, or to those they do not list only.
+        var toAll: [Int] = [], toUnlisted: [Int] = []
+        var listers = [[Int]](repeating: [], count: apps.count)
+        for s in apps.indices where sides[s].policy.source(of: .openIn) != .notSet {
+            let policy = sides[s].policy.policy
+            // A whitelist written out names its targets; "All AppConnect apps" lists every app here, as AUTHORIZED does.
+            let explicit = policy.status == .whitelist && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global, containers: containers[apps[s]] ?? [])
+            guard explicit else {
+                if sends(s, to: s == 0 ? 1 : 0) { toAll.append(s) }
+                continue
+            }
+            let listed = policy.whitelist.members.compactMap { position[$0] }.filter { $0 != s && policy.lists(apps[$0]) }
+            let unlisted = apps.indices.lazy.first { $0 != s && !policy.lists(apps[$0]) }
+            let sendsListed = listed.first.map { sends(s, to: $0) } ?? false
+            let sendsUnlisted = unlisted.map { sends(s, to: $0) } ?? false
+            switch (sendsListed, sendsUnlisted) {
+            case (true, true): toAll.append(s)
+            case (true, false): for r in listed { listers[r].append(s) }
+            case (false, true): toUnlisted.append(s)
+            case (false, false): break
+            }
+        }
+        var pairs: [(s: Int, r: Int)] = []
+        for r in apps.indices {
+            let receiver = sides[r].policy
+            guard receiver.source(of: .openFrom) != .notSet, let openFrom = receiver.policy.openFrom else { continue }
+            // AUTHORIZED, or "All AppConnect apps" (every sender here), refuses none of them.
+            if openFrom.status == .authorized || openFrom.setting == .allAppConnectApps { continue }
+            let prepared = sides[r].prepared
+            var senders = toAll + listers[r]
+            for s in toUnlisted where !sides[s].policy.policy.lists(apps[r]) { senders.append(s) }
+            for s in senders where s != r && !prepared.openFromLists(apps[s]) { pairs.append((s, r)) }
+        }
+        pairs.sort { ($0.s, $0.r) < ($1.s, $1.r) }
+        return pairs.map { (apps[$0.s], apps[$0.r]) }
+    }
+
+    /// Whether `policy`'s Open In is "All AppConnect apps" (the whitelist of the device's AppConnect apps).
+    static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: [ContainerPolicy]) -> Bool {
+        switch policy.source(of: .openIn) {
+        case .globalPolicy: return global.controls.openIn == .allAppConnectApps
+        case .containerPolicy(let name, _):
+            return containers.first { ExactText.same($0.name, name) }?.controls.openIn == .allAppConnectApps
+        default: return false
+        }
+    }
+}
+
+/// A label of one app's policies, compared by bytes.
+private struct LabelOfApp: Hashable {
+    let app: BundleID
+    let label: ExactKey
 }

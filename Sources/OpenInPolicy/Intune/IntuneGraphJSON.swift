@@ -346,6 +346,10 @@ public enum IntuneGraphJSON {
         var export = Export(policies: [], skipped: [])
         for relative in files {
             let file = (path.hasSuffix("/") ? path : path + "/") + relative
+            // A FIFO among the files would wait for a writer: an export folder holds files only.
+            if CappedFile.isPipe(path: file) {
+                throw FormatError("cannot read Intune export '\(Printable.text(file))': it is a named pipe (FIFO), not an exported file; remove it from the folder", file: path)
+            }
             let bytes: [UInt8]
             do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: file, what: "Intune export") } catch { throw FormatError(error.message) }
             var data = bytes
