@@ -7,15 +7,24 @@ enum FleetOutput {
     // MARK: matrix
 
     static func matrix(_ devices: [FleetDevice], format: FleetCommand.MatrixFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var matrices: [FleetMatrix] = []
-        for device in devices {
-            do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw fail(error) }
+        let sources = devices.map { MatrixSource($0.matrixRows()) }
+        // Every row made once before anything is printed: an error leaves no half-printed matrix. Then
+        // each grid's rows are made again as they are printed, so no matrix is ever held whole.
+        do throws(FleetError) {
+            for source in sources { for s in source.senders.indices { _ = try source.row(s, nil) } }
+        } catch {
+            throw fail(error)
         }
-        return print(matrices, format: format, console: console)
+        do throws(FleetError) { return try print(sources, format: format, console: console) } catch { throw fail(error) }
     }
 
-    /// Prints matrices already made (an AppConnect fleet's, or Intune policies').
+    /// Prints matrices already made (Intune policies').
     static func print(_ matrices: [FleetMatrix], format: FleetCommand.MatrixFormat, console: Console) -> ExitStatus {
+        do throws(FleetError) { return try print(matrices.map(MatrixSource.init), format: format, console: console) } catch { preconditionFailure("a made matrix has every cell") }
+    }
+
+    /// Prints matrices row by row: one sender's row of one grid in memory at a time.
+    static func print(_ matrices: [MatrixSource], format: FleetCommand.MatrixFormat, console: Console) throws(FleetError) -> ExitStatus {
         switch format {
         case .json:
             console.stdout.write("[")
@@ -26,10 +35,11 @@ enum FleetOutput {
                 for (c, channel) in matrix.channels.enumerated() {
                     console.stdout.write("\(c == 0 ? "" : ",")\n  \(JSONWriter.quoted(channel.rawValue)): [")
                     for s in matrix.senders.indices {
+                        let cells = try matrix.cells(channel, sender: s)
                         var row = s == 0 ? "\n   [" : ",\n   ["
                         for r in matrix.receivers.indices {
                             if r > 0 { row += "," }
-                            row += matrix.outcome(channel, sender: s, receiver: r).map { "\"\($0.rawValue)\"" } ?? "null"
+                            row += (cells?[cells!.startIndex + r] ?? nil).map { "\"\($0.rawValue)\"" } ?? "null"
                         }
                         console.stdout.write(row + "]")
                     }
@@ -38,7 +48,8 @@ enum FleetOutput {
                 // Per sender: typing with a third-party keyboard, then with the system keyboard.
                 console.stdout.write("},\n \"keyboard\": [")
                 for s in matrix.senders.indices {
-                    let pair = [false, true].map { matrix.keyboard(sender: s, system: $0).map { "\"\($0.rawValue)\"" } ?? "null" }
+                    let keyboard = try matrix.keyboard(sender: s)
+                    let pair = [keyboard.0, keyboard.1].map { $0.map { "\"\($0.rawValue)\"" } ?? "null" }
                     console.stdout.write((s == 0 ? "\n   [" : ",\n   [") + pair.joined(separator: ",") + "]")
                 }
                 console.stdout.write("]}")
@@ -47,10 +58,47 @@ enum FleetOutput {
         case .text, .markdown:
             for (index, matrix) in matrices.enumerated() {
                 if index > 0 { console.stdout.write("\n") }
-                console.stdout.write(format == .text ? text(matrix) : markdown(matrix))
+                if format == .text { try text(matrix, console.stdout) } else { try markdown(matrix, console.stdout) }
             }
         }
         return .success
+    }
+
+    /// One device's matrix, made row by row as it is printed (``FleetMatrixRows``), or a matrix already made.
+    struct MatrixSource {
+        let device: String
+        let channels: [FleetChannel]
+        let senders: [BundleID]
+        let receivers: [FleetNode]
+        /// A sender's row (every grid's cells, or only `channel`'s) and keyboard outcomes; `nil` for a sender not installed.
+        let row: (_ sender: Int, _ channel: FleetChannel?) throws(FleetError) -> (cells: [Outcome?], keyboard: (Outcome?, Outcome?))?
+
+        init(_ rows: FleetMatrixRows) {
+            (device, channels, senders, receivers) = (rows.device, rows.channels, rows.senders, rows.receivers)
+            row = { s, channel throws(FleetError) in try rows.row(sender: s, only: channel) }
+        }
+
+        init(_ matrix: FleetMatrix) {
+            (device, channels, senders, receivers) = (matrix.device, matrix.channels, matrix.senders, matrix.receivers)
+            let channels = matrix.channels, columns = matrix.receivers.count
+            row = { s, only in
+                var cells = [Outcome?](repeating: nil, count: channels.count * columns)
+                for (c, channel) in channels.enumerated() where only == nil || only == channel {
+                    for r in 0..<columns { cells[c * columns + r] = matrix.outcome(channel, sender: s, receiver: r) }
+                }
+                return (cells, (matrix.keyboard(sender: s, system: false), matrix.keyboard(sender: s, system: true)))
+            }
+        }
+
+        /// The cells of `channel`'s grid in `senders[s]`'s row; `nil` when the sender is not installed (every cell `nil`).
+        func cells(_ channel: FleetChannel, sender s: Int) throws(FleetError) -> ArraySlice<Outcome?>? {
+            guard let made = try row(s, channel), let grid = channels.firstIndex(of: channel) else { return nil }
+            return made.cells[grid * receivers.count..<(grid + 1) * receivers.count]
+        }
+
+        func keyboard(sender s: Int) throws(FleetError) -> (Outcome?, Outcome?) {
+            try row(s, .keyboard)?.keyboard ?? (nil, nil)
+        }
     }
 
     /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `encr` (deliver-encrypted), `-` (no request).
@@ -65,49 +113,53 @@ enum FleetOutput {
         }
     }
 
-    static func text(_ matrix: FleetMatrix) -> String {
+    static func text(_ matrix: MatrixSource, _ output: Output) throws(FleetError) {
         var text = "Device \(DecisionText.escaped(matrix.device)): end-to-end outcomes, sender (row) → receiver (column)\n"
         text += "Receivers:\n"
         for (r, receiver) in matrix.receivers.enumerated() { text += "  \(r + 1)  \(DecisionText.escaped(receiver.description))\n" }
+        output.write(text)
         let width = max(matrix.senders.map(\.rawValue.count).max() ?? 0, 6)
+        var encrypted = false
         for channel in matrix.channels {
             var header = "  " + "sender".padding(width)
             for r in matrix.receivers.indices { header += "  " + String(r + 1).padding(5) }
-            text += "\n\(channel)\n" + header.trimmingTrailingSpaces + "\n"
+            output.write("\n\(channel)\n" + header.trimmingTrailingSpaces + "\n")
             for (s, sender) in matrix.senders.enumerated() {
+                let cells = try matrix.cells(channel, sender: s)
                 var row = "  " + DecisionText.escaped(sender.rawValue).padding(width)
-                for r in matrix.receivers.indices { row += "  " + cell(matrix.outcome(channel, sender: s, receiver: r)).padding(5) }
-                text += row.trimmingTrailingSpaces + "\n"
+                for r in matrix.receivers.indices {
+                    let outcome = cells?[cells!.startIndex + r] ?? nil
+                    if outcome == .deliverEncrypted { encrypted = true }
+                    row += "  " + cell(outcome).padding(5)
+                }
+                output.write(row.trimmingTrailingSpaces + "\n")
             }
         }
-        text += "\nkeyboard (typing in the sender)\n" + ("  " + "sender".padding(width) + "  third-party  system").trimmingTrailingSpaces + "\n"
+        output.write("\nkeyboard (typing in the sender)\n" + ("  " + "sender".padding(width) + "  third-party  system").trimmingTrailingSpaces + "\n")
         for (s, sender) in matrix.senders.enumerated() {
-            let row = "  " + DecisionText.escaped(sender.rawValue).padding(width) + "  " + cell(matrix.keyboard(sender: s, system: false)).padding(11)
-                + "  " + cell(matrix.keyboard(sender: s, system: true))
-            text += row.trimmingTrailingSpaces + "\n"
+            let keyboard = try matrix.keyboard(sender: s)
+            let row = "  " + DecisionText.escaped(sender.rawValue).padding(width) + "  " + cell(keyboard.0).padding(11) + "  " + cell(keyboard.1)
+            output.write(row.trimmingTrailingSpaces + "\n")
         }
-        text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
-        let encrypted = matrix.channels.contains { channel in
-            matrix.senders.indices.contains { s in matrix.receivers.indices.contains { matrix.outcome(channel, sender: s, receiver: $0) == .deliverEncrypted } }
-        }
-        if encrypted { text += "encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n" }
-        return text
+        output.write("\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n")
+        if encrypted { output.write("encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n") }
     }
 
-    static func markdown(_ matrix: FleetMatrix) -> String {
-        var text = "### Device `\(matrix.device)`\n"
+    static func markdown(_ matrix: MatrixSource, _ output: Output) throws(FleetError) {
+        output.write("### Device `\(matrix.device)`\n")
         for channel in matrix.channels {
-            text += "\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
-            text += "|---|" + String(repeating: "---|", count: matrix.receivers.count) + "\n"
+            output.write("\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { "`\($0)`" }.joined(separator: " | ") + " |\n")
+            output.write("|---|" + String(repeating: "---|", count: matrix.receivers.count) + "\n")
             for (s, sender) in matrix.senders.enumerated() {
-                text += "| `\(sender)` | " + matrix.receivers.indices.map { cell(matrix.outcome(channel, sender: s, receiver: $0)) }.joined(separator: " | ") + " |\n"
+                let cells = try matrix.cells(channel, sender: s)
+                output.write("| `\(sender)` | " + matrix.receivers.indices.map { cell(cells?[cells!.startIndex + $0] ?? nil) }.joined(separator: " | ") + " |\n")
             }
         }
-        text += "\n**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n"
+        output.write("\n**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n")
         for (s, sender) in matrix.senders.enumerated() {
-            text += "| `\(sender)` | \(cell(matrix.keyboard(sender: s, system: false))) | \(cell(matrix.keyboard(sender: s, system: true))) |\n"
+            let keyboard = try matrix.keyboard(sender: s)
+            output.write("| `\(sender)` | \(cell(keyboard.0)) | \(cell(keyboard.1)) |\n")
         }
-        return text
     }
 
     // MARK: paths
@@ -117,7 +169,7 @@ enum FleetOutput {
 
     /// `fleet paths` on an AppConnect fleet: one block (text) or record (JSON) per device and starting app,
     /// each written as soon as it is made, so the output of `--from all` is never held whole (memory: the
-    /// device's graph, every app's search result, and one app's paths at a time).
+    /// device's graph, O(apps + edges), and one app's search and paths at a time).
     static func paths(_ devices: [FleetDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
         var writer = try PathsWriter(from: from, to: to, format: format, console: console)
         for device in devices {
@@ -129,7 +181,7 @@ enum FleetOutput {
                     emit(app, try device.paths(from: app, maxHops: maxHops))
                 } else {
                     // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
-                    for reach in try device.reachAll(maxHops: maxHops) { emit(reach.from, try device.paths(reach)) }
+                    try device.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in emit(reach.from, try device.paths(reach)) }
                 }
             } catch {
                 throw fail(error)

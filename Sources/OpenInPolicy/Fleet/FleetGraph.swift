@@ -51,6 +51,32 @@ struct NodeSet {
     }
 }
 
+/// One node's out-edges in a device's graph: a bit set of N bits, or the list of the nodes when it
+/// holds fewer than N / 32 of them (smaller then), so the rows of a sparse graph take O(edges).
+enum GraphRow {
+    case bits(NodeSet)
+    case list([Int32])
+
+    init(_ set: NodeSet, count: Int) {
+        var members = 0
+        for word in set.words { members += word.nonzeroBitCount }
+        guard members * 32 < count else {
+            self = .bits(set)
+            return
+        }
+        var list: [Int32] = []
+        list.reserveCapacity(members)
+        for (w, word) in set.words.enumerated() {
+            var bits = word
+            while bits != 0 {
+                list.append(Int32(w << 6 | bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+        self = .list(list)
+    }
+}
+
 /// A device's graph, worked out as a search needs it: each node's side (effective and prepared policy),
 /// the requests every sender makes (the same for all senders), and each node's out-edges among the nodes
 /// asked about. Immutable once made, so the searches of ``FleetDevice/reachAll(maxHops:)`` share it and
@@ -330,48 +356,77 @@ extension FleetDevice {
     }
 
     /// Where each installed fleet app's documents can end up on this device: the full graph once
-    /// (every node's row, N² target checks), then a breadth-first search over bit sets per app.
-    /// - Complexity: O(N² + N × channels) decisions for the graph, then O(N × N²/64) word operations for all searches.
+    /// (every node's row, N² target checks), then a breadth-first search over the rows per app.
+    /// - Complexity: O(N² + N × channels) decisions for the graph, then O(N × (N + edges)) for all searches.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reachAll(maxHops: Int? = nil) throws(FleetError) -> [FleetReach] {
-        let graph = FleetGraph(self)
-        let all = NodeSet(count: graph.ids.count, full: true)
-        var rows: [NodeSet] = []
-        rows.reserveCapacity(graph.ids.count)
-        for x in graph.ids.indices { rows.append(try graph.row(x, among: all)) }
         var result: [FleetReach] = []
+        try forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in result.append(reach) }
+        return result
+    }
+
+    /// ``reachAll(maxHops:)`` one app at a time: `body` gets each installed fleet app's search, in file
+    /// order, and may let it go before the next is made, so the searches are never held together (each
+    /// holds two arrays of N). The graph's rows are kept as bit sets, or as lists when they hold few
+    /// nodes: memory O(N + edges), never N² when the graph is sparse.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs (before
+    ///   any search is given to `body`), or what `body` throws.
+    package func forEachReach(maxHops: Int? = nil, _ body: (FleetReach) throws(FleetError) -> Void) throws(FleetError) {
+        let graph = FleetGraph(self)
+        let count = graph.ids.count
+        let all = NodeSet(count: count, full: true)
+        var rows: [GraphRow] = []
+        rows.reserveCapacity(count)
+        for x in graph.ids.indices { rows.append(GraphRow(try graph.row(x, among: all), count: count)) }
+        var distance = [Int32](repeating: -1, count: count)
+        var predecessor = [Int32](repeating: -1, count: count)
+        var seen = NodeSet(count: count)
         for app in fleet.apps where isInstalled(app.bundleID) {
             guard let start = graph.index[app.bundleID] else { continue }
-            var distance = [Int32](repeating: -1, count: graph.ids.count)
-            var predecessor = [Int32](repeating: -1, count: graph.ids.count)
-            var seen = NodeSet(count: graph.ids.count)
-            seen.insert(start)
             var order: [Int32] = []
+            seen.insert(start)
             var frontier = [start]
             var depth: Int32 = 0
+            func visit(_ y: Int, from x: Int, _ next: inout [Int]) {
+                distance[y] = depth + 1
+                predecessor[y] = Int32(x)
+                order.append(Int32(y))
+                next.append(y)
+            }
             while !frontier.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
                 var next: [Int] = []
                 for x in frontier {
-                    for w in rows[x].words.indices {
-                        var fresh = rows[x].words[w] & ~seen.words[w]
-                        guard fresh != 0 else { continue }
-                        seen.words[w] |= fresh
-                        while fresh != 0 {
-                            let y = w << 6 | fresh.trailingZeroBitCount
-                            fresh &= fresh - 1
-                            distance[y] = depth + 1
-                            predecessor[y] = Int32(x)
-                            order.append(Int32(y))
-                            next.append(y)
+                    switch rows[x] {
+                    case .bits(let row):
+                        for w in row.words.indices {
+                            var fresh = row.words[w] & ~seen.words[w]
+                            guard fresh != 0 else { continue }
+                            seen.words[w] |= fresh
+                            while fresh != 0 {
+                                let y = w << 6 | fresh.trailingZeroBitCount
+                                fresh &= fresh - 1
+                                visit(y, from: x, &next)
+                            }
+                        }
+                    case .list(let targets):
+                        for target in targets where !seen.contains(Int(target)) {
+                            seen.insert(Int(target))
+                            visit(Int(target), from: x, &next)
                         }
                     }
                 }
                 frontier = next
                 depth += 1
             }
-            result.append(FleetReach(from: app.bundleID, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph))
+            try body(FleetReach(from: app.bundleID, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph))
+            // Ready for the next search: only what this one touched is reset.
+            seen.remove(start)
+            for y in order {
+                distance[Int(y)] = -1
+                predecessor[Int(y)] = -1
+                seen.remove(Int(y))
+            }
         }
-        return result
     }
 
     /// The shortest chains of a search's result, with the decision of every hop.

@@ -55,8 +55,11 @@ public enum FleetLint {
             findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
         }
         // Each app by bundle ID, found once (`fleet.app(_:)` scans the list: per whitelist entry, quadratic).
-        var listed: [BundleID: FleetApp] = [:]
-        for app in fleet.apps where listed[app.bundleID] == nil { listed[app.bundleID] = app }
+        var listed: [BundleID: FleetApp] = [:], appPosition: [BundleID: Int] = [:]
+        for (position, app) in fleet.apps.enumerated() where listed[app.bundleID] == nil {
+            listed[app.bundleID] = app
+            appPosition[app.bundleID] = position
+        }
         let objects: [(what: String, controls: PolicyControls, line: Int?, path: String)] =
             [("the global policy", fleet.global.controls, nil, "global")]
             + fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") }
@@ -148,13 +151,34 @@ public enum FleetLint {
                 add("FL004", line: error.line, device: profile.name, at: "devices.\(profile.name)", error.message, fix: "give the policies labels no device carries together")
                 continue
             }
-            for (sender, receiver) in openFromRefusals(device) {
-                guard let request = try? FleetRequest(from: sender, channel: .documentInteraction, target: receiver),
-                      let decision = try? device.decide(request), decision.sender.outcome == .allow,
-                      let refusal = decision.receiver, refusal.outcome != .allow else { continue }
-                add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(sender) may send documents to \(receiver) (\(decision.sender.rule)), but \(receiver)'s Open From refuses them (\(refusal.rule)): users see the share fail",
-                    fix: "add \(sender) to \(receiver)'s Open From, or take \(receiver) out of \(sender)'s Open In")
+            // Sorted as the pairs were when every pair was decided: by sender, then receiver.
+            var refusals: [(sender: Int, receiver: Int, add: () -> Void)] = []
+            for refused in openFromRefusals(device) {
+                let receiver = refused.receiver
+                var decided: [(BundleID, FleetDecision, Decision)] = []
+                for sender in refused.first {
+                    guard let request = try? FleetRequest(from: sender, channel: .documentInteraction, target: receiver),
+                          let decision = try? device.decide(request), decision.sender.outcome == .allow,
+                          let refusal = decision.receiver, refusal.outcome != .allow else { continue }
+                    decided.append((sender, decision, refusal))
+                }
+                if refused.count <= namedRefusals {
+                    for (sender, decision, refusal) in decided {
+                        refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0, {
+                            add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(sender) may send documents to \(receiver) (\(decision.sender.rule)), but \(receiver)'s Open From refuses them (\(refusal.rule)): users see the share fail",
+                                fix: "add \(sender) to \(receiver)'s Open From, or take \(receiver) out of \(sender)'s Open In")
+                        }))
+                    }
+                } else if let (sender, _, refusal) = decided.first {
+                    let named = decided.prefix(namedRefusals).map { "\($0.0)" }.joined(separator: ", ")
+                    let count = refused.count
+                    refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0, {
+                        add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(count) apps may send documents to \(receiver), but its Open From refuses them (\(refusal.rule)): \(named) and \(count - min(decided.count, namedRefusals)) more: users see the shares fail",
+                            fix: "add the apps that should send to \(receiver) to its Open From, or take \(receiver) out of their Open In")
+                    }))
+                }
             }
+            for refusal in refusals.sorted(by: { ($0.sender, $0.receiver) < ($1.sender, $1.receiver) }) { refusal.add() }
         }
         return findings.enumerated().sorted { a, b in
             if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
@@ -162,19 +186,29 @@ public enum FleetLint {
         }.map(\.element)
     }
 
-    /// The pairs (sender, receiver) of the device's AppConnect apps, in fleet order, that FL003 must
-    /// decide: every pair whose sender may send a document to the receiver and whose receiver's Open From
-    /// may refuse it, among others that turn out not to (each is decided in full by the caller).
+    /// How many senders one receiver's Open From refuses (FL003): the receiver, the first senders in
+    /// fleet order (at most ``namedRefusals`` + 1), and how many there are.
+    struct Refusals {
+        let receiver: BundleID
+        let first: [BundleID]
+        let count: Int
+    }
+
+    /// Above this many refused senders, a receiver gets one FL003 finding naming the first few and the count.
+    static let namedRefusals = 3
+
+    /// For each of the device's AppConnect apps (in fleet order) whose Open From may refuse a sender that
+    /// may send it a document (document interaction): those senders, the first few and the count.
     ///
     /// Deciding every pair is quadratic in apps. As in `FleetGraph`, the sender's Open In reads the target
     /// only through whether its policy lists it (every target is one of the device's AppConnect apps
     /// here), so each sender is decided once per kind of target; a receiver's Open From reads the sender
-    /// only through whether its Open From whitelist lists it. So the pairs are found from the lists: the
-    /// senders that send to any AppConnect app, each receiver's listing senders (from the senders' Open
-    /// In whitelists), and each refusing receiver's Open From whitelist.
-    /// - Complexity: O(apps + whitelist entries + pairs returned), the pairs being the findings but for
-    ///   the senders each receiver's Open From whitelist lists.
-    static func openFromRefusals(_ device: FleetDevice) -> [(BundleID, BundleID)] {
+    /// only through whether its Open From whitelist lists it. So the senders are counted from the lists:
+    /// those that send to any AppConnect app, each receiver's listing senders (from the senders' Open In
+    /// whitelists), less those the receiver's Open From whitelist names. The caller decides the first
+    /// ones in full; a test compares the result with deciding every pair.
+    /// - Complexity: O(apps + whitelist entries).
+    static func openFromRefusals(_ device: FleetDevice) -> [Refusals] {
         let apps = device.fleet.apps.map(\.bundleID).filter(device.appConnectApps.contains)
         guard apps.count > 1 else { return [] }
         var position: [BundleID: Int] = [:]
@@ -186,41 +220,85 @@ public enum FleetLint {
             guard let request = try? ShareRequest(channel: .documentInteraction, target: apps[r], document: FleetDevice.documentName) else { return false }
             return Evaluator.decide(request, sides[s].prepared).outcome == .allow
         }
-        // Senders that send to every other AppConnect app, to those they list only, or to those they do not list only.
+        // How each sender's document interaction to the other AppConnect apps goes.
+        enum Sends { case none, all, listed, unlisted }
+        var kind = [Sends](repeating: .none, count: apps.count)
         var toAll: [Int] = [], toUnlisted: [Int] = []
-        var listers = [[Int]](repeating: [], count: apps.count)
+        var listers = [[Int]](repeating: [], count: apps.count), unlistedListers = [Int](repeating: 0, count: apps.count)
         for s in apps.indices where sides[s].policy.source(of: .openIn) != .notSet {
             let policy = sides[s].policy.policy
             // A whitelist written out names its targets; "All AppConnect apps" lists every app here, as AUTHORIZED does.
-            let explicit = policy.status == .whitelist && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global, containers: containers[apps[s]] ?? [])
+            let explicit = policy.status == .whitelist
+                && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global, containers: containers[apps[s]] ?? [])
             guard explicit else {
-                if sends(s, to: s == 0 ? 1 : 0) { toAll.append(s) }
+                if sends(s, to: s == 0 ? 1 : 0) {
+                    kind[s] = .all
+                    toAll.append(s)
+                }
                 continue
             }
             let listed = policy.whitelist.members.compactMap { position[$0] }.filter { $0 != s && policy.lists(apps[$0]) }
             let unlisted = apps.indices.lazy.first { $0 != s && !policy.lists(apps[$0]) }
-            let sendsListed = listed.first.map { sends(s, to: $0) } ?? false
-            let sendsUnlisted = unlisted.map { sends(s, to: $0) } ?? false
-            switch (sendsListed, sendsUnlisted) {
-            case (true, true): toAll.append(s)
-            case (true, false): for r in listed { listers[r].append(s) }
-            case (false, true): toUnlisted.append(s)
+            switch (listed.first.map { sends(s, to: $0) } ?? false, unlisted.map { sends(s, to: $0) } ?? false) {
+            case (true, true):
+                kind[s] = .all
+                toAll.append(s)
+            case (true, false):
+                kind[s] = .listed
+                for r in listed { listers[r].append(s) }
+            case (false, true):
+                kind[s] = .unlisted
+                toUnlisted.append(s)
+                for r in listed { unlistedListers[r] += 1 }
             case (false, false): break
             }
         }
-        var pairs: [(s: Int, r: Int)] = []
+        func sendsTo(_ s: Int, _ r: Int) -> Bool {
+            switch kind[s] {
+            case .none: false
+            case .all: s != r
+            case .listed: s != r && sides[s].policy.policy.lists(apps[r])
+            case .unlisted: s != r && !sides[s].policy.policy.lists(apps[r])
+            }
+        }
+        var result: [Refusals] = []
         for r in apps.indices {
             let receiver = sides[r].policy
             guard receiver.source(of: .openFrom) != .notSet, let openFrom = receiver.policy.openFrom else { continue }
             // AUTHORIZED, or "All AppConnect apps" (every sender here), refuses none of them.
             if openFrom.status == .authorized || openFrom.setting == .allAppConnectApps { continue }
             let prepared = sides[r].prepared
-            var senders = toAll + listers[r]
-            for s in toUnlisted where !sides[s].policy.policy.lists(apps[r]) { senders.append(s) }
-            for s in senders where s != r && !prepared.openFromLists(apps[s]) { pairs.append((s, r)) }
+            // The senders to r, less those its Open From whitelist accepts (each counted once).
+            var count = toAll.count + listers[r].count + toUnlisted.count - unlistedListers[r]
+            if kind[r] == .all || kind[r] == .unlisted { count -= 1 }  // r itself (it does not list itself as a target here)
+            var accepted = Set<Int>()
+            if openFrom.status == .whitelist {
+                for id in openFrom.whitelist.members {
+                    guard let s = position[id], prepared.openFromLists(id), sendsTo(s, r), accepted.insert(s).inserted else { continue }
+                    count -= 1
+                }
+            }
+            guard count > 0 else { continue }
+            // The first few, in fleet order: merge the three sorted lists, skipping the accepted.
+            var first: [Int] = []
+            var streams: [[Int].SubSequence] = [toAll[...], listers[r][...], toUnlisted[...]]
+            while first.count <= namedRefusals {
+                var best: Int? = nil
+                for (index, stream) in streams.enumerated() {
+                    guard let head = stream.first(where: { sendsTo($0, r) && !accepted.contains($0) }) else {
+                        streams[index] = stream[stream.endIndex...]
+                        continue
+                    }
+                    streams[index] = stream[stream.firstIndex(of: head)!...]
+                    if best == nil || head < best! { best = head }
+                }
+                guard let next = best else { break }
+                first.append(next)
+                for index in streams.indices where streams[index].first == next { streams[index] = streams[index].dropFirst() }
+            }
+            result.append(Refusals(receiver: apps[r], first: first.map { apps[$0] }, count: count))
         }
-        pairs.sort { ($0.s, $0.r) < ($1.s, $1.r) }
-        return pairs.map { (apps[$0.s], apps[$0.r]) }
+        return result
     }
 
     /// Whether `policy`'s Open In is "All AppConnect apps" (the whitelist of the device's AppConnect apps).

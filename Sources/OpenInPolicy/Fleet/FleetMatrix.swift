@@ -82,83 +82,134 @@ extension FleetDevice {
     /// - Complexity: O(apps² × channels) cells, each O(1).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func matrix() throws(FleetError) -> FleetMatrix {
-        let senders = fleet.apps.map(\.bundleID)
-        let receivers = senders.map(FleetNode.app) + [.anyOtherApp]
-        let receiverIDs = receivers.map(bundleID(of:))
-        let channels = FleetChannel.matrixChannels
-        let targetedCount = FleetGraph.targetedChannels.count
-        precondition(Array(channels.prefix(targetedCount)) == FleetGraph.targetedChannels && channels.last == .openURL)
-        let present = receivers.map { node -> Bool in
-            if case .app(let id) = node { return isInstalled(id) }
+        let rows = matrixRows()
+        var cells = [Outcome?](repeating: nil, count: rows.channels.count * rows.senders.count * rows.receivers.count)
+        var keyboards = [Outcome?](repeating: nil, count: 2 * rows.senders.count)
+        let columns = rows.receivers.count
+        for s in rows.senders.indices {
+            guard let row = try rows.row(sender: s) else { continue }
+            for c in rows.channels.indices {
+                for r in 0..<columns { cells[(c * rows.senders.count + s) * columns + r] = row.cells[c * columns + r] }
+            }
+            (keyboards[2 * s], keyboards[2 * s + 1]) = row.keyboard
+        }
+        return FleetMatrix(device: name, channels: rows.channels, senders: rows.senders, receivers: rows.receivers, cells: cells, keyboards: keyboards)
+    }
+
+    /// The matrix of this device made one sender's row at a time, as it is read: printing it needs
+    /// memory for a row, not for every cell (a fleet of N apps has 7 N² of them).
+    package func matrixRows() -> FleetMatrixRows { FleetMatrixRows(self) }
+}
+
+/// A device's matrix (``FleetDevice/matrix()``), made one sender's row at a time.
+package struct FleetMatrixRows {
+    /// The device profile's name.
+    package var device: String { fleetDevice.name }
+    /// The channels (``FleetChannel/matrixChannels``).
+    package let channels: [FleetChannel]
+    /// The rows: the fleet's apps, in file order.
+    package let senders: [BundleID]
+    /// The columns: the fleet's apps, then "any other app".
+    package let receivers: [FleetNode]
+    let fleetDevice: FleetDevice
+    let receiverIDs: [BundleID]
+    let present: [Bool]
+    /// Per receiver, its request on each targeted channel.
+    let targeted: [[ShareRequest]]
+    /// Per receiver, the `open-url` request to its custom scheme, if it handles one.
+    let openURL: [ShareRequest?]
+    /// Per receiver, its side (effective and prepared policy).
+    let sides: [FleetSide]
+
+    init(_ device: FleetDevice) {
+        fleetDevice = device
+        senders = device.fleet.apps.map(\.bundleID)
+        receivers = senders.map(FleetNode.app) + [.anyOtherApp]
+        receiverIDs = receivers.map(device.bundleID(of:))
+        channels = FleetChannel.matrixChannels
+        precondition(Array(channels.prefix(FleetGraph.targetedChannels.count)) == FleetGraph.targetedChannels && channels.last == .openURL)
+        present = receivers.map { node -> Bool in
+            if case .app(let id) = node { return device.isInstalled(id) }
             return true
         }
-        let targeted = receiverIDs.map { target in
+        targeted = receiverIDs.map { target in
             FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel, target: target, document: FleetDevice.documentName) }
         }
-        let openURL = receivers.map { node -> ShareRequest? in
-            guard case .app(let id) = node, isInstalled(id), let scheme = customScheme(handledBy: id),
+        sides = receiverIDs.map(device.side(for:))
+        // Each installed app's custom scheme, found once (not a scan of the scheme handlers per app).
+        var schemeOf: [BundleID: String] = [:]
+        for (scheme, app) in device.facts.schemeHandlers where !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) {
+            if let known = schemeOf[app], !scheme.utf8.lexicographicallyPrecedes(known.utf8) { continue }
+            schemeOf[app] = scheme
+        }
+        openURL = receivers.map { node -> ShareRequest? in
+            guard case .app(let id) = node, device.isInstalled(id), let scheme = schemeOf[id],
                   let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
             return try? ShareRequest(channel: .openURL, url: url, document: FleetDevice.documentName)
         }
-        let rows = senders.count, columns = receivers.count
-        var cells = [Outcome?](repeating: nil, count: channels.count * rows * columns)
-        var keyboards = [Outcome?](repeating: nil, count: 2 * rows)
-        // Each receiver's evaluator, made when first asked.
-        var cachedReceivers: [(EffectivePolicy, Evaluator)?] = Array(repeating: nil, count: columns)
-        func receiverEvaluator(_ r: Int) -> (EffectivePolicy, Evaluator) {
-            if let known = cachedReceivers[r] { return known }
-            let made = self.evaluator(for: receiverIDs[r])
-            cachedReceivers[r] = made
-            return made
+    }
+
+    /// The cells of `senders[s]`'s row, channel by channel (`channels.count × receivers.count`), and its
+    /// keyboard outcomes (a third-party keyboard, the system keyboard); `nil` when the sender is not
+    /// installed on the device (every cell `nil`). With `only`, the cells of that channel's grid alone
+    /// are made (the others are `nil`).
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    package func row(sender s: Int, only: FleetChannel? = nil) throws(FleetError) -> (cells: [Outcome?], keyboard: (Outcome?, Outcome?))? {
+        let device = fleetDevice
+        let sender = senders[s]
+        guard device.isInstalled(sender) else { return nil }
+        let columns = receivers.count
+        let targetedCount = FleetGraph.targetedChannels.count
+        var cells = [Outcome?](repeating: nil, count: channels.count * columns)
+        let (senderPolicy, prepared) = sides[s]
+        let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
+        for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try device.check(senderPolicy, needs: channel.control, for: probe) }
+        if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { _ = try device.decide(probe) }
+        let keyboard = (Evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard), prepared).outcome,
+                        Evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard), prepared).outcome)
+        let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
+        func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
+            let (receiverPolicy, receiver) = sides[r]
+            try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
+            return Evaluator.decide(openFrom, receiver).outcome
         }
-        for (s, sender) in senders.enumerated() where isInstalled(sender) {
-            let (senderPolicy, evaluator) = self.evaluator(for: sender)
-            let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
-            for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try check(senderPolicy, needs: channel.control, for: probe) }
-            if senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil { _ = try decide(probe) }
-            keyboards[2 * s] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome
-            keyboards[2 * s + 1] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard)).outcome
-            let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
-            func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
-                let (receiverPolicy, receiver) = receiverEvaluator(r)
-                try check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
-                return receiver.decide(openFrom).outcome
-            }
-            var kinds: [[Outcome]?] = [nil, nil, nil, nil]
-            let prepared = evaluator.prepared
-            for r in 0..<columns where present[r] && receiverIDs[r] != sender {
-                let target = receiverIDs[r]
+        // The grid asked for (-1: a channel with no grid, such as keyboard: no cells).
+        let wanted: Int? = only.map { channels.firstIndex(of: $0) ?? -1 }
+        var kinds: [[Outcome]?] = [nil, nil, nil, nil]
+        for r in 0..<columns where present[r] && receiverIDs[r] != sender {
+            let target = receiverIDs[r]
+            if wanted == nil || (0..<targetedCount).contains(wanted!) {
                 let kind = (prepared.lists(target) ? 2 : 0) | (prepared.isAppConnectApp(target) ? 1 : 0)
                 let outcomes: [Outcome]
                 if let known = kinds[kind] {
                     outcomes = known
                 } else {
-                    outcomes = targeted[r].map { evaluator.decide($0).outcome }
+                    outcomes = targeted[r].map { Evaluator.decide($0, prepared).outcome }
                     kinds[kind] = outcomes
                 }
                 var receiverSays: Outcome? = nil
-                let authorized = appConnectApps.contains(target)
-                for c in 0..<targetedCount {
+                let authorized = device.appConnectApps.contains(target)
+                for c in 0..<targetedCount where wanted == nil || wanted == c {
                     var outcome = outcomes[c]
                     if authorized, channels[c].hasReceiverPart, outcome == .allow || outcome == .redirect {
                         if receiverSays == nil { receiverSays = try receiverOutcome(r) }
                         if receiverSays != .allow { outcome = receiverSays! }
                     }
-                    cells[(c * rows + s) * columns + r] = outcome
-                }
-                if let request = openURL[r] {
-                    let decision = evaluator.decide(request)
-                    var outcome = decision.outcome
-                    if outcome == .allow || outcome == .redirect, let delivered = decision.target, appConnectApps.contains(delivered) {
-                        let (receiverPolicy, receiver) = self.evaluator(for: delivered)
-                        try check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .openURL, url: request.url))
-                        let says = receiver.decide(openFrom).outcome
-                        if says != .allow { outcome = says }
-                    }
-                    cells[(targetedCount * rows + s) * columns + r] = outcome
+                    cells[c * columns + r] = outcome
                 }
             }
+            if wanted == nil || wanted == targetedCount, let request = openURL[r] {
+                let decision = Evaluator.decide(request, prepared)
+                var outcome = decision.outcome
+                if outcome == .allow || outcome == .redirect, let delivered = decision.target, device.appConnectApps.contains(delivered) {
+                    let (receiverPolicy, receiver) = device.side(for: delivered)
+                    try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .openURL, url: request.url))
+                    let says = Evaluator.decide(openFrom, receiver).outcome
+                    if says != .allow { outcome = says }
+                }
+                cells[targetedCount * columns + r] = outcome
+            }
         }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards)
+        return (cells, keyboard)
     }
 }
