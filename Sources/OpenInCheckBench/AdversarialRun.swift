@@ -99,5 +99,6 @@ struct AdversarialRun {
             }
             progress(line + "\n")
         }
+        try GrowthRun(binary: binary).measure(progress: progress)
     }
 }

@@ -283,6 +283,7 @@ public enum IntuneGraphJSON {
     /// `apps`: `managedMobileApp` objects whose `mobileAppIdentifier` is an iOS bundle ID.
     static func readApps(_ field: JSONCursor) throws(FormatError) -> [BundleID] {
         var apps: [BundleID] = []
+        var seen: Set<ExactKey> = []
         for element in try field.elements(what: "managedMobileApp objects") {
             let fields = try element.members(allowed: ["@odata.type", "@odata.id", "@odata.editLink", "id", "version", "mobileAppIdentifier"], what: "a managedMobileApp")
             if let type = fields["@odata.type"], !ExactText.same(try type.string(), "#microsoft.graph.managedMobileApp") {
@@ -303,7 +304,7 @@ public enum IntuneGraphJSON {
             let text = try bundle.string()
             do throws(InputError) {
                 let id = try BundleID(text)
-                if !IntuneBundleID.contains(apps, id) { apps.append(id) }
+                if seen.insert(IntuneBundleID.key(id)).inserted { apps.append(id) }
             } catch {
                 throw bundle.error("\(error)")
             }
