@@ -102,7 +102,9 @@ struct FleetCommand: Command {
                       then each sender's keyboard line: a third-party keyboard, the system keyboard.
               lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
                       for code scanning, every check a rule, every finding a result with the
-                      fleet file, its line and the finding's key path.
+                      fleet file, its line and the finding's key path. A receiver whose Open From
+                      refuses more than three senders gets one FL003 finding: the first three and
+                      the count.
               diff    End-to-end flows (keyboards included) and leak paths that open or close
                       between two fleet files, per device. With Intune app protection policies (Graph JSON, with
                       --devices) on either side: every flow (sender × receiver × channel, per
@@ -117,6 +119,11 @@ struct FleetCommand: Command {
             lint runs the Intune checks IN001-IN005; paths follows readable deliveries
             (an encrypted one carries nothing), "outside" being the apps no policy manages,
             --from all starting from each policy-managed app installed on the device.
+
+            Inputs: every file (--fleet, --devices, OLD, NEW) is read once, so a pipe works:
+            --fleet <(cat fleet.json), --fleet /dev/stdin. A FIFO that no writer opens within
+            2 seconds is an error, never a wait; so is a folder with no JSON file in it.
+            SIGTERM and SIGINT stop every subverb within a second (exit 143, 130).
 
             Channels: \(FleetChannel.names).
 
