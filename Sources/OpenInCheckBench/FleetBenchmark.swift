@@ -60,6 +60,22 @@ struct FleetBenchmark {
         return text
     }
 
+    /// How many entries ``baseline(apps:)`` writes.
+    static func baselineEntries(apps count: Int) -> Int { count * 2 }
+
+    /// A baseline for ``fleet(apps:seed:)``'s device: for every app, its paths to native Mail and to any other app
+    /// (whether or not the app reaches them), so matching meets as many entries as paths.
+    static func baseline(apps count: Int) -> String {
+        var text = "{\"accepted\": [\n"
+        for index in 0..<count {
+            let id = "com.bench.app" + String(repeating: "0", count: max(0, 5 - String(index).count)) + String(index)
+            text += index == 0 ? "" : ",\n"
+            text += "{\"device\": \"bench\", \"from\": \"\(id)\", \"to\": \"com.apple.mobilemail\", \"reason\": \"bench\", \"expires\": \"2099-12-31\"},\n"
+            text += "{\"device\": \"*\", \"from\": \"\(id)\", \"to\": \"any other app\", \"reason\": \"bench\", \"expires\": \"2099-12-31\"}"
+        }
+        return text + "\n]}\n"
+    }
+
     let binary: String
     let seed: UInt64
 
@@ -82,6 +98,15 @@ struct FleetBenchmark {
         try child("1,000 apps: fleet paths --from all (every app's paths, every hop printed)", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all"])
         try child("1,000 apps: fleet paths --from all --to outside", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--to", "outside"])
         try child("1,000 apps: fleet paths --from all --format json", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "json"])
+        // The report formats of every app's leak paths (each path a table row, a SARIF result with its code flow, or DOT edges).
+        try child("1,000 apps: fleet paths --from all --format markdown", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "markdown"])
+        try child("1,000 apps: fleet paths --from all --format sarif", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "sarif"])
+        try child("1,000 apps: fleet paths --from all --format dot", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "dot"])
+        // A baseline accepting every other leak path of every app: matching is a hash lookup per path (linear in paths + entries).
+        let baseline = scratch.file("baseline-1000.json")
+        try CorpusWriter.write(Self.baseline(apps: 1_000), to: baseline)
+        try child("1,000 apps: fleet paths --from all --to outside --baseline (\(Format.grouped(Self.baselineEntries(apps: 1_000))) entries)",
+                  ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--to", "outside", "--baseline", baseline])
         try child("10,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", large, "--device", "bench", "--from", "com.bench.app00001"])
         // The all-pairs search, in process: every app's reachable set and shortest-path tree.
         let bytes = try BenchFile.read(small)

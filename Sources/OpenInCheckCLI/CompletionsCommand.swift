@@ -61,6 +61,14 @@ struct CompletionsCommand: Command, Equatable {
     /// `fleet`'s subverbs and channels (its `--channel` takes the fleet's channels).
     static var fleetSubverbs: String { FleetCommand.subverbs.joined(separator: " ") }
     static var fleetChannels: String { FleetChannel.allCases.map(\.rawValue).joined(separator: " ") }
+    /// Every format a `fleet` subverb writes (`--format`), the report formats of paths and diff included.
+    static var fleetFormats: String {
+        var names: [String] = []
+        for name in FleetCommand.PathsFormat.allCases.map(\.rawValue) + FleetCommand.FleetLintFormat.allCases.map(\.rawValue) + ["jsonl"] where !names.contains(name) {
+            names.append(name)
+        }
+        return names.joined(separator: " ")
+    }
 
     static var bash: String {
         var cases = ""
@@ -83,6 +91,7 @@ struct CompletionsCommand: Command, Equatable {
                     if [ "$prev" = "--channel" ]; then COMPREPLY=($(compgen -W "\(fleetChannels)" -- "$cur")); return; fi
                     if [ "$prev" = "--from" ]; then COMPREPLY=($(compgen -W "all" -- "$cur")); return; fi
                     if [ "$prev" = "--to" ]; then COMPREPLY=($(compgen -W "outside" -- "$cur")); return; fi
+                    if [ "$prev" = "--format" ]; then COMPREPLY=($(compgen -W "\(fleetFormats)" -- "$cur")); return; fi
                 fi
                 case "$prev" in
                     --channel) COMPREPLY=($(compgen -W "\(channels)" -- "$cur")); return ;;
@@ -141,6 +150,10 @@ struct CompletionsCommand: Command, Equatable {
                         compadd -- outside
                         return
                     fi
+                    if [[ $words[CURRENT-1] == --format ]]; then
+                        compadd -- \(fleetFormats)
+                        return
+                    fi
                 fi
                 if [[ $words[CURRENT-1] == --channel ]]; then
                     compadd -- \(channels)
@@ -183,6 +196,8 @@ struct CompletionsCommand: Command, Equatable {
                 let summary = quotedForFish(String(spec.help.prefix { $0 != "\n" }))
                 if spec.name == "--channel" {
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(verb.name == "fleet" ? fleetChannels : channels)' -d '\(summary)'")
+                } else if verb.name == "fleet", spec.name == "--format" {
+                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(fleetFormats)' -d '\(summary)'")
                 } else if verb.name == "fleet", spec.name == "--from" || spec.name == "--to" {
                     // A bundle ID, or the word for every app (--from all) or the outside set (--to outside).
                     lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(spec.name == "--from" ? "all" : "outside")' -d '\(summary)'")

@@ -23,7 +23,12 @@ struct FleetCommand: Command {
     }
 
     enum MatrixFormat: String, OptionChoice { case text, json, markdown }
-    enum PathsFormat: String, OptionChoice { case text, json }
+    enum PathsFormat: String, OptionChoice {
+        case text, json, markdown, sarif, dot
+
+        /// The report format, for markdown, sarif and dot.
+        var report: LeakReportFormat? { LeakReportFormat(rawValue: rawValue) }
+    }
     enum FleetLintFormat: String, OptionChoice { case text, json, markdown, github, sarif }
 
     /// `--fleet FILE` (for diff, the old file).
@@ -33,6 +38,8 @@ struct FleetCommand: Command {
     var subverb: Subverb
     /// `--devices FILE`: the Intune devices file, when a side is Intune app protection policies.
     var devicesPath: String? = nil
+    /// `--baseline FILE` (paths, diff): the accepted paths; the gate fails only on new or expired ones.
+    var baselinePath: String? = nil
 
     static let subverbs = ["eval", "matrix", "paths", "lint", "diff"]
 
@@ -47,8 +54,9 @@ struct FleetCommand: Command {
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
-        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text or json."),
+        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text, json, markdown, sarif or dot."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
+        OptionSpec("--baseline", value: "FILE", help: "paths, diff: the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens)."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
@@ -73,9 +81,10 @@ struct FleetCommand: Command {
               openin-check fleet eval --fleet FILE [--device NAME] --from ID --channel CHANNEL [--target ID] [--url URL] [--explain]
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
               openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
+                  [--baseline FILE] [--format text|json|markdown|sarif|dot]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format text|json|markdown|github|sarif]
-              openin-check fleet diff OLD NEW [--device NAME] [--format text|json]
+              openin-check fleet diff OLD NEW [--device NAME] [--baseline FILE] [--format text|json|markdown|sarif|dot]
               openin-check fleet eval --fleet INTUNE.json --devices FILE …
               openin-check fleet diff OLD NEW --devices FILE [--rows]   (Intune on either side)
 
@@ -91,12 +100,24 @@ struct FleetCommand: Command {
                       "to"?, "sender": {"app", "rule", "outcome", "audience"?, "callbacks",
                       "reason", "dummyFileName"?}, "receiver": {…} | null, "explanation"?};
                       an invalid line gives {"line", "id"?, "device"?, "error"}.
-              paths   Where the from app's documents can end up on each device: every app
-                      reachable, each with its shortest chain; per hop the channel and the rules
-                      that let the document go. A web address (http, https) carries no document
+              paths   Where the from app's documents can end up on each device: first the zone
+                      of trust (who is inside, what outside means) and the counts (apps reached,
+                      outside, paths to the --to set); then every app reachable, each with its
+                      shortest chain and the apps that deliver to it directly ("delivered by",
+                      at most 10 named); per hop the channel, the rules that let the document go
+                      and the settings behind them (side, app, key = value, policy, how it
+                      reaches the app, file:line). JSON adds "zone", "summary", "deliveredBy",
+                      and per hop "settings" and "reproduce" (the fleet eval command that
+                      decides it alone). A web address (http, https) carries no document
                       and is not followed, nor is keyboard (typing moves no document). --from all:
                       the same for every fleet app installed on the device, in file order, one
-                      block (or JSON record) each, streamed.
+                      block (or JSON record) each, streamed. Report formats, of the paths to
+                      outside (or to --to) from apps inside the zone of trust: markdown (a
+                      summary, a table per device, a Mermaid graph per device of at most 50
+                      edges), sarif (SARIF 2.1.0: a result per path, its code flow a step per
+                      hop at the line of the setting that lets it through, a fingerprint of
+                      device, source, destination and chain), dot (Graphviz, a cluster per
+                      device).
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
                       one grid per channel that names its receiver, each cell the end-to-end outcome;
                       then each sender's keyboard line: a third-party keyboard, the system keyboard.
@@ -110,7 +131,19 @@ struct FleetCommand: Command {
                       --devices) on either side: every flow (sender × receiver × channel, per
                       device) that decides differently, grouped as newly allowed (a leak), newly
                       blocked and changed form (dummy file ↔ encrypted); --rows prints them as
-                      decision table rows.
+                      decision table rows. --format markdown|sarif|dot (or --baseline): the leak
+                      paths each fleet has per device, either vendor, opened and closed.
+
+            Baselines (--baseline FILE, paths and diff): the paths a review accepted,
+              {"accepted": [{"device": NAME or "*", "from": ID, "to": ID or "any other app",
+                             "reason": TEXT, "expires": "YYYY-MM-DD"}]}
+            Each path to outside (from an app inside the zone of trust) is new, accepted
+            (an entry matches and its expiry, a UTC date, is today or later) or expired;
+            text marks it, JSON gives "state", SARIF suppresses accepted results with the
+            reason. Entries that match no path are listed as resolved. An entry for a
+            device the fleet lacks is a warning on standard error. A baseline mistake
+            (no reason, an unknown key, an impossible date, a path accepted twice) is
+            invalid input with file:line and key path.
 
             Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
             diff decide under Intune's rules (openin-check rules --intune), with the devices
@@ -136,10 +169,13 @@ struct FleetCommand: Command {
               1   invalid input: the fleet file, a flag's value or some request line
               2   eval: some decision is not allow; paths: a path reaches the --to set (without
                   --to, outside); lint: a finding at warning level or above; diff: a flow or leak path opened
+                  (--format markdown|sarif|dot: a leak path opened); with --baseline, paths and
+                  diff exit 2 only when a path to outside (for diff, one it opens) is new or expired
               64  usage error
 
             Examples:
               openin-check fleet paths --fleet Examples/fleet/acme.json --device employee-iphone --from com.acme.hr --to outside
+              openin-check fleet paths --fleet Examples/fleet/acme.json --from all --baseline Examples/fleet/acme-baseline.json --format sarif
               openin-check fleet eval --fleet Examples/fleet/acme.json --from com.acme.hr \\
                   --channel document-interaction --target com.mobileiron.ios.emailplus --explain
 
@@ -157,9 +193,9 @@ struct FleetCommand: Command {
         let allowed: [String: [String]] = [
             "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--explain", "--format", "--devices"],
             "matrix": ["--fleet", "--device", "--format", "--devices"],
-            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices"],
+            "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
             "lint": ["--fleet", "--format", "--devices"],
-            "diff": ["--device", "--format", "--devices", "--rows"],
+            "diff": ["--device", "--format", "--devices", "--rows", "--baseline"],
         ]
         for name in options.values.map(\.name) + options.flags where !allowed[first]!.contains(name) {
             throw UsageError("'\(name)' is not an option of fleet \(first)", verb: "fleet")
@@ -169,10 +205,13 @@ struct FleetCommand: Command {
             guard options.positionals.count == 2 else {
                 throw UsageError("fleet diff takes two fleet files, OLD NEW (got \(options.positionals.count))", verb: "fleet")
             }
+            let format = try PathsFormat.parse(options, default: .text, verb: "fleet")
+            if options.has("--rows"), format != .text {
+                throw UsageError("'--rows' prints decision table rows: it does not go with --format \(format.rawValue)", verb: "fleet")
+            }
             return FleetCommand(fleetPath: options.positionals[0], device: device,
-                                subverb: .diff(old: options.positionals[0], new: options.positionals[1],
-                                               format: try PathsFormat.parse(options, default: .text, verb: "fleet"), rows: options.has("--rows")),
-                                devicesPath: options.value("--devices"))
+                                subverb: .diff(old: options.positionals[0], new: options.positionals[1], format: format, rows: options.has("--rows")),
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
         }
         guard let fleetPath = options.value("--fleet") else {
             throw UsageError("missing '--fleet FILE': give the fleet file", verb: "fleet")
@@ -212,7 +251,7 @@ struct FleetCommand: Command {
             }
             return FleetCommand(fleetPath: fleetPath, device: device,
                                 subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
-                                devicesPath: options.value("--devices"))
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
         default:
             try noPositionals(options, "lint")
             return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
@@ -248,45 +287,37 @@ struct FleetCommand: Command {
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         if case .diff(let old, let new, let format, let rows) = subverb {
+            // Each read once: a pipe gives its bytes to one reader only.
             let oldInput = try VendorInput.read(old), newInput = try VendorInput.read(new)
-            if oldInput.isIntune || newInput.isIntune || rows {
-                return try IntuneFleetOutput.diff(old: try VendorFiles.load(oldInput, devices: devicesPath, console: console),
-                                                  new: try VendorFiles.load(newInput, devices: devicesPath, console: console),
-                                                  device: device, format: format, rows: rows, console: console)
+            if oldInput.isIntune || newInput.isIntune || rows || baselinePath != nil || format.report != nil {
+                let before = try VendorFiles.load(oldInput, devices: devicesPath, console: console)
+                let after = try VendorFiles.load(newInput, devices: devicesPath, console: console)
+                if baselinePath != nil || format.report != nil {
+                    return try LeakDiff.run(old: before, new: after, oldPath: old, newPath: new, device: device, format: format, rows: rows,
+                                            baselinePath: baselinePath, devicesPath: devicesPath, console: console)
+                }
+                return try IntuneFleetOutput.diff(old: before, new: after, device: device, format: format, rows: rows, console: console)
             }
             return try FleetOutput.diff(old: try Self.fleet(oldInput), new: try Self.fleet(newInput), device: device, format: format, console: console)
         }
-        // Read once: a pipe gives its bytes to one reader only.
-        let input = try VendorInput.read(fleetPath)
-        if input.isIntune {
-            guard case .intune(let fleet) = try VendorFiles.load(input, devices: devicesPath, console: console) else { preconditionFailure() }
-            switch subverb {
-            case .eval(let requests, let format, let explain):
-                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
-            case .matrix(let format):
-                var matrices: [FleetMatrix] = []
-                for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
-                    do throws(FleetError) { matrices.append(try fleet.matrix(device: name)) } catch { throw FleetOutput.fail(error) }
-                }
-                return FleetOutput.print(matrices, format: format, console: console)
-            case .paths(let from, let to, let maxHops, let format):
-                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
-            case .lint(let format):
-                return FleetOutput.lint(IntuneLint.findings(fleet), checks: IntuneLint.checks, file: fleetPath, format: format, console: console)
-            case .diff:
-                preconditionFailure("diff is handled above")
-            }
+        // One fleet, of either vendor, read once (a pipe gives its bytes to one reader only) and loaded
+        // once; every subverb below runs on it.
+        let analysis = try VendorFiles.analysis(try VendorInput.read(fleetPath), devices: devicesPath, console: console)
+        func devices() throws(CLIError) -> [AnalyzedDevice] {
+            do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
         }
-        let fleet = try Self.fleet(input)
         switch subverb {
         case .eval(let requests, let format, let explain):
-            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
+            return try FleetEval.run(requests, devices: try devices(), format: format, explain: explain, console: console)
         case .matrix(let format):
-            return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
+            return try FleetOutput.matrix(try devices(), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
-            return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
+            var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+            writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
+            return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
         case .lint(let format):
-            return try FleetOutput.lint(fleet, format: format, console: console)
+            let lint = analysis.lint()
+            return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
         case .diff:
             preconditionFailure("diff is handled above")
         }

@@ -6,12 +6,22 @@ enum FleetOutput {
 
     // MARK: matrix
 
-    static func matrix(_ devices: [FleetDevice], format: FleetCommand.MatrixFormat, console: Console) throws(CLIError) -> ExitStatus {
-        let sources = devices.map { MatrixSource($0.matrixRows()) }
+    /// `fleet matrix` on a fleet of either vendor: an AppConnect device's matrix is made row by row as it
+    /// is printed (memory O(apps), not every cell); an Intune device's is made whole.
+    static func matrix(_ devices: [AnalyzedDevice], format: FleetCommand.MatrixFormat, console: Console) throws(CLIError) -> ExitStatus {
+        var sources: [MatrixSource] = []
         // Every row made once before anything is printed: an error leaves no half-printed matrix. Then
         // each grid's rows are made again as they are printed, so no matrix is ever held whole.
         do throws(FleetError) {
-            for source in sources { for s in source.senders.indices { _ = try source.row(s, nil) } }
+            for device in devices {
+                guard let appConnect = device.appConnect else {
+                    sources.append(MatrixSource(try device.matrix()))
+                    continue
+                }
+                let source = MatrixSource(appConnect.matrixRows())
+                for s in source.senders.indices { _ = try source.row(s, nil) }
+                sources.append(source)
+            }
         } catch {
             throw fail(error)
         }
@@ -167,21 +177,18 @@ enum FleetOutput {
     /// The `--from` value that asks for every app: each fleet app installed on the device, in file order.
     static let everyApp = "all"
 
-    /// `fleet paths` on an AppConnect fleet: one block (text) or record (JSON) per device and starting app,
+    /// `fleet paths` on a fleet of either vendor: one block (text) or record (JSON) per device and starting app,
     /// each written as soon as it is made, so the output of `--from all` is never held whole (memory: the
     /// device's graph, O(apps + edges), and one app's search and paths at a time).
-    static func paths(_ devices: [FleetDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
+    static func paths(_ devices: [AnalyzedDevice], maxHops: Int?, writer: PathsWriter) throws(CLIError) -> ExitStatus {
+        var writer = writer
         for device in devices {
-            func emit(_ app: BundleID, _ all: [FleetPath]) {
-                writer.emit(device: device.name, app: app, installed: device.isInstalled(app), all, outsideSet: "outside", isOutside: device.isOutside)
-            }
             do throws(FleetError) {
                 if let app = writer.app {
-                    emit(app, try device.paths(from: app, maxHops: maxHops))
+                    writer.emit(device, app: app, try device.paths(from: app, maxHops: maxHops))
                 } else {
                     // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
-                    try device.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in emit(reach.from, try device.paths(reach)) }
+                    try device.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in writer.emit(device, app: reach.from, try device.paths(reach)) }
                 }
             } catch {
                 throw fail(error)
@@ -191,10 +198,6 @@ enum FleetOutput {
     }
 
     // MARK: lint
-
-    static func lint(_ fleet: Fleet, format: FleetCommand.FleetLintFormat, console: Console) throws(CLIError) -> ExitStatus {
-        lint(FleetLint.findings(fleet), checks: FleetLint.checks, file: fleet.file ?? "fleet", format: format, console: console)
-    }
 
     /// Prints findings (an AppConnect fleet's, or Intune policies'); `checks` are every check that made them (SARIF's rules).
     static func lint(_ findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)],
@@ -275,7 +278,7 @@ enum FleetOutput {
                                              .init("detail", .string(change.detail))]))
             }
             console.stdout.write(JSONWriter.pretty(.array(JSONArray(records))) + "\n")
-        case .text:
+        case .text, .markdown, .sarif, .dot:  // the report formats go through LeakDiff
             var text = ""
             for change in changes {
                 text += "\(change.opened ? "+" : "-") \(DecisionText.escaped(change.device)) \(change.kind.rawValue) \(change.opened ? "opened" : "closed"): \(DecisionText.escaped(change.subject))  (\(DecisionText.escaped(change.detail)))\n"

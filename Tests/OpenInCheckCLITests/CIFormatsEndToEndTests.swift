@@ -46,7 +46,7 @@ import FoundationXML
     /// enumerations it restricts, checked on the logs `lint --format sarif` and `fleet lint --format sarif` write.
     @Test(arguments: [
         (["lint", "--format", "sarif"] + lintFiles, "OI000", 9),
-        (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "FL001", 9),
+        (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "FL001", 11),
         (["fleet", "lint", "--fleet", "Examples/intune/acme-app-protection.json", "--devices", "Examples/intune/devices.json", "--format", "sarif"], "IN001", 2),
     ])
     func sarifHasEveryMemberTheSchemaRequires(_ arguments: [String], _ firstRule: String, _ resultCount: Int) throws {
@@ -102,7 +102,7 @@ import FoundationXML
         let driver = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.map { "\($0["id"] ?? "") \((($0["defaultConfiguration"] as? [String: Any])?["level"]) ?? "")" }
-                == ["FL001 warning", "FL002 warning", "FL003 warning", "FL004 error", "FL005 error", "FL006 note", "FL007 warning", "FL008 error"])
+                == ["FL001 warning", "FL002 warning", "FL003 warning", "FL004 error", "FL005 error", "FL006 note", "FL007 warning", "FL008 error", "FL009 error", "FL010 warning"])
         let results = try #require(runs.first?["results"] as? [[String: Any]])
         let places = results.map { result -> String in
             let location = (result["locations"] as? [[String: Any]])?.first
@@ -111,8 +111,9 @@ import FoundationXML
             return "\(result["ruleId"] ?? "") \(line.map(String.init) ?? "-") \(path ?? "-")"
         }
         #expect(places == [
-            "FL005 16 containerPolicies[3].app", "FL004 15 containerPolicies[2].labels", "FL008 19 appConfigurations[0].config", "FL001 11 containerPolicies[0].openInWhitelist",
-            "FL002 13 containerPolicies[1].openInPolicy", "FL007 - global.printPolicy", "FL003 - devices.employee-iphone",
+            "FL005 16 containerPolicies[3].app", "FL004 15 containerPolicies[2].labels", "FL008 19 appConfigurations[0].config", "FL009 20 appConfigurations[1].labels",
+            "FL001 11 containerPolicies[0].openInWhitelist", "FL002 13 containerPolicies[1].openInPolicy", "FL010 21 appConfigurations[2].labels",
+            "FL007 - global.printPolicy", "FL003 - devices.employee-iphone",
             "FL006 13 containerPolicies[1].labels", "FL006 15 containerPolicies[2].labels",
         ])
         let device = try #require(results.first { $0["ruleId"] as? String == "FL003" })
@@ -226,8 +227,10 @@ import FoundationXML
                 #expect(run.stdout.contains(shell == "fish" ? "-l \(option.dropFirst(2))" : option), "\(shell): \(option)")
             }
             #expect(run.stdout.contains("document-interaction quick-look app-extension"))
-            // fleet --format: fish's description (the option's first help line) names lint's formats, sarif included.
-            if shell == "fish" { #expect(run.stdout.contains("-l format -r -F -d 'lint: text, json, markdown, github or sarif;"), "fleet --format") }
+            // fleet --format: every format a fleet subverb writes, the report formats of paths and diff included; fish's
+            // description is the option's first help line.
+            #expect(run.stdout.contains("text json markdown sarif dot github jsonl"), "\(shell): fleet --format")
+            if shell == "fish" { #expect(run.stdout.contains("-l format -x -a 'text json markdown sarif dot github jsonl' -d 'lint: text, json, markdown, github or sarif;"), "fleet --format") }
             // fleet paths: --from all (every app), --to outside.
             #expect(run.stdout.contains(shell == "fish" ? "-l from -x -a 'all'" : "--from"), "\(shell): --from all")
             #expect(run.stdout.contains(shell == "fish" ? "-l to -x -a 'outside'" : "outside"), "\(shell): --to outside")

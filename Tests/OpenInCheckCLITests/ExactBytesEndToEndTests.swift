@@ -106,7 +106,7 @@ import Testing
     @Test func openInPolicyTakesTheNumberNotAStringOfDigits() throws {
         let path = try TemporaryFile.write(#"{"openInPolicy": "1"}"#, name: "policy.json")
         let run = try BuiltBinary.run(["eval", "--policy", path, "--channel", "mail-compose"])
-        #expect(run.stderr == "Error: \(path):1:18: openInPolicy: the string \"1\" is not a policy: write the number 1 without quotes, or a name such as \"whitelist\"\n")
+        #expect(run.stderr == "Error: \(path):1:18: openInPolicy: the string \"1\" is not a policy value: write the number 1 without quotes, or a name such as \"whitelist\"\n")
         #expect(run.status == 1)
         let number = try TemporaryFile.write(#"{"openInPolicy": 1}"#, name: "policy.json")
         #expect(try BuiltBinary.run(["eval", "--policy", number, "--channel", "mail-compose"]).status == 0)

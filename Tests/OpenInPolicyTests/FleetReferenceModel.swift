@@ -72,9 +72,10 @@ import Testing
         var handlers: [(String, String)] = []
         if random.percent(50), let app = installed.randomElement(using: &random) { handlers.append(("custom", app)) }
         if random.percent(40), let app = installed.randomElement(using: &random) { handlers.append(("mailto", app)) }
-        // A handler the fleet does not list (any other app), and one it lists but the device does not install (nowhere).
-        if random.percent(30) { handlers.append(("ext", "com.other.app")) }
-        if random.percent(30), let app = apps.map(\.id).first(where: { !installed.contains($0) }) { handlers.append(("gone", app)) }
+        // A handler the device does not install is an error in the fleet file (Rules/fleet/fleet.md, "One reading
+        // of a fleet"), so the model draws none; native Mail is on every device and may handle a scheme unlisted.
+        if random.percent(30) { handlers.append(("ext", "com.apple.mobilemail")) }
+        if random.percent(30), let app = installed.last { handlers.append(("gone", app)) }
         var config: [(String, String, String)] = []
         if random.percent(30), let app = apps.randomElement(using: &random) {
             config.append((app.id, random.pick(["MI_AC_DISABLE_OPEN_IN_ENFORCEMENT", "MI_AC_DISABLE_SCHEME_BLOCKING"]), random.pick(["yes", "true"])))
@@ -408,8 +409,8 @@ extension FleetReferenceModelTests {
         var hops = 0, errors = 0
         func same(_ engine: FleetDecision, _ plain: FleetDecision) -> Bool {
             engine.device == plain.device && engine.request == plain.request && engine.outcome == plain.outcome && engine.sender == plain.sender
-                && engine.receiver == plain.receiver && engine.receiverApp == plain.receiverApp && engine.senderPolicy.app == plain.senderPolicy.app
-                && engine.senderPolicy.authorization == plain.senderPolicy.authorization && engine.receiverPolicy?.app == plain.receiverPolicy?.app
+                && engine.receiver == plain.receiver && engine.receiverApp == plain.receiverApp && engine.senderPolicy?.app == plain.senderPolicy?.app
+                && engine.senderPolicy?.authorization == plain.senderPolicy?.authorization && engine.receiverPolicy?.app == plain.receiverPolicy?.app
                 && engine.receiverPolicy?.authorization == plain.receiverPolicy?.authorization
         }
         for round in 0..<250 {

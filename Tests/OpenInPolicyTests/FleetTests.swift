@@ -199,10 +199,19 @@ import Testing
              "apps": [{"bundleID": "com.a", "appconnect": true}],
              "devices": {"d": {"labels": ["Sales"], "installed": ["com.a"]}}}
             """)
-        let device = try fleet.device(named: "d")
+        // Matched by bytes, the look-alike label reaches no device (resolved as lint does, unchecked) ...
+        let device = try FleetDevice(fleet: fleet, resolving: fleet.devices[0])
         #expect(device.effectivePolicy(for: try BundleID("com.a")).authorization == .notAuthorized)
-        let caseDiffers = try fleet.device(named: "d").effectivePolicy(for: try BundleID("com.A"))
+        let caseDiffers = device.effectivePolicy(for: try BundleID("com.A"))
         #expect(caseDiffers.authorization == .notAppConnect)
+        // ... and so the verbs that decide refuse the fleet, as lint calls it an error (FL009), naming the character.
+        do {
+            _ = try fleet.device(named: "d")
+            Issue.record("a fleet with a look-alike label was decided on")
+        } catch {
+            #expect(error.description.hasPrefix("fleet.json:2: the label \"\u{0405}ales\" of the container policy \"A\" looks like \"Sales\""), "\(error)")
+            #expect(error.message.contains("U+0405 CYRILLIC CAPITAL LETTER DZE") && error.message.contains("FL009"), "\(error)")
+        }
     }
 }
 
@@ -228,6 +237,11 @@ import Testing
         ("Fleet: [Acme](../Examples/fleet/acme.json)", "this Fleet line names no device"),
         ("Fleet: [Acme](../Examples/fleet/acme.json), device nobody", "has no device profile named \"nobody\""),
         ("Fleet: [Acme](../Examples/fleet/missing.json), device employee-iphone", "cannot be read"),
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices ../Examples/intune/devices.json, device employee-iphone", "devices has no link"),
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/missing.json), device employee-iphone", "cannot be read"),
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/devices.json), device nobody", "has no device profile named \"nobody\""),
+        // Intune policies named without their devices file: the error says what to add.
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), device employee-iphone", "it holds Intune app protection policies: name the devices file"),
     ])
     func aBadFleetLineIsAnError(line: String, message: String) {
         do {
@@ -237,6 +251,17 @@ import Testing
             #expect(error.message.contains(message), "\(error)")
             #expect(error.line == 3)
         }
+    }
+
+    /// The runner decides a table of either vendor on the vendor-neutral fleet analysis: an Intune table
+    /// names the policies and the devices file, and its rows decide under Intune's rules.
+    @Test func anIntuneFleetTableRunsOnTheSameRunner() throws {
+        let line = "Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/devices.json), device employee-iphone"
+        let cases = try Self.parse(Self.header + "| ok | com.acme.hr | document-interaction | com.acme.viewer | allow | com.acme.viewer | intune.send.managed-target | intune.receive.all-apps |\n"
+                                   + "| wrong | com.acme.hr | document-interaction | com.getdropbox.Dropbox | allow | com.getdropbox.Dropbox | intune.send.all-apps | - |\n", fleetLine: line)
+        #expect(DecisionTables.run(cases[0]).passed)
+        #expect(DecisionTables.run(cases[1]).mismatches == ["outcome: expected allow, got deliver-encrypted", "to: expected com.getdropbox.Dropbox, got -",
+                                                            "sender rule: expected intune.send.all-apps, got intune.send.unmanaged-target-encrypted"])
     }
 
     @Test func aFleetLinkNamingANamedPipeIsAnErrorNotAWaitForAWriter() throws {

@@ -60,12 +60,72 @@ struct IntuneReaderTests {
         #expect(export.skipped.count == 1 && export.skipped[0].type == "#microsoft.graph.androidManagedAppProtection")
     }
 
-    @Test("an unset property written as null takes its documented default")
+    /// Changed deliberately (issue 32): a null for an enum, Boolean, Int32 or collection property was
+    /// read as the documented default, and `"allowedOutboundDataTransferDestinations": null` as All
+    /// apps (allow). Graph declares those properties non-nullable, so a null is a damaged export, not
+    /// "unset": an error. Strings are nullable in Graph and still read as empty; null for a property
+    /// the reader ignores is still accepted.
+    @Test("null for a non-nullable data-transfer property is an error; a nullable string reads as empty")
     func nulls() throws {
-        let policy = try #require(try Self.read(Self.minimal + #", "messagingRedirectAppUrlScheme": null, "printBlocked": null}"#).first)
-        #expect(policy.messaging == .anyApp && !policy.printBlocked && policy.messagingRedirectAppUrlScheme.isEmpty)
-        let keyboards = try #require(try Self.read(Self.minimal + #", "thirdPartyKeyboardsBlocked": null}"#).first)
-        #expect(!keyboards.thirdPartyKeyboardsBlocked)
+        let policy = try #require(try Self.read(Self.minimal + #", "messagingRedirectAppUrlScheme": null, "customBrowserProtocol": null, "pinCharacterSet": null}"#).first)
+        #expect(policy.messaging == .anyApp && policy.messagingRedirectAppUrlScheme.isEmpty && policy.customBrowserProtocol.isEmpty)
+        for property in IntuneGraphJSON.nonNullableProperties {
+            let error = Self.error(Self.minimal + ",\n \"\(property)\": null}")
+            let message = error?.description ?? "no error"
+            #expect(message.hasPrefix("p.json:2:\(property.count + 6): \(property): is null, and Graph's \(property) is not nullable"), "\(message)")
+        }
+        #expect(Self.error(Self.minimal + #", "allowedOutboundDataTransferDestinations": null}"#) != nil)
+        #expect(Set(IntuneGraphJSON.nonNullableProperties).isSubset(of: IntuneGraphJSON.dataTransferProperties))
+    }
+
+    static let page = ##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P", "apps": [{"mobileAppIdentifier": {"bundleId": "com.acme.hr"}}]}"##
+
+    @Test("a partial export (one page of a Graph list, a policy's apps cut short) is an error saying how to get the rest", arguments: [
+        (#"{"@odata.context": "x", "value": [PAGE],\#n "@odata.nextLink": "https://graph.microsoft.com/beta/deviceAppManagement/iosManagedAppProtections?$skiptoken=2"}"#,
+         "p.json:2:2: @odata.nextLink: the list of policies is one page of several", "follow each @odata.nextLink"),
+        (#"{"@odata.count": 3, "value": [PAGE]}"#, "p.json:1:2: @odata.count: says 3 but value holds 1: the list of policies is partial", "-All"),
+        (#"{"@odata.count": 0, "value": [PAGE]}"#, "p.json:1:2: @odata.count: says 0 but value holds 1: the file was edited", "agree"),
+        (#"{"@odata.count": "1", "value": [PAGE]}"#, "p.json:1:18: @odata.count: must be a whole number", "size"),
+        (##"[{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P",\##n "apps@odata.nextLink": "https://graph.microsoft.com/beta/x/apps?$skiptoken=1", "apps": []}]"##,
+         "p.json:2:2: [0].apps@odata.nextLink: the policy's apps is one page of several", "$expand=apps"),
+        (##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P", "apps@odata.count": 2,\##n "apps": [{"mobileAppIdentifier": {"bundleId": "com.acme.hr"}}]}"##,
+         "p.json:1:81: apps@odata.count: says 2 but apps holds 1: the policy's apps is partial", "following each @odata.nextLink"),
+    ])
+    func partialExport(_ template: String, _ prefix: String, _ hint: String) {
+        let text = template.replacingOccurrences(of: "PAGE", with: Self.page)
+        let message = Self.error(text)?.description ?? "no error"
+        #expect(message.hasPrefix(prefix), "\(message)")
+        #expect(message.contains(hint), "\(message)")
+    }
+
+    @Test("whole collections with their annotations still read")
+    func wholeCollections() throws {
+        let list = #"{"@odata.count": 1, "value": ["# + Self.page + "]}"
+        #expect(try Self.read(list).map(\.displayName) == ["P"])
+        let apps = ##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P", "apps@odata.count": 1, "apps@odata.context": "x", "apps": [{"mobileAppIdentifier": {"bundleId": "com.acme.hr"}}]}"##
+        #expect(try Self.read(apps).first?.apps.map(\.rawValue) == ["com.acme.hr"])
+    }
+
+    @Test("the real-shaped example export, cut into pages, is refused in every reader: a file, a list, a folder")
+    func partialExample() throws {
+        let text = try String(contentsOfFile: Self.examples + "/acme-app-protection.json", encoding: .utf8)
+        #expect(try Self.read(text).count == 1)
+        let listed = #"{"@odata.context": "https://graph.microsoft.com/beta/$metadata#deviceAppManagement/iosManagedAppProtections", "value": ["#
+            + text + #"], "@odata.nextLink": "https://graph.microsoft.com/beta/deviceAppManagement/iosManagedAppProtections?$skiptoken=x"}"#
+        #expect(Self.error(listed)?.description.contains("one page of several") == true)
+        let cut = try #require(text.range(of: #""apps""#))
+        let appsCut = text.replacingCharacters(in: cut, with: #""apps@odata.nextLink": "https://graph.microsoft.com/beta/x/apps?$skiptoken=y", "apps""#)
+        #expect(Self.error(appsCut)?.description.contains("apps@odata.nextLink: the policy's apps is one page of several") == true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("intune-pages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try listed.write(to: folder.appendingPathComponent("page1.json"), atomically: true, encoding: .utf8)
+        let result = Result { () throws(FormatError) in try IntuneGraphJSON.read(path: folder.path) }
+        guard case .failure(let error) = result else {
+            Issue.record("a folder holding one page of a list was read as the whole export")
+            return
+        }
+        #expect(error.description.contains("page1.json:") && error.description.contains("one page of several"), "\(error)")
     }
 
     @Test("thirdPartyKeyboardsBlocked is a decided setting: read, defaulting to false, and its type checked")

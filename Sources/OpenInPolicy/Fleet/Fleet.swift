@@ -48,7 +48,7 @@ public struct Fleet: Sendable {
     public func device(named name: String) throws(FleetError) -> FleetDevice {
         guard let profile = profile(named: name) else {
             let names = devices.map(\.name)
-            throw FleetError("no device profile is named \(JSONWriter.quoted(name)).\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+            throw FleetError("no device profile is named \(JSONWriter.quoted(name)).\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : Printable.list(names))")
         }
         return try FleetDevice(fleet: self, profile: profile)
     }
@@ -56,8 +56,9 @@ public struct Fleet: Sendable {
     /// Every device profile resolved, in file order.
     /// - Throws: ``FleetError`` as ``device(named:)``.
     public func resolvedDevices() throws(FleetError) -> [FleetDevice] {
+        try checkDecidable()
         var resolved: [FleetDevice] = []
-        for profile in devices { resolved.append(try FleetDevice(fleet: self, profile: profile)) }
+        for profile in devices { resolved.append(try FleetDevice(fleet: self, resolving: profile)) }
         return resolved
     }
 }
@@ -77,6 +78,8 @@ public struct PolicyControls: Sendable, Hashable {
     public var print: PrintPolicy?
     /// The drag-and-drop policy (`dragAndDropPolicy`).
     public var dragAndDrop: DragAndDropPolicy?
+    /// Where the object and each of its values were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates controls; none is set by default.
     public init(openIn: PolicySetting? = nil, openInWhitelist: Whitelist = .empty, openFrom: OpenFromPolicy? = nil,
@@ -166,6 +169,8 @@ public struct AppConfiguration: Sendable, Hashable {
     public var config: AppConfig
     /// Its line in the fleet file, when read from one.
     public var line: Int?
+    /// Where the configuration and each of its keys were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates an app configuration.
     public init(name: String? = nil, app: BundleID, labels: [String], config: AppConfig, line: Int? = nil) {
@@ -188,6 +193,8 @@ public struct FleetApp: Sendable, Hashable {
     public var app: AppFacts
     /// The `MI_APP_CONNECT` overrides of its Info.plist.
     public var infoPlist: InfoPlistOverrides
+    /// Where the app's entry and its values were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates an app.
     public init(bundleID: BundleID, appConnect: Bool, app: AppFacts = AppFacts(), infoPlist: InfoPlistOverrides = InfoPlistOverrides()) {
@@ -209,6 +216,8 @@ public struct DeviceProfile: Sendable, Hashable {
     /// Facts the single-app evaluator reads: Email+, scheme handlers, secure services.
     /// (Its AppConnect apps are not given: they follow from the fleet, ``FleetDevice/appConnectApps``.)
     public var facts: DeviceFacts
+    /// Where the profile and its values were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates a device profile.
     public init(name: String, labels: [String], installed: [BundleID], facts: DeviceFacts = DeviceFacts()) {
@@ -236,7 +245,7 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error.
     public init(_ message: String, file: String? = nil, line: Int? = nil) {
-        self.message = message
+        self.message = Printable.text(message)
         self.file = file
         self.line = line
     }
@@ -244,8 +253,8 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `FILE:LINE: message`, or as much of it as is known.
     public var description: String {
         switch (file, line) {
-        case (let file?, let line?): "\(file):\(line): \(message)"
-        case (let file?, nil): "\(file): \(message)"
+        case (let file?, let line?): "\(Printable.text(file)):\(line): \(message)"
+        case (let file?, nil): "\(Printable.text(file)): \(message)"
         default: message
         }
     }

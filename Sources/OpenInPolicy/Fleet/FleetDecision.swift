@@ -123,7 +123,8 @@ public struct FleetRequest: Sendable, Hashable {
     }
 }
 
-/// The end-to-end answer for one request on one device: the sender's decision, the receiver's, and the outcome of both.
+/// The end-to-end answer for one request on one device, for a fleet of either vendor: the sender's
+/// decision, the receiver's, the outcome of both, and the settings behind them (``settings``).
 public struct FleetDecision: Sendable {
     /// The device profile's name.
     public let device: String
@@ -131,20 +132,48 @@ public struct FleetDecision: Sendable {
     public let request: FleetRequest
     /// The end-to-end outcome: the sender's, unless the receiver refuses (allowed only if both allow).
     public let outcome: Outcome
-    /// The sender's decision (its rule, outcome and callbacks in the sender), by the single-app evaluator.
+    /// The sender's decision (its rule, outcome and callbacks in the sender), by the vendor's evaluator.
     public let sender: Decision
-    /// The receiver's Open From decision (its callbacks in the receiver), when what the sender lets go
-    /// reaches an authorized AppConnect app on a channel that has a receiving side; `nil` otherwise.
+    /// The receiver's decision (AppConnect: its Open From, with its callbacks in the receiver; Intune:
+    /// "Receive data from other apps", or its clipboard level for a paste), when the receiver decides; `nil` otherwise.
     public let receiver: Decision?
     /// The app that receives what the sender lets go, when known.
     public let receiverApp: BundleID?
-    /// Where the sender's policy came from.
-    public let senderPolicy: EffectivePolicy
-    /// Where the receiver's policy came from, when it decides.
+    /// AppConnect: where the sender's policy came from; `nil` under Intune.
+    public let senderPolicy: EffectivePolicy?
+    /// AppConnect: where the receiver's policy came from, when it decides; `nil` under Intune.
     public let receiverPolicy: EffectivePolicy?
+    /// Intune: the policies of the sender and the receiver (`nil`: none targets it) and the devices file.
+    let intune: IntuneSides?
+
+    init(device: String, request: FleetRequest, outcome: Outcome, sender: Decision, receiver: Decision?, receiverApp: BundleID?,
+         senderPolicy: EffectivePolicy?, receiverPolicy: EffectivePolicy?, intune: IntuneSides? = nil) {
+        self.device = device
+        self.request = request
+        self.outcome = outcome
+        self.sender = sender
+        self.receiver = receiver
+        self.receiverApp = receiverApp
+        self.senderPolicy = senderPolicy
+        self.receiverPolicy = receiverPolicy
+        self.intune = intune
+    }
 
     /// Whether something reaches ``receiverApp`` (allowed, or redirected to it).
     public var delivers: Bool { outcome == .allow || outcome == .redirect }
+
+    /// The rules that decided: the sender's, then the receiver's when it decides.
+    public var rules: [RuleID] { [sender.rule] + (receiver.map { [$0.rule] } ?? []) }
+
+    /// The settings behind the decision, sender's first: for each side that decides, the policy
+    /// value its rule read (with the policy, how it reaches the app on the device, the key path, the
+    /// value, the file and line), and, where a control is absent, where its default comes from.
+    /// Worked out when asked (decisions made in bulk do not pay for it).
+    public var settings: [FleetSetting] {
+        if let senderPolicy { return FleetSettings.appConnect(self, sender: senderPolicy) }
+        if let intune { return IntuneSettings.settings(self, intune) }
+        return []
+    }
 }
 
 extension FleetDevice {
@@ -170,7 +199,7 @@ extension FleetDevice {
         try check(senderPolicy, needs: request.channel.control, for: request)
         if request.channel == .paste, senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil {
             throw FleetError("a paste from \(request.from) on \(JSONWriter.quoted(name)) is a secure copy, and the device profile does not say whether secure services are available: set devices.\(name).secureServicesAvailable to true or false",
-                             file: fleet.file)
+                             file: fleet.file, line: profile.sources.line)
         }
         let sender = Evaluator.decide(request.senderRequest, sender.prepared)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
@@ -203,16 +232,24 @@ extension FleetDevice {
         return try decide(request)
     }
 
-    func check(_ policy: EffectivePolicy, needs control: FleetControl?, for request: FleetRequest) throws(FleetError) {
+    /// Refuses a decision that needs `control` when neither the app's container policy nor the
+    /// global policy sets it, naming the line of the policy that should set it and the channel
+    /// that needs it (`channel`, when the request given is only a probe for the app).
+    func check(_ policy: EffectivePolicy, needs control: FleetControl?, for request: FleetRequest, on channel: FleetChannel? = nil) throws(FleetError) {
         guard let control, policy.source(of: control) == .notSet else { return }
         let container: String
+        var line = fleet.global.controls.sources.line
         if case .containerPolicy(let name, _) = policy.authorization {
-            container = "its container policy \(JSONWriter.quoted(name))"
+            let policyLine = fleet.containerPolicies.first { ExactText.same($0.name, name) }?.line
+            container = "its container policy \(JSONWriter.quoted(name))\(policyLine.map { " (line \($0))" } ?? "")"
+            line = policyLine ?? line
         } else {
             container = "a container policy (none applies to it here)"
         }
-        let role = policy.app == request.from ? "sends on \(request.channel)" : "receives from \(request.from) on \(request.channel), so its Open From decides"
-        throw FleetError("\(policy.app) \(role) on the device \(JSONWriter.quoted(name)), and \(control.rawValue) is set by neither \(container) nor the global policy: set it in one of them (no default is invented)",
-                         file: fleet.file)
+        let global = fleet.global.controls.sources.line.map { "the global policy (line \($0))" } ?? "the global policy"
+        let named = channel ?? request.channel
+        let role = policy.app == request.from ? "sends on \(named)" : "receives from \(request.from) on \(named), so its Open From decides"
+        throw FleetError("\(policy.app) \(role) on the device \(JSONWriter.quoted(name)), and \(control.rawValue) is set by neither \(container) nor \(global): set it in one of them (no default is invented)",
+                         file: fleet.file, line: line)
     }
 }

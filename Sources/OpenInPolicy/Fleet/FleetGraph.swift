@@ -12,7 +12,11 @@ public struct FleetReach: Sendable {
     /// The reached nodes' indices, in the order reached.
     let order: [Int32]
     /// The graph the search ran on (its device's), for ``FleetDevice/paths(_:)`` to decide the hops on.
-    let graph: FleetGraph?
+    let graph: (any FleetEdges)?
+    /// Who delivers to whom among the nodes reached (and the start): per node, the nodes with an edge into it.
+    let columns: FleetColumns?
+    /// The nodes reached and the start.
+    let origin: NodeSet?
 
     /// The nodes reached, in the order reached (breadth first, each level in node order).
     public var reached: [FleetNode] { order.map { nodes[Int($0)] } }
@@ -75,6 +79,18 @@ enum GraphRow {
         }
         self = .list(list)
     }
+
+    /// The row of the nodes in `list` (in increasing order): the list itself when it holds fewer than
+    /// N / 32 of them, a bit set otherwise.
+    init(list: [Int32], count: Int) {
+        guard list.count * 32 >= count else {
+            self = .list(list)
+            return
+        }
+        var set = NodeSet(count: count)
+        for y in list { set.insert(Int(y)) }
+        self = .bits(set)
+    }
 }
 
 /// A device's graph, worked out as a search needs it: each node's side (effective and prepared policy),
@@ -88,7 +104,7 @@ enum GraphRow {
 /// prepared policy's two questions), so X's decision is made once per channel and kind of target and
 /// reused for every target of that kind; the receiver's Open From is then asked per target. The
 /// reference model in the tests decides every request instead, and must agree.
-final class FleetGraph: Sendable {
+final class FleetGraph: FleetEdges {
     let device: FleetDevice
     let nodes: [FleetNode]
     let ids: [BundleID]
@@ -182,7 +198,7 @@ final class FleetGraph: Sendable {
         let from = ids[x]
         let probe = try! FleetRequest(from: from, channel: .paste, target: from)
         for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] {
-            try device.check(senderPolicy, needs: channel.control, for: probe)
+            try device.check(senderPolicy, needs: channel.control, for: probe, on: channel)
         }
         if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil {
             _ = try device.decide(probe)  // throws the same error as any paste from this app
@@ -308,35 +324,6 @@ final class FleetGraph: Sendable {
         return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
     }
 
-    /// Breadth-first search from `start` over rows worked out among the nodes not yet reached.
-    func reach(from start: Int, maxHops: Int?) throws(FleetError) -> FleetReach {
-        var distance = [Int32](repeating: -1, count: ids.count)
-        var predecessor = [Int32](repeating: -1, count: ids.count)
-        var unreached = NodeSet(count: ids.count, full: true)
-        unreached.remove(start)
-        var order: [Int32] = []
-        var frontier = [start]
-        var depth: Int32 = 0
-        while !frontier.isEmpty, !unreached.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
-            var next: [Int] = []
-            for x in frontier {
-                let reached = try row(x, among: unreached)
-                // The bit set's own forEach (typed throws), not a Sequence's.
-                // swift-format-ignore: ReplaceForEachWithForLoop
-                try reached.forEach { (y) throws(FleetError) in
-                    unreached.remove(y)
-                    distance[y] = depth + 1
-                    predecessor[y] = Int32(x)
-                    order.append(Int32(y))
-                    next.append(y)
-                }
-                if unreached.isEmpty { break }
-            }
-            frontier = next
-            depth += 1
-        }
-        return FleetReach(from: ids[start], nodes: nodes, distance: distance, predecessor: predecessor, order: order, graph: self)
-    }
 }
 
 extension FleetDevice {
@@ -348,11 +335,7 @@ extension FleetDevice {
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reach(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> FleetReach {
         let graph = FleetGraph(self)
-        guard isInstalled(app), let start = graph.index[app] else {
-            let none = [Int32](repeating: -1, count: graph.ids.count)
-            return FleetReach(from: app, nodes: graph.nodes, distance: none, predecessor: none, order: [], graph: graph)
-        }
-        return try graph.reach(from: start, maxHops: maxHops)
+        return try FleetSearch.reach(graph, from: isInstalled(app) ? graph.index[app] : nil, app: app, maxHops: maxHops)
     }
 
     /// Where each installed fleet app's documents can end up on this device: the full graph once
@@ -366,67 +349,15 @@ extension FleetDevice {
     }
 
     /// ``reachAll(maxHops:)`` one app at a time: `body` gets each installed fleet app's search, in file
-    /// order, and may let it go before the next is made, so the searches are never held together (each
-    /// holds two arrays of N). The graph's rows are kept as bit sets, or as lists when they hold few
+    /// order, and may let it go before the next is made, so the searches are never held together.
+    /// The graph's rows (and who delivers to whom) are kept as bit sets, or as lists when they hold few
     /// nodes: memory O(N + edges), never N² when the graph is sparse.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs (before
     ///   any search is given to `body`), or what `body` throws.
     package func forEachReach(maxHops: Int? = nil, _ body: (FleetReach) throws(FleetError) -> Void) throws(FleetError) {
         let graph = FleetGraph(self)
-        let count = graph.ids.count
-        let all = NodeSet(count: count, full: true)
-        var rows: [GraphRow] = []
-        rows.reserveCapacity(count)
-        for x in graph.ids.indices { rows.append(GraphRow(try graph.row(x, among: all), count: count)) }
-        var distance = [Int32](repeating: -1, count: count)
-        var predecessor = [Int32](repeating: -1, count: count)
-        var seen = NodeSet(count: count)
-        for app in fleet.apps where isInstalled(app.bundleID) {
-            guard let start = graph.index[app.bundleID] else { continue }
-            var order: [Int32] = []
-            seen.insert(start)
-            var frontier = [start]
-            var depth: Int32 = 0
-            func visit(_ y: Int, from x: Int, _ next: inout [Int]) {
-                distance[y] = depth + 1
-                predecessor[y] = Int32(x)
-                order.append(Int32(y))
-                next.append(y)
-            }
-            while !frontier.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
-                var next: [Int] = []
-                for x in frontier {
-                    switch rows[x] {
-                    case .bits(let row):
-                        for w in row.words.indices {
-                            var fresh = row.words[w] & ~seen.words[w]
-                            guard fresh != 0 else { continue }
-                            seen.words[w] |= fresh
-                            while fresh != 0 {
-                                let y = w << 6 | fresh.trailingZeroBitCount
-                                fresh &= fresh - 1
-                                visit(y, from: x, &next)
-                            }
-                        }
-                    case .list(let targets):
-                        for target in targets where !seen.contains(Int(target)) {
-                            seen.insert(Int(target))
-                            visit(Int(target), from: x, &next)
-                        }
-                    }
-                }
-                frontier = next
-                depth += 1
-            }
-            try body(FleetReach(from: app.bundleID, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph))
-            // Ready for the next search: only what this one touched is reset.
-            seen.remove(start)
-            for y in order {
-                distance[Int(y)] = -1
-                predecessor[Int(y)] = -1
-                seen.remove(Int(y))
-            }
-        }
+        let starts = fleet.apps.compactMap { app in isInstalled(app.bundleID) ? graph.index[app.bundleID].map { ($0, app.bundleID) } : nil }
+        try FleetSearch.forEachReach(graph, starts: starts, maxHops: maxHops, body)
     }
 
     /// The shortest chains of a search's result, with the decision of every hop.
@@ -441,29 +372,8 @@ extension FleetDevice {
     ///   requests) and its chain's length.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
-        let graph: FleetGraph
-        if let kept = reach.graph, kept.device.table === table { graph = kept } else { graph = FleetGraph(self) }
-        return try graph.paths(reach)
-    }
-}
-
-extension FleetGraph {
-    /// ``FleetDevice/paths(_:)`` on this graph.
-    func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
-        var chains = [[FleetHop]](repeating: [], count: nodes.count)
-        var paths: [FleetPath] = []
-        paths.reserveCapacity(reach.order.count)
-        for node in reach.order {
-            let current = Int(node), before = Int(reach.predecessor[current])
-            guard let hop = try hop(from: before, to: current) else {
-                preconditionFailure("the search found an edge \(nodes[before]) → \(nodes[current]) that no request makes")
-            }
-            // Breadth first: the predecessor's chain is made (or it is the start, whose chain is empty).
-            var chain = chains[before]
-            chain.append(hop)
-            chains[current] = chain
-            paths.append(FleetPath(to: nodes[current], hops: chain))
-        }
-        return paths
+        let graph: any FleetEdges
+        if let kept = reach.graph as? FleetGraph, kept.device.table === table { graph = kept } else { graph = FleetGraph(self) }
+        return try FleetSearch.paths(reach, on: graph)
     }
 }

@@ -127,12 +127,24 @@ public enum FleetJSON {
         guard let authorize = fields["authorizeAppsWithoutContainerPolicy"] else {
             throw cursor.error("authorizeAppsWithoutContainerPolicy is missing: say whether AppConnect apps with no container policy are authorized (true or false)")
         }
-        return GlobalPolicy(authorizeAppsWithoutContainerPolicy: try authorize.bool(), controls: try readControls(fields))
+        var controls = try readControls(fields)
+        controls.sources.path = cursor.path
+        controls.sources.line = cursor.position?.line
+        return GlobalPolicy(authorizeAppsWithoutContainerPolicy: try authorize.bool(), controls: controls)
     }
 
     /// Reads the controls of a policy object with the policy file's readers.
     static func readControls(_ fields: JSONFields) throws(FormatError) -> PolicyControls {
         var controls = PolicyControls()
+        controls.sources.record(fields)
+        for list in ["openInWhitelist", "openFromWhitelist"] {
+            guard let field = fields[list], case .array = field.value else { continue }
+            var entries: [BundleID: ValueSource] = [:]
+            for element in try field.elements(what: "bundle IDs") {
+                if case .string(let text) = element.value, let id = try? BundleID(text), entries[id] == nil { entries[id] = ValueSource(element) }
+            }
+            controls.sources.entries[list] = entries
+        }
         if let field = fields["openInPolicy"] { controls.openIn = try PolicyJSON.setting(field) }
         if let field = fields["openInWhitelist"] {
             guard let setting = controls.openIn else {
@@ -188,8 +200,11 @@ public enum FleetJSON {
         guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the policy applies to") }
         guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels that bring the policy to devices") }
         if let description = fields["description"] { _ = try description.string() }
+        var controls = try readControls(fields)
+        controls.sources.path = cursor.path
+        controls.sources.line = cursor.position?.line
         return ContainerPolicy(name: try name.string(), app: try bundleID(app), labels: try self.labels(labels),
-                               controls: try readControls(fields), line: cursor.position?.line)
+                               controls: controls, line: cursor.position?.line)
     }
 
     static func readConfiguration(_ cursor: JSONCursor) throws(FormatError) -> AppConfiguration {
@@ -197,8 +212,12 @@ public enum FleetJSON {
         guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the configuration applies to") }
         guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels that bring the configuration to devices") }
         guard let config = fields["config"] else { throw cursor.error("config is missing: give the key-value pairs, {\"KEY\": \"value\"}") }
-        return AppConfiguration(name: try fields["name"].map { cursor throws(FormatError) in try cursor.string() }, app: try bundleID(app),
-                                labels: try self.labels(labels), config: AppConfig(try PolicyJSON.config(config)), line: cursor.position?.line)
+        var configuration = AppConfiguration(name: try fields["name"].map { cursor throws(FormatError) in try cursor.string() }, app: try bundleID(app),
+                                             labels: try self.labels(labels), config: AppConfig(try PolicyJSON.config(config)), line: cursor.position?.line)
+        configuration.sources = SettingSources(object: cursor)
+        configuration.sources.record(fields)
+        for (key, value, _) in try config.anyMembers(what: "the key-value pairs") { configuration.sources.config[ExactKey(key)] = ValueSource(value) }
+        return configuration
     }
 
     static func readApp(_ cursor: JSONCursor) throws(FormatError) -> FleetApp {
@@ -208,6 +227,11 @@ public enum FleetJSON {
             throw cursor.error("appconnect is missing: say whether the app embeds AppConnect (true or false)")
         }
         var app = FleetApp(bundleID: try bundleID(id), appConnect: try appConnect.bool())
+        app.sources = SettingSources(object: cursor)
+        app.sources.record(fields)
+        if app.appConnect, app.bundleID.isNativeMail {
+            throw appConnect.error("\(app.bundleID) is native Mail, which never embeds AppConnect: it is always outside the AppConnect apps; write \"appconnect\": false (or leave the app out: native Mail is on every device)")
+        }
         if let field = fields["infoPlist"] {
             let contents = try InfoPlist.read(json: field, buildSettings: BuildSettings())
             app.infoPlist = contents.overrides
@@ -258,6 +282,11 @@ public enum FleetJSON {
             subset = object.members.filter { ExactText.isOne($0.key, of: shared) }
         }
         var facts = try PolicyJSON.device(JSONCursor(.object(JSONObject(members: subset)), path: cursor.path, position: cursor.position))
+        if let handlers = fields["schemeHandlers"] {
+            for handler in try PolicyJSON.schemeHandlers(handlers) where !seen.contains(handler.app) {
+                try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: true, installed: installed)
+            }
+        }
         let emailPlusListed = facts.emailPlusBundleIDs.contains(where: seen.contains)
         if let given = fields["emailPlusInstalled"] {
             if facts.emailPlusInstalled != emailPlusListed {
@@ -266,6 +295,27 @@ public enum FleetJSON {
         } else {
             facts.emailPlusInstalled = emailPlusListed
         }
-        return DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
+        var profile = DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
+        profile.sources = SettingSources(object: cursor)
+        profile.sources.record(fields)
+        var entries: [BundleID: ValueSource] = [:]
+        for element in try installedField.elements(what: "the installed apps' bundle IDs") {
+            if case .string(let text) = element.value, let id = try? BundleID(text) { entries[id] = ValueSource(element) }
+        }
+        profile.sources.entries["installed"] = entries
+        return profile
+    }
+}
+
+/// Rules on device facts that the fleet file's device profiles and the Intune devices file share
+/// (one reader of scheme handlers, ``PolicyJSON/schemeHandlers(_:)``, and these).
+enum DeviceFactsRules {
+    /// A scheme handler must be an app the profile installs, or native Mail (on every device):
+    /// otherwise `eval` would deliver to an app `paths` never reaches.
+    static func refuseHandlerNotInstalled(_ app: BundleID, _ cursor: JSONCursor, exact: Bool, installed: [BundleID]) throws(FormatError) {
+        if app.isNativeMail { return }
+        let listed = exact ? installed.contains(app) : IntuneBundleID.contains(installed, app)
+        if listed { return }
+        throw cursor.error("\(app) handles the scheme but is not installed on the device: add it to installed, or name an installed app\(Suggestion.phrase(for: app.rawValue, among: installed.map(\.rawValue)).isEmpty ? "" : "." + Suggestion.phrase(for: app.rawValue, among: installed.map(\.rawValue)))")
     }
 }

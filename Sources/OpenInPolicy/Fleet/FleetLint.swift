@@ -45,10 +45,28 @@ public enum FleetLint {
         ("FL006", "unused-label", "A policy's label is carried by no device profile.", .info),
         ("FL007", "control-not-set", "Neither the global policy nor an app's container policy sets a control: requests that need it are errors.", .warning),
         ("FL008", "config-key-misspelled", "An app configuration's key looks like one the library reads but is not its bytes: it is never read.", .error),
+        ("FL009", "label-look-alike", "A policy's label matches no device's but looks like (has the skeleton of) a label a device carries: it never reaches those devices.", .error),
+        ("FL010", "label-misspelled", "A policy's label matches no device's but is one edit from a label a device carries.", .warning),
     ]
 
     /// The findings for `fleet`, errors first, then by line.
     public static func findings(_ fleet: Fleet) -> [FleetFinding] {
+        var findings = fileFindings(fleet)
+        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
+            let check = checks.first { $0.code == code }!
+            findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
+        }
+        deviceFindings(fleet) { add($0, line: $1, device: $2, at: $3, $4, fix: $5) }
+        return findings.enumerated().sorted { a, b in
+            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The findings about the file as written, in check order: every check but those that resolve
+    /// each device (FL003, and FL004 for two policies that reach one device by two labels).
+    /// Their errors are the ones ``Fleet/checkDecidable()`` refuses to decide on.
+    static func fileFindings(_ fleet: Fleet) -> [FleetFinding] {
         var findings: [FleetFinding] = []
         func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
             let check = checks.first { $0.code == code }!
@@ -126,9 +144,31 @@ public enum FleetLint {
         let labelled: [(what: String, labels: [String], line: Int?, path: String)] =
             fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "containerPolicies[\($0)].labels") }
             + fleet.appConfigurations.enumerated().map { ("the app configuration \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "appConfigurations[\($0)].labels") }
-        let carried = fleet.devices.reduce(into: Set<ExactKey>()) { $0.formUnion($1.labelSet) }
+        // Every label a device carries, by bytes, by skeleton, and by its one-deletion neighbours.
+        var carried: Set<ExactKey> = []
+        var bySkeleton: [String: String] = [:]
+        var byDeletion: [ExactKey: [String]] = [:]
+        for profile in fleet.devices {
+            for label in profile.labels where carried.insert(ExactKey(label)).inserted {
+                let skeleton = LabelSpelling.skeleton(label)
+                if bySkeleton[skeleton] == nil { bySkeleton[skeleton] = label }
+                for deletion in LabelSpelling.deletions(label) { byDeletion[ExactKey(deletion), default: []].append(label) }
+            }
+        }
         for item in labelled {
             for label in item.labels where !carried.contains(ExactKey(label)) {
+                if let lookAlike = bySkeleton[LabelSpelling.skeleton(label)] {
+                    add("FL009", line: item.line, at: item.path, "the label \(Printable.quoted(label)) of \(item.what) looks like \(Printable.quoted(lookAlike)), which devices carry, but is other bytes (\(LabelSpelling.difference(label, from: lookAlike))): labels are matched byte for byte, so it never reaches those devices and their apps fall to the global policy",
+                        fix: "write the label as \(Printable.quoted(lookAlike))")
+                    continue
+                }
+                let near = LabelSpelling.deletions(label).flatMap { byDeletion[ExactKey($0)] ?? [] }
+                    .first { Suggestion.editDistance(Array($0), Array(label)) <= 1 }
+                if let near {
+                    add("FL010", line: item.line, at: item.path, "no device profile carries the label \(Printable.quoted(label)) of \(item.what). Did you mean '\(Printable.text(near))'? A device with \(Printable.quoted(near)) does not get it",
+                        fix: "write the label as \(Printable.quoted(near)), or add a device profile with \(Printable.quoted(label))")
+                    continue
+                }
                 add("FL006", line: item.line, at: item.path, "no device profile carries the label \(JSONWriter.quoted(label)) of \(item.what), so the fleet says nothing about the devices it reaches",
                     fix: "add a device profile with the label, or fix its spelling")
             }
@@ -143,16 +183,26 @@ public enum FleetLint {
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
                 fix: "set \(control.rawValue) in the global policy")
         }
+        return findings
+    }
+
+    /// The findings that resolve each device: FL004 for two policies that reach it, FL003.
+    static func deviceFindings(_ fleet: Fleet, _ report: (String, Int?, String?, String, String, String) -> Void) {
+        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
+            report(code, line, device, keyPath, message, fix)
+        }
+        var appPosition: [BundleID: Int] = [:]
+        for (position, app) in fleet.apps.enumerated() where appPosition[app.bundleID] == nil { appPosition[app.bundleID] = position }
         for profile in fleet.devices {
             let device: FleetDevice
             do throws(FleetError) {
-                device = try FleetDevice(fleet: fleet, profile: profile)
+                device = try FleetDevice(fleet: fleet, resolving: profile)
             } catch {
                 add("FL004", line: error.line, device: profile.name, at: "devices.\(profile.name)", error.message, fix: "give the policies labels no device carries together")
                 continue
             }
             // Sorted as the pairs were when every pair was decided: by sender, then receiver.
-            var refusals: [(sender: Int, receiver: Int, add: () -> Void)] = []
+            var refusals: [(sender: Int, receiver: Int, message: String, fix: String)] = []
             for refused in openFromRefusals(device) {
                 let receiver = refused.receiver
                 var decided: [(BundleID, FleetDecision, Decision)] = []
@@ -164,28 +214,38 @@ public enum FleetLint {
                 }
                 if refused.count <= namedRefusals {
                     for (sender, decision, refusal) in decided {
-                        refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0, {
-                            add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(sender) may send documents to \(receiver) (\(decision.sender.rule)), but \(receiver)'s Open From refuses them (\(refusal.rule)): users see the share fail",
-                                fix: "add \(sender) to \(receiver)'s Open From, or take \(receiver) out of \(sender)'s Open In")
-                        }))
+                        refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0,
+                                         "\(sender) may send documents to \(receiver) (\(decision.sender.rule)), but \(receiver)'s Open From refuses them (\(refusal.rule)): users see the share fail",
+                                         "add \(sender) to \(receiver)'s Open From, or take \(receiver) out of \(sender)'s Open In"))
                     }
                 } else if let (sender, _, refusal) = decided.first {
                     let named = decided.prefix(namedRefusals).map { "\($0.0)" }.joined(separator: ", ")
                     let count = refused.count
-                    refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0, {
-                        add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(count) apps may send documents to \(receiver), but its Open From refuses them (\(refusal.rule)): \(named) and \(count - min(decided.count, namedRefusals)) more: users see the shares fail",
-                            fix: "add the apps that should send to \(receiver) to its Open From, or take \(receiver) out of their Open In")
-                    }))
+                    refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0,
+                                     "\(count) apps may send documents to \(receiver), but its Open From refuses them (\(refusal.rule)): \(named) and \(count - min(decided.count, namedRefusals)) more: users see the shares fail",
+                                     "add the apps that should send to \(receiver) to its Open From, or take \(receiver) out of their Open In"))
                 }
             }
-            for refusal in refusals.sorted(by: { ($0.sender, $0.receiver) < ($1.sender, $1.receiver) }) { refusal.add() }
+            for refusal in refusals.sorted(by: { ($0.sender, $0.receiver) < ($1.sender, $1.receiver) }) {
+                add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", refusal.message, fix: refusal.fix)
+            }
         }
-        return findings.enumerated().sorted { a, b in
-            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
-            return a.offset < b.offset
-        }.map(\.element)
     }
+}
 
+extension Fleet {
+    /// Refuses to decide on a fleet that `fleet lint` calls an error as written (FL004 two
+    /// container policies or configurations for one app sharing a label, FL005 a policy for an
+    /// app `apps` does not list, FL008 a misspelt configuration key, FL009 a look-alike label):
+    /// `eval`, `paths`, `matrix`, `diff`, `translate` and the tables read one fleet as lint does.
+    /// - Throws: ``FleetError`` at the first such finding's line, with its fix.
+    package func checkDecidable() throws(FleetError) {
+        guard let finding = FleetLint.fileFindings(self).first(where: { $0.severity == .error }) else { return }
+        throw FleetError("\(finding.message) (fleet lint \(finding.code) \(finding.name)): \(finding.fix)", file: file, line: finding.line)
+    }
+}
+
+extension FleetLint {
     /// How many senders one receiver's Open From refuses (FL003): the receiver, the first senders in
     /// fleet order (at most ``namedRefusals`` + 1), and how many there are.
     struct Refusals {

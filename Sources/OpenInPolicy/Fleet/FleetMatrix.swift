@@ -163,7 +163,7 @@ package struct FleetMatrixRows {
         var cells = [Outcome?](repeating: nil, count: channels.count * columns)
         let (senderPolicy, prepared) = sides[s]
         let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
-        for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try device.check(senderPolicy, needs: channel.control, for: probe) }
+        for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try device.check(senderPolicy, needs: channel.control, for: probe, on: channel) }
         if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { _ = try device.decide(probe) }
         let keyboard = (Evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard), prepared).outcome,
                         Evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard), prepared).outcome)

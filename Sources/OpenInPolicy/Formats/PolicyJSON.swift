@@ -223,6 +223,7 @@ public enum PolicyJSON {
         let text: String
         switch field.value {
         case .string(let string):
+            try refuseQuotedNumber(field, string, names: names)
             text = string
         case .number(let number):
             guard let integer = number.intValue else {
@@ -242,14 +243,21 @@ public enum PolicyJSON {
         }
     }
 
+    /// One rule for every control: a policy's number is a JSON number, and `"1"` in quotes is a name
+    /// no policy has (fail closed, and say why). The server's own files write numbers; a quoted one
+    /// is a hand edit whose intent is not certain.
+    static func refuseQuotedNumber(_ field: JSONCursor, _ string: String, names: String) throws(FormatError) {
+        let digits = string.utf8.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return }
+        let shown = Printable.prefix(string)
+        throw field.error("the string \(JSONWriter.quoted(shown)) is not a policy value: write the number \(shown) without quotes, or a name \(names)")
+    }
+
     static func setting(_ field: JSONCursor) throws(FormatError) -> PolicySetting {
         let text: String
         switch field.value {
         case .string(let string):
-            // The number is a JSON number; "1" in quotes is a name that no policy has (fail closed, say why).
-            if !string.isEmpty, string.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-                throw field.error("the string \(JSONWriter.quoted(string)) is not a policy: write the number \(string) without quotes, or a name such as \"whitelist\"")
-            }
+            try refuseQuotedNumber(field, string, names: "such as \"whitelist\"")
             text = string
         case .number(let number):
             guard let integer = number.intValue else {
@@ -305,6 +313,36 @@ public enum PolicyJSON {
         return config
     }
 
+    /// A device's `schemeHandlers` (`{"SCHEME": "BUNDLE_ID"}`), the one reader of them for policy
+    /// files, fleet device profiles and the Intune devices file: each handler a valid bundle ID, each
+    /// scheme a valid URL scheme given once (schemes ignore case, so `Boxfile` and `boxfile` are one
+    /// scheme, and two handlers for it would leave the later silently winning).
+    static func schemeHandlers(_ field: JSONCursor) throws(FormatError) -> [(scheme: String, app: BundleID, cursor: JSONCursor, keyPosition: JSONPosition?)] {
+        var handlers: [(scheme: String, app: BundleID, cursor: JSONCursor, keyPosition: JSONPosition?)] = []
+        var seen: [String: String] = [:]
+        for (scheme, cursor, keyPosition) in try field.anyMembers(what: "URL scheme to bundle ID") {
+            let handlerText = try cursor.string()
+            let handler: BundleID
+            do throws(InputError) {
+                handler = try BundleID(handlerText)
+            } catch {
+                throw cursor.error(error.description)
+            }
+            let normalized: String
+            do throws(InputError) {
+                normalized = try URLScheme.normalize(scheme)
+            } catch {
+                throw FormatError("\(cursor.path): \(error.description)", at: keyPosition)
+            }
+            if let earlier = seen[normalized] {
+                throw FormatError("\(cursor.path): the scheme is given twice (also as \(Printable.quoted(earlier)); schemes ignore case): give it once", at: keyPosition)
+            }
+            seen[normalized] = scheme
+            handlers.append((scheme, handler, cursor, keyPosition))
+        }
+        return handlers
+    }
+
     static func device(_ field: JSONCursor) throws(FormatError) -> DeviceFacts {
         let fields = try field.members(allowed: deviceKeys, what: "what is installed on the device")
         var device = DeviceFacts()
@@ -315,23 +353,11 @@ public enum PolicyJSON {
             device.emailPlusBundleIDs = list
         }
         if let handlers = fields["schemeHandlers"] {
-            var seen: [String: String] = [:]
-            for (scheme, cursor, keyPosition) in try handlers.anyMembers(what: "URL scheme to bundle ID") {
-                let handlerText = try cursor.string()
-                let handler: BundleID
+            for handler in try schemeHandlers(handlers) {
                 do throws(InputError) {
-                    handler = try BundleID(handlerText)
+                    try device.setHandler(handler.app, for: handler.scheme)
                 } catch {
-                    throw cursor.error(error.description)
-                }
-                if let earlier = seen[scheme.lowercased()] {
-                    throw FormatError("\(cursor.path): the scheme is given twice (also as \"\(earlier)\"; schemes ignore case): give it once", at: keyPosition)
-                }
-                seen[scheme.lowercased()] = scheme
-                do throws(InputError) {
-                    try device.setHandler(handler, for: scheme)
-                } catch {
-                    throw FormatError("\(cursor.path): \(error.description)", at: keyPosition)
+                    throw FormatError("\(handler.cursor.path): \(error.description)", at: handler.keyPosition)
                 }
             }
         }

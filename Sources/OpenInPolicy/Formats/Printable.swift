@@ -12,23 +12,63 @@
 /// - Complexity: O(n) in the text's length.
 package enum Printable {
     /// `text` with every character that could forge or hide output escaped; idempotent.
+    ///
+    /// A message never echoes a whole input: a run of more than ``longestRun`` characters without
+    /// a space (a megabyte bundle ID, number or path) keeps its first ``keptOfRun`` characters and
+    /// says how many bytes it leaves out.
     package static func text(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        guard text.unicodeScalars.contains(where: needsEscape) || text.utf8.count > longestRun else { return text }
         var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
-                result.unicodeScalars.append(scalar)
-                continue
+        var run: [Unicode.Scalar] = []
+        func flush() {
+            let kept = run.count > longestRun ? run[..<keptOfRun] : run[...]
+            for scalar in kept { append(scalar, to: &result) }
+            if run.count > longestRun {
+                let left = run[keptOfRun...].reduce(0) { $0 + $1.utf8.count }
+                result += "…[\(left) more bytes]"
             }
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            run.removeAll(keepingCapacity: true)
+        }
+        for scalar in text.unicodeScalars {
+            if scalar == " " {
+                flush()
+                result.unicodeScalars.append(scalar)
+            } else {
+                run.append(scalar)
             }
         }
+        flush()
         return result
+    }
+
+    /// The longest run of characters without a space a message quotes whole.
+    package static let longestRun = 200
+    /// How much of a longer run a message keeps.
+    package static let keptOfRun = 120
+
+    /// At most the first ``keptOfRun`` characters of `text`, for a message that quotes an input value.
+    package static func prefix(_ text: String) -> String {
+        guard text.unicodeScalars.count > keptOfRun else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(keptOfRun))) + "…"
+    }
+
+    /// Names for a message: at most `limit`, then "and N more".
+    package static func list(_ names: [String], limit: Int = 5) -> String {
+        guard names.count > limit else { return names.joined(separator: ", ") }
+        return names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
+    }
+
+    private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
+        guard needsEscape(scalar) else {
+            result.unicodeScalars.append(scalar)
+            return
+        }
+        switch scalar {
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        }
     }
 
     /// `text` as a quoted string for a message: JSON-escaped (quotes, backslashes, control

@@ -55,7 +55,7 @@ public enum VendorFleet: Sendable {
         case .appConnect:
             let decision = try resolved!.decide(request)
             return FlowDecision(outcome: decision.outcome, receiverApp: decision.receiverApp, sender: decision.sender, receiver: decision.receiver,
-                                senderInput: .appConnect(decision.senderPolicy.policy), receiverInput: decision.receiverPolicy.map { .appConnect($0.policy) })
+                                senderInput: .appConnect(decision.senderPolicy!.policy), receiverInput: decision.receiverPolicy.map { .appConnect($0.policy) })
         case .intune(let fleet):
             let made: IntuneDeviceIndex
             if let index { made = index } else { made = try fleet.index(device: device) }
@@ -150,13 +150,13 @@ public enum CrossVendorDiff {
         let names: [String]
         if let device {
             guard old.deviceNames.contains(where: { ExactText.same($0, device) }), new.deviceNames.contains(where: { ExactText.same($0, device) }) else {
-                throw FleetError("the device profile \(JSONWriter.quoted(device)) must be in both: the \(old.vendor) side has \(old.deviceNames.joined(separator: ", ")); the \(new.vendor) side has \(new.deviceNames.joined(separator: ", "))")
+                throw FleetError("the device profile \(JSONWriter.quoted(device)) must be in both: the \(old.vendor) side has \(Printable.list(old.deviceNames)); the \(new.vendor) side has \(Printable.list(new.deviceNames))")
             }
             names = [device]
         } else {
             names = old.deviceNames.filter { name in new.deviceNames.contains { ExactText.same($0, name) } }
             guard !names.isEmpty else {
-                throw FleetError("no device profile is in both: the \(old.vendor) side has \(old.deviceNames.joined(separator: ", ")); the \(new.vendor) side has \(new.deviceNames.joined(separator: ", ")). Name the devices alike in the fleet and the devices file")
+                throw FleetError("no device profile is in both: the \(old.vendor) side has \(Printable.list(old.deviceNames)); the \(new.vendor) side has \(Printable.list(new.deviceNames)). Name the devices alike in the fleet and the devices file")
             }
         }
         var changes: [FlowChange] = []

@@ -32,6 +32,42 @@ public enum IntuneGraphJSON {
         "appGroupType", "apps",
     ]
 
+    /// The data-transfer properties Graph declares non-nullable (enums, Booleans, Int32, collections):
+    /// `null` for one of them is an error. Strings (`id`, the protocols, the messaging scheme) may be
+    /// `null`, which reads as empty; `displayName` and `apps` are required anyway.
+    static let nonNullableProperties = [
+        "allowedOutboundDataTransferDestinations", "filterOpenInToOnlyManagedApps", "disableProtectionOfManagedOutboundOpenInData",
+        "allowedInboundDataTransferSources", "protectInboundDataFromUnknownSources", "allowedOutboundClipboardSharingLevel",
+        "allowedOutboundClipboardSharingExceptionLength", "printBlocked", "thirdPartyKeyboardsBlocked", "exemptedAppProtocols",
+        "exemptedUniversalLinks", "managedUniversalLinks", "managedBrowserToOpenLinksRequired", "managedBrowser",
+        "dialerRestrictionLevel", "protectedMessagingRedirectAppType", "appGroupType",
+    ]
+
+    /// Refuses a partial collection: Graph pages a long list, marking every page but the last with
+    /// `@odata.nextLink` (`NAME@odata.nextLink` for a collection inside an object), and
+    /// `@odata.count` (`NAME@odata.count`) gives the size of the whole collection. Read as the whole
+    /// export, a page would leave every policy (or targeted app) on a later page out, and its apps
+    /// would be decided as not targeted: allowed everything.
+    static func checkWhole(_ object: JSONObject, count: Int, listed name: String, path: String, fix: String) throws(FormatError) {
+        let prefix = ExactText.same(name, "value") ? "" : name
+        let what = ExactText.same(name, "value") ? "the list of policies" : "the policy's apps"
+        let full = path.isEmpty ? "" : "\(path)."
+        if let next = object.member(prefix + "@odata.nextLink") {
+            throw FormatError("\(full)\(next.key): \(what) is one page of several, not the whole export: \(fix)", at: next.keyPosition)
+        }
+        if let total = object.member(prefix + "@odata.count") {
+            guard case .number(let number) = total.value, let whole = number.intValue, whole >= 0 else {
+                throw FormatError("\(full)\(total.key): must be a whole number (the size of the collection)", at: total.valuePosition ?? total.keyPosition)
+            }
+            if whole > count {
+                throw FormatError("\(full)\(total.key): says \(whole) but \(name) holds \(count): \(what) is partial: \(fix)", at: total.keyPosition)
+            }
+            if whole < count {
+                throw FormatError("\(full)\(total.key): says \(whole) but \(name) holds \(count): the file was edited after export; make them agree or remove \(total.key)", at: total.keyPosition)
+            }
+        }
+    }
+
     /// Properties Graph documents for `iosManagedAppProtection` (and the types it inherits from) that
     /// do not concern moving data between apps: read, their JSON type checked, and ignored.
     /// (`null` is accepted for each: exports write it for what is not set.)
@@ -99,7 +135,9 @@ public enum IntuneGraphJSON {
             if byte == 0x0A { line += 1; column = 1 } else if byte == 0x20 || byte == 0x09 || byte == 0x0D { column += 1 } else { break }
         }
         do throws(FormatError) {
-            return try read(value, at: JSONPosition(line: line, column: column))
+            var policies = try read(value, at: JSONPosition(line: line, column: column))
+            for index in policies.indices { policies[index].sources.file = file }
+            return policies
         } catch {
             throw error.inFile(file)
         }
@@ -120,7 +158,10 @@ public enum IntuneGraphJSON {
                 }
                 var policies: [IntunePolicy] = []
                 let list = JSONCursor(object["value"]!, path: "value", position: object.member("value")?.valuePosition)
-                for element in try list.elements(what: "the list's iosManagedAppProtection objects") { policies.append(try readPolicy(element)) }
+                let elements = try list.elements(what: "the list's iosManagedAppProtection objects")
+                try checkWhole(object, count: elements.count, listed: "value", path: "",
+                               fix: "fetch every page (follow each @odata.nextLink until a page has none, or use Microsoft Graph PowerShell's -All) and save all the policies as one JSON array, or each page's policies as files in one folder")
+                for element in elements { policies.append(try readPolicy(element)) }
                 return policies
             }
             return [try readPolicy(root)]
@@ -151,6 +192,7 @@ public enum IntuneGraphJSON {
         }
         let known = dataTransferProperties + ignoredProperties.map(\.name)
         var policy = IntunePolicy(displayName: "")
+        policy.sources = SettingSources(object: cursor)
         var sawName = false
         var sawApps = false
         for member in object.members {
@@ -170,7 +212,16 @@ public enum IntuneGraphJSON {
                 throw FormatError("\(field.path): unknown property\(nonASCII) of iosManagedAppProtection.\(Suggestion.phrase(for: key, among: known)) Graph's beta resource documents no such property; the reader refuses what it does not know rather than ignore a setting",
                                   at: member.keyPosition)
             }
-            if case .null = member.value { continue }
+            if case .null = member.value {
+                // Graph declares its enum, Boolean and Int32 properties and its collections non-nullable
+                // (only strings may be null): a null there is not "unset", and the documented default
+                // (All apps, for the transfer levels) would be an allow the service never gives.
+                if ExactText.isOne(key, of: nonNullableProperties) {
+                    throw field.error("is null, and Graph's \(key) is not nullable: write its value (the export is damaged or hand-edited; export the policy again)")
+                }
+                continue
+            }
+            policy.sources.keys[key] = ValueSource(field)
             switch key {
             case "displayName": policy.displayName = try field.string(); sawName = true
             case "id": policy.id = try field.string()
@@ -205,6 +256,10 @@ public enum IntuneGraphJSON {
             case "apps":
                 policy.apps = try readApps(field)
                 sawApps = true
+                if case .array(let listed) = member.value {
+                    try checkWhole(object, count: listed.count, listed: "apps", path: cursor.path,
+                                   fix: "export the policy with all its apps (GET /beta/deviceAppManagement/iosManagedAppProtections/{id}/apps, following each @odata.nextLink, or $expand=apps as backup tools do) and list them all in apps")
+                }
             default:
                 try check(field, kind(ofIgnored: key))
             }

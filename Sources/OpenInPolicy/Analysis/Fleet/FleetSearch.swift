@@ -1,0 +1,209 @@
+/// A device's graph as the searches see it, whichever vendor supplies it: its nodes, each node's
+/// out-edges among a set of candidates, and the hop (the first delivering request, decided) of an edge.
+/// AppConnect's (`FleetGraph`) decides a sender once per channel and kind of target; Intune's
+/// (`IntuneGraph`) decides every candidate request.
+protocol FleetEdges: AnyObject, Sendable {
+    /// The device's nodes, in order.
+    var nodes: [FleetNode] { get }
+    /// The nodes among `candidates` that node `x` delivers to.
+    func row(_ x: Int, among candidates: NodeSet) throws(FleetError) -> NodeSet
+    /// The hop from `x` to `y`, decided; `nil` when no request delivers there.
+    func hop(from x: Int, to y: Int) throws(FleetError) -> FleetHop?
+}
+
+/// Per node, the nodes with an edge into it, among the nodes a search asks about (shared by the
+/// searches of one graph; a class, so a search result holds a reference). Each column is a bit set,
+/// or a list when it holds few nodes, so the columns of a sparse graph take O(N + edges).
+final class FleetColumns: Sendable {
+    let columns: [GraphRow]
+
+    /// The columns of `rows` (node `x`'s out-edges), restricted to the rows given.
+    init(rows: [(x: Int, row: GraphRow)], count: Int) {
+        var lists = [[Int32]](repeating: [], count: count)
+        for (x, row) in rows.sorted(by: { $0.x < $1.x }) {
+            switch row {
+            case .bits(let set):
+                for (w, word) in set.words.enumerated() {
+                    var bits = word
+                    while bits != 0 {
+                        lists[w << 6 | bits.trailingZeroBitCount].append(Int32(x))
+                        bits &= bits - 1
+                    }
+                }
+            case .list(let targets):
+                for y in targets { lists[Int(y)].append(Int32(x)) }
+            }
+        }
+        var columns: [GraphRow] = []
+        columns.reserveCapacity(count)
+        for y in lists.indices {
+            columns.append(GraphRow(list: lists[y], count: count))
+            lists[y] = []
+        }
+        self.columns = columns
+    }
+}
+
+/// The breadth-first searches, written once on ``FleetEdges``.
+enum FleetSearch {
+    /// Breadth-first search from `start` (`nil`: the app is not on the device; nothing is reached)
+    /// over rows worked out among the nodes not yet reached; then, for ``FleetPath/deliveredBy``,
+    /// each reached node's row among the nodes reached.
+    static func reach(_ graph: any FleetEdges, from start: Int?, app: BundleID, maxHops: Int?) throws(FleetError) -> FleetReach {
+        let count = graph.nodes.count
+        var distance = [Int32](repeating: -1, count: count)
+        var predecessor = [Int32](repeating: -1, count: count)
+        guard let start else {
+            return FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: [], graph: graph, columns: nil, origin: nil)
+        }
+        var unreached = NodeSet(count: count, full: true)
+        unreached.remove(start)
+        var order: [Int32] = []
+        var frontier = [start]
+        var depth: Int32 = 0
+        while !frontier.isEmpty, !unreached.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
+            var next: [Int] = []
+            for x in frontier {
+                let reached = try graph.row(x, among: unreached)
+                // The bit set's own forEach (typed throws), not a Sequence's.
+                // swift-format-ignore: ReplaceForEachWithForLoop
+                try reached.forEach { (y) throws(FleetError) in
+                    unreached.remove(y)
+                    distance[y] = depth + 1
+                    predecessor[y] = Int32(x)
+                    order.append(Int32(y))
+                    next.append(y)
+                }
+                if unreached.isEmpty { break }
+            }
+            frontier = next
+            depth += 1
+        }
+        var reachedSet = NodeSet(count: count)
+        for y in order { reachedSet.insert(Int(y)) }
+        var origin = reachedSet
+        origin.insert(start)
+        var rows: [(x: Int, row: GraphRow)] = []
+        for x in [start] + order.map(Int.init) { rows.append((x, GraphRow(try graph.row(x, among: reachedSet), count: count))) }
+        return FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
+                          columns: FleetColumns(rows: rows, count: count), origin: origin)
+    }
+
+    /// Every start's search over the full graph, held together (``forEachReach(_:starts:maxHops:_:)`` collected).
+    static func reachAll(_ graph: any FleetEdges, starts: [(index: Int, app: BundleID)], maxHops: Int?) throws(FleetError) -> [FleetReach] {
+        var result: [FleetReach] = []
+        try forEachReach(graph, starts: starts, maxHops: maxHops) { (reach) throws(FleetError) in result.append(reach) }
+        return result
+    }
+
+    /// Every start's search over the full graph, one at a time: every node's row once (kept as a bit
+    /// set, or a list when sparse), then a breadth-first search per start, given to `body` in order;
+    /// `body` may let it go before the next is made, so memory stays O(N + edges) plus one search.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs (before
+    ///   any search is given to `body`), or what `body` throws.
+    static func forEachReach(
+        _ graph: any FleetEdges, starts: [(index: Int, app: BundleID)], maxHops: Int?, _ body: (FleetReach) throws(FleetError) -> Void
+    ) throws(FleetError) {
+        let count = graph.nodes.count
+        let all = NodeSet(count: count, full: true)
+        var rows: [GraphRow] = []
+        rows.reserveCapacity(count)
+        for x in 0..<count { rows.append(GraphRow(try graph.row(x, among: all), count: count)) }
+        let columns = FleetColumns(rows: rows.enumerated().map { ($0.offset, $0.element) }, count: count)
+        var distance = [Int32](repeating: -1, count: count)
+        var predecessor = [Int32](repeating: -1, count: count)
+        var seen = NodeSet(count: count)
+        for (start, app) in starts {
+            var order: [Int32] = []
+            seen.insert(start)
+            var frontier = [start]
+            var depth: Int32 = 0
+            func visit(_ y: Int, from x: Int, _ next: inout [Int]) {
+                distance[y] = depth + 1
+                predecessor[y] = Int32(x)
+                order.append(Int32(y))
+                next.append(y)
+            }
+            while !frontier.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
+                var next: [Int] = []
+                for x in frontier {
+                    switch rows[x] {
+                    case .bits(let row):
+                        for w in row.words.indices {
+                            var fresh = row.words[w] & ~seen.words[w]
+                            guard fresh != 0 else { continue }
+                            seen.words[w] |= fresh
+                            while fresh != 0 {
+                                let y = w << 6 | fresh.trailingZeroBitCount
+                                fresh &= fresh - 1
+                                visit(y, from: x, &next)
+                            }
+                        }
+                    case .list(let targets):
+                        for target in targets where !seen.contains(Int(target)) {
+                            seen.insert(Int(target))
+                            visit(Int(target), from: x, &next)
+                        }
+                    }
+                }
+                frontier = next
+                depth += 1
+            }
+            try body(
+                FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
+                           columns: columns, origin: seen))
+            // Ready for the next search: only what this one touched is reset (the result, once let go,
+            // no longer shares these arrays, so no copy is made).
+            seen.remove(start)
+            for y in order {
+                distance[Int(y)] = -1
+                predecessor[Int(y)] = -1
+                seen.remove(Int(y))
+            }
+        }
+    }
+
+    /// The shortest chains of a search's result, each hop decided once (chains share their hops),
+    /// with each destination's direct deliverers among the nodes reached.
+    static func paths(_ reach: FleetReach, on graph: any FleetEdges) throws(FleetError) -> [FleetPath] {
+        let nodes = graph.nodes
+        var chains = [[FleetHop]](repeating: [], count: nodes.count)
+        var paths: [FleetPath] = []
+        paths.reserveCapacity(reach.order.count)
+        for node in reach.order {
+            let current = Int(node), before = Int(reach.predecessor[current])
+            guard let hop = try graph.hop(from: before, to: current) else {
+                preconditionFailure("the search found an edge \(nodes[before]) → \(nodes[current]) that no request makes")
+            }
+            // Breadth first: the predecessor's chain is made (or it is the start, whose chain is empty).
+            var chain = chains[before]
+            chain.append(hop)
+            chains[current] = chain
+            var deliveredBy: [FleetNode] = []
+            var deliveredByCount = 0
+            if let columns = reach.columns, let origin = reach.origin {
+                switch columns.columns[current] {
+                case .bits(let column):
+                    for w in column.words.indices {
+                        var bits = column.words[w] & origin.words[w]
+                        deliveredByCount += bits.nonzeroBitCount
+                        while bits != 0, deliveredBy.count < FleetPath.deliveredByLimit {
+                            deliveredBy.append(nodes[w << 6 | bits.trailingZeroBitCount])
+                            bits &= bits - 1
+                        }
+                    }
+                case .list(let senders):
+                    for x in senders where origin.contains(Int(x)) {
+                        deliveredByCount += 1
+                        if deliveredBy.count < FleetPath.deliveredByLimit { deliveredBy.append(nodes[Int(x)]) }
+                    }
+                }
+            } else {
+                deliveredBy = [hop.from]
+                deliveredByCount = 1
+            }
+            paths.append(FleetPath(to: nodes[current], hops: chain, deliveredBy: deliveredBy, deliveredByCount: deliveredByCount))
+        }
+        return paths
+    }
+}

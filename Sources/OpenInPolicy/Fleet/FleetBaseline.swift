@@ -1,0 +1,284 @@
+/// A baseline of accepted leak paths: the paths to outside a security review has accepted, each
+/// with its reason and an expiry, so a CI gate fails only on paths that are new or whose acceptance
+/// has expired (`fleet paths --baseline FILE`, `fleet diff --baseline FILE`).
+///
+/// ```json
+/// {"accepted": [{"device": "employee-iphone", "from": "com.acme.hr", "to": "com.microsoft.Office.Outlook",
+///                "reason": "approved in SEC-142", "expires": "2027-03-31"}]}
+/// ```
+///
+/// A top-level `description` (a string) is allowed. `device` is a device profile's name or `*` (every device); `to` a bundle ID or `any other app`;
+/// `expires` a UTC date, `YYYY-MM-DD`, the last day the acceptance holds. Fails closed: an unknown
+/// key (with "Did you mean"), a missing or empty `reason`, a malformed or impossible date, or the
+/// same (device, from, to) accepted twice is an error with the file, line and key path. Names are
+/// compared byte for byte.
+public struct FleetBaseline: Sendable {
+    /// One accepted path.
+    public struct Entry: Sendable, Hashable {
+        /// The device profile, or `nil` for `*` (every device).
+        public let device: String?
+        /// The app the documents start in.
+        public let from: BundleID
+        /// The app outside they reach (or "any other app").
+        public let to: FleetNode
+        /// Why the path is accepted.
+        public let reason: String
+        /// The last day (UTC) the acceptance holds.
+        public let expires: BaselineDate
+        /// The entry's line in the baseline file, when read from one.
+        public let line: Int?
+
+        /// Creates an entry; `device` `nil` accepts the path on every device.
+        public init(device: String?, from: BundleID, to: FleetNode, reason: String, expires: BaselineDate, line: Int? = nil) {
+            (self.device, self.from, self.to, self.reason, self.expires, self.line) = (device, from, to, reason, expires, line)
+        }
+
+        /// How output names the entry's device: its name, or `*`.
+        public var deviceName: String { device ?? FleetBaseline.everyDevice }
+    }
+
+    /// The accepted paths, in file order.
+    public let entries: [Entry]
+    /// The file's path as the user gave it, when read from one.
+    public let file: String?
+
+    /// The `device` that accepts a path on every device.
+    public static let everyDevice = "*"
+
+    static let topLevelKeys = ["description", "accepted"]
+    static let entryKeys = ["device", "from", "to", "reason", "expires"]
+
+    /// Reads a baseline file's text.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - file: the path to name in errors.
+    /// - Throws: ``FormatError`` located in `file`, with the key path, line and column of the first problem.
+    public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> FleetBaseline where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try JSONReader().read(bytes)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        do throws(FormatError) {
+            return try FleetBaseline(entries: try entries(value), file: file)
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+
+    /// A baseline of `entries`, none of which may accept the same (device, from, to) as another.
+    /// - Throws: ``FormatError`` naming the second entry of a repeated (device, from, to).
+    public init(entries: [Entry], file: String? = nil) throws(FormatError) {
+        var seen: [EntryKey: Entry] = [:]
+        for entry in entries {
+            if let first = seen.updateValue(entry, forKey: EntryKey(entry)) {
+                throw FormatError("the path \(entry.deviceName): \(entry.from) → \(entry.to) is accepted twice (also on line \(first.line ?? 0)): keep one entry",
+                                  line: entry.line, file: file)
+            }
+        }
+        self.entries = entries
+        self.file = file
+    }
+
+    static func entries(_ value: JSONValue) throws(FormatError) -> [Entry] {
+        let root = JSONCursor(value, position: JSONPosition(line: 1, column: 1))
+        guard case .object = value else {
+            throw root.error("a baseline file must hold a JSON object, {\"accepted\": [...]}, not \(root.found)")
+        }
+        let fields = try root.members(allowed: topLevelKeys, what: "the baseline")
+        if let description = fields["description"] { _ = try description.string() }
+        guard let accepted = fields["accepted"] else {
+            throw FormatError("accepted is missing: give {\"accepted\": [{\"device\", \"from\", \"to\", \"reason\", \"expires\"}]} (an empty list accepts nothing)",
+                              at: JSONPosition(line: 1, column: 1))
+        }
+        var result: [Entry] = []
+        var seen: [EntryKey: Int] = [:]
+        for element in try accepted.elements(what: "the accepted paths") {
+            let entry = try readEntry(element)
+            if let first = seen.updateValue(element.position?.line ?? 0, forKey: EntryKey(entry)) {
+                throw element.error("the path \(entry.deviceName): \(entry.from) → \(entry.to) is accepted twice (also on line \(first)): keep one entry")
+            }
+            result.append(entry)
+        }
+        return result
+    }
+
+    static func readEntry(_ cursor: JSONCursor) throws(FormatError) -> Entry {
+        let fields = try cursor.members(allowed: entryKeys, what: "an accepted path: device, from, to, reason, expires")
+        func required(_ key: String, _ hint: String) throws(FormatError) -> JSONCursor {
+            guard let field = fields[key] else { throw cursor.error("\(key) is missing: \(hint)") }
+            return field
+        }
+        let deviceField = try required("device", "give the device profile's name, or \"*\" for every device")
+        let device = try deviceField.string()
+        if device.isEmpty { throw deviceField.error("is empty: give the device profile's name, or \"*\" for every device") }
+        let fromField = try required("from", "give the bundle ID of the app the documents start in")
+        let toField = try required("to", "give the bundle ID of the app outside they reach, or \"\(FleetNode.anyOtherAppName)\"")
+        let reasonField = try required("reason", "say why the path is accepted (a review, a ticket)")
+        let reason = try reasonField.string()
+        if reason.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
+            throw reasonField.error("is empty: say why the path is accepted (a review, a ticket)")
+        }
+        let expiresField = try required("expires", "give the last day the acceptance holds, YYYY-MM-DD (UTC)")
+        let text = try expiresField.string()
+        guard let expires = BaselineDate(text) else {
+            throw expiresField.error("\(JSONWriter.quoted(text)) is not a date: give a day of the calendar as YYYY-MM-DD (UTC), such as 2027-03-31")
+        }
+        let to: FleetNode
+        let toText = try toField.string()
+        if ExactText.same(toText, FleetNode.anyOtherAppName) {
+            to = .anyOtherApp
+        } else {
+            to = .app(try bundleID(toField))
+        }
+        return Entry(device: ExactText.same(device, everyDevice) ? nil : device, from: try bundleID(fromField), to: to,
+                     reason: reason, expires: expires, line: cursor.position?.line)
+    }
+
+    static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {
+        let text = try cursor.string()
+        do throws(InputError) {
+            return try BundleID(text)
+        } catch {
+            throw cursor.error(error.description)
+        }
+    }
+
+    /// The device names the entries give that are not in `devices` (`*` aside), each with its entry:
+    /// such an entry can never match, which a caller should say.
+    public func unknownDevices(among devices: [String]) -> [Entry] {
+        let known = Set(devices.map(ExactKey.init))
+        return entries.filter { entry in entry.device.map { !known.contains(ExactKey($0)) } ?? false }
+    }
+
+    /// A judge for paths found on `today` (a UTC date).
+    public func judge(today: BaselineDate) -> Judge { Judge(self, today: today) }
+
+    /// What a leak path is, against a baseline.
+    public enum State: String, Sendable, Hashable {
+        /// No entry accepts it: the gate fails.
+        case new
+        /// An entry accepts it, and its expiry is today or later.
+        case accepted
+        /// An entry accepted it until a day before today: the gate fails.
+        case expired
+    }
+
+    /// Judges paths one by one against the baseline, remembering which entries matched.
+    ///
+    /// An entry for the path's device wins over a `*` entry for the same (from, to).
+    /// - Complexity: O(entries) to make, O(1) per path (hash lookups), O(entries) for ``resolved``.
+    public struct Judge: Sendable {
+        private let baseline: FleetBaseline
+        private let today: BaselineDate
+        private let index: [EntryKey: Int]
+        private var matched: [Bool]
+
+        init(_ baseline: FleetBaseline, today: BaselineDate) {
+            self.baseline = baseline
+            self.today = today
+            var index: [EntryKey: Int] = [:]
+            for (position, entry) in baseline.entries.enumerated() { index[EntryKey(entry)] = position }
+            self.index = index
+            matched = Array(repeating: false, count: baseline.entries.count)
+        }
+
+        /// The state of the path from `from` to `to` on `device`, with the entry that decided it (none for a new path).
+        public mutating func judge(device: String, from: BundleID, to: FleetNode) -> (state: State, entry: Entry?) {
+            guard let position = index[EntryKey(device: device, from: from, to: to)] ?? index[EntryKey(device: nil, from: from, to: to)] else {
+                return (.new, nil)
+            }
+            matched[position] = true
+            let entry = baseline.entries[position]
+            return (entry.expires >= today ? .accepted : .expired, entry)
+        }
+
+        /// The entries no judged path matched, in file order: paths that no longer exist, which the file can drop.
+        public var resolved: [Entry] {
+            baseline.entries.indices.filter { !matched[$0] }.map { baseline.entries[$0] }
+        }
+    }
+
+    /// (device or `*`, from, to), compared byte for byte.
+    struct EntryKey: Hashable, Sendable {
+        let device: ExactKey?
+        let from: BundleID
+        let to: FleetNode
+
+        init(device: String?, from: BundleID, to: FleetNode) {
+            self.device = device.map(ExactKey.init)
+            self.from = from
+            self.to = to
+        }
+
+        init(_ entry: Entry) { self.init(device: entry.device, from: entry.from, to: entry.to) }
+    }
+}
+
+/// A day of the Gregorian calendar (UTC), as a baseline's `expires` gives it: `YYYY-MM-DD`.
+public struct BaselineDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The year, 1 to 9999.
+    public let year: Int
+    /// The month, 1 to 12.
+    public let month: Int
+    /// The day of the month, 1 to its last day.
+    public let day: Int
+
+    /// The date `text` writes as `YYYY-MM-DD` (four, two and two ASCII digits), or `nil` when it is
+    /// malformed or no such day exists (2027-02-29, 2027-13-01).
+    public init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The date, or `nil` when no such day exists.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= Self.days(inMonth: month, year: year) else { return nil }
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    /// The UTC day `secondsSince1970` seconds after 1970-01-01T00:00:00Z falls on.
+    public init(secondsSince1970: Int) {
+        // Days to a civil date (the proleptic Gregorian calendar), by 400-year eras.
+        let days = secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        (year, self.month, self.day) = (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(year)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(month) + "-" + two(day)
+    }
+
+    public static func < (lhs: BaselineDate, rhs: BaselineDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+}
