@@ -63,7 +63,10 @@ import Testing
         let standardInput = try Self.run("exec \"$OPENIN\" fleet paths --fleet /dev/stdin --device employee-iphone --from com.acme.hr --to outside",
                                          stdin: try String(contentsOfFile: BuiltBinary.packageRoot.appendingPathComponent(Self.acme).path, encoding: .utf8))
         let expected = try Self.run("exec \"$OPENIN\" fleet paths --fleet \(Self.acme) --device employee-iphone --from com.acme.hr --to outside")
-        #expect(standardInput.status == 2 && standardInput.stdout == expected.stdout, "\(standardInput.stderr)")
+        // The hops' settings name the file they come from: here, /dev/stdin.
+        #expect(standardInput.status == 2 && standardInput.stdout == expected.stdout.replacingOccurrences(of: Self.acme, with: "/dev/stdin"),
+                "\(standardInput.stderr)")
+        #expect(expected.stdout.contains("\(Self.acme):13)"))
     }
 
     @Test func diffTranslateAndIntuneInputsOnPipesAreReadOnce() throws {
