@@ -1,5 +1,6 @@
 /// `openin-check-bench --adversarial`: the inputs that once made `openin-check`
-/// super-linear in time or memory, each run as a whole process at two sizes.
+/// super-linear in time or memory, each run as a whole process at two sizes, then
+/// the fleet and Intune inputs at three (``GrowthRun``).
 ///
 /// For each workload the input grows by a factor (4 or so) between the sizes; time and peak
 /// resident memory are printed for both, with the time ratio. Linear time shows a time ratio
@@ -99,5 +100,6 @@ struct AdversarialRun {
             }
             progress(line + "\n")
         }
+        try GrowthRun(binary: binary).measure(progress: progress)
     }
 }

@@ -47,7 +47,9 @@ public struct BenchCommand: Equatable, Sendable {
         super-linear (crafted colliding bundle IDs, --explain over a 40,000-ID
         whitelist, --format json over 100,000 lines, diff --format json of 2,000-ID
         policies, diff --requests over 500,000 invalid lines), each at two sizes,
-        and prints time and peak memory for both.
+        and prints time and peak memory for both; then the fleet and Intune inputs
+        (fleet lint, many labels, fleet matrix, targeted apps, exempted schemes, a
+        devices file, an export folder) at 1×, 10× and 100×, with fitted exponents.
 
         With --fleet it times the fleet verbs on generated fleets (N apps, 20 labels,
         N / 20 container policies per label, one device carrying every label): fleet
@@ -73,7 +75,7 @@ public struct BenchCommand: Equatable, Sendable {
           --generate N      Write N request lines to FILE and the corpus's policy next to it, then exit.
           --json            Print the figures as one JSON object (rates per second, times in microseconds).
           --in-process      Measure in process only: no child processes, no large temporary file.
-          --adversarial     Time the adversarial inputs at two sizes each (whole processes).
+          --adversarial     Time the adversarial inputs at two sizes each, the growth inputs at three (whole processes).
           -h, --help        Show this help.
 
         Exit status: 0; 1 a file cannot be written or a child fails; 64 usage error.

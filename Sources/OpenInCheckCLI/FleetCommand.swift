@@ -168,7 +168,9 @@ struct FleetCommand: Command {
                       for Intune save-as and open-into-org-document at each location.
               lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
                       for code scanning, every check a rule, every finding a result with the
-                      fleet file, its line and the finding's key path.
+                      fleet file, its line and the finding's key path. A receiver whose Open From
+                      refuses more than three senders gets one FL003 finding: the first three and
+                      the count.
               diff    End-to-end flows (keyboards included), leak paths, and each installed app's
                       print and copy (control) that open or close between two fleet files, per
                       device. With Intune app protection policies (Graph JSON, with
@@ -198,6 +200,11 @@ struct FleetCommand: Command {
             lint runs the Intune checks IN001-IN009; paths follows readable deliveries
             (an encrypted one carries nothing), "outside" being the apps no policy manages,
             --from all starting from each policy-managed app installed on the device.
+
+            Inputs: every file (--fleet, --devices, OLD, NEW) is read once, so a pipe works:
+            --fleet <(cat fleet.json), --fleet /dev/stdin. A FIFO that no writer opens within
+            2 seconds is an error, never a wait; so is a folder with no JSON file in it.
+            SIGTERM and SIGINT stop every subverb within a second (exit 143, 130).
 
             Channels: \(FleetChannel.names).
 
@@ -301,11 +308,10 @@ struct FleetCommand: Command {
         }
     }
 
-    /// Reads and parses a fleet file.
-    static func load(_ path: String) throws(CLIError) -> Fleet {
-        let bytes = try ByteSource.readFile(path: path, what: "fleet file")
+    /// Parses a fleet file read once (``VendorInput``).
+    static func fleet(_ input: VendorInput) throws(CLIError) -> Fleet {
         do throws(FormatError) {
-            return try FleetJSON.read(bytes, file: path)
+            return try FleetJSON.read(input.bytes ?? [], file: input.path)
         } catch {
             throw .invalidInput(error.description)
         }
@@ -324,19 +330,22 @@ struct FleetCommand: Command {
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         if case .diff(let old, let new, let format, let rows) = subverb {
-            let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
-            if oldIsIntune || newIsIntune || rows || baselinePath != nil || format.report != nil {
-                let before = try VendorFiles.load(old, devices: devicesPath, console: console), after = try VendorFiles.load(new, devices: devicesPath, console: console)
+            // Each read once: a pipe gives its bytes to one reader only.
+            let oldInput = try VendorInput.read(old), newInput = try VendorInput.read(new)
+            if oldInput.isIntune || newInput.isIntune || rows || baselinePath != nil || format.report != nil {
+                let before = try VendorFiles.load(oldInput, devices: devicesPath, console: console)
+                let after = try VendorFiles.load(newInput, devices: devicesPath, console: console)
                 if baselinePath != nil || format.report != nil {
                     return try LeakDiff.run(old: before, new: after, oldPath: old, newPath: new, device: device, format: format, rows: rows,
                                             baselinePath: baselinePath, devicesPath: devicesPath, console: console)
                 }
                 return try IntuneFleetOutput.diff(old: before, new: after, device: device, format: format, rows: rows, console: console)
             }
-            return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
+            return try FleetOutput.diff(old: try Self.fleet(oldInput), new: try Self.fleet(newInput), device: device, format: format, console: console)
         }
-        // One fleet, of either vendor, loaded once; every subverb below runs on it.
-        let vendor = try VendorFiles.load(fleetPath, devices: devicesPath, console: console)
+        // One fleet, of either vendor, read once (a pipe gives its bytes to one reader only) and loaded
+        // once; every subverb below runs on it.
+        let vendor = try VendorFiles.load(try VendorInput.read(fleetPath), devices: devicesPath, console: console)
         let analysis = VendorFiles.analysis(vendor, devices: devicesPath)
         // The apps the fleet knows: what --from, --to and a request's from and target are checked against.
         let names = FleetAppNames(vendor, file: fleetPath, devicesFile: devicesPath)

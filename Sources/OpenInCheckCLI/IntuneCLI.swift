@@ -7,13 +7,30 @@ import Darwin
 #endif
 import OpenInPolicy
 
-/// Reading either vendor's policies for the `fleet` verbs and `translate`, and what the verbs print for Intune.
-enum VendorFiles {
-    /// Whether `path` holds Intune policies (Graph JSON: an object with `@odata.type` or `value`, an
+/// One input of the fleet verbs and `translate`, read once: a folder (of Intune exports), or a file's
+/// bytes. A pipe (`<(cat fleet.json)`, `/dev/stdin`) can be read only once, so the bytes that tell
+/// the vendor apart are the bytes parsed.
+struct VendorInput {
+    let path: String
+    /// The file's bytes; `nil` for a folder.
+    let bytes: [UInt8]?
+
+    /// Reads `path`: a folder is listed when read as Intune exports, a file is read whole now.
+    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be read, or the folder holds no JSON file.
+    static func read(_ path: String) throws(CLIError) -> VendorInput {
+        if let entries = DecisionTables.subpaths(of: path) {
+            guard entries.contains(where: { $0.hasSuffix(".json") }) else {
+                throw .invalidInput("'\(DecisionText.escaped(path))' is a folder with no JSON file in it: give a fleet file, or a folder of Intune app protection policies exported as *.json")
+            }
+            return VendorInput(path: path, bytes: nil)
+        }
+        return VendorInput(path: path, bytes: try ByteSource.readFile(path: path, what: "policy file"))
+    }
+
+    /// Whether the input holds Intune policies (Graph JSON: an object with `@odata.type` or `value`, an
     /// array, or a folder) rather than an AppConnect fleet file.
-    static func isIntune(_ path: String, what: String = "fleet file") throws(CLIError) -> Bool {
-        if DecisionTables.subpaths(of: path) != nil { return true }
-        var bytes = try ByteSource.readFile(path: path, what: what)
+    var isIntune: Bool {
+        guard var bytes else { return true }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         // A fleet file is an object with `global`; a Graph export is an array, or an object with
         // `@odata.type` or a list's `value`. Text that is not JSON is left to the fleet reader, whose
@@ -26,14 +43,34 @@ enum VendorFiles {
         }
     }
 
-    /// Intune policies from a file or folder, with the devices file's facts.
-    static func intune(_ path: String, devices devicesPath: String?, console: Console) throws(CLIError) -> IntuneFleet {
-        let export: IntuneGraphJSON.Export
-        do throws(FormatError) { export = try IntuneGraphJSON.read(path: path) } catch { throw .invalidInput(error.description) }
-        for (file, type) in export.skipped {
-            console.stderr.write("note: \(DecisionText.escaped(file)) skipped: it holds \(DecisionText.escaped(type)), not an iOS app protection policy\n")
+    /// Whether the input is an AppConnect fleet file: a JSON object with `global`.
+    var isFleetFile: Bool {
+        guard var bytes else { return false }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if case .object(let object)? = try? JSONReader().read(bytes) { return object["global"] != nil }
+        return false
+    }
+}
+
+/// Reading either vendor's policies for the `fleet` verbs and `translate`, and what the verbs print for Intune.
+enum VendorFiles {
+    /// Intune policies from a file or folder read once, with the devices file's facts.
+    static func intune(_ input: VendorInput, devices devicesPath: String?, console: Console) throws(CLIError) -> IntuneFleet {
+        let policies: [IntunePolicy]
+        do throws(FormatError) {
+            if let bytes = input.bytes {
+                policies = try IntuneGraphJSON.read(bytes, file: input.path)
+            } else {
+                let export = try IntuneGraphJSON.read(path: input.path)
+                for (file, type) in export.skipped {
+                    console.stderr.write("note: \(DecisionText.escaped(file)) skipped: it holds \(DecisionText.escaped(type)), not an iOS app protection policy\n")
+                }
+                policies = export.policies
+            }
+        } catch {
+            throw .invalidInput(error.description)
         }
-        var fleet = IntuneFleet(policies: export.policies, file: path)
+        var fleet = IntuneFleet(policies: policies, file: input.path)
         var groups: [(name: String, apps: [BundleID])] = []
         if let devicesPath {
             let bytes = try ByteSource.readFile(path: devicesPath, what: "Intune devices file")
@@ -53,6 +90,11 @@ enum VendorFiles {
         return fleet
     }
 
+    /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs.
+    static func analysis(_ input: VendorInput, devices: String?, console: Console) throws(CLIError) -> FleetAnalysis {
+        analysis(try load(input, devices: devices, console: console), devices: devices)
+    }
+
     /// A fleet of either vendor, loaded once for the fleet verbs.
     static func analysis(_ vendor: VendorFleet, devices: String?) -> FleetAnalysis {
         switch vendor {
@@ -61,15 +103,15 @@ enum VendorFiles {
         }
     }
 
-    /// Either vendor's policies; Intune's need `--devices` for the fleet verbs.
-    static func load(_ path: String, devices: String?, console: Console) throws(CLIError) -> VendorFleet {
-        if try isIntune(path) {
+    /// Either vendor's policies, from an input read once; Intune's need `--devices` for the fleet verbs.
+    static func load(_ input: VendorInput, devices: String?, console: Console) throws(CLIError) -> VendorFleet {
+        if input.isIntune {
             guard let devices else {
-                throw .usage(UsageError("\(path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
+                throw .usage(UsageError("\(input.path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
             }
-            return .intune(try intune(path, devices: devices, console: console))
+            return .intune(try intune(input, devices: devices, console: console))
         }
-        return .appConnect(try FleetCommand.load(path))
+        return .appConnect(try FleetCommand.fleet(input))
     }
 }
 
@@ -287,8 +329,9 @@ struct TranslateCommand: Command {
         let notes: [TranslationNote]
         switch target {
         case .intune:
-            if try VendorFiles.isIntune(input, what: "policy file") { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
-            let fleet = try FleetCommand.load(input)
+            let read = try VendorInput.read(input)
+            if read.isIntune { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
+            let fleet = try FleetCommand.fleet(read)
             do throws(FleetError) { try fleet.checkDecidable() } catch { throw .invalidInput(error.description) }
             let translated = PolicyTranslation.toIntune(fleet)
             console.stdout.write(PolicyTranslation.graphJSON(translated.policies))
@@ -299,11 +342,11 @@ struct TranslateCommand: Command {
             }
             notes = translated.notes
         case .appconnect:
-            if DecisionTables.subpaths(of: input) == nil, case .object(let object)? = try? JSONReader().read(try ByteSource.readFile(path: input, what: "policy file")),
-               object["global"] != nil {
+            let read = try VendorInput.read(input)
+            if read.isFleetFile {
                 throw .invalidInput("\(input) is an AppConnect fleet file (it has global): translate --to intune reads it; --to appconnect reads Intune Graph JSON")
             }
-            let intune = try VendorFiles.intune(input, devices: devices, console: console)
+            let intune = try VendorFiles.intune(read, devices: devices, console: console)
             let translated = PolicyTranslation.toAppConnect(intune)
             console.stdout.write(PolicyTranslation.fleetJSON(translated.fleet))
             notes = translated.notes

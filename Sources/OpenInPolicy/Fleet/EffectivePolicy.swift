@@ -178,12 +178,13 @@ public struct FleetDevice: Sendable {
         var policiesOf: [BundleID: [Int]] = [:], configurationsOf: [BundleID: [Int]] = [:]
         for (position, policy) in fleet.containerPolicies.enumerated() { policiesOf[policy.app, default: []].append(position) }
         for (position, configuration) in fleet.appConfigurations.enumerated() { configurationsOf[configuration.app, default: []].append(position) }
+        let carried = profile.labelSet  // looked up once per policy label: not a scan of the profile's labels
         var authorizations: [(Authorization, ContainerPolicy?)] = []
         authorizations.reserveCapacity(fleet.apps.count)
         var apps: Set<BundleID> = []
         for app in fleet.apps {
             let resolved = try FleetDevice.authorization(of: app, installed: installed, policies: (policiesOf[app.bundleID] ?? []).map { fleet.containerPolicies[$0] },
-                                                         fleet: fleet, profile: profile)
+                                                         fleet: fleet, profile: profile, carried: carried)
             authorizations.append(resolved)
             if resolved.0.isAuthorized { apps.insert(app.bundleID) }
         }
@@ -202,7 +203,7 @@ public struct FleetDevice: Sendable {
         for (position, app) in fleet.apps.enumerated() {
             let (authorization, container) = authorizations[position]
             let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).map { fleet.appConfigurations[$0] },
-                                                              fleet: fleet, profile: profile)
+                                                              fleet: fleet, profile: profile, carried: carried)
             policies[app.bundleID] = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
                                                                  global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
                                                                  fleet: fleet, profile: profile)
@@ -243,11 +244,12 @@ public struct FleetDevice: Sendable {
     /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
     func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
 
-    static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: [ContainerPolicy], fleet: Fleet, profile: DeviceProfile) throws(FleetError) -> (Authorization, ContainerPolicy?) {
+    static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: [ContainerPolicy], fleet: Fleet, profile: DeviceProfile,
+                              carried: Set<ExactKey>) throws(FleetError) -> (Authorization, ContainerPolicy?) {
         guard app.appConnect else { return (.notAppConnect, nil) }
         var found: (policy: ContainerPolicy, label: String)? = nil
         for policy in policies {
-            guard let label = profile.firstCarried(of: policy.labels) else { continue }
+            guard let label = policy.labels.first(where: { carried.contains(ExactKey($0)) }) else { continue }
             if let first = found {
                 let shared = first.label == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.label)) and \(JSONWriter.quoted(label))"
                 throw FleetError("two container policies for \(app.bundleID) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(first.policy.name)) and \(JSONWriter.quoted(policy.name)), through \(shared) it carries. Only one container policy may apply to an app on a device (Ivanti's Core guide, \"AppConnect container policy\"): give them labels no device carries together",
@@ -263,10 +265,11 @@ public struct FleetDevice: Sendable {
         return (fleet.global.authorizeAppsWithoutContainerPolicy ? .globalDefault : .notAuthorized, nil)
     }
 
-    static func configuration(of app: BundleID, among configurations: [AppConfiguration], fleet: Fleet, profile: DeviceProfile) throws(FleetError) -> (AppConfiguration, String)? {
+    static func configuration(of app: BundleID, among configurations: [AppConfiguration], fleet: Fleet, profile: DeviceProfile,
+                              carried: Set<ExactKey>) throws(FleetError) -> (AppConfiguration, String)? {
         var found: (AppConfiguration, String)? = nil
         for configuration in configurations {
-            guard let label = profile.firstCarried(of: configuration.labels) else { continue }
+            guard let label = configuration.labels.first(where: { carried.contains(ExactKey($0)) }) else { continue }
             if let first = found {
                 let shared = first.1 == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.1)) and \(JSONWriter.quoted(label))"
                 throw FleetError("two app configurations for \(app) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(first.0.name)) and \(JSONWriter.quoted(configuration.name)), through \(shared) it carries. Only one app configuration may apply to an app on a device (Ivanti's Core guide, \"AppConnect app configuration\"): give them labels no device carries together",

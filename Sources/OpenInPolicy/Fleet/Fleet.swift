@@ -230,8 +230,8 @@ public struct DeviceProfile: Sendable, Hashable {
     /// Whether the device carries `label` (byte for byte).
     public func carries(_ label: String) -> Bool { labels.contains { ExactText.same($0, label) } }
 
-    /// The first of `labels` the device carries, if any.
-    func firstCarried(of labels: [String]) -> String? { labels.first(where: carries) }
+    /// The labels, as a set compared by bytes: made once where many labels are looked up.
+    var labelSet: Set<ExactKey> { Set(labels.map(ExactKey.init)) }
 }
 
 /// A fleet that cannot answer: what is wrong and how to fix it (a file and line when the fleet file says where).

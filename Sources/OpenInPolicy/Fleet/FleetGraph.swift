@@ -55,6 +55,44 @@ struct NodeSet {
     }
 }
 
+/// One node's out-edges in a device's graph: a bit set of N bits, or the list of the nodes when it
+/// holds fewer than N / 32 of them (smaller then), so the rows of a sparse graph take O(edges).
+enum GraphRow {
+    case bits(NodeSet)
+    case list([Int32])
+
+    init(_ set: NodeSet, count: Int) {
+        var members = 0
+        for word in set.words { members += word.nonzeroBitCount }
+        guard members * 32 < count else {
+            self = .bits(set)
+            return
+        }
+        var list: [Int32] = []
+        list.reserveCapacity(members)
+        for (w, word) in set.words.enumerated() {
+            var bits = word
+            while bits != 0 {
+                list.append(Int32(w << 6 | bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+        self = .list(list)
+    }
+
+    /// The row of the nodes in `list` (in increasing order): the list itself when it holds fewer than
+    /// N / 32 of them, a bit set otherwise.
+    init(list: [Int32], count: Int) {
+        guard list.count * 32 >= count else {
+            self = .list(list)
+            return
+        }
+        var set = NodeSet(count: count)
+        for y in list { set.insert(Int(y)) }
+        self = .bits(set)
+    }
+}
+
 /// A device's graph, worked out as a search needs it: each node's side (effective and prepared policy),
 /// the requests every sender makes (the same for all senders), and each node's out-edges among the nodes
 /// asked about. Immutable once made, so the searches of ``FleetDevice/reachAll(maxHops:)`` share it and
@@ -301,13 +339,25 @@ extension FleetDevice {
     }
 
     /// Where each installed fleet app's documents can end up on this device: the full graph once
-    /// (every node's row, N² target checks), then a breadth-first search over bit sets per app.
-    /// - Complexity: O(N² + N × channels) decisions for the graph, then O(N × N²/64) word operations for all searches.
+    /// (every node's row, N² target checks), then a breadth-first search over the rows per app.
+    /// - Complexity: O(N² + N × channels) decisions for the graph, then O(N × (N + edges)) for all searches.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reachAll(maxHops: Int? = nil) throws(FleetError) -> [FleetReach] {
+        var result: [FleetReach] = []
+        try forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in result.append(reach) }
+        return result
+    }
+
+    /// ``reachAll(maxHops:)`` one app at a time: `body` gets each installed fleet app's search, in file
+    /// order, and may let it go before the next is made, so the searches are never held together.
+    /// The graph's rows (and who delivers to whom) are kept as bit sets, or as lists when they hold few
+    /// nodes: memory O(N + edges), never N² when the graph is sparse.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs (before
+    ///   any search is given to `body`), or what `body` throws.
+    package func forEachReach(maxHops: Int? = nil, _ body: (FleetReach) throws(FleetError) -> Void) throws(FleetError) {
         let graph = FleetGraph(self)
         let starts = fleet.apps.compactMap { app in isInstalled(app.bundleID) ? graph.index[app.bundleID].map { ($0, app.bundleID) } : nil }
-        return try FleetSearch.reachAll(graph, starts: starts, maxHops: maxHops)
+        try FleetSearch.forEachReach(graph, starts: starts, maxHops: maxHops, body)
     }
 
     /// The shortest chains of a search's result, with the decision of every hop.

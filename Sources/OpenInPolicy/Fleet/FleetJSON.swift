@@ -187,9 +187,10 @@ public enum FleetJSON {
 
     static func labels(_ cursor: JSONCursor) throws(FormatError) -> [String] {
         var labels: [String] = []
+        var seen: Set<ExactKey> = []
         for (text, element) in try cursor.strings(what: "label names") {
             if text.isEmpty { throw element.error("is empty: a label has a name") }
-            if labels.contains(where: { ExactText.same($0, text) }) { throw element.error("the label \(JSONWriter.quoted(text)) is given twice: give it once") }
+            if !seen.insert(ExactKey(text)).inserted { throw element.error("the label \(JSONWriter.quoted(text)) is given twice: give it once") }
             labels.append(text)
         }
         return labels

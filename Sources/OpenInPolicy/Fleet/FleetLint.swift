@@ -72,13 +72,19 @@ public enum FleetLint {
             let check = checks.first { $0.code == code }!
             findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
         }
+        // Each app by bundle ID, found once (`fleet.app(_:)` scans the list: per whitelist entry, quadratic).
+        var listed: [BundleID: FleetApp] = [:], appPosition: [BundleID: Int] = [:]
+        for (position, app) in fleet.apps.enumerated() where listed[app.bundleID] == nil {
+            listed[app.bundleID] = app
+            appPosition[app.bundleID] = position
+        }
         let objects: [(what: String, controls: PolicyControls, line: Int?, path: String)] =
             [("the global policy", fleet.global.controls, nil, "global")]
             + fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") }
         for object in objects {
             if case .status(.whitelist) = object.controls.openIn {
-                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(fleet.app(id)?.appConnect ?? false) {
-                    let known = fleet.app(id) == nil ? "an app the fleet does not list" : "not an AppConnect app"
+                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id]?.appConnect ?? false) {
+                    let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
                     add("FL001", line: object.line, at: object.path + ".openInWhitelist", "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
                         fix: "remove \(id) from the whitelist, or list it as an AppConnect app if it is one")
                 }
@@ -89,28 +95,42 @@ public enum FleetLint {
                     fix: "use \"appconnect\" or a whitelist")
             }
         }
-        for (index, policy) in fleet.containerPolicies.enumerated() where fleet.app(policy.app) == nil {
+        for (index, policy) in fleet.containerPolicies.enumerated() where listed[policy.app] == nil {
             add("FL005", line: policy.line, at: "containerPolicies[\(index)].app", "the container policy \(JSONWriter.quoted(policy.name)) is for \(policy.app), which apps does not list, so the fleet treats it as any other app and the policy never applies",
                 fix: "add {\"bundleID\": \"\(policy.app)\", \"appconnect\": true} to apps, or fix the bundle ID")
         }
-        for (index, configuration) in fleet.appConfigurations.enumerated() where fleet.app(configuration.app) == nil {
+        for (index, configuration) in fleet.appConfigurations.enumerated() where listed[configuration.app] == nil {
             add("FL005", line: configuration.line, at: "appConfigurations[\(index)].app", "the app configuration \(JSONWriter.quoted(configuration.name)) is for \(configuration.app), which apps does not list",
                 fix: "add the app to apps, or fix the bundle ID")
         }
+        // Per app and label, the policies before this one that carry it: each pair found directly,
+        // never by comparing every two policies of an app.
+        var policiesWith: [LabelOfApp: [Int]] = [:]
         for (index, policy) in fleet.containerPolicies.enumerated() {
-            for other in fleet.containerPolicies[..<index] where other.app == policy.app {
-                for label in policy.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
-                    add("FL004", line: policy.line, at: "containerPolicies[\(index)].labels", "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
-                        fix: "give one of them other labels")
-                }
+            var shared: [(other: Int, label: Int)] = []
+            for (position, label) in policy.labels.enumerated() {
+                let key = LabelOfApp(app: policy.app, label: ExactKey(label))
+                for other in policiesWith[key] ?? [] { shared.append((other, position)) }
+                policiesWith[key, default: []].append(index)
+            }
+            for (other, position) in shared.sorted(by: { ($0.other, $0.label) < ($1.other, $1.label) }) {
+                let other = fleet.containerPolicies[other], label = policy.labels[position]
+                add("FL004", line: policy.line, at: "containerPolicies[\(index)].labels", "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
+                    fix: "give one of them other labels")
             }
         }
+        var configurationsWith: [LabelOfApp: [Int]] = [:]
         for (index, configuration) in fleet.appConfigurations.enumerated() {
-            for other in fleet.appConfigurations[..<index] where other.app == configuration.app {
-                for label in configuration.labels where other.labels.contains(where: { ExactText.same($0, label) }) {
-                    add("FL004", line: configuration.line, at: "appConfigurations[\(index)].labels", "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
-                        fix: "give one of them other labels")
-                }
+            var shared: [(other: Int, label: Int)] = []
+            for (position, label) in configuration.labels.enumerated() {
+                let key = LabelOfApp(app: configuration.app, label: ExactKey(label))
+                for other in configurationsWith[key] ?? [] { shared.append((other, position)) }
+                configurationsWith[key, default: []].append(index)
+            }
+            for (other, position) in shared.sorted(by: { ($0.other, $0.label) < ($1.other, $1.label) }) {
+                let other = fleet.appConfigurations[other], label = configuration.labels[position]
+                add("FL004", line: configuration.line, at: "appConfigurations[\(index)].labels", "the app configurations \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(configuration.name)) for \(configuration.app) share the label \(JSONWriter.quoted(label)): only one may apply (Ivanti's Core guide, \"AppConnect app configuration\")",
+                    fix: "give one of them other labels")
             }
         }
         let readKeys = [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey, AppConfig.allowCustomKeyboardsKey]
@@ -153,8 +173,12 @@ public enum FleetLint {
                     fix: "add a device profile with the label, or fix its spelling")
             }
         }
+        var setByContainer: [BundleID: Set<FleetControl>] = [:]
+        for policy in fleet.containerPolicies {
+            for control in FleetControl.allCases where policy.controls.sets(control) { setByContainer[policy.app, default: []].insert(control) }
+        }
         for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
-            let apps = fleet.apps.filter { app in app.appConnect && !fleet.containerPolicies.contains { $0.app == app.bundleID && $0.controls.sets(control) } }
+            let apps = fleet.apps.filter { app in app.appConnect && !(setByContainer[app.bundleID]?.contains(control) ?? false) }
             guard let first = apps.first else { continue }
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
                 fix: "set \(control.rawValue) in the global policy")
@@ -167,6 +191,8 @@ public enum FleetLint {
         func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
             report(code, line, device, keyPath, message, fix)
         }
+        var appPosition: [BundleID: Int] = [:]
+        for (position, app) in fleet.apps.enumerated() where appPosition[app.bundleID] == nil { appPosition[app.bundleID] = position }
         for profile in fleet.devices {
             let device: FleetDevice
             do throws(FleetError) {
@@ -175,14 +201,33 @@ public enum FleetLint {
                 add("FL004", line: error.line, device: profile.name, at: "devices.\(profile.name)", error.message, fix: "give the policies labels no device carries together")
                 continue
             }
-            for sender in fleet.apps where device.appConnectApps.contains(sender.bundleID) {
-                for receiver in fleet.apps where receiver.bundleID != sender.bundleID && device.appConnectApps.contains(receiver.bundleID) {
-                    guard let request = try? FleetRequest(from: sender.bundleID, channel: .documentInteraction, target: receiver.bundleID),
+            // Sorted as the pairs were when every pair was decided: by sender, then receiver.
+            var refusals: [(sender: Int, receiver: Int, message: String, fix: String)] = []
+            for refused in openFromRefusals(device) {
+                let receiver = refused.receiver
+                var decided: [(BundleID, FleetDecision, Decision)] = []
+                for sender in refused.first {
+                    guard let request = try? FleetRequest(from: sender, channel: .documentInteraction, target: receiver),
                           let decision = try? device.decide(request), decision.sender.outcome == .allow,
                           let refusal = decision.receiver, refusal.outcome != .allow else { continue }
-                    add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", "\(sender.bundleID) may send documents to \(receiver.bundleID) (\(decision.sender.rule)), but \(receiver.bundleID)'s Open From refuses them (\(refusal.rule)): users see the share fail",
-                        fix: "add \(sender.bundleID) to \(receiver.bundleID)'s Open From, or take \(receiver.bundleID) out of \(sender.bundleID)'s Open In")
+                    decided.append((sender, decision, refusal))
                 }
+                if refused.count <= namedRefusals {
+                    for (sender, decision, refusal) in decided {
+                        refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0,
+                                         "\(sender) may send documents to \(receiver) (\(decision.sender.rule)), but \(receiver)'s Open From refuses them (\(refusal.rule)): users see the share fail",
+                                         "add \(sender) to \(receiver)'s Open From, or take \(receiver) out of \(sender)'s Open In"))
+                    }
+                } else if let (sender, _, refusal) = decided.first {
+                    let named = decided.prefix(namedRefusals).map { "\($0.0)" }.joined(separator: ", ")
+                    let count = refused.count
+                    refusals.append((appPosition[sender] ?? 0, appPosition[receiver] ?? 0,
+                                     "\(count) apps may send documents to \(receiver), but its Open From refuses them (\(refusal.rule)): \(named) and \(count - min(decided.count, namedRefusals)) more: users see the shares fail",
+                                     "add the apps that should send to \(receiver) to its Open From, or take \(receiver) out of their Open In"))
+                }
+            }
+            for refusal in refusals.sorted(by: { ($0.sender, $0.receiver) < ($1.sender, $1.receiver) }) {
+                add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", refusal.message, fix: refusal.fix)
             }
         }
     }
@@ -198,4 +243,137 @@ extension Fleet {
         guard let finding = FleetLint.fileFindings(self).first(where: { $0.severity == .error }) else { return }
         throw FleetError("\(finding.message) (fleet lint \(finding.code) \(finding.name)): \(finding.fix)", file: file, line: finding.line)
     }
+}
+
+extension FleetLint {
+    /// How many senders one receiver's Open From refuses (FL003): the receiver, the first senders in
+    /// fleet order (at most ``namedRefusals`` + 1), and how many there are.
+    struct Refusals {
+        let receiver: BundleID
+        let first: [BundleID]
+        let count: Int
+    }
+
+    /// Above this many refused senders, a receiver gets one FL003 finding naming the first few and the count.
+    static let namedRefusals = 3
+
+    /// For each of the device's AppConnect apps (in fleet order) whose Open From may refuse a sender that
+    /// may send it a document (document interaction): those senders, the first few and the count.
+    ///
+    /// Deciding every pair is quadratic in apps. As in `FleetGraph`, the sender's Open In reads the target
+    /// only through whether its policy lists it (every target is one of the device's AppConnect apps
+    /// here), so each sender is decided once per kind of target; a receiver's Open From reads the sender
+    /// only through whether its Open From whitelist lists it. So the senders are counted from the lists:
+    /// those that send to any AppConnect app, each receiver's listing senders (from the senders' Open In
+    /// whitelists), less those the receiver's Open From whitelist names. The caller decides the first
+    /// ones in full; a test compares the result with deciding every pair.
+    /// - Complexity: O(apps + whitelist entries).
+    static func openFromRefusals(_ device: FleetDevice) -> [Refusals] {
+        let apps = device.fleet.apps.map(\.bundleID).filter(device.appConnectApps.contains)
+        guard apps.count > 1 else { return [] }
+        var position: [BundleID: Int] = [:]
+        for (index, id) in apps.enumerated() { position[id] = index }
+        let sides = apps.map(device.side(for:))
+        var containers: [BundleID: [ContainerPolicy]] = [:]
+        for policy in device.fleet.containerPolicies { containers[policy.app, default: []].append(policy) }
+        func sends(_ s: Int, to r: Int) -> Bool {
+            guard let request = try? ShareRequest(channel: .documentInteraction, target: apps[r], document: FleetDevice.documentName) else { return false }
+            return Evaluator.decide(request, sides[s].prepared).outcome == .allow
+        }
+        // How each sender's document interaction to the other AppConnect apps goes.
+        enum Sends { case none, all, listed, unlisted }
+        var kind = [Sends](repeating: .none, count: apps.count)
+        var toAll: [Int] = [], toUnlisted: [Int] = []
+        var listers = [[Int]](repeating: [], count: apps.count), unlistedListers = [Int](repeating: 0, count: apps.count)
+        for s in apps.indices where sides[s].policy.source(of: .openIn) != .notSet {
+            let policy = sides[s].policy.policy
+            // A whitelist written out names its targets; "All AppConnect apps" lists every app here, as AUTHORIZED does.
+            let explicit = policy.status == .whitelist
+                && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global, containers: containers[apps[s]] ?? [])
+            guard explicit else {
+                if sends(s, to: s == 0 ? 1 : 0) {
+                    kind[s] = .all
+                    toAll.append(s)
+                }
+                continue
+            }
+            let listed = policy.whitelist.members.compactMap { position[$0] }.filter { $0 != s && policy.lists(apps[$0]) }
+            let unlisted = apps.indices.lazy.first { $0 != s && !policy.lists(apps[$0]) }
+            switch (listed.first.map { sends(s, to: $0) } ?? false, unlisted.map { sends(s, to: $0) } ?? false) {
+            case (true, true):
+                kind[s] = .all
+                toAll.append(s)
+            case (true, false):
+                kind[s] = .listed
+                for r in listed { listers[r].append(s) }
+            case (false, true):
+                kind[s] = .unlisted
+                toUnlisted.append(s)
+                for r in listed { unlistedListers[r] += 1 }
+            case (false, false): break
+            }
+        }
+        func sendsTo(_ s: Int, _ r: Int) -> Bool {
+            switch kind[s] {
+            case .none: false
+            case .all: s != r
+            case .listed: s != r && sides[s].policy.policy.lists(apps[r])
+            case .unlisted: s != r && !sides[s].policy.policy.lists(apps[r])
+            }
+        }
+        var result: [Refusals] = []
+        for r in apps.indices {
+            let receiver = sides[r].policy
+            guard receiver.source(of: .openFrom) != .notSet, let openFrom = receiver.policy.openFrom else { continue }
+            // AUTHORIZED, or "All AppConnect apps" (every sender here), refuses none of them.
+            if openFrom.status == .authorized || openFrom.setting == .allAppConnectApps { continue }
+            let prepared = sides[r].prepared
+            // The senders to r, less those its Open From whitelist accepts (each counted once).
+            var count = toAll.count + listers[r].count + toUnlisted.count - unlistedListers[r]
+            if kind[r] == .all || kind[r] == .unlisted { count -= 1 }  // r itself (it does not list itself as a target here)
+            var accepted = Set<Int>()
+            if openFrom.status == .whitelist {
+                for id in openFrom.whitelist.members {
+                    guard let s = position[id], prepared.openFromLists(id), sendsTo(s, r), accepted.insert(s).inserted else { continue }
+                    count -= 1
+                }
+            }
+            guard count > 0 else { continue }
+            // The first few, in fleet order: merge the three sorted lists, skipping the accepted.
+            var first: [Int] = []
+            var streams: [[Int].SubSequence] = [toAll[...], listers[r][...], toUnlisted[...]]
+            while first.count <= namedRefusals {
+                var best: Int? = nil
+                for (index, stream) in streams.enumerated() {
+                    guard let head = stream.first(where: { sendsTo($0, r) && !accepted.contains($0) }) else {
+                        streams[index] = stream[stream.endIndex...]
+                        continue
+                    }
+                    streams[index] = stream[stream.firstIndex(of: head)!...]
+                    if best == nil || head < best! { best = head }
+                }
+                guard let next = best else { break }
+                first.append(next)
+                for index in streams.indices where streams[index].first == next { streams[index] = streams[index].dropFirst() }
+            }
+            result.append(Refusals(receiver: apps[r], first: first.map { apps[$0] }, count: count))
+        }
+        return result
+    }
+
+    /// Whether `policy`'s Open In is "All AppConnect apps" (the whitelist of the device's AppConnect apps).
+    static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: [ContainerPolicy]) -> Bool {
+        switch policy.source(of: .openIn) {
+        case .globalPolicy: return global.controls.openIn == .allAppConnectApps
+        case .containerPolicy(let name, _):
+            return containers.first { ExactText.same($0.name, name) }?.controls.openIn == .allAppConnectApps
+        default: return false
+        }
+    }
+}
+
+/// A label of one app's policies, compared by bytes.
+private struct LabelOfApp: Hashable {
+    let app: BundleID
+    let label: ExactKey
 }

@@ -42,9 +42,15 @@ public struct IntuneFleet: Sendable {
     /// Checks that no app is targeted by two policies (Intune reports such a conflict instead of choosing).
     /// - Throws: ``FleetError`` naming the app and both policies.
     public func checkConflicts() throws(FleetError) {
+        // Each app's first policy, found as the policies are read (not a scan of the earlier ones per app).
+        var first: [ExactKey: Int] = [:]
         for (index, policy) in policies.enumerated() {
             for app in policy.apps {
-                if let other = policies[..<index].first(where: { $0.targets(app) }) {
+                let key = IntuneBundleID.key(app)
+                let earlier = first[key] ?? index
+                if earlier == index { first[key] = index }
+                if earlier < index {
+                    let other = policies[earlier]
                     let places = [other, policy].map { policy in
                         switch (policy.sources.file ?? file, policy.sources.line) {
                         case (let file?, let line?): " (\(file):\(line))"
@@ -82,9 +88,14 @@ public struct IntuneFleet: Sendable {
     }
 
     func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID]) -> IntuneContext {
-        var context = IntuneContext(policy: policy(for: app))
+        context(for: app, on: device, managed: managed, policy: policy(for: app), sdk: sdkVersion(of: app))
+    }
+
+    /// The context, with the app's policy and SDK version already found.
+    func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID], policy: IntunePolicy?, sdk: IntuneSDKVersion?) -> IntuneContext {
+        var context = IntuneContext(policy: policy)
         context.app = app
-        context.senderSDKVersion = sdkVersion(of: app)
+        context.senderSDKVersion = sdk
         context.managedApps = managed
         context.mdmManagedApps = device.mdmManagedApps
         context.mdmEnrolled = device.mdmEnrolled
@@ -124,21 +135,37 @@ final class IntuneDeviceIndex: @unchecked Sendable {
     /// Contexts made so far, by the app's bundle ID with ASCII letters lowercased (Intune's comparison).
     private var contexts: [ExactKey: IntuneContext] = [:]
 
+    /// Each targeted app's policy (its first), and each app's SDK version, by ``IntuneBundleID/key(_:)``.
+    private let policyOf: [ExactKey: Int]
+    private let sdkOf: [ExactKey: IntuneSDKVersion]
+    private let managedKeys: Set<ExactKey>
+
     init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
         self.fleet = fleet
         self.device = device
-        managed = fleet.managedApps(on: device)
+        var policyOf: [ExactKey: Int] = [:], sdkOf: [ExactKey: IntuneSDKVersion] = [:]
+        for (index, policy) in fleet.policies.enumerated() {
+            for app in policy.apps where policyOf[IntuneBundleID.key(app)] == nil { policyOf[IntuneBundleID.key(app)] = index }
+        }
+        var listed: Set<ExactKey> = []
+        for app in fleet.apps where listed.insert(IntuneBundleID.key(app.bundleID)).inserted {
+            if let version = app.intuneSDKVersion { sdkOf[IntuneBundleID.key(app.bundleID)] = version }
+        }
+        self.policyOf = policyOf
+        self.sdkOf = sdkOf
+        managed = device.installed.filter { policyOf[IntuneBundleID.key($0)] != nil }
+        managedKeys = Set(managed.map(IntuneBundleID.key))
     }
 
     func context(for app: BundleID) -> IntuneContext {
-        let key = ExactKey(ExactText.asciiLowercased(app.rawValue))
+        let key = IntuneBundleID.key(app)
         if let known = contexts[key] { return known }
-        let made = fleet.context(for: app, on: device, managed: managed)
+        let made = fleet.context(for: app, on: device, managed: managed, policy: policyOf[key].map { fleet.policies[$0] }, sdk: sdkOf[key])
         contexts[key] = made
         return made
     }
 
-    func isManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(managed, app) }
+    func isManaged(_ app: BundleID) -> Bool { managedKeys.contains(IntuneBundleID.key(app)) }
 
     func decide(_ request: FleetRequest) -> FleetDecision {
         let senderContext = context(for: request.from)
@@ -243,11 +270,12 @@ public enum IntuneDevicesJSON {
         if let description = fields["description"] { _ = try description.string() }
         if let schema = fields["$schema"] { _ = try schema.string() }
         var apps: [IntuneApp] = []
+        var listed: Set<ExactKey> = []
         for element in try fields["apps"]?.elements(what: "apps {\"bundleID\", \"intuneSDKVersion\"}") ?? [] {
             let app = try element.members(allowed: ["bundleID", "intuneSDKVersion"], what: "an app")
             guard let idField = app["bundleID"] else { throw element.error("has no bundleID") }
             let id = try bundleID(idField)
-            if apps.contains(where: { IntuneBundleID.same($0.bundleID, id) }) { throw idField.error("\(id) is listed twice: list each app once") }
+            if !listed.insert(IntuneBundleID.key(id)).inserted { throw idField.error("\(id) is listed twice: list each app once") }
             var version: IntuneSDKVersion?
             if let versionField = app["intuneSDKVersion"] {
                 let text = try versionField.string()

@@ -359,6 +359,7 @@ public enum IntuneGraphJSON {
     /// `apps`: `managedMobileApp` objects whose `mobileAppIdentifier` is an iOS bundle ID.
     static func readApps(_ field: JSONCursor) throws(FormatError) -> [BundleID] {
         var apps: [BundleID] = []
+        var seen: Set<ExactKey> = []
         for element in try field.elements(what: "managedMobileApp objects") {
             let fields = try element.members(allowed: ["@odata.type", "@odata.id", "@odata.editLink", "id", "version", "mobileAppIdentifier"], what: "a managedMobileApp")
             if let type = fields["@odata.type"], !ExactText.same(try type.string(), "#microsoft.graph.managedMobileApp") {
@@ -379,7 +380,7 @@ public enum IntuneGraphJSON {
             let text = try bundle.string()
             do throws(InputError) {
                 let id = try BundleID(text)
-                if !IntuneBundleID.contains(apps, id) { apps.append(id) }
+                if seen.insert(IntuneBundleID.key(id)).inserted { apps.append(id) }
             } catch {
                 throw bundle.error("\(error)")
             }
@@ -422,6 +423,10 @@ public enum IntuneGraphJSON {
         var export = Export(policies: [], skipped: [])
         for relative in files {
             let file = (path.hasSuffix("/") ? path : path + "/") + relative
+            // A FIFO among the files would wait for a writer: an export folder holds files only.
+            if CappedFile.isPipe(path: file) {
+                throw FormatError("cannot read Intune export '\(Printable.text(file))': it is a named pipe (FIFO), not an exported file; remove it from the folder", file: path)
+            }
             let bytes: [UInt8]
             do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: file, what: "Intune export") } catch { throw FormatError(error.message) }
             var data = bytes

@@ -27,11 +27,16 @@ public enum IntuneLint {
             let check = checks.first { $0.code == code }!
             findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: nil, device: device, message: message, fix: fix))
         }
+        // Looked up per targeted app: made once (a scan of the apps and of each device per app is quadratic).
+        var sdk: [ExactKey: IntuneSDKVersion?] = [:]
+        for app in fleet.apps where sdk[IntuneBundleID.key(app.bundleID)] == nil { sdk[IntuneBundleID.key(app.bundleID)] = app.intuneSDKVersion }
+        let installedOn = fleet.devices.map { Set($0.installed.map(IntuneBundleID.key)) }
+        let installedAnywhere = installedOn.reduce(into: Set<ExactKey>()) { $0.formUnion($1) }
         for policy in fleet.policies {
             let name = "policy \(JSONWriter.quoted(policy.displayName))"
             if policy.send != .allApps, policy.exempts(scheme: "mailto") {
-                let old = policy.apps.filter { app in (fleet.sdkVersion(of: app).map { $0 < IntuneSDKVersion.composeExemptions } ?? true) }
-                    .filter { app in fleet.devices.contains { $0.installed.contains { IntuneBundleID.same($0, app) } } }
+                let old = policy.apps.filter { app in ((sdk[IntuneBundleID.key(app)] ?? nil).map { $0 < IntuneSDKVersion.composeExemptions } ?? true) }
+                    .filter { installedAnywhere.contains(IntuneBundleID.key($0)) }
                 if !old.isEmpty {
                     add("IN001", "\(name) exempts mailto, but \(old.map(\.rawValue).joined(separator: ", ")) \(old.count == 1 ? "has" : "have") an Intune SDK older than 14.5.0 or not given in the devices file: the mail compose sheet (MFMailComposeViewController) stays blocked there",
                         fix: "update the app to Intune SDK 14.5.0 or later (and give intuneSDKVersion in the devices file), or expect mail-compose to be denied")
@@ -96,8 +101,8 @@ public enum IntuneLint {
             }
             if policy.send != .allApps {
                 // Native Mail is built into every iPhone and iPad: a device with a targeted app has it.
-                for device in fleet.devices {
-                    guard policy.apps.contains(where: { app in device.installed.contains { IntuneBundleID.same($0, app) } }) else { continue }
+                for (device, installed) in zip(fleet.devices, installedOn) {
+                    guard policy.apps.contains(where: { installed.contains(IntuneBundleID.key($0)) }) else { continue }
                     add("IN005", device: device.name, "\(name) sends org data to policy-managed apps only (\(policy.send)): native Mail has no Intune SDK, so sharing to Mail delivers an encrypted file or is filtered out, and mailto: needs an exemption",
                         fix: "use a managed mail app (Outlook) for org data, or exempt mailto for links")
                 }

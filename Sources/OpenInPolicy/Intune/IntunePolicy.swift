@@ -71,15 +71,16 @@ public struct IntunePolicy: Sendable, Hashable {
 
     /// The URL schemes exempted from the policy, lowercased, in order, each once.
     public var exemptedSchemes: [String] {
-        var seen: [String] = []
+        var schemes: [String] = []
+        var seen: Set<ExactKey> = []
         for exemption in exemptions {
-            for scheme in exemption.schemes where !seen.contains(where: { ExactText.same($0, scheme) }) { seen.append(scheme) }
+            for scheme in exemption.schemes where seen.insert(ExactKey(scheme)).inserted { schemes.append(scheme) }
         }
-        return seen
+        return schemes
     }
 
     /// Whether the policy exempts URL scheme `scheme` (lowercase).
-    func exempts(scheme: String) -> Bool { exemptedSchemes.contains { ExactText.same($0, scheme) } }
+    func exempts(scheme: String) -> Bool { exemptions.contains { $0.schemes.contains { ExactText.same($0, scheme) } } }
 
     /// Whether the policy targets `app`: bundle IDs compared ignoring ASCII letter case, as
     /// `Rules/intune/README.md` "Targeted apps" argues.
@@ -174,6 +175,9 @@ enum IntuneBundleID {
 
     /// Whether `list` holds `app` for Intune.
     static func contains(_ list: [BundleID], _ app: BundleID) -> Bool { list.contains { same($0, app) } }
+
+    /// The key `same` compares by: the bundle ID with ASCII letters lowercased, for sets and tables of apps.
+    static func key(_ app: BundleID) -> ExactKey { ExactKey(ExactText.asciiLowercased(app.rawValue)) }
 }
 
 /// An Intune App SDK version, `major.minor.patch` (missing parts are 0).

@@ -214,6 +214,19 @@ public struct AnalyzedDevice: Sendable {
         }
     }
 
+    /// ``reachAll(maxHops:)`` one starting app at a time, in ``startingApps`` order: `body` may let each
+    /// search go before the next is made, so memory stays O(nodes + edges) plus one search.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs, or what `body` throws.
+    package func forEachReach(maxHops: Int? = nil, _ body: (FleetReach) throws(FleetError) -> Void) throws(FleetError) {
+        switch vendorDevice {
+        case .appConnect(let device):
+            try device.forEachReach(maxHops: maxHops, body)
+        case .intune(let index):
+            let graph = IntuneGraph(index)
+            try FleetSearch.forEachReach(graph, starts: startingApps.compactMap { app in graph.position(of: app).map { ($0, app) } }, maxHops: maxHops, body)
+        }
+    }
+
     /// The shortest chains of a search's result, with every hop decided and each destination's direct deliverers.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {

@@ -12,25 +12,35 @@ protocol FleetEdges: AnyObject, Sendable {
 }
 
 /// Per node, the nodes with an edge into it, among the nodes a search asks about (shared by the
-/// searches of one graph; a class, so a search result holds a reference).
+/// searches of one graph; a class, so a search result holds a reference). Each column is a bit set,
+/// or a list when it holds few nodes, so the columns of a sparse graph take O(N + edges).
 final class FleetColumns: Sendable {
-    let columns: [NodeSet]
-
-    init(_ columns: [NodeSet]) { self.columns = columns }
+    let columns: [GraphRow]
 
     /// The columns of `rows` (node `x`'s out-edges), restricted to the rows given.
-    convenience init(rows: [(x: Int, row: NodeSet)], count: Int) {
-        var columns = [NodeSet](repeating: NodeSet(count: count), count: count)
-        for (x, row) in rows {
-            for (w, word) in row.words.enumerated() {
-                var bits = word
-                while bits != 0 {
-                    columns[w << 6 | bits.trailingZeroBitCount].insert(x)
-                    bits &= bits - 1
+    init(rows: [(x: Int, row: GraphRow)], count: Int) {
+        var lists = [[Int32]](repeating: [], count: count)
+        for (x, row) in rows.sorted(by: { $0.x < $1.x }) {
+            switch row {
+            case .bits(let set):
+                for (w, word) in set.words.enumerated() {
+                    var bits = word
+                    while bits != 0 {
+                        lists[w << 6 | bits.trailingZeroBitCount].append(Int32(x))
+                        bits &= bits - 1
+                    }
                 }
+            case .list(let targets):
+                for y in targets { lists[Int(y)].append(Int32(x)) }
             }
         }
-        self.init(columns)
+        var columns: [GraphRow] = []
+        columns.reserveCapacity(count)
+        for y in lists.indices {
+            columns.append(GraphRow(list: lists[y], count: count))
+            lists[y] = []
+        }
+        self.columns = columns
     }
 }
 
@@ -73,54 +83,84 @@ enum FleetSearch {
         for y in order { reachedSet.insert(Int(y)) }
         var origin = reachedSet
         origin.insert(start)
-        var rows: [(x: Int, row: NodeSet)] = []
-        for x in [start] + order.map(Int.init) { rows.append((x, try graph.row(x, among: reachedSet))) }
+        var rows: [(x: Int, row: GraphRow)] = []
+        for x in [start] + order.map(Int.init) { rows.append((x, GraphRow(try graph.row(x, among: reachedSet), count: count))) }
         return FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
                           columns: FleetColumns(rows: rows, count: count), origin: origin)
     }
 
-    /// Every start's search over the full graph: every node's row once, then a breadth-first search
-    /// over bit sets per start.
+    /// Every start's search over the full graph, held together (``forEachReach(_:starts:maxHops:_:)`` collected).
     static func reachAll(_ graph: any FleetEdges, starts: [(index: Int, app: BundleID)], maxHops: Int?) throws(FleetError) -> [FleetReach] {
+        var result: [FleetReach] = []
+        try forEachReach(graph, starts: starts, maxHops: maxHops) { (reach) throws(FleetError) in result.append(reach) }
+        return result
+    }
+
+    /// Every start's search over the full graph, one at a time: every node's row once (kept as a bit
+    /// set, or a list when sparse), then a breadth-first search per start, given to `body` in order;
+    /// `body` may let it go before the next is made, so memory stays O(N + edges) plus one search.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs (before
+    ///   any search is given to `body`), or what `body` throws.
+    static func forEachReach(
+        _ graph: any FleetEdges, starts: [(index: Int, app: BundleID)], maxHops: Int?, _ body: (FleetReach) throws(FleetError) -> Void
+    ) throws(FleetError) {
         let count = graph.nodes.count
         let all = NodeSet(count: count, full: true)
-        var rows: [NodeSet] = []
+        var rows: [GraphRow] = []
         rows.reserveCapacity(count)
-        for x in 0..<count { rows.append(try graph.row(x, among: all)) }
+        for x in 0..<count { rows.append(GraphRow(try graph.row(x, among: all), count: count)) }
         let columns = FleetColumns(rows: rows.enumerated().map { ($0.offset, $0.element) }, count: count)
-        var result: [FleetReach] = []
+        var distance = [Int32](repeating: -1, count: count)
+        var predecessor = [Int32](repeating: -1, count: count)
+        var seen = NodeSet(count: count)
         for (start, app) in starts {
-            var distance = [Int32](repeating: -1, count: count)
-            var predecessor = [Int32](repeating: -1, count: count)
-            var seen = NodeSet(count: count)
-            seen.insert(start)
             var order: [Int32] = []
+            seen.insert(start)
             var frontier = [start]
             var depth: Int32 = 0
+            func visit(_ y: Int, from x: Int, _ next: inout [Int]) {
+                distance[y] = depth + 1
+                predecessor[y] = Int32(x)
+                order.append(Int32(y))
+                next.append(y)
+            }
             while !frontier.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
                 var next: [Int] = []
                 for x in frontier {
-                    for w in rows[x].words.indices {
-                        var fresh = rows[x].words[w] & ~seen.words[w]
-                        guard fresh != 0 else { continue }
-                        seen.words[w] |= fresh
-                        while fresh != 0 {
-                            let y = w << 6 | fresh.trailingZeroBitCount
-                            fresh &= fresh - 1
-                            distance[y] = depth + 1
-                            predecessor[y] = Int32(x)
-                            order.append(Int32(y))
-                            next.append(y)
+                    switch rows[x] {
+                    case .bits(let row):
+                        for w in row.words.indices {
+                            var fresh = row.words[w] & ~seen.words[w]
+                            guard fresh != 0 else { continue }
+                            seen.words[w] |= fresh
+                            while fresh != 0 {
+                                let y = w << 6 | fresh.trailingZeroBitCount
+                                fresh &= fresh - 1
+                                visit(y, from: x, &next)
+                            }
+                        }
+                    case .list(let targets):
+                        for target in targets where !seen.contains(Int(target)) {
+                            seen.insert(Int(target))
+                            visit(Int(target), from: x, &next)
                         }
                     }
                 }
                 frontier = next
                 depth += 1
             }
-            result.append(FleetReach(from: app, nodes: graph.nodes, distance: distance,
-                                     predecessor: predecessor, order: order, graph: graph, columns: columns, origin: seen))
+            try body(
+                FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
+                           columns: columns, origin: seen))
+            // Ready for the next search: only what this one touched is reset (the result, once let go,
+            // no longer shares these arrays, so no copy is made).
+            seen.remove(start)
+            for y in order {
+                distance[Int(y)] = -1
+                predecessor[Int(y)] = -1
+                seen.remove(Int(y))
+            }
         }
-        return result
     }
 
     /// The shortest chains of a search's result, each hop decided once (chains share their hops),
@@ -142,13 +182,20 @@ enum FleetSearch {
             var deliveredBy: [FleetNode] = []
             var deliveredByCount = 0
             if let columns = reach.columns, let origin = reach.origin {
-                let column = columns.columns[current]
-                for w in column.words.indices {
-                    var bits = column.words[w] & origin.words[w]
-                    deliveredByCount += bits.nonzeroBitCount
-                    while bits != 0, deliveredBy.count < FleetPath.deliveredByLimit {
-                        deliveredBy.append(nodes[w << 6 | bits.trailingZeroBitCount])
-                        bits &= bits - 1
+                switch columns.columns[current] {
+                case .bits(let column):
+                    for w in column.words.indices {
+                        var bits = column.words[w] & origin.words[w]
+                        deliveredByCount += bits.nonzeroBitCount
+                        while bits != 0, deliveredBy.count < FleetPath.deliveredByLimit {
+                            deliveredBy.append(nodes[w << 6 | bits.trailingZeroBitCount])
+                            bits &= bits - 1
+                        }
+                    }
+                case .list(let senders):
+                    for x in senders where origin.contains(Int(x)) {
+                        deliveredByCount += 1
+                        if deliveredBy.count < FleetPath.deliveredByLimit { deliveredBy.append(nodes[Int(x)]) }
                     }
                 }
             } else {

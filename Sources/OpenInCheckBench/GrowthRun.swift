@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The second part of `openin-check-bench --adversarial`: the fleet and Intune inputs that once grew
+/// quadratically, each run as a whole process at 1×, 10× and 100× its size, with the exponent of a
+/// least-squares fit of log(time) and log(peak memory) against log(size). Linear is 1; the bound
+/// checked by eye in the Performance article is 1.15.
+struct GrowthRun {
+    /// One workload: a name, its three sizes, and how to write its inputs for a size.
+    struct Workload: Sendable {
+        let name: String
+        let unit: String
+        let sizes: [Int]
+        /// The size the exponents are fitted against, when it is not the input's (a matrix grows with its cells).
+        var measure: @Sendable (_ n: Int) -> Int = { $0 }
+        /// Writes the inputs of size `n` into `scratch` and returns `openin-check`'s arguments.
+        let make: @Sendable (_ n: Int, _ scratch: ScratchDirectory) throws(BenchError) -> [String]
+    }
+
+    let binary: String
+
+    static func write(_ text: String, _ name: String, _ scratch: ScratchDirectory) throws(BenchError) -> String {
+        try AdversarialRun.write(text, name, scratch)
+    }
+
+    static func id(_ index: Int) -> String { "com.growth.app\(index)" }
+
+    /// A fleet of `apps` AppConnect apps on one device carrying `labels` labels, every app's container
+    /// policy on one of them: the labels grow, the apps stay.
+    static func labelled(apps: Int, labels: Int) -> String {
+        let names = (0..<labels).map { "\"L\($0)\"" }
+        var text = """
+            {"global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicy": "appconnect", "openFromPolicy": "appconnect",
+                        "pasteboardPolicy": "securecopy", "printPolicy": "unauthorized", "dragAndDropPolicy": "appconnect"},
+             "containerPolicies": [
+
+            """
+        text += (0..<apps).map { "  {\"name\": \"P\($0)\", \"app\": \"\(id($0))\", \"labels\": [\(names[($0 * 7919) % labels])]}" }.joined(separator: ",\n")
+        text += "],\n \"apps\": [" + (0..<apps).map { "{\"bundleID\": \"\(id($0))\", \"appconnect\": true}" }.joined(separator: ", ") + "],\n"
+        text += " \"devices\": {\"d\": {\"labels\": [" + names.joined(separator: ", ") + "], \"secureServicesAvailable\": true,\n"
+        text += "  \"installed\": [" + (0..<apps).map { "\"\(id($0))\"" }.joined(separator: ", ") + "]}}}\n"
+        return text
+    }
+
+    /// An Intune app protection policy targeting `apps` (and exempting `schemes` URL schemes).
+    static func intunePolicy(name: String, apps: [String], schemes: Int = 0) -> String {
+        var text = "{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"displayName\": \"\(name)\",\n"
+        text += " \"allowedOutboundDataTransferDestinations\": \"managedApps\", \"allowedInboundDataTransferSources\": \"managedApps\",\n"
+        if schemes > 0 {
+            text += " \"exemptedAppProtocols\": [{\"name\": \"Many\", \"value\": \"" + (0..<schemes).map { "scheme\($0);" }.joined() + "\"}],\n"
+        }
+        text += " \"apps\": [" + apps.map { "{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.iosMobileAppIdentifier\", \"bundleId\": \"\($0)\"}}" }
+            .joined(separator: ",\n  ") + "]}\n"
+        return text
+    }
+
+    /// A devices file listing `apps` apps, all installed on device `d`.
+    static func devices(apps: [String]) -> String {
+        "{\"apps\": [" + apps.map { "{\"bundleID\": \"\($0)\", \"intuneSDKVersion\": \"19.7.0\"}" }.joined(separator: ",\n ") + "],\n"
+            + " \"devices\": {\"d\": {\"mdmEnrolled\": true, \"intuneMAMUPN\": true, \"installed\": [" + apps.map { "\"\($0)\"" }.joined(separator: ", ") + "]}}}\n"
+    }
+
+    static let workloads: [Workload] = [
+        Workload(name: "fleet lint (the fleet benchmark's generated fleet)", unit: "apps", sizes: [300, 3_000, 30_000]) { n, scratch throws(BenchError) in
+            ["fleet", "lint", "--fleet", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "lint.json", scratch)]
+        },
+        Workload(name: "fleet lint, 100 apps on a device carrying many labels", unit: "labels", sizes: [3_000, 30_000, 300_000]) { n, scratch throws(BenchError) in
+            ["fleet", "lint", "--fleet", try write(labelled(apps: 100, labels: n), "labels.json", scratch)]
+        },
+        Workload(name: "fleet matrix --format text (time against the cells printed: 7 × apps × (apps + 1))", unit: "apps", sizes: [100, 316, 1_000],
+                 measure: { 7 * $0 * ($0 + 1) }) { n, scratch throws(BenchError) in
+            ["fleet", "matrix", "--fleet", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "matrix.json", scratch)]
+        },
+        Workload(name: "Intune: one policy targeting every app, all installed; one request", unit: "targeted apps", sizes: [1_000, 10_000, 100_000]) { n, scratch throws(BenchError) in
+            let apps = (0..<n).map(id)
+            return ["fleet", "eval", "--fleet", try write(intunePolicy(name: "All", apps: apps), "targeted.json", scratch),
+                    "--devices", try write(devices(apps: apps), "targeted-devices.json", scratch),
+                    "--from", id(0), "--channel", "document-interaction", "--target", id(n - 1)]
+        },
+        Workload(name: "Intune: one policy exempting many URL schemes; one open-url request", unit: "exempted schemes", sizes: [1_000, 10_000, 100_000]) { n, scratch throws(BenchError) in
+            let apps = [id(0), id(1)]
+            return ["fleet", "eval", "--fleet", try write(intunePolicy(name: "Exempt", apps: apps, schemes: n), "exempt.json", scratch),
+                    "--devices", try write(devices(apps: apps), "exempt-devices.json", scratch),
+                    "--from", id(0), "--channel", "open-url", "--url", "scheme\(n - 1)://x"]
+        },
+        Workload(name: "Intune: a devices file of many apps, ten targeted; one request", unit: "apps in the devices file", sizes: [300, 3_000, 30_000]) { n, scratch throws(BenchError) in
+            let apps = (0..<n).map(id)
+            return ["fleet", "eval", "--fleet", try write(intunePolicy(name: "Ten", apps: Array(apps.prefix(10))), "ten.json", scratch),
+                    "--devices", try write(devices(apps: apps), "many-devices.json", scratch),
+                    "--from", id(0), "--channel", "document-interaction", "--target", id(n - 1)]
+        },
+        Workload(name: "Intune: an export folder of one-app policies; fleet lint", unit: "files", sizes: [100, 1_000, 10_000]) { n, scratch throws(BenchError) in
+            let folder = scratch.file("export")
+            guard mkdir(folder, 0o755) == 0 else { throw .invalidInput("cannot make \(folder)") }
+            for index in 0..<n {
+                _ = try write(intunePolicy(name: "P\(index)", apps: [id(index)]), "export/p\(index).json", scratch)
+            }
+            return ["fleet", "lint", "--fleet", folder, "--devices", try write(devices(apps: (0..<10).map(id)), "folder-devices.json", scratch)]
+        },
+    ]
+
+    /// The slope of the least-squares line through (log x, log y).
+    static func exponent(_ points: [(x: Double, y: Double)]) -> Double {
+        let logs = points.map { (log($0.x), log(max($0.y, 1e-9))) }
+        let meanX = logs.map(\.0).reduce(0, +) / Double(logs.count), meanY = logs.map(\.1).reduce(0, +) / Double(logs.count)
+        let covariance = logs.map { ($0.0 - meanX) * ($0.1 - meanY) }.reduce(0, +)
+        let variance = logs.map { ($0.0 - meanX) * ($0.0 - meanX) }.reduce(0, +)
+        return variance == 0 ? 0 : covariance / variance
+    }
+
+    /// Runs every workload once per size and describes the figures and the fitted exponents.
+    func measure(progress: (String) -> Void) throws(BenchError) {
+        progress("growth (fleet and Intune inputs), whole processes at 1×, 10× and 100×, exponents fitted on log-log:\n")
+        for workload in Self.workloads {
+            var line = "  \(workload.name) (\(workload.unit)):"
+            var times: [(x: Double, y: Double)] = [], memories: [(x: Double, y: Double)] = []
+            for n in workload.sizes {
+                let scratch = try ScratchDirectory()
+                let arguments = try workload.make(n, scratch)
+                let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
+                guard run.status == 0 || run.status == 2 else {
+                    throw .invalidInput("'\(workload.name)' at \(n): openin-check exited with status \(run.status)")
+                }
+                let memory = run.peakResidentBytes.map { ", peak \(Format.megabytes($0))" } ?? ""
+                line += " \(Format.grouped(n)): \(Format.fixed(run.seconds, decimals: 3)) s\(memory);"
+                times.append((Double(workload.measure(n)), run.seconds))
+                if let peak = run.peakResidentBytes { memories.append((Double(n), Double(peak))) }
+            }
+            line += " exponent: time \(Format.fixed(Self.exponent(times), decimals: 2))"
+            if memories.count == workload.sizes.count { line += ", memory \(Format.fixed(Self.exponent(memories), decimals: 2))" }
+            progress(line + "\n")
+        }
+    }
+}
