@@ -317,17 +317,6 @@ struct FleetCommand: Command {
         }
     }
 
-    /// The devices asked about, resolved.
-    static func devices(_ fleet: Fleet, named name: String?) throws(CLIError) -> [FleetDevice] {
-        do throws(FleetError) {
-            if let name { return [try fleet.device(named: name)] }
-            if fleet.devices.isEmpty { throw FleetError("the fleet has no device profile: add one under devices", file: fleet.file) }
-            return try fleet.resolvedDevices()
-        } catch {
-            throw .invalidInput(error.description)
-        }
-    }
-
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         if case .diff(let old, let new, let format, let rows) = subverb {
             // Each read once: a pipe gives its bytes to one reader only.
