@@ -212,7 +212,7 @@ struct EvalCommand: Command, Equatable {
         // An Intune policy is recognised by its options, or when the file does not read as an AppConnect
         // policy: the AppConnect path reads its file once, as before.
         if let flag = intune.given.first {
-            guard (try? VendorInput.read(policy.policyPath))?.isIntune == true else {
+            guard (try? VendorInput.read(policy.policyPath, what: "policy file"))?.isIntune == true else {
                 throw .usage(UsageError("'\(flag)' is for an Intune app protection policy (Graph JSON), and \(policy.policyPath) is not one", verb: "eval"))
             }
             return try runIntune(console)
@@ -222,7 +222,7 @@ struct EvalCommand: Command, Equatable {
             inputs = try policy.load()
         } catch {
             // A folder is Intune's only when it holds iOS app protection policies; otherwise the AppConnect error stands.
-            if (try? VendorInput.read(policy.policyPath))?.isIntune == true,
+            if (try? VendorInput.read(policy.policyPath, what: "policy file"))?.isIntune == true,
                DecisionTables.subpaths(of: policy.policyPath) == nil || (try? IntuneGraphJSON.read(path: policy.policyPath)) != nil {
                 return try runIntune(console)
             }
@@ -260,7 +260,7 @@ struct EvalCommand: Command, Equatable {
             }
             fleetRequests = .stream(path)
         }
-        var fleet = try VendorFiles.intune(try VendorInput.read(policy.policyPath), devices: intune.devicesPath, console: console)
+        var fleet = try VendorFiles.intune(try VendorInput.read(policy.policyPath, what: "policy file"), devices: intune.devicesPath, console: console)
         if intune.devicesPath == nil {
             // No devices file: a device that knows only the app asked about.
             let installed: [BundleID]

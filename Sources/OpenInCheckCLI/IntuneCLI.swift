@@ -17,14 +17,14 @@ struct VendorInput {
 
     /// Reads `path`: a folder is listed when read as Intune exports, a file is read whole now.
     /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be read, or the folder holds no JSON file.
-    static func read(_ path: String) throws(CLIError) -> VendorInput {
+    static func read(_ path: String, what: String = "fleet file") throws(CLIError) -> VendorInput {
         if let entries = DecisionTables.subpaths(of: path) {
             guard entries.contains(where: { $0.hasSuffix(".json") }) else {
                 throw .invalidInput("'\(DecisionText.escaped(path))' is a folder with no JSON file in it: give a fleet file, or a folder of Intune app protection policies exported as *.json")
             }
             return VendorInput(path: path, bytes: nil)
         }
-        return VendorInput(path: path, bytes: try ByteSource.readFile(path: path, what: "policy file"))
+        return VendorInput(path: path, bytes: try ByteSource.readFile(path: path, what: what))
     }
 
     /// Whether the input holds Intune policies (Graph JSON: an object with `@odata.type` or `value`, an
