@@ -188,7 +188,7 @@ enum FleetOutput {
                     writer.emit(device, app: app, try device.paths(from: app, maxHops: maxHops))
                 } else {
                     // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
-                    for reach in try device.reachAll(maxHops: maxHops) { writer.emit(device, app: reach.from, try device.paths(reach)) }
+                    try device.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in writer.emit(device, app: reach.from, try device.paths(reach)) }
                 }
             } catch {
                 throw fail(error)
