@@ -14,6 +14,10 @@ struct FleetCommand: Command {
         case lint(format: FleetLintFormat)
         /// `diff OLD NEW`.
         case diff(old: String, new: String, format: PathsFormat, rows: Bool)
+        /// `fixes [--from ID|all] [--to ID|outside]`.
+        case fixes(from: String?, to: String?, format: FleetFixesOutput.Format)
+        /// `report [--title TEXT]`.
+        case report(title: String?)
     }
 
     /// Where `fleet eval`'s requests come from.
@@ -34,7 +38,7 @@ struct FleetCommand: Command {
     /// `--devices FILE`: the Intune devices file, when a side is Intune app protection policies.
     var devicesPath: String? = nil
 
-    static let subverbs = ["eval", "matrix", "paths", "lint", "diff"]
+    static let subverbs = ["eval", "matrix", "paths", "lint", "diff", "fixes", "report"]
 
     static let specs: [OptionSpec] = [
         OptionSpec("--fleet", value: "FILE", help: "The fleet file (JSON: global, containerPolicies, appConfigurations, apps, devices).\nRequired, except for diff, which takes OLD NEW."),
@@ -49,6 +53,7 @@ struct FleetCommand: Command {
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
         OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text or json."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
+        OptionSpec("--title", value: "TEXT", help: "report: the page's title (default: the fleet file's name)."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
@@ -153,6 +158,8 @@ struct FleetCommand: Command {
             "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices"],
             "lint": ["--fleet", "--format", "--devices"],
             "diff": ["--device", "--format", "--devices", "--rows"],
+            "fixes": ["--fleet", "--device", "--from", "--to", "--format", "--devices"],
+            "report": ["--fleet", "--devices", "--title"],
         ]
         for name in options.values.map(\.name) + options.flags where !allowed[first]!.contains(name) {
             throw UsageError("'\(name)' is not an option of fleet \(first)", verb: "fleet")
@@ -206,6 +213,16 @@ struct FleetCommand: Command {
             return FleetCommand(fleetPath: fleetPath, device: device,
                                 subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
                                 devicesPath: options.value("--devices"))
+        case "fixes":
+            try noPositionals(options, "fixes")
+            let from = options.value("--from")
+            return FleetCommand(fleetPath: fleetPath, device: device,
+                                subverb: .fixes(from: from == "all" ? nil : from, to: options.value("--to"),
+                                                format: try FleetFixesOutput.Format.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"))
+        case "report":
+            try noPositionals(options, "report")
+            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .report(title: options.value("--title")), devicesPath: options.value("--devices"))
         default:
             try noPositionals(options, "lint")
             return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
@@ -281,6 +298,10 @@ struct FleetCommand: Command {
                                                   device: device, format: format, rows: rows, console: console)
             }
             return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
+        case .fixes(let from, let to, let format):
+            return try FleetFixesOutput.run(fleetPath, devices: devicesPath, scope: FixScope(device: device, from: from, to: to), format: format, console: console)
+        case .report(let title):
+            return try FleetReportOutput.run(fleetPath, devices: devicesPath, title: title, console: console)
         }
     }
 }

@@ -5,6 +5,7 @@
 package struct AppConnectFixSubject: FixSubject {
     package let documents: [FixDocument]
     package let paths: Set<LeakPath>
+    package let exposure: Int
     let fleet: Fleet
     let scope: FixScope
     let states: [DeviceState]
@@ -40,6 +41,7 @@ package struct AppConnectFixSubject: FixSubject {
         self.scope = scope
         var states: [DeviceState] = []
         var paths: Set<LeakPath> = []
+        var exposure = 0
         do throws(FleetError) {
             let profiles = try scope.device.map { name throws(FleetError) in [try fleet.device(named: name).profile] } ?? fleet.devices
             if let from = scope.from, !fleet.apps.contains(where: { ExactText.same($0.bundleID.rawValue, from) }) {
@@ -55,12 +57,14 @@ package struct AppConnectFixSubject: FixSubject {
                 let state = DeviceState(device: device, graph: graph, rows: rows, signatures: AppConnectFixSubject.signatures(graph))
                 states.append(state)
                 paths.formUnion(AppConnectFixSubject.leaks(state, rows: rows, scope: scope))
+                exposure += AppConnectFixSubject.exposure(state, rows: rows)
             }
         } catch {
             throw FixError(error.description)
         }
         self.states = states
         self.paths = paths
+        self.exposure = exposure
     }
 
     static func signatures(_ graph: FleetGraph) -> [Signature] {
@@ -116,6 +120,18 @@ package struct AppConnectFixSubject: FixSubject {
         return result
     }
 
+    /// The edges from an authorized AppConnect app to an app outside, on one device.
+    static func exposure(_ state: DeviceState, rows: [NodeSet]) -> Int {
+        let graph = state.graph
+        var outside = NodeSet(count: graph.ids.count)
+        for (index, node) in graph.nodes.enumerated() where state.device.isOutside(node) { outside.insert(index) }
+        var count = 0
+        for x in graph.ids.indices where graph.authorized[x] {
+            for w in rows[x].words.indices { count += (rows[x].words[w] & outside.words[w]).nonzeroBitCount }
+        }
+        return count
+    }
+
     package func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> AppConnectFixSubject {
         try AppConnectFixSubject(document: FixDocument(file: documents[0].file, value: value, start: documents[0].start), scope: scope)
     }
@@ -123,7 +139,7 @@ package struct AppConnectFixSubject: FixSubject {
     package func verify(_ patched: JSONValue, document: Int) -> FixVerdict? {
         guard var changed = try? FleetJSON.read(patched) else { return nil }
         changed.file = fleet.file
-        var verdict = FixVerdict(paths: [], collateral: [], touched: [])
+        var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
         for state in states {
             guard let profile = changed.profile(named: state.device.name), let device = try? FleetDevice(fleet: changed, profile: profile) else { return nil }
             let graph = FleetGraph(device)
@@ -137,6 +153,7 @@ package struct AppConnectFixSubject: FixSubject {
             }
             if changedNodes.isEmpty {
                 verdict.paths.formUnion(AppConnectFixSubject.leaks(state, rows: state.rows, scope: scope))
+                verdict.exposure += AppConnectFixSubject.exposure(state, rows: state.rows)
                 continue
             }
             var rows: [NodeSet] = []
@@ -163,6 +180,7 @@ package struct AppConnectFixSubject: FixSubject {
             }
             let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: signatures)
             verdict.paths.formUnion(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope))
+            verdict.exposure += AppConnectFixSubject.exposure(newState, rows: rows)
             // swift-format-ignore: ReplaceForEachWithForLoop
             try? changedNodes.forEach { (index) throws(FleetError) in
                 if index < old.ids.count, case .app(let id) = old.nodes[index] { verdict.touched.insert(id.rawValue) }

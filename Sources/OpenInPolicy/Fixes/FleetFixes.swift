@@ -133,6 +133,8 @@ package struct FixVerdict: Sendable {
     package var collateral: Set<InsideFlow>
     /// The apps whose effective policy the change alters, on some device.
     package var touched: Set<String>
+    /// The deliveries from inside the zone of trust to outside after the change (``FixSubject/exposure``).
+    package var exposure: Int
 }
 
 /// A vendor's side of `fleet fixes`: its input documents, its paths, its candidate changes, and the
@@ -142,6 +144,10 @@ package protocol FixSubject {
     var documents: [FixDocument] { get }
     /// The paths to close, before any change.
     var paths: Set<LeakPath> { get }
+    /// How many deliveries go from an app inside the zone of trust to one outside (per device, sender,
+    /// receiver and, where the vendor tells them apart, channel): the plan's measure of progress when
+    /// no single change closes a path, because each of several channels leaks on its own.
+    var exposure: Int { get }
     /// Every change of one setting that may close a path.
     func candidates() -> [FixCandidate]
     /// What the fleet does with `document` replaced by `patched`; `nil` when the patched file is not a
@@ -240,23 +246,31 @@ package enum FleetFixes {
     /// Verifies every candidate of `subject` and ranks those that close a path: most paths closed,
     /// then least collateral, then fewest apps touched (then the change's text, for a stable order).
     /// - Complexity: one ``FixSubject/verify(_:document:)`` per candidate.
-    package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil) -> (fixes: [FleetFix], verified: Int) {
+    package static func fixes(_ subject: some FixSubject) -> (fixes: [FleetFix], verified: Int, progress: FleetFix?) {
         var fixes: [FleetFix] = []
         var verified = 0
         let base = subject.paths
-        guard !base.isEmpty else { return ([], 0) }
+        var progress: (fix: FleetFix, exposure: Int)?
+        guard !base.isEmpty else { return ([], 0, nil) }
         for candidate in subject.candidates() {
-            if let only, !only.contains(candidate.change) { continue }
             let document = subject.documents[candidate.document]
             guard let patched = try? JSONPatch.apply(candidate.patch, to: document.value) else { continue }
             verified += 1
             guard let verdict = subject.verify(patched, document: candidate.document) else { continue }
             let closes = base.subtracting(verdict.paths)
-            guard !closes.isEmpty else { continue }
             let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
-            fixes.append(FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
-                                  closes: closes.sorted(), remaining: verdict.paths.sorted(), collateral: verdict.collateral.sorted(),
-                                  appsTouched: verdict.touched.count, document: candidate.document))
+            let fix = FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
+                               closes: closes.sorted(), remaining: verdict.paths.sorted(), collateral: verdict.collateral.sorted(),
+                               appsTouched: verdict.touched.count, document: candidate.document)
+            guard !closes.isEmpty else {
+                // No path closed, and none opened: progress when fewer deliveries leave the zone.
+                if verdict.paths.isSubset(of: base), verdict.exposure < subject.exposure,
+                   progress.map({ verdict.exposure < $0.exposure || (verdict.exposure == $0.exposure && fix.collateral.count < $0.fix.collateral.count) }) ?? true {
+                    progress = (fix, verdict.exposure)
+                }
+                continue
+            }
+            fixes.append(fix)
         }
         fixes.sort { lhs, rhs in
             if lhs.closes.count != rhs.closes.count { return lhs.closes.count > rhs.closes.count }
@@ -264,22 +278,21 @@ package enum FleetFixes {
             if lhs.appsTouched != rhs.appsTouched { return lhs.appsTouched < rhs.appsTouched }
             return lhs.change.utf8.lexicographicallyPrecedes(rhs.change.utf8)
         }
-        return (fixes, verified)
+        return (fixes, verified, progress?.fix)
     }
 
     /// The fixes and the greedy plan.
     /// - Throws: ``FixError`` when a step's patched fleet cannot be read back (a bug: every fix was verified on it).
     package static func run<Subject: FixSubject>(_ subject: Subject) throws(FixError) -> FleetFixReport {
-        let (fixes, verified) = fixes(subject)
+        let (fixes, verified, progress) = fixes(subject)
         let base = subject.paths
         var current = subject
         var steps: [FleetFix] = []
         var patches: [(file: String, patch: [JSONPatchOperation])] = []
         var collateral: Set<InsideFlow> = []
-        var next = fixes.first
-        var offered = Set(fixes.map(\.change))
-        // Each step closes at least one path, so the plan has at most as many steps as there are paths.
-        while let step = next, steps.count <= base.count {
+        var next = fixes.first { $0.remaining.count < base.count } ?? progress
+        // Each step closes a path or lowers the exposure, so the plan ends.
+        while let step = next {
             steps.append(step)
             if let last = patches.indices.last, ExactText.same(patches[last].file, step.file) {
                 patches[last].patch += step.patch
@@ -293,8 +306,8 @@ package enum FleetFixes {
             }
             current = try current.replacing(step.document, with: patched)
             if current.paths.isEmpty { break }
-            offered.remove(step.change)
-            next = FleetFixes.fixes(current, only: offered).fixes.first
+            let found = FleetFixes.fixes(current)
+            next = found.fixes.first { $0.remaining.count < current.paths.count } ?? found.progress
         }
         let remaining = current.paths
         let why: String? = remaining.isEmpty ? nil
@@ -304,5 +317,31 @@ package enum FleetFixes {
                               plan: FleetFixPlan(changes: steps, patches: patches, closes: base.subtracting(remaining).sorted(),
                                                  remaining: remaining.sorted(), collateral: collateral.sorted(), why: why),
                               candidates: verified)
+    }
+}
+
+/// Reading an input file as a ``FixDocument``: the JSON exactly as the user wrote it, with positions.
+package enum FixDocuments {
+    /// Reads `bytes` (a UTF-8 byte order mark is skipped, as the fleet readers skip it).
+    /// - Throws: ``FormatError`` for text that is not JSON, with its line and column.
+    package static func read(_ bytes: some Collection<UInt8>, file: String) throws(FormatError) -> FixDocument {
+        var data = Array(bytes)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
+        let value: JSONValue
+        do throws(JSONError) { value = try JSONReader().read(data) } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        var line = 1, column = 1
+        for byte in data {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                column += 1
+            } else {
+                break
+            }
+        }
+        return FixDocument(file: file, value: value, start: JSONPosition(line: line, column: column))
     }
 }
