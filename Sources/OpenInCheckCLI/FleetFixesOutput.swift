@@ -114,7 +114,7 @@ enum FleetFixesOutput {
         if report.fixes.count > limit { out += "\n\(report.fixes.count - limit) more fixes not listed.\n" }
         out += "\n**Plan**: "
         let plan = report.plan
-        out += plan.remaining.isEmpty ? "\(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close all \(count) paths.\n\n"
+        out += plan.remaining.isEmpty ? "\(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close\(plan.changes.count == 1 ? "s" : "") all \(count) paths.\n\n"
             : "\(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close \(plan.closes.count) of \(count) paths; \(plan.remaining.count) left (\(plan.why ?? "")).\n\n"
         for (number, step) in plan.changes.enumerated() { out += "\(number + 1). \(cell(step.change))\n" }
         out += "\nCollateral: \(plan.collateral.isEmpty ? "none" : "")\n"

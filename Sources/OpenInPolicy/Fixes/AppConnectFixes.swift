@@ -86,7 +86,8 @@ package struct AppConnectFixSubject: FixSubject {
             }
         }
         var result: [LeakPath] = []
-        for app in device.fleet.apps where device.isInstalled(app.bundleID) {
+        // A path starts inside the zone of trust: an app outside is not AppConnect's to protect.
+        for app in device.fleet.apps where device.isInstalled(app.bundleID) && !device.isOutside(.app(app.bundleID)) {
             if let from = scope.from, !ExactText.same(from, app.bundleID.rawValue) { continue }
             guard let start = graph.index[app.bundleID] else { continue }
             var seen = NodeSet(count: graph.ids.count)
