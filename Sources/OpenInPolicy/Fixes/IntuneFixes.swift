@@ -170,9 +170,14 @@ package struct IntuneFixSubject: FixSubject {
                 set("allowedOutboundDataTransferDestinations", .string("managedApps"), "Set Send org data to other apps (allowedOutboundDataTransferDestinations) of \(owner) from allApps to managedApps.")
             }
             if policy.send != .none {
-                set("allowedOutboundDataTransferDestinations", .string("none"), "Set Send org data to other apps (allowedOutboundDataTransferDestinations) of \(owner) from \(policy.send) to none.")
+                // Open-In/Share filtering applies only with managedApps: Graph refuses it beside none.
+                let pointer = base.appending("allowedOutboundDataTransferDestinations")
+                var patch: [JSONPatchOperation] = [object["allowedOutboundDataTransferDestinations"] == nil ? .add(pointer, .string("none")) : .replace(pointer, .string("none"))]
+                if policy.filterOpenInToOnlyManagedApps { patch.append(.replace(base.appending("filterOpenInToOnlyManagedApps"), .bool(false))) }
+                result.append(FixCandidate(change: "Set Send org data to other apps (allowedOutboundDataTransferDestinations) of \(owner) from \(policy.send) to none.",
+                                           document: document, patch: patch))
             }
-            if !policy.filterOpenInToOnlyManagedApps {
+            if !policy.filterOpenInToOnlyManagedApps, policy.send == .managedApps, !policy.disableProtectionOfManagedOutboundOpenInData {
                 set("filterOpenInToOnlyManagedApps", .bool(true), "Turn on Open-In/Share filtering (filterOpenInToOnlyManagedApps) in \(owner).")
             }
             if policy.receive == .allApps {
