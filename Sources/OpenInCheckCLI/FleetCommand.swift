@@ -43,25 +43,25 @@ struct FleetCommand: Command {
     static let specs: [OptionSpec] = [
         OptionSpec("--fleet", value: "FILE", help: "The fleet file (JSON: global, containerPolicies, appConfigurations, apps, devices).\nRequired, except for diff, which takes OLD NEW."),
         OptionSpec("--device", value: "NAME", help: "One device profile of the fleet; without it, every profile, each answer naming its device."),
-        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in);\npaths: all for every fleet app installed on the device, one after the other."),
+        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths, fixes: the sending app (for paste, the app the copy was made in);\npaths, fixes: all for every fleet app installed on the device (fixes: the default)."),
         OptionSpec("--channel", value: "CHANNEL", help: "eval: one request's channel: \(FleetChannel.names)."),
         OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into)."),
         OptionSpec("--url", value: "URL", help: "eval: the URL opened (open-url) or tapped (mail-link)."),
         OptionSpec("--document", value: "NAME", help: "eval: the shared file's name, from which a dummy file's name is made."),
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
-        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
+        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths, fixes: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
-        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text or json."),
+        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix, fixes: text, json or markdown; paths, diff: text or json."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--title", value: "TEXT", help: "report: the page's title (default: the fleet file's name)."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
-    static let usage = "openin-check fleet eval|matrix|paths|lint|diff --fleet FILE [--device NAME] [options]"
+    static let usage = "openin-check fleet eval|matrix|paths|lint|diff|fixes|report --fleet FILE [--device NAME] [options]"
 
     static let verb = Verb(
         name: "fleet",
-        abstract: "Decide across an organisation's AppConnect apps: end to end, paths, matrix, lint, diff.",
+        abstract: "Decide across an organisation's AppConnect apps: end to end, paths, matrix, lint, diff, fixes, report.",
         usage: usage,
         specs: specs,
         help: """
@@ -81,6 +81,8 @@ struct FleetCommand: Command {
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format text|json|markdown|github|sarif]
               openin-check fleet diff OLD NEW [--device NAME] [--format text|json]
+              openin-check fleet fixes --fleet FILE [--device NAME] [--from ID|all] [--to ID|outside] [--format text|json|markdown]
+              openin-check fleet report --fleet FILE [--title TEXT] > report.html
               openin-check fleet eval --fleet INTUNE.json --devices FILE …
               openin-check fleet diff OLD NEW --devices FILE [--rows]   (Intune on either side)
 
@@ -114,6 +116,21 @@ struct FleetCommand: Command {
                       device) that decides differently, grouped as newly allowed (a leak), newly
                       blocked and changed form (dummy file ↔ encrypted); --rows prints them as
                       decision table rows.
+              fixes   What to change: every change of one setting in the fleet file (or Intune
+                      export) that can close a path from an app inside the zone of trust to the
+                      --to set, each applied to a copy and the paths found again. A fix gives the
+                      change in one sentence, an RFC 6902 JSON Patch against the file as given,
+                      the file and line, closes and remaining (paths: one device, from, to), and
+                      collateral: the flows between apps inside the zone that it also blocks.
+                      Ranked: most closed, least collateral, fewest apps touched. Then the plan:
+                      changes chosen greedily, each verified with the earlier ones applied, with
+                      one patch per file; or the paths left and why.
+              report  One self-contained HTML page on stdout for an auditor to open offline: per
+                      device the zone of trust, counts, the leak graph (inline SVG), the paths with
+                      their hops; the fixes and plan; the channel matrix; lint findings; the data
+                      as JSON in <script type="application/json" id="openin-check-data">. Nothing
+                      is loaded from anywhere; every name from the input is escaped; long lists
+                      are capped with what was left out.
 
             Intune: where --fleet (or OLD, NEW) holds iosManagedAppProtection JSON, eval and
             diff decide under Intune's rules (openin-check rules --intune), with the devices
@@ -130,10 +147,12 @@ struct FleetCommand: Command {
 
             Exit status:
               0   eval: every decision is allow; paths: no path reaches the --to set (or, without
-                  --to, outside); matrix: printed; lint: no error or warning; diff: nothing opened
+                  --to, outside); matrix: printed; lint: no error or warning; diff: nothing opened;
+                  fixes: no path to close; report: written
               1   invalid input: the fleet file, a flag's value or some request line
               2   eval: some decision is not allow; paths: a path reaches the --to set (without
-                  --to, outside); lint: a finding at warning level or above; diff: a flow or leak path opened
+                  --to, outside); lint: a finding at warning level or above; diff: a flow or leak path opened;
+                  fixes: some path to close
               64  usage error
 
             Examples:

@@ -39,11 +39,15 @@ enum FleetFixesOutput {
         DecisionText.escaped(fix.file) + (fix.line.map { ":\($0)" } ?? "")
     }
 
-    static func flows(_ flows: [InsideFlow], limit: Int = 10) -> String {
-        guard !flows.isEmpty else { return "none" }
-        var parts = flows.prefix(limit).map { "\(DecisionText.escaped($0.from)) → \(DecisionText.escaped($0.to)) (\($0.channel), \(DecisionText.escaped($0.device)))" }
-        if flows.count > limit { parts.append("\(flows.count - limit) more") }
-        return "\(flows.count) flow\(flows.count == 1 ? "" : "s") inside the zone of trust blocked: " + parts.joined(separator: "; ")
+    /// The collateral's lines: a count, then one flow a line (at most `limit`), each indented by `indent`.
+    static func flows(_ flows: [InsideFlow], indent: String, limit: Int = 10) -> String {
+        guard !flows.isEmpty else { return "none\n" }
+        var text = "\(flows.count) flow\(flows.count == 1 ? "" : "s") inside the zone of trust blocked:\n"
+        for flow in flows.prefix(limit) {
+            text += "\(indent)\(DecisionText.escaped(flow.device)): \(DecisionText.escaped(flow.from)) → \(DecisionText.escaped(flow.to)) (\(flow.channel))\n"
+        }
+        if flows.count > limit { text += "\(indent)\(flows.count - limit) more not listed\n" }
+        return text
     }
 
     static func text(_ report: FleetFixReport) -> String {
@@ -55,7 +59,7 @@ enum FleetFixesOutput {
         for (number, fix) in report.fixes.enumerated() {
             out += "\(number + 1). \(DecisionText.escaped(fix.change))\n"
             out += "   closes \(fix.closes.count) of \(count), \(fix.remaining.count) remaining; \(where_(fix))\n"
-            out += "   collateral: \(flows(fix.collateral))\n"
+            out += "   collateral: \(flows(fix.collateral, indent: "     "))"
             out += "   patch: \(DecisionText.escaped(patchText(fix.patch)))\n"
         }
         if report.fixes.isEmpty { out += "  none: no change of one setting closes a path\n" }
@@ -73,7 +77,7 @@ enum FleetFixesOutput {
         for (number, step) in plan.changes.enumerated() {
             out += "  \(number + 1). \(DecisionText.escaped(step.change)) (\(where_(step)))\n"
         }
-        out += "  collateral: \(flows(plan.collateral))\n"
+        out += "  collateral: \(flows(plan.collateral, indent: "    "))"
         for file in plan.patches {
             out += "  patch for \(DecisionText.escaped(file.file)): \(DecisionText.escaped(patchText(file.patch)))\n"
         }
