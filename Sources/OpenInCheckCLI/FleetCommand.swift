@@ -277,39 +277,7 @@ struct FleetCommand: Command {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        switch subverb {
-        case .eval(let requests, let format, let explain):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.eval(requests, fleet: fleet, device: device, format: format, explain: explain, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetEval.run(requests, devices: try Self.devices(fleet, named: device), format: format, explain: explain, console: console)
-        case .matrix(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                var matrices: [FleetMatrix] = []
-                for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
-                    do throws(FleetError) { matrices.append(try fleet.matrix(device: name)) } catch { throw FleetOutput.fail(error) }
-                }
-                return FleetOutput.print(matrices, format: format, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetOutput.matrix(try Self.devices(fleet, named: device), format: format, console: console)
-        case .paths(let from, let to, let maxHops, let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return try IntuneFleetOutput.paths(fleet, device: device, from: from, to: to, maxHops: maxHops, format: format, console: console)
-            }
-            let fleet = try Self.load(fleetPath)
-            return try FleetOutput.paths(try Self.devices(fleet, named: device), from: from, to: to, maxHops: maxHops, format: format, console: console)
-        case .lint(let format):
-            if try VendorFiles.isIntune(fleetPath) {
-                guard case .intune(let fleet) = try VendorFiles.load(fleetPath, devices: devicesPath, console: console) else { preconditionFailure() }
-                return FleetOutput.lint(IntuneLint.findings(fleet), checks: IntuneLint.checks, file: fleetPath, format: format, console: console)
-            }
-            return try FleetOutput.lint(try Self.load(fleetPath), format: format, console: console)
-        case .diff(let old, let new, let format, let rows):
+        if case .diff(let old, let new, let format, let rows) = subverb {
             let oldIsIntune = try VendorFiles.isIntune(old), newIsIntune = try VendorFiles.isIntune(new)
             if oldIsIntune || newIsIntune || rows {
                 return try IntuneFleetOutput.diff(old: try VendorFiles.load(old, devices: devicesPath, console: console),
@@ -321,6 +289,28 @@ struct FleetCommand: Command {
             return try FleetFixesOutput.run(fleetPath, devices: devicesPath, scope: FixScope(device: device, from: from, to: to), format: format, console: console)
         case .report(let title):
             return try FleetReportOutput.run(fleetPath, devices: devicesPath, title: title, console: console)
+        }
+        // One fleet, of either vendor, loaded once; every subverb below runs on it.
+        let analysis = try VendorFiles.analysis(fleetPath, devices: devicesPath, console: console)
+        func devices() throws(CLIError) -> [AnalyzedDevice] {
+            do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
+        }
+        switch subverb {
+        case .eval(let requests, let format, let explain):
+            return try FleetEval.run(requests, devices: try devices(), format: format, explain: explain, console: console)
+        case .matrix(let format):
+            var matrices: [FleetMatrix] = []
+            for device in try devices() {
+                do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw FleetOutput.fail(error) }
+            }
+            return FleetOutput.print(matrices, format: format, console: console)
+        case .paths(let from, let to, let maxHops, let format):
+            return try FleetOutput.paths(try devices(), from: from, to: to, maxHops: maxHops, format: format, console: console)
+        case .lint(let format):
+            let lint = analysis.lint()
+            return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
+        case .diff:
+            preconditionFailure("diff is handled above")
         }
     }
 }

@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// `fleet eval`: end-to-end decisions, one request from flags or a JSON Lines stream, on each device asked about.
 enum FleetEval {
-    static func run(_ requests: FleetCommand.EvalRequests, devices: [FleetDevice], format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
+    static func run(_ requests: FleetCommand.EvalRequests, devices: [AnalyzedDevice], format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         switch requests {
         case .flags(let from, let channel, let target, let url, let document):
             let request: FleetRequest
@@ -19,14 +19,15 @@ enum FleetEval {
                     throw .invalidInput(error.description)
                 }
             }
+            let pairs = Array(zip(decisions, devices))
             switch format {
             case .text:
-                console.stdout.write(decisions.map { block($0, explain: explain) }.joined(separator: "\n"))
+                console.stdout.write(pairs.map { block($0.0, explain: explain, on: $0.1) }.joined(separator: "\n"))
             case .json:
-                let records = decisions.map { JSONValue.object(FleetRecord.json($0, id: nil, explain: explain)) }
+                let records = pairs.map { JSONValue.object(record($0.0, id: nil, explain: explain, on: $0.1)) }
                 console.stdout.write(JSONWriter.pretty(records.count == 1 ? records[0] : .array(JSONArray(records))) + "\n")
             case .jsonl:
-                for decision in decisions { console.stdout.write(JSONWriter.compact(.object(FleetRecord.json(decision, id: nil, explain: explain))) + "\n") }
+                for (decision, device) in pairs { console.stdout.write(JSONWriter.compact(.object(record(decision, id: nil, explain: explain, on: device))) + "\n") }
             }
             return decisions.allSatisfy { $0.outcome == .allow } ? .success : .notAllowed
         case .stream(let path):
@@ -36,7 +37,7 @@ enum FleetEval {
         }
     }
 
-    private static func stream(_ source: ByteSource, devices: [FleetDevice], format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
+    private static func stream(_ source: ByteSource, devices: [AnalyzedDevice], format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         var lines = LineReader(source, what: "request stream", maxLength: RequestStream.defaultMaxLineLength)
         var count = 0, invalid = 0, notAllowed = 0
         var first = true
@@ -72,7 +73,7 @@ enum FleetEval {
                 do throws(FleetError) {
                     let decision = try device.decide(parsed.request)
                     if decision.outcome != .allow { notAllowed += 1 }
-                    emit(FleetRecord.json(decision, id: parsed.id, explain: explain), text: "line \(count) \(DecisionText.escaped(device.name)): " + summary(decision) + "\n")
+                    emit(record(decision, id: parsed.id, explain: explain, on: device), text: "line \(count) \(DecisionText.escaped(device.name)): " + summary(decision) + "\n")
                 } catch {
                     invalid += 1
                     emit(errorRecord(count, id: parsed.id, device: device.name, error.message),
@@ -86,6 +87,18 @@ enum FleetEval {
         }
         if invalid > 0 { return .invalidInput }
         return notAllowed > 0 ? .notAllowed : .success
+    }
+
+    /// One decision's record: an AppConnect fleet's (``FleetRecord``), or Intune's.
+    static func record(_ decision: FleetDecision, id: JSONValue?, explain: Bool, on device: AnalyzedDevice) -> JSONObject {
+        if let fleet = device.analysis.intune { return IntuneFleetOutput.record(decision, id: id, explain: explain, fleet: fleet) }
+        return FleetRecord.json(decision, id: id, explain: explain)
+    }
+
+    /// One decision's text block: an AppConnect fleet's, or Intune's.
+    static func block(_ decision: FleetDecision, explain: Bool, on device: AnalyzedDevice) -> String {
+        if let fleet = device.analysis.intune { return IntuneFleetOutput.block(decision, explain: explain, fleet: fleet) }
+        return block(decision, explain: explain)
     }
 
     static func errorRecord(_ line: Int, id: JSONValue?, device: String?, _ message: String) -> JSONObject {
@@ -125,7 +138,7 @@ enum FleetEval {
         }
         if explain {
             text += "  Why\n"
-            for line in FleetRecord.provenanceLines(decision.senderPolicy) { text += "    sender    \(DecisionText.escaped(line))\n" }
+            for line in decision.senderPolicy.map(FleetRecord.provenanceLines) ?? [] { text += "    sender    \(DecisionText.escaped(line))\n" }
             for line in FleetRecord.senderInputs(decision) { text += "    sender    - \(DecisionText.escaped(line))\n" }
             if let receiver = decision.receiverPolicy {
                 for line in FleetRecord.provenanceLines(receiver) { text += "    receiver  \(DecisionText.escaped(line))\n" }

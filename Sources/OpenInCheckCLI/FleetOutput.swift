@@ -115,21 +115,18 @@ enum FleetOutput {
     /// The `--from` value that asks for every app: each fleet app installed on the device, in file order.
     static let everyApp = "all"
 
-    /// `fleet paths` on an AppConnect fleet: one block (text) or record (JSON) per device and starting app,
+    /// `fleet paths` on a fleet of either vendor: one block (text) or record (JSON) per device and starting app,
     /// each written as soon as it is made, so the output of `--from all` is never held whole (memory: the
     /// device's graph, every app's search result, and one app's paths at a time).
-    static func paths(_ devices: [FleetDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
+    static func paths(_ devices: [AnalyzedDevice], from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
         var writer = try PathsWriter(from: from, to: to, format: format, console: console)
         for device in devices {
-            func emit(_ app: BundleID, _ all: [FleetPath]) {
-                writer.emit(device: device.name, app: app, installed: device.isInstalled(app), all, outsideSet: "outside", isOutside: device.isOutside)
-            }
             do throws(FleetError) {
                 if let app = writer.app {
-                    emit(app, try device.paths(from: app, maxHops: maxHops))
+                    writer.emit(device, app: app, try device.paths(from: app, maxHops: maxHops))
                 } else {
                     // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
-                    for reach in try device.reachAll(maxHops: maxHops) { emit(reach.from, try device.paths(reach)) }
+                    for reach in try device.reachAll(maxHops: maxHops) { writer.emit(device, app: reach.from, try device.paths(reach)) }
                 }
             } catch {
                 throw fail(error)
@@ -139,10 +136,6 @@ enum FleetOutput {
     }
 
     // MARK: lint
-
-    static func lint(_ fleet: Fleet, format: FleetCommand.FleetLintFormat, console: Console) throws(CLIError) -> ExitStatus {
-        lint(FleetLint.findings(fleet), checks: FleetLint.checks, file: fleet.file ?? "fleet", format: format, console: console)
-    }
 
     /// Prints findings (an AppConnect fleet's, or Intune policies'); `checks` are every check that made them (SARIF's rules).
     static func lint(_ findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)],

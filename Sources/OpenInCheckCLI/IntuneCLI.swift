@@ -46,6 +46,14 @@ enum VendorFiles {
         return fleet
     }
 
+    /// A fleet of either vendor, loaded once for the fleet verbs.
+    static func analysis(_ path: String, devices: String?, console: Console) throws(CLIError) -> FleetAnalysis {
+        switch try load(path, devices: devices, console: console) {
+        case .appConnect(let fleet): FleetAnalysis(fleet)
+        case .intune(let fleet): FleetAnalysis(fleet, devicesFile: devices)
+        }
+    }
+
     /// Either vendor's policies; Intune's need `--devices` for the fleet verbs.
     static func load(_ path: String, devices: String?, console: Console) throws(CLIError) -> VendorFleet {
         if try isIntune(path) {
@@ -60,68 +68,6 @@ enum VendorFiles {
 
 /// `fleet eval` and `fleet diff` on Intune policies.
 enum IntuneFleetOutput {
-    static func eval(_ requests: FleetCommand.EvalRequests, fleet: IntuneFleet, device: String?, format: OutputFormat, explain: Bool = false, console: Console) throws(CLIError) -> ExitStatus {
-        let names = device.map { [$0] } ?? fleet.devices.map(\.name)
-        if names.isEmpty { throw .invalidInput("the Intune devices file has no device profile: add one under devices") }
-        func decide(_ request: FleetRequest) throws(CLIError) -> [IntuneFleetDecision] {
-            var decisions: [IntuneFleetDecision] = []
-            for name in names {
-                do throws(FleetError) { decisions.append(try fleet.decide(device: name, request)) } catch { throw .invalidInput(error.description) }
-            }
-            return decisions
-        }
-        switch requests {
-        case .flags(let from, let channel, let target, let url, let document):
-            let request: FleetRequest
-            do throws(FleetError) {
-                request = try FleetRecord.request(from: from, channel: channel, target: target, url: url, document: document)
-            } catch {
-                throw .invalidInput(error.message)
-            }
-            let decisions = try decide(request)
-            switch format {
-            case .text:
-                console.stdout.write(decisions.map { block($0, explain: explain, fleet: fleet) }.joined(separator: "\n"))
-            case .json:
-                let records = decisions.map { JSONValue.object(record($0, id: nil, explain: explain, fleet: fleet)) }
-                console.stdout.write(JSONWriter.pretty(records.count == 1 ? records[0] : .array(JSONArray(records))) + "\n")
-            case .jsonl:
-                for decision in decisions { console.stdout.write(JSONWriter.compact(.object(record(decision, id: nil, explain: explain, fleet: fleet))) + "\n") }
-            }
-            return decisions.allSatisfy { $0.outcome == .allow } ? .success : .notAllowed
-        case .stream(let path):
-            let source = path == "-" ? console.stdin : try ByteSource.open(path: path, what: "request stream")
-            defer { source.close() }
-            var lines = LineReader(source, what: "request stream", maxLength: RequestStream.defaultMaxLineLength)
-            var count = 0, invalid = 0, notAllowed = 0
-            while let line = try lines.next(beforeWaiting: { console.stdout.flush() }) {
-                count += 1
-                guard case .text(let bytes) = line else {
-                    invalid += 1
-                    console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: nil, device: nil, "the line is longer than \(RequestStream.defaultMaxLineLength) bytes"))) + "\n")
-                    continue
-                }
-                let parsed: FleetRecord.Line
-                do throws(RequestLine.Failure) { parsed = try FleetRecord.read(bytes) } catch {
-                    invalid += 1
-                    console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: error.id, device: nil, error.message))) + "\n")
-                    continue
-                }
-                for name in names {
-                    do throws(FleetError) {
-                        let decision = try fleet.decide(device: name, parsed.request)
-                        if decision.outcome != .allow { notAllowed += 1 }
-                        console.stdout.write(JSONWriter.compact(.object(record(decision, id: parsed.id, explain: explain, fleet: fleet))) + "\n")
-                    } catch {
-                        invalid += 1
-                        console.stdout.write(JSONWriter.compact(.object(FleetEval.errorRecord(count, id: parsed.id, device: name, error.message))) + "\n")
-                    }
-                }
-            }
-            return invalid > 0 ? .invalidInput : notAllowed > 0 ? .notAllowed : .success
-        }
-    }
-
     static func side(_ app: BundleID, _ decision: Decision) -> JSONValue {
         var members: [JSONObject.Member] = [.init("app", .string(app.rawValue)), .init("rule", .string(decision.rule.rawValue)),
                                             .init("outcome", .string(decision.outcome.rawValue))]
@@ -142,7 +88,7 @@ enum IntuneFleetOutput {
                                             .init("source", .string(rule.source)), .init("quote", .string(rule.quote))]))
     }
 
-    static func record(_ decision: IntuneFleetDecision, id: JSONValue?, explain: Bool = false, fleet: IntuneFleet? = nil) -> JSONObject {
+    static func record(_ decision: FleetDecision, id: JSONValue?, explain: Bool = false, fleet: IntuneFleet? = nil) -> JSONObject {
         var members: [JSONObject.Member] = []
         if let id { members.append(.init("id", id)) }
         members += [.init("device", .string(decision.device)), .init("from", .string(decision.request.from.rawValue)),
@@ -161,7 +107,7 @@ enum IntuneFleetOutput {
         return JSONObject(members: members)
     }
 
-    static func block(_ decision: IntuneFleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil) -> String {
+    static func block(_ decision: FleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil) -> String {
         let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
         text += "  outcome   \(decision.outcome)\(decision.receiverApp.map { decision.outcome == .deny ? "" : " (to \(DecisionText.escaped($0.rawValue)))" } ?? "")\n"
@@ -182,25 +128,6 @@ enum IntuneFleetOutput {
             }
         }
         return text
-    }
-
-    /// `fleet paths` on Intune policies: as for a fleet, "outside" being the apps that are not policy-managed;
-    /// `--from all` starts from each policy-managed app installed on the device, in the profile's order.
-    static func paths(_ fleet: IntuneFleet, device: String?, from: String, to: String?, maxHops: Int?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var writer = try PathsWriter(from: from, to: to, format: format, console: console)
-        for name in device.map({ [$0] }) ?? fleet.devices.map(\.name) {
-            do throws(FleetError) {
-                let profile = try fleet.device(named: name)
-                for app in writer.app.map({ [$0] }) ?? fleet.managedApps(on: profile) {
-                    let installed = fleet.isInstalled(app, on: profile)
-                    let all = installed ? try fleet.paths(device: name, from: app, maxHops: maxHops) : []
-                    writer.emit(device: name, app: app, installed: installed, all, outsideSet: "outside the policy-managed apps") { fleet.isOutside($0, on: profile) }
-                }
-            } catch {
-                throw .invalidInput(error.description)
-            }
-        }
-        return writer.finish()
     }
 
     /// `fleet diff OLD NEW` with Intune on one side or both.

@@ -13,6 +13,14 @@ struct BinaryRun: Sendable {
 /// The binary is `$OPENIN_CHECK_BINARY` when set; otherwise it sits next to
 /// the test bundle in the build directory (`.build/<triple>/debug/`).
 enum BuiltBinary {
+    /// `fleet paths` outputs of one device run one app at a time, as `--from all` prints them together:
+    /// joined by a blank line, the zone line only once (it leads each device's output).
+    static func zonedOnce(_ outputs: [String]) -> String {
+        outputs.enumerated().map { index, output in
+            index > 0 && output.hasPrefix("zone of trust: ") ? String(output.drop { $0 != "\n" }.dropFirst()) : output
+        }.joined(separator: "\n")
+    }
+
     static let url: URL? = {
         if let path = ProcessInfo.processInfo.environment["OPENIN_CHECK_BINARY"] {
             return URL(fileURLWithPath: path)

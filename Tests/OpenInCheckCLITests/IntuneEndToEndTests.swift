@@ -104,7 +104,11 @@ extension IntuneEndToEndTests {
     @Test func fleetPathsOnIntunePolicies() throws {
         let run = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.policy, "--devices", Self.devices, "--device", "employee-iphone", "--from", "com.acme.hr", "--to", "outside"])
         #expect(run.status == 0, "\(run.stdout)")
-        #expect(run.stdout == "device employee-iphone: com.acme.hr reaches 3 apps, 0 outside the policy-managed apps; no path to outside\n")
+        #expect(run.stdout == """
+            zone of trust: the policy-managed apps on employee-iphone (4); outside: every other app, native Mail and any app no policy targets
+            device employee-iphone: com.acme.hr reaches 3 apps, 0 outside the policy-managed apps; no path to outside
+
+            """)
     }
 
     /// An Intune hop that opens a URL carries it, in text and JSON, as a fleet's does: both print through one writer.
@@ -144,9 +148,9 @@ extension IntuneEndToEndTests {
             for extra in [[], ["--to", "outside"], ["--to", "com.acme.viewer"], ["--max-hops", "1"]] {
                 let every = try BuiltBinary.run(base + ["--device", device, "--from", "all"] + extra)
                 let one = try managed.map { try BuiltBinary.run(base + ["--device", device, "--from", $0] + extra) }
-                #expect(every.stdout == one.map(\.stdout).joined(separator: "\n"), "\(device) \(extra)")
+                #expect(every.stdout == BuiltBinary.zonedOnce(one.map(\.stdout)), "\(device) \(extra)")
                 #expect(every.status == (one.contains { $0.status == 2 } ? 2 : 0))
-                #expect(every.stdout.components(separatedBy: "device \(device): ").count == managed.count + 1)
+                #expect(every.stdout.components(separatedBy: "\ndevice \(device): ").count == managed.count + 1)
                 let json = try BuiltBinary.run(base + ["--device", device, "--from", "all", "--format", "json"] + extra)
                 let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
                 let expected = try managed.map { app in
@@ -166,7 +170,11 @@ extension IntuneEndToEndTests {
         // An app not installed has no documents and no paths, as on a fleet.
         let absent = try BuiltBinary.run(base + ["--device", "contractor-ipad", "--from", "com.microsoft.Office.Outlook", "--to", "outside"])
         #expect(absent.status == 0)
-        #expect(absent.stdout == "device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths\n")
+        #expect(absent.stdout == """
+            zone of trust: the policy-managed apps on contractor-ipad (2); outside: every other app, native Mail and any app no policy targets
+            device contractor-ipad: com.microsoft.Office.Outlook is not installed: no documents, no paths
+
+            """)
     }
 }
 

@@ -408,8 +408,8 @@ extension FleetReferenceModelTests {
         var hops = 0, errors = 0
         func same(_ engine: FleetDecision, _ plain: FleetDecision) -> Bool {
             engine.device == plain.device && engine.request == plain.request && engine.outcome == plain.outcome && engine.sender == plain.sender
-                && engine.receiver == plain.receiver && engine.receiverApp == plain.receiverApp && engine.senderPolicy.app == plain.senderPolicy.app
-                && engine.senderPolicy.authorization == plain.senderPolicy.authorization && engine.receiverPolicy?.app == plain.receiverPolicy?.app
+                && engine.receiver == plain.receiver && engine.receiverApp == plain.receiverApp && engine.senderPolicy?.app == plain.senderPolicy?.app
+                && engine.senderPolicy?.authorization == plain.senderPolicy?.authorization && engine.receiverPolicy?.app == plain.receiverPolicy?.app
                 && engine.receiverPolicy?.authorization == plain.receiverPolicy?.authorization
         }
         for round in 0..<250 {

@@ -79,6 +79,22 @@ public struct EffectivePolicy: Sendable {
     /// copies one reference rather than a policy.
     private let storage: Storage
 
+    /// The policy objects the controls came from, for naming the settings behind a decision.
+    struct Origin: Sendable {
+        /// The app's entry in the fleet's apps (`nil`: the fleet does not list it).
+        var app: FleetApp?
+        /// The container policy that applies, if any.
+        var container: ContainerPolicy?
+        /// The app configuration that applies, if any, with the label that brings it.
+        var configuration: AppConfiguration?
+        /// The global policy.
+        var global: GlobalPolicy
+        /// The device profile.
+        var profile: DeviceProfile?
+        /// The fleet file, when known.
+        var file: String?
+    }
+
     private final class Storage: Sendable {
         let app: BundleID
         let device: String
@@ -86,20 +102,27 @@ public struct EffectivePolicy: Sendable {
         let policy: Policy
         let sources: [(control: FleetControl, source: ControlSource)]
         let configSource: ControlSource?
+        let origin: Origin?
 
-        init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?) {
+        init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
+             origin: Origin?) {
             self.app = app
             self.device = device
             self.authorization = authorization
             self.policy = policy
             self.sources = sources
             self.configSource = configSource
+            self.origin = origin
         }
     }
 
-    init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?) {
-        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource)
+    init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
+         origin: Origin? = nil) {
+        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource, origin: origin)
     }
+
+    /// The policy objects the controls came from.
+    var origin: Origin? { storage.origin }
 
     /// Where `control` came from.
     public func source(of control: FleetControl) -> ControlSource {
@@ -175,11 +198,13 @@ public struct FleetDevice: Sendable {
             let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).map { fleet.appConfigurations[$0] },
                                                               fleet: fleet, profile: profile)
             policies[app.bundleID] = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
-                                                                 global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name)
+                                                                 global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+                                                                 fleet: fleet, profile: profile)
         }
         for id in profile.installed where policies[id] == nil {
             policies[id] = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
-                                                       configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name)
+                                                       configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+                                                       fleet: fleet, profile: profile, listed: false)
         }
         table = PolicyTable(policies, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet)
     }
@@ -189,7 +214,7 @@ public struct FleetDevice: Sendable {
     public func effectivePolicy(for app: BundleID) -> EffectivePolicy {
         if let known = table.policies[app] { return known }
         return FleetDevice.effectivePolicy(app: FleetApp(bundleID: app, appConnect: false), authorization: .notAppConnect, container: nil, configuration: nil,
-                                           global: fleet.global, facts: facts, allAppConnect: .empty, device: profile.name)
+                                           global: fleet.global, facts: facts, allAppConnect: .empty, device: profile.name, fleet: fleet, profile: profile, listed: false)
     }
 
     /// Whether `app` is installed on the device.
@@ -257,7 +282,9 @@ public struct FleetDevice: Sendable {
     }
 
     static func effectivePolicy(app: FleetApp, authorization: Authorization, container: ContainerPolicy?, configuration: (AppConfiguration, String)?,
-                                global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String) -> EffectivePolicy {
+                                global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil, profile: DeviceProfile? = nil,
+                                listed: Bool = true) -> EffectivePolicy {
+        let origin = EffectivePolicy.Origin(app: listed ? app : nil, container: container, configuration: configuration?.0, global: global, profile: profile, file: fleet?.file)
         switch authorization {
         case .notAppConnect:
             var policy = Policy(status: .authorized, infoPlist: app.infoPlist, device: facts, app: app.app, enforcing: false)
@@ -265,10 +292,10 @@ public struct FleetDevice: Sendable {
             policy.pasteboard = .authorized
             policy.print = .authorized
             return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy,
-                                   sources: FleetControl.allCases.map { ($0, .notManaged) }, configSource: nil)
+                                   sources: FleetControl.allCases.map { ($0, .notManaged) }, configSource: nil, origin: origin)
         case .notAuthorized, .notInstalled:
             return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: retiredPolicy(app, facts: facts),
-                                   sources: FleetControl.allCases.map { ($0, .retired) }, configSource: nil)
+                                   sources: FleetControl.allCases.map { ($0, .retired) }, configSource: nil, origin: origin)
         case .containerPolicy, .globalDefault:
             var sources: [(FleetControl, ControlSource)] = []
             func pick(_ control: FleetControl) -> PolicyControls? {
@@ -303,7 +330,8 @@ public struct FleetDevice: Sendable {
                 policy.config = configuration.config
                 configSource = .appConfiguration(name: configuration.name, label: label)
             }
-            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource)
+            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource,
+                                   origin: origin)
         }
     }
 }

@@ -77,6 +77,8 @@ public struct PolicyControls: Sendable, Hashable {
     public var print: PrintPolicy?
     /// The drag-and-drop policy (`dragAndDropPolicy`).
     public var dragAndDrop: DragAndDropPolicy?
+    /// Where the object and each of its values were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates controls; none is set by default.
     public init(openIn: PolicySetting? = nil, openInWhitelist: Whitelist = .empty, openFrom: OpenFromPolicy? = nil,
@@ -166,6 +168,8 @@ public struct AppConfiguration: Sendable, Hashable {
     public var config: AppConfig
     /// Its line in the fleet file, when read from one.
     public var line: Int?
+    /// Where the configuration and each of its keys were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates an app configuration.
     public init(name: String? = nil, app: BundleID, labels: [String], config: AppConfig, line: Int? = nil) {
@@ -188,6 +192,8 @@ public struct FleetApp: Sendable, Hashable {
     public var app: AppFacts
     /// The `MI_APP_CONNECT` overrides of its Info.plist.
     public var infoPlist: InfoPlistOverrides
+    /// Where the app's entry and its values were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates an app.
     public init(bundleID: BundleID, appConnect: Bool, app: AppFacts = AppFacts(), infoPlist: InfoPlistOverrides = InfoPlistOverrides()) {
@@ -209,6 +215,8 @@ public struct DeviceProfile: Sendable, Hashable {
     /// Facts the single-app evaluator reads: Email+, scheme handlers, secure services.
     /// (Its AppConnect apps are not given: they follow from the fleet, ``FleetDevice/appConnectApps``.)
     public var facts: DeviceFacts
+    /// Where the profile and its values were read (not part of its value).
+    var sources = SettingSources()
 
     /// Creates a device profile.
     public init(name: String, labels: [String], installed: [BundleID], facts: DeviceFacts = DeviceFacts()) {

@@ -123,7 +123,8 @@ public struct FleetRequest: Sendable, Hashable {
     }
 }
 
-/// The end-to-end answer for one request on one device: the sender's decision, the receiver's, and the outcome of both.
+/// The end-to-end answer for one request on one device, for a fleet of either vendor: the sender's
+/// decision, the receiver's, the outcome of both, and the settings behind them (``settings``).
 public struct FleetDecision: Sendable {
     /// The device profile's name.
     public let device: String
@@ -131,20 +132,48 @@ public struct FleetDecision: Sendable {
     public let request: FleetRequest
     /// The end-to-end outcome: the sender's, unless the receiver refuses (allowed only if both allow).
     public let outcome: Outcome
-    /// The sender's decision (its rule, outcome and callbacks in the sender), by the single-app evaluator.
+    /// The sender's decision (its rule, outcome and callbacks in the sender), by the vendor's evaluator.
     public let sender: Decision
-    /// The receiver's Open From decision (its callbacks in the receiver), when what the sender lets go
-    /// reaches an authorized AppConnect app on a channel that has a receiving side; `nil` otherwise.
+    /// The receiver's decision (AppConnect: its Open From, with its callbacks in the receiver; Intune:
+    /// "Receive data from other apps", or its clipboard level for a paste), when the receiver decides; `nil` otherwise.
     public let receiver: Decision?
     /// The app that receives what the sender lets go, when known.
     public let receiverApp: BundleID?
-    /// Where the sender's policy came from.
-    public let senderPolicy: EffectivePolicy
-    /// Where the receiver's policy came from, when it decides.
+    /// AppConnect: where the sender's policy came from; `nil` under Intune.
+    public let senderPolicy: EffectivePolicy?
+    /// AppConnect: where the receiver's policy came from, when it decides; `nil` under Intune.
     public let receiverPolicy: EffectivePolicy?
+    /// Intune: the policies of the sender and the receiver (`nil`: none targets it) and the devices file.
+    let intune: IntuneSides?
+
+    init(device: String, request: FleetRequest, outcome: Outcome, sender: Decision, receiver: Decision?, receiverApp: BundleID?,
+         senderPolicy: EffectivePolicy?, receiverPolicy: EffectivePolicy?, intune: IntuneSides? = nil) {
+        self.device = device
+        self.request = request
+        self.outcome = outcome
+        self.sender = sender
+        self.receiver = receiver
+        self.receiverApp = receiverApp
+        self.senderPolicy = senderPolicy
+        self.receiverPolicy = receiverPolicy
+        self.intune = intune
+    }
 
     /// Whether something reaches ``receiverApp`` (allowed, or redirected to it).
     public var delivers: Bool { outcome == .allow || outcome == .redirect }
+
+    /// The rules that decided: the sender's, then the receiver's when it decides.
+    public var rules: [RuleID] { [sender.rule] + (receiver.map { [$0.rule] } ?? []) }
+
+    /// The settings behind the decision, sender's first: for each side that decides, the policy
+    /// value its rule read (with the policy, how it reaches the app on the device, the key path, the
+    /// value, the file and line), and, where a control is absent, where its default comes from.
+    /// Worked out when asked (decisions made in bulk do not pay for it).
+    public var settings: [FleetSetting] {
+        if let senderPolicy { return FleetSettings.appConnect(self, sender: senderPolicy) }
+        if let intune { return IntuneSettings.settings(self, intune) }
+        return []
+    }
 }
 
 extension FleetDevice {

@@ -12,7 +12,11 @@ public struct FleetReach: Sendable {
     /// The reached nodes' indices, in the order reached.
     let order: [Int32]
     /// The graph the search ran on (its device's), for ``FleetDevice/paths(_:)`` to decide the hops on.
-    let graph: FleetGraph?
+    let graph: (any FleetEdges)?
+    /// Who delivers to whom among the nodes reached (and the start): per node, the nodes with an edge into it.
+    let columns: FleetColumns?
+    /// The nodes reached and the start.
+    let origin: NodeSet?
 
     /// The nodes reached, in the order reached (breadth first, each level in node order).
     public var reached: [FleetNode] { order.map { nodes[Int($0)] } }
@@ -62,7 +66,7 @@ struct NodeSet {
 /// prepared policy's two questions), so X's decision is made once per channel and kind of target and
 /// reused for every target of that kind; the receiver's Open From is then asked per target. The
 /// reference model in the tests decides every request instead, and must agree.
-final class FleetGraph: Sendable {
+final class FleetGraph: FleetEdges {
     let device: FleetDevice
     let nodes: [FleetNode]
     let ids: [BundleID]
@@ -282,35 +286,6 @@ final class FleetGraph: Sendable {
         return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
     }
 
-    /// Breadth-first search from `start` over rows worked out among the nodes not yet reached.
-    func reach(from start: Int, maxHops: Int?) throws(FleetError) -> FleetReach {
-        var distance = [Int32](repeating: -1, count: ids.count)
-        var predecessor = [Int32](repeating: -1, count: ids.count)
-        var unreached = NodeSet(count: ids.count, full: true)
-        unreached.remove(start)
-        var order: [Int32] = []
-        var frontier = [start]
-        var depth: Int32 = 0
-        while !frontier.isEmpty, !unreached.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
-            var next: [Int] = []
-            for x in frontier {
-                let reached = try row(x, among: unreached)
-                // The bit set's own forEach (typed throws), not a Sequence's.
-                // swift-format-ignore: ReplaceForEachWithForLoop
-                try reached.forEach { (y) throws(FleetError) in
-                    unreached.remove(y)
-                    distance[y] = depth + 1
-                    predecessor[y] = Int32(x)
-                    order.append(Int32(y))
-                    next.append(y)
-                }
-                if unreached.isEmpty { break }
-            }
-            frontier = next
-            depth += 1
-        }
-        return FleetReach(from: ids[start], nodes: nodes, distance: distance, predecessor: predecessor, order: order, graph: self)
-    }
 }
 
 extension FleetDevice {
@@ -322,11 +297,7 @@ extension FleetDevice {
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reach(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> FleetReach {
         let graph = FleetGraph(self)
-        guard isInstalled(app), let start = graph.index[app] else {
-            let none = [Int32](repeating: -1, count: graph.ids.count)
-            return FleetReach(from: app, nodes: graph.nodes, distance: none, predecessor: none, order: [], graph: graph)
-        }
-        return try graph.reach(from: start, maxHops: maxHops)
+        return try FleetSearch.reach(graph, from: isInstalled(app) ? graph.index[app] : nil, app: app, maxHops: maxHops)
     }
 
     /// Where each installed fleet app's documents can end up on this device: the full graph once
@@ -335,43 +306,8 @@ extension FleetDevice {
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reachAll(maxHops: Int? = nil) throws(FleetError) -> [FleetReach] {
         let graph = FleetGraph(self)
-        let all = NodeSet(count: graph.ids.count, full: true)
-        var rows: [NodeSet] = []
-        rows.reserveCapacity(graph.ids.count)
-        for x in graph.ids.indices { rows.append(try graph.row(x, among: all)) }
-        var result: [FleetReach] = []
-        for app in fleet.apps where isInstalled(app.bundleID) {
-            guard let start = graph.index[app.bundleID] else { continue }
-            var distance = [Int32](repeating: -1, count: graph.ids.count)
-            var predecessor = [Int32](repeating: -1, count: graph.ids.count)
-            var seen = NodeSet(count: graph.ids.count)
-            seen.insert(start)
-            var order: [Int32] = []
-            var frontier = [start]
-            var depth: Int32 = 0
-            while !frontier.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
-                var next: [Int] = []
-                for x in frontier {
-                    for w in rows[x].words.indices {
-                        var fresh = rows[x].words[w] & ~seen.words[w]
-                        guard fresh != 0 else { continue }
-                        seen.words[w] |= fresh
-                        while fresh != 0 {
-                            let y = w << 6 | fresh.trailingZeroBitCount
-                            fresh &= fresh - 1
-                            distance[y] = depth + 1
-                            predecessor[y] = Int32(x)
-                            order.append(Int32(y))
-                            next.append(y)
-                        }
-                    }
-                }
-                frontier = next
-                depth += 1
-            }
-            result.append(FleetReach(from: app.bundleID, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph))
-        }
-        return result
+        let starts = fleet.apps.compactMap { app in isInstalled(app.bundleID) ? graph.index[app.bundleID].map { ($0, app.bundleID) } : nil }
+        return try FleetSearch.reachAll(graph, starts: starts, maxHops: maxHops)
     }
 
     /// The shortest chains of a search's result, with the decision of every hop.
@@ -386,29 +322,8 @@ extension FleetDevice {
     ///   requests) and its chain's length.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
-        let graph: FleetGraph
-        if let kept = reach.graph, kept.device.table === table { graph = kept } else { graph = FleetGraph(self) }
-        return try graph.paths(reach)
-    }
-}
-
-extension FleetGraph {
-    /// ``FleetDevice/paths(_:)`` on this graph.
-    func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
-        var chains = [[FleetHop]](repeating: [], count: nodes.count)
-        var paths: [FleetPath] = []
-        paths.reserveCapacity(reach.order.count)
-        for node in reach.order {
-            let current = Int(node), before = Int(reach.predecessor[current])
-            guard let hop = try hop(from: before, to: current) else {
-                preconditionFailure("the search found an edge \(nodes[before]) → \(nodes[current]) that no request makes")
-            }
-            // Breadth first: the predecessor's chain is made (or it is the start, whose chain is empty).
-            var chain = chains[before]
-            chain.append(hop)
-            chains[current] = chain
-            paths.append(FleetPath(to: nodes[current], hops: chain))
-        }
-        return paths
+        let graph: any FleetEdges
+        if let kept = reach.graph as? FleetGraph, kept.device.table === table { graph = kept } else { graph = FleetGraph(self) }
+        return try FleetSearch.paths(reach, on: graph)
     }
 }

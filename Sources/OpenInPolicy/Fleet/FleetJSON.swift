@@ -127,12 +127,24 @@ public enum FleetJSON {
         guard let authorize = fields["authorizeAppsWithoutContainerPolicy"] else {
             throw cursor.error("authorizeAppsWithoutContainerPolicy is missing: say whether AppConnect apps with no container policy are authorized (true or false)")
         }
-        return GlobalPolicy(authorizeAppsWithoutContainerPolicy: try authorize.bool(), controls: try readControls(fields))
+        var controls = try readControls(fields)
+        controls.sources.path = cursor.path
+        controls.sources.line = cursor.position?.line
+        return GlobalPolicy(authorizeAppsWithoutContainerPolicy: try authorize.bool(), controls: controls)
     }
 
     /// Reads the controls of a policy object with the policy file's readers.
     static func readControls(_ fields: JSONFields) throws(FormatError) -> PolicyControls {
         var controls = PolicyControls()
+        controls.sources.record(fields)
+        for list in ["openInWhitelist", "openFromWhitelist"] {
+            guard let field = fields[list], case .array = field.value else { continue }
+            var entries: [BundleID: ValueSource] = [:]
+            for element in try field.elements(what: "bundle IDs") {
+                if case .string(let text) = element.value, let id = try? BundleID(text), entries[id] == nil { entries[id] = ValueSource(element) }
+            }
+            controls.sources.entries[list] = entries
+        }
         if let field = fields["openInPolicy"] { controls.openIn = try PolicyJSON.setting(field) }
         if let field = fields["openInWhitelist"] {
             guard let setting = controls.openIn else {
@@ -187,8 +199,11 @@ public enum FleetJSON {
         guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the policy applies to") }
         guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels that bring the policy to devices") }
         if let description = fields["description"] { _ = try description.string() }
+        var controls = try readControls(fields)
+        controls.sources.path = cursor.path
+        controls.sources.line = cursor.position?.line
         return ContainerPolicy(name: try name.string(), app: try bundleID(app), labels: try self.labels(labels),
-                               controls: try readControls(fields), line: cursor.position?.line)
+                               controls: controls, line: cursor.position?.line)
     }
 
     static func readConfiguration(_ cursor: JSONCursor) throws(FormatError) -> AppConfiguration {
@@ -196,8 +211,12 @@ public enum FleetJSON {
         guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the configuration applies to") }
         guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels that bring the configuration to devices") }
         guard let config = fields["config"] else { throw cursor.error("config is missing: give the key-value pairs, {\"KEY\": \"value\"}") }
-        return AppConfiguration(name: try fields["name"].map { cursor throws(FormatError) in try cursor.string() }, app: try bundleID(app),
-                                labels: try self.labels(labels), config: AppConfig(try PolicyJSON.config(config)), line: cursor.position?.line)
+        var configuration = AppConfiguration(name: try fields["name"].map { cursor throws(FormatError) in try cursor.string() }, app: try bundleID(app),
+                                             labels: try self.labels(labels), config: AppConfig(try PolicyJSON.config(config)), line: cursor.position?.line)
+        configuration.sources = SettingSources(object: cursor)
+        configuration.sources.record(fields)
+        for (key, value, _) in try config.anyMembers(what: "the key-value pairs") { configuration.sources.config[ExactKey(key)] = ValueSource(value) }
+        return configuration
     }
 
     static func readApp(_ cursor: JSONCursor) throws(FormatError) -> FleetApp {
@@ -207,6 +226,8 @@ public enum FleetJSON {
             throw cursor.error("appconnect is missing: say whether the app embeds AppConnect (true or false)")
         }
         var app = FleetApp(bundleID: try bundleID(id), appConnect: try appConnect.bool())
+        app.sources = SettingSources(object: cursor)
+        app.sources.record(fields)
         if let field = fields["infoPlist"] {
             let contents = try InfoPlist.read(json: field, buildSettings: BuildSettings())
             app.infoPlist = contents.overrides
@@ -265,6 +286,14 @@ public enum FleetJSON {
         } else {
             facts.emailPlusInstalled = emailPlusListed
         }
-        return DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
+        var profile = DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
+        profile.sources = SettingSources(object: cursor)
+        profile.sources.record(fields)
+        var entries: [BundleID: ValueSource] = [:]
+        for element in try installedField.elements(what: "the installed apps' bundle IDs") {
+            if case .string(let text) = element.value, let id = try? BundleID(text) { entries[id] = ValueSource(element) }
+        }
+        profile.sources.entries["installed"] = entries
+        return profile
     }
 }

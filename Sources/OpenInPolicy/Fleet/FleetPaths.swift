@@ -17,7 +17,8 @@ public enum FleetNode: Sendable, Hashable, CustomStringConvertible {
     public static let anyOtherAppName = "any other app"
 }
 
-/// One step of a path: a request from one node that delivers to the next, with its end-to-end decision.
+/// One step of a path: a request from one node that delivers to the next, with its end-to-end decision
+/// (either vendor's) and the settings that let it through.
 public struct FleetHop: Sendable {
     /// Where the document is.
     public let from: FleetNode
@@ -26,18 +27,32 @@ public struct FleetHop: Sendable {
     /// The request and its end-to-end decision (channel, sender rule, receiver rule).
     public let decision: FleetDecision
 
+    /// The request.
+    public var request: FleetRequest { decision.request }
     /// The channel.
     public var channel: FleetChannel { decision.request.channel }
     /// The rules that let the document go: the sender's, then the receiver's when it decides.
-    public var rules: [RuleID] { [decision.sender.rule] + (decision.receiver.map { [$0.rule] } ?? []) }
+    public var rules: [RuleID] { decision.rules }
+    /// The settings that let the document go, sender's first (``FleetDecision/settings``).
+    public var settings: [FleetSetting] { decision.settings }
 }
 
-/// The shortest chain of hops from the starting app to one node.
+/// The shortest chain of hops from the starting app to one node, and the apps that deliver to it directly.
 public struct FleetPath: Sendable {
     /// The node reached.
     public let to: FleetNode
-    /// The hops, first to last (at least one).
+    /// The hops, first to last (at least one): the shortest chain.
     public let hops: [FleetHop]
+    /// Every node reached from the start (the start included) that delivers to ``to`` in one hop:
+    /// the last hops of all its routes, in node order, at most ``deliveredByLimit`` of them.
+    public let deliveredBy: [FleetNode]
+    /// How many nodes deliver to ``to`` in one hop (``deliveredBy`` lists the first ``deliveredByLimit``).
+    public let deliveredByCount: Int
+
+    /// The most nodes ``deliveredBy`` lists: on a dense fleet every reached app that AppConnect (or
+    /// Intune) does not manage delivers to most apps, and listing them all for every destination of
+    /// every start would be cubic output.
+    public static let deliveredByLimit = 10
 }
 
 extension FleetDevice {

@@ -107,7 +107,8 @@ package enum FleetRecord {
 
     /// `--explain`: for each side, how the app is authorized and where each control came from.
     package static func explanation(_ decision: FleetDecision) -> JSONObject {
-        var members: [JSONObject.Member] = [.init("sender", .object(provenance(decision.senderPolicy, inputs: senderInputs(decision))))]
+        guard let senderPolicy = decision.senderPolicy else { return JSONObject(members: []) }
+        var members: [JSONObject.Member] = [.init("sender", .object(provenance(senderPolicy, inputs: senderInputs(decision))))]
         if let receiver = decision.receiverPolicy { members.append(.init("receiver", .object(provenance(receiver, inputs: receiverInputs(decision))))) }
         return JSONObject(members: members)
     }
@@ -122,7 +123,8 @@ package enum FleetRecord {
 
     /// What mattered to the sender's rule, as the single-app explanation says it.
     package static func senderInputs(_ decision: FleetDecision) -> [String] {
-        Explanation(decision.sender, request: decision.request.senderRequest, policyInputs: PolicyInputs(decision.senderPolicy.policy)).inputs
+        guard let policy = decision.senderPolicy else { return [] }
+        return Explanation(decision.sender, request: decision.request.senderRequest, policyInputs: PolicyInputs(policy.policy)).inputs
     }
 
     /// What mattered to the receiver's Open From rule.

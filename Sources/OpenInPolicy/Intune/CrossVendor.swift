@@ -55,7 +55,7 @@ public enum VendorFleet: Sendable {
         case .appConnect:
             let decision = try resolved!.decide(request)
             return FlowDecision(outcome: decision.outcome, receiverApp: decision.receiverApp, sender: decision.sender, receiver: decision.receiver,
-                                senderInput: .appConnect(decision.senderPolicy.policy), receiverInput: decision.receiverPolicy.map { .appConnect($0.policy) })
+                                senderInput: .appConnect(decision.senderPolicy!.policy), receiverInput: decision.receiverPolicy.map { .appConnect($0.policy) })
         case .intune(let fleet):
             let made: IntuneDeviceIndex
             if let index { made = index } else { made = try fleet.index(device: device) }

@@ -84,7 +84,7 @@ public struct IntuneFleet: Sendable {
     /// For a `paste` into a policy-managed app, that app's "Restrict cut, copy, and paste between other
     /// apps" decides the paste in (`IntunePasteRule`), with the copying app as source.
     /// - Throws: ``FleetError`` for an unknown device.
-    public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> IntuneFleetDecision {
+    public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> FleetDecision {
         IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
     }
 
@@ -119,20 +119,24 @@ final class IntuneDeviceIndex: @unchecked Sendable {
 
     func isManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(managed, app) }
 
-    func decide(_ request: FleetRequest) -> IntuneFleetDecision {
-        let sender = IntuneEvaluator(context: context(for: request.from)).decide(request.senderRequest)
+    func decide(_ request: FleetRequest) -> FleetDecision {
+        let senderContext = context(for: request.from)
+        let sender = IntuneEvaluator(context: senderContext).decide(request.senderRequest)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
         var receiverApp = sender.outcome == .deny ? nil : sender.target
         if request.channel == .paste, delivers { receiverApp = request.target }
         // A paste has a receiving side under Intune: the receiving app's own clipboard level decides what may be
         // pasted into it (rule 9, `Rules/intune/paste-and-keyboards.md`).
         guard request.channel.hasReceiverPart || request.channel == .paste, delivers, let receiving = receiverApp, isManaged(receiving) else {
-            return IntuneFleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp)
+            return FleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp,
+                                 senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
         }
         let receiverRequest = try! ShareRequest(channel: request.channel == .paste ? .paste : .openFrom, source: request.from)
-        let receiver = IntuneEvaluator(context: context(for: receiving)).decide(receiverRequest)
+        let receiverContext = context(for: receiving)
+        let receiver = IntuneEvaluator(context: receiverContext).decide(receiverRequest)
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
-        return IntuneFleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving)
+        return FleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving,
+                             senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: receiverContext.policy, file: fleet.file))
     }
 }
 
@@ -183,22 +187,6 @@ public struct IntuneDeviceProfile: Sendable, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-}
-
-/// The end-to-end answer for one request on one device under Intune.
-public struct IntuneFleetDecision: Sendable {
-    /// The device profile's name.
-    public let device: String
-    /// The request.
-    public let request: FleetRequest
-    /// The end-to-end outcome: the sender's, unless the receiver refuses.
-    public let outcome: Outcome
-    /// The sender's Intune decision.
-    public let sender: Decision
-    /// The receiver's "Receive data from other apps" decision, when it decides.
-    public let receiver: Decision?
-    /// The app that receives what the sender lets go, when known.
-    public let receiverApp: BundleID?
 }
 
 /// The Intune devices file (`--devices FILE`):
@@ -324,27 +312,6 @@ extension IntuneFleet {
     }
 }
 
-/// One step of a path under Intune: a request that delivers readable content to the next node.
-public struct IntuneHop: Sendable {
-    /// Where the content is.
-    public let from: FleetNode
-    /// Where the request delivers it.
-    public let to: FleetNode
-    /// The request and its end-to-end decision.
-    public let decision: IntuneFleetDecision
-
-    /// The rules that let the content go: the sender's, then the receiver's when it decides.
-    public var rules: [RuleID] { [decision.sender.rule] + (decision.receiver.map { [$0.rule] } ?? []) }
-}
-
-/// The shortest chain of hops from the starting app to one node, under Intune.
-public struct IntunePath: Sendable {
-    /// The node reached.
-    public let to: FleetNode
-    /// The hops, first to last.
-    public let hops: [IntuneHop]
-}
-
 extension IntuneFleet {
     /// The nodes content can reach on a device: its installed apps, native Mail, and "any other app".
     public func nodes(on device: IntuneDeviceProfile) -> [FleetNode] {
@@ -367,49 +334,68 @@ extension IntuneFleet {
     /// so each path is a shortest one; at most `maxHops` hops when given.
     /// - Complexity: O(nodes² × channels) end-to-end decisions.
     /// - Throws: ``FleetError`` for an unknown device.
-    public func paths(device name: String, from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [IntunePath] {
-        let index = try index(device: name)
-        let device = index.device
-        let nodes = nodes(on: device)
-        func id(_ node: FleetNode) -> BundleID {
+    public func paths(device name: String, from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [FleetPath] {
+        let graph = IntuneGraph(try index(device: name))
+        let reach = try FleetSearch.reach(graph, from: isInstalled(app, on: graph.index.device) ? graph.position(of: app) : nil, app: app, maxHops: maxHops)
+        return try FleetSearch.paths(reach, on: graph)
+    }
+}
+
+/// An Intune device's graph: an edge X → Y when one of X's candidate requests to Y delivers readable
+/// content there, every request decided (the devices files are small).
+final class IntuneGraph: FleetEdges {
+    let index: IntuneDeviceIndex
+    let nodes: [FleetNode]
+    let ids: [BundleID]
+
+    init(_ index: IntuneDeviceIndex) {
+        self.index = index
+        nodes = index.fleet.nodes(on: index.device)
+        ids = nodes.map { node in
             if case .app(let id) = node { return id }
             return CrossVendorDiff.anyOtherApp
         }
-        var reached: [(node: FleetNode, hops: [IntuneHop])] = []
-        var frontier: [(node: FleetNode, hops: [IntuneHop])] = [(.app(app), [])]
-        var seen: [FleetNode] = [.app(app)]
-        while !frontier.isEmpty {
-            var next: [(node: FleetNode, hops: [IntuneHop])] = []
-            for (node, hops) in frontier {
-                if let maxHops, hops.count >= maxHops { continue }
-                for receiver in nodes where !seen.contains(receiver) {
-                    var requests: [FleetRequest] = []
-                    for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
-                        if let request = try? FleetRequest(from: id(node), channel: channel, target: id(receiver), document: channel == .paste ? nil : "report.pdf") {
-                            requests.append(request)
-                        }
-                    }
-                    if case .app(let receiving) = receiver {
-                        for (scheme, handler) in device.schemeHandlers where IntuneBundleID.same(handler, receiving) && !ExactText.isOne(scheme, of: ["http", "https"]) {
-                            if let url = try? ShareURL(scheme == "mailto" ? "mailto:someone@example.com" : "\(scheme)://report.pdf"),
-                               let request = try? FleetRequest(from: id(node), channel: .openURL, url: url) { requests.append(request) }
-                        }
-                        if receiving.isNativeMail, let request = try? FleetRequest(from: id(node), channel: .mailCompose) { requests.append(request) }
-                    }
-                    for request in requests {
-                        let decision = index.decide(request)
-                        guard decision.outcome == .allow || decision.outcome == .redirect,
-                              let to = decision.receiverApp, IntuneBundleID.same(to, id(receiver)) else { continue }
-                        let path = hops + [IntuneHop(from: node, to: receiver, decision: decision)]
-                        seen.append(receiver)
-                        reached.append((receiver, path))
-                        next.append((receiver, path))
-                        break
-                    }
-                }
+    }
+
+    /// The node of `app` (bundle IDs compared as Intune compares them), if any.
+    func position(of app: BundleID) -> Int? {
+        ids.firstIndex { $0 == app } ?? ids.firstIndex { IntuneBundleID.same($0, app) }
+    }
+
+    /// X's candidate requests to Y, in the order tried: the targeted channels, `open-url` on each
+    /// scheme Y handles, `mail-compose` when Y is native Mail.
+    func requests(from x: Int, to y: Int) -> [FleetRequest] {
+        var requests: [FleetRequest] = []
+        for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
+            if let request = try? FleetRequest(from: ids[x], channel: channel, target: ids[y], document: channel == .paste ? nil : "report.pdf") {
+                requests.append(request)
             }
-            frontier = next
         }
-        return reached.map { IntunePath(to: $0.node, hops: $0.hops) }
+        if case .app(let receiving) = nodes[y] {
+            for (scheme, handler) in index.device.schemeHandlers where IntuneBundleID.same(handler, receiving) && !ExactText.isOne(scheme, of: ["http", "https"]) {
+                if let url = try? ShareURL(scheme == "mailto" ? "mailto:someone@example.com" : "\(scheme)://report.pdf"),
+                   let request = try? FleetRequest(from: ids[x], channel: .openURL, url: url) { requests.append(request) }
+            }
+            if receiving.isNativeMail, let request = try? FleetRequest(from: ids[x], channel: .mailCompose) { requests.append(request) }
+        }
+        return requests
+    }
+
+    func hop(from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
+        for request in requests(from: x, to: y) {
+            let decision = index.decide(request)
+            guard decision.outcome == .allow || decision.outcome == .redirect, let to = decision.receiverApp, IntuneBundleID.same(to, ids[y]) else { continue }
+            return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
+        }
+        return nil
+    }
+
+    func row(_ x: Int, among candidates: NodeSet) throws(FleetError) -> NodeSet {
+        var result = NodeSet(count: nodes.count)
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        try candidates.forEach { (y) throws(FleetError) in
+            if y != x, try hop(from: x, to: y) != nil { result.insert(y) }
+        }
+        return result
     }
 }

@@ -99,7 +99,9 @@ public enum IntuneGraphJSON {
             if byte == 0x0A { line += 1; column = 1 } else if byte == 0x20 || byte == 0x09 || byte == 0x0D { column += 1 } else { break }
         }
         do throws(FormatError) {
-            return try read(value, at: JSONPosition(line: line, column: column))
+            var policies = try read(value, at: JSONPosition(line: line, column: column))
+            for index in policies.indices { policies[index].sources.file = file }
+            return policies
         } catch {
             throw error.inFile(file)
         }
@@ -151,6 +153,7 @@ public enum IntuneGraphJSON {
         }
         let known = dataTransferProperties + ignoredProperties.map(\.name)
         var policy = IntunePolicy(displayName: "")
+        policy.sources = SettingSources(object: cursor)
         var sawName = false
         var sawApps = false
         for member in object.members {
@@ -171,6 +174,7 @@ public enum IntuneGraphJSON {
                                   at: member.keyPosition)
             }
             if case .null = member.value { continue }
+            policy.sources.keys[key] = ValueSource(field)
             switch key {
             case "displayName": policy.displayName = try field.string(); sawName = true
             case "id": policy.id = try field.string()

@@ -52,6 +52,8 @@ public struct IntunePolicy: Sendable, Hashable {
     public var appGroupType: String?
     /// The targeted apps: `apps[].mobileAppIdentifier.bundleId`, as Intune stores them.
     public var apps: [BundleID] = []
+    /// Where the policy and each of its properties were read (not part of its value).
+    var sources = SettingSources()
 
     /// A policy with every setting at its documented default, targeting no app.
     public init(displayName: String) { self.displayName = displayName }

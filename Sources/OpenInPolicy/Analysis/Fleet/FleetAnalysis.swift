@@ -1,0 +1,309 @@
+/// Which vendor's policies a fleet holds.
+public enum FleetVendor: String, Sendable, Hashable, CustomStringConvertible {
+    /// An AppConnect fleet file (``Fleet``).
+    case appConnect = "AppConnect"
+    /// Intune app protection policies with a devices file (``IntuneFleet``).
+    case intune = "Intune"
+
+    public var description: String { rawValue }
+}
+
+/// One fleet of either vendor, as the fleet analyses see it: per device, its nodes, its zone of
+/// trust (who is outside), and end-to-end decisions with the settings behind them
+/// (``AnalyzedDevice``). Paths, the matrix and reachability are written once on it.
+///
+/// ```swift
+/// let analysis = FleetAnalysis(try FleetJSON.read(bytes, file: "acme.json"))
+/// for device in try analysis.devices() {
+///     for path in try device.paths(from: try BundleID("com.acme.hr")) where device.isOutside(path.to) {
+///         print(path.to, path.hops.flatMap(\.settings).map(\.key))
+///     }
+/// }
+/// ```
+public struct FleetAnalysis: Sendable {
+    enum Source: Sendable {
+        case appConnect(Fleet)
+        case intune(IntuneFleet)
+    }
+
+    let source: Source
+    /// The fleet file (AppConnect) or the policies' file or folder (Intune), when known.
+    public let file: String?
+    /// The Intune devices file, when known.
+    public let devicesFile: String?
+
+    /// An AppConnect fleet.
+    public init(_ fleet: Fleet) {
+        source = .appConnect(fleet)
+        file = fleet.file
+        devicesFile = nil
+    }
+
+    /// Intune app protection policies, with the devices file they were read with.
+    public init(_ fleet: IntuneFleet, devicesFile: String? = nil) {
+        source = .intune(fleet)
+        file = fleet.file
+        self.devicesFile = devicesFile
+    }
+
+    /// The vendor.
+    public var vendor: FleetVendor {
+        switch source {
+        case .appConnect: .appConnect
+        case .intune: .intune
+        }
+    }
+
+    /// The AppConnect fleet, when it is one.
+    public var appConnect: Fleet? { if case .appConnect(let fleet) = source { fleet } else { nil } }
+    /// The Intune fleet, when it is one.
+    public var intune: IntuneFleet? { if case .intune(let fleet) = source { fleet } else { nil } }
+
+    /// The device profiles' names, in file order.
+    public var deviceNames: [String] {
+        switch source {
+        case .appConnect(let fleet): fleet.devices.map(\.name)
+        case .intune(let fleet): fleet.devices.map(\.name)
+        }
+    }
+
+    /// The device profile named exactly `name`, resolved.
+    /// - Throws: ``FleetError`` for an unknown name (with "Did you mean"), or a fleet that cannot
+    ///   resolve the device (two container policies for one app on it).
+    public func device(named name: String) throws(FleetError) -> AnalyzedDevice {
+        switch source {
+        case .appConnect(let fleet): AnalyzedDevice(.appConnect(try fleet.device(named: name)), analysis: self)
+        case .intune(let fleet): AnalyzedDevice(.intune(try fleet.index(device: name)), analysis: self)
+        }
+    }
+
+    /// The device named `name`, or every device profile when `name` is `nil`.
+    /// - Throws: ``FleetError`` as ``device(named:)``, or when the fleet has no device profile.
+    public func devices(named name: String? = nil) throws(FleetError) -> [AnalyzedDevice] {
+        if let name { return [try device(named: name)] }
+        if deviceNames.isEmpty {
+            switch vendor {
+            case .appConnect: throw FleetError("the fleet has no device profile: add one under devices", file: file)
+            case .intune: throw FleetError("the Intune devices file has no device profile: add one under devices")
+            }
+        }
+        var devices: [AnalyzedDevice] = []
+        for name in deviceNames { devices.append(try device(named: name)) }
+        return devices
+    }
+}
+
+/// One device of a ``FleetAnalysis``: its nodes, its zone of trust, end-to-end decisions with
+/// their settings, and the paths documents take.
+public struct AnalyzedDevice: Sendable {
+    enum Vendor: Sendable {
+        case appConnect(FleetDevice)
+        case intune(IntuneDeviceIndex)
+    }
+
+    let vendorDevice: Vendor
+    /// The fleet it belongs to.
+    public let analysis: FleetAnalysis
+
+    init(_ vendorDevice: Vendor, analysis: FleetAnalysis) {
+        self.vendorDevice = vendorDevice
+        self.analysis = analysis
+    }
+
+    /// The device profile's name.
+    public var name: String {
+        switch vendorDevice {
+        case .appConnect(let device): device.name
+        case .intune(let index): index.device.name
+        }
+    }
+
+    /// The AppConnect device, when the fleet is an AppConnect fleet.
+    public var appConnect: FleetDevice? { if case .appConnect(let device) = vendorDevice { device } else { nil } }
+
+    /// The nodes documents can reach: the installed apps (as the profile lists them), native Mail
+    /// (when the profile does not list it), and "any other app".
+    public var nodes: [FleetNode] {
+        switch vendorDevice {
+        case .appConnect(let device): device.nodes
+        case .intune(let index): index.fleet.nodes(on: index.device)
+        }
+    }
+
+    /// The apps inside the zone of trust, in the profile's order: AppConnect, the authorized AppConnect
+    /// apps installed; Intune, the policy-managed apps installed.
+    public var zone: [BundleID] {
+        switch vendorDevice {
+        case .appConnect(let device): device.profile.installed.filter(device.appConnectApps.contains)
+        case .intune(let index): index.managed
+        }
+    }
+
+    /// What the zone of trust is on this device and what outside means, as one sentence:
+    /// `the authorized AppConnect apps on employee-iphone (4); outside: every other app, native Mail and any app the fleet does not list`.
+    public var zoneDescription: String {
+        switch vendorDevice {
+        case .appConnect:
+            "the authorized AppConnect apps on \(name) (\(zone.count)); outside: every other app, native Mail and any app the fleet does not list"
+        case .intune:
+            "the policy-managed apps on \(name) (\(zone.count)); outside: every other app, native Mail and any app no policy targets"
+        }
+    }
+
+    /// Whether `node` is outside the zone of trust (native Mail and "any other app" always are).
+    public func isOutside(_ node: FleetNode) -> Bool {
+        switch vendorDevice {
+        case .appConnect(let device): return device.isOutside(node)
+        case .intune(let index):
+            guard case .app(let id) = node else { return true }
+            return !index.isManaged(id)
+        }
+    }
+
+    /// Whether `app` is installed on the device.
+    public func isInstalled(_ app: BundleID) -> Bool {
+        switch vendorDevice {
+        case .appConnect(let device): device.isInstalled(app)
+        case .intune(let index): index.fleet.isInstalled(app, on: index.device)
+        }
+    }
+
+    /// The apps `paths` starts from for every app: AppConnect, each fleet app installed on the device,
+    /// in file order; Intune, each policy-managed app installed, in the profile's order.
+    public var startingApps: [BundleID] {
+        switch vendorDevice {
+        case .appConnect(let device): device.fleet.apps.map(\.bundleID).filter(device.isInstalled)
+        case .intune(let index): index.managed
+        }
+    }
+
+    /// Decides `request` end to end on this device, with the settings behind it (``FleetDecision/settings``).
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs (AppConnect).
+    public func decide(_ request: FleetRequest) throws(FleetError) -> FleetDecision {
+        switch vendorDevice {
+        case .appConnect(let device): try device.decide(request)
+        case .intune(let index): index.decide(request)
+        }
+    }
+
+    /// The device's graph, for the searches.
+    func graph() -> any FleetEdges {
+        switch vendorDevice {
+        case .appConnect(let device): FleetGraph(device)
+        case .intune(let index): IntuneGraph(index)
+        }
+    }
+
+    /// Which nodes `app`'s documents reach, and how far (an app not installed reaches nothing).
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    public func reach(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> FleetReach {
+        switch vendorDevice {
+        case .appConnect(let device):
+            return try device.reach(from: app, maxHops: maxHops)
+        case .intune(let index):
+            let graph = IntuneGraph(index)
+            return try FleetSearch.reach(graph, from: isInstalled(app) ? graph.position(of: app) : nil, app: app, maxHops: maxHops)
+        }
+    }
+
+    /// Every starting app's search (``startingApps``), over one graph of the device.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    public func reachAll(maxHops: Int? = nil) throws(FleetError) -> [FleetReach] {
+        switch vendorDevice {
+        case .appConnect(let device):
+            return try device.reachAll(maxHops: maxHops)
+        case .intune(let index):
+            let graph = IntuneGraph(index)
+            return try FleetSearch.reachAll(graph, starts: startingApps.compactMap { app in graph.position(of: app).map { ($0, app) } }, maxHops: maxHops)
+        }
+    }
+
+    /// The shortest chains of a search's result, with every hop decided and each destination's direct deliverers.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
+        switch vendorDevice {
+        case .appConnect(let device): return try device.paths(reach)
+        case .intune(let index): return try FleetSearch.paths(reach, on: reach.graph ?? IntuneGraph(index))
+        }
+    }
+
+    /// Where `app`'s documents can end up: for each node reachable in at most `maxHops` hops, the
+    /// shortest chain (each hop decided, with its settings) and the apps that deliver to it directly.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    public func paths(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [FleetPath] {
+        try paths(try reach(from: app, maxHops: maxHops))
+    }
+
+    /// The device's end-to-end outcomes at a glance (senders × receivers × channels).
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    public func matrix() throws(FleetError) -> FleetMatrix {
+        switch vendorDevice {
+        case .appConnect(let device): try device.matrix()
+        case .intune(let index): try index.fleet.matrix(device: index.device.name)
+        }
+    }
+
+    /// The counts of a set of paths from one app: the nodes reached, those outside, and the paths
+    /// into `target` (every outside node when `nil`).
+    public func summary(of paths: [FleetPath], to target: BundleID? = nil) -> FleetPathSummary {
+        var outside = 0, gated = 0
+        for path in paths {
+            if isOutside(path.to) { outside += 1 }
+            if let target { if path.to == .app(target) { gated += 1 } } else if isOutside(path.to) { gated += 1 }
+        }
+        return FleetPathSummary(reachable: paths.count, outside: outside, paths: gated)
+    }
+
+    /// The `openin-check fleet eval` arguments that decide `hop` alone on this device (with the same
+    /// `--fleet` and `--devices` files): it prints the hop's outcome, `allow` (or `redirect`, for a
+    /// `mailto:` that goes to Email+).
+    public func reproduce(_ hop: FleetHop) -> [String] {
+        var arguments = ["openin-check", "fleet", "eval", "--fleet", analysis.file ?? "FLEET"]
+        if analysis.vendor == .intune { arguments += ["--devices", analysis.devicesFile ?? "DEVICES"] }
+        let request = hop.decision.request
+        arguments += ["--device", name, "--from", request.from.rawValue, "--channel", request.channel.rawValue]
+        if let target = request.target { arguments += ["--target", target.rawValue] }
+        if let url = request.url { arguments += ["--url", url.rawValue] }
+        return arguments
+    }
+
+    /// ``reproduce(_:)`` as one shell command line, each argument quoted when it needs it.
+    public func reproduceCommand(_ hop: FleetHop) -> String {
+        reproduce(hop).map(ShellQuoting.quoted).joined(separator: " ")
+    }
+}
+
+/// The counts a `paths` answer leads with, for one device and starting app.
+public struct FleetPathSummary: Sendable, Hashable {
+    /// The nodes reached.
+    public let reachable: Int
+    /// The nodes reached that are outside the zone of trust.
+    public let outside: Int
+    /// The paths into the set asked about (`--to`; every outside node by default).
+    public let paths: Int
+}
+
+/// Quoting for a POSIX shell.
+enum ShellQuoting {
+    /// `text` as one shell word: as is when it holds only characters no shell treats specially,
+    /// otherwise in single quotes (a single quote written `'\''`).
+    static func quoted(_ text: String) -> String {
+        let safe = text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "%"),
+                    UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "=")].contains(byte)
+        }
+        if safe, !text.isEmpty { return text }
+        return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}
+
+extension FleetAnalysis {
+    /// The fleet's lint findings (AppConnect: FL001–FL008; Intune: IN001–IN005) and every check that could make them.
+    public func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
+        switch source {
+        case .appConnect(let fleet): (FleetLint.findings(fleet), FleetLint.checks)
+        case .intune(let fleet): (IntuneLint.findings(fleet), IntuneLint.checks)
+        }
+    }
+}

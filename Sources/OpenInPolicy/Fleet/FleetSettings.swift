@@ -1,0 +1,145 @@
+/// The settings behind an AppConnect fleet's end-to-end decision (``FleetDecision/settings``): for
+/// each side, the policy value the deciding rule reads, found through the effective policy's
+/// provenance (container policy over global policy, control by control; the app configuration).
+enum FleetSettings {
+    static func appConnect(_ decision: FleetDecision, sender: EffectivePolicy) -> [FleetSetting] {
+        var settings = senderSettings(decision, sender)
+        if let receiver = decision.receiver, let policy = decision.receiverPolicy {
+            settings += controlSettings(.openFrom, of: policy, side: .receiver, listing: receiver.rule.rawValue.hasSuffix(".listed-source") ? [decision.request.from] : [])
+        }
+        return settings
+    }
+
+    /// The sender's settings, by the rule that decided its part.
+    static func senderSettings(_ decision: FleetDecision, _ policy: EffectivePolicy) -> [FleetSetting] {
+        let rule = decision.sender.rule.rawValue
+        switch policy.source(of: .openIn) {
+        case .notManaged: return [unmanaged(policy, side: .sender)]
+        case .retired: return [retired(policy, side: .sender)]
+        default: break
+        }
+        if rule == "enforcement-disabled.allow" { return config(AppConfig.disableOpenInEnforcementKey, of: policy, side: .sender).map { [$0] } ?? [] }
+        if rule == "mailto.scheme-blocking-disabled" {
+            if policy.policy.config.disablesSchemeBlocking, let setting = config(AppConfig.disableSchemeBlockingKey, of: policy, side: .sender) { return [setting] }
+            return [infoPlist(policy, side: .sender)]
+        }
+        switch decision.request.channel {
+        case .dragAndDrop: return controlSettings(.dragAndDrop, of: policy, side: .sender)
+        case .paste: return controlSettings(.pasteboard, of: policy, side: .sender)
+        case .keyboard:
+            if policy.policy.config.allowsCustomKeyboards != nil, let setting = config(AppConfig.allowCustomKeyboardsKey, of: policy, side: .sender) { return [setting] }
+            return []
+        default: break
+        }
+        var listing: [BundleID] = []
+        if rule.hasSuffix(".listed-target") || rule.hasSuffix(".listed-handler"), let to = decision.receiverApp {
+            listing = to.isNativeMail ? [.mailActivity, .mobileMail] : [to]
+        } else if rule == "mailto.mail-allowed" || rule == "mail-view.mail-allowed" {
+            listing = [.mailActivity, .mobileMail]
+        }
+        var settings = controlSettings(.openIn, of: policy, side: .sender, listing: listing)
+        if rule == "mailto.email-plus-redirect", let setting = emailPlus(policy, target: decision.receiverApp) { settings.insert(setting, at: 0) }
+        return settings
+    }
+
+    /// The setting of `control` for `policy`'s app, and the entries for `listing` in its whitelist
+    /// when the control lists apps explicitly.
+    static func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side, listing: [BundleID] = []) -> [FleetSetting] {
+        guard let origin = policy.origin else { return [] }
+        let key = control.rawValue
+        let listKey = control == .openIn ? "openInWhitelist" : "openFromWhitelist"
+        let controls: PolicyControls
+        let name: String, via: String
+        switch policy.source(of: control) {
+        case .containerPolicy(let policyName, let label):
+            guard let container = origin.container else { return [] }
+            controls = container.controls
+            (name, via) = (policyName, "container policy by label \(label)")
+        case .globalPolicy:
+            controls = origin.global.controls
+            name = "global policy"
+            if case .containerPolicy(let container, _) = policy.authorization {
+                via = "global default (container policy \(JSONWriter.quoted(container)) sets no \(key))"
+            } else {
+                via = "global default"
+            }
+        case .notManaged: return [unmanaged(policy, side: side)]
+        case .retired: return [retired(policy, side: side)]
+        case .notSet, .appConfiguration: return []
+        }
+        let source = controls.sources.keys[key]
+        var settings = [FleetSetting(side: side, app: policy.app, policy: name, via: via, key: source?.path ?? "\(controls.sources.path.isEmpty ? "global" : controls.sources.path).\(key)",
+                                     value: source?.text ?? value(of: control, in: controls), file: origin.file, line: source?.line ?? controls.sources.line)]
+        let explicit: Bool = switch control {
+        case .openIn: controls.openIn == .status(.whitelist)
+        case .openFrom: controls.openFrom?.setting == .status(.whitelist)
+        default: false
+        }
+        if explicit {
+            for id in listing {
+                guard let entry = controls.sources.entries[listKey]?[id] else { continue }
+                settings.append(FleetSetting(side: side, app: policy.app, policy: name, via: via, key: entry.path, value: entry.text, file: origin.file, line: entry.line))
+            }
+        }
+        return settings
+    }
+
+    /// The value of `control` as a policy file writes it, for controls made in code (no source).
+    static func value(of control: FleetControl, in controls: PolicyControls) -> String {
+        switch control {
+        case .openIn:
+            switch controls.openIn {
+            case .allAppConnectApps?: "appconnect"
+            case .status(let status)?: "\(status)"
+            case nil: "not set"
+            }
+        case .openFrom: controls.openFrom.map { $0.setting == .allAppConnectApps ? "appconnect" : "\($0.status)" } ?? "not set"
+        case .pasteboard: controls.pasteboard.map { "\($0)" } ?? "not set"
+        case .print: controls.print.map { "\($0)" } ?? "not set"
+        case .dragAndDrop: controls.dragAndDrop.map { "\($0)" } ?? "not set"
+        }
+    }
+
+    /// The app configuration key `key` of `policy`'s app, when a configuration applies.
+    static func config(_ key: String, of policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting? {
+        guard let origin = policy.origin, let configuration = origin.configuration, case .appConfiguration(let name, let label)? = policy.configSource else { return nil }
+        let source = configuration.sources.config[ExactKey(key)]
+        return FleetSetting(side: side, app: policy.app, policy: name, via: "app configuration by label \(label)",
+                            key: source?.path ?? "appConfigurations.config.\(key)", value: source?.text ?? configuration.config[key] ?? "",
+                            file: origin.file, line: source?.line ?? configuration.line)
+    }
+
+    /// The app's own Info.plist override of scheme blocking.
+    static func infoPlist(_ policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting {
+        let source = policy.origin?.app?.sources.keys["infoPlist"]
+        return FleetSetting(side: side, app: policy.app, policy: "the app's Info.plist", via: "the app itself",
+                            key: (source?.path ?? "apps.infoPlist") + ".MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING", value: "true",
+                            file: policy.origin?.file, line: source?.line)
+    }
+
+    /// Email+ installed on the device, where a `mailto:` the policy does not let through is redirected.
+    static func emailPlus(_ policy: EffectivePolicy, target: BundleID?) -> FleetSetting? {
+        guard let origin = policy.origin, let profile = origin.profile, let target else { return nil }
+        let source = profile.sources.entries["installed"]?[target]
+        return FleetSetting(side: .sender, app: policy.app, policy: "device profile \(JSONWriter.quoted(profile.name))", via: "device facts (Email+ installed)",
+                            key: source?.path ?? "devices.\(profile.name).installed", value: source?.text ?? target.rawValue, file: origin.file, line: source?.line ?? profile.sources.line)
+    }
+
+    /// An app AppConnect does not manage: what says so.
+    static func unmanaged(_ policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting {
+        if let app = policy.origin?.app {
+            let source = app.sources.keys["appconnect"]
+            return FleetSetting(side: side, app: policy.app, policy: "none (not an AppConnect app)", via: "not an AppConnect app",
+                                key: source?.path ?? "apps.appconnect", value: source?.text ?? "false", file: policy.origin?.file, line: source?.line ?? app.sources.line)
+        }
+        return FleetSetting(side: side, app: policy.app, policy: "none (not in the fleet)", via: "not listed in the fleet's apps", key: "apps", value: "(not listed)",
+                            file: policy.origin?.file, line: nil)
+    }
+
+    /// A retired app: every control at the retired default.
+    static func retired(_ policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting {
+        let source = policy.origin?.global.controls.sources.keys["authorizeAppsWithoutContainerPolicy"]
+        return FleetSetting(side: side, app: policy.app, policy: "none (retired)", via: "\(policy.authorization)", key: source?.path ?? "global.authorizeAppsWithoutContainerPolicy",
+                            value: source?.text ?? "false", file: policy.origin?.file, line: source?.line)
+    }
+}

@@ -1,0 +1,60 @@
+/// Where one value of a policy file was read: its key path, its line and the value as written.
+struct ValueSource: Sendable {
+    /// The key path from the file's root (`containerPolicies[2].openInPolicy`).
+    let path: String
+    /// The 1-based line of the value, when read from text.
+    let line: Int?
+    /// The value as the file writes it (a string's text; `true`, `false` or a number otherwise).
+    let text: String
+
+    init(path: String, line: Int?, text: String) {
+        self.path = path
+        self.line = line
+        self.text = text
+    }
+
+    /// The source of the value under `cursor`.
+    init(_ cursor: JSONCursor) {
+        let text: String
+        switch cursor.value {
+        case .string(let string): text = string
+        case .bool(let value): text = value ? "true" : "false"
+        default: text = JSONWriter.compact(cursor.value)
+        }
+        self.init(path: cursor.path, line: cursor.position?.line, text: text)
+    }
+}
+
+/// Where the values of one policy object were read: the object's own place, each key's value, each
+/// app-configuration key's and each list entry's. Provenance is not part of a policy's value: two
+/// objects that differ only in where they were read are equal (a translated policy equals the one read).
+struct SettingSources: Sendable, Hashable {
+    /// The file the object was read from, when the reader knows it per object (an Intune export folder).
+    var file: String?
+    /// The object's key path (`containerPolicies[2]`, `global`).
+    var path = ""
+    /// The object's first line.
+    var line: Int?
+    /// Each key's value, by key name (the reader's own keys: `openInPolicy`, `allowedOutboundDataTransferDestinations`).
+    var keys: [String: ValueSource] = [:]
+    /// Each entry of a bundle-ID list, by list key and then bundle ID (`openInWhitelist` → `com.acme.viewer`).
+    var entries: [String: [BundleID: ValueSource]] = [:]
+    /// Each app-configuration key, byte for byte.
+    var config: [ExactKey: ValueSource] = [:]
+
+    init() {}
+
+    /// Sources starting at the object under `cursor`.
+    init(object cursor: JSONCursor) {
+        path = cursor.path
+        line = cursor.position?.line
+    }
+
+    /// Records every member of `fields` in ``keys``.
+    mutating func record(_ fields: JSONFields) {
+        for (key, cursor) in fields.fields { keys[key] = ValueSource(cursor) }
+    }
+
+    static func == (lhs: SettingSources, rhs: SettingSources) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
+}
