@@ -285,10 +285,10 @@ struct FleetCommand: Command {
                                                   device: device, format: format, rows: rows, console: console)
             }
             return try FleetOutput.diff(old: try Self.load(old), new: try Self.load(new), device: device, format: format, console: console)
-        case .fixes(let from, let to, let format):
+        }
+        if case .fixes(let from, let to, let format) = subverb {
+            // The fixes re-read the file as written (their patches are against it), so they load it themselves.
             return try FleetFixesOutput.run(fleetPath, devices: devicesPath, scope: FixScope(device: device, from: from, to: to), format: format, console: console)
-        case .report(let title):
-            return try FleetReportOutput.run(fleetPath, devices: devicesPath, title: title, console: console)
         }
         // One fleet, of either vendor, loaded once; every subverb below runs on it.
         let analysis = try VendorFiles.analysis(fleetPath, devices: devicesPath, console: console)
@@ -309,8 +309,10 @@ struct FleetCommand: Command {
         case .lint(let format):
             let lint = analysis.lint()
             return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
-        case .diff:
-            preconditionFailure("diff is handled above")
+        case .report(let title):
+            return try FleetReportOutput.run(analysis, path: fleetPath, devices: devicesPath, title: title, console: console)
+        case .diff, .fixes:
+            preconditionFailure("diff and fixes are handled above")
         }
     }
 }

@@ -21,6 +21,8 @@ enum FleetReportOutput {
         let channel: String
         let url: String?
         let rules: [String]
+        let settings: [String]
+        let reproduce: String
     }
 
     /// One path to outside.
@@ -36,89 +38,55 @@ enum FleetReportOutput {
         let zone: String
         let inside: Int
         var paths: [Path] = []
-        var reachable = 0
         var outside: Set<String> = []
         var matrix: FleetMatrix?
     }
 
-    static func hops<P: PrintedPath>(_ path: P) -> [Hop] {
-        path.hops.map { hop in
-            Hop(from: hop.from.description, to: hop.to.description, channel: hop.request.channel.rawValue, url: hop.request.url?.rawValue,
-                rules: [hop.senderRule.rawValue] + (hop.receiverRule.map { [$0.rawValue] } ?? []))
-        }
-    }
-
-    static func run(_ path: String, devices devicesPath: String?, title: String?, console: Console) throws(CLIError) -> ExitStatus {
+    static func run(_ analysis: FleetAnalysis, path: String, devices devicesPath: String?, title: String?, console: Console) throws(CLIError) -> ExitStatus {
         var devices: [Device] = []
         var records: [String] = []
         var recordBytes = 0
         var omittedRecords = 0
-        var findings: [FleetFinding] = []
-        let lintFile: String
-        func keep(_ record: String) {
-            if recordBytes + record.utf8.count > maxDataBytes {
-                omittedRecords += 1
-                return
-            }
-            recordBytes += record.utf8.count
-            records.append(record)
-        }
-        switch try VendorFiles.load(path, devices: devicesPath, console: console) {
-        case .appConnect(let fleet):
-            findings = FleetLint.findings(fleet)
-            lintFile = fleet.file ?? path
-            for device in try FleetCommand.devices(fleet, named: nil) {
-                var entry = Device(name: device.name, zone: "the authorized AppConnect apps on \(device.name)",
-                                   inside: device.appConnectApps.count)
-                do throws(FleetError) {
-                    for reach in try device.reachAll() where !device.isOutside(.app(reach.from)) {
-                        let all = try device.paths(reach)
-                        let shown = all.filter { device.isOutside($0.to) }
-                        entry.reachable += all.count
-                        keep(PathsWriter.record(device: device.name, app: reach.from, installed: true, shown, first: records.isEmpty, isOutside: device.isOutside))
-                        for path in shown {
-                            entry.outside.insert(path.to.description)
-                            entry.paths.append(Path(from: reach.from.rawValue, to: path.to.description, hops: hops(path)))
-                        }
+        let lint = analysis.lint()
+        let analyzed: [AnalyzedDevice]
+        do throws(FleetError) { analyzed = try analysis.devices() } catch { throw FleetOutput.fail(error) }
+        for device in analyzed {
+            var entry = Device(name: device.name, zone: device.zoneDescription, inside: device.zone.count)
+            do throws(FleetError) {
+                for reach in try device.reachAll() where !device.isOutside(.app(reach.from)) {
+                    let all = try device.paths(reach)
+                    let shown = all.filter { device.isOutside($0.to) }
+                    let record = PathsWriter.record(device, app: reach.from, installed: true, shown, summary: device.summary(of: all), first: records.isEmpty)
+                    if recordBytes + record.utf8.count > maxDataBytes {
+                        omittedRecords += 1
+                    } else {
+                        recordBytes += record.utf8.count
+                        records.append(record)
                     }
-                    if fleet.apps.count <= maxMatrixApps { entry.matrix = try device.matrix() }
-                } catch {
-                    throw FleetOutput.fail(error)
-                }
-                devices.append(entry)
-            }
-        case .intune(let fleet):
-            findings = IntuneLint.findings(fleet)
-            lintFile = path
-            for name in fleet.devices.map(\.name) {
-                do throws(FleetError) {
-                    let profile = try fleet.device(named: name)
-                    let managed = fleet.managedApps(on: profile)
-                    var entry = Device(name: name, zone: "the policy-managed apps on \(name)", inside: managed.count)
-                    for app in managed {
-                        let all = try fleet.paths(device: name, from: app)
-                        let shown = all.filter { fleet.isOutside($0.to, on: profile) }
-                        entry.reachable += all.count
-                        keep(PathsWriter.record(device: name, app: app, installed: true, shown, first: records.isEmpty) { fleet.isOutside($0, on: profile) })
-                        for path in shown {
-                            entry.outside.insert(path.to.description)
-                            entry.paths.append(Path(from: app.rawValue, to: path.to.description, hops: hops(path)))
+                    for path in shown {
+                        entry.outside.insert(path.to.description)
+                        let hops = path.hops.map { hop in
+                            Hop(from: hop.from.description, to: hop.to.description, channel: hop.channel.rawValue, url: hop.request.url?.rawValue,
+                                rules: hop.rules.map(\.rawValue),
+                                settings: hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
+                                reproduce: device.reproduceCommand(hop))
                         }
+                        entry.paths.append(Path(from: reach.from.rawValue, to: path.to.description, hops: hops))
                     }
-                    if fleet.apps.count + managed.count <= maxMatrixApps { entry.matrix = try fleet.matrix(device: name) }
-                    devices.append(entry)
-                } catch {
-                    throw FleetOutput.fail(error)
                 }
+                if device.nodes.count <= maxMatrixApps { entry.matrix = try device.matrix() }
+            } catch {
+                throw FleetOutput.fail(error)
             }
+            devices.append(entry)
         }
         let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(path, devices: devicesPath, scope: FixScope(), console: console))
         let pathsJSON = records.isEmpty ? "[]" : records.joined() + "\n]"
         var data = "{\"paths\": " + pathsJSON + ",\n\"fixes\": " + JSONWriter.pretty(report.json)
         if omittedRecords > 0 { data += ",\n\"pathsOmitted\": \(omittedRecords)" }
         data += "}"
-        let page = html(title: title ?? "openin-check fleet report: \(path)", file: path, devices: devices, report: report, findings: findings,
-                        lintFile: lintFile, data: data, omittedRecords: omittedRecords)
+        let page = html(title: title ?? "openin-check fleet report: \(path)", file: path, devices: devices, report: report, findings: lint.findings,
+                        lintFile: analysis.file ?? path, data: data, omittedRecords: omittedRecords)
         console.stdout.write(page)
         return .success
     }
@@ -206,7 +174,7 @@ enum FleetReportOutput {
 
     static func section(_ device: Device) -> String {
         var out = "<section class=\"device\" data-device=\"\(escape(device.name))\">\n<h2>Device \(escape(device.name))</h2>\n"
-        out += "<p>Zone of trust: \(escape(device.zone)) (\(device.inside)); outside: every other app, native Mail and any app the fleet does not list.</p>\n"
+        out += "<p>Zone of trust: \(escape(device.zone)).</p>\n"
         let sources = Set(device.paths.map(\.from)).count
         out += "<p class=\"counts\"><span>\(device.paths.count) path\(device.paths.count == 1 ? "" : "s") to outside</span><span>\(sources) app\(sources == 1 ? "" : "s") leaking</span><span>\(device.outside.count) outside app\(device.outside.count == 1 ? "" : "s") reached</span></p>\n"
         if !device.paths.isEmpty {
@@ -215,7 +183,10 @@ enum FleetReportOutput {
             for path in device.paths.prefix(maxPathsListed) {
                 out += "<tr><td>\(escape(path.from))</td><td class=\"outside\">\(escape(path.to))</td><td>"
                 out += path.hops.map { hop in
-                    "\(escape(hop.from)) → \(escape(hop.to)) <code>\(escape(hop.channel))\(hop.url.map { " " + escape($0) } ?? "")</code> [\(hop.rules.map(escape).joined(separator: ", "))]"
+                    var text = "\(escape(hop.from)) → \(escape(hop.to)) <code>\(escape(hop.channel))\(hop.url.map { " " + escape($0) } ?? "")</code> [\(hop.rules.map(escape).joined(separator: ", "))]"
+                    for setting in hop.settings { text += "<br><small>\(escape(setting))</small>" }
+                    text += "<br><small><code>\(escape(hop.reproduce))</code></small>"
+                    return text
                 }.joined(separator: "<br>")
                 out += "</td></tr>\n"
             }
