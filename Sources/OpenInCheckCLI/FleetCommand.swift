@@ -98,9 +98,15 @@ struct FleetCommand: Command {
                       "to"?, "sender": {"app", "rule", "outcome", "audience"?, "callbacks",
                       "reason", "dummyFileName"?}, "receiver": {…} | null, "explanation"?};
                       an invalid line gives {"line", "id"?, "device"?, "error"}.
-              paths   Where the from app's documents can end up on each device: every app
-                      reachable, each with its shortest chain; per hop the channel and the rules
-                      that let the document go. A web address (http, https) carries no document
+              paths   Where the from app's documents can end up on each device: first the zone
+                      of trust (who is inside, what outside means) and the counts (apps reached,
+                      outside, paths to the --to set); then every app reachable, each with its
+                      shortest chain and the apps that deliver to it directly ("delivered by",
+                      at most 10 named); per hop the channel, the rules that let the document go
+                      and the settings behind them (side, app, key = value, policy, how it
+                      reaches the app, file:line). JSON adds "zone", "summary", "deliveredBy",
+                      and per hop "settings" and "reproduce" (the fleet eval command that
+                      decides it alone). A web address (http, https) carries no document
                       and is not followed, nor is keyboard (typing moves no document). --from all:
                       the same for every fleet app installed on the device, in file order, one
                       block (or JSON record) each, streamed.

@@ -212,6 +212,16 @@ import Testing
         #expect(run.status == 0)
     }
 
+    /// A fleet table of either vendor runs on the same runner: Intune's names its policies and devices file.
+    @Test func theFleetTablesOfBothVendorsRun() throws {
+        for (folder, count) in [("Examples/fleet", 6), ("Examples/intune", 3)] {
+            let run = try BuiltBinary.run(["test", folder])
+            #expect(run.stderr == "")
+            #expect(run.stdout == "\(count) passed, 0 failed\n", "\(folder)")
+            #expect(run.status == 0)
+        }
+    }
+
     @Test func aMissingPolicyFileIsInvalidInputAtThePolicyLine() throws {
         let table = """
             # Mine

@@ -228,6 +228,11 @@ import Testing
         ("Fleet: [Acme](../Examples/fleet/acme.json)", "this Fleet line names no device"),
         ("Fleet: [Acme](../Examples/fleet/acme.json), device nobody", "has no device profile named \"nobody\""),
         ("Fleet: [Acme](../Examples/fleet/missing.json), device employee-iphone", "cannot be read"),
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices ../Examples/intune/devices.json, device employee-iphone", "devices has no link"),
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/missing.json), device employee-iphone", "cannot be read"),
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/devices.json), device nobody", "has no device profile named \"nobody\""),
+        // Intune policies named without their devices file are read as a fleet file, which they are not.
+        ("Fleet: [Acme](../Examples/intune/acme-app-protection.json), device employee-iphone", "global is missing"),
     ])
     func aBadFleetLineIsAnError(line: String, message: String) {
         do {
@@ -237,6 +242,17 @@ import Testing
             #expect(error.message.contains(message), "\(error)")
             #expect(error.line == 3)
         }
+    }
+
+    /// The runner decides a table of either vendor on the vendor-neutral fleet analysis: an Intune table
+    /// names the policies and the devices file, and its rows decide under Intune's rules.
+    @Test func anIntuneFleetTableRunsOnTheSameRunner() throws {
+        let line = "Fleet: [Acme](../Examples/intune/acme-app-protection.json), devices [d](../Examples/intune/devices.json), device employee-iphone"
+        let cases = try Self.parse(Self.header + "| ok | com.acme.hr | document-interaction | com.acme.viewer | allow | com.acme.viewer | intune.send.managed-target | intune.receive.all-apps |\n"
+                                   + "| wrong | com.acme.hr | document-interaction | com.getdropbox.Dropbox | allow | com.getdropbox.Dropbox | intune.send.all-apps | - |\n", fleetLine: line)
+        #expect(DecisionTables.run(cases[0]).passed)
+        #expect(DecisionTables.run(cases[1]).mismatches == ["outcome: expected allow, got deliver-encrypted", "to: expected com.getdropbox.Dropbox, got -",
+                                                            "sender rule: expected intune.send.all-apps, got intune.send.unmanaged-target-encrypted"])
     }
 
     @Test func aFleetLinkNamingANamedPipeIsAnErrorNotAWaitForAWriter() throws {

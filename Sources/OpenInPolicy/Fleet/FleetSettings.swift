@@ -18,7 +18,12 @@ enum FleetSettings {
         case .retired: return [retired(policy, side: .sender)]
         default: break
         }
-        if rule == "enforcement-disabled.allow" { return config(AppConfig.disableOpenInEnforcementKey, of: policy, side: .sender).map { [$0] } ?? [] }
+        if rule == "enforcement-disabled.allow" {
+            // The configuration lets it through; the control that decides without it is named too.
+            var settings = config(AppConfig.disableOpenInEnforcementKey, of: policy, side: .sender).map { [$0] } ?? []
+            if let control = decision.request.channel.control { settings += controlSettings(control, of: policy, side: .sender) }
+            return settings
+        }
         if rule == "mailto.scheme-blocking-disabled" {
             if policy.policy.config.disablesSchemeBlocking, let setting = config(AppConfig.disableSchemeBlockingKey, of: policy, side: .sender) { return [setting] }
             return [infoPlist(policy, side: .sender)]
@@ -39,6 +44,14 @@ enum FleetSettings {
         }
         var settings = controlSettings(.openIn, of: policy, side: .sender, listing: listing)
         if rule == "mailto.email-plus-redirect", let setting = emailPlus(policy, target: decision.receiverApp) { settings.insert(setting, at: 0) }
+        // A `mailto:` the policy lets through goes through anyway where scheme blocking is disabled: that is named too.
+        if decision.request.channel == .openURL, decision.request.url?.isMailto == true, policy.policy.schemeBlockingDisabled, rule != "mailto.email-plus-redirect" {
+            if policy.policy.config.disablesSchemeBlocking, let setting = config(AppConfig.disableSchemeBlockingKey, of: policy, side: .sender) {
+                settings.append(setting)
+            } else if policy.policy.infoPlist.disableSchemeBlocking {
+                settings.append(infoPlist(policy, side: .sender))
+            }
+        }
         return settings
     }
 

@@ -37,7 +37,7 @@ public enum DecisionTables {
         let document = try MarkdownTables.document(text, file: file)
         var sources: [String: TableSource] = [:]
         var usedSources: Set<Int> = []
-        var fleets: [String: Result<Fleet, FormatError>] = [:]
+        var fleets: [String: Result<FleetAnalysis, FormatError>] = [:]
         var lines: [Substring]? = nil
         for table in document.tables {
             // A table under a `Fleet:` line is a fleet table (FleetTables).

@@ -9,12 +9,12 @@ enum FleetTables {
 
     /// A row's device and request (or why it has none), and what it expects beyond ``Expectation``.
     final class Row: Sendable, Hashable {
-        let built: Result<(FleetDevice, FleetRequest), FleetError>
+        let built: Result<(AnalyzedDevice, FleetRequest), FleetError>
         let receiverRule: RuleID??
         let senderCallbacks: [String]?
         let receiverCallbacks: [String]?
 
-        init(built: Result<(FleetDevice, FleetRequest), FleetError>, receiverRule: RuleID??, senderCallbacks: [String]?, receiverCallbacks: [String]?) {
+        init(built: Result<(AnalyzedDevice, FleetRequest), FleetError>, receiverRule: RuleID??, senderCallbacks: [String]?, receiverCallbacks: [String]?) {
             self.built = built
             self.receiverRule = receiverRule
             self.senderCallbacks = senderCallbacks
@@ -38,24 +38,45 @@ enum FleetTables {
     }
 
     /// Reads `Fleet: [title](PATH), device NAME`.
-    static func reference(_ text: Substring, at place: Place) throws(TableError) -> (path: String, device: String) {
-        let shape = "write it as 'Fleet: [title](PATH), device NAME', PATH relative to this file"
-        guard let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")"), text.contains("[") else {
-            throw place.error("this Fleet line has no link: \(shape)")
+    /// The `Fleet:` line's fleet file, its Intune devices file when it names one, and its device:
+    /// `Fleet: [title](PATH), device NAME` (an AppConnect fleet) or
+    /// `Fleet: [title](POLICIES), devices [title](DEVICES), device NAME` (Intune app protection policies).
+    static func reference(_ text: Substring, at place: Place) throws(TableError) -> (path: String, devices: String?, device: String) {
+        let shape = "write it as 'Fleet: [title](PATH), device NAME' (an AppConnect fleet file) or 'Fleet: [title](POLICIES), devices [title](DEVICES), device NAME' (Intune), paths relative to this file"
+        func link(_ text: Substring) -> (path: String, rest: Substring)? {
+            guard text.hasPrefix("["), let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")") else { return nil }
+            return (String(text[text.index(after: open)..<close].trimmingSpaces), text[text.index(after: close)...].trimmingSpaces)
         }
-        let path = String(text[text.index(after: open)..<close].trimmingSpaces)
-        let rest = text[text.index(after: close)...].trimmingSpaces
-        guard rest.hasPrefix(","), case let afterComma = rest.dropFirst().trimmingSpaces, afterComma.hasPrefix("device ") else {
-            throw place.error("this Fleet line names no device: \(shape)")
+        let afterLabel = text.dropFirst("Fleet:".count).trimmingSpaces
+        guard let (path, rest) = link(afterLabel) else { throw place.error("this Fleet line has no link: \(shape)") }
+        guard rest.hasPrefix(",") else { throw place.error("this Fleet line names no device: \(shape)") }
+        var afterComma = rest.dropFirst().trimmingSpaces
+        var devices: String? = nil
+        if afterComma.hasPrefix("devices ") {
+            guard let (devicesPath, afterDevices) = link(afterComma.dropFirst("devices ".count).trimmingSpaces), afterDevices.hasPrefix(",") else {
+                throw place.error("this Fleet line's devices has no link followed by the device: \(shape)")
+            }
+            if devicesPath.isEmpty { throw place.error("this Fleet line's devices path is empty: \(shape)") }
+            devices = devicesPath
+            afterComma = afterDevices.dropFirst().trimmingSpaces
         }
+        guard afterComma.hasPrefix("device ") else { throw place.error("this Fleet line names no device: \(shape)") }
         let device = String(afterComma.dropFirst("device ".count).trimmingSpaces)
         if path.isEmpty || device.isEmpty { throw place.error("this Fleet line's path or device is empty: \(shape)") }
-        return (String(path), device)
+        return (path, devices, device)
     }
 
-    /// The rows of a fleet table.
+    /// Reads a text file a `Fleet:` line names (never waiting on a FIFO).
+    static func readNamed(_ path: String, what: String, line: Int, of file: String) throws(FormatError) -> String {
+        if let problem = CappedFile.pipeProblem(path: path) {
+            throw FormatError(file: path, line: 0, message: "cannot read the \(what) named on line \(line) of \(file): \(problem)")
+        }
+        return try CappedFile.readText(path: path, what: what, unreadable: { "cannot read the \(what) named on line \(line) of \(file): \($0)" },
+                                       notUTF8: "cannot read the \(what) as UTF-8 text")
+    }
+
     static func cases(_ table: MarkdownTables.Table, fleetLine: (line: Int, text: Substring), file: String,
-                      fleets: inout [String: Result<Fleet, FormatError>], seenIDs: inout [String: Int]) throws(TableError) -> [TableCase] {
+                      fleets: inout [String: Result<FleetAnalysis, FormatError>], seenIDs: inout [String: Int]) throws(TableError) -> [TableCase] {
         let header = table.header.map { $0.lowercased() }
         for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {
             let known = inputColumns.union(expectedColumns).sorted()
@@ -69,28 +90,35 @@ enum FleetTables {
         if table.rows.isEmpty { throw TableError(file: file, line: table.headerLine, message: "this decision table has no rows: add a row under the delimiter line, or remove the table") }
         let reference = try reference(fleetLine.text, at: Place(file: file, line: fleetLine.line))
         let directory = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
-        let path = reference.path.hasPrefix("/") ? reference.path : directory + "/" + reference.path
-        if fleets[path] == nil {
+        func resolved(_ path: String) -> String { path.hasPrefix("/") ? path : directory + "/" + path }
+        let path = resolved(reference.path)
+        let devicesPath = reference.devices.map(resolved)
+        let key = path + (devicesPath.map { "\u{0}" + $0 } ?? "")
+        if fleets[key] == nil {
             do throws(FormatError) {
-                if let problem = CappedFile.pipeProblem(path: path) {
-                    throw FormatError(file: path, line: 0, message: "cannot read the fleet file named on line \(fleetLine.line) of \(file): \(problem)")
+                let text = try readNamed(path, what: devicesPath == nil ? "fleet file" : "Intune policies file", line: fleetLine.line, of: file)
+                if let devicesPath {
+                    var intune = IntuneFleet(policies: try IntuneGraphJSON.read(Array(text.utf8), file: path), file: path)
+                    let devices = try readNamed(devicesPath, what: "Intune devices file", line: fleetLine.line, of: file)
+                    (intune.apps, intune.devices) = try IntuneDevicesJSON.read(Array(devices.utf8), file: devicesPath)
+                    do throws(FleetError) { try intune.checkConflicts() } catch { throw FormatError(file: path, line: 0, message: error.message) }
+                    fleets[key] = .success(FleetAnalysis(intune, devicesFile: devicesPath))
+                } else {
+                    fleets[key] = .success(FleetAnalysis(try FleetJSON.read(Array(text.utf8), file: path)))
                 }
-                let text = try CappedFile.readText(path: path, what: "fleet file", unreadable: { "cannot read the fleet file named on line \(fleetLine.line) of \(file): \($0)" },
-                                                   notUTF8: "cannot read the fleet file as UTF-8 text")
-                fleets[path] = .success(try FleetJSON.read(Array(text.utf8), file: path))
             } catch {
-                fleets[path] = .failure(error)
+                fleets[key] = .failure(error)
             }
         }
-        let fleet: Fleet
-        switch fleets[path]! {
+        let fleet: FleetAnalysis
+        switch fleets[key]! {
         case .success(let read): fleet = read
         case .failure(let error): throw TableError(file: file, line: fleetLine.line, message: "the fleet file \(path) cannot be read: \(error)")
         }
-        guard fleet.profile(named: reference.device) != nil else {
-            throw TableError(file: file, line: fleetLine.line, message: "the fleet \(path) has no device profile named \(JSONWriter.quoted(reference.device)).\(Suggestion.phrase(for: reference.device, among: fleet.devices.map(\.name)))")
+        guard fleet.deviceNames.contains(where: { ExactText.same($0, reference.device) }) else {
+            throw TableError(file: file, line: fleetLine.line, message: "the fleet \(path) has no device profile named \(JSONWriter.quoted(reference.device)).\(Suggestion.phrase(for: reference.device, among: fleet.deviceNames))")
         }
-        let device: Result<FleetDevice, FleetError>
+        let device: Result<AnalyzedDevice, FleetError>
         do throws(FleetError) { device = .success(try fleet.device(named: reference.device)) } catch { device = .failure(error) }
         var cases: [TableCase] = []
         for row in table.rows {
@@ -110,7 +138,7 @@ enum FleetTables {
             }
             guard let from = try value("from"), let channel = try value("channel") else { throw place.error("a fleet row needs 'from' and 'channel'") }
             let target = try value("target"), url = try value("url"), document = try value("document")
-            let built: Result<(FleetDevice, FleetRequest), FleetError>
+            let built: Result<(AnalyzedDevice, FleetRequest), FleetError>
             switch device {
             case .failure(let error): built = .failure(error)
             case .success(let resolved):
