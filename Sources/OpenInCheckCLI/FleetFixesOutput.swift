@@ -35,7 +35,7 @@ enum FleetFixesOutput {
 
     static func patchText(_ patch: [JSONPatchOperation]) -> String { JSONWriter.compact(JSONPatch.json(patch)) }
 
-    static func where_(_ fix: FleetFix) -> String {
+    static func place(_ fix: FleetFix) -> String {
         DecisionText.escaped(fix.file) + (fix.line.map { ":\($0)" } ?? "")
     }
 
@@ -58,7 +58,7 @@ enum FleetFixesOutput {
         out += "Fixes, best first (most paths closed, least collateral, fewest apps touched):\n"
         for (number, fix) in report.fixes.enumerated() {
             out += "\(number + 1). \(DecisionText.escaped(fix.change))\n"
-            out += "   closes \(fix.closes.count) of \(count), \(fix.remaining.count) remaining; \(where_(fix))\n"
+            out += "   closes \(fix.closes.count) of \(count), \(fix.remaining.count) remaining; \(place(fix))\n"
             out += "   collateral: \(flows(fix.collateral, indent: "     "))"
             out += "   patch: \(DecisionText.escaped(patchText(fix.patch)))\n"
         }
@@ -75,7 +75,7 @@ enum FleetFixesOutput {
             out += "Plan: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close \(plan.closes.count) of \(count) paths; \(plan.remaining.count) left:\n"
         }
         for (number, step) in plan.changes.enumerated() {
-            out += "  \(number + 1). \(DecisionText.escaped(step.change)) (\(where_(step)))\n"
+            out += "  \(number + 1). \(DecisionText.escaped(step.change)) (\(place(step)))\n"
         }
         out += "  collateral: \(flows(plan.collateral, indent: "    "))"
         for file in plan.patches {

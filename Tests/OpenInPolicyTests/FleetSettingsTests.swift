@@ -16,7 +16,10 @@ import Testing
     }
 
     /// A key path of a setting (`containerPolicies[2].openInPolicy`, `value[0].allowedOutboundDataTransferDestinations`) as steps.
-    enum Step { case key(String), index(Int) }
+    enum Step {
+        case key(String)
+        case index(Int)
+    }
 
     static func steps(_ path: String) -> [Step] {
         var steps: [Step] = []
