@@ -137,7 +137,7 @@ package struct AppConnectFixSubject: FixSubject {
         try AppConnectFixSubject(document: FixDocument(file: documents[0].file, value: value, start: documents[0].start), scope: scope)
     }
 
-    package func verify(_ patched: JSONValue, document: Int) -> FixVerdict? {
+    package func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict? {
         guard var changed = try? FleetJSON.read(patched) else { return nil }
         changed.file = fleet.file
         var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
@@ -186,7 +186,7 @@ package struct AppConnectFixSubject: FixSubject {
             try? changedNodes.forEach { (index) throws(FleetError) in
                 if index < old.ids.count, case .app(let id) = old.nodes[index] { verdict.touched.insert(id.rawValue) }
             }
-            verdict.collateral.formUnion(AppConnectFixSubject.collateral(old: state.device, new: device, changed: sameNodes ? changedNodes : nil, graph: old))
+            if collateral { verdict.collateral.formUnion(AppConnectFixSubject.collateral(old: state.device, new: device, changed: sameNodes ? changedNodes : nil, graph: old)) }
         }
         return verdict
     }

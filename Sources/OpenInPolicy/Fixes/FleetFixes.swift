@@ -151,8 +151,9 @@ package protocol FixSubject {
     /// Every change of one setting that may close a path.
     func candidates() -> [FixCandidate]
     /// What the fleet does with `document` replaced by `patched`; `nil` when the patched file is not a
-    /// valid fleet (the change is then not offered).
-    func verify(_ patched: JSONValue, document: Int) -> FixVerdict?
+    /// valid fleet (the change is then not offered). The collateral is worked out only when asked for
+    /// (a change that closes no path needs none).
+    func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict?
     /// The same subject on changed documents (for the plan's next step).
     func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> Self
 }
@@ -246,18 +247,23 @@ package enum FleetFixes {
     /// Verifies every candidate of `subject` and ranks those that close a path: most paths closed,
     /// then least collateral, then fewest apps touched (then the change's text, for a stable order).
     /// - Complexity: one ``FixSubject/verify(_:document:)`` per candidate.
-    package static func fixes(_ subject: some FixSubject) -> (fixes: [FleetFix], verified: Int, progress: FleetFix?) {
+    package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil) -> (fixes: [FleetFix], verified: Int, progress: FleetFix?) {
         var fixes: [FleetFix] = []
         var verified = 0
         let base = subject.paths
         var progress: (fix: FleetFix, exposure: Int)?
         guard !base.isEmpty else { return ([], 0, nil) }
         for candidate in subject.candidates() {
+            if let only, !only.contains(candidate.change) { continue }
             let document = subject.documents[candidate.document]
             guard let patched = try? JSONPatch.apply(candidate.patch, to: document.value) else { continue }
             verified += 1
-            guard let verdict = subject.verify(patched, document: candidate.document) else { continue }
+            guard var verdict = subject.verify(patched, document: candidate.document, collateral: false) else { continue }
             let closes = base.subtracting(verdict.paths)
+            if !closes.isEmpty || (verdict.paths.isSubset(of: base) && verdict.exposure < subject.exposure) {
+                guard let full = subject.verify(patched, document: candidate.document, collateral: true) else { continue }
+                verdict = full
+            }
             let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
             let fix = FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
                                closes: closes.sorted(), remaining: verdict.paths.sorted(), collateral: verdict.collateral.sorted(),
@@ -306,7 +312,8 @@ package enum FleetFixes {
             }
             current = try current.replacing(step.document, with: patched)
             if current.paths.isEmpty { break }
-            let found = FleetFixes.fixes(current)
+            // Later steps try the changes that closed a path on the fleet as given (or, when none did, every change).
+            let found = FleetFixes.fixes(current, only: fixes.isEmpty ? nil : Set(fixes.map(\.change)))
             next = found.fixes.first { $0.remaining.count < current.paths.count } ?? found.progress
         }
         let remaining = current.paths

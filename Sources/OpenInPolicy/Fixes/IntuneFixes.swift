@@ -145,7 +145,7 @@ package struct IntuneFixSubject: FixSubject {
         return try IntuneFixSubject(documents: documents, fleet: fleet, scope: scope)
     }
 
-    package func verify(_ patched: JSONValue, document: Int) -> FixVerdict? {
+    package func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict? {
         var documents = self.documents
         documents[document] = FixDocument(file: documents[document].file, value: patched, start: documents[document].start)
         guard let changed = try? IntuneFixSubject(documents: documents, fleet: fleet, scope: scope) else { return nil }
