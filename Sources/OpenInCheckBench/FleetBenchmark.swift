@@ -85,18 +85,24 @@ struct FleetBenchmark {
         try CorpusWriter.write(Self.fleet(apps: 1_000, seed: seed), to: small)
         try CorpusWriter.write(Self.fleet(apps: 10_000, seed: seed), to: large)
         progress("fleet: generated fleets (seed \(seed)), one device carrying all 20 labels, every app installed; one run each\n")
-        func child(_ what: String, _ arguments: [String]) throws(BenchError) {
+        @discardableResult
+        func child(_ what: String, _ arguments: [String]) throws(BenchError) -> Double {
             let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
             guard run.status == 0 || run.status == 2 else {
                 throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
             }
             let memory = run.peakResidentBytes.map { ", peak \(Format.megabytes($0))" } ?? ""
             progress("  \(what): \(Format.fixed(run.seconds, decimals: 3)) s\(memory)\n")
+            return run.seconds
         }
         try child("1,000 apps: fleet matrix --format json (1,000 × 1,001 × 7 channels)", ["fleet", "matrix", "--fleet", small, "--device", "bench", "--format", "json"])
         try child("1,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "com.bench.app00001"])
         try child("1,000 apps: fleet paths --from all (every app's paths, every hop printed)", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all"])
-        try child("1,000 apps: fleet paths --from all --to outside", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--to", "outside"])
+        let paths = try child("1,000 apps: fleet paths --from all --to outside", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--to", "outside"])
+        // Side by side with the line above: every candidate change verified against the same paths.
+        let fixes = try child("1,000 apps: fleet fixes --from all --format json", ["fleet", "fixes", "--fleet", small, "--device", "bench", "--from", "all", "--format", "json"])
+        progress("  1,000 apps: fleet fixes / fleet paths --from all --to outside: \(Format.fixed(fixes / max(paths, 0.001), decimals: 1))×\n")
+        try child("1,000 apps: fleet report (HTML on stdout)", ["fleet", "report", "--fleet", small])
         try child("1,000 apps: fleet paths --from all --format json", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "json"])
         // The report formats of every app's leak paths (each path a table row, a SARIF result with its code flow, or DOT edges).
         try child("1,000 apps: fleet paths --from all --format markdown", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "markdown"])

@@ -14,6 +14,10 @@ struct FleetCommand: Command {
         case lint(format: FleetLintFormat)
         /// `diff OLD NEW`.
         case diff(old: String, new: String, format: PathsFormat, rows: Bool)
+        /// `fixes [--from ID|all] [--to ID|outside]`.
+        case fixes(from: String?, to: String?, format: FleetFixesOutput.Format)
+        /// `report [--title TEXT]`.
+        case report(title: String?)
     }
 
     /// Where `fleet eval`'s requests come from.
@@ -38,30 +42,31 @@ struct FleetCommand: Command {
     var subverb: Subverb
     /// `--devices FILE`: the Intune devices file, when a side is Intune app protection policies.
     var devicesPath: String? = nil
-    /// `--baseline FILE` (paths, diff): the accepted paths; the gate fails only on new or expired ones.
+    /// `--baseline FILE` (paths, diff, fixes, report): the accepted paths; the gate fails only on new or expired ones.
     var baselinePath: String? = nil
 
-    static let subverbs = ["eval", "matrix", "paths", "lint", "diff"]
+    static let subverbs = ["eval", "matrix", "paths", "lint", "diff", "fixes", "report"]
 
     static let specs: [OptionSpec] = [
         OptionSpec("--fleet", value: "FILE", help: "The fleet file (JSON: global, containerPolicies, appConfigurations, apps, devices).\nRequired, except for diff, which takes OLD NEW."),
         OptionSpec("--device", value: "NAME", help: "One device profile of the fleet; without it, every profile, each answer naming its device."),
-        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths: the sending app (for paste, the app the copy was made in), an app\nof the fleet (its apps, or installed on a device; anything else is an error);\npaths: all for every fleet app installed on the device, one after the other."),
+        OptionSpec("--from", value: "BUNDLE_ID", help: "eval, paths, fixes: the sending app (for paste, the app the copy was made in), an app\nof the fleet (its apps, or installed on a device; anything else is an error);\npaths, fixes: all for every fleet app installed on the device, one after the\nother (fixes: the default)."),
         OptionSpec("--channel", value: "CHANNEL", help: "eval: one request's channel: \(FleetChannel.names)."),
         OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into); an ID the fleet does\nnot know is any other app, unless one or two edits from one of its apps (an error)."),
         OptionSpec("--url", value: "URL", help: "eval: the URL opened (open-url) or tapped (mail-link)."),
         OptionSpec("--document", value: "NAME", help: "eval: the shared file's name, from which a dummy file's name is made."),
         OptionSpec("--location", value: "LOCATION", help: "eval, Intune only: where save-as saves (\(IntuneLocationChannel.saveAs.locations.map(\.rawValue).joined(separator: ", ")))\nor open-into-org-document opens from (\(IntuneLocationChannel.openIntoOrgDocument.locations.map(\.rawValue).joined(separator: ", ")))."),
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
-        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included); an ID the\nfleet does not know is any other app, unless one or two edits from one of its\napps (an error: Did you mean)."),
+        OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths, fixes: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included); an ID the\nfleet does not know is any other app, unless one or two edits from one of its\napps (an error: Did you mean)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
-        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix: text, json or markdown; paths, diff: text, json, markdown, sarif or dot."),
-        OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
-        OptionSpec("--baseline", value: "FILE", help: "paths, diff: the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens)."),
+        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix, fixes: text, json or markdown; paths, diff: text, json, markdown, sarif\nor dot."),
+        OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff, fixes, report: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
+        OptionSpec("--baseline", value: "FILE", help: "paths, diff, fixes, report: the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens)."),
+        OptionSpec("--title", value: "TEXT", help: "report: the page's title (default: the fleet file's name)."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
 
-    static let usage = "openin-check fleet eval|matrix|paths|lint|diff --fleet FILE [--device NAME] [options]"
+    static let usage = "openin-check fleet eval|matrix|paths|lint|diff|fixes|report --fleet FILE [--device NAME] [options]"
 
     /// The options each subverb takes.
     static let allowedOptions: [String: [String]] = [
@@ -70,6 +75,8 @@ struct FleetCommand: Command {
         "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
         "lint": ["--fleet", "--format", "--devices"],
         "diff": ["--device", "--format", "--devices", "--rows", "--baseline"],
+        "fixes": ["--fleet", "--device", "--from", "--to", "--format", "--devices", "--baseline"],
+        "report": ["--fleet", "--devices", "--baseline", "--title"],
     ]
 
     static let verb: Verb = {
@@ -104,7 +111,7 @@ struct FleetCommand: Command {
 
     private static let baseVerb = Verb(
         name: "fleet",
-        abstract: "Decide across an organisation's AppConnect apps: end to end, paths, matrix, lint, diff.",
+        abstract: "Decide across an organisation's AppConnect apps: end to end, paths, matrix, lint, diff, fixes, report.",
         usage: usage,
         specs: specs,
         help: """
@@ -125,6 +132,9 @@ struct FleetCommand: Command {
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format text|json|markdown|github|sarif]
               openin-check fleet diff OLD NEW [--device NAME] [--baseline FILE] [--format text|json|markdown|sarif|dot]
+              openin-check fleet fixes --fleet FILE [--device NAME] [--from ID|all] [--to ID|outside] [--baseline FILE]
+                  [--format text|json|markdown]
+              openin-check fleet report --fleet FILE [--baseline FILE] [--title TEXT] > report.html
               openin-check fleet eval --fleet INTUNE.json --devices FILE …
               openin-check fleet diff OLD NEW --devices FILE [--rows]   (Intune on either side)
 
@@ -180,6 +190,21 @@ struct FleetCommand: Command {
                       readable as before: deny ↔ dummy file ↔ encrypted, allow ↔ redirect); --rows
                       prints them as decision table rows. --format markdown|sarif|dot (or --baseline): the leak
                       paths each fleet has per device, either vendor, opened and closed.
+              fixes   What to change: every change of one setting in the fleet file (or Intune
+                      export) that can close a path from an app inside the zone of trust to the
+                      --to set, each applied to a copy and the paths found again. A fix gives the
+                      change in one sentence, an RFC 6902 JSON Patch against the file as given,
+                      the file and line, closes and remaining (paths: one device, from, to), and
+                      collateral: the flows between apps inside the zone that it also blocks.
+                      Ranked: most closed, least collateral, fewest apps touched. Then the plan:
+                      changes chosen greedily, each verified with the earlier ones applied, with
+                      one patch per file; or the paths left and why.
+              report  One self-contained HTML page on stdout for an auditor to open offline: per
+                      device the zone of trust, counts, the leak graph (inline SVG), the paths with
+                      their hops; the fixes and plan; the channel matrix; lint findings; the data
+                      as JSON in <script type="application/json" id="openin-check-data">. Nothing
+                      is loaded from anywhere; every name from the input is escaped; long lists
+                      are capped with what was left out.
 
             Baselines (--baseline FILE, paths and diff): the paths a review accepted,
               {"accepted": [{"device": NAME or "*", "from": ID, "to": ID or "any other app",
@@ -213,12 +238,14 @@ struct FleetCommand: Command {
 
             Exit status:
               0   eval: every decision is allow; paths: no path reaches the --to set (or, without
-                  --to, outside); matrix: printed; lint: no error or warning; diff: nothing opened
+                  --to, outside); matrix: printed; lint: no error or warning; diff: nothing opened;
+                  fixes: no path to close; report: written
               1   invalid input: the fleet file, a flag's value or some request line
               2   eval: some decision is not allow; paths: a path reaches the --to set (without
                   --to, outside); lint: a finding at warning level or above; diff: a flow, leak path
                   or control opened (--format markdown|sarif|dot: a leak path opened); with --baseline, paths and
-                  diff exit 2 only when a path to outside (for diff, one it opens) is new or expired
+                  diff exit 2 only when a path to outside (for diff, one it opens) is new or expired;
+                  fixes: some path to close (with --baseline: a new or expired one)
               64  usage error
 
             Examples:
@@ -295,6 +322,17 @@ struct FleetCommand: Command {
             return FleetCommand(fleetPath: fleetPath, device: device,
                                 subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
                                 devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
+        case "fixes":
+            try noPositionals(options, "fixes")
+            let from = options.value("--from")
+            return FleetCommand(fleetPath: fleetPath, device: device,
+                                subverb: .fixes(from: from.flatMap { ExactText.same($0, "all") ? nil : $0 }, to: options.value("--to"),
+                                                format: try FleetFixesOutput.Format.parse(options, default: .text, verb: "fleet")),
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
+        case "report":
+            try noPositionals(options, "report")
+            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .report(title: options.value("--title")),
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
         default:
             try noPositionals(options, "lint")
             return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
@@ -334,7 +372,8 @@ struct FleetCommand: Command {
         }
         // One fleet, of either vendor, read once (a pipe gives its bytes to one reader only) and loaded
         // once; every subverb below runs on it.
-        let vendor = try VendorFiles.load(try VendorInput.read(fleetPath), devices: devicesPath, console: console)
+        let input = try VendorInput.read(fleetPath)
+        let vendor = try VendorFiles.load(input, devices: devicesPath, console: console)
         let analysis = VendorFiles.analysis(vendor, devices: devicesPath)
         // The apps the fleet knows: what --from, --to and a request's from and target are checked against.
         let names = FleetAppNames(vendor, file: fleetPath, devicesFile: devicesPath)
@@ -357,6 +396,15 @@ struct FleetCommand: Command {
         case .lint(let format):
             let lint = analysis.lint()
             return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
+        case .fixes(let from, let to, let format):
+            // --from and --to checked as fleet paths checks them; a --to the fleet does not know is any other app.
+            let checked = try PathsWriter(from: from ?? FleetOutput.everyApp, to: to, names: names, format: .text, console: console)
+            let scope = FixScope(device: device, from: from, to: checked.targetNode?.description)
+            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: checked.targetNode, console: console)
+            return try FleetFixesOutput.run(input, vendor: vendor, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
+        case .report(let title):
+            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: nil, console: console)
+            return try FleetReportOutput.run(analysis, input: input, vendor: vendor, devices: devicesPath, baseline: baseline, title: title, console: console)
         case .diff:
             preconditionFailure("diff is handled above")
         }

@@ -1,0 +1,155 @@
+import OpenInPolicy
+
+/// `fleet fixes`: verified changes ranked by the paths they close, and the plan.
+enum FleetFixesOutput {
+    enum Format: String, OptionChoice { case text, json, markdown }
+
+    /// The vendor's fix subject for the fleet file (or Intune export) read once as `input` and loaded as `vendor`.
+    static func subject(_ input: VendorInput, vendor: VendorFleet, scope: FixScope) throws(CLIError) -> any FixSubject {
+        switch vendor {
+        case .intune(let fleet):
+            if let bytes = input.bytes {
+                let document: FixDocument
+                do throws(FormatError) { document = try FixDocuments.read(bytes, file: input.path) } catch { throw .invalidInput(error.description) }
+                do throws(FixError) { return try IntuneFixSubject(documents: [document], fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
+            }
+            do throws(FixError) { return try IntuneFixSubject(path: input.path, fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
+        case .appConnect(let fleet):
+            let document: FixDocument
+            do throws(FormatError) { document = try FixDocuments.read(input.bytes ?? [], file: input.path) } catch { throw .invalidInput(error.description) }
+            do throws(FixError) { return try AppConnectFixSubject(document: document, fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
+        }
+    }
+
+    /// The fixes and the plan; with a baseline, only the paths it does not accept (new or expired) are paths to close.
+    static func report(_ subject: any FixSubject, baseline: BaselineRun?) throws(CLIError) -> FleetFixReport {
+        var counted: FleetFixes.Counted? = nil
+        if let baseline {
+            var judge = baseline.baseline.judge(today: BaselineRun.today())
+            counted = { path in
+                guard let from = try? BundleID(path.from) else { return true }
+                return judge.judge(device: path.device, from: from, to: path.toNode).state != .accepted
+            }
+        }
+        do throws(FixError) { return try FleetFixes.run(subject, counting: counted) } catch { throw .invalidInput(error.message) }
+    }
+
+    static func run(_ input: VendorInput, vendor: VendorFleet, devices: String?, scope: FixScope, baseline: BaselineRun?, format: Format,
+                    console: Console) throws(CLIError) -> ExitStatus {
+        let report = try report(try subject(input, vendor: vendor, scope: scope), baseline: baseline)
+        switch format {
+        case .json: console.stdout.write(JSONWriter.pretty(report.json) + "\n")
+        case .text: console.stdout.write(text(report))
+        case .markdown: console.stdout.write(markdown(report))
+        }
+        return report.paths.isEmpty ? .success : .notAllowed
+    }
+
+    static func patchText(_ patch: [JSONPatchOperation]) -> String { JSONWriter.compact(JSONPatch.json(patch)) }
+
+    static func place(_ fix: FleetFix) -> String {
+        DecisionText.escaped(fix.file) + (fix.line.map { ":\($0)" } ?? "")
+    }
+
+    /// The collateral's lines: a count, then one flow a line (at most `limit`), each indented by `indent`.
+    static func flows(_ flows: [InsideFlow], indent: String, limit: Int = 10) -> String {
+        guard !flows.isEmpty else { return "none\n" }
+        var text = "\(flows.count) flow\(flows.count == 1 ? "" : "s") inside the zone of trust blocked:\n"
+        for flow in flows.prefix(limit) {
+            text += "\(indent)\(DecisionText.escaped(flow.device)): \(DecisionText.escaped(flow.from)) → \(DecisionText.escaped(flow.to)) (\(flow.channel))\n"
+        }
+        if flows.count > limit { text += "\(indent)\(flows.count - limit) more not listed\n" }
+        return text
+    }
+
+    static func text(_ report: FleetFixReport) -> String {
+        var out = ""
+        let count = report.paths.count
+        guard count > 0 else { return "no path to close\n" }
+        out += "\(count) path\(count == 1 ? "" : "s") to close; \(report.candidates) candidate change\(report.candidates == 1 ? "" : "s") verified, \(report.fixes.count) close\(report.fixes.count == 1 ? "s" : "") some\n\n"
+        out += "Fixes, best first (most paths closed, least collateral, fewest apps touched):\n"
+        for (number, fix) in report.fixes.enumerated() {
+            out += "\(number + 1). \(DecisionText.escaped(fix.change))\n"
+            out += "   closes \(fix.closes.count) of \(count), \(fix.remaining.count) remaining; \(place(fix))\n"
+            out += "   collateral: \(flows(fix.collateral, indent: "     "))"
+            out += "   patch: \(DecisionText.escaped(patchText(fix.patch)))\n"
+        }
+        if report.fixes.isEmpty { out += "  none: no change of one setting closes a path\n" }
+        out += "\n" + planText(report.plan, count: count)
+        return out
+    }
+
+    static func planText(_ plan: FleetFixPlan, count: Int) -> String {
+        var out = ""
+        if plan.remaining.isEmpty {
+            out += "Plan: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close\(plan.changes.count == 1 ? "s" : "") all \(count) path\(count == 1 ? "" : "s"):\n"
+        } else {
+            out += "Plan: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close \(plan.closes.count) of \(count) paths; \(plan.remaining.count) left:\n"
+        }
+        for (number, step) in plan.changes.enumerated() {
+            out += "  \(number + 1). \(DecisionText.escaped(step.change)) (\(place(step)))\n"
+        }
+        out += "  collateral: \(flows(plan.collateral, indent: "    "))"
+        for file in plan.patches {
+            out += "  patch for \(DecisionText.escaped(file.file)): \(DecisionText.escaped(patchText(file.patch)))\n"
+        }
+        if !plan.remaining.isEmpty {
+            for path in plan.remaining.prefix(20) {
+                out += "  left: \(DecisionText.escaped(path.device)): \(DecisionText.escaped(path.from)) → \(DecisionText.escaped(path.to))\n"
+            }
+            if plan.remaining.count > 20 { out += "  \(plan.remaining.count - 20) more left not listed\n" }
+            if let why = plan.why { out += "  why: \(why)\n" }
+        }
+        return out
+    }
+
+    /// A cell's text: pipes and line breaks escaped, so a name cannot break the table.
+    static func cell(_ text: String) -> String {
+        var result = ""
+        for scalar in DecisionText.escaped(text).unicodeScalars {
+            switch scalar {
+            case "|": result += "\\|"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "&": result += "&amp;"
+            case "`", "*", "_", "[", "]": result += "\\" + String(scalar)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    static func markdown(_ report: FleetFixReport, limit: Int = 20) -> String {
+        let count = report.paths.count
+        guard count > 0 else { return "No path to close.\n" }
+        var out = "**\(count) path\(count == 1 ? "" : "s") to close.** \(report.fixes.count) verified fix\(report.fixes.count == 1 ? "" : "es"), best first.\n\n"
+        out += "| # | Change | Paths closed | Collateral |\n|---|---|---|---|\n"
+        for (number, fix) in report.fixes.prefix(limit).enumerated() {
+            out += "| \(number + 1) | \(cell(fix.change)) | \(fix.closes.count) of \(count) | \(fix.collateral.isEmpty ? "none" : "\(fix.collateral.count) inside flow\(fix.collateral.count == 1 ? "" : "s")") |\n"
+        }
+        if report.fixes.count > limit { out += "\n\(report.fixes.count - limit) more fixes not listed.\n" }
+        out += "\n**Plan**: "
+        let plan = report.plan
+        out += plan.remaining.isEmpty ? "\(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close\(plan.changes.count == 1 ? "s" : "") all \(count) paths.\n\n"
+            : "\(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close \(plan.closes.count) of \(count) paths; \(plan.remaining.count) left (\(plan.why ?? "")).\n\n"
+        for (number, step) in plan.changes.enumerated() { out += "\(number + 1). \(cell(step.change))\n" }
+        out += "\nCollateral: \(plan.collateral.isEmpty ? "none" : "")\n"
+        for flow in plan.collateral.prefix(limit) {
+            out += "- \(cell(flow.device)): \(cell(flow.from)) → \(cell(flow.to)) (\(flow.channel))\n"
+        }
+        if plan.collateral.count > limit { out += "- \(plan.collateral.count - limit) more not listed\n" }
+        for file in plan.patches {
+            out += "\n<details><summary>JSON Patch for \(cell(file.file))</summary>\n\n```json\n\(JSONWriter.pretty(JSONPatch.json(file.patch)).replacingBackticks())\n```\n\n</details>\n"
+        }
+        return out
+    }
+}
+
+extension String {
+    /// The text with each backtick written as `\u0060` (valid inside a JSON string), so no fence closes early.
+    fileprivate func replacingBackticks() -> String {
+        var result = ""
+        for scalar in unicodeScalars { if scalar == "`" { result += "\\u0060" } else { result.unicodeScalars.append(scalar) } }
+        return result
+    }
+}

@@ -1,0 +1,328 @@
+import OpenInPolicy
+
+/// `fleet report`: one self-contained HTML page an auditor opens offline: per device the zone of
+/// trust, the counts, the leak graph (inline SVG laid out here), the paths with their hops; the
+/// fixes and the plan; the channel matrix; the lint findings; and the data as JSON.
+///
+/// Nothing is loaded from anywhere: a Content-Security-Policy of `default-src 'none'` allows only
+/// the page's own style and script, by hash. Every text from the input is HTML-escaped.
+enum FleetReportOutput {
+    /// Caps, so a large fleet's page stays readable and under 10 MB.
+    static let maxPathsListed = 300
+    static let maxNodesDrawn = 80
+    static let maxEdgesDrawn = 300
+    static let maxMatrixApps = 40
+    static let maxDataBytes = 4_000_000
+
+    /// One hop as the page shows it.
+    struct Hop {
+        let from: String
+        let to: String
+        let channel: String
+        let url: String?
+        let rules: [String]
+        let settings: [String]
+        let reproduce: String
+    }
+
+    /// One path to outside.
+    struct Path {
+        let from: String
+        let to: String
+        let hops: [Hop]
+    }
+
+    /// One device's part of the page.
+    struct Device {
+        let name: String
+        let zone: String
+        let inside: Int
+        var paths: [Path] = []
+        var outside: Set<String> = []
+        var matrix: FleetMatrix?
+    }
+
+    static func run(_ analysis: FleetAnalysis, input: VendorInput, vendor: VendorFleet, devices devicesPath: String?, baseline: BaselineRun?, title: String?,
+                    console: Console) throws(CLIError) -> ExitStatus {
+        let path = input.path
+        var devices: [Device] = []
+        var records: [String] = []
+        var recordBytes = 0
+        var omittedRecords = 0
+        let lint = analysis.lint()
+        let analyzed: [AnalyzedDevice]
+        do throws(FleetError) { analyzed = try analysis.devices() } catch { throw FleetOutput.fail(error) }
+        for device in analyzed {
+            var entry = Device(name: device.name, zone: device.zoneDescription, inside: device.zone.count)
+            do throws(FleetError) {
+                for reach in try device.reachAll() where !device.isOutside(.app(reach.from)) {
+                    let all = try device.paths(reach)
+                    let shown = all.filter { device.isOutside($0.to) }
+                    let record = PathsWriter.record(device, app: reach.from, installed: true, shown, summary: device.summary(of: all), first: records.isEmpty)
+                    if recordBytes + record.utf8.count > maxDataBytes {
+                        omittedRecords += 1
+                    } else {
+                        recordBytes += record.utf8.count
+                        records.append(record)
+                    }
+                    for path in shown {
+                        entry.outside.insert(path.to.description)
+                        let hops = path.hops.map { hop in
+                            Hop(from: hop.from.description, to: hop.to.description, channel: hop.channel.rawValue, url: hop.request.url?.rawValue,
+                                rules: hop.rules.map(\.rawValue),
+                                settings: hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
+                                reproduce: device.reproduceCommand(hop))
+                        }
+                        entry.paths.append(Path(from: reach.from.rawValue, to: path.to.description, hops: hops))
+                    }
+                }
+                if device.nodes.count <= maxMatrixApps { entry.matrix = try device.matrix() }
+            } catch {
+                throw FleetOutput.fail(error)
+            }
+            devices.append(entry)
+        }
+        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, vendor: vendor, scope: FixScope()), baseline: baseline)
+        let pathsJSON = records.isEmpty ? "[]" : records.joined() + "\n]"
+        var data = "{\"paths\": " + pathsJSON + ",\n\"fixes\": " + JSONWriter.pretty(report.json)
+        if omittedRecords > 0 { data += ",\n\"pathsOmitted\": \(omittedRecords)" }
+        data += "}"
+        let page = html(title: title ?? "openin-check fleet report: \(path)", file: path, devices: devices, report: report, findings: lint.findings,
+                        lintFile: analysis.file ?? path, data: data, omittedRecords: omittedRecords)
+        console.stdout.write(page)
+        return .success
+    }
+
+    // MARK: HTML
+
+    /// `text` with `&`, `<`, `>`, `"` and `'` as character references, and control characters as U+FFFD's reference.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): out += "&#xFFFD;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// JSON inside a `<script>` element: `<` written as `\u003c`, so no `</script` or `<!--` can appear in it.
+    static func scriptSafe(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static let style = """
+        body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em;color:#1d1d1f;background:#fff}
+        h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+        table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:left}
+        th{background:#f3f3f3}.outside{color:#b00020}.inside{color:#0b6e2e}code{font-size:.92em}
+        .counts span{display:inline-block;margin-right:1.5em;font-weight:600}.note{color:#666}
+        svg{border:1px solid #ddd;background:#fcfcfc;max-width:100%;height:auto}
+        svg .node rect{fill:#e8f3ec;stroke:#0b6e2e}svg .node.outside rect{fill:#fde8eb;stroke:#b00020}
+        svg text{font:12px system-ui,sans-serif;fill:#1d1d1f}svg .edge{stroke:#888;fill:none}
+        .m td{text-align:center;font-size:.85em}.allow{background:#fde8eb}.blocked{background:#eef6f0}
+        """
+
+    static let script = """
+        document.getElementById('filter').hidden=false;
+        document.getElementById('device').addEventListener('change',function(e){var v=e.target.value;
+        document.querySelectorAll('section.device').forEach(function(s){s.hidden=v!==''&&s.dataset.device!==v;});});
+        """
+
+    static func html(title: String, file: String, devices: [Device], report: FleetFixReport, findings: [FleetFinding], lintFile: String,
+                     data: String, omittedRecords: Int) -> String {
+        let styleHash = "sha256-" + SHA256.base64(SHA256.digest(Array(style.utf8)))
+        let scriptHash = "sha256-" + SHA256.base64(SHA256.digest(Array(script.utf8)))
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src '\(styleHash)'; script-src '\(scriptHash)'\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out += "<title>\(escape(title))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
+        out += "<h1>\(escape(title))</h1>\n"
+        let total = devices.reduce(0) { $0 + $1.paths.count }
+        out += "<p class=\"counts\"><span>\(devices.count) device\(devices.count == 1 ? "" : "s")</span><span>\(total) path\(total == 1 ? "" : "s") to outside</span>"
+        out += "<span>\(report.fixes.count) verified fix\(report.fixes.count == 1 ? "" : "es")</span><span>\(findings.count) lint finding\(findings.count == 1 ? "" : "s")</span></p>\n"
+        out += "<p class=\"note\">Made by openin-check from <code>\(escape(file))</code>. A path is one (device, app, app reached outside the zone of trust); each hop names the channel and the rules that let the document through.</p>\n"
+        out += "<p id=\"filter\" hidden><label>Device: <select id=\"device\"><option value=\"\">every device</option>"
+        for device in devices { out += "<option value=\"\(escape(device.name))\">\(escape(device.name))</option>" }
+        out += "</select></label></p>\n"
+        for device in devices { out += section(device) }
+        out += fixes(report)
+        out += lint(findings, file: lintFile)
+        out += "<script type=\"application/json\" id=\"openin-check-data\">\(scriptSafe(data))</script>\n"
+        if omittedRecords > 0 { out += "<p class=\"note\">The embedded data leaves out \(omittedRecords) path records (over \(maxDataBytes) bytes): run fleet paths --from all --format json for all.</p>\n" }
+        out += "<script>\(script)</script>\n</body>\n</html>\n"
+        return out
+    }
+
+    static func section(_ device: Device) -> String {
+        var out = "<section class=\"device\" data-device=\"\(escape(device.name))\">\n<h2>Device \(escape(device.name))</h2>\n"
+        out += "<p>Zone of trust: \(escape(device.zone)).</p>\n"
+        let sources = Set(device.paths.map(\.from)).count
+        out += "<p class=\"counts\"><span>\(device.paths.count) path\(device.paths.count == 1 ? "" : "s") to outside</span><span>\(sources) app\(sources == 1 ? "" : "s") leaking</span><span>\(device.outside.count) outside app\(device.outside.count == 1 ? "" : "s") reached</span></p>\n"
+        if !device.paths.isEmpty {
+            out += graph(device)
+            out += "<h3>Paths to outside</h3>\n<table>\n<tr><th>From</th><th>To</th><th>Hops (channel, rules)</th></tr>\n"
+            for path in device.paths.prefix(maxPathsListed) {
+                out += "<tr><td>\(escape(path.from))</td><td class=\"outside\">\(escape(path.to))</td><td>"
+                out += path.hops.map { hop in
+                    var text = "\(escape(hop.from)) → \(escape(hop.to)) <code>\(escape(hop.channel))\(hop.url.map { " " + escape($0) } ?? "")</code> [\(hop.rules.map(escape).joined(separator: ", "))]"
+                    for setting in hop.settings { text += "<br><small>\(escape(setting))</small>" }
+                    text += "<br><small><code>\(escape(hop.reproduce))</code></small>"
+                    return text
+                }.joined(separator: "<br>")
+                out += "</td></tr>\n"
+            }
+            out += "</table>\n"
+            if device.paths.count > maxPathsListed { out += "<p class=\"note\">\(device.paths.count - maxPathsListed) more paths not listed.</p>\n" }
+        }
+        if let matrix = device.matrix { out += self.matrix(matrix) } else { out += "<p class=\"note\">Channel matrix not shown for a fleet of more than \(maxMatrixApps) apps: run fleet matrix.</p>\n" }
+        return out + "</section>\n"
+    }
+
+    /// The leak graph: the leaking apps and the apps on their chains in layers by hops, the outside apps in the last column.
+    static func graph(_ device: Device) -> String {
+        var layer: [String: Int] = [:]
+        var order: [String] = []
+        func place(_ node: String, _ depth: Int) {
+            if let known = layer[node] {
+                if depth < known { layer[node] = depth }
+            } else {
+                layer[node] = depth
+                order.append(node)
+            }
+        }
+        var edges: [(from: String, to: String, channel: String)] = []
+        var seenEdges: Set<String> = []
+        for path in device.paths {
+            place(path.from, 0)
+            for (index, hop) in path.hops.enumerated() {
+                place(hop.from, index)
+                place(hop.to, index + 1)
+                if seenEdges.insert(hop.from + "\u{0}" + hop.to).inserted { edges.append((hop.from, hop.to, hop.channel)) }
+            }
+        }
+        let insideNodes = order.filter { !device.outside.contains($0) }
+        let outsideNodes = order.filter { device.outside.contains($0) }
+        let drawnInside = Array(insideNodes.prefix(maxNodesDrawn))
+        let drawnOutside = Array(outsideNodes.prefix(maxNodesDrawn))
+        let lastLayer = (drawnInside.map { layer[$0]! }.max() ?? 0) + 1
+        var columns = [[String]](repeating: [], count: lastLayer + 1)
+        for node in drawnInside { columns[layer[node]!].append(node) }
+        columns[lastLayer] = drawnOutside
+        let width = 240, gap = 90, rowHeight = 34, boxWidth = 220, boxHeight = 24
+        var position: [String: (x: Int, y: Int)] = [:]
+        for (c, column) in columns.enumerated() {
+            for (r, node) in column.enumerated() { position[node] = (20 + c * (width + gap), 20 + r * rowHeight) }
+        }
+        let tallest = columns.map(\.count).max() ?? 1
+        let svgWidth = 40 + columns.count * (width + gap) - gap, svgHeight = 40 + tallest * rowHeight
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"leak graph of \(escape(device.name))\" width=\"\(svgWidth)\" height=\"\(svgHeight)\" viewBox=\"0 0 \(svgWidth) \(svgHeight)\">\n"
+        out += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#888\"/></marker></defs>\n"
+        var drawnEdges = 0
+        for edge in edges {
+            guard drawnEdges < maxEdgesDrawn, let a = position[edge.from], let b = position[edge.to] else { continue }
+            drawnEdges += 1
+            let x1 = a.x + boxWidth, y1 = a.y + boxHeight / 2, x2 = b.x, y2 = b.y + boxHeight / 2
+            let (sx, sy, ex, ey) = x2 > x1 ? (x1, y1, x2, y2) : (a.x + boxWidth / 2, a.y + boxHeight, b.x + boxWidth / 2, b.y)
+            out += "<path class=\"edge\" d=\"M\(sx),\(sy) C\(sx + 40),\(sy) \(ex - 40),\(ey) \(ex),\(ey)\" marker-end=\"url(#arrow)\"><title>\(escape(edge.from)) → \(escape(edge.to)) (\(escape(edge.channel)))</title></path>\n"
+        }
+        for column in columns {
+            for node in column {
+                let p = position[node]!
+                let outside = device.outside.contains(node)
+                let label = node.count > 34 ? String(node.prefix(33)) + "…" : node
+                out += "<g class=\"node\(outside ? " outside" : "")\" data-app=\"\(escape(node))\"><rect x=\"\(p.x)\" y=\"\(p.y)\" width=\"\(boxWidth)\" height=\"\(boxHeight)\" rx=\"4\"/>"
+                out += "<text x=\"\(p.x + 8)\" y=\"\(p.y + 16)\">\(escape(label))</text><title>\(escape(node))\(outside ? " (outside)" : "")</title></g>\n"
+            }
+        }
+        out += "</svg>\n"
+        let hiddenNodes = insideNodes.count - drawnInside.count + outsideNodes.count - drawnOutside.count
+        if hiddenNodes > 0 || drawnEdges < edges.count {
+            out += "<p class=\"note\">\(hiddenNodes) more apps and \(edges.count - drawnEdges) more edges not drawn.</p>\n"
+        }
+        return out
+    }
+
+    static func matrix(_ matrix: FleetMatrix) -> String {
+        var out = "<details><summary>Channel matrix (end-to-end outcome, sender × receiver)</summary>\n"
+        for (c, channel) in matrix.channels.enumerated() {
+            out += "<h4>\(escape(channel.rawValue))</h4>\n<table class=\"m\"><tr><th></th>"
+            for receiver in matrix.receivers { out += "<th>\(escape(receiver.description))</th>" }
+            out += "</tr>\n"
+            for (s, sender) in matrix.senders.enumerated() {
+                out += "<tr><th>\(escape(sender.rawValue))</th>"
+                for r in matrix.receivers.indices {
+                    let outcome = matrix.outcome(matrix.channels[c], sender: s, receiver: r)
+                    let text = FleetOutput.cell(outcome)
+                    out += "<td class=\"\(outcome == .allow ? "allow" : outcome == nil ? "" : "blocked")\">\(escape(text))</td>"
+                }
+                out += "</tr>\n"
+            }
+            out += "</table>\n"
+        }
+        return out + "</details>\n"
+    }
+
+    static func fixes(_ report: FleetFixReport) -> String {
+        var out = "<section id=\"fixes\">\n<h2>What to change</h2>\n"
+        guard !report.paths.isEmpty else { return out + "<p>No path to close.</p>\n</section>\n" }
+        out += "<p>\(report.paths.count) paths to close; \(report.candidates) candidate changes verified (each applied to a copy of the fleet and the paths found again).</p>\n"
+        out += "<table>\n<tr><th>#</th><th>Change</th><th>Paths closed</th><th>Collateral (inside flows blocked)</th><th>File</th><th>JSON Patch</th></tr>\n"
+        for (number, fix) in report.fixes.prefix(maxPathsListed).enumerated() {
+            out += "<tr><td>\(number + 1)</td><td>\(escape(fix.change))</td><td>\(fix.closes.count) of \(report.paths.count)</td><td>\(flows(fix.collateral))</td>"
+            out += "<td>\(escape(fix.file))\(fix.line.map { ":\($0)" } ?? "")</td><td><code>\(escape(FleetFixesOutput.patchText(fix.patch)))</code></td></tr>\n"
+        }
+        out += "</table>\n"
+        if report.fixes.count > maxPathsListed { out += "<p class=\"note\">\(report.fixes.count - maxPathsListed) more fixes not listed.</p>\n" }
+        let plan = report.plan
+        out += "<h3>Plan</h3>\n<p>\(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close \(plan.closes.count) of \(report.paths.count) paths"
+        out += plan.remaining.isEmpty ? ".</p>\n" : "; \(plan.remaining.count) left: \(escape(plan.why ?? "")).</p>\n"
+        out += "<ol>\n" + plan.changes.map { "<li>\(escape($0.change))</li>\n" }.joined() + "</ol>\n"
+        out += "<p>Collateral: \(flows(plan.collateral))</p>\n"
+        for file in plan.patches { out += "<p>JSON Patch for <code>\(escape(file.file))</code>:</p>\n<pre>\(escape(JSONWriter.pretty(JSONPatch.json(file.patch))))</pre>\n" }
+        if !plan.remaining.isEmpty {
+            out += "<ul>\n" + plan.remaining.prefix(maxPathsListed).map { "<li>\(escape($0.device)): \(escape($0.from)) → \(escape($0.to))</li>\n" }.joined() + "</ul>\n"
+        }
+        return out + "</section>\n"
+    }
+
+    static func flows(_ flows: [InsideFlow]) -> String {
+        guard !flows.isEmpty else { return "none" }
+        var parts = flows.prefix(20).map { "\(escape($0.from)) → \(escape($0.to)) (\(escape($0.channel)), \(escape($0.device)))" }
+        if flows.count > 20 { parts.append("\(flows.count - 20) more not listed") }
+        return parts.joined(separator: "<br>")
+    }
+
+    static func lint(_ findings: [FleetFinding], file: String) -> String {
+        var out = "<section id=\"lint\">\n<h2>Lint findings</h2>\n"
+        guard !findings.isEmpty else { return out + "<p>None.</p>\n</section>\n" }
+        out += "<table>\n<tr><th>Code</th><th>Severity</th><th>Where</th><th>Finding</th><th>Fix</th></tr>\n"
+        for finding in findings.prefix(maxPathsListed) {
+            out += "<tr><td>\(escape(finding.code))</td><td>\(escape(finding.severity.rawValue))</td><td>\(escape(file))\(finding.line.map { ":\($0)" } ?? "")\(finding.device.map { " (" + escape($0) + ")" } ?? "")</td>"
+            out += "<td>\(escape(finding.message))</td><td>\(escape(finding.fix))</td></tr>\n"
+        }
+        out += "</table>\n"
+        if findings.count > maxPathsListed { out += "<p class=\"note\">\(findings.count - maxPathsListed) more findings not listed.</p>\n" }
+        return out + "</section>\n"
+    }
+}

@@ -1,0 +1,375 @@
+/// `fleet fixes` on an AppConnect fleet file: the candidate changes (one setting of the global
+/// policy, a container policy or an app configuration, or a new container policy), each verified
+/// incrementally: only the graph rows and columns of the apps whose effective policy the change
+/// alters are decided again, and the searches run again on bit sets.
+package struct AppConnectFixSubject: FixSubject {
+    package let documents: [FixDocument]
+    package let paths: Set<LeakPath>
+    package let exposure: Int
+    let fleet: Fleet
+    let scope: FixScope
+    let states: [DeviceState]
+
+    /// One device as the analysis left it: its graph and every node's row.
+    struct DeviceState {
+        let device: FleetDevice
+        let graph: FleetGraph
+        let rows: [NodeSet]
+        /// Per node, what its decisions read: authorization, policy, the controls its policies leave unset.
+        let signatures: [Signature]
+    }
+
+    struct Signature: Equatable {
+        let authorized: Bool
+        let policy: Policy
+        let unset: [FleetControl]
+    }
+
+    /// The fleet file `file`, as read, and the paths of `scope`.
+    /// - Throws: ``FixError`` for a fleet that is not valid or a scope naming what the fleet lacks.
+    package init(document: FixDocument, scope: FixScope) throws(FixError) {
+        let fleet: Fleet
+        do throws(FormatError) { fleet = try FleetJSON.read(document.value) } catch { throw FixError(error.inFile(document.file).description) }
+        try self.init(document: document, fleet: fleet, scope: scope)
+    }
+
+    package init(document: FixDocument, fleet: Fleet, scope: FixScope) throws(FixError) {
+        var fleet = fleet
+        fleet.file = document.file
+        documents = [document]
+        self.fleet = fleet
+        self.scope = scope
+        var states: [DeviceState] = []
+        var paths: Set<LeakPath> = []
+        var exposure = 0
+        do throws(FleetError) {
+            let profiles = try scope.device.map { name throws(FleetError) in [try fleet.device(named: name).profile] } ?? fleet.devices
+            if let from = scope.from, !fleet.apps.contains(where: { ExactText.same($0.bundleID.rawValue, from) }) {
+                throw FleetError("\(from) is not one of the fleet's apps: give a bundle ID from apps, or all")
+            }
+            for profile in profiles {
+                let device = try FleetDevice(fleet: fleet, profile: profile)
+                let graph = FleetGraph(device)
+                let all = NodeSet(count: graph.ids.count, full: true)
+                var rows: [NodeSet] = []
+                rows.reserveCapacity(graph.ids.count)
+                for x in graph.ids.indices { rows.append(try graph.row(x, among: all)) }
+                let state = DeviceState(device: device, graph: graph, rows: rows, signatures: AppConnectFixSubject.signatures(graph))
+                states.append(state)
+                paths.formUnion(AppConnectFixSubject.leaks(state, rows: rows, scope: scope))
+                exposure += AppConnectFixSubject.exposure(state, rows: rows)
+            }
+        } catch {
+            throw FixError(error.description)
+        }
+        self.states = states
+        self.paths = paths
+        self.exposure = exposure
+    }
+
+    static func signatures(_ graph: FleetGraph) -> [Signature] {
+        graph.sides.indices.map { index in
+            let policy = graph.sides[index].policy
+            return Signature(authorized: graph.authorized[index], policy: policy.policy, unset: FleetControl.allCases.filter { policy.source(of: $0) == .notSet })
+        }
+    }
+
+    /// The paths of `scope` on one device, given every node's row.
+    static func leaks(_ state: DeviceState, rows: [NodeSet], scope: FixScope) -> [LeakPath] {
+        let graph = state.graph, device = state.device
+        var targets = NodeSet(count: graph.ids.count)
+        for (index, node) in graph.nodes.enumerated() {
+            if let to = scope.to, !ExactText.same(to, "outside") {
+                if ExactText.same(node.description, to) { targets.insert(index) }
+            } else if device.isOutside(node) {
+                targets.insert(index)
+            }
+        }
+        var result: [LeakPath] = []
+        // A path starts inside the zone of trust: an app outside is not AppConnect's to protect.
+        for app in device.fleet.apps where device.isInstalled(app.bundleID) && !device.isOutside(.app(app.bundleID)) {
+            if let from = scope.from, !ExactText.same(from, app.bundleID.rawValue) { continue }
+            guard let start = graph.index[app.bundleID] else { continue }
+            var seen = NodeSet(count: graph.ids.count)
+            seen.insert(start)
+            var frontier = [start]
+            while !frontier.isEmpty {
+                var next: [Int] = []
+                for x in frontier {
+                    for w in rows[x].words.indices {
+                        var fresh = rows[x].words[w] & ~seen.words[w]
+                        guard fresh != 0 else { continue }
+                        seen.words[w] |= fresh
+                        while fresh != 0 {
+                            next.append(w << 6 | fresh.trailingZeroBitCount)
+                            fresh &= fresh - 1
+                        }
+                    }
+                }
+                frontier = next
+            }
+            seen.remove(start)
+            for w in seen.words.indices {
+                var hits = seen.words[w] & targets.words[w]
+                while hits != 0 {
+                    let y = w << 6 | hits.trailingZeroBitCount
+                    hits &= hits - 1
+                    result.append(LeakPath(device: device.name, from: app.bundleID.rawValue, to: graph.nodes[y].description))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The edges from an authorized AppConnect app to an app outside, on one device.
+    static func exposure(_ state: DeviceState, rows: [NodeSet]) -> Int {
+        let graph = state.graph
+        var outside = NodeSet(count: graph.ids.count)
+        for (index, node) in graph.nodes.enumerated() where state.device.isOutside(node) { outside.insert(index) }
+        var count = 0
+        for x in graph.ids.indices where graph.authorized[x] {
+            for w in rows[x].words.indices { count += (rows[x].words[w] & outside.words[w]).nonzeroBitCount }
+        }
+        return count
+    }
+
+    package func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> AppConnectFixSubject {
+        try AppConnectFixSubject(document: FixDocument(file: documents[0].file, value: value, start: documents[0].start), scope: scope)
+    }
+
+    package func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict? {
+        guard var changed = try? FleetJSON.read(patched) else { return nil }
+        changed.file = fleet.file
+        var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
+        for state in states {
+            guard let profile = changed.profile(named: state.device.name), let device = try? FleetDevice(fleet: changed, profile: profile) else { return nil }
+            let graph = FleetGraph(device)
+            let old = state.graph
+            let signatures = AppConnectFixSubject.signatures(graph)
+            let count = old.ids.count
+            let sameNodes = graph.nodes == old.nodes && graph.authorized == old.authorized
+            var changedNodes = NodeSet(count: count, full: !sameNodes)
+            if sameNodes {
+                for index in 0..<count where signatures[index] != state.signatures[index] { changedNodes.insert(index) }
+            }
+            if changedNodes.isEmpty {
+                verdict.paths.formUnion(AppConnectFixSubject.leaks(state, rows: state.rows, scope: scope))
+                verdict.exposure += AppConnectFixSubject.exposure(state, rows: state.rows)
+                continue
+            }
+            var rows: [NodeSet] = []
+            rows.reserveCapacity(graph.ids.count)
+            do throws(FleetError) {
+                if !sameNodes {
+                    let all = NodeSet(count: graph.ids.count, full: true)
+                    for x in graph.ids.indices { rows.append(try graph.row(x, among: all)) }
+                } else {
+                    let all = NodeSet(count: count, full: true)
+                    for x in 0..<count {
+                        if changedNodes.contains(x) {
+                            rows.append(try graph.row(x, among: all))
+                        } else {
+                            var row = state.rows[x]
+                            let fresh = try graph.row(x, among: changedNodes)
+                            for w in row.words.indices { row.words[w] = row.words[w] & ~changedNodes.words[w] | fresh.words[w] }
+                            rows.append(row)
+                        }
+                    }
+                }
+            } catch {
+                return nil
+            }
+            let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: signatures)
+            verdict.paths.formUnion(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope))
+            verdict.exposure += AppConnectFixSubject.exposure(newState, rows: rows)
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? changedNodes.forEach { (index) throws(FleetError) in
+                if index < old.ids.count, case .app(let id) = old.nodes[index] { verdict.touched.insert(id.rawValue) }
+            }
+            if collateral { verdict.collateral.formUnion(AppConnectFixSubject.collateral(old: state.device, new: device, changed: sameNodes ? changedNodes : nil, graph: old)) }
+        }
+        return verdict
+    }
+
+    /// The channels an inside flow is counted on: those that name their receiver.
+    static let flowChannels: [FleetChannel] = FleetGraph.targetedChannels
+
+    /// The flows between the old device's zone apps that deliver before and not after; only those
+    /// from or to a changed node when `changed` is given.
+    static func collateral(old: FleetDevice, new: FleetDevice, changed: NodeSet?, graph: FleetGraph) -> [InsideFlow] {
+        let zone = graph.ids.indices.filter { graph.authorized[$0] && old.isInstalled(graph.ids[$0]) }
+        var result: [InsideFlow] = []
+        func delivers(_ device: FleetDevice, _ request: FleetRequest, to target: BundleID) -> Bool {
+            guard let decision = try? device.decide(request), decision.delivers, let receiving = decision.receiverApp else { return false }
+            return device.node(receiving: receiving) == .app(target)
+        }
+        for x in zone {
+            for y in zone where x != y {
+                if let changed, !changed.contains(x), !changed.contains(y) { continue }
+                for channel in flowChannels {
+                    guard let request = try? FleetRequest(from: graph.ids[x], channel: channel, target: graph.ids[y], document: FleetDevice.documentName) else { continue }
+                    if delivers(old, request, to: graph.ids[y]), !delivers(new, request, to: graph.ids[y]) {
+                        result.append(InsideFlow(device: old.name, from: graph.ids[x].rawValue, channel: channel.rawValue, to: graph.ids[y].rawValue))
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Candidates
+
+    package func candidates() -> [FixCandidate] {
+        guard case .object(let root) = documents[0].value else { return [] }
+        var result: [FixCandidate] = []
+        func add(_ change: String, _ patch: [JSONPatchOperation]) { result.append(FixCandidate(change: change, document: 0, patch: patch)) }
+        let interesting = interestingApps()
+        // The global policy's controls.
+        if case .object(let global)? = root["global"] {
+            let base = JSONPointer(["global"])
+            for (change, patch) in AppConnectFixSubject.tightenings(global, at: base, owner: "the global policy") { add(change, patch) }
+        }
+        // Container policies.
+        var covered: Set<BundleID> = []
+        if case .array(let policies)? = root["containerPolicies"] {
+            for (index, element) in policies.enumerated() {
+                guard case .object(let policy) = element, index < fleet.containerPolicies.count else { continue }
+                let model = fleet.containerPolicies[index]
+                covered.insert(model.app)
+                guard interesting.contains(model.app) else { continue }
+                let base = JSONPointer(["containerPolicies", String(index)])
+                let owner = "container policy \(JSONWriter.quoted(model.name))"
+                for (change, patch) in AppConnectFixSubject.tightenings(policy, at: base, owner: owner) { add(change, patch) }
+                // A control it takes from the global policy: set it here, tighter.
+                if case .object(let global)? = root["global"] {
+                    for (change, patch) in AppConnectFixSubject.tightenings(global, at: base, owner: owner, inheritedBy: policy) { add(change, patch) }
+                }
+            }
+        }
+        // App configurations that switch enforcement off.
+        if case .array(let configurations)? = root["appConfigurations"] {
+            for (index, element) in configurations.enumerated() {
+                guard case .object(let configuration) = element, case .object(let config)? = configuration["config"], index < fleet.appConfigurations.count else { continue }
+                let model = fleet.appConfigurations[index]
+                guard interesting.contains(model.app) else { continue }
+                for member in config.members where ExactText.isOne(member.key, of: ["MI_AC_DISABLE_SCHEME_BLOCKING", "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT"]) {
+                    let pointer = JSONPointer(["appConfigurations", String(index), "config", member.key])
+                    add("Remove \(member.key) from the app configuration of \(model.app)\(model.labels.isEmpty ? "" : " (labels \(model.labels.joined(separator: ", ")))").",
+                        [.remove(pointer)])
+                }
+            }
+        }
+        // A container policy for an app that takes a leaky control from the global policy.
+        if fleet.global.authorizeAppsWithoutContainerPolicy, case .object(let global)? = root["global"] {
+            for app in fleet.apps where app.appConnect && !covered.contains(app.bundleID) && interesting.contains(app.bundleID) {
+                var labels: [String] = []
+                for profile in fleet.devices where profile.installed.contains(app.bundleID) {
+                    for label in profile.labels where !labels.contains(where: { ExactText.same($0, label) }) { labels.append(label) }
+                }
+                guard !labels.isEmpty else { continue }
+                let name = "\(app.bundleID) (tightened)"
+                for (key, current, value, _) in AppConnectFixSubject.tighterValues(global) {
+                    let policy = JSONValue.object(JSONObject(members: [
+                        .init("name", .string(name)), .init("app", .string(app.bundleID.rawValue)),
+                        .init("labels", .array(JSONArray(labels.map(JSONValue.string)))), .init(key, .string(value)),
+                    ]))
+                    let operation: JSONPatchOperation = root["containerPolicies"] == nil
+                        ? .add(JSONPointer(["containerPolicies"]), .array(JSONArray([policy])))
+                        : .add(JSONPointer(["containerPolicies", "-"]), policy)
+                    add("Add a container policy \(JSONWriter.quoted(name)) for \(app.bundleID) (labels \(labels.joined(separator: ", "))) that sets \(key) to \(JSONWriter.quoted(value)) instead of the global policy's \(JSONWriter.quoted(current)).", [operation])
+                }
+            }
+        }
+        return result
+    }
+
+    /// The apps whose settings can matter to a path: every app a leaking source reaches, and the source.
+    func interestingApps() -> Set<BundleID> {
+        var result: Set<BundleID> = []
+        let sources = Set(paths.map { "\($0.device)\u{0}\($0.from)" })
+        for state in states {
+            let graph = state.graph
+            for (index, id) in graph.ids.enumerated() where sources.contains("\(state.device.name)\u{0}\(id.rawValue)") {
+                result.insert(id)
+                var seen = NodeSet(count: graph.ids.count)
+                seen.insert(index)
+                var frontier = [index]
+                while let x = frontier.popLast() {
+                    // swift-format-ignore: ReplaceForEachWithForLoop
+                    try? state.rows[x].forEach { (y) throws(FleetError) in
+                        if !seen.contains(y) {
+                            seen.insert(y)
+                            frontier.append(y)
+                            result.insert(graph.ids[y])
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The tighter values of each control `policy` sets, with the keys that go with the old value
+    /// (a whitelist), and the current value's text.
+    static func tighterValues(_ policy: JSONObject) -> [(key: String, current: String, value: String, removing: [String])] {
+        var result: [(key: String, current: String, value: String, removing: [String])] = []
+        func text(_ value: JSONValue?) -> String? {
+            switch value {
+            case .string(let text)?: text
+            case .number(let number)?: number.literal
+            default: nil
+            }
+        }
+        if let current = text(policy["openInPolicy"]), let setting = try? PolicySetting(parsing: current) {
+            let values: [String] = switch setting {
+            case .status(.authorized), .status(.whitelist): ["appconnect", "unauthorized"]
+            case .allAppConnectApps: ["unauthorized"]
+            case .status(.unauthorized): []
+            }
+            for value in values { result.append(("openInPolicy", current, value, ["openInWhitelist"])) }
+        }
+        if let current = text(policy["openFromPolicy"]), let setting = try? OpenFromPolicy.Setting(parsing: current) {
+            let values: [String] = switch setting {
+            case .status(.authorized): ["appconnect", "unauthorized"]
+            case .status(.whitelist), .allAppConnectApps: ["unauthorized"]
+            case .status(.unauthorized): []
+            }
+            for value in values { result.append(("openFromPolicy", current, value, ["openFromWhitelist"])) }
+        }
+        if let current = text(policy["pasteboardPolicy"]), (try? PasteboardPolicy(parsing: current)) == .authorized {
+            result.append(("pasteboardPolicy", current, "securecopy", []))
+        }
+        if let current = text(policy["dragAndDropPolicy"]), let setting = try? DragAndDropPolicy(parsing: current) {
+            if setting == .all { result.append(("dragAndDropPolicy", current, "appconnect", [])) }
+            if setting != .none { result.append(("dragAndDropPolicy", current, "none", [])) }
+        }
+        return result
+    }
+
+    /// The changes that tighten one control `policy` sets, or one whitelist entry it lists; with
+    /// `inheritedBy`, the controls `policy` (the global policy) sets and `inheritedBy` does not, each
+    /// set in `inheritedBy` (at `base`) to a tighter value.
+    static func tightenings(_ policy: JSONObject, at base: JSONPointer, owner: String, inheritedBy: JSONObject? = nil) -> [(String, [JSONPatchOperation])] {
+        var result: [(String, [JSONPatchOperation])] = []
+        for (key, current, value, removing) in tighterValues(policy) {
+            if let inheritedBy {
+                guard inheritedBy[key] == nil else { continue }
+                result.append(("Set \(key) to \(JSONWriter.quoted(value)) in \(owner), which today takes \(JSONWriter.quoted(current)) from the global policy.",
+                               [.add(base.appending(key), .string(value))]))
+                continue
+            }
+            var operations: [JSONPatchOperation] = [.replace(base.appending(key), .string(value))]
+            for other in removing where policy[other] != nil { operations.append(.remove(base.appending(other))) }
+            result.append(("Set \(key) of \(owner) from \(JSONWriter.quoted(current)) to \(JSONWriter.quoted(value)).", operations))
+        }
+        guard inheritedBy == nil else { return result }
+        for key in ["openInWhitelist", "openFromWhitelist"] {
+            guard case .array(let list)? = policy[key] else { continue }
+            for (index, entry) in list.enumerated() {
+                guard case .string(let id) = entry else { continue }
+                result.append(("Remove \(id) from \(key) of \(owner).", [.remove(base.appending(key).appending(index))]))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,366 @@
+/// One leak path as `fleet paths` counts it: on a device, from an app, to one app of the `--to` set.
+package struct LeakPath: Sendable, Hashable, Comparable {
+    /// The device profile.
+    package let device: String
+    /// The app whose documents leak.
+    package let from: String
+    /// The app reached (a bundle ID, or `any other app`).
+    package let to: String
+
+    package init(device: String, from: String, to: String) {
+        self.device = device
+        self.from = from
+        self.to = to
+    }
+
+    /// By device, then from, then to, each by its bytes.
+    package static func < (lhs: LeakPath, rhs: LeakPath) -> Bool {
+        FixOrder.precedes([lhs.device, lhs.from, lhs.to], [rhs.device, rhs.from, rhs.to])
+    }
+
+    package static func == (lhs: LeakPath, rhs: LeakPath) -> Bool {
+        ExactText.same(lhs.device, rhs.device) && ExactText.same(lhs.from, rhs.from) && ExactText.same(lhs.to, rhs.to)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(Array(device.utf8))
+        hasher.combine(Array(from.utf8))
+        hasher.combine(Array(to.utf8))
+    }
+
+    /// `{"device", "from", "to"}`.
+    package var json: JSONValue { .object(JSONObject(["device": .string(device), "from": .string(from), "to": .string(to)])) }
+
+    /// The node reached: any other app, or the app.
+    package var toNode: FleetNode {
+        if ExactText.same(to, FleetNode.anyOtherAppName) { return .anyOtherApp }
+        return (try? BundleID(to)).map(FleetNode.app) ?? .anyOtherApp
+    }
+}
+
+/// An end-to-end flow between two apps inside a device's zone of trust: what a user notices when a change blocks it.
+package struct InsideFlow: Sendable, Hashable, Comparable {
+    package let device: String
+    package let from: String
+    package let channel: String
+    package let to: String
+
+    package init(device: String, from: String, channel: String, to: String) {
+        self.device = device
+        self.from = from
+        self.channel = channel
+        self.to = to
+    }
+
+    package static func < (lhs: InsideFlow, rhs: InsideFlow) -> Bool {
+        FixOrder.precedes([lhs.device, lhs.from, lhs.to, lhs.channel], [rhs.device, rhs.from, rhs.to, rhs.channel])
+    }
+
+    package static func == (lhs: InsideFlow, rhs: InsideFlow) -> Bool {
+        ExactText.same(lhs.device, rhs.device) && ExactText.same(lhs.from, rhs.from) && ExactText.same(lhs.channel, rhs.channel) && ExactText.same(lhs.to, rhs.to)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(Array(device.utf8))
+        hasher.combine(Array(from.utf8))
+        hasher.combine(Array(channel.utf8))
+        hasher.combine(Array(to.utf8))
+    }
+
+    /// `{"device", "from", "channel", "to"}`.
+    package var json: JSONValue {
+        .object(JSONObject(["device": .string(device), "from": .string(from), "channel": .string(channel), "to": .string(to)]))
+    }
+}
+
+enum FixOrder {
+    /// Whether `lhs` sorts before `rhs`, field by field, each by its UTF-8 bytes.
+    static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
+        for (left, right) in zip(lhs, rhs) where !ExactText.same(left, right) {
+            return left.utf8.lexicographicallyPrecedes(right.utf8)
+        }
+        return false
+    }
+}
+
+/// One input file a fix can patch: its name as the user gave it and its JSON, as read (with positions).
+package struct FixDocument: Sendable {
+    /// The file's path.
+    package let file: String
+    /// The file's JSON value.
+    package let value: JSONValue
+    /// Where the document's value starts in the file.
+    package let start: JSONPosition
+
+    package init(file: String, value: JSONValue, start: JSONPosition = JSONPosition(line: 1, column: 1)) {
+        self.file = file
+        self.value = value
+        self.start = start
+    }
+}
+
+/// Which paths a `fleet fixes` run is about: as `fleet paths --device --from --to`.
+package struct FixScope: Sendable {
+    /// One device profile, or every one.
+    package var device: String?
+    /// One app, or every fleet app installed on the device (`nil`).
+    package var from: String?
+    /// One app, or outside the zone of trust (`nil`).
+    package var to: String?
+
+    package init(device: String? = nil, from: String? = nil, to: String? = nil) {
+        self.device = device
+        self.from = from
+        self.to = to
+    }
+}
+
+/// A change of one setting a vendor proposes: the sentence, the patch, the file.
+package struct FixCandidate: Sendable {
+    /// The change, in one sentence.
+    package let change: String
+    /// The index of the document (``FixSubject/documents``) the patch applies to.
+    package let document: Int
+    /// The RFC 6902 operations.
+    package let patch: [JSONPatchOperation]
+
+    package init(change: String, document: Int, patch: [JSONPatchOperation]) {
+        self.change = change
+        self.document = document
+        self.patch = patch
+    }
+}
+
+/// What a patched fleet does, compared with the unpatched one.
+package struct FixVerdict: Sendable {
+    /// The paths to the scope's `--to` set after the change.
+    package var paths: Set<LeakPath>
+    /// The flows inside the zone of trust (the unpatched fleet's) the change blocks.
+    package var collateral: Set<InsideFlow>
+    /// The apps whose effective policy the change alters, on some device.
+    package var touched: Set<String>
+    /// The deliveries from inside the zone of trust to outside after the change (``FixSubject/exposure``).
+    package var exposure: Int
+}
+
+/// A vendor's side of `fleet fixes`: its input documents, its paths, its candidate changes, and the
+/// verification of one change (applied to a copy of one document, the paths found again).
+package protocol FixSubject {
+    /// The input files, as the user gave them.
+    var documents: [FixDocument] { get }
+    /// The paths to close, before any change.
+    var paths: Set<LeakPath> { get }
+    /// How many deliveries go from an app inside the zone of trust to one outside (per device, sender,
+    /// receiver and, where the vendor tells them apart, channel): the plan's measure of progress when
+    /// no single change closes a path, because each of several channels leaks on its own.
+    var exposure: Int { get }
+    /// Every change of one setting that may close a path.
+    func candidates() -> [FixCandidate]
+    /// What the fleet does with `document` replaced by `patched`; `nil` when the patched file is not a
+    /// valid fleet (the change is then not offered). The collateral is worked out only when asked for
+    /// (a change that closes no path needs none).
+    func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict?
+    /// The same subject on changed documents (for the plan's next step).
+    func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> Self
+}
+
+/// Why `fleet fixes` cannot run.
+package struct FixError: Error, Sendable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}
+
+/// A verified fix: the change, its patch and where it applies, and what it closes, leaves and breaks.
+package struct FleetFix: Sendable {
+    package let change: String
+    package let file: String
+    package let line: Int?
+    package let patch: [JSONPatchOperation]
+    package let closes: [LeakPath]
+    package let remaining: [LeakPath]
+    package let collateral: [InsideFlow]
+    /// How many apps' effective policies it alters.
+    package let appsTouched: Int
+    /// The index of the document it patches.
+    let document: Int
+
+    /// The JSON record: `{"change", "file", "line", "patch", "closes", "remaining", "collateral", "appsTouched", "closed"}`.
+    package var json: JSONValue {
+        .object(JSONObject(members: [
+            .init("change", .string(change)), .init("file", .string(file)), .init("line", line.map { .number(JSONNumber($0)) } ?? .null),
+            .init("patch", JSONPatch.json(patch)), .init("closes", .number(JSONNumber(closes.count))),
+            .init("remaining", .number(JSONNumber(remaining.count))), .init("collateral", .array(JSONArray(collateral.map(\.json)))),
+            .init("appsTouched", .number(JSONNumber(appsTouched))), .init("closed", .array(JSONArray(closes.map(\.json)))),
+        ]))
+    }
+}
+
+/// The plan: changes chosen greedily, each verified with the earlier ones applied.
+package struct FleetFixPlan: Sendable {
+    /// The steps, in order; each step's counts are against the fleet with the earlier steps applied.
+    package let changes: [FleetFix]
+    /// Per file, the operations of every step in order: one patch that applies the whole plan.
+    package let patches: [(file: String, patch: [JSONPatchOperation])]
+    /// The paths the plan closes, of those there were.
+    package let closes: [LeakPath]
+    /// The paths left after the plan.
+    package let remaining: [LeakPath]
+    /// Every inside flow a step blocks.
+    package let collateral: [InsideFlow]
+    /// Why the paths left are left, when some are.
+    package let why: String?
+
+    /// `{"changes", "file"?, "patch", "patches", "closes", "remaining", "collateral", "left"?, "why"?}`.
+    package var json: JSONValue {
+        var members: [JSONObject.Member] = [.init("changes", .array(JSONArray(changes.map { .string($0.change) })))]
+        if patches.count == 1 { members.append(.init("file", .string(patches[0].file))) }
+        members.append(.init("patch", JSONPatch.json(patches.flatMap(\.patch))))
+        members.append(.init("patches", .array(JSONArray(patches.map { .object(JSONObject(["file": .string($0.file), "patch": JSONPatch.json($0.patch)])) }))))
+        members.append(.init("closes", .number(JSONNumber(closes.count))))
+        members.append(.init("remaining", .number(JSONNumber(remaining.count))))
+        members.append(.init("collateral", .array(JSONArray(collateral.map(\.json)))))
+        if !remaining.isEmpty {
+            members.append(.init("left", .array(JSONArray(remaining.map(\.json)))))
+            if let why { members.append(.init("why", .string(why))) }
+        }
+        return .object(JSONObject(members: members))
+    }
+}
+
+/// Everything `fleet fixes` found.
+package struct FleetFixReport: Sendable {
+    /// The paths to close.
+    package let paths: [LeakPath]
+    /// The verified fixes that close at least one path, best first.
+    package let fixes: [FleetFix]
+    /// The plan.
+    package let plan: FleetFixPlan
+    /// How many candidate changes were verified.
+    package let candidates: Int
+
+    /// `{"paths", "fixes", "plan"}`.
+    package var json: JSONValue {
+        .object(JSONObject(members: [
+            .init("paths", .number(JSONNumber(paths.count))), .init("candidates", .number(JSONNumber(candidates))),
+            .init("fixes", .array(JSONArray(fixes.map(\.json)))), .init("plan", plan.json),
+        ]))
+    }
+}
+
+/// Ranking, verification and the greedy plan, the same for every vendor.
+package enum FleetFixes {
+    /// Which paths count as paths to close (with a baseline: those it does not accept).
+    package typealias Counted = (LeakPath) -> Bool
+
+    /// Verifies every candidate of `subject` and ranks those that close a path: most paths closed,
+    /// then least collateral, then fewest apps touched (then the change's text, for a stable order).
+    /// - Complexity: one ``FixSubject/verify(_:document:)`` per candidate.
+    package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil, counting counted: Counted? = nil) -> (fixes: [FleetFix], verified: Int, progress: FleetFix?) {
+        var fixes: [FleetFix] = []
+        var verified = 0
+        let base = counted.map { subject.paths.filter($0) } ?? subject.paths
+        var progress: (fix: FleetFix, exposure: Int)?
+        guard !base.isEmpty else { return ([], 0, nil) }
+        for candidate in subject.candidates() {
+            if let only, !only.contains(candidate.change) { continue }
+            let document = subject.documents[candidate.document]
+            guard let patched = try? JSONPatch.apply(candidate.patch, to: document.value) else { continue }
+            verified += 1
+            guard var verdict = subject.verify(patched, document: candidate.document, collateral: false) else { continue }
+            if let counted { verdict.paths = verdict.paths.filter(counted) }
+            let closes = base.subtracting(verdict.paths)
+            if !closes.isEmpty || (verdict.paths.isSubset(of: base) && verdict.exposure < subject.exposure) {
+                guard var full = subject.verify(patched, document: candidate.document, collateral: true) else { continue }
+                if let counted { full.paths = full.paths.filter(counted) }
+                verdict = full
+            }
+            let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
+            let fix = FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
+                               closes: closes.sorted(), remaining: verdict.paths.sorted(), collateral: verdict.collateral.sorted(),
+                               appsTouched: verdict.touched.count, document: candidate.document)
+            guard !closes.isEmpty else {
+                // No path closed, and none opened: progress when fewer deliveries leave the zone.
+                if verdict.paths.isSubset(of: base), verdict.exposure < subject.exposure,
+                   progress.map({ verdict.exposure < $0.exposure || (verdict.exposure == $0.exposure && fix.collateral.count < $0.fix.collateral.count) }) ?? true {
+                    progress = (fix, verdict.exposure)
+                }
+                continue
+            }
+            fixes.append(fix)
+        }
+        fixes.sort { lhs, rhs in
+            if lhs.closes.count != rhs.closes.count { return lhs.closes.count > rhs.closes.count }
+            if lhs.collateral.count != rhs.collateral.count { return lhs.collateral.count < rhs.collateral.count }
+            if lhs.appsTouched != rhs.appsTouched { return lhs.appsTouched < rhs.appsTouched }
+            return lhs.change.utf8.lexicographicallyPrecedes(rhs.change.utf8)
+        }
+        return (fixes, verified, progress?.fix)
+    }
+
+    /// The fixes and the greedy plan.
+    /// - Throws: ``FixError`` when a step's patched fleet cannot be read back (a bug: every fix was verified on it).
+    package static func run<Subject: FixSubject>(_ subject: Subject, counting counted: Counted? = nil) throws(FixError) -> FleetFixReport {
+        let (fixes, verified, progress) = fixes(subject, counting: counted)
+        let base = counted.map { subject.paths.filter($0) } ?? subject.paths
+        var current = subject
+        var steps: [FleetFix] = []
+        var patches: [(file: String, patch: [JSONPatchOperation])] = []
+        var collateral: Set<InsideFlow> = []
+        var next = fixes.first { $0.remaining.count < base.count } ?? progress
+        // Each step closes a path or lowers the exposure, so the plan ends.
+        while let step = next {
+            steps.append(step)
+            if let last = patches.indices.last, ExactText.same(patches[last].file, step.file) {
+                patches[last].patch += step.patch
+            } else {
+                patches.append((step.file, step.patch))
+            }
+            collateral.formUnion(step.collateral)
+            let patched: JSONValue
+            do throws(JSONPatchError) { patched = try JSONPatch.apply(step.patch, to: current.documents[step.document].value) } catch {
+                throw FixError("the plan's step \"\(step.change)\" no longer applies: \(error.message)")
+            }
+            current = try current.replacing(step.document, with: patched)
+            let left = counted.map { current.paths.filter($0) } ?? current.paths
+            if left.isEmpty { break }
+            // Later steps try the changes that closed a path on the fleet as given (or, when none did, every change).
+            let found = FleetFixes.fixes(current, only: fixes.isEmpty ? nil : Set(fixes.map(\.change)), counting: counted)
+            next = found.fixes.first { $0.remaining.count < left.count } ?? found.progress
+        }
+        let remaining = counted.map { current.paths.filter($0) } ?? current.paths
+        let why: String? = remaining.isEmpty ? nil
+            : steps.isEmpty ? "no change of one setting closes any of them"
+            : "no further change of one setting closes any of them once the plan's changes are made"
+        return FleetFixReport(paths: base.sorted(), fixes: fixes,
+                              plan: FleetFixPlan(changes: steps, patches: patches, closes: base.subtracting(remaining).sorted(),
+                                                 remaining: remaining.sorted(), collateral: collateral.sorted(), why: why),
+                              candidates: verified)
+    }
+}
+
+/// Reading an input file as a ``FixDocument``: the JSON exactly as the user wrote it, with positions.
+package enum FixDocuments {
+    /// Reads `bytes` (a UTF-8 byte order mark is skipped, as the fleet readers skip it).
+    /// - Throws: ``FormatError`` for text that is not JSON, with its line and column.
+    package static func read(_ bytes: some Collection<UInt8>, file: String) throws(FormatError) -> FixDocument {
+        var data = Array(bytes)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
+        let value: JSONValue
+        do throws(JSONError) { value = try JSONReader().read(data) } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        var line = 1, column = 1
+        for byte in data {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                column += 1
+            } else {
+                break
+            }
+        }
+        return FixDocument(file: file, value: value, start: JSONPosition(line: line, column: column))
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+@testable import OpenInPolicy
+
+/// RFC 6902 / 6901 as the fixes use them.
+@Suite struct JSONPatchTests {
+    static func value(_ text: String) throws -> JSONValue { try JSONReader().read(text) }
+
+    @Test("pointers: ~0 and ~1 escape ~ and /, round trip, refuse a lone ~")
+    func pointers() throws {
+        let pointer = try JSONPointer(parsing: "/a~1b/m~0n/0")
+        #expect(pointer.tokens == ["a/b", "m~n", "0"])
+        #expect(pointer.description == "/a~1b/m~0n/0")
+        #expect(try JSONPointer(parsing: "").tokens.isEmpty)
+        #expect(try JSONPointer(parsing: "/").tokens == [""])
+        #expect(throws: JSONPatchError.self) { try JSONPointer(parsing: "/a~2") }
+        #expect(throws: JSONPatchError.self) { try JSONPointer(parsing: "/a~") }
+        #expect(throws: JSONPatchError.self) { try JSONPointer(parsing: "a") }
+        #expect(JSONPointer.index("01") == nil && JSONPointer.index("10") == 10 && JSONPointer.index("-") == nil)
+    }
+
+    @Test("add, remove, replace on objects and arrays (RFC 6902 appendix A cases)")
+    func operations() throws {
+        let document = try Self.value(#"{"foo": ["bar", "baz"], "a/b": 1, "m~n": {"x": true}}"#)
+        let added = try JSONPatch.apply([.add(JSONPointer(["foo", "1"]), .string("qux"))], to: document)
+        #expect(added == (try Self.value(#"{"foo": ["bar", "qux", "baz"], "a/b": 1, "m~n": {"x": true}}"#)))
+        let appended = try JSONPatch.apply([.add(try JSONPointer(parsing: "/foo/-"), .string("end"))], to: document)
+        #expect(appended == (try Self.value(#"{"foo": ["bar", "baz", "end"], "a/b": 1, "m~n": {"x": true}}"#)))
+        let replaced = try JSONPatch.apply([.replace(try JSONPointer(parsing: "/a~1b"), .bool(false)), .remove(try JSONPointer(parsing: "/m~0n/x"))], to: document)
+        #expect(replaced == (try Self.value(#"{"foo": ["bar", "baz"], "a/b": false, "m~n": {}}"#)))
+        let removed = try JSONPatch.apply([.remove(try JSONPointer(parsing: "/foo/0"))], to: document)
+        #expect(removed == (try Self.value(#"{"foo": ["baz"], "a/b": 1, "m~n": {"x": true}}"#)))
+        #expect(throws: JSONPatchError.self) { try JSONPatch.apply([.replace(try JSONPointer(parsing: "/nope"), .null)], to: document) }
+        #expect(throws: JSONPatchError.self) { try JSONPatch.apply([.remove(try JSONPointer(parsing: "/foo/2"))], to: document) }
+        #expect(throws: JSONPatchError.self) { try JSONPatch.apply([.add(try JSONPointer(parsing: "/foo/3"), .null)], to: document) }
+        #expect(throws: JSONPatchError.self) { try JSONPatch.apply([.add(try JSONPointer(parsing: "/x/y"), .null)], to: document) }
+    }
+
+    @Test("member names match by bytes: a KELVIN SIGN look-alike is another member")
+    func bytes() throws {
+        let document = try Self.value(#"{"K": 1}"#)
+        #expect(throws: JSONPatchError.self) { try JSONPatch.apply([.replace(JSONPointer(["\u{212A}"]), .null)], to: document) }
+    }
+
+    @Test("operations read back from their own JSON")
+    func roundTrip() throws {
+        for operation: JSONPatchOperation in [.add(JSONPointer(["a", "-"]), .string("x")), .remove(JSONPointer(["b~/"])), .replace(JSONPointer([]), .null)] {
+            #expect(try JSONPatchOperation(json: operation.json) == operation)
+        }
+        #expect(throws: JSONPatchError.self) { try JSONPatchOperation(json: try Self.value(#"{"op": "move", "path": "/a", "from": "/b"}"#)) }
+    }
+
+    @Test("a pointer's line in the file as written")
+    func lines() throws {
+        let text = "{\n  \"a\": [\n    1,\n    {\"b\": 2}\n  ],\n  \"c\": 3\n}"
+        let document = try Self.value(text)
+        #expect(JSONPatch.position(of: try JSONPointer(parsing: "/a/1/b"), in: document)?.line == 4)
+        #expect(JSONPatch.position(of: try JSONPointer(parsing: "/c"), in: document)?.line == 6)
+        #expect(JSONPatch.position(of: try JSONPointer(parsing: "/a/-"), in: document)?.line == 2)
+    }
+}
+
+/// Every fix, applied with its own JSON Patch to the file and the fleet read and searched again from
+/// scratch (not the incremental verification), closes exactly what it claims; the plan leaves what it says.
+@Suite struct FleetFixesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The paths from inside the zone to outside, on every device, with the public search.
+    static func paths(_ fleet: Fleet) throws -> Set<LeakPath> {
+        var result: Set<LeakPath> = []
+        for device in try fleet.resolvedDevices() {
+            for reach in try device.reachAll() where !device.isOutside(.app(reach.from)) {
+                for node in reach.reached where device.isOutside(node) {
+                    result.insert(LeakPath(device: device.name, from: reach.from.rawValue, to: node.description))
+                }
+            }
+        }
+        return result
+    }
+
+    static func paths(_ fleet: IntuneFleet) throws -> Set<LeakPath> {
+        var result: Set<LeakPath> = []
+        for device in fleet.devices {
+            for app in fleet.managedApps(on: device) {
+                for path in try fleet.paths(device: device.name, from: app) where fleet.isOutside(path.to, on: device) {
+                    result.insert(LeakPath(device: device.name, from: app.rawValue, to: path.to.description))
+                }
+            }
+        }
+        return result
+    }
+
+    /// Checks every fix and the plan of an AppConnect fleet file's text; returns how many fixes were checked.
+    @discardableResult
+    static func checkAppConnect(_ text: String, file: String = "fleet.json") throws -> Int {
+        let document = try FixDocuments.read(Array(text.utf8), file: file)
+        let subject = try AppConnectFixSubject(document: document, scope: FixScope())
+        let before = try paths(try FleetJSON.read(document.value))
+        #expect(subject.paths == before, "\(file): the subject's paths are the search's")
+        let report = try FleetFixes.run(subject)
+        for fix in report.fixes {
+            let patched = try JSONPatch.apply(try fix.patch.map { try JSONPatchOperation(json: $0.json) }, to: document.value)
+            let after = try paths(try FleetJSON.read(patched))
+            #expect(Set(fix.closes) == before.subtracting(after), "\(file): \(fix.change) claims \(fix.closes.count) closed")
+            #expect(Set(fix.remaining) == after, "\(file): \(fix.change) claims \(fix.remaining.count) remaining")
+            #expect(!fix.closes.isEmpty)
+        }
+        var value = document.value
+        for file in report.plan.patches { value = try JSONPatch.apply(file.patch, to: value) }
+        let left = try paths(try FleetJSON.read(value))
+        #expect(Set(report.plan.remaining) == left, "\(file): the plan leaves \(report.plan.remaining.count), the search finds \(left.count)")
+        return report.fixes.count
+    }
+
+    @Test("acme: each printed fix closes what it claims; the plan closes all of HR's paths with one change")
+    func acme() throws {
+        let text = try String(contentsOfFile: Self.root + "/Examples/fleet/acme.json", encoding: .utf8)
+        #expect(try Self.checkAppConnect(text, file: "acme.json") > 0)
+        let subject = try AppConnectFixSubject(document: try FixDocuments.read(Array(text.utf8), file: "acme.json"), scope: FixScope(from: "com.acme.hr"))
+        let report = try FleetFixes.run(subject)
+        #expect(report.paths.count == 5)
+        #expect(report.plan.changes.count == 1 && report.plan.remaining.isEmpty)
+        #expect(report.fixes.first?.patch == [.replace(try JSONPointer(parsing: "/containerPolicies/1/openInPolicy"), .string("appconnect"))])
+        #expect(report.fixes.first?.line == 16)
+    }
+
+    @Test("random AppConnect fleets: every fix, applied with its patch, closes exactly what it claims; the plan leaves what it says", arguments: 0..<60)
+    func randomAppConnect(seed: Int) throws {
+        var random = SplitMix64.stream(0xF1_4E5, item: seed)
+        let spec = FleetReferenceModelTests.randomSpec(&random)
+        let text = FleetReferenceModelTests.json(spec)
+        // Some random fleets lack a control a request needs (an error, not a fleet to fix).
+        guard let fleet = try? FleetJSON.read(Array(text.utf8), file: "random.json"), (try? Self.paths(fleet)) != nil else { return }
+        try Self.checkAppConnect(text, file: "random-\(seed).json")
+    }
+
+    /// An Intune folder's documents and fleet, as the CLI reads them.
+    static func intune(_ path: String, devices: String) throws -> (IntuneFleet, IntuneFixSubject) {
+        let export = try IntuneGraphJSON.read(path: path)
+        var fleet = IntuneFleet(policies: export.policies, file: path)
+        (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(Array(try String(contentsOfFile: devices, encoding: .utf8).utf8), file: devices)
+        return (fleet, try IntuneFixSubject(path: path, fleet: fleet, scope: FixScope()))
+    }
+
+    static func checkIntune(_ fleet: IntuneFleet, _ subject: IntuneFixSubject, name: String) throws {
+        let before = try paths(fleet)
+        #expect(subject.paths == before)
+        let report = try FleetFixes.run(subject)
+        func reread(_ documents: [JSONValue]) throws -> IntuneFleet {
+            var changed = fleet
+            changed.policies = try documents.flatMap { try IntuneGraphJSON.read($0) }
+            return changed
+        }
+        for fix in report.fixes {
+            var documents = subject.documents.map(\.value)
+            let index = try #require(subject.documents.firstIndex { $0.file == fix.file })
+            documents[index] = try JSONPatch.apply(fix.patch, to: documents[index])
+            let after = try paths(try reread(documents))
+            #expect(Set(fix.closes) == before.subtracting(after), "\(name): \(fix.change)")
+            #expect(Set(fix.remaining) == after, "\(name): \(fix.change)")
+        }
+        var documents = subject.documents.map(\.value)
+        for file in report.plan.patches {
+            let index = try #require(subject.documents.firstIndex { $0.file == file.file })
+            documents[index] = try JSONPatch.apply(file.patch, to: documents[index])
+        }
+        #expect(Set(report.plan.remaining) == (try paths(try reread(documents))), "\(name): the plan")
+    }
+
+    @Test("Intune pilot folder: fixes and the plan, each patch against the file that holds its policy; the plan closes every path")
+    func intunePilot() throws {
+        let (fleet, subject) = try Self.intune(Self.root + "/Examples/intune/pilot", devices: Self.root + "/Examples/intune/devices.json")
+        try Self.checkIntune(fleet, subject, name: "pilot")
+        let report = try FleetFixes.run(subject)
+        #expect(!report.paths.isEmpty && report.plan.remaining.isEmpty)
+        #expect(report.plan.patches.allSatisfy { $0.file.hasSuffix("viewer-and-outlook.json") })
+    }
+
+    @Test("random Intune fleets (object, array and list layouts): every fix closes what it claims", arguments: 0..<25)
+    func randomIntune(seed: Int) throws {
+        var random = SplitMix64.stream(0x1_7E5, item: seed)
+        let apps = ["com.corp.hr", "com.corp.viewer", "com.microsoft.office.outlook", "com.getdropbox.Dropbox", "com.google.chrome.ios"]
+        var policies: [String] = []
+        var assigned = apps.filter { _ in random.percent(60) }
+        if assigned.isEmpty { assigned = [apps[0]] }
+        var groups: [[String]] = [[], []]
+        for app in assigned { groups[random.below(2)].append(app) }
+        for (index, group) in groups.enumerated() where !group.isEmpty {
+            let targets = group.map { "{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.iosMobileAppIdentifier\", \"bundleId\": \"\($0)\"}}" }
+            let exempt = random.percent(50) ? #", "exemptedAppProtocols": [{"name": "x", "value": "dbapi-2;"}]"# : ""
+            let links = random.percent(30) ? #", "exemptedUniversalLinks": ["https://www.dropbox.com/*"]"# : ""
+            let send = random.pick(["allApps", "managedApps", "none"])
+            policies.append("""
+                {"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P\(index)",
+                 "allowedOutboundDataTransferDestinations": "\(send)",
+                 "allowedInboundDataTransferSources": "\(random.pick(["allApps", "managedApps", "none"]))",
+                 "allowedOutboundClipboardSharingLevel": "\(random.pick(["allApps", "managedAppsWithPasteIn", "managedApps", "blocked"]))",
+                 "filterOpenInToOnlyManagedApps": \(send == "managedApps" && random.percent(30)), "managedBrowserToOpenLinksRequired": \(random.percent(30))\(exempt)\(links),
+                 "appGroupType": "selectedPublicApps",
+                 "apps": [\(targets.joined(separator: ", "))]}
+                """)
+        }
+        let text: String = switch seed % 3 {
+        case 0 where policies.count == 1: policies[0]
+        case 1: "[" + policies.joined(separator: ",\n") + "]"
+        default: #"{"@odata.context": "x", "value": ["# + policies.joined(separator: ",\n") + "]}"
+        }
+        let installed = apps.filter { _ in random.percent(80) }
+        // A scheme handler must be installed on the device (a devices file naming another is an error).
+        let handlers = [("dbapi-2", "com.getdropbox.Dropbox"), ("https", "com.google.chrome.ios")].filter { installed.contains($0.1) }
+        let devices = #"{"apps": [], "devices": {"d": {"installed": [\#(installed.map { "\"\($0)\"" }.joined(separator: ", "))], "mdmEnrolled": \#(random.percent(50)), "intuneMAMUPN": \#(random.percent(50)), "schemeHandlers": {\#(handlers.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", "))}}}}"#
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fixes-\(seed)-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try text.write(to: directory.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
+        try devices.write(to: directory.appendingPathComponent("devices.json"), atomically: true, encoding: .utf8)
+        let (fleet, subject) = try Self.intune(directory.appendingPathComponent("p.json").path, devices: directory.appendingPathComponent("devices.json").path)
+        try Self.checkIntune(fleet, subject, name: "random-\(seed)")
+    }
+}
