@@ -17,6 +17,9 @@ package struct AppConnectFixSubject: FixSubject {
         let rows: [NodeSet]
         /// Per node, what its decisions read: authorization, policy, the controls its policies leave unset.
         let signatures: [Signature]
+        /// The device's paths of the scope, and its exposure (``FixSubject/exposure``).
+        let paths: [LeakPath]
+        let exposure: Int
     }
 
     struct Signature: Equatable {
@@ -54,10 +57,12 @@ package struct AppConnectFixSubject: FixSubject {
                 var rows: [NodeSet] = []
                 rows.reserveCapacity(graph.ids.count)
                 for x in graph.ids.indices { rows.append(try graph.row(x, among: all)) }
-                let state = DeviceState(device: device, graph: graph, rows: rows, signatures: AppConnectFixSubject.signatures(graph))
+                let first = DeviceState(device: device, graph: graph, rows: rows, signatures: [], paths: [], exposure: 0)
+                let state = DeviceState(device: device, graph: graph, rows: rows, signatures: AppConnectFixSubject.signatures(graph),
+                                        paths: AppConnectFixSubject.leaks(first, rows: rows, scope: scope), exposure: AppConnectFixSubject.exposure(first, rows: rows))
                 states.append(state)
-                paths.formUnion(AppConnectFixSubject.leaks(state, rows: rows, scope: scope))
-                exposure += AppConnectFixSubject.exposure(state, rows: rows)
+                paths.formUnion(state.paths)
+                exposure += state.exposure
             }
         } catch {
             throw FixError(error.description)
@@ -137,58 +142,232 @@ package struct AppConnectFixSubject: FixSubject {
         try AppConnectFixSubject(document: FixDocument(file: documents[0].file, value: value, start: documents[0].start), scope: scope)
     }
 
-    package func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict? {
-        guard var changed = try? FleetJSON.read(patched) else { return nil }
-        changed.file = fleet.file
-        var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
+    /// Whether the one delivery `candidate` can stop (a whitelist entry's) is absent on every device, or its
+    /// receiver is reached from its sender another way: then no app reaches less, and no path closes.
+    package func cannotChangePaths(_ candidate: FixCandidate) -> Bool {
+        guard let edge = candidate.edge else { return false }
         for state in states {
-            guard let profile = changed.profile(named: state.device.name), let device = try? FleetDevice(fleet: changed, profile: profile) else { return nil }
-            let graph = FleetGraph(device)
-            let old = state.graph
-            let signatures = AppConnectFixSubject.signatures(graph)
-            let count = old.ids.count
-            let sameNodes = graph.nodes == old.nodes && graph.authorized == old.authorized
-            var changedNodes = NodeSet(count: count, full: !sameNodes)
-            if sameNodes {
-                for index in 0..<count where signatures[index] != state.signatures[index] { changedNodes.insert(index) }
+            guard let x = state.graph.index[edge.from], let y = state.graph.index[edge.to], state.rows[x].contains(y) else { continue }
+            // Does x reach y without the edge x → y?
+            var seen = NodeSet(count: state.graph.ids.count)
+            seen.insert(x)
+            var frontier: [Int] = []
+            var first = state.rows[x]
+            first.remove(y)
+            for w in first.words.indices {
+                var bits = first.words[w]
+                seen.words[w] |= bits
+                while bits != 0 {
+                    frontier.append(w << 6 | bits.trailingZeroBitCount)
+                    bits &= bits - 1
+                }
             }
-            if changedNodes.isEmpty {
-                verdict.paths.formUnion(AppConnectFixSubject.leaks(state, rows: state.rows, scope: scope))
-                verdict.exposure += AppConnectFixSubject.exposure(state, rows: state.rows)
+            var found = false
+            while let z = frontier.popLast(), !found {
+                for w in state.rows[z].words.indices {
+                    var fresh = state.rows[z].words[w] & ~seen.words[w]
+                    guard fresh != 0 else { continue }
+                    seen.words[w] |= fresh
+                    while fresh != 0 {
+                        frontier.append(w << 6 | fresh.trailingZeroBitCount)
+                        fresh &= fresh - 1
+                    }
+                }
+                found = seen.contains(y)
+            }
+            if !found && !seen.contains(y) { return false }
+        }
+        return true
+    }
+
+    /// The fleet with `patched` read back where `patch` changed it (the global policy, one container
+    /// policy or one app configuration): the rest of the fleet is the one already read. `nil` when the
+    /// changed part is not valid.
+    func reread(_ patched: JSONValue, patch: [JSONPatchOperation]) -> Fleet? {
+        guard let section = patch.first?.path.tokens.first,
+              patch.allSatisfy({ $0.path.tokens.first == section && $0.path.tokens.dropFirst().first == patch[0].path.tokens.dropFirst().first }),
+              let fields = try? JSONCursor(patched).members(allowed: FleetJSON.topLevelKeys, what: "the fleet") else { return nil }
+        var changed = fleet
+        do throws(FormatError) {
+            switch section {
+            case "global":
+                guard let global = fields["global"] else { return nil }
+                changed.global = try FleetJSON.readGlobal(global)
+            case "containerPolicies":
+                guard let list = fields["containerPolicies"] else { return nil }
+                let elements = try list.elements(what: "the AppConnect container policies")
+                let token = patch[0].path.tokens.count > 1 ? patch[0].path.tokens[1] : "-"
+                let index = JSONPointer.index(token) ?? elements.count - 1
+                guard index < elements.count else { return nil }
+                let policy = try FleetJSON.readContainerPolicy(elements[index])
+                if index < changed.containerPolicies.count {
+                    changed.containerPolicies[index] = policy
+                } else {
+                    guard index == changed.containerPolicies.count,
+                          !changed.containerPolicies.contains(where: { ExactText.same($0.name, policy.name) }) else { return nil }
+                    changed.containerPolicies.append(policy)
+                }
+            case "appConfigurations":
+                guard let list = fields["appConfigurations"], patch[0].path.tokens.count > 1, let index = JSONPointer.index(patch[0].path.tokens[1]) else { return nil }
+                let elements = try list.elements(what: "the AppConnect app configurations")
+                guard index < elements.count, index < changed.appConfigurations.count else { return nil }
+                changed.appConfigurations[index] = try FleetJSON.readConfiguration(elements[index])
+            default:
+                return nil
+            }
+        } catch {
+            return nil
+        }
+        changed.file = fleet.file
+        return changed
+    }
+
+    package func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict? {
+        guard let changed = reread(patched, patch: candidate.patch) ?? (try? FleetJSON.read(patched)).map({ (fleet: Fleet) -> Fleet in
+            var fleet = fleet
+            fleet.file = self.fleet.file
+            return fleet
+        }) else { return nil }
+        var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
+        var unchanged = true
+        var kept: [LeakPath] = []
+        for state in states {
+            let old = state.graph
+            let count = old.ids.count
+            // A change of some apps' policies: their sides made alone, on the device as resolved (its
+            // tables, facts and authorized apps), unless the collateral needs the device itself.
+            var quick: [Int: FleetSide]? = nil
+            if !collateral, let apps = candidate.apps {
+                quick = [:]
+                for app in apps {
+                    guard let x = old.index[app], let side = AppConnectFixSubject.side(of: app, in: changed, on: state.device),
+                          side.policy.authorization.isAuthorized == old.authorized[x],
+                          !(side.policy.policy.pasteboard == .secureCopy && state.device.facts.secureServicesAvailable == nil) else {
+                        quick = nil
+                        break
+                    }
+                    quick?[x] = side
+                }
+            }
+            let device: FleetDevice
+            if quick != nil {
+                device = state.device
+            } else {
+                guard let resolved = try? FleetDevice(fleet: changed, resolving: state.device.profile) else { return nil }
+                device = resolved
+            }
+            // The same nodes and authorized apps: only the candidate's apps' policies can differ.
+            guard device.appConnectApps == state.device.appConnectApps, device.nodes == old.nodes else {
+                unchanged = false
+                guard let full = fullVerdict(state, device: device, collateral: collateral) else { return nil }
+                verdict.paths.formUnion(full.paths)
+                verdict.collateral.formUnion(full.collateral)
+                verdict.touched.formUnion(full.touched)
+                verdict.exposure += full.exposure
                 continue
             }
+            var sides = old.sides
+            var changedNodes = NodeSet(count: count)
+            let affected: [Int] = candidate.apps.map { $0.compactMap { old.index[$0] } } ?? Array(0..<count)
+            for x in affected {
+                let side = quick?[x] ?? device.side(for: old.ids[x])
+                let signature = Signature(authorized: old.authorized[x], policy: side.policy.policy,
+                                          unset: FleetControl.allCases.filter { side.policy.source(of: $0) == .notSet })
+                if signature != state.signatures[x] {
+                    sides[x] = side
+                    changedNodes.insert(x)
+                }
+            }
+            if changedNodes.isEmpty {
+                verdict.exposure += state.exposure
+                kept += state.paths
+                continue
+            }
+            let graph = FleetGraph(old, device: device, sides: sides)
             var rows: [NodeSet] = []
-            rows.reserveCapacity(graph.ids.count)
+            rows.reserveCapacity(count)
+            var same = true
             do throws(FleetError) {
-                if !sameNodes {
-                    let all = NodeSet(count: graph.ids.count, full: true)
-                    for x in graph.ids.indices { rows.append(try graph.row(x, among: all)) }
-                } else {
-                    let all = NodeSet(count: count, full: true)
-                    for x in 0..<count {
-                        if changedNodes.contains(x) {
-                            rows.append(try graph.row(x, among: all))
-                        } else {
-                            var row = state.rows[x]
-                            let fresh = try graph.row(x, among: changedNodes)
-                            for w in row.words.indices { row.words[w] = row.words[w] & ~changedNodes.words[w] | fresh.words[w] }
-                            rows.append(row)
-                        }
+                let all = NodeSet(count: count, full: true)
+                for x in 0..<count {
+                    if changedNodes.contains(x) {
+                        rows.append(try graph.row(x, among: all))
+                    } else {
+                        var row = state.rows[x]
+                        let fresh = try graph.row(x, among: changedNodes)
+                        for w in row.words.indices { row.words[w] = row.words[w] & ~changedNodes.words[w] | fresh.words[w] }
+                        rows.append(row)
                     }
+                    if same, rows[x].words != state.rows[x].words { same = false }
                 }
             } catch {
                 return nil
             }
-            let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: signatures)
-            verdict.paths.formUnion(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope))
-            verdict.exposure += AppConnectFixSubject.exposure(newState, rows: rows)
             // swift-format-ignore: ReplaceForEachWithForLoop
             try? changedNodes.forEach { (index) throws(FleetError) in
-                if index < old.ids.count, case .app(let id) = old.nodes[index] { verdict.touched.insert(id.rawValue) }
+                if case .app(let id) = old.nodes[index] { verdict.touched.insert(id.rawValue) }
             }
-            if collateral { verdict.collateral.formUnion(AppConnectFixSubject.collateral(old: state.device, new: device, changed: sameNodes ? changedNodes : nil, graph: old)) }
+            if same {
+                // Every delivery as before: the same paths, the same exposure (the policies differ in what no delivery reads).
+                verdict.exposure += state.exposure
+                kept += state.paths
+            } else {
+                unchanged = false
+                let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: state.signatures, paths: [], exposure: 0)
+                verdict.paths.formUnion(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope))
+                verdict.exposure += AppConnectFixSubject.exposure(newState, rows: rows)
+            }
+            if collateral { verdict.collateral.formUnion(AppConnectFixSubject.collateral(old: state.device, new: device, changed: changedNodes, graph: old)) }
+        }
+        if unchanged {
+            // No device's deliveries changed: the paths are the fleet's as given (not gathered again).
+            verdict.paths = paths
+            verdict.unchanged = true
+        } else {
+            // A device left as it was keeps its paths.
+            verdict.paths.formUnion(kept)
         }
         return verdict
+    }
+
+    /// `app`'s effective policy and prepared policy in `changed`, on `device` as resolved for the fleet as
+    /// given (its tables, facts and labels): what ``FleetDevice`` works out for one app. `nil` when it
+    /// cannot (an app the fleet does not list, two policies for the app).
+    static func side(of app: BundleID, in changed: Fleet, on device: FleetDevice) -> FleetSide? {
+        guard let position = device.table.appIndex[app], position < changed.apps.count else { return nil }
+        let fleetApp = changed.apps[position]
+        let carried = device.profile.labelSet
+        do throws(FleetError) {
+            let (authorization, container) = try FleetDevice.authorization(of: fleetApp, installed: device.table.installed,
+                                                                           policies: changed.containerPolicies.filter { $0.app == app },
+                                                                           fleet: changed, profile: device.profile, carried: carried)
+            let configuration = try FleetDevice.configuration(of: app, among: changed.appConfigurations.filter { $0.app == app }, fleet: changed,
+                                                              profile: device.profile, carried: carried)
+            let policy = FleetDevice.effectivePolicy(app: fleetApp, authorization: authorization, container: container, configuration: configuration,
+                                                     global: changed.global, facts: device.facts, allAppConnect: device.table.tables.appConnectWhitelist,
+                                                     device: device.profile.name, fleet: changed, profile: device.profile)
+            return (policy, PreparedPolicy(policy.policy, tables: device.table.tables))
+        } catch {
+            return nil
+        }
+    }
+
+    /// One device's verdict with its graph built again (a change that alters which apps are authorized).
+    func fullVerdict(_ state: DeviceState, device: FleetDevice, collateral: Bool) -> FixVerdict? {
+        let graph = FleetGraph(device)
+        let all = NodeSet(count: graph.ids.count, full: true)
+        var rows: [NodeSet] = []
+        do throws(FleetError) {
+            for x in graph.ids.indices { rows.append(try graph.row(x, among: all)) }
+        } catch {
+            return nil
+        }
+        let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: [], paths: [], exposure: 0)
+        var touched: Set<String> = []
+        for id in state.graph.ids where device.side(for: id).policy.policy != state.device.side(for: id).policy.policy { touched.insert(id.rawValue) }
+        return FixVerdict(paths: Set(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope)),
+                          collateral: collateral ? Set(AppConnectFixSubject.collateral(old: state.device, new: device, changed: nil, graph: state.graph)) : [],
+                          touched: touched, exposure: AppConnectFixSubject.exposure(newState, rows: rows))
     }
 
     /// The channels an inside flow is counted on: those that name their receiver.
@@ -222,12 +401,14 @@ package struct AppConnectFixSubject: FixSubject {
     package func candidates() -> [FixCandidate] {
         guard case .object(let root) = documents[0].value else { return [] }
         var result: [FixCandidate] = []
-        func add(_ change: String, _ patch: [JSONPatchOperation]) { result.append(FixCandidate(change: change, document: 0, patch: patch)) }
+        func add(_ change: String, _ patch: [JSONPatchOperation], apps: [BundleID]? = nil, edge: (from: BundleID, to: BundleID)? = nil) {
+            result.append(FixCandidate(change: change, document: 0, patch: patch, apps: apps, edge: edge))
+        }
         let interesting = interestingApps()
         // The global policy's controls.
         if case .object(let global)? = root["global"] {
             let base = JSONPointer(["global"])
-            for (change, patch) in AppConnectFixSubject.tightenings(global, at: base, owner: "the global policy") { add(change, patch) }
+            for (change, patch, _) in AppConnectFixSubject.tightenings(global, at: base, owner: "the global policy") { add(change, patch) }
         }
         // Container policies.
         var covered: Set<BundleID> = []
@@ -239,10 +420,14 @@ package struct AppConnectFixSubject: FixSubject {
                 guard interesting.contains(model.app) else { continue }
                 let base = JSONPointer(["containerPolicies", String(index)])
                 let owner = "container policy \(JSONWriter.quoted(model.name))"
-                for (change, patch) in AppConnectFixSubject.tightenings(policy, at: base, owner: owner) { add(change, patch) }
+                for (change, patch, entry) in AppConnectFixSubject.tightenings(policy, at: base, owner: owner) {
+                    // A whitelist entry stops one delivery: from the app to the entry (Open In), or from the entry to the app (Open From).
+                    let edge = entry.flatMap { entry in (try? BundleID(entry.id)).map { id in entry.openIn ? (model.app, id) : (id, model.app) } }
+                    add(change, patch, apps: [model.app], edge: edge)
+                }
                 // A control it takes from the global policy: set it here, tighter.
                 if case .object(let global)? = root["global"] {
-                    for (change, patch) in AppConnectFixSubject.tightenings(global, at: base, owner: owner, inheritedBy: policy) { add(change, patch) }
+                    for (change, patch, _) in AppConnectFixSubject.tightenings(global, at: base, owner: owner, inheritedBy: policy) { add(change, patch, apps: [model.app]) }
                 }
             }
         }
@@ -255,7 +440,7 @@ package struct AppConnectFixSubject: FixSubject {
                 for member in config.members where ExactText.isOne(member.key, of: ["MI_AC_DISABLE_SCHEME_BLOCKING", "MI_AC_DISABLE_OPEN_IN_ENFORCEMENT"]) {
                     let pointer = JSONPointer(["appConfigurations", String(index), "config", member.key])
                     add("Remove \(member.key) from the app configuration of \(model.app)\(model.labels.isEmpty ? "" : " (labels \(model.labels.joined(separator: ", ")))").",
-                        [.remove(pointer)])
+                        [.remove(pointer)], apps: [model.app])
                 }
             }
         }
@@ -276,7 +461,8 @@ package struct AppConnectFixSubject: FixSubject {
                     let operation: JSONPatchOperation = root["containerPolicies"] == nil
                         ? .add(JSONPointer(["containerPolicies"]), .array(JSONArray([policy])))
                         : .add(JSONPointer(["containerPolicies", "-"]), policy)
-                    add("Add a container policy \(JSONWriter.quoted(name)) for \(app.bundleID) (labels \(labels.joined(separator: ", "))) that sets \(key) to \(JSONWriter.quoted(value)) instead of the global policy's \(JSONWriter.quoted(current)).", [operation])
+                    add("Add a container policy \(JSONWriter.quoted(name)) for \(app.bundleID) (labels \(labels.joined(separator: ", "))) that sets \(key) to \(JSONWriter.quoted(value)) instead of the global policy's \(JSONWriter.quoted(current)).", [operation],
+                        apps: [app.bundleID])
                 }
             }
         }
@@ -349,25 +535,26 @@ package struct AppConnectFixSubject: FixSubject {
     /// The changes that tighten one control `policy` sets, or one whitelist entry it lists; with
     /// `inheritedBy`, the controls `policy` (the global policy) sets and `inheritedBy` does not, each
     /// set in `inheritedBy` (at `base`) to a tighter value.
-    static func tightenings(_ policy: JSONObject, at base: JSONPointer, owner: String, inheritedBy: JSONObject? = nil) -> [(String, [JSONPatchOperation])] {
-        var result: [(String, [JSONPatchOperation])] = []
+    static func tightenings(_ policy: JSONObject, at base: JSONPointer, owner: String, inheritedBy: JSONObject? = nil)
+        -> [(String, [JSONPatchOperation], (id: String, openIn: Bool)?)] {
+        var result: [(String, [JSONPatchOperation], (id: String, openIn: Bool)?)] = []
         for (key, current, value, removing) in tighterValues(policy) {
             if let inheritedBy {
                 guard inheritedBy[key] == nil else { continue }
                 result.append(("Set \(key) to \(JSONWriter.quoted(value)) in \(owner), which today takes \(JSONWriter.quoted(current)) from the global policy.",
-                               [.add(base.appending(key), .string(value))]))
+                               [.add(base.appending(key), .string(value))], nil))
                 continue
             }
             var operations: [JSONPatchOperation] = [.replace(base.appending(key), .string(value))]
             for other in removing where policy[other] != nil { operations.append(.remove(base.appending(other))) }
-            result.append(("Set \(key) of \(owner) from \(JSONWriter.quoted(current)) to \(JSONWriter.quoted(value)).", operations))
+            result.append(("Set \(key) of \(owner) from \(JSONWriter.quoted(current)) to \(JSONWriter.quoted(value)).", operations, nil))
         }
         guard inheritedBy == nil else { return result }
         for key in ["openInWhitelist", "openFromWhitelist"] {
             guard case .array(let list)? = policy[key] else { continue }
             for (index, entry) in list.enumerated() {
                 guard case .string(let id) = entry else { continue }
-                result.append(("Remove \(id) from \(key) of \(owner).", [.remove(base.appending(key).appending(index))]))
+                result.append(("Remove \(id) from \(key) of \(owner).", [.remove(base.appending(key).appending(index))], (id, key == "openInWhitelist")))
             }
         }
         return result

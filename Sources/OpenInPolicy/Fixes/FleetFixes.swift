@@ -123,11 +123,17 @@ package struct FixCandidate: Sendable {
     package let document: Int
     /// The RFC 6902 operations.
     package let patch: [JSONPatchOperation]
+    /// The apps whose policy the change can alter; `nil` for any (a global policy's control).
+    package let apps: [BundleID]?
+    /// The one delivery (sender, receiver) the change can stop, when it can stop only one (a whitelist entry).
+    package let edge: (from: BundleID, to: BundleID)?
 
-    package init(change: String, document: Int, patch: [JSONPatchOperation]) {
+    package init(change: String, document: Int, patch: [JSONPatchOperation], apps: [BundleID]? = nil, edge: (from: BundleID, to: BundleID)? = nil) {
         self.change = change
         self.document = document
         self.patch = patch
+        self.apps = apps
+        self.edge = edge
     }
 }
 
@@ -141,6 +147,12 @@ package struct FixVerdict: Sendable {
     package var touched: Set<String>
     /// The deliveries from inside the zone of trust to outside after the change (``FixSubject/exposure``).
     package var exposure: Int
+    /// Whether every delivery is as before (``paths`` are then the subject's own).
+    package var unchanged = false
+
+    package init(paths: Set<LeakPath>, collateral: Set<InsideFlow>, touched: Set<String>, exposure: Int, unchanged: Bool = false) {
+        (self.paths, self.collateral, self.touched, self.exposure, self.unchanged) = (paths, collateral, touched, exposure, unchanged)
+    }
 }
 
 /// A vendor's side of `fleet fixes`: its input documents, its paths, its candidate changes, and the
@@ -156,10 +168,13 @@ package protocol FixSubject {
     var exposure: Int { get }
     /// Every change of one setting that may close a path.
     func candidates() -> [FixCandidate]
-    /// What the fleet does with `document` replaced by `patched`; `nil` when the patched file is not a
-    /// valid fleet (the change is then not offered). The collateral is worked out only when asked for
-    /// (a change that closes no path needs none).
-    func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict?
+    /// Whether `candidate` certainly changes no path (checked before it is verified): for one that can
+    /// stop one delivery only, when that delivery does not happen or its receiver is reached another way.
+    func cannotChangePaths(_ candidate: FixCandidate) -> Bool
+    /// What the fleet does with `candidate`'s document replaced by `patched`; `nil` when the patched file
+    /// is not a valid fleet (the change is then not offered). The collateral is worked out only when
+    /// asked for (a change that closes no path needs none).
+    func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict?
     /// The same subject on changed documents (for the plan's next step).
     func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> Self
 }
@@ -255,39 +270,50 @@ package enum FleetFixes {
 
     /// Verifies every candidate of `subject` and ranks those that close a path: most paths closed,
     /// then least collateral, then fewest apps touched (then the change's text, for a stable order).
-    /// - Complexity: one ``FixSubject/verify(_:document:)`` per candidate.
+    /// Also returns the change that lowers the exposure most without closing or opening a path (the
+    /// plan's step when no change closes one), with its collateral.
+    /// - Complexity: one ``FixSubject/verify(_:candidate:collateral:)`` per candidate that may change a
+    ///   path; a second, with the collateral, for each that closes one.
     package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil, counting counted: Counted? = nil) -> (fixes: [FleetFix], verified: Int, progress: FleetFix?) {
         var fixes: [FleetFix] = []
         var verified = 0
         let base = counted.map { subject.paths.filter($0) } ?? subject.paths
-        var progress: (fix: FleetFix, exposure: Int)?
+        var progress: (candidate: FixCandidate, patched: JSONValue, exposure: Int)?
         guard !base.isEmpty else { return ([], 0, nil) }
+        func fix(_ candidate: FixCandidate, _ verdict: FixVerdict, closes: Set<LeakPath>) -> FleetFix {
+            let document = subject.documents[candidate.document]
+            let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
+            return FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
+                            closes: closes.sorted(), remaining: verdict.paths.sorted(), collateral: verdict.collateral.sorted(),
+                            appsTouched: verdict.touched.count, document: candidate.document)
+        }
+        func counting(_ verdict: FixVerdict) -> FixVerdict {
+            guard let counted else { return verdict }
+            var verdict = verdict
+            verdict.paths = verdict.paths.filter(counted)
+            return verdict
+        }
         for candidate in subject.candidates() {
             if let only, !only.contains(candidate.change) { continue }
-            let document = subject.documents[candidate.document]
-            guard let patched = try? JSONPatch.apply(candidate.patch, to: document.value) else { continue }
             verified += 1
-            guard var verdict = subject.verify(patched, document: candidate.document, collateral: false) else { continue }
-            if let counted { verdict.paths = verdict.paths.filter(counted) }
+            if subject.cannotChangePaths(candidate) { continue }
+            let document = subject.documents[candidate.document]
+            guard let patched = try? JSONPatch.apply(candidate.patch, to: document.value),
+                  let quick = subject.verify(patched, candidate: candidate, collateral: false) else { continue }
+            // Every delivery as before: nothing closes, nothing progresses.
+            if quick.unchanged { continue }
+            let verdict = counting(quick)
             let closes = base.subtracting(verdict.paths)
-            if !closes.isEmpty || (verdict.paths.isSubset(of: base) && verdict.exposure < subject.exposure) {
-                guard var full = subject.verify(patched, document: candidate.document, collateral: true) else { continue }
-                if let counted { full.paths = full.paths.filter(counted) }
-                verdict = full
-            }
-            let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
-            let fix = FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
-                               closes: closes.sorted(), remaining: verdict.paths.sorted(), collateral: verdict.collateral.sorted(),
-                               appsTouched: verdict.touched.count, document: candidate.document)
             guard !closes.isEmpty else {
                 // No path closed, and none opened: progress when fewer deliveries leave the zone.
-                if verdict.paths.isSubset(of: base), verdict.exposure < subject.exposure,
-                   progress.map({ verdict.exposure < $0.exposure || (verdict.exposure == $0.exposure && fix.collateral.count < $0.fix.collateral.count) }) ?? true {
-                    progress = (fix, verdict.exposure)
+                if verdict.exposure < subject.exposure, verdict.paths.count == base.count, verdict.paths.isSubset(of: base),
+                   progress.map({ verdict.exposure < $0.exposure }) ?? true {
+                    progress = (candidate, patched, verdict.exposure)
                 }
                 continue
             }
-            fixes.append(fix)
+            guard let full = subject.verify(patched, candidate: candidate, collateral: true).map(counting) else { continue }
+            fixes.append(fix(candidate, full, closes: closes))
         }
         fixes.sort { lhs, rhs in
             if lhs.closes.count != rhs.closes.count { return lhs.closes.count > rhs.closes.count }
@@ -295,8 +321,15 @@ package enum FleetFixes {
             if lhs.appsTouched != rhs.appsTouched { return lhs.appsTouched < rhs.appsTouched }
             return lhs.change.utf8.lexicographicallyPrecedes(rhs.change.utf8)
         }
-        return (fixes, verified, progress?.fix)
+        let step = progress.flatMap { best in
+            subject.verify(best.patched, candidate: best.candidate, collateral: true).map { fix(best.candidate, counting($0), closes: []) }
+        }
+        return (fixes, verified, step)
     }
+
+    /// How many plan steps in a row may lower the exposure without closing a path before the plan stops
+    /// (each such step verifies every candidate again).
+    package static let maxStepsWithoutClosing = 3
 
     /// The fixes and the greedy plan.
     /// - Throws: ``FixError`` when a step's patched fleet cannot be read back (a bug: every fix was verified on it).
@@ -308,8 +341,19 @@ package enum FleetFixes {
         var patches: [(file: String, patch: [JSONPatchOperation])] = []
         var collateral: Set<InsideFlow> = []
         var next = fixes.first { $0.remaining.count < base.count } ?? progress
+        var withoutClosing = 0
+        var stopped = false
         // Each step closes a path or lowers the exposure, so the plan ends.
         while let step = next {
+            if step.closes.isEmpty {
+                withoutClosing += 1
+                if withoutClosing > maxStepsWithoutClosing {
+                    stopped = true
+                    break
+                }
+            } else {
+                withoutClosing = 0
+            }
             steps.append(step)
             if let last = patches.indices.last, ExactText.same(patches[last].file, step.file) {
                 patches[last].patch += step.patch
@@ -331,6 +375,7 @@ package enum FleetFixes {
         let remaining = counted.map { current.paths.filter($0) } ?? current.paths
         let why: String? = remaining.isEmpty ? nil
             : steps.isEmpty ? "no change of one setting closes any of them"
+            : stopped ? "no change of one setting closes any of them, and \(maxStepsWithoutClosing) changes in a row that each lowered the deliveries leaving the zone of trust closed none either: the plan stops there"
             : "no further change of one setting closes any of them once the plan's changes are made"
         return FleetFixReport(paths: base.sorted(), fixes: fixes,
                               plan: FleetFixPlan(changes: steps, patches: patches, closes: base.subtracting(remaining).sorted(),

@@ -145,7 +145,11 @@ package struct IntuneFixSubject: FixSubject {
         return try IntuneFixSubject(documents: documents, fleet: fleet, scope: scope)
     }
 
-    package func verify(_ patched: JSONValue, document: Int, collateral: Bool) -> FixVerdict? {
+    /// Intune fleets have no shared graph to prune against: every candidate is verified.
+    package func cannotChangePaths(_ candidate: FixCandidate) -> Bool { false }
+
+    package func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict? {
+        let document = candidate.document
         var documents = self.documents
         documents[document] = FixDocument(file: documents[document].file, value: patched, start: documents[document].start)
         guard let changed = try? IntuneFixSubject(documents: documents, fleet: fleet, scope: scope) else { return nil }

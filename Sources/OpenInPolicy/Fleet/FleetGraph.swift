@@ -177,7 +177,24 @@ final class FleetGraph: FleetEdges {
         openFrom = ids.map { try! ShareRequest(channel: .openFrom, source: $0) }
         let nodes = self.nodes
         landsOnItself = nodes.indices.map { device.node(receiving: ids[$0]) == nodes[$0] }
-        lacks = sides.map { side in
+        lacks = FleetGraph.lacks(sides, on: device)
+    }
+
+    /// `old`'s graph on `device`, a resolution of the same profile with the same nodes, authorized apps and
+    /// facts, whose nodes have the policies `sides` (a change of some apps' policies: only their rows and
+    /// columns differ, and only they need deciding again).
+    init(_ old: FleetGraph, device: FleetDevice, sides: [FleetSide]) {
+        self.device = device
+        (nodes, ids, index, authorized, targeted) = (old.nodes, old.ids, old.index, old.authorized, old.targeted)
+        (untargeted, schemesLandingOn, mailPositions) = (old.untargeted, old.schemesLandingOn, old.mailPositions)
+        (openFrom, landsOnItself) = (old.openFrom, old.landsOnItself)
+        self.sides = sides
+        lacks = FleetGraph.lacks(sides, on: device)
+    }
+
+    /// Per side, what makes its decisions throw (``lacks``).
+    static func lacks(_ sides: [FleetSide], on device: FleetDevice) -> [UInt8] {
+        sides.map { side in
             var bits: UInt8 = 0
             for control in FleetControl.allCases where side.policy.source(of: control) == .notSet { bits |= FleetGraph.bit(control) }
             if side.policy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { bits |= FleetGraph.secureCopyUnknown }
