@@ -135,6 +135,31 @@ import Testing
         try Self.checkAppConnect(text, file: "random-\(seed).json")
     }
 
+    @Test("random AppConnect fleets: every candidate's incremental verdict (paths, exposure) is the full analysis of its patched file", arguments: 0..<40)
+    func incrementalAgreesWithFull(seed: Int) throws {
+        var random = SplitMix64.stream(0x1_4C4E, item: seed)
+        let spec = FleetReferenceModelTests.randomSpec(&random)
+        let text = FleetReferenceModelTests.json(spec)
+        guard let fleet = try? FleetJSON.read(Array(text.utf8), file: "random.json"), (try? Self.paths(fleet)) != nil else { return }
+        let document = try FixDocuments.read(Array(text.utf8), file: "random-\(seed).json")
+        let subject = try AppConnectFixSubject(document: document, scope: FixScope())
+        for candidate in subject.candidates() {
+            let patched = try JSONPatch.apply(candidate.patch, to: document.value)
+            // The full analysis: the patched file read whole, every device resolved and every row decided.
+            let full = try? AppConnectFixSubject(document: FixDocument(file: document.file, value: patched, start: document.start), scope: FixScope())
+            let verdict = subject.verify(patched, candidate: candidate, collateral: false)
+            #expect((full == nil) == (verdict == nil), "random-\(seed): \(candidate.change): valid after the change?")
+            guard let full, let verdict else { continue }
+            #expect(verdict.paths == full.paths, "random-\(seed): \(candidate.change)")
+            #expect(verdict.exposure == full.exposure, "random-\(seed): \(candidate.change): exposure")
+            if subject.cannotChangePaths(candidate) {
+                #expect(full.paths == subject.paths, "random-\(seed): \(candidate.change) was pruned but changes the paths")
+            }
+            let withCollateral = subject.verify(patched, candidate: candidate, collateral: true)
+            #expect(withCollateral?.paths == full.paths, "random-\(seed): \(candidate.change): with collateral")
+        }
+    }
+
     /// An Intune folder's documents and fleet, as the CLI reads them.
     static func intune(_ path: String, devices: String) throws -> (IntuneFleet, IntuneFixSubject) {
         let export = try IntuneGraphJSON.read(path: path)

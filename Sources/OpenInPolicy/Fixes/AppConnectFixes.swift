@@ -230,6 +230,7 @@ package struct AppConnectFixSubject: FixSubject {
         }) else { return nil }
         var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
         var unchanged = true
+        var samePaths = false
         var kept: [LeakPath] = []
         for state in states {
             let old = state.graph
@@ -268,6 +269,8 @@ package struct AppConnectFixSubject: FixSubject {
             }
             var sides = old.sides
             var changedNodes = NodeSet(count: count)
+            // The changed nodes whose policy as a receiver may differ: only their columns are decided again.
+            var receiving = NodeSet(count: count)
             let affected: [Int] = candidate.apps.map { $0.compactMap { old.index[$0] } } ?? Array(0..<count)
             for x in affected {
                 let side = quick?[x] ?? device.side(for: old.ids[x])
@@ -276,6 +279,7 @@ package struct AppConnectFixSubject: FixSubject {
                 if signature != state.signatures[x] {
                     sides[x] = side
                     changedNodes.insert(x)
+                    if !AppConnectFixSubject.sendsOnly(from: state.signatures[x], to: signature) { receiving.insert(x) }
                 }
             }
             if changedNodes.isEmpty {
@@ -292,10 +296,12 @@ package struct AppConnectFixSubject: FixSubject {
                 for x in 0..<count {
                     if changedNodes.contains(x) {
                         rows.append(try graph.row(x, among: all))
+                    } else if receiving.isEmpty {
+                        rows.append(state.rows[x])
                     } else {
                         var row = state.rows[x]
-                        let fresh = try graph.row(x, among: changedNodes)
-                        for w in row.words.indices { row.words[w] = row.words[w] & ~changedNodes.words[w] | fresh.words[w] }
+                        let fresh = try graph.row(x, among: receiving)
+                        for w in row.words.indices { row.words[w] = row.words[w] & ~receiving.words[w] | fresh.words[w] }
                         rows.append(row)
                     }
                     if same, rows[x].words != state.rows[x].words { same = false }
@@ -311,6 +317,12 @@ package struct AppConnectFixSubject: FixSubject {
                 // Every delivery as before: the same paths, the same exposure (the policies differ in what no delivery reads).
                 verdict.exposure += state.exposure
                 kept += state.paths
+            } else if let same = AppConnectFixSubject.sameReach(old: state.rows, new: rows) {
+                // Some deliveries gone, but every app reaches what it reached: the same paths; the exposure may fall.
+                _ = same
+                samePaths = true
+                verdict.exposure += AppConnectFixSubject.exposure(DeviceState(device: device, graph: graph, rows: rows, signatures: [], paths: [], exposure: 0), rows: rows)
+                kept += state.paths
             } else {
                 unchanged = false
                 let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: state.signatures, paths: [], exposure: 0)
@@ -320,14 +332,62 @@ package struct AppConnectFixSubject: FixSubject {
             if collateral { verdict.collateral.formUnion(AppConnectFixSubject.collateral(old: state.device, new: device, changed: changedNodes, graph: old)) }
         }
         if unchanged {
-            // No device's deliveries changed: the paths are the fleet's as given (not gathered again).
+            // No device reaches otherwise: the paths are the fleet's as given (not gathered again).
             verdict.paths = paths
-            verdict.unchanged = true
+            verdict.unchanged = !samePaths
+            verdict.samePaths = true
         } else {
             // A device left as it was keeps its paths.
             verdict.paths.formUnion(kept)
         }
         return verdict
+    }
+
+    /// Whether a node's policy changed only in what it decides as a sender (Open In, its whitelist, drag
+    /// and drop, pasteboard, print): then no delivery to it changes.
+    static func sendsOnly(from old: Signature, to new: Signature) -> Bool {
+        guard old.authorized == new.authorized, old.unset.contains(.openFrom) == new.unset.contains(.openFrom) else { return false }
+        var sameReceiving = new.policy
+        sameReceiving.status = old.policy.status
+        sameReceiving.whitelist = old.policy.whitelist
+        sameReceiving.dragAndDrop = old.policy.dragAndDrop
+        sameReceiving.pasteboard = old.policy.pasteboard
+        sameReceiving.print = old.policy.print
+        return sameReceiving == old.policy
+    }
+
+    /// Whether every node reaches, through `new`'s rows, what it reached through `old`'s, when `new` only
+    /// drops edges: each dropped edge's receiver is still reached from its sender. `nil` when it is not so,
+    /// when `new` adds an edge, or when too many senders lost one to check cheaply.
+    static func sameReach(old: [NodeSet], new: [NodeSet]) -> Bool? {
+        var senders: [Int] = []
+        for x in old.indices {
+            var dropped = false
+            for w in old[x].words.indices {
+                if new[x].words[w] & ~old[x].words[w] != 0 { return nil }
+                if old[x].words[w] & ~new[x].words[w] != 0 { dropped = true }
+            }
+            if dropped { senders.append(x) }
+        }
+        guard senders.count <= 16 else { return nil }
+        for x in senders {
+            var seen = NodeSet(count: old.count)
+            seen.insert(x)
+            var frontier = [x]
+            while let z = frontier.popLast() {
+                for w in new[z].words.indices {
+                    var fresh = new[z].words[w] & ~seen.words[w]
+                    guard fresh != 0 else { continue }
+                    seen.words[w] |= fresh
+                    while fresh != 0 {
+                        frontier.append(w << 6 | fresh.trailingZeroBitCount)
+                        fresh &= fresh - 1
+                    }
+                }
+            }
+            for w in old[x].words.indices where old[x].words[w] & ~seen.words[w] != 0 { return nil }
+        }
+        return true
     }
 
     /// `app`'s effective policy and prepared policy in `changed`, on `device` as resolved for the fleet as

@@ -149,6 +149,8 @@ package struct FixVerdict: Sendable {
     package var exposure: Int
     /// Whether every delivery is as before (``paths`` are then the subject's own).
     package var unchanged = false
+    /// Whether every app reaches what it reached (``paths`` are then the subject's own; the exposure may be lower).
+    package var samePaths = false
 
     package init(paths: Set<LeakPath>, collateral: Set<InsideFlow>, touched: Set<String>, exposure: Int, unchanged: Bool = false) {
         (self.paths, self.collateral, self.touched, self.exposure, self.unchanged) = (paths, collateral, touched, exposure, unchanged)
@@ -302,6 +304,10 @@ package enum FleetFixes {
                   let quick = subject.verify(patched, candidate: candidate, collateral: false) else { continue }
             // Every delivery as before: nothing closes, nothing progresses.
             if quick.unchanged { continue }
+            if quick.samePaths {
+                if quick.exposure < subject.exposure, progress.map({ quick.exposure < $0.exposure }) ?? true { progress = (candidate, patched, quick.exposure) }
+                continue
+            }
             let verdict = counting(quick)
             let closes = base.subtracting(verdict.paths)
             guard !closes.isEmpty else {
