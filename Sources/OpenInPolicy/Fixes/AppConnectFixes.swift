@@ -194,12 +194,10 @@ package struct AppConnectFixSubject: FixSubject {
                 guard let global = fields["global"] else { return nil }
                 changed.global = try FleetJSON.readGlobal(global)
             case "containerPolicies":
-                guard let list = fields["containerPolicies"] else { return nil }
-                let elements = try list.elements(what: "the AppConnect container policies")
+                guard let list = fields["containerPolicies"], case .array(let array) = list.value else { return nil }
                 let token = patch[0].path.tokens.count > 1 ? patch[0].path.tokens[1] : "-"
-                let index = JSONPointer.index(token) ?? elements.count - 1
-                guard index < elements.count else { return nil }
-                let policy = try FleetJSON.readContainerPolicy(elements[index])
+                guard let index = JSONPointer.index(token) ?? (array.isEmpty ? nil : array.count - 1), let element = list.element(index) else { return nil }
+                let policy = try FleetJSON.readContainerPolicy(element)
                 if index < changed.containerPolicies.count {
                     changed.containerPolicies[index] = policy
                 } else {
@@ -209,9 +207,8 @@ package struct AppConnectFixSubject: FixSubject {
                 }
             case "appConfigurations":
                 guard let list = fields["appConfigurations"], patch[0].path.tokens.count > 1, let index = JSONPointer.index(patch[0].path.tokens[1]) else { return nil }
-                let elements = try list.elements(what: "the AppConnect app configurations")
-                guard index < elements.count, index < changed.appConfigurations.count else { return nil }
-                changed.appConfigurations[index] = try FleetJSON.readConfiguration(elements[index])
+                guard let element = list.element(index), index < changed.appConfigurations.count else { return nil }
+                changed.appConfigurations[index] = try FleetJSON.readConfiguration(element)
             default:
                 return nil
             }
@@ -287,7 +284,7 @@ package struct AppConnectFixSubject: FixSubject {
                 kept += state.paths
                 continue
             }
-            let graph = FleetGraph(old, device: device, sides: sides)
+            let graph = FleetGraph(old, device: device, sides: sides, changed: changedNodes)
             var rows: [NodeSet] = []
             rows.reserveCapacity(count)
             var same = true

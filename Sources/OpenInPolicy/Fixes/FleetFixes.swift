@@ -15,7 +15,9 @@ package struct LeakPath: Sendable, Hashable, Comparable {
 
     /// By device, then from, then to, each by its bytes.
     package static func < (lhs: LeakPath, rhs: LeakPath) -> Bool {
-        FixOrder.precedes([lhs.device, lhs.from, lhs.to], [rhs.device, rhs.from, rhs.to])
+        if !ExactText.same(lhs.device, rhs.device) { return lhs.device.utf8.lexicographicallyPrecedes(rhs.device.utf8) }
+        if !ExactText.same(lhs.from, rhs.from) { return lhs.from.utf8.lexicographicallyPrecedes(rhs.from.utf8) }
+        return lhs.to.utf8.lexicographicallyPrecedes(rhs.to.utf8)
     }
 
     package static func == (lhs: LeakPath, rhs: LeakPath) -> Bool {

@@ -183,13 +183,16 @@ final class FleetGraph: FleetEdges {
     /// `old`'s graph on `device`, a resolution of the same profile with the same nodes, authorized apps and
     /// facts, whose nodes have the policies `sides` (a change of some apps' policies: only their rows and
     /// columns differ, and only they need deciding again).
-    init(_ old: FleetGraph, device: FleetDevice, sides: [FleetSide]) {
+    init(_ old: FleetGraph, device: FleetDevice, sides: [FleetSide], changed: NodeSet) {
         self.device = device
         (nodes, ids, index, authorized, targeted) = (old.nodes, old.ids, old.index, old.authorized, old.targeted)
         (untargeted, schemesLandingOn, mailPositions) = (old.untargeted, old.schemesLandingOn, old.mailPositions)
         (openFrom, landsOnItself) = (old.openFrom, old.landsOnItself)
         self.sides = sides
-        lacks = FleetGraph.lacks(sides, on: device)
+        var lacks = old.lacks
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        try? changed.forEach { (x) throws(FleetError) in lacks[x] = FleetGraph.lacks([sides[x]], on: device)[0] }
+        self.lacks = lacks
     }
 
     /// Per side, what makes its decisions throw (``lacks``).

@@ -71,6 +71,12 @@ struct JSONCursor {
         return array.indices.map { JSONCursor(array[$0], path: "\(path)[\($0)]", position: array.position(at: $0)) }
     }
 
+    /// One element of an array as a cursor (as ``elements(what:)`` makes it), or `nil` when there is no such element.
+    func element(_ index: Int) -> JSONCursor? {
+        guard case .array(let array) = value, array.indices.contains(index) else { return nil }
+        return JSONCursor(array[index], path: "\(path)[\(index)]", position: array.position(at: index))
+    }
+
     /// An array of strings.
     func strings(what: String) throws(FormatError) -> [(text: String, cursor: JSONCursor)] {
         var result: [(String, JSONCursor)] = []
