@@ -30,6 +30,8 @@ enum FleetReportOutput {
         let from: String
         let to: String
         let hops: [Hop]
+        /// With `--baseline`: new, accepted until a date, or expired.
+        var state: String? = nil
     }
 
     /// One device's part of the page.
@@ -45,6 +47,7 @@ enum FleetReportOutput {
     static func run(_ analysis: FleetAnalysis, input: VendorInput, vendor: VendorFleet, devices devicesPath: String?, baseline: BaselineRun?, title: String?,
                     console: Console) throws(CLIError) -> ExitStatus {
         let path = input.path
+        var baseline = baseline
         var devices: [Device] = []
         var records: [String] = []
         var recordBytes = 0
@@ -73,7 +76,12 @@ enum FleetReportOutput {
                                 settings: hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
                                 reproduce: device.reproduceCommand(hop))
                         }
-                        entry.paths.append(Path(from: reach.from.rawValue, to: path.to.description, hops: hops))
+                        var shownPath = Path(from: reach.from.rawValue, to: path.to.description, hops: hops)
+                        if baseline != nil {
+                            let (state, accepted) = baseline!.judge(device: device.name, from: reach.from, to: path.to)
+                            shownPath.state = BaselineRun.mark(state, accepted)
+                        }
+                        entry.paths.append(shownPath)
                     }
                 }
                 if device.nodes.count <= maxMatrixApps { entry.matrix = try device.matrix() }
@@ -181,9 +189,10 @@ enum FleetReportOutput {
         out += "<p class=\"counts\"><span>\(device.paths.count) path\(device.paths.count == 1 ? "" : "s") to outside</span><span>\(sources) app\(sources == 1 ? "" : "s") leaking</span><span>\(device.outside.count) outside app\(device.outside.count == 1 ? "" : "s") reached</span></p>\n"
         if !device.paths.isEmpty {
             out += graph(device)
-            out += "<h3>Paths to outside</h3>\n<table>\n<tr><th>From</th><th>To</th><th>Hops (channel, rules)</th></tr>\n"
+            let judged = device.paths.contains { $0.state != nil }
+            out += "<h3>Paths to outside</h3>\n<table>\n<tr><th>From</th><th>To</th>\(judged ? "<th>Baseline</th>" : "")<th>Hops (channel, rules)</th></tr>\n"
             for path in device.paths.prefix(maxPathsListed) {
-                out += "<tr><td>\(escape(path.from))</td><td class=\"outside\">\(escape(path.to))</td><td>"
+                out += "<tr><td>\(escape(path.from))</td><td class=\"outside\">\(escape(path.to))</td>\(judged ? "<td>\(escape(path.state ?? ""))</td>" : "")<td>"
                 out += path.hops.map { hop in
                     var text = "\(escape(hop.from)) → \(escape(hop.to)) <code>\(escape(hop.channel))\(hop.url.map { " " + escape($0) } ?? "")</code> [\(hop.rules.map(escape).joined(separator: ", "))]"
                     for setting in hop.settings { text += "<br><small>\(escape(setting))</small>" }
