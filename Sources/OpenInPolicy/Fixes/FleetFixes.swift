@@ -278,12 +278,15 @@ package enum FleetFixes {
     /// plan's step when no change closes one), with its collateral.
     /// - Complexity: one ``FixSubject/verify(_:candidate:collateral:)`` per candidate that may change a
     ///   path; a second, with the collateral, for each that closes one.
-    package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil, counting counted: Counted? = nil) -> (fixes: [FleetFix], verified: Int, progress: FleetFix?) {
+    package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil, counting counted: Counted? = nil)
+        -> (fixes: [FleetFix], verified: Int, progress: FleetFix?, lowering: [String]) {
         var fixes: [FleetFix] = []
         var verified = 0
         let base = counted.map { subject.paths.filter($0) } ?? subject.paths
         var progress: (candidate: FixCandidate, patched: JSONValue, exposure: Int)?
-        guard !base.isEmpty else { return ([], 0, nil) }
+        // The changes that lower the exposure without closing a path, with the exposure they leave.
+        var lowering: [(change: String, exposure: Int)] = []
+        guard !base.isEmpty else { return ([], 0, nil, []) }
         func fix(_ candidate: FixCandidate, _ verdict: FixVerdict, closes: Set<LeakPath>) -> FleetFix {
             let document = subject.documents[candidate.document]
             let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
@@ -307,16 +310,19 @@ package enum FleetFixes {
             // Every delivery as before: nothing closes, nothing progresses.
             if quick.unchanged { continue }
             if quick.samePaths {
-                if quick.exposure < subject.exposure, progress.map({ quick.exposure < $0.exposure }) ?? true { progress = (candidate, patched, quick.exposure) }
+                if quick.exposure < subject.exposure {
+                    lowering.append((candidate.change, quick.exposure))
+                    if progress.map({ quick.exposure < $0.exposure }) ?? true { progress = (candidate, patched, quick.exposure) }
+                }
                 continue
             }
             let verdict = counting(quick)
             let closes = base.subtracting(verdict.paths)
             guard !closes.isEmpty else {
                 // No path closed, and none opened: progress when fewer deliveries leave the zone.
-                if verdict.exposure < subject.exposure, verdict.paths.count == base.count, verdict.paths.isSubset(of: base),
-                   progress.map({ verdict.exposure < $0.exposure }) ?? true {
-                    progress = (candidate, patched, verdict.exposure)
+                if verdict.exposure < subject.exposure, verdict.paths.count == base.count, verdict.paths.isSubset(of: base) {
+                    lowering.append((candidate.change, verdict.exposure))
+                    if progress.map({ verdict.exposure < $0.exposure }) ?? true { progress = (candidate, patched, verdict.exposure) }
                 }
                 continue
             }
@@ -332,8 +338,12 @@ package enum FleetFixes {
         let step = progress.flatMap { best in
             subject.verify(best.patched, candidate: best.candidate, collateral: true).map { fix(best.candidate, counting($0), closes: []) }
         }
-        return (fixes, verified, step)
+        lowering.sort { $0.exposure < $1.exposure }
+        return (fixes, verified, step, lowering.prefix(maxLoweringTried).map(\.change))
     }
+
+    /// How many of the changes that lower the exposure most the plan's later steps try again.
+    package static let maxLoweringTried = 64
 
     /// How many plan steps in a row may lower the exposure without closing a path before the plan stops
     /// (each such step verifies every candidate again).
@@ -342,7 +352,7 @@ package enum FleetFixes {
     /// The fixes and the greedy plan.
     /// - Throws: ``FixError`` when a step's patched fleet cannot be read back (a bug: every fix was verified on it).
     package static func run<Subject: FixSubject>(_ subject: Subject, counting counted: Counted? = nil) throws(FixError) -> FleetFixReport {
-        let (fixes, verified, progress) = fixes(subject, counting: counted)
+        let (fixes, verified, progress, lowering) = fixes(subject, counting: counted)
         let base = counted.map { subject.paths.filter($0) } ?? subject.paths
         var current = subject
         var steps: [FleetFix] = []
@@ -376,8 +386,10 @@ package enum FleetFixes {
             current = try current.replacing(step.document, with: patched)
             let left = counted.map { current.paths.filter($0) } ?? current.paths
             if left.isEmpty { break }
-            // Later steps try the changes that closed a path on the fleet as given (or, when none did, every change).
-            let found = FleetFixes.fixes(current, only: fixes.isEmpty ? nil : Set(fixes.map(\.change)), counting: counted)
+            // Later steps try every candidate again on a small fleet; on a large one, the changes that closed a
+            // path on the fleet as given and those that lowered the exposure most.
+            let only = verified <= maxLoweringTried * 8 ? nil : Set(fixes.map(\.change) + lowering)
+            let found = FleetFixes.fixes(current, only: only, counting: counted)
             next = found.fixes.first { $0.remaining.count < left.count } ?? found.progress
         }
         let remaining = counted.map { current.paths.filter($0) } ?? current.paths
