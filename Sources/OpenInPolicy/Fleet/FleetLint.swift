@@ -47,8 +47,8 @@ public enum FleetLint {
         ("FL008", "config-key-misspelled", "An app configuration's key looks like one the library reads but is not its bytes: it is never read.", .error),
         ("FL009", "label-look-alike", "A policy's label matches no device's but looks like (has the skeleton of) a label a device carries: it never reaches those devices.", .error),
         ("FL010", "label-misspelled", "A policy's label matches no device's but is one edit from a label a device carries.", .warning),
-        ("FL011", "own-scheme-routed-outside", "A device routes one of an app's own URL schemes to an app outside the AppConnect apps: opening it is not Open In, so the URL leaves unchecked.", .error),
-        ("FL012", "own-scheme-routed-elsewhere", "A device routes one of an app's own URL schemes to another AppConnect app: its URLs go there, decided by that app's Open From.", .warning),
+        ("FL011", "own-scheme-routed-outside", "A device routes one of an app's own URL schemes to an app outside the AppConnect apps: opening it is not Open In, so the URL leaves unchecked.", .warning),
+        ("FL012", "own-scheme-routed-elsewhere", "A device routes one of an app's own URL schemes to another AppConnect app: its URLs go there, decided by that app's Open From.", .info),
     ]
 
     /// The findings for `fleet`, errors first, then by line.
@@ -252,8 +252,8 @@ extension FleetLint {
                 guard let handler = device.facts.handler(forScheme: scheme), handler != id, let node = device.node(receiving: handler) else { continue }
                 let outside = device.isOutside(node)
                 let given = profile.sources.keys["schemeHandlers.\(scheme)"]
-                let routedBy = given.map { _ in "its schemeHandlers route it to \(handler)" }
-                    ?? "its profile names no handler, and \(handler), installed before it, declares the scheme too (iOS picks one of the apps that declare a scheme; this tool takes the first installed)"
+                let routedBy = given.map { _ in "the profile's schemeHandlers route it to \(handler)" }
+                    ?? "the profile names no handler, and \(handler), installed before it, declares the scheme too (iOS picks one of the apps that declare a scheme; this tool takes the first installed)"
                 let what = outside ? "\(handler) is outside the AppConnect apps there, so the URL leaves with no Open In check"
                     : "\(handler) is an AppConnect app there: its Open From decides"
                 let path = given?.path ?? "devices.\(name).installed"

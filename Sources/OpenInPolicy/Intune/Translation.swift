@@ -409,6 +409,8 @@ public enum PolicyTranslation {
                     let before = try old.decide(device: name, request, resolved: sides.device, index: sides.index)
                     let moved = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
                     guard !readable(before.outcome) || moved else { continue }
+                    // A URL the sender opened in itself before (its own Open From refusing) and keeps to itself now: nothing leaves.
+                    if after.receiverApp == nil, before.receiverApp == request.from { continue }
                     was = "\(before.outcome)\(before.receiverApp.map { " to \($0)" } ?? "") (\(before.rules))"
                 } catch {
                     was = "an error (\(error.message))"
