@@ -65,7 +65,8 @@ import Testing
 
     @Test func aRowsColumnsAndContextStillOverride() throws {
         let table = Self.table.replacingOccurrences(of: "| id | channel | target | outcome | rule |\n|---|---|---|---|---|", with: "| id | policy | whitelist | context | channel | target | outcome | rule |\n|---|---|---|---|---|---|---|---|")
-            .replacingOccurrences(of: "| listed | quick-look |", with: "| listed | - | - | - | quick-look |")
+            .replacingOccurrences(of: "|---|---|---|---|---|", with: "|---|---|---|---|---|---|---|---|")
+                .replacingOccurrences(of: "| listed | quick-look |", with: "| listed | - | - | - | quick-look |")
             .replacingOccurrences(of: "| unlisted | quick-look | com.example.other | substitute-dummy-file | document.unlisted-target |",
                                   with: "| unlisted | authorized | com.example.other | not-enforcing | quick-look | com.example.other | allow | not-enforcing.allow |")
         let cases = try load(table)
@@ -100,9 +101,10 @@ import Testing
         let line = opening + "../" + long + ".json)" + (opening.hasPrefix("Fleet") ? ", device d" : "")
         var table = Self.table.replacingOccurrences(of: "Policy: [our policy](../policies/ours.json)", with: line)
         if opening.hasPrefix("Fleet") {
-            table = table.replacingOccurrences(of: "| id | channel | target | outcome | rule |", with: "| id | from | channel | target | outcome |")
-                .replacingOccurrences(of: "| listed | quick-look | com.example.viewer | allow | document.listed-target |", with: "| listed | com.a | quick-look | com.b | allow |")
-                .replacingOccurrences(of: "| unlisted | quick-look | com.example.other | substitute-dummy-file | document.unlisted-target |", with: "| unlisted | com.a | quick-look | com.c | allow |")
+            table = table.replacingOccurrences(of: "| id | channel | target | outcome | rule |", with: "| id | from | channel | target | outcome | to | sender rule | receiver rule |")
+                .replacingOccurrences(of: "|---|---|---|---|---|", with: "|---|---|---|---|---|---|---|---|")
+                .replacingOccurrences(of: "| listed | quick-look | com.example.viewer | allow | document.listed-target |", with: "| listed | com.a | quick-look | com.b | allow | com.b | document.listed-target | - |")
+                .replacingOccurrences(of: "| unlisted | quick-look | com.example.other | substitute-dummy-file | document.unlisted-target |", with: "| unlisted | com.a | quick-look | com.c | allow | com.c | document.listed-target | - |")
         }
         let error = try #require(loadError(table))
         #expect(error.line == 3)
