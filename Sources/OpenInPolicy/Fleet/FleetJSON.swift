@@ -44,19 +44,9 @@ public enum FleetJSON {
     ///   - file: the path to name in errors and explanations.
     /// - Throws: ``FormatError`` located in `file`, with the key path, line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> Fleet where Bytes.Element == UInt8 {
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try JSONReader().read(bytes)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
-        }
-        do throws(FormatError) {
-            var fleet = try read(value)
-            fleet.file = file
-            return fleet
-        } catch {
-            throw error.inFile(file)
-        }
+        var fleet = try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
+        fleet.file = file
+        return fleet
     }
 
     /// Reads a fleet from a JSON value.
@@ -284,9 +274,11 @@ public enum FleetJSON {
             subset = object.members.filter { ExactText.isOne($0.key, of: shared) }
         }
         var facts = try PolicyJSON.device(JSONCursor(.object(JSONObject(members: subset)), path: cursor.path, position: cursor.position))
+        var handlerSources: [String: ValueSource] = [:]
         if let handlers = fields["schemeHandlers"] {
-            for handler in try PolicyJSON.schemeHandlers(handlers) where !seen.contains(handler.app) {
-                try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: true, installed: installed)
+            for handler in try PolicyJSON.schemeHandlers(handlers) {
+                if !seen.contains(handler.app) { try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: true, installed: installed) }
+                if let scheme = try? URLScheme.normalize(handler.scheme) { handlerSources[scheme] = ValueSource(handler.cursor) }
             }
         }
         let emailPlusListed = facts.emailPlusBundleIDs.contains(where: seen.contains)
@@ -305,6 +297,7 @@ public enum FleetJSON {
             if case .string(let text) = element.value, let id = try? BundleID(text) { entries[id] = ValueSource(element) }
         }
         profile.sources.entries["installed"] = entries
+        for (scheme, source) in handlerSources { profile.sources.keys["schemeHandlers.\(scheme)"] = source }
         return profile
     }
 }
