@@ -164,7 +164,7 @@ struct PathsWriter {
     /// Closes the output; the exit status: 2 when a path reaches the `--to` set (or, without `--to`, outside).
     mutating func finish() -> ExitStatus {
         if format == .sarif {
-            var stream = sarif ?? SARIFReport.Stream()
+            let stream = sarif ?? SARIFReport.Stream()
             out(String(decoding: (sarif == nil ? stream.start() : []) + stream.end(), as: UTF8.self))
             console.stdout.write(pending)
             pending = ""
