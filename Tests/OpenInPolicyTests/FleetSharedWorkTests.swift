@@ -37,7 +37,11 @@ import Testing
             guard let all = try? device.reachAll() else { continue }
             // The all-pairs searches and the single searches give the same paths.
             for reach in all {
-                let paths = try device.paths(reach)
+                // A hop whose first candidate request needs a control a policy leaves unset is an error, for both searches alike.
+                guard let paths = try? device.paths(reach) else {
+                    #expect((try? device.paths(from: reach.from)) == nil)
+                    continue
+                }
                 let single = try device.paths(from: reach.from)
                 #expect(paths.map(\.to) == single.map(\.to))
                 var origin = Set(reach.reached)
