@@ -266,8 +266,9 @@ final class FleetGraph: FleetEdges {
             // A custom scheme's request delivers to its handler or to no one: skip it when that node is not asked about
             // (looked at before the request is taken out of the list: most are skipped on a dense row).
             if let handler = untargeted[position].handler, handler < 0 || !candidates.contains(handler) || result.contains(handler) { continue }
-            let decision = Evaluator.decide(untargeted[position].request, prepared)
-            guard decision.outcome == .allow || decision.outcome == .redirect, let target = decision.target,
+            let (channel, request, _) = untargeted[position]
+            let decision = Evaluator.decide(request, prepared)
+            guard let target = device.receiving(decision, channel: channel, request: request, from: from),
                   let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { continue }
             if !authorized[y] {
                 result.insert(y)
@@ -319,7 +320,7 @@ final class FleetGraph: FleetEdges {
             return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
         }
         let sender = Evaluator.decide(request, sides[x].prepared)
-        guard sender.outcome == .allow || sender.outcome == .redirect, let receiving = channel == .paste ? request.target : sender.target else { return nil }
+        guard let receiving = device.receiving(sender, channel: channel, request: request, from: ids[x]) else { return nil }
         let isY = receiving == ids[y]
         let lands = isY ? landsOnItself[y] : device.node(receiving: receiving) == nodes[y]
         guard channel.hasReceiverPart, isY ? authorized[y] : device.appConnectApps.contains(receiving) else {

@@ -175,7 +175,7 @@ extension FleetDevice {
                 if let request = openURL[r] {
                     let decision = evaluator.decide(request)
                     var outcome = decision.outcome
-                    if outcome == .allow || outcome == .redirect, let delivered = decision.target, appConnectApps.contains(delivered) {
+                    if let delivered = receiving(decision, channel: .openURL, request: request, from: sender), appConnectApps.contains(delivered) {
                         let (receiverPolicy, receiver) = self.evaluator(for: delivered)
                         try check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .openURL, url: request.url))
                         let says = receiver.decide(openFrom).outcome
