@@ -19,7 +19,7 @@ public struct BenchCommand: Equatable, Sendable {
         Usage: \(name) [--binary PATH] [--rounds N] [--seed N] [--json] [--in-process]
                \(name) --adversarial [--binary PATH]
                \(name) --generate N FILE [--seed N]
-               \(name) --fleet [--binary PATH] [--seed N]
+               \(name) --fleet [--binary PATH] [--baseline PATH] [--seed N]
                \(name) --generate-fleet N FILE [--seed N]
         """
 
@@ -54,10 +54,13 @@ public struct BenchCommand: Equatable, Sendable {
         With --fleet it times the fleet verbs on generated fleets (N apps, 20 labels,
         N / 20 container policies per label, one device carrying every label): fleet
         matrix --format json, fleet paths --from one app and fleet paths --from all
-        (text, --to outside, json) on 1,000 apps, fleet paths --from one app on 10,000
-        apps (whole processes, with peak memory), and the search from every app of the
-        1,000 in process, without and with every hop's decision. --generate-fleet N FILE writes
-        such a fleet (its device is named bench), for timing by hand.
+        (text, --to outside, json, markdown, sarif, dot, with a baseline) on 1,000 apps,
+        fleet paths --from one app on 10,000 apps (whole processes, with peak memory),
+        and the search from every app of the 1,000 in process, without and with every
+        hop's decision. With --baseline OLD, each command runs OLD and this build
+        alternately on the same files, two rounds each, and prints both times and the
+        ratios. --generate-fleet N FILE writes such a fleet (its device is named bench),
+        for timing by hand.
 
         With --generate N FILE it writes N request lines (JSON Lines) to FILE and the
         corpus's policy to FILE.policy.json (a trailing .jsonl replaced), for timing
@@ -68,8 +71,8 @@ public struct BenchCommand: Equatable, Sendable {
         Options:
           --binary PATH     The openin-check executable timed as whole processes
                             (default: openin-check next to this program).
-          --baseline PATH   Another openin-check (an earlier build) timed in the same rounds,
-                            for before/after figures.
+          --baseline PATH   Another openin-check (an earlier build) timed in the same rounds
+                            (with --fleet: alternately, on the same files), for before/after figures.
           --rounds N        Measured rounds of each benchmark, after one warm-up round (default 5).
           --seed N          The corpus's seed (default \(BenchCorpus.defaultSeed)).
           --generate N      Write N request lines to FILE and the corpus's policy next to it, then exit.
@@ -178,7 +181,7 @@ public struct BenchCommand: Equatable, Sendable {
             for flag in ["--rounds", "--json", "--in-process", "--generate", "--adversarial"] where flags.contains(flag) || values[flag] != nil {
                 throw .usage("\(flag) does not go with --fleet")
             }
-            return BenchCommand(mode: .fleet, seed: seed, binary: values["--binary"])
+            return BenchCommand(mode: .fleet, seed: seed, binary: values["--binary"], baseline: values["--baseline"])
         }
         if flags.contains("--adversarial") {
             for flag in ["--rounds", "--json", "--in-process", "--generate"] where flags.contains(flag) || values[flag] != nil {
@@ -210,7 +213,10 @@ public struct BenchCommand: Equatable, Sendable {
             guard access(path, X_OK) == 0 else {
                 throw .invalidInput("cannot run '\(path)': give the openin-check executable to time with --binary PATH")
             }
-            try FleetBenchmark(binary: path, seed: seed).measure { part in
+            if let baseline, access(baseline, X_OK) != 0 {
+                throw .invalidInput("cannot run '\(baseline)': give an earlier openin-check executable with --baseline PATH")
+            }
+            try FleetBenchmark(binary: path, baseline: baseline, seed: seed).measure { part in
                 output.write(part)
                 output.flush()
             }

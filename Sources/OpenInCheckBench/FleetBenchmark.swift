@@ -77,23 +77,55 @@ struct FleetBenchmark {
     }
 
     let binary: String
+    /// Another `openin-check` (an earlier build), timed on the same files, alternating with ``binary`` (`--baseline`).
+    var baseline: String? = nil
     let seed: UInt64
+
+    /// The rounds each command runs of each build when a ``baseline`` is given (new, previous, new, previous).
+    static let comparedRounds = 2
 
     func measure(progress: (String) -> Void) throws(BenchError) {
         let scratch = try ScratchDirectory()
         let small = scratch.file("fleet-1000.json"), large = scratch.file("fleet-10000.json")
         try CorpusWriter.write(Self.fleet(apps: 1_000, seed: seed), to: small)
         try CorpusWriter.write(Self.fleet(apps: 10_000, seed: seed), to: large)
-        progress("fleet: generated fleets (seed \(seed)), one device carrying all 20 labels, every app installed; one run each\n")
+        progress("fleet: generated fleets (seed \(seed)), one device carrying all 20 labels, every app installed; "
+            + (self.baseline == nil ? "one run each\n" : "each command run by this build and by --baseline alternately, \(Self.comparedRounds) rounds each; ratio = this / previous per round\n"))
         @discardableResult
         func child(_ what: String, _ arguments: [String]) throws(BenchError) -> Double {
-            let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
-            guard run.status == 0 || run.status == 2 else {
-                throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
+            guard let previous = self.baseline else {
+                let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
+                guard run.status == 0 || run.status == 2 else {
+                    throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
+                }
+                let memory = run.peakResidentBytes.map { ", peak \(Format.megabytes($0))" } ?? ""
+                progress("  \(what): \(Format.fixed(run.seconds, decimals: 3)) s\(memory)\n")
+                return run.seconds
             }
-            let memory = run.peakResidentBytes.map { ", peak \(Format.megabytes($0))" } ?? ""
-            progress("  \(what): \(Format.fixed(run.seconds, decimals: 3)) s\(memory)\n")
-            return run.seconds
+            var now: [Double] = [], before: [Double] = [], peak = 0
+            var previousStatus: Int32 = 0
+            for _ in 0..<Self.comparedRounds {
+                let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
+                guard run.status == 0 || run.status == 2 else {
+                    throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
+                }
+                now.append(run.seconds)
+                peak = max(peak, run.peakResidentBytes ?? 0)
+                let old = try ChildProcess.run(previous, ["openin-check"] + arguments, watchMemory: true)
+                previousStatus = old.status
+                if old.status == 0 || old.status == 2 { before.append(old.seconds) }
+            }
+            let times = now.map { Format.fixed($0, decimals: 3) }.joined(separator: ", ")
+            var line = "  \(what): \(times) s, peak \(Format.megabytes(peak))"
+            if before.count == now.count {
+                let ratios = zip(now, before).map { $0 / $1 }
+                line += "; previous \(before.map { Format.fixed($0, decimals: 3) }.joined(separator: ", ")) s; ratio "
+                line += "\(Format.fixed(ratios.min()!, decimals: 2))–\(Format.fixed(ratios.max()!, decimals: 2))×"
+            } else {
+                line += "; previous build: exit \(previousStatus) (it does not have this command)"
+            }
+            progress(line + "\n")
+            return now.min() ?? 0
         }
         try child("1,000 apps: fleet matrix --format json (1,000 × 1,001 × 7 channels)", ["fleet", "matrix", "--fleet", small, "--device", "bench", "--format", "json"])
         try child("1,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "com.bench.app00001"])

@@ -99,6 +99,12 @@ enum DecisionText {
     /// - Parameter backslash: whether a backslash is escaped too (so every escape is unambiguous); lint's
     ///   messages quote values as JSON strings already, and keep their backslashes as they are.
     static func escaped(_ text: String, backslash: Bool = true) -> String {
+        // Printable ASCII (a backslash only when it is kept) is written as is: checked on the bytes first.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F || (byte == 0x5C && backslash) { return false }
+            return true
+        }
+        if plain == true { return text }
         guard text.unicodeScalars.contains(where: { needsEscape($0) && (backslash || $0 != "\\") }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {

@@ -356,33 +356,22 @@ struct FleetCommand: Command {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        if case .diff(let old, let new, let format, let rows) = subverb {
-            // Each read once: a pipe gives its bytes to one reader only.
-            let oldInput = try VendorInput.read(old), newInput = try VendorInput.read(new)
-            if oldInput.isIntune || newInput.isIntune || rows || baselinePath != nil || format.report != nil {
-                let before = try VendorFiles.load(oldInput, devices: devicesPath, console: console)
-                let after = try VendorFiles.load(newInput, devices: devicesPath, console: console)
-                if baselinePath != nil || format.report != nil {
-                    return try LeakDiff.run(old: before, new: after, oldPath: old, newPath: new, device: device, format: format, rows: rows,
-                                            baselinePath: baselinePath, devicesPath: devicesPath, console: console)
-                }
-                return try IntuneFleetOutput.diff(old: before, new: after, device: device, format: format, rows: rows, console: console)
-            }
-            return try FleetOutput.diff(old: try Self.fleet(oldInput), new: try Self.fleet(newInput), device: device, format: format, console: console)
-        }
-        // One fleet, of either vendor, read once (a pipe gives its bytes to one reader only) and loaded
-        // once; every subverb below runs on it.
-        let input = try VendorInput.read(fleetPath)
-        let vendor = try VendorFiles.load(input, devices: devicesPath, console: console)
-        let analysis = VendorFiles.analysis(vendor, devices: devicesPath)
+        // Every fleet file (for diff, OLD and NEW) read once, all before any is loaded (a pipe gives its bytes to
+        // one reader only); each fleet, of either vendor, loaded once; every subverb below runs on the analyses.
+        var inputs = [try VendorInput.read(fleetPath)]
+        if case .diff(_, let new, _, _) = subverb { inputs.append(try VendorInput.read(new)) }
+        let analyses = try inputs.map { (input) throws(CLIError) in try VendorFiles.analysis(input, devices: devicesPath, console: console) }
+        let analysis = analyses[0]
+        let input = inputs[0]
+        let vendor = analysis.source
         // The apps the fleet knows: what --from, --to and a request's from and target are checked against.
-        let names = FleetAppNames(vendor, file: fleetPath, devicesFile: devicesPath)
+        func names() -> FleetAppNames { FleetAppNames(analysis.source, file: fleetPath, devicesFile: devicesPath) }
         func devices() throws(CLIError) -> [AnalyzedDevice] {
             do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
         }
         switch subverb {
         case .eval(let requests, let format, let explain):
-            return try FleetEval.run(requests, devices: try devices(), names: names, format: format, explain: explain, console: console)
+            return try FleetEval.run(requests, devices: try devices(), names: names(), format: format, explain: explain, console: console)
         case .matrix(let format):
             var matrices: [FleetMatrix] = []
             for device in try devices() {
@@ -390,7 +379,7 @@ struct FleetCommand: Command {
             }
             return FleetOutput.print(matrices, format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
-            var writer = try PathsWriter(from: from, to: to, names: names, format: format, console: console)
+            var writer = try PathsWriter(from: from, to: to, names: names(), format: format, console: console)
             writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
             return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
         case .lint(let format):
@@ -398,15 +387,16 @@ struct FleetCommand: Command {
             return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
         case .fixes(let from, let to, let format):
             // --from and --to checked as fleet paths checks them; a --to the fleet does not know is any other app.
-            let checked = try PathsWriter(from: from ?? FleetOutput.everyApp, to: to, names: names, format: .text, console: console)
+            let checked = try PathsWriter(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
             let scope = FixScope(device: device, from: from, to: checked.targetNode?.description)
             let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: checked.targetNode, console: console)
             return try FleetFixesOutput.run(input, vendor: vendor, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
         case .report(let title):
             let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: nil, console: console)
             return try FleetReportOutput.run(analysis, input: input, vendor: vendor, devices: devicesPath, baseline: baseline, title: title, console: console)
-        case .diff:
-            preconditionFailure("diff is handled above")
+        case .diff(let old, let new, let format, let rows):
+            return try FleetDiffOutput.run(old: analysis, new: analyses[1], oldPath: old, newPath: new, device: device, format: format, rows: rows,
+                                           baselinePath: baselinePath, console: console)
         }
     }
 }

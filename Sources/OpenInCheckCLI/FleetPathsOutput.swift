@@ -21,6 +21,8 @@ struct PathsWriter {
     private var pending = ""
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
     private var reports: [DeviceReport] = []
+    /// For SARIF: the log being written, once the first search is written.
+    private var sarif: SARIFReport.Stream?
 
     /// Reads `--from` and `--to`, checked against the apps the fleet knows (`names`).
     init(from: String, to: String?, names: FleetAppNames, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
@@ -58,6 +60,16 @@ struct PathsWriter {
         if app == nil { console.stdout.write(text) } else { pending += text }
     }
 
+    /// Each node's name as the text shows it (escaped), made once.
+    private var shownNames: [FleetNode: String] = [:]
+
+    private mutating func shownName(_ node: FleetNode) -> String {
+        if let known = shownNames[node] { return known }
+        let name = DecisionText.escaped(node.description)
+        shownNames[node] = name
+        return name
+    }
+
     /// The device whose zone line was written last (text: the zone line leads each device's output).
     private var zoned: String?
 
@@ -88,10 +100,20 @@ struct PathsWriter {
         }
         if format.report != nil {
             var paths: [ReportPath] = []
+            var reportHops = ChainMemo<[ReportHop]>()
+            let file = device.analysis.file
             for (index, path) in shown.enumerated() where managed && inSet(path.to) {
                 let judged = states.isEmpty ? nil : states[index]
-                paths.append(ReportPath(device: device.name, from: app, to: path.to, outside: isOutside(path.to), hops: path.hops.map { ReportHop($0, file: device.analysis.file) },
-                                        state: judged?.state, entry: judged?.entry))
+                let hops = reportHops.text(path.hops) { hop, part in part.append(ReportHop(hop, file: file)) }
+                paths.append(ReportPath(device: device.name, from: app, to: path.to, outside: isOutside(path.to), hops: hops, state: judged?.state, entry: judged?.entry))
+            }
+            if format == .sarif {
+                // SARIF is written as each search ends: a result per path, nothing held.
+                var bytes = sarif == nil ? SARIFReport.Stream().start() : []
+                if sarif == nil { sarif = SARIFReport.Stream() }
+                for path in paths { sarif!.append(path, opened: false, to: &bytes) }
+                out(String(decoding: bytes, as: UTF8.self))
+                return
             }
             if let last = reports.indices.last, ExactText.same(reports[last].device, device.name) {
                 reports[last].paths += paths
@@ -101,8 +123,11 @@ struct PathsWriter {
             return
         }
         let summary = device.summary(of: all, gatedBy: inSet)
+        // Each hop of this search written once: a chain's lines are those of the chain before its last hop, plus that hop.
+        var chains = ChainMemo<String>()
         if format == .json {
-            out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0))
+            var hopsJSON = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
+            out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0, chains: &hopsJSON))
             return
         }
         var text = written == 0 ? "" : "\n"
@@ -123,18 +148,28 @@ struct PathsWriter {
         for (index, path) in shown.enumerated() {
             let judged = states.isEmpty ? nil : states[index]
             let mark = judged.map { "  " + BaselineRun.mark($0.state, $0.entry) } ?? ""
-            text += "  \(DecisionText.escaped(path.to.description))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(isOutside(path.to) ? "  OUTSIDE" : "")\(mark)\n"
+            text += "  \(shownName(path.to))  \(path.hops.count) hop\(path.hops.count == 1 ? "" : "s")\(isOutside(path.to) ? "  OUTSIDE" : "")\(mark)\n"
             text += "    delivered by "
-            text += path.deliveredBy.map { DecisionText.escaped($0.description) }.joined(separator: ", ")
+            for (index, node) in path.deliveredBy.enumerated() {
+                if index > 0 { text += ", " }
+                text += shownName(node)
+            }
             if path.deliveredByCount > path.deliveredBy.count { text += " and \(path.deliveredByCount - path.deliveredBy.count) more" }
             text += "\n"
-            for hop in path.hops { Self.appendText(hop, to: &text) }
+            text += chains.text(path.hops, hopText: Self.appendText)
         }
         out(text)
     }
 
     /// Closes the output; the exit status: 2 when a path reaches the `--to` set (or, without `--to`, outside).
     mutating func finish() -> ExitStatus {
+        if format == .sarif {
+            let stream = sarif ?? SARIFReport.Stream()
+            out(String(decoding: (sarif == nil ? stream.start() : []) + stream.end(), as: UTF8.self))
+            console.stdout.write(pending)
+            pending = ""
+            return reached ? .notAllowed : .success
+        }
         if let report = format.report {
             report.write(reports, subject: .paths(from: from, to: to), baseline: baseline, console: console)
             return reached ? .notAllowed : .success
@@ -194,7 +229,7 @@ struct PathsWriter {
     /// One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
     /// written directly: a run over every app writes millions of hops.
     static func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, _ shown: [FleetPath], summary: FleetPathSummary,
-                       states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool) -> String {
+                       states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool, chains: inout ChainMemo<[UInt8]>) -> String {
         var bytes: [UInt8] = Array((first ? "[" : ",").utf8)
         func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
         func key(_ name: String, _ level: Int, first: Bool = false) { appendKey(name, level, first: first, to: &bytes) }
@@ -234,10 +269,7 @@ struct PathsWriter {
                 }
                 key("hops", 4)
                 bytes.append(UInt8(ascii: "["))
-                for (h, hop) in path.hops.enumerated() {
-                    if h > 0 { bytes.append(UInt8(ascii: ",")) }
-                    appendJSON(hop, device: device, level: 5, to: &bytes)
-                }
+                bytes += chains.text(path.hops) { hop, part in appendJSON(hop, device: device, level: 5, to: &part) }
                 if path.hops.isEmpty { bytes.append(UInt8(ascii: "]")) } else { line(4); bytes.append(UInt8(ascii: "]")) }
                 key("deliveredBy", 4)
                 bytes.append(UInt8(ascii: "["))
@@ -325,5 +357,32 @@ struct PathsWriter {
         case .app(let id): JSONWriter.appendQuoted(id.rawValue, to: &bytes)
         case .anyOtherApp: JSONWriter.appendQuoted(FleetNode.anyOtherAppName, to: &bytes)
         }
+    }
+}
+
+/// The written form of each chain of one search's paths, by the node it ends at: a chain is the chain
+/// of the node before its last hop, plus that hop (the path finder builds chains so), so each hop is
+/// written once per search and a chain's text is the one before it with one hop more.
+struct ChainMemo<Text: RangeReplaceableCollection> {
+    private var known: [FleetNode: Text] = [:]
+    /// What goes between two hops.
+    let separator: Text
+
+    init(separator: Text = Text()) { self.separator = separator }
+
+    /// `hops`' text, each hop written by `hopText`, the chains it extends taken from those already written.
+    mutating func text(_ hops: [FleetHop], hopText: (FleetHop, inout Text) -> Void) -> Text { text(hops, to: \.to, hopText: hopText) }
+
+    /// As ``text(_:hopText:)``, for hops of any kind (`to`: the node a hop ends at).
+    mutating func text<Hop>(_ hops: [Hop], to: (Hop) -> FleetNode, hopText: (Hop, inout Text) -> Void) -> Text {
+        var start = hops.count
+        while start > 0, known[to(hops[start - 1])] == nil { start -= 1 }
+        var text = start > 0 ? known[to(hops[start - 1])]! : Text()
+        for index in start..<hops.count {
+            if index > 0 { text += separator }
+            hopText(hops[index], &text)
+            known[to(hops[index])] = text
+        }
+        return text
     }
 }

@@ -19,9 +19,18 @@ struct ReportHop {
     var file: String
     /// That setting's line, when known.
     var line: Int?
+    /// Every setting that lets it through.
+    var settings: [FleetSetting]
+
     /// Every setting that lets it through, in words (`com.acme.viewer: containerPolicies[1].openInPolicy = authorized
-    /// (Viewer, container policy by label Employees, line 15)`), or the rules when none is named.
-    var grant: String
+    /// (Viewer, container policy by label Employees, line 15)`), or the rules when none is named: made when a
+    /// format shows it (DOT does not; Markdown shows the last hop's).
+    var grant: String {
+        let grant = settings.map { setting in
+            "\(setting.app): \(setting.key) = \(setting.value) (\(setting.policy), \(setting.via)\(setting.line.map { ", line \($0)" } ?? ""))"
+        }
+        return grant.isEmpty ? rules.map(\.rawValue).joined(separator: ", ") : grant.joined(separator: "; ")
+    }
 }
 
 /// One path to outside (or to the `--to` app) as the report formats show it.
@@ -66,12 +75,8 @@ extension ReportHop {
     init(_ hop: FleetHop, file: String?) {
         let settings = hop.settings
         let sender = settings.first { $0.side == .sender } ?? settings.first
-        let grant = settings.map { setting in
-            "\(setting.app): \(setting.key) = \(setting.value) (\(setting.policy), \(setting.via)\(setting.line.map { ", line \($0)" } ?? ""))"
-        }
         self.init(from: hop.from, to: hop.to, channel: hop.channel, url: hop.request.url?.rawValue, rules: hop.rules,
-                  file: sender?.file ?? file ?? "fleet", line: sender?.line,
-                  grant: grant.isEmpty ? hop.rules.map(\.rawValue).joined(separator: ", ") : grant.joined(separator: "; "))
+                  file: sender?.file ?? file ?? "fleet", line: sender?.line, settings: settings)
     }
 }
 

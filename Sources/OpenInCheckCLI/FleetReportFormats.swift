@@ -122,7 +122,9 @@ enum MarkdownReport {
         var ids: [FleetNode: Int] = [:]
         var order: [FleetNode] = []
         var edges: [(from: Int, to: Int, label: String)] = []
-        var edgeIndex: [String: Int] = [:]
+        // By from and to node ids; and each (edge, channel) labelled, so a repeated hop costs two lookups.
+        var edgeIndex: [Int: Int] = [:]
+        var labelled: Set<Int> = []
         var outside: Set<FleetNode> = []
         var sources: Set<FleetNode> = []
         func id(_ node: FleetNode) -> Int {
@@ -136,13 +138,13 @@ enum MarkdownReport {
             if path.outside { outside.insert(path.to) }
             for hop in path.hops {
                 let from = id(hop.from), to = id(hop.to)
-                let key = "\(from) \(to)"
+                let key = from << 32 | to
+                let channel = FleetChannel.allCases.firstIndex(of: hop.channel)!
                 if let index = edgeIndex[key] {
-                    if !edges[index].label.split(separator: ", ").contains(where: { ExactText.same($0, hop.channel.rawValue) }) {
-                        edges[index].label += ", " + hop.channel.rawValue
-                    }
+                    if labelled.insert(index << 6 | channel).inserted { edges[index].label += ", " + hop.channel.rawValue }
                 } else {
                     edgeIndex[key] = edges.count
+                    labelled.insert(edges.count << 6 | channel)
                     edges.append((from, to, hop.channel.rawValue))
                 }
             }
@@ -218,39 +220,105 @@ enum SARIFReport {
     static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
 
     static func write(_ devices: [DeviceReport], subject: ReportSubject, console: Console) {
-        let rules: [JSONValue] = channels.map { channel in
-            .object(JSONObject(members: [
-                .init("id", .string(ruleID(channel))),
-                .init("name", .string("LeakBy" + channel.rawValue.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined())),
-                .init("shortDescription", .object(JSONObject(["text": .string("Documents reach an app outside the zone of trust; the last hop is \(channel.rawValue).")]))),
-                .init("fullDescription", .object(JSONObject(["text": .string("A chain of requests, each allowed end to end by the fleet's settings, delivers a document from a managed app to an app outside the device's zone of trust; its last hop uses \(channel.rawValue). The code flow names, hop by hop, the setting that lets it through.")]))),
-                .init("defaultConfiguration", .object(JSONObject(["level": .string("error")]))),
-                .init("helpUri", .string("https://github.com/openin-check/openin-check/blob/main/Sources/OpenInPolicy/OpenInPolicy.docc/FleetWalkthrough.md")),
-            ]))
-        }
-        let driver = JSONObject(members: [
-            .init("name", .string(CLI.name)),
-            .init("version", .string(CLI.version)),
-            .init("informationUri", .string("https://github.com/openin-check/openin-check")),
-            .init("rules", .array(JSONArray(rules))),
-        ])
-        var bytes: [UInt8] = Array("{\n  \"$schema\": \(JSONWriter.quoted(SARIFLog.schema)),\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": ".utf8)
-        JSONWriter.append(.object(driver), to: &bytes, pretty: true, level: 4)
-        bytes += Array("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [".utf8)
-        var first = true
+        var stream = Stream()
+        var bytes = stream.start()
         for device in devices {
             for path in device.paths {
-                bytes += Array((first ? "\n        " : ",\n        ").utf8)
-                first = false
-                JSONWriter.append(.object(result(path, opened: subject.isDiff)), to: &bytes, pretty: true, level: 4)
+                stream.append(path, opened: subject.isDiff, to: &bytes)
                 if bytes.count > 1 << 16 {
                     console.stdout.write(String(decoding: bytes, as: UTF8.self))
                     bytes.removeAll(keepingCapacity: true)
                 }
             }
         }
-        bytes += Array(((first ? "]" : "\n      ]") + "\n    }\n  ]\n}\n").utf8)
+        bytes += stream.end()
         console.stdout.write(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The log written a result at a time (`fleet paths --from all` writes each app's results as its search
+    /// ends): the run's header, the results, the end. Each result is written directly; its code flow's steps
+    /// are written once per hop of a search (paths from one app share the hops of their chains) and copied.
+    struct Stream {
+        private var first = true
+        /// The steps of the chains of the current search (device and source), by the node each ends at.
+        private var steps = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
+        private var search: (device: String, from: BundleID)? = nil
+
+        /// The log up to the results array's opening bracket.
+        func start() -> [UInt8] {
+            let rules: [JSONValue] = channels.map { channel in
+                .object(JSONObject(members: [
+                    .init("id", .string(ruleID(channel))),
+                    .init("name", .string("LeakBy" + channel.rawValue.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined())),
+                    .init("shortDescription", .object(JSONObject(["text": .string("Documents reach an app outside the zone of trust; the last hop is \(channel.rawValue).")]))),
+                    .init("fullDescription", .object(JSONObject(["text": .string("A chain of requests, each allowed end to end by the fleet's settings, delivers a document from a managed app to an app outside the device's zone of trust; its last hop uses \(channel.rawValue). The code flow names, hop by hop, the setting that lets it through.")]))),
+                    .init("defaultConfiguration", .object(JSONObject(["level": .string("error")]))),
+                    .init("helpUri", .string("https://github.com/openin-check/openin-check/blob/main/Sources/OpenInPolicy/OpenInPolicy.docc/FleetWalkthrough.md")),
+                ]))
+            }
+            let driver = JSONObject(members: [
+                .init("name", .string(CLI.name)),
+                .init("version", .string(CLI.version)),
+                .init("informationUri", .string("https://github.com/openin-check/openin-check")),
+                .init("rules", .array(JSONArray(rules))),
+            ])
+            var bytes: [UInt8] = Array("{\n  \"$schema\": \(JSONWriter.quoted(SARIFLog.schema)),\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": ".utf8)
+            JSONWriter.append(.object(driver), to: &bytes, pretty: true, level: 4)
+            bytes += Array("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [".utf8)
+            return bytes
+        }
+
+        /// One result (after a comma when it is not the first), as ``SARIFReport/result(_:opened:)`` makes it,
+        /// laid out as the pretty JSON writer lays out the whole log.
+        mutating func append(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
+            bytes += Array((first ? "\n        " : ",\n        ").utf8)
+            first = false
+            if let search, ExactText.same(search.device, path.device), search.from == path.from {
+            } else {
+                steps = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
+                search = (path.device, path.from)
+            }
+            let members = result(path, opened: opened).members
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONWriter.newline(&bytes, pretty: true, level: 5)
+                JSONWriter.appendQuoted(member.key, to: &bytes)
+                bytes += Array(": ".utf8)
+                guard ExactText.same(member.key, "codeFlows"), !path.hops.isEmpty else {
+                    JSONWriter.append(member.value, to: &bytes, pretty: true, level: 5)
+                    continue
+                }
+                // [{"threadFlows": [{"locations": [steps]}]}], each step written once per search.
+                bytes.append(UInt8(ascii: "["))
+                JSONWriter.newline(&bytes, pretty: true, level: 6)
+                bytes += Array("{".utf8)
+                JSONWriter.newline(&bytes, pretty: true, level: 7)
+                bytes += Array("\"threadFlows\": [".utf8)
+                JSONWriter.newline(&bytes, pretty: true, level: 8)
+                bytes += Array("{".utf8)
+                JSONWriter.newline(&bytes, pretty: true, level: 9)
+                bytes += Array("\"locations\": [".utf8)
+                bytes += steps.text(path.hops, to: \ReportHop.to) { hop, part in
+                    JSONWriter.newline(&part, pretty: true, level: 10)
+                    JSONWriter.append(step(hop), to: &part, pretty: true, level: 10)
+                }
+                for level in [9, 8, 7, 6, 5] {
+                    JSONWriter.newline(&bytes, pretty: true, level: level)
+                    bytes.append(level % 2 == 1 ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+                }
+            }
+            JSONWriter.newline(&bytes, pretty: true, level: 4)
+            bytes.append(UInt8(ascii: "}"))
+        }
+
+        /// The end of the log, after the last result.
+        func end() -> [UInt8] { Array(((first ? "]" : "\n      ]") + "\n    }\n  ]\n}\n").utf8) }
+    }
+
+    /// One step of a result's code flow: the hop, at the line of the setting that lets it through.
+    static func step(_ hop: ReportHop) -> JSONValue {
+        .object(JSONObject(members: [.init("location", .object(location(hop, text: "\(hop.from) → \(hop.to) by \(hop.channel)\(hop.url.map { " \($0)" } ?? ""): \(hop.grant)")))]))
     }
 
     static func result(_ path: ReportPath, opened: Bool) -> JSONObject {
@@ -264,10 +332,8 @@ enum SARIFReport {
         case .expired?: message += " The acceptance expired on \(path.entry?.expires.description ?? ""): \(path.entry?.reason ?? "")."
         case nil: break
         }
-        let steps: [JSONValue] = path.hops.map { hop in
-            .object(JSONObject(members: [.init("location", .object(location(hop, text: "\(hop.from) → \(hop.to) by \(hop.channel)\(hop.url.map { " \($0)" } ?? ""): \(hop.grant)")))]))
-        }
-        let flow = JSONObject(members: [.init("threadFlows", .array(JSONArray([.object(JSONObject(members: [.init("locations", .array(JSONArray(steps)))]))])))])
+        // The code flow's steps are written by `Stream` (each once per search); an empty flow stands for them here.
+        let flow = JSONObject(members: [.init("threadFlows", .array(JSONArray([.object(JSONObject(members: [.init("locations", .array(JSONArray([])))]))])))])
         var members: [JSONObject.Member] = [
             .init("ruleId", .string(ruleID(channel))),
             .init("ruleIndex", .number(JSONNumber(channels.firstIndex(of: channel) ?? 0))),
@@ -315,7 +381,7 @@ enum DOTReport {
             var ids: [FleetNode: Int] = [:]
             var nodes: [(FleetNode, outside: Bool, source: Bool)] = []
             var edges: [(from: Int, to: Int, channels: [String], closed: Bool)] = []
-            var edgeIndex: [String: Int] = [:]
+            var edgeIndex: [Int: Int] = [:]
             func id(_ node: FleetNode) -> Int {
                 if let id = ids[node] { return id }
                 nodes.append((node, false, false))
@@ -331,7 +397,7 @@ enum DOTReport {
                     }
                     for hop in path.hops {
                         let from = id(hop.from), to = id(hop.to)
-                        let key = "\(from) \(to) \(closed)"
+                        let key = from << 33 | to << 1 | (closed ? 1 : 0)
                         if let index = edgeIndex[key] {
                             if !edges[index].channels.contains(hop.channel.rawValue) { edges[index].channels.append(hop.channel.rawValue) }
                         } else {

@@ -61,7 +61,9 @@ enum FleetReportOutput {
                 for reach in try device.reachAll() where !device.isOutside(.app(reach.from)) {
                     let all = try device.paths(reach)
                     let shown = all.filter { device.isOutside($0.to) }
-                    let record = PathsWriter.record(device, app: reach.from, installed: true, shown, summary: device.summary(of: all), first: records.isEmpty)
+                    var chains = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
+                    let record = PathsWriter.record(device, app: reach.from, installed: true, shown, summary: device.summary(of: all), first: records.isEmpty,
+                                                    chains: &chains)
                     if recordBytes + record.utf8.count > maxDataBytes {
                         omittedRecords += 1
                     } else {

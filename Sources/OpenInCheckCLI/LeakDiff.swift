@@ -26,20 +26,14 @@ enum LeakDiff {
         return result
     }
 
-    static func run(old: VendorFleet, new: VendorFleet, oldPath: String, newPath: String, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
-                    baselinePath: String?, devicesPath: String?, console: Console) throws(CLIError) -> ExitStatus {
+    static func run(old: FleetAnalysis, new: FleetAnalysis, oldPath: String, newPath: String, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
+                    baselinePath: String?, console: Console) throws(CLIError) -> ExitStatus {
         let names = old.deviceNames + new.deviceNames.filter { name in !old.deviceNames.contains { ExactText.same($0, name) } }
         if let device, !names.contains(where: { ExactText.same($0, device) }) {
             throw .invalidInput("neither fleet has a device profile named \(JSONWriter.quoted(device))\(Suggestion.phrase(for: device, among: names))")
         }
         var baseline = try BaselineRun.load(baselinePath, devices: names, onlyTo: nil, console: console)
-        func analysis(_ fleet: VendorFleet) -> FleetAnalysis {
-            switch fleet {
-            case .appConnect(let fleet): FleetAnalysis(fleet)
-            case .intune(let fleet): FleetAnalysis(fleet, devicesFile: devicesPath)
-            }
-        }
-        let before = try leaks(analysis(old), device: device), after = try leaks(analysis(new), device: device)
+        let before = try leaks(old, device: device), after = try leaks(new, device: device)
         var reports: [DeviceReport] = []
         var judged: [ReportPath] = []
         for name in device.map({ [$0] }) ?? names {
@@ -71,11 +65,7 @@ enum LeakDiff {
         }
         // Text or JSON with a baseline: the diff as without one, then the baseline's part.
         let inner = Console(stdout: Output(), stderr: console.stderr, stdin: console.stdin)
-        if case .appConnect(let a) = old, case .appConnect(let b) = new, !rows {
-            _ = try FleetOutput.diff(old: a, new: b, device: device, format: format, console: inner)
-        } else {
-            _ = try IntuneFleetOutput.diff(old: old, new: new, device: device, format: format, rows: rows, console: inner)
-        }
+        _ = try FleetDiffOutput.changes(old: old, new: new, device: device, format: format, rows: rows, console: inner)
         var text = inner.stdout.text
         let run = gateOnly(baseline!, judged)
         if format == .json {
@@ -107,5 +97,30 @@ enum LeakDiff {
         var run = run
         run.recount(judged.compactMap(\.state))
         return run
+    }
+}
+
+/// `fleet diff OLD NEW` on the two fleets' analyses, either vendor on each side.
+enum FleetDiffOutput {
+    /// The diff: with a baseline or a report format, the leak paths opened and closed (``LeakDiff``);
+    /// otherwise the changed flows (``changes(old:new:device:format:rows:console:)``).
+    static func run(old: FleetAnalysis, new: FleetAnalysis, oldPath: String, newPath: String, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
+                    baselinePath: String?, console: Console) throws(CLIError) -> ExitStatus {
+        if baselinePath != nil || format.report != nil {
+            return try LeakDiff.run(old: old, new: new, oldPath: oldPath, newPath: newPath, device: device, format: format, rows: rows,
+                                    baselinePath: baselinePath, console: console)
+        }
+        return try changes(old: old, new: new, device: device, format: format, rows: rows, console: console)
+    }
+
+    /// The flows that change, as text or JSON: two AppConnect fleets compare effective policies, flows, leak paths
+    /// and controls (``FleetDiff``); with Intune on a side (or `--rows`), every flow is decided under each side's
+    /// rules and the changes grouped by what the receiver can read (``CrossVendorDiff``).
+    static func changes(old: FleetAnalysis, new: FleetAnalysis, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
+                        console: Console) throws(CLIError) -> ExitStatus {
+        if let before = old.appConnect, let after = new.appConnect, !rows {
+            return try FleetOutput.diff(old: before, new: after, device: device, format: format, console: console)
+        }
+        return try IntuneFleetOutput.diff(old: old.source, new: new.source, device: device, format: format, rows: rows, console: console)
     }
 }

@@ -112,6 +112,19 @@ final class PreparedPolicy: Sendable {
     /// Whether `target` counts as listed: the definition ``Policy/lists(_:)`` uses.
     @inline(__always) func lists(_ target: BundleID) -> Bool { openInStatus.lists(target, in: whitelist) }
 
+    /// The Open In whitelist ``lists(_:)`` reads under WHITELIST.
+    var openInWhitelist: Whitelist { whitelist }
+
+    /// What ``lists(_:)`` answers for every target when it does not depend on the target (AUTHORIZED:
+    /// `true`, UNAUTHORIZED: `false`); `nil` for a whitelist.
+    var listsEveryTarget: Bool? {
+        switch openInStatus {
+        case .authorized: true
+        case .unauthorized: false
+        case .whitelist: nil
+        }
+    }
+
     /// Whether `source` is in the Open From whitelist: exact membership, no mail pair.
     func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist?.contains(source) ?? false }
 

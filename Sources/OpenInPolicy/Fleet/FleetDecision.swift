@@ -187,6 +187,8 @@ public struct FleetDecision: Sendable {
     public let receiverPolicy: EffectivePolicy?
     /// Intune: the policies of the sender and the receiver (`nil`: none targets it) and the devices file.
     let intune: IntuneSides?
+    /// The settings, when the decider worked them out already (the path finder, from each app's settings made once).
+    var madeSettings: [FleetSetting]? = nil
 
     init(device: String, request: FleetRequest, outcome: Outcome, sender: Decision, receiver: Decision?, receiverApp: BundleID?,
          senderPolicy: EffectivePolicy?, receiverPolicy: EffectivePolicy?, intune: IntuneSides? = nil) {
@@ -212,6 +214,7 @@ public struct FleetDecision: Sendable {
     /// value, the file and line), and, where a control is absent, where its default comes from.
     /// Worked out when asked (decisions made in bulk do not pay for it).
     public var settings: [FleetSetting] {
+        if let madeSettings { return madeSettings }
         if let senderPolicy { return FleetSettings.appConnect(self, sender: senderPolicy) }
         if let intune { return IntuneSettings.settings(self, intune) }
         return []

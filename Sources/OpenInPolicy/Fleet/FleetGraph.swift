@@ -129,6 +129,13 @@ final class FleetGraph: FleetEdges {
     /// and ``FleetGraph/secureCopyUnknown`` when its paste is a secure copy on a device that does not say
     /// whether secure services are available.
     let lacks: [UInt8]
+    /// Per node, whether the device's policies count it as an AppConnect app (every side on the device
+    /// shares the device's tables, so the answer is the same for every sender).
+    let isAppConnectApp: [Bool]
+    /// The nodes that are native Mail.
+    let nativeMail: [Int]
+    /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them.
+    let controls: [[FleetSettings.ControlSettings]]
 
     /// The bit of `control` in ``lacks``.
     @inline(__always) static func bit(_ control: FleetControl) -> UInt8 {
@@ -177,6 +184,10 @@ final class FleetGraph: FleetEdges {
         openFrom = ids.map { try! ShareRequest(channel: .openFrom, source: $0) }
         let nodes = self.nodes
         landsOnItself = nodes.indices.map { device.node(receiving: ids[$0]) == nodes[$0] }
+        controls = sides.map { FleetSettings.controls(of: $0.policy) }
+        let tables = device.side(for: device.anyOtherAppID).prepared
+        isAppConnectApp = ids.map(tables.isAppConnectApp)
+        nativeMail = ids.indices.filter { ids[$0].isNativeMail }
         lacks = FleetGraph.lacks(sides, on: device)
     }
 
@@ -188,11 +199,17 @@ final class FleetGraph: FleetEdges {
         (nodes, ids, index, authorized, targeted) = (old.nodes, old.ids, old.index, old.authorized, old.targeted)
         (untargeted, schemesLandingOn, mailPositions) = (old.untargeted, old.schemesLandingOn, old.mailPositions)
         (openFrom, landsOnItself) = (old.openFrom, old.landsOnItself)
+        (isAppConnectApp, nativeMail) = (old.isAppConnectApp, old.nativeMail)
         self.sides = sides
         var lacks = old.lacks
+        var controls = old.controls
         // swift-format-ignore: ReplaceForEachWithForLoop
-        try? changed.forEach { (x) throws(FleetError) in lacks[x] = FleetGraph.lacks([sides[x]], on: device)[0] }
+        try? changed.forEach { (x) throws(FleetError) in
+            lacks[x] = FleetGraph.lacks([sides[x]], on: device)[0]
+            controls[x] = FleetSettings.controls(of: sides[x].policy)
+        }
         self.lacks = lacks
+        self.controls = controls
     }
 
     /// Per side, what makes its decisions throw (``lacks``).
@@ -226,8 +243,19 @@ final class FleetGraph: FleetEdges {
         let openFrom = self.openFrom[x]
         func receiverAllows(_ y: Int) throws(FleetError) -> Bool {
             let (receiverPolicy, receiver) = sides[y]
-            try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: from, channel: .documentInteraction, target: ids[y]))
+            // A receiver without Open From: the error deciding such a request gives (the request is made only then).
+            if lacks[y] & FleetGraph.bit(.openFrom) != 0 {
+                try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: from, channel: .documentInteraction, target: ids[y]))
+            }
             return Evaluator.decide(openFrom, receiver).outcome == .allow
+        }
+        let listsEvery = prepared.listsEveryTarget
+        // A whitelist's listed nodes, from its entries (the native Mail nodes by its mail pair), as `lists` answers.
+        var listed = NodeSet(count: ids.count)
+        if listsEvery == nil {
+            let whitelist = prepared.openInWhitelist
+            for id in whitelist { if let y = index[id], !ids[y].isNativeMail { listed.insert(y) } }
+            if whitelist.containsMailPair { for y in nativeMail { listed.insert(y) } }
         }
         var result = NodeSet(count: ids.count)
         // Per kind of target (listed?, AppConnect app?), which targeted channels deliver: decided once.
@@ -236,7 +264,7 @@ final class FleetGraph: FleetEdges {
         // swift-format-ignore: ReplaceForEachWithForLoop
         try candidates.forEach { (y) throws(FleetError) in
             guard y != x else { return }
-            let kind = (prepared.lists(ids[y]) ? 2 : 0) | (prepared.isAppConnectApp(ids[y]) ? 1 : 0)
+            let kind = ((listsEvery ?? listed.contains(y)) ? 2 : 0) | (isAppConnectApp[y] ? 1 : 0)
             let delivering: UInt8
             if let known = kinds[kind] {
                 delivering = known
@@ -260,9 +288,11 @@ final class FleetGraph: FleetEdges {
                 }
             }
         }
-        for (channel, request, handler) in untargeted {
-            // A custom scheme's request delivers to its handler or to no one: skip it when that node is not asked about.
-            if let handler, handler < 0 || !candidates.contains(handler) || result.contains(handler) { continue }
+        for position in untargeted.indices {
+            // A custom scheme's request delivers to its handler or to no one: skip it when that node is not asked about
+            // (looked at before the request is taken out of the list: most are skipped on a dense row).
+            if let handler = untargeted[position].handler, handler < 0 || !candidates.contains(handler) || result.contains(handler) { continue }
+            let (channel, request, _) = untargeted[position]
             let decision = Evaluator.decide(request, prepared)
             guard let target = device.receiving(decision, channel: channel, request: request, from: from),
                   let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { continue }
@@ -310,15 +340,20 @@ final class FleetGraph: FleetEdges {
         if lacks[x] & (channel.control.map(FleetGraph.bit) ?? 0) != 0 || (channel == .paste && lacks[x] & FleetGraph.secureCopyUnknown != 0) {
             return hop(try full(), from: x, to: y)  // throws: the sender lacks what the request needs
         }
+        func made(_ decision: FleetDecision, receiver: Int?) -> FleetHop {
+            var decision = decision
+            decision.madeSettings = FleetSettings.appConnect(decision, sender: sides[x].policy, senderControls: controls[x], receiverControls: receiver.map { controls[$0] })
+            return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
+        }
         let sender = Evaluator.decide(request, sides[x].prepared)
         guard let receiving = device.receiving(sender, channel: channel, request: request, from: ids[x]) else { return nil }
         let isY = receiving == ids[y]
         let lands = isY ? landsOnItself[y] : device.node(receiving: receiving) == nodes[y]
         guard channel.hasReceiverPart, isY ? authorized[y] : device.appConnectApps.contains(receiving) else {
             guard lands else { return nil }
-            return FleetHop(from: nodes[x], to: nodes[y], decision: FleetDecision(
+            return made(FleetDecision(
                 device: device.name, request: FleetRequest(from: ids[x], channel: channel, checked: request), outcome: sender.outcome, sender: sender,
-                receiver: nil, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: nil))
+                receiver: nil, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: nil), receiver: nil)
         }
         let (receiverPolicy, receiverPrepared) = isY ? sides[y] : side(for: receiving)
         // Before the landing: a receiver that lacks Open From makes the request an error wherever it lands.
@@ -327,9 +362,9 @@ final class FleetGraph: FleetEdges {
         let receiver = Evaluator.decide(openFrom[x], receiverPrepared)
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
         guard outcome == .allow || outcome == .redirect else { return nil }
-        return FleetHop(from: nodes[x], to: nodes[y], decision: FleetDecision(
+        return made(FleetDecision(
             device: device.name, request: FleetRequest(from: ids[x], channel: channel, checked: request), outcome: outcome, sender: sender,
-            receiver: receiver, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: receiverPolicy))
+            receiver: receiver, receiverApp: receiving, senderPolicy: sides[x].policy, receiverPolicy: receiverPolicy), receiver: isY ? y : index[receiving])
     }
 
     /// A node's side, by bundle ID: the graph's for its nodes, the device's otherwise.

@@ -2,16 +2,23 @@
 /// each side, the policy value the deciding rule reads, found through the effective policy's
 /// provenance (container policy over global policy, control by control; the app configuration).
 enum FleetSettings {
-    static func appConnect(_ decision: FleetDecision, sender: EffectivePolicy) -> [FleetSetting] {
-        var settings = senderSettings(decision, sender)
+    /// `senderControls` and `receiverControls`, when given, are the two apps' ``controls(of:)``, made once
+    /// per app by the caller that decides many requests (the path finder), so a hop does not build them again.
+    static func appConnect(_ decision: FleetDecision, sender: EffectivePolicy, senderControls: [ControlSettings]? = nil,
+                           receiverControls: [ControlSettings]? = nil) -> [FleetSetting] {
+        var settings = senderSettings(decision, sender, controls: senderControls)
         if let receiver = decision.receiver, let policy = decision.receiverPolicy {
-            settings += controlSettings(.openFrom, of: policy, side: .receiver, listing: receiver.rule.rawValue.hasSuffix(".listed-source") ? [decision.request.from] : [])
+            settings += controlSettings(.openFrom, of: policy, side: .receiver, listing: receiver.rule.rawValue.hasSuffix(".listed-source") ? [decision.request.from] : [],
+                                        made: receiverControls?[ControlSettings.position(.openFrom)])
         }
         return settings
     }
 
     /// The sender's settings, by the rule that decided its part.
-    static func senderSettings(_ decision: FleetDecision, _ policy: EffectivePolicy) -> [FleetSetting] {
+    static func senderSettings(_ decision: FleetDecision, _ policy: EffectivePolicy, controls made: [ControlSettings]? = nil) -> [FleetSetting] {
+        func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side, listing: [BundleID] = []) -> [FleetSetting] {
+            FleetSettings.controlSettings(control, of: policy, side: side, listing: listing, made: made?[ControlSettings.position(control)])
+        }
         let rule = decision.sender.rule.rawValue
         switch policy.source(of: .openIn) {
         case .notManaged: return [unmanaged(policy, side: .sender)]
@@ -57,45 +64,74 @@ enum FleetSettings {
     }
 
     /// The setting of `control` for `policy`'s app, and the entries for `listing` in its whitelist
-    /// when the control lists apps explicitly.
-    static func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side, listing: [BundleID] = []) -> [FleetSetting] {
-        guard let origin = policy.origin else { return [] }
-        let key = control.rawValue
-        let listKey = control == .openIn ? "openInWhitelist" : "openFromWhitelist"
-        let controls: PolicyControls
-        let name: String, via: String
-        switch policy.source(of: control) {
-        case .containerPolicy(let policyName, let label):
-            guard let container = origin.container else { return [] }
-            controls = container.controls
-            (name, via) = (policyName, "container policy by label \(label)")
-        case .globalPolicy:
-            controls = origin.global.controls
-            name = "global policy"
-            if case .containerPolicy(let container, _) = policy.authorization {
-                via = "global default (container policy \(JSONWriter.quoted(container)) sets no \(key))"
-            } else {
-                via = "global default"
-            }
-        case .notManaged: return [unmanaged(policy, side: side)]
-        case .retired: return [retired(policy, side: side)]
-        case .notSet, .appConfiguration: return []
-        }
-        let source = controls.sources.keys[key]
-        var settings = [FleetSetting(side: side, app: policy.app, policy: name, via: via, key: source?.path ?? "\(controls.sources.path.isEmpty ? "global" : controls.sources.path).\(key)",
-                                     value: source?.text ?? value(of: control, in: controls), file: origin.file, line: source?.line ?? controls.sources.line)]
-        let explicit: Bool = switch control {
-        case .openIn: controls.openIn == .status(.whitelist)
-        case .openFrom: controls.openFrom?.setting == .status(.whitelist)
-        default: false
-        }
-        if explicit {
+    /// when the control lists apps explicitly. `made`, when given, is ``controls(of:)``'s entry for `control`.
+    static func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side, listing: [BundleID] = [],
+                                made: ControlSettings? = nil) -> [FleetSetting] {
+        let made = made ?? ControlSettings(control, of: policy)
+        var settings = made.settings
+        if side != .sender { for index in settings.indices { settings[index].side = side } }
+        if let entries = made.entries, let first = made.settings.first {
             for id in listing {
-                guard let entry = controls.sources.entries[listKey]?[id] else { continue }
-                settings.append(FleetSetting(side: side, app: policy.app, policy: name, via: via, key: entry.path, value: entry.text, file: origin.file, line: entry.line))
+                guard let entry = entries[id] else { continue }
+                settings.append(FleetSetting(side: side, app: policy.app, policy: first.policy, via: first.via, key: entry.path, value: entry.text, file: first.file, line: entry.line))
             }
         }
         return settings
+    }
+
+    /// Each control's ``ControlSettings`` for `policy`'s app, in ``FleetControl`` order.
+    static func controls(of policy: EffectivePolicy) -> [ControlSettings] { FleetControl.allCases.map { ControlSettings($0, of: policy) } }
+
+    /// The settings of one control of one app, as the sender's, without the whitelist entries of a
+    /// particular request: what ``controlSettings(_:of:side:listing:made:)`` builds, made once per app
+    /// and control by the path finder and shared by every hop that names it.
+    struct ControlSettings: Sendable {
+        /// The control's own setting (or what stands for it: a global default, an unmanaged or retired app), as the sender's.
+        let settings: [FleetSetting]
+        /// The control's whitelist entries, by bundle ID, when the control lists apps explicitly.
+        let entries: [BundleID: ValueSource]?
+
+        /// The position of `control` in ``FleetSettings/controls(of:)``.
+        static func position(_ control: FleetControl) -> Int { FleetControl.allCases.firstIndex(of: control)! }
+
+        init(_ control: FleetControl, of policy: EffectivePolicy) {
+            (settings, entries) = Self.make(control, of: policy)
+        }
+
+        private static func make(_ control: FleetControl, of policy: EffectivePolicy) -> ([FleetSetting], [BundleID: ValueSource]?) {
+            guard let origin = policy.origin else { return ([], nil) }
+            let key = control.rawValue
+            let listKey = control == .openIn ? "openInWhitelist" : "openFromWhitelist"
+            let controls: PolicyControls
+            let name: String, via: String
+            switch policy.source(of: control) {
+            case .containerPolicy(let policyName, let label):
+                guard let container = origin.container else { return ([], nil) }
+                controls = container.controls
+                (name, via) = (policyName, "container policy by label \(label)")
+            case .globalPolicy:
+                controls = origin.global.controls
+                name = "global policy"
+                if case .containerPolicy(let container, _) = policy.authorization {
+                    via = "global default (container policy \(JSONWriter.quoted(container)) sets no \(key))"
+                } else {
+                    via = "global default"
+                }
+            case .notManaged: return ([unmanaged(policy, side: .sender)], nil)
+            case .retired: return ([retired(policy, side: .sender)], nil)
+            case .notSet, .appConfiguration: return ([], nil)
+            }
+            let source = controls.sources.keys[key]
+            let setting = FleetSetting(side: .sender, app: policy.app, policy: name, via: via,
+                                       key: source?.path ?? "\(controls.sources.path.isEmpty ? "global" : controls.sources.path).\(key)",
+                                       value: source?.text ?? value(of: control, in: controls), file: origin.file, line: source?.line ?? controls.sources.line)
+            let explicit: Bool = switch control {
+            case .openIn: controls.openIn == .status(.whitelist)
+            case .openFrom: controls.openFrom?.setting == .status(.whitelist)
+            default: false
+            }
+            return ([setting], explicit ? controls.sources.entries[listKey] ?? [:] : nil)
+        }
     }
 
     /// The value of `control` as a policy file writes it, for controls made in code (no source).

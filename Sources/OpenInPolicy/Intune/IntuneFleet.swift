@@ -128,18 +128,24 @@ public struct IntuneFleet: Sendable {
 
 /// One device of an ``IntuneFleet`` with its policy-managed apps and each app's context worked out
 /// once: many decisions on a device cost one lookup each instead of a walk of every policy.
-final class IntuneDeviceIndex: @unchecked Sendable {
+struct IntuneDeviceIndex: Sendable {
     let fleet: IntuneFleet
     let device: IntuneDeviceProfile
     let managed: [BundleID]
-    /// Contexts made so far, by the app's bundle ID with ASCII letters lowercased (Intune's comparison).
-    private var contexts: [ExactKey: IntuneContext] = [:]
+    /// The context of every app the device's nodes and the fleet's apps name, made once at creation, by the
+    /// app's bundle ID with ASCII letters lowercased (Intune's comparison); others are made when asked.
+    private let contexts: [ExactKey: IntuneContext]
+    /// What every app's context shares: the device's facts and scheme handlers.
+    private let base: IntuneContext
+    /// The schemes the device hands to each app (its own schemes), in the devices file's order.
+    private let ownSchemes: [ExactKey: [String]]
 
     /// Each targeted app's policy (its first), and each app's SDK version, by ``IntuneBundleID/key(_:)``.
     private let policyOf: [ExactKey: Int]
     private let sdkOf: [ExactKey: IntuneSDKVersion]
     private let managedKeys: Set<ExactKey>
 
+    /// The index of `device`, every context made: O(policies' apps + apps + installed apps + scheme handlers).
     init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
         self.fleet = fleet
         self.device = device
@@ -153,16 +159,45 @@ final class IntuneDeviceIndex: @unchecked Sendable {
         }
         self.policyOf = policyOf
         self.sdkOf = sdkOf
-        managed = device.installed.filter { policyOf[IntuneBundleID.key($0)] != nil }
+        let managed = device.installed.filter { policyOf[IntuneBundleID.key($0)] != nil }
+        self.managed = managed
         managedKeys = Set(managed.map(IntuneBundleID.key))
+        // As `IntuneFleet.context(for:on:managed:policy:sdk:)` makes it, with the handlers set once for all apps.
+        var base = IntuneContext(policy: nil)
+        base.managedApps = managed
+        base.mdmManagedApps = device.mdmManagedApps
+        base.mdmEnrolled = device.mdmEnrolled
+        base.intuneMAMUPN = device.intuneMAMUPN
+        var ownSchemes: [ExactKey: [String]] = [:]
+        for (scheme, handler) in device.schemeHandlers {
+            try? base.setHandler(handler, for: scheme)
+            ownSchemes[IntuneBundleID.key(handler), default: []].append(scheme)
+        }
+        self.base = base
+        self.ownSchemes = ownSchemes
+        var contexts: [ExactKey: IntuneContext] = [:]
+        let apps = device.installed + fleet.apps.map(\.bundleID) + [CrossVendorDiff.anyOtherApp, .mobileMail]
+        for app in apps where contexts[IntuneBundleID.key(app)] == nil {
+            contexts[IntuneBundleID.key(app)] = Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet)
+        }
+        self.contexts = contexts
     }
 
-    func context(for app: BundleID) -> IntuneContext {
+    private static func context(
+        for app: BundleID, base: IntuneContext, ownSchemes: [ExactKey: [String]], policyOf: [ExactKey: Int], sdkOf: [ExactKey: IntuneSDKVersion], fleet: IntuneFleet
+    ) -> IntuneContext {
         let key = IntuneBundleID.key(app)
-        if let known = contexts[key] { return known }
-        let made = fleet.context(for: app, on: device, managed: managed, policy: policyOf[key].map { fleet.policies[$0] }, sdk: sdkOf[key])
-        contexts[key] = made
-        return made
+        var context = base
+        context.policy = policyOf[key].map { fleet.policies[$0] }
+        context.app = app
+        context.senderSDKVersion = sdkOf[key]
+        for scheme in ownSchemes[key] ?? [] { try? context.addOwnScheme(scheme) }
+        return context
+    }
+
+    /// The context of `app` on the device (made at creation for the apps the device and fleet name).
+    func context(for app: BundleID) -> IntuneContext {
+        contexts[IntuneBundleID.key(app)] ?? Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet)
     }
 
     func isManaged(_ app: BundleID) -> Bool { managedKeys.contains(IntuneBundleID.key(app)) }

@@ -16,6 +16,29 @@ protocol FleetEdges: AnyObject, Sendable {
 /// or a list when it holds few nodes, so the columns of a sparse graph take O(N + edges).
 final class FleetColumns: Sendable {
     let columns: [GraphRow]
+    /// Per node, when only these are kept (``init(firstOf:count:limit:)``): its first deliverers in node order.
+    let firsts: [[Int32]]
+    /// Per node, when ``firsts`` is kept: how many nodes deliver to it.
+    let counts: [Int32]
+
+    /// Per node, the first `limit` nodes with an edge into it (in node order) and their number, from
+    /// `rows` (node `x`'s out-edges) in one pass over them: O(N + edges) time, O(N × limit) memory.
+    init(firstOf rows: [(x: Int, row: NodeSet)], count: Int, limit: Int) {
+        var firsts = [[Int32]](repeating: [], count: count)
+        var counts = [Int32](repeating: 0, count: count)
+        for (x, row) in rows.sorted(by: { $0.x < $1.x }) {
+            for (w, word) in row.words.enumerated() {
+                var bits = word
+                while bits != 0 {
+                    let y = w << 6 | bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    counts[y] += 1
+                    if firsts[y].count < limit { firsts[y].append(Int32(x)) }
+                }
+            }
+        }
+        (columns, self.firsts, self.counts) = ([], firsts, counts)
+    }
 
     /// The columns of `rows` (node `x`'s out-edges), restricted to the rows given.
     init(rows: [(x: Int, row: GraphRow)], count: Int) {
@@ -40,7 +63,7 @@ final class FleetColumns: Sendable {
             columns.append(GraphRow(list: lists[y], count: count))
             lists[y] = []
         }
-        self.columns = columns
+        (self.columns, firsts, counts) = (columns, [], [])
     }
 }
 
@@ -83,10 +106,11 @@ enum FleetSearch {
         for y in order { reachedSet.insert(Int(y)) }
         var origin = reachedSet
         origin.insert(start)
-        var rows: [(x: Int, row: GraphRow)] = []
-        for x in [start] + order.map(Int.init) { rows.append((x, GraphRow(try graph.row(x, among: reachedSet), count: count))) }
+        // Who delivers to whom among the nodes reached: only each node's first deliverers and their number are kept.
+        var rows: [(x: Int, row: NodeSet)] = []
+        for x in [start] + order.map(Int.init) { rows.append((x, try graph.row(x, among: reachedSet))) }
         return FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
-                          columns: FleetColumns(rows: rows, count: count), origin: origin)
+                          columns: FleetColumns(firstOf: rows, count: count, limit: FleetPath.deliveredByLimit), origin: origin)
     }
 
     /// Every start's search over the full graph, held together (``forEachReach(_:starts:maxHops:_:)`` collected).
@@ -181,7 +205,11 @@ enum FleetSearch {
             chains[current] = chain
             var deliveredBy: [FleetNode] = []
             var deliveredByCount = 0
-            if let columns = reach.columns, let origin = reach.origin {
+            if let columns = reach.columns, !columns.counts.isEmpty {
+                // Rows among the nodes reached (and the start) only: every deliverer counted is in the origin.
+                deliveredBy = columns.firsts[current].map { nodes[Int($0)] }
+                deliveredByCount = Int(columns.counts[current])
+            } else if let columns = reach.columns, let origin = reach.origin {
                 switch columns.columns[current] {
                 case .bits(let column):
                     for w in column.words.indices {
