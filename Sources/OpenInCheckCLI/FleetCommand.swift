@@ -345,11 +345,7 @@ struct FleetCommand: Command {
         case .eval(let requests, let format, let explain):
             return try FleetEval.run(requests, devices: try devices(), names: names, format: format, explain: explain, console: console)
         case .matrix(let format):
-            var matrices: [FleetMatrix] = []
-            for device in try devices() {
-                do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw FleetOutput.fail(error) }
-            }
-            return FleetOutput.print(matrices, format: format, console: console)
+            return try FleetOutput.matrix(try devices(), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
             var writer = try PathsWriter(from: from, to: to, names: names, format: format, console: console)
             writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
