@@ -161,8 +161,9 @@ struct FleetCommand: Command {
                       hop at the line of the setting that lets it through, a fingerprint of
                       device, source, destination and chain), dot (Graphviz, a cluster per
                       device).
-              matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
-                      one grid per channel that names its receiver, each cell the end-to-end outcome;
+              matrix  Senders (the fleet's apps) × receivers (the fleet's apps, native Mail and any
+                      other app), one grid per channel that names its receiver, each cell the
+                      end-to-end outcome (open-url to native Mail: mailto:, when it is the mail app);
                       then each sender's keyboard line: a third-party keyboard, the system keyboard;
                       then each sender's one-sided decisions: copy (its audience), print, and
                       for Intune save-as and open-into-org-document at each location.
