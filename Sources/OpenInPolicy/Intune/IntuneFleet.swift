@@ -312,12 +312,15 @@ public enum IntuneDevicesJSON {
             let device = try cursor.members(allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps"], what: "a device profile")
             guard let installedField = device["installed"] else { throw cursor.error("has no installed: list the apps installed on the device") }
             var installed: [BundleID] = []
+            // Each app's position by key: a lookup per app, not a walk of the apps read so far.
+            var seen: [ExactKey: Int] = [:]
             for element in try installedField.elements(what: "bundle IDs") {
                 let id = try bundleID(element)
                 // Intune compares bundle IDs ignoring ASCII case: two spellings of one app are one app installed twice.
-                if let other = installed.first(where: { IntuneBundleID.same($0, id) }) {
+                if let other = seen[IntuneBundleID.key(id)].map({ installed[$0] }) {
                     throw element.error("\(id) is listed twice (also as \(other); Intune compares bundle IDs ignoring case): list each app once")
                 }
+                seen[IntuneBundleID.key(id)] = installed.count
                 installed.append(id)
             }
             guard let enrolled = device["mdmEnrolled"] else { throw cursor.error("has no mdmEnrolled: say whether the device is MDM-enrolled (true or false)") }
@@ -325,7 +328,9 @@ public enum IntuneDevicesJSON {
             var handlers: [(scheme: String, app: BundleID)] = []
             if let field = device["schemeHandlers"] {
                 for handler in try PolicyJSON.schemeHandlers(field) {
-                    try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: false, installed: installed)
+                    if seen[IntuneBundleID.key(handler.app)] == nil {
+                        try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: false, installed: installed)
+                    }
                     do throws(InputError) {
                         handlers.append((try URLScheme.normalize(handler.scheme), handler.app))
                     } catch {
