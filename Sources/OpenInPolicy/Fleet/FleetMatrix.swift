@@ -178,6 +178,8 @@ package struct FleetMatrixRows {
     package let senders: [BundleID]
     /// The columns.
     package let receivers: [FleetNode]
+    /// Whether making a row can throw (AppConnect: a control not set; an Intune decision never throws).
+    var canThrow = true
     /// `senders[s]`'s row, every grid's cells or only `only`'s; `nil` when the sender is not installed.
     let make: (_ sender: Int, _ only: FleetChannel?) throws(FleetError) -> FleetMatrixRow?
 
@@ -188,6 +190,7 @@ package struct FleetMatrixRows {
 
     /// Makes every row once and lets each go: what printing will throw, thrown before anything is printed.
     package func check() throws(FleetError) {
+        guard canThrow else { return }
         for s in senders.indices { _ = try make(s, nil) }
     }
 

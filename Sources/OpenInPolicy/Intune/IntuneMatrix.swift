@@ -33,7 +33,7 @@ extension IntuneDeviceIndex {
             if id.isNativeMail, mailtoOpensNativeMail { return FleetMatrix.mailtoURL }
             return schemeOf[id].flatMap { try? ShareURL("\($0)://report.pdf") }
         }
-        return FleetMatrixRows(device: device.name, channels: channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
+        var rows = FleetMatrixRows(device: device.name, channels: channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
             let sender = senders[s]
             var row = FleetMatrixRow(channels: channels, columns: receivers.count, only: only)
             for (c, channel) in channels.enumerated() where only == nil || only == channel {
@@ -65,6 +65,8 @@ extension IntuneDeviceIndex {
                                          saveAs: outcomes(.saveAs), openInto: outcomes(.openIntoOrgDocument))
             return row
         }
+        rows.canThrow = false
+        return rows
     }
 }
 
