@@ -237,7 +237,7 @@ enum FleetOutput {
         case .json:
             let records: [JSONValue] = findings.map { finding in
                 var members: [JSONObject.Member] = [.init("code", .string(finding.code)), .init("name", .string(finding.name)),
-                                                    .init("severity", .string(finding.severity.rawValue)), .init("file", .string(file))]
+                                                    .init("severity", .string(finding.severity.rawValue)), .init("file", .string(finding.file ?? file))]
                 if let line = finding.line { members.append(.init("line", .number(JSONNumber(line)))) }
                 if let device = finding.device { members.append(.init("device", .string(device))) }
                 members += [.init("message", .string(finding.message)), .init("fix", .string(finding.fix))]
@@ -248,7 +248,7 @@ enum FleetOutput {
         case .text:
             var text = ""
             for finding in findings {
-                let place = DecisionText.escaped(file) + (finding.line.map { ":\($0)" } ?? "")
+                let place = DecisionText.escaped(finding.file ?? file) + (finding.line.map { ":\($0)" } ?? "")
                 let device = finding.device.map { " (device \(DecisionText.escaped($0)))" } ?? ""
                 text += "\(place): \(finding.severity.rawValue) \(finding.code) \(finding.name)\(device): \(DecisionText.escaped(finding.message, backslash: false))\n"
                 text += "    fix: \(DecisionText.escaped(finding.fix, backslash: false))\n"
@@ -258,7 +258,7 @@ enum FleetOutput {
         case .markdown:
             let rows = findings.map { finding in
                 [finding.severity.rawValue, MarkdownText.code(finding.code) + " " + finding.name,
-                 MarkdownText.code(file + (finding.line.map { ":\($0)" } ?? "")) + (finding.device.map { " (device " + MarkdownText.code($0) + ")" } ?? ""),
+                 MarkdownText.code((finding.file ?? file) + (finding.line.map { ":\($0)" } ?? "")) + (finding.device.map { " (device " + MarkdownText.code($0) + ")" } ?? ""),
                  MarkdownText.cell(finding.message), MarkdownText.cell(finding.fix)]
             }
             console.stdout.write(MarkdownText.table(["severity", "check", "where", "what", "fix"], rows))
@@ -271,7 +271,7 @@ enum FleetOutput {
                 case .info: .notice
                 }
                 let device = finding.device.map { "device \($0): " } ?? ""
-                console.stdout.write(GitHubAnnotation.line(kind, file: file, line: finding.line, title: "\(finding.code) \(finding.name)",
+                console.stdout.write(GitHubAnnotation.line(kind, file: finding.file ?? file, line: finding.line, title: "\(finding.code) \(finding.name)",
                                                            message: "\(device)\(finding.message)\nfix: \(finding.fix)"))
             }
             console.stdout.write("\(counts.0) error\(counts.0 == 1 ? "" : "s"), \(counts.1) warning\(counts.1 == 1 ? "" : "s"), \(counts.2) info\n")
@@ -287,7 +287,7 @@ enum FleetOutput {
             let results = findings.map { finding in
                 let device = finding.device.map { "device \($0): " } ?? ""
                 return SARIFLog.Result(ruleID: finding.code, ruleIndex: checks.firstIndex { ExactText.same($0.code, finding.code) }, level: level(finding.severity),
-                                       message: "\(device)\(finding.message)\nfix: \(finding.fix)", file: file, line: finding.line, column: nil, keyPath: finding.keyPath)
+                                       message: "\(device)\(finding.message)\nfix: \(finding.fix)", file: finding.file ?? file, line: finding.line, column: nil, keyPath: finding.keyPath)
             }
             console.stdout.write(JSONWriter.pretty(.object(SARIFLog.log(rules: rules, results: results))) + "\n")
         }

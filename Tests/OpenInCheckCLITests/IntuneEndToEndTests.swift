@@ -101,8 +101,8 @@ extension IntuneEndToEndTests {
     @Test func fleetLintOnIntunePolicies() throws {
         let run = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.policy, "--devices", Self.devices])
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("Examples/intune/acme-app-protection.json: info IN008 ingestion-list-ignored: "))
-        #expect(run.stdout.contains("Examples/intune/acme-app-protection.json: info IN005 mail-never-managed (device employee-iphone): "))
+        #expect(run.stdout.hasPrefix("Examples/intune/acme-app-protection.json:78: info IN008 ingestion-list-ignored: "))
+        #expect(run.stdout.contains("Examples/intune/acme-app-protection.json:24: info IN005 mail-never-managed (device employee-iphone): "))
         #expect(run.stdout.hasSuffix("0 errors, 0 warnings, 3 info\n"))
     }
 }

@@ -233,4 +233,43 @@ struct IntuneLintTests {
         #expect(IntuneLint.findings(IntuneFleet(policies: [clean], devices: [device])).isEmpty)
         #expect(IntuneLint.checks.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005", "IN006", "IN007", "IN008", "IN009"])
     }
+
+    @Test("a finding names the line and key path of the property it is about, and the file of a folder's policy")
+    func places() throws {
+        let text = """
+            [
+              {
+                "@odata.type": "#microsoft.graph.iosManagedAppProtection",
+                "displayName": "Field",
+                "managedBrowser": "microsoftEdge",
+                "managedBrowserToOpenLinksRequired": false,
+                "apps": []
+              },
+              {
+                "@odata.type": "#microsoft.graph.iosManagedAppProtection",
+                "displayName": "Finance",
+                "allowedOutboundDataTransferDestinations": "managedApps",
+                "saveAsBlocked": true,
+                "allowedDataStorageLocations": [],
+                "apps": []
+              }
+            ]
+            """
+        let findings = IntuneLint.findings(IntuneFleet(policies: try IntuneReaderTests.read(text)))
+        let places = findings.map { "\($0.code) \($0.line.map(String.init) ?? "-") \($0.keyPath) \($0.file ?? "-")" }
+        #expect(places == ["IN004 6 [0].managedBrowserToOpenLinksRequired p.json", "IN007 13 [1].saveAsBlocked p.json"])
+        // In a folder, the finding names the file that holds the policy, not the folder.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("intune-lint-places-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("finance.json")
+        try """
+            {"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "Finance",
+             "saveAsBlocked": true, "allowedOutboundDataTransferDestinations": "managedApps",
+             "allowedDataStorageLocations": [], "apps": []}
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let export = try IntuneGraphJSON.read(path: folder.path)
+        let finding = try #require(IntuneLint.findings(IntuneFleet(policies: export.policies)).first { $0.code == "IN007" })
+        #expect(finding.line == 2 && finding.keyPath == "saveAsBlocked" && finding.file?.hasSuffix("/finance.json") == true)
+    }
 }

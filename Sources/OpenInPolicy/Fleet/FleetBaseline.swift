@@ -54,17 +54,7 @@ public struct FleetBaseline: Sendable {
     ///   - file: the path to name in errors.
     /// - Throws: ``FormatError`` located in `file`, with the key path, line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> FleetBaseline where Bytes.Element == UInt8 {
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try JSONReader().read(bytes)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
-        }
-        do throws(FormatError) {
-            return try FleetBaseline(entries: try entries(value), file: file)
-        } catch {
-            throw error.inFile(file)
-        }
+        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try FleetBaseline(entries: try entries(value), file: file) }
     }
 
     /// A baseline of `entries`, none of which may accept the same (device, from, to) as another.

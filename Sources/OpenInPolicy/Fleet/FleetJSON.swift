@@ -44,19 +44,9 @@ public enum FleetJSON {
     ///   - file: the path to name in errors and explanations.
     /// - Throws: ``FormatError`` located in `file`, with the key path, line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> Fleet where Bytes.Element == UInt8 {
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try JSONReader().read(bytes)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
-        }
-        do throws(FormatError) {
-            var fleet = try read(value)
-            fleet.file = file
-            return fleet
-        } catch {
-            throw error.inFile(file)
-        }
+        var fleet = try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
+        fleet.file = file
+        return fleet
     }
 
     /// Reads a fleet from a JSON value.

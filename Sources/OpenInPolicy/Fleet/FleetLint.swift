@@ -23,6 +23,8 @@ public struct FleetFinding: Sendable, Hashable {
     public let severity: Severity
     /// The line in the fleet file, when one is to blame.
     public let line: Int?
+    /// The file to blame when it is not the one given to lint: an Intune export folder's file.
+    public internal(set) var file: String? = nil
     /// The device profile, when the finding is about one.
     public let device: String?
     /// Where in the fleet file, as a key path (`containerPolicies[1].openInPolicy`, `devices.NAME`); empty when the finding is about the whole file.

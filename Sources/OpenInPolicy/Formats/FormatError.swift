@@ -50,3 +50,22 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         return location.isEmpty ? message : "\(location): \(message)"
     }
 }
+
+extension FormatError {
+    /// Parses `bytes` as one JSON document and reads it with `read`: malformed JSON and every error
+    /// `read` throws are located in `file` (the prelude every JSON file reader shares).
+    static func readJSON<Bytes: Collection, Result>(_ bytes: Bytes, file: String, _ read: (JSONValue) throws(FormatError) -> Result) throws(FormatError) -> Result
+    where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try JSONReader().read(bytes)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        do throws(FormatError) {
+            return try read(value)
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+}

@@ -271,17 +271,7 @@ public enum IntuneDevicesJSON {
     /// - Returns: the apps and the device profiles, in file order.
     /// - Throws: ``FormatError`` located in `file`, with key path, line and column.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) where Bytes.Element == UInt8 {
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try JSONReader().read(bytes)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
-        }
-        do throws(FormatError) {
-            return try read(value)
-        } catch {
-            throw error.inFile(file)
-        }
+        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
     }
 
     static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
@@ -351,17 +341,7 @@ public enum IntuneDevicesJSON {
     /// - Throws: ``FormatError`` located in `file` for an unknown group (with "Did you mean"), a malformed
     ///   bundle ID, or an app listed twice in a group.
     public static func appGroups<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(name: String, apps: [BundleID])] where Bytes.Element == UInt8 {
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try JSONReader().read(bytes)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
-        }
-        do throws(FormatError) {
-            return try appGroups(value)
-        } catch {
-            throw error.inFile(file)
-        }
+        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try appGroups(value) }
     }
 
     static func appGroups(_ value: JSONValue) throws(FormatError) -> [(name: String, apps: [BundleID])] {
