@@ -104,7 +104,7 @@ extension FleetDevice {
         return try? FleetRequest(from: sender, channel: channel, target: target, document: FleetDevice.documentName)
     }
 
-    /// The matrix of this device, every cell held (``matrixRows()`` makes it one row at a time).
+    /// The matrix of this device, every cell held (`matrixRows()` makes it one row at a time).
     ///
     /// As `FleetGraph` does, the sender's decision on a targeted channel is made once per kind of
     /// target (listed or not, AppConnect app or not) and the receiver's Open From once per pair; every
@@ -132,11 +132,11 @@ extension FleetMatrix {
     static let mailtoURL = try! ShareURL("mailto:someone@example.com")
 }
 
-/// One sender's row of a matrix (``FleetMatrixRows``).
+/// One sender's row of a matrix (`FleetMatrixRows`).
 package struct FleetMatrixRow {
-    /// The cells of the grids made, grid by grid from ``firstGrid``, each `columns` long.
+    /// The cells of the grids made, grid by grid from `firstGrid`, each `columns` long.
     var cells: [Outcome?]
-    /// The grid `cells` starts at (``FleetMatrixRows/channels`` order).
+    /// The grid `cells` starts at (`FleetMatrixRows/channels` order).
     let firstGrid: Int
     let columns: Int
     /// Typing in the sender with a third-party keyboard, then with the system keyboard.
@@ -160,7 +160,7 @@ package struct FleetMatrixRow {
     /// Whether grid `c`'s cells are made.
     func has(grid c: Int) -> Bool { c >= firstGrid && (c - firstGrid + 1) * columns <= cells.count }
 
-    /// The cell of grid `c` (``FleetMatrixRows/channels`` order) for receiver `r`; `nil` when there is no such request, or the grid was not made.
+    /// The cell of grid `c` (`FleetMatrixRows/channels` order) for receiver `r`; `nil` when there is no such request, or the grid was not made.
     package func outcome(grid c: Int, receiver r: Int) -> Outcome? { has(grid: c) ? cells[(c - firstGrid) * columns + r] : nil }
 
     /// Sets the cell of grid `c` for receiver `r` (a grid that was made).
@@ -258,7 +258,7 @@ struct AppConnectMatrixRows {
         }
     }
 
-    /// `senders[s]`'s row (``FleetMatrixRows/row(sender:only:)``).
+    /// `senders[s]`'s row (`FleetMatrixRows/row(sender:only:)`).
     func row(sender s: Int, only: FleetChannel?) throws(FleetError) -> FleetMatrixRow? {
         let sender = senders[s]
         guard device.isInstalled(sender) else { return nil }

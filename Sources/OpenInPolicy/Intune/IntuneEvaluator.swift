@@ -11,8 +11,8 @@ public struct IntuneContext: Sendable, Hashable {
     /// The *policy-managed* apps on the device: apps with the Intune App SDK that a policy targets
     /// (the sending app's or another one for the same user). Compared ignoring ASCII case.
     public var managedApps: [BundleID] = [] { didSet { managedIndex = ManagedIndex() } }
-    /// ``managedApps`` by ``IntuneBundleID/key(_:)``, when a device index made it: one set shared by every
-    /// context on the device, so ``isManaged(_:)`` is a lookup, not a walk of the list (`nil`: walk it).
+    /// `managedApps` by `IntuneBundleID/key(_:)`, when a device index made it: one set shared by every
+    /// context on the device, so `isManaged(_:)` is a lookup, not a walk of the list (`nil`: walk it).
     var managedIndex = ManagedIndex()
     /// The apps the device's MDM manages (for "Policy managed apps with OS sharing").
     public var mdmManagedApps: [BundleID] = []

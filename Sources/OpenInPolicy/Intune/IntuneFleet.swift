@@ -133,14 +133,14 @@ final class IntuneDeviceIndex: Sendable {
     let device: IntuneDeviceProfile
     let managed: [BundleID]
 
-    /// Each targeted app's policy (its first), and each app's SDK version, by ``IntuneBundleID/key(_:)``.
+    /// Each targeted app's policy (its first), and each app's SDK version, by `IntuneBundleID/key(_:)`.
     private let policyOf: [ExactKey: Int]
     private let sdkOf: [ExactKey: IntuneSDKVersion]
     private let managedKeys: Set<ExactKey>
     /// What every app's context on the device shares: the device's facts, the managed apps (with their
     /// keys) and the scheme handlers, set once, not once per app.
     private let base: IntuneContext
-    /// Each app's own URL schemes (those the device hands to it), by ``IntuneBundleID/key(_:)``.
+    /// Each app's own URL schemes (those the device hands to it), by `IntuneBundleID/key(_:)`.
     private let ownSchemes: [ExactKey: [String]]
 
     init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
@@ -407,7 +407,7 @@ final class IntuneGraph: FleetEdges {
     let index: IntuneDeviceIndex
     let nodes: [FleetNode]
     let ids: [BundleID]
-    /// Each node's position by ``IntuneBundleID/key(_:)`` (the first, when two compare the same).
+    /// Each node's position by `IntuneBundleID/key(_:)` (the first, when two compare the same).
     let positions: [ExactKey: Int]
     /// Per node, the schemes (not web) the device hands to it, in the devices file's order.
     let schemes: [[String]]

@@ -11,7 +11,7 @@ extension IntuneFleet {
 }
 
 extension IntuneDeviceIndex {
-    /// The device's matrix, made one sender's row at a time (``FleetMatrixRows``).
+    /// The device's matrix, made one sender's row at a time (`FleetMatrixRows`).
     func matrixRows() -> FleetMatrixRows {
         let senders = managed
         // Native Mail is on every device and always outside: a column of its own unless the profile installs it.
