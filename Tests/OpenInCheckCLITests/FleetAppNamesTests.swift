@@ -31,7 +31,7 @@ import Testing
             {"global": {"authorizeAppsWithoutContainerPolicy": true, "openInPolicy": "authorized", "openFromPolicy": "authorized",
                         "pasteboardPolicy": "authorized", "printPolicy": "authorized", "dragAndDropPolicy": "all"},
              "apps": [{"bundleID": "com.acme.hr", "appconnect": true}, {"bundleID": "com.acme.HR2", "appconnect": false}],
-             "devices": {"d": {"installed": ["com.acme.hr", "com.example.other"]}}}
+             "devices": {"d": {"labels": [], "installed": ["com.acme.hr", "com.example.other"]}}}
             """.utf8), file: "f.json")
         let names = FleetAppNames(fleet, file: "f.json")
         #expect(names.known == [Self.id("com.acme.hr"), Self.id("com.acme.HR2"), Self.id("com.example.other")])
