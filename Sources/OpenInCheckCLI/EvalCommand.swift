@@ -210,22 +210,24 @@ struct EvalCommand: Command, Equatable {
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         // An Intune policy is recognised by its options, or when the file does not read as an AppConnect
-        // policy: the AppConnect path reads its file once, as before.
+        // policy. The file is read once, whichever it is (a pipe or `<(…)` can be read only once); a
+        // folder is listed, and is Intune's only when it holds iOS app protection policies.
+        let path = policy.policyPath
+        let isFolder = DecisionTables.subpaths(of: path) != nil
+        let input = VendorInput(path: path, bytes: isFolder ? nil : try policy.readPolicyFile())
         if let flag = intune.given.first {
-            guard (try? VendorInput.read(policy.policyPath, what: "policy file"))?.isIntune == true else {
-                throw .usage(UsageError("'\(flag)' is for an Intune app protection policy (Graph JSON), and \(policy.policyPath) is not one", verb: "eval"))
+            guard input.isIntune else {
+                throw .usage(UsageError("'\(flag)' is for an Intune app protection policy (Graph JSON), and \(path) is not one", verb: "eval"))
             }
-            return try runIntune(console)
+            return try runIntune(input, console)
         }
+        if isFolder, (try? IntuneGraphJSON.read(path: path)) != nil { return try runIntune(input, console) }
         let inputs: PolicyInputs
         do throws(CLIError) {
-            inputs = try policy.load()
+            // A folder is not a policy file: the AppConnect reader's error says so.
+            if let bytes = input.bytes { inputs = try policy.load(bytes: bytes) } else { inputs = try policy.load() }
         } catch {
-            // A folder is Intune's only when it holds iOS app protection policies; otherwise the AppConnect error stands.
-            if (try? VendorInput.read(policy.policyPath, what: "policy file"))?.isIntune == true,
-               DecisionTables.subpaths(of: policy.policyPath) == nil || (try? IntuneGraphJSON.read(path: policy.policyPath)) != nil {
-                return try runIntune(console)
-            }
+            if !isFolder, input.isIntune { return try runIntune(input, console) }
             throw error
         }
         switch requests {
@@ -240,7 +242,7 @@ struct EvalCommand: Command, Equatable {
 
     /// `eval` on Intune app protection policies: the app's decisions as `fleet eval` gives them, on each
     /// profile of the devices file, or on a device that knows only the app without one.
-    private func runIntune(_ console: Console) throws(CLIError) -> ExitStatus {
+    private func runIntune(_ input: VendorInput, _ console: Console) throws(CLIError) -> ExitStatus {
         if let flag = appConnectOptions.first {
             throw .usage(UsageError("'\(flag)' is an AppConnect option, and \(policy.policyPath) holds Intune app protection policies: give the facts in --devices FILE", verb: "eval"))
         }
@@ -260,7 +262,7 @@ struct EvalCommand: Command, Equatable {
             }
             fleetRequests = .stream(path)
         }
-        var fleet = try VendorFiles.intune(try VendorInput.read(policy.policyPath, what: "policy file"), devices: intune.devicesPath, console: console)
+        var fleet = try VendorFiles.intune(input, devices: intune.devicesPath, console: console)
         if intune.devicesPath == nil {
             // No devices file: a device that knows only the app asked about.
             let installed: [BundleID]

@@ -276,7 +276,9 @@ struct TranslateCommand: Command {
 
             Every setting the other vendor cannot express is reported on standard error, with
             what the translation chose instead and which requests decide differently: never a
-            silent approximation. To see every flow that changes, run fleet diff on the two.
+            silent approximation. Then every flow the translation opens, on each device: a
+            request the receiving app can now read (or that now goes to another app), with
+            both decisions. To see every flow that changes, run fleet diff on the two.
 
             Usage:
               openin-check translate --to intune FLEET [--devices-out FILE]
@@ -288,7 +290,7 @@ struct TranslateCommand: Command {
             Exit status:
               0   translated exactly: the report is empty
               1   invalid input
-              2   translated, and the report lists what could not be expressed
+              2   translated, and the report lists what could not be expressed or flows it opens
               64  usage error
 
             Examples:

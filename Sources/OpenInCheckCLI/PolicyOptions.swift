@@ -105,8 +105,18 @@ struct PolicyOptions: Sendable, Equatable {
     /// Reads the files and applies the flags.
     /// - Throws: ``CLIError/invalidInput(_:)`` for a file that cannot be read or is invalid, or an invalid flag value.
     func load() throws(CLIError) -> PolicyInputs {
+        try load(bytes: try readPolicyFile())
+    }
+
+    /// The policy file's bytes, read once (a pipe or `<(…)` can be read only once), within `--max-file-size`.
+    func readPolicyFile() throws(CLIError) -> [UInt8] {
+        try ByteSource.readFile(path: policyPath, what: "policy file", limit: maxFileSize)
+    }
+
+    /// Loads the policy from the policy file's bytes, read already (``readPolicyFile()``).
+    func load(bytes given: [UInt8]) throws(CLIError) -> PolicyInputs {
         let settings = try Self.buildSettings(buildSettings)
-        var bytes = try ByteSource.readFile(path: policyPath, what: "policy file", limit: maxFileSize)
+        var bytes = given
         var inputs: PolicyInputs
         do throws(FormatError) {
             // The file's buffer is handed over: a JSON policy's whitelists keep their IDs in it (no second copy).

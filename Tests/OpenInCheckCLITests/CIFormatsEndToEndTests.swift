@@ -47,7 +47,7 @@ import FoundationXML
     /// enumerations it restricts, checked on the logs `lint --format sarif` and `fleet lint --format sarif` write.
     @Test(arguments: [
         (["lint", "--format", "sarif"] + lintFiles, "OI000", 9),
-        (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "FL001", 11),
+        (["fleet", "lint", "--fleet", "Examples/fleet/lint-mistakes.json", "--format", "sarif"], "FL001", 13),
         (["fleet", "lint", "--fleet", "Examples/intune/acme-app-protection.json", "--devices", "Examples/intune/devices.json", "--format", "sarif"], "IN001", 3),
         (["fleet", "lint", "--fleet", "Examples/intune/lint-mistakes.json", "--devices", "Examples/intune/lint-devices.json", "--format", "sarif"], "IN001", 8),
     ])
@@ -104,7 +104,7 @@ import FoundationXML
         let driver = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.map { "\($0["id"] ?? "") \((($0["defaultConfiguration"] as? [String: Any])?["level"]) ?? "")" }
-                == ["FL001 warning", "FL002 warning", "FL003 warning", "FL004 error", "FL005 error", "FL006 note", "FL007 warning", "FL008 error", "FL009 error", "FL010 warning"])
+                == ["FL001 warning", "FL002 warning", "FL003 warning", "FL004 error", "FL005 error", "FL006 note", "FL007 warning", "FL008 error", "FL009 error", "FL010 warning", "FL011 warning", "FL012 note"])
         let results = try #require(runs.first?["results"] as? [[String: Any]])
         let places = results.map { result -> String in
             let location = (result["locations"] as? [[String: Any]])?.first
@@ -115,8 +115,8 @@ import FoundationXML
         #expect(places == [
             "FL005 16 containerPolicies[3].app", "FL004 15 containerPolicies[2].labels", "FL008 19 appConfigurations[0].config", "FL009 20 appConfigurations[1].labels",
             "FL001 11 containerPolicies[0].openInWhitelist", "FL002 13 containerPolicies[1].openInPolicy", "FL010 21 appConfigurations[2].labels",
-            "FL007 - global.printPolicy", "FL003 - devices.employee-iphone",
-            "FL006 13 containerPolicies[1].labels", "FL006 15 containerPolicies[2].labels",
+            "FL007 - global.printPolicy", "FL003 - devices.employee-iphone", "FL011 32 devices.employee-iphone.schemeHandlers.acmehr",
+            "FL006 13 containerPolicies[1].labels", "FL006 15 containerPolicies[2].labels", "FL012 32 devices.employee-iphone.schemeHandlers.acmeview",
         ])
         let device = try #require(results.first { $0["ruleId"] as? String == "FL003" })
         #expect(((device["message"] as? [String: Any])?["text"] as? String)?.hasPrefix("device employee-iphone: com.acme.hr may send documents") == true)

@@ -85,6 +85,29 @@ import Testing
         #expect(toIntune.stdout.contains("iosManagedAppProtection"), "\(toIntune.stderr)")
     }
 
+    @Test("eval --policy reads an Intune policy once: on a pipe, /dev/stdin and a FIFO it decides as on the file, with and without Intune options")
+    func evalReadsAnIntunePolicyOnce() throws {
+        let policy = "Examples/intune/framework/level-3-enterprise-high-data-protection-iOS.json", devices = "Examples/intune/framework-devices.json"
+        let request = "--from com.microsoft.Office.Word --channel print"
+        let plain = try Self.run("exec \"$OPENIN\" eval --policy \(policy) --devices \(devices) \(request)")
+        #expect(plain.status == 0 || plain.status == 2, "\(plain.stderr)")
+        #expect(!plain.stdout.isEmpty)
+        let substituted = try Self.run("exec \"$OPENIN\" eval --policy <(cat \(policy)) --devices \(devices) \(request)")
+        #expect(substituted.status == plain.status && substituted.stdout == plain.stdout.replacingOccurrences(of: policy, with: "/dev/fd/63"), "\(substituted.stderr)")
+        let text = try String(contentsOfFile: BuiltBinary.packageRoot.appendingPathComponent(policy).path, encoding: .utf8)
+        let standardInput = try Self.run("exec \"$OPENIN\" eval --policy /dev/stdin --devices \(devices) \(request)", stdin: text)
+        #expect(standardInput.status == plain.status && standardInput.stdout == plain.stdout.replacingOccurrences(of: policy, with: "/dev/stdin"), "\(standardInput.stderr)")
+        // Without an Intune option the file is first tried as an AppConnect policy: still one read.
+        let bare = try Self.run("exec \"$OPENIN\" eval --policy \(policy) --from com.microsoft.Office.Word --channel print")
+        let bareStdin = try Self.run("exec \"$OPENIN\" eval --policy /dev/stdin --from com.microsoft.Office.Word --channel print", stdin: text)
+        #expect(bareStdin.status == bare.status && bareStdin.stdout == bare.stdout.replacingOccurrences(of: policy, with: "/dev/stdin") && !bare.stdout.isEmpty,
+                "\(bareStdin.stderr)")
+        let fifo = TemporaryFile.directory.appendingPathComponent("\(UUID().uuidString)-policy.json").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let written = try Self.run("cat \(policy) > '\(fifo)' & exec \"$OPENIN\" eval --policy '\(fifo)' --devices \(devices) \(request)")
+        #expect(written.status == plain.status && written.stdout == plain.stdout.replacingOccurrences(of: policy, with: fifo), "\(written.stderr)")
+    }
+
     @Test func aFIFOWithAWriterIsReadAndOneWithoutIsAnErrorNotAWait() throws {
         let fifo = TemporaryFile.directory.appendingPathComponent("\(UUID().uuidString)-fleet.json").path
         #expect(mkfifo(fifo, 0o600) == 0)

@@ -89,6 +89,12 @@ import Testing
         if random.percent(50), let app = apps.randomElement(using: &random), !spec.config.contains(where: { $0.app == app.id }) {
             spec.config.append((app.id, "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS", random.pick(["true", "false", "yes"])))
         }
+        // An app's own scheme that the device routes to another installed app (Rules/fleet/fleet.md,
+        // fleet.own-scheme-elsewhere), drawn after everything else.
+        if random.percent(40), let owner = apps.filter({ !$0.schemes.isEmpty && installed.contains($0.id) }).randomElement(using: &random),
+           let other = installed.filter({ $0 != owner.id }).randomElement(using: &random) {
+            spec.handlers.append((owner.schemes[0], other))
+        }
         return spec
     }
 
@@ -247,7 +253,9 @@ import Testing
                 for request in requests {
                     let decision = sender.decide(request)
                     guard decision.outcome == .allow || decision.outcome == .redirect else { continue }
-                    guard let delivered = request.channel == .copy ? request.target : decision.target, let node = landing(delivered), node != x else { continue }
+                    // An own scheme the sender lets go lands on the device's handler for it when that is another app.
+                    let routed = request.url.flatMap { $0.isMailto ? nil : facts().handler(forScheme: $0.scheme) }.flatMap { $0 == x || request.channel != .openURL ? nil : $0 }
+                    guard let delivered = request.channel == .copy ? request.target : decision.target ?? routed, let node = landing(delivered), node != x else { continue }
                     let documentChannel = request.channel != .copy && request.channel != .dragAndDrop
                     if documentChannel, appConnectApps.contains(delivered) {
                         let openFrom = Evaluator(policy: policy(delivered)).decide(try! ShareRequest(channel: .openFrom, source: x))

@@ -132,40 +132,47 @@ import Testing
         #expect(flipped > 300)
     }
 
+    /// A random Intune fleet: one or two app protection policies (Graph export) and a devices file with
+    /// one device "d"; some devices route a custom scheme to an installed app.
+    static func randomIntune(_ random: inout SplitMix64) -> (policies: String, devices: String) {
+        let ids = ["com.a.one", "com.a.two", "com.b.three", "com.b.four", "com.apple.mobilemail", "com.mobileiron.ios.emailplus"]
+        func pick(_ items: [String]) -> String { items[Int(random.next() % UInt64(items.count))] }
+        var policies: [String] = []
+        var targeted: Set<String> = []
+        for index in 0..<(1 + Int(random.next() % 2)) {
+            let apps = ids.filter { !targeted.contains($0) && $0 != "com.apple.mobilemail" && random.next() % 2 == 0 }
+            targeted.formUnion(apps)
+            var members = ["\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\"", "\"displayName\": \"P\(index)\""]
+            let send = pick(["allApps", "managedApps", "none"])
+            members.append("\"allowedOutboundDataTransferDestinations\": \"\(send)\"")
+            if send == "managedApps", random.next() % 3 == 0 { members.append("\"disableProtectionOfManagedOutboundOpenInData\": true") }
+            if random.next() % 2 == 0 { members.append("\"allowedInboundDataTransferSources\": \"\(pick(["allApps", "managedApps", "none"]))\"") }
+            if random.next() % 2 == 0 {
+                members.append("\"allowedOutboundClipboardSharingLevel\": \"\(pick(["allApps", "managedAppsWithPasteIn", "managedApps", "blocked"]))\"")
+            }
+            if random.next() % 3 == 0 { members.append("\"exemptedAppProtocols\": [{\"name\": \"x\", \"value\": \"custom;\"}]") }
+            let targets = apps.map { "{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.iosMobileAppIdentifier\", \"bundleId\": \"\($0)\"}}" }
+            members.append("\"apps\": [\(targets.joined(separator: ", "))]")
+            policies.append("{" + members.joined(separator: ", ") + "}")
+        }
+        let installed = ids.filter { _ in random.next() % 5 != 0 }
+        var handlers: [String] = []
+        if random.next() % 2 == 0 { handlers.append("\"custom\": \"\(pick(installed.isEmpty ? ids : installed))\"") }
+        let text = "[" + policies.joined(separator: ",\n") + "]"
+        let devices = """
+            {"apps": [], "devices": {"d": {"installed": [\(installed.map { "\"\($0)\"" }.joined(separator: ", "))], "mdmEnrolled": \(random.next() % 2 == 0),
+             "intuneMAMUPN": \(random.next() % 2 == 0), "mdmManagedApps": [\(ids.filter { _ in random.next() % 2 == 0 }.map { "\"\($0)\"" }.joined(separator: ", "))],
+             "schemeHandlers": {\(handlers.joined(separator: ", "))}}}}
+            """
+        return (text, devices)
+    }
+
     @Test("Intune: flipping a hop's named sender settings to their most restrictive values changes its decision")
     func intuneFlips() throws {
         var random = SplitMix64(seed: 0x696E_7475)
-        let ids = ["com.a.one", "com.a.two", "com.b.three", "com.b.four", "com.apple.mobilemail", "com.mobileiron.ios.emailplus"]
-        func pick(_ items: [String]) -> String { items[Int(random.next() % UInt64(items.count))] }
         var flipped = 0
         for _ in 0..<120 {
-            var policies: [String] = []
-            var targeted: Set<String> = []
-            for index in 0..<(1 + Int(random.next() % 2)) {
-                let apps = ids.filter { !targeted.contains($0) && $0 != "com.apple.mobilemail" && random.next() % 2 == 0 }
-                targeted.formUnion(apps)
-                var members = ["\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\"", "\"displayName\": \"P\(index)\""]
-                let send = pick(["allApps", "managedApps", "none"])
-                members.append("\"allowedOutboundDataTransferDestinations\": \"\(send)\"")
-                if send == "managedApps", random.next() % 3 == 0 { members.append("\"disableProtectionOfManagedOutboundOpenInData\": true") }
-                if random.next() % 2 == 0 { members.append("\"allowedInboundDataTransferSources\": \"\(pick(["allApps", "managedApps", "none"]))\"") }
-                if random.next() % 2 == 0 {
-                    members.append("\"allowedOutboundClipboardSharingLevel\": \"\(pick(["allApps", "managedAppsWithPasteIn", "managedApps", "blocked"]))\"")
-                }
-                if random.next() % 3 == 0 { members.append("\"exemptedAppProtocols\": [{\"name\": \"x\", \"value\": \"custom;\"}]") }
-                let targets = apps.map { "{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.iosMobileAppIdentifier\", \"bundleId\": \"\($0)\"}}" }
-                members.append("\"apps\": [\(targets.joined(separator: ", "))]")
-                policies.append("{" + members.joined(separator: ", ") + "}")
-            }
-            let installed = ids.filter { _ in random.next() % 5 != 0 }
-            var handlers: [String] = []
-            if random.next() % 2 == 0 { handlers.append("\"custom\": \"\(pick(installed.isEmpty ? ids : installed))\"") }
-            let text = "[" + policies.joined(separator: ",\n") + "]"
-            let devices = """
-                {"apps": [], "devices": {"d": {"installed": [\(installed.map { "\"\($0)\"" }.joined(separator: ", "))], "mdmEnrolled": \(random.next() % 2 == 0),
-                 "intuneMAMUPN": \(random.next() % 2 == 0), "mdmManagedApps": [\(ids.filter { _ in random.next() % 2 == 0 }.map { "\"\($0)\"" }.joined(separator: ", "))],
-                 "schemeHandlers": {\(handlers.joined(separator: ", "))}}}}
-                """
+            let (text, devices) = Self.randomIntune(&random)
             let analysis = try Self.analysis(intune: text, devices: devices)
             flipped += try Self.flipEveryHop(analysis, text: text, reread: { try Self.analysis(intune: $0, devices: devices) }, where: text + "\n" + devices)
         }

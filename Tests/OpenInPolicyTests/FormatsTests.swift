@@ -218,11 +218,14 @@ enum Plist {
         (["policy": ["openin": "whitelist"], "appconnectapps": [1]], "appconnectapps[0]: must be a <string> bundle ID, not an <integer> (1)"),
         (["policy": ["openin": "whitelist"], "appconnectapps": true],
          "appconnectapps: must be an <array> of <string>s or a <string> of bundle IDs separated by ';', not <true/>"),
+        // One rule for every control: a number is not a name, and says so (the file names its one control).
+        (["policy": ["openin": "1"]], "policy.openin: \"1\" is a number, and AppConnect.plist names the policy: use allow, disable, whitelist or appconnect"),
+        (["policy": ["openin": 2]], "policy.openin: must be a <string>, not an <integer> (2)"),
     ] }
 
-    @Test(arguments: 0..<13)
+    @Test(arguments: 0..<15)
     func rejectsInvalidFiles(case index: Int) throws {
-        #expect(Self.invalid.count == 13)
+        #expect(Self.invalid.count == 15)
         let (plist, message) = Self.invalid[index]
         for binary in [false, true] {
             let bytes = try Plist.bytes(plist, binary: binary)

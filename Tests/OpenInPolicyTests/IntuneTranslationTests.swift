@@ -94,9 +94,13 @@ struct IntuneTranslationTests {
             // does not refuse custom keyboards itself (when it does, translate reports it: reportsKeyboards).
             let backKeyboards = back.appConfigurations.first { $0.app == hr }?.config.allowsCustomKeyboards
             #expect(backKeyboards == (keyboards == "false" ? false : nil), "\(keyboards ?? "not set") → \(String(describing: backKeyboards))")
-            // Only the change of form between a dummy file and an encrypted one is reported.
-            #expect(notes.allSatisfy { $0.setting.hasPrefix("openInPolicy") }, "\(notes)")
-            #expect(notes.isEmpty == (openIn == .status(.authorized)))
+            // Of the settings, only the change of form between a dummy file and an encrypted one is reported.
+            let settingNotes = notes.filter { !$0.setting.hasSuffix(", decided end to end") }
+            #expect(settingNotes.allSatisfy { $0.setting.hasPrefix("openInPolicy") }, "\(settingNotes)")
+            #expect(settingNotes.isEmpty == (openIn == .status(.authorized)))
+            // The flows are named too: the device carries no label, so the AppConnect app is retired there,
+            // while the Intune policy reaches it: each flow it opens is in the report.
+            #expect(notes.allSatisfy { settingNotes.contains($0) || $0.changes.hasPrefix("newly readable: ") }, "\(notes)")
         }
     }
 
@@ -290,5 +294,77 @@ extension IntuneTranslationTests {
         #expect(fleet.isOutside(dropbox.to, on: device) && !fleet.isOutside(.app(b), on: device))
         let short = try fleet.paths(device: "d", from: try BundleID("com.corp.a"), maxHops: 1)
         #expect(!short.isEmpty && short.allSatisfy { $0.hops.count == 1 && !fleet.isOutside($0.to, on: device) })
+    }
+}
+
+/// Every flow a translation opens is in its report: the round trip of issue #32 (secure services
+/// unavailable) and random fleets of both vendors, checked with the cross-vendor diff.
+@Suite("translate reports every newly readable flow")
+struct TranslationOpenedFlowsTests {
+    static func named(_ change: FlowChange, in notes: [TranslationNote]) -> Bool {
+        // A URL the sender opened in itself before (refused by its own Open From) and keeps to itself now: nothing leaves it.
+        if change.new.receiverApp == nil, change.old.receiverApp == change.request.from { return true }
+        return notes.contains { $0.policy == "device \(JSONWriter.quoted(change.device))" && $0.setting == "\(change.subject), decided end to end" }
+    }
+
+    @Test("AppConnect → Intune → AppConnect with secureServicesAvailable false: the pastes between AppConnect apps that become allowed are reported")
+    func secureServicesUnavailableRoundTrip() throws {
+        let a = try BundleID("com.example.a"), b = try BundleID("com.example.b")
+        let controls = PolicyControls(openIn: .allAppConnectApps, openFrom: OpenFromPolicy(.allAppConnectApps), pasteboard: .secureCopy, print: .authorized,
+                                      dragAndDrop: .appConnect)
+        var facts = DeviceFacts()
+        facts.secureServicesAvailable = false
+        let fleet = Fleet(global: GlobalPolicy(authorizeAppsWithoutContainerPolicy: true, controls: controls), containerPolicies: [],
+                          apps: [FleetApp(bundleID: a, appConnect: true), FleetApp(bundleID: b, appConnect: true)],
+                          devices: [DeviceProfile(name: "d", labels: [], installed: [a, b], facts: facts)])
+        let paste = try FleetRequest(from: a, channel: .paste, target: b)
+        #expect(try fleet.device(named: "d").decide(paste).outcome == .deny)
+        let (_, intune, notes) = PolicyTranslation.toIntune(fleet)
+        let (back, backNotes) = PolicyTranslation.toAppConnect(intune)
+        #expect(try back.device(named: "d").decide(paste).outcome == .allow)
+        // Both pastes are named where they open (the first step), with what decided before and after.
+        for (from, to) in [(a, b), (b, a)] {
+            let note = try #require(notes.first { $0.setting == "paste \(from) → \(to), decided end to end" }, "\(notes)")
+            #expect(note.policy == "device \"d\"")
+            #expect(note.changes.hasPrefix("newly readable: deny"), "\(note.changes)")
+            #expect(note.chosen.hasPrefix("allow"), "\(note.chosen)")
+        }
+        // Every flow the round trip opens, original against final, is in one of the two reports.
+        for change in try CrossVendorDiff.compare(old: .appConnect(fleet), new: .appConnect(back)) where change.group == .newlyAllowed {
+            #expect(Self.named(change, in: notes + backNotes), "\(change.subject) is not reported")
+        }
+    }
+
+    @Test("random AppConnect fleets: every flow newly readable in Intune is in the report")
+    func randomAppConnectToIntune() throws {
+        var random = SplitMix64(seed: 0x7472_616E)
+        var opened = 0
+        for _ in 0..<120 {
+            let fleet = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&random)).utf8), file: "random.json")
+            let (_, intune, notes) = PolicyTranslation.toIntune(fleet)
+            guard let changes = try? CrossVendorDiff.compare(old: .appConnect(fleet), new: .intune(intune)) else { continue }
+            for change in changes where change.group == .newlyAllowed {
+                #expect(Self.named(change, in: notes), "\(change.subject): \(change.old.outcome) → \(change.new.outcome) is not reported")
+                opened += 1
+            }
+        }
+        #expect(opened > 100)
+    }
+
+    @Test("random Intune fleets: every flow newly readable in AppConnect is in the report")
+    func randomIntuneToAppConnect() throws {
+        var random = SplitMix64(seed: 0x7472_616F)
+        var opened = 0
+        for _ in 0..<120 {
+            let (policies, devices) = FleetSettingsTests.randomIntune(&random)
+            let intune = try #require(try FleetSettingsTests.analysis(intune: policies, devices: devices).intune)
+            let (fleet, notes) = PolicyTranslation.toAppConnect(intune)
+            guard let changes = try? CrossVendorDiff.compare(old: .intune(intune), new: .appConnect(fleet)) else { continue }
+            for change in changes where change.group == .newlyAllowed {
+                #expect(Self.named(change, in: notes), "\(change.subject): \(change.old.outcome) → \(change.new.outcome) is not reported")
+                opened += 1
+            }
+        }
+        #expect(opened > 50)
     }
 }

@@ -65,7 +65,8 @@ import Testing
 
     @Test func aRowsColumnsAndContextStillOverride() throws {
         let table = Self.table.replacingOccurrences(of: "| id | channel | target | outcome | rule |\n|---|---|---|---|---|", with: "| id | policy | whitelist | context | channel | target | outcome | rule |\n|---|---|---|---|---|---|---|---|")
-            .replacingOccurrences(of: "| listed | quick-look |", with: "| listed | - | - | - | quick-look |")
+            .replacingOccurrences(of: "|---|---|---|---|---|", with: "|---|---|---|---|---|---|---|---|")
+                .replacingOccurrences(of: "| listed | quick-look |", with: "| listed | - | - | - | quick-look |")
             .replacingOccurrences(of: "| unlisted | quick-look | com.example.other | substitute-dummy-file | document.unlisted-target |",
                                   with: "| unlisted | authorized | com.example.other | not-enforcing | quick-look | com.example.other | allow | not-enforcing.allow |")
         let cases = try load(table)
@@ -92,6 +93,41 @@ import Testing
         let escaped = Self.table.replacingOccurrences(of: "(../policies/ours.json)", with: "(../policies/App%20Connect.plist)")
         let root2 = try Self.folder(["tables/mine.md": escaped, "policies/App Connect.plist": plist])
         #expect(try DecisionTables.load(paths: [root2 + "/tables"]).map(DecisionTables.run).allSatisfy { $0.passed })
+    }
+
+    @Test("a 1 MB link path (Policy: or Fleet:) gives an error line quoting a short prefix", arguments: ["Policy: [ours](", "Fleet: [ours]("])
+    func aHugeLinkPathIsQuotedShort(_ opening: String) throws {
+        let long = String(repeating: "p", count: 1_000_000)
+        let line = opening + "../" + long + ".json)" + (opening.hasPrefix("Fleet") ? ", device d" : "")
+        var table = Self.table.replacingOccurrences(of: "Policy: [our policy](../policies/ours.json)", with: line)
+        if opening.hasPrefix("Fleet") {
+            table = table.replacingOccurrences(of: "| id | channel | target | outcome | rule |", with: "| id | from | channel | target | outcome | to | sender rule | receiver rule |")
+                .replacingOccurrences(of: "|---|---|---|---|---|", with: "|---|---|---|---|---|---|---|---|")
+                .replacingOccurrences(of: "| listed | quick-look | com.example.viewer | allow | document.listed-target |", with: "| listed | com.a | quick-look | com.b | allow | com.b | document.listed-target | - |")
+                .replacingOccurrences(of: "| unlisted | quick-look | com.example.other | substitute-dummy-file | document.unlisted-target |", with: "| unlisted | com.a | quick-look | com.c | allow | com.c | document.listed-target | - |")
+        }
+        let error = try #require(loadError(table))
+        #expect(error.line == 3)
+        #expect(error.description.utf8.count < 1_000, "\(error.description.utf8.count) bytes")
+        #expect(error.description.contains("more bytes]"), "\(error.description.prefix(300))")
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test("a number in quotes is refused in a table's policy cell and context, saying to write it without quotes", arguments: [
+        ("\"1\"", "-"), ("'2'", "-"), ("whitelist", "pasteboard=\"1\""), ("whitelist", "print=\"0\""), ("whitelist", "open-from=\u{201C}2\u{201D}"),
+    ])
+    func aQuotedNumberInATableIsRefused(_ policy: String, _ context: String) throws {
+        let text = """
+            | id | policy | context | channel | target | outcome | rule |
+            |---|---|---|---|---|---|---|
+            | quoted | \(policy) | \(context) | quick-look | com.example.viewer | allow | document.listed-target |
+            """
+        let result = try #require(try DecisionTables.parse(text, file: "t.md").map(DecisionTables.run).first)
+        #expect(!result.passed)
+        let message = try #require(result.failureMessage)
+        #expect(message.contains("t.md:3"), "\(message)")
+        #expect(message.contains("a number in quotes is not a policy value: write"), "\(message)")
+        #expect(message.contains("without quotes"), "\(message)")
     }
 
     @Test func aMissingFileIsAnErrorAtThePolicyLine() throws {

@@ -249,8 +249,7 @@ extension FleetDevice {
         }
         let sender = Evaluator.decide(request.senderRequest!, sender.prepared)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
-        var receiverApp = delivers ? sender.target : nil
-        if request.channel == .paste, delivers { receiverApp = request.target }
+        let receiverApp = receiving(sender, channel: request.channel, request: request.senderRequest!, from: request.from)
         guard request.channel.hasReceiverPart, delivers, let receiving = receiverApp, appConnectApps.contains(receiving) else {
             return FleetDecision(device: name, request: request, outcome: sender.outcome, sender: sender, receiver: nil,
                                  receiverApp: receiverApp, senderPolicy: senderPolicy, receiverPolicy: nil)
@@ -261,6 +260,20 @@ extension FleetDevice {
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
         return FleetDecision(device: name, request: request, outcome: outcome, sender: sender, receiver: receiver,
                              receiverApp: receiving, senderPolicy: senderPolicy, receiverPolicy: receiverPolicy)
+    }
+
+    /// The app that receives what the sender's decision lets go, or `nil`: the copy's target for a
+    /// `paste`; the sender's target; and for an `open-url` that the sender keeps to itself (one of its
+    /// own schemes, which is not Open In), the app the device routes the scheme to when that is another
+    /// app (Rules/fleet/fleet.md, `fleet.own-scheme-elsewhere`: iOS delivers a URL to the scheme's
+    /// handler, whoever declares the scheme). Every verb asks this one place.
+    @inline(__always)
+    func receiving(_ sender: Decision, channel: FleetChannel, request: ShareRequest, from: BundleID) -> BundleID? {
+        guard sender.outcome == .allow || sender.outcome == .redirect else { return nil }
+        if channel == .paste { return request.target }
+        if let target = sender.target { return target }
+        guard channel == .openURL, let url = request.url, !url.isMailto, let handler = facts.handler(forScheme: url.scheme), handler != from else { return nil }
+        return handler
     }
 
     /// Decides a request given as strings.

@@ -240,11 +240,11 @@ final class FleetGraph: FleetEdges {
                 }
             }
         }
-        for (_, request, handler) in untargeted {
+        for (channel, request, handler) in untargeted {
             // A custom scheme's request delivers to its handler or to no one: skip it when that node is not asked about.
             if let handler, handler < 0 || !candidates.contains(handler) || result.contains(handler) { continue }
             let decision = Evaluator.decide(request, prepared)
-            guard decision.outcome == .allow || decision.outcome == .redirect, let target = decision.target,
+            guard let target = device.receiving(decision, channel: channel, request: request, from: from),
                   let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { continue }
             if !authorized[y] {
                 result.insert(y)
@@ -291,7 +291,7 @@ final class FleetGraph: FleetEdges {
             return hop(try full(), from: x, to: y)  // throws: the sender lacks what the request needs
         }
         let sender = Evaluator.decide(request, sides[x].prepared)
-        guard sender.outcome == .allow || sender.outcome == .redirect, let receiving = channel == .paste ? request.target : sender.target else { return nil }
+        guard let receiving = device.receiving(sender, channel: channel, request: request, from: ids[x]) else { return nil }
         let isY = receiving == ids[y]
         let lands = isY ? landsOnItself[y] : device.node(receiving: receiving) == nodes[y]
         guard channel.hasReceiverPart, isY ? authorized[y] : device.appConnectApps.contains(receiving) else {

@@ -274,9 +274,11 @@ public enum FleetJSON {
             subset = object.members.filter { ExactText.isOne($0.key, of: shared) }
         }
         var facts = try PolicyJSON.device(JSONCursor(.object(JSONObject(members: subset)), path: cursor.path, position: cursor.position))
+        var handlerSources: [String: ValueSource] = [:]
         if let handlers = fields["schemeHandlers"] {
-            for handler in try PolicyJSON.schemeHandlers(handlers) where !seen.contains(handler.app) {
-                try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: true, installed: installed)
+            for handler in try PolicyJSON.schemeHandlers(handlers) {
+                if !seen.contains(handler.app) { try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: true, installed: installed) }
+                if let scheme = try? URLScheme.normalize(handler.scheme) { handlerSources[scheme] = ValueSource(handler.cursor) }
             }
         }
         let emailPlusListed = facts.emailPlusBundleIDs.contains(where: seen.contains)
@@ -295,6 +297,7 @@ public enum FleetJSON {
             if case .string(let text) = element.value, let id = try? BundleID(text) { entries[id] = ValueSource(element) }
         }
         profile.sources.entries["installed"] = entries
+        for (scheme, source) in handlerSources { profile.sources.keys["schemeHandlers.\(scheme)"] = source }
         return profile
     }
 }

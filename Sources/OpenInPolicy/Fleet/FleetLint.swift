@@ -49,6 +49,8 @@ public enum FleetLint {
         ("FL008", "config-key-misspelled", "An app configuration's key looks like one the library reads but is not its bytes: it is never read.", .error),
         ("FL009", "label-look-alike", "A policy's label matches no device's but looks like (has the skeleton of) a label a device carries: it never reaches those devices.", .error),
         ("FL010", "label-misspelled", "A policy's label matches no device's but is one edit from a label a device carries.", .warning),
+        ("FL011", "own-scheme-routed-outside", "A device routes one of an app's own URL schemes to an app outside the AppConnect apps: opening it is not Open In, so the URL leaves unchecked.", .warning),
+        ("FL012", "own-scheme-routed-elsewhere", "A device routes one of an app's own URL schemes to another AppConnect app: its URLs go there, decided by that app's Open From.", .info),
     ]
 
     /// The findings for `fleet`, errors first, then by line.
@@ -231,7 +233,38 @@ public enum FleetLint {
             for refusal in refusals.sorted(by: { ($0.sender, $0.receiver) < ($1.sender, $1.receiver) }) {
                 add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", refusal.message, fix: refusal.fix)
             }
+            for finding in ownSchemesRoutedElsewhere(device) { add(finding.code, line: finding.line, device: profile.name, at: finding.path, finding.message, fix: finding.fix) }
         }
+    }
+}
+
+extension FleetLint {
+    /// FL011 and FL012 (Rules/fleet/fleet.md, `fleet.own-scheme-elsewhere`): each installed app's own
+    /// scheme that the device routes to another app, at the line that routes it (the profile's
+    /// `schemeHandlers` entry, or its `installed` list when the profile names no handler and another
+    /// app that declares the scheme comes first).
+    /// - Complexity: O(installed apps' schemes), each a table lookup.
+    static func ownSchemesRoutedElsewhere(_ device: FleetDevice) -> [(code: String, line: Int?, path: String, message: String, fix: String)] {
+        var findings: [(code: String, line: Int?, path: String, message: String, fix: String)] = []
+        let profile = device.profile
+        let name = profile.name
+        for id in profile.installed {
+            guard let app = device.listedApp(id) else { continue }
+            for scheme in app.app.urlSchemes.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                guard let handler = device.facts.handler(forScheme: scheme), handler != id, let node = device.node(receiving: handler) else { continue }
+                let outside = device.isOutside(node)
+                let given = profile.sources.keys["schemeHandlers.\(scheme)"]
+                let routedBy = given.map { _ in "the profile's schemeHandlers route it to \(handler)" }
+                    ?? "the profile names no handler, and \(handler), installed before it, declares the scheme too (iOS picks one of the apps that declare a scheme; this tool takes the first installed)"
+                let what = outside ? "\(handler) is outside the AppConnect apps there, so the URL leaves with no Open In check"
+                    : "\(handler) is an AppConnect app there: its Open From decides"
+                let path = given?.path ?? "devices.\(name).installed"
+                findings.append((outside ? "FL011" : "FL012", given?.line ?? profile.sources.keys["installed"]?.line ?? profile.sources.line, path,
+                                 "\(id) declares the URL scheme \(Printable.quoted(scheme)) as its own, but on device \(JSONWriter.quoted(name)) \(routedBy): when \(id) opens \(scheme): URLs (its own scheme, not Open In, allowed), iOS delivers them to \(handler); \(what)",
+                                 "give \(id) a scheme no other app on the device declares, or route \(Printable.quoted(scheme)) to \(id) in devices.\(name).schemeHandlers"))
+            }
+        }
+        return findings
     }
 }
 

@@ -310,7 +310,7 @@ struct AppConnectMatrixRows {
             if wanted == nil || wanted == targetedCount, let request = openURL[r] {
                 let decision = Evaluator.decide(request, prepared)
                 var outcome = decision.outcome
-                if outcome == .allow || outcome == .redirect, let delivered = decision.target, device.appConnectApps.contains(delivered) {
+                if let delivered = device.receiving(decision, channel: .openURL, request: request, from: sender), device.appConnectApps.contains(delivered) {
                     let (receiverPolicy, receiver) = device.side(for: delivered)
                     try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .openURL, url: request.url))
                     let says = Evaluator.decide(openFrom, receiver).outcome

@@ -28,6 +28,7 @@ enum FleetSettings {
             if policy.policy.config.disablesSchemeBlocking, let setting = config(AppConfig.disableSchemeBlockingKey, of: policy, side: .sender) { return [setting] }
             return [infoPlist(policy, side: .sender)]
         }
+        if rule == "open-url.own-scheme" { return ownScheme(decision, policy) }
         switch decision.request.channel {
         case .dragAndDrop: return controlSettings(.dragAndDrop, of: policy, side: .sender)
         case .paste: return controlSettings(.pasteboard, of: policy, side: .sender)
@@ -128,6 +129,26 @@ enum FleetSettings {
         return FleetSetting(side: side, app: policy.app, policy: "the app's Info.plist", via: "the app itself",
                             key: (source?.path ?? "apps.infoPlist") + ".MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING", value: "true",
                             file: policy.origin?.file, line: source?.line)
+    }
+
+    /// An `open-url` with one of the sender's own schemes: no policy control decides it, the app's
+    /// declaration of the scheme does; and, when it is delivered to another app, what routes the
+    /// scheme there on the device (its `schemeHandlers` entry, or the handler's place in `installed`:
+    /// Rules/fleet/fleet.md, `fleet.own-scheme-elsewhere`).
+    static func ownScheme(_ decision: FleetDecision, _ policy: EffectivePolicy) -> [FleetSetting] {
+        guard let origin = policy.origin, let app = origin.app, let scheme = decision.request.url?.scheme else { return [] }
+        let declared = app.sources.keys["urlSchemes"] ?? app.sources.keys["infoPlist"]
+        var settings = [FleetSetting(side: .sender, app: policy.app, policy: "the app's own URL schemes", via: "the app itself",
+                                     key: declared?.path ?? "apps.urlSchemes", value: declared?.text ?? scheme, file: origin.file, line: declared?.line ?? app.sources.line)]
+        if let profile = origin.profile, let to = decision.receiverApp {
+            let given = profile.sources.keys["schemeHandlers.\(scheme)"]
+            let installed = profile.sources.entries["installed"]?[to]
+            settings.append(FleetSetting(side: .sender, app: policy.app, policy: "device profile \(JSONWriter.quoted(profile.name))",
+                                         via: given == nil ? "device facts (the first installed app that declares the scheme)" : "device facts (scheme handler)",
+                                         key: given?.path ?? installed?.path ?? "devices.\(profile.name).installed", value: given?.text ?? to.rawValue,
+                                         file: origin.file, line: given?.line ?? installed?.line ?? profile.sources.line))
+        }
+        return settings
     }
 
     /// Email+ installed on the device, where a `mailto:` the policy does not let through is redirected.

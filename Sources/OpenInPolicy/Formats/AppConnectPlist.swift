@@ -64,6 +64,10 @@ public enum AppConnectPlist {
         case "whitelist": setting = .status(.whitelist)
         case "appconnect": setting = .allAppConnectApps
         default:
+            if !openIn.isEmpty, openIn.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                // The SDK's file names the policy; a number (the server's or a JSON policy file's spelling) is not one of its values.
+                throw FormatError("policy.openin: \(Printable.quoted(openIn)) is a number, and AppConnect.plist names the policy: use allow, disable, whitelist or appconnect")
+            }
             let suggestion = Suggestion.phrase(for: openIn, among: ["allow", "disable", "whitelist", "appconnect"])
             throw FormatError("policy.openin: unknown value \(Printable.quoted(openIn)).\(suggestion) Use allow, disable, whitelist or appconnect")
         }

@@ -73,7 +73,9 @@ public enum PolicyTranslation {
             }
         }
         let apps = fleet.apps.filter(\.appConnect).map { IntuneApp(bundleID: $0.bundleID) }
-        return (policies, IntuneFleet(policies: policies, apps: apps, devices: devices), notes)
+        let translated = IntuneFleet(policies: policies, apps: apps, devices: devices)
+        notes += flowsOpened(from: .appConnect(fleet), to: .intune(translated))
+        return (policies, translated, notes)
     }
 
     /// `thirdPartyKeyboardsBlocked` for the Intune policy of `apps`: blocked when AppConnect refuses
@@ -286,7 +288,9 @@ public enum PolicyTranslation {
         }
         let global = GlobalPolicy(authorizeAppsWithoutContainerPolicy: false,
                                   controls: PolicyControls(openIn: .status(.authorized), openFrom: OpenFromPolicy(status: .authorized), pasteboard: .authorized, print: .authorized))
-        return (Fleet(global: global, containerPolicies: containers, appConfigurations: configurations, apps: apps, devices: devices), notes)
+        let translated = Fleet(global: global, containerPolicies: containers, appConfigurations: configurations, apps: apps, devices: devices)
+        notes += flowsOpened(from: .intune(intune), to: .appConnect(translated))
+        return (translated, notes)
     }
 
     static func appConnectControls(_ policy: IntunePolicy, intune: IntuneFleet, targeted: [BundleID], name: String, notes: inout [TranslationNote]) -> PolicyControls {
@@ -382,6 +386,51 @@ public enum PolicyTranslation {
                  "none today; the fleet does not follow the group as Microsoft adds apps to it")
         }
         return controls
+    }
+
+    // MARK: Flows the translation opens
+
+    /// One note per flow the translation opens, on every device both sides name: each request
+    /// ``CrossVendorDiff`` compares (every managed sender × receiver × channel, `paste`, `open-url` on
+    /// each scheme, the mail channels, `keyboard`), decided end to end before and after. A flow is
+    /// opened when the receiving app can read what it could not (denied, a dummy file or an encrypted
+    /// delivery becomes allowed or redirected: ``FlowChange/Group/newlyAllowed``), when a readable
+    /// delivery goes to another app, or when the source cannot decide the request (a control it
+    /// does not set) and the translation delivers it readable. The setting notes say why in general;
+    /// these name every flow, so nothing newly readable goes unreported.
+    /// - Complexity: O(devices × apps² × channels) end-to-end decisions.
+    static func flowsOpened(from old: VendorFleet, to new: VendorFleet) -> [TranslationNote] {
+        func readable(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
+        var notes: [TranslationNote] = []
+        for name in old.deviceNames where new.deviceNames.contains(where: { ExactText.same($0, name) }) {
+            func sides(_ fleet: VendorFleet) throws(FleetError) -> (device: FleetDevice?, index: IntuneDeviceIndex?) {
+                (try CrossVendorDiff.resolve(fleet, name), try CrossVendorDiff.index(fleet, name))
+            }
+            // A translated device that cannot be resolved decides nothing, so delivers nothing.
+            guard let after = try? sides(new) else { continue }
+            let before = Result { () throws(FleetError) in try sides(old) }
+            for request in CrossVendorDiff.requests(old: old, new: new, device: name) {
+                // The translated side cannot decide it, or delivers nothing readable: nothing opened.
+                guard let after = try? new.decide(device: name, request, resolved: after.device, index: after.index), readable(after.outcome) else { continue }
+                let was: String
+                do throws(FleetError) {
+                    let sides = try before.get()
+                    let before = try old.decide(device: name, request, resolved: sides.device, index: sides.index)
+                    let moved = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
+                    guard !readable(before.outcome) || moved else { continue }
+                    // A URL the sender opened in itself before (its own Open From refusing) and keeps to itself now: nothing leaves.
+                    if after.receiverApp == nil, before.receiverApp == request.from { continue }
+                    was = "\(before.outcome)\(before.receiverApp.map { " to \($0)" } ?? "") (\(before.rules))"
+                } catch {
+                    was = "an error (\(error.message))"
+                }
+                let subject = FlowChange(device: name, request: request, old: after, new: after).subject
+                notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(name))", setting: "\(subject), decided end to end",
+                                             chosen: "\(after.outcome)\(after.receiverApp.map { " to \($0)" } ?? "") (\(after.rules))",
+                                             changes: "newly readable: \(was) becomes \(after.outcome)"))
+            }
+        }
+        return notes
     }
 
     // MARK: Writing

@@ -40,7 +40,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownPolicy(let value):
-            "unknown Open In policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
+            "unknown Open In policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownChannel(let value):
             if let intune = IntuneLocationChannel(named: value) {
@@ -66,13 +66,13 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedScheme(let value):
             "malformed URL scheme '\(value)'\(Self.nonASCII(value)): a scheme is a letter followed by letters, digits, '+', '-' or '.'"
         case .unknownOpenFromPolicy(let value):
-            "unknown Open From policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, whitelist, appconnect, an ACOpenFromPolicy constant name, or 0, 1, 2"
+            "unknown Open From policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, whitelist, appconnect, an ACOpenFromPolicy constant name, or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownPasteboardPolicy(let value):
-            "unknown pasteboard policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, securecopy, an ACPasteboardPolicy constant name, or 0, 1, 2"
+            "unknown pasteboard policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, securecopy, an ACPasteboardPolicy constant name, or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "securecopy"])
         case .unknownPrintPolicy(let value):
-            "unknown print policy '\(value)'\(Self.nonASCII(value)): use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
+            "unknown print policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized"])
         case .unknownWebDLPPolicy(let value):
             "unknown Web DLP setting '\(value)'\(Self.nonASCII(value)): use allowed or not-allowed"
@@ -85,6 +85,20 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `` (it contains 'K' (U+212A KELVIN SIGN), which is not ASCII …)`` when `value` is not ASCII, else nothing.
+    /// One rule for every control, in every input: a policy's number is written as a number, and a
+    /// number in quotes (`"1"`, `'1'`, `“1”`) is refused, saying so (as the policy and fleet files do).
+    private static func quotedNumber(_ value: String) -> String {
+        let quotes: [(String, String)] = [("\"", "\""), ("'", "'"), ("\u{201C}", "\u{201D}"), ("\u{2018}", "\u{2019}")]
+        for (open, close) in quotes where value.utf8.count > open.utf8.count + close.utf8.count {
+            guard value.utf8.starts(with: open.utf8), value.utf8.reversed().starts(with: close.utf8.reversed()) else { continue }
+            let inner = value.utf8.dropFirst(open.utf8.count).dropLast(close.utf8.count)
+            guard inner.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { continue }
+            let number = String(decoding: inner, as: UTF8.self)
+            return " (a number in quotes is not a policy value: write \(number) without quotes)"
+        }
+        return ""
+    }
+
     private static func nonASCII(_ value: String) -> String {
         ExactText.asciiProblem(in: value).map { " (\($0))" } ?? ""
     }
