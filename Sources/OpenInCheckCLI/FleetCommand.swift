@@ -163,7 +163,7 @@ struct FleetCommand: Command {
                       device).
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps, native Mail and any
                       other app), one grid per channel that names its receiver, each cell the
-                      end-to-end outcome (open-url to native Mail: mailto:, when it is the mail app);
+                      end-to-end outcome;
                       then each sender's keyboard line: a third-party keyboard, the system keyboard;
                       then each sender's one-sided decisions: copy (its audience), print, and
                       for Intune save-as and open-into-org-document at each location.

@@ -170,7 +170,7 @@ enum FleetOutput {
         }
         try oneSidedText(matrix, output)
         output.write(
-            "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\nnative Mail is on every device and always outside; its open-url is mailto:, when it is the device's mail app.\n")
+            "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\nnative Mail is on every device and always outside (mailto:, mail-link and mail-compose go to the mail app: no cell).\n")
         if encrypted { output.write("encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n") }
     }
 

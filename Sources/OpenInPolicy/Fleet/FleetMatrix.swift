@@ -84,9 +84,6 @@ extension FleetDevice {
             .map(\.key).min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// Whether `mailto:` opens native Mail on this device: the device names no other mail app.
-    var mailtoOpensNativeMail: Bool { facts.handler(forScheme: "mailto").map(\.isNativeMail) ?? true }
-
     /// The request a matrix cell decides, or `nil` when there is none.
     func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode) -> FleetRequest? {
         if case .app(let id) = receiver, id == sender || !(isInstalled(id) || id.isNativeMail) { return nil }
@@ -94,10 +91,8 @@ extension FleetDevice {
         let target = bundleID(of: receiver)
         if channel == .openURL {
             guard case .app(let id) = receiver else { return nil }
-            if id.isNativeMail {
-                guard mailtoOpensNativeMail else { return nil }
-                return try? FleetRequest(from: sender, channel: .openURL, url: FleetMatrix.mailtoURL, document: FleetDevice.documentName)
-            }
+            // mailto: goes to the device's mail app, or to Email+ by redirect: like mail-link and mail-compose, no cell.
+            if id.isNativeMail { return nil }
             guard let scheme = customScheme(handledBy: id), let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
             return try? FleetRequest(from: sender, channel: .openURL, url: url, document: FleetDevice.documentName)
         }
@@ -125,11 +120,6 @@ extension FleetDevice {
             try rows.row(sender: s, only: only)
         }
     }
-}
-
-extension FleetMatrix {
-    /// The `mailto:` URL a matrix's `open-url` to native Mail opens (the one `paths` follows).
-    static let mailtoURL = try! ShareURL("mailto:someone@example.com")
 }
 
 /// One sender's row of a matrix (`FleetMatrixRows`).
@@ -250,9 +240,7 @@ struct AppConnectMatrixRows {
         let present = self.present
         openURL = receivers.indices.map { r -> ShareRequest? in
             guard case .app(let id) = receivers[r], present[r] else { return nil }
-            if id.isNativeMail {
-                return device.mailtoOpensNativeMail ? try? ShareRequest(channel: .openURL, url: FleetMatrix.mailtoURL, document: FleetDevice.documentName) : nil
-            }
+            if id.isNativeMail { return nil }
             guard let scheme = schemeOf[id], let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
             return try? ShareRequest(channel: .openURL, url: url, document: FleetDevice.documentName)
         }

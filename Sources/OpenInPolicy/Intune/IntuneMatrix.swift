@@ -1,8 +1,7 @@
 extension IntuneFleet {
     /// The device's end-to-end outcomes at a glance, as ``FleetDevice/matrix()`` gives them for a fleet:
     /// senders are the installed apps a policy targets, receivers every installed app, native Mail and
-    /// "any other app"; `open-url` is tried on each receiver's first custom scheme (in byte order), and
-    /// on `mailto:` for native Mail when it is the device's mail app.
+    /// "any other app"; `open-url` is tried on each receiver's first custom scheme (in byte order).
     /// - Complexity: O(apps² × channels) end-to-end decisions, each O(1) in the number of apps.
     /// - Throws: ``FleetError`` for an unknown device.
     public func matrix(device name: String) throws(FleetError) -> FleetMatrix {
@@ -20,17 +19,14 @@ extension IntuneDeviceIndex {
         let channels = FleetChannel.matrixChannels
         // Each app's first custom scheme in byte order, found once (not a scan of the handlers per cell).
         var schemeOf: [BundleID: String] = [:]
-        var mailApp: BundleID? = nil
         for (scheme, app) in device.schemeHandlers {
-            if ExactText.same(scheme, "mailto") { mailApp = app }
             guard !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) else { continue }
             if let known = schemeOf[app], !scheme.utf8.lexicographicallyPrecedes(known.utf8) { continue }
             schemeOf[app] = scheme
         }
-        let mailtoOpensNativeMail = mailApp.map(\.isNativeMail) ?? true
         let openURL: [ShareURL?] = receivers.map { node in
             guard case .app(let id) = node else { return nil }
-            if id.isNativeMail, mailtoOpensNativeMail { return FleetMatrix.mailtoURL }
+            if id.isNativeMail { return nil }
             return schemeOf[id].flatMap { try? ShareURL("\($0)://report.pdf") }
         }
         var rows = FleetMatrixRows(device: device.name, channels: channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
