@@ -76,6 +76,18 @@ struct GrowthRun {
                  measure: { 7 * $0 * ($0 + 1) }) { n, scratch throws(BenchError) in
             ["fleet", "matrix", "--fleet", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "matrix.json", scratch)]
         },
+        Workload(name: "fleet paths --from all --format text (time against the pairs searched: apps × apps)", unit: "apps", sizes: [100, 316, 1_000],
+                 measure: { $0 * $0 }) { n, scratch throws(BenchError) in
+            ["fleet", "paths", "--fleet", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "paths.json", scratch), "--from", "all"]
+        },
+        Workload(name: "translate --to intune (the fleet benchmark's generated fleet)", unit: "apps", sizes: [300, 3_000, 30_000]) { n, scratch throws(BenchError) in
+            ["translate", "--to", "intune", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "translate.json", scratch)]
+        },
+        Workload(name: "translate --to appconnect: one Intune policy targeting every app, all installed", unit: "targeted apps", sizes: [1_000, 10_000, 100_000]) { n, scratch throws(BenchError) in
+            let apps = (0..<n).map(id)
+            return ["translate", "--to", "appconnect", try write(intunePolicy(name: "All", apps: apps), "translate-intune.json", scratch),
+                    "--devices", try write(devices(apps: apps), "translate-devices.json", scratch)]
+        },
         Workload(name: "Intune: one policy targeting every app, all installed; one request", unit: "targeted apps", sizes: [1_000, 10_000, 100_000]) { n, scratch throws(BenchError) in
             let apps = (0..<n).map(id)
             return ["fleet", "eval", "--fleet", try write(intunePolicy(name: "All", apps: apps), "targeted.json", scratch),

@@ -23,8 +23,10 @@ struct FleetAppNames {
     /// Every app the fleet knows, in file order: its listed apps, then every device's installed apps
     /// and scheme handlers (and, for Intune, every app a policy targets), each once.
     let known: [BundleID]
-    /// Each device profile's installed apps, in file order.
-    let installed: [(device: String, apps: [BundleID])]
+    /// ``known`` by ``key(_:)``: a lookup per typed ID, not a walk of every app.
+    let knownKeys: Set<String>
+    /// Each device profile's installed apps, by ``key(_:)``, in file order.
+    let installed: [(device: String, apps: Set<String>)]
     /// Whether bundle IDs name the same app ignoring ASCII case (Intune) or byte for byte (AppConnect).
     let ignoringCase: Bool
     /// The file the apps come from, for messages.
@@ -32,24 +34,31 @@ struct FleetAppNames {
     /// How to make an app known, for messages.
     let howToList: String
 
+    /// The key two bundle IDs are the same app by: the ID itself (AppConnect), or with ASCII letters
+    /// lowercased (Intune). IDs are ASCII, so `String` equality of keys is byte equality.
+    static func key(_ id: BundleID, ignoringCase: Bool) -> String { ignoringCase ? ExactText.asciiLowercased(id.rawValue) : id.rawValue }
+
+    func key(_ id: BundleID) -> String { Self.key(id, ignoringCase: ignoringCase) }
+
     init(_ fleet: Fleet, file: String) {
-        var known: [BundleID] = []
-        func add(_ id: BundleID) { if !known.contains(id) { known.append(id) } }
+        var known: [BundleID] = [], keys: Set<String> = []
+        func add(_ id: BundleID) { if keys.insert(id.rawValue).inserted { known.append(id) } }
         for app in fleet.apps { add(app.bundleID) }
         for device in fleet.devices {
             for id in device.installed { add(id) }
             for id in device.facts.schemeHandlers.values.sorted() { add(id) }
         }
         self.known = known
-        installed = fleet.devices.map { ($0.name, $0.installed) }
+        knownKeys = keys
+        installed = fleet.devices.map { ($0.name, Set($0.installed.map(\.rawValue))) }
         ignoringCase = false
         self.file = file
         howToList = "list it under apps with \"appconnect\": false"
     }
 
     init(_ fleet: IntuneFleet, policies: String, devicesFile: String?) {
-        var known: [BundleID] = []
-        func add(_ id: BundleID) { if !known.contains(where: { ExactText.sameIgnoringASCIICase($0.rawValue, id.rawValue) }) { known.append(id) } }
+        var known: [BundleID] = [], keys: Set<String> = []
+        func add(_ id: BundleID) { if keys.insert(Self.key(id, ignoringCase: true)).inserted { known.append(id) } }
         for app in fleet.apps { add(app.bundleID) }
         for device in fleet.devices {
             for id in device.installed { add(id) }
@@ -59,7 +68,8 @@ struct FleetAppNames {
             for id in policy.apps { add(id) }
         }
         self.known = known
-        installed = fleet.devices.map { ($0.name, $0.installed) }
+        knownKeys = keys
+        installed = fleet.devices.map { ($0.name, Set($0.installed.map { Self.key($0, ignoringCase: true) })) }
         ignoringCase = true
         file = "the policies in \(policies) or the devices file \(devicesFile ?? "")"
         howToList = "list it under the devices file's apps"
@@ -77,7 +87,7 @@ struct FleetAppNames {
         ignoringCase ? ExactText.sameIgnoringASCIICase(a.rawValue, b.rawValue) : a == b
     }
 
-    func isKnown(_ id: BundleID) -> Bool { id.isNativeMail || known.contains { same($0, id) } }
+    func isKnown(_ id: BundleID) -> Bool { id.isNativeMail || knownKeys.contains(key(id)) }
 
     /// Checks a sender the user typed.
     /// - Parameter what: how the message names it (`--from`, `"from"`).
@@ -140,7 +150,8 @@ struct FleetAppNames {
 
     /// The devices that install `id`, in file order.
     func devices(installing id: BundleID) -> [String] {
-        installed.filter { $0.apps.contains { same($0, id) } }.map(\.device)
+        let key = key(id)
+        return installed.filter { $0.apps.contains(key) }.map(\.device)
     }
 
     /// "installed on a, b" or "no device profile installs it".

@@ -171,8 +171,9 @@ struct FleetCommand: Command {
                       hop at the line of the setting that lets it through, a fingerprint of
                       device, source, destination and chain), dot (Graphviz, a cluster per
                       device).
-              matrix  Senders (the fleet's apps) × receivers (the fleet's apps and any other app),
-                      one grid per channel that names its receiver, each cell the end-to-end outcome;
+              matrix  Senders (the fleet's apps) × receivers (the fleet's apps, native Mail and any
+                      other app), one grid per channel that names its receiver, each cell the
+                      end-to-end outcome;
                       then each sender's keyboard line: a third-party keyboard, the system keyboard;
                       then each sender's one-sided decisions: copy (its audience), print, and
                       for Intune save-as and open-into-org-document at each location.
@@ -373,11 +374,7 @@ struct FleetCommand: Command {
         case .eval(let requests, let format, let explain):
             return try FleetEval.run(requests, devices: try devices(), names: names(), format: format, explain: explain, console: console)
         case .matrix(let format):
-            var matrices: [FleetMatrix] = []
-            for device in try devices() {
-                do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw FleetOutput.fail(error) }
-            }
-            return FleetOutput.print(matrices, format: format, console: console)
+            return try FleetOutput.matrix(try devices(), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
             var writer = try PathsWriter(from: from, to: to, names: names(), format: format, console: console)
             writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)

@@ -6,56 +6,71 @@ enum FleetOutput {
 
     // MARK: matrix
 
-    static func matrix(_ devices: [FleetDevice], format: FleetCommand.MatrixFormat, console: Console) throws(CLIError) -> ExitStatus {
-        var matrices: [FleetMatrix] = []
-        for device in devices {
-            do throws(FleetError) { matrices.append(try device.matrix()) } catch { throw fail(error) }
+    /// `fleet matrix` on devices of either vendor: every row made once before anything is printed (an
+    /// error leaves no half-printed matrix), then each grid's rows made again as they are printed, so no
+    /// matrix is ever held whole: memory O(apps) for a row plus the device's tables, not O(apps²).
+    static func matrix(_ devices: [AnalyzedDevice], format: FleetCommand.MatrixFormat, console: Console) throws(CLIError) -> ExitStatus {
+        let matrices = devices.map { $0.matrixRows() }
+        do throws(FleetError) {
+            for matrix in matrices { try matrix.check() }
+            try print(matrices, format: format, console: console)
+        } catch {
+            throw fail(error)
         }
-        return print(matrices, format: format, console: console)
+        return .success
     }
 
-    /// Prints matrices already made (an AppConnect fleet's, or Intune policies').
-    static func print(_ matrices: [FleetMatrix], format: FleetCommand.MatrixFormat, console: Console) -> ExitStatus {
+    /// Prints matrices row by row: one sender's row of one grid in memory at a time.
+    static func print(_ matrices: [FleetMatrixRows], format: FleetCommand.MatrixFormat, console: Console) throws(FleetError) {
+        let output = console.stdout
         switch format {
         case .json:
-            console.stdout.write("[")
+            output.write("[")
             for (index, matrix) in matrices.enumerated() {
-                console.stdout.write(index == 0 ? "\n" : ",\n")
-                console.stdout.write("{\"device\": \(JSONWriter.quoted(matrix.device)), \"senders\": [\(matrix.senders.map { JSONWriter.quoted($0.rawValue) }.joined(separator: ", "))],\n")
-                console.stdout.write(" \"receivers\": [\(matrix.receivers.map { JSONWriter.quoted($0.description) }.joined(separator: ", "))],\n \"channels\": {")
+                output.write(index == 0 ? "\n" : ",\n")
+                output.write("{\"device\": \(JSONWriter.quoted(matrix.device)), \"senders\": [\(matrix.senders.map { JSONWriter.quoted($0.rawValue) }.joined(separator: ", "))],\n")
+                output.write(" \"receivers\": [\(matrix.receivers.map { JSONWriter.quoted($0.description) }.joined(separator: ", "))],\n \"channels\": {")
                 for (c, channel) in matrix.channels.enumerated() {
-                    console.stdout.write("\(c == 0 ? "" : ",")\n  \(JSONWriter.quoted(channel.rawValue)): [")
+                    output.write("\(c == 0 ? "" : ",")\n  \(JSONWriter.quoted(channel.rawValue)): [")
                     for s in matrix.senders.indices {
+                        let cells = try grid(matrix, channel, sender: s)
                         var row = s == 0 ? "\n   [" : ",\n   ["
                         for r in matrix.receivers.indices {
                             if r > 0 { row += "," }
-                            row += matrix.outcome(channel, sender: s, receiver: r).map { "\"\($0.rawValue)\"" } ?? "null"
+                            row += cells(r).map { "\"\($0.rawValue)\"" } ?? "null"
                         }
-                        console.stdout.write(row + "]")
+                        output.write(row + "]")
                     }
-                    console.stdout.write("]")
+                    output.write("]")
                 }
                 // Per sender: typing with a third-party keyboard, then with the system keyboard.
-                console.stdout.write("},\n \"keyboard\": [")
+                output.write("},\n \"keyboard\": [")
                 for s in matrix.senders.indices {
-                    let pair = [false, true].map { matrix.keyboard(sender: s, system: $0).map { "\"\($0.rawValue)\"" } ?? "null" }
-                    console.stdout.write((s == 0 ? "\n   [" : ",\n   [") + pair.joined(separator: ",") + "]")
+                    let keyboard = try matrix.row(sender: s, only: .keyboard)?.keyboard
+                    let pair = [keyboard?.thirdParty, keyboard?.system].map { $0.map { "\"\($0.rawValue)\"" } ?? "null" }
+                    output.write((s == 0 ? "\n   [" : ",\n   [") + pair.joined(separator: ",") + "]")
                 }
                 // Per sender: the decisions no receiver takes part in.
-                console.stdout.write("],\n \"oneSided\": [")
-                for (s, one) in matrix.oneSided.enumerated() {
-                    console.stdout.write((s == 0 ? "\n   " : ",\n   ") + JSONWriter.compact(.object(oneSidedJSON(one))))
+                output.write("],\n \"oneSided\": [")
+                for s in matrix.senders.indices {
+                    let one = try matrix.row(sender: s, only: .keyboard)?.oneSided ?? .none
+                    output.write((s == 0 ? "\n   " : ",\n   ") + JSONWriter.compact(.object(oneSidedJSON(one))))
                 }
-                console.stdout.write("]}")
+                output.write("]}")
             }
-            console.stdout.write("\n]\n")
+            output.write("\n]\n")
         case .text, .markdown:
             for (index, matrix) in matrices.enumerated() {
-                if index > 0 { console.stdout.write("\n") }
-                console.stdout.write(format == .text ? text(matrix) : markdown(matrix))
+                if index > 0 { output.write("\n") }
+                if format == .text { try text(matrix, output) } else { try markdown(matrix, output) }
             }
         }
-        return .success
+    }
+
+    /// `channel`'s cells in `senders[s]`'s row, by receiver (`nil` everywhere for a sender not installed).
+    static func grid(_ matrix: FleetMatrixRows, _ channel: FleetChannel, sender s: Int) throws(FleetError) -> (Int) -> Outcome? {
+        guard let row = try matrix.row(sender: s, only: channel), let c = matrix.channels.firstIndex(of: channel) else { return { _ in nil } }
+        return { row.outcome(grid: c, receiver: $0) }
     }
 
     /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `encr` (deliver-encrypted), `-` (no request).
@@ -101,75 +116,90 @@ enum FleetOutput {
         return decision.outcome.rawValue + (decision.audience.map { " (audience \($0.rawValue))" } ?? "")
     }
 
-    static func oneSidedText(_ matrix: FleetMatrix) -> String {
-        var text = "\none-sided (decided by the sender alone)\n"
+    static func oneSidedText(_ matrix: FleetMatrixRows, _ output: Output) throws(FleetError) {
+        output.write("\none-sided (decided by the sender alone)\n")
         for (s, sender) in matrix.senders.enumerated() {
-            let one = matrix.oneSided[s]
-            text += "  \(DecisionText.escaped(sender.rawValue))\n"
+            let one = try matrix.row(sender: s, only: .keyboard)?.oneSided ?? .none
+            var text = "  \(DecisionText.escaped(sender.rawValue))\n"
             guard one.copy != nil || one.print != nil || !one.saveAs.isEmpty else {
-                text += "    -  (not installed, or no control set)\n"
+                output.write(text + "    -  (not installed, or no control set)\n")
                 continue
             }
             text += "    copy                    \(oneSidedCell(one.copy, unset: "pasteboardPolicy"))\n"
             text += "    print                   \(oneSidedCell(one.print, unset: "printPolicy"))\n"
             if !one.saveAs.isEmpty { text += "    save-as                 \(byOutcome(one.saveAs))\n" }
             if !one.openInto.isEmpty { text += "    open-into-org-document  \(byOutcome(one.openInto))\n" }
+            output.write(text)
         }
-        return text
     }
 
-    static func text(_ matrix: FleetMatrix) -> String {
+    /// A receiver as the text matrix lists it: native Mail says so.
+    static func receiverName(_ receiver: FleetNode) -> String {
+        let name = DecisionText.escaped(receiver.description)
+        if case .app(let id) = receiver, id.isNativeMail { return name + " (native Mail)" }
+        return name
+    }
+
+    static func text(_ matrix: FleetMatrixRows, _ output: Output) throws(FleetError) {
         var text = "Device \(DecisionText.escaped(matrix.device)): end-to-end outcomes, sender (row) → receiver (column)\n"
         text += "Receivers:\n"
-        for (r, receiver) in matrix.receivers.enumerated() { text += "  \(r + 1)  \(DecisionText.escaped(receiver.description))\n" }
+        for (r, receiver) in matrix.receivers.enumerated() { text += "  \(r + 1)  \(receiverName(receiver))\n" }
+        output.write(text)
         let width = max(matrix.senders.map(\.rawValue.count).max() ?? 0, 6)
+        var encrypted = false
         for channel in matrix.channels {
             var header = "  " + "sender".padding(width)
             for r in matrix.receivers.indices { header += "  " + String(r + 1).padding(5) }
-            text += "\n\(channel)\n" + header.trimmingTrailingSpaces + "\n"
+            output.write("\n\(channel)\n" + header.trimmingTrailingSpaces + "\n")
             for (s, sender) in matrix.senders.enumerated() {
+                let cells = try grid(matrix, channel, sender: s)
                 var row = "  " + DecisionText.escaped(sender.rawValue).padding(width)
-                for r in matrix.receivers.indices { row += "  " + cell(matrix.outcome(channel, sender: s, receiver: r)).padding(5) }
-                text += row.trimmingTrailingSpaces + "\n"
+                for r in matrix.receivers.indices {
+                    let outcome = cells(r)
+                    if outcome == .deliverEncrypted { encrypted = true }
+                    row += "  " + cell(outcome).padding(5)
+                }
+                output.write(row.trimmingTrailingSpaces + "\n")
             }
         }
-        text += "\nkeyboard (typing in the sender)\n" + ("  " + "sender".padding(width) + "  third-party  system").trimmingTrailingSpaces + "\n"
+        output.write("\nkeyboard (typing in the sender)\n" + ("  " + "sender".padding(width) + "  third-party  system").trimmingTrailingSpaces + "\n")
         for (s, sender) in matrix.senders.enumerated() {
-            let row = "  " + DecisionText.escaped(sender.rawValue).padding(width) + "  " + cell(matrix.keyboard(sender: s, system: false)).padding(11)
-                + "  " + cell(matrix.keyboard(sender: s, system: true))
-            text += row.trimmingTrailingSpaces + "\n"
+            let keyboard = try matrix.row(sender: s, only: .keyboard)?.keyboard
+            let row = "  " + DecisionText.escaped(sender.rawValue).padding(width) + "  " + cell(keyboard?.thirdParty).padding(11) + "  " + cell(keyboard?.system)
+            output.write(row.trimmingTrailingSpaces + "\n")
         }
-        text += oneSidedText(matrix)
-        text += "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\n"
-        let encrypted = matrix.channels.contains { channel in
-            matrix.senders.indices.contains { s in matrix.receivers.indices.contains { matrix.outcome(channel, sender: s, receiver: $0) == .deliverEncrypted } }
-        }
-        if encrypted { text += "encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n" }
-        return text
+        try oneSidedText(matrix, output)
+        output.write(
+            "\nCells: allow, deny, dummy (substitute-dummy-file), redir (redirect), - (no such request: the app itself, an app not\ninstalled on the device, or open-url to an app that handles no custom scheme there).\nnative Mail is on every device and always outside (mailto:, mail-link and mail-compose go to the mail app: no cell).\n")
+        if encrypted { output.write("encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n") }
     }
 
-    static func markdown(_ matrix: FleetMatrix) -> String {
-        var text = "### Device `\(matrix.device)`\n"
+    static func markdown(_ matrix: FleetMatrixRows, _ output: Output) throws(FleetError) {
+        output.write("### Device `\(matrix.device)`\n")
         for channel in matrix.channels {
-            text += "\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { "`\($0)`" }.joined(separator: " | ") + " |\n"
-            text += "|---|" + String(repeating: "---|", count: matrix.receivers.count) + "\n"
+            output.write("\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { "`\($0)`" }.joined(separator: " | ") + " |\n")
+            output.write("|---|" + String(repeating: "---|", count: matrix.receivers.count) + "\n")
             for (s, sender) in matrix.senders.enumerated() {
-                text += "| `\(sender)` | " + matrix.receivers.indices.map { cell(matrix.outcome(channel, sender: s, receiver: $0)) }.joined(separator: " | ") + " |\n"
+                let cells = try grid(matrix, channel, sender: s)
+                output.write("| `\(sender)` | " + matrix.receivers.indices.map { cell(cells($0)) }.joined(separator: " | ") + " |\n")
             }
         }
-        text += "\n**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n"
+        output.write("\n**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n")
         for (s, sender) in matrix.senders.enumerated() {
-            text += "| `\(sender)` | \(cell(matrix.keyboard(sender: s, system: false))) | \(cell(matrix.keyboard(sender: s, system: true))) |\n"
+            let keyboard = try matrix.row(sender: s, only: .keyboard)?.keyboard
+            output.write("| `\(sender)` | \(cell(keyboard?.thirdParty)) | \(cell(keyboard?.system)) |\n")
         }
-        let intune = matrix.oneSided.contains { !$0.saveAs.isEmpty }
-        text += "\n**one-sided** (decided by the sender alone)\n\n| sender | copy | print |" + (intune ? " save-as | open-into-org-document |" : "") + "\n"
-        text += "|---|---|---|" + (intune ? "---|---|" : "") + "\n"
+        // Intune's location decisions: whether any sender has them decides the table's columns (the vendor's, the same for every sender).
+        var intune = false
+        for s in matrix.senders.indices where !intune { intune = !(try matrix.row(sender: s, only: .keyboard)?.oneSided.saveAs.isEmpty ?? true) }
+        output.write("\n**one-sided** (decided by the sender alone)\n\n| sender | copy | print |" + (intune ? " save-as | open-into-org-document |" : "") + "\n")
+        output.write("|---|---|---|" + (intune ? "---|---|" : "") + "\n")
         for (s, sender) in matrix.senders.enumerated() {
-            let one = matrix.oneSided[s]
-            text += "| `\(sender)` | \(oneSidedCell(one.copy, unset: "pasteboardPolicy")) | \(oneSidedCell(one.print, unset: "printPolicy")) |"
-            text += intune ? " \(byOutcome(one.saveAs)) | \(byOutcome(one.openInto)) |\n" : "\n"
+            let one = try matrix.row(sender: s, only: .keyboard)?.oneSided ?? .none
+            var line = "| `\(sender)` | \(oneSidedCell(one.copy, unset: "pasteboardPolicy")) | \(oneSidedCell(one.print, unset: "printPolicy")) |"
+            line += intune ? " \(byOutcome(one.saveAs)) | \(byOutcome(one.openInto)) |\n" : "\n"
+            output.write(line)
         }
-        return text
     }
 
     // MARK: paths

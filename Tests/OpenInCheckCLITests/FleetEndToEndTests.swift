@@ -118,16 +118,24 @@ import Testing
     @Test func matrixFormats() throws {
         let text = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--device", "employee-iphone"])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("  7  any other app\n"))
+        // Native Mail has a column of its own (it is on every device, always outside, and a destination of paths).
+        #expect(text.stdout.contains("  7  com.apple.mobilemail (native Mail)\n  8  any other app\n"))
+        #expect(text.stdout.contains("document-interaction\n  sender                        1      2      3      4      5      6      7      8\n  com.acme.hr                   -      allow  deny   dummy  dummy  dummy  dummy  dummy\n"))
         let json = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--format", "json"])
         #expect(json.status == 0)
         let devices = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(devices.count == 2)
         let channels = try #require(devices[0]["channels"] as? [String: [[Any]]])
         #expect(channels["document-interaction"]?.count == 6)
-        #expect(channels["document-interaction"]?.first?.count == 7)
+        #expect(channels["document-interaction"]?.first?.count == 8)
+        #expect((devices[0]["receivers"] as? [String])?.suffix(2) == ["com.apple.mobilemail", "any other app"])
+        // The viewer shares to native Mail; open-url has no cell for it (mailto: goes to the mail app).
+        #expect(channels["activity-view"]?[1][6] as? String == "allow")
+        #expect(channels["open-url"]?[1][6] is NSNull)
         let markdown = try BuiltBinary.run(["fleet", "matrix", "--fleet", Self.fleet, "--device", "employee-iphone", "--format", "markdown"])
         #expect(markdown.stdout.contains("| sender | `com.acme.hr` |"))
+        #expect(markdown.stdout.contains(" | `com.apple.mobilemail` | `any other app` |\n"))
+        #expect(markdown.stdout.contains("| `com.acme.viewer` | allow | - | allow | allow | allow | allow | allow | allow |\n"))
     }
 
     /// `keyboard` in every fleet verb that decides it: eval (flags and a stream), the matrix's keyboard line in each

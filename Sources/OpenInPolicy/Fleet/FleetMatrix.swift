@@ -67,7 +67,7 @@ public struct FleetOneSided: Sendable {
     public let openInto: [(location: IntuneDataLocation, outcome: Outcome)]
 
     /// Nothing decided: the sender is not installed.
-    static let none = FleetOneSided(copy: nil, print: nil, saveAs: [], openInto: [])
+    package static let none = FleetOneSided(copy: nil, print: nil, saveAs: [], openInto: [])
 }
 
 extension FleetChannel {
@@ -86,105 +86,227 @@ extension FleetDevice {
 
     /// The request a matrix cell decides, or `nil` when there is none.
     func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode) -> FleetRequest? {
-        if case .app(let id) = receiver, id == sender || !isInstalled(id) { return nil }
+        if case .app(let id) = receiver, id == sender || !(isInstalled(id) || id.isNativeMail) { return nil }
         if !isInstalled(sender) { return nil }
         let target = bundleID(of: receiver)
         if channel == .openURL {
-            guard case .app(let id) = receiver, let scheme = customScheme(handledBy: id), let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
+            guard case .app(let id) = receiver else { return nil }
+            // mailto: goes to the device's mail app, or to Email+ by redirect: like mail-link and mail-compose, no cell.
+            if id.isNativeMail { return nil }
+            guard let scheme = customScheme(handledBy: id), let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
             return try? FleetRequest(from: sender, channel: .openURL, url: url, document: FleetDevice.documentName)
         }
         return try? FleetRequest(from: sender, channel: channel, target: target, document: FleetDevice.documentName)
     }
 
-    /// The matrix of this device.
+    /// The matrix of this device, every cell held (`matrixRows()` makes it one row at a time).
     ///
     /// As `FleetGraph` does, the sender's decision on a targeted channel is made once per kind of
     /// target (listed or not, AppConnect app or not) and the receiver's Open From once per pair; every
     /// cell is the outcome ``decide(_:)`` gives (a test compares them).
-    /// - Complexity: O(apps² × channels) cells, each O(1).
+    /// - Complexity: O(apps² × channels) cells, each O(1); memory O(apps² × channels).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
-    public func matrix() throws(FleetError) -> FleetMatrix {
+    public func matrix() throws(FleetError) -> FleetMatrix { try matrixRows().matrix() }
+
+    /// The matrix of this device made one sender's row at a time, as it is read: printing it needs
+    /// memory for a row, not for every cell (a fleet of N apps has 7 N² of them).
+    package func matrixRows() -> FleetMatrixRows {
         let senders = fleet.apps.map(\.bundleID)
-        let receivers = senders.map(FleetNode.app) + [.anyOtherApp]
-        let receiverIDs = receivers.map(bundleID(of:))
-        let channels = FleetChannel.matrixChannels
-        let targetedCount = FleetGraph.targetedChannels.count
-        precondition(Array(channels.prefix(targetedCount)) == FleetGraph.targetedChannels && channels.last == .openURL)
-        let present = receivers.map { node -> Bool in
-            if case .app(let id) = node { return isInstalled(id) }
-            return true
+        // Native Mail is on every device and always outside: a column of its own unless the fleet lists it.
+        let mail: [FleetNode] = senders.contains(where: \.isNativeMail) ? [] : [.app(.mobileMail)]
+        let receivers = senders.map(FleetNode.app) + mail + [.anyOtherApp]
+        let rows = AppConnectMatrixRows(self, senders: senders, receivers: receivers)
+        return FleetMatrixRows(device: name, channels: rows.channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
+            try rows.row(sender: s, only: only)
         }
-        let targeted = receiverIDs.map { target in
-            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: target, document: FleetDevice.documentName) }
+    }
+}
+
+/// One sender's row of a matrix (`FleetMatrixRows`).
+package struct FleetMatrixRow {
+    /// The cells of the grids made, grid by grid from `firstGrid`, each `columns` long.
+    var cells: [Outcome?]
+    /// The grid `cells` starts at (`FleetMatrixRows/channels` order).
+    let firstGrid: Int
+    let columns: Int
+    /// Typing in the sender with a third-party keyboard, then with the system keyboard.
+    package var keyboard: (thirdParty: Outcome?, system: Outcome?)
+    /// The sender's one-sided decisions.
+    package var oneSided: FleetOneSided
+
+    /// A row with room for every grid (`only` `nil`), for `only`'s grid alone, or for none (a channel with no grid).
+    init(channels: [FleetChannel], columns: Int, only: FleetChannel?) {
+        self.columns = columns
+        keyboard = (nil, nil)
+        oneSided = .none
+        guard let only else {
+            (firstGrid, cells) = (0, Array(repeating: nil, count: channels.count * columns))
+            return
         }
-        let openURL = receivers.map { node -> ShareRequest? in
-            guard case .app(let id) = node, isInstalled(id), let scheme = customScheme(handledBy: id),
-                  let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
-            return try? ShareRequest(channel: .openURL, url: url, document: FleetDevice.documentName)
-        }
+        let grid = channels.firstIndex(of: only)
+        (firstGrid, cells) = (grid ?? 0, Array(repeating: nil, count: grid == nil ? 0 : columns))
+    }
+
+    /// Whether grid `c`'s cells are made.
+    func has(grid c: Int) -> Bool { c >= firstGrid && (c - firstGrid + 1) * columns <= cells.count }
+
+    /// The cell of grid `c` (`FleetMatrixRows/channels` order) for receiver `r`; `nil` when there is no such request, or the grid was not made.
+    package func outcome(grid c: Int, receiver r: Int) -> Outcome? { has(grid: c) ? cells[(c - firstGrid) * columns + r] : nil }
+
+    /// Sets the cell of grid `c` for receiver `r` (a grid that was made).
+    mutating func set(grid c: Int, receiver r: Int, _ outcome: Outcome?) { cells[(c - firstGrid) * columns + r] = outcome }
+}
+
+/// A device's matrix (either vendor's), made one sender's row at a time as it is printed: memory
+/// for one row (O(apps)) and the device's tables, never for every cell.
+package struct FleetMatrixRows {
+    /// The device profile's name.
+    package let device: String
+    /// The channels, one grid each (``FleetChannel/matrixChannels``).
+    package let channels: [FleetChannel]
+    /// The rows.
+    package let senders: [BundleID]
+    /// The columns.
+    package let receivers: [FleetNode]
+    /// Whether making a row can throw (AppConnect: a control not set; an Intune decision never throws).
+    var canThrow = true
+    /// `senders[s]`'s row, every grid's cells or only `only`'s; `nil` when the sender is not installed.
+    let make: (_ sender: Int, _ only: FleetChannel?) throws(FleetError) -> FleetMatrixRow?
+
+    /// `senders[s]`'s row (every grid, or only `channel`'s), or `nil` when the sender is not installed
+    /// on the device (every cell, keyboard and one-sided decision `nil`).
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    package func row(sender s: Int, only channel: FleetChannel? = nil) throws(FleetError) -> FleetMatrixRow? { try make(s, channel) }
+
+    /// Makes every row once and lets each go: what printing will throw, thrown before anything is printed.
+    package func check() throws(FleetError) {
+        guard canThrow else { return }
+        for s in senders.indices { _ = try make(s, nil) }
+    }
+
+    /// The whole matrix.
+    func matrix() throws(FleetError) -> FleetMatrix {
         let rows = senders.count, columns = receivers.count
         var cells = [Outcome?](repeating: nil, count: channels.count * rows * columns)
         var keyboards = [Outcome?](repeating: nil, count: 2 * rows)
         var oneSided = [FleetOneSided](repeating: .none, count: rows)
-        // Each receiver's evaluator, made when first asked.
-        var cachedReceivers: [(EffectivePolicy, Evaluator)?] = Array(repeating: nil, count: columns)
-        func receiverEvaluator(_ r: Int) -> (EffectivePolicy, Evaluator) {
-            if let known = cachedReceivers[r] { return known }
-            let made = self.evaluator(for: receiverIDs[r])
-            cachedReceivers[r] = made
-            return made
-        }
-        for (s, sender) in senders.enumerated() where isInstalled(sender) {
-            let (senderPolicy, evaluator) = self.evaluator(for: sender)
-            let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
-            for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try check(senderPolicy, needs: channel.control, for: probe, on: channel) }
-            if senderPolicy.policy.pasteboard == .secureCopy, facts.secureServicesAvailable == nil { _ = try decide(probe) }
-            keyboards[2 * s] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome
-            keyboards[2 * s + 1] = evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard)).outcome
-            oneSided[s] = FleetOneSided(copy: senderPolicy.policy.pasteboard == nil ? nil : evaluator.decide(try! ShareRequest(channel: .copy)),
-                                        print: senderPolicy.policy.print == nil ? nil : evaluator.decide(try! ShareRequest(channel: .print)),
-                                        saveAs: [], openInto: [])
-            let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
-            func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
-                let (receiverPolicy, receiver) = receiverEvaluator(r)
-                try check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
-                return receiver.decide(openFrom).outcome
+        for s in 0..<rows {
+            guard let row = try make(s, nil) else { continue }
+            for c in channels.indices {
+                for r in 0..<columns { cells[(c * rows + s) * columns + r] = row.outcome(grid: c, receiver: r) }
             }
-            var kinds: [[Outcome]?] = [nil, nil, nil, nil]
-            let prepared = evaluator.prepared
-            for r in 0..<columns where present[r] && receiverIDs[r] != sender {
-                let target = receiverIDs[r]
+            (keyboards[2 * s], keyboards[2 * s + 1]) = row.keyboard
+            oneSided[s] = row.oneSided
+        }
+        return FleetMatrix(device: device, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards, oneSided: oneSided)
+    }
+}
+
+/// What an AppConnect device's matrix rows share: per receiver, its requests and side, made once.
+struct AppConnectMatrixRows {
+    let device: FleetDevice
+    let channels = FleetChannel.matrixChannels
+    let senders: [BundleID]
+    let receiverIDs: [BundleID]
+    /// Per receiver, whether requests reach it: an installed app, native Mail (on every device), any other app.
+    let present: [Bool]
+    /// Per receiver, its request on each targeted channel.
+    let targeted: [[ShareRequest]]
+    /// Per receiver, the `open-url` request it receives: its first custom scheme; `mailto:` for native Mail when it is the mail app.
+    let openURL: [ShareRequest?]
+    /// Per receiver, its side (effective and prepared policy).
+    let sides: [FleetSide]
+
+    init(_ device: FleetDevice, senders: [BundleID], receivers: [FleetNode]) {
+        self.device = device
+        self.senders = senders
+        let receiverIDs = receivers.map(device.bundleID(of:))
+        self.receiverIDs = receiverIDs
+        precondition(Array(channels.prefix(FleetGraph.targetedChannels.count)) == FleetGraph.targetedChannels && channels.last == .openURL)
+        present = receivers.map { node -> Bool in
+            if case .app(let id) = node { return device.isInstalled(id) || id.isNativeMail }
+            return true
+        }
+        targeted = receiverIDs.map { target in
+            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: target, document: FleetDevice.documentName) }
+        }
+        sides = receiverIDs.map(device.side(for:))
+        // Each installed app's custom scheme, found once (not a scan of the scheme handlers per app).
+        var schemeOf: [BundleID: String] = [:]
+        for (scheme, app) in device.facts.schemeHandlers where !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) {
+            if let known = schemeOf[app], !scheme.utf8.lexicographicallyPrecedes(known.utf8) { continue }
+            schemeOf[app] = scheme
+        }
+        let present = self.present
+        openURL = receivers.indices.map { r -> ShareRequest? in
+            guard case .app(let id) = receivers[r], present[r] else { return nil }
+            if id.isNativeMail { return nil }
+            guard let scheme = schemeOf[id], let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
+            return try? ShareRequest(channel: .openURL, url: url, document: FleetDevice.documentName)
+        }
+    }
+
+    /// `senders[s]`'s row (`FleetMatrixRows/row(sender:only:)`).
+    func row(sender s: Int, only: FleetChannel?) throws(FleetError) -> FleetMatrixRow? {
+        let sender = senders[s]
+        guard device.isInstalled(sender) else { return nil }
+        let columns = receiverIDs.count
+        let targetedCount = FleetGraph.targetedChannels.count
+        var row = FleetMatrixRow(channels: channels, columns: columns, only: only)
+        let (senderPolicy, prepared) = device.side(for: sender)
+        let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
+        for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try device.check(senderPolicy, needs: channel.control, for: probe, on: channel) }
+        if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { _ = try device.decide(probe) }
+        row.keyboard = (Evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard), prepared).outcome,
+                        Evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard), prepared).outcome)
+        row.oneSided = FleetOneSided(copy: senderPolicy.policy.pasteboard == nil ? nil : Evaluator.decide(try! ShareRequest(channel: .copy), prepared),
+                                     print: senderPolicy.policy.print == nil ? nil : Evaluator.decide(try! ShareRequest(channel: .print), prepared),
+                                     saveAs: [], openInto: [])
+        let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
+        func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
+            let (receiverPolicy, receiver) = sides[r]
+            try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
+            return Evaluator.decide(openFrom, receiver).outcome
+        }
+        // The grid asked for (-1: a channel with no grid, such as keyboard: no cells).
+        let wanted: Int? = only.map { channels.firstIndex(of: $0) ?? -1 }
+        guard wanted != -1 else { return row }
+        var kinds: [[Outcome]?] = [nil, nil, nil, nil]
+        for r in 0..<columns where present[r] && receiverIDs[r] != sender {
+            let target = receiverIDs[r]
+            if wanted == nil || (0..<targetedCount).contains(wanted!) {
                 let kind = (prepared.lists(target) ? 2 : 0) | (prepared.isAppConnectApp(target) ? 1 : 0)
                 let outcomes: [Outcome]
-                if let known = kinds[kind] {
+                if let known = kinds[kind], !target.isNativeMail {
                     outcomes = known
                 } else {
-                    outcomes = targeted[r].map { evaluator.decide($0).outcome }
-                    kinds[kind] = outcomes
+                    // Native Mail is decided on its own: the Mail pair rules read more than the two questions.
+                    outcomes = targeted[r].map { Evaluator.decide($0, prepared).outcome }
+                    if !target.isNativeMail { kinds[kind] = outcomes }
                 }
                 var receiverSays: Outcome? = nil
-                let authorized = appConnectApps.contains(target)
-                for c in 0..<targetedCount {
+                let authorized = device.appConnectApps.contains(target)
+                for c in 0..<targetedCount where wanted == nil || wanted == c {
                     var outcome = outcomes[c]
                     if authorized, channels[c].hasReceiverPart, outcome == .allow || outcome == .redirect {
                         if receiverSays == nil { receiverSays = try receiverOutcome(r) }
                         if receiverSays != .allow { outcome = receiverSays! }
                     }
-                    cells[(c * rows + s) * columns + r] = outcome
-                }
-                if let request = openURL[r] {
-                    let decision = evaluator.decide(request)
-                    var outcome = decision.outcome
-                    if let delivered = receiving(decision, channel: .openURL, request: request, from: sender), appConnectApps.contains(delivered) {
-                        let (receiverPolicy, receiver) = self.evaluator(for: delivered)
-                        try check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .openURL, url: request.url))
-                        let says = receiver.decide(openFrom).outcome
-                        if says != .allow { outcome = says }
-                    }
-                    cells[(targetedCount * rows + s) * columns + r] = outcome
+                    row.set(grid: c, receiver: r, outcome)
                 }
             }
+            if wanted == nil || wanted == targetedCount, let request = openURL[r] {
+                let decision = Evaluator.decide(request, prepared)
+                var outcome = decision.outcome
+                if let delivered = device.receiving(decision, channel: .openURL, request: request, from: sender), device.appConnectApps.contains(delivered) {
+                    let (receiverPolicy, receiver) = device.side(for: delivered)
+                    try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .openURL, url: request.url))
+                    let says = Evaluator.decide(openFrom, receiver).outcome
+                    if says != .allow { outcome = says }
+                }
+                row.set(grid: targetedCount, receiver: r, outcome)
+            }
         }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards, oneSided: oneSided)
+        return row
     }
 }

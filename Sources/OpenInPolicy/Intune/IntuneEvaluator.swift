@@ -10,7 +10,10 @@ public struct IntuneContext: Sendable, Hashable {
     public var senderSDKVersion: IntuneSDKVersion?
     /// The *policy-managed* apps on the device: apps with the Intune App SDK that a policy targets
     /// (the sending app's or another one for the same user). Compared ignoring ASCII case.
-    public var managedApps: [BundleID] = []
+    public var managedApps: [BundleID] = [] { didSet { managedIndex = ManagedIndex() } }
+    /// `managedApps` by `IntuneBundleID/key(_:)`, when a device index made it: one set shared by every
+    /// context on the device, so `isManaged(_:)` is a lookup, not a walk of the list (`nil`: walk it).
+    var managedIndex = ManagedIndex()
     /// The apps the device's MDM manages (for "Policy managed apps with OS sharing").
     public var mdmManagedApps: [BundleID] = []
     /// Whether the device is MDM-enrolled.
@@ -42,13 +45,24 @@ public struct IntuneContext: Sendable, Hashable {
     public func handler(forScheme scheme: String) -> BundleID? { schemeHandlers[ExactKey(scheme)] }
 
     /// Whether `app` is policy-managed on this device.
-    public func isManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(managedApps, app) }
+    public func isManaged(_ app: BundleID) -> Bool {
+        if let keys = managedIndex.keys { return keys.contains(IntuneBundleID.key(app)) }
+        return IntuneBundleID.contains(managedApps, app)
+    }
 
     /// Whether `app` is managed by the device's MDM.
     func isMDMManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(mdmManagedApps, app) }
 
     /// Whether `scheme` is one of the sending app's own.
     func isOwn(_ scheme: String) -> Bool { ownSchemes.contains { ExactText.same($0, scheme) } }
+}
+
+/// The keys of a context's managed apps, derived from them: equal whatever it holds, so two contexts
+/// compare by what they say, not by whether an index was made.
+struct ManagedIndex: Sendable, Hashable {
+    var keys: Set<ExactKey>? = nil
+    static func == (_: ManagedIndex, _: ManagedIndex) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 /// Decides share requests as an app under a Microsoft Intune app protection policy experiences them:

@@ -135,15 +135,16 @@ struct IntuneDeviceIndex: Sendable {
     /// The context of every app the device's nodes and the fleet's apps name, made once at creation, by the
     /// app's bundle ID with ASCII letters lowercased (Intune's comparison); others are made when asked.
     private let contexts: [ExactKey: IntuneContext]
-    /// What every app's context shares: the device's facts and scheme handlers.
-    private let base: IntuneContext
-    /// The schemes the device hands to each app (its own schemes), in the devices file's order.
-    private let ownSchemes: [ExactKey: [String]]
 
-    /// Each targeted app's policy (its first), and each app's SDK version, by ``IntuneBundleID/key(_:)``.
+    /// Each targeted app's policy (its first), and each app's SDK version, by `IntuneBundleID/key(_:)`.
     private let policyOf: [ExactKey: Int]
     private let sdkOf: [ExactKey: IntuneSDKVersion]
     private let managedKeys: Set<ExactKey>
+    /// What every app's context on the device shares: the device's facts, the managed apps (with their
+    /// keys) and the scheme handlers, set once, not once per app.
+    private let base: IntuneContext
+    /// Each app's own URL schemes (those the device hands to it), by `IntuneBundleID/key(_:)`.
+    private let ownSchemes: [ExactKey: [String]]
 
     /// The index of `device`, every context made: O(policies' apps + apps + installed apps + scheme handlers).
     init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
@@ -165,6 +166,7 @@ struct IntuneDeviceIndex: Sendable {
         // As `IntuneFleet.context(for:on:managed:policy:sdk:)` makes it, with the handlers set once for all apps.
         var base = IntuneContext(policy: nil)
         base.managedApps = managed
+        base.managedIndex.keys = managedKeys
         base.mdmManagedApps = device.mdmManagedApps
         base.mdmEnrolled = device.mdmEnrolled
         base.intuneMAMUPN = device.intuneMAMUPN
@@ -317,12 +319,15 @@ public enum IntuneDevicesJSON {
             let device = try cursor.members(allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps"], what: "a device profile")
             guard let installedField = device["installed"] else { throw cursor.error("has no installed: list the apps installed on the device") }
             var installed: [BundleID] = []
+            // Each app's position by key: a lookup per app, not a walk of the apps read so far.
+            var seen: [ExactKey: Int] = [:]
             for element in try installedField.elements(what: "bundle IDs") {
                 let id = try bundleID(element)
                 // Intune compares bundle IDs ignoring ASCII case: two spellings of one app are one app installed twice.
-                if let other = installed.first(where: { IntuneBundleID.same($0, id) }) {
+                if let other = seen[IntuneBundleID.key(id)].map({ installed[$0] }) {
                     throw element.error("\(id) is listed twice (also as \(other); Intune compares bundle IDs ignoring case): list each app once")
                 }
+                seen[IntuneBundleID.key(id)] = installed.count
                 installed.append(id)
             }
             guard let enrolled = device["mdmEnrolled"] else { throw cursor.error("has no mdmEnrolled: say whether the device is MDM-enrolled (true or false)") }
@@ -330,7 +335,9 @@ public enum IntuneDevicesJSON {
             var handlers: [(scheme: String, app: BundleID)] = []
             if let field = device["schemeHandlers"] {
                 for handler in try PolicyJSON.schemeHandlers(field) {
-                    try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: false, installed: installed)
+                    if seen[IntuneBundleID.key(handler.app)] == nil {
+                        try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: false, installed: installed)
+                    }
                     do throws(InputError) {
                         handlers.append((try URLScheme.normalize(handler.scheme), handler.app))
                     } catch {
@@ -383,63 +390,6 @@ public enum IntuneDevicesJSON {
 }
 
 extension IntuneFleet {
-    /// The device's end-to-end outcomes at a glance, as ``FleetDevice/matrix()`` gives them for a fleet:
-    /// senders are the installed apps a policy targets, receivers every installed app and "any
-    /// other app"; `open-url` is tried on each receiver's first custom scheme (in byte order).
-    /// - Complexity: O(apps² × channels) end-to-end decisions.
-    /// - Throws: ``FleetError`` for an unknown device.
-    public func matrix(device name: String) throws(FleetError) -> FleetMatrix {
-        let index = try index(device: name)
-        let device = index.device
-        let senders = index.managed
-        let receivers = device.installed.map(FleetNode.app) + [.anyOtherApp]
-        let channels = FleetChannel.matrixChannels
-        var cells: [Outcome?] = []
-        for channel in channels {
-            for sender in senders {
-                for receiver in receivers {
-                    var request: FleetRequest?
-                    switch receiver {
-                    case .app(let id) where IntuneBundleID.same(id, sender):
-                        request = nil
-                    case .app(let id) where channel == .openURL:
-                        let schemes = device.schemeHandlers.filter { $0.app == id && !ExactText.isOne($0.scheme, of: ["http", "https", "mailto"]) }
-                            .map(\.scheme).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                        if let scheme = schemes.first, let url = try? ShareURL("\(scheme)://report.pdf") {
-                            request = try? FleetRequest(from: sender, channel: .openURL, url: url)
-                        }
-                    case .app(let id):
-                        request = try? FleetRequest(from: sender, channel: channel, target: id, document: channel == .paste ? nil : "report.pdf")
-                    case .anyOtherApp:
-                        request = channel == .openURL ? nil
-                            : try? FleetRequest(from: sender, channel: channel, target: CrossVendorDiff.anyOtherApp, document: channel == .paste ? nil : "report.pdf")
-                    }
-                    guard let request else {
-                        cells.append(nil)
-                        continue
-                    }
-                    cells.append(index.decide(request).outcome)
-                }
-            }
-        }
-        var keyboards: [Outcome?] = []
-        var oneSided: [FleetOneSided] = []
-        for sender in senders {
-            for keyboard in [FleetMatrix.thirdPartyKeyboard, .systemKeyboard] {
-                keyboards.append(index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: keyboard)).outcome)
-            }
-            let evaluator = IntuneEvaluator(context: index.context(for: sender))
-            func outcomes(_ channel: IntuneLocationChannel) -> [(location: IntuneDataLocation, outcome: Outcome)] {
-                channel.locations.map { ($0, evaluator.decide(try! IntuneLocationRequest(channel: channel, location: $0)).outcome) }
-            }
-            oneSided.append(FleetOneSided(copy: evaluator.decide(try! ShareRequest(channel: .copy)), print: evaluator.decide(try! ShareRequest(channel: .print)),
-                                          saveAs: outcomes(.saveAs), openInto: outcomes(.openIntoOrgDocument)))
-        }
-        return FleetMatrix(device: name, channels: channels, senders: senders, receivers: receivers, cells: cells, keyboards: keyboards, oneSided: oneSided)
-    }
-}
-
-extension IntuneFleet {
     /// The nodes content can reach on a device: its installed apps, native Mail, and "any other app".
     public func nodes(on device: IntuneDeviceProfile) -> [FleetNode] {
         var nodes = device.installed.map(FleetNode.app)
@@ -474,20 +424,33 @@ final class IntuneGraph: FleetEdges {
     let index: IntuneDeviceIndex
     let nodes: [FleetNode]
     let ids: [BundleID]
+    /// Each node's position by `IntuneBundleID/key(_:)` (the first, when two compare the same).
+    let positions: [ExactKey: Int]
+    /// Per node, the schemes (not web) the device hands to it, in the devices file's order.
+    let schemes: [[String]]
 
     init(_ index: IntuneDeviceIndex) {
         self.index = index
         nodes = index.fleet.nodes(on: index.device)
-        ids = nodes.map { node in
+        let ids = nodes.map { node in
             if case .app(let id) = node { return id }
             return CrossVendorDiff.anyOtherApp
         }
+        self.ids = ids
+        var positions: [ExactKey: Int] = [:]
+        for (position, id) in ids.enumerated() where positions[IntuneBundleID.key(id)] == nil { positions[IntuneBundleID.key(id)] = position }
+        self.positions = positions
+        var schemes = [[String]](repeating: [], count: ids.count)
+        for (scheme, handler) in index.device.schemeHandlers where !ExactText.isOne(scheme, of: ["http", "https"]) {
+            // Only an app node receives a scheme: "any other app" is the last node and handles none.
+            if let y = positions[IntuneBundleID.key(handler)], case .app = nodes[y] { schemes[y].append(scheme) }
+        }
+        self.schemes = schemes
     }
 
-    /// The node of `app` (bundle IDs compared as Intune compares them), if any.
-    func position(of app: BundleID) -> Int? {
-        ids.firstIndex { $0 == app } ?? ids.firstIndex { IntuneBundleID.same($0, app) }
-    }
+    /// The node of `app` (bundle IDs compared as Intune compares them), if any: the devices file installs
+    /// no app twice (ignoring case), so at most one node compares the same.
+    func position(of app: BundleID) -> Int? { positions[IntuneBundleID.key(app)] }
 
     /// X's candidate requests to Y, in the order tried: the targeted channels, `open-url` on each
     /// scheme Y handles, `mail-compose` when Y is native Mail.
@@ -499,7 +462,7 @@ final class IntuneGraph: FleetEdges {
             }
         }
         if case .app(let receiving) = nodes[y] {
-            for (scheme, handler) in index.device.schemeHandlers where IntuneBundleID.same(handler, receiving) && !ExactText.isOne(scheme, of: ["http", "https"]) {
+            for scheme in schemes[y] {
                 if let url = try? ShareURL(scheme == "mailto" ? "mailto:someone@example.com" : "\(scheme)://report.pdf"),
                    let request = try? FleetRequest(from: ids[x], channel: .openURL, url: url) { requests.append(request) }
             }

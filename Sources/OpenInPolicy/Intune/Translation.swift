@@ -241,20 +241,25 @@ public enum PolicyTranslation {
         var apps: [FleetApp] = []
         var targeted: [BundleID] = []
         var configurations: [AppConfiguration] = []
-        /// The installed spelling of a targeted ID (exports lowercase them; AppConnect compares exactly).
-        func spelled(_ id: BundleID) -> BundleID {
-            for device in intune.devices { if let found = device.installed.first(where: { IntuneBundleID.same($0, id) }) { return found } }
-            return id
+        // The installed spelling of each ID, by key: the first device that installs it, its spelling there
+        // (exports lowercase IDs; AppConnect compares exactly). One table, not a walk of every device per ID.
+        var spelling: [ExactKey: BundleID] = [:]
+        for device in intune.devices {
+            for id in device.installed where spelling[IntuneBundleID.key(id)] == nil { spelling[IntuneBundleID.key(id)] = id }
         }
+        func spelled(_ id: BundleID) -> BundleID { spelling[IntuneBundleID.key(id)] ?? id }
+        let everyTargeted = intune.policies.flatMap { $0.apps.map(spelled) }
+        // IDs are ASCII: String equality is byte equality, as AppConnect compares them.
+        var targetedIDs: Set<String> = []
         for policy in intune.policies {
             let name = "policy \(JSONWriter.quoted(policy.displayName))"
             let spelledApps = policy.apps.map(spelled)
-            let controls = appConnectControls(policy, intune: intune, targeted: intune.policies.flatMap { $0.apps.map(spelled) }, name: name, notes: &notes)
+            let controls = appConnectControls(policy, intune: intune, targeted: everyTargeted, name: name, notes: &notes)
             for (original, app) in zip(policy.apps, spelledApps) {
                 if original.rawValue != app.rawValue {
                     notes.append(TranslationNote(policy: name, setting: "apps: \(original)", chosen: "\(app), as the devices file installs it (AppConnect compares bundle IDs exactly)", changes: "none"))
                 }
-                guard !targeted.contains(app) else { continue }
+                guard targetedIDs.insert(app.rawValue).inserted else { continue }
                 targeted.append(app)
                 containers.append(ContainerPolicy(name: "\(policy.displayName): \(app)", app: app, labels: [label], controls: controls))
                 // Block: the key set to false. Allow: the key left out, so AppConnect allows custom keyboards unless
@@ -266,12 +271,16 @@ public enum PolicyTranslation {
             }
         }
         var devices: [DeviceProfile] = []
+        var listedIDs = Set(apps.map(\.bundleID.rawValue))
         for device in intune.devices {
             var facts = DeviceFacts()
             for (scheme, app) in device.schemeHandlers { try? facts.setHandler(app, for: scheme) }
             facts.secureServicesAvailable = true
             devices.append(DeviceProfile(name: device.name, labels: [label], installed: device.installed, facts: facts))
-            for id in device.installed where !apps.contains(where: { $0.bundleID == id }) { apps.append(FleetApp(bundleID: id, appConnect: false)) }
+            for id in device.installed where !listedIDs.contains(id.rawValue) {
+                listedIDs.insert(id.rawValue)
+                apps.append(FleetApp(bundleID: id, appConnect: false))
+            }
             if device.mdmEnrolled || device.intuneMAMUPN {
                 notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(device.name))", setting: "mdmEnrolled / intuneMAMUPN",
                                              chosen: "nothing: AppConnect decisions do not depend on them", changes: "OS sharing and incoming Org data, where a policy uses them"))

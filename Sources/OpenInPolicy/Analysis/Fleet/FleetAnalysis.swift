@@ -248,7 +248,15 @@ public struct AnalyzedDevice: Sendable {
     public func matrix() throws(FleetError) -> FleetMatrix {
         switch vendorDevice {
         case .appConnect(let device): try device.matrix()
-        case .intune(let index): try index.fleet.matrix(device: index.device.name)
+        case .intune(let index): try index.matrixRows().matrix()
+        }
+    }
+
+    /// ``matrix()`` made one sender's row at a time, as it is printed: memory for one row, not every cell.
+    package func matrixRows() -> FleetMatrixRows {
+        switch vendorDevice {
+        case .appConnect(let device): device.matrixRows()
+        case .intune(let index): index.matrixRows()
         }
     }
 

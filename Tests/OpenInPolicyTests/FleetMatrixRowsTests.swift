@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import OpenInPolicy
+
+/// `fleet matrix` made one row at a time (``FleetMatrixRows``): the rows are the whole matrix, a row made
+/// for one grid holds that grid alone, and native Mail has a column of its own on both vendors.
+@Suite struct FleetMatrixRowsTests {
+    static let root = FleetTests.root
+
+    static func intune() throws -> FleetAnalysis {
+        let policies = root.appendingPathComponent("Examples/intune/acme-app-protection.json").path
+        let devices = root.appendingPathComponent("Examples/intune/devices.json").path
+        var fleet = IntuneFleet(policies: try IntuneGraphJSON.read(Array(try Data(contentsOf: URL(fileURLWithPath: policies))), file: policies), file: policies)
+        (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(Array(try Data(contentsOf: URL(fileURLWithPath: devices))), file: devices)
+        return FleetAnalysis(fleet, devicesFile: devices)
+    }
+
+    static func analyses() throws -> [FleetAnalysis] { [FleetAnalysis(try FleetTests.example()), try intune()] }
+
+    /// Each row, made for one grid at a time, gives the cells of the whole matrix, and holds that grid's
+    /// cells alone (a row of the receivers, not a row of every grid: what printing keeps in memory).
+    @Test func rowsMadeGridByGridAreTheWholeMatrix() throws {
+        for analysis in try Self.analyses() {
+            for device in try analysis.devices() {
+                let matrix = try device.matrix()
+                let rows = device.matrixRows()
+                #expect(rows.receivers == matrix.receivers && rows.senders == matrix.senders)
+                for (c, channel) in rows.channels.enumerated() {
+                    for s in rows.senders.indices {
+                        let row = try rows.row(sender: s, only: channel)
+                        if let row { #expect(row.cells.count == rows.receivers.count, "\(channel): one grid, not \(row.cells.count / rows.receivers.count)") }
+                        for r in rows.receivers.indices {
+                            #expect(row?.outcome(grid: c, receiver: r) == matrix.outcome(channel, sender: s, receiver: r))
+                        }
+                    }
+                }
+                for s in rows.senders.indices {
+                    let row = try rows.row(sender: s, only: .keyboard)
+                    #expect(row.map(\.cells.isEmpty) ?? true, "a keyboard row makes no grid")
+                    #expect(row?.keyboard.thirdParty == matrix.keyboard(sender: s, system: false))
+                    #expect(row?.keyboard.system == matrix.keyboard(sender: s, system: true))
+                    #expect(row?.oneSided.copy?.outcome == matrix.oneSided[s].copy?.outcome)
+                    #expect(row?.oneSided.print?.outcome == matrix.oneSided[s].print?.outcome)
+                    #expect(row?.oneSided.saveAs.map(\.outcome) ?? [] == matrix.oneSided[s].saveAs.map(\.outcome))
+                }
+            }
+        }
+    }
+
+    /// Native Mail is a receiver of every matrix (it is on every device and always outside, and `paths`
+    /// reports it as a destination); where a targeted channel delivers to it (or `mailto:` opens it),
+    /// `paths` reaches it in one hop from the same sender.
+    @Test func nativeMailIsAColumnThatAgreesWithPaths() throws {
+        var delivering = 0
+        for analysis in try Self.analyses() {
+            for device in try analysis.devices() {
+                let matrix = try device.matrix()
+                let mail = try #require(matrix.receivers.firstIndex(of: .app(.mobileMail)), "\(analysis.vendor) \(device.name): no native Mail column")
+                #expect(device.isOutside(matrix.receivers[mail]))
+                for (s, sender) in matrix.senders.enumerated() where device.isInstalled(sender) {
+                    let oneHop = try device.paths(from: sender, maxHops: 1).contains { $0.to == .app(.mobileMail) }
+                    for channel in matrix.channels where channel != .openURL {
+                        #expect(matrix.outcome(channel, sender: s, receiver: mail) != nil, "\(channel) \(sender) → native Mail has a request")
+                    }
+                    let delivers = matrix.channels.contains { channel in
+                        [Outcome.allow, .redirect].contains(matrix.outcome(channel, sender: s, receiver: mail)) && channel != .openURL
+                    }
+                    if delivers {
+                        delivering += 1
+                        #expect(oneHop, "\(analysis.vendor) \(device.name): \(sender) delivers to native Mail in the matrix, paths does not reach it")
+                    }
+                }
+            }
+        }
+        #expect(delivering > 0)
+    }
+
+    /// On random fleets, the native Mail column's cells are the end-to-end decisions of the requests to
+    /// native Mail (none on `open-url`: `mailto:` goes to the mail app).
+    @Test func nativeMailCellsAreEndToEndDecisionsOnRandomFleets() throws {
+        var random = SplitMix64(seed: 0x6D61_696C)
+        var cells = 0
+        for _ in 0..<80 {
+            let spec = FleetReferenceModelTests.randomSpec(&random)
+            let device = try FleetJSON.read(Array(FleetReferenceModelTests.json(spec).utf8), file: "random.json").device(named: "d")
+            let matrix = try device.matrix()
+            let mail = try #require(matrix.receivers.firstIndex { if case .app(let id) = $0 { id.isNativeMail } else { false } })
+            for channel in matrix.channels {
+                for (s, sender) in matrix.senders.enumerated() {
+                    let cell = matrix.outcome(channel, sender: s, receiver: mail)
+                    guard device.isInstalled(sender), channel != .openURL, let request = device.matrixRequest(channel, from: sender, to: matrix.receivers[mail]) else {
+                        #expect(cell == nil)
+                        continue
+                    }
+                    #expect(cell == (try device.decide(request)).outcome, "\(channel) \(sender) → native Mail")
+                    cells += 1
+                }
+            }
+        }
+        #expect(cells > 500)
+    }
+}
+
+/// An Intune device's contexts share what the device gives every app: one managed-app set, looked up
+/// (not a walk of every managed app per decision), and the same context the fleet makes one at a time.
+@Suite struct IntuneDeviceIndexTests {
+    @Test func contextsShareOneManagedSetAndEqualTheFleetsContexts() throws {
+        let analysis = try FleetMatrixRowsTests.intune()
+        let fleet = try #require(analysis.intune)
+        for profile in fleet.devices {
+            let index = try fleet.index(device: profile.name)
+            for app in profile.installed + [.mobileMail, try BundleID("com.example.unlisted")] {
+                let context = index.context(for: app)
+                let keys = try #require(context.managedIndex.keys, "\(app): a context of the index looks managed apps up in a set")
+                #expect(keys == Set(index.managed.map(IntuneBundleID.key)))
+                #expect(context == fleet.context(for: app, on: profile), "\(app) on \(profile.name)")
+                for other in profile.installed { #expect(context.isManaged(other) == IntuneBundleID.contains(fleet.managedApps(on: profile), other)) }
+            }
+        }
+        // A context whose managed apps are set again walks the new list: the set is never stale.
+        var context = try FleetMatrixRowsTests.intune().devices().first.map { _ in try fleet.index(device: fleet.devices[0].name).context(for: fleet.devices[0].installed[0]) }!
+        context.managedApps = []
+        #expect(context.managedIndex.keys == nil)
+        #expect(!context.isManaged(fleet.devices[0].installed[0]))
+    }
+}
