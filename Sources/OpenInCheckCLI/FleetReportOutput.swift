@@ -58,7 +58,10 @@ enum FleetReportOutput {
         for device in analyzed {
             var entry = Device(name: device.name, zone: device.zoneDescription, inside: device.zone.count)
             do throws(FleetError) {
-                for reach in try device.reachAll() where !device.isOutside(.app(reach.from)) {
+                // One search at a time (a fleet's every search held at once is O(apps²) memory); the settings and
+                // reproduce commands only for the paths the page lists, the rest kept as the graph draws them.
+                try device.forEachReach { (reach) throws(FleetError) in
+                    guard !device.isOutside(.app(reach.from)) else { return }
                     let all = try device.paths(reach)
                     let shown = all.filter { device.isOutside($0.to) }
                     var chains = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
@@ -72,11 +75,12 @@ enum FleetReportOutput {
                     }
                     for path in shown {
                         entry.outside.insert(path.to.description)
+                        let listed = entry.paths.count < maxPathsListed
                         let hops = path.hops.map { hop in
                             Hop(from: hop.from.description, to: hop.to.description, channel: hop.channel.rawValue, url: hop.request.url?.rawValue,
                                 rules: hop.rules.map(\.rawValue),
-                                settings: hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
-                                reproduce: device.reproduceCommand(hop))
+                                settings: !listed ? [] : hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
+                                reproduce: listed ? device.reproduceCommand(hop) : "")
                         }
                         var shownPath = Path(from: reach.from.rawValue, to: path.to.description, hops: hops)
                         if baseline != nil {
