@@ -95,24 +95,7 @@ package struct AppConnectFixSubject: FixSubject {
         for app in device.fleet.apps where device.isInstalled(app.bundleID) && !device.isOutside(.app(app.bundleID)) {
             if let from = scope.from, !ExactText.same(from, app.bundleID.rawValue) { continue }
             guard let start = graph.index[app.bundleID] else { continue }
-            var seen = NodeSet(count: graph.ids.count)
-            seen.insert(start)
-            var frontier = [start]
-            while !frontier.isEmpty {
-                var next: [Int] = []
-                for x in frontier {
-                    for w in rows[x].words.indices {
-                        var fresh = rows[x].words[w] & ~seen.words[w]
-                        guard fresh != 0 else { continue }
-                        seen.words[w] |= fresh
-                        while fresh != 0 {
-                            next.append(w << 6 | fresh.trailingZeroBitCount)
-                            fresh &= fresh - 1
-                        }
-                    }
-                }
-                frontier = next
-            }
+            var seen = reachable(from: start, rows: rows)
             seen.remove(start)
             for w in seen.words.indices {
                 var hits = seen.words[w] & targets.words[w]
@@ -353,6 +336,25 @@ package struct AppConnectFixSubject: FixSubject {
         return sameReceiving == old.policy
     }
 
+    /// The nodes `rows` reach from `start`, `start` included: a search over the rows' words, each node visited once.
+    static func reachable(from start: Int, rows: [NodeSet]) -> NodeSet {
+        var seen = NodeSet(count: rows.count)
+        seen.insert(start)
+        var frontier = [start]
+        while let x = frontier.popLast() {
+            for w in rows[x].words.indices {
+                var fresh = rows[x].words[w] & ~seen.words[w]
+                guard fresh != 0 else { continue }
+                seen.words[w] |= fresh
+                while fresh != 0 {
+                    frontier.append(w << 6 | fresh.trailingZeroBitCount)
+                    fresh &= fresh - 1
+                }
+            }
+        }
+        return seen
+    }
+
     /// Whether every node reaches, through `new`'s rows, what it reached through `old`'s, when `new` only
     /// drops edges: each dropped edge's receiver is still reached from its sender. `nil` when it is not so,
     /// when `new` adds an edge, or when too many senders lost one to check cheaply.
@@ -368,20 +370,7 @@ package struct AppConnectFixSubject: FixSubject {
         }
         guard senders.count <= 16 else { return nil }
         for x in senders {
-            var seen = NodeSet(count: old.count)
-            seen.insert(x)
-            var frontier = [x]
-            while let z = frontier.popLast() {
-                for w in new[z].words.indices {
-                    var fresh = new[z].words[w] & ~seen.words[w]
-                    guard fresh != 0 else { continue }
-                    seen.words[w] |= fresh
-                    while fresh != 0 {
-                        frontier.append(w << 6 | fresh.trailingZeroBitCount)
-                        fresh &= fresh - 1
-                    }
-                }
-            }
+            let seen = reachable(from: x, rows: new)
             for w in old[x].words.indices where old[x].words[w] & ~seen.words[w] != 0 { return nil }
         }
         return true
@@ -533,20 +522,8 @@ package struct AppConnectFixSubject: FixSubject {
         for state in states {
             let graph = state.graph
             for (index, id) in graph.ids.enumerated() where sources.contains("\(state.device.name)\u{0}\(id.rawValue)") {
-                result.insert(id)
-                var seen = NodeSet(count: graph.ids.count)
-                seen.insert(index)
-                var frontier = [index]
-                while let x = frontier.popLast() {
-                    // swift-format-ignore: ReplaceForEachWithForLoop
-                    try? state.rows[x].forEach { (y) throws(FleetError) in
-                        if !seen.contains(y) {
-                            seen.insert(y)
-                            frontier.append(y)
-                            result.insert(graph.ids[y])
-                        }
-                    }
-                }
+                // swift-format-ignore: ReplaceForEachWithForLoop
+                try? Self.reachable(from: index, rows: state.rows).forEach { (y) throws(FleetError) in result.insert(graph.ids[y]) }
             }
         }
         return result
