@@ -214,11 +214,16 @@ enum FleetOutput {
         var writer = writer
         for device in devices {
             do throws(FleetError) {
+                // Text and JSON are written from each search's tree, each hop once; the report formats from its paths.
+                let fromTree = writer.format == .text || writer.format == .json
                 if let app = writer.app {
-                    writer.emit(device, app: app, try device.paths(from: app, maxHops: maxHops))
+                    let reach = try device.reach(from: app, maxHops: maxHops)
+                    if fromTree { writer.emit(device, app: app, tree: try device.tree(reach)) } else { writer.emit(device, app: app, try device.paths(reach)) }
                 } else {
                     // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
-                    try device.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in writer.emit(device, app: reach.from, try device.paths(reach)) }
+                    try device.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in
+                        if fromTree { writer.emit(device, app: reach.from, tree: try device.tree(reach)) } else { writer.emit(device, app: reach.from, try device.paths(reach)) }
+                    }
                 }
             } catch {
                 throw fail(error)

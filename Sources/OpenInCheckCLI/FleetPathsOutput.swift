@@ -161,6 +161,181 @@ struct PathsWriter {
         out(text)
     }
 
+    /// Per device and search, the bytes written once (names, settings, hops): text and JSON.
+    private var fast = PathsBytes()
+    /// The deliverers of one path, reused.
+    private var deliverers: [Int32] = []
+
+    /// Writes one device's paths from one app (text or JSON), from the search's tree: what ``emit(_:app:_:)``
+    /// writes for the same search's paths, each hop written once per search and each chain copied from them.
+    mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree) {
+        precondition(format == .text || format == .json, "the report formats are written from paths")
+        defer { written += 1 }
+        let target = target, targetIsOther = targetIsOther, names = names
+        let isOutside = device.isOutside
+        func inSet(_ node: FleetNode) -> Bool {
+            guard let target else { return isOutside(node) }
+            if targetIsOther { return node == .anyOtherApp }
+            guard case .app(let id) = node else { return false }
+            return target.isNativeMail ? id.isNativeMail : names.same(id, target)
+        }
+        let nodes = tree.nodes
+        fast.prepare(device, nodes: nodes, inSet: inSet)
+        fast.startSearch()
+        let installed = device.isInstalled(app)
+        let order = tree.order
+        var shown: [Int] = []
+        shown.reserveCapacity(order.count)
+        var outsideCount = 0, gated = 0
+        for node in order {
+            let y = Int(node)
+            if fast.outside[y] { outsideCount += 1 }
+            if fast.inSet[y] { gated += 1 }
+            if to == nil || fast.inSet[y] { shown.append(y) }
+        }
+        let fromOutside = isOutside(.app(app))
+        let managed = !fromOutside
+        var states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = []
+        if baseline != nil {
+            if installed { baseline!.examine(device: device.name, from: app) }
+            states = shown.map { y in managed && fast.outside[y] && fast.inSet[y] ? baseline!.judge(device: device.name, from: app, to: nodes[y]) : nil }
+            if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
+        } else if gated > 0 {
+            reached = true
+        }
+        var bytes: [UInt8] = []
+        if format == .json {
+            record(device, app: app, installed: installed, fromOutside: fromOutside, tree: tree, shown: shown,
+                   summary: (order.count, outsideCount, gated), states: states, to: &bytes)
+            out(bytes)
+            return
+        }
+        var text = written == 0 ? "" : "\n"
+        if zoned.map({ !ExactText.same($0, device.name) }) ?? true {
+            zoned = device.name
+            text += "zone of trust: \(DecisionText.escaped(device.zoneDescription))\n"
+        }
+        let outsideSet = device.analysis.vendor == .intune ? "outside the policy-managed apps" : "outside"
+        guard installed else {
+            out(text + "device \(DecisionText.escaped(device.name)): \(app) is not installed: no documents, no paths (\(names.whereInstalled(app)))\n")
+            return
+        }
+        text += "device \(DecisionText.escaped(device.name)): \(app) reaches \(order.count) app\(order.count == 1 ? "" : "s"), \(outsideCount) \(outsideSet)"
+        text += "; \(gated == 0 ? "no path" : "\(gated) path\(gated == 1 ? "" : "s")") to \(targetName(device: device.name))\n"
+        bytes += text.utf8
+        for (index, y) in shown.enumerated() {
+            bytes += PathsBytes.twoSpaces
+            bytes += fast.names[y]
+            bytes += PathsBytes.twoSpaces
+            let count = tree.hopCount(y)
+            bytes += String(count).utf8
+            bytes += (count == 1 ? PathsWriter.hopWord : PathsWriter.hopsWord)
+            if fast.outside[y] { bytes += PathsWriter.outsideMark }
+            if !states.isEmpty, let judged = states[index] {
+                bytes += PathsBytes.twoSpaces
+                bytes += BaselineRun.mark(judged.state, judged.entry).utf8
+            }
+            bytes += PathsWriter.deliveredByStart
+            let deliveredCount = tree.deliveredBy(y, into: &deliverers)
+            for (d, x) in deliverers.enumerated() {
+                if d > 0 { bytes += PathsBytes.commaSpace }
+                bytes += fast.names[Int(x)]
+            }
+            if deliveredCount > deliverers.count { bytes += " and \(deliveredCount - deliverers.count) more".utf8 }
+            bytes.append(UInt8(ascii: "\n"))
+            fast.appendChain(y, tree: tree, to: &bytes) { fast, hop, node, part in
+                fast.appendText(hop, into: node, from: tree.predecessor(node), to: &part)
+            }
+            if bytes.count >= 1 << 16 {
+                out(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        out(bytes)
+    }
+
+    static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
+    static let deliveredByStart = Array("\n    delivered by ".utf8)
+
+    /// ``record(_:app:installed:_:summary:states:first:fromOutside:chains:)`` from a search's tree, each hop's JSON written once per search.
+    private mutating func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, fromOutside: Bool, tree: FleetTree, shown: [Int],
+                                 summary: (reachable: Int, outside: Int, paths: Int), states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?], to bytes: inout [UInt8]) {
+        bytes += (written == 0 ? "[" : ",").utf8
+        func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
+        func key(_ name: String, _ level: Int, first: Bool = false) { Self.appendKey(name, level, first: first, to: &bytes) }
+        line(1)
+        bytes.append(UInt8(ascii: "{"))
+        key("device", 2, first: true)
+        JSONWriter.appendQuoted(device.name, to: &bytes)
+        key("from", 2)
+        JSONWriter.appendQuoted(app.rawValue, to: &bytes)
+        key("installed", 2)
+        bytes.append(contentsOf: (installed ? "true" : "false").utf8)
+        key("fromOutside", 2)
+        bytes.append(contentsOf: (fromOutside ? "true" : "false").utf8)
+        key("zone", 2)
+        JSONWriter.appendQuoted(device.zoneDescription, to: &bytes)
+        key("summary", 2)
+        bytes.append(contentsOf: "{\"reachable\": \(summary.reachable), \"outside\": \(summary.outside), \"paths\": \(summary.paths)}".utf8)
+        key("paths", 2)
+        if shown.isEmpty {
+            bytes.append(contentsOf: "[]".utf8)
+        } else {
+            bytes.append(UInt8(ascii: "["))
+            for (p, y) in shown.enumerated() {
+                if p > 0 { bytes.append(UInt8(ascii: ",")) }
+                line(3)
+                bytes.append(UInt8(ascii: "{"))
+                key("to", 4, first: true)
+                bytes += fast.quoted[y]
+                key("outside", 4)
+                bytes.append(contentsOf: (fast.outside[y] ? "true" : "false").utf8)
+                if !states.isEmpty, let judged = states[p] {
+                    key("state", 4)
+                    JSONWriter.appendQuoted(judged.state.rawValue, to: &bytes)
+                    if let entry = judged.entry {
+                        key("accepted", 4)
+                        JSONWriter.append(.object(JSONObject(members: [.init("reason", .string(entry.reason)), .init("expires", .string(entry.expires.description)),
+                                                                       .init("line", .number(JSONNumber(entry.line ?? 0)))])), to: &bytes, pretty: true, level: 4)
+                    }
+                }
+                key("hops", 4)
+                bytes.append(UInt8(ascii: "["))
+                fast.appendChain(y, tree: tree, separator: UInt8(ascii: ","), to: &bytes) { _, hop, _, part in
+                    Self.appendJSON(hop, device: device, level: 5, to: &part)
+                }
+                line(4)
+                bytes.append(UInt8(ascii: "]"))
+                key("deliveredBy", 4)
+                bytes.append(UInt8(ascii: "["))
+                let deliveredCount = tree.deliveredBy(y, into: &deliverers)
+                for (d, x) in deliverers.enumerated() {
+                    if d > 0 { bytes.append(contentsOf: ", ".utf8) }
+                    bytes += fast.quoted[Int(x)]
+                }
+                bytes.append(UInt8(ascii: "]"))
+                if deliveredCount > deliverers.count {
+                    key("deliveredByMore", 4)
+                    bytes.append(contentsOf: String(deliveredCount - deliverers.count).utf8)
+                }
+                line(3)
+                bytes.append(UInt8(ascii: "}"))
+                if bytes.count >= 1 << 16 {
+                    out(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            line(2)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        line(1)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func out(_ bytes: [UInt8]) {
+        if app == nil { bytes.withUnsafeBufferPointer { console.stdout.write(bytes: $0) } } else { pending += String(decoding: bytes, as: UTF8.self) }
+    }
+
     /// Closes the output; the exit status: 2 when a path reaches the `--to` set (or, without `--to`, outside).
     mutating func finish() -> ExitStatus {
         if format == .sarif {
@@ -204,32 +379,36 @@ struct PathsWriter {
         text += hop.decision.sender.rule.rawValue
         if let receiver = hop.decision.receiver { text += ", " + receiver.rule.rawValue }
         text += "]\n"
-        for setting in hop.settings {
-            text += "      "
-            text += setting.side.rawValue
-            text += " "
-            text += DecisionText.escaped(setting.app.rawValue)
-            text += ": "
-            text += DecisionText.escaped(setting.key)
-            text += " = "
-            text += DecisionText.escaped(setting.value)
-            text += "  ("
-            text += DecisionText.escaped(setting.policy)
+        for setting in hop.settings { appendSetting(setting, to: &text) }
+    }
+
+    /// One setting's line under a hop in the text block.
+    static func appendSetting(_ setting: FleetSetting, to text: inout String) {
+        text += "      "
+        text += setting.side.rawValue
+        text += " "
+        text += DecisionText.escaped(setting.app.rawValue)
+        text += ": "
+        text += DecisionText.escaped(setting.key)
+        text += " = "
+        text += DecisionText.escaped(setting.value)
+        text += "  ("
+        text += DecisionText.escaped(setting.policy)
+        text += ", "
+        text += DecisionText.escaped(setting.via)
+        let place = setting.place
+        if !place.isEmpty {
             text += ", "
-            text += DecisionText.escaped(setting.via)
-            let place = setting.place
-            if !place.isEmpty {
-                text += ", "
-                text += DecisionText.escaped(place)
-            }
-            text += ")\n"
+            text += DecisionText.escaped(place)
         }
+        text += ")\n"
     }
 
     /// One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
     /// written directly: a run over every app writes millions of hops.
     static func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, _ shown: [FleetPath], summary: FleetPathSummary,
-                       states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool, chains: inout ChainMemo<[UInt8]>) -> String {
+                       states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool, fromOutside: Bool? = nil,
+                       chains: inout ChainMemo<[UInt8]>) -> String {
         var bytes: [UInt8] = Array((first ? "[" : ",").utf8)
         func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
         func key(_ name: String, _ level: Int, first: Bool = false) { appendKey(name, level, first: first, to: &bytes) }
@@ -241,6 +420,10 @@ struct PathsWriter {
         JSONWriter.appendQuoted(app.rawValue, to: &bytes)
         key("installed", 2)
         bytes.append(contentsOf: (installed ? "true" : "false").utf8)
+        if let fromOutside {
+            key("fromOutside", 2)
+            bytes.append(contentsOf: (fromOutside ? "true" : "false").utf8)
+        }
         key("zone", 2)
         JSONWriter.appendQuoted(device.zoneDescription, to: &bytes)
         key("summary", 2)
