@@ -22,28 +22,36 @@ extension FleetEdges {
 /// or a list when it holds few nodes, so the columns of a sparse graph take O(N + edges).
 final class FleetColumns: Sendable {
     let columns: [GraphRow]
-    /// Per node, when only these are kept (``init(firstOf:count:limit:)``): its first deliverers in node order.
-    let firsts: [[Int32]]
+    /// Per node, when only these are kept (``init(firstOf:count:limit:)``): its first deliverers in node order,
+    /// ``limit`` places per node (the first ``counts`` of them, at most ``limit``, are filled).
+    let firsts: [Int32]
     /// Per node, when ``firsts`` is kept: how many nodes deliver to it.
     let counts: [Int32]
+    /// The places per node in ``firsts``.
+    let limit: Int
 
     /// Per node, the first `limit` nodes with an edge into it (in node order) and their number, from
     /// `rows` (node `x`'s out-edges) in one pass over them: O(N + edges) time, O(N × limit) memory.
     init(firstOf rows: [(x: Int, row: NodeSet)], count: Int, limit: Int) {
-        var firsts = [[Int32]](repeating: [], count: count)
+        var firsts = [Int32](repeating: 0, count: count * limit)
         var counts = [Int32](repeating: 0, count: count)
-        for (x, row) in rows.sorted(by: { $0.x < $1.x }) {
-            for (w, word) in row.words.enumerated() {
-                var bits = word
-                while bits != 0 {
-                    let y = w << 6 | bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    counts[y] += 1
-                    if firsts[y].count < limit { firsts[y].append(Int32(x)) }
+        firsts.withUnsafeMutableBufferPointer { firsts in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for (x, row) in rows.sorted(by: { $0.x < $1.x }) {
+                    for (w, word) in row.words.enumerated() {
+                        var bits = word
+                        while bits != 0 {
+                            let y = w << 6 | bits.trailingZeroBitCount
+                            bits &= bits - 1
+                            let known = Int(counts[y])
+                            if known < limit { firsts[y * limit + known] = Int32(x) }
+                            counts[y] = Int32(known + 1)
+                        }
+                    }
                 }
             }
         }
-        (columns, self.firsts, self.counts) = ([], firsts, counts)
+        (columns, self.firsts, self.counts, self.limit) = ([], firsts, counts, limit)
     }
 
     /// The columns of `rows` (node `x`'s out-edges), restricted to the rows given.
@@ -69,7 +77,7 @@ final class FleetColumns: Sendable {
             columns.append(GraphRow(list: lists[y], count: count))
             lists[y] = []
         }
-        (self.columns, firsts, counts) = (columns, [], [])
+        (self.columns, firsts, counts, limit) = (columns, [], [], 0)
     }
 }
 
@@ -273,8 +281,9 @@ package struct FleetTree {
         var count = 0
         if let columns = reach.columns, !columns.counts.isEmpty {
             // Rows among the nodes reached (and the start) only: every deliverer counted is in the origin.
-            deliverers += columns.firsts[current]
             count = Int(columns.counts[current])
+            let start = current * columns.limit
+            deliverers += columns.firsts[start..<start + min(count, columns.limit)]
         } else if let columns = reach.columns, let origin = reach.origin {
             switch columns.columns[current] {
             case .bits(let column):
