@@ -254,6 +254,116 @@ struct PathsWriter {
         out(bytes)
     }
 
+    /// The report formats, written as the searches end (Markdown and DOT hold per device only what their diagrams need).
+    private var stream: PathsReportStream?
+    /// The baseline as it was before Markdown's first pass: its second pass judges the paths again with it,
+    /// for the table's states, while ``baseline`` keeps the counts and resolved entries of the first.
+    private var judging: BaselineRun?
+
+    /// The report format's stream, made on first use.
+    private mutating func reportStream() -> PathsReportStream {
+        stream ?? PathsReportStream(format: format.report!, subject: .paths(from: from, to: to))
+    }
+
+    /// The paths a report shows of one search: managed sources' paths into the `--to` set (by default, outside).
+    private mutating func reportNodes(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) -> (managed: Bool, nodes: [Int]) {
+        let target = target, targetIsOther = targetIsOther, names = names
+        let isOutside = device.isOutside
+        fast.prepare(device, nodes: reach.nodes) { node in
+            guard let target else { return isOutside(node) }
+            if targetIsOther { return node == .anyOtherApp }
+            guard case .app(let id) = node else { return false }
+            return target.isNativeMail ? id.isNativeMail : names.same(id, target)
+        }
+        let managed = !isOutside(.app(app))
+        var nodes: [Int] = []
+        var any = false
+        for node in reach.reachedIndices {
+            let y = Int(node)
+            if fast.inSet[y] {
+                any = true
+                if managed { nodes.append(y) }
+            }
+        }
+        if baseline == nil, any { reached = true }
+        return (managed, nodes)
+    }
+
+    /// Markdown's first pass over one search: the counts of its summary, the baseline judged (and the gate).
+    mutating func count(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) {
+        if judging == nil { judging = baseline }
+        var stream = reportStream()
+        let (_, nodes) = reportNodes(device, app: app, reach)
+        var states: [FleetBaseline.State] = []
+        if baseline != nil {
+            if device.isInstalled(app) { baseline!.examine(device: device.name, from: app) }
+            for y in nodes where fast.outside[y] {
+                let judged = baseline!.judge(device: device.name, from: app, to: reach.nodes[y])
+                states.append(judged.state)
+                if judged.state != .accepted { reached = true }
+            }
+        }
+        stream.count(device: device.name, app: app, paths: nodes.count, states: states)
+        self.stream = stream
+    }
+
+    /// Markdown's summary, once the first pass has counted every search.
+    mutating func writeHeader() {
+        guard format == .markdown else { return }
+        let text = reportStream().header(baseline: baseline)
+        if app == nil { console.stdout.write(text) } else { pending += text }
+    }
+
+    /// Writes one search's paths in a report format: only the hops on their chains are decided (when no
+    /// decision can throw).
+    mutating func emitReport(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) throws(FleetError) {
+        defer { written += 1 }
+        var stream = reportStream()
+        defer { self.stream = stream }
+        let (_, nodes) = reportNodes(device, app: app, reach)
+        let wanted = Set(nodes)
+        let tree = try device.tree(reach, only: { wanted.contains($0) })
+        var states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = []
+        if format == .markdown {
+            if judging != nil { states = nodes.map { y in fast.outside[y] ? judging!.judge(device: device.name, from: app, to: reach.nodes[y]) : nil } }
+        } else if baseline != nil {
+            if device.isInstalled(app) { baseline!.examine(device: device.name, from: app) }
+            states = nodes.map { y in fast.outside[y] ? baseline!.judge(device: device.name, from: app, to: reach.nodes[y]) : nil }
+            if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
+        }
+        if format == .sarif {
+            // A result per path, its code flow's steps written once per search.
+            var bytes = sarif == nil ? SARIFReport.Stream().start() : []
+            if sarif == nil { sarif = SARIFReport.Stream() }
+            var hops = [ReportHop?](repeating: nil, count: reach.nodes.count)
+            let file = device.analysis.file
+            for (index, y) in nodes.enumerated() {
+                var chain: [ReportHop] = []
+                var current = y
+                while tree.predecessor(current) >= 0 {
+                    if hops[current] == nil { hops[current] = ReportHop(tree.hops[current]!, file: file) }
+                    chain.append(hops[current]!)
+                    current = tree.predecessor(current)
+                }
+                let judged = states.isEmpty ? nil : states[index]
+                sarif!.append(ReportPath(device: device.name, from: app, to: reach.nodes[y], outside: fast.outside[y], hops: chain.reversed(),
+                                         state: judged?.state, entry: judged?.entry), opened: false, to: &bytes)
+                if bytes.count >= 1 << 16 {
+                    out(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            out(bytes)
+            return
+        }
+        let target = self.app == nil ? console.stdout : Output()
+        stream.enter(device, nodes: reach.nodes, baseline: baseline != nil, to: target)
+        stream.rows(tree, device: device, from: app,
+                    shown: nodes.enumerated().map { (index, y) in (y, fast.outside[y], states.isEmpty ? nil : states[index]?.state, states.isEmpty ? nil : states[index]?.entry) },
+                    to: target)
+        if target !== console.stdout { pending += target.text }
+    }
+
     static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
     static let deliveredByStart = Array("\n    delivered by ".utf8)
 
@@ -345,8 +455,13 @@ struct PathsWriter {
             pending = ""
             return reached ? .notAllowed : .success
         }
-        if let report = format.report {
-            report.write(reports, subject: .paths(from: from, to: to), baseline: baseline, console: console)
+        if format.report != nil {
+            var stream = reportStream()
+            let target = app == nil ? console.stdout : Output()
+            stream.finish(to: target)
+            if target !== console.stdout { pending += target.text }
+            console.stdout.write(pending)
+            pending = ""
             return reached ? .notAllowed : .success
         }
         if format == .json {

@@ -20,6 +20,8 @@ public struct FleetReach: Sendable {
 
     /// The nodes reached, in the order reached (breadth first, each level in node order).
     public var reached: [FleetNode] { order.map { nodes[Int($0)] } }
+    /// ``reached`` as indices into ``nodes``.
+    package var reachedIndices: [Int32] { order }
 
     /// The number of hops of the shortest chain to `node`, or `nil` when it is not reached.
     public func hops(to node: FleetNode) -> Int? {
