@@ -108,21 +108,17 @@ struct PathsBytes {
     static let commaSpace = Array(", ".utf8), closeRules = Array("]\n".utf8)
 
     /// A setting as a dictionary key: hashed on its cheap parts (the side, the app's stored hash, the line and
-    /// the lengths of its texts), compared whole (byte for byte).
+    /// the key's length), compared whole (byte for byte).
     struct SettingKey: Hashable {
         let setting: FleetSetting
 
         init(_ setting: FleetSetting) { self.setting = setting }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(setting.side)
+            let line: Int = setting.line ?? -1
+            let side: Int = setting.side == .sender ? 0 : 1
             hasher.combine(setting.app)
-            hasher.combine(setting.line)
-            hasher.combine(setting.key.utf8.count)
-            hasher.combine(setting.value.utf8.count)
-            hasher.combine(setting.policy.utf8.count)
-            hasher.combine(setting.via.utf8.count)
-            hasher.combine(setting.file?.utf8.count ?? -1)
+            hasher.combine(line &* 4 &+ side &+ setting.key.utf8.count &<< 32)
         }
 
         /// Byte for byte (two texts that are canonically equivalent but not the same bytes are written differently).

@@ -20,7 +20,7 @@ struct PathsWriter {
     private var written = 0
     private var pending = ""
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
-    private var reports: [DeviceReport] = []
+    private(set) var reports: [DeviceReport] = []
     /// For SARIF: the log being written, once the first search is written.
     private var sarif: SARIFReport.Stream?
 

@@ -429,8 +429,26 @@ final class FleetGraph: FleetEdges {
                   let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { return }
             if !words.authorized.contains(y) || allows.contains(y) { result.insert(y) }
         }
+        // The sender's part of a custom scheme's request reads the handler only through whether its policy lists it
+        // and whether it is an AppConnect app (native Mail apart), as for the targeted channels; and through whether
+        // the scheme is the sender's own (then decided alone). So whether the request lands on its handler is
+        // decided once per kind of handler (listed?, AppConnect app?, native Mail?).
+        var landsOn: [Bool?] = Array(repeating: nil, count: 8)
         try? handlers.forEach { (h) throws(FleetError) in
-            for position in schemesLandingOn[h] where !result.contains(h) { take(position) }
+            for position in schemesLandingOn[h] where !result.contains(h) {
+                if let url = untargeted[position].request.url, prepared.isOwnScheme(url) {
+                    take(position)
+                    continue
+                }
+                let listedWord = listsEvery ?? listed.contains(h)
+                let kind = (listedWord ? 2 : 0) | (isAppConnectApp[h] ? 1 : 0) | (ids[h].isNativeMail ? 4 : 0)
+                if landsOn[kind] == nil {
+                    let (channel, request, _) = untargeted[position]
+                    let decision = Evaluator.decide(request, prepared)
+                    landsOn[kind] = device.receiving(decision, channel: channel, request: request, from: from).flatMap(landing) == h
+                }
+                if landsOn[kind]!, !words.authorized.contains(h) || allows.contains(h) { result.insert(h) }
+            }
         }
         for position in mailPositions { take(position) }
         return result
