@@ -127,7 +127,8 @@ struct PathsWriter {
         var chains = ChainMemo<String>()
         if format == .json {
             var hopsJSON = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
-            out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0, chains: &hopsJSON))
+            out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0,
+                            fromOutside: !managed, chains: &hopsJSON))
             return
         }
         var text = written == 0 ? "" : "\n"

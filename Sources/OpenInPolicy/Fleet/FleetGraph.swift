@@ -161,11 +161,33 @@ final class FleetGraph: FleetEdges {
         let listing: [[Int32]]
         /// The nodes a custom scheme's request lands on (``FleetGraph/schemesLandingOn`` not empty).
         let handlers: NodeSet
+        /// Per sender whose Open In lists its targets (a whitelist), the position in ``listedSets`` of the nodes it lists; -1 otherwise.
+        let listedIndex: [Int32]
+        /// The nodes each distinct Open In whitelist lists (as ``FleetGraph/row(_:among:byWords:)`` works them out), made once
+        /// per whitelist: "all AppConnect apps" is one whitelist shared by every policy that says so.
+        let listedSets: [NodeSet]
 
         /// The tables of a graph whose nodes are `ids` with policies `sides`; `nil` when some receiver's Open From
         /// cannot be read this way (its rule would not be the Open From rule or the not-enforcing rule).
-        init(ids: [BundleID], index: [BundleID: Int], sides: [FleetSide], isAppConnectApp: [Bool], authorized: [Bool], schemesLandingOn: [[Int]]) {
+        init(ids: [BundleID], index: [BundleID: Int], sides: [FleetSide], isAppConnectApp: [Bool], authorized: [Bool], schemesLandingOn: [[Int]],
+             nativeMail: [Int]) {
             let count = ids.count
+            var listedIndex = [Int32](repeating: -1, count: count), listedSets: [NodeSet] = []
+            var known: [ObjectIdentifier: Int32] = [:]
+            for x in 0..<count where sides[x].prepared.listsEveryTarget == nil {
+                let whitelist = sides[x].prepared.openInWhitelist
+                if let position = known[ObjectIdentifier(whitelist.list)] {
+                    listedIndex[x] = position
+                    continue
+                }
+                var listed = NodeSet(count: count)
+                for id in whitelist { if let y = index[id], !ids[y].isNativeMail { listed.insert(y) } }
+                if whitelist.containsMailPair { for y in nativeMail { listed.insert(y) } }
+                known[ObjectIdentifier(whitelist.list)] = Int32(listedSets.count)
+                listedIndex[x] = Int32(listedSets.count)
+                listedSets.append(listed)
+            }
+            (self.listedIndex, self.listedSets) = (listedIndex, listedSets)
             var appConnect = NodeSet(count: count), authorizedSet = NodeSet(count: count), allowsEvery = NodeSet(count: count)
             var allowsAppConnect = NodeSet(count: count), handlers = NodeSet(count: count)
             var listing = [[Int32]](repeating: [], count: count)
@@ -244,7 +266,8 @@ final class FleetGraph: FleetEdges {
         lacks = FleetGraph.lacks(sides, on: device)
         let lacks = self.lacks, sides = self.sides
         words = lacks.allSatisfy { $0 == 0 }
-            ? RowWords(ids: ids, index: index, sides: sides, isAppConnectApp: isAppConnectApp, authorized: authorized, schemesLandingOn: schemesLandingOn)
+            ? RowWords(ids: ids, index: index, sides: sides, isAppConnectApp: isAppConnectApp, authorized: authorized, schemesLandingOn: schemesLandingOn,
+                       nativeMail: nativeMail)
             : nil
         decidesWithoutError = words != nil && device.fleet.apps.allSatisfy { device.side(for: $0.bundleID).policy.source(of: .openFrom) != .notSet }
     }
@@ -315,6 +338,10 @@ final class FleetGraph: FleetEdges {
             return Evaluator.decide(openFrom, receiver).outcome == .allow
         }
         let listsEvery = prepared.listsEveryTarget
+        if byWords, let words {
+            let listed = listsEvery == nil ? words.listedSets[Int(words.listedIndex[x])] : NodeSet(count: 0)
+            return rowByWords(x, among: candidates, words, listsEvery: listsEvery, listed: listed)
+        }
         // A whitelist's listed nodes, from its entries (the native Mail nodes by its mail pair), as `lists` answers.
         var listed = NodeSet(count: ids.count)
         if listsEvery == nil {
@@ -322,7 +349,6 @@ final class FleetGraph: FleetEdges {
             for id in whitelist { if let y = index[id], !ids[y].isNativeMail { listed.insert(y) } }
             if whitelist.containsMailPair { for y in nativeMail { listed.insert(y) } }
         }
-        if byWords, let words { return rowByWords(x, among: candidates, words, listsEvery: listsEvery, listed: listed) }
         var result = NodeSet(count: ids.count)
         // Per kind of target (listed?, AppConnect app?), which targeted channels deliver: decided once.
         var kinds: [UInt8?] = [nil, nil, nil, nil]
