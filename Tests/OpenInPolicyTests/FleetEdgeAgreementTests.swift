@@ -12,7 +12,7 @@ import Testing
     func rowsByWordsAgree() throws {
         var random = SplitMix64(seed: 0x776F_7264)
         var rows = 0, members = 0
-        for _ in 0..<300 {
+        for _ in 0..<500 {
             let spec = FleetReferenceModelTests.randomSpec(&random)
             let text = FleetReferenceModelTests.json(spec)
             let device = try FleetJSON.read(Array(text.utf8), file: "random.json").device(named: "d")

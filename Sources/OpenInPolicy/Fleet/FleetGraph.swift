@@ -460,6 +460,8 @@ final class FleetGraph: FleetEdges {
         // the scheme is the sender's own (then decided alone). So whether the request lands on its handler is
         // decided once per kind of handler (listed?, AppConnect app?, native Mail?).
         var landsOn: [Bool?] = Array(repeating: nil, count: 8)
+        // The bit set's own forEach (typed throws), not a Sequence's.
+        // swift-format-ignore: ReplaceForEachWithForLoop
         try? handlers.forEach { (h) throws(FleetError) in
             for position in schemesLandingOn[h] where !result.contains(h) {
                 if let url = untargeted[position].request.url, prepared.isOwnScheme(url) {
