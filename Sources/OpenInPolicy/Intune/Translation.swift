@@ -458,6 +458,8 @@ public enum PolicyTranslation {
 
     /// One note of ``flowsOpened(from:to:)``: the flows of one sender on one channel, with one change.
     struct OpenedFlowGroup {
+        /// The group's first flow.
+        let first: OpenedFlow
         let device: String
         let sender: BundleID
         let channel: FleetChannel
@@ -511,7 +513,7 @@ public enum PolicyTranslation {
             } else {
                 slot = groups.count
                 index[key] = slot
-                groups.append(OpenedFlowGroup(device: flow.device, sender: flow.request.from, channel: flow.request.channel, chosen: chosen, was: was, outcome: after.outcome))
+                groups.append(OpenedFlowGroup(first: flow, device: flow.device, sender: flow.request.from, channel: flow.request.channel, chosen: chosen, was: was, outcome: after.outcome))
             }
             if groups[slot].named.count < namedFlows, let receiver { groups[slot].named.append(receiver) }
             groups[slot].count += 1
