@@ -99,6 +99,36 @@ import Testing
         }
         #expect(cells > 500)
     }
+
+    /// A device whose rows are said not to throw is printed without the checking pass: on random
+    /// fleets, every such device's rows are made without an error, and devices whose rows throw
+    /// are always said to be able to.
+    @Test func rowsSaidNotToThrowNeverThrow() throws {
+        var random = SplitMix64(seed: 0x7468_726F)
+        var quiet = 0, throwing = 0
+        for _ in 0..<150 {
+            var spec = FleetReferenceModelTests.randomSpec(&random)
+            // A third of the fleets leave one of the global policy's controls unset (container policies may still set it).
+            switch random.below(9) {
+            case 0: spec.global.openFrom = nil
+            case 1: spec.global.dragAndDrop = nil
+            case 2: spec.global.pasteboard = nil
+            default: break
+            }
+            guard let device = try? FleetJSON.read(Array(FleetReferenceModelTests.json(spec).utf8), file: "random.json").device(named: "d") else { continue }
+            let rows = device.matrixRows()
+            var threw = false
+            for s in rows.senders.indices {
+                do { _ = try rows.row(sender: s) } catch { threw = true }
+            }
+            if threw {
+                throwing += 1
+                #expect(rows.canThrow, "a row threw on a device said not to throw")
+            }
+            if !rows.canThrow { quiet += 1 }
+        }
+        #expect(quiet > 10 && throwing > 0, "both kinds of device occur: \(quiet) said not to throw, \(throwing) throwing")
+    }
 }
 
 /// An Intune device's contexts share what the device gives every app: one managed-app set, looked up

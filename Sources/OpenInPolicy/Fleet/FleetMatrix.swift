@@ -116,9 +116,12 @@ extension FleetDevice {
         let mail: [FleetNode] = senders.contains(where: \.isNativeMail) ? [] : [.app(.mobileMail)]
         let receivers = senders.map(FleetNode.app) + mail + [.anyOtherApp]
         let rows = AppConnectMatrixRows(self, senders: senders, receivers: receivers)
-        return FleetMatrixRows(device: name, channels: rows.channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
+        var result = FleetMatrixRows(device: name, channels: rows.channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
             try rows.row(sender: s, only: only)
         }
+        // A device where no row can throw is not made twice (`check()` has nothing to find).
+        result.canThrow = rows.canThrow
+        return result
     }
 }
 
@@ -216,6 +219,10 @@ struct AppConnectMatrixRows {
     let openURL: [ShareRequest?]
     /// Per receiver, its side (effective and prepared policy).
     let sides: [FleetSide]
+    /// Whether some row can throw: a present receiver (every installed sender is one) lacks a control
+    /// or pastes a secure copy on a device that does not say whether secure services are available
+    /// (``FleetGraph/lacks(_:on:)``), or an app of the fleet a URL may land on does not set Open From.
+    let canThrow: Bool
 
     init(_ device: FleetDevice, senders: [BundleID], receivers: [FleetNode]) {
         self.device = device
@@ -238,6 +245,9 @@ struct AppConnectMatrixRows {
             schemeOf[app] = scheme
         }
         let present = self.present
+        let lacks = FleetGraph.lacks(sides, on: device)
+        canThrow = receivers.indices.contains { present[$0] && lacks[$0] != 0 }
+            || device.fleet.apps.contains { device.side(for: $0.bundleID).policy.source(of: .openFrom) == .notSet }
         openURL = receivers.indices.map { r -> ShareRequest? in
             guard case .app(let id) = receivers[r], present[r] else { return nil }
             if id.isNativeMail { return nil }
