@@ -211,8 +211,9 @@ package struct AppConnectFixSubject: FixSubject {
         var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
         var unchanged = true
         var samePaths = false
-        var kept: [LeakPath] = []
-        for state in states {
+        // The devices whose paths stay as they were (gathered only when another device's change).
+        var kept: [Int] = []
+        for (number, state) in states.enumerated() {
             let old = state.graph
             let count = old.ids.count
             // A change of some apps' policies: their sides made alone, on the device as resolved (its
@@ -264,13 +265,16 @@ package struct AppConnectFixSubject: FixSubject {
             }
             if changedNodes.isEmpty {
                 verdict.exposure += state.exposure
-                kept += state.paths
+                kept.append(number)
                 continue
             }
             let graph = FleetGraph(old, device: device, sides: sides, changed: changedNodes)
             var rows: [NodeSet] = []
             rows.reserveCapacity(count)
             var same = true
+            var receivers: [Int] = []
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? receiving.forEach { (y) throws(FleetError) in receivers.append(y) }
             do throws(FleetError) {
                 let all = NodeSet(count: count, full: true)
                 for x in 0..<count {
@@ -278,6 +282,13 @@ package struct AppConnectFixSubject: FixSubject {
                         rows.append(try graph.row(x, among: all))
                     } else if receiving.isEmpty {
                         rows.append(state.rows[x])
+                    } else if receivers.count <= AppConnectFixSubject.maxReceiversOneByOne {
+                        // A few receivers changed what they accept: only x's edge to each is decided again.
+                        var row = state.rows[x]
+                        for y in receivers {
+                            if try graph.delivers(x, to: y) { row.insert(y) } else { row.remove(y) }
+                        }
+                        rows.append(row)
                     } else {
                         var row = state.rows[x]
                         let fresh = try graph.row(x, among: receiving)
@@ -296,13 +307,13 @@ package struct AppConnectFixSubject: FixSubject {
             if same {
                 // Every delivery as before: the same paths, the same exposure (the policies differ in what no delivery reads).
                 verdict.exposure += state.exposure
-                kept += state.paths
+                kept.append(number)
             } else if let same = AppConnectFixSubject.sameReach(old: state.rows, new: rows) {
                 // Some deliveries gone, but every app reaches what it reached: the same paths; the exposure may fall.
                 _ = same
                 samePaths = true
                 verdict.exposure += AppConnectFixSubject.exposure(DeviceState(device: device, graph: graph, rows: rows, signatures: [], paths: [], exposure: 0), rows: rows)
-                kept += state.paths
+                kept.append(number)
             } else {
                 unchanged = false
                 let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: state.signatures, paths: [], exposure: 0)
@@ -318,10 +329,14 @@ package struct AppConnectFixSubject: FixSubject {
             verdict.samePaths = true
         } else {
             // A device left as it was keeps its paths.
-            verdict.paths.formUnion(kept)
+            for number in kept { verdict.paths.formUnion(states[number].paths) }
         }
         return verdict
     }
+
+    /// Up to how many receivers whose Open From changed each other node's edges to them are decided one
+    /// by one (``FleetGraph/delivers(_:to:)``) rather than as part of a row.
+    static let maxReceiversOneByOne = 8
 
     /// Whether a node's policy changed only in what it decides as a sender (Open In, its whitelist, drag
     /// and drop, pasteboard, print): then no delivery to it changes.
