@@ -163,6 +163,48 @@ package struct AppConnectFixSubject: FixSubject {
         return true
     }
 
+    /// Per candidate, at most how many paths it can close: a change of some apps' policies alters only the
+    /// edges out of and into them, so it can close only a path (source, destination) whose source reaches
+    /// one of them and whose destination is reached from it: the sum over its apps and devices of (sources
+    /// that reach the app) × (destinations the app reaches, itself included). A change of the global policy: every path.
+    package func closingBounds(_ candidates: [FixCandidate]) -> [Int] {
+        var perApp: [BundleID: Int] = [:]
+        var wanted: Set<BundleID> = []
+        for candidate in candidates { for app in candidate.apps ?? [] { wanted.insert(app) } }
+        for state in states {
+            let graph = state.graph, count = graph.ids.count
+            var targets = NodeSet(count: count)
+            var sources: [Int] = []
+            for path in state.paths {
+                if let y = graph.index[AppConnectFixSubject.id(of: path.toNode, in: state.device)] { targets.insert(y) }
+            }
+            var seenSources: Set<Int> = []
+            for path in state.paths {
+                if let x = (try? BundleID(path.from)).flatMap({ graph.index[$0] }), seenSources.insert(x).inserted { sources.append(x) }
+            }
+            // How many sources reach each node.
+            var reachedBy = [Int](repeating: 0, count: count)
+            for x in sources {
+                // swift-format-ignore: ReplaceForEachWithForLoop
+                try? AppConnectFixSubject.reachable(from: x, rows: state.rows).forEach { (y) throws(FleetError) in reachedBy[y] += 1 }
+            }
+            for app in wanted {
+                guard let a = graph.index[app], reachedBy[a] > 0 else { continue }
+                let reach = AppConnectFixSubject.reachable(from: a, rows: state.rows)
+                var out = 0
+                for w in reach.words.indices { out += (reach.words[w] & targets.words[w]).nonzeroBitCount }
+                perApp[app, default: 0] += reachedBy[a] * out
+            }
+        }
+        return candidates.map { candidate in
+            guard let apps = candidate.apps else { return paths.count }
+            return min(paths.count, apps.reduce(0) { $0 + (perApp[$1] ?? 0) })
+        }
+    }
+
+    /// The bundle ID of a node's graph entry (any other app's stand-in for it).
+    static func id(of node: FleetNode, in device: FleetDevice) -> BundleID { device.bundleID(of: node) }
+
     /// The fleet with `patched` read back where `patch` changed it (the global policy, one container
     /// policy or one app configuration): the rest of the fleet is the one already read. `nil` when the
     /// changed part is not valid.

@@ -148,6 +148,9 @@ package struct IntuneFixSubject: FixSubject {
     /// Intune fleets have no shared graph to prune against: every candidate is verified.
     package func cannotChangePaths(_ candidate: FixCandidate) -> Bool { false }
 
+    /// Every path, for every candidate (no cheaper bound is worked out for Intune fleets).
+    package func closingBounds(_ candidates: [FixCandidate]) -> [Int] { candidates.map { _ in paths.count } }
+
     package func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict? {
         let document = candidate.document
         var documents = self.documents
