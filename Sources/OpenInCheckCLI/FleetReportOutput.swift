@@ -171,7 +171,7 @@ enum FleetReportOutput {
         table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:left}
         th{background:#f3f3f3}.outside{color:#b00020}.inside{color:#0b6e2e}code{font-size:.92em}
         .counts span{display:inline-block;margin-right:1.5em;font-weight:600}.note{color:#666}
-        svg{border:1px solid #ddd;background:#fcfcfc;max-width:100%;height:auto}td{overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere}
+        svg{border:1px solid #ddd;background:#fcfcfc;max-width:100%;height:auto}td code{overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere}
         svg .node rect{fill:#e8f3ec;stroke:#0b6e2e}svg .node.outside rect{fill:#fde8eb;stroke:#b00020}
         svg text{font:12px system-ui,sans-serif;fill:#1d1d1f}svg .edge{stroke:#888;fill:none}
         .m td{text-align:center;font-size:.85em}.allow{background:#fde8eb}.blocked{background:#eef6f0}
