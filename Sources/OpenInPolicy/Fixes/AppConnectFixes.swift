@@ -578,10 +578,14 @@ package struct AppConnectFixSubject: FixSubject {
         let sources = Set(paths.map { "\($0.device)\u{0}\($0.from)" })
         for state in states {
             let graph = state.graph
+            // The union of the sources' reachable sets first, then each app in it once (not once per source).
+            var union = NodeSet(count: graph.ids.count)
             for (index, id) in graph.ids.enumerated() where sources.contains("\(state.device.name)\u{0}\(id.rawValue)") {
-                // swift-format-ignore: ReplaceForEachWithForLoop
-                try? Self.reachable(from: index, rows: state.rows).forEach { (y) throws(FleetError) in result.insert(graph.ids[y]) }
+                let reach = Self.reachable(from: index, rows: state.rows)
+                for w in union.words.indices { union.words[w] |= reach.words[w] }
             }
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? union.forEach { (y) throws(FleetError) in result.insert(graph.ids[y]) }
         }
         return result
     }
