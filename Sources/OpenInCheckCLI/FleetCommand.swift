@@ -206,7 +206,9 @@ struct FleetCommand: Command {
                       their hops; the fixes and plan; the channel matrix; lint findings; the data
                       as JSON in <script type="application/json" id="openin-check-data">. Nothing
                       is loaded from anywhere; every name from the input is escaped; long lists
-                      are capped with what was left out.
+                      are capped with what was left out. The fixes: at most 1,000 candidates
+                      verified, those that can close the most paths first; the page says how many
+                      it left unverified (fleet fixes verifies every one).
 
             Baselines (--baseline FILE, paths and diff): the paths a review accepted,
               {"accepted": [{"device": NAME or "*", "from": ID, "to": ID or "any other app",

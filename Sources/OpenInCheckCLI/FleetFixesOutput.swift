@@ -22,7 +22,8 @@ enum FleetFixesOutput {
     }
 
     /// The fixes and the plan; with a baseline, only the paths it does not accept (new or expired) are paths to close.
-    static func report(_ subject: any FixSubject, baseline: BaselineRun?) throws(CLIError) -> FleetFixReport {
+    /// With `budget`, at most that many candidates are verified (``FixBudget``).
+    static func report(_ subject: any FixSubject, baseline: BaselineRun?, budget: Int? = nil) throws(CLIError) -> FleetFixReport {
         var counted: FleetFixes.Counted? = nil
         if let baseline {
             var judge = baseline.baseline.judge(today: BaselineRun.today())
@@ -31,7 +32,7 @@ enum FleetFixesOutput {
                 return judge.judge(device: path.device, from: from, to: path.toNode).state != .accepted
             }
         }
-        do throws(FixError) { return try FleetFixes.run(subject, counting: counted) } catch { throw .invalidInput(error.message) }
+        do throws(FixError) { return try FleetFixes.run(subject, counting: counted, budget: budget) } catch { throw .invalidInput(error.message) }
     }
 
     static func run(_ input: VendorInput, vendor: VendorFleet, devices: String?, scope: FixScope, baseline: BaselineRun?, format: Format,

@@ -13,6 +13,9 @@ enum FleetReportOutput {
     static let maxEdgesDrawn = 300
     static let maxMatrixApps = 40
     static let maxDataBytes = 4_000_000
+    /// At most this many candidate changes verified for the page (``FixBudget``: the highest upper bound of
+    /// what they can close first), so a large fleet's report is made in seconds; the page says what it left out.
+    static let maxCandidatesVerified = 1_000
 
     /// One hop as the page shows it.
     struct Hop {
@@ -39,7 +42,11 @@ enum FleetReportOutput {
         let name: String
         let zone: String
         let inside: Int
+        /// The paths listed (at most ``maxPathsListed``), each with its hops.
         var paths: [Path] = []
+        /// How many paths to outside there are, listed or not, and from how many apps.
+        var pathCount = 0
+        var leaking = 0
         var outside: Set<String> = []
         var matrix: FleetMatrix?
     }
@@ -60,8 +67,21 @@ enum FleetReportOutput {
             do throws(FleetError) {
                 // One search at a time (a fleet's every search held at once is O(apps²) memory); the settings and
                 // reproduce commands only for the paths the page lists, the rest kept as the graph draws them.
+                var dataFull = false
                 try device.forEachReach { (reach) throws(FleetError) in
                     guard !device.isOutside(.app(reach.from)) else { return }
+                    // The counts from the search alone; the hops only for a path the page lists or a record that fits the data.
+                    var reachedOutside = 0
+                    for node in reach.reached where device.isOutside(node) {
+                        entry.outside.insert(node.description)
+                        reachedOutside += 1
+                    }
+                    entry.pathCount += reachedOutside
+                    if reachedOutside > 0 { entry.leaking += 1 }
+                    if dataFull, entry.paths.count >= maxPathsListed {
+                        omittedRecords += 1
+                        return
+                    }
                     let all = try device.paths(reach)
                     let shown = all.filter { device.isOutside($0.to) }
                     var chains = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
@@ -69,18 +89,17 @@ enum FleetReportOutput {
                                                     chains: &chains)
                     if recordBytes + record.utf8.count > maxDataBytes {
                         omittedRecords += 1
+                        dataFull = true
                     } else {
                         recordBytes += record.utf8.count
                         records.append(record)
                     }
-                    for path in shown {
-                        entry.outside.insert(path.to.description)
-                        let listed = entry.paths.count < maxPathsListed
+                    for path in shown where entry.paths.count < maxPathsListed {
                         let hops = path.hops.map { hop in
                             Hop(from: hop.from.description, to: hop.to.description, channel: hop.channel.rawValue, url: hop.request.url?.rawValue,
                                 rules: hop.rules.map(\.rawValue),
-                                settings: !listed ? [] : hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
-                                reproduce: listed ? device.reproduceCommand(hop) : "")
+                                settings: hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
+                                reproduce: device.reproduceCommand(hop))
                         }
                         var shownPath = Path(from: reach.from.rawValue, to: path.to.description, hops: hops)
                         if baseline != nil {
@@ -96,9 +115,10 @@ enum FleetReportOutput {
             }
             devices.append(entry)
         }
-        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, vendor: vendor, scope: FixScope()), baseline: baseline)
+        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, vendor: vendor, scope: FixScope()), baseline: baseline,
+                                                 budget: maxCandidatesVerified)
         let pathsJSON = records.isEmpty ? "[]" : records.joined() + "\n]"
-        var data = "{\"paths\": " + pathsJSON + ",\n\"fixes\": " + JSONWriter.pretty(report.json)
+        var data = "{\"paths\": " + pathsJSON + ",\n\"fixes\": " + JSONWriter.pretty(report.json(listing: maxPathsListed))
         if omittedRecords > 0 { data += ",\n\"pathsOmitted\": \(omittedRecords)" }
         data += "}"
         let page = html(title: title ?? "openin-check fleet report: \(path)", file: path, devices: devices, report: report, findings: lint.findings,
@@ -151,7 +171,7 @@ enum FleetReportOutput {
         table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:left}
         th{background:#f3f3f3}.outside{color:#b00020}.inside{color:#0b6e2e}code{font-size:.92em}
         .counts span{display:inline-block;margin-right:1.5em;font-weight:600}.note{color:#666}
-        svg{border:1px solid #ddd;background:#fcfcfc;max-width:100%;height:auto}
+        svg{border:1px solid #ddd;background:#fcfcfc;max-width:100%;height:auto}td code{overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere}
         svg .node rect{fill:#e8f3ec;stroke:#0b6e2e}svg .node.outside rect{fill:#fde8eb;stroke:#b00020}
         svg text{font:12px system-ui,sans-serif;fill:#1d1d1f}svg .edge{stroke:#888;fill:none}
         .m td{text-align:center;font-size:.85em}.allow{background:#fde8eb}.blocked{background:#eef6f0}
@@ -172,7 +192,7 @@ enum FleetReportOutput {
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(escape(title))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
         out += "<h1>\(escape(title))</h1>\n"
-        let total = devices.reduce(0) { $0 + $1.paths.count }
+        let total = devices.reduce(0) { $0 + $1.pathCount }
         out += "<p class=\"counts\"><span>\(devices.count) device\(devices.count == 1 ? "" : "s")</span><span>\(total) path\(total == 1 ? "" : "s") to outside</span>"
         out += "<span>\(report.fixes.count) verified fix\(report.fixes.count == 1 ? "" : "es")</span><span>\(findings.count) lint finding\(findings.count == 1 ? "" : "s")</span></p>\n"
         out += "<p class=\"note\">Made by openin-check from <code>\(escape(file))</code>. A path is one (device, app, app reached outside the zone of trust); each hop names the channel and the rules that let the document through.</p>\n"
@@ -191,13 +211,13 @@ enum FleetReportOutput {
     static func section(_ device: Device) -> String {
         var out = "<section class=\"device\" data-device=\"\(escape(device.name))\">\n<h2>Device \(escape(device.name))</h2>\n"
         out += "<p>Zone of trust: \(escape(device.zone)).</p>\n"
-        let sources = Set(device.paths.map(\.from)).count
-        out += "<p class=\"counts\"><span>\(device.paths.count) path\(device.paths.count == 1 ? "" : "s") to outside</span><span>\(sources) app\(sources == 1 ? "" : "s") leaking</span><span>\(device.outside.count) outside app\(device.outside.count == 1 ? "" : "s") reached</span></p>\n"
+        let sources = device.leaking
+        out += "<p class=\"counts\"><span>\(device.pathCount) path\(device.pathCount == 1 ? "" : "s") to outside</span><span>\(sources) app\(sources == 1 ? "" : "s") leaking</span><span>\(device.outside.count) outside app\(device.outside.count == 1 ? "" : "s") reached</span></p>\n"
         if !device.paths.isEmpty {
             out += graph(device)
             let judged = device.paths.contains { $0.state != nil }
             out += "<h3>Paths to outside</h3>\n<table>\n<tr><th>From</th><th>To</th>\(judged ? "<th>Baseline</th>" : "")<th>Hops (channel, rules)</th></tr>\n"
-            for path in device.paths.prefix(maxPathsListed) {
+            for path in device.paths {
                 out += "<tr><td>\(escape(path.from))</td><td class=\"outside\">\(escape(path.to))</td>\(judged ? "<td>\(escape(path.state ?? ""))</td>" : "")<td>"
                 out += path.hops.map { hop in
                     var text = "\(escape(hop.from)) → \(escape(hop.to)) <code>\(escape(hop.channel))\(hop.url.map { " " + escape($0) } ?? "")</code> [\(hop.rules.map(escape).joined(separator: ", "))]"
@@ -208,7 +228,7 @@ enum FleetReportOutput {
                 out += "</td></tr>\n"
             }
             out += "</table>\n"
-            if device.paths.count > maxPathsListed { out += "<p class=\"note\">\(device.paths.count - maxPathsListed) more paths not listed.</p>\n" }
+            if device.pathCount > device.paths.count { out += "<p class=\"note\">\(device.pathCount - device.paths.count) more paths not listed.</p>\n" }
         }
         if let matrix = device.matrix { out += self.matrix(matrix) } else { out += "<p class=\"note\">Channel matrix not shown for a fleet of more than \(maxMatrixApps) apps: run fleet matrix.</p>\n" }
         return out + "</section>\n"
@@ -244,13 +264,14 @@ enum FleetReportOutput {
         var columns = [[String]](repeating: [], count: lastLayer + 1)
         for node in drawnInside { columns[layer[node]!].append(node) }
         columns[lastLayer] = drawnOutside
-        let width = 240, gap = 90, rowHeight = 34, boxWidth = 220, boxHeight = 24
+        // A left margin for the arcs between apps of one column.
+        let width = 240, gap = 90, rowHeight = 34, boxWidth = 220, boxHeight = 24, margin = 70
         var position: [String: (x: Int, y: Int)] = [:]
         for (c, column) in columns.enumerated() {
-            for (r, node) in column.enumerated() { position[node] = (20 + c * (width + gap), 20 + r * rowHeight) }
+            for (r, node) in column.enumerated() { position[node] = (margin + c * (width + gap), 20 + r * rowHeight) }
         }
         let tallest = columns.map(\.count).max() ?? 1
-        let svgWidth = 40 + columns.count * (width + gap) - gap, svgHeight = 40 + tallest * rowHeight
+        let svgWidth = margin + 20 + columns.count * (width + gap) - gap, svgHeight = 40 + tallest * rowHeight
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"leak graph of \(escape(device.name))\" width=\"\(svgWidth)\" height=\"\(svgHeight)\" viewBox=\"0 0 \(svgWidth) \(svgHeight)\">\n"
         out += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#888\"/></marker></defs>\n"
         var drawnEdges = 0
@@ -258,8 +279,18 @@ enum FleetReportOutput {
             guard drawnEdges < maxEdgesDrawn, let a = position[edge.from], let b = position[edge.to] else { continue }
             drawnEdges += 1
             let x1 = a.x + boxWidth, y1 = a.y + boxHeight / 2, x2 = b.x, y2 = b.y + boxHeight / 2
-            let (sx, sy, ex, ey) = x2 > x1 ? (x1, y1, x2, y2) : (a.x + boxWidth / 2, a.y + boxHeight, b.x + boxWidth / 2, b.y)
-            out += "<path class=\"edge\" d=\"M\(sx),\(sy) C\(sx + 40),\(sy) \(ex - 40),\(ey) \(ex),\(ey)\" marker-end=\"url(#arrow)\"><title>\(escape(edge.from)) → \(escape(edge.to)) (\(escape(edge.channel)))</title></path>\n"
+            let d: String
+            if x2 > x1 {
+                // Forward, to a later column: from the right side to the left side.
+                d = "M\(x1),\(y1) C\(x1 + 40),\(y1) \(x2 - 40),\(y2) \(x2),\(y2)"
+            } else {
+                // Within a column or back to an earlier one: an arc out to the left of both boxes, left side to left side,
+                // wider the further apart they are.
+                let bulge = min(margin - 10, 24 + abs(y2 - y1) / 8)
+                let left = min(a.x, b.x) - bulge
+                d = "M\(a.x),\(y1) C\(left),\(y1) \(left),\(y2) \(x2),\(y2)"
+            }
+            out += "<path class=\"edge\" d=\"\(d)\" marker-end=\"url(#arrow)\"><title>\(escape(edge.from)) → \(escape(edge.to)) (\(escape(edge.channel)))</title></path>\n"
         }
         for column in columns {
             for node in column {
@@ -274,6 +305,9 @@ enum FleetReportOutput {
         let hiddenNodes = insideNodes.count - drawnInside.count + outsideNodes.count - drawnOutside.count
         if hiddenNodes > 0 || drawnEdges < edges.count {
             out += "<p class=\"note\">\(hiddenNodes) more apps and \(edges.count - drawnEdges) more edges not drawn.</p>\n"
+        }
+        if device.pathCount > device.paths.count {
+            out += "<p class=\"note\">The graph draws the chains of the \(device.paths.count) paths listed below; those of the other \(device.pathCount - device.paths.count) are not drawn (fleet paths --format dot draws every one).</p>\n"
         }
         return out
     }
@@ -302,6 +336,9 @@ enum FleetReportOutput {
         var out = "<section id=\"fixes\">\n<h2>What to change</h2>\n"
         guard !report.paths.isEmpty else { return out + "<p>No path to close.</p>\n</section>\n" }
         out += "<p>\(report.paths.count) paths to close; \(report.candidates) candidate changes verified (each applied to a copy of the fleet and the paths found again).</p>\n"
+        if let budget = report.budget, budget.unverified > 0 {
+            out += "<p class=\"note\">Not verified: \(budget.unverified) more candidate changes. The page verifies at most \(budget.limit), those that could close the most paths first (an upper bound: the sources that reach the apps a change touches × the destinations those apps reach), and none of the others can close more than \(budget.unverifiedBound) paths. Every fix listed here was verified; run openin-check fleet fixes to verify every candidate.</p>\n"
+        }
         out += "<table>\n<tr><th>#</th><th>Change</th><th>Paths closed</th><th>Collateral (inside flows blocked)</th><th>File</th><th>JSON Patch</th></tr>\n"
         for (number, fix) in report.fixes.prefix(maxPathsListed).enumerated() {
             out += "<tr><td>\(number + 1)</td><td>\(escape(fix.change))</td><td>\(fix.closes.count) of \(report.paths.count)</td><td>\(flows(fix.collateral))</td>"

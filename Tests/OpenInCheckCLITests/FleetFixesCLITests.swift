@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import OpenInCheckCLI
 @testable import OpenInPolicy
 
 /// `fleet fixes` and `fleet report` end to end: baselines, the typo gate, and each fix's JSON Patch
@@ -94,5 +95,26 @@ import Testing
         }
         let plan = try #require(report["plan"] as? [String: Any])
         #expect(try pathsAfter(plan["patch"] as Any).count == plan["remaining"] as? Int, "\(name): the plan")
+    }
+}
+
+/// The report's fixes section under a verification budget: what it did not verify is on the page.
+@Suite struct FleetReportBudgetTests {
+    @Test("a budget that leaves candidates unverified says so on the page, with their bound, and the data carries the counts")
+    func budgetIsStated() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let text = try String(contentsOfFile: root + "/Examples/fleet/acme.json", encoding: .utf8)
+        let subject = try AppConnectFixSubject(document: try FixDocuments.read(Array(text.utf8), file: "acme.json"), scope: FixScope())
+        let report = try FleetFixes.run(subject, budget: 1)
+        let budget = try #require(report.budget)
+        #expect(budget.unverified > 0)
+        let page = FleetReportOutput.fixes(report)
+        #expect(page.contains("Not verified: \(budget.unverified) more candidate changes"))
+        #expect(page.contains("none of the others can close more than \(budget.unverifiedBound) paths"))
+        #expect(report.fixes.count <= 1)
+        let data = JSONWriter.compact(report.json(listing: 300))
+        #expect(data.contains("\"unverified\":\(budget.unverified)") || data.contains("\"unverified\": \(budget.unverified)"))
+        // Without a budget, nothing is said about one.
+        #expect(!FleetReportOutput.fixes(try FleetFixes.run(subject)).contains("Not verified"))
     }
 }

@@ -112,6 +112,26 @@ import Testing
         }
     }
 
+    @Test("acme and the Intune pilot fit a 1200-pixel window: no horizontal scroll bar")
+    func fitsTheWindow() throws {
+        for (name, arguments) in [("acme", ["--fleet", "Examples/fleet/acme.json"]),
+                                  ("intune", ["--fleet", "Examples/intune/pilot", "--devices", "Examples/intune/devices.json"])] {
+            let page = try Self.report(arguments, name: name)
+            defer { try? FileManager.default.removeItem(at: page) }
+            // A copy that measures itself: the page's own policy allows only its own script, so the copy leaves the policy out.
+            var html = try String(contentsOf: page, encoding: .utf8)
+            let policy = try #require(html.range(of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, options: .regularExpression))
+            html.removeSubrange(policy)
+            html = html.replacingOccurrences(of: "</body>", with: #"<script>document.body.setAttribute("data-width", document.documentElement.scrollWidth + " " + document.documentElement.clientWidth);</script></body>"#)
+            let probe = page.deletingLastPathComponent().appendingPathComponent("probe-\(name)-\(ProcessInfo.processInfo.processIdentifier).html")
+            try html.write(to: probe, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: probe) }
+            let (dom, _) = try Self.browse(probe, ["--window-size=1200,900", "--dump-dom"])
+            let widths = try #require(dom.firstMatch(of: /data-width="(\d+) (\d+)"/), "\(name): the probe ran")
+            #expect(Int(widths.1)! <= Int(widths.2)!, "\(name): the page is \(widths.1) px wide in a window of \(widths.2)")
+        }
+    }
+
     @Test("a fleet whose names are markup runs no script: the names show as text")
     func hostileNames() throws {
         let hostile = #"<script>document.title='pwned'</script><img src=x onerror=alert(1)>"#

@@ -143,7 +143,9 @@ import Testing
         guard let fleet = try? FleetJSON.read(Array(text.utf8), file: "random.json"), (try? Self.paths(fleet)) != nil else { return }
         let document = try FixDocuments.read(Array(text.utf8), file: "random-\(seed).json")
         let subject = try AppConnectFixSubject(document: document, scope: FixScope())
-        for candidate in subject.candidates() {
+        let candidates = subject.candidates()
+        let bounds = subject.closingBounds(candidates)
+        for (candidate, bound) in zip(candidates, bounds) {
             let patched = try JSONPatch.apply(candidate.patch, to: document.value)
             // The full analysis: the patched file read whole, every device resolved and every row decided.
             let full = try? AppConnectFixSubject(document: FixDocument(file: document.file, value: patched, start: document.start), scope: FixScope())
@@ -152,12 +154,43 @@ import Testing
             guard let full, let verdict else { continue }
             #expect(verdict.paths == full.paths, "random-\(seed): \(candidate.change)")
             #expect(verdict.exposure == full.exposure, "random-\(seed): \(candidate.change): exposure")
+            #expect(subject.paths.subtracting(full.paths).count <= bound, "random-\(seed): \(candidate.change) closes more than its bound \(bound)")
             if subject.cannotChangePaths(candidate) {
                 #expect(full.paths == subject.paths, "random-\(seed): \(candidate.change) was pruned but changes the paths")
             }
             let withCollateral = subject.verify(patched, candidate: candidate, collateral: true)
             #expect(withCollateral?.paths == full.paths, "random-\(seed): \(candidate.change): with collateral")
         }
+    }
+
+    @Test("a verification budget: the highest bounds verified first, the rest counted and bounded, every fix listed verified", arguments: 0..<30)
+    func budget(seed: Int) throws {
+        var random = SplitMix64.stream(0xB_0D6E7, item: seed)
+        let text = FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&random))
+        guard let fleet = try? FleetJSON.read(Array(text.utf8), file: "random.json"), (try? Self.paths(fleet)) != nil else { return }
+        let document = try FixDocuments.read(Array(text.utf8), file: "random-\(seed).json")
+        let subject = try AppConnectFixSubject(document: document, scope: FixScope())
+        guard !subject.paths.isEmpty else { return }
+        let candidates = subject.candidates()
+        let bounds = subject.closingBounds(candidates)
+        let promising = bounds.filter { $0 > 0 }.sorted(by: >)
+        let limit = 3
+        let whole = try FleetFixes.run(subject)
+        let report = try FleetFixes.run(subject, budget: limit)
+        let budget = try #require(report.budget)
+        #expect(budget.limit == limit)
+        #expect(budget.unverified == max(0, promising.count - limit), "random-\(seed)")
+        #expect(budget.unverifiedBound == (promising.count > limit ? promising[limit] : 0), "random-\(seed)")
+        // Each fix listed is one the whole run verified, with the same counts; those left out are among the unverified.
+        for fix in report.fixes {
+            let same = whole.fixes.first { $0.change == fix.change }
+            #expect(same?.closes == fix.closes && same?.remaining == fix.remaining, "random-\(seed): \(fix.change)")
+        }
+        #expect(whole.fixes.count - report.fixes.count <= budget.unverified, "random-\(seed)")
+        if budget.unverified > 0, !report.plan.remaining.isEmpty { #expect(report.plan.why?.contains("were not, within the budget of 3") == true) }
+        var value = document.value
+        for file in report.plan.patches { value = try JSONPatch.apply(file.patch, to: value) }
+        #expect(Set(report.plan.remaining) == (try Self.paths(try FleetJSON.read(value))), "random-\(seed): the budgeted plan")
     }
 
     /// An Intune folder's documents and fleet, as the CLI reads them.
@@ -204,6 +237,30 @@ import Testing
 
     @Test("random Intune fleets (object, array and list layouts): every fix closes what it claims", arguments: 0..<25)
     func randomIntune(seed: Int) throws {
+        try Self.withRandomIntune(seed: seed) { fleet, subject in try Self.checkIntune(fleet, subject, name: "random-\(seed)") }
+    }
+
+    @Test("random Intune fleets: every candidate's incremental verdict (paths, exposure, collateral) is the full analysis of its patched file", arguments: 0..<40)
+    func intuneIncrementalAgreesWithFull(seed: Int) throws {
+        try Self.withRandomIntune(seed: seed) { fleet, subject in
+            for candidate in subject.candidates() {
+                let patched = try JSONPatch.apply(candidate.patch, to: subject.documents[candidate.document].value)
+                var documents = subject.documents
+                documents[candidate.document] = FixDocument(file: documents[candidate.document].file, value: patched, start: documents[candidate.document].start)
+                // The full analysis: every document read again, every device's every decision made.
+                let full = try? IntuneFixSubject(documents: documents, fleet: fleet, scope: FixScope())
+                let verdict = subject.verify(patched, candidate: candidate, collateral: true)
+                #expect((full == nil) == (verdict == nil), "random-\(seed): \(candidate.change): valid after the change?")
+                guard let full, let verdict else { continue }
+                #expect(verdict.paths == full.paths, "random-\(seed): \(candidate.change)")
+                #expect(verdict.exposure == full.exposure, "random-\(seed): \(candidate.change): exposure")
+                #expect(verdict.collateral == subject.flows.subtracting(full.flows), "random-\(seed): \(candidate.change): collateral")
+            }
+        }
+    }
+
+    /// A random Intune fleet (one policy object, an array or a Graph list, by `seed`) written to a temporary folder, read as the CLI reads it.
+    static func withRandomIntune(seed: Int, _ body: (IntuneFleet, IntuneFixSubject) throws -> Void) throws {
         var random = SplitMix64.stream(0x1_7E5, item: seed)
         let apps = ["com.corp.hr", "com.corp.viewer", "com.microsoft.office.outlook", "com.getdropbox.Dropbox", "com.google.chrome.ios"]
         var policies: [String] = []
@@ -241,6 +298,6 @@ import Testing
         try text.write(to: directory.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
         try devices.write(to: directory.appendingPathComponent("devices.json"), atomically: true, encoding: .utf8)
         let (fleet, subject) = try Self.intune(directory.appendingPathComponent("p.json").path, devices: directory.appendingPathComponent("devices.json").path)
-        try Self.checkIntune(fleet, subject, name: "random-\(seed)")
+        try body(fleet, subject)
     }
 }

@@ -163,6 +163,48 @@ package struct AppConnectFixSubject: FixSubject {
         return true
     }
 
+    /// Per candidate, at most how many paths it can close: a change of some apps' policies alters only the
+    /// edges out of and into them, so it can close only a path (source, destination) whose source reaches
+    /// one of them and whose destination is reached from it: the sum over its apps and devices of (sources
+    /// that reach the app) × (destinations the app reaches, itself included). A change of the global policy: every path.
+    package func closingBounds(_ candidates: [FixCandidate]) -> [Int] {
+        var perApp: [BundleID: Int] = [:]
+        var wanted: Set<BundleID> = []
+        for candidate in candidates { for app in candidate.apps ?? [] { wanted.insert(app) } }
+        for state in states {
+            let graph = state.graph, count = graph.ids.count
+            var targets = NodeSet(count: count)
+            var sources: [Int] = []
+            for path in state.paths {
+                if let y = graph.index[AppConnectFixSubject.id(of: path.toNode, in: state.device)] { targets.insert(y) }
+            }
+            var seenSources: Set<Int> = []
+            for path in state.paths {
+                if let x = (try? BundleID(path.from)).flatMap({ graph.index[$0] }), seenSources.insert(x).inserted { sources.append(x) }
+            }
+            // How many sources reach each node.
+            var reachedBy = [Int](repeating: 0, count: count)
+            for x in sources {
+                // swift-format-ignore: ReplaceForEachWithForLoop
+                try? AppConnectFixSubject.reachable(from: x, rows: state.rows).forEach { (y) throws(FleetError) in reachedBy[y] += 1 }
+            }
+            for app in wanted {
+                guard let a = graph.index[app], reachedBy[a] > 0 else { continue }
+                let reach = AppConnectFixSubject.reachable(from: a, rows: state.rows)
+                var out = 0
+                for w in reach.words.indices { out += (reach.words[w] & targets.words[w]).nonzeroBitCount }
+                perApp[app, default: 0] += reachedBy[a] * out
+            }
+        }
+        return candidates.map { candidate in
+            guard let apps = candidate.apps else { return paths.count }
+            return min(paths.count, apps.reduce(0) { $0 + (perApp[$1] ?? 0) })
+        }
+    }
+
+    /// The bundle ID of a node's graph entry (any other app's stand-in for it).
+    static func id(of node: FleetNode, in device: FleetDevice) -> BundleID { device.bundleID(of: node) }
+
     /// The fleet with `patched` read back where `patch` changed it (the global policy, one container
     /// policy or one app configuration): the rest of the fleet is the one already read. `nil` when the
     /// changed part is not valid.
@@ -211,8 +253,9 @@ package struct AppConnectFixSubject: FixSubject {
         var verdict = FixVerdict(paths: [], collateral: [], touched: [], exposure: 0)
         var unchanged = true
         var samePaths = false
-        var kept: [LeakPath] = []
-        for state in states {
+        // The devices whose paths stay as they were (gathered only when another device's change).
+        var kept: [Int] = []
+        for (number, state) in states.enumerated() {
             let old = state.graph
             let count = old.ids.count
             // A change of some apps' policies: their sides made alone, on the device as resolved (its
@@ -264,13 +307,16 @@ package struct AppConnectFixSubject: FixSubject {
             }
             if changedNodes.isEmpty {
                 verdict.exposure += state.exposure
-                kept += state.paths
+                kept.append(number)
                 continue
             }
             let graph = FleetGraph(old, device: device, sides: sides, changed: changedNodes)
             var rows: [NodeSet] = []
             rows.reserveCapacity(count)
             var same = true
+            var receivers: [Int] = []
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? receiving.forEach { (y) throws(FleetError) in receivers.append(y) }
             do throws(FleetError) {
                 let all = NodeSet(count: count, full: true)
                 for x in 0..<count {
@@ -278,6 +324,13 @@ package struct AppConnectFixSubject: FixSubject {
                         rows.append(try graph.row(x, among: all))
                     } else if receiving.isEmpty {
                         rows.append(state.rows[x])
+                    } else if receivers.count <= AppConnectFixSubject.maxReceiversOneByOne {
+                        // A few receivers changed what they accept: only x's edge to each is decided again.
+                        var row = state.rows[x]
+                        for y in receivers {
+                            if try graph.delivers(x, to: y) { row.insert(y) } else { row.remove(y) }
+                        }
+                        rows.append(row)
                     } else {
                         var row = state.rows[x]
                         let fresh = try graph.row(x, among: receiving)
@@ -296,13 +349,13 @@ package struct AppConnectFixSubject: FixSubject {
             if same {
                 // Every delivery as before: the same paths, the same exposure (the policies differ in what no delivery reads).
                 verdict.exposure += state.exposure
-                kept += state.paths
+                kept.append(number)
             } else if let same = AppConnectFixSubject.sameReach(old: state.rows, new: rows) {
                 // Some deliveries gone, but every app reaches what it reached: the same paths; the exposure may fall.
                 _ = same
                 samePaths = true
                 verdict.exposure += AppConnectFixSubject.exposure(DeviceState(device: device, graph: graph, rows: rows, signatures: [], paths: [], exposure: 0), rows: rows)
-                kept += state.paths
+                kept.append(number)
             } else {
                 unchanged = false
                 let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: state.signatures, paths: [], exposure: 0)
@@ -318,10 +371,14 @@ package struct AppConnectFixSubject: FixSubject {
             verdict.samePaths = true
         } else {
             // A device left as it was keeps its paths.
-            verdict.paths.formUnion(kept)
+            for number in kept { verdict.paths.formUnion(states[number].paths) }
         }
         return verdict
     }
+
+    /// Up to how many receivers whose Open From changed each other node's edges to them are decided one
+    /// by one (``FleetGraph/delivers(_:to:)``) rather than as part of a row.
+    static let maxReceiversOneByOne = 8
 
     /// Whether a node's policy changed only in what it decides as a sender (Open In, its whitelist, drag
     /// and drop, pasteboard, print): then no delivery to it changes.
@@ -521,10 +578,14 @@ package struct AppConnectFixSubject: FixSubject {
         let sources = Set(paths.map { "\($0.device)\u{0}\($0.from)" })
         for state in states {
             let graph = state.graph
+            // The union of the sources' reachable sets first, then each app in it once (not once per source).
+            var union = NodeSet(count: graph.ids.count)
             for (index, id) in graph.ids.enumerated() where sources.contains("\(state.device.name)\u{0}\(id.rawValue)") {
-                // swift-format-ignore: ReplaceForEachWithForLoop
-                try? Self.reachable(from: index, rows: state.rows).forEach { (y) throws(FleetError) in result.insert(graph.ids[y]) }
+                let reach = Self.reachable(from: index, rows: state.rows)
+                for w in union.words.indices { union.words[w] |= reach.words[w] }
             }
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? union.forEach { (y) throws(FleetError) in result.insert(graph.ids[y]) }
         }
         return result
     }

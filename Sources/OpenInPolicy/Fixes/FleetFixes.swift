@@ -25,9 +25,30 @@ package struct LeakPath: Sendable, Hashable, Comparable {
     }
 
     package func hash(into hasher: inout Hasher) {
-        hasher.combine(Array(device.utf8))
-        hasher.combine(Array(from.utf8))
-        hasher.combine(Array(to.utf8))
+        LeakPath.combine(device, into: &hasher)
+        LeakPath.combine(from, into: &hasher)
+        LeakPath.combine(to, into: &hasher)
+    }
+
+    /// `text`'s UTF-8 bytes and their count, without an array per field.
+    static func combine(_ text: String, into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(text.utf8.count)
+    }
+
+    /// `paths` in order (``<(_:_:)``): each distinct name ranked once by its bytes, then the paths sorted
+    /// by their ranks, so a large set is not sorted by comparing strings.
+    package static func sorted(_ paths: some Collection<LeakPath>) -> [LeakPath] {
+        // By bytes (`String ==` is canonical equivalence, which would merge two names the SDK tells apart).
+        var exact: [[UInt8]: Int] = [:]
+        for path in paths {
+            for name in [path.device, path.from, path.to] { exact[Array(name.utf8)] = 0 }
+        }
+        let order = exact.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        for (rank, name) in order.enumerated() { exact[name] = rank }
+        let keyed = paths.map { path in (exact[Array(path.device.utf8)]!, exact[Array(path.from.utf8)]!, exact[Array(path.to.utf8)]!, path) }
+        return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
     }
 
     /// `{"device", "from", "to"}`.
@@ -181,6 +202,9 @@ package protocol FixSubject {
     func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict?
     /// The same subject on changed documents (for the plan's next step).
     func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> Self
+    /// Per candidate, an upper bound of how many paths it can close, worked out without verifying it
+    /// (a verification budget verifies the highest first; a bound of 0 needs no verification).
+    func closingBounds(_ candidates: [FixCandidate]) -> [Int]
 }
 
 /// Why `fleet fixes` cannot run.
@@ -197,7 +221,8 @@ package struct FleetFix: Sendable {
     package let line: Int?
     package let patch: [JSONPatchOperation]
     package let closes: [LeakPath]
-    package let remaining: [LeakPath]
+    /// The paths left (counted, not listed: a large fleet's would be most of its paths per fix).
+    package let remaining: Set<LeakPath>
     package let collateral: [InsideFlow]
     /// How many apps' effective policies it alters.
     package let appsTouched: Int
@@ -205,13 +230,23 @@ package struct FleetFix: Sendable {
     let document: Int
 
     /// The JSON record: `{"change", "file", "line", "patch", "closes", "remaining", "collateral", "appsTouched", "closed"}`.
-    package var json: JSONValue {
-        .object(JSONObject(members: [
+    package var json: JSONValue { json(listing: nil) }
+
+    /// The JSON record listing at most `limit` closed paths and collateral flows, each list followed by
+    /// `"closedOmitted"` / `"collateralOmitted"` (how many it left out) when it was cut.
+    package func json(listing limit: Int?) -> JSONValue {
+        let listed = limit.map { Array(closes.prefix($0)) } ?? closes
+        let flows = limit.map { Array(collateral.prefix($0)) } ?? collateral
+        var members: [JSONObject.Member] = [
             .init("change", .string(change)), .init("file", .string(file)), .init("line", line.map { .number(JSONNumber($0)) } ?? .null),
             .init("patch", JSONPatch.json(patch)), .init("closes", .number(JSONNumber(closes.count))),
-            .init("remaining", .number(JSONNumber(remaining.count))), .init("collateral", .array(JSONArray(collateral.map(\.json)))),
-            .init("appsTouched", .number(JSONNumber(appsTouched))), .init("closed", .array(JSONArray(closes.map(\.json)))),
-        ]))
+            .init("remaining", .number(JSONNumber(remaining.count))), .init("collateral", .array(JSONArray(flows.map(\.json)))),
+        ]
+        if flows.count < collateral.count { members.append(.init("collateralOmitted", .number(JSONNumber(collateral.count - flows.count)))) }
+        members.append(.init("appsTouched", .number(JSONNumber(appsTouched))))
+        members.append(.init("closed", .array(JSONArray(listed.map(\.json)))))
+        if listed.count < closes.count { members.append(.init("closedOmitted", .number(JSONNumber(closes.count - listed.count)))) }
+        return .object(JSONObject(members: members))
     }
 }
 
@@ -231,16 +266,23 @@ package struct FleetFixPlan: Sendable {
     package let why: String?
 
     /// `{"changes", "file"?, "patch", "patches", "closes", "remaining", "collateral", "left"?, "why"?}`.
-    package var json: JSONValue {
+    package var json: JSONValue { json(listing: nil) }
+
+    /// The JSON listing at most `limit` paths left and collateral flows (then `"leftOmitted"` / `"collateralOmitted"`).
+    package func json(listing limit: Int?) -> JSONValue {
+        let collateral = limit.map { Array(self.collateral.prefix($0)) } ?? self.collateral
+        let remaining = limit.map { Array(self.remaining.prefix($0)) } ?? self.remaining
         var members: [JSONObject.Member] = [.init("changes", .array(JSONArray(changes.map { .string($0.change) })))]
         if patches.count == 1 { members.append(.init("file", .string(patches[0].file))) }
         members.append(.init("patch", JSONPatch.json(patches.flatMap(\.patch))))
         members.append(.init("patches", .array(JSONArray(patches.map { .object(JSONObject(["file": .string($0.file), "patch": JSONPatch.json($0.patch)])) }))))
         members.append(.init("closes", .number(JSONNumber(closes.count))))
-        members.append(.init("remaining", .number(JSONNumber(remaining.count))))
+        members.append(.init("remaining", .number(JSONNumber(self.remaining.count))))
         members.append(.init("collateral", .array(JSONArray(collateral.map(\.json)))))
+        if collateral.count < self.collateral.count { members.append(.init("collateralOmitted", .number(JSONNumber(self.collateral.count - collateral.count)))) }
         if !remaining.isEmpty {
             members.append(.init("left", .array(JSONArray(remaining.map(\.json)))))
+            if remaining.count < self.remaining.count { members.append(.init("leftOmitted", .number(JSONNumber(self.remaining.count - remaining.count)))) }
             if let why { members.append(.init("why", .string(why))) }
         }
         return .object(JSONObject(members: members))
@@ -255,16 +297,40 @@ package struct FleetFixReport: Sendable {
     package let fixes: [FleetFix]
     /// The plan.
     package let plan: FleetFixPlan
-    /// How many candidate changes were verified.
+    /// How many candidate changes were verified (or ruled out by a bound of 0).
     package let candidates: Int
+    /// With a verification budget: the budget, and how many candidates it left unverified, the highest
+    /// upper bound of what one of those could close.
+    package var budget: FixBudget? = nil
 
-    /// `{"paths", "fixes", "plan"}`.
-    package var json: JSONValue {
-        .object(JSONObject(members: [
-            .init("paths", .number(JSONNumber(paths.count))), .init("candidates", .number(JSONNumber(candidates))),
-            .init("fixes", .array(JSONArray(fixes.map(\.json)))), .init("plan", plan.json),
-        ]))
+    /// `{"paths", "candidates", "fixes", "plan"}`, with `"budget", "unverified", "unverifiedCloseAtMost"` when a budget applied.
+    package var json: JSONValue { json(listing: nil) }
+
+    /// The JSON with each list of paths and flows cut at `limit` (``FleetFix/json(listing:)``, ``FleetFixPlan/json(listing:)``).
+    package func json(listing limit: Int?) -> JSONValue {
+        var members: [JSONObject.Member] = [.init("paths", .number(JSONNumber(paths.count))), .init("candidates", .number(JSONNumber(candidates)))]
+        if let budget {
+            members.append(.init("budget", .number(JSONNumber(budget.limit))))
+            members.append(.init("unverified", .number(JSONNumber(budget.unverified))))
+            members.append(.init("unverifiedCloseAtMost", .number(JSONNumber(budget.unverifiedBound))))
+        }
+        members.append(.init("fixes", .array(JSONArray(fixes.map { $0.json(listing: limit) }))))
+        members.append(.init("plan", plan.json(listing: limit)))
+        return .object(JSONObject(members: members))
     }
+}
+
+/// A limit on how many candidate changes `fleet fixes` verifies (the report's, so a large fleet's page
+/// is made in seconds), and what it left out.
+package struct FixBudget: Sendable, Equatable {
+    /// At most this many candidates verified (those with the highest upper bound of paths they can close first).
+    package var limit: Int
+    /// How many candidates were left unverified.
+    package var unverified = 0
+    /// The highest upper bound among those: none of them can close more paths.
+    package var unverifiedBound = 0
+
+    package init(limit: Int) { self.limit = limit }
 }
 
 /// Ranking, verification and the greedy plan, the same for every vendor.
@@ -278,7 +344,7 @@ package enum FleetFixes {
     /// plan's step when no change closes one), with its collateral.
     /// - Complexity: one ``FixSubject/verify(_:candidate:collateral:)`` per candidate that may change a
     ///   path; a second, with the collateral, for each that closes one.
-    package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil, counting counted: Counted? = nil)
+    package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil, counting counted: Counted? = nil, budget: inout FixBudget?)
         -> (fixes: [FleetFix], verified: Int, progress: FleetFix?, lowering: [String]) {
         var fixes: [FleetFix] = []
         var verified = 0
@@ -287,11 +353,25 @@ package enum FleetFixes {
         // The changes that lower the exposure without closing a path, with the exposure they leave.
         var lowering: [(change: String, exposure: Int)] = []
         guard !base.isEmpty else { return ([], 0, nil, []) }
+        var candidates = subject.candidates()
+        if let only { candidates = candidates.filter { only.contains($0.change) } }
+        if var limit = budget {
+            // The highest bound first (stable: the candidates' own order among equals); a bound of 0 closes nothing.
+            let bounds = subject.closingBounds(candidates)
+            let order = candidates.indices.sorted { bounds[$0] != bounds[$1] ? bounds[$0] > bounds[$1] : $0 < $1 }
+            let promising = order.filter { bounds[$0] > 0 }
+            verified += order.count - promising.count
+            let kept = promising.prefix(limit.limit)
+            limit.unverified = promising.count - kept.count
+            limit.unverifiedBound = promising.dropFirst(kept.count).first.map { bounds[$0] } ?? 0
+            budget = limit
+            candidates = kept.map { candidates[$0] }
+        }
         func fix(_ candidate: FixCandidate, _ verdict: FixVerdict, closes: Set<LeakPath>) -> FleetFix {
             let document = subject.documents[candidate.document]
             let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
             return FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
-                            closes: closes.sorted(), remaining: verdict.paths.sorted(), collateral: verdict.collateral.sorted(),
+                            closes: LeakPath.sorted(closes), remaining: verdict.paths, collateral: verdict.collateral.sorted(),
                             appsTouched: verdict.touched.count, document: candidate.document)
         }
         func counting(_ verdict: FixVerdict) -> FixVerdict {
@@ -300,8 +380,7 @@ package enum FleetFixes {
             verdict.paths = verdict.paths.filter(counted)
             return verdict
         }
-        for candidate in subject.candidates() {
-            if let only, !only.contains(candidate.change) { continue }
+        for candidate in candidates {
             verified += 1
             if subject.cannotChangePaths(candidate) { continue }
             let document = subject.documents[candidate.document]
@@ -351,8 +430,10 @@ package enum FleetFixes {
 
     /// The fixes and the greedy plan.
     /// - Throws: ``FixError`` when a step's patched fleet cannot be read back (a bug: every fix was verified on it).
-    package static func run<Subject: FixSubject>(_ subject: Subject, counting counted: Counted? = nil) throws(FixError) -> FleetFixReport {
-        let (fixes, verified, progress, lowering) = fixes(subject, counting: counted)
+    /// - Parameter budget: at most this many candidates verified (``FixBudget``); the report says what it left out.
+    package static func run<Subject: FixSubject>(_ subject: Subject, counting counted: Counted? = nil, budget limit: Int? = nil) throws(FixError) -> FleetFixReport {
+        var budget = limit.map(FixBudget.init(limit:))
+        let (fixes, verified, progress, lowering) = fixes(subject, counting: counted, budget: &budget)
         let base = counted.map { subject.paths.filter($0) } ?? subject.paths
         var current = subject
         var steps: [FleetFix] = []
@@ -388,19 +469,23 @@ package enum FleetFixes {
             if left.isEmpty { break }
             // Later steps try every candidate again on a small fleet; on a large one, the changes that closed a
             // path on the fleet as given and those that lowered the exposure most.
-            let only = verified <= maxLoweringTried * 8 ? nil : Set(fixes.map(\.change) + lowering)
-            let found = FleetFixes.fixes(current, only: only, counting: counted)
+            let only = verified <= maxLoweringTried * 8 && budget == nil ? nil : Set(fixes.map(\.change) + lowering)
+            var unlimited: FixBudget? = nil
+            let found = FleetFixes.fixes(current, only: only, counting: counted, budget: &unlimited)
             next = found.fixes.first { $0.remaining.count < left.count } ?? found.progress
         }
         let remaining = counted.map { current.paths.filter($0) } ?? current.paths
+        let unverified = budget.map { $0.unverified > 0 ? " (of the \(verified) candidate changes verified; \($0.unverified) were not, within the budget of \($0.limit), and none of those can close more than \($0.unverifiedBound))" : "" } ?? ""
         let why: String? = remaining.isEmpty ? nil
-            : steps.isEmpty ? "no change of one setting closes any of them"
-            : stopped ? "no change of one setting closes any of them, and \(maxStepsWithoutClosing) changes in a row that each lowered the deliveries leaving the zone of trust closed none either: the plan stops there"
-            : "no further change of one setting closes any of them once the plan's changes are made"
-        return FleetFixReport(paths: base.sorted(), fixes: fixes,
-                              plan: FleetFixPlan(changes: steps, patches: patches, closes: base.subtracting(remaining).sorted(),
-                                                 remaining: remaining.sorted(), collateral: collateral.sorted(), why: why),
-                              candidates: verified)
+            : steps.isEmpty ? "no change of one setting closes any of them\(unverified)"
+            : stopped ? "no change of one setting closes any of them, and \(maxStepsWithoutClosing) changes in a row that each lowered the deliveries leaving the zone of trust closed none either: the plan stops there\(unverified)"
+            : "no further change of one setting closes any of them once the plan's changes are made\(unverified)"
+        var report = FleetFixReport(paths: LeakPath.sorted(base), fixes: fixes,
+                                    plan: FleetFixPlan(changes: steps, patches: patches, closes: LeakPath.sorted(base.subtracting(remaining)),
+                                                       remaining: LeakPath.sorted(remaining), collateral: collateral.sorted(), why: why),
+                                    candidates: verified)
+        report.budget = budget
+        return report
     }
 }
 

@@ -1,8 +1,9 @@
 /// `fleet fixes` on Intune app protection policies (a file or a folder of exports): the candidate
 /// changes of one data-transfer setting of one policy, each patch against the file that holds it.
 ///
-/// Verification decides the fleet again with the changed policy (Intune fleets here are tens of
-/// apps; ``IntuneFleet/paths(device:from:maxHops:)`` has no shared graph).
+/// Verification is incremental, as for AppConnect: a change of one policy alters only the decisions of
+/// the apps it targets, as senders (their rows) and as receivers (every other app's edge to them), so
+/// only those are decided again; the paths are searched again over the rows as bit sets.
 package struct IntuneFixSubject: FixSubject {
     package let documents: [FixDocument]
     package let paths: Set<LeakPath>
@@ -13,6 +14,17 @@ package struct IntuneFixSubject: FixSubject {
     let locations: [(document: Int, pointer: JSONPointer)]
     /// Per device in scope, the inside flows before any change.
     let flows: Set<InsideFlow>
+    /// Per device in scope, its graph as decided before any change.
+    let states: [DeviceState]
+
+    /// One device as analysed: its graph's rows, and per policy-managed app the deliveries it makes to apps outside.
+    struct DeviceState {
+        let device: IntuneDeviceProfile
+        let graph: IntuneGraph
+        let rows: [NodeSet]
+        /// Per node, how many of its requests deliver to an app outside (``FixSubject/exposure``); 0 for an app not managed.
+        let exposure: [Int]
+    }
 
     /// The policies at `path` (a file or a folder, read as ``IntuneGraphJSON/read(path:)`` reads it) with `fleet`'s apps and devices.
     package init(path: String, fleet: IntuneFleet, scope: FixScope) throws(FixError) {
@@ -64,7 +76,8 @@ package struct IntuneFixSubject: FixSubject {
             let analysis = try IntuneFixSubject.analyze(fleet, scope: scope)
             paths = analysis.paths
             flows = analysis.flows
-            exposure = analysis.exposure
+            exposure = analysis.states.reduce(0) { $0 + $1.exposure.reduce(0, +) }
+            states = analysis.states
         } catch {
             throw FixError(error.description)
         }
@@ -81,41 +94,87 @@ package struct IntuneFixSubject: FixSubject {
         }
     }
 
-    /// The paths of `scope` and the flows inside each device's zone.
-    static func analyze(_ fleet: IntuneFleet, scope: FixScope) throws(FleetError) -> (paths: Set<LeakPath>, flows: Set<InsideFlow>, exposure: Int) {
+    /// The paths of `scope`, the flows inside each device's zone, and each device's graph.
+    static func analyze(_ fleet: IntuneFleet, scope: FixScope) throws(FleetError) -> (paths: Set<LeakPath>, flows: Set<InsideFlow>, states: [DeviceState]) {
         var paths: Set<LeakPath> = []
         var flows: Set<InsideFlow> = []
-        var exposure = 0
+        var states: [DeviceState] = []
         let names = scope.device.map { [$0] } ?? fleet.devices.map(\.name)
         for name in names {
-            let device = try fleet.device(named: name)
-            let managed = fleet.managedApps(on: device)
-            for source in managed {
-                if let from = scope.from, (try? BundleID(from)).map({ IntuneBundleID.same(source, $0) }) != true { continue }
-                for path in try fleet.paths(device: name, from: source) {
-                    let hit = scope.to.map { ExactText.same($0, "outside") ? fleet.isOutside(path.to, on: device) : ExactText.same($0, path.to.description) } ?? fleet.isOutside(path.to, on: device)
-                    if hit { paths.insert(LeakPath(device: name, from: source.rawValue, to: path.to.description)) }
-                }
+            let graph = IntuneGraph(try fleet.index(device: name))
+            let count = graph.nodes.count
+            let all = NodeSet(count: count, full: true)
+            var rows: [NodeSet] = []
+            for x in 0..<count { rows.append(try graph.row(x, among: all)) }
+            let managed = managedNodes(graph)
+            let exposure = (0..<count).map { managed.contains($0) ? Self.exposure(of: $0, graph) : 0 }
+            let state = DeviceState(device: graph.index.device, graph: graph, rows: rows, exposure: exposure)
+            paths.formUnion(leaks(state, rows: rows, scope: scope))
+            flows.formUnion(insideFlows(graph, among: managed, changed: nil))
+            states.append(state)
+        }
+        return (paths, flows, states)
+    }
+
+    /// The nodes of the device's policy-managed apps.
+    static func managedNodes(_ graph: IntuneGraph) -> NodeSet {
+        var set = NodeSet(count: graph.nodes.count)
+        for x in graph.nodes.indices where !graph.index.fleet.isOutside(graph.nodes[x], on: graph.index.device) { set.insert(x) }
+        return set
+    }
+
+    /// The paths of `scope` on one device, from its rows: each policy-managed source (as installed) and each node it reaches.
+    static func leaks(_ state: DeviceState, rows: [NodeSet], scope: FixScope) -> [LeakPath] {
+        let graph = state.graph, fleet = graph.index.fleet, device = state.device
+        var result: [LeakPath] = []
+        for source in graph.index.managed {
+            if let from = scope.from, (try? BundleID(from)).map({ IntuneBundleID.same(source, $0) }) != true { continue }
+            guard let start = graph.position(of: source) else { continue }
+            var seen = AppConnectFixSubject.reachable(from: start, rows: rows)
+            seen.remove(start)
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? seen.forEach { (y) throws(FleetError) in
+                let node = graph.nodes[y]
+                let hit = scope.to.map { ExactText.same($0, "outside") ? fleet.isOutside(node, on: device) : ExactText.same($0, node.description) } ?? fleet.isOutside(node, on: device)
+                if hit { result.append(LeakPath(device: device.name, from: source.rawValue, to: node.description)) }
             }
-            for x in managed {
-                for node in fleet.nodes(on: device) where fleet.isOutside(node, on: device) {
-                    for request in requests(from: x, to: node, on: device) {
-                        let decision = try fleet.decide(device: name, request)
-                        if decision.outcome == .allow || decision.outcome == .redirect, let to = decision.receiverApp, IntuneBundleID.same(to, id(node)) { exposure += 1 }
-                    }
-                }
-                for y in managed where !IntuneBundleID.same(x, y) {
-                    for channel in AppConnectFixSubject.flowChannels {
-                        guard let request = try? FleetRequest(from: x, channel: channel, target: y, document: channel == .paste ? nil : "report.pdf") else { continue }
-                        let decision = try fleet.decide(device: name, request)
-                        if decision.outcome == .allow || decision.outcome == .redirect, let to = decision.receiverApp, IntuneBundleID.same(to, y) {
-                            flows.insert(InsideFlow(device: name, from: x.rawValue, channel: channel.rawValue, to: y.rawValue))
-                        }
+        }
+        return result
+    }
+
+    /// How many of `x`'s requests deliver to an app outside.
+    static func exposure(of x: Int, _ graph: IntuneGraph) -> Int {
+        let fleet = graph.index.fleet, device = graph.index.device
+        var count = 0
+        for node in graph.nodes where fleet.isOutside(node, on: device) {
+            for request in requests(from: graph.ids[x], to: node, on: device) {
+                let decision = graph.index.decide(request)
+                if decision.outcome == .allow || decision.outcome == .redirect, let to = decision.receiverApp, IntuneBundleID.same(to, id(node)) { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// The flows between policy-managed apps (`managed`) that deliver; only those from or to a node of `changed` when given.
+    static func insideFlows(_ graph: IntuneGraph, among managed: NodeSet, changed: NodeSet?) -> [InsideFlow] {
+        var result: [InsideFlow] = []
+        let name = graph.index.device.name
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        try? managed.forEach { (x) throws(FleetError) in
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? managed.forEach { (y) throws(FleetError) in
+                guard x != y, !IntuneBundleID.same(graph.ids[x], graph.ids[y]) else { return }
+                if let changed, !changed.contains(x), !changed.contains(y) { return }
+                for channel in AppConnectFixSubject.flowChannels {
+                    guard let request = try? FleetRequest(from: graph.ids[x], channel: channel, target: graph.ids[y], document: channel == .paste ? nil : "report.pdf") else { continue }
+                    let decision = graph.index.decide(request)
+                    if decision.outcome == .allow || decision.outcome == .redirect, let to = decision.receiverApp, IntuneBundleID.same(to, graph.ids[y]) {
+                        result.append(InsideFlow(device: name, from: graph.ids[x].rawValue, channel: channel.rawValue, to: graph.ids[y].rawValue))
                     }
                 }
             }
         }
-        return (paths, flows, exposure)
+        return result
     }
 
     static func id(_ node: FleetNode) -> BundleID {
@@ -148,16 +207,66 @@ package struct IntuneFixSubject: FixSubject {
     /// Intune fleets have no shared graph to prune against: every candidate is verified.
     package func cannotChangePaths(_ candidate: FixCandidate) -> Bool { false }
 
+    /// Every path, for every candidate (no cheaper bound is worked out for Intune fleets).
+    package func closingBounds(_ candidates: [FixCandidate]) -> [Int] { candidates.map { _ in paths.count } }
+
+    /// The changed document's policies read back (the others are as read), the apps of the policies that
+    /// differ found, and on each device only their rows and every other app's edges to them decided again.
     package func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict? {
         let document = candidate.document
-        var documents = self.documents
-        documents[document] = FixDocument(file: documents[document].file, value: patched, start: documents[document].start)
-        guard let changed = try? IntuneFixSubject(documents: documents, fleet: fleet, scope: scope) else { return nil }
+        let read: [IntunePolicy]
+        do throws(FormatError) { read = try IntuneGraphJSON.read(patched, at: documents[document].start) } catch { return nil }
+        let positions = locations.indices.filter { locations[$0].document == document }
+        guard read.count == positions.count else { return nil }
+        var changed = fleet
         var touched: Set<String> = []
-        for (old, new) in zip(fleet.policies, changed.fleet.policies) where old != new {
-            for app in old.apps { touched.insert(app.rawValue) }
+        var apps: [BundleID] = []
+        for (policy, position) in zip(read, positions) where policy != fleet.policies[position] {
+            changed.policies[position] = policy
+            for app in fleet.policies[position].apps {
+                touched.insert(app.rawValue)
+                apps.append(app)
+            }
+            apps += policy.apps
         }
-        return FixVerdict(paths: changed.paths, collateral: flows.subtracting(changed.flows), touched: touched, exposure: changed.exposure)
+        do throws(FleetError) { try changed.checkConflicts() } catch { return nil }
+        var verdict = FixVerdict(paths: [], collateral: [], touched: touched, exposure: 0)
+        for state in states {
+            let count = state.graph.nodes.count
+            let graph = IntuneGraph(IntuneDeviceIndex(fleet: changed, device: state.device))
+            // The nodes whose policy may differ: the apps of the changed policies.
+            var changedNodes = NodeSet(count: count)
+            for app in apps { if let x = graph.position(of: app) { changedNodes.insert(x) } }
+            var receivers: [Int] = []
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            try? changedNodes.forEach { (y) throws(FleetError) in receivers.append(y) }
+            guard graph.nodes == state.graph.nodes, graph.index.managed.count == state.graph.index.managed.count else { return nil }
+            var rows = state.rows
+            var exposure = state.exposure
+            do throws(FleetError) {
+                let all = NodeSet(count: count, full: true)
+                for x in 0..<count {
+                    if changedNodes.contains(x) {
+                        rows[x] = try graph.row(x, among: all)
+                        exposure[x] = graph.index.fleet.isOutside(graph.nodes[x], on: state.device) ? 0 : Self.exposure(of: x, graph)
+                    } else {
+                        for y in receivers where y != x {
+                            if try graph.hop(from: x, to: y) != nil { rows[x].insert(y) } else { rows[x].remove(y) }
+                        }
+                    }
+                }
+            } catch {
+                return nil
+            }
+            verdict.paths.formUnion(Self.leaks(state, rows: rows, scope: scope))
+            verdict.exposure += exposure.reduce(0, +)
+            if collateral, !receivers.isEmpty {
+                let managed = Self.managedNodes(graph)
+                let after = Set(Self.insideFlows(graph, among: managed, changed: changedNodes))
+                for flow in Self.insideFlows(state.graph, among: managed, changed: changedNodes) where !after.contains(flow) { verdict.collateral.insert(flow) }
+            }
+        }
+        return verdict
     }
 
     package func candidates() -> [FixCandidate] {
