@@ -57,4 +57,28 @@ import Testing
             #expect(run.stderr.hasPrefix("Error: cannot read fleet file 'no-such-fleet.json': no such file or directory"))
         }
     }
+
+    @Test("a megabyte bundle ID is quoted as a prefix wherever it is reported: a request line's error, a lint finding, a fleet stream's error")
+    func aHugeBundleIDIsQuotedShort() throws {
+        let huge = "com." + String(repeating: "a", count: 1_000_000)
+        let policy = try TemporaryFile.write(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.a"]}"#, name: "p.json")
+        let requests = try TemporaryFile.write(#"{"channel": "document-interaction", "target": "\#(huge)"}"# + "\n", name: "r.jsonl")
+        for format in ["text", "json"] {
+            let run = try BuiltBinary.run(["eval", "--format", format, "--policy", policy, requests])
+            #expect(run.status == 1)
+            #expect(run.stdout.utf8.count + run.stderr.utf8.count < 1_000, "\(format): \(run.stdout.prefix(300))")
+            #expect(run.stdout.contains("more bytes]"), "\(run.stdout.prefix(300))")
+        }
+        let listing = try TemporaryFile.write(#"{"openInPolicy": "whitelist", "openInWhitelist": ["\#(huge)"]}"#, name: "huge.json")
+        for format in ["text", "json"] {
+            let run = try BuiltBinary.run(["lint", "--format", format, listing])
+            #expect(run.status == 2)
+            #expect(run.stdout.utf8.count + run.stderr.utf8.count < 2_000, "\(format): \(run.stdout.prefix(300))")
+            #expect(run.stdout.contains("more bytes]"), "\(run.stdout.prefix(300))")
+        }
+        let stream = try TemporaryFile.write(#"{"from": "com.acme.hr", "channel": "document-interaction", "target": "\#(huge)"}"# + "\n", name: "f.jsonl")
+        let fleet = try BuiltBinary.run(["fleet", "eval", "--fleet", BuiltBinary.packageRoot.appendingPathComponent("Examples/fleet/acme.json").path, stream])
+        #expect(fleet.status == 1)
+        #expect(fleet.stdout.utf8.count + fleet.stderr.utf8.count < 1_000, "\(fleet.stdout.prefix(300))")
+    }
 }

@@ -50,7 +50,9 @@ public struct PolicyDiff: Sendable {
         let kinds = DecisionChange.Kind.allCases
         var sample: [DecisionChange] = []
         var counts = [Int](repeating: 0, count: kinds.count), listed = [Int](repeating: 0, count: kinds.count)
-        var directions: Set<DecisionChange.Direction> = []
+        // Which directions occur, by case (a set of the enum hashed its name for every change).
+        let directionCases = DecisionChange.Direction.allCases
+        var seen = [Bool](repeating: false, count: directionCases.count)
         // The space's targets and schemes are in the order first met, not sorted (a sort of a million
         // IDs grew faster than the input): each family keeps, for each group, the changes that come
         // first in byte order, never more than twice what the group still lists, cut back as it goes.
@@ -66,7 +68,7 @@ public struct PolicyDiff: Sendable {
                 guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
                 let group = kinds.firstIndex(of: change.kind) ?? 0
                 counts[group] += 1
-                directions.insert(change.direction)
+                seen[directionCases.firstIndex(of: change.direction) ?? 0] = true
                 let room = Self.sampleLimit - listed[group]
                 guard room > 0 else { continue }
                 kept[group].append((index, change))
@@ -85,7 +87,7 @@ public struct PolicyDiff: Sendable {
         for (group, kind) in kinds.enumerated() where counts[group] > 0 { byKind[kind] = counts[group] }
         self.counts = byKind
         controlGaps = ControlGap.between(old: old, new: new)
-        verdict = controlGaps.isEmpty ? DiffVerdict(directions) : .incomparable
+        verdict = controlGaps.isEmpty ? DiffVerdict(directionCases.indices.filter { seen[$0] }.map { directionCases[$0] }) : .incomparable
     }
 
     /// The listed changes in one group (at most ``sampleLimit``).
