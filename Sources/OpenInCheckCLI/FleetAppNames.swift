@@ -169,12 +169,13 @@ struct FleetAppNames {
         return installed.filter { $0.apps.contains(key) }.map(\.device)
     }
 
-    /// "installed on a, b" or "no device profile installs it".
+    /// "installed on a, b", "installed on a, b, c, d, e and 12 more" or "no device profile installs it".
     func whereInstalled(_ id: BundleID) -> String {
         let key = key(id)
         if let last = questions.lastWhere, last.key == key { return last.text }
         let names = devices(installing: id)
-        let text = names.isEmpty ? "no device profile installs it" : "installed on " + names.map { DecisionText.escaped($0) }.joined(separator: ", ")
+        // A few names, then how many more: a fleet of thousands of device profiles must not make a note as long as the fleet.
+        let text = names.isEmpty ? "no device profile installs it" : "installed on " + Printable.list(names.map { DecisionText.escaped($0) })
         questions.lastWhere = (key, text)
         return text
     }

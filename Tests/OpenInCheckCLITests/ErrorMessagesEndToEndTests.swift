@@ -81,4 +81,34 @@ import Testing
         #expect(fleet.status == 1)
         #expect(fleet.stdout.utf8.count + fleet.stderr.utf8.count < 1_000, "\(fleet.stdout.prefix(300))")
     }
+
+    @Test("a secure copy on a device profile that does not say whether secure services are available names the profile's line")
+    func anUnknownSecureServicesNamesTheProfileLine() throws {
+        let fleet = try Self.acme(replacing: """
+                  "schemeHandlers": {"mailto": "com.mobileiron.ios.emailplus", "https": "com.google.chrome.ios"},
+                  "secureServicesAvailable": true
+            """, with: """
+                  "schemeHandlers": {"mailto": "com.mobileiron.ios.emailplus", "https": "com.google.chrome.ios"}
+            """)
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", fleet, "--device", "employee-iphone", "--from", "com.acme.hr", "--channel", "paste",
+                                       "--target", "com.acme.viewer"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(fleet):32:"), "\(run.stderr)")
+        #expect(run.stderr.contains("set devices.employee-iphone.secureServicesAvailable to true or false"), "\(run.stderr)")
+    }
+
+    @Test("two Intune policies targeting one app: the error names each policy's file and line")
+    func twoIntunePoliciesTargetingOneAppNameTheirLines() throws {
+        let root = BuiltBinary.packageRoot.appendingPathComponent("Examples/intune")
+        let text = try String(contentsOf: root.appendingPathComponent("acme-app-protection.json"), encoding: .utf8)
+        let folder = TemporaryFile.directory.appendingPathComponent("conflict-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: folder.appendingPathComponent("a.json"))
+        try Data(text.replacingOccurrences(of: #""displayName": "Acme - iOS - App Protection""#, with: #""displayName": "Second""#).utf8)
+            .write(to: folder.appendingPathComponent("b.json"))
+        let run = try BuiltBinary.run(["fleet", "lint", "--fleet", folder.path, "--devices", root.appendingPathComponent("devices.json").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("is targeted by two app protection policies"), "\(run.stderr)")
+        #expect(run.stderr.contains("a.json:1)") && run.stderr.contains("b.json:1)"), "\(run.stderr)")
+    }
 }

@@ -80,4 +80,15 @@ import Testing
         }
         #expect(found > 150)
     }
+
+    @Test("where an app is installed names a few device profiles and counts the rest")
+    func whereInstalledListsAFewDevices() throws {
+        let app = Self.id("com.acme.hr")
+        let devices = (0..<20_000).map { IntuneDeviceProfile(name: "d\($0)", installed: [app], schemeHandlers: []) }
+        let names = FleetAppNames(IntuneFleet(policies: [], apps: [IntuneApp(bundleID: app)], devices: devices), policies: "p.json", devicesFile: "d.json")
+        #expect(names.whereInstalled(app) == "installed on d0, d1, d2, d3, d4 and 19995 more")
+        #expect(names.whereInstalled(Self.id("com.other")) == "no device profile installs it")
+        #expect(names.notes(try FleetRequest(from: app, channel: .documentInteraction, target: Self.id("com.other")), device: "d7")
+                == ["com.other is not an app of the policies in p.json or the devices file d.json: decided as any other app"])
+    }
 }
