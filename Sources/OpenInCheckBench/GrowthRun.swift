@@ -109,8 +109,9 @@ struct GrowthRun {
                  measure: { $0 * $0 }) { n, scratch throws(BenchError) in
             ["fleet", "paths", "--fleet", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "paths.json", scratch), "--from", "all"]
         },
-        // translate decides every flow on the device before and after to report each one it opens (apps × apps pairs):
-        // its time and its report are fitted against the pairs, as the matrix's are against its cells.
+        // translate decides every flow on the device before and after to report each one it opens (apps × apps pairs, each
+        // pair its own when whitelists differ): its time is fitted against the pairs, as the matrix's is against its cells;
+        // its memory against the apps (the report is one note per sender, channel and change, made one sender at a time).
         Workload(name: "translate --to intune (the fleet benchmark's generated fleet; time against the pairs decided: apps × apps)", unit: "apps",
                  sizes: [50, 158, 500], measure: { $0 * $0 }) { n, scratch throws(BenchError) in
             ["translate", "--to", "intune", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "translate.json", scratch)]

@@ -278,7 +278,9 @@ struct TranslateCommand: Command {
             what the translation chose instead and which requests decide differently: never a
             silent approximation. Then every flow the translation opens, on each device: a
             request the receiving app can now read (or that now goes to another app), with
-            both decisions. To see every flow that changes, run fleet diff on the two.
+            both decisions. One note per sender, channel and change names the first five
+            receivers or URLs and how many more; every opened flow is counted in one. To see
+            every flow that changes, one by one, run fleet diff on the two.
 
             Usage:
               openin-check translate --to intune FLEET [--devices-out FILE]

@@ -10,12 +10,12 @@ import Testing
         let run = try BuiltBinary.run(["translate", "--to", "intune", "Examples/fleet/acme.json"])
         #expect(run.status == 2)
         #expect(run.stdout.hasPrefix("[\n  {\n    \"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\",\n    \"displayName\": \"HR\","))
-        #expect(run.stderr.hasPrefix("Not expressible in Intune (35):\n- container policy \"HR\": openInPolicy: whitelist\n    chosen: "))
+        #expect(run.stderr.hasPrefix("Not expressible in Intune (25):\n- container policy \"HR\": openInPolicy: whitelist\n    chosen: "))
         #expect(!run.stdout.contains("Not expressible"))
         // Every flow the translation opens is named, with both decisions: here a secure copy the device cannot make becomes a paste Intune allows.
         #expect(run.stderr.hasSuffix("""
             - device "contractor-ipad": paste com.acme.viewer → com.acme.hr, decided end to end
-                chosen: allow to com.acme.hr (intune.copy.managed-apps + intune.paste.paste-in)
+                chosen: allow (intune.copy.managed-apps + intune.paste.paste-in)
                 changes: newly readable: deny (copy.secure-services-unavailable) becomes allow
 
             """))

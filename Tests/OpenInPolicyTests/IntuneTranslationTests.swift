@@ -301,10 +301,73 @@ extension IntuneTranslationTests {
 /// unavailable) and random fleets of both vendors, checked with the cross-vendor diff.
 @Suite("translate reports every newly readable flow")
 struct TranslationOpenedFlowsTests {
+    /// Whether a note of `notes` covers `change`: a flow note on its device, of its channel and sender, naming its
+    /// receiver (or counting more than it names).
     static func named(_ change: FlowChange, in notes: [TranslationNote]) -> Bool {
         // A URL the sender opened in itself before (refused by its own Open From) and keeps to itself now: nothing leaves it.
         if change.new.receiverApp == nil, change.old.receiverApp == change.request.from { return true }
-        return notes.contains { $0.policy == "device \(JSONWriter.quoted(change.device))" && $0.setting == "\(change.subject), decided end to end" }
+        let subject = change.subject
+        let head = "\(change.request.channel) \(change.request.from)"
+        return notes.contains { note in
+            guard note.policy == "device \(JSONWriter.quoted(change.device))", note.setting.hasSuffix(", decided end to end") else { return false }
+            if note.setting == "\(subject), decided end to end" { return true }
+            guard note.setting.hasPrefix(head + " → ") else { return false }
+            let to = String(subject.dropFirst(head.count + 3))
+            return note.setting.contains(" → \(to)") || note.setting.contains(", \(to)") || note.setting.contains(" more (")
+        }
+    }
+
+    /// The flows the straightforward per-pair comparison (``CrossVendorDiff/compare(old:new:device:)``) says a
+    /// translation opens: readable after, and not readable before or gone to another app; not a URL the sender
+    /// kept to itself before and keeps now.
+    static func oracle(_ changes: [FlowChange]) -> [FlowChange] {
+        func readable(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
+        return changes.filter { change in
+            guard readable(change.new.outcome) else { return false }
+            if change.new.receiverApp == nil, change.old.receiverApp == change.request.from { return false }
+            let moved = change.old.receiverApp != nil && change.new.receiverApp != nil && change.old.receiverApp != change.new.receiverApp
+            return !readable(change.old.outcome) || moved
+        }
+    }
+
+    /// Checks the flow walk and its notes against the per-pair comparison, exactly: the same flows in the same order
+    /// with the same decisions, each counted in one group of its sender, channel and decisions, every group's note
+    /// in `notes`. Returns how many flows opened, or `nil` when a side cannot decide every request (the comparison throws).
+    static func check(old: VendorFleet, new: VendorFleet, notes: [TranslationNote]) -> Int? {
+        guard let changes = try? CrossVendorDiff.compare(old: old, new: new) else { return nil }
+        let expected = oracle(changes)
+        var flows: [PolicyTranslation.OpenedFlow] = []
+        PolicyTranslation.eachOpenedFlow(from: old, to: new) { flows.append($0) }
+        #expect(flows.map { "\($0.device) \(FlowChange(device: $0.device, request: $0.request, old: $0.after, new: $0.after).subject)" }
+                    == expected.map { "\($0.device) \($0.subject)" })
+        for (flow, change) in zip(flows, expected) {
+            let before = try? flow.before.get()
+            #expect(before?.outcome == change.old.outcome && before?.rules == change.old.rules && flow.after.outcome == change.new.outcome
+                        && flow.after.rules == change.new.rules && flow.after.receiverApp == change.new.receiverApp, "\(change.subject)")
+        }
+        func key(_ device: String, _ from: BundleID, _ channel: FleetChannel, _ before: FlowDecision, _ after: FlowDecision) -> String {
+            [device, from.rawValue, channel.rawValue, before.outcome.rawValue, before.rules, after.outcome.rawValue, after.rules,
+             channel == .mailCompose ? "\(before.receiverApp?.rawValue ?? "-") \(after.receiverApp?.rawValue ?? "-")" : ""].joined(separator: "|")
+        }
+        var expectedCounts: [String: Int] = [:]
+        for change in expected { expectedCounts[key(change.device, change.request.from, change.request.channel, change.old, change.new), default: 0] += 1 }
+        var groupCounts: [String: Int] = [:]
+        var groups: [PolicyTranslation.OpenedFlowGroup] = []
+        PolicyTranslation.eachOpenedFlowGroup(from: old, to: new) { groups.append($0) }
+        for group in groups {
+            guard let before = try? group.first.before.get() else {
+                Issue.record("a group whose source could not decide, where the comparison could")
+                continue
+            }
+            let groupKey = key(group.device, group.sender, group.channel, before, group.first.after)
+            #expect(groupCounts[groupKey] == nil, "two notes for one sender, channel and change: \(groupKey)")
+            groupCounts[groupKey] = group.count
+            #expect(group.named.count == min(group.count, PolicyTranslation.namedFlows) || group.channel == .mailCompose)
+            #expect(notes.contains(group.note), "\(group.note) is not in the translation's notes")
+        }
+        #expect(groupCounts == expectedCounts)
+        #expect(notes.filter { $0.setting.hasSuffix(", decided end to end") }.count == groups.count)
+        return expected.count
     }
 
     @Test("AppConnect → Intune → AppConnect with secureServicesAvailable false: the pastes between AppConnect apps that become allowed are reported")
@@ -326,45 +389,102 @@ struct TranslationOpenedFlowsTests {
         for (from, to) in [(a, b), (b, a)] {
             let note = try #require(notes.first { $0.setting == "paste \(from) → \(to), decided end to end" }, "\(notes)")
             #expect(note.policy == "device \"d\"")
-            #expect(note.changes.hasPrefix("newly readable: deny"), "\(note.changes)")
-            #expect(note.chosen.hasPrefix("allow"), "\(note.chosen)")
+            #expect(note.changes == "newly readable: deny (copy.secure-services-unavailable) becomes allow", "\(note.changes)")
+            #expect(note.chosen.hasPrefix("allow (intune."), "\(note.chosen)")
         }
         // Every flow the round trip opens, original against final, is in one of the two reports.
         for change in try CrossVendorDiff.compare(old: .appConnect(fleet), new: .appConnect(back)) where change.group == .newlyAllowed {
             #expect(Self.named(change, in: notes + backNotes), "\(change.subject) is not reported")
         }
+        #expect(Self.check(old: .appConnect(fleet), new: .intune(intune), notes: notes) != nil)
     }
 
-    @Test("random AppConnect fleets: every flow newly readable in Intune is in the report")
+    @Test("random AppConnect fleets: the flow walk and its grouped notes agree with the per-pair comparison")
     func randomAppConnectToIntune() throws {
         var random = SplitMix64(seed: 0x7472_616E)
-        var opened = 0
+        var opened = 0, checked = 0
         for _ in 0..<120 {
             let fleet = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&random)).utf8), file: "random.json")
             let (_, intune, notes) = PolicyTranslation.toIntune(fleet)
-            guard let changes = try? CrossVendorDiff.compare(old: .appConnect(fleet), new: .intune(intune)) else { continue }
-            for change in changes where change.group == .newlyAllowed {
-                #expect(Self.named(change, in: notes), "\(change.subject): \(change.old.outcome) → \(change.new.outcome) is not reported")
-                opened += 1
-            }
+            guard let count = Self.check(old: .appConnect(fleet), new: .intune(intune), notes: notes) else { continue }
+            opened += count
+            checked += 1
+            #expect(PolicyTranslation.toIntune(fleet).notes == notes, "the report is not deterministic")
         }
         #expect(opened > 100)
+        #expect(checked > 60)
     }
 
-    @Test("random Intune fleets: every flow newly readable in AppConnect is in the report")
+    @Test("random Intune fleets: the flow walk and its grouped notes agree with the per-pair comparison")
     func randomIntuneToAppConnect() throws {
         var random = SplitMix64(seed: 0x7472_616F)
-        var opened = 0
+        var opened = 0, checked = 0
         for _ in 0..<120 {
             let (policies, devices) = FleetSettingsTests.randomIntune(&random)
             let intune = try #require(try FleetSettingsTests.analysis(intune: policies, devices: devices).intune)
             let (fleet, notes) = PolicyTranslation.toAppConnect(intune)
-            guard let changes = try? CrossVendorDiff.compare(old: .intune(intune), new: .appConnect(fleet)) else { continue }
-            for change in changes where change.group == .newlyAllowed {
-                #expect(Self.named(change, in: notes), "\(change.subject): \(change.old.outcome) → \(change.new.outcome) is not reported")
-                opened += 1
-            }
+            guard let count = Self.check(old: .intune(intune), new: .appConnect(fleet), notes: notes) else { continue }
+            opened += count
+            checked += 1
+            #expect(PolicyTranslation.toAppConnect(intune).notes == notes, "the report is not deterministic")
         }
         #expect(opened > 50)
+        #expect(checked > 60)
+    }
+
+    @Test("many alike apps: one note per sender, channel and change, naming five receivers and how many more")
+    func manyAlikeAppsGiveABoundedReport() throws {
+        let count = 40
+        let ids = try (0..<count).map { try BundleID("com.example.app\($0)") }
+        let controls = PolicyControls(openIn: .allAppConnectApps, openFrom: OpenFromPolicy(.allAppConnectApps), pasteboard: .secureCopy, print: .authorized,
+                                      dragAndDrop: .appConnect)
+        var facts = DeviceFacts()
+        facts.secureServicesAvailable = false
+        let fleet = Fleet(global: GlobalPolicy(authorizeAppsWithoutContainerPolicy: true, controls: controls), containerPolicies: [],
+                          apps: ids.map { FleetApp(bundleID: $0, appConnect: true) }, devices: [DeviceProfile(name: "d", labels: [], installed: ids, facts: facts)])
+        let (_, intune, notes) = PolicyTranslation.toIntune(fleet)
+        let flows = notes.filter { $0.setting.hasSuffix(", decided end to end") }
+        // Every paste between two of the apps opens (count × (count − 1) flows), in one note per sender.
+        let pastes = flows.filter { $0.setting.hasPrefix("paste ") }
+        #expect(pastes.count == count)
+        let first = try #require(pastes.first)
+        #expect(first.setting == "paste com.example.app0 → com.example.app1, com.example.app2, com.example.app3, com.example.app4, com.example.app5 and \(count - 6) more (\(count - 1) flows), decided end to end")
+        #expect(first.changes == "newly readable: deny (copy.secure-services-unavailable) becomes allow")
+        #expect(flows.count <= count * 16, "\(flows.count) flow notes for \(count) senders")
+        let opened = try #require(Self.check(old: .appConnect(fleet), new: .intune(intune), notes: notes))
+        #expect(opened >= count * (count - 1))
+    }
+}
+
+@Suite("Intune scheme lookups")
+struct IntuneSchemeLookupTests {
+    @Test("an app's own schemes: added once, ignoring ASCII case, asked by table")
+    func ownSchemes() throws {
+        var context = IntuneContext(policy: nil)
+        try context.addOwnScheme("Boxfile")
+        try context.addOwnScheme("boxfile:")
+        try context.addOwnScheme("other")
+        #expect(context.ownSchemes == ["boxfile", "other"])
+        #expect(context.isOwn("boxfile") && context.isOwn("other"))
+        #expect(!context.isOwn("box") && !context.isOwn("boxfilex"))
+        // Byte-exact on what is not ASCII: a look-alike is another scheme (normalize refuses it as a scheme).
+        #expect(throws: InputError.self) { try context.addOwnScheme("b\u{43E}xfile") }
+    }
+
+    @Test("exempted schemes: a lookup that follows every change of the exemptions")
+    func exemptions() throws {
+        var policy = IntunePolicy(displayName: "P")
+        #expect(!policy.exempts(scheme: "custom"))
+        policy.exemptions = [IntuneExemption(name: "x", schemes: ["custom", "other"])]
+        #expect(policy.exempts(scheme: "custom") && policy.exempts(scheme: "other") && !policy.exempts(scheme: "cust"))
+        policy.exemptions[0].schemes.append("third")
+        #expect(policy.exempts(scheme: "third"))
+        policy.exemptions.append(IntuneExemption(name: "y", schemes: ["fourth"]))
+        #expect(policy.exempts(scheme: "fourth"))
+        policy.exemptions.removeAll()
+        #expect(!policy.exempts(scheme: "custom"))
+        var same = IntunePolicy(displayName: "P")
+        same.exemptions = []
+        #expect(same == policy)
     }
 }

@@ -124,15 +124,19 @@ public struct FlowChange: Sendable {
 
     /// `channel FROM → TARGET` or `open-url FROM → URL` (`keyboard FROM → third-party keyboard`, `→ system keyboard`).
     public var subject: String {
-        if request.channel == .keyboard, let keyboard = request.target {
-            let name = keyboard == FleetMatrix.thirdPartyKeyboard ? FleetDiff.keyboardNames.thirdParty
-                : keyboard == .systemKeyboard ? FleetDiff.keyboardNames.system : keyboard.rawValue
-            return "\(request.channel) \(request.from) → \(name)"
-        }
-        guard let to = request.url?.rawValue ?? request.target.map({ $0 == CrossVendorDiff.anyOtherApp ? FleetNode.anyOtherAppName : $0.rawValue }) else {
+        guard let to = request.url?.rawValue ?? request.target.map({ Self.receiverName($0, channel: request.channel) }) else {
             return "\(request.channel) \(request.from)"
         }
         return "\(request.channel) \(request.from) → \(to)"
+    }
+
+    /// How a subject names the target `target` of a request on `channel`: a keyboard or "any other app" by its name, an app by its bundle ID.
+    static func receiverName(_ target: BundleID, channel: FleetChannel) -> String {
+        if channel == .keyboard {
+            return target == FleetMatrix.thirdPartyKeyboard ? FleetDiff.keyboardNames.thirdParty
+                : target == .systemKeyboard ? FleetDiff.keyboardNames.system : target.rawValue
+        }
+        return target == CrossVendorDiff.anyOtherApp ? FleetNode.anyOtherAppName : target.rawValue
     }
 }
 
@@ -192,38 +196,60 @@ public enum CrossVendorDiff {
 
     /// The requests compared on one device, in a stable order.
     static func requests(old: VendorFleet, new: VendorFleet, device name: String) -> [FleetRequest] {
+        let device = DeviceRequests(old: old, new: new, device: name)
+        return device.senders.flatMap(device.requests(from:))
+    }
+}
+
+/// The requests compared on one device, made sender by sender so a walk holds one sender's at a time.
+struct DeviceRequests {
+    /// The apps either side manages and installs on the device, in installed order.
+    let senders: [BundleID]
+    /// Every installed app, native Mail, then "any other app".
+    let receivers: [BundleID]
+    /// `mailto:`, `tel:`, `sms:`, an `https:` link, then one URL per custom scheme either side's device handles.
+    let urls: [ShareURL]
+
+    init(old: VendorFleet, new: VendorFleet, device name: String) {
         var installed: [BundleID] = []
-        for id in old.installed(on: name) + new.installed(on: name) where !installed.contains(where: { IntuneBundleID.same($0, id) }) { installed.append(id) }
-        let managed = old.managedApps + new.managedApps
-        let senders = installed.filter { IntuneBundleID.contains(managed, $0) }
+        var seen: Set<ExactKey> = []
+        for id in old.installed(on: name) + new.installed(on: name) where seen.insert(IntuneBundleID.key(id)).inserted { installed.append(id) }
+        let managed = Set((old.managedApps + new.managedApps).map(IntuneBundleID.key))
+        senders = installed.filter { managed.contains(IntuneBundleID.key($0)) }
         var receivers = installed
         if !receivers.contains(where: \.isNativeMail) { receivers.append(.mobileMail) }
-        receivers.append(anyOtherApp)
-        var urls = ["mailto:someone@example.com", "tel:+15550100", "sms:+15550100", "https://www.example.com/report"]
+        receivers.append(CrossVendorDiff.anyOtherApp)
+        self.receivers = receivers
+        var texts = ["mailto:someone@example.com", "tel:+15550100", "sms:+15550100", "https://www.example.com/report"]
+        var listed = Set(texts.map(ExactKey.init))
         for (scheme, _) in old.schemeHandlers(on: name) + new.schemeHandlers(on: name)
         where !ExactText.isOne(scheme, of: ["mailto", "tel", "telprompt", "sms", "http", "https"]) {
             let url = "\(scheme)://open"
-            if !urls.contains(url) { urls.append(url) }
+            if listed.insert(ExactKey(url)).inserted { texts.append(url) }
         }
+        urls = texts.compactMap { try? ShareURL($0) }
+    }
+
+    /// The requests `sender` makes: each channel to each other receiver, `open-url` on each URL, the
+    /// mail channels, then typing with a third-party keyboard and the system keyboard.
+    func requests(from sender: BundleID) -> [FleetRequest] {
         var result: [FleetRequest] = []
         let document = "report.pdf"
-        for sender in senders {
-            for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
-                for receiver in receivers where !IntuneBundleID.same(receiver, sender) {
-                    if let request = try? FleetRequest(from: sender, channel: channel, target: receiver, document: channel == .paste ? nil : document) {
-                        result.append(request)
-                    }
+        for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
+            for receiver in receivers where !IntuneBundleID.same(receiver, sender) {
+                if let request = try? FleetRequest(from: sender, channel: channel, target: receiver, document: channel == .paste ? nil : document) {
+                    result.append(request)
                 }
             }
-            for url in urls {
-                if let parsed = try? ShareURL(url), let request = try? FleetRequest(from: sender, channel: .openURL, url: parsed) { result.append(request) }
-            }
-            if let request = try? FleetRequest(from: sender, channel: .mailLink, url: try? ShareURL("mailto:someone@example.com")) { result.append(request) }
-            if let request = try? FleetRequest(from: sender, channel: .mailCompose) { result.append(request) }
-            // Typing in the sender: a third-party keyboard (it sees everything typed), then the system keyboard.
-            for keyboard in [FleetMatrix.thirdPartyKeyboard, .systemKeyboard] {
-                if let request = try? FleetRequest(from: sender, channel: .keyboard, target: keyboard) { result.append(request) }
-            }
+        }
+        for url in urls {
+            if let request = try? FleetRequest(from: sender, channel: .openURL, url: url) { result.append(request) }
+        }
+        if let request = try? FleetRequest(from: sender, channel: .mailLink, url: try? ShareURL("mailto:someone@example.com")) { result.append(request) }
+        if let request = try? FleetRequest(from: sender, channel: .mailCompose) { result.append(request) }
+        // Typing in the sender: a third-party keyboard (it sees everything typed), then the system keyboard.
+        for keyboard in [FleetMatrix.thirdPartyKeyboard, .systemKeyboard] {
+            if let request = try? FleetRequest(from: sender, channel: .keyboard, target: keyboard) { result.append(request) }
         }
         return result
     }

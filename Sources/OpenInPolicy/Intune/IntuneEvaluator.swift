@@ -24,6 +24,8 @@ public struct IntuneContext: Sendable, Hashable {
     private(set) var schemeHandlers: [ExactKey: BundleID] = [:]
     /// The sending app's own URL schemes (lowercase).
     public private(set) var ownSchemes: [String] = []
+    /// `ownSchemes` as byte-exact keys, so adding and asking are lookups, not walks of the list.
+    private var ownSchemeKeys = DerivedKeys()
 
     /// A context for an app under `policy` (or unmanaged, when `nil`).
     public init(policy: IntunePolicy?) { self.policy = policy }
@@ -38,7 +40,7 @@ public struct IntuneContext: Sendable, Hashable {
     /// - Throws: ``InputError/malformedScheme(_:)``.
     public mutating func addOwnScheme(_ scheme: String) throws(InputError) {
         let normalized = try URLScheme.normalize(scheme)
-        if !ownSchemes.contains(where: { ExactText.same($0, normalized) }) { ownSchemes.append(normalized) }
+        if ownSchemeKeys.keys.insert(ExactKey(normalized)).inserted { ownSchemes.append(normalized) }
     }
 
     /// The app that handles `scheme` (lowercase), when the facts name one.
@@ -54,7 +56,15 @@ public struct IntuneContext: Sendable, Hashable {
     func isMDMManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(mdmManagedApps, app) }
 
     /// Whether `scheme` is one of the sending app's own.
-    func isOwn(_ scheme: String) -> Bool { ownSchemes.contains { ExactText.same($0, scheme) } }
+    func isOwn(_ scheme: String) -> Bool { ownSchemeKeys.keys.contains(ExactKey(scheme)) }
+}
+
+/// Byte-exact keys derived from a list beside them (which the value compares by): equal whatever they
+/// hold, so a value compares by its list, not by its lookup table.
+struct DerivedKeys: Sendable, Hashable {
+    var keys: Set<ExactKey> = []
+    static func == (_: DerivedKeys, _: DerivedKeys) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 /// The keys of a context's managed apps, derived from them: equal whatever it holds, so two contexts

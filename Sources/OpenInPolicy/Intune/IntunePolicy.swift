@@ -29,7 +29,9 @@ public struct IntunePolicy: Sendable, Hashable {
     /// `thirdPartyKeyboardsBlocked`: "Third party keyboards" set to Block (only the system keyboard types in the app).
     public var thirdPartyKeyboardsBlocked = false
     /// `exemptedAppProtocols`: the exemptions as the admin named them, each a `name` and a `;`-separated list of URL schemes.
-    public var exemptions: [IntuneExemption] = []
+    public var exemptions: [IntuneExemption] = [] { didSet { exemptedKeys = Self.keys(of: exemptions) } }
+    /// The schemes of `exemptions` as byte-exact keys, rebuilt when they change: `exempts(scheme:)` is a lookup.
+    private var exemptedKeys = DerivedKeys()
     /// `exemptedUniversalLinks`: universal links an unmanaged app may open.
     public var exemptedUniversalLinks: [String] = []
     /// `managedUniversalLinks`: universal links that open in a managed app.
@@ -80,7 +82,13 @@ public struct IntunePolicy: Sendable, Hashable {
     }
 
     /// Whether the policy exempts URL scheme `scheme` (lowercase).
-    func exempts(scheme: String) -> Bool { exemptions.contains { $0.schemes.contains { ExactText.same($0, scheme) } } }
+    func exempts(scheme: String) -> Bool { exemptedKeys.keys.contains(ExactKey(scheme)) }
+
+    private static func keys(of exemptions: [IntuneExemption]) -> DerivedKeys {
+        var keys = DerivedKeys()
+        for exemption in exemptions { for scheme in exemption.schemes { keys.keys.insert(ExactKey(scheme)) } }
+        return keys
+    }
 
     /// Whether the policy targets `app`: bundle IDs compared ignoring ASCII letter case, as
     /// `Rules/intune/README.md` "Targeted apps" argues.

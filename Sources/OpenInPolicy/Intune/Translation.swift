@@ -390,47 +390,138 @@ public enum PolicyTranslation {
 
     // MARK: Flows the translation opens
 
-    /// One note per flow the translation opens, on every device both sides name: each request
-    /// ``CrossVendorDiff`` compares (every managed sender × receiver × channel, `paste`, `open-url` on
-    /// each scheme, the mail channels, `keyboard`), decided end to end before and after. A flow is
-    /// opened when the receiving app can read what it could not (denied, a dummy file or an encrypted
-    /// delivery becomes allowed or redirected: ``FlowChange/Group/newlyAllowed``), when a readable
-    /// delivery goes to another app, or when the source cannot decide the request (a control it
-    /// does not set) and the translation delivers it readable. The setting notes say why in general;
-    /// these name every flow, so nothing newly readable goes unreported.
-    /// - Complexity: O(devices × apps² × channels) end-to-end decisions.
-    static func flowsOpened(from old: VendorFleet, to new: VendorFleet) -> [TranslationNote] {
+    /// One flow the translation opens: a request, decided end to end on one device before and after.
+    struct OpenedFlow {
+        let device: String
+        let request: FleetRequest
+        /// The decision before, or why the source could not decide the request.
+        let before: Result<FlowDecision, FleetError>
+        let after: FlowDecision
+    }
+
+    /// Calls `body` with every flow the translation opens, on every device both sides name: each
+    /// request ``CrossVendorDiff`` compares (every managed sender × receiver × channel, `paste`,
+    /// `open-url` on each scheme, the mail channels, `keyboard`), decided end to end before and after.
+    /// A flow is opened when the receiving app can read what it could not (denied, a dummy file or an
+    /// encrypted delivery becomes allowed or redirected: ``FlowChange/Group/newlyAllowed``), when a
+    /// readable delivery goes to another app, or when the source cannot decide the request (a control
+    /// it does not set) and the translation delivers it readable. Sender by sender, in the order of
+    /// ``CrossVendorDiff``'s requests; `endOfSender` after each sender's flows.
+    /// - Complexity: O(devices × apps² × channels) end-to-end decisions, memory O(apps + channels)
+    ///   beyond the two fleets (one sender's requests at a time).
+    static func eachOpenedFlow(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlow) -> Void, endOfSender: () -> Void = {}) {
         func readable(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
-        var notes: [TranslationNote] = []
-        for name in old.deviceNames where new.deviceNames.contains(where: { ExactText.same($0, name) }) {
+        let newNames = Set(new.deviceNames.map(ExactKey.init))
+        for name in old.deviceNames where newNames.contains(ExactKey(name)) {
             func sides(_ fleet: VendorFleet) throws(FleetError) -> (device: FleetDevice?, index: IntuneDeviceIndex?) {
                 (try CrossVendorDiff.resolve(fleet, name), try CrossVendorDiff.index(fleet, name))
             }
             // A translated device that cannot be resolved decides nothing, so delivers nothing.
             guard let after = try? sides(new) else { continue }
             let before = Result { () throws(FleetError) in try sides(old) }
-            for request in CrossVendorDiff.requests(old: old, new: new, device: name) {
-                // The translated side cannot decide it, or delivers nothing readable: nothing opened.
-                guard let after = try? new.decide(device: name, request, resolved: after.device, index: after.index), readable(after.outcome) else { continue }
-                let was: String
-                do throws(FleetError) {
-                    let sides = try before.get()
-                    let before = try old.decide(device: name, request, resolved: sides.device, index: sides.index)
-                    let moved = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
-                    guard !readable(before.outcome) || moved else { continue }
-                    // A URL the sender opened in itself before (its own Open From refusing) and keeps to itself now: nothing leaves.
-                    if after.receiverApp == nil, before.receiverApp == request.from { continue }
-                    was = "\(before.outcome)\(before.receiverApp.map { " to \($0)" } ?? "") (\(before.rules))"
-                } catch {
-                    was = "an error (\(error.message))"
+            let device = DeviceRequests(old: old, new: new, device: name)
+            for sender in device.senders {
+                for request in device.requests(from: sender) {
+                    // The translated side cannot decide it, or delivers nothing readable: nothing opened.
+                    guard let after = try? new.decide(device: name, request, resolved: after.device, index: after.index), readable(after.outcome) else { continue }
+                    let was = Result { () throws(FleetError) in
+                        let sides = try before.get()
+                        return try old.decide(device: name, request, resolved: sides.device, index: sides.index)
+                    }
+                    if case .success(let before) = was {
+                        let moved = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
+                        guard !readable(before.outcome) || moved else { continue }
+                        // A URL the sender opened in itself before (its own Open From refusing) and keeps to itself now: nothing leaves.
+                        if after.receiverApp == nil, before.receiverApp == request.from { continue }
+                    }
+                    body(OpenedFlow(device: name, request: request, before: was, after: after))
                 }
-                let subject = FlowChange(device: name, request: request, old: after, new: after).subject
-                notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(name))", setting: "\(subject), decided end to end",
-                                             chosen: "\(after.outcome)\(after.receiverApp.map { " to \($0)" } ?? "") (\(after.rules))",
-                                             changes: "newly readable: \(was) becomes \(after.outcome)"))
+                endOfSender()
             }
         }
+    }
+
+    /// How many receivers (or URLs) a flow note names before "and N more".
+    static let namedFlows = 5
+
+    /// The flows the translation opens (``eachOpenedFlow(from:to:_:endOfSender:)``), one note per
+    /// device, sender, channel and change (the decisions before and after, with their rules): naming
+    /// the first ``namedFlows`` receivers or URLs in request order, then how many more, so a fleet
+    /// of many alike apps gives a report that grows with its senders, not with every pair. Every
+    /// opened flow is counted in exactly one note.
+    /// - Complexity: as ``eachOpenedFlow(from:to:_:endOfSender:)``; the notes are O(devices × senders × changes).
+    static func flowsOpened(from old: VendorFleet, to new: VendorFleet) -> [TranslationNote] {
+        var notes: [TranslationNote] = []
+        eachOpenedFlowGroup(from: old, to: new) { notes.append($0.note) }
         return notes
+    }
+
+    /// One note of ``flowsOpened(from:to:)``: the flows of one sender on one channel, with one change.
+    struct OpenedFlowGroup {
+        /// The group's first flow.
+        let first: OpenedFlow
+        let device: String
+        let sender: BundleID
+        let channel: FleetChannel
+        /// The decision after: `outcome (rules)`.
+        let chosen: String
+        /// The decision before: `outcome (rules)`, or `an error (message)`.
+        let was: String
+        let outcome: Outcome
+        /// The first ``PolicyTranslation/namedFlows`` receivers or URLs, each with the app that receives it when another.
+        var named: [String] = []
+        /// How many flows the group holds.
+        var count = 0
+
+        var note: TranslationNote {
+            let more = count > named.count ? " and \(count - named.count) more (\(count) flows)" : ""
+            let to = named.isEmpty ? "" : " → " + named.joined(separator: ", ") + more
+            return TranslationNote(policy: "device \(JSONWriter.quoted(device))", setting: "\(channel) \(sender)\(to), decided end to end",
+                                   chosen: chosen, changes: "newly readable: \(was) becomes \(outcome)")
+        }
+    }
+
+    /// Groups the opened flows as ``flowsOpened(from:to:)`` describes, handing each group to `body`
+    /// once its sender is done (in the order each group's first flow came).
+    static func eachOpenedFlowGroup(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlowGroup) -> Void) {
+        var groups: [OpenedFlowGroup] = []
+        var index: [ExactKey: Int] = [:]
+        eachOpenedFlow(from: old, to: new, { flow in
+            let after = flow.after
+            let target = flow.request.url?.rawValue ?? flow.request.target.map { FlowChange.receiverName($0, channel: flow.request.channel) }
+            // A channel with no target (mail-compose: one request per sender) says where it went in the decisions.
+            func decided(_ decision: FlowDecision) -> String {
+                "\(decision.outcome)\(target == nil ? decision.receiverApp.map { " to \($0)" } ?? "" : "") (\(decision.rules))"
+            }
+            let chosen = decided(after)
+            let was: String
+            var also: [String] = []
+            if target != nil, let app = after.receiverApp, app != flow.request.target { also.append("to \(app)") }
+            switch flow.before {
+            case .success(let before):
+                was = decided(before)
+                if target != nil, let app = before.receiverApp, app != after.receiverApp, app != flow.request.target { also.append("was to \(app)") }
+            case .failure(let error):
+                was = "an error (\(error.message))"
+            }
+            let receiver = target.map { also.isEmpty ? $0 : "\($0) (\(also.joined(separator: ", ")))" }
+            // Everything the note says but the receivers (the device and sender are the walk's), compared as bytes.
+            let key = ExactKey("\(flow.request.channel)\u{0}\(chosen)\u{0}\(was)")
+            let slot: Int
+            if let found = index[key] {
+                slot = found
+            } else {
+                slot = groups.count
+                index[key] = slot
+                groups.append(OpenedFlowGroup(first: flow, device: flow.device, sender: flow.request.from, channel: flow.request.channel, chosen: chosen, was: was, outcome: after.outcome))
+            }
+            if groups[slot].named.count < namedFlows, let receiver { groups[slot].named.append(receiver) }
+            groups[slot].count += 1
+        }, endOfSender: {
+            for group in groups { body(group) }
+            groups.removeAll(keepingCapacity: true)
+            index.removeAll(keepingCapacity: true)
+        })
     }
 
     // MARK: Writing
