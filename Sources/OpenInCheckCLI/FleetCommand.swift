@@ -159,7 +159,8 @@ struct FleetCommand: Command {
                       shortest chain and the apps that deliver to it directly ("delivered by",
                       at most 10 named); per hop the channel, the rules that let the document go
                       and the settings behind them (side, app, key = value, policy, how it
-                      reaches the app, file:line). JSON adds "zone", "summary", "deliveredBy",
+                      reaches the app, file:line). JSON adds "fromOutside" (whether the from
+                      app is outside the zone of trust there), "zone", "summary", "deliveredBy",
                       and per hop "settings" and "reproduce" (the fleet eval command that
                       decides it alone). A web address (http, https) carries no document
                       and is not followed, nor is keyboard (typing moves no document). --from all:

@@ -212,16 +212,23 @@ enum FleetOutput {
     /// device's graph, every app's search result, and one app's paths at a time).
     static func paths(_ devices: [AnalyzedDevice], maxHops: Int?, writer: PathsWriter) throws(CLIError) -> ExitStatus {
         var writer = writer
-        for device in devices {
+        /// Each search of `device` (the one app's, or every starting app's over one graph), given to `body` in turn.
+        func searches(_ device: AnalyzedDevice, _ body: (FleetReach) throws(FleetError) -> Void) throws(CLIError) {
             do throws(FleetError) {
-                if let app = writer.app {
-                    writer.emit(device, app: app, try device.paths(from: app, maxHops: maxHops))
-                } else {
-                    // One graph for the device, a search per app; each app's hops decided, printed and let go in turn.
-                    try device.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in writer.emit(device, app: reach.from, try device.paths(reach)) }
-                }
+                if let app = writer.app { try body(try device.reach(from: app, maxHops: maxHops)) } else { try device.forEachReach(maxHops: maxHops, body) }
             } catch {
                 throw fail(error)
+            }
+        }
+        if writer.format == .markdown {
+            // Markdown leads with every device's counts: a first pass searches without deciding a hop.
+            for device in devices { try searches(device) { (reach) throws(FleetError) in writer.count(device, app: reach.from, reach) } }
+            writer.writeHeader()
+        }
+        for device in devices {
+            try searches(device) { (reach) throws(FleetError) in
+                // Text and JSON from each search's tree, each hop written once; the report formats decide only the hops they show.
+                if writer.format.report != nil { try writer.emitReport(device, app: reach.from, reach) } else { writer.emit(device, app: reach.from, tree: try device.tree(reach)) }
             }
         }
         return writer.finish()

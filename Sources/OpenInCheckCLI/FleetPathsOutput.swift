@@ -20,7 +20,7 @@ struct PathsWriter {
     private var written = 0
     private var pending = ""
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
-    private var reports: [DeviceReport] = []
+    private(set) var reports: [DeviceReport] = []
     /// For SARIF: the log being written, once the first search is written.
     private var sarif: SARIFReport.Stream?
 
@@ -127,7 +127,8 @@ struct PathsWriter {
         var chains = ChainMemo<String>()
         if format == .json {
             var hopsJSON = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
-            out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0, chains: &hopsJSON))
+            out(Self.record(device, app: app, installed: installed, shown, summary: summary, states: states, first: written == 0,
+                            fromOutside: !managed, chains: &hopsJSON))
             return
         }
         var text = written == 0 ? "" : "\n"
@@ -161,6 +162,291 @@ struct PathsWriter {
         out(text)
     }
 
+    /// Per device and search, the bytes written once (names, settings, hops): text and JSON.
+    private var fast = PathsBytes()
+    /// The deliverers of one path, reused.
+    private var deliverers: [Int32] = []
+
+    /// Writes one device's paths from one app (text or JSON), from the search's tree: what ``emit(_:app:_:)``
+    /// writes for the same search's paths, each hop written once per search and each chain copied from them.
+    mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree) {
+        precondition(format == .text || format == .json, "the report formats are written from paths")
+        defer { written += 1 }
+        let target = target, targetIsOther = targetIsOther, names = names
+        let isOutside = device.isOutside
+        func inSet(_ node: FleetNode) -> Bool {
+            guard let target else { return isOutside(node) }
+            if targetIsOther { return node == .anyOtherApp }
+            guard case .app(let id) = node else { return false }
+            return target.isNativeMail ? id.isNativeMail : names.same(id, target)
+        }
+        let nodes = tree.nodes
+        fast.prepare(device, nodes: nodes, inSet: inSet)
+        fast.startSearch()
+        let installed = device.isInstalled(app)
+        let order = tree.order
+        var shown: [Int] = []
+        shown.reserveCapacity(order.count)
+        var outsideCount = 0, gated = 0
+        for node in order {
+            let y = Int(node)
+            if fast.outside[y] { outsideCount += 1 }
+            if fast.inSet[y] { gated += 1 }
+            if to == nil || fast.inSet[y] { shown.append(y) }
+        }
+        let fromOutside = isOutside(.app(app))
+        let managed = !fromOutside
+        var states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = []
+        if baseline != nil {
+            if installed { baseline!.examine(device: device.name, from: app) }
+            states = shown.map { y in managed && fast.outside[y] && fast.inSet[y] ? baseline!.judge(device: device.name, from: app, to: nodes[y]) : nil }
+            if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
+        } else if gated > 0 {
+            reached = true
+        }
+        var bytes: [UInt8] = []
+        if format == .json {
+            record(device, app: app, installed: installed, fromOutside: fromOutside, tree: tree, shown: shown,
+                   summary: (order.count, outsideCount, gated), states: states, to: &bytes)
+            out(bytes)
+            return
+        }
+        var text = written == 0 ? "" : "\n"
+        if zoned.map({ !ExactText.same($0, device.name) }) ?? true {
+            zoned = device.name
+            text += "zone of trust: \(DecisionText.escaped(device.zoneDescription))\n"
+        }
+        let outsideSet = device.analysis.vendor == .intune ? "outside the policy-managed apps" : "outside"
+        guard installed else {
+            out(text + "device \(DecisionText.escaped(device.name)): \(app) is not installed: no documents, no paths (\(names.whereInstalled(app)))\n")
+            return
+        }
+        text += "device \(DecisionText.escaped(device.name)): \(app) reaches \(order.count) app\(order.count == 1 ? "" : "s"), \(outsideCount) \(outsideSet)"
+        text += "; \(gated == 0 ? "no path" : "\(gated) path\(gated == 1 ? "" : "s")") to \(targetName(device: device.name))\n"
+        bytes += text.utf8
+        for (index, y) in shown.enumerated() {
+            bytes += PathsBytes.twoSpaces
+            bytes += fast.names[y]
+            bytes += PathsBytes.twoSpaces
+            let count = tree.hopCount(y)
+            bytes += String(count).utf8
+            bytes += (count == 1 ? PathsWriter.hopWord : PathsWriter.hopsWord)
+            if fast.outside[y] { bytes += PathsWriter.outsideMark }
+            if !states.isEmpty, let judged = states[index] {
+                bytes += PathsBytes.twoSpaces
+                bytes += BaselineRun.mark(judged.state, judged.entry).utf8
+            }
+            bytes += PathsWriter.deliveredByStart
+            let deliveredCount = tree.deliveredBy(y, into: &deliverers)
+            for (d, x) in deliverers.enumerated() {
+                if d > 0 { bytes += PathsBytes.commaSpace }
+                bytes += fast.names[Int(x)]
+            }
+            if deliveredCount > deliverers.count { bytes += " and \(deliveredCount - deliverers.count) more".utf8 }
+            bytes.append(UInt8(ascii: "\n"))
+            fast.appendChain(y, tree: tree, to: &bytes) { fast, hop, node, part in
+                fast.appendText(hop, into: node, from: tree.predecessor(node), to: &part)
+            }
+            if bytes.count >= 1 << 16 {
+                out(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        out(bytes)
+    }
+
+    /// The report formats, written as the searches end (Markdown and DOT hold per device only what their diagrams need).
+    private var stream: PathsReportStream?
+    /// The baseline as it was before Markdown's first pass: its second pass judges the paths again with it,
+    /// for the table's states, while ``baseline`` keeps the counts and resolved entries of the first.
+    private var judging: BaselineRun?
+
+    /// The report format's stream, made on first use.
+    private mutating func reportStream() -> PathsReportStream {
+        stream ?? PathsReportStream(format: format.report!, subject: .paths(from: from, to: to))
+    }
+
+    /// The paths a report shows of one search: managed sources' paths into the `--to` set (by default, outside).
+    private mutating func reportNodes(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) -> (managed: Bool, nodes: [Int]) {
+        let target = target, targetIsOther = targetIsOther, names = names
+        let isOutside = device.isOutside
+        fast.prepare(device, nodes: reach.nodes) { node in
+            guard let target else { return isOutside(node) }
+            if targetIsOther { return node == .anyOtherApp }
+            guard case .app(let id) = node else { return false }
+            return target.isNativeMail ? id.isNativeMail : names.same(id, target)
+        }
+        let managed = !isOutside(.app(app))
+        var nodes: [Int] = []
+        var any = false
+        for node in reach.reachedIndices {
+            let y = Int(node)
+            if fast.inSet[y] {
+                any = true
+                if managed { nodes.append(y) }
+            }
+        }
+        if baseline == nil, any { reached = true }
+        return (managed, nodes)
+    }
+
+    /// Markdown's first pass over one search: the counts of its summary, the baseline judged (and the gate).
+    mutating func count(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) {
+        if judging == nil { judging = baseline }
+        var stream = reportStream()
+        let (_, nodes) = reportNodes(device, app: app, reach)
+        var states: [FleetBaseline.State] = []
+        if baseline != nil {
+            if device.isInstalled(app) { baseline!.examine(device: device.name, from: app) }
+            for y in nodes where fast.outside[y] {
+                let judged = baseline!.judge(device: device.name, from: app, to: reach.nodes[y])
+                states.append(judged.state)
+                if judged.state != .accepted { reached = true }
+            }
+        }
+        stream.count(device: device.name, app: app, paths: nodes.count, states: states)
+        self.stream = stream
+    }
+
+    /// Markdown's summary, once the first pass has counted every search.
+    mutating func writeHeader() {
+        guard format == .markdown else { return }
+        let text = reportStream().header(baseline: baseline)
+        if app == nil { console.stdout.write(text) } else { pending += text }
+    }
+
+    /// Writes one search's paths in a report format: only the hops on their chains are decided (when no
+    /// decision can throw).
+    mutating func emitReport(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) throws(FleetError) {
+        defer { written += 1 }
+        var stream = reportStream()
+        defer { self.stream = stream }
+        let (_, nodes) = reportNodes(device, app: app, reach)
+        let wanted = Set(nodes)
+        let tree = try device.tree(reach, only: { wanted.contains($0) })
+        var states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = []
+        if format == .markdown {
+            if judging != nil { states = nodes.map { y in fast.outside[y] ? judging!.judge(device: device.name, from: app, to: reach.nodes[y]) : nil } }
+        } else if baseline != nil {
+            if device.isInstalled(app) { baseline!.examine(device: device.name, from: app) }
+            states = nodes.map { y in fast.outside[y] ? baseline!.judge(device: device.name, from: app, to: reach.nodes[y]) : nil }
+            if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
+        }
+        if format == .sarif {
+            // A result per path, its code flow's steps written once per search.
+            var bytes = sarif == nil ? SARIFReport.Stream().start() : []
+            if sarif == nil { sarif = SARIFReport.Stream() }
+            var hops = [ReportHop?](repeating: nil, count: reach.nodes.count)
+            let file = device.analysis.file
+            for (index, y) in nodes.enumerated() {
+                var chain: [ReportHop] = []
+                var current = y
+                while tree.predecessor(current) >= 0 {
+                    if hops[current] == nil { hops[current] = ReportHop(tree.hops[current]!, file: file) }
+                    chain.append(hops[current]!)
+                    current = tree.predecessor(current)
+                }
+                let judged = states.isEmpty ? nil : states[index]
+                sarif!.append(ReportPath(device: device.name, from: app, to: reach.nodes[y], outside: fast.outside[y], hops: chain.reversed(),
+                                         state: judged?.state, entry: judged?.entry), opened: false, to: &bytes)
+                if bytes.count >= 1 << 16 {
+                    out(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            out(bytes)
+            return
+        }
+        let target = self.app == nil ? console.stdout : Output()
+        stream.enter(device, nodes: reach.nodes, baseline: baseline != nil, to: target)
+        stream.rows(tree, device: device, from: app,
+                    shown: nodes.enumerated().map { (index, y) in (y, fast.outside[y], states.isEmpty ? nil : states[index]?.state, states.isEmpty ? nil : states[index]?.entry) },
+                    to: target)
+        if target !== console.stdout { pending += target.text }
+    }
+
+    static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
+    static let deliveredByStart = Array("\n    delivered by ".utf8)
+
+    /// ``record(_:app:installed:_:summary:states:first:fromOutside:chains:)`` from a search's tree, each hop's JSON written once per search.
+    private mutating func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, fromOutside: Bool, tree: FleetTree, shown: [Int],
+                                 summary: (reachable: Int, outside: Int, paths: Int), states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?], to bytes: inout [UInt8]) {
+        bytes += (written == 0 ? "[" : ",").utf8
+        func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
+        func key(_ name: String, _ level: Int, first: Bool = false) { Self.appendKey(name, level, first: first, to: &bytes) }
+        line(1)
+        bytes.append(UInt8(ascii: "{"))
+        key("device", 2, first: true)
+        JSONWriter.appendQuoted(device.name, to: &bytes)
+        key("from", 2)
+        JSONWriter.appendQuoted(app.rawValue, to: &bytes)
+        key("installed", 2)
+        bytes.append(contentsOf: (installed ? "true" : "false").utf8)
+        key("fromOutside", 2)
+        bytes.append(contentsOf: (fromOutside ? "true" : "false").utf8)
+        key("zone", 2)
+        JSONWriter.appendQuoted(device.zoneDescription, to: &bytes)
+        key("summary", 2)
+        bytes.append(contentsOf: "{\"reachable\": \(summary.reachable), \"outside\": \(summary.outside), \"paths\": \(summary.paths)}".utf8)
+        key("paths", 2)
+        if shown.isEmpty {
+            bytes.append(contentsOf: "[]".utf8)
+        } else {
+            bytes.append(UInt8(ascii: "["))
+            for (p, y) in shown.enumerated() {
+                if p > 0 { bytes.append(UInt8(ascii: ",")) }
+                line(3)
+                bytes.append(UInt8(ascii: "{"))
+                key("to", 4, first: true)
+                bytes += fast.quoted[y]
+                key("outside", 4)
+                bytes.append(contentsOf: (fast.outside[y] ? "true" : "false").utf8)
+                if !states.isEmpty, let judged = states[p] {
+                    key("state", 4)
+                    JSONWriter.appendQuoted(judged.state.rawValue, to: &bytes)
+                    if let entry = judged.entry {
+                        key("accepted", 4)
+                        JSONWriter.append(.object(JSONObject(members: [.init("reason", .string(entry.reason)), .init("expires", .string(entry.expires.description)),
+                                                                       .init("line", .number(JSONNumber(entry.line ?? 0)))])), to: &bytes, pretty: true, level: 4)
+                    }
+                }
+                key("hops", 4)
+                bytes.append(UInt8(ascii: "["))
+                fast.appendChain(y, tree: tree, separator: UInt8(ascii: ","), to: &bytes) { _, hop, _, part in
+                    Self.appendJSON(hop, device: device, level: 5, to: &part)
+                }
+                line(4)
+                bytes.append(UInt8(ascii: "]"))
+                key("deliveredBy", 4)
+                bytes.append(UInt8(ascii: "["))
+                let deliveredCount = tree.deliveredBy(y, into: &deliverers)
+                for (d, x) in deliverers.enumerated() {
+                    if d > 0 { bytes.append(contentsOf: ", ".utf8) }
+                    bytes += fast.quoted[Int(x)]
+                }
+                bytes.append(UInt8(ascii: "]"))
+                if deliveredCount > deliverers.count {
+                    key("deliveredByMore", 4)
+                    bytes.append(contentsOf: String(deliveredCount - deliverers.count).utf8)
+                }
+                line(3)
+                bytes.append(UInt8(ascii: "}"))
+                if bytes.count >= 1 << 16 {
+                    out(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            line(2)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        line(1)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func out(_ bytes: [UInt8]) {
+        if app == nil { bytes.withUnsafeBufferPointer { console.stdout.write(bytes: $0) } } else { pending += String(decoding: bytes, as: UTF8.self) }
+    }
+
     /// Closes the output; the exit status: 2 when a path reaches the `--to` set (or, without `--to`, outside).
     mutating func finish() -> ExitStatus {
         if format == .sarif {
@@ -170,8 +456,13 @@ struct PathsWriter {
             pending = ""
             return reached ? .notAllowed : .success
         }
-        if let report = format.report {
-            report.write(reports, subject: .paths(from: from, to: to), baseline: baseline, console: console)
+        if format.report != nil {
+            var stream = reportStream()
+            let target = app == nil ? console.stdout : Output()
+            stream.finish(to: target)
+            if target !== console.stdout { pending += target.text }
+            console.stdout.write(pending)
+            pending = ""
             return reached ? .notAllowed : .success
         }
         if format == .json {
@@ -204,32 +495,36 @@ struct PathsWriter {
         text += hop.decision.sender.rule.rawValue
         if let receiver = hop.decision.receiver { text += ", " + receiver.rule.rawValue }
         text += "]\n"
-        for setting in hop.settings {
-            text += "      "
-            text += setting.side.rawValue
-            text += " "
-            text += DecisionText.escaped(setting.app.rawValue)
-            text += ": "
-            text += DecisionText.escaped(setting.key)
-            text += " = "
-            text += DecisionText.escaped(setting.value)
-            text += "  ("
-            text += DecisionText.escaped(setting.policy)
+        for setting in hop.settings { appendSetting(setting, to: &text) }
+    }
+
+    /// One setting's line under a hop in the text block.
+    static func appendSetting(_ setting: FleetSetting, to text: inout String) {
+        text += "      "
+        text += setting.side.rawValue
+        text += " "
+        text += DecisionText.escaped(setting.app.rawValue)
+        text += ": "
+        text += DecisionText.escaped(setting.key)
+        text += " = "
+        text += DecisionText.escaped(setting.value)
+        text += "  ("
+        text += DecisionText.escaped(setting.policy)
+        text += ", "
+        text += DecisionText.escaped(setting.via)
+        let place = setting.place
+        if !place.isEmpty {
             text += ", "
-            text += DecisionText.escaped(setting.via)
-            let place = setting.place
-            if !place.isEmpty {
-                text += ", "
-                text += DecisionText.escaped(place)
-            }
-            text += ")\n"
+            text += DecisionText.escaped(place)
         }
+        text += ")\n"
     }
 
     /// One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
     /// written directly: a run over every app writes millions of hops.
     static func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, _ shown: [FleetPath], summary: FleetPathSummary,
-                       states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool, chains: inout ChainMemo<[UInt8]>) -> String {
+                       states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool, fromOutside: Bool? = nil,
+                       chains: inout ChainMemo<[UInt8]>) -> String {
         var bytes: [UInt8] = Array((first ? "[" : ",").utf8)
         func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
         func key(_ name: String, _ level: Int, first: Bool = false) { appendKey(name, level, first: first, to: &bytes) }
@@ -241,6 +536,10 @@ struct PathsWriter {
         JSONWriter.appendQuoted(app.rawValue, to: &bytes)
         key("installed", 2)
         bytes.append(contentsOf: (installed ? "true" : "false").utf8)
+        if let fromOutside {
+            key("fromOutside", 2)
+            bytes.append(contentsOf: (fromOutside ? "true" : "false").utf8)
+        }
         key("zone", 2)
         JSONWriter.appendQuoted(device.zoneDescription, to: &bytes)
         key("summary", 2)

@@ -370,12 +370,17 @@ enum SARIFReport {
 /// A Graphviz digraph: one cluster per device, outside apps filled red, sources blue, each edge
 /// labelled with its channels; for a diff, opened edges solid and closed ones dashed.
 enum DOTReport {
-    static func report(_ devices: [DeviceReport], subject: ReportSubject) -> String {
+    /// The digraph's beginning: its title and defaults.
+    static func start(_ subject: ReportSubject) -> String {
         let title: String = switch subject {
         case .paths(let from, let to): "leak paths from \(from) to \(to ?? "outside")"
         case .diff(let old, let new): "leak paths opened and closed, \(old) → \(new)"
         }
-        var text = "digraph \"leak paths\" {\n    label=\(quoted(title));\n    labelloc=t;\n    rankdir=LR;\n    node [shape=box, style=\"rounded\", fontname=\"Helvetica\"];\n    edge [fontname=\"Helvetica\", fontsize=10];\n"
+        return "digraph \"leak paths\" {\n    label=\(quoted(title));\n    labelloc=t;\n    rankdir=LR;\n    node [shape=box, style=\"rounded\", fontname=\"Helvetica\"];\n    edge [fontname=\"Helvetica\", fontsize=10];\n"
+    }
+
+    static func report(_ devices: [DeviceReport], subject: ReportSubject) -> String {
+        var text = start(subject)
         for (d, device) in devices.enumerated() {
             text += "    subgraph cluster_\(d + 1) {\n        label=\(quoted("device " + device.device));\n"
             var ids: [FleetNode: Int] = [:]

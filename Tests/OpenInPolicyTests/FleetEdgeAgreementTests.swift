@@ -8,6 +8,34 @@ import Testing
 @Suite struct FleetEdgeAgreementTests {
     static func delivers(_ outcome: Outcome?) -> Bool { outcome == .allow || outcome == .redirect }
 
+    @Test("AppConnect: a row made a word of 64 targets at a time is the row made target by target, among any candidates")
+    func rowsByWordsAgree() throws {
+        var random = SplitMix64(seed: 0x776F_7264)
+        var rows = 0, members = 0
+        for _ in 0..<500 {
+            let spec = FleetReferenceModelTests.randomSpec(&random)
+            let text = FleetReferenceModelTests.json(spec)
+            let device = try FleetJSON.read(Array(text.utf8), file: "random.json").device(named: "d")
+            let graph = FleetGraph(device)
+            // Made only where no decision can throw (the per-target loop is then the only path).
+            guard graph.words != nil else { continue }
+            let count = graph.nodes.count
+            for x in 0..<count {
+                for round in 0..<3 {
+                    var candidates = NodeSet(count: count, full: round == 0)
+                    if round > 0 { for y in 0..<count where random.next() % 2 == 0 { candidates.insert(y) } }
+                    let byWords = try graph.row(x, among: candidates, byWords: true)
+                    let byTarget = try graph.row(x, among: candidates, byWords: false)
+                    #expect(byWords.words == byTarget.words, "row of \(graph.nodes[x]) among \(candidates.words) in:\n\(text)")
+                    rows += 1
+                    members += byTarget.words.reduce(0) { $0 + $1.nonzeroBitCount }
+                }
+            }
+        }
+        #expect(rows > 2_000)
+        #expect(members > 2_000)
+    }
+
     @Test("AppConnect: every matrix cell is the path finder's edge for that request, own schemes routed elsewhere included")
     func appConnectCellsAreEdges() throws {
         var random = SplitMix64(seed: 0x6564_6765)

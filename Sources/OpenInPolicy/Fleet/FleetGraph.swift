@@ -20,6 +20,8 @@ public struct FleetReach: Sendable {
 
     /// The nodes reached, in the order reached (breadth first, each level in node order).
     public var reached: [FleetNode] { order.map { nodes[Int($0)] } }
+    /// ``reached`` as indices into ``nodes``.
+    package var reachedIndices: [Int32] { order }
 
     /// The number of hops of the shortest chain to `node`, or `nil` when it is not reached.
     public func hops(to node: FleetNode) -> Int? {
@@ -136,6 +138,79 @@ final class FleetGraph: FleetEdges {
     let nativeMail: [Int]
     /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them.
     let controls: [[FleetSettings.ControlSettings]]
+    /// The word-at-a-time tables of ``row(_:among:)``, when every node decides without an error (no control
+    /// missing, no secure copy of unknown outcome) and the graph was made whole; `nil` otherwise (the per-target loop).
+    let words: RowWords?
+    /// Whether no decision of the graph can throw: no node lacks a control or decides a secure copy of unknown
+    /// outcome, and every app of the fleet a request may land on sets Open From.
+    let decidesWithoutError: Bool
+
+    /// What ``row(_:among:)`` reads a word of 64 targets at a time: per node as target, whether it is an
+    /// AppConnect app, whether its Open From decides, and how it answers a sender; per node as sender,
+    /// the receivers whose own Open From whitelist lists it; the nodes some custom scheme lands on.
+    struct RowWords: Sendable {
+        /// The nodes the device's policies count as AppConnect apps (``FleetGraph/isAppConnectApp``).
+        let appConnect: NodeSet
+        /// The authorized AppConnect apps: a delivery to one of them is decided by its Open From too.
+        let authorized: NodeSet
+        /// The receivers whose Open From allows every source (AUTHORIZED, or AppConnect not enforcing).
+        let allowsEvery: NodeSet
+        /// The receivers whose Open From whitelist is "all AppConnect apps": they allow the senders in ``appConnect``.
+        let allowsAppConnect: NodeSet
+        /// Per sender, the receivers whose own Open From whitelist names it (exactly, as the rule looks it up).
+        let listing: [[Int32]]
+        /// The nodes a custom scheme's request lands on (``FleetGraph/schemesLandingOn`` not empty).
+        let handlers: NodeSet
+        /// Per sender whose Open In lists its targets (a whitelist), the position in ``listedSets`` of the nodes it lists; -1 otherwise.
+        let listedIndex: [Int32]
+        /// The nodes each distinct Open In whitelist lists (as ``FleetGraph/row(_:among:byWords:)`` works them out), made once
+        /// per whitelist: "all AppConnect apps" is one whitelist shared by every policy that says so.
+        let listedSets: [NodeSet]
+
+        /// The tables of a graph whose nodes are `ids` with policies `sides`; `nil` when some receiver's Open From
+        /// cannot be read this way (its rule would not be the Open From rule or the not-enforcing rule).
+        init(ids: [BundleID], index: [BundleID: Int], sides: [FleetSide], isAppConnectApp: [Bool], authorized: [Bool], schemesLandingOn: [[Int]],
+             nativeMail: [Int]) {
+            let count = ids.count
+            var listedIndex = [Int32](repeating: -1, count: count), listedSets: [NodeSet] = []
+            var known: [ObjectIdentifier: Int32] = [:]
+            for x in 0..<count where sides[x].prepared.listsEveryTarget == nil {
+                let whitelist = sides[x].prepared.openInWhitelist
+                if let position = known[ObjectIdentifier(whitelist.list)] {
+                    listedIndex[x] = position
+                    continue
+                }
+                var listed = NodeSet(count: count)
+                for id in whitelist { if let y = index[id], !ids[y].isNativeMail { listed.insert(y) } }
+                if whitelist.containsMailPair { for y in nativeMail { listed.insert(y) } }
+                known[ObjectIdentifier(whitelist.list)] = Int32(listedSets.count)
+                listedIndex[x] = Int32(listedSets.count)
+                listedSets.append(listed)
+            }
+            (self.listedIndex, self.listedSets) = (listedIndex, listedSets)
+            var appConnect = NodeSet(count: count), authorizedSet = NodeSet(count: count), allowsEvery = NodeSet(count: count)
+            var allowsAppConnect = NodeSet(count: count), handlers = NodeSet(count: count)
+            var listing = [[Int32]](repeating: [], count: count)
+            for y in 0..<count {
+                if isAppConnectApp[y] { appConnect.insert(y) }
+                if authorized[y] { authorizedSet.insert(y) }
+                if !schemesLandingOn[y].isEmpty { handlers.insert(y) }
+                let prepared = sides[y].prepared
+                // As OpenFromRule decides (after NotEnforcingRule): AUTHORIZED allows all, UNAUTHORIZED none, a whitelist its members.
+                if NotEnforcingRule.applies(prepared) || prepared.openFromStatus == .authorized {
+                    allowsEvery.insert(y)
+                } else if prepared.openFromStatus == .whitelist, let openFrom = prepared.policy.openFrom {
+                    if openFrom.setting == .allAppConnectApps {
+                        allowsAppConnect.insert(y)
+                    } else {
+                        for id in openFrom.whitelist { if let x = index[id] { listing[x].append(Int32(y)) } }
+                    }
+                }
+            }
+            (self.appConnect, self.authorized, self.allowsEvery, self.allowsAppConnect, self.listing, self.handlers) =
+                (appConnect, authorizedSet, allowsEvery, allowsAppConnect, listing, handlers)
+        }
+    }
 
     /// The bit of `control` in ``lacks``.
     @inline(__always) static func bit(_ control: FleetControl) -> UInt8 {
@@ -189,6 +264,12 @@ final class FleetGraph: FleetEdges {
         isAppConnectApp = ids.map(tables.isAppConnectApp)
         nativeMail = ids.indices.filter { ids[$0].isNativeMail }
         lacks = FleetGraph.lacks(sides, on: device)
+        let lacks = self.lacks, sides = self.sides
+        words = lacks.allSatisfy { $0 == 0 }
+            ? RowWords(ids: ids, index: index, sides: sides, isAppConnectApp: isAppConnectApp, authorized: authorized, schemesLandingOn: schemesLandingOn,
+                       nativeMail: nativeMail)
+            : nil
+        decidesWithoutError = words != nil && device.fleet.apps.allSatisfy { device.side(for: $0.bundleID).policy.source(of: .openFrom) != .notSet }
     }
 
     /// `old`'s graph on `device`, a resolution of the same profile with the same nodes, authorized apps and
@@ -210,6 +291,9 @@ final class FleetGraph: FleetEdges {
         }
         self.lacks = lacks
         self.controls = controls
+        // A few apps' policies changed: their rows are decided target by target (the tables are made for a whole graph).
+        words = nil
+        decidesWithoutError = false
     }
 
     /// Per side, what makes its decisions throw (``lacks``).
@@ -230,7 +314,11 @@ final class FleetGraph: FleetEdges {
 
     /// The nodes among `candidates` that `x` delivers to.
     /// - Throws: ``FleetError`` when a policy that must decide lacks a control, as ``FleetDevice/decide(_:)`` does.
-    func row(_ x: Int, among candidates: NodeSet) throws(FleetError) -> NodeSet {
+    func row(_ x: Int, among candidates: NodeSet) throws(FleetError) -> NodeSet { try row(x, among: candidates, byWords: words != nil) }
+
+    /// ``row(_:among:)``, a word of 64 targets at a time (`byWords`, when ``words`` is made) or target by target
+    /// (the reference the tests compare it with). Both give the same set.
+    func row(_ x: Int, among candidates: NodeSet, byWords: Bool) throws(FleetError) -> NodeSet {
         let (senderPolicy, prepared) = sides[x]
         let from = ids[x]
         let probe = try! FleetRequest(from: from, channel: .paste, target: from)
@@ -250,6 +338,10 @@ final class FleetGraph: FleetEdges {
             return Evaluator.decide(openFrom, receiver).outcome == .allow
         }
         let listsEvery = prepared.listsEveryTarget
+        if byWords, let words {
+            let listed = listsEvery == nil ? words.listedSets[Int(words.listedIndex[x])] : NodeSet(count: 0)
+            return rowByWords(x, among: candidates, words, listsEvery: listsEvery, listed: listed)
+        }
         // A whitelist's listed nodes, from its entries (the native Mail nodes by its mail pair), as `lists` answers.
         var listed = NodeSet(count: ids.count)
         if listsEvery == nil {
@@ -302,6 +394,91 @@ final class FleetGraph: FleetEdges {
                 result.insert(y)
             }
         }
+        return result
+    }
+
+    /// ``row(_:among:)`` on a graph where no decision throws, 64 targets at a time: the sender's targeted
+    /// decisions made once per kind of target (listed?, AppConnect app?), as the loop makes them; each
+    /// kind's targets as a mask; the receivers' Open From as masks (every source, the AppConnect apps,
+    /// or the senders their own whitelist names). Then the custom schemes whose handler is still open,
+    /// and the mail requests, one by one as the loop decides them.
+    /// - Complexity: O(N / 64 + the sender's whitelist + the receivers listing it + the schemes landing on targets not yet in the row).
+    private func rowByWords(_ x: Int, among candidates: NodeSet, _ words: RowWords, listsEvery: Bool?, listed: NodeSet) -> NodeSet {
+        let (_, prepared) = sides[x]
+        let from = ids[x]
+        let count = candidates.words.count
+        var open = candidates
+        open.remove(x)
+        // Per kind: its targets among the candidates, and which targeted channels deliver to them (decided on its first target).
+        var delivering: [UInt8] = [0, 0, 0, 0]
+        for kind in 0..<4 {
+            var first = -1
+            for w in 0..<count {
+                let listedWord = listsEvery.map { $0 ? ~UInt64(0) : 0 } ?? listed.words[w]
+                let mask = open.words[w] & (kind & 2 != 0 ? listedWord : ~listedWord) & (kind & 1 != 0 ? words.appConnect.words[w] : ~words.appConnect.words[w])
+                if mask != 0 {
+                    first = w << 6 | mask.trailingZeroBitCount
+                    break
+                }
+            }
+            guard first >= 0 else { continue }
+            var bits: UInt8 = 0
+            for (c, request) in targeted[first].enumerated() {
+                let outcome = Evaluator.decide(request, prepared).outcome
+                if outcome == .allow || outcome == .redirect { bits |= 1 << UInt8(c) }
+            }
+            delivering[kind] = bits
+        }
+        // The receivers whose Open From lets this sender in.
+        var allows = words.allowsEvery
+        if isAppConnectApp[x] { for w in 0..<count { allows.words[w] |= words.allowsAppConnect.words[w] } }
+        for y in words.listing[x] { allows.insert(Int(y)) }
+        var result = NodeSet(count: ids.count)
+        for w in 0..<count {
+            let listedWord = listsEvery.map { $0 ? ~UInt64(0) : 0 } ?? listed.words[w]
+            let appConnect = words.appConnect.words[w]
+            var direct: UInt64 = 0, openIn: UInt64 = 0
+            for kind in 0..<4 where delivering[kind] != 0 {
+                let mask = (kind & 2 != 0 ? listedWord : ~listedWord) & (kind & 1 != 0 ? appConnect : ~appConnect)
+                // Drag and drop, paste: no receiving side. The other targeted channels: the receiver's Open From.
+                if delivering[kind] & 0b11_0000 != 0 { direct |= mask } else if delivering[kind] & 0b00_1111 != 0 { openIn |= mask }
+            }
+            result.words[w] = open.words[w] & (direct | (openIn & (~words.authorized.words[w] | allows.words[w])))
+        }
+        // A custom scheme's request delivers to its handler or to no one: only the handlers asked about and not yet reached.
+        var handlers = NodeSet(count: ids.count)
+        for w in 0..<count { handlers.words[w] = words.handlers.words[w] & open.words[w] & ~result.words[w] }
+        func take(_ position: Int) {
+            let (channel, request, _) = untargeted[position]
+            let decision = Evaluator.decide(request, prepared)
+            guard let target = device.receiving(decision, channel: channel, request: request, from: from),
+                  let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { return }
+            if !words.authorized.contains(y) || allows.contains(y) { result.insert(y) }
+        }
+        // The sender's part of a custom scheme's request reads the handler only through whether its policy lists it
+        // and whether it is an AppConnect app (native Mail apart), as for the targeted channels; and through whether
+        // the scheme is the sender's own (then decided alone). So whether the request lands on its handler is
+        // decided once per kind of handler (listed?, AppConnect app?, native Mail?).
+        var landsOn: [Bool?] = Array(repeating: nil, count: 8)
+        // The bit set's own forEach (typed throws), not a Sequence's.
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        try? handlers.forEach { (h) throws(FleetError) in
+            for position in schemesLandingOn[h] where !result.contains(h) {
+                if let url = untargeted[position].request.url, prepared.isOwnScheme(url) {
+                    take(position)
+                    continue
+                }
+                let listedWord = listsEvery ?? listed.contains(h)
+                let kind = (listedWord ? 2 : 0) | (isAppConnectApp[h] ? 1 : 0) | (ids[h].isNativeMail ? 4 : 0)
+                if landsOn[kind] == nil {
+                    let (channel, request, _) = untargeted[position]
+                    let decision = Evaluator.decide(request, prepared)
+                    landsOn[kind] = device.receiving(decision, channel: channel, request: request, from: from).flatMap(landing) == h
+                }
+                if landsOn[kind]!, !words.authorized.contains(h) || allows.contains(h) { result.insert(h) }
+            }
+        }
+        for position in mailPositions { take(position) }
         return result
     }
 

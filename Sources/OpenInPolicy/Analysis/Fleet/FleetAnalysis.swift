@@ -236,6 +236,23 @@ public struct AnalyzedDevice: Sendable {
         }
     }
 
+    /// A search's shortest-path tree with the hops into its nodes decided (``paths(_:)`` without a chain
+    /// per node): every hop, or with `only` the hops on the chains to those nodes (every hop when some
+    /// decision of the device could throw, so the error is the one ``paths(_:)`` gives).
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    package func tree(_ reach: FleetReach, only: ((Int) -> Bool)? = nil) throws(FleetError) -> FleetTree {
+        let graph: any FleetEdges
+        switch vendorDevice {
+        case .appConnect(let device):
+            if let kept = reach.graph as? FleetGraph, kept.device.table === device.table { graph = kept } else { graph = FleetGraph(device) }
+        case .intune(let index): graph = reach.graph ?? IntuneGraph(index)
+        }
+        guard let only else { return try FleetTree(reach, on: graph) }
+        var wanted = NodeSet(count: reach.nodes.count)
+        for node in reach.order where only(Int(node)) { wanted.insert(Int(node)) }
+        return try FleetTree(reach, on: graph, only: wanted)
+    }
+
     /// Where `app`'s documents can end up: for each node reachable in at most `maxHops` hops, the
     /// shortest chain (each hop decided, with its settings) and the apps that deliver to it directly.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.

@@ -9,6 +9,12 @@ protocol FleetEdges: AnyObject, Sendable {
     func row(_ x: Int, among candidates: NodeSet) throws(FleetError) -> NodeSet
     /// The hop from `x` to `y`, decided; `nil` when no request delivers there.
     func hop(from x: Int, to y: Int) throws(FleetError) -> FleetHop?
+    /// Whether no row or hop of the graph can throw, so a writer may decide only the hops it prints.
+    var decidesWithoutError: Bool { get }
+}
+
+extension FleetEdges {
+    var decidesWithoutError: Bool { false }
 }
 
 /// Per node, the nodes with an edge into it, among the nodes a search asks about (shared by the
@@ -16,28 +22,36 @@ protocol FleetEdges: AnyObject, Sendable {
 /// or a list when it holds few nodes, so the columns of a sparse graph take O(N + edges).
 final class FleetColumns: Sendable {
     let columns: [GraphRow]
-    /// Per node, when only these are kept (``init(firstOf:count:limit:)``): its first deliverers in node order.
-    let firsts: [[Int32]]
+    /// Per node, when only these are kept (``init(firstOf:count:limit:)``): its first deliverers in node order,
+    /// ``limit`` places per node (the first ``counts`` of them, at most ``limit``, are filled).
+    let firsts: [Int32]
     /// Per node, when ``firsts`` is kept: how many nodes deliver to it.
     let counts: [Int32]
+    /// The places per node in ``firsts``.
+    let limit: Int
 
     /// Per node, the first `limit` nodes with an edge into it (in node order) and their number, from
     /// `rows` (node `x`'s out-edges) in one pass over them: O(N + edges) time, O(N × limit) memory.
     init(firstOf rows: [(x: Int, row: NodeSet)], count: Int, limit: Int) {
-        var firsts = [[Int32]](repeating: [], count: count)
+        var firsts = [Int32](repeating: 0, count: count * limit)
         var counts = [Int32](repeating: 0, count: count)
-        for (x, row) in rows.sorted(by: { $0.x < $1.x }) {
-            for (w, word) in row.words.enumerated() {
-                var bits = word
-                while bits != 0 {
-                    let y = w << 6 | bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    counts[y] += 1
-                    if firsts[y].count < limit { firsts[y].append(Int32(x)) }
+        firsts.withUnsafeMutableBufferPointer { firsts in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for (x, row) in rows.sorted(by: { $0.x < $1.x }) {
+                    for (w, word) in row.words.enumerated() {
+                        var bits = word
+                        while bits != 0 {
+                            let y = w << 6 | bits.trailingZeroBitCount
+                            bits &= bits - 1
+                            let known = Int(counts[y])
+                            if known < limit { firsts[y * limit + known] = Int32(x) }
+                            counts[y] = Int32(known + 1)
+                        }
+                    }
                 }
             }
         }
-        (columns, self.firsts, self.counts) = ([], firsts, counts)
+        (columns, self.firsts, self.counts, self.limit) = ([], firsts, counts, limit)
     }
 
     /// The columns of `rows` (node `x`'s out-edges), restricted to the rows given.
@@ -63,7 +77,7 @@ final class FleetColumns: Sendable {
             columns.append(GraphRow(list: lists[y], count: count))
             lists[y] = []
         }
-        (self.columns, firsts, counts) = (columns, [], [])
+        (self.columns, firsts, counts, limit) = (columns, [], [], 0)
     }
 }
 
@@ -191,47 +205,106 @@ enum FleetSearch {
     /// with each destination's direct deliverers among the nodes reached.
     static func paths(_ reach: FleetReach, on graph: any FleetEdges) throws(FleetError) -> [FleetPath] {
         let nodes = graph.nodes
+        let tree = try FleetTree(reach, on: graph)
         var chains = [[FleetHop]](repeating: [], count: nodes.count)
         var paths: [FleetPath] = []
         paths.reserveCapacity(reach.order.count)
+        var deliverers: [Int32] = []
         for node in reach.order {
             let current = Int(node), before = Int(reach.predecessor[current])
-            guard let hop = try graph.hop(from: before, to: current) else {
-                preconditionFailure("the search found an edge \(nodes[before]) → \(nodes[current]) that no request makes")
-            }
+            let hop = tree.hops[current]!
             // Breadth first: the predecessor's chain is made (or it is the start, whose chain is empty).
             var chain = chains[before]
             chain.append(hop)
             chains[current] = chain
-            var deliveredBy: [FleetNode] = []
-            var deliveredByCount = 0
-            if let columns = reach.columns, !columns.counts.isEmpty {
-                // Rows among the nodes reached (and the start) only: every deliverer counted is in the origin.
-                deliveredBy = columns.firsts[current].map { nodes[Int($0)] }
-                deliveredByCount = Int(columns.counts[current])
-            } else if let columns = reach.columns, let origin = reach.origin {
-                switch columns.columns[current] {
-                case .bits(let column):
-                    for w in column.words.indices {
-                        var bits = column.words[w] & origin.words[w]
-                        deliveredByCount += bits.nonzeroBitCount
-                        while bits != 0, deliveredBy.count < FleetPath.deliveredByLimit {
-                            deliveredBy.append(nodes[w << 6 | bits.trailingZeroBitCount])
-                            bits &= bits - 1
-                        }
-                    }
-                case .list(let senders):
-                    for x in senders where origin.contains(Int(x)) {
-                        deliveredByCount += 1
-                        if deliveredBy.count < FleetPath.deliveredByLimit { deliveredBy.append(nodes[Int(x)]) }
-                    }
-                }
-            } else {
-                deliveredBy = [hop.from]
-                deliveredByCount = 1
-            }
-            paths.append(FleetPath(to: nodes[current], hops: chain, deliveredBy: deliveredBy, deliveredByCount: deliveredByCount))
+            let count = tree.deliveredBy(current, into: &deliverers)
+            paths.append(FleetPath(to: nodes[current], hops: chain, deliveredBy: deliverers.map { nodes[Int($0)] }, deliveredByCount: count))
         }
         return paths
+    }
+}
+
+/// One search's shortest-path tree with its hops decided: per node reached, the hop into it from its
+/// predecessor (a chain is its predecessor's chain plus that hop), and who delivers to it. What
+/// ``FleetSearch/paths(_:on:)`` makes paths of, for writers that print each hop once per search
+/// without making a path (a chain) per node.
+package struct FleetTree {
+    /// The search.
+    package let reach: FleetReach
+    /// Per node, the hop into it (`nil`: not reached, not asked for, or the start).
+    package let hops: [FleetHop?]
+
+    /// Decides the hop into every node reached, in the order reached (as ``FleetSearch/paths(_:on:)`` does:
+    /// the first error met is the one thrown); with `only`, the hops on the chains to those nodes, when the
+    /// graph cannot throw (otherwise every hop, so the same error is thrown).
+    init(_ reach: FleetReach, on graph: any FleetEdges, only: NodeSet? = nil) throws(FleetError) {
+        let nodes = graph.nodes
+        var hops = [FleetHop?](repeating: nil, count: nodes.count)
+        var needed: NodeSet? = nil
+        if let only, graph.decidesWithoutError {
+            // Every node on a chain to one asked for: walk each chain back until a node already marked.
+            var marked = NodeSet(count: nodes.count)
+            for node in reach.order where only.contains(Int(node)) {
+                var current = Int(node)
+                while current >= 0, reach.predecessor[current] >= 0, !marked.contains(current) {
+                    marked.insert(current)
+                    current = Int(reach.predecessor[current])
+                }
+            }
+            needed = marked
+        }
+        for node in reach.order {
+            let current = Int(node), before = Int(reach.predecessor[current])
+            if let needed, !needed.contains(current) { continue }
+            guard let hop = try graph.hop(from: before, to: current) else {
+                preconditionFailure("the search found an edge \(nodes[before]) → \(nodes[current]) that no request makes")
+            }
+            hops[current] = hop
+        }
+        self.reach = reach
+        self.hops = hops
+    }
+
+    /// The nodes reached, in the order reached.
+    package var order: [Int32] { reach.order }
+    /// The device's nodes.
+    package var nodes: [FleetNode] { reach.nodes }
+    /// The node before `node` on its shortest chain (`-1`: none: the start, or not reached).
+    package func predecessor(_ node: Int) -> Int { Int(reach.predecessor[node]) }
+    /// The hops of `node`'s shortest chain.
+    package func hopCount(_ node: Int) -> Int { Int(reach.distance[node]) }
+
+    /// The nodes reached from the start (the start included) that deliver to `node` in one hop, in node order,
+    /// at most ``FleetPath/deliveredByLimit`` of them, written to `deliverers`; returns how many deliver.
+    package func deliveredBy(_ current: Int, into deliverers: inout [Int32]) -> Int {
+        deliverers.removeAll(keepingCapacity: true)
+        var count = 0
+        if let columns = reach.columns, !columns.counts.isEmpty {
+            // Rows among the nodes reached (and the start) only: every deliverer counted is in the origin.
+            count = Int(columns.counts[current])
+            let start = current * columns.limit
+            deliverers += columns.firsts[start..<start + min(count, columns.limit)]
+        } else if let columns = reach.columns, let origin = reach.origin {
+            switch columns.columns[current] {
+            case .bits(let column):
+                for w in column.words.indices {
+                    var bits = column.words[w] & origin.words[w]
+                    count += bits.nonzeroBitCount
+                    while bits != 0, deliverers.count < FleetPath.deliveredByLimit {
+                        deliverers.append(Int32(w << 6 | bits.trailingZeroBitCount))
+                        bits &= bits - 1
+                    }
+                }
+            case .list(let senders):
+                for x in senders where origin.contains(Int(x)) {
+                    count += 1
+                    if deliverers.count < FleetPath.deliveredByLimit { deliverers.append(x) }
+                }
+            }
+        } else {
+            deliverers.append(reach.predecessor[current])
+            count = 1
+        }
+        return count
     }
 }
