@@ -1,6 +1,6 @@
 /// `openin-check-bench --adversarial`: the inputs that once made `openin-check`
 /// super-linear in time or memory, each run as a whole process at two sizes, then
-/// the fleet and Intune inputs at three (``GrowthRun``).
+/// the fleet, Intune and single-app `diff` inputs at three (``GrowthRun``).
 ///
 /// For each workload the input grows by a factor (4 or so) between the sizes; time and peak
 /// resident memory are printed for both, with the time ratio. Linear time shows a time ratio
@@ -56,23 +56,12 @@ struct AdversarialRun {
             let new = try write(policy(ids: (n / 2..<n + n / 2).map { "com.example.app\($0)" }), "new.json", scratch)
             return ["diff", "--format", "json", old, new]
         },
-        Workload(name: "diff --requests over invalid lines", unit: "request lines", sizes: [125_000, 500_000]) { n, scratch throws(BenchError) in
-            let old = try write(policy(ids: ["com.example.a"]), "old-requests.json", scratch)
-            let new = try write(policy(ids: ["com.example.b"]), "new-requests.json", scratch)
-            let log = try write(String(repeating: "{\"channel\":\"nowhere\",\"target\":\"x\"}\n", count: n), "invalid.jsonl", scratch)
-            return ["diff", "--requests", log, old, new]
-        },
         Workload(name: "diff --requests, every line a distinct changed request", unit: "request lines", sizes: [125_000, 500_000]) { n, scratch throws(BenchError) in
             // Every app is allowed under AUTHORIZED and blocked under a one-ID whitelist: the policies stay small.
             let old = try write("{\"openInPolicy\": \"authorized\"}\n", "old-changed.json", scratch)
             let new = try write(policy(ids: ["com.example.b"]), "new-changed.json", scratch)
             let lines = (0..<n).map { "{\"channel\":\"document-interaction\",\"target\":\"com.example.app\($0)\"}" }
             return ["diff", "--requests", try write(lines.joined(separator: "\n") + "\n", "changed.jsonl", scratch), old, new]
-        },
-        Workload(name: "diff of two large policies, every ID changed", unit: "IDs per policy", sizes: [150_000, 600_000]) { n, scratch throws(BenchError) in
-            let old = try write(policy(ids: (0..<n).map { "com.example.old\($0)" }), "old-large.json", scratch)
-            let new = try write(policy(ids: (0..<n).map { "com.example.new\($0)" }), "new-large.json", scratch)
-            return ["diff", old, new]
         },
     ]
 

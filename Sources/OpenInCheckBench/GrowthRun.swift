@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// The second part of `openin-check-bench --adversarial`: the fleet and Intune inputs that once grew
-/// quadratically, each run as a whole process at 1×, 10× and 100× its size, with the exponent of a
+/// The second part of `openin-check-bench --adversarial`: the fleet, Intune and single-app `diff`
+/// inputs that once grew faster than linearly, each run as a whole process at 1×, 10× and 100× its size, with the exponent of a
 /// least-squares fit of log(time) and log(peak memory) against log(size). Linear is 1; the bound
 /// checked by eye in the Performance article is 1.15.
 struct GrowthRun {
@@ -18,6 +18,8 @@ struct GrowthRun {
         let sizes: [Int]
         /// The size the exponents are fitted against, when it is not the input's (a matrix grows with its cells).
         var measure: @Sendable (_ n: Int) -> Int = { $0 }
+        /// The exit statuses that show the input was read and answered (an input of invalid lines exits 1).
+        var statuses: Set<Int32> = [0, 2]
         /// Writes the inputs of size `n` into `scratch` and returns `openin-check`'s arguments.
         let make: @Sendable (_ n: Int, _ scratch: ScratchDirectory) throws(BenchError) -> [String]
     }
@@ -66,6 +68,34 @@ struct GrowthRun {
     }
 
     static let workloads: [Workload] = [
+        Workload(name: "diff of two policies, every ID changed", unit: "IDs per policy", sizes: [6_000, 60_000, 600_000]) { n, scratch throws(BenchError) in
+            let old = try write(AdversarialRun.policy(ids: (0..<n).map { "com.example.old\($0)" }), "old-large.json", scratch)
+            let new = try write(AdversarialRun.policy(ids: (0..<n).map { "com.example.new\($0)" }), "new-large.json", scratch)
+            return ["diff", old, new]
+        },
+        Workload(name: "diff --requests over invalid lines (each an unknown channel: a \"Did you mean\" each)", unit: "request lines",
+                 sizes: [3_000, 30_000, 300_000], statuses: [1]) { n, scratch throws(BenchError) in
+            let old = try write(AdversarialRun.policy(ids: ["com.example.a"]), "old-requests.json", scratch)
+            let new = try write(AdversarialRun.policy(ids: ["com.example.b"]), "new-requests.json", scratch)
+            let log = try write(String(repeating: "{\"channel\":\"nowhere\",\"target\":\"x\"}\n", count: n), "invalid.jsonl", scratch)
+            return ["diff", "--requests", log, old, new]
+        },
+        Workload(name: "fleet eval, 2,000 lines each naming an app the fleet does not know (a typo of one of its apps, or an unknown sender)",
+                 unit: "apps", sizes: [300, 3_000, 30_000], statuses: [1]) { n, scratch throws(BenchError) in
+            // The bench fleet's IDs are com.bench.app00000…: a typo is one edit from one of them ("Did you mean"),
+            // an unknown sender is none of them (its message suggests and lists). The lines stay, the apps grow:
+            // a question that walked every app made this grow with lines × apps.
+            let fleet = try write(FleetBenchmark.fleet(apps: n, seed: 2024), "names.json", scratch)
+            let lines = (0..<2_000).map { index in
+                let digits = String(index % n)
+                let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+                let known = "com.bench.app" + padded, typo = "com.bench.apq" + padded
+                return index % 2 == 0
+                    ? "{\"from\": \"\(known)\", \"channel\": \"document-interaction\", \"target\": \"\(typo)\"}"
+                    : "{\"from\": \"com.unknown.sender\(index)\", \"channel\": \"document-interaction\", \"target\": \"\(known)\"}"
+            }
+            return ["fleet", "eval", "--fleet", fleet, "--device", "bench", try write(lines.joined(separator: "\n") + "\n", "names.jsonl", scratch)]
+        },
         Workload(name: "fleet lint (the fleet benchmark's generated fleet)", unit: "apps", sizes: [300, 3_000, 30_000]) { n, scratch throws(BenchError) in
             ["fleet", "lint", "--fleet", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "lint.json", scratch)]
         },
@@ -140,7 +170,7 @@ struct GrowthRun {
                 let scratch = try ScratchDirectory()
                 let arguments = try workload.make(n, scratch)
                 let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
-                guard run.status == 0 || run.status == 2 else {
+                guard workload.statuses.contains(run.status) else {
                     throw .invalidInput("'\(workload.name)' at \(n): openin-check exited with status \(run.status)")
                 }
                 let memory = run.peakResidentBytes.map { ", peak \(Format.megabytes($0))" } ?? ""

@@ -33,6 +33,19 @@ struct FleetAppNames {
     let file: String
     /// How to make an app known, for messages.
     let howToList: String
+    /// The indexes the "Did you mean" questions use, made at the first question.
+    private let questions = Questions()
+
+    /// The indexes of ``known`` that answer "Did you mean" without walking every app (a stream can
+    /// name an unknown app on every line): made once, at the first question, as most runs ask none.
+    private final class Questions {
+        var near: Suggestion.NearIndex<UInt8>?
+        var senders: Suggestion.Candidates?
+        /// Each device profile's positions in ``installed``, by the bytes of its name.
+        var devicesByName: [[UInt8]: [Int]]?
+        /// The last ``whereInstalled(_:)`` answer: a stream line asks it once per device.
+        var lastWhere: (key: String, text: String)?
+    }
 
     /// The key two bundle IDs are the same app by: the ID itself (AppConnect), or with ASCII letters
     /// lowercased (Intune). IDs are ASCII, so `String` equality of keys is byte equality.
@@ -94,10 +107,10 @@ struct FleetAppNames {
     /// - Throws: a message naming the file, the nearest app and the fix, when the fleet does not know it.
     func checkSender(_ id: BundleID, what: String, orAll: Bool = false) throws(FleetAppNames.Unknown) {
         if isKnown(id) { return }
-        let names = known.map(\.rawValue)
+        if questions.senders == nil { questions.senders = Suggestion.Candidates(known.map(\.rawValue)) }
         var message = "\(what): \(id) is not an app of \(file)."
-        message += Suggestion.phrase(for: id.rawValue, among: names)
-        message += " Give one of its apps\(orAll ? " (or all, for every app)" : "")\(listing(names)); to ask about an app it does not manage, \(howToList)"
+        message += questions.senders?.phrase(for: id.rawValue) ?? ""
+        message += " Give one of its apps\(orAll ? " (or all, for every app)" : "")\(listing()); to ask about an app it does not manage, \(howToList)"
         throw Unknown(message: message)
     }
 
@@ -113,15 +126,12 @@ struct FleetAppNames {
 
     /// The known app one or two edits (insertions, deletions, substitutions, swaps of neighbours) from
     /// `id`, the nearest first; letter case counts for AppConnect (IDs are case sensitive) and not for Intune.
+    /// IDs are ASCII, so their bytes are their characters.
+    /// - Complexity: O(*p*) for the prefixes *p* of known apps within two edits of `id` (``Suggestion/NearIndex``),
+    ///   not O(apps); the index is made at the first question, O(apps log apps).
     func nearest(to id: BundleID) -> BundleID? {
-        let typed = Array(ignoringCase ? ExactText.asciiLowercased(id.rawValue) : id.rawValue)
-        var best: (id: BundleID, distance: Int)? = nil
-        for candidate in known where abs(candidate.rawValue.utf8.count - typed.count) <= 2 {
-            let text = Array(ignoringCase ? ExactText.asciiLowercased(candidate.rawValue) : candidate.rawValue)
-            let distance = Suggestion.editDistance(typed, text)
-            if distance <= 2, distance < (best?.distance ?? 3) { best = (candidate, distance) }
-        }
-        return best?.id
+        if questions.near == nil { questions.near = Suggestion.NearIndex(known.map { Array(key($0).utf8) }) }
+        return questions.near?.nearest(Array(key(id).utf8)).map { known[$0.index] }
     }
 
     /// Checks a request's sender and target (`from`, `target`), as a line of a stream or flags name them.
@@ -136,7 +146,12 @@ struct FleetAppNames {
     /// (any other app), a sender or target the device does not install (and which devices do).
     func notes(_ request: FleetRequest, device: String) -> [String] {
         var notes: [String] = []
-        func installedHere(_ id: BundleID) -> Bool { id.isNativeMail || devices(installing: id).contains { ExactText.same($0, device) } }
+        if questions.devicesByName == nil {
+            questions.devicesByName = Dictionary(installed.indices.map { (Array(installed[$0].device.utf8), [$0]) }, uniquingKeysWith: +)
+        }
+        let here = questions.devicesByName?[Array(device.utf8)] ?? []
+        // A lookup in this device's apps, not a walk of every device: the notes are asked once per device.
+        func installedHere(_ id: BundleID) -> Bool { id.isNativeMail || here.contains { installed[$0].apps.contains(key(id)) } }
         if !installedHere(request.from) { notes.append("\(request.from) is not installed on this device (\(whereInstalled(request.from)))") }
         if let target = request.target, request.channel != .keyboard {
             if !isKnown(target) {
@@ -154,14 +169,20 @@ struct FleetAppNames {
         return installed.filter { $0.apps.contains(key) }.map(\.device)
     }
 
-    /// "installed on a, b" or "no device profile installs it".
+    /// "installed on a, b", "installed on a, b, c, d, e and 12 more" or "no device profile installs it".
     func whereInstalled(_ id: BundleID) -> String {
+        let key = key(id)
+        if let last = questions.lastWhere, last.key == key { return last.text }
         let names = devices(installing: id)
-        return names.isEmpty ? "no device profile installs it" : "installed on " + names.map { DecisionText.escaped($0) }.joined(separator: ", ")
+        // A few names, then how many more: a fleet of thousands of device profiles must not make a note as long as the fleet.
+        let text = names.isEmpty ? "no device profile installs it" : "installed on " + Printable.list(names.map { DecisionText.escaped($0) })
+        questions.lastWhere = (key, text)
+        return text
     }
 
-    private func listing(_ names: [String]) -> String {
-        names.isEmpty ? ": it lists none" : names.count <= 12 ? ": " + names.joined(separator: ", ") : ": \(names.prefix(12).joined(separator: ", ")) and \(names.count - 12) more"
+    private func listing() -> String {
+        let names = known.prefix(12).map(\.rawValue)
+        return names.isEmpty ? ": it lists none" : known.count <= 12 ? ": " + names.joined(separator: ", ") : ": \(names.joined(separator: ", ")) and \(known.count - 12) more"
     }
 
     /// A typed bundle ID the fleet does not know, as an error message.

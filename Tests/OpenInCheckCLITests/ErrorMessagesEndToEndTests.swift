@@ -57,4 +57,58 @@ import Testing
             #expect(run.stderr.hasPrefix("Error: cannot read fleet file 'no-such-fleet.json': no such file or directory"))
         }
     }
+
+    @Test("a megabyte bundle ID is quoted as a prefix wherever it is reported: a request line's error, a lint finding, a fleet stream's error")
+    func aHugeBundleIDIsQuotedShort() throws {
+        let huge = "com." + String(repeating: "a", count: 1_000_000)
+        let policy = try TemporaryFile.write(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.a"]}"#, name: "p.json")
+        let requests = try TemporaryFile.write(#"{"channel": "document-interaction", "target": "\#(huge)"}"# + "\n", name: "r.jsonl")
+        for format in ["text", "json"] {
+            let run = try BuiltBinary.run(["eval", "--format", format, "--policy", policy, requests])
+            #expect(run.status == 1)
+            #expect(run.stdout.utf8.count + run.stderr.utf8.count < 1_000, "\(format): \(run.stdout.prefix(300))")
+            #expect(run.stdout.contains("more bytes]"), "\(run.stdout.prefix(300))")
+        }
+        let listing = try TemporaryFile.write(#"{"openInPolicy": "whitelist", "openInWhitelist": ["\#(huge)"]}"#, name: "huge.json")
+        for format in ["text", "json"] {
+            let run = try BuiltBinary.run(["lint", "--format", format, listing])
+            #expect(run.status == 2)
+            #expect(run.stdout.utf8.count + run.stderr.utf8.count < 2_000, "\(format): \(run.stdout.prefix(300))")
+            #expect(run.stdout.contains("more bytes]"), "\(run.stdout.prefix(300))")
+        }
+        let stream = try TemporaryFile.write(#"{"from": "com.acme.hr", "channel": "document-interaction", "target": "\#(huge)"}"# + "\n", name: "f.jsonl")
+        let fleet = try BuiltBinary.run(["fleet", "eval", "--fleet", BuiltBinary.packageRoot.appendingPathComponent("Examples/fleet/acme.json").path, stream])
+        #expect(fleet.status == 1)
+        #expect(fleet.stdout.utf8.count + fleet.stderr.utf8.count < 1_000, "\(fleet.stdout.prefix(300))")
+    }
+
+    @Test("a secure copy on a device profile that does not say whether secure services are available names the profile's line")
+    func anUnknownSecureServicesNamesTheProfileLine() throws {
+        let fleet = try Self.acme(replacing: """
+                  "schemeHandlers": {"mailto": "com.mobileiron.ios.emailplus", "https": "com.google.chrome.ios"},
+                  "secureServicesAvailable": true
+            """, with: """
+                  "schemeHandlers": {"mailto": "com.mobileiron.ios.emailplus", "https": "com.google.chrome.ios"}
+            """)
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", fleet, "--device", "employee-iphone", "--from", "com.acme.hr", "--channel", "paste",
+                                       "--target", "com.acme.viewer"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(fleet):32:"), "\(run.stderr)")
+        #expect(run.stderr.contains("set devices.employee-iphone.secureServicesAvailable to true or false"), "\(run.stderr)")
+    }
+
+    @Test("two Intune policies targeting one app: the error names each policy's file and line")
+    func twoIntunePoliciesTargetingOneAppNameTheirLines() throws {
+        let root = BuiltBinary.packageRoot.appendingPathComponent("Examples/intune")
+        let text = try String(contentsOf: root.appendingPathComponent("acme-app-protection.json"), encoding: .utf8)
+        let folder = TemporaryFile.directory.appendingPathComponent("conflict-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: folder.appendingPathComponent("a.json"))
+        try Data(text.replacingOccurrences(of: #""displayName": "Acme - iOS - App Protection""#, with: #""displayName": "Second""#).utf8)
+            .write(to: folder.appendingPathComponent("b.json"))
+        let run = try BuiltBinary.run(["fleet", "lint", "--fleet", folder.path, "--devices", root.appendingPathComponent("devices.json").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("is targeted by two app protection policies"), "\(run.stderr)")
+        #expect(run.stderr.contains("a.json:1)") && run.stderr.contains("b.json:1)"), "\(run.stderr)")
+    }
 }

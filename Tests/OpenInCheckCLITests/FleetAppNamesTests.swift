@@ -39,4 +39,56 @@ import Testing
         #expect(names.devices(installing: Self.id("com.example.other")) == ["d"])
         #expect(names.devices(installing: Self.id("com.example.Other")).isEmpty)
     }
+
+    @Test("the nearest known app is the one a walk of every app finds, ignoring case for Intune and not for AppConnect")
+    func nearestAgreesWithAWalkOfEveryApp() throws {
+        var state: UInt64 = 32
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let letters = Array("aAbB0")
+        func word() -> String { String((0..<(1 + next(5))).map { _ in letters[next(letters.count)] }) }
+        let apps = (0..<300).map { _ in Self.id("com.\(word()).\(word())") }
+        let device = IntuneDeviceProfile(name: "d", installed: apps, schemeHandlers: [])
+        let intune = FleetAppNames(IntuneFleet(policies: [], apps: apps.map { IntuneApp(bundleID: $0) }, devices: [device]),
+                                   policies: "p.json", devicesFile: "d.json")
+        var seen: Set<[UInt8]> = []
+        let listed = apps.filter { seen.insert(Array($0.rawValue.utf8)).inserted }.map { #"{"bundleID": "\#($0)", "appconnect": false}"# }.joined(separator: ", ")
+        let fleet = try FleetJSON.read(Array("""
+            {"global": {"authorizeAppsWithoutContainerPolicy": true, "openInPolicy": "authorized", "openFromPolicy": "authorized",
+                        "pasteboardPolicy": "authorized", "printPolicy": "authorized", "dragAndDropPolicy": "all"},
+             "apps": [\(listed)], "devices": {"d": {"labels": [], "installed": []}}}
+            """.utf8), file: "f.json")
+        let appConnect = FleetAppNames(fleet, file: "f.json")
+        #expect(appConnect.known.count > intune.known.count, "AppConnect keeps IDs that differ only in case apart")
+        var found = 0
+        for names in [intune, appConnect] {
+            for _ in 0..<400 {
+                let typed = Self.id("com.\(word()).\(word())")
+                guard !names.isKnown(typed) else { continue }
+                // The walk the index replaces: every known app within two edits, the nearest, the first of ties.
+                let key = Array(names.key(typed))
+                var best: (id: BundleID, distance: Int)? = nil
+                for candidate in names.known {
+                    let distance = Suggestion.editDistance(key, Array(names.key(candidate)))
+                    if distance <= 2, distance < (best?.distance ?? 3) { best = (candidate, distance) }
+                }
+                #expect(names.nearest(to: typed) == best?.id, "\(typed)")
+                if best != nil { found += 1 }
+            }
+        }
+        #expect(found > 150)
+    }
+
+    @Test("where an app is installed names a few device profiles and counts the rest")
+    func whereInstalledListsAFewDevices() throws {
+        let app = Self.id("com.acme.hr")
+        let devices = (0..<20_000).map { IntuneDeviceProfile(name: "d\($0)", installed: [app], schemeHandlers: []) }
+        let names = FleetAppNames(IntuneFleet(policies: [], apps: [IntuneApp(bundleID: app)], devices: devices), policies: "p.json", devicesFile: "d.json")
+        #expect(names.whereInstalled(app) == "installed on d0, d1, d2, d3, d4 and 19995 more")
+        #expect(names.whereInstalled(Self.id("com.other")) == "no device profile installs it")
+        #expect(names.notes(try FleetRequest(from: app, channel: .documentInteraction, target: Self.id("com.other")), device: "d7")
+                == ["com.other is not an app of the policies in p.json or the devices file d.json: decided as any other app"])
+    }
 }

@@ -56,6 +56,40 @@ struct DiffTests {
         #expect(PolicyDiff(old: policy, new: policy).requestClassCount == walked.count)
     }
 
+    @Test("the changes listed are the first 100 of each group in byte order, though the classes are walked unsorted")
+    func sampleIsTheSortedWalksFirstChanges() throws {
+        // Scrambled IDs in both policies, many schemes and handlers: several groups fill their 100 in one family and across families.
+        var generator = SplitMix64(seed: 32)
+        func scrambled(_ prefix: String, _ count: Int) throws -> [BundleID] {
+            try (0..<count).map { _ in try BundleID("\(prefix).x\(generator.next() % 100_000).y\(generator.next() % 7)") }
+        }
+        var oldDevice = DeviceFacts(), newDevice = DeviceFacts()
+        for index in 0..<150 {
+            try oldDevice.setHandler(try BundleID("com.handler.h\(generator.next() % 1_000)"), for: "s\(generator.next() % 10_000)x\(index)")
+            try newDevice.setHandler(try BundleID("com.handler.h\(generator.next() % 1_000)"), for: "s\(generator.next() % 10_000)y\(index)")
+        }
+        oldDevice.appConnectApps = Set(try scrambled("com.appconnect", 120))
+        var old = Policy(status: .whitelist, whitelist: Whitelist(try scrambled("com.listed", 700) + scrambled("com.both", 300)), device: oldDevice,
+                         dragAndDrop: .appConnect)
+        var new = Policy(status: .whitelist, whitelist: Whitelist(try scrambled("com.other", 500) + Array(old.whitelist.members.suffix(300))),
+                         device: newDevice, dragAndDrop: .all)
+        old.openFrom = OpenFromPolicy(status: .whitelist, whitelist: Whitelist(try scrambled("com.source", 250)))
+        new.openFrom = OpenFromPolicy(status: .authorized)
+        let diff = PolicyDiff(old: old, new: new)
+        // The reference: the classes in byte order (as requestClasses(old:new:) lists them), the first 100 of each group kept.
+        let before = Evaluator(policy: old), after = Evaluator(policy: new)
+        var expected: [DecisionChange] = [], counts: [DecisionChange.Kind: Int] = [:]
+        for request in PolicyDiff.requestClasses(old: old, new: new) {
+            guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
+            counts[change.kind, default: 0] += 1
+            if counts[change.kind, default: 0] <= PolicyDiff.sampleLimit { expected.append(change) }
+        }
+        #expect(counts.values.contains { $0 > 2 * PolicyDiff.sampleLimit }, "no group is cut: the test would test nothing")
+        #expect(diff.changes.map(Self.line) == expected.map(Self.line))
+        #expect(diff.changes == expected)
+        for kind in DecisionChange.Kind.allCases { #expect(diff.count(kind) == counts[kind, default: 0]) }
+    }
+
     @Test("an app named only as an AppConnect app gets a class: drag and drop under 'appconnect' reads it")
     func appConnectAppsHaveClasses() throws {
         var device = DeviceFacts()

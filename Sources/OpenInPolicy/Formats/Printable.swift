@@ -41,6 +41,33 @@ package enum Printable {
         return result
     }
 
+    /// `text` with each run of more than ``longestRun`` characters without a space cut to its first
+    /// ``keptOfRun`` and the bytes it leaves out counted, as ``text(_:)`` cuts them; nothing escaped.
+    package static func shortened(_ text: String) -> String {
+        guard text.utf8.count > longestRun else { return text }
+        var result = ""
+        var run: [Unicode.Scalar] = []
+        func flush() {
+            if run.count > longestRun {
+                result.unicodeScalars.append(contentsOf: run[..<keptOfRun])
+                result += "…[\(run[keptOfRun...].reduce(0) { $0 + $1.utf8.count }) more bytes]"
+            } else {
+                result.unicodeScalars.append(contentsOf: run)
+            }
+            run.removeAll(keepingCapacity: true)
+        }
+        for scalar in text.unicodeScalars {
+            if scalar == " " {
+                flush()
+                result.unicodeScalars.append(scalar)
+            } else {
+                run.append(scalar)
+            }
+        }
+        flush()
+        return result
+    }
+
     /// The longest run of characters without a space a message quotes whole.
     package static let longestRun = 200
     /// How much of a longer run a message keeps.

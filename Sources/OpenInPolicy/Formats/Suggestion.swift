@@ -42,12 +42,14 @@ package enum Suggestion {
     package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previousRow: [Int] = []
+        // Three rows made once and rotated (a stream asks this for every line that names an unknown channel).
+        var rowBefore = [Int](repeating: 0, count: b.count + 1)
+        var previousRow = [Int](repeating: 0, count: b.count + 1)
         var row = Array(0...b.count)
         for i in 1...a.count {
-            let rowBefore = previousRow
-            previousRow = row
-            row = [i] + Array(repeating: 0, count: b.count)
+            swap(&rowBefore, &previousRow)
+            swap(&previousRow, &row)
+            row[0] = i
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 row[j] = min(previousRow[j] + 1, row[j - 1] + 1, previousRow[j - 1] + cost)
@@ -57,5 +59,161 @@ package enum Suggestion {
             }
         }
         return row[b.count]
+    }
+}
+
+extension Suggestion {
+    /// Candidates prepared once for many "Did you mean" questions, so that a question is not a walk
+    /// of every candidate: a stream that names a thousand unknown IDs against a fleet of 30,000 apps
+    /// asks a thousand questions.
+    ///
+    /// The keys are sorted once; a question walks the trie they form (implicitly: a node is a range
+    /// of the sorted keys sharing a prefix) carrying the edit-distance rows, and leaves a branch as
+    /// soon as every entry of its row is over 2 (a row never goes below its smallest entry, swaps
+    /// included), so it visits only the prefixes within two edits of the typed text, however many
+    /// candidates there are.
+    /// - Complexity: O(*n* log *n*) to make for *n* candidates; a question O((*p* · *m* + log *n*) · *p*)
+    ///   for the *p* prefixes within two edits and an input of *m* elements, not O(*n*).
+    package struct NearIndex<Element: Comparable> {
+        /// The keys, sorted; ``order`` holds each one's position in the candidates given.
+        private let keys: [[Element]]
+        private let order: [Int]
+
+        /// Indexes `keys` (a candidate's position in `keys` is what the questions answer with).
+        package init(_ keys: [[Element]]) {
+            let sorted = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) || (keys[$0] == keys[$1] && $0 < $1) }
+            self.keys = sorted.map { keys[$0] }
+            order = sorted
+        }
+
+        /// The candidate nearest `typed` within two edits (insertions, deletions, substitutions,
+        /// swaps of neighbours, as ``Suggestion/editDistance(_:_:)`` counts), the earliest given among
+        /// the nearest, with its distance; `nil` when none is within two.
+        package func nearest(_ typed: [Element]) -> (index: Int, distance: Int)? {
+            var best: (index: Int, distance: Int)? = nil
+            let first = Array(0...typed.count)
+            var path: [Element] = []
+            walk(typed, depth: 0, range: 0..<keys.count, rowBefore: [], row: first, path: &path, best: &best)
+            return best
+        }
+
+        /// How many candidates begin with `prefix` (counted up to 2: the walk stops there), and the
+        /// earliest given of those counted.
+        package func uniqueBeginning(with prefix: [Element]) -> Int? {
+            var low = 0, high = keys.count
+            // The first key not before `prefix`; the keys that begin with it follow in one run.
+            while low < high {
+                let middle = (low + high) / 2
+                if keys[middle].lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
+            }
+            guard low < keys.count, keys[low].starts(with: prefix) else { return nil }
+            return low + 1 < keys.count && keys[low + 1].starts(with: prefix) ? nil : order[low]
+        }
+
+        private func walk(_ typed: [Element], depth: Int, range: Range<Int>, rowBefore: [Int], row: [Int],
+                          path: inout [Element], best: inout (index: Int, distance: Int)?) {
+            var start = range.lowerBound
+            // A key that ends here (at most one run of equal keys: shorter keys sort first).
+            while start < range.upperBound, keys[start].count == depth {
+                let distance = row[typed.count]
+                if distance <= 2, best.map({ distance < $0.distance || (distance == $0.distance && order[start] < $0.index) }) ?? true {
+                    best = (order[start], distance)
+                }
+                start += 1
+            }
+            while start < range.upperBound {
+                let element = keys[start][depth]
+                // The end of this child's run: the first key whose element at `depth` comes after.
+                var low = start + 1, high = range.upperBound
+                while low < high {
+                    let middle = (low + high) / 2
+                    if element < keys[middle][depth] { high = middle } else { low = middle + 1 }
+                }
+                var next = [depth + 1] + Array(repeating: 0, count: typed.count)
+                var smallest = next[0]
+                if typed.count > 0 {
+                    for j in 1...typed.count {
+                        let cost = typed[j - 1] == element ? 0 : 1
+                        next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost)
+                        if depth > 0, j > 1, typed[j - 1] == path[depth - 1], typed[j - 2] == element {
+                            next[j] = min(next[j], rowBefore[j - 2] + 1)
+                        }
+                        smallest = min(smallest, next[j])
+                    }
+                }
+                if smallest <= 2 {
+                    path.append(element)
+                    walk(typed, depth: depth + 1, range: start..<low, rowBefore: row, row: next, path: &path, best: &best)
+                    path.removeLast()
+                }
+                start = low
+            }
+        }
+    }
+}
+
+extension Suggestion {
+    /// Candidates for many ``closest(to:among:)`` questions, each answered as that function answers
+    /// it but without walking every candidate (``NearIndex``; the plural rule looks up the four
+    /// lengths it allows in a second order, by length).
+    package struct Candidates {
+        private let names: [String]
+        private let near: NearIndex<Character>
+        /// The candidates' positions by their length, then their lowercased text.
+        private let byLength: [Int]
+        private let lowered: [[Character]]
+        private let lengths: [Int]
+
+        package init(_ names: [String]) {
+            self.names = names
+            let lowered = names.map { Array($0.lowercased()) }
+            let lengths = names.map(\.count)
+            near = NearIndex(lowered)
+            byLength = names.indices.sorted {
+                lengths[$0] != lengths[$1] ? lengths[$0] < lengths[$1] : lowered[$0].lexicographicallyPrecedes(lowered[$1]) || (lowered[$0] == lowered[$1] && $0 < $1)
+            }
+            self.lowered = lowered
+            self.lengths = lengths
+        }
+
+        /// What ``Suggestion/closest(to:among:)`` answers for `input` among these candidates.
+        package func closest(to input: String) -> String? {
+            let typed = Array(input.lowercased())
+            if let found = near.nearest(typed), found.distance * 2 < typed.count { return names[found.index] }
+            if typed.count >= 3, let only = near.uniqueBeginning(with: typed) { return names[only] }
+            guard typed.count >= 6 else { return nil }
+            let stem = Array(typed.dropLast(2))
+            var found: [Int] = []
+            for length in typed.count...(typed.count + 3) {
+                found += beginning(with: stem, length: length, upTo: 2 - found.count)
+                if found.count > 1 { return nil }
+            }
+            return found.first.map { names[$0] }
+        }
+
+        /// Up to `limit` candidates of `length` whose lowercased text begins with `prefix`.
+        private func beginning(with prefix: [Character], length: Int, upTo limit: Int) -> [Int] {
+            var low = 0, high = byLength.count
+            while low < high {
+                let middle = (low + high) / 2
+                let position = byLength[middle]
+                if lengths[position] < length || (lengths[position] == length && lowered[position].lexicographicallyPrecedes(prefix)) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            var found: [Int] = []
+            while low < byLength.count, found.count < limit, lengths[byLength[low]] == length, lowered[byLength[low]].starts(with: prefix) {
+                found.append(byLength[low])
+                low += 1
+            }
+            return found
+        }
+
+        /// " Did you mean 'x'?" or the empty string, as ``Suggestion/phrase(for:among:)``.
+        package func phrase(for input: String) -> String {
+            closest(to: input).map { " Did you mean '\($0)'?" } ?? ""
+        }
     }
 }

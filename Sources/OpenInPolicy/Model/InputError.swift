@@ -40,21 +40,21 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownPolicy(let value):
-            "unknown Open In policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
+            "unknown Open In policy '\(Printable.shortened(value))'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownChannel(let value):
             if let intune = IntuneLocationChannel(named: value) {
                 "channel \(value) is Intune's \(intune.setting): AppConnect has no such control, so an AppConnect policy cannot decide it; ask it of an Intune policy (eval --policy INTUNE.json, or fleet eval on Intune policies)"
             } else {
-                "unknown channel '\(value)'\(Self.nonASCII(value)): use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
+                "unknown channel '\(Printable.shortened(value))'\(Self.nonASCII(value)): use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"
             }
         case .unknownDragAndDropPolicy(let value):
-            "unknown drag-and-drop policy '\(value)'\(Self.nonASCII(value)): use all, appconnect or none"
+            "unknown drag-and-drop policy '\(Printable.shortened(value))'\(Self.nonASCII(value)): use all, appconnect or none"
                 + DataControlName.didYouMean(value, among: ["all", "appconnect", "none"])
         case .malformedBundleID(let value, let reason):
-            "malformed bundle ID '\(value)': \(reason)"
+            "malformed bundle ID '\(Printable.shortened(value))': \(reason)"
         case .malformedURL(let value, let reason):
-            "malformed URL '\(value)': \(reason)"
+            "malformed URL '\(Printable.shortened(value))': \(reason)"
         case .missingTarget(let channel):
             "channel \(channel.rawValue) needs a target bundle ID"
         case .missingURL(let channel):
@@ -62,20 +62,20 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unexpectedField(let field, let channel):
             "channel \(channel.rawValue) does not take '\(field)': \(channel.fieldHint)"
         case .notMailto(let url):
-            "channel mail-link takes a mailto: URL, not '\(url)'"
+            "channel mail-link takes a mailto: URL, not '\(Printable.shortened(url))'"
         case .malformedScheme(let value):
-            "malformed URL scheme '\(value)'\(Self.nonASCII(value)): a scheme is a letter followed by letters, digits, '+', '-' or '.'"
+            "malformed URL scheme '\(Printable.shortened(value))'\(Self.nonASCII(value)): a scheme is a letter followed by letters, digits, '+', '-' or '.'"
         case .unknownOpenFromPolicy(let value):
-            "unknown Open From policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, whitelist, appconnect, an ACOpenFromPolicy constant name, or 0, 1, 2"
+            "unknown Open From policy '\(Printable.shortened(value))'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, whitelist, appconnect, an ACOpenFromPolicy constant name, or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownPasteboardPolicy(let value):
-            "unknown pasteboard policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, securecopy, an ACPasteboardPolicy constant name, or 0, 1, 2"
+            "unknown pasteboard policy '\(Printable.shortened(value))'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, securecopy, an ACPasteboardPolicy constant name, or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "securecopy"])
         case .unknownPrintPolicy(let value):
-            "unknown print policy '\(value)'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
+            "unknown print policy '\(Printable.shortened(value))'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, an ACPrintPolicy constant name, or 0, 1"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized"])
         case .unknownWebDLPPolicy(let value):
-            "unknown Web DLP setting '\(value)'\(Self.nonASCII(value)): use allowed or not-allowed"
+            "unknown Web DLP setting '\(Printable.shortened(value))'\(Self.nonASCII(value)): use allowed or not-allowed"
                 + DataControlName.didYouMean(value, among: ["allowed", "not-allowed"])
         case .policyKeyNotSet(let key, let channel):
             "channel \(channel.rawValue) needs \(key), which the policy does not set (there is no default: the engine fails closed): \(PolicyKeyHint.hint(for: key))"

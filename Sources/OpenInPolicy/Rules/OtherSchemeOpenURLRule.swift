@@ -67,8 +67,14 @@ enum OtherSchemeOpenURLRule: RuleUnit {
         let scheme = facts.scheme
         switch decision.rule {
         case ownScheme.id:
+            // The policy never names the app's own bundle ID, so a handler may be the app or another app
+            // declaring the scheme (Rules/other-url-schemes.md, "Our choices").
+            let routed = facts.policy.device.handler(forScheme: scheme).map {
+                ["the device facts route '\(scheme)' to \($0): if that is another app, not this one, iOS delivers the URL to it "
+                    + "(no Open In decides that; a fleet does, fleet.own-scheme-elsewhere)"]
+            } ?? []
             return ["'\(scheme)' is one of the app's own URL schemes: opening it is not Open In"]
-                + facts.policy.app.schemeOrigins[scheme, default: []].map { "'\(scheme)' is declared by \($0)" }
+                + facts.policy.app.schemeOrigins[scheme, default: []].map { "'\(scheme)' is declared by \($0)" } + routed
         case webScheme.id:
             return ["'\(scheme)' is a web scheme: opening a web address is not Open In"] + facts.webDLPNotGiven
         case unknownHandler.id:

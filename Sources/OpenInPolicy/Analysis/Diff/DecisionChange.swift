@@ -53,8 +53,9 @@ public struct DecisionChange: Sendable, Hashable {
         case changed
 
         init(old: Decision, new: Decision) {
-            let delivered: Set<Outcome> = [.allow, .redirect]
-            if old.outcome != new.outcome, delivered.contains(old.outcome), delivered.contains(new.outcome) {
+            // No set made per change: a diff of large policies asks this millions of times.
+            func delivered(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
+            if old.outcome != new.outcome, delivered(old.outcome), delivered(new.outcome) {
                 self = .deliveredElsewhere
                 return
             }

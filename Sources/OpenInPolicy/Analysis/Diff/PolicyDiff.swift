@@ -44,22 +44,50 @@ public struct PolicyDiff: Sendable {
         self.old = old
         self.new = new
         let classes = Self.comparedClasses(old: old, new: new)
+        let space = classes.space
         requestClassCount = classes.count
         let before = Evaluator(policy: old), after = Evaluator(policy: new)
+        let kinds = DecisionChange.Kind.allCases
         var sample: [DecisionChange] = []
-        var counts: [DecisionChange.Kind: Int] = [:]
-        var directions: Set<DecisionChange.Direction> = []
-        for request in classes {
-            guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
-            let kind = change.kind
-            counts[kind, default: 0] += 1
-            directions.insert(change.direction)
-            if counts[kind, default: 0] <= Self.sampleLimit { sample.append(change) }
+        var counts = [Int](repeating: 0, count: kinds.count), listed = [Int](repeating: 0, count: kinds.count)
+        // Which directions occur, by case (a set of the enum hashed its name for every change).
+        let directionCases = DecisionChange.Direction.allCases
+        var seen = [Bool](repeating: false, count: directionCases.count)
+        // The space's targets and schemes are in the order first met, not sorted (a sort of a million
+        // IDs grew faster than the input): each family keeps, for each group, the changes that come
+        // first in byte order, never more than twice what the group still lists, cut back as it goes.
+        for family in classes.families {
+            var kept = [[(index: Int, change: DecisionChange)]](repeating: [], count: kinds.count)
+            func cut(_ group: Int) {
+                let room = Self.sampleLimit - listed[group]
+                kept[group].sort { space.precedes($0.index, $1.index, in: family) }
+                if kept[group].count > room { kept[group].removeLast(kept[group].count - room) }
+            }
+            for index in 0..<family.count(in: space) {
+                let request = family.request(index, in: space)
+                guard let change = DecisionChange(request: request, old: before.decide(request), new: after.decide(request)) else { continue }
+                let group = kinds.firstIndex(of: change.kind) ?? 0
+                counts[group] += 1
+                seen[directionCases.firstIndex(of: change.direction) ?? 0] = true
+                let room = Self.sampleLimit - listed[group]
+                guard room > 0 else { continue }
+                kept[group].append((index, change))
+                if kept[group].count >= 2 * room { cut(group) }
+            }
+            var fromFamily: [(index: Int, change: DecisionChange)] = []
+            for group in kinds.indices where !kept[group].isEmpty {
+                cut(group)
+                listed[group] += kept[group].count
+                fromFamily += kept[group]
+            }
+            sample += fromFamily.sorted { space.precedes($0.index, $1.index, in: family) }.map(\.change)
         }
         changes = sample
-        self.counts = counts
+        var byKind: [DecisionChange.Kind: Int] = [:]
+        for (group, kind) in kinds.enumerated() where counts[group] > 0 { byKind[kind] = counts[group] }
+        self.counts = byKind
         controlGaps = ControlGap.between(old: old, new: new)
-        verdict = controlGaps.isEmpty ? DiffVerdict(directions) : .incomparable
+        verdict = controlGaps.isEmpty ? DiffVerdict(directionCases.indices.filter { seen[$0] }.map { directionCases[$0] }) : .incomparable
     }
 
     /// The listed changes in one group (at most ``sampleLimit``).
@@ -89,13 +117,13 @@ public struct PolicyDiff: Sendable {
     ///
     /// This builds them all (several per ID the policies name); ``init(old:new:)`` walks them one at a time instead.
     public static func requestClasses(old: Policy, new: Policy) -> [ShareRequest] {
-        Array(comparedClasses(old: old, new: new))
+        Array(comparedClasses(old: old, new: new, sorted: true))
     }
 
     /// The classes of the channels both policies can decide (a channel one policy cannot decide, its control
-    /// not set, has no classes: see ``controlGaps``).
-    static func comparedClasses(old: Policy, new: Policy) -> RequestClassSequence {
-        let all = RequestClasses.make(old: old, new: new)
+    /// not set, has no classes: see ``controlGaps``); their targets and schemes in byte order only when `sorted`.
+    static func comparedClasses(old: Policy, new: Policy, sorted: Bool = false) -> RequestClassSequence {
+        let all = RequestClasses.make(old: old, new: new, sorted: sorted)
         return RequestClassSequence(space: all.space, families: all.families.filter {
             old.missingKey(for: $0.channel) == nil && new.missingKey(for: $0.channel) == nil
         })

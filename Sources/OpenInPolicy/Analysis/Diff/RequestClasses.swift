@@ -36,14 +36,18 @@ enum RequestClasses {
         do { return try ShareURL(text) } catch { preconditionFailure("built-in sample URL \(text) is invalid: \(error)") }
     }
 
-    /// Every request class for `old` and `new`, in a stable order: by channel,
-    /// then target or scheme, with the fresh ID and the fresh scheme last.
+    /// Every request class for `old` and `new`, by channel, then target or scheme, with the fresh ID
+    /// and the fresh scheme last; within a family the targets and schemes are in the order first met,
+    /// or, when `sorted`, in byte order (``RequestSpace/precedes(_:_:in:)`` is that order either way).
     ///
     /// The classes come from the rule units (``RuleCatalog/units``), each for the channels it owns,
-    /// as families walked one request at a time: they are never all built at once.
-    static func make(old: Policy, new: Policy) -> RequestClassSequence {
+    /// as families walked one request at a time: they are never all built at once. ``PolicyDiff`` walks
+    /// them unsorted and keeps the first changes in byte order as it goes: sorting a million IDs was
+    /// the part of `diff` that grew faster than its input.
+    static func make(old: Policy, new: Policy, sorted: Bool = false) -> RequestClassSequence {
         let excluded = Set(old.excludedActivityTypes + new.excludedActivityTypes).sorted()
-        let space = RequestSpace(targets: targets(old, new), schemes: schemes(old, new), excludedActivities: excluded)
+        var space = RequestSpace(targets: targets(old, new), schemes: schemes(old, new), excludedActivities: excluded)
+        if sorted { space = space.sorted() }
         var seen: Set<RequestClassFamily> = []
         let families = RuleCatalog.units.flatMap { $0.requestClasses(space) }.filter { seen.insert($0).inserted }
         let order = Dictionary(uniqueKeysWithValues: Channel.allCases.enumerated().map { ($1, $0) })
@@ -55,20 +59,23 @@ enum RequestClasses {
         return RequestClassSequence(space: space, families: sorted)
     }
 
-    /// Every ID either policy names, the Mail pair and Email+, sorted, then one fresh unlisted ID.
+    /// Every ID either policy names, the Mail pair and Email+, each once in the order first met, then
+    /// one fresh unlisted ID.
+    /// - Complexity: O(*n*) for the *n* IDs named: a table of their stored hashes, no `Set` and no sort.
     static func targets(_ old: Policy, _ new: Policy) -> [BundleID] {
-        var known: Set<BundleID> = [.mailActivity, .mobileMail, .emailPlus]
+        var known = BundleIDDeduplicator()
+        for id in [BundleID.mailActivity, .mobileMail, .emailPlus] { known.add(id) }
         for policy in [old, new] {
-            known.formUnion(policy.whitelist.ids)
-            known.formUnion(policy.device.appConnectApps)
-            known.formUnion(policy.device.emailPlusBundleIDs)
-            known.formUnion(policy.device.schemeHandlers.values)
-            known.formUnion(policy.openFrom?.whitelist.ids ?? [])
+            for id in policy.whitelist.members { known.add(id) }
+            for id in policy.device.appConnectApps { known.add(id) }
+            for id in policy.device.emailPlusBundleIDs { known.add(id) }
+            for id in policy.device.schemeHandlers.values { known.add(id) }
+            for id in policy.openFrom?.whitelist.members ?? [] { known.add(id) }
         }
-        return known.sorted() + [freshID { (try? BundleID($0)).map(known.contains) ?? false }]
+        return known.ids + [freshID { (try? BundleID($0)).map(known.contains) ?? false }]
     }
 
-    /// `mailto`, `http`, `https`, every own or handled scheme of either policy, sorted, then one fresh scheme.
+    /// `mailto`, `http`, `https`, every own or handled scheme of either policy (in no set order), then one fresh scheme.
     static func schemes(_ old: Policy, _ new: Policy) -> [String] {
         var known: Set<String> = ["http", "https"]
         for policy in [old, new] {
@@ -76,7 +83,7 @@ enum RequestClasses {
             known.formUnion(policy.device.schemeHandlers.keys)
         }
         known.remove("mailto")
-        return ["mailto"] + known.sorted() + [freshName(avoiding: known.contains, base: "x-unhandled")]
+        return ["mailto"] + Array(known) + [freshName(avoiding: known.contains, base: "x-unhandled")]
     }
 
     /// `base`, or `base-2`, `base-3`… : the first that is not in `taken`.
@@ -98,17 +105,89 @@ enum RequestClasses {
 
 }
 
+/// Bundle IDs each kept once, in the order first added: an open-addressing table of the IDs'
+/// stored hashes (no `Hasher`, no sort), for the million IDs two large policies can name.
+struct BundleIDDeduplicator {
+    /// The IDs, each once, in the order first added.
+    private(set) var ids: [BundleID] = []
+    /// Each slot's position in ``ids`` plus one; 0 when free.
+    private var slots = [Int32](repeating: 0, count: 16)
+    /// Each slot's hash (read before the ID is).
+    private var hashes = [UInt64](repeating: 0, count: 16)
+
+    /// Adds `id` unless it is already in.
+    mutating func add(_ id: BundleID) {
+        if ids.count * 2 >= slots.count { grow() }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: id.storedHash) & mask
+        while slots[slot] != 0 {
+            if hashes[slot] == id.storedHash, ids[Int(slots[slot]) - 1] == id { return }
+            slot = (slot + 1) & mask
+        }
+        ids.append(id)
+        slots[slot] = Int32(ids.count)
+        hashes[slot] = id.storedHash
+    }
+
+    /// Whether `id` was added.
+    func contains(_ id: BundleID) -> Bool {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: id.storedHash) & mask
+        while slots[slot] != 0 {
+            if hashes[slot] == id.storedHash, ids[Int(slots[slot]) - 1] == id { return true }
+            slot = (slot + 1) & mask
+        }
+        return false
+    }
+
+    private mutating func grow() {
+        let capacity = slots.count * 2, mask = capacity - 1
+        var slots = [Int32](repeating: 0, count: capacity), hashes = [UInt64](repeating: 0, count: capacity)
+        for (position, id) in ids.enumerated() {
+            var slot = Int(truncatingIfNeeded: id.storedHash) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(position + 1)
+            hashes[slot] = id.storedHash
+        }
+        self.slots = slots
+        self.hashes = hashes
+    }
+}
+
 /// The representatives a rule unit builds its request classes from.
 struct RequestSpace {
-    /// Every target that can matter, sorted, then one fresh ID that stands for every other app.
-    let targets: [BundleID]
-    /// `mailto`, then every scheme that can matter, sorted, then one fresh scheme.
-    let schemes: [String]
+    /// Every target that can matter, then one fresh ID that stands for every other app.
+    var targets: [BundleID]
+    /// `mailto`, then every scheme that can matter, then one fresh scheme.
+    var schemes: [String]
     /// The share-sheet activities either policy excludes, sorted.
     var excludedActivities: [BundleID] = []
 
     /// The fresh ID: an app neither policy names.
     var freshTarget: BundleID { targets[targets.count - 1] }
+
+    /// The same space with its targets and schemes in byte order (`mailto` first, the fresh ones last).
+    func sorted() -> RequestSpace {
+        var space = self
+        space.targets = targets.dropLast().sorted() + [freshTarget]
+        space.schemes = ["mailto"] + schemes.dropFirst().dropLast().sorted() + [schemes[schemes.count - 1]]
+        return space
+    }
+
+    /// Whether the `left`-th request of `family` comes before its `right`-th in the order of the
+    /// sorted space: targets and schemes in byte order, the fresh ones last.
+    func precedes(_ left: Int, _ right: Int, in family: RequestClassFamily) -> Bool {
+        switch family {
+        case .one, .eachExcludedActivity: return left < right
+        case .eachTarget, .eachSource:
+            let fresh = targets.count - 1
+            return right == fresh ? left != fresh : left != fresh && targets[left] < targets[right]
+        case .eachSchemeButMailto:
+            // The family's requests are `schemes[1...]`; the last is the fresh scheme.
+            let fresh = schemes.count - 2
+            return right == fresh ? left != fresh : left != fresh && schemes[left + 1] < schemes[right + 1]
+        }
+    }
 
     /// A request class; the built-in values are valid, so it cannot fail.
     func request(_ channel: Channel, target: BundleID? = nil, url: ShareURL? = nil, source: BundleID? = nil) -> ShareRequest {

@@ -74,12 +74,14 @@ public struct LintFinding: Sendable, Hashable {
     public let fix: String
 
     /// Creates a finding with its check's severity.
+    /// A run of more than 200 characters without a space in `message` or `fix` (a megabyte bundle ID
+    /// quoted) keeps its first 120 and says how many bytes it leaves out.
     public init(_ check: LintCheck, at location: SourceLocation, _ message: String, fix: String) {
         self.check = check
         severity = check.severity
         self.location = location
-        self.message = message
-        self.fix = fix
+        self.message = Printable.shortened(message)
+        self.fix = Printable.shortened(fix)
     }
 
     private init(_ finding: LintFinding, severity: LintSeverity) {
