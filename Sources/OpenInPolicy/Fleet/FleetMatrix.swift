@@ -223,6 +223,11 @@ struct AppConnectMatrixRows {
     /// or pastes a secure copy on a device that does not say whether secure services are available
     /// (``FleetGraph/lacks(_:on:)``), or an app of the fleet a URL may land on does not set Open From.
     let canThrow: Bool
+    /// Per receiver, whether the device's policies count it as an AppConnect app (every side on the device
+    /// shares the device's tables, so the answer is the same for every sender), as ``FleetGraph`` asks it.
+    let isAppConnectApp: [Bool]
+    /// Per receiver, whether it is an authorized AppConnect app (its Open From decides too).
+    let authorized: [Bool]
 
     init(_ device: FleetDevice, senders: [BundleID], receivers: [FleetNode]) {
         self.device = device
@@ -245,6 +250,9 @@ struct AppConnectMatrixRows {
             schemeOf[app] = scheme
         }
         let present = self.present
+        let tables = device.side(for: device.anyOtherAppID).prepared
+        isAppConnectApp = receiverIDs.map(tables.isAppConnectApp)
+        authorized = receiverIDs.map(device.appConnectApps.contains)
         let lacks = FleetGraph.lacks(sides, on: device)
         canThrow = receivers.indices.contains { present[$0] && lacks[$0] != 0 }
             || device.fleet.apps.contains { device.side(for: $0.bundleID).policy.source(of: .openFrom) == .notSet }
@@ -285,7 +293,7 @@ struct AppConnectMatrixRows {
         for r in 0..<columns where present[r] && receiverIDs[r] != sender {
             let target = receiverIDs[r]
             if wanted == nil || (0..<targetedCount).contains(wanted!) {
-                let kind = (prepared.lists(target) ? 2 : 0) | (prepared.isAppConnectApp(target) ? 1 : 0)
+                let kind = (prepared.lists(target) ? 2 : 0) | (isAppConnectApp[r] ? 1 : 0)
                 let outcomes: [Outcome]
                 if let known = kinds[kind], !target.isNativeMail {
                     outcomes = known
@@ -295,10 +303,9 @@ struct AppConnectMatrixRows {
                     if !target.isNativeMail { kinds[kind] = outcomes }
                 }
                 var receiverSays: Outcome? = nil
-                let authorized = device.appConnectApps.contains(target)
                 for c in 0..<targetedCount where wanted == nil || wanted == c {
                     var outcome = outcomes[c]
-                    if authorized, channels[c].hasReceiverPart, outcome == .allow || outcome == .redirect {
+                    if authorized[r], channels[c].hasReceiverPart, outcome == .allow || outcome == .redirect {
                         if receiverSays == nil { receiverSays = try receiverOutcome(r) }
                         if receiverSays != .allow { outcome = receiverSays! }
                     }
