@@ -12,14 +12,9 @@ import Testing
 @Suite struct FleetPathsWriterTests {
     /// SplitMix64, seeded: the same fleets on every run.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: NoLostRecordsTests.Generator
+        init(state: UInt64) { generator = NoLostRecordsTests.Generator(state: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
         mutating func pick(_ items: [String]) -> String { items[below(items.count)] }
         mutating func some(_ items: [String], percent: Int) -> [String] { items.filter { _ in below(100) < percent } }
