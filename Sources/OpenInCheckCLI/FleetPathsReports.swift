@@ -74,16 +74,7 @@ struct PathsReportStream {
             text += "\n"
         }
         if counts.isEmpty { text += "No device was examined.\n" }
-        if let baseline {
-            text += "\nBaseline \(MarkdownReport.code(baseline.baseline.file ?? "")): \(baseline.summary).\n"
-            let resolved = baseline.resolved
-            if !resolved.isEmpty {
-                text += "\nResolved (accepted paths that no longer exist; the entries can go):\n\n"
-                for entry in resolved {
-                    text += "- \(MarkdownReport.code(entry.deviceName)): \(MarkdownReport.code(entry.from.rawValue)) → \(MarkdownReport.code(entry.to.description)) (line \(entry.line ?? 0))\n"
-                }
-            }
-        }
+        if let baseline { text += MarkdownReport.baselineSection(baseline) }
         return text
     }
 

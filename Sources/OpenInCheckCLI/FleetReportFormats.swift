@@ -69,16 +69,7 @@ enum MarkdownReport {
             text += "\n"
         }
         if devices.isEmpty { text += "No device was examined.\n" }
-        if let baseline {
-            text += "\nBaseline \(code(baseline.baseline.file ?? "")): \(baseline.summary).\n"
-            let resolved = baseline.resolved
-            if !resolved.isEmpty {
-                text += "\nResolved (accepted paths that no longer exist; the entries can go):\n\n"
-                for entry in resolved {
-                    text += "- \(code(entry.deviceName)): \(code(entry.from.rawValue)) → \(code(entry.to.description)) (line \(entry.line ?? 0))\n"
-                }
-            }
-        }
+        if let baseline { text += baselineSection(baseline) }
         for device in devices {
             text += "\n### Device \(code(device.device))\n\n"
             if let zone = device.zone { text += "Zone of trust: \(plain(zone)).\n\n" }
@@ -87,6 +78,19 @@ enum MarkdownReport {
                 text += "\nClosed:\n\n" + table(device.closed, opened: "closed", baseline: false)
             }
             text += graph(device)
+        }
+        return text
+    }
+
+    /// The baseline's summary and its resolved entries (accepted paths that no longer exist), after the device lines.
+    static func baselineSection(_ baseline: BaselineRun) -> String {
+        var text = "\nBaseline \(code(baseline.baseline.file ?? "")): \(baseline.summary).\n"
+        let resolved = baseline.resolved
+        if !resolved.isEmpty {
+            text += "\nResolved (accepted paths that no longer exist; the entries can go):\n\n"
+            for entry in resolved {
+                text += "- \(code(entry.deviceName)): \(code(entry.from.rawValue)) → \(code(entry.to.description)) (line \(entry.line ?? 0))\n"
+            }
         }
         return text
     }
