@@ -41,6 +41,11 @@ struct PathsWriter {
         } catch {
             throw .invalidInput(error.message)
         }
+        // A gate must not pass on a misspelt keyword: `--to outsde` would otherwise ask only for the paths
+        // to an unlisted app (any other app) and miss every fleet app outside the zone.
+        if let to, targetIsOther, Suggestion.editDistance(Array(to.lowercased()), Array("outside")) <= 2 {
+            throw .invalidInput("--to: '\(to)' is not an app of the fleet and is spelled like the keyword outside: write --to outside (exactly, lower case) for every app outside the zone of trust, or give an app's bundle ID")
+        }
         (self.app, self.to, self.target, self.targetIsOther, self.names, self.format, self.console, self.from) = (app, to, target, targetIsOther, names, format, console, from)
     }
 

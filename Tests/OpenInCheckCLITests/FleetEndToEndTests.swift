@@ -5,6 +5,21 @@ import Testing
 @Suite struct FleetEndToEndTests {
     static let fleet = "Examples/fleet/acme.json"
 
+    /// A misspelt `outside` is an error on every gate that takes `--to`, never a check of "any other
+    /// app" alone (which would pass while fleet apps outside the zone are reached).
+    @Test func misspeltOutsideNeverPasses() throws {
+        for verb in ["paths", "fixes"] {
+            for typo in ["outsde", "Outside", "outside ", "outsid", "0utside"] {
+                let run = try BuiltBinary.run(["fleet", verb, "--fleet", Self.fleet, "--from", "com.acme.hr", "--to", typo])
+                #expect(run.status == 1, "\(verb) --to '\(typo)': exit \(run.status)")
+                #expect(run.stderr.contains("write --to outside") || run.stderr.contains("(or give outside)"), "\(verb) --to '\(typo)': \(run.stderr)")
+            }
+        }
+        // A real app the fleet does not list is still any other app.
+        let other = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.fleet, "--from", "com.acme.hr", "--to", "com.example.unlisted"])
+        #expect(other.status == 2, "\(other.stderr)")
+    }
+
     @Test func evalFromFlagsOnEveryDevice() throws {
         let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.fleet, "--from", "com.acme.hr", "--channel", "document-interaction",
                                        "--target", "com.acme.viewer", "--format", "jsonl"])
