@@ -69,11 +69,16 @@ extension Suggestion {
     ///
     /// The keys are sorted once; a question walks the trie they form (implicitly: a node is a range
     /// of the sorted keys sharing a prefix) carrying the edit-distance rows, and leaves a branch as
-    /// soon as every entry of its row is over 2 (a row never goes below its smallest entry, swaps
-    /// included), so it visits only the prefixes within two edits of the typed text, however many
-    /// candidates there are.
-    /// - Complexity: O(*n* log *n*) to make for *n* candidates; a question O((*p* · *m* + log *n*) · *p*)
-    ///   for the *p* prefixes within two edits and an input of *m* elements, not O(*n*).
+    /// soon as every entry of its row is over the bound (a row never goes below its smallest entry,
+    /// swaps included). It walks first with the bound 1, and only when nothing is within one edit
+    /// with the bound 2: the nearest candidate is the same either way (every candidate within one edit
+    /// is found by the first walk), and a typo one edit from a candidate, the usual case, visits only
+    /// the prefixes within one edit of it, not the many more within two where the keys are dense.
+    /// The rows live in one buffer made per question (one row per depth), so a visited prefix costs
+    /// one row's arithmetic and no allocation.
+    /// - Complexity: O(*n* log *n*) to make for *n* candidates; a question O((*m* + log *n*) · *p*)
+    ///   for the *p* prefixes within one edit of the typed text (within two when none is within one)
+    ///   and an input of *m* elements, not O(*n*).
     package struct NearIndex<Element: Comparable> {
         /// The keys, sorted; ``order`` holds each one's position in the candidates given.
         private let keys: [[Element]]
@@ -90,11 +95,24 @@ extension Suggestion {
         /// swaps of neighbours, as ``Suggestion/editDistance(_:_:)`` counts), the earliest given among
         /// the nearest, with its distance; `nil` when none is within two.
         package func nearest(_ typed: [Element]) -> (index: Int, distance: Int)? {
-            var best: (index: Int, distance: Int)? = nil
-            let first = Array(0...typed.count)
-            var path: [Element] = []
-            walk(typed, depth: 0, range: 0..<keys.count, rowBefore: [], row: first, path: &path, best: &best)
-            return best
+            for bound in 1...2 {
+                if let found = nearest(typed, within: bound) { return found }
+            }
+            return nil
+        }
+
+        /// The candidate nearest `typed` within `bound` edits, the earliest given among the nearest.
+        func nearest(_ typed: [Element], within bound: Int) -> (index: Int, distance: Int)? {
+            guard !keys.isEmpty else { return nil }
+            let width = typed.count + 1
+            // A prefix longer than the input by more than the bound is over it in every entry: depths stop there.
+            let depths = typed.count + bound + 2
+            var walk = Walk(typed: typed, bound: bound, width: width, rows: [Int](repeating: 0, count: width * depths),
+                            path: [Element](), best: nil)
+            for j in 0..<width { walk.rows[j] = j }
+            walk.path.reserveCapacity(depths)
+            descend(&walk, depth: 0, range: 0..<keys.count)
+            return walk.best
         }
 
         /// How many candidates begin with `prefix` (counted up to 2: the walk stops there), and the
@@ -110,17 +128,56 @@ extension Suggestion {
             return low + 1 < keys.count && keys[low + 1].starts(with: prefix) ? nil : order[low]
         }
 
-        private func walk(_ typed: [Element], depth: Int, range: Range<Int>, rowBefore: [Int], row: [Int],
-                          path: inout [Element], best: inout (index: Int, distance: Int)?) {
+        /// One question's state: row `d` of `rows` (at `d * width`) is the edit-distance row of the
+        /// prefix of depth `d` on the path walked.
+        private struct Walk {
+            let typed: [Element]
+            let bound: Int
+            let width: Int
+            var rows: [Int]
+            var path: [Element]
+            var best: (index: Int, distance: Int)?
+        }
+
+        /// Works out the row at `next` (depth `depth + 1`, the prefix ending in `element`) from the two
+        /// rows before it, and returns its smallest entry.
+        @inline(__always)
+        private static func row(of element: Element, after previous: Element?, typed: [Element], at next: Int, width: Int, depth: Int,
+                                rows: inout [Int]) -> Int {
+            let m = typed.count
+            let here = next - width, before = here - width
+            return rows.withUnsafeMutableBufferPointer { rows in
+                typed.withUnsafeBufferPointer { typed in
+                    rows[next] = depth + 1
+                    var smallest = depth + 1
+                    for j in stride(from: 1, through: m, by: 1) {
+                        let cost = typed[j - 1] == element ? 0 : 1
+                        var value = min(rows[here + j] + 1, rows[next + j - 1] + 1, rows[here + j - 1] + cost)
+                        if let previous, j > 1, typed[j - 1] == previous, typed[j - 2] == element {
+                            value = min(value, rows[before + j - 2] + 1)
+                        }
+                        rows[next + j] = value
+                        smallest = min(smallest, value)
+                    }
+                    return smallest
+                }
+            }
+        }
+
+        private func descend(_ walk: inout Walk, depth: Int, range: Range<Int>) {
+            let m = walk.typed.count
+            let here = depth * walk.width
             var start = range.lowerBound
             // A key that ends here (at most one run of equal keys: shorter keys sort first).
             while start < range.upperBound, keys[start].count == depth {
-                let distance = row[typed.count]
-                if distance <= 2, best.map({ distance < $0.distance || (distance == $0.distance && order[start] < $0.index) }) ?? true {
-                    best = (order[start], distance)
+                let distance = walk.rows[here + m]
+                if distance <= walk.bound, walk.best.map({ distance < $0.distance || (distance == $0.distance && order[start] < $0.index) }) ?? true {
+                    walk.best = (order[start], distance)
                 }
                 start += 1
             }
+            let next = here + walk.width
+            guard next + walk.width <= walk.rows.count else { return }
             while start < range.upperBound {
                 let element = keys[start][depth]
                 // The end of this child's run: the first key whose element at `depth` comes after.
@@ -129,22 +186,12 @@ extension Suggestion {
                     let middle = (low + high) / 2
                     if element < keys[middle][depth] { high = middle } else { low = middle + 1 }
                 }
-                var next = [depth + 1] + Array(repeating: 0, count: typed.count)
-                var smallest = next[0]
-                if typed.count > 0 {
-                    for j in 1...typed.count {
-                        let cost = typed[j - 1] == element ? 0 : 1
-                        next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost)
-                        if depth > 0, j > 1, typed[j - 1] == path[depth - 1], typed[j - 2] == element {
-                            next[j] = min(next[j], rowBefore[j - 2] + 1)
-                        }
-                        smallest = min(smallest, next[j])
-                    }
-                }
-                if smallest <= 2 {
-                    path.append(element)
-                    walk(typed, depth: depth + 1, range: start..<low, rowBefore: row, row: next, path: &path, best: &best)
-                    path.removeLast()
+                let previous: Element? = depth > 0 ? walk.path[depth - 1] : nil
+                let smallest = Self.row(of: element, after: previous, typed: walk.typed, at: next, width: walk.width, depth: depth, rows: &walk.rows)
+                if smallest <= walk.bound {
+                    walk.path.append(element)
+                    descend(&walk, depth: depth + 1, range: start..<low)
+                    walk.path.removeLast()
                 }
                 start = low
             }
