@@ -102,6 +102,10 @@ extension Suggestion {
         }
 
         /// The candidate nearest `typed` within `bound` edits, the earliest given among the nearest.
+        /// Made for bytes (the fleet's bundle IDs) and characters (names) ahead of time: the walk is
+        /// generic, and a caller in another module would otherwise run it through value witnesses.
+        @_specialize(where Element == UInt8)
+        @_specialize(where Element == Character)
         func nearest(_ typed: [Element], within bound: Int) -> (index: Int, distance: Int)? {
             guard !keys.isEmpty else { return nil }
             let width = typed.count + 1
