@@ -67,6 +67,20 @@ struct GrowthRun {
             + " \"devices\": {\"d\": {\"mdmEnrolled\": true, \"intuneMAMUPN\": true, \"installed\": [" + apps.map { "\"\($0)\"" }.joined(separator: ", ") + "]}}}\n"
     }
 
+    /// `lines` request lines for the fleet benchmark's fleet of `apps` apps, each naming an app it does not know:
+    /// every other line a typo one edit from one of its IDs as the target (`com.bench.apq00042`), the others an
+    /// unknown sender.
+    static func unknownNames(lines: Int, apps: Int) -> String {
+        (0..<lines).map { index in
+            let digits = String(index % apps)
+            let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+            let known = "com.bench.app" + padded, typo = "com.bench.apq" + padded
+            return index % 2 == 0
+                ? "{\"from\": \"\(known)\", \"channel\": \"document-interaction\", \"target\": \"\(typo)\"}"
+                : "{\"from\": \"com.unknown.sender\(index)\", \"channel\": \"document-interaction\", \"target\": \"\(known)\"}"
+        }.joined(separator: "\n") + "\n"
+    }
+
     static let workloads: [Workload] = [
         Workload(name: "diff of two policies, every ID changed", unit: "IDs per policy", sizes: [6_000, 60_000, 600_000]) { n, scratch throws(BenchError) in
             let old = try write(AdversarialRun.policy(ids: (0..<n).map { "com.example.old\($0)" }), "old-large.json", scratch)
@@ -86,15 +100,14 @@ struct GrowthRun {
             // an unknown sender is none of them (its message suggests and lists). The lines stay, the apps grow:
             // a question that walked every app made this grow with lines × apps.
             let fleet = try write(FleetBenchmark.fleet(apps: n, seed: 2024), "names.json", scratch)
-            let lines = (0..<2_000).map { index in
-                let digits = String(index % n)
-                let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
-                let known = "com.bench.app" + padded, typo = "com.bench.apq" + padded
-                return index % 2 == 0
-                    ? "{\"from\": \"\(known)\", \"channel\": \"document-interaction\", \"target\": \"\(typo)\"}"
-                    : "{\"from\": \"com.unknown.sender\(index)\", \"channel\": \"document-interaction\", \"target\": \"\(known)\"}"
-            }
-            return ["fleet", "eval", "--fleet", fleet, "--device", "bench", try write(lines.joined(separator: "\n") + "\n", "names.jsonl", scratch)]
+            return ["fleet", "eval", "--fleet", fleet, "--device", "bench", try write(unknownNames(lines: 2_000, apps: n), "names.jsonl", scratch)]
+        },
+        Workload(name: "fleet eval, one line per app, each naming an app the fleet does not know (the lines grow with the apps)",
+                 unit: "apps and lines", sizes: [300, 3_000, 30_000], statuses: [1]) { n, scratch throws(BenchError) in
+            // As above, with as many lines as apps: the IDs fill their space more densely as the fleet grows, so a
+            // "Did you mean" that visited every prefix within two edits grew with the apps as well as the lines.
+            let fleet = try write(FleetBenchmark.fleet(apps: n, seed: 2024), "names-dense.json", scratch)
+            return ["fleet", "eval", "--fleet", fleet, "--device", "bench", try write(unknownNames(lines: n, apps: n), "names-dense.jsonl", scratch)]
         },
         Workload(name: "fleet lint (the fleet benchmark's generated fleet)", unit: "apps", sizes: [300, 3_000, 30_000]) { n, scratch throws(BenchError) in
             ["fleet", "lint", "--fleet", try write(FleetBenchmark.fleet(apps: n, seed: 2024), "lint.json", scratch)]

@@ -230,18 +230,31 @@ struct DeviceRequests {
         urls = texts.compactMap { try? ShareURL($0) }
     }
 
+    /// The channels a sender uses towards each other receiver, in the order of ``requests(from:)``.
+    static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
+
     /// The requests `sender` makes: each channel to each other receiver, `open-url` on each URL, the
     /// mail channels, then typing with a third-party keyboard and the system keyboard.
     func requests(from sender: BundleID) -> [FleetRequest] {
         var result: [FleetRequest] = []
-        let document = "report.pdf"
-        for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
+        for channel in Self.targetedChannels {
             for receiver in receivers where !IntuneBundleID.same(receiver, sender) {
-                if let request = try? FleetRequest(from: sender, channel: channel, target: receiver, document: channel == .paste ? nil : document) {
-                    result.append(request)
-                }
+                result.append(Self.request(from: sender, channel, to: receiver))
             }
         }
+        return result + untargetedRequests(from: sender)
+    }
+
+    /// The request of `sender` on a targeted channel to `receiver` (a bundle ID, as every receiver is, never fails to make one).
+    static func request(from sender: BundleID, _ channel: FleetChannel, to receiver: BundleID) -> FleetRequest {
+        let senderRequest = try! ShareRequest(channel: channel.senderChannel!, target: receiver, document: channel == .paste ? nil : "report.pdf")
+        return FleetRequest(from: sender, channel: channel, checked: senderRequest)
+    }
+
+    /// The requests of ``requests(from:)`` that name no receiver: `open-url` on each URL, the mail
+    /// channels, then typing with a third-party keyboard and the system keyboard.
+    func untargetedRequests(from sender: BundleID) -> [FleetRequest] {
+        var result: [FleetRequest] = []
         for url in urls {
             if let request = try? FleetRequest(from: sender, channel: .openURL, url: url) { result.append(request) }
         }

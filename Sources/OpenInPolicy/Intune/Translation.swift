@@ -410,35 +410,50 @@ public enum PolicyTranslation {
     /// - Complexity: O(devices × apps² × channels) end-to-end decisions, memory O(apps + channels)
     ///   beyond the two fleets (one sender's requests at a time).
     static func eachOpenedFlow(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlow) -> Void, endOfSender: () -> Void = {}) {
-        func readable(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
         let newNames = Set(new.deviceNames.map(ExactKey.init))
         for name in old.deviceNames where newNames.contains(ExactKey(name)) {
-            func sides(_ fleet: VendorFleet) throws(FleetError) -> (device: FleetDevice?, index: IntuneDeviceIndex?) {
-                (try CrossVendorDiff.resolve(fleet, name), try CrossVendorDiff.index(fleet, name))
-            }
             // A translated device that cannot be resolved decides nothing, so delivers nothing.
-            guard let after = try? sides(new) else { continue }
-            let before = Result { () throws(FleetError) in try sides(old) }
+            guard let after = try? FlowSides(new, name) else { continue }
+            let before = Result { () throws(FleetError) in try FlowSides(old, name) }
             let device = DeviceRequests(old: old, new: new, device: name)
             for sender in device.senders {
                 for request in device.requests(from: sender) {
-                    // The translated side cannot decide it, or delivers nothing readable: nothing opened.
-                    guard let after = try? new.decide(device: name, request, resolved: after.device, index: after.index), readable(after.outcome) else { continue }
-                    let was = Result { () throws(FleetError) in
-                        let sides = try before.get()
-                        return try old.decide(device: name, request, resolved: sides.device, index: sides.index)
-                    }
-                    if case .success(let before) = was {
-                        let moved = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
-                        guard !readable(before.outcome) || moved else { continue }
-                        // A URL the sender opened in itself before (its own Open From refusing) and keeps to itself now: nothing leaves.
-                        if after.receiverApp == nil, before.receiverApp == request.from { continue }
-                    }
-                    body(OpenedFlow(device: name, request: request, before: was, after: after))
+                    if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { body(flow) }
                 }
                 endOfSender()
             }
         }
+    }
+
+    /// One side's device, resolved once: the AppConnect device or the Intune device index.
+    struct FlowSides {
+        let device: FleetDevice?
+        let index: IntuneDeviceIndex?
+
+        init(_ fleet: VendorFleet, _ name: String) throws(FleetError) {
+            device = try CrossVendorDiff.resolve(fleet, name)
+            index = try CrossVendorDiff.index(fleet, name)
+        }
+    }
+
+    static func readable(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
+
+    /// `request` decided before and after, when the translation opens it (``eachOpenedFlow(from:to:_:endOfSender:)``).
+    static func openedFlow(_ request: FleetRequest, on name: String, from old: VendorFleet, _ before: Result<FlowSides, FleetError>,
+                           to new: VendorFleet, _ after: FlowSides) -> OpenedFlow? {
+        // The translated side cannot decide it, or delivers nothing readable: nothing opened.
+        guard let after = try? new.decide(device: name, request, resolved: after.device, index: after.index), readable(after.outcome) else { return nil }
+        let was = Result { () throws(FleetError) in
+            let sides = try before.get()
+            return try old.decide(device: name, request, resolved: sides.device, index: sides.index)
+        }
+        if case .success(let before) = was {
+            let moved = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
+            guard !readable(before.outcome) || moved else { return nil }
+            // A URL the sender opened in itself before (its own Open From refusing) and keeps to itself now: nothing leaves.
+            if after.receiverApp == nil, before.receiverApp == request.from { return nil }
+        }
+        return OpenedFlow(device: name, request: request, before: was, after: after)
     }
 
     /// How many receivers (or URLs) a flow note names before "and N more".
@@ -481,12 +496,14 @@ public enum PolicyTranslation {
         }
     }
 
-    /// Groups the opened flows as ``flowsOpened(from:to:)`` describes, handing each group to `body`
-    /// once its sender is done (in the order each group's first flow came).
-    static func eachOpenedFlowGroup(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlowGroup) -> Void) {
-        var groups: [OpenedFlowGroup] = []
-        var index: [ExactKey: Int] = [:]
-        eachOpenedFlow(from: old, to: new, { flow in
+    /// The groups of one sender's opened flows, in the order each group's first flow came.
+    struct FlowGroups {
+        private(set) var groups: [OpenedFlowGroup] = []
+        private var index: [ExactKey: Int] = [:]
+
+        /// What a note says of `flow` but its receiver: the decisions after (`chosen`) and before (`was`),
+        /// and the receiver's name with where it went when that is another app.
+        static func describe(_ flow: OpenedFlow) -> (chosen: String, was: String, receiver: String?) {
             let after = flow.after
             let target = flow.request.url?.rawValue ?? flow.request.target.map { FlowChange.receiverName($0, channel: flow.request.channel) }
             // A channel with no target (mail-compose: one request per sender) says where it went in the decisions.
@@ -504,23 +521,251 @@ public enum PolicyTranslation {
             case .failure(let error):
                 was = "an error (\(error.message))"
             }
-            let receiver = target.map { also.isEmpty ? $0 : "\($0) (\(also.joined(separator: ", ")))" }
+            return (chosen, was, target.map { also.isEmpty ? $0 : "\($0) (\(also.joined(separator: ", ")))" })
+        }
+
+        /// Counts `flow` in its group.
+        mutating func add(_ flow: OpenedFlow) {
+            let (chosen, was, receiver) = Self.describe(flow)
+            add(channel: flow.request.channel, chosen: chosen, was: was, receiver: receiver) { flow }
+        }
+
+        /// Counts a flow on `channel` with decisions `chosen` and `was` to `receiver`; `first` makes the flow
+        /// when it starts a group.
+        mutating func add(channel: FleetChannel, chosen: String, was: String, receiver: String?, first: () -> OpenedFlow) {
             // Everything the note says but the receivers (the device and sender are the walk's), compared as bytes.
-            let key = ExactKey("\(flow.request.channel)\u{0}\(chosen)\u{0}\(was)")
+            let key = ExactKey("\(channel)\u{0}\(chosen)\u{0}\(was)")
             let slot: Int
             if let found = index[key] {
                 slot = found
             } else {
+                let flow = first()
                 slot = groups.count
                 index[key] = slot
-                groups.append(OpenedFlowGroup(first: flow, device: flow.device, sender: flow.request.from, channel: flow.request.channel, chosen: chosen, was: was, outcome: after.outcome))
+                groups.append(OpenedFlowGroup(first: flow, device: flow.device, sender: flow.request.from, channel: channel, chosen: chosen, was: was,
+                                              outcome: flow.after.outcome))
             }
             if groups[slot].named.count < namedFlows, let receiver { groups[slot].named.append(receiver) }
             groups[slot].count += 1
-        }, endOfSender: {
-            for group in groups { body(group) }
-            groups.removeAll(keepingCapacity: true)
-            index.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Groups the opened flows as ``flowsOpened(from:to:)`` describes, handing each group to `body`
+    /// once its sender is done (in the order each group's first flow came): the same groups as
+    /// ``eachOpenedFlowGroupByRequest(from:to:_:)``, without deciding every request.
+    ///
+    /// A sender's request on a targeted channel is decided, on either side, by what the decision
+    /// reads of its receiver (``FlowKeys``): a receiver with the same key as one decided already on
+    /// that channel gets the same outcome and rules, so only the first receiver of each key is
+    /// decided, and the others are counted in its group (named while the group names fewer than
+    /// ``namedFlows``). Receivers a decision may treat apart (native Mail, "any other app", Apple's
+    /// IDs), keys whose first decision delivers to another app than the receiver, and receivers
+    /// whose own policy cannot decide are decided one by one, as are the requests that name no
+    /// receiver (URLs, mail, keyboards).
+    /// - Complexity: O(devices × senders × receivers) table lookups and O(devices × senders ×
+    ///   (keys + URLs)) end-to-end decisions, where the keys are the kinds of receiver a sender's
+    ///   decisions tell apart (a few, whatever the apps); memory O(apps + channels) beyond the fleets.
+    static func eachOpenedFlowGroup(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlowGroup) -> Void) {
+        let newNames = Set(new.deviceNames.map(ExactKey.init))
+        for name in old.deviceNames where newNames.contains(ExactKey(name)) {
+            guard let after = try? FlowSides(new, name) else { continue }
+            let before = Result { () throws(FleetError) in try FlowSides(old, name) }
+            let device = DeviceRequests(old: old, new: new, device: name)
+            let receivers = device.receivers
+            var oldKeys = FlowKeys(old, before, receivers: receivers)
+            var newKeys = FlowKeys(new, .success(after), receivers: receivers)
+            // Receivers a decision may compare with a constant, decided one by one.
+            let alone = receivers.map { $0.isNativeMail || $0 == CrossVendorDiff.anyOtherApp || $0 == .mailActivity || $0.rawValue.hasPrefix("com.apple.") }
+            var keys = [UInt64?](repeating: nil, count: receivers.count)
+            for sender in device.senders {
+                var groups = FlowGroups()
+                oldKeys.begin(sender: sender)
+                newKeys.begin(sender: sender)
+                for (r, receiver) in receivers.enumerated() {
+                    keys[r] = nil
+                    guard !alone[r], !IntuneBundleID.same(receiver, sender), let oldKey = oldKeys.key(r), let newKey = newKeys.key(r) else { continue }
+                    keys[r] = UInt64(oldKey) << 32 | UInt64(newKey)
+                }
+                for channel in DeviceRequests.targetedChannels {
+                    /// Per key: `nil` when its first receiver's decision delivers elsewhere (decide each alone), else
+                    /// whether it opens, with the note's decisions.
+                    var memo: [UInt64: Known] = [:]
+                    for (r, receiver) in receivers.enumerated() where !IntuneBundleID.same(receiver, sender) {
+                        let request = { DeviceRequests.request(from: sender, channel, to: receiver) }
+                        guard let key = keys[r] else {
+                            if let flow = openedFlow(request(), on: name, from: old, before, to: new, after) { groups.add(flow) }
+                            continue
+                        }
+                        let known: Known
+                        if let found = memo[key] {
+                            known = found
+                        } else {
+                            known = Known(request(), on: name, from: old, before, to: new, after)
+                            memo[key] = known
+                        }
+                        switch known {
+                        case .alone:
+                            if let flow = openedFlow(request(), on: name, from: old, before, to: new, after) { groups.add(flow) }
+                        case .closed:
+                            continue
+                        case .opened(let chosen, let was):
+                            groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receiver, channel: channel)) {
+                                openedFlow(request(), on: name, from: old, before, to: new, after)!
+                            }
+                        }
+                    }
+                }
+                for request in device.untargetedRequests(from: sender) {
+                    if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
+                }
+                for group in groups.groups { body(group) }
+            }
+        }
+    }
+
+    /// What the first receiver of a key decided on one channel, for the others of that key.
+    enum Known {
+        /// Delivered to another app than the receiver on some side: each receiver is decided alone.
+        case alone
+        /// Not opened.
+        case closed
+        /// Opened, with the note's decisions after and before.
+        case opened(chosen: String, was: String)
+
+        init(_ request: FleetRequest, on name: String, from old: VendorFleet, _ before: Result<FlowSides, FleetError>, to new: VendorFleet, _ after: FlowSides) {
+            let target = request.target
+            func delivers(_ decision: FlowDecision) -> Bool { decision.receiverApp == nil || decision.receiverApp == target }
+            // Either side may have delivered elsewhere (then the note says where, receiver by receiver).
+            if let decided = try? new.decide(device: name, request, resolved: after.device, index: after.index), !delivers(decided) {
+                self = .alone
+                return
+            }
+            if case .success(let sides) = before, let decided = try? old.decide(device: name, request, resolved: sides.device, index: sides.index), !delivers(decided) {
+                self = .alone
+                return
+            }
+            guard let flow = PolicyTranslation.openedFlow(request, on: name, from: old, before, to: new, after) else {
+                self = .closed
+                return
+            }
+            let (chosen, was, _) = FlowGroups.describe(flow)
+            self = .opened(chosen: chosen, was: was)
+        }
+    }
+
+    /// What one side's end-to-end decision of a sender's request on a targeted channel reads of the
+    /// receiver, as a key: two receivers with one key get the same outcome and rules, the receiver
+    /// itself (or no app) receiving.
+    ///
+    /// AppConnect: whether the sender's policy lists the receiver, counts it as an AppConnect app,
+    /// excludes it as a share-sheet activity, and whether the device counts it as an AppConnect
+    /// app; for one, its own Open From decision with the sender as source (made once per receiver
+    /// and whether its Open From whitelist holds the sender: the rule reads the source only so).
+    /// Intune: whether the receiver is policy-managed and MDM-managed; for a managed one, its
+    /// Receive data and paste decisions with the sender as source (made once per receiver and
+    /// whether the sender is managed). `nil`: decide it alone (its own policy cannot decide).
+    struct FlowKeys {
+        private enum Side {
+            case appConnect(FleetDevice, sides: [FleetSide?])
+            case intune(IntuneDeviceIndex, managed: [Bool], mdm: [Bool])
+            /// The side cannot resolve the device: every request fails with one error.
+            case failed
+        }
+
+        private let side: Side
+        private let receivers: [BundleID]
+        /// Per receiver, four slots of its own decisions, interned (0: not made; `UInt32.max`: cannot decide).
+        private var made: [UInt32]
+        private var interned: [String: UInt32] = [:]
+        private var sender = CrossVendorDiff.anyOtherApp
+        private var senderSide: FleetSide?
+        private var senderManaged = false
+
+        init(_ fleet: VendorFleet, _ sides: Result<FlowSides, FleetError>, receivers: [BundleID]) {
+            self.receivers = receivers
+            made = [UInt32](repeating: 0, count: receivers.count * 4)
+            switch sides {
+            case .failure:
+                side = .failed
+            case .success(let sides):
+                if let device = sides.device {
+                    side = .appConnect(device, sides: receivers.map { device.appConnectApps.contains($0) ? device.side(for: $0) : nil })
+                } else if let index = sides.index {
+                    let mdm = Set(index.device.mdmManagedApps.map(IntuneBundleID.key))
+                    side = .intune(index, managed: receivers.map(index.isManaged), mdm: receivers.map { mdm.contains(IntuneBundleID.key($0)) })
+                } else {
+                    side = .failed
+                }
+            }
+        }
+
+        mutating func begin(sender: BundleID) {
+            self.sender = sender
+            switch side {
+            case .appConnect(let device, _): senderSide = device.side(for: sender)
+            case .intune(let index, _, _): senderManaged = index.isManaged(sender)
+            case .failed: break
+            }
+        }
+
+        /// The receiver's own decision in `slot`, interned: 1 and up, or `UInt32.max` when it cannot decide.
+        private mutating func own(_ r: Int, _ slot: Int, _ decide: () -> Decision?) -> UInt32 {
+            let at = r * 4 + slot
+            if made[at] != 0 { return made[at] }
+            var value = UInt32.max
+            if let decision = decide() {
+                let text = "\(decision.outcome) \(decision.rule.rawValue)"
+                if let found = interned[text] {
+                    value = found
+                } else {
+                    value = UInt32(interned.count + 1)
+                    interned[text] = value
+                }
+            }
+            made[at] = value
+            return value
+        }
+
+        /// The key of receiver `r` for the current sender, or `nil` to decide it alone.
+        mutating func key(_ r: Int) -> UInt32? {
+            let receiver = receivers[r], from = sender
+            switch side {
+            case .failed:
+                return 0
+            case .appConnect(_, let sides):
+                guard let prepared = senderSide?.prepared else { return nil }
+                var key: UInt32 = (prepared.lists(receiver) ? 1 : 0) | (prepared.isAppConnectApp(receiver) ? 2 : 0) | (prepared.excludes(activity: receiver) ? 4 : 0)
+                if let own = sides[r] {
+                    let slot = own.prepared.openFromLists(from) ? 1 : 0
+                    let decision = self.own(r, slot) {
+                        own.policy.source(of: .openFrom) == .notSet ? nil : Evaluator.decide(try! ShareRequest(channel: .openFrom, source: from), own.prepared)
+                    }
+                    guard decision < 1 << 20 else { return nil }
+                    key |= 8 | decision << 4
+                }
+                return key
+            case .intune(let index, let managed, let mdm):
+                var key: UInt32 = (managed[r] ? 1 : 0) | (mdm[r] ? 2 : 0)
+                if managed[r] {
+                    let slot = senderManaged ? 1 : 0
+                    let context = { index.context(for: receiver) }
+                    let receive = own(r, slot) { IntuneEvaluator(context: context()).decide(try! ShareRequest(channel: .openFrom, source: from)) }
+                    let paste = own(r, 2 + slot) { IntuneEvaluator(context: context()).decide(try! ShareRequest(channel: .paste, source: from)) }
+                    guard receive < 1 << 14, paste < 1 << 14 else { return nil }
+                    key |= receive << 2 | paste << 16
+                }
+                return key
+            }
+        }
+    }
+
+    /// The reference walk of ``eachOpenedFlowGroup(from:to:_:)``: every request decided before and after
+    /// (``eachOpenedFlow(from:to:_:endOfSender:)``), grouped.
+    static func eachOpenedFlowGroupByRequest(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlowGroup) -> Void) {
+        var groups = FlowGroups()
+        eachOpenedFlow(from: old, to: new, { groups.add($0) }, endOfSender: {
+            for group in groups.groups { body(group) }
+            groups = FlowGroups()
         })
     }
 
