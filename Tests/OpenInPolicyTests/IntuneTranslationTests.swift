@@ -432,6 +432,90 @@ struct TranslationOpenedFlowsTests {
         #expect(checked > 60)
     }
 
+    /// The groups of both walks, as notes with their counts.
+    static func keyedAndEveryRequest(old: VendorFleet, new: VendorFleet) -> (keyed: [String], every: [String], counted: Int) {
+        var keyed: [String] = [], every: [String] = []
+        var counted = 0
+        PolicyTranslation.eachOpenedFlowGroup(from: old, to: new) { group in
+            keyed.append("\(group.note) [\(group.count)] first: \(group.first.request.target?.rawValue ?? group.first.request.url?.rawValue ?? "-")")
+            counted += group.count
+        }
+        PolicyTranslation.eachOpenedFlowGroupByRequest(from: old, to: new) { group in
+            every.append("\(group.note) [\(group.count)] first: \(group.first.request.target?.rawValue ?? group.first.request.url?.rawValue ?? "-")")
+        }
+        return (keyed, every, counted)
+    }
+
+    /// An AppConnect fleet of `count` apps (most AppConnect apps, each with its own container policy and random
+    /// whitelists drawn from the others), some controls left unset, on two devices.
+    static func variedFleet(_ count: Int, _ random: inout SplitMix64) -> String {
+        let ids = (0..<count).map { "com.example.app\($0)" }
+        func some(_ upTo: Int) -> String { (0..<random.below(upTo + 1)).map { _ in "\"\(random.pick(ids))\"" }.joined(separator: ", ") }
+        var containers: [String] = []
+        for (index, id) in ids.enumerated() where index % 5 != 4 {
+            var members = ["\"name\": \"P\(index)\"", "\"app\": \"\(id)\"", "\"labels\": []"]
+            let openIn = random.pick(["whitelist", "whitelist", "appconnect", "authorized", "unauthorized", "-"])
+            if openIn != "-" { members.append("\"openInPolicy\": \"\(openIn)\"") }
+            if openIn == "whitelist" { members.append("\"openInWhitelist\": [\(some(6))]") }
+            let openFrom = random.pick(["whitelist", "whitelist", "appconnect", "authorized", "unauthorized", "-"])
+            if openFrom != "-" { members.append("\"openFromPolicy\": \"\(openFrom)\"") }
+            if openFrom == "whitelist" { members.append("\"openFromWhitelist\": [\(some(6))]") }
+            if random.percent(70) { members.append("\"pasteboardPolicy\": \"\(random.pick(["securecopy", "authorized", "unauthorized"]))\"") }
+            if random.percent(70) { members.append("\"dragAndDropPolicy\": \"\(random.pick(["all", "appconnect", "none"]))\"") }
+            containers.append("{" + members.joined(separator: ", ") + "}")
+        }
+        let global = random.percent(50)
+            ? "\"openInPolicy\": \"appconnect\", \"openFromPolicy\": \"appconnect\", \"pasteboardPolicy\": \"securecopy\", \"printPolicy\": \"authorized\", \"dragAndDropPolicy\": \"appconnect\""
+            : "\"openInPolicy\": \"whitelist\", \"openInWhitelist\": [\(some(4))], \"printPolicy\": \"authorized\""
+        let apps = ids.enumerated().map { "{\"bundleID\": \"\($1)\", \"appconnect\": \($0 % 7 != 6)}" }
+        let installed = ids.filter { _ in random.percent(85) }.map { "\"\($0)\"" }.joined(separator: ", ")
+        let secure = random.percent(50) ? ", \"secureServicesAvailable\": \(random.percent(50))" : ""
+        return """
+            {"global": {"authorizeAppsWithoutContainerPolicy": \(random.percent(50)), \(global)},
+             "containerPolicies": [\(containers.joined(separator: ",\n"))],
+             "apps": [\(apps.joined(separator: ", "))],
+             "devices": {"d": {"labels": [], "installed": [\(installed)]\(secure)}, "e": {"labels": [], "installed": [\(installed)], "secureServicesAvailable": true}}}
+            """
+    }
+
+    @Test("the walk by kinds of receiver gives the groups of the walk of every request, both ways, where a side cannot decide too")
+    func keyedWalkAgreesWithEveryRequest() throws {
+        var random = SplitMix64(seed: 0x6B65_7973)
+        var groups = 0, counted = 0, many = 0
+        func compare(_ old: VendorFleet, _ new: VendorFleet, _ what: String) {
+            let (keyed, every, count) = Self.keyedAndEveryRequest(old: old, new: new)
+            #expect(keyed == every, "\(what)")
+            groups += keyed.count
+            counted += count
+            many += keyed.filter { !$0.contains("[1] first") }.count
+        }
+        for round in 0..<12 {
+            let fleet: Fleet
+            if round % 2 == 0 {
+                fleet = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&random)).utf8), file: "random.json")
+            } else {
+                fleet = try FleetJSON.read(Array(Self.variedFleet(10 + random.below(14), &random).utf8), file: "varied.json")
+            }
+            let (_, intune, _) = PolicyTranslation.toIntune(fleet)
+            compare(.appConnect(fleet), .intune(intune), "AppConnect → Intune, round \(round)")
+            let (back, _) = PolicyTranslation.toAppConnect(intune)
+            compare(.intune(intune), .appConnect(back), "Intune → AppConnect, round \(round)")
+            // Two unrelated fleets of one vendor: every kind of failure on either side.
+            let other = try FleetJSON.read(Array(Self.variedFleet(8, &random).utf8), file: "other.json")
+            compare(.appConnect(other), .appConnect(fleet), "AppConnect → AppConnect, round \(round)")
+        }
+        for _ in 0..<40 {
+            let (policies, devices) = FleetSettingsTests.randomIntune(&random)
+            let intune = try #require(try FleetSettingsTests.analysis(intune: policies, devices: devices).intune)
+            let (fleet, _) = PolicyTranslation.toAppConnect(intune)
+            compare(.intune(intune), .appConnect(fleet), "random Intune → AppConnect")
+            compare(.appConnect(fleet), .intune(intune), "and back")
+        }
+        #expect(groups > 1_500)
+        #expect(many > 1_000, "too few groups of more than one flow: the keys would be tested little")
+        #expect(counted > 8_000)
+    }
+
     @Test("many alike apps: one note per sender, channel and change, naming five receivers and how many more")
     func manyAlikeAppsGiveABoundedReport() throws {
         let count = 40
