@@ -453,7 +453,7 @@ struct TranslationOpenedFlowsTests {
         func some(_ upTo: Int) -> String { (0..<random.below(upTo + 1)).map { _ in "\"\(random.pick(ids))\"" }.joined(separator: ", ") }
         var containers: [String] = []
         for (index, id) in ids.enumerated() where index % 5 != 4 {
-            var members = ["\"name\": \"P\(index)\"", "\"app\": \"\(id)\"", "\"labels\": []"]
+            var members = ["\"name\": \"P\(index)\"", "\"app\": \"\(id)\"", "\"labels\": [\"L\"]"]
             let openIn = random.pick(["whitelist", "whitelist", "appconnect", "authorized", "unauthorized", "-"])
             if openIn != "-" { members.append("\"openInPolicy\": \"\(openIn)\"") }
             if openIn == "whitelist" { members.append("\"openInWhitelist\": [\(some(6))]") }
@@ -474,8 +474,24 @@ struct TranslationOpenedFlowsTests {
             {"global": {"authorizeAppsWithoutContainerPolicy": \(random.percent(50)), \(global)},
              "containerPolicies": [\(containers.joined(separator: ",\n"))],
              "apps": [\(apps.joined(separator: ", "))],
-             "devices": {"d": {"labels": [], "installed": [\(installed)]\(secure)}, "e": {"labels": [], "installed": [\(installed)], "secureServicesAvailable": true}}}
+             "devices": {"d": {"labels": ["L"], "installed": [\(installed)]\(secure)}, "e": {"labels": [], "installed": [\(installed)], "secureServicesAvailable": true}}}
             """
+    }
+
+    @Test("a listed and an unlisted receiver of one sender are told apart by the walk by kinds")
+    func listedAndUnlistedApart() throws {
+        let text = """
+            {"global": {"authorizeAppsWithoutContainerPolicy": true, "openInPolicy": "whitelist", "openInWhitelist": ["com.example.app2"], "openFromPolicy": "authorized", "pasteboardPolicy": "securecopy", "printPolicy": "authorized", "dragAndDropPolicy": "appconnect"},
+             "containerPolicies": [],
+             "apps": [{"bundleID": "com.example.app1", "appconnect": true}, {"bundleID": "com.example.app2", "appconnect": true}, {"bundleID": "com.example.app3", "appconnect": true}],
+             "devices": {"d": {"labels": [], "installed": ["com.example.app1", "com.example.app2", "com.example.app3"], "secureServicesAvailable": true}}}
+            """
+        let fleet = try FleetJSON.read(Array(text.utf8), file: "x.json")
+        let (_, intune, _) = PolicyTranslation.toIntune(fleet)
+        let (keyed, every, _) = Self.keyedAndEveryRequest(old: .appConnect(fleet), new: .intune(intune))
+        #expect(keyed == every)
+        // app1 lists app2 alone: its document to app3 opens, to app2 it was readable already.
+        #expect(keyed.contains { $0.hasPrefix("device \"d\": document-interaction com.example.app1 → com.example.app3, decided end to end") })
     }
 
     @Test("the walk by kinds of receiver gives the groups of the walk of every request, both ways, where a side cannot decide too")
