@@ -137,6 +137,9 @@ public enum PolicyTranslation {
 
     static func intunePolicy(displayName: String, controls: PolicyControls, config: AppConfig, fleet: Fleet, managed: [BundleID],
                              name: String, notes: inout [TranslationNote]) -> IntunePolicy {
+        // The managed apps by Intune's key, so a whitelist's IDs are looked up, not each compared with every app.
+        var managedByKey: [ExactKey: [BundleID]] = [:]
+        if controls.openIn == .status(.whitelist) { for id in managed { managedByKey[IntuneBundleID.key(id), default: []].append(id) } }
         var policy = IntunePolicy(displayName: displayName)
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
         var openIn = controls.openIn
@@ -172,7 +175,7 @@ public enum PolicyTranslation {
                 note("openInWhitelist: the native Mail pair", "the mailto exemption",
                      "activity-view to Mail: allowed becomes encrypted; mail-compose: allowed only with Intune SDK 14.5.0 or later")
             }
-            for id in listed where !id.isNativeMail && !IntuneBundleID.contains(managed, id) {
+            for id in listed where !id.isNativeMail && managedByKey[IntuneBundleID.key(id)] == nil {
                 var schemes: [String] = []
                 for profile in fleet.devices {
                     for (scheme, handler) in profile.facts.schemeHandlers where handler == id && !schemes.contains(scheme) && !ExactText.isOne(scheme, of: ["http", "https"]) {
@@ -532,7 +535,8 @@ public enum PolicyTranslation {
 
         /// Counts a flow on `channel` with decisions `chosen` and `was` to `receiver`; `first` makes the flow
         /// when it starts a group.
-        mutating func add(channel: FleetChannel, chosen: String, was: String, receiver: String?, first: () -> OpenedFlow) {
+        @discardableResult
+        mutating func add(channel: FleetChannel, chosen: String, was: String, receiver: String?, first: () -> OpenedFlow) -> Int {
             // Everything the note says but the receivers (the device and sender are the walk's), compared as bytes.
             let key = ExactKey("\(channel)\u{0}\(chosen)\u{0}\(was)")
             let slot: Int
@@ -545,7 +549,13 @@ public enum PolicyTranslation {
                 groups.append(OpenedFlowGroup(first: flow, device: flow.device, sender: flow.request.from, channel: channel, chosen: chosen, was: was,
                                               outcome: flow.after.outcome))
             }
-            if groups[slot].named.count < namedFlows, let receiver { groups[slot].named.append(receiver) }
+            count(slot, receiver: receiver)
+            return slot
+        }
+
+        /// Counts one more flow in the group at `slot`, to `receiver` (made only while the group names fewer than it may).
+        mutating func count(_ slot: Int, receiver: @autoclosure () -> String?) {
+            if groups[slot].named.count < namedFlows, let receiver = receiver() { groups[slot].named.append(receiver) }
             groups[slot].count += 1
         }
     }
@@ -577,42 +587,60 @@ public enum PolicyTranslation {
             // Receivers a decision may compare with a constant, decided one by one.
             let alone = receivers.map { $0.isNativeMail || $0 == CrossVendorDiff.anyOtherApp || $0 == .mailActivity || $0.rawValue.hasPrefix("com.apple.") }
             var keys = [UInt64?](repeating: nil, count: receivers.count)
+            var other = [Bool](repeating: true, count: receivers.count)
+            // Receivers by Intune's key (ASCII case ignored): a sender sends to every receiver but those with its key.
+            var byKey: [ExactKey: [Int]] = [:]
+            for (r, receiver) in receivers.enumerated() { byKey[IntuneBundleID.key(receiver), default: []].append(r) }
             for sender in device.senders {
                 var groups = FlowGroups()
                 oldKeys.begin(sender: sender)
                 newKeys.begin(sender: sender)
-                for (r, receiver) in receivers.enumerated() {
+                let itself = byKey[IntuneBundleID.key(sender)] ?? []
+                for r in itself { other[r] = false }
+                defer { for r in itself { other[r] = true } }
+                for r in receivers.indices {
                     keys[r] = nil
-                    guard !alone[r], !IntuneBundleID.same(receiver, sender), let oldKey = oldKeys.key(r), let newKey = newKeys.key(r) else { continue }
+                    guard !alone[r], other[r], let oldKey = oldKeys.key(r), let newKey = newKeys.key(r) else { continue }
                     keys[r] = UInt64(oldKey) << 32 | UInt64(newKey)
                 }
                 for channel in DeviceRequests.targetedChannels {
-                    /// Per key: `nil` when its first receiver's decision delivers elsewhere (decide each alone), else
-                    /// whether it opens, with the note's decisions.
-                    var memo: [UInt64: Known] = [:]
-                    for (r, receiver) in receivers.enumerated() where !IntuneBundleID.same(receiver, sender) {
-                        let request = { DeviceRequests.request(from: sender, channel, to: receiver) }
+                    // Per key: what its first receiver's decisions say for the others, and the slot of its group once it has one.
+                    var memo: [UInt64: (known: Known, slot: Int)] = [:]
+                    for r in receivers.indices where other[r] {
+                        let receiver = receivers[r]
                         guard let key = keys[r] else {
-                            if let flow = openedFlow(request(), on: name, from: old, before, to: new, after) { groups.add(flow) }
+                            if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receiver), on: name, from: old, before, to: new, after) {
+                                groups.add(flow)
+                            }
                             continue
                         }
-                        let known: Known
-                        if let found = memo[key] {
-                            known = found
-                        } else {
-                            known = Known(request(), on: name, from: old, before, to: new, after)
-                            memo[key] = known
+                        if let (known, slot) = memo[key] {
+                            switch known {
+                            case .alone:
+                                if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receiver), on: name, from: old, before, to: new, after) {
+                                    groups.add(flow)
+                                }
+                            case .closed:
+                                break
+                            case .opened:
+                                groups.count(slot, receiver: FlowChange.receiverName(receiver, channel: channel))
+                            }
+                            continue
                         }
+                        let request = DeviceRequests.request(from: sender, channel, to: receiver)
+                        let known = Known(request, on: name, from: old, before, to: new, after)
+                        var slot = -1
                         switch known {
                         case .alone:
-                            if let flow = openedFlow(request(), on: name, from: old, before, to: new, after) { groups.add(flow) }
+                            if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                         case .closed:
-                            continue
+                            break
                         case .opened(let chosen, let was):
-                            groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receiver, channel: channel)) {
-                                openedFlow(request(), on: name, from: old, before, to: new, after)!
+                            slot = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receiver, channel: channel)) {
+                                openedFlow(request, on: name, from: old, before, to: new, after)!
                             }
                         }
+                        memo[key] = (known, slot)
                     }
                 }
                 for request in device.untargetedRequests(from: sender) {
