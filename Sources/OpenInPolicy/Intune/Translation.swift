@@ -693,45 +693,64 @@ public enum PolicyTranslation {
     /// Receive data and paste decisions with the sender as source (made once per receiver and
     /// whether the sender is managed). `nil`: decide it alone (its own policy cannot decide).
     struct FlowKeys {
-        private enum Side {
-            case appConnect(FleetDevice, sides: [FleetSide?])
-            case intune(IntuneDeviceIndex, managed: [Bool], mdm: [Bool])
-            /// The side cannot resolve the device: every request fails with one error.
-            case failed
-        }
+        /// Which vendor's side this is (stored apart from its tables, so a key reads them without copying).
+        private enum Kind { case appConnect, intune, failed }
 
-        private let side: Side
+        private let kind: Kind
         private let receivers: [BundleID]
+        /// AppConnect: each receiver's prepared policy when the device counts it as an AppConnect app, and
+        /// whether its policy leaves Open From unset.
+        private let prepared: [PreparedPolicy?]
+        private let openFromUnset: [Bool]
+        private let device: FleetDevice?
+        /// Intune: the device index, and whether each receiver is policy-managed, MDM-managed.
+        private let index: IntuneDeviceIndex?
+        private let managed: [Bool]
+        private let mdm: [Bool]
         /// Per receiver, four slots of its own decisions, interned (0: not made; `UInt32.max`: cannot decide).
         private var made: [UInt32]
         private var interned: [String: UInt32] = [:]
         private var sender = CrossVendorDiff.anyOtherApp
-        private var senderSide: FleetSide?
+        private var senderPrepared: PreparedPolicy?
         private var senderManaged = false
 
         init(_ fleet: VendorFleet, _ sides: Result<FlowSides, FleetError>, receivers: [BundleID]) {
             self.receivers = receivers
             made = [UInt32](repeating: 0, count: receivers.count * 4)
-            switch sides {
-            case .failure:
-                side = .failed
-            case .success(let sides):
-                if let device = sides.device {
-                    side = .appConnect(device, sides: receivers.map { device.appConnectApps.contains($0) ? device.side(for: $0) : nil })
-                } else if let index = sides.index {
-                    let mdm = Set(index.device.mdmManagedApps.map(IntuneBundleID.key))
-                    side = .intune(index, managed: receivers.map(index.isManaged), mdm: receivers.map { mdm.contains(IntuneBundleID.key($0)) })
-                } else {
-                    side = .failed
+            var kind = Kind.failed
+            var prepared: [PreparedPolicy?] = [], openFromUnset: [Bool] = [], managed: [Bool] = [], mdm: [Bool] = []
+            var device: FleetDevice?, index: IntuneDeviceIndex?
+            if case .success(let sides) = sides {
+                if let resolved = sides.device {
+                    kind = .appConnect
+                    device = resolved
+                    for receiver in receivers {
+                        let side = resolved.appConnectApps.contains(receiver) ? resolved.side(for: receiver) : nil
+                        prepared.append(side?.prepared)
+                        openFromUnset.append(side.map { $0.policy.source(of: .openFrom) == .notSet } ?? false)
+                    }
+                } else if let made = sides.index {
+                    kind = .intune
+                    index = made
+                    let mdmKeys = Set(made.device.mdmManagedApps.map(IntuneBundleID.key))
+                    managed = receivers.map(made.isManaged)
+                    mdm = receivers.map { mdmKeys.contains(IntuneBundleID.key($0)) }
                 }
             }
+            self.kind = kind
+            self.prepared = prepared
+            self.openFromUnset = openFromUnset
+            self.device = device
+            self.index = index
+            self.managed = managed
+            self.mdm = mdm
         }
 
         mutating func begin(sender: BundleID) {
             self.sender = sender
-            switch side {
-            case .appConnect(let device, _): senderSide = device.side(for: sender)
-            case .intune(let index, _, _): senderManaged = index.isManaged(sender)
+            switch kind {
+            case .appConnect: senderPrepared = device?.side(for: sender).prepared
+            case .intune: senderManaged = index?.isManaged(sender) ?? false
             case .failed: break
             }
         }
@@ -756,33 +775,34 @@ public enum PolicyTranslation {
 
         /// The key of receiver `r` for the current sender, or `nil` to decide it alone.
         mutating func key(_ r: Int) -> UInt32? {
-            let receiver = receivers[r], from = sender
-            switch side {
+            switch kind {
             case .failed:
                 return 0
-            case .appConnect(_, let sides):
-                guard let prepared = senderSide?.prepared else { return nil }
-                var key: UInt32 = (prepared.lists(receiver) ? 1 : 0) | (prepared.isAppConnectApp(receiver) ? 2 : 0) | (prepared.excludes(activity: receiver) ? 4 : 0)
-                if let own = sides[r] {
-                    let slot = own.prepared.openFromLists(from) ? 1 : 0
-                    let decision = self.own(r, slot) {
-                        own.policy.source(of: .openFrom) == .notSet ? nil : Evaluator.decide(try! ShareRequest(channel: .openFrom, source: from), own.prepared)
-                    }
+            case .appConnect:
+                guard let sending = senderPrepared else { return nil }
+                let receiver = receivers[r]
+                var key: UInt32 = (sending.lists(receiver) ? 1 : 0) | (sending.isAppConnectApp(receiver) ? 2 : 0) | (sending.excludes(activity: receiver) ? 4 : 0)
+                if let own = prepared[r] {
+                    let from = sender
+                    let slot = own.openFromLists(from) ? 1 : 0
+                    let unset = openFromUnset[r]
+                    let decision = self.own(r, slot) { unset ? nil : Evaluator.decide(try! ShareRequest(channel: .openFrom, source: from), own) }
                     guard decision < 1 << 20 else { return nil }
                     key |= 8 | decision << 4
                 }
                 return key
-            case .intune(let index, let managed, let mdm):
-                var key: UInt32 = (managed[r] ? 1 : 0) | (mdm[r] ? 2 : 0)
-                if managed[r] {
-                    let slot = senderManaged ? 1 : 0
-                    let context = { index.context(for: receiver) }
-                    let receive = own(r, slot) { IntuneEvaluator(context: context()).decide(try! ShareRequest(channel: .openFrom, source: from)) }
-                    let paste = own(r, 2 + slot) { IntuneEvaluator(context: context()).decide(try! ShareRequest(channel: .paste, source: from)) }
-                    guard receive < 1 << 14, paste < 1 << 14 else { return nil }
-                    key |= receive << 2 | paste << 16
+            case .intune:
+                guard managed[r] else { return mdm[r] ? 2 : 0 }
+                let slot = senderManaged ? 1 : 0
+                let at = r * 4
+                var receive = made[at + slot], paste = made[at + 2 + slot]
+                if receive == 0 || paste == 0, let index {
+                    let context = index.context(for: receivers[r]), from = sender
+                    receive = own(r, slot) { IntuneEvaluator(context: context).decide(try! ShareRequest(channel: .openFrom, source: from)) }
+                    paste = own(r, 2 + slot) { IntuneEvaluator(context: context).decide(try! ShareRequest(channel: .paste, source: from)) }
                 }
-                return key
+                guard receive < 1 << 14, paste < 1 << 14 else { return nil }
+                return 1 | (mdm[r] ? 2 : 0) | receive << 2 | paste << 16
             }
         }
     }
