@@ -10,6 +10,9 @@ public struct IntuneFleet: Sendable {
     public var devices: [IntuneDeviceProfile]
     /// Where the policies were read from, when known.
     public var file: String?
+    /// The app groups and devices-file flag of the last ``resolveAppGroups(_:devicesFile:)``, so that policies
+    /// read again (as `fleet fixes` reads each changed copy) are resolved the same way.
+    package private(set) var appGroupResolution: (groups: [(name: String, apps: [BundleID])], devicesFile: Bool)? = nil
 
     /// Creates an Intune fleet.
     public init(policies: [IntunePolicy], apps: [IntuneApp] = [], devices: [IntuneDeviceProfile] = [], file: String? = nil) {
@@ -26,6 +29,7 @@ public struct IntuneFleet: Sendable {
     ///   - devicesFile: whether the fleet has a devices file (``apps`` then says which apps have the SDK).
     /// - Throws: ``FleetError`` for a group nothing resolves.
     public mutating func resolveAppGroups(_ groups: [(name: String, apps: [BundleID])], devicesFile: Bool = true) throws(FleetError) {
+        appGroupResolution = (groups, devicesFile)
         for index in policies.indices {
             try IntuneAppGroups.resolve(&policies[index], groups: groups, apps: devicesFile ? apps : nil, file: file)
         }
