@@ -42,6 +42,23 @@ struct IntuneLocationTests {
                 && levels[2].customDialerAppProtocol == "replace_with_dialer_app_url_scheme")
     }
 
+    @Test("a policy whose app group was never resolved is refused, never read as targeting no app (every share allow)")
+    func anUnresolvedGroupIsRefused() throws {
+        let path = Self.framework[2], devices = "\(Self.examples)/framework-devices.json"
+        var fleet = IntuneFleet(policies: try IntuneGraphJSON.read(try Self.bytes(path), file: path), file: path)
+        (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(try Self.bytes(devices), file: devices)
+        let request = try FleetRequest(from: try BundleID("com.microsoft.Office.Word"), channel: .documentInteraction, target: try BundleID("com.getdropbox.Dropbox"))
+        for attempt in [{ try fleet.checkConflicts() }, { _ = try fleet.decide(device: "byod-iphone", request) }, { _ = try FleetAnalysis(fleet).device(named: "byod-iphone") }] {
+            #expect {
+                try attempt()
+            } throws: { error in
+                "\(error)".contains("allCoreMicrosoftApps") && "\(error)".contains("not resolved") && "\(error)".contains(":59")
+            }
+        }
+        try fleet.resolveAppGroups([])
+        #expect(try fleet.decide(device: "byod-iphone", request).outcome == .deliverEncrypted)
+    }
+
     @Test("level 3 decides print, Save As and Open into Org documents as Learn says")
     func levelThreeDecisions() throws {
         let fleet = try Self.fleet(Self.framework[2], devices: "\(Self.examples)/framework-devices.json")

@@ -46,6 +46,7 @@ public struct IntuneFleet: Sendable {
     /// Checks that no app is targeted by two policies (Intune reports such a conflict instead of choosing).
     /// - Throws: ``FleetError`` naming the app and both policies.
     public func checkConflicts() throws(FleetError) {
+        try checkResolved()
         // Each app's first policy, found as the policies are read (not a scan of the earlier ones per app).
         var first: [ExactKey: Int] = [:]
         for (index, policy) in policies.enumerated() {
@@ -121,12 +122,23 @@ public struct IntuneFleet: Sendable {
     /// apps" decides the paste in (`IntunePasteRule`), with the copying app as source.
     /// - Throws: ``FleetError`` for an unknown device.
     public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> FleetDecision {
-        IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
+        try checkResolved()
+        return IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
     }
 
     /// The device's facts worked out once, for the verbs that decide many requests on it.
     func index(device name: String) throws(FleetError) -> IntuneDeviceIndex {
-        IntuneDeviceIndex(fleet: self, device: try device(named: name))
+        try checkResolved()
+        return IntuneDeviceIndex(fleet: self, device: try device(named: name))
+    }
+
+    /// Fails closed on a policy whose export names an app group without its apps and that was never resolved
+    /// (``resolveAppGroups(_:devicesFile:)``): read as it is, it would target no app, and every share of its apps would be `allow`.
+    func checkResolved() throws(FleetError) {
+        for policy in policies where policy.appsFromGroup == .unresolved {
+            throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) targets the app group \(policy.appGroupType ?? "?"), which its export does not list, and the group was not resolved: resolve it with the devices file's appGroups (IntuneFleet.resolveAppGroups) before deciding",
+                             file: policy.sources.file ?? file, line: policy.sources.keys["appGroupType"]?.line)
+        }
     }
 }
 
