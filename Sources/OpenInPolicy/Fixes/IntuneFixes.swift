@@ -323,16 +323,24 @@ package struct IntuneFixSubject: FixSubject {
                 guard case .array(let list)? = object[key] else { continue }
                 for (position, entry) in list.enumerated() {
                     // An exemption of several schemes ("tel;skype;…", as Microsoft's templates write it): one candidate per
-                    // scheme, its value written again without it, so that a fix names the one scheme that lets a hop through.
+                    // scheme, its value written again without it (every time it is written), so that a fix names the one
+                    // scheme that lets a hop through.
                     if key == "exemptedAppProtocols", case .object(let pair) = entry, case .string(let value)? = pair["value"] {
                         let pieces = value.split(separator: ";", omittingEmptySubsequences: false)
-                        let schemes = pieces.indices.filter { !Substring(pieces[$0]).trimmingSpaces.isEmpty }
-                        if schemes.count > 1 {
-                            for position2 in schemes {
-                                var rest = pieces
-                                rest.remove(at: position2)
+                        // Each piece's scheme as the reader takes it (spaces and a "://" dropped, letters lowercased).
+                        let schemes: [String?] = pieces.map { piece in
+                            var scheme = Substring(piece).trimmingSpaces
+                            if scheme.hasSuffix("://") { scheme = scheme.dropLast(3) }
+                            return scheme.isEmpty ? nil : (try? URLScheme.normalize(String(scheme))) ?? String(scheme)
+                        }
+                        var distinct: [String] = []
+                        for case let scheme? in schemes where !distinct.contains(where: { ExactText.same($0, scheme) }) { distinct.append(scheme) }
+                        if distinct.count > 1 {
+                            let label = pair["name"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? "entry \(position)"
+                            for scheme in distinct {
+                                let rest = zip(pieces, schemes).filter { $0.1.map { !ExactText.same($0, scheme) } ?? true }.map(\.0)
                                 let pointer = base.appending(key).appending(position).appending("value")
-                                result.append(FixCandidate(change: "Remove the exempted scheme \(JSONWriter.quoted(String(Substring(pieces[position2]).trimmingSpaces))) from \(key) of \(owner) (the exemption \(JSONWriter.quoted(pair["name"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? "entry \(position)"))).",
+                                result.append(FixCandidate(change: "Remove the exempted scheme \(JSONWriter.quoted(scheme)) from \(key) of \(owner) (the exemption \(JSONWriter.quoted(label))).",
                                                            document: document, patch: [.replace(pointer, .string(rest.joined(separator: ";")))]))
                             }
                             continue
