@@ -59,6 +59,19 @@ struct IntuneLocationTests {
         #expect(try fleet.decide(device: "byod-iphone", request).outcome == .deliverEncrypted)
     }
 
+    @Test("two templates over Core Microsoft apps conflict, each named at the line of its app group, not of its first brace")
+    func groupConflictNamesTheGroupLine() throws {
+        var fleet = IntuneFleet(policies: try Self.framework.prefix(2).flatMap { try IntuneGraphJSON.read(try Self.bytes($0), file: $0) })
+        try fleet.resolveAppGroups([])
+        #expect {
+            try fleet.checkConflicts()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("level-1-enterprise-basic-data-protection-iOS.json:59, through its app group allCoreMicrosoftApps)")
+                && text.contains("level-2-enterprise-enhanced-data-protection-iOS.json:60, through its app group allCoreMicrosoftApps)")
+        }
+    }
+
     @Test("level 3 decides print, Save As and Open into Org documents as Learn says")
     func levelThreeDecisions() throws {
         let fleet = try Self.fleet(Self.framework[2], devices: "\(Self.examples)/framework-devices.json")

@@ -56,16 +56,22 @@ public struct IntuneFleet: Sendable {
                 if earlier == index { first[key] = index }
                 if earlier < index {
                     let other = policies[earlier]
+                    // The line that targets the app: its policy's, or its appGroupType's when the app comes from a group.
+                    func line(_ policy: IntunePolicy) -> Int? {
+                        guard let group = policy.appsFromGroup, group != .unresolved, let line = policy.sources.keys["appGroupType"]?.line else { return policy.sources.line }
+                        return line
+                    }
                     let places = [other, policy].map { policy in
-                        switch (policy.sources.file ?? file, policy.sources.line) {
-                        case (let file?, let line?): " (\(file):\(line))"
-                        case (nil, let line?): " (line \(line))"
-                        case (let file?, nil): " (\(file))"
-                        default: ""
+                        let through = policy.appsFromGroup.map { _ in policy.appGroupType.map { ", through its app group \($0)" } ?? "" } ?? ""
+                        return switch (policy.sources.file ?? file, line(policy)) {
+                        case (let file?, let line?): " (\(file):\(line)\(through))"
+                        case (nil, let line?): " (line \(line)\(through))"
+                        case (let file?, nil): " (\(file)\(through))"
+                        default: through.isEmpty ? "" : " (\(through.dropFirst(2)))"
                         }
                     }
                     throw FleetError("\(app) is targeted by two app protection policies, \(JSONWriter.quoted(other.displayName))\(places[0]) and \(JSONWriter.quoted(policy.displayName))\(places[1]): Intune reports the conflict rather than choose; target each app from one policy",
-                                     file: policy.sources.file ?? file, line: policy.sources.line)
+                                     file: policy.sources.file ?? file, line: line(policy))
                 }
             }
         }
