@@ -586,7 +586,9 @@ public enum PolicyTranslation {
             var newKeys = FlowKeys(new, .success(after), receivers: receivers)
             // Receivers a decision may compare with a constant, decided one by one.
             let alone = receivers.map { $0.isNativeMail || $0 == CrossVendorDiff.anyOtherApp || $0 == .mailActivity || $0.rawValue.hasPrefix("com.apple.") }
-            var keys = [UInt64?](repeating: nil, count: receivers.count)
+            // Each receiver's kind for the current sender (its two keys, numbered as met; -1: decided alone).
+            var kinds = [Int](repeating: -1, count: receivers.count)
+            var numbered: [UInt64: Int] = [:]
             var other = [Bool](repeating: true, count: receivers.count)
             // Receivers by Intune's key (ASCII case ignored): a sender sends to every receiver but those with its key.
             var byKey: [ExactKey: [Int]] = [:]
@@ -598,23 +600,31 @@ public enum PolicyTranslation {
                 let itself = byKey[IntuneBundleID.key(sender)] ?? []
                 for r in itself { other[r] = false }
                 defer { for r in itself { other[r] = true } }
+                numbered.removeAll(keepingCapacity: true)
                 for r in receivers.indices {
-                    keys[r] = nil
+                    kinds[r] = -1
                     guard !alone[r], other[r], let oldKey = oldKeys.key(r), let newKey = newKeys.key(r) else { continue }
-                    keys[r] = UInt64(oldKey) << 32 | UInt64(newKey)
+                    let key = UInt64(oldKey) << 32 | UInt64(newKey)
+                    if let kind = numbered[key] {
+                        kinds[r] = kind
+                    } else {
+                        kinds[r] = numbered.count
+                        numbered[key] = numbered.count
+                    }
                 }
                 for channel in DeviceRequests.targetedChannels {
                     // Per key: what its first receiver's decisions say for the others, and the slot of its group once it has one.
-                    var memo: [UInt64: (known: Known, slot: Int)] = [:]
+                    var memo = [(known: Known, slot: Int)?](repeating: nil, count: numbered.count)
                     for r in receivers.indices where other[r] {
                         let receiver = receivers[r]
-                        guard let key = keys[r] else {
+                        let kind = kinds[r]
+                        guard kind >= 0 else {
                             if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receiver), on: name, from: old, before, to: new, after) {
                                 groups.add(flow)
                             }
                             continue
                         }
-                        if let (known, slot) = memo[key] {
+                        if let (known, slot) = memo[kind] {
                             switch known {
                             case .alone:
                                 if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receiver), on: name, from: old, before, to: new, after) {
@@ -640,7 +650,7 @@ public enum PolicyTranslation {
                                 openedFlow(request, on: name, from: old, before, to: new, after)!
                             }
                         }
-                        memo[key] = (known, slot)
+                        memo[kind] = (known, slot)
                     }
                 }
                 for request in device.untargetedRequests(from: sender) {
