@@ -107,7 +107,7 @@ import Testing
     /// throws where it throws; and each cell is the end-to-end decision of its request.
     @Test func fastRowsAreStraightforwardRowsOnRandomFleets() throws {
         var random = SplitMix64(seed: 0x6661_7374)
-        var cells = 0, quiet = 0, throwing = 0, denied = 0
+        var cells = 0, quiet = 0, throwing = 0, denied = 0, answered = 0
         for _ in 0..<200 {
             var spec = FleetReferenceModelTests.randomSpec(&random)
             // Some fleets leave a control of the global policy unset (rows that may throw are made the checked way).
@@ -121,6 +121,8 @@ import Testing
             let shape = device.matrixRows()
             let rows = AppConnectMatrixRows(device, senders: shape.senders, receivers: shape.receivers)
             if rows.canThrow { throwing += 1 } else { quiet += 1 }
+            // The per-device Open From answers are read where a receiver is an authorized AppConnect app.
+            if rows.openFrom != nil, rows.authorized.contains(true) { answered += 1 }
             for s in shape.senders.indices {
                 for only in [nil, .keyboard] + shape.channels.map(Optional.some) {
                     let fast = Result { try rows.row(sender: s, only: only) }
@@ -157,7 +159,7 @@ import Testing
             }
         }
         #expect(cells > 20_000 && denied > 1_000, "\(cells) cells, \(denied) denied")
-        #expect(quiet > 50 && throwing > 10, "\(quiet) devices said not to throw, \(throwing) that may")
+        #expect(quiet > 50 && throwing > 10 && answered > 30, "\(quiet) devices said not to throw (\(answered) reading Open From answers), \(throwing) that may")
     }
 
     /// A device whose rows are said not to throw is printed without the checking pass: on random

@@ -274,7 +274,8 @@ struct AppConnectMatrixRows {
         isAppConnectApp = receiverIDs.map(tables.isAppConnectApp)
         authorized = receiverIDs.map(device.appConnectApps.contains)
         let lacks = FleetGraph.lacks(sides, on: device)
-        canThrow = receivers.indices.contains { present[$0] && lacks[$0] != 0 }
+        // A row decides no print (the one-sided print cell is `nil` where the policy sets none): a missing print control throws nothing.
+        canThrow = receivers.indices.contains { present[$0] && lacks[$0] & ~FleetGraph.bit(.print) != 0 }
             || device.fleet.apps.contains { device.side(for: $0.bundleID).policy.source(of: .openFrom) == .notSet }
         // Each distinct Open In whitelist's listed receivers, from its entries ("all AppConnect apps" is one whitelist
         // shared by every policy that says so).
