@@ -335,10 +335,10 @@ enum SARIFReport {
                 var memo = steps
                 steps = ChainMemo<[UInt8]>(separator: [])
                 bytes += memo.text(path.hops, to: \ReportHop.to) { hop, part in
-                    JSONWriter.newline(&part, pretty: true, level: 10)
+                    part += Self.indents[10]
                     part += Self.stepStart
                     appendLocation(hop, level: 11, message: hop, to: &part)
-                    JSONWriter.newline(&part, pretty: true, level: 10)
+                    part += Self.indents[10]
                     part.append(UInt8(ascii: "}"))
                 }
                 steps = memo
@@ -355,7 +355,7 @@ enum SARIFReport {
                 SARIFReport.appendShown(entry.reason, to: &bytes)
                 bytes += Self.suppressionsEnd
             }
-            JSONWriter.newline(&bytes, pretty: true, level: 4)
+            bytes += Self.indents[4]
             bytes.append(UInt8(ascii: "}"))
         }
 
@@ -394,32 +394,32 @@ enum SARIFReport {
                 JSONWriter.appendQuoted(SARIFLog.uri(file), to: &lastURI)
             }
             bytes.append(UInt8(ascii: "{"))
-            JSONWriter.newline(&bytes, pretty: true, level: level + 1)
+            bytes += Self.indents[level + 1]
             bytes += Self.physicalKey
-            JSONWriter.newline(&bytes, pretty: true, level: level + 2)
+            bytes += Self.indents[level + 2]
             bytes += Self.artifactKey
-            JSONWriter.newline(&bytes, pretty: true, level: level + 3)
+            bytes += Self.indents[level + 3]
             bytes += Self.uriKey
             bytes += lastURI
-            JSONWriter.newline(&bytes, pretty: true, level: level + 2)
+            bytes += Self.indents[level + 2]
             bytes.append(UInt8(ascii: "}"))
             if let line = hop?.line {
                 bytes.append(UInt8(ascii: ","))
-                JSONWriter.newline(&bytes, pretty: true, level: level + 2)
+                bytes += Self.indents[level + 2]
                 bytes += Self.regionKey
-                JSONWriter.newline(&bytes, pretty: true, level: level + 3)
+                bytes += Self.indents[level + 3]
                 bytes += Self.startLineKey
                 bytes += String(line).utf8
-                JSONWriter.newline(&bytes, pretty: true, level: level + 2)
+                bytes += Self.indents[level + 2]
                 bytes.append(UInt8(ascii: "}"))
             }
-            JSONWriter.newline(&bytes, pretty: true, level: level + 1)
+            bytes += Self.indents[level + 1]
             bytes.append(UInt8(ascii: "}"))
             if let hop = message {
                 bytes.append(UInt8(ascii: ","))
-                JSONWriter.newline(&bytes, pretty: true, level: level + 1)
+                bytes += Self.indents[level + 1]
                 bytes += Self.messageKey
-                JSONWriter.newline(&bytes, pretty: true, level: level + 2)
+                bytes += Self.indents[level + 2]
                 bytes += Self.textKey
                 // "F → T by CHANNEL[ URL]: GRANT" (``SARIFReport/step(_:)``).
                 bytes += node(hop.from).body
@@ -449,10 +449,10 @@ enum SARIFReport {
                     bytes += words
                 }
                 bytes.append(UInt8(ascii: "\""))
-                JSONWriter.newline(&bytes, pretty: true, level: level + 1)
+                bytes += Self.indents[level + 1]
                 bytes.append(UInt8(ascii: "}"))
             }
-            JSONWriter.newline(&bytes, pretty: true, level: level)
+            bytes += Self.indents[level]
             bytes.append(UInt8(ascii: "}"))
         }
 
@@ -480,6 +480,8 @@ enum SARIFReport {
         }()
 
         static func indent(_ level: Int) -> String { "\n" + String(repeating: "  ", count: level) }
+        /// A line break and the indent of each level the log reaches (as the pretty JSON writer indents).
+        static let indents: [[UInt8]] = (0..<16).map { Array(indent($0).utf8) }
         static let firstResult = Array((indent(4)).utf8), nextResult = Array(("," + indent(4)).utf8)
         static let ruleIdKey = Array(("{" + indent(5) + "\"ruleId\": ").utf8)
         static let ruleIndexKey = Array(("," + indent(5) + "\"ruleIndex\": ").utf8)
