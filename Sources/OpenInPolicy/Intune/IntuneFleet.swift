@@ -220,8 +220,12 @@ struct IntuneDeviceIndex: Sendable {
     }
 
     /// The context of `app` on the device (made at creation for the apps the device and fleet name).
+    /// The key is `IntuneBundleID.key(app)`, made without a lowercased copy when the ID has no ASCII
+    /// capital (its bytes are then the key's): this lookup is made for every decision.
     func context(for app: BundleID) -> IntuneContext {
-        contexts[IntuneBundleID.key(app)] ?? Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet)
+        let raw = app.rawValue
+        let key = raw.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? IntuneBundleID.key(app) : ExactKey(raw)
+        return contexts[key] ?? Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet)
     }
 
     func isManaged(_ app: BundleID) -> Bool { managedKeys.contains(IntuneBundleID.key(app)) }
