@@ -265,6 +265,12 @@ package struct FleetTree {
         self.hops = hops
     }
 
+    /// The search's tree with no hop decided (``hops`` empty): for a writer that finds each hop itself (``FleetHopFinder``).
+    package init(undecided reach: FleetReach) {
+        self.reach = reach
+        hops = []
+    }
+
     /// The nodes reached, in the order reached.
     package var order: [Int32] { reach.order }
     /// The device's nodes.
