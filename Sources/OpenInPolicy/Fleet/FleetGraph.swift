@@ -138,7 +138,8 @@ final class FleetGraph: FleetEdges {
     let isAppConnectApp: [Bool]
     /// The nodes that are native Mail.
     let nativeMail: [Int]
-    /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them.
+    /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them;
+    /// empty for a graph made for one search (``FleetDevice/reach(from:maxHops:)``), whose few hops make what they name.
     let controls: [[FleetSettings.ControlSettings]]
     /// The word-at-a-time tables of ``row(_:among:)``, when every node decides without an error (no control
     /// missing, no secure copy of unknown outcome) and the graph was made whole; `nil` otherwise (the per-target loop).
@@ -232,7 +233,8 @@ final class FleetGraph: FleetEdges {
 
     static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
 
-    init(_ device: FleetDevice) {
+    /// The graph of `device`; with `settings` false, no node's ``controls`` are made ahead.
+    init(_ device: FleetDevice, settings: Bool = true) {
         self.device = device
         nodes = device.nodes
         let ids = nodes.map(device.bundleID(of:))
@@ -270,7 +272,7 @@ final class FleetGraph: FleetEdges {
         openFrom = ids.map { try! ShareRequest(channel: .openFrom, source: $0) }
         let nodes = self.nodes
         landsOnItself = nodes.indices.map { device.node(receiving: ids[$0]) == nodes[$0] }
-        controls = sides.map { FleetSettings.controls(of: $0.policy) }
+        controls = settings ? sides.map { FleetSettings.controls(of: $0.policy) } : []
         let tables = device.side(for: device.anyOtherAppID).prepared
         isAppConnectApp = ids.map(tables.isAppConnectApp)
         nativeMail = ids.indices.filter { ids[$0].isNativeMail }
@@ -298,7 +300,7 @@ final class FleetGraph: FleetEdges {
         // swift-format-ignore: ReplaceForEachWithForLoop
         try? changed.forEach { (x) throws(FleetError) in
             lacks[x] = FleetGraph.lacks([sides[x]], on: device)[0]
-            controls[x] = FleetSettings.controls(of: sides[x].policy)
+            if !controls.isEmpty { controls[x] = FleetSettings.controls(of: sides[x].policy) }
         }
         self.lacks = lacks
         self.controls = controls
@@ -546,7 +548,8 @@ final class FleetGraph: FleetEdges {
         }
         func made(_ decision: FleetDecision, receiver: Int?) -> FleetHop {
             var decision = decision
-            decision.madeSettings = FleetSettings.appConnect(decision, sender: sides[x].policy, senderControls: controls[x], receiverControls: receiver.map { controls[$0] })
+            decision.madeSettings = FleetSettings.appConnect(decision, sender: sides[x].policy, senderControls: controls.isEmpty ? nil : controls[x],
+                                                           receiverControls: controls.isEmpty ? nil : receiver.map { controls[$0] })
             return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
         }
         let sender = Evaluator.decide(request, sides[x].prepared)
@@ -593,7 +596,8 @@ extension FleetDevice {
     ///   Open From per delivered target: at most O(N²) for N nodes, O(edges) when most nodes are reached early.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reach(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> FleetReach {
-        let graph = FleetGraph(self)
+        // One search decides few hops: each makes the settings it names.
+        let graph = FleetGraph(self, settings: false)
         return try FleetSearch.reach(graph, from: isInstalled(app) ? graph.index[app] : nil, app: app, maxHops: maxHops)
     }
 

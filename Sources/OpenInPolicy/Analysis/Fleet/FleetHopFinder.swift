@@ -44,6 +44,8 @@ package struct FleetHopFinder {
     private var templates: [FleetSetting] = []
     private var templateIndex: [Int: Int32] = [:]
     private let nativeMail: [Bool]
+    /// Per node asked about, each control's settings: the graph's, or made here when the graph holds none.
+    private var controls: [[FleetSettings.ControlSettings]?]
 
     private static let kinds = 8
 
@@ -76,6 +78,15 @@ package struct FleetHopFinder {
         self.graph = graph
         targeted = Array(repeating: [], count: graph.nodes.count)
         nativeMail = graph.ids.map(\.isNativeMail)
+        controls = graph.controls.isEmpty ? Array(repeating: nil, count: graph.nodes.count) : graph.controls
+    }
+
+    /// Node `x`'s ``FleetSettings/controls(of:)``, made once.
+    private mutating func controls(_ x: Int) -> [FleetSettings.ControlSettings] {
+        if let made = controls[x] { return made }
+        let made = FleetSettings.controls(of: graph.sides[x].policy)
+        controls[x] = made
+        return made
     }
 
     /// Whether `reach` was searched on this finder's graph.
@@ -198,7 +209,7 @@ package struct FleetHopFinder {
             let senderRequest = isTargeted ? graph.targeted[y][request] : graph.untargeted[request - Self.targetedCount].request
             let decision = FleetDecision(device: graph.device.name, request: FleetRequest(from: graph.ids[x], channel: channel, checked: senderRequest), outcome: sender.outcome,
                                          sender: sender, receiver: nil, receiverApp: receiving, senderPolicy: graph.sides[x].policy, receiverPolicy: nil)
-            let made = FleetSettings.senderParts(decision, graph.sides[x].policy, controls: graph.controls[x])
+            let made = FleetSettings.senderParts(decision, graph.sides[x].policy, controls: controls(x))
             part = Int32(parts.count)
             parts.append(SenderPartEntry(parts: made, receiving: made.readsReceiver ? receiving : nil))
             partIndex[key, default: []].append(part)
@@ -211,8 +222,8 @@ package struct FleetHopFinder {
     package func senderPart(_ id: Int) -> (before: [FleetSetting], after: [FleetSetting]) { (parts[id].parts.before, parts[id].parts.after) }
 
     /// The receiver's Open From setting of `node`, without its whitelist's entries.
-    package func receiverBase(_ node: Int) -> [FleetSetting] {
-        FleetSettings.controlSettings(.openFrom, of: graph.sides[node].policy, side: .receiver, made: graph.controls[node][FleetSettings.ControlSettings.position(.openFrom)])
+    package mutating func receiverBase(_ node: Int) -> [FleetSetting] {
+        FleetSettings.controlSettings(.openFrom, of: graph.sides[node].policy, side: .receiver, made: controls(node)[FleetSettings.ControlSettings.position(.openFrom)])
     }
 
     /// The whitelist entries among `side`'s settings of `shape` (after ``senderPart(_:)``'s `before`, or after
@@ -231,7 +242,7 @@ package struct FleetHopFinder {
             guard shape.receiverNode >= 0, let rule = shape.receiverRule, rule.rawValue.hasSuffix(".listed-source") else { return }
             (owner, control, listing) = (Int(shape.receiverNode), .openFrom, [graph.ids[Int(shape.from)]])
         }
-        let made = graph.controls[owner][FleetSettings.ControlSettings.position(control)]
+        let made = controls(owner)[FleetSettings.ControlSettings.position(control)]
         guard let entries = made.entries, let first = made.settings.first else { return }
         var template = -1
         for id in listing {
