@@ -197,7 +197,9 @@ import Testing
     static func intune(_ path: String, devices: String) throws -> (IntuneFleet, IntuneFixSubject) {
         let export = try IntuneGraphJSON.read(path: path)
         var fleet = IntuneFleet(policies: export.policies, file: path)
-        (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(Array(try String(contentsOfFile: devices, encoding: .utf8).utf8), file: devices)
+        let bytes = Array(try String(contentsOfFile: devices, encoding: .utf8).utf8)
+        (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(bytes, file: devices)
+        try fleet.resolveAppGroups(try IntuneDevicesJSON.appGroups(bytes, file: devices))
         return (fleet, try IntuneFixSubject(path: path, fleet: fleet, scope: FixScope()))
     }
 
@@ -208,6 +210,9 @@ import Testing
         func reread(_ documents: [JSONValue]) throws -> IntuneFleet {
             var changed = fleet
             changed.policies = try documents.flatMap { try IntuneGraphJSON.read($0) }
+            // Read again as the CLI reads a file: a policy naming an app group gets the group's apps.
+            let resolution = try #require(fleet.appGroupResolution)
+            try changed.resolveAppGroups(resolution.groups, devicesFile: resolution.devicesFile)
             return changed
         }
         for fix in report.fixes {
@@ -268,9 +273,12 @@ import Testing
         if assigned.isEmpty { assigned = [apps[0]] }
         var groups: [[String]] = [[], []]
         for app in assigned { groups[random.below(2)].append(app) }
+        // The second policy sometimes targets an app group its export does not list (as Microsoft's templates do): all apps
+        // with the Intune SDK, which the devices file's apps say; every copy a fix verifies must resolve it the same way.
+        let byGroup = !groups[1].isEmpty && random.percent(40)
         for (index, group) in groups.enumerated() where !group.isEmpty {
             let targets = group.map { "{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.iosMobileAppIdentifier\", \"bundleId\": \"\($0)\"}}" }
-            let exempt = random.percent(50) ? #", "exemptedAppProtocols": [{"name": "x", "value": "dbapi-2;"}]"# : ""
+            let exempt = random.percent(50) ? #", "exemptedAppProtocols": [{"name": "x", "value": "\#(random.pick(["dbapi-2;", "tel;dbapi-2;skype;"]))"}]"# : ""
             let links = random.percent(30) ? #", "exemptedUniversalLinks": ["https://www.dropbox.com/*"]"# : ""
             let send = random.pick(["allApps", "managedApps", "none"])
             policies.append("""
@@ -279,8 +287,7 @@ import Testing
                  "allowedInboundDataTransferSources": "\(random.pick(["allApps", "managedApps", "none"]))",
                  "allowedOutboundClipboardSharingLevel": "\(random.pick(["allApps", "managedAppsWithPasteIn", "managedApps", "blocked"]))",
                  "filterOpenInToOnlyManagedApps": \(send == "managedApps" && random.percent(30)), "managedBrowserToOpenLinksRequired": \(random.percent(30))\(exempt)\(links),
-                 "appGroupType": "selectedPublicApps",
-                 "apps": [\(targets.joined(separator: ", "))]}
+                 \(index == 1 && byGroup ? #""appGroupType": "allApps"}"# : #""appGroupType": "selectedPublicApps", "apps": [\#(targets.joined(separator: ", "))]}"#)
                 """)
         }
         let text: String = switch seed % 3 {
@@ -291,7 +298,8 @@ import Testing
         let installed = apps.filter { _ in random.percent(80) }
         // A scheme handler must be installed on the device (a devices file naming another is an error).
         let handlers = [("dbapi-2", "com.getdropbox.Dropbox"), ("https", "com.google.chrome.ios")].filter { installed.contains($0.1) }
-        let devices = #"{"apps": [], "devices": {"d": {"installed": [\#(installed.map { "\"\($0)\"" }.joined(separator: ", "))], "mdmEnrolled": \#(random.percent(50)), "intuneMAMUPN": \#(random.percent(50)), "schemeHandlers": {\#(handlers.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", "))}}}}"#
+        let sdk = byGroup ? groups[1].map { #"{"bundleID": "\#($0)", "intuneSDKVersion": "19.0.0"}"# } : []
+        let devices = #"{"apps": [\#(sdk.joined(separator: ", "))], "devices": {"d": {"installed": [\#(installed.map { "\"\($0)\"" }.joined(separator: ", "))], "mdmEnrolled": \#(random.percent(50)), "intuneMAMUPN": \#(random.percent(50)), "schemeHandlers": {\#(handlers.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", "))}}}}"#
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fixes-\(seed)-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

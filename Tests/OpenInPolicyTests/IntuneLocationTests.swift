@@ -42,6 +42,36 @@ struct IntuneLocationTests {
                 && levels[2].customDialerAppProtocol == "replace_with_dialer_app_url_scheme")
     }
 
+    @Test("a policy whose app group was never resolved is refused, never read as targeting no app (every share allow)")
+    func anUnresolvedGroupIsRefused() throws {
+        let path = Self.framework[2], devices = "\(Self.examples)/framework-devices.json"
+        var fleet = IntuneFleet(policies: try IntuneGraphJSON.read(try Self.bytes(path), file: path), file: path)
+        (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(try Self.bytes(devices), file: devices)
+        let request = try FleetRequest(from: try BundleID("com.microsoft.Office.Word"), channel: .documentInteraction, target: try BundleID("com.getdropbox.Dropbox"))
+        for attempt in [{ try fleet.checkConflicts() }, { _ = try fleet.decide(device: "byod-iphone", request) }, { _ = try FleetAnalysis(fleet).device(named: "byod-iphone") }] {
+            #expect {
+                try attempt()
+            } throws: { error in
+                "\(error)".contains("allCoreMicrosoftApps") && "\(error)".contains("not resolved") && "\(error)".contains(":59")
+            }
+        }
+        try fleet.resolveAppGroups([])
+        #expect(try fleet.decide(device: "byod-iphone", request).outcome == .deliverEncrypted)
+    }
+
+    @Test("two templates over Core Microsoft apps conflict, each named at the line of its app group, not of its first brace")
+    func groupConflictNamesTheGroupLine() throws {
+        var fleet = IntuneFleet(policies: try Self.framework.prefix(2).flatMap { try IntuneGraphJSON.read(try Self.bytes($0), file: $0) })
+        try fleet.resolveAppGroups([])
+        #expect {
+            try fleet.checkConflicts()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("level-1-enterprise-basic-data-protection-iOS.json:59, through its app group allCoreMicrosoftApps)")
+                && text.contains("level-2-enterprise-enhanced-data-protection-iOS.json:60, through its app group allCoreMicrosoftApps)")
+        }
+    }
+
     @Test("level 3 decides print, Save As and Open into Org documents as Learn says")
     func levelThreeDecisions() throws {
         let fleet = try Self.fleet(Self.framework[2], devices: "\(Self.examples)/framework-devices.json")

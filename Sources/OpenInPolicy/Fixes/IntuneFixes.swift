@@ -69,9 +69,11 @@ package struct IntuneFixSubject: FixSubject {
         guard locations.count == policies.count else { throw FixError("the policies could not be located in their files") }
         var fleet = fleet
         fleet.policies = policies
-        self.fleet = fleet
         self.locations = locations
         do throws(FleetError) {
+            // The policies as read name their app groups without listing the apps: resolve them as the fleet's were.
+            if let resolution = fleet.appGroupResolution { try fleet.resolveAppGroups(resolution.groups, devicesFile: resolution.devicesFile) }
+            self.fleet = fleet
             try fleet.checkConflicts()
             let analysis = try IntuneFixSubject.analyze(fleet, scope: scope)
             paths = analysis.paths
@@ -214,8 +216,17 @@ package struct IntuneFixSubject: FixSubject {
     /// differ found, and on each device only their rows and every other app's edges to them decided again.
     package func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict? {
         let document = candidate.document
-        let read: [IntunePolicy]
+        var read: [IntunePolicy]
         do throws(FormatError) { read = try IntuneGraphJSON.read(patched, at: documents[document].start) } catch { return nil }
+        if let resolution = fleet.appGroupResolution {
+            do throws(FleetError) {
+                for index in read.indices {
+                    try IntuneAppGroups.resolve(&read[index], groups: resolution.groups, apps: resolution.devicesFile ? fleet.apps : nil, file: fleet.file)
+                }
+            } catch {
+                return nil
+            }
+        }
         let positions = locations.indices.filter { locations[$0].document == document }
         guard read.count == positions.count else { return nil }
         var changed = fleet
@@ -311,6 +322,30 @@ package struct IntuneFixSubject: FixSubject {
             for key in ["exemptedAppProtocols", "exemptedUniversalLinks"] {
                 guard case .array(let list)? = object[key] else { continue }
                 for (position, entry) in list.enumerated() {
+                    // An exemption of several schemes ("tel;skype;…", as Microsoft's templates write it): one candidate per
+                    // scheme, its value written again without it (every time it is written), so that a fix names the one
+                    // scheme that lets a hop through.
+                    if key == "exemptedAppProtocols", case .object(let pair) = entry, case .string(let value)? = pair["value"] {
+                        let pieces = value.split(separator: ";", omittingEmptySubsequences: false)
+                        // Each piece's scheme as the reader takes it (spaces and a "://" dropped, letters lowercased).
+                        let schemes: [String?] = pieces.map { piece in
+                            var scheme = Substring(piece).trimmingSpaces
+                            if scheme.hasSuffix("://") { scheme = scheme.dropLast(3) }
+                            return scheme.isEmpty ? nil : (try? URLScheme.normalize(String(scheme))) ?? String(scheme)
+                        }
+                        var distinct: [String] = []
+                        for case let scheme? in schemes where !distinct.contains(where: { ExactText.same($0, scheme) }) { distinct.append(scheme) }
+                        if distinct.count > 1 {
+                            let label = pair["name"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? "entry \(position)"
+                            for scheme in distinct {
+                                let rest = zip(pieces, schemes).filter { $0.1.map { !ExactText.same($0, scheme) } ?? true }.map(\.0)
+                                let pointer = base.appending(key).appending(position).appending("value")
+                                result.append(FixCandidate(change: "Remove the exempted scheme \(JSONWriter.quoted(scheme)) from \(key) of \(owner) (the exemption \(JSONWriter.quoted(label))).",
+                                                           document: document, patch: [.replace(pointer, .string(rest.joined(separator: ";")))]))
+                            }
+                            continue
+                        }
+                    }
                     let shown: String = switch entry {
                     case .string(let text): text
                     case .object(let pair): { if case .string(let text)? = pair["value"] { text } else { "entry \(position)" } }()

@@ -10,6 +10,9 @@ public struct IntuneFleet: Sendable {
     public var devices: [IntuneDeviceProfile]
     /// Where the policies were read from, when known.
     public var file: String?
+    /// The app groups and devices-file flag of the last ``resolveAppGroups(_:devicesFile:)``, so that policies
+    /// read again (as `fleet fixes` reads each changed copy) are resolved the same way.
+    package private(set) var appGroupResolution: (groups: [(name: String, apps: [BundleID])], devicesFile: Bool)? = nil
 
     /// Creates an Intune fleet.
     public init(policies: [IntunePolicy], apps: [IntuneApp] = [], devices: [IntuneDeviceProfile] = [], file: String? = nil) {
@@ -26,6 +29,7 @@ public struct IntuneFleet: Sendable {
     ///   - devicesFile: whether the fleet has a devices file (``apps`` then says which apps have the SDK).
     /// - Throws: ``FleetError`` for a group nothing resolves.
     public mutating func resolveAppGroups(_ groups: [(name: String, apps: [BundleID])], devicesFile: Bool = true) throws(FleetError) {
+        appGroupResolution = (groups, devicesFile)
         for index in policies.indices {
             try IntuneAppGroups.resolve(&policies[index], groups: groups, apps: devicesFile ? apps : nil, file: file)
         }
@@ -42,6 +46,7 @@ public struct IntuneFleet: Sendable {
     /// Checks that no app is targeted by two policies (Intune reports such a conflict instead of choosing).
     /// - Throws: ``FleetError`` naming the app and both policies.
     public func checkConflicts() throws(FleetError) {
+        try checkResolved()
         // Each app's first policy, found as the policies are read (not a scan of the earlier ones per app).
         var first: [ExactKey: Int] = [:]
         for (index, policy) in policies.enumerated() {
@@ -51,16 +56,22 @@ public struct IntuneFleet: Sendable {
                 if earlier == index { first[key] = index }
                 if earlier < index {
                     let other = policies[earlier]
+                    // The line that targets the app: its policy's, or its appGroupType's when the app comes from a group.
+                    func line(_ policy: IntunePolicy) -> Int? {
+                        guard let group = policy.appsFromGroup, group != .unresolved, let line = policy.sources.keys["appGroupType"]?.line else { return policy.sources.line }
+                        return line
+                    }
                     let places = [other, policy].map { policy in
-                        switch (policy.sources.file ?? file, policy.sources.line) {
-                        case (let file?, let line?): " (\(file):\(line))"
-                        case (nil, let line?): " (line \(line))"
-                        case (let file?, nil): " (\(file))"
-                        default: ""
+                        let through = policy.appsFromGroup.map { _ in policy.appGroupType.map { ", through its app group \($0)" } ?? "" } ?? ""
+                        return switch (policy.sources.file ?? file, line(policy)) {
+                        case (let file?, let line?): " (\(file):\(line)\(through))"
+                        case (nil, let line?): " (line \(line)\(through))"
+                        case (let file?, nil): " (\(file)\(through))"
+                        default: through.isEmpty ? "" : " (\(through.dropFirst(2)))"
                         }
                     }
                     throw FleetError("\(app) is targeted by two app protection policies, \(JSONWriter.quoted(other.displayName))\(places[0]) and \(JSONWriter.quoted(policy.displayName))\(places[1]): Intune reports the conflict rather than choose; target each app from one policy",
-                                     file: policy.sources.file ?? file, line: policy.sources.line)
+                                     file: policy.sources.file ?? file, line: line(policy))
                 }
             }
         }
@@ -117,12 +128,23 @@ public struct IntuneFleet: Sendable {
     /// apps" decides the paste in (`IntunePasteRule`), with the copying app as source.
     /// - Throws: ``FleetError`` for an unknown device.
     public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> FleetDecision {
-        IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
+        try checkResolved()
+        return IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
     }
 
     /// The device's facts worked out once, for the verbs that decide many requests on it.
     func index(device name: String) throws(FleetError) -> IntuneDeviceIndex {
-        IntuneDeviceIndex(fleet: self, device: try device(named: name))
+        try checkResolved()
+        return IntuneDeviceIndex(fleet: self, device: try device(named: name))
+    }
+
+    /// Fails closed on a policy whose export names an app group without its apps and that was never resolved
+    /// (``resolveAppGroups(_:devicesFile:)``): read as it is, it would target no app, and every share of its apps would be `allow`.
+    func checkResolved() throws(FleetError) {
+        for policy in policies where policy.appsFromGroup == .unresolved {
+            throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) targets the app group \(policy.appGroupType ?? "?"), which its export does not list, and the group was not resolved: resolve it with the devices file's appGroups (IntuneFleet.resolveAppGroups) before deciding",
+                             file: policy.sources.file ?? file, line: policy.sources.keys["appGroupType"]?.line)
+        }
     }
 }
 

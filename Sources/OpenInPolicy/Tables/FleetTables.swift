@@ -101,7 +101,14 @@ enum FleetTables {
                     var intune = IntuneFleet(policies: try IntuneGraphJSON.read(Array(text.utf8), file: path), file: path)
                     let devices = try readNamed(devicesPath, what: "Intune devices file", line: fleetLine.line, of: file)
                     (intune.apps, intune.devices) = try IntuneDevicesJSON.read(Array(devices.utf8), file: devicesPath)
-                    do throws(FleetError) { try intune.checkConflicts() } catch { throw FormatError(file: path, line: 0, message: error.message) }
+                    let groups = try IntuneDevicesJSON.appGroups(Array(devices.utf8), file: devicesPath)
+                    do throws(FleetError) {
+                        // A policy that names an app group (Microsoft's templates: Core Microsoft apps) targets its apps, as the CLI reads it.
+                        try intune.resolveAppGroups(groups)
+                        try intune.checkConflicts()
+                    } catch {
+                        throw FormatError(file: path, line: 0, message: error.message)
+                    }
                     fleets[key] = .success(FleetAnalysis(intune, devicesFile: devicesPath))
                 } else {
                     // Intune policies (a Graph export: an array, or an object with @odata.type or value) need their devices file.
