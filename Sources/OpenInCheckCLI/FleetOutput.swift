@@ -32,15 +32,22 @@ enum FleetOutput {
                 output.write(" \"receivers\": [\(matrix.receivers.map { JSONWriter.quoted($0.description) }.joined(separator: ", "))],\n \"channels\": {")
                 for (c, channel) in matrix.channels.enumerated() {
                     output.write("\(c == 0 ? "" : ",")\n  \(JSONWriter.quoted(channel.rawValue)): [")
+                    // Each row written as bytes: a cell is one of six tokens.
+                    var row: [UInt8] = []
                     for s in matrix.senders.indices {
-                        let cells = try grid(matrix, channel, sender: s)
-                        var row = s == 0 ? "\n   [" : ",\n   ["
+                        let made = try matrix.row(sender: s, only: channel)
+                        row += s == 0 ? jsonRowStart : jsonRowNext
                         for r in matrix.receivers.indices {
-                            if r > 0 { row += "," }
-                            row += cells(r).map { "\"\($0.rawValue)\"" } ?? "null"
+                            if r > 0 { row.append(UInt8(ascii: ",")) }
+                            row += jsonCell(made?.outcome(grid: c, receiver: r))
                         }
-                        output.write(row + "]")
+                        row.append(UInt8(ascii: "]"))
+                        if row.count >= 1 << 16 {
+                            row.withUnsafeBufferPointer { output.write(bytes: $0) }
+                            row.removeAll(keepingCapacity: true)
+                        }
                     }
+                    row.withUnsafeBufferPointer { output.write(bytes: $0) }
                     output.write("]")
                 }
                 // Per sender: typing with a third-party keyboard, then with the system keyboard.
@@ -66,6 +73,26 @@ enum FleetOutput {
             }
         }
     }
+
+    static let jsonRowStart = Array("\n   [".utf8), jsonRowNext = Array(",\n   [".utf8)
+    /// Each outcome as a JSON string, and `null` (no request).
+    static let jsonCells: [[UInt8]] = Outcome.allCases.map { Array("\"\($0.rawValue)\"".utf8) } + [Array("null".utf8)]
+
+    /// A cell as JSON: the outcome's raw value quoted, or `null`.
+    @inline(__always) static func jsonCell(_ outcome: Outcome?) -> [UInt8] {
+        jsonCells[cellIndex(outcome)]
+    }
+
+    /// The position of `outcome` in `Outcome.allCases`; `allCases.count` for no request.
+    @inline(__always) static func cellIndex(_ outcome: Outcome?) -> Int {
+        guard let outcome else { return cellCount }
+        return outcomeIndex[outcome]!
+    }
+    static let cellCount = Outcome.allCases.count
+    static let outcomeIndex: [Outcome: Int] = Dictionary(uniqueKeysWithValues: Outcome.allCases.enumerated().map { ($1, $0) })
+
+    /// Each cell as the text grid shows it after the two spaces before it, padded to five (``cell(_:)``), and for no request.
+    static let textCells: [[UInt8]] = (Outcome.allCases.map(Optional.some) + [nil]).map { Array(("  " + cell($0).padding(5)).utf8) }
 
     /// `channel`'s cells in `senders[s]`'s row, by receiver (`nil` everywhere for a sender not installed).
     static func grid(_ matrix: FleetMatrixRows, _ channel: FleetChannel, sender s: Int) throws(FleetError) -> (Int) -> Outcome? {
@@ -147,20 +174,31 @@ enum FleetOutput {
         output.write(text)
         let width = max(matrix.senders.map(\.rawValue.count).max() ?? 0, 6)
         var encrypted = false
-        for channel in matrix.channels {
+        // Each sender's name padded, made once; each row written as bytes.
+        let names = matrix.senders.map { Array(("  " + DecisionText.escaped($0.rawValue).padding(width)).utf8) }
+        var row: [UInt8] = []
+        for (c, channel) in matrix.channels.enumerated() {
             var header = "  " + "sender".padding(width)
             for r in matrix.receivers.indices { header += "  " + String(r + 1).padding(5) }
             output.write("\n\(channel)\n" + header.trimmingTrailingSpaces + "\n")
-            for (s, sender) in matrix.senders.enumerated() {
-                let cells = try grid(matrix, channel, sender: s)
-                var row = "  " + DecisionText.escaped(sender.rawValue).padding(width)
+            for s in matrix.senders.indices {
+                let made = try matrix.row(sender: s, only: channel)
+                let start = row.count
+                row += names[s]
                 for r in matrix.receivers.indices {
-                    let outcome = cells(r)
+                    let outcome = made?.outcome(grid: c, receiver: r)
                     if outcome == .deliverEncrypted { encrypted = true }
-                    row += "  " + cell(outcome).padding(5)
+                    row += textCells[cellIndex(outcome)]
                 }
-                output.write(row.trimmingTrailingSpaces + "\n")
+                while row.count > start, row.last == UInt8(ascii: " ") { row.removeLast() }
+                row.append(UInt8(ascii: "\n"))
+                if row.count >= 1 << 16 {
+                    row.withUnsafeBufferPointer { output.write(bytes: $0) }
+                    row.removeAll(keepingCapacity: true)
+                }
             }
+            row.withUnsafeBufferPointer { output.write(bytes: $0) }
+            row.removeAll(keepingCapacity: true)
         }
         output.write("\nkeyboard (typing in the sender)\n" + ("  " + "sender".padding(width) + "  third-party  system").trimmingTrailingSpaces + "\n")
         for (s, sender) in matrix.senders.enumerated() {

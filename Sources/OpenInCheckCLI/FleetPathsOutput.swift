@@ -112,14 +112,6 @@ struct PathsWriter {
                 let hops = reportHops.text(path.hops) { hop, part in part.append(ReportHop(hop, file: file)) }
                 paths.append(ReportPath(device: device.name, from: app, to: path.to, outside: isOutside(path.to), hops: hops, state: judged?.state, entry: judged?.entry))
             }
-            if format == .sarif {
-                // SARIF is written as each search ends: a result per path, nothing held.
-                var bytes = sarif == nil ? SARIFReport.Stream().start() : []
-                if sarif == nil { sarif = SARIFReport.Stream() }
-                for path in paths { sarif!.append(path, opened: false, to: &bytes) }
-                out(String(decoding: bytes, as: UTF8.self))
-                return
-            }
             if let last = reports.indices.last, ExactText.same(reports[last].device, device.name) {
                 reports[last].paths += paths
             } else {

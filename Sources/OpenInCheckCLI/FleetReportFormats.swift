@@ -250,71 +250,256 @@ enum SARIFReport {
 
         /// The log up to the results array's opening bracket.
         func start() -> [UInt8] {
-            let rules: [JSONValue] = channels.map { channel in
-                .object(JSONObject(members: [
-                    .init("id", .string(ruleID(channel))),
-                    .init("name", .string("LeakBy" + channel.rawValue.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined())),
-                    .init("shortDescription", .object(JSONObject(["text": .string("Documents reach an app outside the zone of trust; the last hop is \(channel.rawValue).")]))),
-                    .init("fullDescription", .object(JSONObject(["text": .string("A chain of requests, each allowed end to end by the fleet's settings, delivers a document from a managed app to an app outside the device's zone of trust; its last hop uses \(channel.rawValue). The code flow names, hop by hop, the setting that lets it through.")]))),
-                    .init("defaultConfiguration", .object(JSONObject(["level": .string("error")]))),
-                    .init("helpUri", .string("https://github.com/openin-check/openin-check/blob/main/Sources/OpenInPolicy/OpenInPolicy.docc/FleetWalkthrough.md")),
-                ]))
-            }
-            let driver = JSONObject(members: [
-                .init("name", .string(CLI.name)),
-                .init("version", .string(CLI.version)),
-                .init("informationUri", .string("https://github.com/openin-check/openin-check")),
-                .init("rules", .array(JSONArray(rules))),
-            ])
+            let driver = SARIFReport.driver()
             var bytes: [UInt8] = Array("{\n  \"$schema\": \(JSONWriter.quoted(SARIFLog.schema)),\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": ".utf8)
             JSONWriter.append(.object(driver), to: &bytes, pretty: true, level: 4)
             bytes += Array("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [".utf8)
             return bytes
         }
 
-        /// One result (after a comma when it is not the first), as ``SARIFReport/result(_:opened:)`` makes it,
-        /// laid out as the pretty JSON writer lays out the whole log.
+        /// One result (after a comma when it is not the first): what ``SARIFReport/straightforward(_:subject:)``
+        /// writes for it, laid out as the pretty JSON writer lays out the whole log, written as bytes. Each node's
+        /// name and each setting's words are escaped once (every text from input through ``SARIFReport/shown(_:)``
+        /// and JSON string escaping), each hop's code-flow step once per search, and the fingerprint hashed from
+        /// bytes kept per node.
         mutating func append(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
-            bytes += Array((first ? "\n        " : ",\n        ").utf8)
+            bytes += first ? Self.firstResult : Self.nextResult
             first = false
             if let search, ExactText.same(search.device, path.device), search.from == path.from {
             } else {
                 steps = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
                 search = (path.device, path.from)
+                // The message's beginning and the fingerprint's first fields: the same for every path of the search.
+                head = Array("device ".utf8)
+                SARIFReport.appendShown(path.device, to: &head)
+                head += ": documents from ".utf8
+                fromText = node(.app(path.from))
+                head += fromText.body
+                head += " reach ".utf8
+                searchHash = FNV1a.offsetBasis
+                for field in [Array("leak-path/v1".utf8), Array(path.device.utf8), fromText.raw] { searchHash = Self.hash(field, searchHash) }
             }
-            let members = result(path, opened: opened).members
-            bytes.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONWriter.newline(&bytes, pretty: true, level: 5)
-                JSONWriter.appendQuoted(member.key, to: &bytes)
-                bytes += Array(": ".utf8)
-                guard ExactText.same(member.key, "codeFlows"), !path.hops.isEmpty else {
-                    JSONWriter.append(member.value, to: &bytes, pretty: true, level: 5)
-                    continue
-                }
+            let channel = path.hops.last?.channel ?? .documentInteraction
+            let c = Self.channelText[channel]!
+            bytes += Self.ruleIdKey
+            bytes += c.ruleID
+            bytes += Self.ruleIndexKey
+            bytes += String(channels.firstIndex(of: channel) ?? 0).utf8
+            bytes += Self.levelAndMessageKey
+            // The message: "device D: documents from F reach T[, outside the zone of trust,] in N hops: F c → X c → T.[…]"
+            bytes += head
+            let to = node(path.to)
+            bytes += to.body
+            if path.outside { bytes += ", outside the zone of trust,".utf8 }
+            bytes += " in ".utf8
+            bytes += MarkdownReport.count(path.hops.count, "hop").utf8
+            bytes += ": ".utf8
+            bytes += fromText.body
+            var hash = Self.hash(to.raw, searchHash)
+            for hop in path.hops {
+                bytes.append(UInt8(ascii: " "))
+                let hopChannel = Self.channelText[hop.channel]!
+                bytes += hopChannel.name
+                bytes += " → ".utf8
+                let next = node(hop.to)
+                bytes += next.body
+                hash = Self.hash(hopChannel.raw, hash)
+                if let url = hop.url { hash = Self.hash(Array(url.utf8), hash) } else { hash = Self.hash([], hash) }
+                hash = Self.hash(next.raw, hash)
+            }
+            bytes.append(UInt8(ascii: "."))
+            if opened { bytes += " The change opens this path.".utf8 }
+            switch path.state {
+            case .new?: bytes += " Not in the baseline.".utf8
+            case .accepted?:
+                bytes += " Accepted until ".utf8
+                SARIFReport.appendShown((path.entry?.expires.description ?? "") + ": " + (path.entry?.reason ?? ""), to: &bytes)
+                bytes.append(UInt8(ascii: "."))
+            case .expired?:
+                bytes += " The acceptance expired on ".utf8
+                SARIFReport.appendShown((path.entry?.expires.description ?? "") + ": " + (path.entry?.reason ?? ""), to: &bytes)
+                bytes.append(UInt8(ascii: "."))
+            case nil: break
+            }
+            bytes += Self.messageEnd
+            // "locations": [the first hop's place].
+            bytes += Self.locationsKey
+            appendLocation(path.hops.first, level: 6, message: nil, to: &bytes)
+            bytes += Self.locationsEnd
+            if path.hops.isEmpty {
+                let flow = JSONObject(members: [.init("threadFlows", .array(JSONArray([.object(JSONObject(members: [.init("locations", .array(JSONArray([])))]))])))])
+                JSONWriter.append(.array(JSONArray([.object(flow)])), to: &bytes, pretty: true, level: 5)
+            } else {
                 // [{"threadFlows": [{"locations": [steps]}]}], each step written once per search.
-                bytes.append(UInt8(ascii: "["))
-                JSONWriter.newline(&bytes, pretty: true, level: 6)
-                bytes += Array("{".utf8)
-                JSONWriter.newline(&bytes, pretty: true, level: 7)
-                bytes += Array("\"threadFlows\": [".utf8)
-                JSONWriter.newline(&bytes, pretty: true, level: 8)
-                bytes += Array("{".utf8)
-                JSONWriter.newline(&bytes, pretty: true, level: 9)
-                bytes += Array("\"locations\": [".utf8)
-                bytes += steps.text(path.hops, to: \ReportHop.to) { hop, part in
-                    JSONWriter.newline(&part, pretty: true, level: 10)
-                    JSONWriter.append(step(hop), to: &part, pretty: true, level: 10)
+                bytes += Self.codeFlowsStart
+                var memo = steps
+                steps = ChainMemo<[UInt8]>(separator: [])
+                bytes += memo.text(path.hops, to: \ReportHop.to) { hop, part in
+                    part += Self.indents[10]
+                    part += Self.stepStart
+                    appendLocation(hop, level: 11, message: hop, to: &part)
+                    part += Self.indents[10]
+                    part.append(UInt8(ascii: "}"))
                 }
-                for level in [9, 8, 7, 6, 5] {
-                    JSONWriter.newline(&bytes, pretty: true, level: level)
-                    bytes.append(level % 2 == 1 ? UInt8(ascii: "]") : UInt8(ascii: "}"))
-                }
+                steps = memo
+                bytes += Self.codeFlowsEnd
             }
-            JSONWriter.newline(&bytes, pretty: true, level: 4)
+            bytes += Self.fingerprintKey
+            let digits = Array(String(hash, radix: 16).utf8)
+            bytes += repeatElement(UInt8(ascii: "0"), count: 16 - digits.count)
+            bytes += digits
+            bytes += Self.fingerprintEnd
+            if opened { bytes += Self.baselineNew }
+            if path.state == .accepted, let entry = path.entry {
+                bytes += Self.suppressionsStart
+                SARIFReport.appendShown(entry.reason, to: &bytes)
+                bytes += Self.suppressionsEnd
+            }
+            bytes += Self.indents[4]
             bytes.append(UInt8(ascii: "}"))
         }
+
+        /// A node's name: its UTF-8 bytes (for the fingerprint) and as it is shown in a JSON string (escaped), made once.
+        struct NodeText {
+            var raw: [UInt8]
+            var body: [UInt8]
+        }
+        private var nodes: [FleetNode: NodeText] = [:]
+        private var fromText = NodeText(raw: [], body: [])
+        private var head: [UInt8] = []
+        private var searchHash = FNV1a.offsetBasis
+        /// Each setting's words as a step's message shows them (escaped), made once.
+        private var settings: [PathsBytes.SettingKey: [UInt8]] = [:]
+        /// The last file placed, and its URI as a JSON string.
+        private var lastFile: String?
+        private var lastURI: [UInt8] = []
+
+        private mutating func node(_ node: FleetNode) -> NodeText {
+            if let known = nodes[node] { return known }
+            let text = node.description
+            var body: [UInt8] = []
+            SARIFReport.appendShown(text, to: &body)
+            let made = NodeText(raw: Array(text.utf8), body: body)
+            nodes[node] = made
+            return made
+        }
+
+        /// A `location` object at `level` (``SARIFReport/location(_:text:)``): the hop's file and line, and,
+        /// for a code-flow step, the hop and every setting that lets it through.
+        private mutating func appendLocation(_ hop: ReportHop?, level: Int, message: ReportHop?, to bytes: inout [UInt8]) {
+            let file = hop?.file ?? ""
+            if lastFile.map({ !ExactText.same($0, file) }) ?? true {
+                lastFile = file
+                lastURI = []
+                JSONWriter.appendQuoted(SARIFLog.uri(file), to: &lastURI)
+            }
+            bytes.append(UInt8(ascii: "{"))
+            bytes += Self.indents[level + 1]
+            bytes += Self.physicalKey
+            bytes += Self.indents[level + 2]
+            bytes += Self.artifactKey
+            bytes += Self.indents[level + 3]
+            bytes += Self.uriKey
+            bytes += lastURI
+            bytes += Self.indents[level + 2]
+            bytes.append(UInt8(ascii: "}"))
+            if let line = hop?.line {
+                bytes.append(UInt8(ascii: ","))
+                bytes += Self.indents[level + 2]
+                bytes += Self.regionKey
+                bytes += Self.indents[level + 3]
+                bytes += Self.startLineKey
+                bytes += String(line).utf8
+                bytes += Self.indents[level + 2]
+                bytes.append(UInt8(ascii: "}"))
+            }
+            bytes += Self.indents[level + 1]
+            bytes.append(UInt8(ascii: "}"))
+            if let hop = message {
+                bytes.append(UInt8(ascii: ","))
+                bytes += Self.indents[level + 1]
+                bytes += Self.messageKey
+                bytes += Self.indents[level + 2]
+                bytes += Self.textKey
+                // "F → T by CHANNEL[ URL]: GRANT" (``SARIFReport/step(_:)``).
+                bytes += node(hop.from).body
+                bytes += " → ".utf8
+                bytes += node(hop.to).body
+                bytes += " by ".utf8
+                bytes += Self.channelText[hop.channel]!.name
+                if let url = hop.url {
+                    bytes.append(UInt8(ascii: " "))
+                    SARIFReport.appendShown(url, to: &bytes)
+                }
+                bytes += ": ".utf8
+                if hop.settings.isEmpty {
+                    SARIFReport.appendShown(hop.rules.map(\.rawValue).joined(separator: ", "), to: &bytes)
+                }
+                for (index, setting) in hop.settings.enumerated() {
+                    if index > 0 { bytes += "; ".utf8 }
+                    let key = PathsBytes.SettingKey(setting)
+                    if let known = settings[key] {
+                        bytes += known
+                        continue
+                    }
+                    var words: [UInt8] = []
+                    SARIFReport.appendShown(
+                        "\(setting.app): \(setting.key) = \(setting.value) (\(setting.policy), \(setting.via)\(setting.line.map { ", line \($0)" } ?? ""))", to: &words)
+                    settings[key] = words
+                    bytes += words
+                }
+                bytes.append(UInt8(ascii: "\""))
+                bytes += Self.indents[level + 1]
+                bytes.append(UInt8(ascii: "}"))
+            }
+            bytes += Self.indents[level]
+            bytes.append(UInt8(ascii: "}"))
+        }
+
+        /// FNV-1a of `field` and a NUL after it, continuing `hash` (``ReportPath/fingerprint``).
+        @inline(__always) static func hash(_ field: [UInt8], _ hash: UInt64) -> UInt64 {
+            var hash = hash
+            for byte in field {
+                hash ^= UInt64(byte)
+                hash &*= FNV1a.prime
+            }
+            return (hash ^ 0) &* FNV1a.prime
+        }
+
+        /// Each channel's rule ID (a JSON string), name as messages show it, and raw value's bytes.
+        static let channelText: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = {
+            var table: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = [:]
+            for channel in FleetChannel.allCases {
+                var ruleID: [UInt8] = []
+                JSONWriter.appendQuoted(SARIFReport.ruleID(channel), to: &ruleID)
+                var name: [UInt8] = []
+                SARIFReport.appendShown("\(channel)", to: &name)
+                table[channel] = (ruleID, name, Array(channel.rawValue.utf8))
+            }
+            return table
+        }()
+
+        static func indent(_ level: Int) -> String { "\n" + String(repeating: "  ", count: level) }
+        /// A line break and the indent of each level the log reaches (as the pretty JSON writer indents).
+        static let indents: [[UInt8]] = (0..<16).map { Array(indent($0).utf8) }
+        static let firstResult = Array((indent(4)).utf8), nextResult = Array(("," + indent(4)).utf8)
+        static let ruleIdKey = Array(("{" + indent(5) + "\"ruleId\": ").utf8)
+        static let ruleIndexKey = Array(("," + indent(5) + "\"ruleIndex\": ").utf8)
+        static let levelAndMessageKey = Array(("," + indent(5) + "\"level\": \"error\"," + indent(5) + "\"message\": {" + indent(6) + "\"text\": \"").utf8)
+        static let messageEnd = Array(("\"" + indent(5) + "},").utf8)
+        static let locationsKey = Array((indent(5) + "\"locations\": [" + indent(6)).utf8)
+        static let locationsEnd = Array((indent(5) + "]," + indent(5) + "\"codeFlows\": ").utf8)
+        static let codeFlowsStart = Array(("[" + indent(6) + "{" + indent(7) + "\"threadFlows\": [" + indent(8) + "{" + indent(9) + "\"locations\": [").utf8)
+        static let codeFlowsEnd = Array((indent(9) + "]" + indent(8) + "}" + indent(7) + "]" + indent(6) + "}" + indent(5) + "]").utf8)
+        static let stepStart = Array(("{" + indent(11) + "\"location\": ").utf8)
+        static let fingerprintKey = Array(("," + indent(5) + "\"partialFingerprints\": {" + indent(6) + "\"leakPath/v1\": \"").utf8)
+        static let fingerprintEnd = Array(("\"" + indent(5) + "}").utf8)
+        static let baselineNew = Array(("," + indent(5) + "\"baselineState\": \"new\"").utf8)
+        static let suppressionsStart = Array(("," + indent(5) + "\"suppressions\": [" + indent(6) + "{" + indent(7) + "\"kind\": \"external\"," + indent(7) + "\"justification\": \"").utf8)
+        static let suppressionsEnd = Array(("\"" + indent(6) + "}" + indent(5) + "]").utf8)
+        static let physicalKey = Array("\"physicalLocation\": {".utf8), artifactKey = Array("\"artifactLocation\": {".utf8), uriKey = Array("\"uri\": ".utf8)
+        static let regionKey = Array("\"region\": {".utf8), startLineKey = Array("\"startLine\": ".utf8)
+        static let messageKey = Array("\"message\": {".utf8), textKey = Array("\"text\": \"".utf8)
 
         /// The end of the log, after the last result.
         func end() -> [UInt8] { Array(((first ? "]" : "\n      ]") + "\n    }\n  ]\n}\n").utf8) }
@@ -325,6 +510,37 @@ enum SARIFReport {
         .object(JSONObject(members: [.init("location", .object(location(hop, text: "\(hop.from) → \(hop.to) by \(hop.channel)\(hop.url.map { " \($0)" } ?? ""): \(hop.grant)")))]))
     }
 
+    /// The tool: its name, version and a rule per channel a leak can end on.
+    static func driver() -> JSONObject {
+        let rules: [JSONValue] = channels.map { channel in
+            .object(JSONObject(members: [
+                .init("id", .string(ruleID(channel))),
+                .init("name", .string("LeakBy" + channel.rawValue.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined())),
+                .init("shortDescription", .object(JSONObject(["text": .string("Documents reach an app outside the zone of trust; the last hop is \(channel.rawValue).")]))),
+                .init("fullDescription", .object(JSONObject(["text": .string("A chain of requests, each allowed end to end by the fleet's settings, delivers a document from a managed app to an app outside the device's zone of trust; its last hop uses \(channel.rawValue). The code flow names, hop by hop, the setting that lets it through.")]))),
+                .init("defaultConfiguration", .object(JSONObject(["level": .string("error")]))),
+                .init("helpUri", .string("https://github.com/openin-check/openin-check/blob/main/Sources/OpenInPolicy/OpenInPolicy.docc/FleetWalkthrough.md")),
+            ]))
+        }
+        return JSONObject(members: [
+            .init("name", .string(CLI.name)), .init("version", .string(CLI.version)),
+            .init("informationUri", .string("https://github.com/openin-check/openin-check")), .init("rules", .array(JSONArray(rules))),
+        ])
+    }
+
+    /// The whole log made as one JSON value and written by the pretty JSON writer: the straightforward
+    /// writer ``Stream`` writes the same bytes as (a test compares them on random fleets of both vendors).
+    static func straightforward(_ devices: [DeviceReport], subject: ReportSubject) -> String {
+        let driver = driver()
+        let results = devices.flatMap { $0.paths.map { JSONValue.object(result($0, opened: subject.isDiff)) } }
+        let run = JSONObject(members: [.init("tool", .object(JSONObject(["driver": .object(driver)]))), .init("columnKind", .string("unicodeCodePoints")),
+                                       .init("results", .array(JSONArray(results)))])
+        return JSONWriter.pretty(.object(JSONObject(members: [.init("$schema", .string(SARIFLog.schema)), .init("version", .string("2.1.0")),
+                                                              .init("runs", .array(JSONArray([.object(run)])))]))) + "\n"
+    }
+
+    /// A result as a JSON value: the message, the first hop's place, the code flow (a step per hop), the fingerprint,
+    /// and for a diff the baseline state, for an accepted path its suppression.
     static func result(_ path: ReportPath, opened: Bool) -> JSONObject {
         let channel = path.hops.last?.channel ?? .documentInteraction
         let chain = ([path.from.rawValue] + path.hops.map { "\($0.channel) → \($0.to)" }).joined(separator: " ")
@@ -336,8 +552,7 @@ enum SARIFReport {
         case .expired?: message += " The acceptance expired on \(path.entry?.expires.description ?? ""): \(path.entry?.reason ?? "")."
         case nil: break
         }
-        // The code flow's steps are written by `Stream` (each once per search); an empty flow stands for them here.
-        let flow = JSONObject(members: [.init("threadFlows", .array(JSONArray([.object(JSONObject(members: [.init("locations", .array(JSONArray([])))]))])))])
+        let flow = JSONObject(members: [.init("threadFlows", .array(JSONArray([.object(JSONObject(members: [.init("locations", .array(JSONArray(path.hops.map(step))))]))])))])
         var members: [JSONObject.Member] = [
             .init("ruleId", .string(ruleID(channel))),
             .init("ruleIndex", .number(JSONNumber(channels.firstIndex(of: channel) ?? 0))),
@@ -367,6 +582,22 @@ enum SARIFReport {
     /// Text a reviewer reads (messages, justifications): control, bidirectional and line-separator characters
     /// shown as escapes, so none reorders or hides what code scanning displays.
     static func shown(_ text: String) -> String { DecisionText.escaped(text, backslash: false) }
+
+    /// `text` as ``shown(_:)`` shows it, inside a JSON string (without the quotes): printable ASCII but `"` and `\`
+    /// copied as is, anything else escaped the straightforward way. Both escapings go character by character, so
+    /// a message written part by part is the message escaped whole.
+    static func appendShown(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied { return }
+        var quoted: [UInt8] = []
+        JSONWriter.appendQuoted(shown(text), to: &quoted)
+        bytes += quoted[1..<(quoted.count - 1)]
+    }
 }
 
 // MARK: - DOT

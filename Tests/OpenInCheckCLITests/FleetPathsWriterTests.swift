@@ -111,7 +111,10 @@ import Testing
             let searches = try plain.app.map { [try device.reach(from: $0, maxHops: maxHops)] } ?? device.reachAll(maxHops: maxHops)
             for reach in searches { plain.emit(device, app: reach.from, try device.paths(reach)) }
         }
-        if let report = format.report, report != .sarif {
+        if format.report == .sarif {
+            // The straightforward SARIF: the whole log one JSON value, written by the pretty JSON writer.
+            plainConsole.stdout.write(SARIFReport.straightforward(plain.reports, subject: .paths(from: from, to: to)))
+        } else if let report = format.report {
             report.write(plain.reports, subject: .paths(from: from, to: to), baseline: nil, console: plainConsole)
         } else {
             _ = plain.finish()

@@ -100,6 +100,68 @@ import Testing
         #expect(cells > 500)
     }
 
+    /// A row made the fast way (the sender's decisions once per kind of receiver, each distinct whitelist's
+    /// receivers a bit set made once per device, receivers' Open From read from per-device answers where no
+    /// row can throw, keyboard and one-sided decisions only where shown) is the row decided cell by cell
+    /// (``AppConnectMatrixRows/rowStraightforward(sender:only:)``), for every grid alone and all at once, and
+    /// throws where it throws; and each cell is the end-to-end decision of its request.
+    @Test func fastRowsAreStraightforwardRowsOnRandomFleets() throws {
+        var random = SplitMix64(seed: 0x6661_7374)
+        var cells = 0, quiet = 0, throwing = 0, denied = 0, answered = 0
+        for _ in 0..<200 {
+            var spec = FleetReferenceModelTests.randomSpec(&random)
+            // Some fleets leave a control of the global policy unset (rows that may throw are made the checked way).
+            switch random.below(8) {
+            case 0: spec.global.openFrom = nil
+            case 1: spec.global.pasteboard = nil
+            default: break
+            }
+            let text = FleetReferenceModelTests.json(spec)
+            guard let device = try? FleetJSON.read(Array(text.utf8), file: "random.json").device(named: "d") else { continue }
+            let shape = device.matrixRows()
+            let rows = AppConnectMatrixRows(device, senders: shape.senders, receivers: shape.receivers)
+            if rows.canThrow { throwing += 1 } else { quiet += 1 }
+            // The per-device Open From answers are read where a receiver is an authorized AppConnect app.
+            if rows.openFrom != nil, rows.authorized.contains(true) { answered += 1 }
+            for s in shape.senders.indices {
+                for only in [nil, .keyboard] + shape.channels.map(Optional.some) {
+                    let fast = Result { try rows.row(sender: s, only: only) }
+                    let plain = Result { try rows.rowStraightforward(sender: s, only: only) }
+                    switch (fast, plain) {
+                    case (.failure(let a), .failure(let b)):
+                        #expect(String(describing: a) == String(describing: b))
+                        continue
+                    case (.success(let a), .success(let b)):
+                        #expect((a == nil) == (b == nil))
+                        guard let a, let b else { continue }
+                        for (c, channel) in shape.channels.enumerated() where only == nil || only == channel {
+                            for r in shape.receivers.indices {
+                                let cell = a.outcome(grid: c, receiver: r)
+                                #expect(cell == b.outcome(grid: c, receiver: r), "\(channel) \(shape.senders[s]) → \(shape.receivers[r]) in:\n\(text)")
+                                let request = device.matrixRequest(channel, from: shape.senders[s], to: shape.receivers[r])
+                                #expect((request == nil) == (cell == nil))
+                                if let request, let decided = try? device.decide(request) {
+                                    #expect(cell == decided.outcome, "\(channel) \(shape.senders[s]) → \(shape.receivers[r]): end to end \(decided.outcome) in:\n\(text)")
+                                    if decided.outcome == .deny { denied += 1 }
+                                }
+                                cells += 1
+                            }
+                        }
+                        if only == nil || only == .keyboard {
+                            #expect(a.keyboard.thirdParty == b.keyboard.thirdParty && a.keyboard.system == b.keyboard.system)
+                            #expect(a.oneSided.copy?.outcome == b.oneSided.copy?.outcome && a.oneSided.copy?.audience == b.oneSided.copy?.audience)
+                            #expect(a.oneSided.print?.outcome == b.oneSided.print?.outcome)
+                        }
+                    default:
+                        Issue.record("one way throws, the other does not: \(shape.senders[s]) \(String(describing: only)) in:\n\(text)")
+                    }
+                }
+            }
+        }
+        #expect(cells > 20_000 && denied > 1_000, "\(cells) cells, \(denied) denied")
+        #expect(quiet > 50 && throwing > 10 && answered > 30, "\(quiet) devices said not to throw (\(answered) reading Open From answers), \(throwing) that may")
+    }
+
     /// A device whose rows are said not to throw is printed without the checking pass: on random
     /// fleets, every such device's rows are made without an error, and devices whose rows throw
     /// are always said to be able to.

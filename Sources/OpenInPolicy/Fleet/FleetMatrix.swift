@@ -228,6 +228,26 @@ struct AppConnectMatrixRows {
     let isAppConnectApp: [Bool]
     /// Per receiver, whether it is an authorized AppConnect app (its Open From decides too).
     let authorized: [Bool]
+    /// Per sender whose Open In lists its targets (a whitelist), the position in ``listedSets`` of the receivers
+    /// it lists; -1 when it lists every target or none (``PreparedPolicy/listsEveryTarget``).
+    let listedIndex: [Int32]
+    /// The receivers each distinct Open In whitelist lists (native Mail's columns apart: they are decided on
+    /// their own), made once per whitelist from its entries: what ``PreparedPolicy/lists(_:)`` answers per cell.
+    let listedSets: [NodeSet]
+    /// When no row can throw: what each receiver's Open From answers a sender, as ``FleetGraph/RowWords`` reads
+    /// it (every sender, the AppConnect apps, or the senders its own whitelist names); `nil` otherwise (each
+    /// receiver's Open From checked and decided per cell).
+    let openFrom: OpenFromAnswers?
+
+    /// Per receiver, how its Open From answers a sender: `allow` or `deny`.
+    struct OpenFromAnswers {
+        /// The receivers whose Open From allows every sender (AUTHORIZED, or AppConnect not enforcing).
+        let allowsEvery: [Bool]
+        /// The receivers whose Open From whitelist is "all AppConnect apps".
+        let allowsAppConnect: [Bool]
+        /// Per sender, the receivers whose own Open From whitelist names it (exactly).
+        let listing: [[Int32]]
+    }
 
     init(_ device: FleetDevice, senders: [BundleID], receivers: [FleetNode]) {
         self.device = device
@@ -254,8 +274,50 @@ struct AppConnectMatrixRows {
         isAppConnectApp = receiverIDs.map(tables.isAppConnectApp)
         authorized = receiverIDs.map(device.appConnectApps.contains)
         let lacks = FleetGraph.lacks(sides, on: device)
-        canThrow = receivers.indices.contains { present[$0] && lacks[$0] != 0 }
+        // A row decides no print (the one-sided print cell is `nil` where the policy sets none): a missing print control throws nothing.
+        canThrow = receivers.indices.contains { present[$0] && lacks[$0] & ~FleetGraph.bit(.print) != 0 }
             || device.fleet.apps.contains { device.side(for: $0.bundleID).policy.source(of: .openFrom) == .notSet }
+        // Each distinct Open In whitelist's listed receivers, from its entries ("all AppConnect apps" is one whitelist
+        // shared by every policy that says so).
+        var index: [BundleID: Int] = [:]
+        for (r, id) in receiverIDs.enumerated() where !id.isNativeMail && index[id] == nil { index[id] = r }
+        var listedIndex = [Int32](repeating: -1, count: senders.count), listedSets: [NodeSet] = []
+        var known: [ObjectIdentifier: Int32] = [:]
+        for s in senders.indices where sides[s].prepared.listsEveryTarget == nil {
+            let whitelist = sides[s].prepared.openInWhitelist
+            if let position = known[ObjectIdentifier(whitelist.list)] {
+                listedIndex[s] = position
+                continue
+            }
+            var listed = NodeSet(count: receiverIDs.count)
+            for id in whitelist where !id.isNativeMail { if let r = index[id] { listed.insert(r) } }
+            known[ObjectIdentifier(whitelist.list)] = Int32(listedSets.count)
+            listedIndex[s] = Int32(listedSets.count)
+            listedSets.append(listed)
+        }
+        (self.listedIndex, self.listedSets) = (listedIndex, listedSets)
+        if canThrow {
+            openFrom = nil
+        } else {
+            // As OpenFromRule decides (after NotEnforcingRule): AUTHORIZED allows all, UNAUTHORIZED none, a whitelist its members.
+            var allowsEvery = [Bool](repeating: false, count: receiverIDs.count), allowsAppConnect = allowsEvery
+            var listing = [[Int32]](repeating: [], count: senders.count)
+            var senderIndex: [BundleID: Int] = [:]
+            for (s, id) in senders.enumerated() where senderIndex[id] == nil { senderIndex[id] = s }
+            for r in receiverIDs.indices where authorized[r] {
+                let prepared = sides[r].prepared
+                if NotEnforcingRule.applies(prepared) || prepared.openFromStatus == .authorized {
+                    allowsEvery[r] = true
+                } else if prepared.openFromStatus == .whitelist, let openFrom = prepared.policy.openFrom {
+                    if openFrom.setting == .allAppConnectApps {
+                        allowsAppConnect[r] = true
+                    } else {
+                        for id in openFrom.whitelist { if let s = senderIndex[id] { listing[s].append(Int32(r)) } }
+                    }
+                }
+            }
+            openFrom = OpenFromAnswers(allowsEvery: allowsEvery, allowsAppConnect: allowsAppConnect, listing: listing)
+        }
         openURL = receivers.indices.map { r -> ShareRequest? in
             guard case .app(let id) = receivers[r], present[r] else { return nil }
             if id.isNativeMail { return nil }
@@ -265,37 +327,65 @@ struct AppConnectMatrixRows {
     }
 
     /// `senders[s]`'s row (`FleetMatrixRows/row(sender:only:)`).
+    ///
+    /// The sender's decisions on the targeted channels are made once per kind of receiver (listed?, AppConnect
+    /// app?) and read from each distinct whitelist's receivers; where no row can throw, a receiver's Open From is
+    /// read from ``openFrom`` (``rowStraightforward(sender:only:)`` decides every cell; a test compares them).
     func row(sender s: Int, only: FleetChannel?) throws(FleetError) -> FleetMatrixRow? {
+        try row(sender: s, only: only, straightforward: false)
+    }
+
+    /// `senders[s]`'s row with each cell's lists and Open From decided on its own, as ``FleetDevice/decide(_:)`` decides.
+    func rowStraightforward(sender s: Int, only: FleetChannel?) throws(FleetError) -> FleetMatrixRow? {
+        try row(sender: s, only: only, straightforward: true)
+    }
+
+    private func row(sender s: Int, only: FleetChannel?, straightforward: Bool) throws(FleetError) -> FleetMatrixRow? {
         let sender = senders[s]
         guard device.isInstalled(sender) else { return nil }
         let columns = receiverIDs.count
         let targetedCount = FleetGraph.targetedChannels.count
         var row = FleetMatrixRow(channels: channels, columns: columns, only: only)
         let (senderPolicy, prepared) = device.side(for: sender)
-        let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
-        for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try device.check(senderPolicy, needs: channel.control, for: probe, on: channel) }
-        if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { _ = try device.decide(probe) }
-        row.keyboard = (Evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard), prepared).outcome,
-                        Evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard), prepared).outcome)
-        row.oneSided = FleetOneSided(copy: senderPolicy.policy.pasteboard == nil ? nil : Evaluator.decide(try! ShareRequest(channel: .copy), prepared),
-                                     print: senderPolicy.policy.print == nil ? nil : Evaluator.decide(try! ShareRequest(channel: .print), prepared),
-                                     saveAs: [], openInto: [])
+        // The grid asked for (-1: a channel with no grid, such as keyboard: no cells).
+        let wanted: Int? = only.map { channels.firstIndex(of: $0) ?? -1 }
+        if canThrow || straightforward {
+            let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
+            for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try device.check(senderPolicy, needs: channel.control, for: probe, on: channel) }
+            if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { _ = try device.decide(probe) }
+        }
+        if wanted == nil || wanted == -1 || straightforward {
+            row.keyboard = (Evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard), prepared).outcome,
+                            Evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard), prepared).outcome)
+            row.oneSided = FleetOneSided(copy: senderPolicy.policy.pasteboard == nil ? nil : Evaluator.decide(try! ShareRequest(channel: .copy), prepared),
+                                         print: senderPolicy.policy.print == nil ? nil : Evaluator.decide(try! ShareRequest(channel: .print), prepared),
+                                         saveAs: [], openInto: [])
+        }
+        guard wanted != -1 else { return row }
         let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
+        // Where no row can throw: the receivers whose Open From lets this sender in.
+        var allows: [Bool] = []
+        if let answers = self.openFrom, !straightforward {
+            allows = answers.allowsEvery
+            if isAppConnectApp[s] { for r in 0..<columns where answers.allowsAppConnect[r] { allows[r] = true } }
+            for r in answers.listing[s] { allows[Int(r)] = true }
+        }
         func receiverOutcome(_ r: Int) throws(FleetError) -> Outcome {
+            if !allows.isEmpty { return allows[r] ? .allow : .deny }
             let (receiverPolicy, receiver) = sides[r]
             try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
             return Evaluator.decide(openFrom, receiver).outcome
         }
-        // The grid asked for (-1: a channel with no grid, such as keyboard: no cells).
-        let wanted: Int? = only.map { channels.firstIndex(of: $0) ?? -1 }
-        guard wanted != -1 else { return row }
+        let listsEvery = prepared.listsEveryTarget
+        let listed = listsEvery == nil && !straightforward ? listedSets[Int(listedIndex[s])] : NodeSet(count: 0)
         var kinds: [[Outcome]?] = [nil, nil, nil, nil]
         for r in 0..<columns where present[r] && receiverIDs[r] != sender {
             let target = receiverIDs[r]
             if wanted == nil || (0..<targetedCount).contains(wanted!) {
-                let kind = (prepared.lists(target) ? 2 : 0) | (isAppConnectApp[r] ? 1 : 0)
+                let lists = straightforward ? prepared.lists(target) : listsEvery ?? listed.contains(r)
+                let kind = (lists ? 2 : 0) | (isAppConnectApp[r] ? 1 : 0)
                 let outcomes: [Outcome]
-                if let known = kinds[kind], !target.isNativeMail {
+                if let known = kinds[kind], !target.isNativeMail, !straightforward {
                     outcomes = known
                 } else {
                     // Native Mail is decided on its own: the Mail pair rules read more than the two questions.
