@@ -266,7 +266,7 @@ enum FleetOutput {
         for device in devices {
             try searches(device) { (reach) throws(FleetError) in
                 // Text and JSON from each search's tree, each hop written once; the report formats decide only the hops they show.
-                if writer.format.report != nil { try writer.emitReport(device, app: reach.from, reach) } else { writer.emit(device, app: reach.from, tree: try device.tree(reach)) }
+                if writer.format.report != nil { try writer.emitReport(device, app: reach.from, reach) } else { try writer.emit(device, app: reach.from, reach: reach) }
             }
         }
         return writer.finish()

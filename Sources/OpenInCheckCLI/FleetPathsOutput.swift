@@ -164,9 +164,23 @@ struct PathsWriter {
     /// The deliverers of one path, reused.
     private var deliverers: [Int32] = []
 
+    /// Writes one device's paths from one app (text or JSON), from the search: each hop found by the device's
+    /// ``FleetHopFinder`` when it has one (kept for the device's searches), otherwise from the search's tree with every hop decided.
+    /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
+    mutating func emit(_ device: AnalyzedDevice, app: BundleID, reach: FleetReach) throws(FleetError) {
+        let kept = fast.finder?.isFor(reach) == true
+        let finder = kept ? nil : device.hopFinder(for: reach)
+        if kept || finder != nil {
+            emit(device, app: app, tree: FleetTree(undecided: reach), finder: finder, found: true)
+        } else {
+            emit(device, app: app, tree: try device.tree(reach))
+        }
+    }
+
     /// Writes one device's paths from one app (text or JSON), from the search's tree: what ``emit(_:app:_:)``
     /// writes for the same search's paths, each hop written once per search and each chain copied from them.
-    mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree) {
+    /// With `found`, the tree's hops are not decided: the finder (`finder`, or the one kept for the device) finds them.
+    mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree, finder: FleetHopFinder? = nil, found: Bool = false) {
         precondition(format == .text || format == .json, "the report formats are written from paths")
         defer { written += 1 }
         let target = target, targetIsOther = targetIsOther, names = names
@@ -179,6 +193,7 @@ struct PathsWriter {
         }
         let nodes = tree.nodes
         fast.prepare(device, nodes: nodes, inSet: inSet)
+        if let finder { fast.use(finder, device: device) }
         fast.startSearch()
         let installed = device.isInstalled(app)
         let order = tree.order
@@ -203,7 +218,7 @@ struct PathsWriter {
         }
         var bytes: [UInt8] = []
         if format == .json {
-            record(device, app: app, installed: installed, fromOutside: fromOutside, tree: tree, shown: shown,
+            record(device, app: app, installed: installed, fromOutside: fromOutside, tree: tree, found: found, shown: shown,
                    summary: (order.count, outsideCount, gated), states: states, to: &bytes)
             out(bytes)
             return
@@ -241,8 +256,12 @@ struct PathsWriter {
             }
             if deliveredCount > deliverers.count { bytes += " and \(deliveredCount - deliverers.count) more".utf8 }
             bytes.append(UInt8(ascii: "\n"))
-            fast.appendChain(y, tree: tree, to: &bytes) { fast, hop, node, part in
-                fast.appendText(hop, into: node, from: tree.predecessor(node), to: &part)
+            if found {
+                fast.appendChain(y, tree: tree, json: false, to: &bytes)
+            } else {
+                fast.appendChain(y, tree: tree, to: &bytes) { fast, hop, node, part in
+                    fast.appendText(hop, into: node, from: tree.predecessor(node), to: &part)
+                }
             }
             if bytes.count >= 1 << 16 {
                 out(bytes)
@@ -366,7 +385,7 @@ struct PathsWriter {
     static let deliveredByStart = Array("\n    delivered by ".utf8)
 
     /// ``record(_:app:installed:_:summary:states:first:fromOutside:chains:)`` from a search's tree, each hop's JSON written once per search.
-    private mutating func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, fromOutside: Bool, tree: FleetTree, shown: [Int],
+    private mutating func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, fromOutside: Bool, tree: FleetTree, found: Bool, shown: [Int],
                                  summary: (reachable: Int, outside: Int, paths: Int), states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?], to bytes: inout [UInt8]) {
         bytes += (written == 0 ? "[" : ",").utf8
         func line(_ level: Int) { JSONWriter.newline(&bytes, pretty: true, level: level) }
@@ -409,8 +428,12 @@ struct PathsWriter {
                 }
                 key("hops", 4)
                 bytes.append(UInt8(ascii: "["))
-                fast.appendChain(y, tree: tree, separator: UInt8(ascii: ","), to: &bytes) { _, hop, _, part in
-                    Self.appendJSON(hop, device: device, level: 5, to: &part)
+                if found {
+                    fast.appendChain(y, tree: tree, json: true, to: &bytes)
+                } else {
+                    fast.appendChain(y, tree: tree, separator: UInt8(ascii: ","), to: &bytes) { _, hop, _, part in
+                        Self.appendJSON(hop, device: device, level: 5, to: &part)
+                    }
                 }
                 line(4)
                 bytes.append(UInt8(ascii: "]"))
@@ -620,23 +643,28 @@ struct PathsWriter {
         for (index, setting) in settings.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             JSONWriter.newline(&bytes, pretty: true, level: level + 2)
-            bytes.append(contentsOf: "{\"side\": ".utf8)
-            JSONWriter.appendQuoted(setting.side.rawValue, to: &bytes)
-            for (name, value) in [("app", setting.app.rawValue), ("policy", setting.policy), ("via", setting.via), ("key", setting.key), ("value", setting.value)] {
-                bytes.append(contentsOf: ", \"\(name)\": ".utf8)
-                JSONWriter.appendQuoted(value, to: &bytes)
-            }
-            bytes.append(contentsOf: ", \"file\": ".utf8)
-            if let file = setting.file { JSONWriter.appendQuoted(file, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
-            bytes.append(contentsOf: ", \"line\": ".utf8)
-            bytes.append(contentsOf: (setting.line.map(String.init) ?? "null").utf8)
-            bytes.append(UInt8(ascii: "}"))
+            appendSettingJSON(setting, to: &bytes)
         }
         if !settings.isEmpty { JSONWriter.newline(&bytes, pretty: true, level: level + 1) }
         bytes.append(UInt8(ascii: "]"))
         appendKey("reproduce", level + 1, to: &bytes)
         JSONWriter.appendQuoted(device.reproduceCommand(hop), to: &bytes)
         JSONWriter.newline(&bytes, pretty: true, level: level)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// One setting's JSON object under a hop's `settings`.
+    static func appendSettingJSON(_ setting: FleetSetting, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "{\"side\": ".utf8)
+        JSONWriter.appendQuoted(setting.side.rawValue, to: &bytes)
+        for (name, value) in [("app", setting.app.rawValue), ("policy", setting.policy), ("via", setting.via), ("key", setting.key), ("value", setting.value)] {
+            bytes.append(contentsOf: ", \"\(name)\": ".utf8)
+            JSONWriter.appendQuoted(value, to: &bytes)
+        }
+        bytes.append(contentsOf: ", \"file\": ".utf8)
+        if let file = setting.file { JSONWriter.appendQuoted(file, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        bytes.append(contentsOf: ", \"line\": ".utf8)
+        bytes.append(contentsOf: (setting.line.map(String.init) ?? "null").utf8)
         bytes.append(UInt8(ascii: "}"))
     }
 

@@ -121,6 +121,8 @@ final class FleetGraph: FleetEdges {
     let schemesLandingOn: [[Int]]
     /// The positions in ``untargeted`` of the mail requests (`mailto:`, `mail-link`, `mail-compose`), which may land anywhere.
     let mailPositions: [Int]
+    /// The positions in ``untargeted`` of each custom scheme's request, by the scheme (byte for byte).
+    let schemePositions: [ExactKey: [Int]]
     /// Per node, its effective policy and prepared policy (``FleetDevice/side(for:)``).
     let sides: [FleetSide]
     /// Per node as sender, the Open From request a receiver decides with it as source.
@@ -136,7 +138,8 @@ final class FleetGraph: FleetEdges {
     let isAppConnectApp: [Bool]
     /// The nodes that are native Mail.
     let nativeMail: [Int]
-    /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them.
+    /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them;
+    /// empty for a graph made for one search (``FleetDevice/reach(from:maxHops:)``), whose few hops make what they name.
     let controls: [[FleetSettings.ControlSettings]]
     /// The word-at-a-time tables of ``row(_:among:)``, when every node decides without an error (no control
     /// missing, no secure copy of unknown outcome) and the graph was made whole; `nil` otherwise (the per-target loop).
@@ -161,6 +164,8 @@ final class FleetGraph: FleetEdges {
         let listing: [[Int32]]
         /// The nodes a custom scheme's request lands on (``FleetGraph/schemesLandingOn`` not empty).
         let handlers: NodeSet
+        /// The native Mail nodes.
+        let nativeMail: NodeSet
         /// Per sender whose Open In lists its targets (a whitelist), the position in ``listedSets`` of the nodes it lists; -1 otherwise.
         let listedIndex: [Int32]
         /// The nodes each distinct Open In whitelist lists (as ``FleetGraph/row(_:among:byWords:)`` works them out), made once
@@ -207,8 +212,10 @@ final class FleetGraph: FleetEdges {
                     }
                 }
             }
-            (self.appConnect, self.authorized, self.allowsEvery, self.allowsAppConnect, self.listing, self.handlers) =
-                (appConnect, authorizedSet, allowsEvery, allowsAppConnect, listing, handlers)
+            var mail = NodeSet(count: count)
+            for y in nativeMail { mail.insert(y) }
+            (self.appConnect, self.authorized, self.allowsEvery, self.allowsAppConnect, self.listing, self.handlers, self.nativeMail) =
+                (appConnect, authorizedSet, allowsEvery, allowsAppConnect, listing, handlers, mail)
         }
     }
 
@@ -226,7 +233,8 @@ final class FleetGraph: FleetEdges {
 
     static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
 
-    init(_ device: FleetDevice) {
+    /// The graph of `device`; with `settings` false, no node's ``controls`` are made ahead.
+    init(_ device: FleetDevice, settings: Bool = true) {
         self.device = device
         nodes = device.nodes
         let ids = nodes.map(device.bundleID(of:))
@@ -255,11 +263,16 @@ final class FleetGraph: FleetEdges {
         }
         self.schemesLandingOn = schemesLandingOn
         self.mailPositions = mailPositions
+        var schemePositions: [ExactKey: [Int]] = [:]
+        for (position, request) in untargeted.enumerated() where request.handler != nil {
+            if let url = request.request.url { schemePositions[ExactKey(url.scheme), default: []].append(position) }
+        }
+        self.schemePositions = schemePositions
         sides = ids.map(device.side(for:))
         openFrom = ids.map { try! ShareRequest(channel: .openFrom, source: $0) }
         let nodes = self.nodes
         landsOnItself = nodes.indices.map { device.node(receiving: ids[$0]) == nodes[$0] }
-        controls = sides.map { FleetSettings.controls(of: $0.policy) }
+        controls = settings ? sides.map { FleetSettings.controls(of: $0.policy) } : []
         let tables = device.side(for: device.anyOtherAppID).prepared
         isAppConnectApp = ids.map(tables.isAppConnectApp)
         nativeMail = ids.indices.filter { ids[$0].isNativeMail }
@@ -278,7 +291,7 @@ final class FleetGraph: FleetEdges {
     init(_ old: FleetGraph, device: FleetDevice, sides: [FleetSide], changed: NodeSet) {
         self.device = device
         (nodes, ids, index, authorized, targeted) = (old.nodes, old.ids, old.index, old.authorized, old.targeted)
-        (untargeted, schemesLandingOn, mailPositions) = (old.untargeted, old.schemesLandingOn, old.mailPositions)
+        (untargeted, schemesLandingOn, mailPositions, schemePositions) = (old.untargeted, old.schemesLandingOn, old.mailPositions, old.schemePositions)
         (openFrom, landsOnItself) = (old.openFrom, old.landsOnItself)
         (isAppConnectApp, nativeMail) = (old.isAppConnectApp, old.nativeMail)
         self.sides = sides
@@ -287,7 +300,7 @@ final class FleetGraph: FleetEdges {
         // swift-format-ignore: ReplaceForEachWithForLoop
         try? changed.forEach { (x) throws(FleetError) in
             lacks[x] = FleetGraph.lacks([sides[x]], on: device)[0]
-            controls[x] = FleetSettings.controls(of: sides[x].policy)
+            if !controls.isEmpty { controls[x] = FleetSettings.controls(of: sides[x].policy) }
         }
         self.lacks = lacks
         self.controls = controls
@@ -458,25 +471,41 @@ final class FleetGraph: FleetEdges {
         // The sender's part of a custom scheme's request reads the handler only through whether its policy lists it
         // and whether it is an AppConnect app (native Mail apart), as for the targeted channels; and through whether
         // the scheme is the sender's own (then decided alone). So whether the request lands on its handler is
-        // decided once per kind of handler (listed?, AppConnect app?, native Mail?).
+        // decided once per kind of handler (listed?, AppConnect app?, native Mail?), and the handlers of each kind
+        // are taken a word at a time. The sender's own schemes are found by name (not by asking every scheme).
+        var own: [Int] = []
+        for scheme in sides[x].policy.policy.app.urlSchemes {
+            for position in schemePositions[ExactKey(scheme)] ?? [] where untargeted[position].request.url.map(prepared.isOwnScheme) == true { own.append(position) }
+        }
+        own.sort()
+        // The handlers whose every scheme is the sender's own are left to those requests alone.
+        var onlyOwn = NodeSet(count: ids.count)
+        for position in own {
+            guard let h = untargeted[position].handler, h >= 0, handlers.contains(h) else { continue }
+            if !result.contains(h) { take(position) }
+            if schemesLandingOn[h].allSatisfy({ own.contains($0) }) { onlyOwn.insert(h) }
+        }
         var landsOn: [Bool?] = Array(repeating: nil, count: 8)
-        // The bit set's own forEach (typed throws), not a Sequence's.
-        // swift-format-ignore: ReplaceForEachWithForLoop
-        try? handlers.forEach { (h) throws(FleetError) in
-            for position in schemesLandingOn[h] where !result.contains(h) {
-                if let url = untargeted[position].request.url, prepared.isOwnScheme(url) {
-                    take(position)
-                    continue
-                }
-                let listedWord = listsEvery ?? listed.contains(h)
-                let kind = (listedWord ? 2 : 0) | (isAppConnectApp[h] ? 1 : 0) | (ids[h].isNativeMail ? 4 : 0)
+        for w in 0..<count {
+            let open = handlers.words[w] & ~result.words[w] & ~onlyOwn.words[w]
+            guard open != 0 else { continue }
+            let listedWord = listsEvery.map { $0 ? ~UInt64(0) : 0 } ?? listed.words[w]
+            let appConnect = words.appConnect.words[w], mail = words.nativeMail.words[w]
+            var taken: UInt64 = 0
+            for kind in 0..<8 {
+                let mask = open & (kind & 2 != 0 ? listedWord : ~listedWord) & (kind & 1 != 0 ? appConnect : ~appConnect) & (kind & 4 != 0 ? mail : ~mail)
+                guard mask != 0 else { continue }
                 if landsOn[kind] == nil {
+                    // Decided on the first handler of the kind and its first scheme that is not the sender's own.
+                    let h = w << 6 | mask.trailingZeroBitCount
+                    let position = schemesLandingOn[h].first { !own.contains($0) }!
                     let (channel, request, _) = untargeted[position]
                     let decision = Evaluator.decide(request, prepared)
                     landsOn[kind] = device.receiving(decision, channel: channel, request: request, from: from).flatMap(landing) == h
                 }
-                if landsOn[kind]!, !words.authorized.contains(h) || allows.contains(h) { result.insert(h) }
+                if landsOn[kind]! { taken |= mask }
             }
+            result.words[w] |= taken & (~words.authorized.words[w] | allows.words[w])
         }
         for position in mailPositions { take(position) }
         return result
@@ -519,7 +548,8 @@ final class FleetGraph: FleetEdges {
         }
         func made(_ decision: FleetDecision, receiver: Int?) -> FleetHop {
             var decision = decision
-            decision.madeSettings = FleetSettings.appConnect(decision, sender: sides[x].policy, senderControls: controls[x], receiverControls: receiver.map { controls[$0] })
+            decision.madeSettings = FleetSettings.appConnect(decision, sender: sides[x].policy, senderControls: controls.isEmpty ? nil : controls[x],
+                                                           receiverControls: controls.isEmpty ? nil : receiver.map { controls[$0] })
             return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
         }
         let sender = Evaluator.decide(request, sides[x].prepared)
@@ -566,7 +596,8 @@ extension FleetDevice {
     ///   Open From per delivered target: at most O(N²) for N nodes, O(edges) when most nodes are reached early.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reach(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> FleetReach {
-        let graph = FleetGraph(self)
+        // One search decides few hops: each makes the settings it names.
+        let graph = FleetGraph(self, settings: false)
         return try FleetSearch.reach(graph, from: isInstalled(app) ? graph.index[app] : nil, app: app, maxHops: maxHops)
     }
 

@@ -70,11 +70,14 @@ public enum FleetLint {
     /// The findings about the file as written, in check order: every check but those that resolve
     /// each device (FL003, and FL004 for two policies that reach one device by two labels).
     /// Their errors are the ones ``Fleet/checkDecidable()`` refuses to decide on.
-    static func fileFindings(_ fleet: Fleet) -> [FleetFinding] {
+    /// With `errorsOnly`, only the error findings, in the same order (``Fleet/checkDecidable()``: the
+    /// warnings' checks are skipped and no text is made for them).
+    static func fileFindings(_ fleet: Fleet, errorsOnly: Bool = false) -> [FleetFinding] {
         var findings: [FleetFinding] = []
-        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
+        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: @autoclosure () -> String, fix: @autoclosure () -> String) {
             let check = checks.first { $0.code == code }!
-            findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
+            if errorsOnly, check.severity != .error { return }
+            findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message(), fix: fix()))
         }
         // Each app by bundle ID, found once (`fleet.app(_:)` scans the list: per whitelist entry, quadratic).
         var listed: [BundleID: FleetApp] = [:], appPosition: [BundleID: Int] = [:]
@@ -84,8 +87,9 @@ public enum FleetLint {
         }
         let objects: [(what: String, controls: PolicyControls, line: Int?, path: String)] =
             [("the global policy", fleet.global.controls, nil, "global")]
-            + fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") }
-        for object in objects {
+            + (errorsOnly ? [] : fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") })
+        // FL001 and FL002 are warnings.
+        for object in objects where !errorsOnly {
             if case .status(.whitelist) = object.controls.openIn {
                 for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id]?.appConnect ?? false) {
                     let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
@@ -181,7 +185,8 @@ public enum FleetLint {
         for policy in fleet.containerPolicies {
             for control in FleetControl.allCases where policy.controls.sets(control) { setByContainer[policy.app, default: []].insert(control) }
         }
-        for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
+        // FL007 is a warning.
+        for control in FleetControl.allCases where !errorsOnly && !fleet.global.controls.sets(control) {
             let apps = fleet.apps.filter { app in app.appConnect && !(setByContainer[app.bundleID]?.contains(control) ?? false) }
             guard let first = apps.first else { continue }
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
@@ -275,7 +280,7 @@ extension Fleet {
     /// `eval`, `paths`, `matrix`, `diff`, `translate` and the tables read one fleet as lint does.
     /// - Throws: ``FleetError`` at the first such finding's line, with its fix.
     package func checkDecidable() throws(FleetError) {
-        guard let finding = FleetLint.fileFindings(self).first(where: { $0.severity == .error }) else { return }
+        guard let finding = FleetLint.fileFindings(self, errorsOnly: true).first(where: { $0.severity == .error }) else { return }
         throw FleetError("\(finding.message) (fleet lint \(finding.code) \(finding.name)): \(finding.fix)", file: file, line: finding.line)
     }
 }

@@ -14,53 +14,91 @@ enum FleetSettings {
         return settings
     }
 
-    /// The sender's settings, by the rule that decided its part.
+    /// The sender's settings, by the rule that decided its part: ``senderParts(_:_:controls:)`` put together.
     static func senderSettings(_ decision: FleetDecision, _ policy: EffectivePolicy, controls made: [ControlSettings]? = nil) -> [FleetSetting] {
-        func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side, listing: [BundleID] = []) -> [FleetSetting] {
-            FleetSettings.controlSettings(control, of: policy, side: side, listing: listing, made: made?[ControlSettings.position(control)])
+        let parts = senderParts(decision, policy, controls: made)
+        guard let listing = parts.listing else { return parts.before + parts.after }
+        let apps: [BundleID] = switch listing {
+        case .receiver: decision.receiverApp.map(receiverListing) ?? []
+        case .fixed(let apps): apps
+        }
+        let entries = entrySettings(apps, of: policy, side: .sender, made: made?[ControlSettings.position(.openIn)] ?? ControlSettings(.openIn, of: policy))
+        return parts.before + entries + parts.after
+    }
+
+    /// The sender's settings in three parts, so that a caller deciding many hops can make the parts that do
+    /// not depend on the receiving app once: the settings before the Open In whitelist's entries, which
+    /// entries (the receiving app's, or fixed ones), and the settings after them.
+    struct SenderParts {
+        /// Which entries of the sender's Open In whitelist follow ``before``.
+        enum Listing {
+            /// The receiving app's (``FleetSettings/receiverListing(_:)``), when the decision names one.
+            case receiver
+            /// These apps'.
+            case fixed([BundleID])
+        }
+
+        var before: [FleetSetting]
+        var listing: Listing?
+        var after: [FleetSetting] = []
+        /// Whether ``before`` or ``after`` read the decision's receiving app (Email+, an own scheme's handler):
+        /// then they hold for that receiving app only.
+        var readsReceiver = false
+    }
+
+    /// The apps of a whitelist whose entries name `to` as a receiver: both native Mail IDs for native Mail.
+    static func receiverListing(_ to: BundleID) -> [BundleID] { to.isNativeMail ? [.mailActivity, .mobileMail] : [to] }
+
+    /// ``senderSettings(_:_:controls:)`` in parts: what it reads of `decision` is the sender's rule, the
+    /// request's channel and URL, and (as ``SenderParts/listing`` and ``SenderParts/readsReceiver`` say) the receiving app.
+    static func senderParts(_ decision: FleetDecision, _ policy: EffectivePolicy, controls made: [ControlSettings]? = nil) -> SenderParts {
+        func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side) -> [FleetSetting] {
+            FleetSettings.controlSettings(control, of: policy, side: side, listing: [], made: made?[ControlSettings.position(control)])
         }
         let rule = decision.sender.rule.rawValue
         switch policy.source(of: .openIn) {
-        case .notManaged: return [unmanaged(policy, side: .sender)]
-        case .retired: return [retired(policy, side: .sender)]
+        case .notManaged: return SenderParts(before: [unmanaged(policy, side: .sender)])
+        case .retired: return SenderParts(before: [retired(policy, side: .sender)])
         default: break
         }
         if rule == "enforcement-disabled.allow" {
             // The configuration lets it through; the control that decides without it is named too.
             var settings = config(AppConfig.disableOpenInEnforcementKey, of: policy, side: .sender).map { [$0] } ?? []
             if let control = decision.request.channel.control { settings += controlSettings(control, of: policy, side: .sender) }
-            return settings
+            return SenderParts(before: settings)
         }
         if rule == "mailto.scheme-blocking-disabled" {
-            if policy.policy.config.disablesSchemeBlocking, let setting = config(AppConfig.disableSchemeBlockingKey, of: policy, side: .sender) { return [setting] }
-            return [infoPlist(policy, side: .sender)]
+            if policy.policy.config.disablesSchemeBlocking, let setting = config(AppConfig.disableSchemeBlockingKey, of: policy, side: .sender) { return SenderParts(before: [setting]) }
+            return SenderParts(before: [infoPlist(policy, side: .sender)])
         }
-        if rule == "open-url.own-scheme" { return ownScheme(decision, policy) }
+        if rule == "open-url.own-scheme" { return SenderParts(before: ownScheme(decision, policy), readsReceiver: true) }
         switch decision.request.channel {
-        case .dragAndDrop: return controlSettings(.dragAndDrop, of: policy, side: .sender)
-        case .paste: return controlSettings(.pasteboard, of: policy, side: .sender)
+        case .dragAndDrop: return SenderParts(before: controlSettings(.dragAndDrop, of: policy, side: .sender))
+        case .paste: return SenderParts(before: controlSettings(.pasteboard, of: policy, side: .sender))
         case .keyboard:
-            if policy.policy.config.allowsCustomKeyboards != nil, let setting = config(AppConfig.allowCustomKeyboardsKey, of: policy, side: .sender) { return [setting] }
-            return []
+            if policy.policy.config.allowsCustomKeyboards != nil, let setting = config(AppConfig.allowCustomKeyboardsKey, of: policy, side: .sender) { return SenderParts(before: [setting]) }
+            return SenderParts(before: [])
         default: break
         }
-        var listing: [BundleID] = []
-        if rule.hasSuffix(".listed-target") || rule.hasSuffix(".listed-handler"), let to = decision.receiverApp {
-            listing = to.isNativeMail ? [.mailActivity, .mobileMail] : [to]
+        var parts = SenderParts(before: controlSettings(.openIn, of: policy, side: .sender))
+        if rule.hasSuffix(".listed-target") || rule.hasSuffix(".listed-handler") {
+            parts.listing = .receiver
         } else if rule == "mailto.mail-allowed" || rule == "mail-view.mail-allowed" {
-            listing = [.mailActivity, .mobileMail]
+            parts.listing = .fixed([.mailActivity, .mobileMail])
         }
-        var settings = controlSettings(.openIn, of: policy, side: .sender, listing: listing)
-        if rule == "mailto.email-plus-redirect", let setting = emailPlus(policy, target: decision.receiverApp) { settings.insert(setting, at: 0) }
+        if rule == "mailto.email-plus-redirect" {
+            parts.readsReceiver = true
+            if let setting = emailPlus(policy, target: decision.receiverApp) { parts.before.insert(setting, at: 0) }
+        }
         // A `mailto:` the policy lets through goes through anyway where scheme blocking is disabled: that is named too.
         if decision.request.channel == .openURL, decision.request.url?.isMailto == true, policy.policy.schemeBlockingDisabled, rule != "mailto.email-plus-redirect" {
             if policy.policy.config.disablesSchemeBlocking, let setting = config(AppConfig.disableSchemeBlockingKey, of: policy, side: .sender) {
-                settings.append(setting)
+                parts.after.append(setting)
             } else if policy.policy.infoPlist.disableSchemeBlocking {
-                settings.append(infoPlist(policy, side: .sender))
+                parts.after.append(infoPlist(policy, side: .sender))
             }
         }
-        return settings
+        return parts
     }
 
     /// The setting of `control` for `policy`'s app, and the entries for `listing` in its whitelist
@@ -70,11 +108,17 @@ enum FleetSettings {
         let made = made ?? ControlSettings(control, of: policy)
         var settings = made.settings
         if side != .sender { for index in settings.indices { settings[index].side = side } }
-        if let entries = made.entries, let first = made.settings.first {
-            for id in listing {
-                guard let entry = entries[id] else { continue }
-                settings.append(FleetSetting(side: side, app: policy.app, policy: first.policy, via: first.via, key: entry.path, value: entry.text, file: first.file, line: entry.line))
-            }
+        if !listing.isEmpty { settings += entrySettings(listing, of: policy, side: side, made: made) }
+        return settings
+    }
+
+    /// The entries for `listing` in the whitelist of the control `made` is of (none when it lists no apps explicitly).
+    static func entrySettings(_ listing: [BundleID], of policy: EffectivePolicy, side: FleetSetting.Side, made: ControlSettings) -> [FleetSetting] {
+        guard let entries = made.entries, let first = made.settings.first else { return [] }
+        var settings: [FleetSetting] = []
+        for id in listing {
+            guard let entry = entries[id] else { continue }
+            settings.append(FleetSetting(side: side, app: policy.app, policy: first.policy, via: first.via, key: entry.path, value: entry.text, file: first.file, line: entry.line))
         }
         return settings
     }

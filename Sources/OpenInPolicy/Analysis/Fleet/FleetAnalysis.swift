@@ -253,6 +253,14 @@ public struct AnalyzedDevice: Sendable {
         return try FleetTree(reach, on: graph, only: wanted)
     }
 
+    /// A finder of the hops of `reach`'s graph one at a time, each decided from parts made once
+    /// (``FleetHopFinder``): when the device is an AppConnect device whose decisions cannot throw and `reach`
+    /// was searched on it; `nil` otherwise (decide the hops with ``tree(_:only:)``).
+    package func hopFinder(for reach: FleetReach) -> FleetHopFinder? {
+        guard case .appConnect(let device) = vendorDevice, let graph = reach.graph as? FleetGraph, graph.device.table === device.table else { return nil }
+        return FleetHopFinder(graph)
+    }
+
     /// Where `app`'s documents can end up: for each node reachable in at most `maxHops` hops, the
     /// shortest chain (each hop decided, with its settings) and the apps that deliver to it directly.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
@@ -324,10 +332,10 @@ public struct FleetPathSummary: Sendable, Hashable {
 }
 
 /// Quoting for a POSIX shell.
-enum ShellQuoting {
+package enum ShellQuoting {
     /// `text` as one shell word: as is when it holds only characters no shell treats specially,
     /// otherwise in single quotes (a single quote written `'\''`).
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         let safe = text.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "%"),

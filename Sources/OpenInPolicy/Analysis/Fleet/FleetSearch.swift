@@ -54,6 +54,79 @@ final class FleetColumns: Sendable {
         (columns, self.firsts, self.counts, self.limit) = ([], firsts, counts, limit)
     }
 
+    /// Per node, the first `limit` nodes with an edge into it and their number, made one row at a time
+    /// (``Builder/add(_:_:)``, in node order) without holding the rows: the first deliverers taken from the
+    /// bits of nodes not yet full, the numbers added up as bit-sliced counters (one word of 64 nodes per
+    /// step). O(N × limit + N / 64 × log N) memory, O(N / 64 × log N) per row beyond its first deliverers.
+    struct Builder {
+        private let count: Int, limit: Int, wordCount: Int, planeCount: Int
+        private var firsts: [Int32], filled: [Int32]
+        private var full: NodeSet
+        /// Bit `k` of each node's count, as a set of nodes per `k`.
+        private var planes: [UInt64]
+
+        init(count: Int, limit: Int) {
+            (self.count, self.limit) = (count, limit)
+            wordCount = (count + 63) / 64
+            planeCount = Int.bitWidth - count.leadingZeroBitCount + 1
+            firsts = [Int32](repeating: 0, count: count * limit)
+            filled = [Int32](repeating: 0, count: count)
+            full = NodeSet(count: count)
+            planes = [UInt64](repeating: 0, count: planeCount * wordCount)
+        }
+
+        /// Node `x`'s row; rows are added in node order.
+        mutating func add(_ x: Int, _ row: NodeSet) {
+            let (limit, wordCount) = (self.limit, self.wordCount)
+            firsts.withUnsafeMutableBufferPointer { firsts in
+                filled.withUnsafeMutableBufferPointer { filled in
+                    planes.withUnsafeMutableBufferPointer { planes in
+                        for w in 0..<wordCount {
+                            let word = row.words[w]
+                            guard word != 0 else { continue }
+                            var bits = word & ~full.words[w]
+                            while bits != 0 {
+                                let y = w << 6 | bits.trailingZeroBitCount
+                                let known = Int(filled[y])
+                                firsts[y * limit + known] = Int32(x)
+                                filled[y] = Int32(known + 1)
+                                if known + 1 == limit { full.words[w] |= 1 << UInt64(y & 63) }
+                                bits &= bits - 1
+                            }
+                            var carry = word, k = 0
+                            while carry != 0 {
+                                let i = k * wordCount + w
+                                let next = planes[i] & carry
+                                planes[i] ^= carry
+                                carry = next
+                                k += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The columns of the rows added.
+        func columns() -> FleetColumns {
+            var counts = [Int32](repeating: 0, count: count)
+            for k in 0..<planeCount {
+                for w in 0..<wordCount {
+                    var bits = planes[k * wordCount + w]
+                    while bits != 0 {
+                        counts[w << 6 | bits.trailingZeroBitCount] |= Int32(1) << Int32(k)
+                        bits &= bits - 1
+                    }
+                }
+            }
+            return FleetColumns(firsts: firsts, counts: counts, limit: limit)
+        }
+    }
+
+    private init(firsts: [Int32], counts: [Int32], limit: Int) {
+        (columns, self.firsts, self.counts, self.limit) = ([], firsts, counts, limit)
+    }
+
     /// The columns of `rows` (node `x`'s out-edges), restricted to the rows given.
     init(rows: [(x: Int, row: GraphRow)], count: Int) {
         var lists = [[Int32]](repeating: [], count: count)
@@ -120,11 +193,21 @@ enum FleetSearch {
         for y in order { reachedSet.insert(Int(y)) }
         var origin = reachedSet
         origin.insert(start)
-        // Who delivers to whom among the nodes reached: only each node's first deliverers and their number are kept.
-        var rows: [(x: Int, row: NodeSet)] = []
-        for x in [start] + order.map(Int.init) { rows.append((x, try graph.row(x, among: reachedSet))) }
+        // Who delivers to whom among the nodes reached: only each node's first deliverers and their number are kept,
+        // each row added as it is made (in node order), none held.
+        // Where a row may throw, they are made in the order reached (the error is the first met that way), and held.
+        guard graph.decidesWithoutError else {
+            var rows: [(x: Int, row: NodeSet)] = []
+            for x in [start] + order.map(Int.init) { rows.append((x, try graph.row(x, among: reachedSet))) }
+            return FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
+                              columns: FleetColumns(firstOf: rows, count: count, limit: FleetPath.deliveredByLimit), origin: origin)
+        }
+        var columns = FleetColumns.Builder(count: count, limit: FleetPath.deliveredByLimit)
+        // The bit set's own forEach (typed throws), not a Sequence's.
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        try origin.forEach { (x) throws(FleetError) in columns.add(x, try graph.row(x, among: reachedSet)) }
         return FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
-                          columns: FleetColumns(firstOf: rows, count: count, limit: FleetPath.deliveredByLimit), origin: origin)
+                          columns: columns.columns(), origin: origin)
     }
 
     /// Every start's search over the full graph, held together (``forEachReach(_:starts:maxHops:_:)`` collected).
@@ -263,6 +346,12 @@ package struct FleetTree {
         }
         self.reach = reach
         self.hops = hops
+    }
+
+    /// The search's tree with no hop decided (``hops`` empty): for a writer that finds each hop itself (``FleetHopFinder``).
+    package init(undecided reach: FleetReach) {
+        self.reach = reach
+        hops = []
     }
 
     /// The nodes reached, in the order reached.
