@@ -129,11 +129,12 @@ struct FleetBenchmark {
         }
         try child("1,000 apps: fleet matrix --format json (1,000 × 1,001 × 7 channels)", ["fleet", "matrix", "--fleet", small, "--device", "bench", "--format", "json"])
         try child("1,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "com.bench.app00001"])
-        try child("1,000 apps: fleet paths --from all (every app's paths, every hop printed)", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all"])
+        let all = try child("1,000 apps: fleet paths --from all (every app's paths, every hop printed)", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all"])
         let paths = try child("1,000 apps: fleet paths --from all --to outside", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--to", "outside"])
         // Side by side with the line above: every candidate change verified against the same paths.
         let fixes = try child("1,000 apps: fleet fixes --from all --format json", ["fleet", "fixes", "--fleet", small, "--device", "bench", "--from", "all", "--format", "json"])
-        progress("  1,000 apps: fleet fixes / fleet paths --from all --to outside: \(Format.fixed(fixes / max(paths, 0.001), decimals: 1))×\n")
+        // The goal of the fixes (≤ 10×) is against `fleet paths --from all`; the ratio to the paths it closes is shown too.
+        progress("  1,000 apps: fleet fixes / fleet paths --from all: \(Format.fixed(fixes / max(all, 0.001), decimals: 1))× (goal ≤ 10×); / fleet paths --from all --to outside: \(Format.fixed(fixes / max(paths, 0.001), decimals: 1))×\n")
         try child("1,000 apps: fleet report (HTML on stdout)", ["fleet", "report", "--fleet", small])
         try child("1,000 apps: fleet paths --from all --format json", ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--format", "json"])
         // The report formats of every app's leak paths (each path a table row, a SARIF result with its code flow, or DOT edges).
