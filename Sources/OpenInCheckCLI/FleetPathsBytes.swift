@@ -65,6 +65,13 @@ struct PathsBytes {
     /// `separator` between two hops.
     mutating func appendChain(_ node: Int, tree: FleetTree, separator: UInt8? = nil, to bytes: inout [UInt8],
                               hop write: (inout PathsBytes, FleetHop, Int, inout [UInt8]) -> Void) {
+        appendChain(node, tree: tree, separator: separator, to: &bytes) { fast, y, part in write(&fast, tree.hops[y]!, y, &part) }
+    }
+
+    /// The chain walk both writers share: the nodes from the source to `node`, each hop's bytes made by
+    /// `write` (appending to the arena it is given) the first time a search meets it, then copied.
+    private mutating func appendChain(_ node: Int, tree: FleetTree, separator: UInt8?, to bytes: inout [UInt8],
+                                      writing write: (inout PathsBytes, Int, inout [UInt8]) -> Void) {
         chain.removeAll(keepingCapacity: true)
         var current = node
         while current >= 0, tree.predecessor(current) >= 0 {
@@ -73,12 +80,14 @@ struct PathsBytes {
         }
         for (position, y) in chain.reversed().enumerated() {
             if stamp[y] != search {
-                var part: [UInt8] = []
-                write(&self, tree.hops[y]!, y, &part)
+                // The arena is taken out while the hop is written into it, so that `write` may use the writer's tables.
+                var arena = self.arena
+                self.arena = []
                 hopStart[y] = arena.count
-                arena += part
+                write(&self, y, &arena)
                 hopEnd[y] = arena.count
                 stamp[y] = search
+                self.arena = arena
             }
             if position > 0, let separator { bytes.append(separator) }
             bytes.append(contentsOf: arena[hopStart[y]..<hopEnd[y]])
@@ -160,37 +169,21 @@ struct PathsBytes {
 
     /// Appends the chain of hops into `node`, each found by the finder (``useFinder(_:reach:)``) and written once per search.
     mutating func appendChain(_ node: Int, tree: FleetTree, json: Bool, to bytes: inout [UInt8]) {
-        chain.removeAll(keepingCapacity: true)
-        var current = node
-        while current >= 0, tree.predecessor(current) >= 0 {
-            chain.append(current)
-            current = tree.predecessor(current)
-        }
-        for (position, y) in chain.reversed().enumerated() {
-            if stamp[y] != search {
-                var arena = self.arena
-                self.arena = []
-                hopStart[y] = arena.count
-                let x = tree.predecessor(y)
-                if let shape = finder!.shape(from: x, to: y) {
-                    if json { appendShapeJSON(shape, to: &arena) } else { appendShapeText(shape, to: &arena) }
-                } else {
-                    // A hop of a kind the finder does not know: decided whole (the graph's decisions cannot throw).
-                    guard let hop = try? finder!.hop(from: x, to: y) else {
-                        preconditionFailure("the search found an edge \(tree.nodes[x]) → \(tree.nodes[y]) that no request makes")
-                    }
-                    if json {
-                        PathsWriter.appendJSON(hop, device: analyzed!, level: 5, to: &arena)
-                    } else {
-                        appendText(hop, into: y, from: x, to: &arena)
-                    }
+        appendChain(node, tree: tree, separator: json ? UInt8(ascii: ",") : nil, to: &bytes) { fast, y, arena in
+            let x = tree.predecessor(y)
+            if let shape = fast.finder!.shape(from: x, to: y) {
+                if json { fast.appendShapeJSON(shape, to: &arena) } else { fast.appendShapeText(shape, to: &arena) }
+            } else {
+                // A hop of a kind the finder does not know: decided whole (the graph's decisions cannot throw).
+                guard let hop = try? fast.finder!.hop(from: x, to: y) else {
+                    preconditionFailure("the search found an edge \(tree.nodes[x]) → \(tree.nodes[y]) that no request makes")
                 }
-                hopEnd[y] = arena.count
-                stamp[y] = search
-                self.arena = arena
+                if json {
+                    PathsWriter.appendJSON(hop, device: fast.analyzed!, level: 5, to: &arena)
+                } else {
+                    fast.appendText(hop, into: y, from: x, to: &arena)
+                }
             }
-            if position > 0, json { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: arena[hopStart[y]..<hopEnd[y]])
         }
     }
 
