@@ -333,8 +333,8 @@ package struct IntuneFixSubject: FixSubject {
                             if scheme.hasSuffix("://") { scheme = scheme.dropLast(3) }
                             return scheme.isEmpty ? nil : (try? URLScheme.normalize(String(scheme))) ?? String(scheme)
                         }
-                        var distinct: [String] = []
-                        for case let scheme? in schemes where !distinct.contains(where: { ExactText.same($0, scheme) }) { distinct.append(scheme) }
+                        var distinct: [String] = [], seen: Set<ExactKey> = []
+                        for case let scheme? in schemes where seen.insert(ExactKey(scheme)).inserted { distinct.append(scheme) }
                         if distinct.count > 1 {
                             let label = pair["name"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? "entry \(position)"
                             for scheme in distinct {
