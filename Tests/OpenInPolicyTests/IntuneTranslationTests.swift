@@ -467,14 +467,26 @@ struct TranslationOpenedFlowsTests {
         let global = random.percent(50)
             ? "\"openInPolicy\": \"appconnect\", \"openFromPolicy\": \"appconnect\", \"pasteboardPolicy\": \"securecopy\", \"printPolicy\": \"authorized\", \"dragAndDropPolicy\": \"appconnect\""
             : "\"openInPolicy\": \"whitelist\", \"openInWhitelist\": [\(some(4))], \"printPolicy\": \"authorized\""
-        let apps = ids.enumerated().map { "{\"bundleID\": \"\($1)\", \"appconnect\": \($0 % 7 != 6)}" }
-        let installed = ids.filter { _ in random.percent(85) }.map { "\"\($0)\"" }.joined(separator: ", ")
+        // Many apps declare a URL scheme of their own (some two), so a sender has many URLs to open.
+        var apps: [String] = []
+        for (index, id) in ids.enumerated() {
+            let schemes = random.percent(60) ? ", \"urlSchemes\": [\"s\(index)\"\(random.percent(30) ? ", \"t\(index)\"" : "")]" : ""
+            apps.append("{\"bundleID\": \"\(id)\", \"appconnect\": \(index % 7 != 6)\(schemes)}")
+        }
+        let kept = ids.filter { _ in random.percent(85) }
+        let installed = kept.map { "\"\($0)\"" }.joined(separator: ", ")
         let secure = random.percent(50) ? ", \"secureServicesAvailable\": \(random.percent(50))" : ""
+        // On "d", a few schemes are routed by the profile: some an app's own scheme to another app, some no app declares.
+        var handlers: [String] = []
+        if !kept.isEmpty {
+            for scheme in ["s1", "s2", "t3", "x\(random.below(3))"] where random.percent(60) { handlers.append("\"\(scheme)\": \"\(random.pick(kept))\"") }
+        }
         return """
             {"global": {"authorizeAppsWithoutContainerPolicy": \(random.percent(50)), \(global)},
              "containerPolicies": [\(containers.joined(separator: ",\n"))],
              "apps": [\(apps.joined(separator: ", "))],
-             "devices": {"d": {"labels": ["L"], "installed": [\(installed)]\(secure)}, "e": {"labels": [], "installed": [\(installed)], "secureServicesAvailable": true}}}
+             "devices": {"d": {"labels": ["L"], "installed": [\(installed)], "schemeHandlers": {\(handlers.joined(separator: ", "))}\(secure)},
+                         "e": {"labels": [], "installed": [\(installed)], "secureServicesAvailable": true}}}
             """
     }
 
@@ -497,13 +509,16 @@ struct TranslationOpenedFlowsTests {
     @Test("the walk by kinds of receiver gives the groups of the walk of every request, both ways, where a side cannot decide too")
     func keyedWalkAgreesWithEveryRequest() throws {
         var random = SplitMix64(seed: 0x6B65_7973)
-        var groups = 0, counted = 0, many = 0
+        var groups = 0, counted = 0, many = 0, urlGroups = 0, manyURLs = 0
         func compare(_ old: VendorFleet, _ new: VendorFleet, _ what: String) {
             let (keyed, every, count) = Self.keyedAndEveryRequest(old: old, new: new)
             #expect(keyed == every, "\(what)")
             groups += keyed.count
             counted += count
             many += keyed.filter { !$0.contains("[1] first") }.count
+            let urls = keyed.filter { $0.contains(": open-url ") }
+            urlGroups += urls.count
+            manyURLs += urls.filter { !$0.contains("[1] first") }.count
         }
         for round in 0..<12 {
             let fleet: Fleet
@@ -527,9 +542,61 @@ struct TranslationOpenedFlowsTests {
             compare(.intune(intune), .appConnect(fleet), "random Intune → AppConnect")
             compare(.appConnect(fleet), .intune(intune), "and back")
         }
+        // Many custom schemes: exempted by some policies, handed to an app itself (its own), to an app spelled
+        // with capitals, to an app no policy targets.
+        for round in 0..<30 {
+            let (policies, devices) = Self.randomIntuneWithSchemes(&random)
+            let intune = try #require(try FleetSettingsTests.analysis(intune: policies, devices: devices).intune, "\(policies)\n\(devices)")
+            let (fleet, _) = PolicyTranslation.toAppConnect(intune)
+            compare(.intune(intune), .appConnect(fleet), "Intune with schemes → AppConnect, round \(round)")
+            compare(.appConnect(fleet), .intune(intune), "and back, round \(round)")
+            let (_, again, _) = PolicyTranslation.toIntune(fleet)
+            compare(.intune(intune), .intune(again), "Intune → Intune, round \(round)")
+        }
         #expect(groups > 1_500)
         #expect(many > 1_000, "too few groups of more than one flow: the keys would be tested little")
         #expect(counted > 8_000)
+        #expect(urlGroups > 200 && manyURLs > 50, "too few open-url groups (\(urlGroups), \(manyURLs) of more than one URL): the URL keys would be tested little")
+    }
+
+    /// Intune policies and a devices file with many custom URL schemes: some exempted (several to an
+    /// exemption, in any case), some an app's own, some handled by an app written with capitals or that no policy targets.
+    static func randomIntuneWithSchemes(_ random: inout SplitMix64) -> (policies: String, devices: String) {
+        let count = 6 + random.below(8)
+        let ids = (0..<count).map { "com.example.app\($0)" }
+        let schemes = (0..<(4 + random.below(10))).map { "sc\($0)" }
+        var policies: [String] = []
+        var targeted: Set<String> = []
+        for index in 0..<(1 + random.below(3)) {
+            let apps = ids.filter { !targeted.contains($0) && random.percent(45) }
+            targeted.formUnion(apps)
+            var members = ["\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\"", "\"displayName\": \"P\(index)\""]
+            members.append("\"allowedOutboundDataTransferDestinations\": \"\(random.pick(["allApps", "managedApps", "managedApps", "none"]))\"")
+            members.append("\"allowedInboundDataTransferSources\": \"\(random.pick(["allApps", "managedApps", "none"]))\"")
+            members.append("\"allowedOutboundClipboardSharingLevel\": \"\(random.pick(["allApps", "managedAppsWithPasteIn", "managedApps", "blocked"]))\"")
+            if random.percent(60) {
+                let exempted = schemes.filter { _ in random.percent(30) }.map { random.percent(20) ? $0.uppercased() : $0 }
+                members.append("\"exemptedAppProtocols\": [{\"name\": \"x\", \"value\": \"\(exempted.joined(separator: ";"))\"}, {\"name\": \"y\", \"value\": \"\(random.pick(schemes))\"}]")
+            }
+            // Targets spelled with capitals now and then: Intune compares bundle IDs ignoring ASCII case.
+            let targets = apps.map { app in
+                "{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.iosMobileAppIdentifier\", \"bundleId\": \"\(random.percent(20) ? app.uppercased() : app)\"}}"
+            }
+            members.append("\"apps\": [\(targets.joined(separator: ", "))]")
+            policies.append("{" + members.joined(separator: ", ") + "}")
+        }
+        // An app no policy targets is installed too, and handles some schemes.
+        let installed = ids.filter { _ in random.percent(85) } + ["com.other.viewer"]
+        let handlers = schemes.filter { _ in random.percent(85) }.map { scheme -> String in
+            let app = random.pick(installed)
+            return "\"\(scheme)\": \"\(random.percent(15) ? app.uppercased() : app)\""
+        }
+        let devices = """
+            {"apps": [], "devices": {"d": {"installed": [\(installed.map { "\"\($0)\"" }.joined(separator: ", "))], "mdmEnrolled": \(random.percent(50)),
+             "intuneMAMUPN": \(random.percent(50)), "mdmManagedApps": [\(ids.filter { _ in random.percent(50) }.map { "\"\($0)\"" }.joined(separator: ", "))],
+             "schemeHandlers": {\(handlers.joined(separator: ", "))}}}}
+            """
+        return ("[" + policies.joined(separator: ",\n") + "]", devices)
     }
 
     @Test("many alike apps: one note per sender, channel and change, naming five receivers and how many more")

@@ -258,6 +258,13 @@ struct DeviceRequests {
         for url in urls {
             if let request = try? FleetRequest(from: sender, channel: .openURL, url: url) { result.append(request) }
         }
+        return result + mailAndKeyboardRequests(from: sender)
+    }
+
+    /// The requests of ``untargetedRequests(from:)`` after the URLs: the mail channels, then typing
+    /// with a third-party keyboard and the system keyboard.
+    func mailAndKeyboardRequests(from sender: BundleID) -> [FleetRequest] {
+        var result: [FleetRequest] = []
         if let request = try? FleetRequest(from: sender, channel: .mailLink, url: try? ShareURL("mailto:someone@example.com")) { result.append(request) }
         if let request = try? FleetRequest(from: sender, channel: .mailCompose) { result.append(request) }
         // Typing in the sender: a third-party keyboard (it sees everything typed), then the system keyboard.

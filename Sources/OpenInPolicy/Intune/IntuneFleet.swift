@@ -230,6 +230,9 @@ struct IntuneDeviceIndex: Sendable {
 
     func isManaged(_ app: BundleID) -> Bool { managedKeys.contains(IntuneBundleID.key(app)) }
 
+    /// The app the device hands URLs with `scheme` (lowercase) to, as every app's context reads it.
+    func handler(forScheme scheme: String) -> BundleID? { base.handler(forScheme: scheme) }
+
     func decide(_ request: FleetRequest) -> FleetDecision {
         let senderContext = context(for: request.from)
         guard let senderRequest = request.senderRequest else {

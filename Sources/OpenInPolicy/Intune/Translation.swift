@@ -515,16 +515,24 @@ public enum PolicyTranslation {
             }
             let chosen = decided(after)
             let was: String
-            var also: [String] = []
-            if target != nil, let app = after.receiverApp, app != flow.request.target { also.append("to \(app)") }
+            var before: BundleID?
             switch flow.before {
-            case .success(let before):
-                was = decided(before)
-                if target != nil, let app = before.receiverApp, app != after.receiverApp, app != flow.request.target { also.append("was to \(app)") }
+            case .success(let decision):
+                was = decided(decision)
+                before = decision.receiverApp
             case .failure(let error):
                 was = "an error (\(error.message))"
             }
-            return (chosen, was, target.map { also.isEmpty ? $0 : "\($0) (\(also.joined(separator: ", ")))" })
+            return (chosen, was, target.map { receiver($0, target: flow.request.target, after: after.receiverApp, before: before) })
+        }
+
+        /// How a note names one flow's receiver (or URL) `name`: with the app that received it after, and the app
+        /// that received it before when that is another, each when it is not the request's `target`.
+        static func receiver(_ name: String, target: BundleID?, after: BundleID?, before: BundleID?) -> String {
+            var also: [String] = []
+            if let app = after, app != target { also.append("to \(app)") }
+            if let app = before, app != after, app != target { also.append("was to \(app)") }
+            return also.isEmpty ? name : "\(name) (\(also.joined(separator: ", ")))"
         }
 
         /// Counts `flow` in its group.
@@ -571,10 +579,14 @@ public enum PolicyTranslation {
     /// ``namedFlows``). Receivers a decision may treat apart (native Mail, "any other app", Apple's
     /// IDs), keys whose first decision delivers to another app than the receiver, and receivers
     /// whose own policy cannot decide are decided one by one, as are the requests that name no
-    /// receiver (URLs, mail, keyboards).
-    /// - Complexity: O(devices × senders × receivers) table lookups and O(devices × senders ×
-    ///   (keys + URLs)) end-to-end decisions, where the keys are the kinds of receiver a sender's
-    ///   decisions tell apart (a few, whatever the apps); memory O(apps + channels) beyond the fleets.
+    /// receiver (mail, keyboards). `open-url` on a custom scheme is keyed the same way: on each
+    /// side by whether the scheme is the sender's own and (Intune) exempted by its policy, and by
+    /// its handler's key (the handler being the same app on both sides); `mailto:`, `tel:`, `sms:`,
+    /// web links and URLs whose handler is decided alone are decided one by one.
+    /// - Complexity: O(devices × senders × (receivers + URLs)) table lookups and O(devices ×
+    ///   senders × keys) end-to-end decisions, where the keys are the kinds of receiver (and of URL)
+    ///   a sender's decisions tell apart (a few, whatever the apps); memory O(apps + URLs + channels)
+    ///   beyond the fleets.
     static func eachOpenedFlowGroup(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlowGroup) -> Void) {
         let newNames = Set(new.deviceNames.map(ExactKey.init))
         for name in old.deviceNames where newNames.contains(ExactKey(name)) {
@@ -593,6 +605,26 @@ public enum PolicyTranslation {
             // Receivers by Intune's key (ASCII case ignored): a sender sends to every receiver but those with its key.
             var byKey: [ExactKey: [Int]] = [:]
             for (r, receiver) in receivers.enumerated() { byKey[IntuneBundleID.key(receiver), default: []].append(r) }
+            // Each URL: whether its scheme is custom (not mail, phone, messages or web, which rules of their own read),
+            // and its handler on each side; receivers by their exact ID.
+            var position: [BundleID: Int] = [:]
+            for (r, receiver) in receivers.enumerated() where position[receiver] == nil { position[receiver] = r }
+            let custom = device.urls.map { !ExactText.isOne($0.scheme, of: ["mailto", "tel", "telprompt", "sms", "http", "https"]) }
+            let handlers = device.urls.map { (old: oldKeys.handler(of: $0), new: newKeys.handler(of: $0)) }
+            var urlMemo: [UInt64: (known: Known, slot: Int)] = [:]
+            // The key of URL `u` for the current sender: each side's bits, and its handler's kind (0: no handler); `nil`: decide it alone.
+            func urlKey(_ u: Int, _ url: ShareURL) -> UInt64? {
+                let (oldHandler, newHandler) = handlers[u]
+                guard let oldBits = oldKeys.urlBits(url, handler: oldHandler), let newBits = newKeys.urlBits(url, handler: newHandler) else { return nil }
+                // Both sides hand the URL to one app (or none), as the note names it once.
+                guard oldKeys.failed || newKeys.failed || oldHandler == newHandler else { return nil }
+                var kind: UInt64 = 0
+                if let handler = newKeys.failed ? oldHandler : newHandler {
+                    guard let r = position[handler], !alone[r], kinds[r] >= 0 else { return nil }
+                    kind = UInt64(kinds[r]) + 1
+                }
+                return oldBits | newBits << 2 | kind << 4
+            }
             for sender in device.senders {
                 var groups = FlowGroups()
                 oldKeys.begin(sender: sender)
@@ -645,7 +677,7 @@ public enum PolicyTranslation {
                             if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                         case .closed:
                             break
-                        case .opened(let chosen, let was):
+                        case .opened(let chosen, let was, _, _):
                             slot = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receiver, channel: channel)) {
                                 openedFlow(request, on: name, from: old, before, to: new, after)!
                             }
@@ -653,7 +685,40 @@ public enum PolicyTranslation {
                         memo[kind] = (known, slot)
                     }
                 }
-                for request in device.untargetedRequests(from: sender) {
+                // open-url: a URL with a custom scheme is decided, on either side, by what the sender's policy says of
+                // its scheme (own, exempted) and its handler's key; the first URL of each such key is decided.
+                urlMemo.removeAll(keepingCapacity: true)
+                for (u, url) in device.urls.enumerated() {
+                    let key = custom[u] ? urlKey(u, url) : nil
+                    if let key, let (known, slot) = urlMemo[key] {
+                        switch known {
+                        case .closed: continue
+                        case .opened(_, _, let afterDelivers, let beforeDelivers):
+                            groups.count(slot, receiver: FlowGroups.receiver(url.rawValue, target: nil, after: afterDelivers ? handlers[u].new : nil,
+                                                                             before: beforeDelivers ? handlers[u].old : nil))
+                            continue
+                        case .alone: break
+                        }
+                    }
+                    guard let request = try? FleetRequest(from: sender, channel: .openURL, url: url) else { continue }
+                    guard let key, urlMemo[key] == nil else {
+                        if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
+                        continue
+                    }
+                    let known = Known(request, on: name, from: old, before, to: new, after, oldHandler: handlers[u].old, newHandler: handlers[u].new)
+                    var slot = -1
+                    switch known {
+                    case .alone:
+                        if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
+                    case .closed:
+                        break
+                    case .opened(let chosen, let was, _, _):
+                        let flow = openedFlow(request, on: name, from: old, before, to: new, after)!
+                        slot = groups.add(channel: .openURL, chosen: chosen, was: was, receiver: FlowGroups.describe(flow).receiver) { flow }
+                    }
+                    urlMemo[key] = (known, slot)
+                }
+                for request in device.mailAndKeyboardRequests(from: sender) {
                     if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                 }
                 for group in groups.groups { body(group) }
@@ -667,18 +732,25 @@ public enum PolicyTranslation {
         case alone
         /// Not opened.
         case closed
-        /// Opened, with the note's decisions after and before.
-        case opened(chosen: String, was: String)
+        /// Opened, with the note's decisions after and before, and whether each delivered to the receiver
+        /// (or the URL's handler) or to no app.
+        case opened(chosen: String, was: String, afterDelivers: Bool, beforeDelivers: Bool)
 
-        init(_ request: FleetRequest, on name: String, from old: VendorFleet, _ before: Result<FlowSides, FleetError>, to new: VendorFleet, _ after: FlowSides) {
-            let target = request.target
-            func delivers(_ decision: FlowDecision) -> Bool { decision.receiverApp == nil || decision.receiverApp == target }
+        /// What `request` decided, for the others of its key: the receiver is `request.target`, or for a URL
+        /// the handler each side's device hands it to (`oldHandler`, `newHandler`).
+        init(_ request: FleetRequest, on name: String, from old: VendorFleet, _ before: Result<FlowSides, FleetError>, to new: VendorFleet, _ after: FlowSides,
+             oldHandler: BundleID? = nil, newHandler: BundleID? = nil) {
+            let isURL = request.url != nil
+            func delivers(_ decision: FlowDecision, _ handler: BundleID?) -> Bool {
+                decision.receiverApp == nil || decision.receiverApp == (isURL ? handler : request.target)
+            }
             // Either side may have delivered elsewhere (then the note says where, receiver by receiver).
-            if let decided = try? new.decide(device: name, request, resolved: after.device, index: after.index), !delivers(decided) {
+            if let decided = try? new.decide(device: name, request, resolved: after.device, index: after.index), !delivers(decided, newHandler) {
                 self = .alone
                 return
             }
-            if case .success(let sides) = before, let decided = try? old.decide(device: name, request, resolved: sides.device, index: sides.index), !delivers(decided) {
+            if case .success(let sides) = before, let decided = try? old.decide(device: name, request, resolved: sides.device, index: sides.index),
+               !delivers(decided, oldHandler) {
                 self = .alone
                 return
             }
@@ -687,7 +759,9 @@ public enum PolicyTranslation {
                 return
             }
             let (chosen, was, _) = FlowGroups.describe(flow)
-            self = .opened(chosen: chosen, was: was)
+            var beforeDelivers = false
+            if case .success(let decision) = flow.before { beforeDelivers = decision.receiverApp != nil }
+            self = .opened(chosen: chosen, was: was, afterDelivers: flow.after.receiverApp != nil, beforeDelivers: beforeDelivers)
         }
     }
 
@@ -723,6 +797,8 @@ public enum PolicyTranslation {
         private var sender = CrossVendorDiff.anyOtherApp
         private var senderPrepared: PreparedPolicy?
         private var senderManaged = false
+        /// Intune: the sender's context (its policy and own schemes).
+        private var senderContext: IntuneContext?
 
         init(_ fleet: VendorFleet, _ sides: Result<FlowSides, FleetError>, receivers: [BundleID]) {
             self.receivers = receivers
@@ -760,8 +836,39 @@ public enum PolicyTranslation {
             self.sender = sender
             switch kind {
             case .appConnect: senderPrepared = device?.side(for: sender).prepared
-            case .intune: senderManaged = index?.isManaged(sender) ?? false
+            case .intune:
+                senderManaged = index?.isManaged(sender) ?? false
+                senderContext = index?.context(for: sender)
             case .failed: break
+            }
+        }
+
+        /// Whether this side cannot decide on the device (every request is the same error).
+        var failed: Bool { kind == .failed }
+
+        /// The app this side's device hands `url` to (the handler every sender's decision reads), or `nil`.
+        func handler(of url: ShareURL) -> BundleID? {
+            switch kind {
+            case .failed: nil
+            case .appConnect: device?.facts.handler(forScheme: url.scheme)
+            case .intune: index?.handler(forScheme: url.scheme)
+            }
+        }
+
+        /// What this side's decision of the current sender's `open-url` on `url` (a custom scheme, whose
+        /// handler on the device is `handler`) reads besides the handler's key: whether the scheme is the
+        /// sender's own (1) and, Intune, whether the sender's policy exempts it (2). `nil`: decide it alone
+        /// (the sender's policy reads another handler than the device's).
+        func urlBits(_ url: ShareURL, handler: BundleID?) -> UInt64? {
+            switch kind {
+            case .failed:
+                return 0
+            case .appConnect:
+                guard let sending = senderPrepared, sending.handler(for: url) == handler else { return nil }
+                return sending.isOwnScheme(url) ? 1 : 0
+            case .intune:
+                guard let context = senderContext, context.handler(forScheme: url.scheme) == handler else { return nil }
+                return (context.isOwn(url.scheme) ? 1 : 0) | (context.policy?.exempts(scheme: url.scheme) == true ? 2 : 0)
             }
         }
 
