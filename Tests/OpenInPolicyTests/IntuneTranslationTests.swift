@@ -490,6 +490,26 @@ struct TranslationOpenedFlowsTests {
             """
     }
 
+    @Test("a whitelist that leaves out many managed apps: its note names five and counts the rest (a report linear in the apps)")
+    func leftOutAppsNamedFiveAndCounted() throws {
+        func fleet(_ count: Int) throws -> Fleet {
+            let ids = (0..<count).map { "\"com.example.app\($0)\"" }.joined(separator: ", ")
+            let apps = (0..<count).map { "{\"bundleID\": \"com.example.app\($0)\", \"appconnect\": true}" }.joined(separator: ", ")
+            let text = """
+                {"global": {"authorizeAppsWithoutContainerPolicy": true, "openInPolicy": "whitelist", "openInWhitelist": ["com.example.app0"], "openFromPolicy": "authorized", "pasteboardPolicy": "securecopy", "printPolicy": "authorized", "dragAndDropPolicy": "appconnect"},
+                 "containerPolicies": [], "apps": [\(apps)],
+                 "devices": {"d": {"labels": [], "installed": [\(ids)], "secureServicesAvailable": true}}}
+                """
+            return try FleetJSON.read(Array(text.utf8), file: "x.json")
+        }
+        func leftOut(_ fleet: Fleet) throws -> String {
+            try #require(PolicyTranslation.toIntune(fleet).notes.first { $0.setting.hasPrefix("openInWhitelist leaves out") }).setting
+        }
+        #expect(try leftOut(try fleet(9)) == "openInWhitelist leaves out com.example.app1, com.example.app2, com.example.app3, com.example.app4, com.example.app5 and 3 more (8 apps)")
+        #expect(try leftOut(try fleet(6)) == "openInWhitelist leaves out com.example.app1, com.example.app2, com.example.app3, com.example.app4, com.example.app5")
+        #expect(try leftOut(try fleet(300)) == "openInWhitelist leaves out com.example.app1, com.example.app2, com.example.app3, com.example.app4, com.example.app5 and 294 more (299 apps)")
+    }
+
     @Test("a listed and an unlisted receiver of one sender are told apart by the walk by kinds")
     func listedAndUnlistedApart() throws {
         let text = """

@@ -23,33 +23,37 @@ public enum PolicyTranslation {
     public static func toIntune(_ fleet: Fleet) -> (policies: [IntunePolicy], fleet: IntuneFleet, notes: [TranslationNote]) {
         var policies: [IntunePolicy] = []
         var notes: [TranslationNote] = []
-        let managed = fleet.apps.filter(\.appConnect).map(\.bundleID)
+        // Everything looked up per policy or app is found once here: the work stays linear in the fleet.
+        let lookup = AppLookup(fleet)
+        let managed = ManagedApps(fleet.apps.filter(\.appConnect).map(\.bundleID))
+        var targeted: Set<ExactKey> = []
         for container in fleet.containerPolicies {
             let controls = merged(container.controls, over: fleet.global.controls)
             let name = "container policy \(JSONWriter.quoted(container.name))"
-            var policy = intunePolicy(displayName: container.name, controls: controls, config: configuration(of: container.app, in: fleet),
-                                      fleet: fleet, managed: managed.filter { $0 != container.app }, name: name, notes: &notes)
+            var policy = intunePolicy(displayName: container.name, controls: controls, config: lookup.configuration(of: container.app),
+                                      lookup: lookup, managed: managed, except: container.app, name: name, notes: &notes)
             policy.apps = [container.app]
-            policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: [container.app], in: fleet, name: name, notes: &notes)
+            policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: [container.app], lookup: lookup, name: name, notes: &notes)
             if !container.labels.isEmpty {
                 notes.append(TranslationNote(policy: name, setting: "labels: \(container.labels.joined(separator: ", "))",
                                              chosen: "no assignment: Intune assigns a policy to Entra ID groups; assign this one to the group of the users whose devices carry \(container.labels.joined(separator: " or "))",
                                              changes: "none once assigned so; until then the policy reaches no device"))
             }
-            if policies.contains(where: { $0.targets(container.app) }) {
+            if !targeted.insert(IntuneBundleID.key(container.app)).inserted {
                 notes.append(TranslationNote(policy: name, setting: "a second container policy for \(container.app)",
                                              chosen: "a second Intune policy targeting the app; Intune needs them assigned to groups no user is in together",
                                              changes: "devices decide with the first policy until assignments separate them"))
             }
             policies.append(policy)
         }
-        let uncovered = fleet.apps.filter { app in app.appConnect && !fleet.containerPolicies.contains { $0.app == app.bundleID } }.map(\.bundleID)
+        let covered = Set(fleet.containerPolicies.map(\.app))
+        let uncovered = fleet.apps.filter { app in app.appConnect && !covered.contains(app.bundleID) }.map(\.bundleID)
         if !uncovered.isEmpty {
             if fleet.global.authorizeAppsWithoutContainerPolicy {
-                var policy = intunePolicy(displayName: "Global policy", controls: fleet.global.controls, config: AppConfig(), fleet: fleet, managed: managed,
-                                          name: "the global policy", notes: &notes)
+                var policy = intunePolicy(displayName: "Global policy", controls: fleet.global.controls, config: AppConfig(), lookup: lookup, managed: managed,
+                                          except: nil, name: "the global policy", notes: &notes)
                 policy.apps = uncovered
-                policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: uncovered, in: fleet, name: "the global policy", notes: &notes)
+                policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: uncovered, lookup: lookup, name: "the global policy", notes: &notes)
                 policies.append(policy)
             } else {
                 notes.append(TranslationNote(policy: "the global policy", setting: "authorizeAppsWithoutContainerPolicy: false (\(uncovered.map(\.rawValue).joined(separator: ", ")) retired)",
@@ -60,8 +64,9 @@ public enum PolicyTranslation {
         var devices: [IntuneDeviceProfile] = []
         for profile in fleet.devices {
             var handlers = profile.facts.schemeHandlers.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { (scheme: $0.key, app: $0.value) }
+            var handled = Set(handlers.map { ExactKey($0.scheme) })
             for id in profile.installed {
-                for scheme in (fleet.app(id)?.app.urlSchemes ?? []).sorted() where !handlers.contains(where: { ExactText.same($0.scheme, scheme) }) {
+                for scheme in (lookup.app(id)?.app.urlSchemes ?? []).sorted() where handled.insert(ExactKey(scheme)).inserted {
                     handlers.append((scheme, id))
                 }
             }
@@ -81,13 +86,13 @@ public enum PolicyTranslation {
     /// `thirdPartyKeyboardsBlocked` for the Intune policy of `apps`: blocked when AppConnect refuses
     /// custom keyboards in any of them (`MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` set to anything but `true`,
     /// or not set and the app refusing them itself), with a note for each thing Intune cannot say.
-    static func keyboardsBlocked(apps: [BundleID], in fleet: Fleet, name: String, notes: inout [TranslationNote]) -> Bool {
+    static func keyboardsBlocked(apps: [BundleID], lookup: AppLookup, name: String, notes: inout [TranslationNote]) -> Bool {
         let key = AppConfig.allowCustomKeyboardsKey
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
         var refusing: [BundleID] = [], allowing: [BundleID] = []
         for app in apps {
-            let appRefuses = !(fleet.app(app)?.app.allowsCustomKeyboards ?? true)
-            if let value = configuration(of: app, in: fleet)[key] {
+            let appRefuses = !(lookup.app(app)?.app.allowsCustomKeyboards ?? true)
+            if let value = lookup.configuration(of: app)[key] {
                 if ExactText.same(value, "true") {
                     allowing.append(app)
                     if appRefuses {
@@ -130,16 +135,73 @@ public enum PolicyTranslation {
         return controls
     }
 
-    /// The app configuration that applies to `app` on any device (the first one listed).
-    static func configuration(of app: BundleID, in fleet: Fleet) -> AppConfig {
-        fleet.appConfigurations.first { $0.app == app }?.config ?? AppConfig()
+    /// What the translation looks up per app, found once: each app's entry (the first with its ID), its
+    /// configuration (the first listed, which applies on any device), and the URL schemes each device
+    /// profile's `schemeHandlers` hand it (web schemes left out), in profile order.
+    struct AppLookup {
+        private let fleet: Fleet
+        private var position: [BundleID: Int] = [:]
+        private var configurations: [BundleID: AppConfig] = [:]
+        private var handled: [BundleID: [String]] = [:]
+
+        /// - Complexity: O(apps + configurations + scheme handlers).
+        init(_ fleet: Fleet) {
+            self.fleet = fleet
+            for (index, app) in fleet.apps.enumerated() where position[app.bundleID] == nil { position[app.bundleID] = index }
+            for configuration in fleet.appConfigurations where configurations[configuration.app] == nil { configurations[configuration.app] = configuration.config }
+            var seen: Set<ExactKey> = []
+            for profile in fleet.devices {
+                for (scheme, handler) in profile.facts.schemeHandlers where !ExactText.isOne(scheme, of: ["http", "https"]) {
+                    if seen.insert(ExactKey(handler.rawValue + "\u{0}" + scheme)).inserted { handled[handler, default: []].append(scheme) }
+                }
+            }
+        }
+
+        func app(_ id: BundleID) -> FleetApp? { position[id].map { fleet.apps[$0] } }
+        func configuration(of app: BundleID) -> AppConfig { configurations[app] ?? AppConfig() }
+        func schemes(handledBy app: BundleID) -> [String] { handled[app] ?? [] }
     }
 
-    static func intunePolicy(displayName: String, controls: PolicyControls, config: AppConfig, fleet: Fleet, managed: [BundleID],
+    /// The fleet's AppConnect apps in fleet order, indexed for a whitelist's translation: which apps share
+    /// an ID's Intune key, and how many a whitelist lists.
+    struct ManagedApps {
+        let ids: [BundleID]
+        private var byKey: [ExactKey: [BundleID]] = [:]
+        private var count: [BundleID: Int] = [:]
+
+        init(_ ids: [BundleID]) {
+            self.ids = ids
+            for id in ids {
+                byKey[IntuneBundleID.key(id), default: []].append(id)
+                count[id, default: 0] += 1
+            }
+        }
+
+        /// Whether a managed app other than `except` has `id`'s Intune key (ASCII case ignored).
+        func holds(_ id: BundleID, except: BundleID?) -> Bool { byKey[IntuneBundleID.key(id)]?.contains { $0 != except } ?? false }
+
+        /// The managed apps but `except` that `whitelist` leaves out: the first `named` in fleet order, and how many.
+        /// - Complexity: O(whitelist + named + the listed apps met before the `named`-th), not O(apps).
+        func leftOut(by whitelist: Whitelist, except: BundleID?, named: Int) -> (first: [BundleID], count: Int) {
+            var listed = 0
+            for id in whitelist where id != except { listed += count[id] ?? 0 }
+            let total = ids.count - (except.map { count[$0] ?? 0 } ?? 0) - listed
+            var first: [BundleID] = []
+            var index = ids.startIndex
+            while first.count < min(named, total), index < ids.endIndex {
+                let id = ids[index]
+                if id != except, !whitelist.contains(id) { first.append(id) }
+                index += 1
+            }
+            return (first, total)
+        }
+    }
+
+    /// The Intune policy for `controls` (a container policy's merged over the global policy's, or the global
+    /// policy's), with a note for each thing Intune cannot say; `except` is the policy's own app, not counted
+    /// among the managed apps it sends to.
+    static func intunePolicy(displayName: String, controls: PolicyControls, config: AppConfig, lookup: AppLookup, managed: ManagedApps, except: BundleID?,
                              name: String, notes: inout [TranslationNote]) -> IntunePolicy {
-        // The managed apps by Intune's key, so a whitelist's IDs are looked up, not each compared with every app.
-        var managedByKey: [ExactKey: [BundleID]] = [:]
-        if controls.openIn == .status(.whitelist) { for id in managed { managedByKey[IntuneBundleID.key(id), default: []].append(id) } }
         var policy = IntunePolicy(displayName: displayName)
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
         var openIn = controls.openIn
@@ -168,27 +230,25 @@ public enum PolicyTranslation {
             policy.dialer = .managedApps
             policy.messaging = .anyManagedApp
             let listed = controls.openInWhitelist.ids.sorted()
-            let unlistedManaged = managed.filter { !controls.openInWhitelist.contains($0) }
+            let unlistedManaged = managed.leftOut(by: controls.openInWhitelist, except: except, named: namedFlows)
             var exempt: [String] = []
             if controls.openInWhitelist.containsMailPair {
                 exempt.append("mailto")
                 note("openInWhitelist: the native Mail pair", "the mailto exemption",
                      "activity-view to Mail: allowed becomes encrypted; mail-compose: allowed only with Intune SDK 14.5.0 or later")
             }
-            for id in listed where !id.isNativeMail && managedByKey[IntuneBundleID.key(id)] == nil {
-                var schemes: [String] = []
-                for profile in fleet.devices {
-                    for (scheme, handler) in profile.facts.schemeHandlers where handler == id && !schemes.contains(scheme) && !ExactText.isOne(scheme, of: ["http", "https"]) {
-                        schemes.append(scheme)
-                    }
-                }
-                exempt += schemes.filter { !exempt.contains($0) }
+            var exempted = Set(exempt.map(ExactKey.init))
+            for id in listed where !id.isNativeMail && !managed.holds(id, except: except) {
+                let schemes = lookup.schemes(handledBy: id)
+                for scheme in schemes where exempted.insert(ExactKey(scheme)).inserted { exempt.append(scheme) }
                 note("openInWhitelist: \(id) (not an AppConnect app)",
                      schemes.isEmpty ? "nothing: Intune has no list of specific unmanaged apps" : "the exemption of its URL scheme\(schemes.count == 1 ? "" : "s") \(schemes.joined(separator: ", "))",
                      "document-interaction, quick-look, app-extension, activity-view to \(id): allowed becomes encrypted; drag-and-drop to it: allowed becomes denied")
             }
-            if !unlistedManaged.isEmpty {
-                note("openInWhitelist leaves out \(unlistedManaged.map(\.rawValue).joined(separator: ", "))",
+            if unlistedManaged.count > 0 {
+                // The first few by name and how many more, as the flow notes do: one note per whitelist, not one name per app.
+                let more = unlistedManaged.count > namedFlows ? " and \(unlistedManaged.count - namedFlows) more (\(unlistedManaged.count) apps)" : ""
+                note("openInWhitelist leaves out \(unlistedManaged.first.map(\.rawValue).joined(separator: ", "))\(more)",
                      "Intune allows every policy-managed app",
                      "document-interaction, quick-look, app-extension, drag-and-drop to them: a dummy file or denied becomes allowed (newly allowed)")
             }
