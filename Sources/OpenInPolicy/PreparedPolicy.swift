@@ -128,6 +128,9 @@ final class PreparedPolicy: Sendable {
     /// Whether `source` is in the Open From whitelist: exact membership, no mail pair.
     func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist?.contains(source) ?? false }
 
+    /// The Open From whitelist ``openFromLists(_:)`` reads, when there is one.
+    var openFromList: Whitelist? { openFromWhitelist }
+
     /// Whether `target` is one of the device's AppConnect apps.
     func isAppConnectApp(_ target: BundleID) -> Bool { appConnectApps.contains(target) }
 

@@ -859,6 +859,25 @@ public enum PolicyTranslation {
         private var senderManaged = false
         /// Intune: the sender's context (its policy and own schemes).
         private var senderContext: IntuneContext?
+        /// AppConnect, read per receiver without a lookup: whether the device counts it as an AppConnect app (it
+        /// then has a prepared policy), and which receivers the current sender's Open In lists (`listsEvery` when
+        /// that does not depend on the receiver; otherwise a bit per receiver).
+        private var appConnect: [Bool] = []
+        private var listsEvery: Bool?
+        private var listed: [UInt64] = []
+        /// The bits of each large whitelist met (one at least 1/64 of the receivers), by its storage: a whitelist many
+        /// senders share (All AppConnect apps) is read once, and the bits kept are never more than the whitelists' IDs.
+        private var listedOf: [ObjectIdentifier: [UInt64]] = [:]
+        /// Receivers by their exact ID, and native Mail's places (its listing needs the whole Mail pair).
+        private var position: [BundleID: Int] = [:]
+        private var mailPlaces: [Int] = []
+        /// Receivers whose Open From whitelist lists the current sender (`fromListed`, the places set in `marked`),
+        /// found from the distinct Open From whitelists (`openFromGroups`: the receivers of each) and, per bundle
+        /// ID, the whitelists that list it: per sender, a walk of the receivers that list it, not a lookup per receiver.
+        private var fromListed: [Bool] = []
+        private var marked: [Int] = []
+        private var openFromGroups: [[Int]] = []
+        private var groupsListing: [BundleID: [Int]] = [:]
 
         init(_ fleet: VendorFleet, _ sides: Result<FlowSides, FleetError>, receivers: [BundleID]) {
             self.receivers = receivers
@@ -890,12 +909,65 @@ public enum PolicyTranslation {
             self.index = index
             self.managed = managed
             self.mdm = mdm
+            guard kind == .appConnect else { return }
+            appConnect = prepared.map { $0 != nil }
+            fromListed = [Bool](repeating: false, count: receivers.count)
+            for (r, receiver) in receivers.enumerated() {
+                if position[receiver] == nil { position[receiver] = r }
+                if receiver.isNativeMail { mailPlaces.append(r) }
+            }
+            var groupOf: [ObjectIdentifier: Int] = [:]
+            for (r, own) in prepared.enumerated() {
+                guard let whitelist = own?.openFromList else { continue }
+                let identity = ObjectIdentifier(whitelist.list)
+                if let group = groupOf[identity] {
+                    openFromGroups[group].append(r)
+                    continue
+                }
+                groupOf[identity] = openFromGroups.count
+                for id in whitelist { groupsListing[id, default: []].append(openFromGroups.count) }
+                openFromGroups.append([r])
+            }
+        }
+
+        /// The bits of the receivers `whitelist` lists (as ``Whitelist/lists(_:)``: native Mail only with the whole pair).
+        private func bits(of whitelist: Whitelist) -> [UInt64] {
+            var bits = [UInt64](repeating: 0, count: (receivers.count + 63) / 64)
+            for id in whitelist { if let r = position[id] { bits[r >> 6] |= 1 << UInt64(r & 63) } }
+            for r in mailPlaces {
+                if whitelist.lists(receivers[r]) { bits[r >> 6] |= 1 << UInt64(r & 63) } else { bits[r >> 6] &= ~(1 << UInt64(r & 63)) }
+            }
+            return bits
         }
 
         mutating func begin(sender: BundleID) {
             self.sender = sender
             switch kind {
-            case .appConnect: senderPrepared = device?.side(for: sender).prepared
+            case .appConnect:
+                senderPrepared = device?.side(for: sender).prepared
+                for r in marked { fromListed[r] = false }
+                marked.removeAll(keepingCapacity: true)
+                for group in groupsListing[sender] ?? [] {
+                    for r in openFromGroups[group] where !fromListed[r] {
+                        fromListed[r] = true
+                        marked.append(r)
+                    }
+                }
+                listsEvery = senderPrepared?.listsEveryTarget
+                if let sending = senderPrepared, listsEvery == nil {
+                    let whitelist = sending.openInWhitelist
+                    if whitelist.count * 64 >= receivers.count {
+                        let identity = ObjectIdentifier(whitelist.list)
+                        if let known = listedOf[identity] {
+                            listed = known
+                        } else {
+                            listed = bits(of: whitelist)
+                            listedOf[identity] = listed
+                        }
+                    } else {
+                        listed = bits(of: whitelist)
+                    }
+                }
             case .intune:
                 senderManaged = index?.isManaged(sender) ?? false
                 senderContext = index?.context(for: sender)
@@ -957,13 +1029,15 @@ public enum PolicyTranslation {
                 return 0
             case .appConnect:
                 guard let sending = senderPrepared else { return nil }
-                let receiver = receivers[r]
-                var key: UInt32 = (sending.lists(receiver) ? 1 : 0) | (sending.isAppConnectApp(receiver) ? 2 : 0) | (sending.excludes(activity: receiver) ? 4 : 0)
-                if let own = prepared[r] {
-                    let from = sender
-                    let slot = own.openFromLists(from) ? 1 : 0
-                    let unset = openFromUnset[r]
-                    let decision = self.own(r, slot) { unset ? nil : Evaluator.decide(try! ShareRequest(channel: .openFrom, source: from), own) }
+                let lists = listsEvery ?? (listed[r >> 6] >> UInt64(r & 63) & 1 == 1)
+                var key: UInt32 = (lists ? 1 : 0) | (appConnect[r] ? 2 : 0) | (sending.excludesActivities && sending.excludes(activity: receivers[r]) ? 4 : 0)
+                if appConnect[r] {
+                    let slot = fromListed[r] ? 1 : 0
+                    var decision = made[r * 4 + slot]
+                    if decision == 0 {
+                        let own = prepared[r]!, from = sender, unset = openFromUnset[r]
+                        decision = self.own(r, slot) { unset ? nil : Evaluator.decide(try! ShareRequest(channel: .openFrom, source: from), own) }
+                    }
                     guard decision < 1 << 20 else { return nil }
                     key |= 8 | decision << 4
                 }
