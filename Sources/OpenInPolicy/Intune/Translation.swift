@@ -669,18 +669,29 @@ public enum PolicyTranslation {
             // and its handler on each side; receivers by their exact ID.
             var position: [BundleID: Int] = [:]
             for (r, receiver) in receivers.enumerated() where position[receiver] == nil { position[receiver] = r }
-            let custom = device.urls.map { !ExactText.isOne($0.scheme, of: ["mailto", "tel", "telprompt", "sms", "http", "https"]) }
             let handlers = device.urls.map { (old: oldKeys.handler(of: $0), new: newKeys.handler(of: $0)) }
+            // Per URL, for every sender: whether it is keyed (a custom scheme — not mail, phone, messages or web, which
+            // rules of their own read — that both sides hand to one app or none, as the note names it once), and the
+            // place of its handler among the receivers (-1: no handler).
+            var keyed = [Bool](repeating: false, count: device.urls.count)
+            var handlerPlace = [Int](repeating: -1, count: device.urls.count)
+            for (u, url) in device.urls.enumerated() where !ExactText.isOne(url.scheme, of: ["mailto", "tel", "telprompt", "sms", "http", "https"]) {
+                let (oldHandler, newHandler) = handlers[u]
+                guard oldKeys.failed || newKeys.failed || oldHandler == newHandler else { continue }
+                if let handler = newKeys.failed ? oldHandler : newHandler {
+                    guard let r = position[handler], !alone[r] else { continue }
+                    handlerPlace[u] = r
+                }
+                keyed[u] = true
+            }
             var urlMemo: [UInt64: (known: Known, slot: Int)] = [:]
             // The key of URL `u` for the current sender: each side's bits, and its handler's kind (0: no handler); `nil`: decide it alone.
             func urlKey(_ u: Int, _ url: ShareURL) -> UInt64? {
-                let (oldHandler, newHandler) = handlers[u]
-                guard let oldBits = oldKeys.urlBits(url, handler: oldHandler), let newBits = newKeys.urlBits(url, handler: newHandler) else { return nil }
-                // Both sides hand the URL to one app (or none), as the note names it once.
-                guard oldKeys.failed || newKeys.failed || oldHandler == newHandler else { return nil }
+                guard keyed[u], let oldBits = oldKeys.urlBits(url), let newBits = newKeys.urlBits(url) else { return nil }
                 var kind: UInt64 = 0
-                if let handler = newKeys.failed ? oldHandler : newHandler {
-                    guard let r = position[handler], !alone[r], kinds[r] >= 0 else { return nil }
+                let r = handlerPlace[u]
+                if r >= 0 {
+                    guard kinds[r] >= 0 else { return nil }
                     kind = UInt64(kinds[r]) + 1
                 }
                 return oldBits | newBits << 2 | kind << 4
@@ -708,8 +719,20 @@ public enum PolicyTranslation {
                     // Per key: what its first receiver's decisions say for the others, and the slot of its group once it has one.
                     var memo = [(known: Known, slot: Int)?](repeating: nil, count: numbered.count)
                     for r in receivers.indices where other[r] {
-                        let receiver = receivers[r]
                         let kind = kinds[r]
+                        // Most receivers: counted in their key's group, or not opened (their ID read only to be named).
+                        if kind >= 0, let (known, slot) = memo[kind] {
+                            switch known {
+                            case .opened:
+                                groups.count(slot, receiver: FlowChange.receiverName(receivers[r], channel: channel))
+                                continue
+                            case .closed:
+                                continue
+                            case .alone:
+                                break
+                            }
+                        }
+                        let receiver = receivers[r]
                         guard kind >= 0 else {
                             if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receiver), on: name, from: old, before, to: new, after) {
                                 groups.add(flow)
@@ -749,7 +772,7 @@ public enum PolicyTranslation {
                 // its scheme (own, exempted) and its handler's key; the first URL of each such key is decided.
                 urlMemo.removeAll(keepingCapacity: true)
                 for (u, url) in device.urls.enumerated() {
-                    let key = custom[u] ? urlKey(u, url) : nil
+                    let key = urlKey(u, url)
                     if let key, let (known, slot) = urlMemo[key] {
                         switch known {
                         case .closed: continue
@@ -987,20 +1010,22 @@ public enum PolicyTranslation {
             }
         }
 
-        /// What this side's decision of the current sender's `open-url` on `url` (a custom scheme, whose
-        /// handler on the device is `handler`) reads besides the handler's key: whether the scheme is the
-        /// sender's own (1) and, Intune, whether the sender's policy exempts it (2). `nil`: decide it alone
-        /// (the sender's policy reads another handler than the device's).
-        func urlBits(_ url: ShareURL, handler: BundleID?) -> UInt64? {
+        /// What this side's decision of the current sender's `open-url` on `url` (a custom scheme) reads besides
+        /// its handler's key: whether the scheme is the sender's own (1) and, Intune, whether the sender's policy
+        /// exempts it (2). `nil`: decide it alone. The handler is the device's (``handler(of:)``) for every sender:
+        /// each policy prepared on an AppConnect device reads the device's scheme table, and each Intune context
+        /// on a device is made from the device's handlers.
+        func urlBits(_ url: ShareURL) -> UInt64? {
             switch kind {
             case .failed:
                 return 0
             case .appConnect:
-                guard let sending = senderPrepared, sending.handler(for: url) == handler else { return nil }
+                guard let sending = senderPrepared else { return nil }
                 return sending.isOwnScheme(url) ? 1 : 0
             case .intune:
-                guard let context = senderContext, context.handler(forScheme: url.scheme) == handler else { return nil }
-                return (context.isOwn(url.scheme) ? 1 : 0) | (context.policy?.exempts(scheme: url.scheme) == true ? 2 : 0)
+                guard let context = senderContext else { return nil }
+                let exempted = context.policy.map { !$0.exemptions.isEmpty && $0.exempts(scheme: url.scheme) } ?? false
+                return (context.isOwn(url.scheme) ? 1 : 0) | (exempted ? 2 : 0)
             }
         }
 
