@@ -684,7 +684,9 @@ public enum PolicyTranslation {
                 }
                 keyed[u] = true
             }
-            var urlMemo: [UInt64: (known: Known, slot: Int)] = [:]
+            var urlMemo: [UInt64: Int] = [:]
+            var urlKnown: [(state: KeyState, slot: Int, afterDelivers: Bool, beforeDelivers: Bool)] = []
+            var state: [KeyState] = [], slotOf: [Int] = []
             // The key of URL `u` for the current sender: each side's bits, and its handler's kind (0: no handler); `nil`: decide it alone.
             func urlKey(_ u: Int, _ url: ShareURL) -> UInt64? {
                 guard keyed[u], let oldBits = oldKeys.urlBits(url), let newBits = newKeys.urlBits(url) else { return nil }
@@ -716,71 +718,63 @@ public enum PolicyTranslation {
                     }
                 }
                 for channel in DeviceRequests.targetedChannels {
-                    // Per key: what its first receiver's decisions say for the others, and the slot of its group once it has one.
-                    var memo = [(known: Known, slot: Int)?](repeating: nil, count: numbered.count)
+                    // Per key: what its first receiver's decisions say for the others, and the slot of its group once it
+                    // has one (plain integers: a receiver of a known key costs two array reads, no copy of a note's text).
+                    state.removeAll(keepingCapacity: true)
+                    state.append(contentsOf: repeatElement(KeyState.unknown, count: numbered.count))
+                    slotOf.removeAll(keepingCapacity: true)
+                    slotOf.append(contentsOf: repeatElement(-1, count: numbered.count))
                     for r in receivers.indices where other[r] {
                         let kind = kinds[r]
-                        // Most receivers: counted in their key's group, or not opened (their ID read only to be named).
-                        if kind >= 0, let (known, slot) = memo[kind] {
-                            switch known {
+                        if kind >= 0 {
+                            switch state[kind] {
                             case .opened:
-                                groups.count(slot, receiver: FlowChange.receiverName(receivers[r], channel: channel))
+                                groups.count(slotOf[kind], receiver: FlowChange.receiverName(receivers[r], channel: channel))
                                 continue
                             case .closed:
                                 continue
-                            case .alone:
-                                break
-                            }
-                        }
-                        let receiver = receivers[r]
-                        guard kind >= 0 else {
-                            if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receiver), on: name, from: old, before, to: new, after) {
-                                groups.add(flow)
-                            }
-                            continue
-                        }
-                        if let (known, slot) = memo[kind] {
-                            switch known {
-                            case .alone:
-                                if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receiver), on: name, from: old, before, to: new, after) {
-                                    groups.add(flow)
+                            case .unknown:
+                                let request = DeviceRequests.request(from: sender, channel, to: receivers[r])
+                                switch Known(request, on: name, from: old, before, to: new, after) {
+                                case .alone:
+                                    state[kind] = .alone
+                                    if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
+                                case .closed:
+                                    state[kind] = .closed
+                                case .opened(let chosen, let was, _, _):
+                                    state[kind] = .opened
+                                    slotOf[kind] = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receivers[r], channel: channel)) {
+                                        openedFlow(request, on: name, from: old, before, to: new, after)!
+                                    }
                                 }
-                            case .closed:
+                                continue
+                            case .alone:
                                 break
-                            case .opened:
-                                groups.count(slot, receiver: FlowChange.receiverName(receiver, channel: channel))
-                            }
-                            continue
-                        }
-                        let request = DeviceRequests.request(from: sender, channel, to: receiver)
-                        let known = Known(request, on: name, from: old, before, to: new, after)
-                        var slot = -1
-                        switch known {
-                        case .alone:
-                            if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
-                        case .closed:
-                            break
-                        case .opened(let chosen, let was, _, _):
-                            slot = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receiver, channel: channel)) {
-                                openedFlow(request, on: name, from: old, before, to: new, after)!
                             }
                         }
-                        memo[kind] = (known, slot)
+                        // Decided alone: a receiver a decision may treat apart, or one of a key whose first delivered elsewhere.
+                        if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receivers[r]), on: name, from: old, before, to: new, after) {
+                            groups.add(flow)
+                        }
                     }
                 }
                 // open-url: a URL with a custom scheme is decided, on either side, by what the sender's policy says of
                 // its scheme (own, exempted) and its handler's key; the first URL of each such key is decided.
                 urlMemo.removeAll(keepingCapacity: true)
+                urlKnown.removeAll(keepingCapacity: true)
                 for (u, url) in device.urls.enumerated() {
                     let key = urlKey(u, url)
-                    if let key, let (known, slot) = urlMemo[key] {
-                        switch known {
-                        case .closed: continue
-                        case .opened(_, _, let afterDelivers, let beforeDelivers):
+                    if let key, let known = urlMemo[key] {
+                        switch urlKnown[known].state {
+                        case .closed:
+                            continue
+                        case .opened:
+                            let (slot, afterDelivers, beforeDelivers) = (urlKnown[known].slot, urlKnown[known].afterDelivers, urlKnown[known].beforeDelivers)
                             groups.count(slot, receiver: FlowGroups.receiver(url.rawValue, target: nil, after: afterDelivers ? handlers[u].new : nil,
                                                                              before: beforeDelivers ? handlers[u].old : nil))
                             continue
-                        case .alone: break
+                        case .alone, .unknown:
+                            break
                         }
                     }
                     guard let request = try? FleetRequest(from: sender, channel: .openURL, url: url) else { continue }
@@ -788,18 +782,20 @@ public enum PolicyTranslation {
                         if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                         continue
                     }
-                    let known = Known(request, on: name, from: old, before, to: new, after, oldHandler: handlers[u].old, newHandler: handlers[u].new)
-                    var slot = -1
-                    switch known {
+                    var known = (state: KeyState.closed, slot: -1, afterDelivers: false, beforeDelivers: false)
+                    switch Known(request, on: name, from: old, before, to: new, after, oldHandler: handlers[u].old, newHandler: handlers[u].new) {
                     case .alone:
+                        known.state = .alone
                         if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                     case .closed:
                         break
-                    case .opened(let chosen, let was, _, _):
+                    case .opened(let chosen, let was, let afterDelivers, let beforeDelivers):
                         let flow = openedFlow(request, on: name, from: old, before, to: new, after)!
-                        slot = groups.add(channel: .openURL, chosen: chosen, was: was, receiver: FlowGroups.describe(flow).receiver) { flow }
+                        known = (.opened, groups.add(channel: .openURL, chosen: chosen, was: was, receiver: FlowGroups.describe(flow).receiver) { flow },
+                                 afterDelivers, beforeDelivers)
                     }
-                    urlMemo[key] = (known, slot)
+                    urlMemo[key] = urlKnown.count
+                    urlKnown.append(known)
                 }
                 for request in device.mailAndKeyboardRequests(from: sender) {
                     if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
@@ -808,6 +804,9 @@ public enum PolicyTranslation {
             }
         }
     }
+
+    /// What is known of a key on one channel: nothing yet, or its first receiver's ``Known``.
+    enum KeyState { case unknown, alone, closed, opened }
 
     /// What the first receiver of a key decided on one channel, for the others of that key.
     enum Known {
