@@ -626,6 +626,9 @@ public enum PolicyTranslation {
             if groups[slot].named.count < namedFlows, let receiver = receiver() { groups[slot].named.append(receiver) }
             groups[slot].count += 1
         }
+
+        /// Counts `more` flows in the group at `slot` that come after the ones it names.
+        mutating func count(_ slot: Int, more: Int) { groups[slot].count += more }
     }
 
     /// Groups the opened flows as ``flowsOpened(from:to:)`` describes, handing each group to `body`
@@ -687,6 +690,7 @@ public enum PolicyTranslation {
             var urlMemo: [UInt64: Int] = [:]
             var urlKnown: [(state: KeyState, slot: Int, afterDelivers: Bool, beforeDelivers: Bool)] = []
             var state: [KeyState] = [], slotOf: [Int] = []
+            var events: [Int] = [], firstOf: [Int] = [], visited: [Int] = [], total: [Int] = [], knownOf: [Known] = []
             // The key of URL `u` for the current sender: each side's bits, and its handler's kind (0: no handler); `nil`: decide it alone.
             func urlKey(_ u: Int, _ url: ShareURL) -> UInt64? {
                 guard keyed[u], let oldBits = oldKeys.urlBits(url), let newBits = newKeys.urlBits(url) else { return nil }
@@ -706,18 +710,71 @@ public enum PolicyTranslation {
                 for r in itself { other[r] = false }
                 defer { for r in itself { other[r] = true } }
                 numbered.removeAll(keepingCapacity: true)
+                // The receivers a channel's walk must visit (`events`, in order): each decided alone, and the first
+                // `namedFlows` of each key (those a note may name); of each key, its first receiver and how many it has.
+                events.removeAll(keepingCapacity: true)
+                firstOf.removeAll(keepingCapacity: true)
+                visited.removeAll(keepingCapacity: true)
+                total.removeAll(keepingCapacity: true)
                 for r in receivers.indices {
                     kinds[r] = -1
-                    guard !alone[r], other[r], let oldKey = oldKeys.key(r), let newKey = newKeys.key(r) else { continue }
+                    guard other[r] else { continue }
+                    guard !alone[r], let oldKey = oldKeys.key(r), let newKey = newKeys.key(r) else {
+                        events.append(r)
+                        continue
+                    }
                     let key = UInt64(oldKey) << 32 | UInt64(newKey)
-                    if let kind = numbered[key] {
-                        kinds[r] = kind
+                    let kind: Int
+                    if let found = numbered[key] {
+                        kind = found
                     } else {
-                        kinds[r] = numbered.count
-                        numbered[key] = numbered.count
+                        kind = numbered.count
+                        numbered[key] = kind
+                        firstOf.append(r)
+                        visited.append(0)
+                        total.append(0)
+                    }
+                    kinds[r] = kind
+                    total[kind] += 1
+                    if visited[kind] < namedFlows {
+                        visited[kind] += 1
+                        events.append(r)
                     }
                 }
                 for channel in DeviceRequests.targetedChannels {
+                    // What each key does on this channel, from its first receiver. When none delivers elsewhere, only the
+                    // events are visited and each key's other receivers are counted at once: the walk of a channel is
+                    // O(keys + receivers decided alone), not O(receivers).
+                    knownOf.removeAll(keepingCapacity: true)
+                    for r in firstOf {
+                        let known = Known(DeviceRequests.request(from: sender, channel, to: receivers[r]), on: name, from: old, before, to: new, after)
+                        if case .alone = known { break }
+                        knownOf.append(known)
+                    }
+                    if knownOf.count == firstOf.count {
+                        slotOf.removeAll(keepingCapacity: true)
+                        slotOf.append(contentsOf: repeatElement(-1, count: firstOf.count))
+                        for r in events {
+                            let kind = kinds[r]
+                            guard kind >= 0 else {
+                                if let flow = openedFlow(DeviceRequests.request(from: sender, channel, to: receivers[r]), on: name, from: old, before, to: new, after) {
+                                    groups.add(flow)
+                                }
+                                continue
+                            }
+                            guard case .opened(let chosen, let was, _, _) = knownOf[kind] else { continue }
+                            if slotOf[kind] >= 0 {
+                                groups.count(slotOf[kind], receiver: FlowChange.receiverName(receivers[r], channel: channel))
+                            } else {
+                                slotOf[kind] = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receivers[r], channel: channel)) {
+                                    openedFlow(DeviceRequests.request(from: sender, channel, to: receivers[r]), on: name, from: old, before, to: new, after)!
+                                }
+                            }
+                        }
+                        for kind in firstOf.indices where slotOf[kind] >= 0 { groups.count(slotOf[kind], more: total[kind] - visited[kind]) }
+                        continue
+                    }
+                    // A key whose first receiver is delivered elsewhere: every receiver visited, that key's each decided alone.
                     // Per key: what its first receiver's decisions say for the others, and the slot of its group once it
                     // has one (plain integers: a receiver of a known key costs two array reads, no copy of a note's text).
                     state.removeAll(keepingCapacity: true)
