@@ -710,6 +710,7 @@ public enum PolicyTranslation {
                 for r in itself { other[r] = false }
                 defer { for r in itself { other[r] = true } }
                 numbered.removeAll(keepingCapacity: true)
+                var (lastKey, lastKind) = (UInt64.max, -1)
                 // The receivers a channel's walk must visit (`events`, in order): each decided alone, and the first
                 // `namedFlows` of each key (those a note may name); of each key, its first receiver and how many it has.
                 events.removeAll(keepingCapacity: true)
@@ -725,7 +726,9 @@ public enum PolicyTranslation {
                     }
                     let key = UInt64(oldKey) << 32 | UInt64(newKey)
                     let kind: Int
-                    if let found = numbered[key] {
+                    if key == lastKey {
+                        kind = lastKind  // receivers in a row often share a key: no hashing then
+                    } else if let found = numbered[key] {
                         kind = found
                     } else {
                         kind = numbered.count
@@ -735,6 +738,7 @@ public enum PolicyTranslation {
                         total.append(0)
                     }
                     kinds[r] = kind
+                    (lastKey, lastKind) = (key, kind)
                     total[kind] += 1
                     if visited[kind] < namedFlows {
                         visited[kind] += 1
@@ -950,12 +954,12 @@ public enum PolicyTranslation {
         /// Receivers by their exact ID, and native Mail's places (its listing needs the whole Mail pair).
         private var position: [BundleID: Int] = [:]
         private var mailPlaces: [Int] = []
-        /// Receivers whose Open From whitelist lists the current sender (`fromListed`, the places set in `marked`),
-        /// found from the distinct Open From whitelists (`openFromGroups`: the receivers of each) and, per bundle
-        /// ID, the whitelists that list it: per sender, a walk of the receivers that list it, not a lookup per receiver.
-        private var fromListed: [Bool] = []
+        /// Whether a receiver's Open From whitelist lists the current sender: each receiver's distinct Open From
+        /// whitelist (`groupOf`, -1: none), per bundle ID the whitelists that list it, and those of the current sender
+        /// marked (`groupListed`, the marks in `marked`): per sender, a walk of the whitelists that list it.
+        private var groupOf: [Int] = []
+        private var groupListed: [Bool] = []
         private var marked: [Int] = []
-        private var openFromGroups: [[Int]] = []
         private var groupsListing: [BundleID: [Int]] = [:]
 
         init(_ fleet: VendorFleet, _ sides: Result<FlowSides, FleetError>, receivers: [BundleID]) {
@@ -990,22 +994,24 @@ public enum PolicyTranslation {
             self.mdm = mdm
             guard kind == .appConnect else { return }
             appConnect = prepared.map { $0 != nil }
-            fromListed = [Bool](repeating: false, count: receivers.count)
+            groupOf = [Int](repeating: -1, count: receivers.count)
             for (r, receiver) in receivers.enumerated() {
                 if position[receiver] == nil { position[receiver] = r }
                 if receiver.isNativeMail { mailPlaces.append(r) }
             }
-            var groupOf: [ObjectIdentifier: Int] = [:]
+            var groups: [ObjectIdentifier: Int] = [:]
             for (r, own) in prepared.enumerated() {
                 guard let whitelist = own?.openFromList else { continue }
                 let identity = ObjectIdentifier(whitelist.list)
-                if let group = groupOf[identity] {
-                    openFromGroups[group].append(r)
+                if let group = groups[identity] {
+                    groupOf[r] = group
                     continue
                 }
-                groupOf[identity] = openFromGroups.count
-                for id in whitelist { groupsListing[id, default: []].append(openFromGroups.count) }
-                openFromGroups.append([r])
+                let group = groupListed.count
+                groups[identity] = group
+                groupOf[r] = group
+                groupListed.append(false)
+                for id in whitelist { groupsListing[id, default: []].append(group) }
             }
         }
 
@@ -1024,14 +1030,9 @@ public enum PolicyTranslation {
             switch kind {
             case .appConnect:
                 senderPrepared = device?.side(for: sender).prepared
-                for r in marked { fromListed[r] = false }
-                marked.removeAll(keepingCapacity: true)
-                for group in groupsListing[sender] ?? [] {
-                    for r in openFromGroups[group] where !fromListed[r] {
-                        fromListed[r] = true
-                        marked.append(r)
-                    }
-                }
+                for group in marked { groupListed[group] = false }
+                marked = groupsListing[sender] ?? []
+                for group in marked { groupListed[group] = true }
                 listsEvery = senderPrepared?.listsEveryTarget
                 if let sending = senderPrepared, listsEvery == nil {
                     let whitelist = sending.openInWhitelist
@@ -1113,7 +1114,8 @@ public enum PolicyTranslation {
                 let lists = listsEvery ?? (listed[r >> 6] >> UInt64(r & 63) & 1 == 1)
                 var key: UInt32 = (lists ? 1 : 0) | (appConnect[r] ? 2 : 0) | (sending.excludesActivities && sending.excludes(activity: receivers[r]) ? 4 : 0)
                 if appConnect[r] {
-                    let slot = fromListed[r] ? 1 : 0
+                    let group = groupOf[r]
+                    let slot = group >= 0 && groupListed[group] ? 1 : 0
                     var decision = made[r * 4 + slot]
                     if decision == 0 {
                         let own = prepared[r]!, from = sender, unset = openFromUnset[r]
