@@ -942,6 +942,9 @@ public enum PolicyTranslation {
         private var senderManaged = false
         /// Intune: the sender's context (its policy and own schemes).
         private var senderContext: IntuneContext?
+        /// AppConnect: whether the current sender has a policy here, and whether it excludes any share-sheet activity.
+        private var hasSender = false
+        private var senderExcludes = false
         /// AppConnect, read per receiver without a lookup: whether the device counts it as an AppConnect app (it
         /// then has a prepared policy), and which receivers the current sender's Open In lists (`listsEvery` when
         /// that does not depend on the receiver; otherwise a bit per receiver).
@@ -1030,6 +1033,8 @@ public enum PolicyTranslation {
             switch kind {
             case .appConnect:
                 senderPrepared = device?.side(for: sender).prepared
+                hasSender = senderPrepared != nil
+                senderExcludes = senderPrepared?.excludesActivities ?? false
                 for group in marked { groupListed[group] = false }
                 marked = groupsListing[sender] ?? []
                 for group in marked { groupListed[group] = true }
@@ -1104,23 +1109,22 @@ public enum PolicyTranslation {
             return value
         }
 
-        /// The key of receiver `r` for the current sender, or `nil` to decide it alone.
+        /// The key of receiver `r` for the current sender, or `nil` to decide it alone: a few array reads,
+        /// inlined into the walk of the receivers; a receiver's own decisions are made (once) out of line.
+        @inline(__always)
         mutating func key(_ r: Int) -> UInt32? {
             switch kind {
             case .failed:
                 return 0
             case .appConnect:
-                guard let sending = senderPrepared else { return nil }
+                guard hasSender else { return nil }
                 let lists = listsEvery ?? (listed[r >> 6] >> UInt64(r & 63) & 1 == 1)
-                var key: UInt32 = (lists ? 1 : 0) | (appConnect[r] ? 2 : 0) | (sending.excludesActivities && sending.excludes(activity: receivers[r]) ? 4 : 0)
+                var key: UInt32 = (lists ? 1 : 0) | (appConnect[r] ? 2 : 0) | (senderExcludes && excluded(r) ? 4 : 0)
                 if appConnect[r] {
                     let group = groupOf[r]
                     let slot = group >= 0 && groupListed[group] ? 1 : 0
                     var decision = made[r * 4 + slot]
-                    if decision == 0 {
-                        let own = prepared[r]!, from = sender, unset = openFromUnset[r]
-                        decision = self.own(r, slot) { unset ? nil : Evaluator.decide(try! ShareRequest(channel: .openFrom, source: from), own) }
-                    }
+                    if decision == 0 { decision = openFrom(r, slot) }
                     guard decision < 1 << 20 else { return nil }
                     key |= 8 | decision << 4
                 }
@@ -1130,14 +1134,31 @@ public enum PolicyTranslation {
                 let slot = senderManaged ? 1 : 0
                 let at = r * 4
                 var receive = made[at + slot], paste = made[at + 2 + slot]
-                if receive == 0 || paste == 0, let index {
-                    let context = index.context(for: receivers[r]), from = sender
-                    receive = own(r, slot) { IntuneEvaluator(context: context).decide(try! ShareRequest(channel: .openFrom, source: from)) }
-                    paste = own(r, 2 + slot) { IntuneEvaluator(context: context).decide(try! ShareRequest(channel: .paste, source: from)) }
-                }
+                if receive == 0 || paste == 0 { (receive, paste) = receiveAndPaste(r, slot) }
                 guard receive < 1 << 14, paste < 1 << 14 else { return nil }
                 return 1 | (mdm[r] ? 2 : 0) | receive << 2 | paste << 16
             }
+        }
+
+        /// Whether the current sender's policy excludes receiver `r` as a share-sheet activity.
+        @inline(never)
+        private func excluded(_ r: Int) -> Bool { senderPrepared?.excludes(activity: receivers[r]) ?? false }
+
+        /// AppConnect receiver `r`'s Open From decision with the current sender as source (`slot` 1: its whitelist holds it), interned.
+        @inline(never)
+        private mutating func openFrom(_ r: Int, _ slot: Int) -> UInt32 {
+            let own = prepared[r]!, from = sender, unset = openFromUnset[r]
+            return self.own(r, slot) { unset ? nil : Evaluator.decide(try! ShareRequest(channel: .openFrom, source: from), own) }
+        }
+
+        /// Intune receiver `r`'s Receive data and paste decisions with the current sender as source (`slot` 1: it is managed), interned.
+        @inline(never)
+        private mutating func receiveAndPaste(_ r: Int, _ slot: Int) -> (UInt32, UInt32) {
+            guard let index else { return (UInt32.max, UInt32.max) }
+            let context = index.context(for: receivers[r]), from = sender
+            let receive = own(r, slot) { IntuneEvaluator(context: context).decide(try! ShareRequest(channel: .openFrom, source: from)) }
+            let paste = own(r, 2 + slot) { IntuneEvaluator(context: context).decide(try! ShareRequest(channel: .paste, source: from)) }
+            return (receive, paste)
         }
     }
 
