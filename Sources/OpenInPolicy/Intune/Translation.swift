@@ -691,17 +691,6 @@ public enum PolicyTranslation {
             var urlKnown: [(state: KeyState, slot: Int, afterDelivers: Bool, beforeDelivers: Bool)] = []
             var state: [KeyState] = [], slotOf: [Int] = []
             var events: [Int] = [], firstOf: [Int] = [], visited: [Int] = [], total: [Int] = [], knownOf: [Known] = []
-            // The key of URL `u` for the current sender: each side's bits, and its handler's kind (0: no handler); `nil`: decide it alone.
-            func urlKey(_ u: Int, _ url: ShareURL) -> UInt64? {
-                guard keyed[u], let oldBits = oldKeys.urlBits(url), let newBits = newKeys.urlBits(url) else { return nil }
-                var kind: UInt64 = 0
-                let r = handlerPlace[u]
-                if r >= 0 {
-                    guard kinds[r] >= 0 else { return nil }
-                    kind = UInt64(kinds[r]) + 1
-                }
-                return oldBits | newBits << 2 | kind << 4
-            }
             for sender in device.senders {
                 var groups = FlowGroups()
                 oldKeys.begin(sender: sender)
@@ -824,7 +813,16 @@ public enum PolicyTranslation {
                 urlMemo.removeAll(keepingCapacity: true)
                 urlKnown.removeAll(keepingCapacity: true)
                 for (u, url) in device.urls.enumerated() {
-                    let key = urlKey(u, url)
+                    // The URL's key for this sender: each side's bits, and its handler's kind (0: no handler); `nil`: decide it alone.
+                    var key: UInt64?
+                    if keyed[u], let oldBits = oldKeys.urlBits(url), let newBits = newKeys.urlBits(url) {
+                        let r = handlerPlace[u]
+                        if r < 0 {
+                            key = oldBits | newBits << 2
+                        } else if kinds[r] >= 0 {
+                            key = oldBits | newBits << 2 | (UInt64(kinds[r]) + 1) << 4
+                        }
+                    }
                     if let key, let known = urlMemo[key] {
                         switch urlKnown[known].state {
                         case .closed:
