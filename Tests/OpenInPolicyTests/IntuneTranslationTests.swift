@@ -572,6 +572,13 @@ struct TranslationOpenedFlowsTests {
             compare(.appConnect(fleet), .intune(intune), "and back, round \(round)")
             let (_, again, _) = PolicyTranslation.toIntune(fleet)
             compare(.intune(intune), .intune(again), "Intune → Intune, round \(round)")
+            // Fewer apps targeted after: senders alike on one side, managed or not on the other.
+            var fewer = intune
+            for index in fewer.policies.indices where !fewer.policies[index].apps.isEmpty && random.percent(70) {
+                fewer.policies[index].apps.removeLast(1 + random.below(fewer.policies[index].apps.count))
+            }
+            compare(.intune(intune), .intune(fewer), "Intune → fewer apps targeted, round \(round)")
+            compare(.intune(fewer), .intune(intune), "and more, round \(round)")
         }
         #expect(groups > 1_500)
         #expect(many > 1_000, "too few groups of more than one flow: the keys would be tested little")

@@ -661,9 +661,8 @@ public enum PolicyTranslation {
             var newKeys = FlowKeys(new, .success(after), receivers: receivers)
             // Receivers a decision may compare with a constant, decided one by one.
             let alone = receivers.map { $0.isNativeMail || $0 == CrossVendorDiff.anyOtherApp || $0 == .mailActivity || $0.rawValue.hasPrefix("com.apple.") }
-            // Each receiver's kind for the current sender (its two keys, numbered as met; -1: decided alone).
-            var kinds = [Int](repeating: -1, count: receivers.count)
-            var numbered: [UInt64: Int] = [:]
+            // The receiver walks made for the last few signatures of sender.
+            var walks: [WalkSignature: ReceiverWalk] = [:]
             var other = [Bool](repeating: true, count: receivers.count)
             // Receivers by Intune's key (ASCII case ignored): a sender sends to every receiver but those with its key.
             var byKey: [ExactKey: [Int]] = [:]
@@ -698,48 +697,55 @@ public enum PolicyTranslation {
                 let itself = byKey[IntuneBundleID.key(sender)] ?? []
                 for r in itself { other[r] = false }
                 defer { for r in itself { other[r] = true } }
-                numbered.removeAll(keepingCapacity: true)
-                var (lastKey, lastKind) = (UInt64.max, -1)
-                // The receivers a channel's walk must visit (`events`, in order): each decided alone, and the first
-                // `namedFlows` of each key (those a note may name); of each key, its first receiver and how many it has.
-                events.removeAll(keepingCapacity: true)
+                // The walk of the receivers (each one's kind, how many each kind has, the receivers decided alone and the
+                // first of each kind) depends on the sender only through what its keys read of it (`KeySignature`):
+                // senders that share a policy share it, made once; then the sender's own receivers are left out.
+                let signature = WalkSignature(old: oldKeys.signature, new: newKeys.signature)
+                let walk: ReceiverWalk
+                if let signature, let known = walks[signature] {
+                    walk = known
+                } else {
+                    walk = ReceiverWalk(receivers: receivers.count, alone: alone, old: &oldKeys, new: &newKeys)
+                    if let signature {
+                        if walks.count >= 8 { walks.removeAll(keepingCapacity: true) }  // a few at a time: memory O(receivers)
+                        walks[signature] = walk
+                    }
+                }
+                let kinds = walk.kinds
+                let kindCount = walk.total.count
+                // Per kind, without the sender's own receivers: its first receiver (-1: none), how many, and the events
+                // visited (the receivers decided alone, and the first `namedFlows` of each kind, in order).
                 firstOf.removeAll(keepingCapacity: true)
+                firstOf.append(contentsOf: repeatElement(-1, count: kindCount))
                 visited.removeAll(keepingCapacity: true)
-                total.removeAll(keepingCapacity: true)
-                for r in receivers.indices {
-                    kinds[r] = -1
-                    guard other[r] else { continue }
-                    guard !alone[r], let oldKey = oldKeys.key(r), let newKey = newKeys.key(r) else {
+                visited.append(contentsOf: repeatElement(0, count: kindCount))
+                total = walk.total
+                for r in itself where kinds[r] >= 0 { total[kinds[r]] -= 1 }
+                events.removeAll(keepingCapacity: true)
+                for r in walk.events where other[r] {
+                    let kind = kinds[r]
+                    guard kind >= 0 else {
                         events.append(r)
                         continue
                     }
-                    let key = UInt64(oldKey) << 32 | UInt64(newKey)
-                    let kind: Int
-                    if key == lastKey {
-                        kind = lastKind  // receivers in a row often share a key: no hashing then
-                    } else if let found = numbered[key] {
-                        kind = found
-                    } else {
-                        kind = numbered.count
-                        numbered[key] = kind
-                        firstOf.append(r)
-                        visited.append(0)
-                        total.append(0)
-                    }
-                    kinds[r] = kind
-                    (lastKey, lastKind) = (key, kind)
-                    total[kind] += 1
-                    if visited[kind] < namedFlows {
-                        visited[kind] += 1
-                        events.append(r)
-                    }
+                    guard visited[kind] < namedFlows else { continue }
+                    if firstOf[kind] < 0 { firstOf[kind] = r }
+                    visited[kind] += 1
+                    events.append(r)
                 }
+                // The walk keeps one receiver more than a note names per kind, for the sender's own: never short of one.
+                precondition(firstOf.indices.allSatisfy { visited[$0] == min(total[$0], namedFlows) }, "a kind's walk holds too few receivers")
                 for channel in DeviceRequests.targetedChannels {
                     // What each key does on this channel, from its first receiver. When none delivers elsewhere, only the
                     // events are visited and each key's other receivers are counted at once: the walk of a channel is
                     // O(keys + receivers decided alone), not O(receivers).
                     knownOf.removeAll(keepingCapacity: true)
                     for r in firstOf {
+                        // A kind whose only receiver is the sender itself: nothing to decide.
+                        guard r >= 0 else {
+                            knownOf.append(.closed)
+                            continue
+                        }
                         let known = Known(DeviceRequests.request(from: sender, channel, to: receivers[r]), on: name, from: old, before, to: new, after)
                         if case .alone = known { break }
                         knownOf.append(known)
@@ -771,9 +777,9 @@ public enum PolicyTranslation {
                     // Per key: what its first receiver's decisions say for the others, and the slot of its group once it
                     // has one (plain integers: a receiver of a known key costs two array reads, no copy of a note's text).
                     state.removeAll(keepingCapacity: true)
-                    state.append(contentsOf: repeatElement(KeyState.unknown, count: numbered.count))
+                    state.append(contentsOf: repeatElement(KeyState.unknown, count: kindCount))
                     slotOf.removeAll(keepingCapacity: true)
-                    slotOf.append(contentsOf: repeatElement(-1, count: numbered.count))
+                    slotOf.append(contentsOf: repeatElement(-1, count: kindCount))
                     for r in receivers.indices where other[r] {
                         let kind = kinds[r]
                         if kind >= 0 {
@@ -819,7 +825,7 @@ public enum PolicyTranslation {
                         let r = handlerPlace[u]
                         if r < 0 {
                             key = oldBits | newBits << 2
-                        } else if kinds[r] >= 0 {
+                        } else if other[r], kinds[r] >= 0 {
                             key = oldBits | newBits << 2 | (UInt64(kinds[r]) + 1) << 4
                         }
                     }
@@ -860,6 +866,62 @@ public enum PolicyTranslation {
                     if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                 }
                 for group in groups.groups { body(group) }
+            }
+        }
+    }
+
+    /// What a sender's keys read of the sender on both sides; two senders with the same give every receiver the same kind.
+    struct WalkSignature: Hashable {
+        let old: FlowKeys.Signature
+        let new: FlowKeys.Signature
+
+        init?(old: FlowKeys.Signature?, new: FlowKeys.Signature?) {
+            guard let old, let new else { return nil }
+            self.old = old
+            self.new = new
+        }
+    }
+
+    /// One walk of the receivers for a sender's signature, the sender's own receivers included (left out where used).
+    struct ReceiverWalk {
+        /// Each receiver's kind (its two keys, numbered as met; -1: decided alone).
+        private(set) var kinds: [Int]
+        /// How many receivers each kind has.
+        private(set) var total: [Int] = []
+        /// The receivers decided alone, and the first ``PolicyTranslation/namedFlows`` + 1 of each kind (one
+        /// more than a note names, for when the sender is one of them), in order.
+        private(set) var events: [Int] = []
+
+        /// - Complexity: O(receivers) key reads and a lookup per change of key.
+        init(receivers count: Int, alone: [Bool], old: inout FlowKeys, new: inout FlowKeys) {
+            kinds = [Int](repeating: -1, count: count)
+            var numbered: [UInt64: Int] = [:]
+            var (lastKey, lastKind) = (UInt64.max, -1)
+            var kept: [Int] = []
+            for r in 0..<count {
+                guard !alone[r], let oldKey = old.key(r), let newKey = new.key(r) else {
+                    events.append(r)
+                    continue
+                }
+                let key = UInt64(oldKey) << 32 | UInt64(newKey)
+                let kind: Int
+                if key == lastKey {
+                    kind = lastKind  // receivers in a row often share a key: no hashing then
+                } else if let found = numbered[key] {
+                    kind = found
+                } else {
+                    kind = numbered.count
+                    numbered[key] = kind
+                    total.append(0)
+                    kept.append(0)
+                }
+                kinds[r] = kind
+                (lastKey, lastKind) = (key, kind)
+                total[kind] += 1
+                if kept[kind] <= PolicyTranslation.namedFlows {
+                    kept[kind] += 1
+                    events.append(r)
+                }
             }
         }
     }
@@ -1060,6 +1122,32 @@ public enum PolicyTranslation {
 
         /// Whether this side cannot decide on the device (every request is the same error).
         var failed: Bool { kind == .failed }
+
+        /// What ``key(_:)`` reads of the current sender, as a value (two senders with the same get the same key for
+        /// every receiver), or `nil` when it is not worth sharing (an AppConnect sender that excludes activities).
+        struct Signature: Hashable {
+            let flags: Int
+            let whitelist: ObjectIdentifier?
+            let groups: [Int]
+        }
+
+        /// The current sender's ``Signature``.
+        var signature: Signature? {
+            switch kind {
+            case .failed:
+                return Signature(flags: 0, whitelist: nil, groups: [])
+            case .appConnect:
+                guard hasSender, let sending = senderPrepared else { return Signature(flags: 1, whitelist: nil, groups: []) }
+                guard !senderExcludes else { return nil }
+                switch listsEvery {
+                case true?: return Signature(flags: 2, whitelist: nil, groups: marked)
+                case false?: return Signature(flags: 3, whitelist: nil, groups: marked)
+                case nil: return Signature(flags: 4, whitelist: ObjectIdentifier(sending.openInWhitelist.list), groups: marked)
+                }
+            case .intune:
+                return Signature(flags: senderManaged ? 6 : 5, whitelist: nil, groups: [])
+            }
+        }
 
         /// The app this side's device hands `url` to (the handler every sender's decision reads), or `nil`.
         func handler(of url: ShareURL) -> BundleID? {
