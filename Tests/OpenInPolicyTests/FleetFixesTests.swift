@@ -264,6 +264,37 @@ import Testing
         }
     }
 
+    @Test("a scheme exempted by two exemptions of a policy: one fix removes it from both (the one it holds alone removed), and it closes the path")
+    func schemeInTwoExemptions() throws {
+        let policy = """
+            {"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P", "allowedOutboundDataTransferDestinations": "managedApps",
+             "allowedInboundDataTransferSources": "managedApps", "allowedOutboundClipboardSharingLevel": "blocked",
+             "exemptedAppProtocols": [{"name": "phone", "value": "tel;dbapi-2;skype"}, {"name": "dropbox", "value": " DBAPI-2:// "}],
+             "apps": [{"mobileAppIdentifier": {"@odata.type": "#microsoft.graph.iosMobileAppIdentifier", "bundleId": "com.corp.hr"}}]}
+            """
+        let devices = #"{"apps": [], "devices": {"d": {"installed": ["com.corp.hr", "com.getdropbox.Dropbox"], "mdmEnrolled": true, "intuneMAMUPN": true, "schemeHandlers": {"dbapi-2": "com.getdropbox.Dropbox"}}}}"#
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fixes-two-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try policy.write(to: directory.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
+        try devices.write(to: directory.appendingPathComponent("devices.json"), atomically: true, encoding: .utf8)
+        let (fleet, subject) = try Self.intune(directory.appendingPathComponent("p.json").path, devices: directory.appendingPathComponent("devices.json").path)
+        try Self.checkIntune(fleet, subject, name: "two exemptions")
+        let changes = subject.candidates().map(\.change)
+        let both = "Remove the exempted scheme \"dbapi-2\" from exemptedAppProtocols of policy \"P\" (the exemptions \"phone\" and \"dropbox\")."
+        #expect(changes.contains(both), "\(changes)")
+        // One candidate per scheme: tel and skype from the first exemption alone; dbapi-2 once, not once per exemption.
+        #expect(changes.filter { $0.contains("exempted scheme") }.count == 3, "\(changes)")
+        let report = try FleetFixes.run(subject)
+        #expect(!report.paths.isEmpty)
+        let fix = try #require(report.fixes.first { $0.change == both })
+        #expect(fix.remaining.isEmpty, "removing dbapi-2 from both exemptions closes the path to Dropbox")
+        // Its patch: the exemption holding dbapi-2 alone removed, the other written again without it.
+        let patched = try JSONPatch.apply(fix.patch, to: subject.documents[0].value)
+        let policies = try IntuneGraphJSON.read(patched)
+        #expect(policies[0].exemptions.map(\.name) == ["phone"] && policies[0].exemptions[0].schemes == ["tel", "skype"])
+    }
+
     /// A random Intune fleet (one policy object, an array or a Graph list, by `seed`) written to a temporary folder, read as the CLI reads it.
     static func withRandomIntune(seed: Int, _ body: (IntuneFleet, IntuneFixSubject) throws -> Void) throws {
         var random = SplitMix64.stream(0x1_7E5, item: seed)
@@ -278,7 +309,10 @@ import Testing
         let byGroup = !groups[1].isEmpty && random.percent(40)
         for (index, group) in groups.enumerated() where !group.isEmpty {
             let targets = group.map { "{\"mobileAppIdentifier\": {\"@odata.type\": \"#microsoft.graph.iosMobileAppIdentifier\", \"bundleId\": \"\($0)\"}}" }
-            let exempt = random.percent(50) ? #", "exemptedAppProtocols": [{"name": "x", "value": "\#(random.pick(["dbapi-2;", "tel;dbapi-2;skype;"]))"}]"# : ""
+            // Exemptions as the templates write them (several schemes to one), and a scheme exempted by two of them.
+            let exemptions = random.pick([#"{"name": "x", "value": "dbapi-2;"}"#, #"{"name": "x", "value": "tel;dbapi-2;skype;"}"#,
+                                          #"{"name": "x", "value": "tel;dbapi-2;skype;"}, {"name": "y", "value": "DBAPI-2://"}"#])
+            let exempt = random.percent(50) ? #", "exemptedAppProtocols": [\#(exemptions)]"# : ""
             let links = random.percent(30) ? #", "exemptedUniversalLinks": ["https://www.dropbox.com/*"]"# : ""
             let send = random.pick(["allApps", "managedApps", "none"])
             policies.append("""

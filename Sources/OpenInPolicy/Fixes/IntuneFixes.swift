@@ -321,30 +321,61 @@ package struct IntuneFixSubject: FixSubject {
             }
             for key in ["exemptedAppProtocols", "exemptedUniversalLinks"] {
                 guard case .array(let list)? = object[key] else { continue }
+                // Each exemption of schemes read as the reader takes it ("tel;skype;…", as Microsoft's templates write it:
+                // spaces and a "://" dropped, letters lowercased), and where each scheme is exempted, so that a fix names the
+                // one scheme that lets a hop through and removes it from every exemption that holds it (its value written
+                // again without it, or the exemption removed when it held nothing else).
+                var pieces: [[Substring]?] = [], schemes: [[String?]] = [], distinct: [[String]] = []
+                var exempting: [ExactKey: [Int]] = [:]
                 for (position, entry) in list.enumerated() {
-                    // An exemption of several schemes ("tel;skype;…", as Microsoft's templates write it): one candidate per
-                    // scheme, its value written again without it (every time it is written), so that a fix names the one
-                    // scheme that lets a hop through.
-                    if key == "exemptedAppProtocols", case .object(let pair) = entry, case .string(let value)? = pair["value"] {
-                        let pieces = value.split(separator: ";", omittingEmptySubsequences: false)
-                        // Each piece's scheme as the reader takes it (spaces and a "://" dropped, letters lowercased).
-                        let schemes: [String?] = pieces.map { piece in
-                            var scheme = Substring(piece).trimmingSpaces
-                            if scheme.hasSuffix("://") { scheme = scheme.dropLast(3) }
-                            return scheme.isEmpty ? nil : (try? URLScheme.normalize(String(scheme))) ?? String(scheme)
-                        }
-                        var distinct: [String] = [], seen: Set<ExactKey> = []
-                        for case let scheme? in schemes where seen.insert(ExactKey(scheme)).inserted { distinct.append(scheme) }
-                        if distinct.count > 1 {
-                            let label = pair["name"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? "entry \(position)"
-                            for scheme in distinct {
-                                let rest = zip(pieces, schemes).filter { $0.1.map { !ExactText.same($0, scheme) } ?? true }.map(\.0)
-                                let pointer = base.appending(key).appending(position).appending("value")
-                                result.append(FixCandidate(change: "Remove the exempted scheme \(JSONWriter.quoted(scheme)) from \(key) of \(owner) (the exemption \(JSONWriter.quoted(label))).",
-                                                           document: document, patch: [.replace(pointer, .string(rest.joined(separator: ";")))]))
+                    guard key == "exemptedAppProtocols", case .object(let pair) = entry, case .string(let value)? = pair["value"] else {
+                        pieces.append(nil)
+                        schemes.append([])
+                        distinct.append([])
+                        continue
+                    }
+                    let parts = value.split(separator: ";", omittingEmptySubsequences: false)
+                    let read: [String?] = parts.map { piece in
+                        var scheme = Substring(piece).trimmingSpaces
+                        if scheme.hasSuffix("://") { scheme = scheme.dropLast(3) }
+                        return scheme.isEmpty ? nil : (try? URLScheme.normalize(String(scheme))) ?? String(scheme)
+                    }
+                    var once: [String] = [], seen: Set<ExactKey> = []
+                    for case let scheme? in read where seen.insert(ExactKey(scheme)).inserted {
+                        once.append(scheme)
+                        exempting[ExactKey(scheme), default: []].append(position)
+                    }
+                    pieces.append(parts)
+                    schemes.append(read)
+                    distinct.append(once)
+                }
+                func label(_ position: Int) -> String {
+                    if case .object(let pair) = list[position], case .string(let name)? = pair["name"] { return name }
+                    return "entry \(position)"
+                }
+                for (position, entry) in list.enumerated() {
+                    let held = distinct[position]
+                    // A scheme exempted once, alone in its exemption: the exemption removed, as any other entry.
+                    if pieces[position] != nil, !held.isEmpty, held.count > 1 || exempting[ExactKey(held[0])]!.count > 1 {
+                        for scheme in held {
+                            let positions = exempting[ExactKey(scheme)]!
+                            guard positions[0] == position else { continue }  // named with the first exemption that holds it
+                            var patch: [JSONPatchOperation] = []
+                            for at in positions.reversed() {
+                                let pointer = base.appending(key).appending(at)
+                                if distinct[at].count == 1 {
+                                    patch.append(.remove(pointer))
+                                } else {
+                                    let rest = zip(pieces[at]!, schemes[at]).filter { $0.1.map { !ExactText.same($0, scheme) } ?? true }.map(\.0)
+                                    patch.append(.replace(pointer.appending("value"), .string(rest.joined(separator: ";"))))
+                                }
                             }
-                            continue
+                            let names = positions.map { JSONWriter.quoted(label($0)) }
+                            let within = positions.count == 1 ? "the exemption \(names[0])" : "the exemptions \(names.joined(separator: " and "))"
+                            result.append(FixCandidate(change: "Remove the exempted scheme \(JSONWriter.quoted(scheme)) from \(key) of \(owner) (\(within)).",
+                                                       document: document, patch: patch))
                         }
+                        continue
                     }
                     let shown: String = switch entry {
                     case .string(let text): text
