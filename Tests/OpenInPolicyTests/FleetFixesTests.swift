@@ -273,12 +273,7 @@ import Testing
              "apps": [{"mobileAppIdentifier": {"@odata.type": "#microsoft.graph.iosMobileAppIdentifier", "bundleId": "com.corp.hr"}}]}
             """
         let devices = #"{"apps": [], "devices": {"d": {"installed": ["com.corp.hr", "com.getdropbox.Dropbox"], "mdmEnrolled": true, "intuneMAMUPN": true, "schemeHandlers": {"dbapi-2": "com.getdropbox.Dropbox"}}}}"#
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fixes-two-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try policy.write(to: directory.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
-        try devices.write(to: directory.appendingPathComponent("devices.json"), atomically: true, encoding: .utf8)
-        let (fleet, subject) = try Self.intune(directory.appendingPathComponent("p.json").path, devices: directory.appendingPathComponent("devices.json").path)
+        let (fleet, subject) = try Self.intune(policies: policy, devices: devices, name: "two")
         try Self.checkIntune(fleet, subject, name: "two exemptions")
         let changes = subject.candidates().map(\.change)
         let both = "Remove the exempted scheme \"dbapi-2\" from exemptedAppProtocols of policy \"P\" (the exemptions \"phone\" and \"dropbox\")."
@@ -334,12 +329,17 @@ import Testing
         let handlers = [("dbapi-2", "com.getdropbox.Dropbox"), ("https", "com.google.chrome.ios")].filter { installed.contains($0.1) }
         let sdk = byGroup ? groups[1].map { #"{"bundleID": "\#($0)", "intuneSDKVersion": "19.0.0"}"# } : []
         let devices = #"{"apps": [\#(sdk.joined(separator: ", "))], "devices": {"d": {"installed": [\#(installed.map { "\"\($0)\"" }.joined(separator: ", "))], "mdmEnrolled": \#(random.percent(50)), "intuneMAMUPN": \#(random.percent(50)), "schemeHandlers": {\#(handlers.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", "))}}}}"#
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fixes-\(seed)-\(ProcessInfo.processInfo.processIdentifier)")
+        let (fleet, subject) = try Self.intune(policies: text, devices: devices, name: "\(seed)")
+        try body(fleet, subject)
+    }
+
+    /// An Intune export and devices file given as text, written to a temporary folder (removed after) and read as the CLI reads them.
+    static func intune(policies: String, devices: String, name: String) throws -> (IntuneFleet, IntuneFixSubject) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fixes-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try text.write(to: directory.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
+        try policies.write(to: directory.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
         try devices.write(to: directory.appendingPathComponent("devices.json"), atomically: true, encoding: .utf8)
-        let (fleet, subject) = try Self.intune(directory.appendingPathComponent("p.json").path, devices: directory.appendingPathComponent("devices.json").path)
-        try body(fleet, subject)
+        return try intune(directory.appendingPathComponent("p.json").path, devices: directory.appendingPathComponent("devices.json").path)
     }
 }
