@@ -721,20 +721,27 @@ public enum PolicyTranslation {
                 visited.append(contentsOf: repeatElement(0, count: kindCount))
                 total = walk.total
                 for r in itself where kinds[r] >= 0 { total[kinds[r]] -= 1 }
-                events.removeAll(keepingCapacity: true)
-                for r in walk.events where other[r] {
-                    let kind = kinds[r]
-                    guard kind >= 0 else {
+                func visit<Places: Sequence<Int>>(_ places: Places) {
+                    events.removeAll(keepingCapacity: true)
+                    for r in places where other[r] {
+                        let kind = kinds[r]
+                        guard kind >= 0 else {
+                            events.append(r)
+                            continue
+                        }
+                        guard visited[kind] < namedFlows else { continue }
+                        if firstOf[kind] < 0 { firstOf[kind] = r }
+                        visited[kind] += 1
                         events.append(r)
-                        continue
                     }
-                    guard visited[kind] < namedFlows else { continue }
-                    if firstOf[kind] < 0 { firstOf[kind] = r }
-                    visited[kind] += 1
-                    events.append(r)
                 }
-                // The walk keeps one receiver more than a note names per kind, for the sender's own: never short of one.
-                precondition(firstOf.indices.allSatisfy { visited[$0] == min(total[$0], namedFlows) }, "a kind's walk holds too few receivers")
+                visit(walk.events)
+                // The walk keeps one receiver more than a note names per kind, for the sender's own (one receiver: the
+                // receivers are one per Intune key); were a kind ever short, every receiver is visited instead.
+                if !firstOf.indices.allSatisfy({ visited[$0] == min(total[$0], namedFlows) }) {
+                    for kind in firstOf.indices { (firstOf[kind], visited[kind]) = (-1, 0) }
+                    visit(receivers.indices)
+                }
                 for channel in DeviceRequests.targetedChannels {
                     // What each key does on this channel, from its first receiver. When none delivers elsewhere, only the
                     // events are visited and each key's other receivers are counted at once: the walk of a channel is
