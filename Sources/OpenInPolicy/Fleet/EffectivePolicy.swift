@@ -172,8 +172,7 @@ public struct FleetDevice: Sendable {
         self.fleet = fleet
         self.profile = profile
         let installed = Set(profile.installed)
-        var appIndex: [BundleID: Int] = [:]
-        for (position, app) in fleet.apps.enumerated() where appIndex[app.bundleID] == nil { appIndex[app.bundleID] = position }
+        let appIndex = fleet.appPositions()
         // Each app's container policies and configurations, found once (not a scan of every policy per app).
         var policiesOf: [BundleID: [Int]] = [:], configurationsOf: [BundleID: [Int]] = [:]
         for (position, policy) in fleet.containerPolicies.enumerated() { policiesOf[policy.app, default: []].append(position) }

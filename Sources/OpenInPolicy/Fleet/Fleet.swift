@@ -39,6 +39,13 @@ public struct Fleet: Sendable {
     /// The listed app whose bundle ID is exactly `id`, if any.
     public func app(_ id: BundleID) -> FleetApp? { apps.first { $0.bundleID == id } }
 
+    /// Each app's place in ``apps`` (the first with its ID, the one ``app(_:)`` finds), for a caller that looks up many.
+    func appPositions() -> [BundleID: Int] {
+        var positions: [BundleID: Int] = [:]
+        for (position, app) in apps.enumerated() where positions[app.bundleID] == nil { positions[app.bundleID] = position }
+        return positions
+    }
+
     /// The device profile named exactly `name` (byte for byte), if any.
     public func profile(named name: String) -> DeviceProfile? { devices.first { ExactText.same($0.name, name) } }
 

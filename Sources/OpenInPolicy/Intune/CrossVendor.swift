@@ -43,9 +43,8 @@ public enum VendorFleet: Sendable {
         case .appConnect(let fleet):
             guard let profile = fleet.profile(named: name) else { return [] }
             var handlers = profile.facts.schemeHandlers.map { (scheme: $0.key, app: $0.value) }
-            // Each installed app's entry by table (the first with its ID, as `Fleet.app(_:)`), not a walk of the apps per app.
-            var first: [BundleID: Int] = [:]
-            for (index, app) in fleet.apps.enumerated() where first[app.bundleID] == nil { first[app.bundleID] = index }
+            // Each installed app's entry by table, not a walk of the apps per app.
+            let first = fleet.appPositions()
             for id in profile.installed { for scheme in first[id].map({ fleet.apps[$0].app.urlSchemes }) ?? [] { handlers.append((scheme, id)) } }
             return handlers
         case .intune(let fleet): return fleet.devices.first { ExactText.same($0.name, name) }?.schemeHandlers ?? []

@@ -147,7 +147,7 @@ public enum PolicyTranslation {
         /// - Complexity: O(apps + configurations + scheme handlers).
         init(_ fleet: Fleet) {
             self.fleet = fleet
-            for (index, app) in fleet.apps.enumerated() where position[app.bundleID] == nil { position[app.bundleID] = index }
+            position = fleet.appPositions()
             for configuration in fleet.appConfigurations where configurations[configuration.app] == nil { configurations[configuration.app] = configuration.config }
             var seen: Set<ExactKey> = []
             for profile in fleet.devices {
@@ -506,10 +506,19 @@ public enum PolicyTranslation {
                            to new: VendorFleet, _ after: FlowSides) -> OpenedFlow? {
         // The translated side cannot decide it, or delivers nothing readable: nothing opened.
         guard let after = try? new.decide(device: name, request, resolved: after.device, index: after.index), readable(after.outcome) else { return nil }
-        let was = Result { () throws(FleetError) in
-            let sides = try before.get()
-            return try old.decide(device: name, request, resolved: sides.device, index: sides.index)
+        return opened(request, on: name, after: after, was: decision(of: request, on: name, by: old, before))
+    }
+
+    /// `request` decided by `fleet` on the device resolved as `sides`, or why it cannot be.
+    static func decision(of request: FleetRequest, on name: String, by fleet: VendorFleet, _ sides: Result<FlowSides, FleetError>) -> Result<FlowDecision, FleetError> {
+        Result { () throws(FleetError) in
+            let sides = try sides.get()
+            return try fleet.decide(device: name, request, resolved: sides.device, index: sides.index)
         }
+    }
+
+    /// The flow of `request` when the translation opens it, given its decisions: `after` (readable) and before (`was`).
+    static func opened(_ request: FleetRequest, on name: String, after: FlowDecision, was: Result<FlowDecision, FleetError>) -> OpenedFlow? {
         if case .success(let before) = was {
             let moved = before.receiverApp != nil && after.receiverApp != nil && before.receiverApp != after.receiverApp
             guard !readable(before.outcome) || moved else { return nil }
@@ -768,13 +777,12 @@ public enum PolicyTranslation {
                                 }
                                 continue
                             }
-                            guard case .opened(let chosen, let was, _, _) = knownOf[kind] else { continue }
+                            guard case .opened(let flow, let chosen, let was, _, _) = knownOf[kind] else { continue }
                             if slotOf[kind] >= 0 {
                                 groups.count(slotOf[kind], receiver: FlowChange.receiverName(receivers[r], channel: channel))
                             } else {
-                                slotOf[kind] = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receivers[r], channel: channel)) {
-                                    openedFlow(DeviceRequests.request(from: sender, channel, to: receivers[r]), on: name, from: old, before, to: new, after)!
-                                }
+                                // The kind's first receiver: its flow was made deciding the kind.
+                                slotOf[kind] = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receivers[r], channel: channel)) { flow }
                             }
                         }
                         for kind in firstOf.indices where slotOf[kind] >= 0 { groups.count(slotOf[kind], more: total[kind] - visited[kind]) }
@@ -804,11 +812,9 @@ public enum PolicyTranslation {
                                     if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                                 case .closed:
                                     state[kind] = .closed
-                                case .opened(let chosen, let was, _, _):
+                                case .opened(let flow, let chosen, let was, _, _):
                                     state[kind] = .opened
-                                    slotOf[kind] = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receivers[r], channel: channel)) {
-                                        openedFlow(request, on: name, from: old, before, to: new, after)!
-                                    }
+                                    slotOf[kind] = groups.add(channel: channel, chosen: chosen, was: was, receiver: FlowChange.receiverName(receivers[r], channel: channel)) { flow }
                                 }
                                 continue
                             case .alone:
@@ -861,8 +867,7 @@ public enum PolicyTranslation {
                         if let flow = openedFlow(request, on: name, from: old, before, to: new, after) { groups.add(flow) }
                     case .closed:
                         break
-                    case .opened(let chosen, let was, let afterDelivers, let beforeDelivers):
-                        let flow = openedFlow(request, on: name, from: old, before, to: new, after)!
+                    case .opened(let flow, let chosen, let was, let afterDelivers, let beforeDelivers):
                         known = (.opened, groups.add(channel: .openURL, chosen: chosen, was: was, receiver: FlowGroups.describe(flow).receiver) { flow },
                                  afterDelivers, beforeDelivers)
                     }
@@ -942,9 +947,9 @@ public enum PolicyTranslation {
         case alone
         /// Not opened.
         case closed
-        /// Opened, with the note's decisions after and before, and whether each delivered to the receiver
+        /// Opened: the flow, the note's decisions after and before, and whether each delivered to the receiver
         /// (or the URL's handler) or to no app.
-        case opened(chosen: String, was: String, afterDelivers: Bool, beforeDelivers: Bool)
+        case opened(flow: OpenedFlow, chosen: String, was: String, afterDelivers: Bool, beforeDelivers: Bool)
 
         /// What `request` decided, for the others of its key: the receiver is `request.target`, or for a URL
         /// the handler each side's device hands it to (`oldHandler`, `newHandler`).
@@ -954,24 +959,25 @@ public enum PolicyTranslation {
             func delivers(_ decision: FlowDecision, _ handler: BundleID?) -> Bool {
                 decision.receiverApp == nil || decision.receiverApp == (isURL ? handler : request.target)
             }
-            // Either side may have delivered elsewhere (then the note says where, receiver by receiver).
-            if let decided = try? new.decide(device: name, request, resolved: after.device, index: after.index), !delivers(decided, newHandler) {
+            // Each side decided once. Either may have delivered elsewhere (then the note says where, receiver by receiver).
+            let decided = try? new.decide(device: name, request, resolved: after.device, index: after.index)
+            if let decided, !delivers(decided, newHandler) {
                 self = .alone
                 return
             }
-            if case .success(let sides) = before, let decided = try? old.decide(device: name, request, resolved: sides.device, index: sides.index),
-               !delivers(decided, oldHandler) {
+            let was = PolicyTranslation.decision(of: request, on: name, by: old, before)
+            if case .success(let before) = was, !delivers(before, oldHandler) {
                 self = .alone
                 return
             }
-            guard let flow = PolicyTranslation.openedFlow(request, on: name, from: old, before, to: new, after) else {
+            guard let decided, PolicyTranslation.readable(decided.outcome), let flow = PolicyTranslation.opened(request, on: name, after: decided, was: was) else {
                 self = .closed
                 return
             }
-            let (chosen, was, _) = FlowGroups.describe(flow)
+            let (chosen, text, _) = FlowGroups.describe(flow)
             var beforeDelivers = false
             if case .success(let decision) = flow.before { beforeDelivers = decision.receiverApp != nil }
-            self = .opened(chosen: chosen, was: was, afterDelivers: flow.after.receiverApp != nil, beforeDelivers: beforeDelivers)
+            self = .opened(flow: flow, chosen: chosen, was: text, afterDelivers: flow.after.receiverApp != nil, beforeDelivers: beforeDelivers)
         }
     }
 
