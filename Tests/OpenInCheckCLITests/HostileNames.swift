@@ -1,7 +1,14 @@
+import Foundation
+
 /// Names drawn from a hostile alphabet, for the property tests of every output writer: each character here
 /// has a meaning in some output context (HTML, Markdown as GitHub renders it, Mermaid, DOT, SARIF message
 /// text, a terminal) or reorders or hides what a reader sees.
 enum HostileNames {
+    /// How many cases a property test runs: `fast` under `swift test`, `soak` when `.ci/run` sets `OPENIN_SOAK=1`.
+    static func cases(fast: Int, soak: Int) -> Int {
+        ProcessInfo.processInfo.environment["OPENIN_SOAK"] == "1" ? soak : fast
+    }
+
     /// A small, repeatable generator (SplitMix64), so a failing seed can be run again.
     struct Generator: RandomNumberGenerator {
         var state: UInt64
