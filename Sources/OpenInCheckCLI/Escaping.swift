@@ -19,3 +19,27 @@ extension String {
         return result
     }
 }
+
+extension String {
+    /// The most characters of a name that the outputs people read show before eliding it in the middle.
+    ///
+    /// Escaped, a character is at most 11 bytes of output (`\u{10FFFF}`, a Mermaid entity), so a shown name is
+    /// under 12 KiB: within every format's limit (Graphviz refuses a quoted string over 16,384 bytes).
+    static let shownNameLimit = 1_000
+
+    /// This text if it has at most `limit` characters, else its first and last characters around
+    /// `…(N characters)…`, N the whole text's count, so that the result has about `limit` characters.
+    ///
+    /// Characters are grapheme clusters, so no cluster is cut; the count says how long the name really is,
+    /// and a machine-readable output keeps the whole name beside it.
+    func elidedInTheMiddle(limit: Int = String.shownNameLimit) -> String {
+        // A byte count at most the limit means a character count at most the limit: checked without a walk first.
+        if utf8.count <= limit { return self }
+        let total = count
+        if total <= limit { return self }
+        let marker = "…(\(total) characters)…"
+        let keep = Swift.max(2, limit - marker.count)
+        let head = prefix(keep - keep / 2), tail = suffix(keep / 2)
+        return head + marker + tail
+    }
+}
