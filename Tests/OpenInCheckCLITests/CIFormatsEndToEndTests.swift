@@ -114,7 +114,7 @@ import FoundationXML
         }
         #expect(places == [
             "FL005 16 containerPolicies[3].app", "FL004 15 containerPolicies[2].labels", "FL008 19 appConfigurations[0].config", "FL009 20 appConfigurations[1].labels",
-            "FL001 11 containerPolicies[0].openInWhitelist", "FL002 13 containerPolicies[1].openInPolicy", "FL010 21 appConfigurations[2].labels",
+            "FL001 12 containerPolicies[0].openInWhitelist", "FL002 14 containerPolicies[1].openInPolicy", "FL010 21 appConfigurations[2].labels",
             "FL007 - global.printPolicy", "FL003 - devices.employee-iphone", "FL011 32 devices.employee-iphone.schemeHandlers.acmehr",
             "FL006 13 containerPolicies[1].labels", "FL006 15 containerPolicies[2].labels", "FL012 32 devices.employee-iphone.schemeHandlers.acmeview",
         ])

@@ -227,11 +227,11 @@ import Testing
     @Test func lintAndDiff() throws {
         let lint = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet])
         #expect(lint.status == 2)
-        #expect(lint.stdout.contains("Examples/fleet/acme.json:15: warning FL002 leak-hub"))
+        #expect(lint.stdout.contains("Examples/fleet/acme.json:16: warning FL002 leak-hub"))
         #expect(lint.stdout.contains("warning FL003 open-from-refuses (device employee-iphone): com.acme.hr may send documents to com.mobileiron.ios.emailplus"))
         let github = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet, "--format", "github"])
         #expect(github.status == 2)
-        #expect(github.stdout.hasPrefix("::warning file=Examples/fleet/acme.json,line=15,title=FL002 leak-hub::the container policy \"Viewer\" sets Open In to AUTHORIZED"))
+        #expect(github.stdout.hasPrefix("::warning file=Examples/fleet/acme.json,line=16,title=FL002 leak-hub::the container policy \"Viewer\" sets Open In to AUTHORIZED"))
         let markdown = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.fleet, "--format", "markdown"])
         #expect(markdown.stdout.hasPrefix("| severity | check | where | what | fix |\n"))
         let clean = try BuiltBinary.run(["fleet", "lint", "--fleet", "Examples/fleet/acme-reviewed.json"])

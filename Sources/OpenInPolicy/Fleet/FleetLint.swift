@@ -93,13 +93,15 @@ public enum FleetLint {
             if case .status(.whitelist) = object.controls.openIn {
                 for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id]?.appConnect ?? false) {
                     let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
-                    add("FL001", line: object.line, at: object.path + ".openInWhitelist", "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
+                    // At the entry's own line, as paths and fixes name the setting (else the list's, else the object's).
+                    let line = object.controls.sources.entries["openInWhitelist"]?[id]?.line ?? object.controls.sources.keys["openInWhitelist"]?.line ?? object.line
+                    add("FL001", line: line, at: object.path + ".openInWhitelist", "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
                         fix: "remove \(id) from the whitelist, or list it as an AppConnect app if it is one")
                 }
             }
             if case .status(.authorized) = object.controls.openIn {
                 let whose = object.line == nil ? "every app without a container policy that sets Open In" : "its app"
-                add("FL002", line: object.line, at: object.path + ".openInPolicy", "\(object.what) sets Open In to AUTHORIZED: \(whose) can send what reaches it to any app, a path out for every app that can send to it",
+                add("FL002", line: object.controls.sources.keys["openInPolicy"]?.line ?? object.line, at: object.path + ".openInPolicy", "\(object.what) sets Open In to AUTHORIZED: \(whose) can send what reaches it to any app, a path out for every app that can send to it",
                     fix: "use \"appconnect\" or a whitelist")
             }
         }
