@@ -110,7 +110,7 @@ struct PathsReportStream {
             output.write(text)
         case .dot:
             if clusters == 1 { output.write(DOTReport.start(subject)) }
-            output.write("    subgraph cluster_\(clusters) {\n        label=\(DOTReport.quoted("device " + device.name));\n")
+            output.write("    subgraph cluster_\(clusters) {\n        label=\(DOTText.quoted("device " + device.name));\n")
         case .sarif:
             break
         }
@@ -244,9 +244,9 @@ struct PathsReportStream {
         var text = "\n```mermaid\nflowchart LR\n"
         for (position, index) in order.enumerated() where used.contains(Int32(position + 1)) {
             let style = isOutside[index] ? ":::outside" : isSource[index] ? ":::source" : ""
-            text += "    n\(position + 1)[\"\(MarkdownReport.mermaid(nodes[index].description))\"]\(style)\n"
+            text += "    n\(position + 1)[\"\(MermaidText.label(nodes[index].description))\"]\(style)\n"
         }
-        for edge in edges { text += "    n\(edge.from) -->|\"\(MarkdownReport.mermaid(edge.channels.map(\.rawValue).joined(separator: ", ")))\"| n\(edge.to)\n" }
+        for edge in edges { text += "    n\(edge.from) -->|\"\(MermaidText.label(edge.channels.map(\.rawValue).joined(separator: ", ")))\"| n\(edge.to)\n" }
         text += "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"
         if seen.count > MarkdownReport.maxEdges { text += "\n\(seen.count - MarkdownReport.maxEdges) more edges not drawn.\n" }
         return text
@@ -257,7 +257,7 @@ struct PathsReportStream {
         let d = clusters
         var text = ""
         for (position, index) in order.enumerated() {
-            var attributes = "label=\(DOTReport.quoted(nodes[index].description))"
+            var attributes = "label=\(DOTText.quoted(nodes[index].description))"
             if isOutside[position] {
                 attributes += ", style=\"rounded,filled\", fillcolor=\"#fde2e1\", color=\"#b42318\""
             } else if isSource[position] {
@@ -266,7 +266,7 @@ struct PathsReportStream {
             text += "        d\(d)n\(position + 1) [\(attributes)];\n"
         }
         for edge in edges {
-            text += "        d\(d)n\(edge.from) -> d\(d)n\(edge.to) [label=\(DOTReport.quoted(edge.channels.map(\.rawValue).joined(separator: ", ")))];\n"
+            text += "        d\(d)n\(edge.from) -> d\(d)n\(edge.to) [label=\(DOTText.quoted(edge.channels.map(\.rawValue).joined(separator: ", ")))];\n"
         }
         if order.isEmpty { text += "        d\(d)none [label=\"no path\", shape=plaintext];\n" }
         return text + "    }\n"
