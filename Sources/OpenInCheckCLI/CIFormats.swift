@@ -169,7 +169,7 @@ enum SARIFLog {
         var place: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
         if !result.keyPath.isEmpty {
             place.append(.init("logicalLocations", .array(JSONArray([
-                .object(JSONObject(["fullyQualifiedName": .string(result.keyPath), "kind": .string("member")])),
+                .object(JSONObject(["fullyQualifiedName": .string(SARIFText.plain(result.keyPath)), "kind": .string("member")])),
             ]))))
         }
         var members: [JSONObject.Member] = [.init("ruleId", .string(result.ruleID))]
