@@ -356,4 +356,125 @@ import Testing
             }
         }
     }
+
+    // MARK: regressions, one per item of the issue
+
+    /// A one-path report of `device`, its path from `from` through `via` to `to`.
+    static func report(device: String, from: String = "com.acme.hr", via: String = "com.acme.viewer", to: String = "com.acme.out", file: String = "fleet.json") -> DeviceReport {
+        let setting = FleetSetting(side: .sender, app: bundle(from), policy: "P", via: "by label L", key: "k", value: "v", file: file, line: 1)
+        let hops = [ReportHop(from: .app(bundle(from)), to: .app(bundle(via)), channel: .documentInteraction, url: nil, rules: [], file: file, line: 1, settings: [setting]),
+                    ReportHop(from: .app(bundle(via)), to: .app(bundle(to)), channel: .documentInteraction, url: nil, rules: [], file: file, line: 2, settings: [setting])]
+        return DeviceReport(device: device, zone: nil, paths: [ReportPath(device: device, from: bundle(from), to: .app(bundle(to)), outside: true, hops: hops)])
+    }
+
+    /// Graphviz decodes HTML character references in a quoted string: `&#8238;` became a real U+202E, `&lt;b&gt;` a
+    /// `<b>`, `&#10;` a line break in a device's cluster label and in the title's file names. They show as written.
+    @Test(.enabled(if: FleetReportEndToEndTests.canRender))
+    func dotShowsCharacterReferencesAsWritten() throws {
+        let name = "a&#8238;b &lt;b&gt; c&#10;d &amp; &#x202E;e"
+        let dot = DOTReport.report([Self.report(device: name, via: "com.acme.&amp;")], subject: .diff(old: "old&#10;\(name).json", new: "new.json"))
+        try Self.checkRendered([dot], labels: ["device " + name, "com.acme.&amp;", "leak paths opened and closed, old&#10;\(name).json → new.json"])
+        #expect(try !FleetReportEndToEndTests.render(dot).svg.unicodeScalars.contains("\u{202E}"))
+    }
+
+    /// A quoted string over 16,384 bytes made `dot` refuse the whole graph. A 20,000-character device name, node name
+    /// (one made of a single grapheme cluster of 20,001 scalars too) and file name now render without a word on stderr,
+    /// elided in the middle with their length.
+    @Test(.enabled(if: FleetReportEndToEndTests.canRender))
+    func dotRendersTwentyThousandCharacterNames() throws {
+        var random = Generator(state: 20_000)
+        let long = String(repeating: "x", count: 20_000)
+        let hostile = HostileNames.long(20_000, &random)
+        let cluster = "e" + String(repeating: "\u{301}", count: 20_000)
+        let devices = [Self.report(device: long, via: "com.acme." + long), Self.report(device: hostile, via: cluster, file: hostile)]
+        let sources = [DOTReport.report(devices, subject: .diff(old: long + ".json", new: hostile)),
+                       DOTReport.report(devices, subject: .paths(from: long, to: hostile))]
+        for source in sources {
+            for string in Self.quotedStrings(source) { #expect(string.utf8.count <= DOTText.maxQuotedBytes) }
+        }
+        #expect(DOTText.maxQuotedBytes <= 16_384)
+        let shown = Self.shownInDOT("device " + long)
+        #expect(shown.count <= String.shownNameLimit && shown.contains("…(20007 characters)…"))
+        try Self.checkRendered(sources, labels: [shown, Self.shownInDOT("com.acme." + long), Self.shownInDOT(cluster), Self.shownInDOT("device " + hostile)])
+    }
+
+    /// SARIF message text ignored SARIF's syntax: a name `{0}` was a placeholder (and the tool's own `\u{1B}` escapes
+    /// added single braces), `[text](1)` an embedded link. Braces are doubled and brackets escaped, in the streamed and
+    /// the straightforward writer alike, in every message and step.
+    @Test func sarifMessageTextHasNoPlaceholderNorLink() throws {
+        let name = "{0} [here](1) \u{1B}"
+        var path = Self.report(device: name, file: name).paths[0]
+        path.hops[1].url = "[u](2)"
+        path.state = .accepted
+        path.entry = FleetBaseline.Entry(device: name, from: path.from, to: path.to, reason: "{1}[r](3)", expires: BaselineDate("2099-12-31")!, line: 1)
+        let devices = [DeviceReport(device: name, zone: nil, paths: [path])]
+        let log = SARIFReport.straightforward(devices, subject: .paths(from: "all", to: nil))
+        var stream = SARIFReport.Stream()
+        var bytes = stream.start()
+        stream.append(path, opened: false, to: &bytes)
+        bytes += stream.end()
+        #expect(String(decoding: bytes, as: UTF8.self) == log)
+        let texts = Self.messageTexts(try Self.checkSARIF(log))
+        #expect(texts.contains { $0.hasPrefix("device {{0}} \\[here\\](1) \\u{{1B}}: ") })
+        #expect(texts.contains { $0.contains("Accepted until 2099-12-31: {{1}}\\[r\\](3).") })
+        #expect(texts.contains { $0.contains(" by document-interaction \\[u\\](2): ") })
+        for text in texts { #expect(Self.decoded(text) != nil, "\(text)") }
+    }
+
+    /// `fleet lint --format sarif` wrote a policy name's bidirectional override raw into its message (and no brace or
+    /// bracket escaped); it goes through the SARIF escaper as every other SARIF writer's text does.
+    @Test func fleetLintSARIFShowsControlsAsEscapes() throws {
+        let fleet = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("Examples/fleet/lint-mistakes.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"name\": \"Legacy\"", with: "\"name\": \"Leg\\u202eacy {0} [x](1)\"")
+        let file = try FleetReportEndToEndTests.temporary("lint.json", fleet)
+        let run = try BuiltBinary.run(["fleet", "lint", "--fleet", file, "--format", "sarif"])
+        #expect(run.status == 2)
+        #expect(!run.stdout.unicodeScalars.contains("\u{202E}"))
+        let texts = Self.messageTexts(try Self.checkSARIF(run.stdout, allowBreaks: true))
+        #expect(texts.contains { $0.contains("the container policy \"Leg\\u{{202E}}acy {{0}} \\[x\\](1)\" is for com.acme.legacy") })
+    }
+
+    /// The SARIF result's location was the first hop's line while the Markdown's "granted by" names the hop that leaks
+    /// (the last). Each result is now placed where its last code-flow step is, the line "granted by" names.
+    @Test func sarifResultIsAtTheHopThatLeaks() throws {
+        let arguments = ["fleet", "paths", "--fleet", FleetReportEndToEndTests.acme, "--device", "employee-iphone", "--from", "all", "--format"]
+        let sarif = try BuiltBinary.run(arguments + ["sarif"]), markdown = try BuiltBinary.run(arguments + ["markdown"])
+        let log = try #require(try Self.checkSARIF(sarif.stdout) as? [String: Any])
+        let results = try #require(((log["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+        #expect(results.count > 1)
+        func place(_ location: Any?) -> (String, Int)? {
+            guard let physical = (location as? [String: Any])?["physicalLocation"] as? [String: Any],
+                  let uri = (physical["artifactLocation"] as? [String: Any])?["uri"] as? String,
+                  let line = (physical["region"] as? [String: Any])?["startLine"] as? Int else { return nil }
+            return (uri, line)
+        }
+        var moved = 0
+        for result in results {
+            let primary = try #require(place((result["locations"] as? [Any])?.first))
+            let flow = try #require((((result["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first?["locations"]) as? [[String: Any]])
+            let steps = flow.compactMap { place($0["location"]) }
+            #expect(steps.count == flow.count)
+            let first = try #require(steps.first), last = try #require(steps.last)
+            #expect(primary == last, "\(primary) is not the last hop's \(last)")
+            if first != last { moved += 1 }
+            // The Markdown's row for the same path names that line in its "granted by".
+            let text = try #require((result["message"] as? [String: Any])?["text"] as? String)
+            let ends = try #require(text.firstMatch(of: #/documents from (\S+) reach (.+?)(?:, outside the zone of trust,)? in [0-9]+ hops?:/#))
+            let row = markdown.stdout.split(separator: "\n").first { $0.hasPrefix("| `\(ends.1)` | `\(ends.2)` |") }
+            #expect(row?.contains("line \(primary.1)\\)") == true, "\(row ?? "no row") for \(ends.1) → \(ends.2), line \(primary.1)")
+        }
+        #expect(moved > 0)
+    }
+
+    /// Mermaid labels showed a name whole however long; they show at most ``MermaidText/maxCharacters`` characters
+    /// (and ``MermaidText/maxScalars`` scalars) of it, elided in the middle with its length, the table keeping it whole.
+    @Test func mermaidElidesLongNames() {
+        let long = "com.acme." + String(repeating: "y", count: 20_000)
+        let cluster = "e" + String(repeating: "\u{301}", count: 20_000)
+        let graph = MarkdownReport.graph(Self.report(device: "d", via: long, to: cluster))
+        let labels = Self.checkMermaid(graph)
+        #expect(graph.utf8.count < 4_000)
+        #expect(labels.contains { $0.hasPrefix("com.acme.yyy") && $0.contains("…(20009 characters)…") && $0.count <= MermaidText.maxCharacters })
+        #expect(labels.contains { $0.unicodeScalars.count <= MermaidText.maxScalars && Self.holds($0, "…(1 characters)…") })
+    }
 }
