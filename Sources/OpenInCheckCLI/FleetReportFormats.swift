@@ -154,18 +154,10 @@ enum MarkdownReport {
             }
         }
         if edges.isEmpty { return "" }
-        let drawn = edges.prefix(maxEdges)
-        var used: Set<Int> = []
-        for edge in drawn { used.insert(edge.from); used.insert(edge.to) }
-        var text = "\n```mermaid\nflowchart LR\n"
-        for (index, node) in order.enumerated() where used.contains(index + 1) {
-            let style = outside.contains(node) ? ":::outside" : sources.contains(node) ? ":::source" : ""
-            text += "    n\(index + 1)[\"\(MermaidText.label(node.description))\"]\(style)\n"
+        return MermaidText.flowchart(edges: Array(edges.prefix(maxEdges)), total: edges.count) { id in
+            let node = order[id - 1]
+            return (node.description, outside.contains(node) ? "outside" : sources.contains(node) ? "source" : nil)
         }
-        for edge in drawn { text += "    n\(edge.from) -->|\"\(MermaidText.label(edge.label))\"| n\(edge.to)\n" }
-        text += "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"
-        if edges.count > maxEdges { text += "\n\(edges.count - maxEdges) more edges not drawn.\n" }
-        return text
     }
 
     /// Text as an inline code span that survives a table cell: control characters shown as escapes,

@@ -477,4 +477,20 @@ import Testing
         #expect(labels.contains { $0.hasPrefix("com.acme.yyy") && $0.contains("…(20009 characters)…") && $0.count <= MermaidText.maxCharacters })
         #expect(labels.contains { $0.unicodeScalars.count <= MermaidText.maxScalars && Self.holds($0, "…(1 characters)…") })
     }
+
+    /// Mermaid refuses a diagram over 50,000 characters (`maxTextSize`): with 50 edges between names whose labels are
+    /// long once escaped, the diagram draws the edges that fit in ``MermaidText/maxDiagramBytes`` and counts the rest.
+    @Test func mermaidDiagramStaysWithinMermaidsTextSize() {
+        let paths = (0..<60).map { number in
+            Self.report(device: "d", from: String(repeating: "\u{1B}", count: 200) + "\(number)", via: String(repeating: "\u{202E}<", count: 80) + "\(number)",
+                        to: "com.acme.out\(number)").paths[0]
+        }
+        let graph = MarkdownReport.graph(DeviceReport(device: "d", zone: nil, paths: paths))
+        // Unbounded, the 50 edges' nodes would take about 150 KB.
+        #expect(graph.utf8.count <= MermaidText.maxDiagramBytes + 100 && graph.utf8.count <= 50_000)
+        let labels = Self.checkMermaid(graph)
+        #expect(labels.count > 10)
+        let drawn = graph.split(separator: "\n").filter { $0.contains(" -->|") }.count
+        #expect(graph.hasSuffix("\n\(120 - drawn) more edges not drawn.\n"))
+    }
 }

@@ -44,4 +44,41 @@ enum MermaidText {
         default: false
         }
     }
+
+    /// The most bytes of a diagram's lines: Mermaid refuses a diagram over 50,000 characters (its default
+    /// `maxTextSize`), so long labels draw fewer edges rather than no diagram.
+    static let maxDiagramBytes = 40_000
+
+    /// A fenced `flowchart LR` block: the nodes the drawn edges use (`n1`, `n2`, … in id order, each labelled and
+    /// classed by `node`), the edges of `edges` in order while the block stays within ``maxDiagramBytes``, the class
+    /// definitions, and a line counting the edges of `total` not drawn; empty when there is no edge.
+    static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, node: (Int) -> (label: String, style: String?)) -> String {
+        if edges.isEmpty { return "" }
+        let head = "\n```mermaid\nflowchart LR\n"
+        let classes = "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"
+        var nodeLines: [Int: String] = [:]
+        var edgeLines: [String] = []
+        var size = head.utf8.count + classes.utf8.count
+        for edge in edges {
+            let line = "    n\(edge.from) -->|\"\(label(edge.label))\"| n\(edge.to)\n"
+            var added: [(Int, String)] = []
+            var cost = line.utf8.count
+            for id in [edge.from, edge.to] where nodeLines[id] == nil && !added.contains(where: { $0.0 == id }) {
+                let (text, style) = node(id)
+                let nodeLine = "    n\(id)[\"\(label(text))\"]\(style.map { ":::" + $0 } ?? "")\n"
+                added.append((id, nodeLine))
+                cost += nodeLine.utf8.count
+            }
+            if size + cost > maxDiagramBytes { break }
+            size += cost
+            for (id, nodeLine) in added { nodeLines[id] = nodeLine }
+            edgeLines.append(line)
+        }
+        var text = head
+        for id in nodeLines.keys.sorted() { text += nodeLines[id]! }
+        for line in edgeLines { text += line }
+        text += classes
+        if total > edgeLines.count { text += "\n\(total - edgeLines.count) more edges not drawn.\n" }
+        return text
+    }
 }
