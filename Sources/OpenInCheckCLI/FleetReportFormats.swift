@@ -121,7 +121,8 @@ enum MarkdownReport {
     }
 
     /// The device's leak graph: each node once, with a generated id (`n1`, `n2`, …), its label quoted
-    /// and escaped; the sources drawn apart, outside apps styled apart; at most ``maxEdges`` edges.
+    /// and escaped (``MermaidText/label(_:)``); the sources drawn apart, outside apps styled apart; at most ``maxEdges``
+    /// edges, fewer when their labels would pass ``MermaidText/maxDiagramBytes``.
     static func graph(_ device: DeviceReport) -> String {
         var ids: [FleetNode: Int] = [:]
         var order: [FleetNode] = []
