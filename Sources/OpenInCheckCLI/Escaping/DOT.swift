@@ -3,7 +3,7 @@
 /// Graphviz reads a double-quoted string's `\"` and `\\` (and `\N`, `\G`, `\l`, … in labels), and then decodes
 /// HTML character references in it (`&amp;`, `&#8238;`, `&#10;`, …) before it draws a label; and it refuses a
 /// graph with a quoted string over 16,384 bytes. ``quoted(_:)`` makes any input show as itself: a long text
-/// elided in the middle first (at most ``maxScalars`` Unicode scalars and the marker), control, bidirectional and
+/// elided in the middle first (at most ``maxScalars`` Unicode scalars, the marker included), control, bidirectional and
 /// line-separator characters as visible escapes, `\` and `"` backslash-escaped, and `&` written `&amp;` so that no
 /// reference is decoded. Escaped, a scalar is at most 11 bytes (`\\u{10FFFF}`), so a quoted string is at most
 /// ``maxQuotedBytes`` bytes whatever the input.
