@@ -120,8 +120,10 @@ enum SARIFLog {
         /// The rule's index in the run's rules, when it is one of them.
         var ruleIndex: Int?
         var level: String
-        /// The message, its fix included.
+        /// What is wrong, as the input shows it (escaped as SARIF message text when written).
         var message: String
+        /// How to fix it, written on the message's second line after `fix: ` (escaped as the message is).
+        var fix: String
         var file: String
         var line: Int?
         /// The 1-based column in characters (Unicode scalars), when known.
@@ -135,7 +137,7 @@ enum SARIFLog {
             JSONValue.object(JSONObject(members: [
                 .init("id", .string(rule.id)),
                 .init("name", .string(rule.name)),
-                .init("shortDescription", .object(JSONObject(["text": .string(rule.summary)]))),
+                .init("shortDescription", .object(JSONObject(["text": .string(SARIFText.message(rule.summary))]))),
                 .init("defaultConfiguration", .object(JSONObject(["level": .string(rule.level)]))),
             ]))
         }
@@ -167,14 +169,14 @@ enum SARIFLog {
         var place: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
         if !result.keyPath.isEmpty {
             place.append(.init("logicalLocations", .array(JSONArray([
-                .object(JSONObject(["fullyQualifiedName": .string(result.keyPath), "kind": .string("member")])),
+                .object(JSONObject(["fullyQualifiedName": .string(SARIFText.plain(result.keyPath)), "kind": .string("member")])),
             ]))))
         }
         var members: [JSONObject.Member] = [.init("ruleId", .string(result.ruleID))]
         if let ruleIndex = result.ruleIndex { members.append(.init("ruleIndex", .number(JSONNumber(ruleIndex)))) }
         members += [
             .init("level", .string(result.level)),
-            .init("message", .object(JSONObject(["text": .string(result.message)]))),
+            .init("message", .object(JSONObject(["text": .string(SARIFText.message(result.message) + "\nfix: " + SARIFText.message(result.fix))]))),
             .init("locations", .array(JSONArray([.object(JSONObject(members: place))]))),
         ]
         return JSONObject(members: members)

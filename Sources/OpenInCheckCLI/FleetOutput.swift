@@ -332,7 +332,7 @@ enum FleetOutput {
             let results = findings.map { finding in
                 let device = finding.device.map { "device \($0): " } ?? ""
                 return SARIFLog.Result(ruleID: finding.code, ruleIndex: checks.firstIndex { ExactText.same($0.code, finding.code) }, level: level(finding.severity),
-                                       message: "\(device)\(finding.message)\nfix: \(finding.fix)", file: finding.file ?? file, line: finding.line, column: nil, keyPath: finding.keyPath)
+                                       message: device + finding.message, fix: finding.fix, file: finding.file ?? file, line: finding.line, column: nil, keyPath: finding.keyPath)
             }
             console.stdout.write(JSONWriter.pretty(.object(SARIFLog.log(rules: rules, results: results))) + "\n")
         }

@@ -110,7 +110,7 @@ struct PathsReportStream {
             output.write(text)
         case .dot:
             if clusters == 1 { output.write(DOTReport.start(subject)) }
-            output.write("    subgraph cluster_\(clusters) {\n        label=\(DOTReport.quoted("device " + device.name));\n")
+            output.write("    subgraph cluster_\(clusters) {\n        label=\(DOTText.quoted("device " + device.name));\n")
         case .sarif:
             break
         }
@@ -239,17 +239,11 @@ struct PathsReportStream {
     /// Markdown's diagram of the device being left (``MarkdownReport/graph(_:)``'s text).
     private func mermaid() -> String {
         if edges.isEmpty { return "" }
-        var used: Set<Int32> = []
-        for edge in edges { used.insert(edge.from); used.insert(edge.to) }
-        var text = "\n```mermaid\nflowchart LR\n"
-        for (position, index) in order.enumerated() where used.contains(Int32(position + 1)) {
-            let style = isOutside[index] ? ":::outside" : isSource[index] ? ":::source" : ""
-            text += "    n\(position + 1)[\"\(MarkdownReport.mermaid(nodes[index].description))\"]\(style)\n"
+        let drawn = edges.map { (from: Int($0.from), to: Int($0.to), label: $0.channels.map(\.rawValue).joined(separator: ", ")) }
+        return MermaidText.flowchart(edges: drawn, total: Swift.max(seen.count, edges.count)) { id in
+            let index = order[id - 1]
+            return (nodes[index].description, isOutside[index] ? "outside" : isSource[index] ? "source" : nil)
         }
-        for edge in edges { text += "    n\(edge.from) -->|\"\(MarkdownReport.mermaid(edge.channels.map(\.rawValue).joined(separator: ", ")))\"| n\(edge.to)\n" }
-        text += "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"
-        if seen.count > MarkdownReport.maxEdges { text += "\n\(seen.count - MarkdownReport.maxEdges) more edges not drawn.\n" }
-        return text
     }
 
     /// DOT's nodes and edges of the device being left, and the cluster's end (``DOTReport/report(_:subject:)``'s text).
@@ -257,7 +251,7 @@ struct PathsReportStream {
         let d = clusters
         var text = ""
         for (position, index) in order.enumerated() {
-            var attributes = "label=\(DOTReport.quoted(nodes[index].description))"
+            var attributes = "label=\(DOTText.quoted(nodes[index].description))"
             if isOutside[position] {
                 attributes += ", style=\"rounded,filled\", fillcolor=\"#fde2e1\", color=\"#b42318\""
             } else if isSource[position] {
@@ -266,7 +260,7 @@ struct PathsReportStream {
             text += "        d\(d)n\(position + 1) [\(attributes)];\n"
         }
         for edge in edges {
-            text += "        d\(d)n\(edge.from) -> d\(d)n\(edge.to) [label=\(DOTReport.quoted(edge.channels.map(\.rawValue).joined(separator: ", ")))];\n"
+            text += "        d\(d)n\(edge.from) -> d\(d)n\(edge.to) [label=\(DOTText.quoted(edge.channels.map(\.rawValue).joined(separator: ", ")))];\n"
         }
         if order.isEmpty { text += "        d\(d)none [label=\"no path\", shape=plaintext];\n" }
         return text + "    }\n"

@@ -121,7 +121,8 @@ enum MarkdownReport {
     }
 
     /// The device's leak graph: each node once, with a generated id (`n1`, `n2`, …), its label quoted
-    /// and escaped; the sources drawn apart, outside apps styled apart; at most ``maxEdges`` edges.
+    /// and escaped (``MermaidText/label(_:)``); the sources drawn apart, outside apps styled apart; at most ``maxEdges``
+    /// edges, fewer when their labels would pass ``MermaidText/maxDiagramBytes``.
     static func graph(_ device: DeviceReport) -> String {
         var ids: [FleetNode: Int] = [:]
         var order: [FleetNode] = []
@@ -154,34 +155,10 @@ enum MarkdownReport {
             }
         }
         if edges.isEmpty { return "" }
-        let drawn = edges.prefix(maxEdges)
-        var used: Set<Int> = []
-        for edge in drawn { used.insert(edge.from); used.insert(edge.to) }
-        var text = "\n```mermaid\nflowchart LR\n"
-        for (index, node) in order.enumerated() where used.contains(index + 1) {
-            let style = outside.contains(node) ? ":::outside" : sources.contains(node) ? ":::source" : ""
-            text += "    n\(index + 1)[\"\(mermaid(node.description))\"]\(style)\n"
+        return MermaidText.flowchart(edges: Array(edges.prefix(maxEdges)), total: edges.count) { id in
+            let node = order[id - 1]
+            return (node.description, outside.contains(node) ? "outside" : sources.contains(node) ? "source" : nil)
         }
-        for edge in drawn { text += "    n\(edge.from) -->|\"\(mermaid(edge.label))\"| n\(edge.to)\n" }
-        text += "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"
-        if edges.count > maxEdges { text += "\n\(edges.count - maxEdges) more edges not drawn.\n" }
-        return text
-    }
-
-    /// Text as a Mermaid label inside double quotes: control characters shown as escapes first, then
-    /// every ASCII character but letters, digits, space and `.-_/:@+,` as a Mermaid entity code
-    /// (`#quot;`, `#35;`, …), so no name can close the label, start markup or end the block.
-    static func mermaid(_ text: String) -> String {
-        var result = ""
-        for scalar in DecisionText.escaped(text).unicodeScalars {
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", " ", ".", "-", "_", "/", ":", "@", "+", ",": result.unicodeScalars.append(scalar)
-            case "\"": result += "#quot;"
-            case _ where scalar.isASCII: result += "#\(scalar.value);"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 
     /// Text as an inline code span that survives a table cell: control characters shown as escapes,
@@ -259,7 +236,7 @@ enum SARIFReport {
 
         /// One result (after a comma when it is not the first): what ``SARIFReport/straightforward(_:subject:)``
         /// writes for it, laid out as the pretty JSON writer lays out the whole log, written as bytes. Each node's
-        /// name and each setting's words are escaped once (every text from input through ``SARIFReport/shown(_:)``
+        /// name and each setting's words are escaped once (every text from input through ``SARIFText/message(_:)``
         /// and JSON string escaping), each hop's code-flow step once per search, and the fingerprint hashed from
         /// bytes kept per node.
         mutating func append(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
@@ -271,7 +248,7 @@ enum SARIFReport {
                 search = (path.device, path.from)
                 // The message's beginning and the fingerprint's first fields: the same for every path of the search.
                 head = Array("device ".utf8)
-                SARIFReport.appendShown(path.device, to: &head)
+                SARIFText.appendMessage(path.device, to: &head)
                 head += ": documents from ".utf8
                 fromText = node(.app(path.from))
                 head += fromText.body
@@ -313,18 +290,18 @@ enum SARIFReport {
             case .new?: bytes += " Not in the baseline.".utf8
             case .accepted?:
                 bytes += " Accepted until ".utf8
-                SARIFReport.appendShown((path.entry?.expires.description ?? "") + ": " + (path.entry?.reason ?? ""), to: &bytes)
+                SARIFText.appendMessage((path.entry?.expires.description ?? "") + ": " + (path.entry?.reason ?? ""), to: &bytes)
                 bytes.append(UInt8(ascii: "."))
             case .expired?:
                 bytes += " The acceptance expired on ".utf8
-                SARIFReport.appendShown((path.entry?.expires.description ?? "") + ": " + (path.entry?.reason ?? ""), to: &bytes)
+                SARIFText.appendMessage((path.entry?.expires.description ?? "") + ": " + (path.entry?.reason ?? ""), to: &bytes)
                 bytes.append(UInt8(ascii: "."))
             case nil: break
             }
             bytes += Self.messageEnd
-            // "locations": [the first hop's place].
+            // "locations": [the place of the hop that leaks, the last: the Markdown's "granted by"].
             bytes += Self.locationsKey
-            appendLocation(path.hops.first, level: 6, message: nil, to: &bytes)
+            appendLocation(path.hops.last, level: 6, message: nil, to: &bytes)
             bytes += Self.locationsEnd
             if path.hops.isEmpty {
                 let flow = JSONObject(members: [.init("threadFlows", .array(JSONArray([.object(JSONObject(members: [.init("locations", .array(JSONArray([])))]))])))])
@@ -352,7 +329,7 @@ enum SARIFReport {
             if opened { bytes += Self.baselineNew }
             if path.state == .accepted, let entry = path.entry {
                 bytes += Self.suppressionsStart
-                SARIFReport.appendShown(entry.reason, to: &bytes)
+                SARIFText.appendPlain(entry.reason, to: &bytes)
                 bytes += Self.suppressionsEnd
             }
             bytes += Self.indents[4]
@@ -378,7 +355,7 @@ enum SARIFReport {
             if let known = nodes[node] { return known }
             let text = node.description
             var body: [UInt8] = []
-            SARIFReport.appendShown(text, to: &body)
+            SARIFText.appendMessage(text, to: &body)
             let made = NodeText(raw: Array(text.utf8), body: body)
             nodes[node] = made
             return made
@@ -429,11 +406,11 @@ enum SARIFReport {
                 bytes += Self.channelText[hop.channel]!.name
                 if let url = hop.url {
                     bytes.append(UInt8(ascii: " "))
-                    SARIFReport.appendShown(url, to: &bytes)
+                    SARIFText.appendMessage(url, to: &bytes)
                 }
                 bytes += ": ".utf8
                 if hop.settings.isEmpty {
-                    SARIFReport.appendShown(hop.rules.map(\.rawValue).joined(separator: ", "), to: &bytes)
+                    SARIFText.appendMessage(hop.rules.map(\.rawValue).joined(separator: ", "), to: &bytes)
                 }
                 for (index, setting) in hop.settings.enumerated() {
                     if index > 0 { bytes += "; ".utf8 }
@@ -443,7 +420,7 @@ enum SARIFReport {
                         continue
                     }
                     var words: [UInt8] = []
-                    SARIFReport.appendShown(
+                    SARIFText.appendMessage(
                         "\(setting.app): \(setting.key) = \(setting.value) (\(setting.policy), \(setting.via)\(setting.line.map { ", line \($0)" } ?? ""))", to: &words)
                     settings[key] = words
                     bytes += words
@@ -473,7 +450,7 @@ enum SARIFReport {
                 var ruleID: [UInt8] = []
                 JSONWriter.appendQuoted(SARIFReport.ruleID(channel), to: &ruleID)
                 var name: [UInt8] = []
-                SARIFReport.appendShown("\(channel)", to: &name)
+                SARIFText.appendMessage("\(channel)", to: &name)
                 table[channel] = (ruleID, name, Array(channel.rawValue.utf8))
             }
             return table
@@ -539,7 +516,8 @@ enum SARIFReport {
                                                               .init("runs", .array(JSONArray([.object(run)])))]))) + "\n"
     }
 
-    /// A result as a JSON value: the message, the first hop's place, the code flow (a step per hop), the fingerprint,
+    /// A result as a JSON value: the message, the place of the hop that leaks (the last, whose grant the Markdown's
+    /// "granted by" names), the code flow (a step per hop), the fingerprint,
     /// and for a diff the baseline state, for an accepted path its suppression.
     static func result(_ path: ReportPath, opened: Bool) -> JSONObject {
         let channel = path.hops.last?.channel ?? .documentInteraction
@@ -557,15 +535,15 @@ enum SARIFReport {
             .init("ruleId", .string(ruleID(channel))),
             .init("ruleIndex", .number(JSONNumber(channels.firstIndex(of: channel) ?? 0))),
             .init("level", .string("error")),
-            .init("message", .object(JSONObject(["text": .string(shown(message))]))),
-            .init("locations", .array(JSONArray([.object(location(path.hops.first, text: nil))]))),
+            .init("message", .object(JSONObject(["text": .string(SARIFText.message(message))]))),
+            .init("locations", .array(JSONArray([.object(location(path.hops.last, text: nil))]))),
             .init("codeFlows", .array(JSONArray([.object(flow)]))),
             .init("partialFingerprints", .object(JSONObject(["leakPath/v1": .string(path.fingerprint)]))),
         ]
         if opened { members.append(.init("baselineState", .string("new"))) }
         if path.state == .accepted, let entry = path.entry {
             members.append(.init("suppressions", .array(JSONArray([.object(JSONObject(members: [
-                .init("kind", .string("external")), .init("justification", .string(shown(entry.reason))),
+                .init("kind", .string("external")), .init("justification", .string(SARIFText.plain(entry.reason))),
             ]))]))))
         }
         return JSONObject(members: members)
@@ -575,28 +553,8 @@ enum SARIFReport {
         var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(SARIFLog.uri(hop?.file ?? ""))])))]
         if let line = hop?.line { physical.append(.init("region", .object(JSONObject(["startLine": .number(JSONNumber(line))])))) }
         var members: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
-        if let text { members.append(.init("message", .object(JSONObject(["text": .string(shown(text))])))) }
+        if let text { members.append(.init("message", .object(JSONObject(["text": .string(SARIFText.message(text))])))) }
         return JSONObject(members: members)
-    }
-
-    /// Text a reviewer reads (messages, justifications): control, bidirectional and line-separator characters
-    /// shown as escapes, so none reorders or hides what code scanning displays.
-    static func shown(_ text: String) -> String { DecisionText.escaped(text, backslash: false) }
-
-    /// `text` as ``shown(_:)`` shows it, inside a JSON string (without the quotes): printable ASCII but `"` and `\`
-    /// copied as is, anything else escaped the straightforward way. Both escapings go character by character, so
-    /// a message written part by part is the message escaped whole.
-    static func appendShown(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        let copied = text.withUTF8 { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if copied { return }
-        var quoted: [UInt8] = []
-        JSONWriter.appendQuoted(shown(text), to: &quoted)
-        bytes += quoted[1..<(quoted.count - 1)]
     }
 }
 
@@ -607,17 +565,19 @@ enum SARIFReport {
 enum DOTReport {
     /// The digraph's beginning: its title and defaults.
     static func start(_ subject: ReportSubject) -> String {
+        // Each name elided to under half of what a quoted string shows, so the title keeps both.
+        let name = { (text: String) in text.elidedInTheMiddle(limit: String.shownNameLimit / 2 - 40) }
         let title: String = switch subject {
-        case .paths(let from, let to): "leak paths from \(from) to \(to ?? "outside")"
-        case .diff(let old, let new): "leak paths opened and closed, \(old) → \(new)"
+        case .paths(let from, let to): "leak paths from \(name(from)) to \(name(to ?? "outside"))"
+        case .diff(let old, let new): "leak paths opened and closed, \(name(old)) → \(name(new))"
         }
-        return "digraph \"leak paths\" {\n    label=\(quoted(title));\n    labelloc=t;\n    rankdir=LR;\n    node [shape=box, style=\"rounded\", fontname=\"Helvetica\"];\n    edge [fontname=\"Helvetica\", fontsize=10];\n"
+        return "digraph \"leak paths\" {\n    label=\(DOTText.quoted(title));\n    labelloc=t;\n    rankdir=LR;\n    node [shape=box, style=\"rounded\", fontname=\"Helvetica\"];\n    edge [fontname=\"Helvetica\", fontsize=10];\n"
     }
 
     static func report(_ devices: [DeviceReport], subject: ReportSubject) -> String {
         var text = start(subject)
         for (d, device) in devices.enumerated() {
-            text += "    subgraph cluster_\(d + 1) {\n        label=\(quoted("device " + device.device));\n"
+            text += "    subgraph cluster_\(d + 1) {\n        label=\(DOTText.quoted("device " + device.device));\n"
             var ids: [FleetNode: Int] = [:]
             var nodes: [(FleetNode, outside: Bool, source: Bool)] = []
             var edges: [(from: Int, to: Int, channels: [String], closed: Bool)] = []
@@ -648,29 +608,17 @@ enum DOTReport {
                 }
             }
             for (index, node) in nodes.enumerated() {
-                var attributes = "label=\(quoted(node.0.description))"
+                var attributes = "label=\(DOTText.quoted(node.0.description))"
                 if node.outside { attributes += ", style=\"rounded,filled\", fillcolor=\"#fde2e1\", color=\"#b42318\"" } else if node.source { attributes += ", style=\"rounded,filled\", fillcolor=\"#e0eaff\", color=\"#1849a9\"" }
                 text += "        d\(d + 1)n\(index + 1) [\(attributes)];\n"
             }
             for edge in edges {
                 let style = edge.closed ? ", style=dashed, color=\"#667085\"" : ""
-                text += "        d\(d + 1)n\(edge.from) -> d\(d + 1)n\(edge.to) [label=\(quoted(edge.channels.joined(separator: ", ")))\(style)];\n"
+                text += "        d\(d + 1)n\(edge.from) -> d\(d + 1)n\(edge.to) [label=\(DOTText.quoted(edge.channels.joined(separator: ", ")))\(style)];\n"
             }
             if nodes.isEmpty { text += "        d\(d + 1)none [label=\"no path\", shape=plaintext];\n" }
             text += "    }\n"
         }
         return text + "}\n"
-    }
-
-    /// A DOT double-quoted string: control characters shown as escapes first, then `\` and `"` escaped,
-    /// so no name ends the string or forms a Graphviz escape (`\N`, `\l`).
-    static func quoted(_ text: String) -> String {
-        "\"" + DecisionText.escaped(text).escapingScalars { scalar in
-            switch scalar {
-            case "\\": "\\\\"
-            case "\"": "\\\""
-            default: nil
-            }
-        } + "\""
     }
 }

@@ -208,7 +208,7 @@ enum LintSARIF {
             rules: checks.map { SARIFLog.Rule(id: $0.code, name: $0.name, summary: $0.summary, level: level($0.severity)) },
             results: findings.map { finding in
                 SARIFLog.Result(ruleID: finding.check.code, ruleIndex: checks.firstIndex(of: finding.check), level: level(finding.severity),
-                                message: "\(finding.message)\nfix: \(finding.fix)", file: finding.location.file,
+                                message: finding.message, fix: finding.fix, file: finding.location.file,
                                 line: finding.location.line, column: finding.location.column, keyPath: finding.location.keyPath)
             })
     }

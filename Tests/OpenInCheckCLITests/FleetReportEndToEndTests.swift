@@ -384,7 +384,7 @@ import Testing
         let results = try Self.checkSARIF(sarif)
         let shown = Self.hostile.replacingOccurrences(of: "\u{1B}", with: "\\u{1B}").replacingOccurrences(of: "\u{202E}", with: "\\u{202E}").replacingOccurrences(of: "\t", with: "\\t")
         #expect(results.contains { (($0["suppressions"] as? [[String: Any]])?.first?["justification"] as? String) == shown })
-        #expect(results.contains { (($0["message"] as? [String: Any])?["text"] as? String)?.contains("device end|`x`\"<b>\\u{1B}:") == true })
+        #expect(results.contains { (($0["message"] as? [String: Any])?["text"] as? String)?.contains("device end|`x`\"<b>\\u{{1B}}:") == true })
 
         let dot = try run("dot")
         if Self.canRender {
