@@ -23,8 +23,8 @@ extension String {
 extension String {
     /// The most characters of a name that the outputs people read show before eliding it in the middle.
     ///
-    /// Escaped, a character is at most 11 bytes of output (`\u{10FFFF}`, a Mermaid entity), so a shown name is
-    /// under 12 KiB: within every format's limit (Graphviz refuses a quoted string over 16,384 bytes).
+    /// A character (a grapheme cluster) can hold any number of scalars, so a writer with a byte limit bounds the
+    /// scalars too (``Swift/String/elidedInTheMiddle(limit:scalars:)``): escaped, a scalar is at most 11 bytes.
     static let shownNameLimit = 1_000
 
     /// This text if it has at most `limit` characters, else its first and last characters around
