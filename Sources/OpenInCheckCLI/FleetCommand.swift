@@ -197,10 +197,12 @@ struct FleetCommand: Command {
                       --to set, each applied to a copy and the paths found again. A fix gives the
                       change in one sentence, an RFC 6902 JSON Patch against the file as given,
                       the file and line, closes and remaining (paths: one device, from, to), and
-                      collateral: the flows between apps inside the zone that it also blocks.
+                      collateral: the flows between apps inside the zone that it also blocks,
+                      on every channel fleet matrix decides (and those it newly allows). A
+                      candidate that cannot be made is listed, with why.
                       Ranked: most closed, least collateral, fewest apps touched. Then the plan:
                       changes chosen greedily, each verified with the earlier ones applied, with
-                      one patch per file; or the paths left and why.
+                      one patch per file (none when no change closes a path); the paths left and why.
               report  One self-contained HTML page on stdout for an auditor to open offline: per
                       device the zone of trust, counts, the leak graph (inline SVG), the paths with
                       their hops; the fixes and plan; the channel matrix; lint findings; the data

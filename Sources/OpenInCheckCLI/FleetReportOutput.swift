@@ -337,20 +337,29 @@ enum FleetReportOutput {
         guard !report.paths.isEmpty else { return out + "<p>No path to close.</p>\n</section>\n" }
         out += "<p>\(report.paths.count) paths to close; \(report.candidates) candidate changes verified (each applied to a copy of the fleet and the paths found again).</p>\n"
         if let budget = report.budget, budget.unverified > 0 {
-            out += "<p class=\"note\">Not verified: \(budget.unverified) more candidate changes. The page verifies at most \(budget.limit), those that could close the most paths first (an upper bound: the sources that reach the apps a change touches × the destinations those apps reach), and none of the others can close more than \(budget.unverifiedBound) paths. Every fix listed here was verified; run openin-check fleet fixes to verify every candidate.</p>\n"
+            out += "<p class=\"note\">Not verified: \(budget.unverified) more candidate changes. The page verifies at most \(budget.limit), those that could close the most paths first (an upper bound: the sources that reach the apps a change touches × the destinations those apps reach), and \(budget.unverifiedBound < report.paths.count ? "none of the others can close more than \(budget.unverifiedBound) of the \(report.paths.count) paths" : "no bound below all \(report.paths.count) paths is known for the others: any of them might close some"). Every fix listed here was verified; run openin-check fleet fixes to verify every candidate.</p>\n"
         }
         out += "<table>\n<tr><th>#</th><th>Change</th><th>Paths closed</th><th>Collateral (inside flows blocked)</th><th>File</th><th>JSON Patch</th></tr>\n"
         for (number, fix) in report.fixes.prefix(maxPathsListed).enumerated() {
-            out += "<tr><td>\(number + 1)</td><td>\(escape(fix.change))</td><td>\(fix.closes.count) of \(report.paths.count)</td><td>\(flows(fix.collateral))</td>"
+            out += "<tr><td>\(number + 1)</td><td>\(escape(fix.change))</td><td>\(fix.closes.count) of \(report.paths.count)</td><td>\(flows(fix.collateral))\(fix.newlyAllowed.isEmpty ? "" : "<br>Also newly allows (blocked before): " + flows(fix.newlyAllowed))</td>"
             out += "<td>\(escape(fix.file))\(fix.line.map { ":\($0)" } ?? "")</td><td><code>\(escape(FleetFixesOutput.patchText(fix.patch)))</code></td></tr>\n"
         }
         out += "</table>\n"
         if report.fixes.count > maxPathsListed { out += "<p class=\"note\">\(report.fixes.count - maxPathsListed) more fixes not listed.</p>\n" }
+        if !report.unbuilt.isEmpty {
+            out += "<p class=\"note\">Not built: \(report.unbuilt.count) candidate change\(report.unbuilt.count == 1 ? "" : "s") could not be made or verified.</p>\n<ul>\n"
+            out += report.unbuilt.prefix(maxPathsListed).map { "<li>\(escape($0.change)) Why: \(escape($0.why))</li>\n" }.joined() + "</ul>\n"
+        }
         let plan = report.plan
-        out += "<h3>Plan</h3>\n<p>\(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") close \(plan.closes.count) of \(report.paths.count) paths"
-        out += plan.remaining.isEmpty ? ".</p>\n" : "; \(plan.remaining.count) left: \(escape(plan.why ?? "")).</p>\n"
+        guard !plan.changes.isEmpty else {
+            // Nothing to apply: no step, no patch.
+            return out + "<h3>Plan</h3>\n<p>None; \(plan.remaining.count) paths left: \(escape(plan.why ?? "")).</p>\n</section>\n"
+        }
+        out += "<h3>Plan</h3>\n<p>\(FleetFixesOutput.planSummary(plan, count: report.paths.count, paths: report.paths))"
+        out += plan.remaining.isEmpty ? ".</p>\n" : ": \(escape(plan.why ?? "")).</p>\n"
         out += "<ol>\n" + plan.changes.map { "<li>\(escape($0.change))</li>\n" }.joined() + "</ol>\n"
         out += "<p>Collateral: \(flows(plan.collateral))</p>\n"
+        if !plan.newlyAllowed.isEmpty { out += "<p>Also newly allows (inside the zone of trust, blocked before): \(flows(plan.newlyAllowed))</p>\n" }
         for file in plan.patches { out += "<p>JSON Patch for <code>\(escape(file.file))</code>:</p>\n<pre>\(escape(JSONWriter.pretty(JSONPatch.json(file.patch))))</pre>\n" }
         if !plan.remaining.isEmpty {
             out += "<ul>\n" + plan.remaining.prefix(maxPathsListed).map { "<li>\(escape($0.device)): \(escape($0.from)) → \(escape($0.to))</li>\n" }.joined() + "</ul>\n"

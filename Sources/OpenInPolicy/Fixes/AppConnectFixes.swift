@@ -286,6 +286,7 @@ package struct AppConnectFixSubject: FixSubject {
                 guard let full = fullVerdict(state, device: device, collateral: collateral) else { return nil }
                 verdict.paths.formUnion(full.paths)
                 verdict.collateral.formUnion(full.collateral)
+                verdict.allowed.formUnion(full.allowed)
                 verdict.touched.formUnion(full.touched)
                 verdict.exposure += full.exposure
                 continue
@@ -362,7 +363,11 @@ package struct AppConnectFixSubject: FixSubject {
                 verdict.paths.formUnion(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope))
                 verdict.exposure += AppConnectFixSubject.exposure(newState, rows: rows)
             }
-            if collateral { verdict.collateral.formUnion(AppConnectFixSubject.collateral(old: state.device, new: device, changed: changedNodes, graph: old)) }
+            if collateral {
+                let flows = AppConnectFixSubject.collateral(old: state.device, new: device, changed: changedNodes, graph: old)
+                verdict.collateral.formUnion(flows.blocked)
+                verdict.allowed.formUnion(flows.allowed)
+            }
         }
         if unchanged {
             // No device reaches otherwise: the paths are the fleet's as given (not gathered again).
@@ -468,35 +473,56 @@ package struct AppConnectFixSubject: FixSubject {
         let newState = DeviceState(device: device, graph: graph, rows: rows, signatures: [], paths: [], exposure: 0)
         var touched: Set<String> = []
         for id in state.graph.ids where device.side(for: id).policy.policy != state.device.side(for: id).policy.policy { touched.insert(id.rawValue) }
-        return FixVerdict(paths: Set(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope)),
-                          collateral: collateral ? Set(AppConnectFixSubject.collateral(old: state.device, new: device, changed: nil, graph: state.graph)) : [],
-                          touched: touched, exposure: AppConnectFixSubject.exposure(newState, rows: rows))
+        let flows = collateral ? AppConnectFixSubject.collateral(old: state.device, new: device, changed: nil, graph: state.graph) : (blocked: [], allowed: [])
+        var verdict = FixVerdict(paths: Set(AppConnectFixSubject.leaks(newState, rows: rows, scope: scope)), collateral: Set(flows.blocked),
+                                 touched: touched, exposure: AppConnectFixSubject.exposure(newState, rows: rows))
+        verdict.allowed = Set(flows.allowed)
+        return verdict
     }
 
-    /// The channels an inside flow is counted on: those that name their receiver.
-    static let flowChannels: [FleetChannel] = FleetGraph.targetedChannels
+    /// The channels an inside flow is counted on: every grid of `fleet matrix` (those that name their
+    /// receiver, `open-url` to the receiver's first custom scheme included).
+    static let flowChannels: [FleetChannel] = FleetChannel.matrixChannels
 
-    /// The flows between the old device's zone apps that deliver before and not after; only those
-    /// from or to a changed node when `changed` is given.
-    static func collateral(old: FleetDevice, new: FleetDevice, changed: NodeSet?, graph: FleetGraph) -> [InsideFlow] {
+    /// Whether a matrix cell's outcome delivers (allowed, or redirected), as `fleet diff` counts a flow.
+    static func delivers(_ outcome: Outcome?) -> Bool { outcome == .allow || outcome == .redirect }
+
+    /// The flows between the old device's zone apps (authorized and installed) whose `fleet matrix` cell
+    /// delivers before and not after (`blocked`), or not before and after (`allowed`); only those from or to
+    /// a changed node when `changed` is given (no other cell can differ). A cell is decided as the matrix
+    /// decides it (``FleetDevice/matrixRequest(_:from:to:schemes:)``, ``FleetDevice/decide(_:)``); one
+    /// whose decision throws delivers nothing.
+    static func collateral(old: FleetDevice, new: FleetDevice, changed: NodeSet?, graph: FleetGraph) -> (blocked: [InsideFlow], allowed: [InsideFlow]) {
         let zone = graph.ids.indices.filter { graph.authorized[$0] && old.isInstalled(graph.ids[$0]) }
-        var result: [InsideFlow] = []
-        func delivers(_ device: FleetDevice, _ request: FleetRequest, to target: BundleID) -> Bool {
-            guard let decision = try? device.decide(request), decision.delivers, let receiving = decision.receiverApp else { return false }
-            return device.node(receiving: receiving) == .app(target)
+        var blocked: [InsideFlow] = [], allowed: [InsideFlow] = []
+        let oldSchemes = old.customSchemes(), newSchemes = new.customSchemes()
+        func outcome(_ device: FleetDevice, _ schemes: [BundleID: String], _ channel: FleetChannel, _ x: Int, _ y: Int) -> Outcome? {
+            guard let request = device.matrixRequest(channel, from: graph.ids[x], to: .app(graph.ids[y]), schemes: schemes) else { return nil }
+            return try? device.decide(request).outcome
         }
         for x in zone {
             for y in zone where x != y {
                 if let changed, !changed.contains(x), !changed.contains(y) { continue }
                 for channel in flowChannels {
-                    guard let request = try? FleetRequest(from: graph.ids[x], channel: channel, target: graph.ids[y], document: FleetDevice.documentName) else { continue }
-                    if delivers(old, request, to: graph.ids[y]), !delivers(new, request, to: graph.ids[y]) {
-                        result.append(InsideFlow(device: old.name, from: graph.ids[x].rawValue, channel: channel.rawValue, to: graph.ids[y].rawValue))
-                    }
+                    let before = delivers(outcome(old, oldSchemes, channel, x, y)), after = delivers(outcome(new, newSchemes, channel, x, y))
+                    guard before != after else { continue }
+                    let flow = InsideFlow(device: old.name, from: graph.ids[x].rawValue, channel: channel.rawValue, to: graph.ids[y].rawValue)
+                    if before { blocked.append(flow) } else { allowed.append(flow) }
                 }
             }
         }
-        return result
+        return (blocked, allowed)
+    }
+
+    /// Why `patched` is not a fleet to verify: the error reading it whole, or resolving its devices, gives.
+    package func invalidity(_ patched: JSONValue, candidate: FixCandidate) -> String {
+        let document = documents[candidate.document]
+        do throws(FixError) {
+            _ = try AppConnectFixSubject(document: FixDocument(file: document.file, value: patched, start: document.start), scope: scope)
+        } catch {
+            return "the changed file is not a fleet to verify: \(error.message)"
+        }
+        return "the changed file could not be verified"
     }
 
     // MARK: Candidates
@@ -556,7 +582,15 @@ package struct AppConnectFixSubject: FixSubject {
                 }
                 guard !labels.isEmpty else { continue }
                 let name = "\(app.bundleID) (tightened)"
+                let taken = fleet.containerPolicies.first { ExactText.same($0.name, name) }
                 for (key, current, value, _) in AppConnectFixSubject.tighterValues(global) {
+                    let change = "Add a container policy \(JSONWriter.quoted(name)) for \(app.bundleID) (labels \(labels.joined(separator: ", "))) that sets \(key) to \(JSONWriter.quoted(value)) instead of the global policy's \(JSONWriter.quoted(current))."
+                    if let taken {
+                        // Policy names are unique in a fleet: the change cannot be written as proposed. Said, not dropped.
+                        result.append(FixCandidate(change: change, document: 0, patch: [], apps: [app.bundleID],
+                                                   unbuilt: "the fleet already has a container policy named \(JSONWriter.quoted(name)) (for \(taken.app)), and names are unique: add one for \(app.bundleID) under another name"))
+                        continue
+                    }
                     let policy = JSONValue.object(JSONObject(members: [
                         .init("name", .string(name)), .init("app", .string(app.bundleID.rawValue)),
                         .init("labels", .array(JSONArray(labels.map(JSONValue.string)))), .init(key, .string(value)),
@@ -564,8 +598,7 @@ package struct AppConnectFixSubject: FixSubject {
                     let operation: JSONPatchOperation = root["containerPolicies"] == nil
                         ? .add(JSONPointer(["containerPolicies"]), .array(JSONArray([policy])))
                         : .add(JSONPointer(["containerPolicies", "-"]), policy)
-                    add("Add a container policy \(JSONWriter.quoted(name)) for \(app.bundleID) (labels \(labels.joined(separator: ", "))) that sets \(key) to \(JSONWriter.quoted(value)) instead of the global policy's \(JSONWriter.quoted(current)).", [operation],
-                        apps: [app.bundleID])
+                    add(change, [operation], apps: [app.bundleID])
                 }
             }
         }

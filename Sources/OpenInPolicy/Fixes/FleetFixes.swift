@@ -150,22 +150,46 @@ package struct FixCandidate: Sendable {
     package let apps: [BundleID]?
     /// The one delivery (sender, receiver) the change can stop, when it can stop only one (a whitelist entry).
     package let edge: (from: BundleID, to: BundleID)?
+    /// Why the change cannot be made, when it cannot (its patch is then empty): reported, never verified.
+    package let unbuilt: String?
 
-    package init(change: String, document: Int, patch: [JSONPatchOperation], apps: [BundleID]? = nil, edge: (from: BundleID, to: BundleID)? = nil) {
+    package init(change: String, document: Int, patch: [JSONPatchOperation], apps: [BundleID]? = nil, edge: (from: BundleID, to: BundleID)? = nil,
+                 unbuilt: String? = nil) {
         self.change = change
         self.document = document
         self.patch = patch
         self.apps = apps
         self.edge = edge
+        self.unbuilt = unbuilt
     }
+}
+
+/// A candidate change `fleet fixes` could not make or could not verify, and why: reported, not dropped.
+package struct UnbuiltFix: Sendable, Equatable {
+    /// The change, in one sentence.
+    package let change: String
+    /// Why it was not made or not verified.
+    package let why: String
+
+    package init(change: String, why: String) {
+        self.change = change
+        self.why = why
+    }
+
+    /// `{"change", "why"}`.
+    package var json: JSONValue { .object(JSONObject(["change": .string(change), "why": .string(why)])) }
 }
 
 /// What a patched fleet does, compared with the unpatched one.
 package struct FixVerdict: Sendable {
     /// The paths to the scope's `--to` set after the change.
     package var paths: Set<LeakPath>
-    /// The flows inside the zone of trust (the unpatched fleet's) the change blocks.
+    /// The flows inside the zone of trust (the unpatched fleet's) the change blocks: every cell of `fleet matrix`
+    /// between two apps inside the zone that delivers before the change and not after.
     package var collateral: Set<InsideFlow>
+    /// The flows inside the zone of trust (the unpatched fleet's) the change newly allows: every such cell that
+    /// does not deliver before the change and does after.
+    package var allowed: Set<InsideFlow> = []
     /// The apps whose effective policy the change alters, on some device.
     package var touched: Set<String>
     /// The deliveries from inside the zone of trust to outside after the change (``FixSubject/exposure``).
@@ -205,6 +229,9 @@ package protocol FixSubject {
     /// Per candidate, an upper bound of how many paths it can close, worked out without verifying it
     /// (a verification budget verifies the highest first; a bound of 0 needs no verification).
     func closingBounds(_ candidates: [FixCandidate]) -> [Int]
+    /// Why `patched` (`candidate`'s document changed) is not a fleet the subject can verify, when
+    /// ``verify(_:candidate:collateral:)`` found none: read on the failure path only.
+    func invalidity(_ patched: JSONValue, candidate: FixCandidate) -> String
 }
 
 /// Why `fleet fixes` cannot run.
@@ -223,26 +250,32 @@ package struct FleetFix: Sendable {
     package let closes: [LeakPath]
     /// The paths left (counted, not listed: a large fleet's would be most of its paths per fix).
     package let remaining: Set<LeakPath>
+    /// The flows inside the zone of trust it blocks, on every channel `fleet matrix` decides.
     package let collateral: [InsideFlow]
+    /// The flows inside the zone of trust it newly allows (blocked before), on every channel `fleet matrix` decides.
+    package let newlyAllowed: [InsideFlow]
     /// How many apps' effective policies it alters.
     package let appsTouched: Int
     /// The index of the document it patches.
     let document: Int
 
-    /// The JSON record: `{"change", "file", "line", "patch", "closes", "remaining", "collateral", "appsTouched", "closed"}`.
+    /// The JSON record: `{"change", "file", "line", "patch", "closes", "remaining", "collateral", "newlyAllowed", "appsTouched", "closed"}`.
     package var json: JSONValue { json(listing: nil) }
 
-    /// The JSON record listing at most `limit` closed paths and collateral flows, each list followed by
-    /// `"closedOmitted"` / `"collateralOmitted"` (how many it left out) when it was cut.
+    /// The JSON record listing at most `limit` closed paths, collateral and newly allowed flows, each list
+    /// followed by `"closedOmitted"` / `"collateralOmitted"` / `"newlyAllowedOmitted"` (how many it left out) when it was cut.
     package func json(listing limit: Int?) -> JSONValue {
         let listed = limit.map { Array(closes.prefix($0)) } ?? closes
         let flows = limit.map { Array(collateral.prefix($0)) } ?? collateral
+        let allowed = limit.map { Array(newlyAllowed.prefix($0)) } ?? newlyAllowed
         var members: [JSONObject.Member] = [
             .init("change", .string(change)), .init("file", .string(file)), .init("line", line.map { .number(JSONNumber($0)) } ?? .null),
             .init("patch", JSONPatch.json(patch)), .init("closes", .number(JSONNumber(closes.count))),
             .init("remaining", .number(JSONNumber(remaining.count))), .init("collateral", .array(JSONArray(flows.map(\.json)))),
         ]
         if flows.count < collateral.count { members.append(.init("collateralOmitted", .number(JSONNumber(collateral.count - flows.count)))) }
+        members.append(.init("newlyAllowed", .array(JSONArray(allowed.map(\.json)))))
+        if allowed.count < newlyAllowed.count { members.append(.init("newlyAllowedOmitted", .number(JSONNumber(newlyAllowed.count - allowed.count)))) }
         members.append(.init("appsTouched", .number(JSONNumber(appsTouched))))
         members.append(.init("closed", .array(JSONArray(listed.map(\.json)))))
         if listed.count < closes.count { members.append(.init("closedOmitted", .number(JSONNumber(closes.count - listed.count)))) }
@@ -260,17 +293,21 @@ package struct FleetFixPlan: Sendable {
     package let closes: [LeakPath]
     /// The paths left after the plan.
     package let remaining: [LeakPath]
-    /// Every inside flow a step blocks.
+    /// Every inside flow the whole plan blocks (delivering before the plan, not after it).
     package let collateral: [InsideFlow]
+    /// Every inside flow the whole plan newly allows (not delivering before the plan, delivering after it).
+    package let newlyAllowed: [InsideFlow]
     /// Why the paths left are left, when some are.
     package let why: String?
 
-    /// `{"changes", "file"?, "patch", "patches", "closes", "remaining", "collateral", "left"?, "why"?}`.
+    /// `{"changes", "file"?, "patch", "patches", "closes", "remaining", "collateral", "newlyAllowed", "left"?, "why"?}`.
     package var json: JSONValue { json(listing: nil) }
 
-    /// The JSON listing at most `limit` paths left and collateral flows (then `"leftOmitted"` / `"collateralOmitted"`).
+    /// The JSON listing at most `limit` paths left, collateral and newly allowed flows (then `"leftOmitted"` /
+    /// `"collateralOmitted"` / `"newlyAllowedOmitted"`).
     package func json(listing limit: Int?) -> JSONValue {
         let collateral = limit.map { Array(self.collateral.prefix($0)) } ?? self.collateral
+        let allowed = limit.map { Array(newlyAllowed.prefix($0)) } ?? newlyAllowed
         let remaining = limit.map { Array(self.remaining.prefix($0)) } ?? self.remaining
         var members: [JSONObject.Member] = [.init("changes", .array(JSONArray(changes.map { .string($0.change) })))]
         if patches.count == 1 { members.append(.init("file", .string(patches[0].file))) }
@@ -280,6 +317,8 @@ package struct FleetFixPlan: Sendable {
         members.append(.init("remaining", .number(JSONNumber(self.remaining.count))))
         members.append(.init("collateral", .array(JSONArray(collateral.map(\.json)))))
         if collateral.count < self.collateral.count { members.append(.init("collateralOmitted", .number(JSONNumber(self.collateral.count - collateral.count)))) }
+        members.append(.init("newlyAllowed", .array(JSONArray(allowed.map(\.json)))))
+        if allowed.count < newlyAllowed.count { members.append(.init("newlyAllowedOmitted", .number(JSONNumber(newlyAllowed.count - allowed.count)))) }
         if !remaining.isEmpty {
             members.append(.init("left", .array(JSONArray(remaining.map(\.json)))))
             if remaining.count < self.remaining.count { members.append(.init("leftOmitted", .number(JSONNumber(self.remaining.count - remaining.count)))) }
@@ -299,11 +338,13 @@ package struct FleetFixReport: Sendable {
     package let plan: FleetFixPlan
     /// How many candidate changes were verified (or ruled out by a bound of 0).
     package let candidates: Int
+    /// The candidate changes that could not be made or verified, with why (not counted in ``candidates``).
+    package var unbuilt: [UnbuiltFix] = []
     /// With a verification budget: the budget, and how many candidates it left unverified, the highest
     /// upper bound of what one of those could close.
     package var budget: FixBudget? = nil
 
-    /// `{"paths", "candidates", "fixes", "plan"}`, with `"budget", "unverified", "unverifiedCloseAtMost"` when a budget applied.
+    /// `{"paths", "candidates", "notBuilt", "fixes", "plan"}`, with `"budget", "unverified", "unverifiedCloseAtMost"` when a budget applied.
     package var json: JSONValue { json(listing: nil) }
 
     /// The JSON with each list of paths and flows cut at `limit` (``FleetFix/json(listing:)``, ``FleetFixPlan/json(listing:)``).
@@ -314,6 +355,7 @@ package struct FleetFixReport: Sendable {
             members.append(.init("unverified", .number(JSONNumber(budget.unverified))))
             members.append(.init("unverifiedCloseAtMost", .number(JSONNumber(budget.unverifiedBound))))
         }
+        members.append(.init("notBuilt", .array(JSONArray(unbuilt.map(\.json)))))
         members.append(.init("fixes", .array(JSONArray(fixes.map { $0.json(listing: limit) }))))
         members.append(.init("plan", plan.json(listing: limit)))
         return .object(JSONObject(members: members))
@@ -345,16 +387,19 @@ package enum FleetFixes {
     /// - Complexity: one ``FixSubject/verify(_:candidate:collateral:)`` per candidate that may change a
     ///   path; a second, with the collateral, for each that closes one.
     package static func fixes(_ subject: some FixSubject, only: Set<String>? = nil, counting counted: Counted? = nil, budget: inout FixBudget?)
-        -> (fixes: [FleetFix], verified: Int, progress: FleetFix?, lowering: [String]) {
+        -> (fixes: [FleetFix], verified: Int, progress: FleetFix?, lowering: [String], unbuilt: [UnbuiltFix]) {
         var fixes: [FleetFix] = []
         var verified = 0
         let base = counted.map { subject.paths.filter($0) } ?? subject.paths
         var progress: (candidate: FixCandidate, patched: JSONValue, exposure: Int)?
         // The changes that lower the exposure without closing a path, with the exposure they leave.
         var lowering: [(change: String, exposure: Int)] = []
-        guard !base.isEmpty else { return ([], 0, nil, []) }
+        guard !base.isEmpty else { return ([], 0, nil, [], []) }
         var candidates = subject.candidates()
         if let only { candidates = candidates.filter { only.contains($0.change) } }
+        // A change that cannot be made is reported with why, before any budget: never verified, never dropped.
+        var unbuilt = candidates.compactMap { candidate in candidate.unbuilt.map { UnbuiltFix(change: candidate.change, why: $0) } }
+        if !unbuilt.isEmpty { candidates = candidates.filter { $0.unbuilt == nil } }
         if var limit = budget {
             // The highest bound first (stable: the candidates' own order among equals); a bound of 0 closes nothing.
             let bounds = subject.closingBounds(candidates)
@@ -372,7 +417,7 @@ package enum FleetFixes {
             let line = candidate.patch.first.flatMap { JSONPatch.position(of: $0.path, in: document.value, root: document.start)?.line }
             return FleetFix(change: candidate.change, file: document.file, line: line, patch: candidate.patch,
                             closes: LeakPath.sorted(closes), remaining: verdict.paths, collateral: verdict.collateral.sorted(),
-                            appsTouched: verdict.touched.count, document: candidate.document)
+                            newlyAllowed: verdict.allowed.sorted(), appsTouched: verdict.touched.count, document: candidate.document)
         }
         func counting(_ verdict: FixVerdict) -> FixVerdict {
             guard let counted else { return verdict }
@@ -384,8 +429,17 @@ package enum FleetFixes {
             verified += 1
             if subject.cannotChangePaths(candidate) { continue }
             let document = subject.documents[candidate.document]
-            guard let patched = try? JSONPatch.apply(candidate.patch, to: document.value),
-                  let quick = subject.verify(patched, candidate: candidate, collateral: false) else { continue }
+            let patched: JSONValue
+            do throws(JSONPatchError) { patched = try JSONPatch.apply(candidate.patch, to: document.value) } catch {
+                unbuilt.append(UnbuiltFix(change: candidate.change, why: "its patch does not apply to \(document.file): \(error.message)"))
+                verified -= 1
+                continue
+            }
+            guard let quick = subject.verify(patched, candidate: candidate, collateral: false) else {
+                unbuilt.append(UnbuiltFix(change: candidate.change, why: subject.invalidity(patched, candidate: candidate)))
+                verified -= 1
+                continue
+            }
             // Every delivery as before: nothing closes, nothing progresses.
             if quick.unchanged { continue }
             if quick.samePaths {
@@ -405,7 +459,11 @@ package enum FleetFixes {
                 }
                 continue
             }
-            guard let full = subject.verify(patched, candidate: candidate, collateral: true).map(counting) else { continue }
+            guard let full = subject.verify(patched, candidate: candidate, collateral: true).map(counting) else {
+                unbuilt.append(UnbuiltFix(change: candidate.change, why: subject.invalidity(patched, candidate: candidate)))
+                verified -= 1
+                continue
+            }
             fixes.append(fix(candidate, full, closes: closes))
         }
         fixes.sort { lhs, rhs in
@@ -418,7 +476,7 @@ package enum FleetFixes {
             subject.verify(best.patched, candidate: best.candidate, collateral: true).map { fix(best.candidate, counting($0), closes: []) }
         }
         lowering.sort { $0.exposure < $1.exposure }
-        return (fixes, verified, step, lowering.prefix(maxLoweringTried).map(\.change))
+        return (fixes, verified, step, lowering.prefix(maxLoweringTried).map(\.change), unbuilt)
     }
 
     /// How many of the changes that lower the exposure most the plan's later steps try again.
@@ -433,12 +491,10 @@ package enum FleetFixes {
     /// - Parameter budget: at most this many candidates verified (``FixBudget``); the report says what it left out.
     package static func run<Subject: FixSubject>(_ subject: Subject, counting counted: Counted? = nil, budget limit: Int? = nil) throws(FixError) -> FleetFixReport {
         var budget = limit.map(FixBudget.init(limit:))
-        let (fixes, verified, progress, lowering) = fixes(subject, counting: counted, budget: &budget)
+        let (fixes, verified, progress, lowering, unbuilt) = fixes(subject, counting: counted, budget: &budget)
         let base = counted.map { subject.paths.filter($0) } ?? subject.paths
         var current = subject
         var steps: [FleetFix] = []
-        var patches: [(file: String, patch: [JSONPatchOperation])] = []
-        var collateral: Set<InsideFlow> = []
         var next = fixes.first { $0.remaining.count < base.count } ?? progress
         var withoutClosing = 0
         var stopped = false
@@ -454,12 +510,6 @@ package enum FleetFixes {
                 withoutClosing = 0
             }
             steps.append(step)
-            if let last = patches.indices.last, ExactText.same(patches[last].file, step.file) {
-                patches[last].patch += step.patch
-            } else {
-                patches.append((step.file, step.patch))
-            }
-            collateral.formUnion(step.collateral)
             let patched: JSONValue
             do throws(JSONPatchError) { patched = try JSONPatch.apply(step.patch, to: current.documents[step.document].value) } catch {
                 throw FixError("the plan's step \"\(step.change)\" no longer applies: \(error.message)")
@@ -475,17 +525,47 @@ package enum FleetFixes {
             next = found.fixes.first { $0.remaining.count < left.count } ?? found.progress
         }
         let remaining = counted.map { current.paths.filter($0) } ?? current.paths
-        let unverified = budget.map { $0.unverified > 0 ? " (of the \(verified) candidate changes verified; \($0.unverified) were not, within the budget of \($0.limit), and none of those can close more than \($0.unverifiedBound))" : "" } ?? ""
+        // Steps after the last that closed a path close nothing (a step that lowers the exposure leaves the paths as
+        // they were): they are not the plan's. A plan that closes nothing has no step, and so no patch.
+        let made = steps.count
+        while let last = steps.last, last.closes.isEmpty { steps.removeLast() }
+        let tried = stopped || made > steps.count
+        var patches: [(file: String, patch: [JSONPatchOperation])] = []
+        // What the whole plan blocks and newly allows: each step's, against the fleet with the earlier steps made,
+        // netted (a flow one step blocks and a later one allows again is as it was).
+        var blocked: Set<InsideFlow> = [], allowed: Set<InsideFlow> = []
+        for step in steps {
+            if let last = patches.indices.last, ExactText.same(patches[last].file, step.file) {
+                patches[last].patch += step.patch
+            } else {
+                patches.append((step.file, step.patch))
+            }
+            for flow in step.collateral where allowed.remove(flow) == nil { blocked.insert(flow) }
+            for flow in step.newlyAllowed where blocked.remove(flow) == nil { allowed.insert(flow) }
+        }
+        let unverified = budget.map { FleetFixes.unverified($0, verified: verified, paths: base.count) } ?? ""
+        let lowered = "changes that each lowered the deliveries leaving the zone of trust were tried, up to \(maxStepsWithoutClosing) in a row, and closed none"
         let why: String? = remaining.isEmpty ? nil
-            : steps.isEmpty ? "no change of one setting closes any of them\(unverified)"
-            : stopped ? "no change of one setting closes any of them, and \(maxStepsWithoutClosing) changes in a row that each lowered the deliveries leaving the zone of trust closed none either: the plan stops there\(unverified)"
-            : "no further change of one setting closes any of them once the plan's changes are made\(unverified)"
+            : steps.isEmpty ? "no change of one setting closes any of them\(tried ? "; \(lowered)" : "")\(unverified)"
+            : "no further change of one setting closes any of them once the plan's changes are made\(tried ? "; \(lowered)" : "")\(unverified)"
         var report = FleetFixReport(paths: LeakPath.sorted(base), fixes: fixes,
                                     plan: FleetFixPlan(changes: steps, patches: patches, closes: LeakPath.sorted(base.subtracting(remaining)),
-                                                       remaining: LeakPath.sorted(remaining), collateral: collateral.sorted(), why: why),
+                                                       remaining: LeakPath.sorted(remaining), collateral: blocked.sorted(), newlyAllowed: allowed.sorted(),
+                                                       why: why),
                                     candidates: verified)
         report.budget = budget
+        report.unbuilt = unbuilt
         return report
+    }
+
+    /// What a budget left unverified, for the plan's why: how many, and the most any of them can close, when that
+    /// bounds anything (a bound of every path says nothing about them).
+    static func unverified(_ budget: FixBudget, verified: Int, paths: Int) -> String {
+        guard budget.unverified > 0 else { return "" }
+        let bound = budget.unverifiedBound < paths
+            ? "none of those can close more than \(budget.unverifiedBound) of the \(paths) paths"
+            : "any of those might close some (no bound below all \(paths) paths is known for them)"
+        return " (of the \(verified) candidate changes verified; \(budget.unverified) were not, within the budget of \(budget.limit): \(bound); openin-check fleet fixes verifies every one)"
     }
 }
 

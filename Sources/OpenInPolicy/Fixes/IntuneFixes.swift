@@ -157,10 +157,15 @@ package struct IntuneFixSubject: FixSubject {
         return count
     }
 
-    /// The flows between policy-managed apps (`managed`) that deliver; only those from or to a node of `changed` when given.
+    /// The flows between policy-managed apps (`managed`) whose `fleet matrix` cell delivers (allowed, or
+    /// redirected), on every grid the matrix has (`open-url` to the receiver's first custom scheme included),
+    /// each request made as the matrix makes it (``IntuneDeviceIndex/matrixRequest(_:from:to:url:)``); only
+    /// those from or to a node of `changed` when given.
     static func insideFlows(_ graph: IntuneGraph, among managed: NodeSet, changed: NodeSet?) -> [InsideFlow] {
         var result: [InsideFlow] = []
         let name = graph.index.device.name
+        let schemes = graph.index.matrixSchemes()
+        let urls = graph.nodes.map { IntuneDeviceIndex.matrixURL(to: $0, schemes: schemes) }
         // swift-format-ignore: ReplaceForEachWithForLoop
         try? managed.forEach { (x) throws(FleetError) in
             // swift-format-ignore: ReplaceForEachWithForLoop
@@ -168,9 +173,8 @@ package struct IntuneFixSubject: FixSubject {
                 guard x != y, !IntuneBundleID.same(graph.ids[x], graph.ids[y]) else { return }
                 if let changed, !changed.contains(x), !changed.contains(y) { return }
                 for channel in AppConnectFixSubject.flowChannels {
-                    guard let request = try? FleetRequest(from: graph.ids[x], channel: channel, target: graph.ids[y], document: channel == .paste ? nil : "report.pdf") else { continue }
-                    let decision = graph.index.decide(request)
-                    if decision.outcome == .allow || decision.outcome == .redirect, let to = decision.receiverApp, IntuneBundleID.same(to, graph.ids[y]) {
+                    guard let request = IntuneDeviceIndex.matrixRequest(channel, from: graph.ids[x], to: graph.nodes[y], url: urls[y]) else { continue }
+                    if AppConnectFixSubject.delivers(graph.index.decide(request).outcome) {
                         result.append(InsideFlow(device: name, from: graph.ids[x].rawValue, channel: channel.rawValue, to: graph.ids[y].rawValue))
                     }
                 }
@@ -204,6 +208,17 @@ package struct IntuneFixSubject: FixSubject {
         var documents = self.documents
         documents[document] = FixDocument(file: documents[document].file, value: value, start: documents[document].start)
         return try IntuneFixSubject(documents: documents, fleet: fleet, scope: scope)
+    }
+
+    /// Why `patched` is not a fleet to verify: the error reading every document again, with it, gives.
+    package func invalidity(_ patched: JSONValue, candidate: FixCandidate) -> String {
+        var documents = self.documents
+        let document = documents[candidate.document]
+        documents[candidate.document] = FixDocument(file: document.file, value: patched, start: document.start)
+        do throws(FixError) { _ = try IntuneFixSubject(documents: documents, fleet: fleet, scope: scope) } catch {
+            return "the changed file is not a fleet to verify: \(error.message)"
+        }
+        return "the changed file could not be verified"
     }
 
     /// Intune fleets have no shared graph to prune against: every candidate is verified.
@@ -272,9 +287,12 @@ package struct IntuneFixSubject: FixSubject {
             verdict.paths.formUnion(Self.leaks(state, rows: rows, scope: scope))
             verdict.exposure += exposure.reduce(0, +)
             if collateral, !receivers.isEmpty {
-                let managed = Self.managedNodes(graph)
+                // The zone as it was: the apps a policy managed before the change.
+                let managed = Self.managedNodes(state.graph)
+                let before = Set(Self.insideFlows(state.graph, among: managed, changed: changedNodes))
                 let after = Set(Self.insideFlows(graph, among: managed, changed: changedNodes))
-                for flow in Self.insideFlows(state.graph, among: managed, changed: changedNodes) where !after.contains(flow) { verdict.collateral.insert(flow) }
+                verdict.collateral.formUnion(before.subtracting(after))
+                verdict.allowed.formUnion(after.subtracting(before))
             }
         }
         return verdict

@@ -84,8 +84,28 @@ extension FleetDevice {
             .map(\.key).min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// Every app's ``customScheme(handledBy:)``, found in one pass over the scheme handlers (not a scan per app).
+    func customSchemes() -> [BundleID: String] {
+        var schemes: [BundleID: String] = [:]
+        for (scheme, app) in facts.schemeHandlers where !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) {
+            if let known = schemes[app], !scheme.utf8.lexicographicallyPrecedes(known.utf8) { continue }
+            schemes[app] = scheme
+        }
+        return schemes
+    }
+
     /// The request a matrix cell decides, or `nil` when there is none.
     func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode) -> FleetRequest? {
+        matrixRequest(channel, from: sender, to: receiver, scheme: customScheme(handledBy:))
+    }
+
+    /// The request a matrix cell decides, with each app's custom scheme looked up in `schemes` (``customSchemes()``).
+    func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode, schemes: [BundleID: String]) -> FleetRequest? {
+        matrixRequest(channel, from: sender, to: receiver) { schemes[$0] }
+    }
+
+    /// The request a matrix cell decides, `scheme` giving an app's custom scheme: the one place both forms build it.
+    private func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode, scheme customScheme: (BundleID) -> String?) -> FleetRequest? {
         if case .app(let id) = receiver, id == sender || !(isInstalled(id) || id.isNativeMail) { return nil }
         if !isInstalled(sender) { return nil }
         let target = bundleID(of: receiver)
@@ -93,7 +113,7 @@ extension FleetDevice {
             guard case .app(let id) = receiver else { return nil }
             // mailto: goes to the device's mail app, or to Email+ by redirect: like mail-link and mail-compose, no cell.
             if id.isNativeMail { return nil }
-            guard let scheme = customScheme(handledBy: id), let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
+            guard let scheme = customScheme(id), let url = try? ShareURL("\(scheme)://\(FleetDevice.documentName)") else { return nil }
             return try? FleetRequest(from: sender, channel: .openURL, url: url, document: FleetDevice.documentName)
         }
         return try? FleetRequest(from: sender, channel: channel, target: target, document: FleetDevice.documentName)

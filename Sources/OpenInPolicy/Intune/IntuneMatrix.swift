@@ -17,38 +17,16 @@ extension IntuneDeviceIndex {
         let mail: [FleetNode] = device.installed.contains(where: \.isNativeMail) ? [] : [.app(.mobileMail)]
         let receivers = device.installed.map(FleetNode.app) + mail + [.anyOtherApp]
         let channels = FleetChannel.matrixChannels
-        // Each app's first custom scheme in byte order, found once (not a scan of the handlers per cell).
-        var schemeOf: [BundleID: String] = [:]
-        for (scheme, app) in device.schemeHandlers {
-            guard !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) else { continue }
-            if let known = schemeOf[app], !scheme.utf8.lexicographicallyPrecedes(known.utf8) { continue }
-            schemeOf[app] = scheme
-        }
-        let openURL: [ShareURL?] = receivers.map { node in
-            guard case .app(let id) = node else { return nil }
-            if id.isNativeMail { return nil }
-            return schemeOf[id].flatMap { try? ShareURL("\($0)://report.pdf") }
-        }
+        let schemes = matrixSchemes()
+        let openURL: [ShareURL?] = receivers.map { IntuneDeviceIndex.matrixURL(to: $0, schemes: schemes) }
         var rows = FleetMatrixRows(device: device.name, channels: channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
             let sender = senders[s]
             var row = FleetMatrixRow(channels: channels, columns: receivers.count, only: only)
             for (c, channel) in channels.enumerated() where only == nil || only == channel {
                 for (r, receiver) in receivers.enumerated() {
-                    let request: FleetRequest?
-                    switch receiver {
-                    case .app(let id) where IntuneBundleID.same(id, sender):
-                        request = nil
-                    case .app:
-                        if channel == .openURL {
-                            request = openURL[r].flatMap { try? FleetRequest(from: sender, channel: .openURL, url: $0) }
-                        } else {
-                            request = try? FleetRequest(from: sender, channel: channel, target: receiver.bundleID!, document: channel == .paste ? nil : "report.pdf")
-                        }
-                    case .anyOtherApp:
-                        request = channel == .openURL ? nil
-                            : try? FleetRequest(from: sender, channel: channel, target: CrossVendorDiff.anyOtherApp, document: channel == .paste ? nil : "report.pdf")
+                    if let request = IntuneDeviceIndex.matrixRequest(channel, from: sender, to: receiver, url: openURL[r]) {
+                        row.set(grid: c, receiver: r, self.decide(request).outcome)
                     }
-                    if let request { row.set(grid: c, receiver: r, self.decide(request).outcome) }
                 }
             }
             row.keyboard = (self.decide(try! FleetRequest(from: sender, channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome,
@@ -63,6 +41,41 @@ extension IntuneDeviceIndex {
         }
         rows.canThrow = false
         return rows
+    }
+}
+
+extension IntuneDeviceIndex {
+    /// Each app's first custom scheme (not web, not `mailto`) in byte order on the device, found once
+    /// (not a scan of the handlers per cell): the scheme a matrix's `open-url` cell tries.
+    func matrixSchemes() -> [BundleID: String] {
+        var schemes: [BundleID: String] = [:]
+        for (scheme, app) in device.schemeHandlers {
+            guard !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) else { continue }
+            if let known = schemes[app], !scheme.utf8.lexicographicallyPrecedes(known.utf8) { continue }
+            schemes[app] = scheme
+        }
+        return schemes
+    }
+
+    /// The URL a matrix's `open-url` cell opens towards `receiver` (its first custom scheme), or `nil` when there is none.
+    static func matrixURL(to receiver: FleetNode, schemes: [BundleID: String]) -> ShareURL? {
+        guard case .app(let id) = receiver, !id.isNativeMail else { return nil }
+        return schemes[id].flatMap { try? ShareURL("\($0)://report.pdf") }
+    }
+
+    /// The request a matrix cell decides, or `nil` when there is none (an app to itself, `open-url` to an app
+    /// with no custom scheme or to any other app); `url` is the receiver's ``matrixURL(to:schemes:)``.
+    static func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode, url: ShareURL?) -> FleetRequest? {
+        switch receiver {
+        case .app(let id) where IntuneBundleID.same(id, sender):
+            return nil
+        case .app(let id):
+            if channel == .openURL { return url.flatMap { try? FleetRequest(from: sender, channel: .openURL, url: $0) } }
+            return try? FleetRequest(from: sender, channel: channel, target: id, document: channel == .paste ? nil : "report.pdf")
+        case .anyOtherApp:
+            return channel == .openURL ? nil
+                : try? FleetRequest(from: sender, channel: channel, target: CrossVendorDiff.anyOtherApp, document: channel == .paste ? nil : "report.pdf")
+        }
     }
 }
 
