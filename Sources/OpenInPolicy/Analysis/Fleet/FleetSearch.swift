@@ -154,6 +154,64 @@ final class FleetColumns: Sendable {
     }
 }
 
+/// The order of a breadth-first search's levels that makes its chains independent of the order of the input.
+///
+/// Among the equally short chains to a node, a search keeps the first in chain order: chains compared node by node
+/// from the start, a node by its key (an app's bundle ID, byte for byte; "any other app" after every app). A level is
+/// searched in that order — a node's rank in its level is its predecessor's rank, then its own key — so the first node
+/// of the level before that reaches a node is its predecessor, whatever order the fleet file lists apps, devices or
+/// entries in. The level is listed (``FleetReach/order``) in node order. O(N log N) for the keys, once per search
+/// or set of searches; O(L log L) per level of L nodes.
+struct Levels {
+    /// Per node, its place when the nodes are sorted by key.
+    let keyRank: [Int32]
+    /// The nodes sorted by key (the inverse of ``keyRank``).
+    let sortedNodes: [Int32]
+    /// Per node of the current and previous level, its place in chain order within its level.
+    var chainRank: [Int32]
+
+    init(_ nodes: [FleetNode]) {
+        func key(_ node: FleetNode) -> String.UTF8View? {
+            if case .app(let id) = node { id.rawValue.utf8 } else { nil }
+        }
+        let sorted = nodes.indices.sorted { a, b in
+            switch (key(nodes[a]), key(nodes[b])) {
+            case (let x?, let y?): x.lexicographicallyPrecedes(y) || (x.elementsEqual(y) && a < b)
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): a < b
+            }
+        }
+        var keyRank = [Int32](repeating: 0, count: nodes.count)
+        for (rank, node) in sorted.enumerated() { keyRank[node] = Int32(rank) }
+        self.keyRank = keyRank
+        sortedNodes = sorted.map { Int32($0) }
+        chainRank = [Int32](repeating: 0, count: nodes.count)
+    }
+
+    /// Puts `level` (nodes just reached, each with its predecessor) in chain order, ranks them, and adds them to
+    /// `order` in node order.
+    mutating func append(level: inout [Int], predecessor: [Int32], to order: inout [Int32]) {
+        guard !level.isEmpty else { return }
+        // One word per node, its predecessor's rank above its own key's: sorted, the level in chain order.
+        var keys: [UInt64] = []
+        keys.reserveCapacity(level.count)
+        for node in level {
+            keys.append(UInt64(UInt32(chainRank[Int(predecessor[node])])) << 32 | UInt64(UInt32(keyRank[node])))
+        }
+        keys.sort()
+        for (rank, key) in keys.enumerated() {
+            let node = Int(sortedNodes[Int(key & 0xFFFF_FFFF)])
+            level[rank] = node
+            chainRank[node] = Int32(rank)
+        }
+        let first = order.count
+        order.reserveCapacity(first + level.count)
+        for node in level { order.append(Int32(node)) }
+        order[first...].sort()
+    }
+}
+
 /// The breadth-first searches, written once on ``FleetEdges``.
 enum FleetSearch {
     /// Breadth-first search from `start` (`nil`: the app is not on the device; nothing is reached)
@@ -169,10 +227,13 @@ enum FleetSearch {
         var unreached = NodeSet(count: count, full: true)
         unreached.remove(start)
         var order: [Int32] = []
+        var levels = Levels(graph.nodes)
         var frontier = [start]
         var depth: Int32 = 0
         while !frontier.isEmpty, !unreached.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
             var next: [Int] = []
+            // The frontier in chain order, so a node's predecessor is, of those that reach it, the one whose chain
+            // comes first (``Levels``).
             for x in frontier {
                 let reached = try graph.row(x, among: unreached)
                 // The bit set's own forEach (typed throws), not a Sequence's.
@@ -181,11 +242,11 @@ enum FleetSearch {
                     unreached.remove(y)
                     distance[y] = depth + 1
                     predecessor[y] = Int32(x)
-                    order.append(Int32(y))
                     next.append(y)
                 }
                 if unreached.isEmpty { break }
             }
+            levels.append(level: &next, predecessor: predecessor, to: &order)
             frontier = next
             depth += 1
         }
@@ -234,6 +295,7 @@ enum FleetSearch {
         var distance = [Int32](repeating: -1, count: count)
         var predecessor = [Int32](repeating: -1, count: count)
         var seen = NodeSet(count: count)
+        var levels = Levels(graph.nodes)
         for (start, app) in starts {
             var order: [Int32] = []
             seen.insert(start)
@@ -242,7 +304,6 @@ enum FleetSearch {
             func visit(_ y: Int, from x: Int, _ next: inout [Int]) {
                 distance[y] = depth + 1
                 predecessor[y] = Int32(x)
-                order.append(Int32(y))
                 next.append(y)
             }
             while !frontier.isEmpty, maxHops.map({ Int(depth) < $0 }) ?? true {
@@ -267,6 +328,7 @@ enum FleetSearch {
                         }
                     }
                 }
+                levels.append(level: &next, predecessor: predecessor, to: &order)
                 frontier = next
                 depth += 1
             }
