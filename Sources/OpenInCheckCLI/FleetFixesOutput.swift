@@ -104,21 +104,9 @@ enum FleetFixesOutput {
         return out
     }
 
-    /// A cell's text: pipes and line breaks escaped, so a name cannot break the table.
-    static func cell(_ text: String) -> String {
-        var result = ""
-        for scalar in DecisionText.escaped(text).unicodeScalars {
-            switch scalar {
-            case "|": result += "\\|"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case "`", "*", "_", "[", "]": result += "\\" + String(scalar)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// A name or change in the Markdown: shown as ``MarkdownText/text(_:)`` shows it, so none can break the table
+    /// or turn into markup, a link or math.
+    static func cell(_ text: String) -> String { MarkdownText.text(text) }
 
     static func markdown(_ report: FleetFixReport, limit: Int = 20) -> String {
         let count = report.paths.count
