@@ -128,17 +128,8 @@ enum FleetFixesOutput {
         }
         if plan.collateral.count > limit { out += "- \(plan.collateral.count - limit) more not listed\n" }
         for file in plan.patches {
-            out += "\n<details><summary>JSON Patch for \(cell(file.file))</summary>\n\n```json\n\(JSONWriter.pretty(JSONPatch.json(file.patch)).replacingBackticks())\n```\n\n</details>\n"
+            out += "\n<details><summary>JSON Patch for \(HTMLText.text(file.file))</summary>\n\n```json\n\(MarkdownText.jsonBlock(JSONWriter.pretty(JSONPatch.json(file.patch))))\n```\n\n</details>\n"
         }
         return out
-    }
-}
-
-extension String {
-    /// The text with each backtick written as `\u0060` (valid inside a JSON string), so no fence closes early.
-    fileprivate func replacingBackticks() -> String {
-        var result = ""
-        for scalar in unicodeScalars { if scalar == "`" { result += "\\u0060" } else { result.unicodeScalars.append(scalar) } }
-        return result
     }
 }

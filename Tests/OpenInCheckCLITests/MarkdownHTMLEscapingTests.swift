@@ -29,7 +29,8 @@ import Testing
         return try TemporaryFile.write(text, name: "acme-hostile-\(UUID().uuidString).json")
     }
 
-    /// `markdown` rendered to HTML by cmark-gfm as GitHub renders it (tables, autolinks, strikethrough, tag filter).
+    /// `markdown` rendered to HTML by cmark-gfm as GitHub renders it (tables, autolinks, strikethrough, tag filter),
+    /// raw HTML kept (`--unsafe`: GitHub keeps an `<img>`), the writer's own empty comments taken out (GitHub drops them).
     static func render(_ markdown: String) throws -> String {
         let binary = try #require(
             ["/usr/bin/cmark-gfm", "/usr/local/bin/cmark-gfm"].first { FileManager.default.isExecutableFile(atPath: $0) },
@@ -37,15 +38,28 @@ import Testing
         let input = try TemporaryFile.write(markdown, name: "render-\(UUID().uuidString).md")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--extension", "table", "--extension", "autolink", "--extension", "strikethrough", "--extension", "tagfilter", input]
+        process.arguments = ["--unsafe", "--extension", "table", "--extension", "autolink", "--extension", "strikethrough", "--extension", "tagfilter", input]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        // The writer's own empty comments (which break autolinks) are dropped by GitHub; cmark-gfm marks them.
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<!-- raw HTML omitted -->", with: "")
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<!-- -->", with: "")
+    }
+
+    /// The elements the Markdown writers make themselves; any other in a render came from a name.
+    static let writerElements: Set<String> = ["p", "strong", "code", "table", "thead", "tbody", "tr", "th", "td", "h2", "h3", "ul", "ol", "li",
+                                              "pre", "br", "details", "summary"]
+
+    /// The element names of every start tag in `html`, and whether it holds a comment.
+    static func elements(_ html: String) -> (names: Set<String>, comment: Bool) {
+        var names: Set<String> = []
+        for part in html.components(separatedBy: "<").dropFirst() {
+            let name = part.prefix { $0.isLetter || $0.isNumber }
+            if !name.isEmpty { names.insert(name.lowercased()) }
+        }
+        return (names, html.contains("<!--"))
     }
 
     /// How many of each markup element that input could make the rendered HTML holds.
@@ -145,5 +159,36 @@ import Testing
         // The whole: the shown part and the data's two budgets (paths, fixes) of 4,000,000 bytes each.
         #expect(page < shown + 8_000_100, "\(page) bytes")
         #expect(Self.shownPart(run.stdout).contains(" characters)…"))
+    }
+
+    // MARK: Intune
+
+    /// The Intune pilot with a hostile policy name, in a folder whose viewer policy file has a hostile name:
+    /// the fixes' `<details><summary>` line is an HTML block, where Markdown escapes do nothing, so the file name
+    /// made a remote image there; the policy name made strikethrough and a link; the report wrote U+202E raw.
+    @Test func intuneNamesInFixesAndTheReportShowAsText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openin-intune-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pilot = BuiltBinary.packageRoot.appendingPathComponent("Examples/intune/pilot")
+        try FileManager.default.copyItem(at: pilot.appendingPathComponent("hr.json"), to: folder.appendingPathComponent("hr.json"))
+        let viewer = try String(contentsOf: pilot.appendingPathComponent("viewer-and-outlook.json"), encoding: .utf8)
+        #expect(viewer.contains("\"Acme pilot - viewer and Outlook\""))
+        try viewer.replacingOccurrences(of: "\"Acme pilot - viewer and Outlook\"", with: "\"Acme ~~x~~ $m$ https://x.example \\u202E pilot\"")
+            .write(to: folder.appendingPathComponent("v<img src=https:x.example>\u{202E}.json"), atomically: true, encoding: .utf8)
+        let arguments = ["--fleet", folder.path, "--devices", "Examples/intune/devices.json"]
+        let fixes = try BuiltBinary.run(["fleet", "fixes"] + arguments + ["--format", "markdown"])
+        #expect(fixes.stderr == "")
+        #expect(fixes.stdout.contains("<summary>JSON Patch for "), "\(fixes.stdout)")
+        let html = try Self.render(fixes.stdout)
+        let counts = Self.markup(html)
+        #expect(counts["<img"] == 0 && counts["<del>"] == 0 && counts["<a "] == 0, "\(html)")
+        #expect(Self.elements(html).names.isSubset(of: Self.writerElements) && !Self.elements(html).comment, "\(html)")
+        #expect(!fixes.stdout.unicodeScalars.contains { Self.reordering.contains($0.value) })
+        let report = try BuiltBinary.run(["fleet", "report"] + arguments)
+        #expect(report.status == 0, "\(report.stderr)")
+        let shown = Self.shownPart(report.stdout)
+        #expect(!shown.unicodeScalars.contains { Self.reordering.contains($0.value) })
+        #expect(shown.contains("Acme ~~x~~ $m$ https://x.example \\u{202E} pilot"))
     }
 }

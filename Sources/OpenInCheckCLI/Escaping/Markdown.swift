@@ -65,6 +65,25 @@ enum MarkdownText {
         return fence + padded + fence
     }
 
+    /// JSON text for a fenced code block: each backtick, and each character the terminal escaping would show as an
+    /// escape (controls, separators, bidirectional and invisible characters, which only a JSON string can hold),
+    /// written as a JSON `\uXXXX` escape, so the JSON means the same, no fence closes early and nothing reorders.
+    static func jsonBlock(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if scalar == "`" || (scalar != "\\" && DecisionText.needsEscape(scalar)) {
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// A table: the header, its delimiter row, then the rows; every cell is already Markdown.
     static func table(_ header: [String], _ rows: [[String]]) -> String {
         let line = { (cells: [String]) in "| " + cells.joined(separator: " | ") + " |\n" }
