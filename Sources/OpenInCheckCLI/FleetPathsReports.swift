@@ -60,14 +60,14 @@ struct PathsReportStream {
         var text: String
         switch subject {
         case .paths(let from, let to):
-            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from)
-            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0) } ?? "outside"
+            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
+            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0, inTable: false) } ?? "outside"
             text = "## Leak paths from \(start) to \(target)\n\n"
         case .diff(let old, let new):
-            text = "## Leak paths opened and closed: \(MarkdownText.code(old)) → \(MarkdownText.code(new))\n\n"
+            text = "## Leak paths opened and closed: \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false))\n\n"
         }
         for device in counts {
-            text += "- \(MarkdownText.code(device.device)): \(MarkdownReport.count(device.paths, "path")) from \(MarkdownReport.count(device.sources.count, "app"))"
+            text += "- \(MarkdownText.code(device.device, inTable: false)): \(MarkdownReport.count(device.paths, "path")) from \(MarkdownReport.count(device.sources.count, "app"))"
             if baseline != nil {
                 text += " (\(device.states[.new, default: 0]) new, \(device.states[.accepted, default: 0]) accepted, \(device.states[.expired, default: 0]) expired)"
             }
@@ -97,7 +97,7 @@ struct PathsReportStream {
         codes = Array(repeating: nil, count: nodes.count)
         switch format {
         case .markdown:
-            var text = "\n### Device \(MarkdownText.code(device.name))\n\n"
+            var text = "\n### Device \(MarkdownText.code(device.name, inTable: false))\n\n"
             text += "Zone of trust: \(MarkdownText.text(device.zoneDescription)).\n\n"
             let paths = counts.first { ExactText.same($0.device, device.name) }?.paths ?? 0
             if paths == 0 {

@@ -47,15 +47,15 @@ enum MarkdownReport {
         var text: String
         switch subject {
         case .paths(let from, let to):
-            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from)
-            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0) } ?? "outside"
+            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
+            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0, inTable: false) } ?? "outside"
             text = "## Leak paths from \(start) to \(target)\n\n"
         case .diff(let old, let new):
-            text = "## Leak paths opened and closed: \(MarkdownText.code(old)) → \(MarkdownText.code(new))\n\n"
+            text = "## Leak paths opened and closed: \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false))\n\n"
         }
         // The summary first: a line per device.
         for device in devices {
-            text += "- \(MarkdownText.code(device.device)): "
+            text += "- \(MarkdownText.code(device.device, inTable: false)): "
             if subject.isDiff {
                 text += "\(count(device.paths.count, "path")) opened, \(device.closed.count) closed"
             } else {
@@ -71,7 +71,7 @@ enum MarkdownReport {
         if devices.isEmpty { text += "No device was examined.\n" }
         if let baseline { text += baselineSection(baseline) }
         for device in devices {
-            text += "\n### Device \(MarkdownText.code(device.device))\n\n"
+            text += "\n### Device \(MarkdownText.code(device.device, inTable: false))\n\n"
             if let zone = device.zone { text += "Zone of trust: \(MarkdownText.text(zone)).\n\n" }
             text += table(device.paths, opened: subject.isDiff ? "opened" : nil, baseline: baseline != nil)
             if subject.isDiff && !device.closed.isEmpty {
@@ -84,12 +84,12 @@ enum MarkdownReport {
 
     /// The baseline's summary and its resolved entries (accepted paths that no longer exist), after the device lines.
     static func baselineSection(_ baseline: BaselineRun) -> String {
-        var text = "\nBaseline \(MarkdownText.code(baseline.baseline.file ?? "")): \(baseline.summary).\n"
+        var text = "\nBaseline \(MarkdownText.code(baseline.baseline.file ?? "", inTable: false)): \(baseline.summary).\n"
         let resolved = baseline.resolved
         if !resolved.isEmpty {
             text += "\nResolved (accepted paths that no longer exist; the entries can go):\n\n"
             for entry in resolved {
-                text += "- \(MarkdownText.code(entry.deviceName)): \(MarkdownText.code(entry.from.rawValue)) → \(MarkdownText.code(entry.to.description)) (line \(entry.line ?? 0))\n"
+                text += "- \(MarkdownText.code(entry.deviceName, inTable: false)): \(MarkdownText.code(entry.from.rawValue, inTable: false)) → \(MarkdownText.code(entry.to.description, inTable: false)) (line \(entry.line ?? 0))\n"
             }
         }
         return text

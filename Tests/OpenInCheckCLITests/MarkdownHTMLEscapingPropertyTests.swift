@@ -144,6 +144,9 @@ import Testing
             let paths = try BuiltBinary.run(["fleet", "paths", "--fleet", fleet, "--from", "all", "--format", "markdown"])
             #expect(paths.stderr == "", "case \(index): \(paths.stderr)")
             try Self.checkMarkdown(paths.stdout, "case \(index) paths", names: [names.employeeDevice, names.viewer, names.employees])
+            // A code span outside a table (the device's heading) shows the name as is: no `\|` left in it.
+            let heading = "<h3>Device <code>\(Self.renderedForm(names.employeeDevice))</code></h3>"
+            #expect(try Tests.render(paths.stdout).contains(heading), "case \(index): no \(heading)")
             let diff = try BuiltBinary.run(["fleet", "diff", Tests.acme, fleet, "--format", "markdown"])
             try Self.checkMarkdown(diff.stdout, "case \(index) diff", names: [names.viewer])
             let fixes = try BuiltBinary.run(["fleet", "fixes", "--fleet", fleet, "--format", "markdown"])

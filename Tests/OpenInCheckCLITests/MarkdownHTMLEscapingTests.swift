@@ -111,6 +111,15 @@ import Testing
         #expect(paths.contains("see https://x.example or www.x.example") && paths.contains("mail a.b@c.example"))
     }
 
+    /// A device named `a|b`: its heading showed `a\|b` (a table's escape, outside a table); its table cells still escape it.
+    @Test func aCodeSpanOutsideATableShowsAPipeAsItIs() throws {
+        let fleet = try Self.acme(["employee-iphone": "a|b"])
+        let run = try BuiltBinary.run(["fleet", "paths", "--fleet", fleet, "--from", "all", "--format", "markdown"])
+        let html = try Self.render(run.stdout)
+        #expect(html.contains("<h3>Device <code>a|b</code></h3>"), "\(html)")
+        #expect(html.contains("<li><code>a|b</code>: "), "\(html)")
+    }
+
     // MARK: item 3: fixes Markdown
 
     /// A policy named `~~x~~ $m$ https://v.example`: the fix's change made strikethrough and a link of it.
