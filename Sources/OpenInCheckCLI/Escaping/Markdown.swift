@@ -18,23 +18,31 @@ enum MarkdownText {
     /// `text` as Markdown text on one line, shown as itself (see the type's summary).
     static func text(_ text: String) -> String {
         if plain(text) { return text }
-        let scalars = Array(DecisionText.escaped(text.elidedInTheMiddle()).unicodeScalars)
+        let scalars = DecisionText.escaped(text.elidedInTheMiddle()).unicodeScalars
         var out = ""
-        out.reserveCapacity(scalars.count + 16)
-        for (index, scalar) in scalars.enumerated() {
+        out.reserveCapacity(text.utf8.count + 16)
+        // The run of `w`s just before, for `www.`; walked by index, so no copy of the scalars is made.
+        var ws = 0
+        var index = scalars.startIndex
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
             switch scalar {
             case "\\", "`", "*", "_", "[", "]", "<", ">", "!", "#", "|", "~", "&", "$":
                 out += "\\"
                 out.unicodeScalars.append(scalar)
             case "@":
                 out += "@" + linkBreak
-            case ":" where index + 2 < scalars.count && scalars[index + 1] == "/" && scalars[index + 2] == "/":
+            case ":" where next != scalars.endIndex && scalars[next] == "/" && scalars.index(after: next) != scalars.endIndex
+                && scalars[scalars.index(after: next)] == "/":
                 out += linkBreak + ":"
-            case "." where index >= 3 && scalars[(index - 3)..<index].allSatisfy({ $0 == "w" || $0 == "W" }):
+            case "." where ws >= 3:
                 out += linkBreak + "."
             default:
                 out.unicodeScalars.append(scalar)
             }
+            ws = scalar == "w" || scalar == "W" ? ws + 1 : 0
+            index = next
         }
         return out
     }
