@@ -1,32 +1,5 @@
 import OpenInPolicy
 
-/// GitHub-flavoured Markdown, for output pasted into a pull-request comment.
-enum MarkdownText {
-    /// Text made safe for a table cell: `|` escaped, line breaks as `<br>`.
-    static func cell(_ text: String) -> String {
-        text.escapingCharacters { character in
-            switch character {
-            case "|": "\\|"
-            case "\n", "\r\n", "\r": "<br>"
-            default: nil
-            }
-        }
-    }
-
-    /// `text` as inline code that survives in a table cell (a longer fence when it holds backticks).
-    static func code(_ text: String) -> String {
-        let fence = text.contains("`") ? "``" : "`"
-        let padding = text.contains("`") ? " " : ""
-        return fence + padding + cell(text) + padding + fence
-    }
-
-    /// A table: the header, its delimiter row, then the rows; every cell is already Markdown.
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
-        let line = { (cells: [String]) in "| " + cells.joined(separator: " | ") + " |\n" }
-        return line(header) + line(header.map { _ in "---" }) + rows.map(line).joined()
-    }
-}
-
 /// GitHub Actions workflow commands: `::error file=…,line=…::message` annotations.
 enum GitHubAnnotation {
     /// The annotation kinds a workflow command can raise.

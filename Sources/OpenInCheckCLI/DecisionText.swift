@@ -94,7 +94,8 @@ enum DecisionText {
     }
 
     /// `text` safe to print on one line: the backslash, C0 and C1 controls, DEL, the line and
-    /// paragraph separators and the bidirectional controls (which reorder what a reader sees)
+    /// paragraph separators, the bidirectional controls (which reorder what a reader sees) and the invisible
+    /// characters that hide text (zero-width space, word joiner, byte-order mark, tags and the like)
     /// written as escapes — `\\`, `\n`, `\r`, `\t`, otherwise `\u{1B}` — and everything else as is.
     /// - Parameter backslash: whether a backslash is escaped too (so every escape is unambiguous); lint's
     ///   messages quote values as JSON strings already, and keep their backslashes as they are.
@@ -121,9 +122,14 @@ enum DecisionText {
         return result
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether ``escaped(_:backslash:)`` writes `scalar` as an escape: a control, a separator, a bidirectional or an
+    /// invisible character, or the backslash.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x5C, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
+        // Invisible characters that hide text or change how it is read: the zero-width space, word joiner and invisible
+        // operators, the deprecated format controls, the byte-order mark, the interlinear annotation controls, tags.
+        case 0x200B, 0x2060...0x2064, 0x206A...0x206F, 0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
         default: false
         }
     }

@@ -271,7 +271,7 @@ enum DiffReport {
     }
 
     static func markdown(_ diff: PolicyDiff, old: String, new: String) -> String {
-        var text = "**diff** \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(diff.verdict)**\n\n"
+        var text = "**diff** \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false)): **\(diff.verdict)**\n\n"
         text += "\(diff.requestClassCount) request classes, "
         text += diff.changeCount == 0 ? "none decides differently.\n" : "\(diff.changeCount) decide differently.\n"
         for group in groups {
@@ -354,7 +354,7 @@ struct ReplayReport {
     }
 
     var markdown: String {
-        var text = "**replay** of \(MarkdownText.code(requests)) under \(MarkdownText.code(old)) → \(MarkdownText.code(new)): **\(summary.verdict)**\n\n"
+        var text = "**replay** of \(MarkdownText.code(requests, inTable: false)) under \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false)): **\(summary.verdict)**\n\n"
         text += "\(log.lineCount) lines, \(summary.requestCount) requests"
         text += log.invalidCount == 0 ? "; " : ", \(log.invalidCount) invalid lines; "
         text += "\(summary.changedCount) of \(summary.requestCount) requests would decide differently.\n"

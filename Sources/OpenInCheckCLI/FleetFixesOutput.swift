@@ -131,21 +131,9 @@ enum FleetFixesOutput {
         return out
     }
 
-    /// A cell's text: pipes and line breaks escaped, so a name cannot break the table.
-    static func cell(_ text: String) -> String {
-        var result = ""
-        for scalar in DecisionText.escaped(text).unicodeScalars {
-            switch scalar {
-            case "|": result += "\\|"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case "`", "*", "_", "[", "]": result += "\\" + String(scalar)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// A name or change in the Markdown: shown as ``MarkdownText/text(_:)`` shows it, so none can break the table
+    /// or turn into markup, a link or math.
+    static func cell(_ text: String) -> String { MarkdownText.text(text) }
 
     static func markdown(_ report: FleetFixReport, limit: Int = 20) -> String {
         let count = report.paths.count
@@ -185,17 +173,8 @@ enum FleetFixesOutput {
             if plan.newlyAllowed.count > limit { out += "- \(plan.newlyAllowed.count - limit) more not listed\n" }
         }
         for file in plan.patches {
-            out += "\n<details><summary>JSON Patch for \(cell(file.file))</summary>\n\n```json\n\(JSONWriter.pretty(JSONPatch.json(file.patch)).replacingBackticks())\n```\n\n</details>\n"
+            out += "\n<details><summary>JSON Patch for \(HTMLText.text(file.file))</summary>\n\n```json\n\(MarkdownText.jsonBlock(JSONWriter.pretty(JSONPatch.json(file.patch))))\n```\n\n</details>\n"
         }
         return out
-    }
-}
-
-extension String {
-    /// The text with each backtick written as `\u0060` (valid inside a JSON string), so no fence closes early.
-    fileprivate func replacingBackticks() -> String {
-        var result = ""
-        for scalar in unicodeScalars { if scalar == "`" { result += "\\u0060" } else { result.unicodeScalars.append(scalar) } }
-        return result
     }
 }

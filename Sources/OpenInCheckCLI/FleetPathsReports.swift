@@ -60,14 +60,14 @@ struct PathsReportStream {
         var text: String
         switch subject {
         case .paths(let from, let to):
-            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownReport.code(from)
-            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownReport.code($0) } ?? "outside"
+            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
+            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0, inTable: false) } ?? "outside"
             text = "## Leak paths from \(start) to \(target)\n\n"
         case .diff(let old, let new):
-            text = "## Leak paths opened and closed: \(MarkdownReport.code(old)) → \(MarkdownReport.code(new))\n\n"
+            text = "## Leak paths opened and closed: \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false))\n\n"
         }
         for device in counts {
-            text += "- \(MarkdownReport.code(device.device)): \(MarkdownReport.count(device.paths, "path")) from \(MarkdownReport.count(device.sources.count, "app"))"
+            text += "- \(MarkdownText.code(device.device, inTable: false)): \(MarkdownReport.count(device.paths, "path")) from \(MarkdownReport.count(device.sources.count, "app"))"
             if baseline != nil {
                 text += " (\(device.states[.new, default: 0]) new, \(device.states[.accepted, default: 0]) accepted, \(device.states[.expired, default: 0]) expired)"
             }
@@ -97,8 +97,8 @@ struct PathsReportStream {
         codes = Array(repeating: nil, count: nodes.count)
         switch format {
         case .markdown:
-            var text = "\n### Device \(MarkdownReport.code(device.name))\n\n"
-            text += "Zone of trust: \(MarkdownReport.plain(device.zoneDescription)).\n\n"
+            var text = "\n### Device \(MarkdownText.code(device.name, inTable: false))\n\n"
+            text += "Zone of trust: \(MarkdownText.text(device.zoneDescription)).\n\n"
             let paths = counts.first { ExactText.same($0.device, device.name) }?.paths ?? 0
             if paths == 0 {
                 text += "No path.\n"
@@ -169,12 +169,12 @@ struct PathsReportStream {
                 for y in chain { markdownEdge(from: tree.predecessor(y), to: y, channel: tree.hops[y]!.channel) }
                 var cells = [code(start), code(path.node), "\(chain.count)",
                              chain.count == 1 ? "(direct)" : chain.dropLast().map { code($0) }.joined(separator: ", "),
-                             MarkdownReport.plain(ReportHop(tree.hops[path.node]!, file: file).grant)]
+                             MarkdownText.text(ReportHop(tree.hops[path.node]!, file: file).grant)]
                 if let state = path.state {
                     switch state {
                     case .new: cells.append("**new**")
-                    case .accepted: cells.append("accepted until \(path.entry?.expires.description ?? ""): \(MarkdownReport.plain(path.entry?.reason ?? ""))")
-                    case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(MarkdownReport.plain(path.entry?.reason ?? ""))")
+                    case .accepted: cells.append("accepted until \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
+                    case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
                     }
                 }
                 text += "| ".utf8
@@ -212,7 +212,7 @@ struct PathsReportStream {
     /// The node at `index` as an inline code span, made once per device.
     private mutating func code(_ index: Int) -> String {
         if let known = codes[index] { return known }
-        let made = MarkdownReport.code(nodes[index].description)
+        let made = MarkdownText.code(nodes[index].description)
         codes[index] = made
         return made
     }

@@ -47,15 +47,15 @@ enum MarkdownReport {
         var text: String
         switch subject {
         case .paths(let from, let to):
-            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : code(from)
-            let target = to.map { ExactText.same($0, "outside") ? "outside" : code($0) } ?? "outside"
+            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
+            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0, inTable: false) } ?? "outside"
             text = "## Leak paths from \(start) to \(target)\n\n"
         case .diff(let old, let new):
-            text = "## Leak paths opened and closed: \(code(old)) → \(code(new))\n\n"
+            text = "## Leak paths opened and closed: \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false))\n\n"
         }
         // The summary first: a line per device.
         for device in devices {
-            text += "- \(code(device.device)): "
+            text += "- \(MarkdownText.code(device.device, inTable: false)): "
             if subject.isDiff {
                 text += "\(count(device.paths.count, "path")) opened, \(device.closed.count) closed"
             } else {
@@ -71,8 +71,8 @@ enum MarkdownReport {
         if devices.isEmpty { text += "No device was examined.\n" }
         if let baseline { text += baselineSection(baseline) }
         for device in devices {
-            text += "\n### Device \(code(device.device))\n\n"
-            if let zone = device.zone { text += "Zone of trust: \(plain(zone)).\n\n" }
+            text += "\n### Device \(MarkdownText.code(device.device, inTable: false))\n\n"
+            if let zone = device.zone { text += "Zone of trust: \(MarkdownText.text(zone)).\n\n" }
             text += table(device.paths, opened: subject.isDiff ? "opened" : nil, baseline: baseline != nil)
             if subject.isDiff && !device.closed.isEmpty {
                 text += "\nClosed:\n\n" + table(device.closed, opened: "closed", baseline: false)
@@ -84,12 +84,12 @@ enum MarkdownReport {
 
     /// The baseline's summary and its resolved entries (accepted paths that no longer exist), after the device lines.
     static func baselineSection(_ baseline: BaselineRun) -> String {
-        var text = "\nBaseline \(code(baseline.baseline.file ?? "")): \(baseline.summary).\n"
+        var text = "\nBaseline \(MarkdownText.code(baseline.baseline.file ?? "", inTable: false)): \(baseline.summary).\n"
         let resolved = baseline.resolved
         if !resolved.isEmpty {
             text += "\nResolved (accepted paths that no longer exist; the entries can go):\n\n"
             for entry in resolved {
-                text += "- \(code(entry.deviceName)): \(code(entry.from.rawValue)) → \(code(entry.to.description)) (line \(entry.line ?? 0))\n"
+                text += "- \(MarkdownText.code(entry.deviceName, inTable: false)): \(MarkdownText.code(entry.from.rawValue, inTable: false)) → \(MarkdownText.code(entry.to.description, inTable: false)) (line \(entry.line ?? 0))\n"
             }
         }
         return text
@@ -104,15 +104,15 @@ enum MarkdownReport {
         if baseline { header.append("state") }
         var text = "| " + header.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: header.count) + "\n"
         for path in paths {
-            var cells = [code(path.from.rawValue), code(path.to.description), "\(path.hops.count)",
-                         path.via.isEmpty ? "(direct)" : path.via.map { code($0.description) }.joined(separator: ", "),
-                         path.hops.last.map { plain($0.grant) } ?? ""]
+            var cells = [MarkdownText.code(path.from.rawValue), MarkdownText.code(path.to.description), "\(path.hops.count)",
+                         path.via.isEmpty ? "(direct)" : path.via.map { MarkdownText.code($0.description) }.joined(separator: ", "),
+                         path.hops.last.map { MarkdownText.text($0.grant) } ?? ""]
             if let opened { cells.insert(opened, at: 0) }
             if baseline, let state = path.state {
                 switch state {
                 case .new: cells.append("**new**")
-                case .accepted: cells.append("accepted until \(path.entry?.expires.description ?? ""): \(plain(path.entry?.reason ?? ""))")
-                case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(plain(path.entry?.reason ?? ""))")
+                case .accepted: cells.append("accepted until \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
+                case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
                 }
             }
             text += "| " + cells.joined(separator: " | ") + " |\n"
@@ -158,32 +158,6 @@ enum MarkdownReport {
         return MermaidText.flowchart(edges: Array(edges.prefix(maxEdges)), total: edges.count) { id in
             let node = order[id - 1]
             return (node.description, outside.contains(node) ? "outside" : sources.contains(node) ? "source" : nil)
-        }
-    }
-
-    /// Text as an inline code span that survives a table cell: control characters shown as escapes,
-    /// `|` escaped, the fence longer than any run of backticks inside.
-    static func code(_ text: String) -> String {
-        let shown = DecisionText.escaped(text).escapingCharacters { $0 == "|" ? "\\|" : nil }
-        var longest = 0, run = 0
-        for character in shown {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: longest + 1)
-        let padded = shown.hasPrefix("`") || shown.hasSuffix("`") || shown.hasPrefix(" ") || shown.hasSuffix(" ") || shown.isEmpty ? " \(shown) " : shown
-        return fence + padded + fence
-    }
-
-    /// Text as plain Markdown: control characters shown as escapes, and every character that can
-    /// start inline markup, HTML, an entity, math or a table cell backslash-escaped (CommonMark allows
-    /// it for any ASCII punctuation), so no input turns into markup.
-    static func plain(_ text: String) -> String {
-        DecisionText.escaped(text).escapingScalars { scalar in
-            switch scalar {
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "!", "#", "|", "~", "&", "$", "(", ")": "\\" + String(scalar)
-            default: nil
-            }
         }
     }
 }

@@ -5,7 +5,7 @@ import OpenInPolicy
 /// fixes and the plan; the channel matrix; the lint findings; and the data as JSON.
 ///
 /// Nothing is loaded from anywhere: a Content-Security-Policy of `default-src 'none'` allows only
-/// the page's own style and script, by hash. Every text from the input is HTML-escaped.
+/// the page's own style and script, by hash. Every text from the input goes through ``HTMLText``: shown, elided past 1,000 characters, never markup.
 enum FleetReportOutput {
     /// Caps, so a large fleet's page stays readable and under 10 MB.
     static let maxPathsListed = 300
@@ -118,35 +118,21 @@ enum FleetReportOutput {
         let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, vendor: vendor, scope: FixScope()), baseline: baseline,
                                                  budget: maxCandidatesVerified)
         let pathsJSON = records.isEmpty ? "[]" : records.joined() + "\n]"
-        var data = "{\"paths\": " + pathsJSON + ",\n\"fixes\": " + JSONWriter.pretty(report.json(listing: maxPathsListed))
+        // The fixes' data whole or not at all, within the same byte budget as the paths' (long names repeat in it).
+        var fixesJSON = JSONWriter.pretty(report.json(listing: maxPathsListed))
+        let fixesOmitted = fixesJSON.utf8.count > maxDataBytes
+        if fixesOmitted { fixesJSON = "null" }
+        var data = "{\"paths\": " + pathsJSON + ",\n\"fixes\": " + fixesJSON
         if omittedRecords > 0 { data += ",\n\"pathsOmitted\": \(omittedRecords)" }
+        if fixesOmitted { data += ",\n\"fixesOmitted\": true" }
         data += "}"
         let page = html(title: title ?? "openin-check fleet report: \(path)", file: path, devices: devices, report: report, findings: lint.findings,
-                        lintFile: analysis.file ?? path, data: data, omittedRecords: omittedRecords)
+                        lintFile: analysis.file ?? path, data: data, omittedRecords: omittedRecords, fixesOmitted: fixesOmitted)
         console.stdout.write(page)
         return .success
     }
 
     // MARK: HTML
-
-    /// `text` with `&`, `<`, `>`, `"` and `'` as character references, and control characters as U+FFFD's reference.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): out += "&#xFFFD;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 
     /// JSON inside a `<script>` element: `<` written as `\u003c`, so no `</script` or `<!--` can appear in it.
     static func scriptSafe(_ json: String) -> String {
@@ -184,33 +170,34 @@ enum FleetReportOutput {
         """
 
     static func html(title: String, file: String, devices: [Device], report: FleetFixReport, findings: [FleetFinding], lintFile: String,
-                     data: String, omittedRecords: Int) -> String {
+                     data: String, omittedRecords: Int, fixesOmitted: Bool = false) -> String {
         let styleHash = "sha256-" + SHA256.base64(SHA256.digest(Array(style.utf8)))
         let scriptHash = "sha256-" + SHA256.base64(SHA256.digest(Array(script.utf8)))
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src '\(styleHash)'; script-src '\(scriptHash)'\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<title>\(escape(title))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
-        out += "<h1>\(escape(title))</h1>\n"
+        out += "<title>\(HTMLText.text(title))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
+        out += "<h1>\(HTMLText.text(title))</h1>\n"
         let total = devices.reduce(0) { $0 + $1.pathCount }
         out += "<p class=\"counts\"><span>\(devices.count) device\(devices.count == 1 ? "" : "s")</span><span>\(total) path\(total == 1 ? "" : "s") to outside</span>"
         out += "<span>\(report.fixes.count) verified fix\(report.fixes.count == 1 ? "" : "es")</span><span>\(findings.count) lint finding\(findings.count == 1 ? "" : "s")</span></p>\n"
-        out += "<p class=\"note\">Made by openin-check from <code>\(escape(file))</code>. A path is one (device, app, app reached outside the zone of trust); each hop names the channel and the rules that let the document through.</p>\n"
+        out += "<p class=\"note\">Made by openin-check from <code>\(HTMLText.text(file))</code>. A path is one (device, app, app reached outside the zone of trust); each hop names the channel and the rules that let the document through.</p>\n"
         out += "<p id=\"filter\" hidden><label>Device: <select id=\"device\"><option value=\"\">every device</option>"
-        for device in devices { out += "<option value=\"\(escape(device.name))\">\(escape(device.name))</option>" }
+        for device in devices { out += "<option value=\"\(HTMLText.attribute(device.name))\">\(HTMLText.text(device.name))</option>" }
         out += "</select></label></p>\n"
         for device in devices { out += section(device) }
         out += fixes(report)
         out += lint(findings, file: lintFile)
         out += "<script type=\"application/json\" id=\"openin-check-data\">\(scriptSafe(data))</script>\n"
         if omittedRecords > 0 { out += "<p class=\"note\">The embedded data leaves out \(omittedRecords) path records (over \(maxDataBytes) bytes): run fleet paths --from all --format json for all.</p>\n" }
+        if fixesOmitted { out += "<p class=\"note\">The embedded data leaves out the fixes (over \(maxDataBytes) bytes): run fleet fixes --format json for them.</p>\n" }
         out += "<script>\(script)</script>\n</body>\n</html>\n"
         return out
     }
 
     static func section(_ device: Device) -> String {
-        var out = "<section class=\"device\" data-device=\"\(escape(device.name))\">\n<h2>Device \(escape(device.name))</h2>\n"
-        out += "<p>Zone of trust: \(escape(device.zone)).</p>\n"
+        var out = "<section class=\"device\" data-device=\"\(HTMLText.attribute(device.name))\">\n<h2>Device \(HTMLText.text(device.name))</h2>\n"
+        out += "<p>Zone of trust: \(HTMLText.text(device.zone)).</p>\n"
         let sources = device.leaking
         out += "<p class=\"counts\"><span>\(device.pathCount) path\(device.pathCount == 1 ? "" : "s") to outside</span><span>\(sources) app\(sources == 1 ? "" : "s") leaking</span><span>\(device.outside.count) outside app\(device.outside.count == 1 ? "" : "s") reached</span></p>\n"
         if !device.paths.isEmpty {
@@ -218,11 +205,11 @@ enum FleetReportOutput {
             let judged = device.paths.contains { $0.state != nil }
             out += "<h3>Paths to outside</h3>\n<table>\n<tr><th>From</th><th>To</th>\(judged ? "<th>Baseline</th>" : "")<th>Hops (channel, rules)</th></tr>\n"
             for path in device.paths {
-                out += "<tr><td>\(escape(path.from))</td><td class=\"outside\">\(escape(path.to))</td>\(judged ? "<td>\(escape(path.state ?? ""))</td>" : "")<td>"
+                out += "<tr><td>\(HTMLText.text(path.from))</td><td class=\"outside\">\(HTMLText.text(path.to))</td>\(judged ? "<td>\(HTMLText.text(path.state ?? ""))</td>" : "")<td>"
                 out += path.hops.map { hop in
-                    var text = "\(escape(hop.from)) → \(escape(hop.to)) <code>\(escape(hop.channel))\(hop.url.map { " " + escape($0) } ?? "")</code> [\(hop.rules.map(escape).joined(separator: ", "))]"
-                    for setting in hop.settings { text += "<br><small>\(escape(setting))</small>" }
-                    text += "<br><small><code>\(escape(hop.reproduce))</code></small>"
+                    var text = "\(HTMLText.text(hop.from)) → \(HTMLText.text(hop.to)) <code>\(HTMLText.text(hop.channel))\(hop.url.map { " " + HTMLText.text($0) } ?? "")</code> [\(hop.rules.map(HTMLText.text).joined(separator: ", "))]"
+                    for setting in hop.settings { text += "<br><small>\(HTMLText.text(setting))</small>" }
+                    text += "<br><small><code>\(HTMLText.text(hop.reproduce))</code></small>"
                     return text
                 }.joined(separator: "<br>")
                 out += "</td></tr>\n"
@@ -272,7 +259,7 @@ enum FleetReportOutput {
         }
         let tallest = columns.map(\.count).max() ?? 1
         let svgWidth = margin + 20 + columns.count * (width + gap) - gap, svgHeight = 40 + tallest * rowHeight
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"leak graph of \(escape(device.name))\" width=\"\(svgWidth)\" height=\"\(svgHeight)\" viewBox=\"0 0 \(svgWidth) \(svgHeight)\">\n"
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"leak graph of \(HTMLText.attribute(device.name))\" width=\"\(svgWidth)\" height=\"\(svgHeight)\" viewBox=\"0 0 \(svgWidth) \(svgHeight)\">\n"
         out += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#888\"/></marker></defs>\n"
         var drawnEdges = 0
         for edge in edges {
@@ -290,15 +277,15 @@ enum FleetReportOutput {
                 let left = min(a.x, b.x) - bulge
                 d = "M\(a.x),\(y1) C\(left),\(y1) \(left),\(y2) \(x2),\(y2)"
             }
-            out += "<path class=\"edge\" d=\"\(d)\" marker-end=\"url(#arrow)\"><title>\(escape(edge.from)) → \(escape(edge.to)) (\(escape(edge.channel)))</title></path>\n"
+            out += "<path class=\"edge\" d=\"\(d)\" marker-end=\"url(#arrow)\"><title>\(HTMLText.text(edge.from)) → \(HTMLText.text(edge.to)) (\(HTMLText.text(edge.channel)))</title></path>\n"
         }
         for column in columns {
             for node in column {
                 let p = position[node]!
                 let outside = device.outside.contains(node)
                 let label = node.count > 34 ? String(node.prefix(33)) + "…" : node
-                out += "<g class=\"node\(outside ? " outside" : "")\" data-app=\"\(escape(node))\"><rect x=\"\(p.x)\" y=\"\(p.y)\" width=\"\(boxWidth)\" height=\"\(boxHeight)\" rx=\"4\"/>"
-                out += "<text x=\"\(p.x + 8)\" y=\"\(p.y + 16)\">\(escape(label))</text><title>\(escape(node))\(outside ? " (outside)" : "")</title></g>\n"
+                out += "<g class=\"node\(outside ? " outside" : "")\" data-app=\"\(HTMLText.attribute(node))\"><rect x=\"\(p.x)\" y=\"\(p.y)\" width=\"\(boxWidth)\" height=\"\(boxHeight)\" rx=\"4\"/>"
+                out += "<text x=\"\(p.x + 8)\" y=\"\(p.y + 16)\">\(HTMLText.text(label))</text><title>\(HTMLText.text(node))\(outside ? " (outside)" : "")</title></g>\n"
             }
         }
         out += "</svg>\n"
@@ -315,15 +302,15 @@ enum FleetReportOutput {
     static func matrix(_ matrix: FleetMatrix) -> String {
         var out = "<details><summary>Channel matrix (end-to-end outcome, sender × receiver)</summary>\n"
         for (c, channel) in matrix.channels.enumerated() {
-            out += "<h4>\(escape(channel.rawValue))</h4>\n<table class=\"m\"><tr><th></th>"
-            for receiver in matrix.receivers { out += "<th>\(escape(receiver.description))</th>" }
+            out += "<h4>\(HTMLText.text(channel.rawValue))</h4>\n<table class=\"m\"><tr><th></th>"
+            for receiver in matrix.receivers { out += "<th>\(HTMLText.text(receiver.description))</th>" }
             out += "</tr>\n"
             for (s, sender) in matrix.senders.enumerated() {
-                out += "<tr><th>\(escape(sender.rawValue))</th>"
+                out += "<tr><th>\(HTMLText.text(sender.rawValue))</th>"
                 for r in matrix.receivers.indices {
                     let outcome = matrix.outcome(matrix.channels[c], sender: s, receiver: r)
                     let text = FleetOutput.cell(outcome)
-                    out += "<td class=\"\(outcome == .allow ? "allow" : outcome == nil ? "" : "blocked")\">\(escape(text))</td>"
+                    out += "<td class=\"\(outcome == .allow ? "allow" : outcome == nil ? "" : "blocked")\">\(HTMLText.text(text))</td>"
                 }
                 out += "</tr>\n"
             }
@@ -341,35 +328,35 @@ enum FleetReportOutput {
         }
         out += "<table>\n<tr><th>#</th><th>Change</th><th>Paths closed</th><th>Collateral (inside flows blocked)</th><th>File</th><th>JSON Patch</th></tr>\n"
         for (number, fix) in report.fixes.prefix(maxPathsListed).enumerated() {
-            out += "<tr><td>\(number + 1)</td><td>\(escape(fix.change))</td><td>\(fix.closes.count) of \(report.paths.count)</td><td>\(flows(fix.collateral))\(fix.newlyAllowed.isEmpty ? "" : "<br>Also newly allows (blocked before): " + flows(fix.newlyAllowed))</td>"
-            out += "<td>\(escape(fix.file))\(fix.line.map { ":\($0)" } ?? "")</td><td><code>\(escape(FleetFixesOutput.patchText(fix.patch)))</code></td></tr>\n"
+            out += "<tr><td>\(number + 1)</td><td>\(HTMLText.text(fix.change))</td><td>\(fix.closes.count) of \(report.paths.count)</td><td>\(flows(fix.collateral))\(fix.newlyAllowed.isEmpty ? "" : "<br>Also newly allows (blocked before): " + flows(fix.newlyAllowed))</td>"
+            out += "<td>\(HTMLText.text(fix.file))\(fix.line.map { ":\($0)" } ?? "")</td><td><code>\(HTMLText.text(FleetFixesOutput.patchText(fix.patch)))</code></td></tr>\n"
         }
         out += "</table>\n"
         if report.fixes.count > maxPathsListed { out += "<p class=\"note\">\(report.fixes.count - maxPathsListed) more fixes not listed.</p>\n" }
         if !report.unbuilt.isEmpty {
             out += "<p class=\"note\">Not built: \(report.unbuilt.count) candidate change\(report.unbuilt.count == 1 ? "" : "s") could not be made or verified.</p>\n<ul>\n"
-            out += report.unbuilt.prefix(maxPathsListed).map { "<li>\(escape($0.change)) Why: \(escape($0.why))</li>\n" }.joined() + "</ul>\n"
+            out += report.unbuilt.prefix(maxPathsListed).map { "<li>\(HTMLText.text($0.change)) Why: \(HTMLText.text($0.why))</li>\n" }.joined() + "</ul>\n"
         }
         let plan = report.plan
         guard !plan.changes.isEmpty else {
             // Nothing to apply: no step, no patch.
-            return out + "<h3>Plan</h3>\n<p>None; \(plan.remaining.count) paths left: \(escape(plan.why ?? "")).</p>\n</section>\n"
+            return out + "<h3>Plan</h3>\n<p>None; \(plan.remaining.count) paths left: \(HTMLText.text(plan.why ?? "")).</p>\n</section>\n"
         }
         out += "<h3>Plan</h3>\n<p>\(FleetFixesOutput.planSummary(plan, count: report.paths.count, paths: report.paths))"
-        out += plan.remaining.isEmpty ? ".</p>\n" : ": \(escape(plan.why ?? "")).</p>\n"
-        out += "<ol>\n" + plan.changes.map { "<li>\(escape($0.change))</li>\n" }.joined() + "</ol>\n"
+        out += plan.remaining.isEmpty ? ".</p>\n" : ": \(HTMLText.text(plan.why ?? "")).</p>\n"
+        out += "<ol>\n" + plan.changes.map { "<li>\(HTMLText.text($0.change))</li>\n" }.joined() + "</ol>\n"
         out += "<p>Collateral: \(flows(plan.collateral))</p>\n"
         if !plan.newlyAllowed.isEmpty { out += "<p>Also newly allows (inside the zone of trust, blocked before): \(flows(plan.newlyAllowed))</p>\n" }
-        for file in plan.patches { out += "<p>JSON Patch for <code>\(escape(file.file))</code>:</p>\n<pre>\(escape(JSONWriter.pretty(JSONPatch.json(file.patch))))</pre>\n" }
+        for file in plan.patches { out += "<p>JSON Patch for <code>\(HTMLText.text(file.file))</code>:</p>\n<pre>\(HTMLText.lines(JSONWriter.pretty(JSONPatch.json(file.patch))))</pre>\n" }
         if !plan.remaining.isEmpty {
-            out += "<ul>\n" + plan.remaining.prefix(maxPathsListed).map { "<li>\(escape($0.device)): \(escape($0.from)) → \(escape($0.to))</li>\n" }.joined() + "</ul>\n"
+            out += "<ul>\n" + plan.remaining.prefix(maxPathsListed).map { "<li>\(HTMLText.text($0.device)): \(HTMLText.text($0.from)) → \(HTMLText.text($0.to))</li>\n" }.joined() + "</ul>\n"
         }
         return out + "</section>\n"
     }
 
     static func flows(_ flows: [InsideFlow]) -> String {
         guard !flows.isEmpty else { return "none" }
-        var parts = flows.prefix(20).map { "\(escape($0.from)) → \(escape($0.to)) (\(escape($0.channel)), \(escape($0.device)))" }
+        var parts = flows.prefix(20).map { "\(HTMLText.text($0.from)) → \(HTMLText.text($0.to)) (\(HTMLText.text($0.channel)), \(HTMLText.text($0.device)))" }
         if flows.count > 20 { parts.append("\(flows.count - 20) more not listed") }
         return parts.joined(separator: "<br>")
     }
@@ -379,8 +366,8 @@ enum FleetReportOutput {
         guard !findings.isEmpty else { return out + "<p>None.</p>\n</section>\n" }
         out += "<table>\n<tr><th>Code</th><th>Severity</th><th>Where</th><th>Finding</th><th>Fix</th></tr>\n"
         for finding in findings.prefix(maxPathsListed) {
-            out += "<tr><td>\(escape(finding.code))</td><td>\(escape(finding.severity.rawValue))</td><td>\(escape(file))\(finding.line.map { ":\($0)" } ?? "")\(finding.device.map { " (" + escape($0) + ")" } ?? "")</td>"
-            out += "<td>\(escape(finding.message))</td><td>\(escape(finding.fix))</td></tr>\n"
+            out += "<tr><td>\(HTMLText.text(finding.code))</td><td>\(HTMLText.text(finding.severity.rawValue))</td><td>\(HTMLText.text(file))\(finding.line.map { ":\($0)" } ?? "")\(finding.device.map { " (" + HTMLText.text($0) + ")" } ?? "")</td>"
+            out += "<td>\(HTMLText.text(finding.message))</td><td>\(HTMLText.text(finding.fix))</td></tr>\n"
         }
         out += "</table>\n"
         if findings.count > maxPathsListed { out += "<p class=\"note\">\(findings.count - maxPathsListed) more findings not listed.</p>\n" }
