@@ -461,7 +461,7 @@ import Testing
             let text = try #require((result["message"] as? [String: Any])?["text"] as? String)
             let ends = try #require(text.firstMatch(of: #/documents from (\S+) reach (.+?)(?:, outside the zone of trust,)? in [0-9]+ hops?:/#))
             let row = markdown.stdout.split(separator: "\n").first { $0.hasPrefix("| `\(ends.1)` | `\(ends.2)` |") }
-            #expect(row?.contains("line \(primary.1)\\)") == true, "\(row ?? "no row") for \(ends.1) → \(ends.2), line \(primary.1)")
+            #expect(row?.contains("line \(primary.1))") == true, "\(row ?? "no row") for \(ends.1) → \(ends.2), line \(primary.1)")
         }
         #expect(moved > 0)
     }
