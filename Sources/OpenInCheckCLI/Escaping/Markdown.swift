@@ -6,8 +6,8 @@
 /// ``String/shownNameLimit`` characters, its control, bidirectional and invisible characters are written as
 /// ``DecisionText/escaped(_:backslash:)`` writes them (`\u{202E}`), and then
 /// - in text, every ASCII character that can start inline markup, HTML, an entity, math or a table cell is
-///   backslash-escaped, and the three things GitHub links without any markup — `://`, `www.` and `@` (an address,
-///   a mention) — are broken by an empty HTML comment (`<!-- -->`), which GitHub does not show: escapes and
+///   backslash-escaped, and the four things GitHub links without any markup — `://`, `www.`, `@` (an address,
+///   a mention) and `#` before a digit (an issue) — are broken by an empty HTML comment (`<!-- -->`), which GitHub does not show: escapes and
 ///   character references do not stop an autolink, which is matched on the text after they are decoded;
 /// - in a code span nothing is markup and nothing is autolinked: the fence is longer than any run of backticks
 ///   inside, and `|` is escaped in a table cell (where GitHub splits cells before it reads code spans).
@@ -28,6 +28,9 @@ enum MarkdownText {
             let scalar = scalars[index]
             let next = scalars.index(after: index)
             switch scalar {
+            // GitHub links `#123` to an issue after rendering, escaped or not.
+            case "#" where next != scalars.endIndex && ("0"..."9").contains(scalars[next]):
+                out += "\\#" + linkBreak
             case "\\", "`", "*", "_", "[", "]", "<", ">", "!", "#", "|", "~", "&", "$":
                 out += "\\"
                 out.unicodeScalars.append(scalar)
