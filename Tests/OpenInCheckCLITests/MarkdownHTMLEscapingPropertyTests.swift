@@ -155,6 +155,19 @@ import Testing
             try Self.checkMarkdown(fixes.stdout, "case \(index) fixes", names: [JSONWriter.quoted(names.viewer)])
             let lint = try BuiltBinary.run(["fleet", "lint", "--fleet", fleet, "--format", "markdown"])
             try Self.checkMarkdown(lint.stdout, "case \(index) lint", names: [])
+            let matrix = try BuiltBinary.run(["fleet", "matrix", "--fleet", fleet, "--format", "markdown"])
+            #expect(matrix.stderr == "", "case \(index): \(matrix.stderr)")
+            try Self.checkMarkdown(matrix.stdout, "case \(index) matrix", names: [])
+            // A single policy whose whitelist and config hold the names: lint quotes them in its findings.
+            let policy = try TemporaryFile.write(
+                JSONWriter.pretty(.object(JSONObject([
+                    "openInPolicy": .string("whitelist"),
+                    "openInWhitelist": .array(JSONArray([.string(names.viewer), .string("com.example.notes"), .string(names.hr)])),
+                    "config": .object(JSONObject([names.employees: .string(names.contractors)])),
+                ]))), name: "policy-\(index).json")
+            let policyLint = try BuiltBinary.run(["lint", "--format", "markdown", policy])
+            #expect(policyLint.stderr == "", "case \(index): \(policyLint.stderr)")
+            try Self.checkMarkdown(policyLint.stdout, "case \(index) policy lint", names: [])
         }
     }
 
