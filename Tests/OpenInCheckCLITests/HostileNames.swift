@@ -9,17 +9,8 @@ enum HostileNames {
         ProcessInfo.processInfo.environment["OPENIN_SOAK"] == "1" ? soak : fast
     }
 
-    /// A small, repeatable generator (SplitMix64), so a failing seed can be run again.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A small, repeatable generator (SplitMix64, the stream tests'), so a failing seed can be run again.
+    typealias Generator = NoLostRecordsTests.Generator
 
     /// Pieces a name is made of: single characters and the multi-character forms that turn into markup.
     static let pieces: [String] = [
