@@ -40,6 +40,17 @@ import Testing
         return chains
     }
 
+    /// The fleet with a second URL scheme (`s1` → `s1`, `s1x`) for each app that declares one.
+    static func twoSchemes(_ fleet: Any) -> Any {
+        guard var object = fleet as? [String: Any], let apps = object["apps"] as? [[String: Any]] else { return fleet }
+        object["apps"] = apps.map { app in
+            var app = app
+            if let schemes = app["urlSchemes"] as? [String] { app["urlSchemes"] = schemes + schemes.map { $0 + "x" } }
+            return app
+        }
+        return object
+    }
+
     static func text(_ object: Any) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]), as: UTF8.self)
     }
@@ -51,7 +62,9 @@ import Testing
         var compared = 0, multiHop = 0
         for round in 0..<HostileNames.cases(fast: 12, soak: 120) {
             let intune = round % 3 == 2
-            let (fleet, devices): (String, String?) = intune ? FleetPathsWriterTests.intune(&random) : (FleetPathsWriterTests.appConnect(&random), nil)
+            var (fleet, devices): (String, String?) = intune ? FleetPathsWriterTests.intune(&random) : (FleetPathsWriterTests.appConnect(&random), nil)
+            // Two schemes for each app with one, so an open-url hop has URLs to choose between.
+            if !intune { fleet = try Self.text(Self.twoSchemes(try JSONSerialization.jsonObject(with: Data(fleet.utf8)))) }
             let original = try Self.results(fleet, devices: devices)
             multiHop += original.values.filter { $0.count > 1 }.count
             for _ in 0..<3 {
