@@ -455,7 +455,7 @@ final class IntuneGraph: FleetEdges {
     let ids: [BundleID]
     /// Each node's position by `IntuneBundleID/key(_:)` (the first, when two compare the same).
     let positions: [ExactKey: Int]
-    /// Per node, the schemes (not web) the device hands to it, in the devices file's order.
+    /// Per node, the schemes (not web) the device hands to it, by their bytes (never the devices file's order).
     let schemes: [[String]]
 
     init(_ index: IntuneDeviceIndex) {
@@ -474,6 +474,9 @@ final class IntuneGraph: FleetEdges {
             // Only an app node receives a scheme: "any other app" is the last node and handles none.
             if let y = positions[IntuneBundleID.key(handler)], case .app = nodes[y] { schemes[y].append(scheme) }
         }
+        // By bytes, as the AppConnect graph lists its schemes: a hop's URL (part of a path's identity) does not follow
+        // the devices file's order.
+        for y in schemes.indices where schemes[y].count > 1 { schemes[y].sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
         self.schemes = schemes
     }
 
