@@ -213,19 +213,19 @@ enum FleetOutput {
     }
 
     static func markdown(_ matrix: FleetMatrixRows, _ output: Output) throws(FleetError) {
-        output.write("### Device `\(matrix.device)`\n")
+        output.write("### Device \(MarkdownText.code(matrix.device, inTable: false))\n")
         for channel in matrix.channels {
-            output.write("\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { "`\($0)`" }.joined(separator: " | ") + " |\n")
+            output.write("\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { MarkdownText.code($0.description) }.joined(separator: " | ") + " |\n")
             output.write("|---|" + String(repeating: "---|", count: matrix.receivers.count) + "\n")
             for (s, sender) in matrix.senders.enumerated() {
                 let cells = try grid(matrix, channel, sender: s)
-                output.write("| `\(sender)` | " + matrix.receivers.indices.map { cell(cells($0)) }.joined(separator: " | ") + " |\n")
+                output.write("| \(MarkdownText.code(sender.description)) | " + matrix.receivers.indices.map { cell(cells($0)) }.joined(separator: " | ") + " |\n")
             }
         }
         output.write("\n**keyboard** (typing in the sender)\n\n| sender | third-party | system |\n|---|---|---|\n")
         for (s, sender) in matrix.senders.enumerated() {
             let keyboard = try matrix.row(sender: s, only: .keyboard)?.keyboard
-            output.write("| `\(sender)` | \(cell(keyboard?.thirdParty)) | \(cell(keyboard?.system)) |\n")
+            output.write("| \(MarkdownText.code(sender.description)) | \(cell(keyboard?.thirdParty)) | \(cell(keyboard?.system)) |\n")
         }
         // Intune's location decisions: whether any sender has them decides the table's columns (the vendor's, the same for every sender).
         var intune = false
@@ -234,7 +234,7 @@ enum FleetOutput {
         output.write("|---|---|---|" + (intune ? "---|---|" : "") + "\n")
         for (s, sender) in matrix.senders.enumerated() {
             let one = try matrix.row(sender: s, only: .keyboard)?.oneSided ?? .none
-            var line = "| `\(sender)` | \(oneSidedCell(one.copy, unset: "pasteboardPolicy")) | \(oneSidedCell(one.print, unset: "printPolicy")) |"
+            var line = "| \(MarkdownText.code(sender.description)) | \(oneSidedCell(one.copy, unset: "pasteboardPolicy")) | \(oneSidedCell(one.print, unset: "printPolicy")) |"
             line += intune ? " \(byOutcome(one.saveAs)) | \(byOutcome(one.openInto)) |\n" : "\n"
             output.write(line)
         }
