@@ -16,3 +16,16 @@ import Testing
         #expect(html.contains("fixes #12, see org/repo#3 and #quot;"), "\(html)")
     }
 }
+
+/// `fleet matrix --format markdown` wrote the device's heading as a code span by hand: a backtick in the name
+/// ended it, and the rest became markup (a link, strikethrough).
+@Suite struct FleetMatrixMarkdownNamesTests {
+    @Test func aDeviceNameWithABacktickStaysInItsCodeSpan() throws {
+        let fleet = try MarkdownHTMLEscapingTests.acme(["employee-iphone": "x`http://subgraph.example` ~~y~~"])
+        let run = try BuiltBinary.run(["fleet", "matrix", "--fleet", fleet, "--format", "markdown"])
+        #expect(run.stderr == "")
+        let html = try MarkdownHTMLEscapingTests.render(run.stdout)
+        #expect(!html.contains("<a ") && !html.contains("<del>"), "\(html)")
+        #expect(html.contains("<h3>Device <code>x`http://subgraph.example` ~~y~~</code></h3>"), "\(html)")
+    }
+}
