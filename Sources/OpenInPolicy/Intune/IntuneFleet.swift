@@ -239,7 +239,7 @@ struct IntuneDeviceIndex: Sendable {
             // Save As and Open into Org documents name a location: the app's own policy alone decides.
             let decision = IntuneEvaluator(context: senderContext).decide(request.locationRequest!)
             return FleetDecision(device: device.name, request: request, outcome: decision.outcome, sender: decision, receiver: nil, receiverApp: nil,
-                                 senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
+                                 sides: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
         }
         let sender = IntuneEvaluator(context: senderContext).decide(senderRequest)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
@@ -249,14 +249,14 @@ struct IntuneDeviceIndex: Sendable {
         // pasted into it (rule 9, `Rules/intune/paste-and-keyboards.md`).
         guard request.channel.hasReceiverPart || request.channel == .paste, delivers, let receiving = receiverApp, isManaged(receiving) else {
             return FleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp,
-                                 senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
+                                 sides: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
         }
         let receiverRequest = try! ShareRequest(channel: request.channel == .paste ? .paste : .openFrom, source: request.from)
         let receiverContext = context(for: receiving)
         let receiver = IntuneEvaluator(context: receiverContext).decide(receiverRequest)
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
         return FleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving,
-                             senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: receiverContext.policy, file: fleet.file))
+                             sides: IntuneSides(sender: senderContext.policy, receiver: receiverContext.policy, file: fleet.file))
     }
 }
 

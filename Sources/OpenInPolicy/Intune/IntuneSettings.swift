@@ -1,10 +1,12 @@
 /// The Intune policies behind one end-to-end decision: the sender's and the receiver's (`nil`: no
 /// policy targets the app), and the file the policies were read from.
-struct IntuneSides: Sendable {
+struct IntuneSides: FleetDecisionSides {
     let sender: IntunePolicy?
     let receiver: IntunePolicy?
     /// The policies' file or folder, for an app no policy targets.
     let file: String?
+
+    func settings(of decision: FleetDecision) -> [FleetSetting] { IntuneSettings.settings(decision, self) }
 }
 
 /// The settings behind an Intune end-to-end decision (``FleetDecision/settings``): for each side,

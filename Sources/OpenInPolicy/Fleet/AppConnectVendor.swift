@@ -1,0 +1,74 @@
+/// AppConnect's adapter to the fleet analysis (``FleetAnalysis``): an AppConnect fleet file and its
+/// resolved devices, as the vendor protocols ask them.
+struct AppConnectFleetSource: FleetVendorFleet {
+    let fleet: Fleet
+
+    var vendor: FleetVendor { .appConnect }
+    var file: String? { fleet.file }
+    var devicesFile: String? { nil }
+    var deviceNames: [String] { fleet.devices.map(\.name) }
+    func device(named name: String) throws(FleetError) -> any FleetVendorDevice { try fleet.device(named: name) }
+    var noDeviceProfile: FleetError { FleetError("the fleet has no device profile: add one under devices", file: fleet.file) }
+    func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
+        (FleetLint.findings(fleet), FleetLint.checks)
+    }
+    var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET"] }
+}
+
+extension FleetDevice: FleetVendorDevice {
+    /// The authorized AppConnect apps installed, in the profile's order.
+    var zone: [BundleID] { profile.installed.filter(appConnectApps.contains) }
+
+    var zoneDescription: String {
+        "the authorized AppConnect apps on \(name) (\(zone.count)); outside: every other app, native Mail and any app the fleet does not list"
+    }
+
+    /// Each fleet app installed on the device, in file order.
+    var startingApps: [BundleID] { fleet.apps.map(\.bundleID).filter(isInstalled) }
+
+    func graph(for reach: FleetReach) -> any FleetEdges {
+        if let kept = reach.graph as? FleetGraph, kept.device.table === table { return kept }
+        return FleetGraph(self)
+    }
+
+    /// The hop finder of `reach`'s graph when it was searched on this device and its decisions cannot throw.
+    func hopFinder(for reach: FleetReach) -> FleetHopFinder? {
+        guard let graph = reach.graph as? FleetGraph, graph.device.table === table else { return nil }
+        return FleetHopFinder(graph)
+    }
+}
+
+/// What an AppConnect end-to-end decision was made under: the sender's effective policy and the receiver's, when it decides.
+struct AppConnectDecisionSides: FleetDecisionSides {
+    let sender: EffectivePolicy
+    let receiver: EffectivePolicy?
+
+    func settings(of decision: FleetDecision) -> [FleetSetting] { FleetSettings.appConnect(decision, sender: sender) }
+}
+
+extension FleetDecision {
+    /// An AppConnect decision, made under `senderPolicy` (and `receiverPolicy` when the receiver decides).
+    init(device: String, request: FleetRequest, outcome: Outcome, sender: Decision, receiver: Decision?, receiverApp: BundleID?,
+         senderPolicy: EffectivePolicy, receiverPolicy: EffectivePolicy?) {
+        self.init(device: device, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiverApp,
+                  sides: AppConnectDecisionSides(sender: senderPolicy, receiver: receiverPolicy))
+    }
+
+    /// AppConnect: where the sender's policy came from; `nil` under another vendor.
+    public var senderPolicy: EffectivePolicy? { (sides as? AppConnectDecisionSides)?.sender }
+    /// AppConnect: where the receiver's policy came from, when it decides; `nil` under another vendor.
+    public var receiverPolicy: EffectivePolicy? { (sides as? AppConnectDecisionSides)?.receiver }
+}
+
+extension FleetAnalysis {
+    /// An AppConnect fleet.
+    public init(_ fleet: Fleet) { self.init(AppConnectFleetSource(fleet: fleet)) }
+
+    /// The AppConnect fleet, when it is one.
+    public var appConnect: Fleet? { (fleet as? AppConnectFleetSource)?.fleet }
+}
+
+extension AnalyzedDevice {
+    /// The AppConnect device, when the fleet is an AppConnect fleet.
+    public var appConnect: FleetDevice? { vendorDevice as? FleetDevice }
+}
