@@ -7,7 +7,7 @@ struct AppConnectFleetSource: FleetVendorFleet {
     var file: String? { fleet.file }
     var devicesFile: String? { nil }
     var deviceNames: [String] { fleet.devices.map(\.name) }
-    func device(named name: String) throws(FleetError) -> any FleetVendorDevice { try fleet.device(named: name) }
+    func device(named name: String) throws(FleetError) -> any FleetVendorDevice { AppConnectVendorDevice(device: try fleet.device(named: name)) }
     var noDeviceProfile: FleetError { FleetError("the fleet has no device profile: add one under devices", file: fleet.file) }
     func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
         (FleetLint.findings(fleet), FleetLint.checks)
@@ -15,27 +15,40 @@ struct AppConnectFleetSource: FleetVendorFleet {
     var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET"] }
 }
 
-extension FleetDevice: FleetVendorDevice {
+/// AppConnect's device adapter: a resolved ``FleetDevice``, whose own searches, graph and matrix rows
+/// (``FleetGraph``, ``FleetHopFinder``, `AppConnectMatrixRows`) make the decisions on concrete types.
+struct AppConnectVendorDevice: FleetVendorDevice {
+    let device: FleetDevice
+
+    var name: String { device.name }
+    var nodes: [FleetNode] { device.nodes }
     /// The authorized AppConnect apps installed, in the profile's order.
-    var zone: [BundleID] { profile.installed.filter(appConnectApps.contains) }
+    var zone: [BundleID] { device.profile.installed.filter(device.appConnectApps.contains) }
 
     var zoneDescription: String {
         "the authorized AppConnect apps on \(name) (\(zone.count)); outside: every other app, native Mail and any app the fleet does not list"
     }
 
+    func isOutside(_ node: FleetNode) -> Bool { device.isOutside(node) }
+    func isInstalled(_ app: BundleID) -> Bool { device.isInstalled(app) }
     /// Each fleet app installed on the device, in file order.
-    var startingApps: [BundleID] { fleet.apps.map(\.bundleID).filter(isInstalled) }
+    var startingApps: [BundleID] { device.fleet.apps.map(\.bundleID).filter(device.isInstalled) }
+    func decide(_ request: FleetRequest) throws(FleetError) -> FleetDecision { try device.decide(request) }
+    func reach(from app: BundleID, maxHops: Int?) throws(FleetError) -> FleetReach { try device.reach(from: app, maxHops: maxHops) }
+    func forEachReach(maxHops: Int?, _ body: (FleetReach) throws(FleetError) -> Void) throws(FleetError) { try device.forEachReach(maxHops: maxHops, body) }
 
     func graph(for reach: FleetReach) -> any FleetEdges {
-        if let kept = reach.graph as? FleetGraph, kept.device.table === table { return kept }
-        return FleetGraph(self)
+        if let kept = reach.graph as? FleetGraph, kept.device.table === device.table { return kept }
+        return FleetGraph(device)
     }
 
-    /// The hop finder of `reach`'s graph when it was searched on this device and its decisions cannot throw.
+    /// The hop finder of `reach`'s graph when it was searched on this device.
     func hopFinder(for reach: FleetReach) -> FleetHopFinder? {
-        guard let graph = reach.graph as? FleetGraph, graph.device.table === table else { return nil }
+        guard let graph = reach.graph as? FleetGraph, graph.device.table === device.table else { return nil }
         return FleetHopFinder(graph)
     }
+
+    func matrixRows() -> FleetMatrixRows { device.matrixRows() }
 }
 
 /// What an AppConnect end-to-end decision was made under: the sender's effective policy and the receiver's, when it decides.
@@ -70,5 +83,5 @@ extension FleetAnalysis {
 
 extension AnalyzedDevice {
     /// The AppConnect device, when the fleet is an AppConnect fleet.
-    public var appConnect: FleetDevice? { vendorDevice as? FleetDevice }
+    public var appConnect: FleetDevice? { (vendorDevice as? AppConnectVendorDevice)?.device }
 }
