@@ -51,7 +51,7 @@ enum FleetReportOutput {
         var matrix: FleetMatrix?
     }
 
-    static func run(_ analysis: FleetAnalysis, input: VendorInput, vendor: VendorFleet, devices devicesPath: String?, baseline: BaselineRun?, title: String?,
+    static func run(_ analysis: FleetAnalysis, input: VendorInput, devices devicesPath: String?, baseline: BaselineRun?, title: String?,
                     console: Console) throws(CLIError) -> ExitStatus {
         let path = input.path
         var baseline = baseline
@@ -115,7 +115,7 @@ enum FleetReportOutput {
             }
             devices.append(entry)
         }
-        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, vendor: vendor, scope: FixScope()), baseline: baseline,
+        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, analysis: analysis, scope: FixScope()), baseline: baseline,
                                                  budget: maxCandidatesVerified)
         let pathsJSON = records.isEmpty ? "[]" : records.joined() + "\n]"
         // The fixes' data whole or not at all, within the same byte budget as the paths' (long names repeat in it).

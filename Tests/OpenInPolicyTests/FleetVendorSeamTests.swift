@@ -147,5 +147,7 @@ import Testing
         #expect(analysis.lint().checks.map(\.code) == ["RL001"])
         #expect(throws: FleetError("the relay has no device")) { try FleetAnalysis(RelayFleet(devices: [])).devices() }
         #expect(throws: FleetError("no relay device tablet")) { try analysis.devices(named: "tablet") }
+        let fixes = #expect(throws: FixError.self) { try analysis.fixSubject(bytes: [], path: "relay.json", scope: FixScope()) }
+        #expect(fixes?.message == "fleet fixes does not work on Relay fleets yet")
     }
 }

@@ -13,6 +13,12 @@ struct AppConnectFleetSource: FleetVendorFleet {
         (FleetLint.findings(fleet), FleetLint.checks)
     }
     var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET"] }
+
+    func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject {
+        let document: FixDocument
+        do throws(FormatError) { document = try FixDocuments.read(bytes ?? [], file: path) } catch { throw FixError(error.description) }
+        return try AppConnectFixSubject(document: document, fleet: fleet, scope: scope)
+    }
 }
 
 /// AppConnect's device adapter: a resolved ``FleetDevice``, whose own searches, graph and matrix rows

@@ -13,6 +13,13 @@ struct IntuneFleetSource: FleetVendorFleet {
         (IntuneLint.findings(fleet), IntuneLint.checks)
     }
     var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET", "--devices", devicesFile ?? "DEVICES"] }
+
+    func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject {
+        guard let bytes else { return try IntuneFixSubject(path: path, fleet: fleet, scope: scope) }
+        let document: FixDocument
+        do throws(FormatError) { document = try FixDocuments.read(bytes, file: path) } catch { throw FixError(error.description) }
+        return try IntuneFixSubject(documents: [document], fleet: fleet, scope: scope)
+    }
 }
 
 extension IntuneDeviceIndex: FleetVendorDevice {

@@ -45,6 +45,13 @@ public struct FleetAnalysis: Sendable {
         return devices
     }
 
+    /// What `fleet fixes` changes and verifies: the fleet's file (the bytes it was read from, `nil` for a
+    /// folder of exports, read again from `path`), within `scope`.
+    /// - Throws: ``FixError`` for a file that is not JSON, or a fleet the fixes cannot work on.
+    package func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject {
+        try fleet.fixSubject(bytes: bytes, path: path, scope: scope)
+    }
+
     /// The fleet's lint findings (AppConnect: FL001–FL008; Intune: IN001–IN005) and every check that could make them.
     public func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
         fleet.lint()

@@ -37,6 +37,9 @@ protocol FleetVendorFleet: Sendable {
     func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)])
     /// The `openin-check fleet eval` arguments that name the fleet's files (`--fleet FILE`, and `--devices FILE` where the vendor needs it).
     var fileArguments: [String] { get }
+    /// What `fleet fixes` changes and verifies: the fleet's file, `bytes` as read from `path` (`nil`: `path` is a folder), within `scope`.
+    /// - Throws: ``FixError`` for a file that is not JSON, or a fleet the fixes cannot work on.
+    func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject
 }
 
 /// One device of a fleet as the fleet analysis reads it (``AnalyzedDevice``): its nodes, its zone of
@@ -71,6 +74,13 @@ protocol FleetVendorDevice: Sendable {
     func hopFinder(for reach: FleetReach) -> FleetHopFinder?
     /// The device's matrix, made one sender's row at a time.
     func matrixRows() -> FleetMatrixRows
+}
+
+extension FleetVendorFleet {
+    /// A vendor without fixes says so.
+    func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject {
+        throw FixError("fleet fixes does not work on \(vendor) fleets yet")
+    }
 }
 
 extension FleetVendorDevice {
