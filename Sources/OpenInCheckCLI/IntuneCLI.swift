@@ -74,28 +74,15 @@ enum VendorFiles {
         }
     }
 
-    /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs.
+    /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs; Intune's policies need `--devices`.
     static func analysis(_ input: VendorInput, devices: String?, console: Console) throws(CLIError) -> FleetAnalysis {
-        analysis(try load(input, devices: devices, console: console), devices: devices)
-    }
-
-    /// A fleet of either vendor, loaded once for the fleet verbs.
-    static func analysis(_ vendor: VendorFleet, devices: String?) -> FleetAnalysis {
-        switch vendor {
-        case .appConnect(let fleet): FleetAnalysis(fleet)
-        case .intune(let fleet): FleetAnalysis(fleet, devicesFile: devices)
-        }
-    }
-
-    /// Either vendor's policies, from an input read once; Intune's need `--devices` for the fleet verbs.
-    static func load(_ input: VendorInput, devices: String?, console: Console) throws(CLIError) -> VendorFleet {
         if input.isIntune {
             guard let devices else {
                 throw .usage(UsageError("\(input.path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
             }
-            return .intune(try intune(input, devices: devices, console: console))
+            return FleetAnalysis(try intune(input, devices: devices, console: console), devicesFile: devices)
         }
-        return .appConnect(try FleetCommand.fleet(input))
+        return FleetAnalysis(try FleetCommand.fleet(input))
     }
 }
 
