@@ -61,6 +61,9 @@ import Testing
 
         func graph(for reach: FleetReach) -> any FleetEdges { reach.graph ?? RelayGraph(self) }
 
+        var installed: [BundleID] { apps }
+        func control(_ channel: Channel, of app: BundleID) -> (text: String, reach: Int) { trusted.contains(app) ? ("deny", 0) : ("allow", 2) }
+
         func matrixRows() -> FleetMatrixRows {
             FleetMatrixRows(device: name, channels: [.documentInteraction], senders: apps, receivers: nodes, rows: RelayRows(device: self))
         }
@@ -149,5 +152,16 @@ import Testing
         #expect(throws: FleetError("no relay device tablet")) { try analysis.devices(named: "tablet") }
         let fixes = #expect(throws: FixError.self) { try analysis.fixSubject(bytes: [], path: "relay.json", scope: FixScope()) }
         #expect(fixes?.message == "fleet fixes does not work on Relay fleets yet")
+    }
+
+    @Test func aThirdVendorGetsTheFleetDiff() throws {
+        let before = FleetAnalysis(RelayFleet(devices: [RelayDevice(name: "phone", apps: [Self.hr, Self.mail, Self.cloud], trusted: [Self.hr, Self.mail, Self.cloud],
+                                                                    links: [Self.hr: [Self.mail]])]))
+        let changes = try FleetDiff.compare(old: before, new: Self.analysis())
+        #expect(changes.map(\.kind) == [.leakPath, .leakPath, .flow, .control, .control])
+        #expect(changes.map(\.subject) == ["com.relay.hr ⇒ com.example.cloud", "com.relay.mail ⇒ com.example.cloud",
+                                           "document-interaction com.relay.mail → com.example.cloud", "print com.example.cloud", "copy com.example.cloud"])
+        #expect(changes[0].detail == "com.relay.hr document-interaction → com.relay.mail document-interaction → com.example.cloud")
+        #expect(changes[2].detail == "deny → allow" && changes[3].detail == "deny → allow" && changes.allSatisfy(\.opened))
     }
 }

@@ -55,6 +55,31 @@ struct AppConnectVendorDevice: FleetVendorDevice {
     }
 
     func matrixRows() -> FleetMatrixRows { device.matrixRows() }
+    var installed: [BundleID] { device.profile.installed }
+
+    /// The app's decision under its effective policy: the outcome, with a copy's audience ("not set" when the policy sets no such control).
+    func control(_ channel: Channel, of app: BundleID) -> (text: String, reach: Int) {
+        let decision: Decision
+        do throws(InputError) {
+            decision = try Evaluator(policy: device.effectivePolicy(for: app).policy).decideOrThrow(ShareRequest(channel: channel))
+        } catch {
+            return ("not set", 0)
+        }
+        guard decision.outcome == .allow else { return (decision.outcome.rawValue, 0) }
+        switch decision.audience {
+        case .appConnectApps?, .managedApps?: return ("allow (readable by AppConnect apps only)", 1)
+        case .allApps?, nil: return ("allow", 2)
+        }
+    }
+}
+
+extension FleetDiff {
+    /// The changes from `old` to `new` on the device profiles they share (and those in one only), or on `device` alone.
+    /// - Complexity: per device, a matrix of each fleet and paths from each installed app: O(apps² × channels) decisions.
+    /// - Throws: ``FleetError`` when either fleet cannot decide (a conflict, a control not set) or has no such device.
+    public static func compare(old: Fleet, new: Fleet, device: String? = nil) throws(FleetError) -> [FleetChange] {
+        try compare(old: FleetAnalysis(old), new: FleetAnalysis(new), device: device)
+    }
 }
 
 /// What an AppConnect end-to-end decision was made under: the sender's effective policy and the receiver's, when it decides.

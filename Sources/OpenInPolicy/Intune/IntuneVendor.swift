@@ -53,6 +53,17 @@ extension IntuneDeviceIndex: FleetVendorDevice {
     }
 
     func graph(for reach: FleetReach) -> any FleetEdges { reach.graph ?? IntuneGraph(self) }
+    var installed: [BundleID] { device.installed }
+
+    /// The app's Intune decision: the outcome, with a copy's audience (an app no policy targets decides as Intune leaves it).
+    func control(_ channel: Channel, of app: BundleID) -> (text: String, reach: Int) {
+        let decision = IntuneEvaluator(context: context(for: app)).decide(try! ShareRequest(channel: channel))
+        guard decision.outcome == .allow else { return (decision.outcome.rawValue, 0) }
+        switch decision.audience {
+        case .appConnectApps?, .managedApps?: return ("allow (readable by policy-managed apps only)", 1)
+        case .allApps?, nil: return ("allow", 2)
+        }
+    }
 }
 
 extension FleetAnalysis {

@@ -74,6 +74,11 @@ protocol FleetVendorDevice: Sendable {
     func hopFinder(for reach: FleetReach) -> FleetHopFinder?
     /// The device's matrix, made one sender's row at a time.
     func matrixRows() -> FleetMatrixRows
+    /// The installed apps, as the profile lists them.
+    var installed: [BundleID] { get }
+    /// How `app` decides `channel` alone (print, copy: no receiver takes part), in the vendor's words, and how
+    /// far it lets content go: 0 nowhere (or the control is not set), 1 to the zone of trust only, 2 to every app.
+    func control(_ channel: Channel, of app: BundleID) -> (text: String, reach: Int)
 }
 
 extension FleetVendorFleet {
