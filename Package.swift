@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
     name: "openin-check",
     products: [
+        .library(name: "OpenInKit", targets: ["OpenInKit"]),
         .library(name: "OpenInPolicy", targets: ["OpenInPolicy"]),
         .library(name: "AppConnectRuntime", targets: ["AppConnectRuntime"]),
         .library(name: "AppConnect", targets: ["AppConnect"]),
@@ -12,8 +13,11 @@ let package = Package(
         .executable(name: "openin-check-bench", targets: ["openin-check-bench"]),
     ],
     targets: [
+        // Bytes and text only: JSON reader, writer and value, property lists, JSON Patch, edit distance,
+        // capped files. Imports nothing of ours.
+        .target(name: "OpenInKit"),
         // The decision module: model, rules, evaluator, formats, table runner.
-        .target(name: "OpenInPolicy"),
+        .target(name: "OpenInPolicy", dependencies: ["OpenInKit"]),
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
         // A drop-in test double of the AppConnect for iOS SDK: its Swift surface, on the runtime.

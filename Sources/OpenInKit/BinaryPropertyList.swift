@@ -10,17 +10,17 @@
 /// keyed archiver's), an ASCII string with a byte over 0x7F, a UTF-16 string
 /// with an unpaired surrogate or an unknown marker is an error; a length or
 /// size that runs past the objects is "truncated or corrupt".
-struct BinaryPropertyListReader {
+package struct BinaryPropertyListReader {
     private let bytes: [UInt8]
     private let end: Int
     private let offsets: [Int]
     private let referenceSize: Int
 
     /// What is wrong; the message finishes "not a valid binary property list: …".
-    typealias Problem = BinaryPropertyListCheck.Problem
+    package typealias Problem = BinaryPropertyListCheck.Problem
 
     /// Reads `bytes`, which have passed ``BinaryPropertyListCheck/check(_:)``.
-    static func read(_ bytes: [UInt8]) throws(Problem) -> PropertyListValue {
+    package static func read(_ bytes: [UInt8]) throws(Problem) -> PropertyListValue {
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6])
         let objectCount = Int(BinaryPropertyListCheck.integer(bytes, at: trailer + 8, size: 8))

@@ -10,20 +10,20 @@
 /// object, objects that overlap to decode to more than the object area, or a tree of more than
 /// ``maxValues`` values once shared objects are counted each time they are used.
 /// - Complexity: O(n) in the file's size, plus O(k) per dictionary key's text (each decoded once).
-enum BinaryPropertyListCheck {
+package enum BinaryPropertyListCheck {
     /// How many values the parsed tree may hold, shared objects counted at each use.
-    static let maxValues = 100_000
+    package static let maxValues = 100_000
     /// How deeply arrays and dictionaries may nest.
-    static let maxDepth = 512
+    package static let maxDepth = 512
 
     /// What is wrong with a binary property list; the message finishes "…: " in ``PropertyList``.
-    struct Problem: Error {
+    package struct Problem: Error {
         let message: String
     }
 
     /// Checks `bytes`, which start with `bplist`.
     /// - Throws: ``Problem``.
-    static func check(_ bytes: [UInt8]) throws(Problem) {
+    package static func check(_ bytes: [UInt8]) throws(Problem) {
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else { throw Problem(message: "it is shorter than the smallest binary property list") }
         let trailer = bytes.count - trailerSize
@@ -55,7 +55,7 @@ enum BinaryPropertyListCheck {
     }
 
     /// For each object, the first object at the same offset: objects are decoded once per offset, as CoreFoundation caches them.
-    static func firstAtSameOffset(_ offsets: [Int]) -> [Int] {
+    package static func firstAtSameOffset(_ offsets: [Int]) -> [Int] {
         var first: [Int: Int] = [:]
         first.reserveCapacity(offsets.count)
         return offsets.indices.map { index in
@@ -66,14 +66,14 @@ enum BinaryPropertyListCheck {
     }
 
     /// A big-endian unsigned integer of `size` bytes (at most 8) at `offset`, which the caller has range-checked.
-    static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+    package static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<offset + size { value = value << 8 | UInt64(bytes[index]) }
         return value
     }
 
     /// Why an object's length cannot be read.
-    enum LengthProblem: Error {
+    package enum LengthProblem: Error {
         /// The marker says a length follows, but what follows is not a small integer.
         case corrupt
         /// The length's integer runs past the object area.
@@ -84,7 +84,7 @@ enum BinaryPropertyListCheck {
 
     /// The length of the object whose marker is at `start` (its low four bits, or the integer
     /// after the marker when they are 0xF) and where its body starts; `end` is the object area's end.
-    static func length(_ bytes: [UInt8], at start: Int, end: Int) throws(LengthProblem) -> (count: Int, body: Int) {
+    package static func length(_ bytes: [UInt8], at start: Int, end: Int) throws(LengthProblem) -> (count: Int, body: Int) {
         let low = Int(bytes[start] & 0x0F)
         guard low == 0x0F else { return (low, start + 1) }
         let position = start + 1
@@ -295,7 +295,7 @@ enum BinaryPropertyListCheck {
 
 extension BinaryPropertyListCheck.LengthProblem {
     /// The check's message for a `kind` ("collection", "string") whose length is unreadable.
-    func message(for kind: String) -> String {
+    package func message(for kind: String) -> String {
         switch self {
         case .corrupt: "a \(kind)'s length is corrupt"
         case .outside: "a \(kind)'s length lies outside the object area"

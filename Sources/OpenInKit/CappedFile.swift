@@ -92,7 +92,7 @@ package enum CappedFile {
     package static let writerWait = 2.0
 
     /// Why a pipe could not be read.
-    enum PipeFailure: Error {
+    package enum PipeFailure: Error {
         case noWriter
         case tooLarge
         case system(Int32)
@@ -109,7 +109,7 @@ package enum CappedFile {
     /// Reads a pipe opened without waiting (`O_NONBLOCK`) — a FIFO, `/dev/stdin` on a pipe, or a shell's
     /// `<(command)` — once, to its end: its bytes as they come while a writer holds it open; an error
     /// when no writer comes within ``writerWait`` seconds and nothing was written, so it never waits forever.
-    static func readPipe(_ descriptor: Int32, limit: Int) throws(PipeFailure) -> [UInt8] {
+    package static func readPipe(_ descriptor: Int32, limit: Int) throws(PipeFailure) -> [UInt8] {
         var contents: [UInt8] = []
         let chunk = 64 * 1024
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)

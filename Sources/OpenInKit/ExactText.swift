@@ -15,7 +15,7 @@ package enum ExactText {
     }
 
     /// Whether `a` and `b` are the same bytes (two strings: compared in their contiguous storage when they have it).
-    @inline(__always)
+    @inlinable
     package static func same(_ a: String, _ b: String) -> Bool {
         let fast = a.utf8.withContiguousStorageIfAvailable { left in
             b.utf8.withContiguousStorageIfAvailable { right in left.sameBytes(as: right) }
@@ -76,21 +76,21 @@ package enum ExactText {
 }
 
 /// A string key hashed and compared by its bytes, for dictionaries of protocol strings.
-struct ExactKey: Hashable, Sendable, Comparable {
+package struct ExactKey: Hashable, Sendable, Comparable {
     /// The key as written.
-    let text: String
+    package let text: String
 
-    init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
 
-    static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { ExactText.same(lhs.text, rhs.text) }
+    package static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { ExactText.same(lhs.text, rhs.text) }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var copy = text
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Byte order, so sorted output is the same on every platform.
-    static func < (lhs: ExactKey, rhs: ExactKey) -> Bool { lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8) }
+    package static func < (lhs: ExactKey, rhs: ExactKey) -> Bool { lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8) }
 }
 
 private extension String {
@@ -109,5 +109,16 @@ private extension Unicode.GeneralCategory {
         default:
             true
         }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether two byte buffers hold the same bytes (a plain loop: the buffers here are short).
+    @inlinable
+    package func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0, let left = baseAddress, let right = other.baseAddress else { return true }
+        for offset in 0..<count where left[offset] != right[offset] { return false }
+        return true
     }
 }

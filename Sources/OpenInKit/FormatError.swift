@@ -1,5 +1,5 @@
 /// Why a source cannot be read: what, where, and how to fix it. The one error
-/// type for policy files, plists, requests, decision tables (``TableError``)
+/// type for policy files, plists, requests, decision tables (`TableError`)
 /// and lifecycle scenarios (`ScenarioError` in `AppConnectRuntime`).
 ///
 /// In a policy file the message names the key path (`device.schemeHandlers.foo`,
@@ -54,7 +54,7 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
 extension FormatError {
     /// Parses `bytes` as one JSON document and reads it with `read`: malformed JSON and every error
     /// `read` throws are located in `file` (the prelude every JSON file reader shares).
-    static func readJSON<Bytes: Collection, Result>(_ bytes: Bytes, file: String, _ read: (JSONValue) throws(FormatError) -> Result) throws(FormatError) -> Result
+    package static func readJSON<Bytes: Collection, Result>(_ bytes: Bytes, file: String, _ read: (JSONValue) throws(FormatError) -> Result) throws(FormatError) -> Result
     where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {

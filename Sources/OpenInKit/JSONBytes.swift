@@ -1,9 +1,9 @@
 /// The byte-level rules of JSON strings both readers apply, written once: the
 /// JSON reader (which says what is wrong) and the request stream's string
 /// decoder (which only needs to know whether a value is well formed).
-enum JSONBytes {
+package enum JSONBytes {
     /// What stands at a byte ≥ 0x80: a well-formed UTF-8 sequence of some length, or why not.
-    enum Sequence: Equatable {
+    package enum Sequence: Equatable {
         /// A well-formed sequence of this many bytes (2 to 4).
         case valid(length: Int)
         /// The byte cannot start a character.
@@ -17,7 +17,7 @@ enum JSONBytes {
     /// Checks the sequence starting at `index` (a byte ≥ 0x80) against Unicode's table of
     /// well-formed UTF-8 byte sequences.
     @inline(__always)
-    static func sequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Sequence {
+    package static func sequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Sequence {
         let length: Int
         var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
         switch bytes[index] {
@@ -40,7 +40,7 @@ enum JSONBytes {
 
     /// The byte a one-letter escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`), or `nil`.
     @inline(__always)
-    static func shortEscape(_ letter: UInt8) -> UInt8? {
+    package static func shortEscape(_ letter: UInt8) -> UInt8? {
         switch letter {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
         case UInt8(ascii: "b"): 0x08
@@ -54,11 +54,11 @@ enum JSONBytes {
 
     /// The scalar value a `\uD8xx\uDCxx` pair stands for.
     @inline(__always)
-    static func combine(high: UInt32, low: UInt32) -> UInt32 { 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00) }
+    package static func combine(high: UInt32, low: UInt32) -> UInt32 { 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00) }
 
     /// The value of one hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or `nil`.
     @inline(__always)
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
+    package static func hexDigit(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -1,26 +1,26 @@
 /// A value inside a JSON document with its key path and position, for typed
 /// reading with errors that say what, where and how to fix it.
-struct JSONCursor {
+package struct JSONCursor {
     /// The value.
-    let value: JSONValue
+    package let value: JSONValue
     /// The key path from the document's root: `device.schemeHandlers.foo`, `openInWhitelist[2]`.
-    let path: String
+    package let path: String
     /// Where the value starts, when read from text.
-    let position: JSONPosition?
+    package let position: JSONPosition?
 
-    init(_ value: JSONValue, path: String = "", position: JSONPosition? = nil) {
+    package init(_ value: JSONValue, path: String = "", position: JSONPosition? = nil) {
         self.value = value
         self.path = path
         self.position = position
     }
 
     /// An error about this value, located at it.
-    func error(_ problem: String) -> FormatError {
+    package func error(_ problem: String) -> FormatError {
         FormatError(path.isEmpty ? problem : "\(path): \(problem)", at: position)
     }
 
     /// How a message names the value: `the string "yes"`, `the number 2.0`, `an object`.
-    var found: String {
+    package var found: String {
         if case .string(let text) = value {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
             return "the string \(JSONWriter.quoted(shown))"
@@ -28,19 +28,19 @@ struct JSONCursor {
         return value.kindDescription
     }
 
-    func string() throws(FormatError) -> String {
+    package func string() throws(FormatError) -> String {
         guard case .string(let text) = value else { throw error("must be a string, not \(found)") }
         return text
     }
 
-    func bool() throws(FormatError) -> Bool {
+    package func bool() throws(FormatError) -> Bool {
         guard case .bool(let flag) = value else { throw error("must be true or false, not \(found)") }
         return flag
     }
 
     /// The object's members as cursors, in order, after checking every key is allowed.
     /// - Throws: for a value that is not an object, or an unknown key (with "Did you mean …?").
-    func members(allowed: [String], what: String) throws(FormatError) -> JSONFields {
+    package func members(allowed: [String], what: String) throws(FormatError) -> JSONFields {
         guard case .object(let object) = value else { throw error("must be an object (\(what)), not \(found)") }
         var result = JSONFields()
         for member in object.members {
@@ -57,7 +57,7 @@ struct JSONCursor {
     }
 
     /// Every member of an object, without checking keys (for maps such as `config`).
-    func anyMembers(what: String) throws(FormatError) -> [(key: String, value: JSONCursor, keyPosition: JSONPosition?)] {
+    package func anyMembers(what: String) throws(FormatError) -> [(key: String, value: JSONCursor, keyPosition: JSONPosition?)] {
         guard case .object(let object) = value else { throw error("must be an object (\(what)), not \(found)") }
         return object.members.map { member in
             (member.key, JSONCursor(member.value, path: path.isEmpty ? member.key : "\(path).\(member.key)", position: member.valuePosition),
@@ -66,19 +66,19 @@ struct JSONCursor {
     }
 
     /// The elements of an array as cursors.
-    func elements(what: String) throws(FormatError) -> [JSONCursor] {
+    package func elements(what: String) throws(FormatError) -> [JSONCursor] {
         guard case .array(let array) = value else { throw error("must be an array (\(what)), not \(found)") }
         return array.indices.map { JSONCursor(array[$0], path: "\(path)[\($0)]", position: array.position(at: $0)) }
     }
 
     /// One element of an array as a cursor (as ``elements(what:)`` makes it), or `nil` when there is no such element.
-    func element(_ index: Int) -> JSONCursor? {
+    package func element(_ index: Int) -> JSONCursor? {
         guard case .array(let array) = value, array.indices.contains(index) else { return nil }
         return JSONCursor(array[index], path: "\(path)[\(index)]", position: array.position(at: index))
     }
 
     /// An array of strings.
-    func strings(what: String) throws(FormatError) -> [(text: String, cursor: JSONCursor)] {
+    package func strings(what: String) throws(FormatError) -> [(text: String, cursor: JSONCursor)] {
         var result: [(String, JSONCursor)] = []
         for element in try elements(what: what) {
             result.append((try element.string(), element))
@@ -92,11 +92,11 @@ struct JSONCursor {
 ///
 /// An array searched in order, not a dictionary: an object of known keys holds a few of them,
 /// and the first `[String: JSONCursor]` a process made cost more than a small policy's reading.
-struct JSONFields {
-    fileprivate(set) var fields: [(key: String, cursor: JSONCursor)] = []
+package struct JSONFields {
+    package fileprivate(set) var fields: [(key: String, cursor: JSONCursor)] = []
 
     /// The member whose key is exactly `key`, if the object has it.
-    subscript(key: String) -> JSONCursor? {
+    package subscript(key: String) -> JSONCursor? {
         fields.first { ExactText.same($0.key, key) }?.cursor
     }
 }

@@ -77,7 +77,7 @@ package struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The array index a token names, when it is one: digits, no leading zero.
-    static func index(_ token: String) -> Int? {
+    package static func index(_ token: String) -> Int? {
         let bytes = Array(token.utf8)
         guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.count == 1 || bytes[0] != 0x30 else { return nil }
         return Int(token)
@@ -89,7 +89,7 @@ package struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertibl
     /// What is wrong.
     package let message: String
 
-    init(_ message: String) {
+    package init(_ message: String) {
         self.message = Printable.text(message)
     }
 
@@ -136,7 +136,7 @@ package struct JSONPatchOperation: Sendable, Hashable {
         self.init(op: kind, path: try JSONPointer(parsing: pointer), value: kind == .remove ? nil : object["value"])
     }
 
-    init(op: Kind, path: JSONPointer, value: JSONValue?) {
+    package init(op: Kind, path: JSONPointer, value: JSONValue?) {
         self.op = op
         self.path = path
         self.value = value
@@ -159,7 +159,7 @@ package enum JSONPatch {
     /// The patch as a JSON array of operations.
     package static func json(_ operations: [JSONPatchOperation]) -> JSONValue { .array(JSONArray(operations.map(\.json))) }
 
-    static func apply(_ operation: JSONPatchOperation, to value: JSONValue, depth: Int) throws(JSONPatchError) -> JSONValue {
+    package static func apply(_ operation: JSONPatchOperation, to value: JSONValue, depth: Int) throws(JSONPatchError) -> JSONValue {
         let tokens = operation.path.tokens
         if depth == tokens.count {
             // The root itself (RFC 6902: add/replace of "" replaces the document).
@@ -223,7 +223,7 @@ package enum JSONPatch {
         }
     }
 
-    static func missing(_ path: JSONPointer, _ depth: Int) -> JSONPatchError {
+    package static func missing(_ path: JSONPointer, _ depth: Int) -> JSONPatchError {
         JSONPatchError("\(path): \(JSONPointer(Array(path.tokens.prefix(depth + 1)))) is not in the document")
     }
 

@@ -43,11 +43,14 @@ package struct JSONReader: Sendable {
     /// from where the first began, and the tree holds an empty array in its place.
     /// - Returns: the tree, and what was found in each array read in place.
     /// - Throws: ``JSONError`` with the position of the first problem of the whole text.
-    func readInPlace(_ buffer: UnsafeMutableBufferPointer<UInt8>, listKeys: [String]) throws(JSONError) -> InPlaceRead {
+    ///   `isElement` says which strings are kept (a bundle ID's spelling, for a policy's whitelists).
+    package func readInPlace(_ buffer: UnsafeMutableBufferPointer<UInt8>, listKeys: [String],
+                             isElement: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) throws(JSONError) -> InPlaceRead {
         precondition(listKeys.count <= 2, "at most two lists are read in place")
         var parser = JSONParser(UnsafeBufferPointer(buffer), maxDepth: maxDepth)
         parser.writable = buffer.baseAddress
         parser.listKeys = listKeys
+        parser.isElement = isElement
         let value = try parser.parseDocument()
         return InPlaceRead(value: value, lists: parser.lists)
     }
@@ -62,55 +65,61 @@ package struct JSONReader: Sendable {
     }
 }
 
-/// An array of strings ``JSONReader/readInPlace(_:listKeys:)`` read in place: where its
+/// An array of strings ``JSONReader/readInPlace(_:listKeys:isElement:)`` read in place: where its
 /// valid bundle IDs are in the buffer, and the first elements that are not.
-struct InPlaceList {
+package struct InPlaceList {
     /// The key whose value the array is.
-    let key: String
+    package let key: String
     /// Where the first ID starts.
-    let start: Int
+    package let start: Int
+
+    /// An array at `key` whose first ID starts at `start`, nothing read yet.
+    package init(key: String, start: Int) {
+        self.key = key
+        self.start = start
+    }
     /// Where each valid ID ends, in order (all of them only when there is no problem below).
-    var ends: [UInt32] = []
+    package var ends: [UInt32] = []
     /// The first element that is not a string (its ``JSONValue/kindDescription`` as `text`).
-    var firstNotString: ElementProblem? = nil
+    package var firstNotString: ElementProblem? = nil
     /// The first string that is not a valid bundle ID (its decoded text as `text`).
-    var firstInvalid: ElementProblem? = nil
+    package var firstInvalid: ElementProblem? = nil
     /// Whether the array was read in place (an empty key: there was none).
-    var wasRead: Bool { !key.isEmpty }
-    /// The IDs' table, and then their whitelist, once the reader's caller has indexed them.
-    var table: BundleIDList.Table? = nil
-    var whitelist: Whitelist? = nil
+    package var wasRead: Bool { !key.isEmpty }
 
     /// One element of the array, named in an error.
-    struct ElementProblem {
-        let index: Int
-        let position: JSONPosition
-        let text: String
+    package struct ElementProblem {
+        package let index: Int
+        package let position: JSONPosition
+        package let text: String
     }
 }
 
-/// What ``JSONReader/readInPlace(_:listKeys:)`` read: the tree, and the arrays read in place.
-struct InPlaceRead {
-    let value: JSONValue
-    var lists: InPlaceLists
+/// What ``JSONReader/readInPlace(_:listKeys:isElement:)`` read: the tree, and the arrays read in place.
+package struct InPlaceRead {
+    package let value: JSONValue
+    package var lists: InPlaceLists
 }
 
 /// The arrays read in place: at most two (a policy's two whitelists), held without an array or
 /// an optional of a list (one request from flags reads a policy, and each new generic type costs
 /// its start-up a lookup of type metadata).
-struct InPlaceLists {
-    var first = InPlaceList(key: "", start: 0)
-    var second = InPlaceList(key: "", start: 0)
+package struct InPlaceLists {
+    package var first = InPlaceList(key: "", start: 0)
+    package var second = InPlaceList(key: "", start: 0)
     /// How many of the two are lists read.
-    var count = 0
+    package var count = 0
 
-    mutating func append(_ list: InPlaceList) {
+    /// No list read.
+    package init() {}
+
+    package mutating func append(_ list: InPlaceList) {
         if count == 0 { first = list } else { second = list }
         count += 1
     }
 
     /// The list read for `key`, or a list whose ``InPlaceList/wasRead`` is false.
-    func list(_ key: String) -> InPlaceList {
+    package func list(_ key: String) -> InPlaceList {
         if count > 0, ExactText.same(first.key, key) { return first }
         if count > 1, ExactText.same(second.key, key) { return second }
         return InPlaceList(key: "", start: 0)
@@ -133,6 +142,8 @@ private struct JSONParser {
     var writable: UnsafeMutablePointer<UInt8>? = nil
     /// The keys of the root object whose arrays are read in place.
     var listKeys: [String] = []
+    /// Which strings of a list read in place are kept; the first that is not is its problem.
+    var isElement: (UnsafeBufferPointer<UInt8>) -> Bool = { _ in true }
     /// Where the next decoded ID is written (never beyond `index`).
     var write = 0
     /// The arrays read in place (each key at most once: a repeated key is an error).
@@ -373,7 +384,7 @@ private struct JSONParser {
                 let length = try parseStringInPlace()
                 if list.firstNotString == nil, list.firstInvalid == nil {
                     let spelled = UnsafeBufferPointer(start: writable! + write, count: length)
-                    if BundleID.isValid(spelled) {
+                    if isElement(spelled) {
                         write += length
                         list.ends.append(UInt32(write))
                     } else {

@@ -6,9 +6,9 @@
 /// malformed UTF-8 or a control byte): the request stream's fast path then leaves the line
 /// to the general path, which words the error. `JSONLinesFastPathTests` check that both
 /// read the same strings.
-enum JSONStringDecoder {
+package enum JSONStringDecoder {
     /// Appends the decoded contents to `output`; `false` when they are not a valid JSON string's.
-    static func decode(_ contents: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+    package static func decode(_ contents: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
         var index = 0
         let count = contents.count
         while index < count {

@@ -60,7 +60,7 @@ package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     package let literal: String
 
     /// Wraps a literal the reader has already checked against JSON's grammar.
-    init(validLiteral literal: String) {
+    package init(validLiteral literal: String) {
         self.literal = literal
     }
 
@@ -91,7 +91,7 @@ package struct JSONArray: Sendable, Hashable, RandomAccessCollection {
         positions = []
     }
 
-    init(elements: [JSONValue], positions: [JSONPosition]) {
+    package init(elements: [JSONValue], positions: [JSONPosition]) {
         self.elements = elements
         self.positions = positions
     }
@@ -128,7 +128,7 @@ package struct JSONObject: Sendable, Hashable {
             self.init(key: key, value: value, keyPosition: nil, valuePosition: nil)
         }
 
-        init(key: String, value: JSONValue, keyPosition: JSONPosition?, valuePosition: JSONPosition?) {
+        package init(key: String, value: JSONValue, keyPosition: JSONPosition?, valuePosition: JSONPosition?) {
             self.key = key
             self.value = value
             self.keyPosition = keyPosition

@@ -1,6 +1,6 @@
 /// A property-list value, read by ``XMLPropertyListReader`` or
 /// ``BinaryPropertyListReader`` and sorted into kinds so readers can check types exactly.
-enum PropertyListValue {
+package enum PropertyListValue {
     case dictionary(PropertyListDictionary)
     case array([PropertyListValue])
     case string(String)
@@ -11,7 +11,7 @@ enum PropertyListValue {
     case data
 
     /// How a message names the value, in the plist's own words: `a <string> ("YES")`.
-    var found: String {
+    package var found: String {
         switch self {
         case .dictionary: "a <dict>"
         case .array: "an <array>"
@@ -28,12 +28,12 @@ enum PropertyListValue {
 /// A property list's `<dict>`: keys looked up by their exact bytes, as the SDK's `NSDictionary` does.
 ///
 /// Iterating gives the entries in byte order of their keys.
-struct PropertyListDictionary: Sequence {
+package struct PropertyListDictionary: Sequence {
     private let values: [ExactKey: PropertyListValue]
     /// The keys, in byte order.
-    let keys: [String]
+    package let keys: [String]
 
-    init(_ entries: [(key: String, value: PropertyListValue)]) {
+    package init(_ entries: [(key: String, value: PropertyListValue)]) {
         var values: [ExactKey: PropertyListValue] = [:]
         for (key, value) in entries { values[ExactKey(key)] = value }
         self.values = values
@@ -41,15 +41,15 @@ struct PropertyListDictionary: Sequence {
     }
 
     /// The value whose key is exactly `key`, byte for byte.
-    subscript(key: String) -> PropertyListValue? { values[ExactKey(key)] }
+    package subscript(key: String) -> PropertyListValue? { values[ExactKey(key)] }
 
-    func makeIterator() -> some IteratorProtocol<(key: String, value: PropertyListValue)> {
+    package func makeIterator() -> some IteratorProtocol<(key: String, value: PropertyListValue)> {
         keys.lazy.map { (key: $0, value: self.values[ExactKey($0)]!) }.makeIterator()
     }
 }
 
 /// Reading property lists, XML or binary, with the project's own readers (no Foundation).
-enum PropertyList {
+package enum PropertyList {
     /// Reads an XML or binary property list.
     ///
     /// The rule for both formats: read exactly what CoreFoundation reads, or refuse the file.
@@ -62,7 +62,7 @@ enum PropertyList {
     /// that differ in bytes but are canonically equivalent (the SDK reads
     /// them as two keys; tools built on Swift's `String` keys merge them).
     /// - Throws: ``FormatError`` with the reader's message and line, when it gives one.
-    static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
+    package static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PropertyListValue where Bytes.Element == UInt8 {
         let bytes = Array(bytes)
         // CoreFoundation reads `bplist0` and any one byte as binary; anything else after `bplist` it cannot read.
         if bytes.starts(with: Array("bplist".utf8)), !bytes.starts(with: Array("bplist0".utf8)) {

@@ -106,7 +106,7 @@ extension Suggestion {
         /// generic, and a caller in another module would otherwise run it through value witnesses.
         @_specialize(where Element == UInt8)
         @_specialize(where Element == Character)
-        func nearest(_ typed: [Element], within bound: Int) -> (index: Int, distance: Int)? {
+        package func nearest(_ typed: [Element], within bound: Int) -> (index: Int, distance: Int)? {
             guard !keys.isEmpty else { return nil }
             let width = typed.count + 1
             // A prefix longer than the input by more than the bound is over it in every entry: depths stop there.

@@ -15,13 +15,13 @@
 /// CoreFoundation are listed in the PropertyListSecurity article. Arrays and dictionaries may
 /// nest ``BinaryPropertyListCheck/maxDepth`` levels, read with an explicit stack (no recursion).
 /// - Complexity: O(n) time in the file's size; memory O(n).
-struct XMLPropertyListReader {
+package struct XMLPropertyListReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
 
     /// What went wrong, and on which line (none for nesting too deep).
-    struct Problem: Error {
+    package struct Problem: Error {
         let message: String
         let line: Int?
         /// A repeated or look-alike key: the file is well-formed, its keys are not.
@@ -38,7 +38,7 @@ struct XMLPropertyListReader {
     }
 
     /// Reads `bytes` (UTF-8, or UTF-16 with a byte order mark).
-    static func read(_ bytes: [UInt8]) throws(Problem) -> PropertyListValue {
+    package static func read(_ bytes: [UInt8]) throws(Problem) -> PropertyListValue {
         let text = try utf8(bytes)
         // Checked on the text as the reader sees it, so a UTF-16 file cannot hide one.
         if let line = line(of: Array("<!ENTITY".utf8), in: text) {
@@ -55,7 +55,7 @@ struct XMLPropertyListReader {
     /// `<?xml … encoding="…"?>` declaration at the very start. UTF-32, UTF-16 without a byte
     /// order mark and any declared encoding but UTF-8 are refused: CoreFoundation would convert
     /// from them, and this reader reads UTF-8 and UTF-16 only.
-    static func utf8(_ bytes: [UInt8]) throws(Problem) -> [UInt8] {
+    package static func utf8(_ bytes: [UInt8]) throws(Problem) -> [UInt8] {
         let convert = "convert the file with 'plutil -convert xml1'"
         if bytes.count > 4, bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
             throw Problem(message: "it is UTF-32, which this reader does not read; \(convert)", line: 1)
