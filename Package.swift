@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "openin-check-bench", dependencies: ["OpenInCheckBench"]),
         // A small program that embeds the library (Examples/Embedding).
         .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),
-        .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInPolicy", "OpenInReports"]),
+        .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInPolicy"]),
         .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime"]),
         // A sample app written against the SDK (Examples/SDKSampleApp), and its tests through the harness.
         .target(name: "SDKSampleApp", dependencies: ["AppConnect"], path: "Examples/SDKSampleApp"),

@@ -2,6 +2,7 @@
 import BuildInfo
 #endif
 import OpenInPolicy
+import OpenInReports
 
 /// The `openin-check` command line: verbs, help, version, and the mapping of errors to exit statuses.
 ///

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `openin-check completions bash|zsh|fish`: a shell completion script for the verbs, their options and channel names.
 ///

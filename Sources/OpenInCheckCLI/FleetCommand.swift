@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `fleet`: end-to-end questions about an organisation's AppConnect fleet (a fleet file).
 struct FleetCommand: Command {
@@ -26,13 +27,8 @@ struct FleetCommand: Command {
         case stream(String)
     }
 
-    enum MatrixFormat: String, OptionChoice { case text, json, markdown }
-    enum PathsFormat: String, OptionChoice {
-        case text, json, markdown, sarif, dot
-
-        /// The report format, for markdown, sarif and dot.
-        var report: LeakReportFormat? { LeakReportFormat(rawValue: rawValue) }
-    }
+    typealias MatrixFormat = FleetOutput.FleetMatrixFormat
+    typealias PathsFormat = FleetPathsFormat
     enum FleetLintFormat: String, OptionChoice { case text, json, markdown, github, sarif }
 
     /// `--fleet FILE` (for diff, the old file).
@@ -381,7 +377,7 @@ struct FleetCommand: Command {
         case .matrix(let format):
             return try FleetOutput.matrix(try devices(), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
-            var writer = try PathsWriter(from: from, to: to, names: names(), format: format, console: console)
+            var writer = try PathsWriter.checked(from: from, to: to, names: names(), format: format, console: console)
             writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
             return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
         case .lint(let format):
@@ -389,7 +385,7 @@ struct FleetCommand: Command {
             return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
         case .fixes(let from, let to, let format):
             // --from and --to checked as fleet paths checks them; a --to the fleet does not know is any other app.
-            let checked = try PathsWriter(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
+            let checked = try PathsWriter.checked(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
             let scope = FixScope(device: device, from: from, to: checked.targetNode?.description)
             let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: checked.targetNode, console: console)
             return try FleetFixesOutput.run(input, vendor: vendor, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
@@ -402,3 +398,6 @@ struct FleetCommand: Command {
         }
     }
 }
+
+extension FleetOutput.FleetMatrixFormat: OptionChoice {}
+extension FleetPathsFormat: OptionChoice {}

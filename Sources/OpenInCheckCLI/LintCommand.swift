@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `lint`: an administrator's mistakes in policy files, AppConnect.plists and Info.plists.
 struct LintCommand: Command, Equatable {

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// One option a verb accepts: its name, whether it takes a value, and its help line.
 struct OptionSpec: Sendable {

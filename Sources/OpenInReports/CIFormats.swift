@@ -1,14 +1,14 @@
 import OpenInPolicy
 
 /// GitHub Actions workflow commands: `::error file=…,line=…::message` annotations.
-enum GitHubAnnotation {
+package enum GitHubAnnotation {
     /// The annotation kinds a workflow command can raise.
-    enum Kind: String {
+    package enum Kind: String {
         case error, warning, notice
     }
 
     /// One annotation line, its properties and message escaped as the workflow-command format requires.
-    static func line(_ kind: Kind, file: String, line: Int?, column: Int? = nil, title: String, message: String) -> String {
+    package static func line(_ kind: Kind, file: String, line: Int?, column: Int? = nil, title: String, message: String) -> String {
         var properties = ["file=" + escapeProperty(file)]
         if let line { properties.append("line=\(line)") }
         if line != nil, let column { properties.append("col=\(column)") }
@@ -17,7 +17,7 @@ enum GitHubAnnotation {
     }
 
     /// `%`, CR and LF percent-encoded, as in a command's message.
-    static func escapeData(_ text: String) -> String {
+    package static func escapeData(_ text: String) -> String {
         text.escapingScalars { scalar in
             switch scalar {
             case "%": "%25"
@@ -29,7 +29,7 @@ enum GitHubAnnotation {
     }
 
     /// A property value: the message's escapes, and `:` and `,` too.
-    static func escapeProperty(_ text: String) -> String {
+    package static func escapeProperty(_ text: String) -> String {
         escapeData(text).replacingColonsAndCommas
     }
 }
@@ -47,12 +47,12 @@ private extension String {
 }
 
 /// XML 1.0 text and attribute values, for JUnit reports.
-enum XMLText {
+package enum XMLText {
     /// `text` escaped for element content (`attribute: false`) or a double-quoted attribute value.
     ///
     /// Characters XML 1.0 cannot hold at all (most C0 controls, unpaired surrogates cannot occur in
     /// a Swift string) become U+FFFD, so the document stays well-formed whatever a table holds.
-    static func escape(_ text: String, attribute: Bool) -> String {
+    package static func escape(_ text: String, attribute: Bool) -> String {
         text.escapingScalars { scalar in
             switch scalar {
             case "&": "&amp;"
@@ -71,41 +71,62 @@ enum XMLText {
 
 /// A SARIF 2.1.0 log (OASIS) for code scanning: one run, every check a rule, every finding a result
 /// (`lint --format sarif`, `fleet lint --format sarif`).
-enum SARIFLog {
+package enum SARIFLog {
     /// The schema the log names in `$schema`.
-    static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    package static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     /// A check, as a `reportingDescriptor`.
-    struct Rule {
+    package struct Rule {
         /// The stable code.
-        var id: String
+        package var id: String
         /// The check's name.
-        var name: String
+        package var name: String
         /// Its one line (`shortDescription`).
-        var summary: String
+        package var summary: String
         /// `error`, `warning` or `note` (`defaultConfiguration.level`).
-        var level: String
+        package var level: String
+
+        /// A value of these parts.
+        package init(id: String, name: String, summary: String, level: String) {
+            self.id = id
+            self.name = name
+            self.summary = summary
+            self.level = level
+        }
     }
 
     /// A finding, as a `result`.
-    struct Result {
-        var ruleID: String
+    package struct Result {
+        package var ruleID: String
         /// The rule's index in the run's rules, when it is one of them.
-        var ruleIndex: Int?
-        var level: String
+        package var ruleIndex: Int?
+        package var level: String
         /// What is wrong, as the input shows it (escaped as SARIF message text when written).
-        var message: String
+        package var message: String
         /// How to fix it, written on the message's second line after `fix: ` (escaped as the message is).
-        var fix: String
-        var file: String
-        var line: Int?
+        package var fix: String
+        package var file: String
+        package var line: Int?
         /// The 1-based column in characters (Unicode scalars), when known.
-        var column: Int?
+        package var column: Int?
         /// The key path in the file (a `logicalLocation`); none when empty.
-        var keyPath: String
+        package var keyPath: String
+
+        /// A value of these parts.
+        package init(ruleID: String, ruleIndex: Int? = nil, level: String, message: String, fix: String, file: String, line: Int? = nil, column: Int? = nil, keyPath: String) {
+            self.ruleID = ruleID
+            self.ruleIndex = ruleIndex
+            self.level = level
+            self.message = message
+            self.fix = fix
+            self.file = file
+            self.line = line
+            self.column = column
+            self.keyPath = keyPath
+        }
     }
 
-    static func log(rules: [Rule], results: [Result]) -> JSONObject {
+    package static func log(rules: [Rule], results: [Result]) -> JSONObject {
         let rules = rules.map { rule in
             JSONValue.object(JSONObject(members: [
                 .init("id", .string(rule.id)),
@@ -115,8 +136,8 @@ enum SARIFLog {
             ]))
         }
         let driver = JSONObject(members: [
-            .init("name", .string(CLI.name)),
-            .init("version", .string(CLI.version)),
+            .init("name", .string(ReportTool.name)),
+            .init("version", .string(ReportTool.version)),
             .init("informationUri", .string("https://github.com/openin-check/openin-check")),
             .init("rules", .array(JSONArray(rules))),
         ])
@@ -132,7 +153,7 @@ enum SARIFLog {
         ])
     }
 
-    static func result(_ result: Result) -> JSONObject {
+    package static func result(_ result: Result) -> JSONObject {
         var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(uri(result.file))])))]
         if let line = result.line {
             var region: [JSONObject.Member] = [.init("startLine", .number(JSONNumber(line)))]
@@ -157,7 +178,7 @@ enum SARIFLog {
 
     /// A file path as a URI reference: every byte outside RFC 3986's unreserved characters and `/` percent-encoded
     /// (`:` too, so a relative path is never read as a scheme).
-    static func uri(_ path: String) -> String {
+    package static func uri(_ path: String) -> String {
         var result = ""
         for byte in path.utf8 {
             switch byte {

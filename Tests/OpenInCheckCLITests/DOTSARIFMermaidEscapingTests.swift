@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 
 /// The DOT, SARIF and Mermaid writers against names from the hostile alphabet (``HostileNames``), each output
 /// checked by a parser of its format: DOT rendered by Graphviz (`dot -Tsvg`, every label read back from the SVG as
