@@ -70,7 +70,8 @@ package enum XMLText {
 }
 
 /// A SARIF 2.1.0 log (OASIS) for code scanning: one run, every check a rule, every finding a result
-/// (`lint --format sarif`, `fleet lint --format sarif`).
+/// (`lint --format sarif`, `fleet lint --format sarif`); `fleet paths` and `fleet diff` stream theirs through the same
+/// beginning and end (``start(driver:)``, ``end(empty:)``).
 package enum SARIFLog {
     /// The schema the log names in `$schema`.
     package static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -126,7 +127,38 @@ package enum SARIFLog {
         }
     }
 
-    package static func log(rules: [Rule], results: [Result]) -> JSONObject {
+    /// The SARIF version the log declares.
+    package static let version = "2.1.0"
+
+    /// The tool: its name, version, where to read about it, and `rules` (its `reportingDescriptor`s).
+    package static func driver(rules: [JSONValue]) -> JSONObject {
+        JSONObject(members: [
+            .init("name", .string(ReportTool.name)), .init("version", .string(ReportTool.version)),
+            .init("informationUri", .string("https://github.com/openin-check/openin-check")), .init("rules", .array(JSONArray(rules))),
+        ])
+    }
+
+    /// The log up to the results array's opening bracket, laid out as the pretty JSON writer lays out the whole log:
+    /// one run, its tool `driver`, columns counted in Unicode code points.
+    package static func start(driver: JSONObject) -> [UInt8] {
+        var bytes: [UInt8] = Array("{\n  \"$schema\": \(JSONWriter.quoted(schema)),\n  \"version\": \"\(version)\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": ".utf8)
+        JSONWriter.append(.object(driver), to: &bytes, pretty: true, level: 4)
+        bytes += Array("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [".utf8)
+        return bytes
+    }
+
+    /// One result of the log (after a comma when it is not the first), at its place in the layout.
+    package static func append(_ result: JSONObject, first: Bool, to bytes: inout [UInt8]) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        JSONWriter.newline(&bytes, pretty: true, level: 4)
+        JSONWriter.append(.object(result), to: &bytes, pretty: true, level: 4)
+    }
+
+    /// The end of the log, after the last result (`empty`: none was written).
+    package static func end(empty: Bool) -> [UInt8] { Array(((empty ? "]" : "\n      ]") + "\n    }\n  ]\n}\n").utf8) }
+
+    /// The whole log of `rules` and `results`, written to `sink`.
+    package static func write(rules: [Rule], results: [Result], to sink: any ReportSink) {
         let rules = rules.map { rule in
             JSONValue.object(JSONObject(members: [
                 .init("id", .string(rule.id)),
@@ -135,22 +167,10 @@ package enum SARIFLog {
                 .init("defaultConfiguration", .object(JSONObject(["level": .string(rule.level)]))),
             ]))
         }
-        let driver = JSONObject(members: [
-            .init("name", .string(ReportTool.name)),
-            .init("version", .string(ReportTool.version)),
-            .init("informationUri", .string("https://github.com/openin-check/openin-check")),
-            .init("rules", .array(JSONArray(rules))),
-        ])
-        let run = JSONObject(members: [
-            .init("tool", .object(JSONObject(["driver": .object(driver)]))),
-            .init("columnKind", .string("unicodeCodePoints")),
-            .init("results", .array(JSONArray(results.map { .object(result($0)) }))),
-        ])
-        return JSONObject(members: [
-            .init("$schema", .string(schema)),
-            .init("version", .string("2.1.0")),
-            .init("runs", .array(JSONArray([.object(run)]))),
-        ])
+        var bytes = start(driver: driver(rules: rules))
+        for (index, item) in results.enumerated() { append(result(item), first: index == 0, to: &bytes) }
+        bytes += end(empty: results.isEmpty)
+        sink.write(bytes)
     }
 
     package static func result(_ result: Result) -> JSONObject {

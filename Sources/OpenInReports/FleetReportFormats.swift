@@ -214,13 +214,7 @@ package enum SARIFReport {
         package init() {}
 
         /// The log up to the results array's opening bracket.
-        package func start() -> [UInt8] {
-            let driver = SARIFReport.driver()
-            var bytes: [UInt8] = Array("{\n  \"$schema\": \(JSONWriter.quoted(SARIFLog.schema)),\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": ".utf8)
-            JSONWriter.append(.object(driver), to: &bytes, pretty: true, level: 4)
-            bytes += Array("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [".utf8)
-            return bytes
-        }
+        package func start() -> [UInt8] { SARIFLog.start(driver: SARIFReport.driver()) }
 
         /// One result (after a comma when it is not the first): what ``SARIFReport/straightforward(_:subject:)``
         /// writes for it, laid out as the pretty JSON writer lays out the whole log, written as bytes. Each node's
@@ -467,7 +461,7 @@ package enum SARIFReport {
         package static let messageKey = Array("\"message\": {".utf8), textKey = Array("\"text\": \"".utf8)
 
         /// The end of the log, after the last result.
-        package func end() -> [UInt8] { Array(((first ? "]" : "\n      ]") + "\n    }\n  ]\n}\n").utf8) }
+        package func end() -> [UInt8] { SARIFLog.end(empty: first) }
     }
 
     /// One step of a result's code flow: the hop, at the line of the setting that lets it through.
@@ -487,10 +481,7 @@ package enum SARIFReport {
                 .init("helpUri", .string("https://github.com/openin-check/openin-check/blob/main/Sources/OpenInPolicy/OpenInPolicy.docc/FleetWalkthrough.md")),
             ]))
         }
-        return JSONObject(members: [
-            .init("name", .string(ReportTool.name)), .init("version", .string(ReportTool.version)),
-            .init("informationUri", .string("https://github.com/openin-check/openin-check")), .init("rules", .array(JSONArray(rules))),
-        ])
+        return SARIFLog.driver(rules: rules)
     }
 
     /// The whole log made as one JSON value and written by the pretty JSON writer: the straightforward
@@ -500,7 +491,7 @@ package enum SARIFReport {
         let results = devices.flatMap { $0.paths.map { JSONValue.object(result($0, opened: subject.isDiff)) } }
         let run = JSONObject(members: [.init("tool", .object(JSONObject(["driver": .object(driver)]))), .init("columnKind", .string("unicodeCodePoints")),
                                        .init("results", .array(JSONArray(results)))])
-        return JSONWriter.pretty(.object(JSONObject(members: [.init("$schema", .string(SARIFLog.schema)), .init("version", .string("2.1.0")),
+        return JSONWriter.pretty(.object(JSONObject(members: [.init("$schema", .string(SARIFLog.schema)), .init("version", .string(SARIFLog.version)),
                                                               .init("runs", .array(JSONArray([.object(run)])))]))) + "\n"
     }
 

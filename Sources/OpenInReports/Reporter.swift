@@ -112,3 +112,19 @@ public struct ReporterRegistry: Sendable {
         reporters(for: kind).map(\.name)
     }
 }
+
+extension ReporterRegistry {
+    /// Every format the command line writes, each kind's in the order its help lists them.
+    public static let standard: ReporterRegistry = {
+        var registry = ReporterRegistry()
+        registry.registerFleetLint()
+        registry.registerPolicyLint()
+        return registry
+    }()
+
+    /// `text, json or jsonl`: the names of `kind`'s formats as a usage message lists them.
+    package func choices<Report>(for kind: Report.Type) -> String {
+        let names = names(for: kind)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+}
