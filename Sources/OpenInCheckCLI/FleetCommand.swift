@@ -163,7 +163,7 @@ struct FleetCommand: Command {
                       block (or JSON record) each, streamed. Report formats, of the paths to
                       outside (or to --to) from apps inside the zone of trust: markdown (a
                       summary, a table per device, a Mermaid graph per device of at most 50
-                      edges), sarif (SARIF 2.1.0: a result per path, its code flow a step per
+                      edges), sarif (SARIF \(SARIFLog.version): a result per path, its code flow a step per
                       hop at the line of the setting that lets it through, a fingerprint of
                       device, source, destination and chain), dot (Graphviz, a cluster per
                       device).
@@ -173,7 +173,7 @@ struct FleetCommand: Command {
                       then each sender's keyboard line: a third-party keyboard, the system keyboard;
                       then each sender's one-sided decisions: copy (its audience), print, and
                       for Intune save-as and open-into-org-document at each location.
-              lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
+              lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF \(SARIFLog.version)
                       for code scanning, every check a rule, every finding a result with the
                       fleet file, its line and the finding's key path. A receiver whose Open From
                       refuses more than three senders gets one FL003 finding: the first three and
