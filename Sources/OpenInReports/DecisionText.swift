@@ -6,9 +6,9 @@ import OpenInPolicy
 /// message quoting a line, an explanation quoting a config value) goes
 /// through ``escaped(_:)``, so a request is always exactly one line and no
 /// input can forge a record or move the terminal's cursor.
-enum DecisionText {
+package enum DecisionText {
     /// A decision as a block of labelled lines, the outcome first.
-    static func block(_ decision: Decision, request: ShareRequest, explanation: Explanation?) -> String {
+    package static func block(_ decision: Decision, request: ShareRequest, explanation: Explanation?, inputs wording: (String) -> String) -> String {
         var rows: [(String, String)] = [("request", describe(request))]
         if let target = decision.target, decision.outcome != .deny { rows.append(("to", escaped(target.rawValue))) }
         if let audience = decision.audience { rows.append(("readable by", audience == .allApps ? "all apps" : "AppConnect apps only")) }
@@ -27,7 +27,7 @@ enum DecisionText {
                 ("quote", "\"\(escaped(rule.quote))\""),
             ]
             for (index, sentence) in explanation.inputs.enumerated() {
-                why.append((index == 0 ? "inputs" : "", "- " + escaped(PolicyOptions.withFlags(sentence))))
+                why.append((index == 0 ? "inputs" : "", "- " + escaped(wording(sentence))))
             }
             text += "\nWhy\n" + table(why)
         }
@@ -35,23 +35,24 @@ enum DecisionText {
     }
 
     /// A decision on one line of a stream: `line 3: deny  open-url foo://x  [RULE-ID]`.
-    static func line(_ number: Int, _ decision: Decision, request: ShareRequest, id: JSONValue?, explanation: Explanation?) -> String {
+    package static func line(_ number: Int, _ decision: Decision, request: ShareRequest, id: JSONValue?, explanation: Explanation?,
+                             inputs wording: (String) -> String) -> String {
         var text = "line \(number)\(idSuffix(id)): \(decision.outcome)  \(describe(request))"
         if let target = decision.target, decision.outcome != .deny, target != request.target { text += " → \(escaped(target.rawValue))" }
         text += "  [\(decision.rule)]\n"
         if let explanation {
-            for sentence in explanation.inputs { text += "    - \(escaped(PolicyOptions.withFlags(sentence)))\n" }
+            for sentence in explanation.inputs { text += "    - \(escaped(wording(sentence)))\n" }
         }
         return text
     }
 
     /// An invalid line of a stream.
-    static func errorLine(_ number: Int, id: JSONValue?, message: String) -> String {
+    package static func errorLine(_ number: Int, id: JSONValue?, message: String) -> String {
         "line \(number)\(idSuffix(id)): error  \(escaped(message))\n"
     }
 
     /// The first line: the outcome, then what it means for this request.
-    static func headline(_ decision: Decision) -> String {
+    package static func headline(_ decision: Decision) -> String {
         switch decision.outcome {
         case .allow:
             decision.target.map { "allow: delivered to \(escaped($0.rawValue))" } ?? "allow: delivered"
@@ -67,7 +68,7 @@ enum DecisionText {
     }
 
     /// A request in a few words, escaped: its channel, then its target or URL, then its document.
-    static func describe(_ request: ShareRequest) -> String {
+    package static func describe(_ request: ShareRequest) -> String {
         // Appended piece by piece: the generic `joined(separator:)` is not specialized for this
         // module, and its first call cost a tenth of a one-request run.
         var text = request.channel.rawValue
@@ -79,7 +80,7 @@ enum DecisionText {
     }
 
     /// A callback with its argument: `appConnect:openURLAttemptedWhenUnauthorizedForURL: with mailto:a@example.com`.
-    static func describe(_ callback: Callback) -> String {
+    package static func describe(_ callback: Callback) -> String {
         switch callback {
         case .openInAttemptedWhenBlocked(let status): "\(callback.selector) with \(status.sdkName)"
         case .openURLAttemptedWhenUnauthorized(let url): "\(callback.selector) with \(escaped(url.rawValue))"
@@ -99,7 +100,7 @@ enum DecisionText {
     /// written as escapes — `\\`, `\n`, `\r`, `\t`, otherwise `\u{1B}` — and everything else as is.
     /// - Parameter backslash: whether a backslash is escaped too (so every escape is unambiguous); lint's
     ///   messages quote values as JSON strings already, and keep their backslashes as they are.
-    static func escaped(_ text: String, backslash: Bool = true) -> String {
+    package static func escaped(_ text: String, backslash: Bool = true) -> String {
         // Printable ASCII (a backslash only when it is kept) is written as is: checked on the bytes first.
         let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes where byte < 0x20 || byte >= 0x7F || (byte == 0x5C && backslash) { return false }
@@ -124,7 +125,7 @@ enum DecisionText {
 
     /// Whether ``escaped(_:backslash:)`` writes `scalar` as an escape: a control, a separator, a bidirectional or an
     /// invisible character, or the backslash.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x5C, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
         // Invisible characters that hide text or change how it is read: the zero-width space, word joiner and invisible

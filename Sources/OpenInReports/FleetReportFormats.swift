@@ -2,36 +2,47 @@ import OpenInPolicy
 
 /// One device's part of a report: the paths shown (for `fleet diff`, the paths opened) and, for a
 /// diff, the paths closed.
-struct DeviceReport {
-    var device: String
+package struct DeviceReport {
+    package var device: String
     /// For `fleet paths`, what outside means there (the zone of trust), when known.
-    var zone: String?
-    var paths: [ReportPath]
-    var closed: [ReportPath] = []
+    package var zone: String?
+    package var paths: [ReportPath]
+    package var closed: [ReportPath] = []
+
+    /// A value of these parts.
+    package init(device: String, zone: String? = nil, paths: [ReportPath], closed: [ReportPath] = []) {
+        self.device = device
+        self.zone = zone
+        self.paths = paths
+        self.closed = closed
+    }
 }
 
 /// What a report is about: the paths of one run of `fleet paths`, or what changed in `fleet diff`.
-enum ReportSubject {
+package enum ReportSubject {
     /// `fleet paths --from APP` (`all` for every app); `to` is the `--to` value, when given.
     case paths(from: String, to: String?)
     /// `fleet diff OLD NEW`.
     case diff(old: String, new: String)
 
-    var isDiff: Bool { if case .diff = self { true } else { false } }
+    package var isDiff: Bool { if case .diff = self { true } else { false } }
+
+    /// The `--from` value that asks for every app: each fleet app installed on the device, in file order.
+    package static let everyApp = "all"
 }
 
 /// The report formats of `fleet paths` and `fleet diff`: Markdown (tables and a Mermaid graph per
 /// device, as GitHub renders them), SARIF 2.1.0 (a result per path, a code flow per hop) and
 /// Graphviz DOT (a cluster per device). Everything taken from input is escaped for the format.
-enum LeakReportFormat: String {
+package enum LeakReportFormat: String {
     case markdown, sarif, dot
 
     /// Writes the whole report.
-    func write(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?, console: Console) {
+    package func write(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?, to sink: any ReportSink) {
         switch self {
-        case .markdown: console.stdout.write(MarkdownReport.report(devices, subject: subject, baseline: baseline))
-        case .sarif: SARIFReport.write(devices, subject: subject, console: console)
-        case .dot: console.stdout.write(DOTReport.report(devices, subject: subject))
+        case .markdown: sink.write(MarkdownReport.report(devices, subject: subject, baseline: baseline))
+        case .sarif: SARIFReport.write(devices, subject: subject, to: sink)
+        case .dot: sink.write(DOTReport.report(devices, subject: subject))
         }
     }
 }
@@ -39,15 +50,15 @@ enum LeakReportFormat: String {
 // MARK: - Markdown
 
 /// CommonMark as GitHub renders it, with one fenced `mermaid` block per device.
-enum MarkdownReport {
+package enum MarkdownReport {
     /// The most edges a diagram draws; the rest are counted below it.
-    static let maxEdges = 50
+    package static let maxEdges = 50
 
-    static func report(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?) -> String {
+    package static func report(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?) -> String {
         var text: String
         switch subject {
         case .paths(let from, let to):
-            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
+            let start = ExactText.same(from, ReportSubject.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
             let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0, inTable: false) } ?? "outside"
             text = "## Leak paths from \(start) to \(target)\n\n"
         case .diff(let old, let new):
@@ -83,7 +94,7 @@ enum MarkdownReport {
     }
 
     /// The baseline's summary and its resolved entries (accepted paths that no longer exist), after the device lines.
-    static func baselineSection(_ baseline: BaselineRun) -> String {
+    package static func baselineSection(_ baseline: BaselineRun) -> String {
         var text = "\nBaseline \(MarkdownText.code(baseline.baseline.file ?? "", inTable: false)): \(baseline.summary).\n"
         let resolved = baseline.resolved
         if !resolved.isEmpty {
@@ -95,9 +106,9 @@ enum MarkdownReport {
         return text
     }
 
-    static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    package static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
-    static func table(_ paths: [ReportPath], opened: String?, baseline: Bool) -> String {
+    package static func table(_ paths: [ReportPath], opened: String?, baseline: Bool) -> String {
         if paths.isEmpty { return opened == nil ? "No path.\n" : "No path \(opened!).\n" }
         var header = ["from", "to", "hops", "via", "granted by"]
         if opened != nil { header.insert("change", at: 0) }
@@ -123,7 +134,7 @@ enum MarkdownReport {
     /// The device's leak graph: each node once, with a generated id (`n1`, `n2`, …), its label quoted
     /// and escaped (``MermaidText/label(_:)``); the sources drawn apart, outside apps styled apart; at most ``maxEdges``
     /// edges, fewer when their labels would pass ``MermaidText/maxDiagramBytes``.
-    static func graph(_ device: DeviceReport) -> String {
+    package static func graph(_ device: DeviceReport) -> String {
         var ids: [FleetNode: Int] = [:]
         var order: [FleetNode] = []
         var edges: [(from: Int, to: Int, label: String)] = []
@@ -167,53 +178,50 @@ enum MarkdownReport {
 /// SARIF 2.1.0: a rule per channel a leak's last hop takes (the kind of leak), a result per path,
 /// each with a code flow of one location per hop at the line of the setting that lets it through,
 /// and a fingerprint of what the path is.
-enum SARIFReport {
+package enum SARIFReport {
     /// The channels a leak can end on, in order: every channel paths follow (not keyboard, nor the one-sided
     /// copy, print, save-as and open-into-org-document).
-    static let channels: [FleetChannel] = FleetChannel.allCases.filter { ![.keyboard, .copy, .print, .saveAs, .openIntoOrgDocument].contains($0) }
+    package static let channels: [FleetChannel] = FleetChannel.allCases.filter { ![.keyboard, .copy, .print, .saveAs, .openIntoOrgDocument].contains($0) }
 
-    static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
+    package static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
 
-    static func write(_ devices: [DeviceReport], subject: ReportSubject, console: Console) {
+    package static func write(_ devices: [DeviceReport], subject: ReportSubject, to sink: any ReportSink) {
         var stream = Stream()
         var bytes = stream.start()
         for device in devices {
             for path in device.paths {
                 stream.append(path, opened: subject.isDiff, to: &bytes)
                 if bytes.count > 1 << 16 {
-                    console.stdout.write(String(decoding: bytes, as: UTF8.self))
+                    sink.write(bytes)
                     bytes.removeAll(keepingCapacity: true)
                 }
             }
         }
         bytes += stream.end()
-        console.stdout.write(String(decoding: bytes, as: UTF8.self))
+        sink.write(bytes)
     }
 
     /// The log written a result at a time (`fleet paths --from all` writes each app's results as its search
     /// ends): the run's header, the results, the end. Each result is written directly; its code flow's steps
     /// are written once per hop of a search (paths from one app share the hops of their chains) and copied.
-    struct Stream {
+    package struct Stream {
         private var first = true
         /// The steps of the chains of the current search (device and source), by the node each ends at.
         private var steps = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
         private var search: (device: String, from: BundleID)? = nil
 
+        /// A log with no result written yet.
+        package init() {}
+
         /// The log up to the results array's opening bracket.
-        func start() -> [UInt8] {
-            let driver = SARIFReport.driver()
-            var bytes: [UInt8] = Array("{\n  \"$schema\": \(JSONWriter.quoted(SARIFLog.schema)),\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": ".utf8)
-            JSONWriter.append(.object(driver), to: &bytes, pretty: true, level: 4)
-            bytes += Array("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [".utf8)
-            return bytes
-        }
+        package func start() -> [UInt8] { SARIFLog.start(driver: SARIFReport.driver()) }
 
         /// One result (after a comma when it is not the first): what ``SARIFReport/straightforward(_:subject:)``
         /// writes for it, laid out as the pretty JSON writer lays out the whole log, written as bytes. Each node's
         /// name and each setting's words are escaped once (every text from input through ``SARIFText/message(_:)``
         /// and JSON string escaping), each hop's code-flow step once per search, and the fingerprint hashed from
         /// bytes kept per node.
-        mutating func append(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
+        package mutating func append(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
             bytes += first ? Self.firstResult : Self.nextResult
             first = false
             if let search, ExactText.same(search.device, path.device), search.from == path.from {
@@ -311,9 +319,9 @@ enum SARIFReport {
         }
 
         /// A node's name: its UTF-8 bytes (for the fingerprint) and as it is shown in a JSON string (escaped), made once.
-        struct NodeText {
-            var raw: [UInt8]
-            var body: [UInt8]
+        package struct NodeText {
+            package var raw: [UInt8]
+            package var body: [UInt8]
         }
         private var nodes: [FleetNode: NodeText] = [:]
         private var fromText = NodeText(raw: [], body: [])
@@ -408,7 +416,7 @@ enum SARIFReport {
         }
 
         /// FNV-1a of `field` and a NUL after it, continuing `hash` (``ReportPath/fingerprint``).
-        @inline(__always) static func hash(_ field: [UInt8], _ hash: UInt64) -> UInt64 {
+        @inline(__always) package static func hash(_ field: [UInt8], _ hash: UInt64) -> UInt64 {
             var hash = hash
             for byte in field {
                 hash ^= UInt64(byte)
@@ -418,7 +426,7 @@ enum SARIFReport {
         }
 
         /// Each channel's rule ID (a JSON string), name as messages show it, and raw value's bytes.
-        static let channelText: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = {
+        package static let channelText: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = {
             var table: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = [:]
             for channel in FleetChannel.allCases {
                 var ruleID: [UInt8] = []
@@ -430,39 +438,39 @@ enum SARIFReport {
             return table
         }()
 
-        static func indent(_ level: Int) -> String { "\n" + String(repeating: "  ", count: level) }
+        package static func indent(_ level: Int) -> String { "\n" + String(repeating: "  ", count: level) }
         /// A line break and the indent of each level the log reaches (as the pretty JSON writer indents).
-        static let indents: [[UInt8]] = (0..<16).map { Array(indent($0).utf8) }
-        static let firstResult = Array((indent(4)).utf8), nextResult = Array(("," + indent(4)).utf8)
-        static let ruleIdKey = Array(("{" + indent(5) + "\"ruleId\": ").utf8)
-        static let ruleIndexKey = Array(("," + indent(5) + "\"ruleIndex\": ").utf8)
-        static let levelAndMessageKey = Array(("," + indent(5) + "\"level\": \"error\"," + indent(5) + "\"message\": {" + indent(6) + "\"text\": \"").utf8)
-        static let messageEnd = Array(("\"" + indent(5) + "},").utf8)
-        static let locationsKey = Array((indent(5) + "\"locations\": [" + indent(6)).utf8)
-        static let locationsEnd = Array((indent(5) + "]," + indent(5) + "\"codeFlows\": ").utf8)
-        static let codeFlowsStart = Array(("[" + indent(6) + "{" + indent(7) + "\"threadFlows\": [" + indent(8) + "{" + indent(9) + "\"locations\": [").utf8)
-        static let codeFlowsEnd = Array((indent(9) + "]" + indent(8) + "}" + indent(7) + "]" + indent(6) + "}" + indent(5) + "]").utf8)
-        static let stepStart = Array(("{" + indent(11) + "\"location\": ").utf8)
-        static let fingerprintKey = Array(("," + indent(5) + "\"partialFingerprints\": {" + indent(6) + "\"leakPath/v1\": \"").utf8)
-        static let fingerprintEnd = Array(("\"" + indent(5) + "}").utf8)
-        static let baselineNew = Array(("," + indent(5) + "\"baselineState\": \"new\"").utf8)
-        static let suppressionsStart = Array(("," + indent(5) + "\"suppressions\": [" + indent(6) + "{" + indent(7) + "\"kind\": \"external\"," + indent(7) + "\"justification\": \"").utf8)
-        static let suppressionsEnd = Array(("\"" + indent(6) + "}" + indent(5) + "]").utf8)
-        static let physicalKey = Array("\"physicalLocation\": {".utf8), artifactKey = Array("\"artifactLocation\": {".utf8), uriKey = Array("\"uri\": ".utf8)
-        static let regionKey = Array("\"region\": {".utf8), startLineKey = Array("\"startLine\": ".utf8)
-        static let messageKey = Array("\"message\": {".utf8), textKey = Array("\"text\": \"".utf8)
+        package static let indents: [[UInt8]] = (0..<16).map { Array(indent($0).utf8) }
+        package static let firstResult = Array((indent(4)).utf8), nextResult = Array(("," + indent(4)).utf8)
+        package static let ruleIdKey = Array(("{" + indent(5) + "\"ruleId\": ").utf8)
+        package static let ruleIndexKey = Array(("," + indent(5) + "\"ruleIndex\": ").utf8)
+        package static let levelAndMessageKey = Array(("," + indent(5) + "\"level\": \"error\"," + indent(5) + "\"message\": {" + indent(6) + "\"text\": \"").utf8)
+        package static let messageEnd = Array(("\"" + indent(5) + "},").utf8)
+        package static let locationsKey = Array((indent(5) + "\"locations\": [" + indent(6)).utf8)
+        package static let locationsEnd = Array((indent(5) + "]," + indent(5) + "\"codeFlows\": ").utf8)
+        package static let codeFlowsStart = Array(("[" + indent(6) + "{" + indent(7) + "\"threadFlows\": [" + indent(8) + "{" + indent(9) + "\"locations\": [").utf8)
+        package static let codeFlowsEnd = Array((indent(9) + "]" + indent(8) + "}" + indent(7) + "]" + indent(6) + "}" + indent(5) + "]").utf8)
+        package static let stepStart = Array(("{" + indent(11) + "\"location\": ").utf8)
+        package static let fingerprintKey = Array(("," + indent(5) + "\"partialFingerprints\": {" + indent(6) + "\"leakPath/v1\": \"").utf8)
+        package static let fingerprintEnd = Array(("\"" + indent(5) + "}").utf8)
+        package static let baselineNew = Array(("," + indent(5) + "\"baselineState\": \"new\"").utf8)
+        package static let suppressionsStart = Array(("," + indent(5) + "\"suppressions\": [" + indent(6) + "{" + indent(7) + "\"kind\": \"external\"," + indent(7) + "\"justification\": \"").utf8)
+        package static let suppressionsEnd = Array(("\"" + indent(6) + "}" + indent(5) + "]").utf8)
+        package static let physicalKey = Array("\"physicalLocation\": {".utf8), artifactKey = Array("\"artifactLocation\": {".utf8), uriKey = Array("\"uri\": ".utf8)
+        package static let regionKey = Array("\"region\": {".utf8), startLineKey = Array("\"startLine\": ".utf8)
+        package static let messageKey = Array("\"message\": {".utf8), textKey = Array("\"text\": \"".utf8)
 
         /// The end of the log, after the last result.
-        func end() -> [UInt8] { Array(((first ? "]" : "\n      ]") + "\n    }\n  ]\n}\n").utf8) }
+        package func end() -> [UInt8] { SARIFLog.end(empty: first) }
     }
 
     /// One step of a result's code flow: the hop, at the line of the setting that lets it through.
-    static func step(_ hop: ReportHop) -> JSONValue {
+    package static func step(_ hop: ReportHop) -> JSONValue {
         .object(JSONObject(members: [.init("location", .object(location(hop, text: "\(hop.from) → \(hop.to) by \(hop.channel)\(hop.url.map { " \($0)" } ?? ""): \(hop.grant)")))]))
     }
 
     /// The tool: its name, version and a rule per channel a leak can end on.
-    static func driver() -> JSONObject {
+    package static func driver() -> JSONObject {
         let rules: [JSONValue] = channels.map { channel in
             .object(JSONObject(members: [
                 .init("id", .string(ruleID(channel))),
@@ -473,27 +481,24 @@ enum SARIFReport {
                 .init("helpUri", .string("https://github.com/openin-check/openin-check/blob/main/Sources/OpenInPolicy/OpenInPolicy.docc/FleetWalkthrough.md")),
             ]))
         }
-        return JSONObject(members: [
-            .init("name", .string(CLI.name)), .init("version", .string(CLI.version)),
-            .init("informationUri", .string("https://github.com/openin-check/openin-check")), .init("rules", .array(JSONArray(rules))),
-        ])
+        return SARIFLog.driver(rules: rules)
     }
 
     /// The whole log made as one JSON value and written by the pretty JSON writer: the straightforward
     /// writer ``Stream`` writes the same bytes as (a test compares them on random fleets of both vendors).
-    static func straightforward(_ devices: [DeviceReport], subject: ReportSubject) -> String {
+    package static func straightforward(_ devices: [DeviceReport], subject: ReportSubject) -> String {
         let driver = driver()
         let results = devices.flatMap { $0.paths.map { JSONValue.object(result($0, opened: subject.isDiff)) } }
         let run = JSONObject(members: [.init("tool", .object(JSONObject(["driver": .object(driver)]))), .init("columnKind", .string("unicodeCodePoints")),
                                        .init("results", .array(JSONArray(results)))])
-        return JSONWriter.pretty(.object(JSONObject(members: [.init("$schema", .string(SARIFLog.schema)), .init("version", .string("2.1.0")),
+        return JSONWriter.pretty(.object(JSONObject(members: [.init("$schema", .string(SARIFLog.schema)), .init("version", .string(SARIFLog.version)),
                                                               .init("runs", .array(JSONArray([.object(run)])))]))) + "\n"
     }
 
     /// A result as a JSON value: the message, the place of the hop that leaks (the last, whose grant the Markdown's
     /// "granted by" names), the code flow (a step per hop), the fingerprint,
     /// and for a diff the baseline state, for an accepted path its suppression.
-    static func result(_ path: ReportPath, opened: Bool) -> JSONObject {
+    package static func result(_ path: ReportPath, opened: Bool) -> JSONObject {
         let channel = path.hops.last?.channel ?? .documentInteraction
         let chain = ([path.from.rawValue] + path.hops.map { "\($0.channel) → \($0.to)" }).joined(separator: " ")
         var message = "device \(path.device): documents from \(path.from) reach \(path.to)\(path.outside ? ", outside the zone of trust," : "") in \(MarkdownReport.count(path.hops.count, "hop")): \(chain)."
@@ -523,7 +528,7 @@ enum SARIFReport {
         return JSONObject(members: members)
     }
 
-    static func location(_ hop: ReportHop?, text: String?) -> JSONObject {
+    package static func location(_ hop: ReportHop?, text: String?) -> JSONObject {
         var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(SARIFLog.uri(hop?.file ?? ""))])))]
         if let line = hop?.line { physical.append(.init("region", .object(JSONObject(["startLine": .number(JSONNumber(line))])))) }
         var members: [JSONObject.Member] = [.init("physicalLocation", .object(JSONObject(members: physical)))]
@@ -536,9 +541,9 @@ enum SARIFReport {
 
 /// A Graphviz digraph: one cluster per device, outside apps filled red, sources blue, each edge
 /// labelled with its channels; for a diff, opened edges solid and closed ones dashed.
-enum DOTReport {
+package enum DOTReport {
     /// The digraph's beginning: its title and defaults.
-    static func start(_ subject: ReportSubject) -> String {
+    package static func start(_ subject: ReportSubject) -> String {
         // Each name elided to under half of what a quoted string shows, so the title keeps both.
         let name = { (text: String) in text.elidedInTheMiddle(limit: String.shownNameLimit / 2 - 40) }
         let title: String = switch subject {
@@ -548,7 +553,7 @@ enum DOTReport {
         return "digraph \"leak paths\" {\n    label=\(DOTText.quoted(title));\n    labelloc=t;\n    rankdir=LR;\n    node [shape=box, style=\"rounded\", fontname=\"Helvetica\"];\n    edge [fontname=\"Helvetica\", fontsize=10];\n"
     }
 
-    static func report(_ devices: [DeviceReport], subject: ReportSubject) -> String {
+    package static func report(_ devices: [DeviceReport], subject: ReportSubject) -> String {
         var text = start(subject)
         for (d, device) in devices.enumerated() {
             text += "    subgraph cluster_\(d + 1) {\n        label=\(DOTText.quoted("device " + device.device));\n"

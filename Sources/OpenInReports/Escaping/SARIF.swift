@@ -9,11 +9,11 @@ import OpenInPolicy
 /// backslash doubled so every escape is unambiguous), then `{` and `}` doubled (§3.11.5 requires it, and the
 /// escapes' own braces are doubled with them) and `[` and `]` written `\[` and `\]` (§3.11.6's escapes), so no
 /// name forms a placeholder or a link. No writer writes `message.markdown`.
-enum SARIFText {
+package enum SARIFText {
     /// `text` as SARIF plain message text (before JSON encoding); see ``SARIFText``.
     ///
     /// Each Unicode scalar is escaped on its own, so a message escaped part by part is the message escaped whole.
-    static func message(_ text: String) -> String {
+    package static func message(_ text: String) -> String {
         if isPlainMessage(text) { return text }
         return DecisionText.escaped(text).escapingScalars { scalar in
             switch scalar {
@@ -28,12 +28,12 @@ enum SARIFText {
 
     /// `text` as a SARIF string that is not message text (a suppression's justification): control, bidirectional
     /// and line-separator characters shown as escapes, backslashes kept as they are.
-    static func plain(_ text: String) -> String { DecisionText.escaped(text, backslash: false) }
+    package static func plain(_ text: String) -> String { DecisionText.escaped(text, backslash: false) }
 
     /// Appends ``message(_:)`` of `text` inside a JSON string (without the quotes). Printable ASCII that neither
     /// SARIF nor JSON escapes is copied after one scan of its bytes; other printable ASCII is escaped byte by byte;
     /// anything else goes the straightforward way (the same bytes).
-    static func appendMessage(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendMessage(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         let done = text.withUTF8 { utf8 -> Bool in
             var special = false
@@ -63,7 +63,7 @@ enum SARIFText {
     }
 
     /// Appends ``plain(_:)`` of `text` inside a JSON string (without the quotes), copied when its bytes need nothing.
-    static func appendPlain(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendPlain(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         let copied = text.withUTF8 { utf8 -> Bool in
             for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }

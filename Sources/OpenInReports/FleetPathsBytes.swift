@@ -5,7 +5,7 @@ import OpenInPolicy
 /// one hop, so a chain is written by copying the hops of the nodes on it). The same bytes as
 /// ``PathsWriter/appendText(_:to:)`` and ``PathsWriter/record(_:app:installed:_:summary:states:first:fromOutside:chains:)``
 /// write for the search's paths (a test compares them on random fleets of both vendors).
-struct PathsBytes {
+package struct PathsBytes {
     /// The device the tables below are for.
     private(set) var device: String?
     /// Per node: its name as text shows it (escaped), as JSON writes it (quoted), whether it is outside, whether in the `--to` set.
@@ -37,7 +37,7 @@ struct PathsBytes {
     private var analyzed: AnalyzedDevice?
 
     /// Makes the per-node tables for `device`, unless they are made for it already.
-    mutating func prepare(_ device: AnalyzedDevice, nodes: [FleetNode], inSet test: (FleetNode) -> Bool) {
+    package mutating func prepare(_ device: AnalyzedDevice, nodes: [FleetNode], inSet test: (FleetNode) -> Bool) {
         if let known = self.device, ExactText.same(known, device.name), names.count == nodes.count { return }
         self.device = device.name
         names = nodes.map { Array(DecisionText.escaped($0.description).utf8) }
@@ -56,14 +56,14 @@ struct PathsBytes {
     }
 
     /// Starts a search: the hops written for the one before are let go.
-    mutating func startSearch() {
+    package mutating func startSearch() {
         search += 1
         arena.removeAll(keepingCapacity: true)
     }
 
     /// Appends the chain of hops into `node` (each hop's bytes made by `hop` once per search), with
     /// `separator` between two hops.
-    mutating func appendChain(_ node: Int, tree: FleetTree, separator: UInt8? = nil, to bytes: inout [UInt8],
+    package mutating func appendChain(_ node: Int, tree: FleetTree, separator: UInt8? = nil, to bytes: inout [UInt8],
                               hop write: (inout PathsBytes, FleetHop, Int, inout [UInt8]) -> Void) {
         appendChain(node, tree: tree, separator: separator, to: &bytes) { fast, y, part in write(&fast, tree.hops[y]!, y, &part) }
     }
@@ -95,7 +95,7 @@ struct PathsBytes {
     }
 
     /// One hop's lines of the text block, as ``PathsWriter/appendText(_:to:)`` writes them; the hop goes into `node`.
-    mutating func appendText(_ hop: FleetHop, into node: Int, from: Int, to bytes: inout [UInt8]) {
+    package mutating func appendText(_ hop: FleetHop, into node: Int, from: Int, to bytes: inout [UInt8]) {
         bytes += PathsBytes.indent4
         bytes += names[from]
         bytes += PathsBytes.arrow
@@ -128,7 +128,7 @@ struct PathsBytes {
     }
 
     /// Takes the hops from `finder` (`device`'s) from now on: the bytes of its parts are made as they are asked for.
-    mutating func use(_ finder: FleetHopFinder, device: AnalyzedDevice) {
+    package mutating func use(_ finder: FleetHopFinder, device: AnalyzedDevice) {
         self.finder = finder
         analyzed = device
         requestText = []
@@ -161,14 +161,14 @@ struct PathsBytes {
     }
 
     /// `text` as a JSON string writes it, without the quotes.
-    static func inside(_ text: String) -> [UInt8] {
+    package static func inside(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         JSONWriter.appendQuoted(text, to: &bytes)
         return Array(bytes.dropFirst().dropLast())
     }
 
     /// Appends the chain of hops into `node`, each found by the finder (``useFinder(_:reach:)``) and written once per search.
-    mutating func appendChain(_ node: Int, tree: FleetTree, json: Bool, to bytes: inout [UInt8]) {
+    package mutating func appendChain(_ node: Int, tree: FleetTree, json: Bool, to bytes: inout [UInt8]) {
         appendChain(node, tree: tree, separator: json ? UInt8(ascii: ",") : nil, to: &bytes) { fast, y, arena in
             let x = tree.predecessor(y)
             if let shape = fast.finder!.shape(from: x, to: y) {
@@ -345,14 +345,14 @@ struct PathsBytes {
     }
 
     /// Settings' text lines, as ``PathsWriter/appendSetting(_:to:)`` writes them.
-    static func lines(_ settings: [FleetSetting]) -> [UInt8] {
+    package static func lines(_ settings: [FleetSetting]) -> [UInt8] {
         var text = ""
         for setting in settings { PathsWriter.appendSetting(setting, to: &text) }
         return Array(text.utf8)
     }
 
     /// Settings' JSON objects at level 7, each after a new line, separated by commas, as ``PathsWriter/appendJSON(_:device:level:to:)`` writes them.
-    static func objects(_ settings: [FleetSetting]) -> [UInt8] {
+    package static func objects(_ settings: [FleetSetting]) -> [UInt8] {
         var bytes: [UInt8] = []
         for (index, setting) in settings.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -363,7 +363,7 @@ struct PathsBytes {
     }
 
     /// A key of a JSON object at `level` (after a comma unless it is the first).
-    static func key(_ name: String, _ level: Int, first: Bool = false, to bytes: inout [UInt8]) {
+    package static func key(_ name: String, _ level: Int, first: Bool = false, to bytes: inout [UInt8]) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         JSONWriter.newline(&bytes, pretty: true, level: level)
         bytes.append(UInt8(ascii: "\""))
@@ -371,19 +371,19 @@ struct PathsBytes {
         bytes += "\": ".utf8
     }
 
-    static let valueKey = Array(", \"value\": ".utf8), equals = Array(" = ".utf8), closeLine = Array(")\n".utf8)
+    package static let valueKey = Array(", \"value\": ".utf8), equals = Array(" = ".utf8), closeLine = Array(")\n".utf8)
 
-    static let indent4 = Array("    ".utf8), arrow = Array(" → ".utf8), twoSpaces = Array("  ".utf8), openRules = Array("  [".utf8)
-    static let commaSpace = Array(", ".utf8), closeRules = Array("]\n".utf8)
+    package static let indent4 = Array("    ".utf8), arrow = Array(" → ".utf8), twoSpaces = Array("  ".utf8), openRules = Array("  [".utf8)
+    package static let commaSpace = Array(", ".utf8), closeRules = Array("]\n".utf8)
 
     /// A setting as a dictionary key: hashed on its cheap parts (the side, the app's stored hash, the line and
     /// the key's length), compared whole (byte for byte).
-    struct SettingKey: Hashable {
-        let setting: FleetSetting
+    package struct SettingKey: Hashable {
+        package let setting: FleetSetting
 
-        init(_ setting: FleetSetting) { self.setting = setting }
+        package init(_ setting: FleetSetting) { self.setting = setting }
 
-        func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             let line: Int = setting.line ?? -1
             let side: Int = setting.side == .sender ? 0 : 1
             hasher.combine(setting.app)
@@ -391,7 +391,7 @@ struct PathsBytes {
         }
 
         /// Byte for byte (two texts that are canonically equivalent but not the same bytes are written differently).
-        static func == (lhs: SettingKey, rhs: SettingKey) -> Bool {
+        package static func == (lhs: SettingKey, rhs: SettingKey) -> Bool {
             let (a, b) = (lhs.setting, rhs.setting)
             return a.side == b.side && a.app == b.app && a.line == b.line && ExactText.same(a.key, b.key) && ExactText.same(a.value, b.value)
                 && ExactText.same(a.policy, b.policy) && ExactText.same(a.via, b.via) && ExactText.same(a.file ?? "", b.file ?? "") && (a.file == nil) == (b.file == nil)

@@ -10,16 +10,16 @@ import OpenInPolicy
 /// Markdown leads with a summary of every device (the paths, their sources and baseline states) and
 /// the baseline's resolved entries, so it is written in two passes over the searches: ``count`` (no
 /// hop decided) for the summary, then ``rows`` for the tables and diagrams.
-struct PathsReportStream {
-    let format: LeakReportFormat
-    let subject: ReportSubject
+package struct PathsReportStream {
+    package let format: LeakReportFormat
+    package let subject: ReportSubject
 
     /// Markdown's first pass: per device searched, the paths shown, their distinct sources and states.
-    struct DeviceCount {
-        var device: String
-        var paths = 0
-        var sources: Set<String> = []
-        var states: [FleetBaseline.State: Int] = [:]
+    package struct DeviceCount {
+        package var device: String
+        package var paths = 0
+        package var sources: Set<String> = []
+        package var states: [FleetBaseline.State: Int] = [:]
     }
     private(set) var counts: [DeviceCount] = []
 
@@ -41,14 +41,14 @@ struct PathsReportStream {
     private var codes: [String?] = []
     private var text: [UInt8] = []
 
-    init(format: LeakReportFormat, subject: ReportSubject) {
+    package init(format: LeakReportFormat, subject: ReportSubject) {
         (self.format, self.subject) = (format, subject)
     }
 
     // MARK: Markdown, first pass
 
     /// Counts one search's paths shown (`states`: the baseline's judgement of each, when one is given).
-    mutating func count(device: String, app: BundleID, paths: Int, states: [FleetBaseline.State]) {
+    package mutating func count(device: String, app: BundleID, paths: Int, states: [FleetBaseline.State]) {
         if counts.last.map({ !ExactText.same($0.device, device) }) ?? true { counts.append(DeviceCount(device: device)) }
         counts[counts.count - 1].paths += paths
         if paths > 0 { counts[counts.count - 1].sources.insert(app.rawValue) }
@@ -56,11 +56,11 @@ struct PathsReportStream {
     }
 
     /// The report's beginning, from the first pass: the title, a line per device, the baseline's summary and resolved entries.
-    func header(baseline: BaselineRun?) -> String {
+    package func header(baseline: BaselineRun?) -> String {
         var text: String
         switch subject {
         case .paths(let from, let to):
-            let start = ExactText.same(from, FleetOutput.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
+            let start = ExactText.same(from, ReportSubject.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
             let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0, inTable: false) } ?? "outside"
             text = "## Leak paths from \(start) to \(target)\n\n"
         case .diff(let old, let new):
@@ -81,7 +81,7 @@ struct PathsReportStream {
     // MARK: Both formats, second pass
 
     /// Starts `device` unless it is the one being written (its nodes are `nodes`); ends the one before it.
-    mutating func enter(_ device: AnalyzedDevice, nodes: [FleetNode], baseline: Bool, to output: Output) {
+    package mutating func enter(_ device: AnalyzedDevice, nodes: [FleetNode], baseline: Bool, to output: any ReportSink) {
         if let current = self.device, ExactText.same(current, device.name) { return }
         leave(to: output)
         self.device = device.name
@@ -117,7 +117,7 @@ struct PathsReportStream {
     }
 
     /// Ends the device being written: Markdown's diagram, DOT's nodes and edges.
-    mutating func leave(to output: Output) {
+    package mutating func leave(to output: any ReportSink) {
         guard device != nil else { return }
         device = nil
         switch format {
@@ -128,7 +128,7 @@ struct PathsReportStream {
     }
 
     /// Ends the report.
-    mutating func finish(to output: Output) {
+    package mutating func finish(to output: any ReportSink) {
         leave(to: output)
         if format == .dot {
             if clusters == 0 { output.write(DOTReport.start(subject)) }
@@ -147,8 +147,8 @@ struct PathsReportStream {
 
     /// One search's paths shown (each a node of `tree`, outside or not, with its baseline state and entry),
     /// as table rows (Markdown) and edges (both).
-    mutating func rows(_ tree: FleetTree, device: AnalyzedDevice, from app: BundleID, shown: [(node: Int, outside: Bool, state: FleetBaseline.State?, entry: FleetBaseline.Entry?)],
-                       to output: Output) {
+    package mutating func rows(_ tree: FleetTree, device: AnalyzedDevice, from app: BundleID, shown: [(node: Int, outside: Bool, state: FleetBaseline.State?, entry: FleetBaseline.Entry?)],
+                       to output: any ReportSink) {
         guard let first = shown.first else { return }
         var start = first.node
         while tree.predecessor(start) >= 0 { start = tree.predecessor(start) }

@@ -1,31 +1,29 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OpenInPolicy
 
 /// One hop of a leak path as the report formats (Markdown, SARIF, DOT) show it, either vendor's.
-struct ReportHop {
-    var from: FleetNode
-    var to: FleetNode
-    var channel: FleetChannel
-    var url: String?
+package struct ReportHop {
+    package var from: FleetNode
+    package var to: FleetNode
+    package var channel: FleetChannel
+    package var url: String?
     /// The sender's rule, then the receiver's when it decides.
-    var rules: [RuleID]
+    package var rules: [RuleID]
     /// The file holding the setting that lets the hop through.
-    var file: String
+    package var file: String
     /// That setting's line, when known.
-    var line: Int?
+    package var line: Int?
     /// Every setting that lets it through.
-    var settings: [FleetSetting]
+    package var settings: [FleetSetting]
+
+    /// A hop of these parts.
+    package init(from: FleetNode, to: FleetNode, channel: FleetChannel, url: String?, rules: [RuleID], file: String, line: Int?, settings: [FleetSetting]) {
+        (self.from, self.to, self.channel, self.url, self.rules, self.file, self.line, self.settings) = (from, to, channel, url, rules, file, line, settings)
+    }
 
     /// Every setting that lets it through, in words (`com.acme.viewer: containerPolicies[1].openInPolicy = authorized
     /// (Viewer, container policy by label Employees, line 15)`), or the rules when none is named: made when a
     /// format shows it (DOT does not; Markdown shows the last hop's).
-    var grant: String {
+    package var grant: String {
         let grant = settings.map { setting in
             "\(setting.app): \(setting.key) = \(setting.value) (\(setting.policy), \(setting.via)\(setting.line.map { ", line \($0)" } ?? ""))"
         }
@@ -34,25 +32,25 @@ struct ReportHop {
 }
 
 /// One path to outside (or to the `--to` app) as the report formats show it.
-struct ReportPath {
-    var device: String
-    var from: BundleID
-    var to: FleetNode
-    var outside: Bool
+package struct ReportPath {
+    package var device: String
+    package var from: BundleID
+    package var to: FleetNode
+    package var outside: Bool
     /// The shortest chain, first hop first.
-    var hops: [ReportHop]
+    package var hops: [ReportHop]
     /// Against the baseline, when one is given.
-    var state: FleetBaseline.State?
+    package var state: FleetBaseline.State?
     /// The entry that accepted the path (accepted or expired).
-    var entry: FleetBaseline.Entry?
+    package var entry: FleetBaseline.Entry?
 
     /// The apps between the source and the destination, in order.
-    var via: [FleetNode] { hops.dropLast().map(\.to) }
+    package var via: [FleetNode] { hops.dropLast().map(\.to) }
 
     /// A stable identity of what the path is: device, source, destination and the chain (each hop's
     /// destination and channel), never lines or file names, so it is the same across runs, re-indented
     /// files and unrelated additions. 16 hex digits of a 64-bit FNV-1a over those bytes, NUL-separated.
-    var fingerprint: String {
+    package var fingerprint: String {
         var hash = FNV1a.offsetBasis
         func add(_ text: String) { hash = FNV1a.hash(bytes: CollectionOfOne(0), continuing: FNV1a.hash(bytes: text.utf8, continuing: hash)) }
         add("leak-path/v1")
@@ -67,12 +65,23 @@ struct ReportPath {
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
+
+    /// A value of these parts.
+    package init(device: String, from: BundleID, to: FleetNode, outside: Bool, hops: [ReportHop], state: FleetBaseline.State? = nil, entry: FleetBaseline.Entry? = nil) {
+        self.device = device
+        self.from = from
+        self.to = to
+        self.outside = outside
+        self.hops = hops
+        self.state = state
+        self.entry = entry
+    }
 }
 
 extension ReportHop {
     /// A hop of `fleet paths`, placed at the sender's setting that lets it through (file and line), with every
     /// setting behind it in words; `file` is the fleet's, for a hop whose settings name none.
-    init(_ hop: FleetHop, file: String?) {
+    package init(_ hop: FleetHop, file: String?) {
         let settings = hop.settings
         let sender = settings.first { $0.side == .sender } ?? settings.first
         self.init(from: hop.from, to: hop.to, channel: hop.channel, url: hop.request.url?.rawValue, rules: hop.rules,
@@ -83,8 +92,8 @@ extension ReportHop {
 /// The baseline as a run applies it: judges each path to outside, remembers what was examined (a
 /// `--device`, `--from` or `--to` run examines part of the fleet: an entry outside that part is not
 /// called resolved), and counts.
-struct BaselineRun {
-    let baseline: FleetBaseline
+package struct BaselineRun {
+    package let baseline: FleetBaseline
     private var judge: FleetBaseline.Judge
     /// (device, from) pairs examined; `to` when only one destination was.
     private var examined: Set<String> = []
@@ -92,43 +101,28 @@ struct BaselineRun {
     private let onlyTo: FleetNode?
     private(set) var counts: [FleetBaseline.State: Int] = [:]
 
-    init(_ baseline: FleetBaseline, today: BaselineDate, onlyTo: FleetNode?) {
+    package init(_ baseline: FleetBaseline, today: BaselineDate, onlyTo: FleetNode?) {
         self.baseline = baseline
         judge = baseline.judge(today: today)
         self.onlyTo = onlyTo
     }
 
-    /// Reads the baseline file; warns on stderr about entries naming a device none of `devices` has.
-    static func load(_ path: String?, devices: [String], onlyTo: FleetNode?, console: Console) throws(CLIError) -> BaselineRun? {
-        guard let path else { return nil }
-        let bytes = try ByteSource.readFile(path: path, what: "baseline file")
-        let baseline: FleetBaseline
-        do throws(FormatError) { baseline = try FleetBaseline.read(bytes, file: path) } catch { throw .invalidInput(error.description) }
-        for entry in baseline.unknownDevices(among: devices) {
-            let known = devices.isEmpty ? "" : Suggestion.phrase(for: entry.deviceName, among: devices)
-            console.stderr.write("warning: \(DecisionText.escaped(path)):\(entry.line ?? 0): accepted[]: device \(DecisionText.escaped(entry.deviceName)) is not in the fleet, so the entry can never match.\(known)\n")
-        }
-        return BaselineRun(baseline, today: today(), onlyTo: onlyTo)
-    }
-
-    /// Today, UTC, from the system clock.
-    static func today() -> BaselineDate { BaselineDate(secondsSince1970: Int(time(nil))) }
 
     /// Notes that `device`'s paths from `from` were examined.
-    mutating func examine(device: String, from: BundleID) {
+    package mutating func examine(device: String, from: BundleID) {
         examined.insert(device + "\u{0}" + from.rawValue)
         examinedFrom.insert(from)
     }
 
     /// Judges a path to outside.
-    mutating func judge(device: String, from: BundleID, to: FleetNode) -> (state: FleetBaseline.State, entry: FleetBaseline.Entry?) {
+    package mutating func judge(device: String, from: BundleID, to: FleetNode) -> (state: FleetBaseline.State, entry: FleetBaseline.Entry?) {
         let result = judge.judge(device: device, from: from, to: to)
         counts[result.state, default: 0] += 1
         return result
     }
 
     /// The entries no path matched, among those the run examined.
-    var resolved: [FleetBaseline.Entry] {
+    package var resolved: [FleetBaseline.Entry] {
         judge.resolved.filter { entry in
             if let onlyTo, entry.to != onlyTo { return false }
             if let device = entry.device { return examined.contains(device + "\u{0}" + entry.from.rawValue) }
@@ -137,21 +131,21 @@ struct BaselineRun {
     }
 
     /// Counts `states` alone (a diff gates on the paths it opens, not on every path it matched).
-    mutating func recount(_ states: [FleetBaseline.State]) {
+    package mutating func recount(_ states: [FleetBaseline.State]) {
         counts = [:]
         for state in states { counts[state, default: 0] += 1 }
     }
 
     /// Whether some judged path fails the gate (new or expired).
-    var fails: Bool { counts[.new, default: 0] + counts[.expired, default: 0] > 0 }
+    package var fails: Bool { counts[.new, default: 0] + counts[.expired, default: 0] > 0 }
 
     /// `2 new, 1 accepted, 0 expired, 1 resolved`.
-    var summary: String {
+    package var summary: String {
         "\(counts[.new, default: 0]) new, \(counts[.accepted, default: 0]) accepted, \(counts[.expired, default: 0]) expired, \(resolved.count) resolved"
     }
 
     /// How the text marks a judged path.
-    static func mark(_ state: FleetBaseline.State, _ entry: FleetBaseline.Entry?) -> String {
+    package static func mark(_ state: FleetBaseline.State, _ entry: FleetBaseline.Entry?) -> String {
         switch state {
         case .new: "NEW"
         case .accepted: "accepted until \(entry?.expires.description ?? "")"
@@ -160,7 +154,7 @@ struct BaselineRun {
     }
 
     /// The text lines of the resolved entries and the counts.
-    var text: String {
+    package var text: String {
         var text = "\nbaseline \(DecisionText.escaped(baseline.file ?? "")): \(summary)\n"
         for entry in resolved {
             text += "  resolved: \(DecisionText.escaped(entry.deviceName)): \(DecisionText.escaped(entry.from.rawValue)) → \(DecisionText.escaped(entry.to.description))"
@@ -170,10 +164,10 @@ struct BaselineRun {
     }
 
     /// The JSON record closing an output array: `{"baseline": {"file", "new", "accepted", "expired", "resolved": [entry]}}`.
-    var json: JSONValue { json(paths: nil) }
+    package var json: JSONValue { json(paths: nil) }
 
     /// The JSON record, listing `paths` (a diff's opened paths, with their states) when given.
-    func json(paths: [ReportPath]?) -> JSONValue {
+    package func json(paths: [ReportPath]?) -> JSONValue {
         let resolved: [JSONValue] = resolved.map { entry in
             var members: [JSONObject.Member] = [.init("device", .string(entry.deviceName)), .init("from", .string(entry.from.rawValue)),
                                                 .init("to", .string(entry.to.description)), .init("reason", .string(entry.reason)),
@@ -192,7 +186,7 @@ struct BaselineRun {
     }
 
     /// A judged path: device, from, to, state, and the entry that accepted it.
-    static func pathJSON(_ path: ReportPath) -> JSONValue {
+    package static func pathJSON(_ path: ReportPath) -> JSONValue {
         var members: [JSONObject.Member] = [.init("device", .string(path.device)), .init("from", .string(path.from.rawValue)),
                                             .init("to", .string(path.to.description)), .init("state", .string(path.state?.rawValue ?? "new"))]
         if let entry = path.entry {

@@ -9,15 +9,15 @@
 /// `#60;`, …): no label holds `"`, `<`, `>`, `&`, `#` (but the codes' own), a backtick, `|`, `[` or `]`, so no
 /// name closes the label, starts markup or HTML, or ends the block. Escaped, a scalar is at most 19 bytes
 /// (`\u{10FFFF}` as `#92;u#123;10FFFF#125;`), so a label is at most about 3 KB.
-enum MermaidText {
+package enum MermaidText {
     /// The most characters of a name a label shows before eliding it in the middle (the tables show it whole).
-    static let maxCharacters = 120
+    package static let maxCharacters = 120
 
     /// The most Unicode scalars a label shows.
-    static let maxScalars = 160
+    package static let maxScalars = 160
 
     /// `text` as the inside of a double-quoted Mermaid label; see ``MermaidText``.
-    static func label(_ text: String) -> String {
+    package static func label(_ text: String) -> String {
         let shown = text.elidedInTheMiddle(limit: maxCharacters, scalars: maxScalars)
         var plain = true
         for byte in shown.utf8 where !isKept(byte) { plain = false; break }
@@ -47,12 +47,12 @@ enum MermaidText {
 
     /// The most bytes of a diagram's lines: Mermaid refuses a diagram over 50,000 characters (its default
     /// `maxTextSize`), so long labels draw fewer edges rather than no diagram.
-    static let maxDiagramBytes = 40_000
+    package static let maxDiagramBytes = 40_000
 
     /// A fenced `flowchart LR` block: the nodes the drawn edges use (`n1`, `n2`, … in id order, each labelled and
     /// classed by `node`), the edges of `edges` in order while the block stays within ``maxDiagramBytes``, the class
     /// definitions, and a line counting the edges of `total` not drawn; empty when there is no edge.
-    static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, node: (Int) -> (label: String, style: String?)) -> String {
+    package static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, node: (Int) -> (label: String, style: String?)) -> String {
         if edges.isEmpty { return "" }
         let head = "\n```mermaid\nflowchart LR\n"
         let classes = "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"

@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// `matrix --format markdown`: the same header, grids and legend as the text, as GitHub-flavoured Markdown.
 extension PolicyMatrix {
-    func markdown() -> String {
+    package func markdown() -> String {
         var text = headerLines.map(MarkdownText.cell).joined(separator: "<br>\n") + "\n\n"
         for grid in grids {
             let rows = grid.rows.map { row in

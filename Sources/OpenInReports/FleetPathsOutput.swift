@@ -3,50 +3,32 @@ import OpenInPolicy
 /// What `fleet paths` prints, for both vendors: one block (text) or record (JSON) per device and starting
 /// app. With `--from all` each is written as soon as it is made; with one app, the output is held until
 /// every device is decided (an error prints nothing).
-struct PathsWriter {
+package struct PathsWriter {
     /// The starting app; `nil` for every app (`--from all`).
-    let app: BundleID?
-    let to: String?
-    let target: BundleID?
-    let from: String
+    package let app: BundleID?
+    package let to: String?
+    package let target: BundleID?
+    package let from: String
     /// Whether `--to` names an app the fleet does not know: "any other app".
-    let targetIsOther: Bool
-    let names: FleetAppNames
-    let format: FleetCommand.PathsFormat
-    let console: Console
+    package let targetIsOther: Bool
+    package let names: any FleetAppLookup
+    package let format: FleetPathsFormat
+    package let sink: any ReportSink
     /// `--baseline`: judges each path to outside shown.
-    var baseline: BaselineRun?
+    package var baseline: BaselineRun?
     private var reached = false
     private var written = 0
     private var pending = ""
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
-    private(set) var reports: [DeviceReport] = []
+    package private(set) var reports: [DeviceReport] = []
     /// For SARIF: the log being written, once the first search is written.
     private var sarif: SARIFReport.Stream?
 
-    /// Reads `--from` and `--to`, checked against the apps the fleet knows (`names`).
-    init(from: String, to: String?, names: FleetAppNames, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) {
-        var app: BundleID? = nil
-        if !ExactText.same(from, FleetOutput.everyApp) {
-            do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description) (or give \(FleetOutput.everyApp), for every app)") }
-        }
-        var target: BundleID? = nil
-        if let to, !ExactText.same(to, "outside") {
-            do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
-        }
-        var targetIsOther = false
-        do throws(FleetAppNames.Unknown) {
-            if let app { try names.checkSender(app, what: "--from", orAll: true) }
-            if let target { targetIsOther = try names.checkReceiver(target, what: "--to") == .anyOtherApp }
-        } catch {
-            throw .invalidInput(error.message)
-        }
-        // A gate must not pass on a misspelt keyword: `--to outsde` would otherwise ask only for the paths
-        // to an unlisted app (any other app) and miss every fleet app outside the zone.
-        if let to, targetIsOther, Suggestion.editDistance(Array(to.lowercased()), Array("outside")) <= 2 {
-            throw .invalidInput("--to: '\(to)' is not an app of the fleet and is spelled like the keyword outside: write --to outside (exactly, lower case) for every app outside the zone of trust, or give an app's bundle ID")
-        }
-        (self.app, self.to, self.target, self.targetIsOther, self.names, self.format, self.console, self.from) = (app, to, target, targetIsOther, names, format, console, from)
+    /// A writer of the paths from `app` (every app when `nil`) to `target` (outside when `nil`), as `--from` and
+    /// `--to` gave them (`from`, `to`), checked against the apps the fleet knows (`names`) by the caller.
+    package init(app: BundleID?, from: String, to: String?, target: BundleID?, targetIsOther: Bool, names: any FleetAppLookup,
+                 format: FleetPathsFormat, sink: any ReportSink) {
+        (self.app, self.to, self.target, self.targetIsOther, self.names, self.format, self.sink, self.from) = (app, to, target, targetIsOther, names, format, sink, from)
     }
 
     /// How the text names the `--to` set: the app (saying when it is any other app, or not installed on
@@ -59,10 +41,10 @@ struct PathsWriter {
     }
 
     /// The node `--to` names, when it names one app.
-    var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
+    package var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
 
     private mutating func out(_ text: String) {
-        if app == nil { console.stdout.write(text) } else { pending += text }
+        if app == nil { sink.write(text) } else { pending += text }
     }
 
     /// Each node's name as the text shows it (escaped), made once.
@@ -79,7 +61,7 @@ struct PathsWriter {
     private var zoned: String?
 
     /// Writes one device's paths from one app.
-    mutating func emit(_ device: AnalyzedDevice, app: BundleID, _ all: [FleetPath]) {
+    package mutating func emit(_ device: AnalyzedDevice, app: BundleID, _ all: [FleetPath]) {
         defer { written += 1 }
         let target = target
         let targetIsOther = targetIsOther, names = names
@@ -167,7 +149,7 @@ struct PathsWriter {
     /// Writes one device's paths from one app (text or JSON), from the search: each hop found by the device's
     /// ``FleetHopFinder`` when it has one (kept for the device's searches), otherwise from the search's tree with every hop decided.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
-    mutating func emit(_ device: AnalyzedDevice, app: BundleID, reach: FleetReach) throws(FleetError) {
+    package mutating func emit(_ device: AnalyzedDevice, app: BundleID, reach: FleetReach) throws(FleetError) {
         let kept = fast.finder?.isFor(reach) == true
         let finder = kept ? nil : device.hopFinder(for: reach)
         if kept || finder != nil {
@@ -180,7 +162,7 @@ struct PathsWriter {
     /// Writes one device's paths from one app (text or JSON), from the search's tree: what ``emit(_:app:_:)``
     /// writes for the same search's paths, each hop written once per search and each chain copied from them.
     /// With `found`, the tree's hops are not decided: the finder (`finder`, or the one kept for the device) finds them.
-    mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree, finder: FleetHopFinder? = nil, found: Bool = false) {
+    package mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree, finder: FleetHopFinder? = nil, found: Bool = false) {
         precondition(format == .text || format == .json, "the report formats are written from paths")
         defer { written += 1 }
         let target = target, targetIsOther = targetIsOther, names = names
@@ -307,7 +289,7 @@ struct PathsWriter {
     }
 
     /// Markdown's first pass over one search: the counts of its summary, the baseline judged (and the gate).
-    mutating func count(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) {
+    package mutating func count(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) {
         if judging == nil { judging = baseline }
         var stream = reportStream()
         let (_, nodes) = reportNodes(device, app: app, reach)
@@ -325,15 +307,15 @@ struct PathsWriter {
     }
 
     /// Markdown's summary, once the first pass has counted every search.
-    mutating func writeHeader() {
+    package mutating func writeHeader() {
         guard format == .markdown else { return }
         let text = reportStream().header(baseline: baseline)
-        if app == nil { console.stdout.write(text) } else { pending += text }
+        if app == nil { sink.write(text) } else { pending += text }
     }
 
     /// Writes one search's paths in a report format: only the hops on their chains are decided (when no
     /// decision can throw).
-    mutating func emitReport(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) throws(FleetError) {
+    package mutating func emitReport(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) throws(FleetError) {
         defer { written += 1 }
         var stream = reportStream()
         defer { self.stream = stream }
@@ -373,16 +355,16 @@ struct PathsWriter {
             out(bytes)
             return
         }
-        let target = self.app == nil ? console.stdout : Output()
+        let target: any ReportSink = self.app == nil ? sink : ReportBuffer()
         stream.enter(device, nodes: reach.nodes, baseline: baseline != nil, to: target)
         stream.rows(tree, device: device, from: app,
                     shown: nodes.enumerated().map { (index, y) in (y, fast.outside[y], states.isEmpty ? nil : states[index]?.state, states.isEmpty ? nil : states[index]?.entry) },
                     to: target)
-        if target !== console.stdout { pending += target.text }
+        if let buffer = target as? ReportBuffer { pending += buffer.text }
     }
 
-    static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
-    static let deliveredByStart = Array("\n    delivered by ".utf8)
+    package static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
+    package static let deliveredByStart = Array("\n    delivered by ".utf8)
 
     /// ``record(_:app:installed:_:summary:states:first:fromOutside:chains:)`` from a search's tree, each hop's JSON written once per search.
     private mutating func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, fromOutside: Bool, tree: FleetTree, found: Bool, shown: [Int],
@@ -464,26 +446,27 @@ struct PathsWriter {
     }
 
     private mutating func out(_ bytes: [UInt8]) {
-        if app == nil { bytes.withUnsafeBufferPointer { console.stdout.write(bytes: $0) } } else { pending += String(decoding: bytes, as: UTF8.self) }
+        if app == nil { bytes.withUnsafeBufferPointer { sink.write(bytes: $0) } } else { pending += String(decoding: bytes, as: UTF8.self) }
     }
 
-    /// Closes the output; the exit status: 2 when a path reaches the `--to` set (or, without `--to`, outside).
-    mutating func finish() -> ExitStatus {
+    /// Closes the output; whether the gate fails: a path reaches the `--to` set (or, without `--to`, outside), or with a
+    /// baseline a path to outside is new or expired.
+    package mutating func finish() -> Bool {
         if format == .sarif {
             let stream = sarif ?? SARIFReport.Stream()
             out(String(decoding: (sarif == nil ? stream.start() : []) + stream.end(), as: UTF8.self))
-            console.stdout.write(pending)
+            sink.write(pending)
             pending = ""
-            return reached ? .notAllowed : .success
+            return reached
         }
         if format.report != nil {
             var stream = reportStream()
-            let target = app == nil ? console.stdout : Output()
+            let target: any ReportSink = app == nil ? sink : ReportBuffer()
             stream.finish(to: target)
-            if target !== console.stdout { pending += target.text }
-            console.stdout.write(pending)
+            if let buffer = target as? ReportBuffer { pending += buffer.text }
+            sink.write(pending)
             pending = ""
-            return reached ? .notAllowed : .success
+            return reached
         }
         if format == .json {
             if let baseline {
@@ -497,13 +480,13 @@ struct PathsWriter {
         } else if let baseline {
             out(baseline.text)
         }
-        console.stdout.write(pending)
+        sink.write(pending)
         pending = ""
-        return reached ? .notAllowed : .success
+        return reached
     }
 
     /// One hop's lines of the text block: the hop, then each setting that lets it through.
-    static func appendText(_ hop: FleetHop, to text: inout String) {
+    package static func appendText(_ hop: FleetHop, to text: inout String) {
         text += "    "
         text += DecisionText.escaped(hop.from.description)
         text += " → "
@@ -519,7 +502,7 @@ struct PathsWriter {
     }
 
     /// One setting's line under a hop in the text block.
-    static func appendSetting(_ setting: FleetSetting, to text: inout String) {
+    package static func appendSetting(_ setting: FleetSetting, to text: inout String) {
         text += "      "
         text += setting.side.rawValue
         text += " "
@@ -542,7 +525,7 @@ struct PathsWriter {
 
     /// One element of the pretty-printed array of records (JSONWriter's layout: two spaces per level),
     /// written directly: a run over every app writes millions of hops.
-    static func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, _ shown: [FleetPath], summary: FleetPathSummary,
+    package static func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, _ shown: [FleetPath], summary: FleetPathSummary,
                        states: [(state: FleetBaseline.State, entry: FleetBaseline.Entry?)?] = [], first: Bool, fromOutside: Bool? = nil,
                        chains: inout ChainMemo<[UInt8]>) -> String {
         var bytes: [UInt8] = Array((first ? "[" : ",").utf8)
@@ -613,7 +596,7 @@ struct PathsWriter {
     }
 
     /// One hop's JSON object at `level`: from, to, channel, url (for a URL open), rules.
-    static func appendJSON(_ hop: FleetHop, device: AnalyzedDevice, level: Int, to bytes: inout [UInt8]) {
+    package static func appendJSON(_ hop: FleetHop, device: AnalyzedDevice, level: Int, to bytes: inout [UInt8]) {
         JSONWriter.newline(&bytes, pretty: true, level: level)
         bytes.append(UInt8(ascii: "{"))
         appendKey("from", level + 1, first: true, to: &bytes)
@@ -654,7 +637,7 @@ struct PathsWriter {
     }
 
     /// One setting's JSON object under a hop's `settings`.
-    static func appendSettingJSON(_ setting: FleetSetting, to bytes: inout [UInt8]) {
+    package static func appendSettingJSON(_ setting: FleetSetting, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: "{\"side\": ".utf8)
         JSONWriter.appendQuoted(setting.side.rawValue, to: &bytes)
         for (name, value) in [("app", setting.app.rawValue), ("policy", setting.policy), ("via", setting.via), ("key", setting.key), ("value", setting.value)] {
@@ -687,18 +670,18 @@ struct PathsWriter {
 /// The written form of each chain of one search's paths, by the node it ends at: a chain is the chain
 /// of the node before its last hop, plus that hop (the path finder builds chains so), so each hop is
 /// written once per search and a chain's text is the one before it with one hop more.
-struct ChainMemo<Text: RangeReplaceableCollection> {
+package struct ChainMemo<Text: RangeReplaceableCollection> {
     private var known: [FleetNode: Text] = [:]
     /// What goes between two hops.
-    let separator: Text
+    package let separator: Text
 
-    init(separator: Text = Text()) { self.separator = separator }
+    package init(separator: Text = Text()) { self.separator = separator }
 
     /// `hops`' text, each hop written by `hopText`, the chains it extends taken from those already written.
-    mutating func text(_ hops: [FleetHop], hopText: (FleetHop, inout Text) -> Void) -> Text { text(hops, to: \.to, hopText: hopText) }
+    package mutating func text(_ hops: [FleetHop], hopText: (FleetHop, inout Text) -> Void) -> Text { text(hops, to: \.to, hopText: hopText) }
 
     /// As ``text(_:hopText:)``, for hops of any kind (`to`: the node a hop ends at).
-    mutating func text<Hop>(_ hops: [Hop], to: (Hop) -> FleetNode, hopText: (Hop, inout Text) -> Void) -> Text {
+    package mutating func text<Hop>(_ hops: [Hop], to: (Hop) -> FleetNode, hopText: (Hop, inout Text) -> Void) -> Text {
         var start = hops.count
         while start > 0, known[to(hops[start - 1])] == nil { start -= 1 }
         var text = start > 0 ? known[to(hops[start - 1])]! : Text()

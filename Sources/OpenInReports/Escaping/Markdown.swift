@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// GitHub-flavoured Markdown as GitHub renders it (cmark-gfm with its table, autolink, strikethrough and tag filter
 /// extensions, and math between `$`), for output pasted into a pull-request comment: the one escaping of text and
 /// the one of code spans, used by every Markdown writer.
@@ -11,12 +13,12 @@
 ///   character references do not stop an autolink, which is matched on the text after they are decoded;
 /// - in a code span nothing is markup and nothing is autolinked: the fence is longer than any run of backticks
 ///   inside, and `|` is escaped in a table cell (where GitHub splits cells before it reads code spans).
-enum MarkdownText {
+package enum MarkdownText {
     /// The comment that breaks an autolink: empty, so the rendered text is the name itself.
-    static let linkBreak = "<!-- -->"
+    package static let linkBreak = "<!-- -->"
 
     /// `text` as Markdown text on one line, shown as itself (see the type's summary).
-    static func text(_ text: String) -> String {
+    package static func text(_ text: String) -> String {
         if plain(text) { return text }
         let scalars = DecisionText.escaped(text.elidedInTheMiddle()).unicodeScalars
         var out = ""
@@ -52,7 +54,7 @@ enum MarkdownText {
 
     /// Text of several lines (a message, a list of mismatches) for a table cell: each line as ``text(_:)`` shows
     /// it, joined by `<br>`.
-    static func cell(_ text: String) -> String {
+    package static func cell(_ text: String) -> String {
         var lines: [String] = []
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             lines.append(self.text(String(line)))
@@ -62,7 +64,7 @@ enum MarkdownText {
 
     /// `text` as an inline code span: controls shown as escapes, the fence longer than any run of backticks inside,
     /// padded when the text starts or ends with a backtick or a space; `|` escaped when `inTable`.
-    static func code(_ text: String, inTable: Bool = true) -> String {
+    package static func code(_ text: String, inTable: Bool = true) -> String {
         var shown = DecisionText.escaped(text.elidedInTheMiddle())
         if inTable, shown.utf8.contains(UInt8(ascii: "|")) { shown = shown.escapingCharacters { $0 == "|" ? "\\|" : nil } }
         var longest = 0, run = 0
@@ -79,7 +81,7 @@ enum MarkdownText {
     /// JSON text for a fenced code block: each backtick, and each character the terminal escaping would show as an
     /// escape (controls, separators, bidirectional and invisible characters, which only a JSON string can hold),
     /// written as a JSON `\uXXXX` escape, so the JSON means the same, no fence closes early and nothing reorders.
-    static func jsonBlock(_ json: String) -> String {
+    package static func jsonBlock(_ json: String) -> String {
         var out = ""
         out.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {
@@ -96,7 +98,7 @@ enum MarkdownText {
     }
 
     /// A table: the header, its delimiter row, then the rows; every cell is already Markdown.
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
+    package static func table(_ header: [String], _ rows: [[String]]) -> String {
         let line = { (cells: [String]) in "| " + cells.joined(separator: " | ") + " |\n" }
         return line(header) + line(header.map { _ in "---" }) + rows.map(line).joined()
     }

@@ -1,60 +1,16 @@
 import OpenInPolicy
 
 /// `fleet fixes`: verified changes ranked by the paths they close, and the plan.
-enum FleetFixesOutput {
-    enum Format: String, OptionChoice { case text, json, markdown }
+package enum FleetFixesOutput {
+    package static func patchText(_ patch: [JSONPatchOperation]) -> String { JSONWriter.compact(JSONPatch.json(patch)) }
 
-    /// The vendor's fix subject for the fleet file (or Intune export) read once as `input` and loaded as `vendor`.
-    static func subject(_ input: VendorInput, vendor: VendorFleet, scope: FixScope) throws(CLIError) -> any FixSubject {
-        switch vendor {
-        case .intune(let fleet):
-            if let bytes = input.bytes {
-                let document: FixDocument
-                do throws(FormatError) { document = try FixDocuments.read(bytes, file: input.path) } catch { throw .invalidInput(error.description) }
-                do throws(FixError) { return try IntuneFixSubject(documents: [document], fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
-            }
-            do throws(FixError) { return try IntuneFixSubject(path: input.path, fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
-        case .appConnect(let fleet):
-            let document: FixDocument
-            do throws(FormatError) { document = try FixDocuments.read(input.bytes ?? [], file: input.path) } catch { throw .invalidInput(error.description) }
-            do throws(FixError) { return try AppConnectFixSubject(document: document, fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
-        }
-    }
-
-    /// The fixes and the plan; with a baseline, only the paths it does not accept (new or expired) are paths to close.
-    /// With `budget`, at most that many candidates are verified (``FixBudget``).
-    static func report(_ subject: any FixSubject, baseline: BaselineRun?, budget: Int? = nil) throws(CLIError) -> FleetFixReport {
-        var counted: FleetFixes.Counted? = nil
-        if let baseline {
-            var judge = baseline.baseline.judge(today: BaselineRun.today())
-            counted = { path in
-                guard let from = try? BundleID(path.from) else { return true }
-                return judge.judge(device: path.device, from: from, to: path.toNode).state != .accepted
-            }
-        }
-        do throws(FixError) { return try FleetFixes.run(subject, counting: counted, budget: budget) } catch { throw .invalidInput(error.message) }
-    }
-
-    static func run(_ input: VendorInput, vendor: VendorFleet, devices: String?, scope: FixScope, baseline: BaselineRun?, format: Format,
-                    console: Console) throws(CLIError) -> ExitStatus {
-        let report = try report(try subject(input, vendor: vendor, scope: scope), baseline: baseline)
-        switch format {
-        case .json: console.stdout.write(JSONWriter.pretty(report.json) + "\n")
-        case .text: console.stdout.write(text(report))
-        case .markdown: console.stdout.write(markdown(report))
-        }
-        return report.paths.isEmpty ? .success : .notAllowed
-    }
-
-    static func patchText(_ patch: [JSONPatchOperation]) -> String { JSONWriter.compact(JSONPatch.json(patch)) }
-
-    static func place(_ fix: FleetFix) -> String {
+    package static func place(_ fix: FleetFix) -> String {
         DecisionText.escaped(fix.file) + (fix.line.map { ":\($0)" } ?? "")
     }
 
     /// The collateral's lines: a count, then one flow a line (at most `limit`), each indented by `indent`;
     /// `what` says what the change does to them.
-    static func flows(_ flows: [InsideFlow], indent: String, limit: Int = 10, what: String = "blocked") -> String {
+    package static func flows(_ flows: [InsideFlow], indent: String, limit: Int = 10, what: String = "blocked") -> String {
         guard !flows.isEmpty else { return "none\n" }
         var text = "\(flows.count) flow\(flows.count == 1 ? "" : "s") inside the zone of trust \(what):\n"
         for flow in flows.prefix(limit) {
@@ -64,7 +20,7 @@ enum FleetFixesOutput {
         return text
     }
 
-    static func text(_ report: FleetFixReport) -> String {
+    package static func text(_ report: FleetFixReport) -> String {
         var out = ""
         let count = report.paths.count
         guard count > 0 else { return "no path to close\n" }
@@ -84,7 +40,7 @@ enum FleetFixesOutput {
     }
 
     /// The candidate changes that could not be made or verified, each with why; nothing when there is none.
-    static func notBuiltText(_ unbuilt: [UnbuiltFix]) -> String {
+    package static func notBuiltText(_ unbuilt: [UnbuiltFix]) -> String {
         guard !unbuilt.isEmpty else { return "" }
         var out = "\nNot built: \(unbuilt.count) candidate change\(unbuilt.count == 1 ? "" : "s") could not be made or verified:\n"
         for fix in unbuilt { out += "  - \(DecisionText.escaped(fix.change))\n    why: \(DecisionText.escaped(fix.why))\n" }
@@ -92,10 +48,10 @@ enum FleetFixesOutput {
     }
 
     /// "N change(s) close(s)", the verb agreeing with the count.
-    static func changesClose(_ changes: Int) -> String { "\(changes) change\(changes == 1 ? " closes" : "s close")" }
+    package static func changesClose(_ changes: Int) -> String { "\(changes) change\(changes == 1 ? " closes" : "s close")" }
 
     /// What the plan closes of `count` paths, and what it leaves: the paths it opens counted among those left.
-    static func planSummary(_ plan: FleetFixPlan, count: Int, paths: [LeakPath]) -> String {
+    package static func planSummary(_ plan: FleetFixPlan, count: Int, paths: [LeakPath]) -> String {
         if plan.remaining.isEmpty { return "\(changesClose(plan.changes.count)) all \(count) path\(count == 1 ? "" : "s")" }
         let given = Set(paths)
         let opened = plan.remaining.count(where: { !given.contains($0) })
@@ -103,7 +59,7 @@ enum FleetFixesOutput {
             + (opened > 0 ? " (\(opened) of them opened by the plan)" : "")
     }
 
-    static func planText(_ plan: FleetFixPlan, count: Int, paths: [LeakPath]) -> String {
+    package static func planText(_ plan: FleetFixPlan, count: Int, paths: [LeakPath]) -> String {
         var out = ""
         if plan.changes.isEmpty {
             // Nothing to apply: no step, no patch.
@@ -133,9 +89,9 @@ enum FleetFixesOutput {
 
     /// A name or change in the Markdown: shown as ``MarkdownText/text(_:)`` shows it, so none can break the table
     /// or turn into markup, a link or math.
-    static func cell(_ text: String) -> String { MarkdownText.text(text) }
+    package static func cell(_ text: String) -> String { MarkdownText.text(text) }
 
-    static func markdown(_ report: FleetFixReport, limit: Int = 20) -> String {
+    package static func markdown(_ report: FleetFixReport, limit: Int = 20) -> String {
         let count = report.paths.count
         guard count > 0 else { return "No path to close.\n" }
         var out = "**\(count) path\(count == 1 ? "" : "s") to close.** \(report.fixes.count) verified fix\(report.fixes.count == 1 ? "" : "es"), best first.\n\n"

@@ -6,136 +6,84 @@ import OpenInPolicy
 ///
 /// Nothing is loaded from anywhere: a Content-Security-Policy of `default-src 'none'` allows only
 /// the page's own style and script, by hash. Every text from the input goes through ``HTMLText``: shown, elided past 1,000 characters, never markup.
-enum FleetReportOutput {
+package enum FleetReportOutput {
     /// Caps, so a large fleet's page stays readable and under 10 MB.
-    static let maxPathsListed = 300
-    static let maxNodesDrawn = 80
-    static let maxEdgesDrawn = 300
-    static let maxMatrixApps = 40
-    static let maxDataBytes = 4_000_000
+    package static let maxPathsListed = 300
+    package static let maxNodesDrawn = 80
+    package static let maxEdgesDrawn = 300
+    package static let maxMatrixApps = 40
+    package static let maxDataBytes = 4_000_000
     /// At most this many candidate changes verified for the page (``FixBudget``: the highest upper bound of
     /// what they can close first), so a large fleet's report is made in seconds; the page says what it left out.
-    static let maxCandidatesVerified = 1_000
+    package static let maxCandidatesVerified = 1_000
 
     /// One hop as the page shows it.
-    struct Hop {
-        let from: String
-        let to: String
-        let channel: String
-        let url: String?
-        let rules: [String]
-        let settings: [String]
-        let reproduce: String
+    package struct Hop {
+        package let from: String
+        package let to: String
+        package let channel: String
+        package let url: String?
+        package let rules: [String]
+        package let settings: [String]
+        package let reproduce: String
+
+        /// A value of these parts.
+        package init(from: String, to: String, channel: String, url: String? = nil, rules: [String], settings: [String], reproduce: String) {
+            self.from = from
+            self.to = to
+            self.channel = channel
+            self.url = url
+            self.rules = rules
+            self.settings = settings
+            self.reproduce = reproduce
+        }
     }
 
     /// One path to outside.
-    struct Path {
-        let from: String
-        let to: String
-        let hops: [Hop]
+    package struct Path {
+        package let from: String
+        package let to: String
+        package let hops: [Hop]
         /// With `--baseline`: new, accepted until a date, or expired.
-        var state: String? = nil
+        package var state: String? = nil
+
+        /// A value of these parts.
+        package init(from: String, to: String, hops: [Hop], state: String? = nil) {
+            self.from = from
+            self.to = to
+            self.hops = hops
+            self.state = state
+        }
     }
 
     /// One device's part of the page.
-    struct Device {
-        let name: String
-        let zone: String
-        let inside: Int
+    package struct Device {
+        package let name: String
+        package let zone: String
+        package let inside: Int
         /// The paths listed (at most ``maxPathsListed``), each with its hops.
-        var paths: [Path] = []
+        package var paths: [Path] = []
         /// How many paths to outside there are, listed or not, and from how many apps.
-        var pathCount = 0
-        var leaking = 0
-        var outside: Set<String> = []
-        var matrix: FleetMatrix?
-    }
+        package var pathCount = 0
+        package var leaking = 0
+        package var outside: Set<String> = []
+        package var matrix: FleetMatrix?
 
-    static func run(_ analysis: FleetAnalysis, input: VendorInput, vendor: VendorFleet, devices devicesPath: String?, baseline: BaselineRun?, title: String?,
-                    console: Console) throws(CLIError) -> ExitStatus {
-        let path = input.path
-        var baseline = baseline
-        var devices: [Device] = []
-        var records: [String] = []
-        var recordBytes = 0
-        var omittedRecords = 0
-        let lint = analysis.lint()
-        let analyzed: [AnalyzedDevice]
-        do throws(FleetError) { analyzed = try analysis.devices() } catch { throw FleetOutput.fail(error) }
-        for device in analyzed {
-            var entry = Device(name: device.name, zone: device.zoneDescription, inside: device.zone.count)
-            do throws(FleetError) {
-                // One search at a time (a fleet's every search held at once is O(apps²) memory); the settings and
-                // reproduce commands only for the paths the page lists, the rest kept as the graph draws them.
-                var dataFull = false
-                try device.forEachReach { (reach) throws(FleetError) in
-                    guard !device.isOutside(.app(reach.from)) else { return }
-                    // The counts from the search alone; the hops only for a path the page lists or a record that fits the data.
-                    var reachedOutside = 0
-                    for node in reach.reached where device.isOutside(node) {
-                        entry.outside.insert(node.description)
-                        reachedOutside += 1
-                    }
-                    entry.pathCount += reachedOutside
-                    if reachedOutside > 0 { entry.leaking += 1 }
-                    if dataFull, entry.paths.count >= maxPathsListed {
-                        omittedRecords += 1
-                        return
-                    }
-                    let all = try device.paths(reach)
-                    let shown = all.filter { device.isOutside($0.to) }
-                    var chains = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
-                    let record = PathsWriter.record(device, app: reach.from, installed: true, shown, summary: device.summary(of: all), first: records.isEmpty,
-                                                    chains: &chains)
-                    if recordBytes + record.utf8.count > maxDataBytes {
-                        omittedRecords += 1
-                        dataFull = true
-                    } else {
-                        recordBytes += record.utf8.count
-                        records.append(record)
-                    }
-                    for path in shown where entry.paths.count < maxPathsListed {
-                        let hops = path.hops.map { hop in
-                            Hop(from: hop.from.description, to: hop.to.description, channel: hop.channel.rawValue, url: hop.request.url?.rawValue,
-                                rules: hop.rules.map(\.rawValue),
-                                settings: hop.settings.map { "\($0.side) \($0.app): \($0.policy) (\($0.via)) \($0.key) = \($0.value)\($0.place.isEmpty ? "" : " at " + $0.place)" },
-                                reproduce: device.reproduceCommand(hop))
-                        }
-                        var shownPath = Path(from: reach.from.rawValue, to: path.to.description, hops: hops)
-                        if baseline != nil {
-                            let (state, accepted) = baseline!.judge(device: device.name, from: reach.from, to: path.to)
-                            shownPath.state = BaselineRun.mark(state, accepted)
-                        }
-                        entry.paths.append(shownPath)
-                    }
-                }
-                if device.nodes.count <= maxMatrixApps { entry.matrix = try device.matrix() }
-            } catch {
-                throw FleetOutput.fail(error)
-            }
-            devices.append(entry)
+        /// A value of these parts.
+        package init(name: String, zone: String, inside: Int, paths: [Path] = [], outside: Set<String> = [], matrix: FleetMatrix? = nil) {
+            self.name = name
+            self.zone = zone
+            self.inside = inside
+            self.paths = paths
+            self.outside = outside
+            self.matrix = matrix
         }
-        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, vendor: vendor, scope: FixScope()), baseline: baseline,
-                                                 budget: maxCandidatesVerified)
-        let pathsJSON = records.isEmpty ? "[]" : records.joined() + "\n]"
-        // The fixes' data whole or not at all, within the same byte budget as the paths' (long names repeat in it).
-        var fixesJSON = JSONWriter.pretty(report.json(listing: maxPathsListed))
-        let fixesOmitted = fixesJSON.utf8.count > maxDataBytes
-        if fixesOmitted { fixesJSON = "null" }
-        var data = "{\"paths\": " + pathsJSON + ",\n\"fixes\": " + fixesJSON
-        if omittedRecords > 0 { data += ",\n\"pathsOmitted\": \(omittedRecords)" }
-        if fixesOmitted { data += ",\n\"fixesOmitted\": true" }
-        data += "}"
-        let page = html(title: title ?? "openin-check fleet report: \(path)", file: path, devices: devices, report: report, findings: lint.findings,
-                        lintFile: analysis.file ?? path, data: data, omittedRecords: omittedRecords, fixesOmitted: fixesOmitted)
-        console.stdout.write(page)
-        return .success
     }
 
     // MARK: HTML
 
     /// JSON inside a `<script>` element: `<` written as `\u003c`, so no `</script` or `<!--` can appear in it.
-    static func scriptSafe(_ json: String) -> String {
+    package static func scriptSafe(_ json: String) -> String {
         var out = ""
         out.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {
@@ -151,7 +99,7 @@ enum FleetReportOutput {
         return out
     }
 
-    static let style = """
+    package static let style = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em;color:#1d1d1f;background:#fff}
         h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
         table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:left}
@@ -163,13 +111,13 @@ enum FleetReportOutput {
         .m td{text-align:center;font-size:.85em}.allow{background:#fde8eb}.blocked{background:#eef6f0}
         """
 
-    static let script = """
+    package static let script = """
         document.getElementById('filter').hidden=false;
         document.getElementById('device').addEventListener('change',function(e){var v=e.target.value;
         document.querySelectorAll('section.device').forEach(function(s){s.hidden=v!==''&&s.dataset.device!==v;});});
         """
 
-    static func html(title: String, file: String, devices: [Device], report: FleetFixReport, findings: [FleetFinding], lintFile: String,
+    package static func html(title: String, file: String, devices: [Device], report: FleetFixReport, findings: [FleetFinding], lintFile: String,
                      data: String, omittedRecords: Int, fixesOmitted: Bool = false) -> String {
         let styleHash = "sha256-" + SHA256.base64(SHA256.digest(Array(style.utf8)))
         let scriptHash = "sha256-" + SHA256.base64(SHA256.digest(Array(script.utf8)))
@@ -195,7 +143,7 @@ enum FleetReportOutput {
         return out
     }
 
-    static func section(_ device: Device) -> String {
+    package static func section(_ device: Device) -> String {
         var out = "<section class=\"device\" data-device=\"\(HTMLText.attribute(device.name))\">\n<h2>Device \(HTMLText.text(device.name))</h2>\n"
         out += "<p>Zone of trust: \(HTMLText.text(device.zone)).</p>\n"
         let sources = device.leaking
@@ -222,7 +170,7 @@ enum FleetReportOutput {
     }
 
     /// The leak graph: the leaking apps and the apps on their chains in layers by hops, the outside apps in the last column.
-    static func graph(_ device: Device) -> String {
+    package static func graph(_ device: Device) -> String {
         var layer: [String: Int] = [:]
         var order: [String] = []
         func place(_ node: String, _ depth: Int) {
@@ -299,7 +247,7 @@ enum FleetReportOutput {
         return out
     }
 
-    static func matrix(_ matrix: FleetMatrix) -> String {
+    package static func matrix(_ matrix: FleetMatrix) -> String {
         var out = "<details><summary>Channel matrix (end-to-end outcome, sender × receiver)</summary>\n"
         for (c, channel) in matrix.channels.enumerated() {
             out += "<h4>\(HTMLText.text(channel.rawValue))</h4>\n<table class=\"m\"><tr><th></th>"
@@ -319,7 +267,7 @@ enum FleetReportOutput {
         return out + "</details>\n"
     }
 
-    static func fixes(_ report: FleetFixReport) -> String {
+    package static func fixes(_ report: FleetFixReport) -> String {
         var out = "<section id=\"fixes\">\n<h2>What to change</h2>\n"
         guard !report.paths.isEmpty else { return out + "<p>No path to close.</p>\n</section>\n" }
         out += "<p>\(report.paths.count) paths to close; \(report.candidates) candidate changes verified (each applied to a copy of the fleet and the paths found again).</p>\n"
@@ -354,14 +302,14 @@ enum FleetReportOutput {
         return out + "</section>\n"
     }
 
-    static func flows(_ flows: [InsideFlow]) -> String {
+    package static func flows(_ flows: [InsideFlow]) -> String {
         guard !flows.isEmpty else { return "none" }
         var parts = flows.prefix(20).map { "\(HTMLText.text($0.from)) → \(HTMLText.text($0.to)) (\(HTMLText.text($0.channel)), \(HTMLText.text($0.device)))" }
         if flows.count > 20 { parts.append("\(flows.count - 20) more not listed") }
         return parts.joined(separator: "<br>")
     }
 
-    static func lint(_ findings: [FleetFinding], file: String) -> String {
+    package static func lint(_ findings: [FleetFinding], file: String) -> String {
         var out = "<section id=\"lint\">\n<h2>Lint findings</h2>\n"
         guard !findings.isEmpty else { return out + "<p>None.</p>\n</section>\n" }
         out += "<table>\n<tr><th>Code</th><th>Severity</th><th>Where</th><th>Finding</th><th>Fix</th></tr>\n"

@@ -1,14 +1,14 @@
 import OpenInPolicy
 
 /// GitHub Actions workflow commands: `::error file=…,line=…::message` annotations.
-enum GitHubAnnotation {
+package enum GitHubAnnotation {
     /// The annotation kinds a workflow command can raise.
-    enum Kind: String {
+    package enum Kind: String {
         case error, warning, notice
     }
 
     /// One annotation line, its properties and message escaped as the workflow-command format requires.
-    static func line(_ kind: Kind, file: String, line: Int?, column: Int? = nil, title: String, message: String) -> String {
+    package static func line(_ kind: Kind, file: String, line: Int?, column: Int? = nil, title: String, message: String) -> String {
         var properties = ["file=" + escapeProperty(file)]
         if let line { properties.append("line=\(line)") }
         if line != nil, let column { properties.append("col=\(column)") }
@@ -17,7 +17,7 @@ enum GitHubAnnotation {
     }
 
     /// `%`, CR and LF percent-encoded, as in a command's message.
-    static func escapeData(_ text: String) -> String {
+    package static func escapeData(_ text: String) -> String {
         text.escapingScalars { scalar in
             switch scalar {
             case "%": "%25"
@@ -29,7 +29,7 @@ enum GitHubAnnotation {
     }
 
     /// A property value: the message's escapes, and `:` and `,` too.
-    static func escapeProperty(_ text: String) -> String {
+    package static func escapeProperty(_ text: String) -> String {
         escapeData(text).replacingColonsAndCommas
     }
 }
@@ -47,12 +47,12 @@ private extension String {
 }
 
 /// XML 1.0 text and attribute values, for JUnit reports.
-enum XMLText {
+package enum XMLText {
     /// `text` escaped for element content (`attribute: false`) or a double-quoted attribute value.
     ///
     /// Characters XML 1.0 cannot hold at all (most C0 controls, unpaired surrogates cannot occur in
     /// a Swift string) become U+FFFD, so the document stays well-formed whatever a table holds.
-    static func escape(_ text: String, attribute: Bool) -> String {
+    package static func escape(_ text: String, attribute: Bool) -> String {
         text.escapingScalars { scalar in
             switch scalar {
             case "&": "&amp;"
@@ -70,42 +70,95 @@ enum XMLText {
 }
 
 /// A SARIF 2.1.0 log (OASIS) for code scanning: one run, every check a rule, every finding a result
-/// (`lint --format sarif`, `fleet lint --format sarif`).
-enum SARIFLog {
+/// (`lint --format sarif`, `fleet lint --format sarif`); `fleet paths` and `fleet diff` stream theirs through the same
+/// beginning and end (``start(driver:)``, ``end(empty:)``).
+package enum SARIFLog {
     /// The schema the log names in `$schema`.
-    static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    package static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     /// A check, as a `reportingDescriptor`.
-    struct Rule {
+    package struct Rule {
         /// The stable code.
-        var id: String
+        package var id: String
         /// The check's name.
-        var name: String
+        package var name: String
         /// Its one line (`shortDescription`).
-        var summary: String
+        package var summary: String
         /// `error`, `warning` or `note` (`defaultConfiguration.level`).
-        var level: String
+        package var level: String
+
+        /// A value of these parts.
+        package init(id: String, name: String, summary: String, level: String) {
+            self.id = id
+            self.name = name
+            self.summary = summary
+            self.level = level
+        }
     }
 
     /// A finding, as a `result`.
-    struct Result {
-        var ruleID: String
+    package struct Result {
+        package var ruleID: String
         /// The rule's index in the run's rules, when it is one of them.
-        var ruleIndex: Int?
-        var level: String
+        package var ruleIndex: Int?
+        package var level: String
         /// What is wrong, as the input shows it (escaped as SARIF message text when written).
-        var message: String
+        package var message: String
         /// How to fix it, written on the message's second line after `fix: ` (escaped as the message is).
-        var fix: String
-        var file: String
-        var line: Int?
+        package var fix: String
+        package var file: String
+        package var line: Int?
         /// The 1-based column in characters (Unicode scalars), when known.
-        var column: Int?
+        package var column: Int?
         /// The key path in the file (a `logicalLocation`); none when empty.
-        var keyPath: String
+        package var keyPath: String
+
+        /// A value of these parts.
+        package init(ruleID: String, ruleIndex: Int? = nil, level: String, message: String, fix: String, file: String, line: Int? = nil, column: Int? = nil, keyPath: String) {
+            self.ruleID = ruleID
+            self.ruleIndex = ruleIndex
+            self.level = level
+            self.message = message
+            self.fix = fix
+            self.file = file
+            self.line = line
+            self.column = column
+            self.keyPath = keyPath
+        }
     }
 
-    static func log(rules: [Rule], results: [Result]) -> JSONObject {
+    /// The SARIF version the log declares.
+    package static let version = "2.1.0"
+
+    /// The tool: its name, version, where to read about it, and `rules` (its `reportingDescriptor`s).
+    package static func driver(rules: [JSONValue]) -> JSONObject {
+        JSONObject(members: [
+            .init("name", .string(ReportTool.name)), .init("version", .string(ReportTool.version)),
+            .init("informationUri", .string("https://github.com/openin-check/openin-check")), .init("rules", .array(JSONArray(rules))),
+        ])
+    }
+
+    /// The log up to the results array's opening bracket, laid out as the pretty JSON writer lays out the whole log:
+    /// one run, its tool `driver`, columns counted in Unicode code points.
+    package static func start(driver: JSONObject) -> [UInt8] {
+        var bytes: [UInt8] = Array("{\n  \"$schema\": \(JSONWriter.quoted(schema)),\n  \"version\": \"\(version)\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": ".utf8)
+        JSONWriter.append(.object(driver), to: &bytes, pretty: true, level: 4)
+        bytes += Array("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [".utf8)
+        return bytes
+    }
+
+    /// One result of the log (after a comma when it is not the first), at its place in the layout.
+    package static func append(_ result: JSONObject, first: Bool, to bytes: inout [UInt8]) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        JSONWriter.newline(&bytes, pretty: true, level: 4)
+        JSONWriter.append(.object(result), to: &bytes, pretty: true, level: 4)
+    }
+
+    /// The end of the log, after the last result (`empty`: none was written).
+    package static func end(empty: Bool) -> [UInt8] { Array(((empty ? "]" : "\n      ]") + "\n    }\n  ]\n}\n").utf8) }
+
+    /// The whole log of `rules` and `results`, written to `sink`.
+    package static func write(rules: [Rule], results: [Result], to sink: any ReportSink) {
         let rules = rules.map { rule in
             JSONValue.object(JSONObject(members: [
                 .init("id", .string(rule.id)),
@@ -114,25 +167,13 @@ enum SARIFLog {
                 .init("defaultConfiguration", .object(JSONObject(["level": .string(rule.level)]))),
             ]))
         }
-        let driver = JSONObject(members: [
-            .init("name", .string(CLI.name)),
-            .init("version", .string(CLI.version)),
-            .init("informationUri", .string("https://github.com/openin-check/openin-check")),
-            .init("rules", .array(JSONArray(rules))),
-        ])
-        let run = JSONObject(members: [
-            .init("tool", .object(JSONObject(["driver": .object(driver)]))),
-            .init("columnKind", .string("unicodeCodePoints")),
-            .init("results", .array(JSONArray(results.map { .object(result($0)) }))),
-        ])
-        return JSONObject(members: [
-            .init("$schema", .string(schema)),
-            .init("version", .string("2.1.0")),
-            .init("runs", .array(JSONArray([.object(run)]))),
-        ])
+        var bytes = start(driver: driver(rules: rules))
+        for (index, item) in results.enumerated() { append(result(item), first: index == 0, to: &bytes) }
+        bytes += end(empty: results.isEmpty)
+        sink.write(bytes)
     }
 
-    static func result(_ result: Result) -> JSONObject {
+    package static func result(_ result: Result) -> JSONObject {
         var physical: [JSONObject.Member] = [.init("artifactLocation", .object(JSONObject(["uri": .string(uri(result.file))])))]
         if let line = result.line {
             var region: [JSONObject.Member] = [.init("startLine", .number(JSONNumber(line)))]
@@ -157,7 +198,7 @@ enum SARIFLog {
 
     /// A file path as a URI reference: every byte outside RFC 3986's unreserved characters and `/` percent-encoded
     /// (`:` too, so a relative path is never read as a scheme).
-    static func uri(_ path: String) -> String {
+    package static func uri(_ path: String) -> String {
         var result = ""
         for byte in path.utf8 {
             switch byte {

@@ -7,15 +7,15 @@
 /// line-separator characters as visible escapes, `\` and `"` backslash-escaped, and `&` written `&amp;` so that no
 /// reference is decoded. Escaped, a scalar is at most 11 bytes (`\\u{10FFFF}`), so a quoted string is at most
 /// ``maxQuotedBytes`` bytes whatever the input.
-enum DOTText {
+package enum DOTText {
     /// The most Unicode scalars of a text a quoted string shows before eliding it in the middle.
-    static let maxScalars = 1_100
+    package static let maxScalars = 1_100
 
     /// The most bytes a quoted string can have, quotes included: within Graphviz's 16,384.
-    static let maxQuotedBytes = (maxScalars + 40) * 11 + 2
+    package static let maxQuotedBytes = (maxScalars + 40) * 11 + 2
 
     /// `text` as a DOT double-quoted string, quotes included; see ``DOTText``.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         let shown = shown(text)
         if isPlain(shown) { return "\"" + shown + "\"" }
         return "\"" + DecisionText.escaped(shown).escapingScalars { scalar in
@@ -30,7 +30,7 @@ enum DOTText {
 
     /// `text` as a quoted string shows it: elided to at most ``maxScalars`` Unicode scalars
     /// (``Swift/String/elidedInTheMiddle(limit:scalars:)``).
-    static func shown(_ text: String) -> String { text.elidedInTheMiddle(limit: String.shownNameLimit, scalars: maxScalars) }
+    package static func shown(_ text: String) -> String { text.elidedInTheMiddle(limit: String.shownNameLimit, scalars: maxScalars) }
 
     /// Whether `text` is printable ASCII that needs no escape in a quoted string.
     private static func isPlain(_ text: String) -> Bool {
@@ -49,7 +49,7 @@ extension String {
     /// `scalars` Unicode scalars: when the characters kept still hold more scalars (a grapheme cluster can hold
     /// any number: a letter with many combining marks is one character), the first and last scalars around
     /// `…(N characters)…` instead, N the whole text's count, so that the result has at most `scalars` scalars.
-    func elidedInTheMiddle(limit: Int, scalars: Int) -> String {
+    package func elidedInTheMiddle(limit: Int, scalars: Int) -> String {
         if utf8.count <= Swift.min(limit, scalars) { return self }
         let elided = elidedInTheMiddle(limit: limit)
         if elided.unicodeScalars.count <= scalars { return elided }

@@ -1,3 +1,5 @@
+import OpenInPolicy
+
 /// HTML as the report writes it: the one escaping of text content and the one of attribute values, used by every
 /// place the report shows a name.
 ///
@@ -6,17 +8,17 @@
 /// are written as visible escapes (`\u{202E}`, as ``DecisionText/escaped(_:backslash:)`` writes them, so none reorders
 /// or hides the text around it), and `&`, `<`, `>`, `"` and `'` are character references, so no name can make
 /// an element, an attribute or an entity.
-enum HTMLText {
+package enum HTMLText {
     /// `text` as the content of an element: shown as the type's summary says.
-    static func text(_ text: String) -> String { escaped(text) }
+    package static func text(_ text: String) -> String { escaped(text) }
 
     /// `text` as an attribute value inside double quotes: the same escaping as ``text(_:)`` (`"` and `'` are
     /// references in both), so an attribute and the element showing the same name match.
-    static func attribute(_ text: String) -> String { escaped(text) }
+    package static func attribute(_ text: String) -> String { escaped(text) }
 
     /// Preformatted text (a `<pre>` block the page writes itself, such as a JSON Patch): each line shown as
     /// ``text(_:)`` shows it, the line breaks kept.
-    static func lines(_ text: String) -> String {
+    package static func lines(_ text: String) -> String {
         if plain(text, lineBreaks: true) { return text }
         var out = ""
         var first = true
