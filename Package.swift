@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "openin-check",
     products: [
+        .library(name: "OpenInKit", targets: ["OpenInKit"]),
         .library(name: "OpenInPolicy", targets: ["OpenInPolicy"]),
+        .library(name: "OpenInReports", targets: ["OpenInReports"]),
         .library(name: "AppConnectRuntime", targets: ["AppConnectRuntime"]),
         .library(name: "AppConnect", targets: ["AppConnect"]),
         .library(name: "AppConnectTesting", targets: ["AppConnectTesting"]),
@@ -12,16 +14,21 @@ let package = Package(
         .executable(name: "openin-check-bench", targets: ["openin-check-bench"]),
     ],
     targets: [
+        // Bytes and text only: JSON reader, writer and value, property lists, JSON Patch, edit distance,
+        // capped files. Imports nothing of ours.
+        .target(name: "OpenInKit"),
         // The decision module: model, rules, evaluator, formats, table runner.
-        .target(name: "OpenInPolicy"),
+        .target(name: "OpenInPolicy", dependencies: ["OpenInKit"]),
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
         // A drop-in test double of the AppConnect for iOS SDK: its Swift surface, on the runtime.
         .target(name: "AppConnect", dependencies: ["AppConnectRuntime", "OpenInPolicy"]),
         // The test side of the double: pick the device, push changes, assert on what happened.
         .target(name: "AppConnectTesting", dependencies: ["AppConnect", "AppConnectRuntime", "OpenInPolicy"]),
+        // A value in, bytes out: one reporter per output format behind one protocol and one registry.
+        .target(name: "OpenInReports", dependencies: ["OpenInPolicy"]),
         // The CLI's verbs, as a library so tests can call them in process.
-        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "AppConnectRuntime", "BuildInfo"]),
+        .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "OpenInReports", "AppConnectRuntime", "BuildInfo"]),
         // The commit `--version` names, when the build defines it (C: a macro carries a value from the command line).
         .target(name: "BuildInfo"),
         .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
@@ -38,7 +45,7 @@ let package = Package(
         // A sample app written against the SDK (Examples/SDKSampleApp), and its tests through the harness.
         .target(name: "SDKSampleApp", dependencies: ["AppConnect"], path: "Examples/SDKSampleApp"),
         .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "AppConnectRuntime", "SDKSampleApp"]),
-        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy", "OpenInCheckBench"]),
+        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy", "OpenInReports", "OpenInCheckBench"]),
         .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInPolicy"]),
     ],
     swiftLanguageModes: [.v6]

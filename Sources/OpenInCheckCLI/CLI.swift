@@ -2,6 +2,7 @@
 import BuildInfo
 #endif
 import OpenInPolicy
+import OpenInReports
 
 /// The `openin-check` command line: verbs, help, version, and the mapping of errors to exit statuses.
 ///
@@ -59,20 +60,22 @@ public enum CLI {
 
     /// Runs the command line and returns the process's exit status.
     ///
-    /// - Parameter arguments: the arguments after the program's name.
+    /// - Parameters:
+    ///   - arguments: the arguments after the program's name.
+    ///   - reporters: the output formats `--format` chooses among: ``ReporterRegistry/standard``, or it with formats added.
     /// - Returns: the exit status of the CLI contract (0, 1, 2 or 64).
-    public static func main(arguments: [String]) -> Int32 {
+    public static func main(arguments: [String], reporters: ReporterRegistry = .standard) -> Int32 {
         let console = Console.standard()
-        let status = run(arguments: arguments, console: console)
+        let status = run(arguments: arguments, console: console, reporters: reporters)
         console.stdout.flush()
         console.stderr.flush()
         return status.rawValue
     }
 
-    /// Parses and runs `arguments`, writing to `console`.
-    static func run(arguments: [String], console: Console) -> ExitStatus {
+    /// Parses and runs `arguments`, writing to `console`, each `--format` chosen among `reporters`.
+    static func run(arguments: [String], console: Console, reporters: ReporterRegistry = .standard) -> ExitStatus {
         do throws(CLIError) {
-            switch try parse(arguments) {
+            switch try parse(arguments, reporters: reporters) {
             case .help(let text):
                 console.stdout.write(text)
                 return .success
@@ -103,7 +106,7 @@ public enum CLI {
 
     /// Turns the arguments (after the program's name) into an invocation, without running anything.
     /// - Throws: ``CLIError/usage(_:)`` when the command line cannot be understood.
-    static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
+    static func parse(_ arguments: [String], reporters: ReporterRegistry = .standard) throws(CLIError) -> Invocation {
         guard let first = arguments.first else {
             throw .usage(UsageError("no verb given: use one of \(verbNames)", verb: nil))
         }
@@ -132,6 +135,7 @@ public enum CLI {
             return .help(verb.help)
         }
         do throws(UsageError) {
+            if let parse = verb.parseWithReporters { return .run(try parse(rest, reporters)) }
             return .run(try verb.parse(rest))
         } catch {
             throw .usage(error)

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// A command line that cannot be understood: exit status 64.
 ///

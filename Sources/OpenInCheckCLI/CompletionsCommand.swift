@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `openin-check completions bash|zsh|fish`: a shell completion script for the verbs, their options and channel names.
 ///
@@ -67,7 +68,7 @@ struct CompletionsCommand: Command, Equatable {
     /// Every format a `fleet` subverb writes (`--format`), the report formats of paths and diff included.
     static var fleetFormats: String {
         var names: [String] = []
-        for name in FleetCommand.PathsFormat.allCases.map(\.rawValue) + FleetCommand.FleetLintFormat.allCases.map(\.rawValue) + ["jsonl"] where !names.contains(name) {
+        for name in FleetCommand.PathsFormat.allCases.map(\.rawValue) + ReporterRegistry.standard.names(for: FleetLintReport.self) + ["jsonl"] where !names.contains(name) {
             names.append(name)
         }
         return names.joined(separator: " ")

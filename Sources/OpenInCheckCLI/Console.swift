@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import OpenInPolicy
+import OpenInReports
 
 /// Where a verb reads and writes: the process's standard streams, or memory in tests.
 final class Console {
@@ -38,7 +39,7 @@ final class Console {
 }
 
 /// A buffered output stream: a file descriptor, or memory when captured for tests.
-final class Output {
+final class Output: ReportSink {
     private let fileDescriptor: Int32?
     private var buffer: [UInt8] = []
     /// Everything written, when the output is captured in memory.

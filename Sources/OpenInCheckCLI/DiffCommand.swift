@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `diff`: the impact of replacing one policy with another.
 struct DiffCommand: Command, Equatable {

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `eval`: decide one request given by flags, or a JSON Lines stream of requests.
 struct EvalCommand: Command, Equatable {
@@ -302,7 +303,7 @@ struct EvalCommand: Command, Equatable {
         let explanation = explain ? Explanation(decision, request: request, policyInputs: inputs) : nil
         switch format {
         case .text:
-            console.stdout.write(DecisionText.block(decision, request: request, explanation: explanation))
+            console.stdout.write(DecisionText.block(decision, request: request, explanation: explanation, inputs: PolicyOptions.withFlags))
         case .json:
             console.stdout.write(JSONWriter.pretty(.object(record(decision, id: nil, explanation: explanation))) + "\n")
         case .jsonl:
@@ -376,7 +377,7 @@ struct EvalCommand: Command, Equatable {
         guard let decision = entry.decision, let request = entry.request else {
             return DecisionText.errorLine(entry.line, id: entry.id, message: entry.error ?? "")
         }
-        return DecisionText.line(entry.line, decision, request: request, id: entry.id, explanation: entry.explanation)
+        return DecisionText.line(entry.line, decision, request: request, id: entry.id, explanation: entry.explanation, inputs: PolicyOptions.withFlags)
     }
 
     private func record(_ decision: Decision, id: JSONValue?, explanation: Explanation?) -> JSONObject {

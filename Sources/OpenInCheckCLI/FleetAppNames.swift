@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// The apps a fleet knows (either vendor), for checking the bundle IDs typed on `fleet paths` and
 /// `fleet eval`: a misspelt `--from` or `--to` must never pass a leak gate as "not installed" or

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `fleet`: end-to-end questions about an organisation's AppConnect fleet (a fleet file).
 struct FleetCommand: Command {
@@ -11,7 +12,7 @@ struct FleetCommand: Command {
         /// `paths --from A [--to B | --to outside] [--max-hops N]`.
         case paths(from: String, to: String?, maxHops: Int?, format: PathsFormat)
         /// `lint`.
-        case lint(format: FleetLintFormat)
+        case lint(reporter: AnyReporter<FleetLintReport>)
         /// `diff OLD NEW`.
         case diff(old: String, new: String, format: PathsFormat, rows: Bool)
         /// `fixes [--from ID|all] [--to ID|outside]`.
@@ -26,14 +27,8 @@ struct FleetCommand: Command {
         case stream(String)
     }
 
-    enum MatrixFormat: String, OptionChoice { case text, json, markdown }
-    enum PathsFormat: String, OptionChoice {
-        case text, json, markdown, sarif, dot
-
-        /// The report format, for markdown, sarif and dot.
-        var report: LeakReportFormat? { LeakReportFormat(rawValue: rawValue) }
-    }
-    enum FleetLintFormat: String, OptionChoice { case text, json, markdown, github, sarif }
+    typealias MatrixFormat = FleetOutput.FleetMatrixFormat
+    typealias PathsFormat = FleetPathsFormat
 
     /// `--fleet FILE` (for diff, the old file).
     var fleetPath: String
@@ -59,7 +54,7 @@ struct FleetCommand: Command {
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths, fixes: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included); an ID the\nfleet does not know is any other app, unless one or two edits from one of its\napps or from outside (an error: Did you mean)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),
-        OptionSpec("--format", value: "FORMAT", help: "lint: text, json, markdown, github or sarif; eval: text, json or jsonl;\nmatrix, fixes: text, json or markdown; paths, diff: text, json, markdown, sarif\nor dot."),
+        OptionSpec("--format", value: "FORMAT", help: "lint: \(ReporterRegistry.standard.choices(for: FleetLintReport.self)); eval: text, json or jsonl;\nmatrix, fixes: text, json or markdown; paths, diff: text, json, markdown, sarif\nor dot."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff, fixes, report: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--baseline", value: "FILE", help: "paths, diff, fixes, report: the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens)."),
         OptionSpec("--title", value: "TEXT", help: "report: the page's title (default: the fleet file's name)."),
@@ -130,7 +125,7 @@ struct FleetCommand: Command {
               openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
                   [--baseline FILE] [--format text|json|markdown|sarif|dot]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
-              openin-check fleet lint --fleet FILE [--format text|json|markdown|github|sarif]
+              openin-check fleet lint --fleet FILE [--format \(ReporterRegistry.standard.names(for: FleetLintReport.self).joined(separator: "|"))]
               openin-check fleet diff OLD NEW [--device NAME] [--baseline FILE] [--format text|json|markdown|sarif|dot]
               openin-check fleet fixes --fleet FILE [--device NAME] [--from ID|all] [--to ID|outside] [--baseline FILE]
                   [--format text|json|markdown]
@@ -168,7 +163,7 @@ struct FleetCommand: Command {
                       block (or JSON record) each, streamed. Report formats, of the paths to
                       outside (or to --to) from apps inside the zone of trust: markdown (a
                       summary, a table per device, a Mermaid graph per device of at most 50
-                      edges), sarif (SARIF 2.1.0: a result per path, its code flow a step per
+                      edges), sarif (SARIF \(SARIFLog.version): a result per path, its code flow a step per
                       hop at the line of the setting that lets it through, a fingerprint of
                       device, source, destination and chain), dot (Graphviz, a cluster per
                       device).
@@ -178,7 +173,7 @@ struct FleetCommand: Command {
                       then each sender's keyboard line: a third-party keyboard, the system keyboard;
                       then each sender's one-sided decisions: copy (its audience), print, and
                       for Intune save-as and open-into-org-document at each location.
-              lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF 2.1.0
+              lint    Fleet-level mistakes, each with a code and a fix. --format sarif: SARIF \(SARIFLog.version)
                       for code scanning, every check a rule, every finding a result with the
                       fleet file, its line and the finding's key path. A receiver whose Open From
                       refuses more than three senders gets one FL003 finding: the first three and
@@ -261,9 +256,10 @@ struct FleetCommand: Command {
                   --channel document-interaction --target com.mobileiron.ios.emailplus --explain
 
             """,
-        parse: { arguments throws(UsageError) in try FleetCommand.parse(arguments) })
+        parse: { arguments throws(UsageError) in try FleetCommand.parse(arguments) },
+        parseWithReporters: { arguments, reporters throws(UsageError) in try FleetCommand.parse(arguments, reporters: reporters) })
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> FleetCommand {
+    static func parse(_ arguments: [String], reporters: ReporterRegistry = .standard) throws(UsageError) -> FleetCommand {
         guard let first = arguments.first else {
             throw UsageError("missing subverb: give one of \(subverbs.joined(separator: ", "))", verb: "fleet")
         }
@@ -341,7 +337,7 @@ struct FleetCommand: Command {
                                 devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
         default:
             try noPositionals(options, "lint")
-            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(format: try FleetLintFormat.parse(options, default: .text, verb: "fleet")),
+            return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(reporter: try reporters.choice(options, for: FleetLintReport.self, default: "text", verb: "fleet")),
                                 devicesPath: options.value("--devices"))
         }
     }
@@ -380,15 +376,18 @@ struct FleetCommand: Command {
         case .matrix(let format):
             return try FleetOutput.matrix(try devices(), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
-            var writer = try PathsWriter(from: from, to: to, names: names(), format: format, console: console)
+            var writer = try PathsWriter.checked(from: from, to: to, names: names(), format: format, console: console)
             writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
             return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
-        case .lint(let format):
+        case .lint(let reporter):
             let lint = analysis.lint()
-            return FleetOutput.lint(lint.findings, checks: lint.checks, file: analysis.file ?? "fleet", format: format, console: console)
+            let report = FleetLintReport(findings: lint.findings, checks: lint.checks, file: analysis.file ?? "fleet")
+            reporter.write(report, to: console.stdout)
+            // As `lint`: findings at warning level or above exit 2; 1 is kept for input that cannot be read.
+            return report.findings.contains { $0.severity >= .warning } ? .notAllowed : .success
         case .fixes(let from, let to, let format):
             // --from and --to checked as fleet paths checks them; a --to the fleet does not know is any other app.
-            let checked = try PathsWriter(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
+            let checked = try PathsWriter.checked(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
             let scope = FixScope(device: device, from: from, to: checked.targetNode?.description)
             let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: checked.targetNode, console: console)
             return try FleetFixesOutput.run(input, analysis: analysis, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
@@ -401,3 +400,6 @@ struct FleetCommand: Command {
         }
     }
 }
+
+extension FleetOutput.FleetMatrixFormat: OptionChoice {}
+extension FleetPathsFormat: OptionChoice {}

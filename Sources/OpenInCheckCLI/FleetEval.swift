@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `fleet eval`: end-to-end decisions, one request from flags or a JSON Lines stream, on each device asked about.
 enum FleetEval {

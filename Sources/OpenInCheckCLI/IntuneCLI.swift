@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import OpenInPolicy
+import OpenInReports
 
 /// One input of the fleet verbs and `translate`, read once: a folder (of Intune exports), or a file's
 /// bytes. A pipe (`<(cat fleet.json)`, `/dev/stdin`) can be read only once, so the bytes that tell

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `fleet diff` with `--baseline` or a report format (markdown, sarif, dot), either vendor on each
 /// side: the leak paths (a managed app's documents reaching an app outside) each fleet has per
@@ -59,7 +60,7 @@ enum LeakDiff {
         }
         let fails = judged.contains { $0.state != .accepted }
         if let report = format.report {
-            report.write(reports, subject: .diff(old: oldPath, new: newPath), baseline: baseline.map { gateOnly($0, judged) }, console: console)
+            report.write(reports, subject: .diff(old: oldPath, new: newPath), baseline: baseline.map { gateOnly($0, judged) }, to: console.stdout)
             if baseline == nil { return reports.contains { !$0.paths.isEmpty } ? .notAllowed : .success }
             return fails ? .notAllowed : .success
         }

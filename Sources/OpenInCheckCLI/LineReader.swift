@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import OpenInPolicy
+import OpenInReports
 
 /// Splits a byte stream into lines as they arrive, so a stream from a pipe is
 /// answered line by line.

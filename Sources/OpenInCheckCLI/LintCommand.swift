@@ -1,24 +1,21 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `lint`: an administrator's mistakes in policy files, AppConnect.plists and Info.plists.
-struct LintCommand: Command, Equatable {
+struct LintCommand: Command {
     /// The files, in the order given.
     var files: [String]
     /// `--strict`: warnings count as errors.
     var strict: Bool
-    /// `--format`.
-    var format: Format
+    /// `--format`: the reporter that writes the findings.
+    var reporter: AnyReporter<PolicyLintReport>
     /// `--build-setting NAME=VALUE`, in order: values for Info.plist references.
     var buildSettings: [PolicyOptions.Pair] = []
 
-    /// What `lint --format` writes.
-    enum Format: String, OptionChoice {
-        case text, json, sarif, markdown, github
-    }
 
     static let specs: [OptionSpec] = [
         OptionSpec("--strict", help: "Report warnings as errors (the exit status is 2 for either)."),
-        OptionSpec("--format", value: "FORMAT", help: "text (default), json, sarif, markdown or github."),
+        OptionSpec("--format", value: "FORMAT", help: ReporterRegistry.standard.formatHelp(for: PolicyLintReport.self, default: "text") + "."),
         OptionSpec("--build-setting", value: "NAME=VALUE", repeatable: true, help: "Resolve $(NAME) and ${NAME} in an Info.plist's URL schemes, as eval does. Repeatable."),
     ]
 
@@ -63,7 +60,7 @@ struct LintCommand: Command, Equatable {
               json  {"files", "findings": [{"code", "name", "severity", "file", "line"?,
                     "column"?, "keyPath", "message", "fix"}], "summary": {"errors",
                     "warnings", "info"}}
-              sarif SARIF 2.1.0 for code scanning: every check as a rule (its code as the id),
+              sarif SARIF \(SARIFLog.version) for code scanning: every check as a rule (its code as the id),
                     every finding as a result with its level (info is 'note'), file, line
                     and column (columns count characters), key path and fix.
               markdown  a table of the findings for a pull-request comment, then the summary.
@@ -83,7 +80,8 @@ struct LintCommand: Command, Equatable {
               openin-check lint --strict Examples/lint/AppConnect.plist Examples/lint/Info.plist
 
             """,
-        parse: { arguments throws(UsageError) in try LintCommand.parse(arguments) })
+        parse: { arguments throws(UsageError) in try LintCommand.parse(arguments) },
+        parseWithReporters: { arguments, reporters throws(UsageError) in try LintCommand.parse(arguments, reporters: reporters) })
 
     /// The checks for the help: `  OI001  error   mail-pair-half  summary`.
     private static var checkList: String {
@@ -95,7 +93,7 @@ struct LintCommand: Command, Equatable {
         }.joined(separator: "\n")
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> LintCommand {
+    static func parse(_ arguments: [String], reporters: ReporterRegistry = .standard) throws(UsageError) -> LintCommand {
         let options = try OptionScanner.scan(arguments, specs: specs, verb: "lint")
         guard !options.positionals.isEmpty else {
             throw UsageError("no file given: name one or more policy files, AppConnect.plists or Info.plists", verb: "lint")
@@ -107,7 +105,7 @@ struct LintCommand: Command, Equatable {
             try PolicyOptions.pair(text, option: "--build-setting NAME=VALUE", valueMayBeEmpty: true, verb: "lint")
         }
         return LintCommand(files: options.positionals, strict: options.has("--strict"),
-                           format: try Format.parse(options, default: .text, verb: "lint"), buildSettings: settings)
+                           reporter: try reporters.choice(options, for: PolicyLintReport.self, default: "text", verb: "lint"), buildSettings: settings)
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
@@ -118,107 +116,12 @@ struct LintCommand: Command, Equatable {
         }
         var findings = PolicyLint.lint(documents)
         if strict { findings = findings.map(\.strict) }
-        let count = { (severity: LintSeverity) in findings.count(where: { $0.severity == severity }) }
-        let errors = count(.error), warnings = count(.warning), info = count(.info)
-        let scope = files.count == 1 ? "1 file" : "\(files.count) files"
-        let plural = { (n: Int, word: String) in "\(n) \(word)\(n == 1 ? "" : "s")" }
-        let summary = findings.isEmpty ? "lint: no findings in \(scope)\n"
-            : "lint: \(plural(errors, "error")), \(plural(warnings, "warning")), \(info) info in \(scope)\n"
-        switch format {
-        case .json:
-            console.stdout.write(JSONWriter.pretty(.object(JSONObject([
-                "files": .array(JSONArray(files.map { .string($0) })),
-                "findings": .array(JSONArray(findings.map { .object(Self.record($0)) })),
-                "summary": .object(JSONObject(["errors": .number(JSONNumber(errors)), "warnings": .number(JSONNumber(warnings)),
-                                               "info": .number(JSONNumber(info))])),
-            ]))) + "\n")
-        case .text:
-            for finding in findings { console.stdout.write(Self.text(finding)) }
-            console.stdout.write(findings.isEmpty ? summary : "\n" + summary)
-        case .sarif:
-            console.stdout.write(JSONWriter.pretty(.object(LintSARIF.log(findings))) + "\n")
-        case .markdown:
-            console.stdout.write(findings.isEmpty ? summary : LintMarkdown.table(findings) + "\n" + summary)
-        case .github:
-            for finding in findings { console.stdout.write(Self.annotation(finding)) }
-            console.stdout.write(summary)
-        }
+        let report = PolicyLintReport(files: files, findings: findings)
+        reporter.write(report, to: console.stdout)
+        let counts = report.counts
         // The contract's statuses, as eval: 1 (`invalidInput`) when a file could not be read as what it is,
         // 2 (`notAllowed`) for findings that need attention, errors or warnings alike.
         if findings.contains(where: { $0.check == .invalidInput }) { return .invalidInput }
-        return errors + warnings > 0 ? .notAllowed : .success
-    }
-
-    /// `policy.json:4:5: error OI001 mail-pair-half: openInWhitelist[1]: message`, then the fix, indented.
-    /// Key paths and messages echo the file, so they are escaped: a finding is always two lines.
-    static func text(_ finding: LintFinding) -> String {
-        let path = finding.location.keyPath.isEmpty ? "" : "\(finding.location.keyPath): "
-        return DecisionText.escaped("\(finding.location): \(finding.severity) \(finding.check.code) \(finding.check.name): \(path)\(finding.message)", backslash: false) + "\n"
-            + "    fix: \(DecisionText.escaped(finding.fix, backslash: false))\n"
-    }
-
-    /// `::error file=policy.json,line=4,col=5,title=OI001 mail-pair-half::openInWhitelist[1]: message` and the fix on a second line.
-    static func annotation(_ finding: LintFinding) -> String {
-        let kind: GitHubAnnotation.Kind = switch finding.severity {
-        case .error: .error
-        case .warning: .warning
-        case .info: .notice
-        }
-        let path = finding.location.keyPath.isEmpty ? "" : "\(finding.location.keyPath): "
-        return GitHubAnnotation.line(kind, file: finding.location.file, line: finding.location.line, column: finding.location.column,
-                                     title: "\(finding.check.code) \(finding.check.name)", message: "\(path)\(finding.message)\nfix: \(finding.fix)")
-    }
-
-    static func record(_ finding: LintFinding) -> JSONObject {
-        var members: [JSONObject.Member] = [
-            .init("code", .string(finding.check.code)),
-            .init("name", .string(finding.check.name)),
-            .init("severity", .string(finding.severity.rawValue)),
-            .init("file", .string(finding.location.file)),
-        ]
-        if let line = finding.location.line { members.append(.init("line", .number(JSONNumber(line)))) }
-        if let column = finding.location.column { members.append(.init("column", .number(JSONNumber(column)))) }
-        members += [
-            .init("keyPath", .string(finding.location.keyPath)),
-            .init("message", .string(finding.message)),
-            .init("fix", .string(finding.fix)),
-        ]
-        return JSONObject(members: members)
-    }
-}
-
-/// `lint --format markdown`: one table row per finding.
-enum LintMarkdown {
-    static func table(_ findings: [LintFinding]) -> String {
-        MarkdownText.table(["severity", "check", "where", "key path", "finding", "fix"], findings.map { finding in
-            [finding.severity == .error ? "**error**" : finding.severity.rawValue,
-             "\(finding.check.code) \(MarkdownText.code(finding.check.name))",
-             MarkdownText.code(finding.location.description),
-             finding.location.keyPath.isEmpty ? "" : MarkdownText.code(finding.location.keyPath),
-             MarkdownText.cell(finding.message), MarkdownText.cell(finding.fix)]
-        })
-    }
-}
-
-/// `lint --format sarif`: every check a rule, every finding a result, in ``SARIFLog``'s shape.
-enum LintSARIF {
-    static func log(_ findings: [LintFinding]) -> JSONObject {
-        let checks = LintCheck.all
-        return SARIFLog.log(
-            rules: checks.map { SARIFLog.Rule(id: $0.code, name: $0.name, summary: $0.summary, level: level($0.severity)) },
-            results: findings.map { finding in
-                SARIFLog.Result(ruleID: finding.check.code, ruleIndex: checks.firstIndex(of: finding.check), level: level(finding.severity),
-                                message: finding.message, fix: finding.fix, file: finding.location.file,
-                                line: finding.location.line, column: finding.location.column, keyPath: finding.location.keyPath)
-            })
-    }
-
-    /// SARIF's level for a severity: `info` is `note`.
-    static func level(_ severity: LintSeverity) -> String {
-        switch severity {
-        case .error: "error"
-        case .warning: "warning"
-        case .info: "note"
-        }
+        return counts.errors + counts.warnings > 0 ? .notAllowed : .success
     }
 }

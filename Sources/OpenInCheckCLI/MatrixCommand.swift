@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `matrix`: a policy at a glance — channels × kinds of target, each cell an outcome.
 struct MatrixCommand: Command, Equatable {

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// One option a verb accepts: its name, whether it takes a value, and its help line.
 struct OptionSpec: Sendable {
@@ -168,3 +169,23 @@ extension OptionChoice {
 }
 
 extension OutputFormat: OptionChoice {}
+
+extension ReporterRegistry {
+    /// The reporter of `kind` that `--format` names in scanned arguments, or the one called `defaultName` when none is given.
+    /// - Throws: ``UsageError`` naming the formats of `kind`, with "Did you mean …?" for a likely typo (as ``OptionChoice`` words it).
+    func choice<Report>(_ options: ParsedOptions, for kind: Report.Type, default defaultName: String, verb: String) throws(UsageError) -> AnyReporter<Report> {
+        let name = options.value("--format") ?? defaultName
+        guard let reporter = reporter(named: name, for: kind) else {
+            let suggestion = Suggestion.phrase(for: name, among: names(for: kind))
+            throw UsageError("unknown format '\(name)': use \(choices(for: kind)).\(suggestion)", verb: verb)
+        }
+        return reporter
+    }
+
+    /// `text (default), json or sarif`: the formats of `kind` for an option's help, the default first.
+    func formatHelp<Report>(for kind: Report.Type, default defaultName: String) -> String {
+        let rest = names(for: kind).filter { $0 != defaultName }
+        let listed = rest.count < 2 ? rest.joined() : rest.dropLast().joined(separator: ", ") + " or " + rest.last!
+        return rest.isEmpty ? "\(defaultName) (default)" : "\(defaultName) (default), \(listed)"
+    }
+}

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// The options that say which policy to decide under, shared by `eval` and `matrix`:
 /// a policy file, and flags that add to or override it.

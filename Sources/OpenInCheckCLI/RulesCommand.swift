@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `openin-check rules`: lists the decision rules in evaluation order.
 struct RulesCommand: Command, Equatable {

@@ -1,4 +1,5 @@
 import OpenInPolicy
+import OpenInReports
 
 /// `eval --summary`: how a stream's lines were decided, counted as the records are written.
 struct StreamSummary {

@@ -1,5 +1,6 @@
 import AppConnectRuntime
 import OpenInPolicy
+import OpenInReports
 
 /// `openin-check test [PATH…]`: runs decision tables and lifecycle scenarios, and reports what fails.
 struct TestCommand: Command, Equatable {

@@ -1,3 +1,5 @@
+import OpenInReports
+
 /// A verb of the CLI: its name, help, and how its arguments become a command.
 ///
 /// Each verb's file defines one `static let verb`; ``CLI/verbs`` lists them,
@@ -15,6 +17,8 @@ struct Verb: Sendable {
     var help: String { makeHelp() }
     /// Turns the verb's arguments (after the verb) into a command; never runs anything.
     let parse: @Sendable ([String]) throws(UsageError) -> any Command
+    /// As ``parse``, choosing each `--format` among the reporters of the registry given; `nil` for a verb with no report format.
+    var parseWithReporters: (@Sendable ([String], ReporterRegistry) throws(UsageError) -> any Command)? = nil
     /// A subverb's own help (`fleet paths --help`), or `nil` for a word that is not one of the verb's subverbs.
     var subverbHelp: @Sendable (String) -> String? = { _ in nil }
     /// Builds ``help`` when it is asked for: most runs never print it, and building every
@@ -22,13 +26,15 @@ struct Verb: Sendable {
     private let makeHelp: @Sendable () -> String
 
     init(name: String, abstract: String, usage: String, specs: [OptionSpec] = [], help: @escaping @autoclosure @Sendable () -> String,
-         parse: @escaping @Sendable ([String]) throws(UsageError) -> any Command) {
+         parse: @escaping @Sendable ([String]) throws(UsageError) -> any Command,
+         parseWithReporters: (@Sendable ([String], ReporterRegistry) throws(UsageError) -> any Command)? = nil) {
         self.name = name
         self.abstract = abstract
         self.usage = usage
         self.specs = specs
         self.makeHelp = help
         self.parse = parse
+        self.parseWithReporters = parseWithReporters
     }
 }
 

@@ -5,12 +5,22 @@ import Testing
 /// suites and files, Swift Testing and XCTest, each test with its own harness) passes under plain
 /// `swift test`, run again and again: the double needs no `--no-parallel` and no `.serialized` across suites.
 ///
-/// `swift test` here builds it once and runs it `OPENIN_PARALLEL_RUNS` times (3 by default, to keep CI
+/// Building the fixture is a second build of the double from scratch (about three minutes on two cores),
+/// so it runs at soak size: under `OPENIN_SOAK=1` (which `.ci/run` sets), under `CI=true`, or when
+/// `OPENIN_PARALLEL_RUNS` asks for it; a developer's plain `swift test` leaves it out.
+/// It builds the fixture once and runs it `OPENIN_PARALLEL_RUNS` times (3 by default, to keep CI
 /// short); `Tests/Fixtures/run-parallel-harness.sh` runs it 20 times.
 @Suite struct ParallelFixtureTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func theFixturePackagePassesUnderPlainSwiftTestEveryTime() throws {
+    /// Whether the fixture is built and run: at soak size, in CI, or when a number of runs is asked for.
+    static let runsFixture: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["OPENIN_SOAK"] == "1" || environment["CI"] == "true" || environment["OPENIN_PARALLEL_RUNS"] != nil
+    }()
+
+    @Test(.enabled(if: runsFixture, "builds a second copy of the double: runs under OPENIN_SOAK=1 (.ci/run), CI=true or OPENIN_PARALLEL_RUNS"))
+    func theFixturePackagePassesUnderPlainSwiftTestEveryTime() throws {
         let fixture = Self.root.appendingPathComponent("Tests/Fixtures/ParallelHarness")
         let scratch = Self.root.appendingPathComponent(".build/fixtures/ParallelHarness").path
         let runs = Int(ProcessInfo.processInfo.environment["OPENIN_PARALLEL_RUNS"] ?? "") ?? 3

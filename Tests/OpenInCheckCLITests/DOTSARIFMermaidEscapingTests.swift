@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 
 /// The DOT, SARIF and Mermaid writers against names from the hostile alphabet (``HostileNames``), each output
 /// checked by a parser of its format: DOT rendered by Graphviz (`dot -Tsvg`, every label read back from the SVG as
@@ -318,11 +319,12 @@ import Testing
                 #expect(Self.decoded(SARIFText.message(name)) == DecisionText.escaped(name, backslash: false), "\(name.debugDescription)")
             }
             // Lint and fleet lint's log: a rule and a finding whose every text is hostile.
-            let lint = SARIFLog.log(
+            let lint = ReportBuffer()
+            SARIFLog.write(
                 rules: [SARIFLog.Rule(id: "XX001", name: "hostile", summary: HostileNames.name(&random), level: "warning")],
                 results: [SARIFLog.Result(ruleID: "XX001", ruleIndex: 0, level: "warning", message: HostileNames.name(&random), fix: HostileNames.name(&random),
-                                          file: HostileNames.name(&random), line: 3, column: 2, keyPath: HostileNames.name(&random))])
-            let lintLog = try Self.checkSARIF(JSONWriter.pretty(.object(lint)), allowBreaks: true)
+                                          file: HostileNames.name(&random), line: 3, column: 2, keyPath: HostileNames.name(&random))], to: lint)
+            let lintLog = try Self.checkSARIF(lint.text, allowBreaks: true)
             for text in Self.messageTexts(lintLog) { #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count <= 2) }
 
             // DOT: every label as the text it shows (rendered below, many graphs per process).

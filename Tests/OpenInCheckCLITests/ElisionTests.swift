@@ -1,5 +1,6 @@
 import Testing
 @testable import OpenInCheckCLI
+import OpenInReports
 
 /// Long names are shown elided in the middle, with their length, within a bound of characters.
 @Suite struct ElisionTests {

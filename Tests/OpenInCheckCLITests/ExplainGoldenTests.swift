@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenInCheckCLI
+import OpenInReports
 @testable import OpenInPolicy
 import Testing
 
@@ -20,8 +21,8 @@ import Testing
         let explanation = Explanation(decision, request: request, policyInputs: inputs)
         let record = JSONObject(members: DecisionRecord.json(decision, id: nil).members + [JSONObject.Member("explanation", explanation.json)])
         return "## \(title)\n"
-            + DecisionText.block(decision, request: request, explanation: explanation)
-            + DecisionText.line(1, decision, request: request, id: nil, explanation: explanation)
+            + DecisionText.block(decision, request: request, explanation: explanation, inputs: PolicyOptions.withFlags)
+            + DecisionText.line(1, decision, request: request, id: nil, explanation: explanation, inputs: PolicyOptions.withFlags)
             + JSONWriter.compact(.object(record)) + "\n"
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 @testable import OpenInPolicy
 
 /// `fleet fixes` and `fleet report` end to end: baselines, the typo gate, and each fix's JSON Patch

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 @testable import OpenInPolicy
 
 /// `fleet fixes` says what is true: the verb agrees with the count, a plan that closes nothing offers no patch,

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 
 /// `fleet matrix` writes its rows as bytes (a cell is one of six tokens, a sender's padded name made once).
 /// On random fleets of both vendors, what it prints (JSON and text) is the whole matrix made at once
@@ -31,11 +32,11 @@ import Testing
         for (devices, text) in try Self.randomDevices(&random, fleets: 40) {
             let matrices = try devices.map { try $0.matrix() }
             let json = Console.memory()
-            try FleetOutput.print(devices.map { $0.matrixRows() }, format: .json, console: json)
+            try FleetOutput.print(devices.map { $0.matrixRows() }, format: .json, to: json.stdout)
             let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.text.utf8)) as? [[String: Any]])
             #expect(records.count == matrices.count)
             let plain = Console.memory()
-            try FleetOutput.print(devices.map { $0.matrixRows() }, format: .text, console: plain)
+            try FleetOutput.print(devices.map { $0.matrixRows() }, format: .text, to: plain.stdout)
             let lines = plain.stdout.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (matrix, record) in zip(matrices, records) {
                 let device = try #require(lines.firstIndex { $0.hasPrefix("Device \(matrix.device): ") })

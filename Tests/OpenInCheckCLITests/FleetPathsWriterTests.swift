@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 
 /// `fleet paths` writes each format the fast way (text and JSON from each search's tree, each hop once
 /// per search; Markdown and DOT streamed device by device; SARIF and the report formats deciding only the
@@ -103,10 +104,10 @@ import Testing
         let names = FleetAppNames(analysis.source, file: file, devicesFile: devicesFile)
         let devices = try analysis.devices()
         let fastConsole = Console.memory()
-        let writer = try PathsWriter(from: from, to: to, names: names, format: format, console: fastConsole)
+        let writer = try PathsWriter.checked(from: from, to: to, names: names, format: format, console: fastConsole)
         _ = try FleetOutput.paths(devices, maxHops: maxHops, writer: writer)
         let plainConsole = Console.memory()
-        var plain = try PathsWriter(from: from, to: to, names: names, format: format, console: plainConsole)
+        var plain = try PathsWriter.checked(from: from, to: to, names: names, format: format, console: plainConsole)
         for device in devices {
             let searches = try plain.app.map { [try device.reach(from: $0, maxHops: maxHops)] } ?? device.reachAll(maxHops: maxHops)
             for reach in searches { plain.emit(device, app: reach.from, try device.paths(reach)) }
@@ -115,7 +116,7 @@ import Testing
             // The straightforward SARIF: the whole log one JSON value, written by the pretty JSON writer.
             plainConsole.stdout.write(SARIFReport.straightforward(plain.reports, subject: .paths(from: from, to: to)))
         } else if let report = format.report {
-            report.write(plain.reports, subject: .paths(from: from, to: to), baseline: nil, console: plainConsole)
+            report.write(plain.reports, subject: .paths(from: from, to: to), baseline: nil, to: plainConsole.stdout)
         } else {
             _ = plain.finish()
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 
 /// Issue 42, items 1–4 and 10: names from a fleet file in the Markdown and the HTML report show as themselves or as
 /// visible escapes, never as links, images, emphasis, strikethrough, math or reordered text; and the report's size

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpenInCheckCLI
+import OpenInReports
 
 /// GitHub turns `#123` into a link to an issue after it renders the Markdown (so cmark-gfm cannot show it, and a
 /// backslash does not stop it): in text, a `#` before a digit is followed by an empty comment, which splits the

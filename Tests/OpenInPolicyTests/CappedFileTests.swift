@@ -1,4 +1,5 @@
 import Foundation
+@testable import OpenInKit
 @testable import OpenInPolicy
 import Testing
 

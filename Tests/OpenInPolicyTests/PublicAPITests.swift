@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// `OpenInPolicy`'s public surface is the checked-in list `Tests/API/OpenInPolicy.txt`: a change to
-/// it is deliberate. After changing the surface on purpose, rewrite the list with
-/// `OPENIN_UPDATE_PUBLIC_API=1 swift test --filter PublicAPITests` and commit it with the change.
+/// Each library module's public surface is a checked-in list, `Tests/API/<Module>.txt`: a change to
+/// it is deliberate. After changing a surface on purpose, rewrite the lists with
+/// `OPENIN_UPDATE_PUBLIC_API=1 swift test --filter PublicAPITests` and commit them with the change.
 @Suite struct PublicAPITests {
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
@@ -11,47 +11,74 @@ import Testing
         return url
     }()
 
-    static let listPath = packageRoot.appendingPathComponent("Tests/API/OpenInPolicy.txt").path
+    /// The library modules whose surface is listed: every `Sources/OpenIn*` but the CLI and the benchmark.
+    static func modules() throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Sources").path)
+        return names.filter { $0.hasPrefix("OpenIn") && $0 != "OpenInCheckCLI" && $0 != "OpenInCheckBench" }.sorted()
+    }
 
-    @Test("the module's public declarations are the checked-in list")
-    func surfaceIsTheList() throws {
-        let sources = Self.packageRoot.appendingPathComponent("Sources/OpenInPolicy")
+    /// The public declarations of the module at `Sources/<module>`.
+    static func surface(of module: String) throws -> [String] {
+        let sources = packageRoot.appendingPathComponent("Sources/\(module)")
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }.sorted()
         _ = files as [String]
-        #expect(files.count > 20, "no sources found under \(sources.path)")
+        #expect(!files.isEmpty, "no sources found under \(sources.path)")
         var texts: [String] = []
         for file in files {
             texts.append(try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8))
         }
-        let surface = PublicDeclarations.list(texts)
-        let listed = "# The public API of OpenInPolicy, one declaration a line (see PublicAPITests).\n"
-            + surface.joined(separator: "\n") + "\n"
-        if ProcessInfo.processInfo.environment["OPENIN_UPDATE_PUBLIC_API"] == "1" {
-            // Rewriting compares nothing: never in CI.
-            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "OPENIN_UPDATE_PUBLIC_API=1 under CI=true: the list is rewritten, not compared")
-            try FileManager.default.createDirectory(atPath: Self.packageRoot.appendingPathComponent("Tests/API").path, withIntermediateDirectories: true)
-            try listed.write(toFile: Self.listPath, atomically: true, encoding: .utf8)
+        return PublicDeclarations.list(texts)
+    }
+
+    @Test("every library module's public declarations are its checked-in list")
+    func surfaceIsTheList() throws {
+        let modules = try Self.modules()
+        #expect(modules.contains("OpenInKit") && modules.contains("OpenInPolicy"), "modules found: \(modules)")
+        var everySurface: [String] = []
+        for module in modules {
+            let surface = try Self.surface(of: module)
+            everySurface += surface
+            let listPath = Self.packageRoot.appendingPathComponent("Tests/API/\(module).txt").path
+            let listed = "# The public API of \(module), one declaration a line (see PublicAPITests).\n"
+                + surface.joined(separator: "\n") + "\n"
+            if ProcessInfo.processInfo.environment["OPENIN_UPDATE_PUBLIC_API"] == "1" {
+                // Rewriting compares nothing: never in CI.
+                #expect(ProcessInfo.processInfo.environment["CI"] != "true", "OPENIN_UPDATE_PUBLIC_API=1 under CI=true: the list is rewritten, not compared")
+                try FileManager.default.createDirectory(atPath: Self.packageRoot.appendingPathComponent("Tests/API").path, withIntermediateDirectories: true)
+                try listed.write(toFile: listPath, atomically: true, encoding: .utf8)
+            }
+            let checkedIn = try #require(try? String(contentsOfFile: listPath, encoding: .utf8), "no list Tests/API/\(module).txt: write it with OPENIN_UPDATE_PUBLIC_API=1")
+            let expected = Set(checkedIn.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") })
+            let actual = Set(surface)
+            let added = actual.subtracting(expected).sorted(), removed = expected.subtracting(actual).sorted()
+            #expect(added.isEmpty && removed.isEmpty, """
+                \(module)'s public API differs from Tests/API/\(module).txt.
+                Added:\n\(added.map { "  + " + $0 }.joined(separator: "\n"))
+                Removed:\n\(removed.map { "  - " + $0 }.joined(separator: "\n"))
+                If the change is deliberate: OPENIN_UPDATE_PUBLIC_API=1 swift test --filter PublicAPITests
+                """)
         }
-        let checkedIn = (try? String(contentsOfFile: Self.listPath, encoding: .utf8)) ?? ""
-        let expected = Set(checkedIn.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") })
-        let actual = Set(surface)
-        let added = actual.subtracting(expected).sorted(), removed = expected.subtracting(actual).sorted()
-        #expect(added.isEmpty && removed.isEmpty, """
-            OpenInPolicy's public API differs from Tests/API/OpenInPolicy.txt.
-            Added:\n\(added.map { "  + " + $0 }.joined(separator: "\n"))
-            Removed:\n\(removed.map { "  - " + $0 }.joined(separator: "\n"))
-            If the change is deliberate: OPENIN_UPDATE_PUBLIC_API=1 swift test --filter PublicAPITests
-            """)
-        // The surface the README promises, and none of the internals it keeps back.
+        // The surface the README promises, and none of the internals it keeps back, in any module.
         for name in ["struct Evaluator", "struct Policy", "struct Decision", "final class RequestStream", "enum PolicyFile",
-                     "enum DecisionTables", "enum PolicyLint", "struct PolicyDiff"] {
-            #expect(surface.contains { $0.hasPrefix("public \(name)") }, "\(name) is not public")
+                     "enum DecisionTables", "enum PolicyLint", "struct PolicyDiff", "struct FormatError"] {
+            #expect(everySurface.contains { $0.hasPrefix("public \(name)") }, "\(name) is not public")
         }
         for name in ["JSONReader", "JSONWriter", "JSONValue", "RequestLine", "RecordSink", "DecisionRecordWriter", "BundleIDInterner",
-                     "RequestLineScanner", "JSONLinesFastPath", "PreparedPolicy"] {
-            #expect(!surface.contains { $0.contains("struct \(name)") || $0.contains("enum \(name)") || $0.contains("class \(name)") },
+                     "RequestLineScanner", "JSONLinesFastPath", "PreparedPolicy", "JSONCursor", "CappedFile"] {
+            #expect(!everySurface.contains { $0.contains("struct \(name)") || $0.contains("enum \(name)") || $0.contains("class \(name)") },
                     "\(name) is public")
+        }
+    }
+
+    @Test("OpenInReports' surface is the reporters, their report values and the registry, none of the writers' internals")
+    func reportsSurfaceIsTheReporters() throws {
+        let surface = try Self.surface(of: "OpenInReports")
+        for name in ["protocol Reporter", "struct ReporterRegistry", "protocol ReportSink", "final class ReportBuffer", "struct FleetLintReport", "struct PolicyLintReport"] {
+            #expect(surface.contains { $0.hasPrefix("public \(name)") }, "\(name) is not public")
+        }
+        for name in ["MarkdownText", "SARIFLog", "PathsWriter", "DecisionText", "SHA256"] {
+            #expect(!surface.contains { $0.contains(" \(name)") }, "\(name) is public")
         }
     }
 

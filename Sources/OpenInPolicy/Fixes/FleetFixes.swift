@@ -572,7 +572,7 @@ package enum FleetFixes {
 /// Reading an input file as a ``FixDocument``: the JSON exactly as the user wrote it, with positions.
 package enum FixDocuments {
     /// Reads `bytes` (a UTF-8 byte order mark is skipped, as the fleet readers skip it).
-    /// - Throws: ``FormatError`` for text that is not JSON, with its line and column.
+    /// - Throws: `FormatError` for text that is not JSON, with its line and column.
     package static func read(_ bytes: some Collection<UInt8>, file: String) throws(FormatError) -> FixDocument {
         var data = Array(bytes)
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }

@@ -52,13 +52,13 @@ public struct FleetBaseline: Sendable {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - file: the path to name in errors.
-    /// - Throws: ``FormatError`` located in `file`, with the key path, line and column of the first problem.
+    /// - Throws: `FormatError` located in `file`, with the key path, line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> FleetBaseline where Bytes.Element == UInt8 {
         try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try FleetBaseline(entries: try entries(value), file: file) }
     }
 
     /// A baseline of `entries`, none of which may accept the same (device, from, to) as another.
-    /// - Throws: ``FormatError`` naming the second entry of a repeated (device, from, to).
+    /// - Throws: `FormatError` naming the second entry of a repeated (device, from, to).
     public init(entries: [Entry], file: String? = nil) throws(FormatError) {
         var seen: [EntryKey: Entry] = [:]
         for entry in entries {

@@ -42,7 +42,7 @@ public enum FleetJSON {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - file: the path to name in errors and explanations.
-    /// - Throws: ``FormatError`` located in `file`, with the key path, line and column of the first problem.
+    /// - Throws: `FormatError` located in `file`, with the key path, line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> Fleet where Bytes.Element == UInt8 {
         var fleet = try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
         fleet.file = file
@@ -151,7 +151,7 @@ public enum FleetJSON {
             throw list.error("a whitelist without openFromPolicy in the same policy: set openFromPolicy to \"whitelist\" here too (a control comes whole from one policy)")
         }
         var inputs = PolicyInputs(setting: .status(.unauthorized))
-        try PolicyJSON.readDataControls(fields, lists: InPlaceLists(), into: &inputs)
+        try PolicyJSON.readDataControls(fields, lists: PolicyJSON.ReadWhitelists(), into: &inputs)
         controls.openFrom = inputs.stated.openFrom
         controls.pasteboard = inputs.stated.pasteboard
         controls.print = inputs.stated.print

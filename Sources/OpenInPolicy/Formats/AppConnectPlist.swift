@@ -35,7 +35,7 @@ public enum AppConnectPlist {
     static let policyKeys = ["openin", "openinwhitelist"]
 
     /// Reads an `AppConnect.plist` file's bytes.
-    /// - Throws: ``FormatError`` naming the key path of the first problem.
+    /// - Throws: `FormatError` naming the key path of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         guard case .dictionary(let root) = try PropertyList.read(bytes) else {
             throw FormatError("an AppConnect.plist must hold a <dict> at the top level")

@@ -64,7 +64,7 @@ public enum InfoPlist {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - buildSettings: values for the `$(NAME)` references of a source-tree Info.plist.
-    /// - Throws: ``FormatError`` for a file that is not a property list, a value of the wrong
+    /// - Throws: `FormatError` for a file that is not a property list, a value of the wrong
     ///   type, a malformed scheme, or a reference `buildSettings` does not resolve.
     public static func read<Bytes: Collection>(_ bytes: Bytes, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> Contents where Bytes.Element == UInt8 {
         let rootValue = try PropertyList.read(bytes)

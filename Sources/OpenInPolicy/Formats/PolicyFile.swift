@@ -10,7 +10,7 @@ public enum PolicyFile {
     }
 
     /// Tells the kind of a policy file from its first bytes.
-    /// - Throws: ``FormatError`` for an empty file or one that is neither kind.
+    /// - Throws: `FormatError` for an empty file or one that is neither kind.
     public static func kind<Bytes: Collection>(of bytes: Bytes) throws(FormatError) -> Kind where Bytes.Element == UInt8 {
         try kind(ofArray: Array(bytes))
     }
@@ -39,7 +39,7 @@ public enum PolicyFile {
     ///   - bytes: the file's contents.
     ///   - file: the path to name in errors.
     ///   - buildSettings: values for build-setting references in a JSON policy's `infoPlist`.
-    /// - Throws: ``FormatError`` located in `file`.
+    /// - Throws: `FormatError` located in `file`.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String,
                                                buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         try read(array: Array(bytes), file: file, buildSettings: buildSettings)
@@ -67,7 +67,7 @@ public enum PolicyFile {
     ///   - path: the file; at most 16 MiB is read.
     ///   - buildSettings: values for build-setting references in a JSON policy's `infoPlist`.
     /// - Returns: the inputs, which keep "All AppConnect apps" (``PolicyInputs/policy`` is the policy to decide under).
-    /// - Throws: ``FormatError`` located in `path`: the file cannot be read, or it is not a valid policy.
+    /// - Throws: `FormatError` located in `path`: the file cannot be read, or it is not a valid policy.
     public static func read(path: String, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
         var bytes: [UInt8]
         do throws(CappedFile.Failure) {
@@ -80,7 +80,7 @@ public enum PolicyFile {
 
     /// Reads a policy file of either kind from a buffer the caller gives up: a JSON policy's
     /// whitelists keep their bundle IDs in it (``PolicyJSON/read(owning:reader:buildSettings:)``), so the file is held once.
-    /// - Throws: ``FormatError`` located in `file`.
+    /// - Throws: `FormatError` located in `file`.
     package static func read(owning bytes: inout [UInt8], file: String,
                              buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
         do throws(FormatError) {

@@ -37,13 +37,13 @@ public enum PolicyJSON {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
-    /// - Throws: ``FormatError`` with the line and column of the first problem.
+    /// - Throws: `FormatError` with the line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         try read(bytes, reader: JSONReader(), buildSettings: buildSettings)
     }
 
     /// Reads a policy file's text with `reader`.
-    /// - Throws: ``FormatError`` with the line and column of the first problem.
+    /// - Throws: `FormatError` with the line and column of the first problem.
     package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader,
                                                 buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs where Bytes.Element == UInt8 {
         var owned = Array(bytes)
@@ -54,36 +54,37 @@ public enum PolicyJSON {
     static let listKeys = ["openInWhitelist", "openFromWhitelist"]
 
     /// Reads a policy file's text, using `bytes` as the whitelists' storage: their bundle IDs are
-    /// decoded over the text they were read from (``JSONReader/readInPlace(_:listKeys:)``), so a
+    /// decoded over the text they were read from (``JSONReader/readInPlace(_:listKeys:isElement:)``), so a
     /// large whitelist is neither a tree of strings nor a second copy of the file. `bytes` is
     /// changed; give a buffer no one else holds (another holder would make it copied first).
-    /// - Throws: ``FormatError`` with the line and column of the first problem, as ``read(_:buildSettings:)``.
+    /// - Throws: `FormatError` with the line and column of the first problem, as ``read(_:buildSettings:)``.
     package static func read(owning bytes: inout [UInt8], reader: JSONReader = JSONReader(),
                              buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
         var read: InPlaceRead
         do throws(JSONError) {
             read = try bytes.withUnsafeMutableBufferPointer { (buffer) throws(JSONError) -> InPlaceRead in
-                try reader.readInPlace(buffer, listKeys: listKeys)
+                try reader.readInPlace(buffer, listKeys: listKeys, isElement: BundleID.isValid)
             }
         } catch {
             throw FormatError("not valid JSON: \(error.message)", at: error.position)
         }
         // Each list's table, made while the buffer is still this function's alone (indexing drops repeats
         // in place); the lists share the buffer only once every table is made, so it is never copied.
-        if read.lists.count > 0 { index(&read.lists.first, in: &bytes) }
-        if read.lists.count > 1 { index(&read.lists.second, in: &bytes) }
-        if read.lists.count > 0 { makeWhitelist(&read.lists.first, bytes: bytes) }
-        if read.lists.count > 1 { makeWhitelist(&read.lists.second, bytes: bytes) }
-        return try self.read(read.value, lists: read.lists, buildSettings: buildSettings)
+        var lists = ReadWhitelists(lists: read.lists)
+        let firstTable = read.lists.count > 0 ? index(&lists.lists.first, in: &bytes) : nil
+        let secondTable = read.lists.count > 1 ? index(&lists.lists.second, in: &bytes) : nil
+        if let firstTable { lists.first = makeWhitelist(lists.lists.first, table: firstTable, bytes: bytes) }
+        if let secondTable { lists.second = makeWhitelist(lists.lists.second, table: secondTable, bytes: bytes) }
+        return try self.read(read.value, lists: lists, buildSettings: buildSettings)
     }
 
     /// The whitelist at `field`: read in place when `read` was, else from the tree; the errors are the same.
-    static func whitelist(_ field: JSONCursor, what: String, read: InPlaceList) throws(FormatError) -> Whitelist {
-        guard read.wasRead else { return Whitelist(try bundleIDs(field, what: what)) }
-        if let problem = read.firstNotString {
+    static func whitelist(_ field: JSONCursor, what: String, read: (list: InPlaceList, whitelist: Whitelist?)) throws(FormatError) -> Whitelist {
+        guard read.list.wasRead else { return Whitelist(try bundleIDs(field, what: what)) }
+        if let problem = read.list.firstNotString {
             throw FormatError("\(field.path)[\(problem.index)]: must be a string, not \(problem.text)", at: problem.position)
         }
-        if let problem = read.firstInvalid {
+        if let problem = read.list.firstInvalid {
             do throws(InputError) {
                 _ = try BundleID(problem.text)
             } catch {
@@ -96,31 +97,43 @@ public enum PolicyJSON {
         return whitelist
     }
 
-    /// Makes the table of `list`'s IDs (when it has no problem), dropping repeats in `bytes`.
-    private static func index(_ list: inout InPlaceList, in bytes: inout [UInt8]) {
-        guard list.firstNotString == nil, list.firstInvalid == nil else { return }
+    /// The table of `list`'s IDs (when it has no problem), made dropping repeats in `bytes`.
+    private static func index(_ list: inout InPlaceList, in bytes: inout [UInt8]) -> BundleIDList.Table? {
+        guard list.firstNotString == nil, list.firstInvalid == nil else { return nil }
         let start = list.start
-        let table = bytes.withUnsafeMutableBufferPointer { BundleIDList.index($0, start: start, ends: &list.ends) }
-        list.table = table
+        return bytes.withUnsafeMutableBufferPointer { BundleIDList.index($0, start: start, ends: &list.ends) }
     }
 
     /// The whitelist of an indexed `list`, over `bytes`.
-    private static func makeWhitelist(_ list: inout InPlaceList, bytes: [UInt8]) {
-        guard let table = list.table else { return }
-        list.whitelist = Whitelist(list: BundleIDList(bytes: bytes, start: list.start, ends: list.ends, table: table))
+    private static func makeWhitelist(_ list: InPlaceList, table: BundleIDList.Table, bytes: [UInt8]) -> Whitelist {
+        Whitelist(list: BundleIDList(bytes: bytes, start: list.start, ends: list.ends, table: table))
+    }
+
+    /// The whitelists read in place: the reader's lists, with the whitelist each list without a problem made.
+    struct ReadWhitelists {
+        var lists = InPlaceLists()
+        var first: Whitelist? = nil
+        var second: Whitelist? = nil
+
+        /// The list read for `key` and its whitelist, or a list whose ``InPlaceList/wasRead`` is false.
+        func list(_ key: String) -> (list: InPlaceList, whitelist: Whitelist?) {
+            if lists.count > 0, ExactText.same(lists.first.key, key) { return (lists.first, first) }
+            if lists.count > 1, ExactText.same(lists.second.key, key) { return (lists.second, second) }
+            return (InPlaceList(key: "", start: 0), nil)
+        }
     }
 
     /// Reads a policy from a JSON value.
     /// - Parameters:
     ///   - value: the policy file's JSON.
     ///   - buildSettings: values for build-setting references in `infoPlist`'s URL schemes.
-    /// - Throws: ``FormatError``.
+    /// - Throws: `FormatError`.
     package static func read(_ value: JSONValue, buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
-        try read(value, lists: InPlaceLists(), buildSettings: buildSettings)
+        try read(value, lists: ReadWhitelists(), buildSettings: buildSettings)
     }
 
     /// Reads a policy from a JSON value whose whitelists at ``listKeys`` may have been read in place (`lists`).
-    static func read(_ value: JSONValue, lists: InPlaceLists, buildSettings: BuildSettings) throws(FormatError) -> PolicyInputs {
+    static func read(_ value: JSONValue, lists: ReadWhitelists, buildSettings: BuildSettings) throws(FormatError) -> PolicyInputs {
         let root = JSONCursor(value)
         guard case .object = value else {
             throw root.error("a policy file must hold a JSON object, not \(root.found)")
@@ -180,7 +193,7 @@ public enum PolicyJSON {
     }
 
     /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
-    static func readDataControls(_ fields: JSONFields, lists: InPlaceLists, into inputs: inout PolicyInputs) throws(FormatError) {
+    static func readDataControls(_ fields: JSONFields, lists: ReadWhitelists, into inputs: inout PolicyInputs) throws(FormatError) {
         var openFromWhitelist: Whitelist? = nil
         if let field = fields["openFromWhitelist"] {
             openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists.list("openFromWhitelist"))

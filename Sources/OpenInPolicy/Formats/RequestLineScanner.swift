@@ -273,13 +273,3 @@ enum RequestLineScanner {
     static let urlBit: UInt8 = 8
     static let documentBit: UInt8 = 16
 }
-
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether two byte buffers hold the same bytes (a plain loop: the buffers here are short).
-    func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard count == other.count else { return false }
-        guard count > 0, let left = baseAddress, let right = other.baseAddress else { return true }
-        for offset in 0..<count where left[offset] != right[offset] { return false }
-        return true
-    }
-}

@@ -325,7 +325,7 @@ public struct IntuneDeviceProfile: Sendable, Hashable {
 public enum IntuneDevicesJSON {
     /// Reads a devices file.
     /// - Returns: the apps and the device profiles, in file order.
-    /// - Throws: ``FormatError`` located in `file`, with key path, line and column.
+    /// - Throws: `FormatError` located in `file`, with key path, line and column.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) where Bytes.Element == UInt8 {
         try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
     }
@@ -394,7 +394,7 @@ public enum IntuneDevicesJSON {
 
     /// Reads a devices file's `appGroups`: `{"allCoreMicrosoftApps": [BUNDLE_ID, ...], "allMicrosoftApps": [...]}`,
     /// the tenant's members of each group (`Rules/intune/README.md`, "App groups"); empty when the file has none.
-    /// - Throws: ``FormatError`` located in `file` for an unknown group (with "Did you mean"), a malformed
+    /// - Throws: `FormatError` located in `file` for an unknown group (with "Did you mean"), a malformed
     ///   bundle ID, or an app listed twice in a group.
     public static func appGroups<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(name: String, apps: [BundleID])] where Bytes.Element == UInt8 {
         try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try appGroups(value) }

@@ -115,7 +115,7 @@ public enum IntuneGraphJSON {
     }
 
     /// Reads a file's text: one policy, an array, or a Graph list response.
-    /// - Throws: ``FormatError`` located in `file`, with the line, column and property path of the first problem.
+    /// - Throws: `FormatError` located in `file`, with the line, column and property path of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [IntunePolicy] where Bytes.Element == UInt8 {
         var data = Array(bytes)
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
@@ -410,7 +410,7 @@ public enum IntuneGraphJSON {
 
     /// Reads a file, or every `*.json` file under a folder (as backup tools write them; files holding
     /// another platform's app protection policy are skipped and listed).
-    /// - Throws: ``FormatError`` for an unreadable path or file, a malformed policy, or a folder
+    /// - Throws: `FormatError` for an unreadable path or file, a malformed policy, or a folder
     ///   with no iOS policy.
     public static func read(path: String) throws(FormatError) -> Export {
         let isFolder = DecisionTables.subpaths(of: path) != nil

@@ -100,7 +100,7 @@ public struct Policy: Sendable, Hashable {
     /// Under "All AppConnect apps" the policy's whitelist is the device's AppConnect apps as the
     /// file lists them; ``PolicyFile/read(path:buildSettings:)`` keeps that setting for a caller
     /// that changes the device afterwards.
-    /// - Throws: ``FormatError`` naming the file (and line) when it cannot be read or is not a valid policy.
+    /// - Throws: `FormatError` naming the file (and line) when it cannot be read or is not a valid policy.
     public init(contentsOfFile path: String) throws(FormatError) {
         self = try PolicyFile.read(path: path).policy
     }

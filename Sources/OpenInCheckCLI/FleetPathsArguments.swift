@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OpenInPolicy
+import OpenInReports
+
+extension PathsWriter {
+    /// Reads `--from` and `--to`, checked against the apps the fleet knows (`names`).
+    static func checked(from: String, to: String?, names: FleetAppNames, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> PathsWriter {
+        var app: BundleID? = nil
+        if !ExactText.same(from, FleetOutput.everyApp) {
+            do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description) (or give \(FleetOutput.everyApp), for every app)") }
+        }
+        var target: BundleID? = nil
+        if let to, !ExactText.same(to, "outside") {
+            do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
+        }
+        var targetIsOther = false
+        do throws(FleetAppNames.Unknown) {
+            if let app { try names.checkSender(app, what: "--from", orAll: true) }
+            if let target { targetIsOther = try names.checkReceiver(target, what: "--to") == .anyOtherApp }
+        } catch {
+            throw .invalidInput(error.message)
+        }
+        // A gate must not pass on a misspelt keyword: `--to outsde` would otherwise ask only for the paths
+        // to an unlisted app (any other app) and miss every fleet app outside the zone.
+        if let to, targetIsOther, Suggestion.editDistance(Array(to.lowercased()), Array("outside")) <= 2 {
+            throw .invalidInput("--to: '\(to)' is not an app of the fleet and is spelled like the keyword outside: write --to outside (exactly, lower case) for every app outside the zone of trust, or give an app's bundle ID")
+        }
+        return PathsWriter(app: app, from: from, to: to, target: target, targetIsOther: targetIsOther, names: names, format: format, sink: console.stdout)
+    }
+}
+
+extension FleetAppNames: FleetAppLookup {}
+
+extension BaselineRun {
+    /// Reads the baseline file; warns on stderr about entries naming a device none of `devices` has.
+    static func load(_ path: String?, devices: [String], onlyTo: FleetNode?, console: Console) throws(CLIError) -> BaselineRun? {
+        guard let path else { return nil }
+        let bytes = try ByteSource.readFile(path: path, what: "baseline file")
+        let baseline: FleetBaseline
+        do throws(FormatError) { baseline = try FleetBaseline.read(bytes, file: path) } catch { throw .invalidInput(error.description) }
+        for entry in baseline.unknownDevices(among: devices) {
+            let known = devices.isEmpty ? "" : Suggestion.phrase(for: entry.deviceName, among: devices)
+            console.stderr.write("warning: \(DecisionText.escaped(path)):\(entry.line ?? 0): accepted[]: device \(DecisionText.escaped(entry.deviceName)) is not in the fleet, so the entry can never match.\(known)\n")
+        }
+        return BaselineRun(baseline, today: today(), onlyTo: onlyTo)
+    }
+
+    /// Today, UTC, from the system clock.
+    static func today() -> BaselineDate { BaselineDate(secondsSince1970: Int(time(nil))) }
+}

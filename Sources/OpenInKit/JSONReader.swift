@@ -1,0 +1,612 @@
+/// A strict JSON reader (RFC 8259) with exact error positions.
+///
+/// Stricter than most readers, on purpose — a policy or a request that is
+/// not exactly what its author meant must not be decided:
+/// - a duplicate key in an object is an error (naming the first occurrence);
+/// - nesting deeper than ``maxDepth`` is an error, not a crash;
+/// - numbers keep their literal (``JSONNumber``): nothing is rounded or coerced;
+/// - invalid UTF-8, control characters in strings, lone surrogates in `\u`
+///   escapes, trailing commas, comments, `NaN` and anything after the value are errors.
+///
+/// A UTF-8 byte order mark at the very start is skipped. Every error carries
+/// its line and column (``JSONError``).
+package struct JSONReader: Sendable {
+    /// How deeply arrays and objects may nest; the default is 64.
+    package let maxDepth: Int
+
+    /// Creates a reader.
+    /// - Parameter maxDepth: how deeply arrays and objects may nest (at least 1).
+    package init(maxDepth: Int = 64) {
+        self.maxDepth = max(1, maxDepth)
+    }
+
+    /// Reads one JSON value that makes up the whole of `bytes` (surrounding whitespace allowed).
+    /// - Throws: ``JSONError`` with the position of the first problem.
+    /// - Complexity: O(n) in the length of the input.
+    package func read<Bytes: Collection>(_ bytes: Bytes) throws(JSONError) -> JSONValue where Bytes.Element == UInt8 {
+        if let result = bytes.withContiguousStorageIfAvailable({ buffer in readResult(buffer) }) {
+            return try result.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer { readResult($0) }.get()
+    }
+
+    /// Reads one JSON value from text.
+    /// - Throws: ``JSONError``.
+    package func read(_ text: String) throws(JSONError) -> JSONValue {
+        try read(Array(text.utf8))
+    }
+
+    /// Reads `buffer` (a policy file) as ``read(_:)-(Bytes)`` does, with the same errors, except that an array
+    /// given as the value of one of `listKeys` in the root object is read in place: its strings are
+    /// decoded over the buffer's own bytes (a string never decodes longer than it is written, and
+    /// the bytes written are always behind the bytes read), each valid bundle ID one after the other
+    /// from where the first began, and the tree holds an empty array in its place.
+    /// - Returns: the tree, and what was found in each array read in place.
+    /// - Throws: ``JSONError`` with the position of the first problem of the whole text.
+    ///   `isElement` says which strings are kept (a bundle ID's spelling, for a policy's whitelists).
+    package func readInPlace(_ buffer: UnsafeMutableBufferPointer<UInt8>, listKeys: [String],
+                             isElement: @escaping (UnsafeBufferPointer<UInt8>) -> Bool) throws(JSONError) -> InPlaceRead {
+        precondition(listKeys.count <= 2, "at most two lists are read in place")
+        var parser = JSONParser(UnsafeBufferPointer(buffer), maxDepth: maxDepth)
+        parser.writable = buffer.baseAddress
+        parser.listKeys = listKeys
+        parser.isElement = isElement
+        let value = try parser.parseDocument()
+        return InPlaceRead(value: value, lists: parser.lists)
+    }
+
+    private func readResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONError> {
+        var parser = JSONParser(buffer, maxDepth: maxDepth)
+        do throws(JSONError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// An array of strings ``JSONReader/readInPlace(_:listKeys:isElement:)`` read in place: where its
+/// valid bundle IDs are in the buffer, and the first elements that are not.
+package struct InPlaceList {
+    /// The key whose value the array is.
+    package let key: String
+    /// Where the first ID starts.
+    package let start: Int
+
+    /// An array at `key` whose first ID starts at `start`, nothing read yet.
+    package init(key: String, start: Int) {
+        self.key = key
+        self.start = start
+    }
+    /// Where each valid ID ends, in order (all of them only when there is no problem below).
+    package var ends: [UInt32] = []
+    /// The first element that is not a string (its ``JSONValue/kindDescription`` as `text`).
+    package var firstNotString: ElementProblem? = nil
+    /// The first string that is not a valid bundle ID (its decoded text as `text`).
+    package var firstInvalid: ElementProblem? = nil
+    /// Whether the array was read in place (an empty key: there was none).
+    package var wasRead: Bool { !key.isEmpty }
+
+    /// One element of the array, named in an error.
+    package struct ElementProblem {
+        package let index: Int
+        package let position: JSONPosition
+        package let text: String
+    }
+}
+
+/// What ``JSONReader/readInPlace(_:listKeys:isElement:)`` read: the tree, and the arrays read in place.
+package struct InPlaceRead {
+    package let value: JSONValue
+    package var lists: InPlaceLists
+}
+
+/// The arrays read in place: at most two (a policy's two whitelists), held without an array or
+/// an optional of a list (one request from flags reads a policy, and each new generic type costs
+/// its start-up a lookup of type metadata).
+package struct InPlaceLists {
+    package var first = InPlaceList(key: "", start: 0)
+    package var second = InPlaceList(key: "", start: 0)
+    /// How many of the two are lists read.
+    package var count = 0
+
+    /// No list read.
+    package init() {}
+
+    package mutating func append(_ list: InPlaceList) {
+        if count == 0 { first = list } else { second = list }
+        count += 1
+    }
+
+    /// The list read for `key`, or a list whose ``InPlaceList/wasRead`` is false.
+    package func list(_ key: String) -> InPlaceList {
+        if count > 0, ExactText.same(first.key, key) { return first }
+        if count > 1, ExactText.same(second.key, key) { return second }
+        return InPlaceList(key: "", start: 0)
+    }
+}
+
+/// The parser's state over one buffer.
+private struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+    /// The current line, from 1.
+    var line = 1
+    /// The index of the current line's first byte.
+    var lineStart = 0
+    /// UTF-8 continuation bytes seen on the current line, so columns count characters.
+    var continuationBytes = 0
+    /// The same buffer as `bytes`, writable, when arrays at ``listKeys`` are read in place.
+    var writable: UnsafeMutablePointer<UInt8>? = nil
+    /// The keys of the root object whose arrays are read in place.
+    var listKeys: [String] = []
+    /// Which strings of a list read in place are kept; the first that is not is its problem.
+    var isElement: (UnsafeBufferPointer<UInt8>) -> Bool = { _ in true }
+    /// Where the next decoded ID is written (never beyond `index`).
+    var write = 0
+    /// The arrays read in place (each key at most once: a repeated key is an error).
+    var lists = InPlaceLists()
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: Positions and errors
+
+    var position: JSONPosition { position(at: index) }
+
+    /// The position of `offset` on the current line.
+    func position(at offset: Int) -> JSONPosition {
+        JSONPosition(line: line, column: offset - lineStart - continuationBytes + 1)
+    }
+
+    func error(_ message: String) -> JSONError { JSONError(message, at: position) }
+
+    /// How a message names what is at `offset`.
+    func found(at offset: Int) -> String {
+        guard offset < bytes.count else { return "the end of the input" }
+        let byte = bytes[offset]
+        switch byte {
+        case UInt8(ascii: "\n"): return "a line break"
+        case UInt8(ascii: "\r"): return "a carriage return"
+        case UInt8(ascii: "\t"): return "a tab"
+        case UInt8(ascii: "/") where offset + 1 < bytes.count && (bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*")):
+            return "'/' (a comment, and comments are not JSON: remove it)"
+        case UInt8(ascii: "#"):
+            return "'#' (a comment, and comments are not JSON: remove it)"
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        case 0x20: return "a space"
+        default: return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        }
+    }
+
+    // MARK: Structure
+
+    mutating func parseDocument() throws(JSONError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+            continuationBytes = 3  // the mark is not a character a person sees
+        }
+        skipWhitespace()
+        if index == bytes.count { throw error("expected a JSON value, found the end of the input") }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected \(found(at: index)) after the JSON value: the input must hold exactly one value")
+        }
+        return value
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "\n"):
+                index += 1
+                line += 1
+                lineStart = index
+                continuationBytes = 0
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func parseValue() throws(JSONError) -> JSONValue {
+        guard index < bytes.count else { throw error("expected a value, found the end of the input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object(try parseObject())
+        case UInt8(ascii: "["): return .array(try parseArray())
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "'"): throw error("strings must be in double quotes, not single quotes")
+        case UInt8(ascii: "/"): throw error("comments are not allowed in JSON")
+        case UInt8(ascii: "+"): throw error("a number may not start with '+'")
+        case UInt8(ascii: "."): throw error("a number must have a digit before '.'")
+        default:
+            if bytes[index] >= 0x80 { try checkNonASCIIOutsideString() }
+            throw error("expected a value (object, array, string, number, true, false or null), found \(found(at: index))")
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        let matches = bytes.count - index >= count && (0..<count).allSatisfy { bytes[index + $0] == literal.utf8Start[$0] }
+        var end = index
+        while end < bytes.count, isIdentifierByte(bytes[end]) { end += 1 }
+        if !matches || end != index + count {
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<max(end, start + 1)]), as: UTF8.self)
+            throw error("expected a value, found '\(word)' (the literals are true, false and null, in lowercase)")
+        }
+        index += count
+    }
+
+    private func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
+    mutating func enterContainer() throws(JSONError) {
+        depth += 1
+        if depth > maxDepth {
+            throw error("arrays and objects nest deeper than \(maxDepth) levels")
+        }
+    }
+
+    mutating func parseObject() throws(JSONError) -> JSONObject {
+        try enterContainer()
+        index += 1
+        var members: [JSONObject.Member] = []
+        // By bytes, as the SDK keys its dictionaries; and by canonical equivalence, which a Swift dictionary
+        // (and so every reader of this object) would merge: two keys that differ only there are refused.
+        var keys = RepeatedKeys<JSONPosition>()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return JSONObject(members: members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}"), !members.isEmpty {
+                    throw error("trailing comma: remove the ',' before '}'")
+                }
+                throw error("expected a key in double quotes, found \(found(at: index))")
+            }
+            let keyPosition = position
+            let key = try parseString()
+            if let first = keys.same(as: key) {
+                throw JSONError("duplicate key \(Printable.quoted(key)) (first at line \(first.line), column \(first.column)): give each key once", at: keyPosition)
+            }
+            if let other = keys.lookalike(of: key) {
+                throw JSONError("the keys \(JSONWriter.quoted(other.key)) (line \(other.place.line), column \(other.place.column)) and \(JSONWriter.quoted(key)) are different bytes that look the same (canonically equivalent Unicode): rename or remove one", at: keyPosition)
+            }
+            keys.add(key, at: keyPosition)
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after the key \"\(key)\", found \(found(at: index))")
+            }
+            index += 1
+            skipWhitespace()
+            let valuePosition = position
+            let value: JSONValue
+            if depth == 1, writable != nil, index < bytes.count, bytes[index] == UInt8(ascii: "["), ExactText.isOne(key, of: listKeys) {
+                lists.append(try parseListInPlace(key: key))
+                value = .array(JSONArray([]))
+            } else {
+                value = try parseValue()
+            }
+            members.append(JSONObject.Member(key: key, value: value, keyPosition: keyPosition, valuePosition: valuePosition))
+            let valueEnd = position
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or '}', found the end of the input: the object is not closed") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return JSONObject(members: members)
+            }
+            if bytes[index] == UInt8(ascii: "\"") {
+                // The next member began: the comma between them is missing. Point at where it belongs.
+                let next = position
+                throw JSONError("a ',' is missing after the value of \"\(key)\", before the next key (line \(next.line), column \(next.column)): add ',' here", at: valueEnd)
+            }
+            throw error("expected ',' or '}' after the value of \"\(key)\", found \(found(at: index))")
+        }
+    }
+
+    mutating func parseArray() throws(JSONError) -> JSONArray {
+        try enterContainer()
+        index += 1
+        var elements: [JSONValue] = []
+        var positions: [JSONPosition] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return JSONArray(elements: elements, positions: positions)
+        }
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), !elements.isEmpty {
+                throw error("trailing comma: remove the ',' before ']'")
+            }
+            positions.append(position)
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or ']', found the end of the input: the array is not closed") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return JSONArray(elements: elements, positions: positions)
+            }
+            throw error("expected ',' or ']' after an array element, found \(found(at: index))")
+        }
+    }
+
+    /// An array at one of ``listKeys``: ``parseArray()`` with the same errors, its strings decoded in place.
+    mutating func parseListInPlace(key: String) throws(JSONError) -> InPlaceList {
+        try enterContainer()
+        index += 1
+        var list = InPlaceList(key: key, start: write)
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return list
+        }
+        var element = 0
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), element > 0 {
+                throw error("trailing comma: remove the ',' before ']'")
+            }
+            let elementPosition = position
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                let length = try parseStringInPlace()
+                if list.firstNotString == nil, list.firstInvalid == nil {
+                    let spelled = UnsafeBufferPointer(start: writable! + write, count: length)
+                    if isElement(spelled) {
+                        write += length
+                        list.ends.append(UInt32(write))
+                    } else {
+                        list.firstInvalid = .init(index: element, position: elementPosition, text: String(decoding: spelled, as: UTF8.self))
+                    }
+                }
+            } else {
+                let value = try parseValue()
+                if list.firstNotString == nil { list.firstNotString = .init(index: element, position: elementPosition, text: value.kindDescription) }
+            }
+            element += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or ']', found the end of the input: the array is not closed") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return list
+            }
+            throw error("expected ',' or ']' after an array element, found \(found(at: index))")
+        }
+    }
+
+    /// Reads a string as ``parseString()`` does, writing its decoded bytes at `write` (not moving it); returns their count.
+    mutating func parseStringInPlace() throws(JSONError) -> Int {
+        let quote = index
+        index += 1
+        let start = index
+        // Printable ASCII without escapes, as parseString's fast path: moved down as it is. Eight bytes
+        // at a time while none of them is a quote, a backslash, a control byte or non-ASCII.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+            // A byte's high bit is set where it is 0 (after the xor), below 0x20, or itself non-ASCII;
+            // bytes above the first such byte may be marked wrongly, never bytes below it.
+            let marks = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) | word) & highs
+            if marks != 0 {
+                index += marks.trailingZeroBitCount >> 3
+                break
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let length = index - start
+                if write != start, length > 0 { (writable! + write).update(from: writable! + start, count: length) }
+                index += 1
+                return length
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        index = quote
+        var text = try parseString()
+        return text.withUTF8 { decoded in
+            // Never longer than as written, so it ends before the string's closing quote.
+            if let source = decoded.baseAddress, decoded.count > 0 { (writable! + write).update(from: source, count: decoded.count) }
+            return decoded.count
+        }
+    }
+
+    // MARK: Numbers
+
+    mutating func parseNumber() throws(JSONError) -> JSONNumber {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw error("expected a digit after '-', found \(found(at: index))")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw JSONError("a number may not have leading zeros", at: position(at: index - 1))
+            }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("expected a digit after '.', found \(found(at: index))")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("expected a digit in the exponent, found \(found(at: index))")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, isIdentifierByte(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
+            throw error("unexpected \(found(at: index)) in a number")
+        }
+        return JSONNumber(validLiteral: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    // MARK: Strings
+
+    mutating func parseString() throws(JSONError) -> String {
+        let openingQuote = position
+        index += 1
+        let start = index
+        // Fast path: printable ASCII without escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: scalars, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                try parseEscape(into: &scalars)
+            case 0..<0x20:
+                let name = byte == UInt8(ascii: "\n") ? "a line break" : byte == UInt8(ascii: "\t") ? "a tab" : "control character U+00\(hex2(byte))"
+                let escape = byte == UInt8(ascii: "\n") ? "\\n" : byte == UInt8(ascii: "\t") ? "\\t" : "\\u00\(hex2(byte))"
+                throw error("\(name) inside a string: write it as \(escape), or close the string (opened at line \(openingQuote.line), column \(openingQuote.column))")
+            case 0x80...:
+                try copyUTF8Sequence(into: &scalars)
+            default:
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        throw JSONError("the string is not closed: add the closing '\"'", at: openingQuote)
+    }
+
+    private func hex2(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    mutating func parseEscape(into scalars: inout [UInt8]) throws(JSONError) {
+        let escapeStart = index
+        index += 1
+        guard index < bytes.count else { throw JSONError("the string is not closed after '\\'", at: position(at: escapeStart)) }
+        let byte = bytes[index]
+        index += 1
+        if let decoded = JSONBytes.shortEscape(byte) {
+            scalars.append(decoded)
+            return
+        }
+        switch byte {
+        case UInt8(ascii: "u"):
+            var value = try parseHex4(escapeStart: escapeStart)
+            if (0xD800...0xDBFF).contains(value) {
+                let lowStart = index
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw JSONError("lone high surrogate in a \\u escape: it must be followed by a low surrogate (\\uDC00 to \\uDFFF)", at: position(at: escapeStart))
+                }
+                index += 2
+                let low = try parseHex4(escapeStart: lowStart)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw JSONError("a high surrogate must be followed by a low surrogate (\\uDC00 to \\uDFFF)", at: position(at: lowStart))
+                }
+                value = JSONBytes.combine(high: value, low: low)
+            } else if (0xDC00...0xDFFF).contains(value) {
+                throw JSONError("lone low surrogate in a \\u escape", at: position(at: escapeStart))
+            }
+            // Not a surrogate, and at most 0x10FFFF by construction.
+            scalars.append(contentsOf: String(Character(Unicode.Scalar(value)!)).utf8)
+        default:
+            throw JSONError("invalid escape '\\\(Character(Unicode.Scalar(byte)))': use \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX", at: position(at: escapeStart))
+        }
+    }
+
+    mutating func parseHex4(escapeStart: Int) throws(JSONError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else {
+                throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
+            }
+            guard let digit = JSONBytes.hexDigit(bytes[index]) else {
+                throw JSONError("\\u must be followed by four hex digits", at: position(at: escapeStart))
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Copies one well-formed UTF-8 sequence starting at a byte ≥ 0x80, or throws.
+    mutating func copyUTF8Sequence(into scalars: inout [UInt8]) throws(JSONError) {
+        let length: Int
+        switch JSONBytes.sequence(in: bytes, at: index) {
+        case .valid(let count): length = count
+        case .invalidLead: throw error("invalid UTF-8: byte 0x\(String(bytes[index], radix: 16, uppercase: true)) cannot start a character")
+        case .truncated: throw error("invalid UTF-8: the input ends inside a character")
+        case .malformed: throw error("invalid UTF-8: a character's bytes are malformed")
+        }
+        scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+        index += length
+        continuationBytes += length - 1
+    }
+
+    /// Outside strings no non-ASCII is allowed; this throws the clearer of the two messages.
+    mutating func checkNonASCIIOutsideString() throws(JSONError) {
+        let before = index
+        var ignored: [UInt8] = []
+        try copyUTF8Sequence(into: &ignored)
+        let character = String(decoding: ignored, as: UTF8.self)
+        index = before
+        continuationBytes -= ignored.count - 1
+        throw error("expected a value (object, array, string, number, true, false or null), found '\(character)'")
+    }
+}

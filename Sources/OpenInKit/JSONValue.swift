@@ -1,0 +1,185 @@
+/// A JSON value, as ``JSONReader`` reads it and ``JSONWriter`` writes it.
+///
+/// Containers remember where the reader found each member and element
+/// (``JSONPosition``), so formats built on top can name the line of a wrong
+/// value. Positions are metadata: two values are equal when they denote the
+/// same JSON, wherever they were read.
+package enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, kept as written: nothing is rounded or coerced.
+    case number(JSONNumber)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array(JSONArray)
+    /// An object, its members in the order written.
+    case object(JSONObject)
+
+    /// What kind of value this is, for messages: "a string", "an object", "true".
+    package var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): value ? "true" : "false"
+        case .number(let number): "the number \(number.literal)"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A line and column in a JSON text, both counted from 1.
+///
+/// The column counts characters (Unicode scalars), not bytes.
+public struct JSONPosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The line, from 1.
+    public let line: Int
+    /// The column, from 1, in characters.
+    public let column: Int
+
+    /// Creates a position; both numbers count from 1.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// `line:column`, as compilers write it after a file name.
+    public var description: String { "\(line):\(column)" }
+
+    public static func < (lhs: JSONPosition, rhs: JSONPosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+}
+
+/// A JSON number kept as its literal, so no value is silently rounded or converted.
+package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The number as written, e.g. `2`, `-0.5`, `1e3`.
+    package let literal: String
+
+    /// Wraps a literal the reader has already checked against JSON's grammar.
+    package init(validLiteral literal: String) {
+        self.literal = literal
+    }
+
+    /// A number from an integer.
+    package init(_ value: Int) {
+        literal = String(value)
+    }
+
+    /// The value as an `Int` when the literal is an integer (no fraction, no
+    /// exponent) that fits; `nil` otherwise: `2.0` and `2e0` are not integers here.
+    package var intValue: Int? {
+        literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? nil : Int(literal)
+    }
+
+    package var description: String { literal }
+}
+
+/// A JSON array and where each element starts.
+package struct JSONArray: Sendable, Hashable, RandomAccessCollection {
+    /// The elements, in order.
+    package let elements: [JSONValue]
+    /// Where each element starts, when read from text (same count as `elements`); empty for built values.
+    package let positions: [JSONPosition]
+
+    /// An array built in code, without positions.
+    package init(_ elements: [JSONValue]) {
+        self.elements = elements
+        positions = []
+    }
+
+    package init(elements: [JSONValue], positions: [JSONPosition]) {
+        self.elements = elements
+        self.positions = positions
+    }
+
+    /// Where element `index` starts, when known.
+    package func position(at index: Int) -> JSONPosition? {
+        positions.indices.contains(index) ? positions[index] : nil
+    }
+
+    package var startIndex: Int { elements.startIndex }
+    package var endIndex: Int { elements.endIndex }
+    package subscript(index: Int) -> JSONValue { elements[index] }
+
+    /// Arrays are equal when their elements are, wherever they were read.
+    package static func == (lhs: JSONArray, rhs: JSONArray) -> Bool { lhs.elements == rhs.elements }
+    package func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+}
+
+/// A JSON object: its members in the order written, keys unique.
+package struct JSONObject: Sendable, Hashable {
+    /// One `"key": value` pair and where it was read.
+    package struct Member: Sendable, Hashable {
+        /// The key.
+        package let key: String
+        /// The value.
+        package let value: JSONValue
+        /// Where the key starts, when read from text.
+        package let keyPosition: JSONPosition?
+        /// Where the value starts, when read from text.
+        package let valuePosition: JSONPosition?
+
+        /// A member built in code, without positions.
+        package init(_ key: String, _ value: JSONValue) {
+            self.init(key: key, value: value, keyPosition: nil, valuePosition: nil)
+        }
+
+        package init(key: String, value: JSONValue, keyPosition: JSONPosition?, valuePosition: JSONPosition?) {
+            self.key = key
+            self.value = value
+            self.keyPosition = keyPosition
+            self.valuePosition = valuePosition
+        }
+
+        /// Members are equal when keys and values are, wherever they were read.
+        package static func == (lhs: Member, rhs: Member) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(value)
+        }
+    }
+
+    /// The members, in the order written.
+    package let members: [Member]
+
+    /// An object built in code from key-value pairs, in order.
+    ///
+    /// Keys are meant to be unique; the reader guarantees it for objects it reads.
+    package init(_ pairs: KeyValuePairs<String, JSONValue>) {
+        members = pairs.map { Member($0.key, $0.value) }
+    }
+
+    /// An object from members, in order.
+    package init(members: [Member]) {
+        self.members = members
+    }
+
+    /// The member called `key`, if any.
+    /// - Complexity: O(n) in the number of members; objects here are small.
+    /// Keys are matched byte for byte (UTF-8), not by Swift's canonical equivalence.
+    package func member(_ key: String) -> Member? { members.first { ExactText.same($0.key, key) } }
+
+    /// The value for `key`, if any.
+    package subscript(key: String) -> JSONValue? { member(key)?.value }
+}
+
+/// Why a text is not the JSON the reader accepts, and exactly where.
+package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, and how to fix it where that is not obvious.
+    package let message: String
+    /// Where the problem is.
+    package let position: JSONPosition
+
+    /// Creates an error at `position`.
+    package init(_ message: String, at position: JSONPosition) {
+        self.message = Printable.text(message)
+        self.position = position
+    }
+
+    /// `line L, column C: message`.
+    package var description: String { "line \(position.line), column \(position.column): \(message)" }
+}

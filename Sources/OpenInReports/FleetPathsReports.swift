@@ -1,0 +1,268 @@
+import OpenInPolicy
+
+/// The Markdown and DOT reports of `fleet paths`, written device by device as the searches end: what
+/// ``MarkdownReport/report(_:subject:baseline:)`` and ``DOTReport/report(_:subject:)`` write for the same
+/// paths, without holding them. Per device it keeps what the format must: Markdown, the first
+/// ``MarkdownReport/maxEdges`` edges of the diagram with their labels, the set of edges seen (to count
+/// those not drawn) and which nodes are sources or outside; DOT, every node and edge of the device's
+/// cluster (each once, with its channels). So memory is O(nodes + distinct edges) per device, never per path.
+///
+/// Markdown leads with a summary of every device (the paths, their sources and baseline states) and
+/// the baseline's resolved entries, so it is written in two passes over the searches: ``count`` (no
+/// hop decided) for the summary, then ``rows`` for the tables and diagrams.
+package struct PathsReportStream {
+    package let format: LeakReportFormat
+    package let subject: ReportSubject
+
+    /// Markdown's first pass: per device searched, the paths shown, their distinct sources and states.
+    package struct DeviceCount {
+        package var device: String
+        package var paths = 0
+        package var sources: Set<String> = []
+        package var states: [FleetBaseline.State: Int] = [:]
+    }
+    private(set) var counts: [DeviceCount] = []
+
+    /// The device being written (its name and cluster number), and what its diagram needs.
+    private var device: String?
+    private var clusters = 0
+    private var nodes: [FleetNode] = []
+    /// Per node index: its id in the diagram (0: none yet), whether a path ends there outside, whether a path starts there.
+    private var ids: [Int32] = []
+    private var order: [Int] = []
+    private var isOutside: [Bool] = []
+    private var isSource: [Bool] = []
+    /// The edges kept (Markdown: the first ``MarkdownReport/maxEdges``; DOT: all), by their ends' ids.
+    private var edges: [(from: Int32, to: Int32, channels: [FleetChannel])] = []
+    private var edgeIndex: [Int: Int] = [:]
+    /// Markdown: every edge seen (by node indices), to count those not drawn.
+    private var seen: Set<Int> = []
+    /// Markdown: each node's name as an inline code span, made once per device.
+    private var codes: [String?] = []
+    private var text: [UInt8] = []
+
+    package init(format: LeakReportFormat, subject: ReportSubject) {
+        (self.format, self.subject) = (format, subject)
+    }
+
+    // MARK: Markdown, first pass
+
+    /// Counts one search's paths shown (`states`: the baseline's judgement of each, when one is given).
+    package mutating func count(device: String, app: BundleID, paths: Int, states: [FleetBaseline.State]) {
+        if counts.last.map({ !ExactText.same($0.device, device) }) ?? true { counts.append(DeviceCount(device: device)) }
+        counts[counts.count - 1].paths += paths
+        if paths > 0 { counts[counts.count - 1].sources.insert(app.rawValue) }
+        for state in states { counts[counts.count - 1].states[state, default: 0] += 1 }
+    }
+
+    /// The report's beginning, from the first pass: the title, a line per device, the baseline's summary and resolved entries.
+    package func header(baseline: BaselineRun?) -> String {
+        var text: String
+        switch subject {
+        case .paths(let from, let to):
+            let start = ExactText.same(from, ReportSubject.everyApp) ? "every app" : MarkdownText.code(from, inTable: false)
+            let target = to.map { ExactText.same($0, "outside") ? "outside" : MarkdownText.code($0, inTable: false) } ?? "outside"
+            text = "## Leak paths from \(start) to \(target)\n\n"
+        case .diff(let old, let new):
+            text = "## Leak paths opened and closed: \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false))\n\n"
+        }
+        for device in counts {
+            text += "- \(MarkdownText.code(device.device, inTable: false)): \(MarkdownReport.count(device.paths, "path")) from \(MarkdownReport.count(device.sources.count, "app"))"
+            if baseline != nil {
+                text += " (\(device.states[.new, default: 0]) new, \(device.states[.accepted, default: 0]) accepted, \(device.states[.expired, default: 0]) expired)"
+            }
+            text += "\n"
+        }
+        if counts.isEmpty { text += "No device was examined.\n" }
+        if let baseline { text += MarkdownReport.baselineSection(baseline) }
+        return text
+    }
+
+    // MARK: Both formats, second pass
+
+    /// Starts `device` unless it is the one being written (its nodes are `nodes`); ends the one before it.
+    package mutating func enter(_ device: AnalyzedDevice, nodes: [FleetNode], baseline: Bool, to output: any ReportSink) {
+        if let current = self.device, ExactText.same(current, device.name) { return }
+        leave(to: output)
+        self.device = device.name
+        clusters += 1
+        self.nodes = nodes
+        ids = Array(repeating: 0, count: nodes.count)
+        order = []
+        isOutside = Array(repeating: false, count: nodes.count)
+        isSource = isOutside
+        edges = []
+        edgeIndex = [:]
+        seen = []
+        codes = Array(repeating: nil, count: nodes.count)
+        switch format {
+        case .markdown:
+            var text = "\n### Device \(MarkdownText.code(device.name, inTable: false))\n\n"
+            text += "Zone of trust: \(MarkdownText.text(device.zoneDescription)).\n\n"
+            let paths = counts.first { ExactText.same($0.device, device.name) }?.paths ?? 0
+            if paths == 0 {
+                text += "No path.\n"
+            } else {
+                var header = ["from", "to", "hops", "via", "granted by"]
+                if baseline { header.append("state") }
+                text += "| " + header.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: header.count) + "\n"
+            }
+            output.write(text)
+        case .dot:
+            if clusters == 1 { output.write(DOTReport.start(subject)) }
+            output.write("    subgraph cluster_\(clusters) {\n        label=\(DOTText.quoted("device " + device.name));\n")
+        case .sarif:
+            break
+        }
+    }
+
+    /// Ends the device being written: Markdown's diagram, DOT's nodes and edges.
+    package mutating func leave(to output: any ReportSink) {
+        guard device != nil else { return }
+        device = nil
+        switch format {
+        case .markdown: output.write(mermaid())
+        case .dot: output.write(cluster())
+        case .sarif: break
+        }
+    }
+
+    /// Ends the report.
+    package mutating func finish(to output: any ReportSink) {
+        leave(to: output)
+        if format == .dot {
+            if clusters == 0 { output.write(DOTReport.start(subject)) }
+            output.write("}\n")
+        }
+    }
+
+    /// The id of the node at `index` in the diagram, given on first sight.
+    private mutating func id(_ index: Int) -> Int32 {
+        if ids[index] == 0 {
+            order.append(index)
+            ids[index] = Int32(order.count)
+        }
+        return ids[index]
+    }
+
+    /// One search's paths shown (each a node of `tree`, outside or not, with its baseline state and entry),
+    /// as table rows (Markdown) and edges (both).
+    package mutating func rows(_ tree: FleetTree, device: AnalyzedDevice, from app: BundleID, shown: [(node: Int, outside: Bool, state: FleetBaseline.State?, entry: FleetBaseline.Entry?)],
+                       to output: any ReportSink) {
+        guard let first = shown.first else { return }
+        var start = first.node
+        while tree.predecessor(start) >= 0 { start = tree.predecessor(start) }
+        let file = device.analysis.file
+        var chain: [Int] = []
+        for path in shown {
+            chain.removeAll(keepingCapacity: true)
+            var current = path.node
+            while tree.predecessor(current) >= 0 {
+                chain.append(current)
+                current = tree.predecessor(current)
+            }
+            chain.reverse()
+            switch format {
+            case .markdown:
+                isSource[start] = true
+                if path.outside { isOutside[path.node] = true }
+                for y in chain { markdownEdge(from: tree.predecessor(y), to: y, channel: tree.hops[y]!.channel) }
+                var cells = [code(start), code(path.node), "\(chain.count)",
+                             chain.count == 1 ? "(direct)" : chain.dropLast().map { code($0) }.joined(separator: ", "),
+                             MarkdownText.text(ReportHop(tree.hops[path.node]!, file: file).grant)]
+                if let state = path.state {
+                    switch state {
+                    case .new: cells.append("**new**")
+                    case .accepted: cells.append("accepted until \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
+                    case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
+                    }
+                }
+                text += "| ".utf8
+                for (index, cell) in cells.enumerated() {
+                    if index > 0 { text += " | ".utf8 }
+                    text += cell.utf8
+                }
+                text += " |\n".utf8
+            case .dot:
+                isSource[Int(id(start)) - 1] = true
+                if path.outside { isOutside[Int(id(path.node)) - 1] = true }
+                for y in chain {
+                    let from = id(tree.predecessor(y)), to = id(y)
+                    let channel = tree.hops[y]!.channel
+                    let key = Int(from) << 32 | Int(to)
+                    if let index = edgeIndex[key] {
+                        if !edges[index].channels.contains(channel) { edges[index].channels.append(channel) }
+                    } else {
+                        edgeIndex[key] = edges.count
+                        edges.append((from, to, [channel]))
+                    }
+                }
+            case .sarif:
+                break
+            }
+            if text.count >= 1 << 16 {
+                text.withUnsafeBufferPointer { output.write(bytes: $0) }
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+        text.withUnsafeBufferPointer { output.write(bytes: $0) }
+        text.removeAll(keepingCapacity: true)
+    }
+
+    /// The node at `index` as an inline code span, made once per device.
+    private mutating func code(_ index: Int) -> String {
+        if let known = codes[index] { return known }
+        let made = MarkdownText.code(nodes[index].description)
+        codes[index] = made
+        return made
+    }
+
+    /// One hop of a path shown, for Markdown's diagram (as ``MarkdownReport/graph(_:)`` counts and labels edges).
+    private mutating func markdownEdge(from x: Int, to y: Int, channel: FleetChannel) {
+        let key = x << 32 | y
+        if edges.count < MarkdownReport.maxEdges {
+            let from = id(x), to = id(y)
+            if let index = edgeIndex[key] {
+                if !edges[index].channels.contains(channel) { edges[index].channels.append(channel) }
+            } else {
+                edgeIndex[key] = edges.count
+                edges.append((from, to, [channel]))
+                seen.insert(key)
+            }
+        } else if let index = edgeIndex[key] {
+            if !edges[index].channels.contains(channel) { edges[index].channels.append(channel) }
+        } else {
+            seen.insert(key)
+        }
+    }
+
+    /// Markdown's diagram of the device being left (``MarkdownReport/graph(_:)``'s text).
+    private func mermaid() -> String {
+        if edges.isEmpty { return "" }
+        let drawn = edges.map { (from: Int($0.from), to: Int($0.to), label: $0.channels.map(\.rawValue).joined(separator: ", ")) }
+        return MermaidText.flowchart(edges: drawn, total: Swift.max(seen.count, edges.count)) { id in
+            let index = order[id - 1]
+            return (nodes[index].description, isOutside[index] ? "outside" : isSource[index] ? "source" : nil)
+        }
+    }
+
+    /// DOT's nodes and edges of the device being left, and the cluster's end (``DOTReport/report(_:subject:)``'s text).
+    private func cluster() -> String {
+        let d = clusters
+        var text = ""
+        for (position, index) in order.enumerated() {
+            var attributes = "label=\(DOTText.quoted(nodes[index].description))"
+            if isOutside[position] {
+                attributes += ", style=\"rounded,filled\", fillcolor=\"#fde2e1\", color=\"#b42318\""
+            } else if isSource[position] {
+                attributes += ", style=\"rounded,filled\", fillcolor=\"#e0eaff\", color=\"#1849a9\""
+            }
+            text += "        d\(d)n\(position + 1) [\(attributes)];\n"
+        }
+        for edge in edges {
+            text += "        d\(d)n\(edge.from) -> d\(d)n\(edge.to) [label=\(DOTText.quoted(edge.channels.map(\.rawValue).joined(separator: ", ")))];\n"
+        }
+        if order.isEmpty { text += "        d\(d)none [label=\"no path\", shape=plaintext];\n" }
+        return text + "    }\n"
+    }
+}
