@@ -9,9 +9,9 @@ public struct FleetVendor: RawRepresentable, Sendable, Hashable, CustomStringCon
     /// A vendor named `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Ivanti AppConnect: an AppConnect fleet file (``Fleet``).
+    /// Ivanti AppConnect: an AppConnect fleet file.
     public static let appConnect = FleetVendor(rawValue: "AppConnect")
-    /// Microsoft Intune: app protection policies with a devices file (``IntuneFleet``).
+    /// Microsoft Intune: app protection policies with a devices file.
     public static let intune = FleetVendor(rawValue: "Intune")
 
     public var description: String { rawValue }
