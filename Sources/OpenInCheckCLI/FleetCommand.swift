@@ -365,7 +365,6 @@ struct FleetCommand: Command {
         let analyses = try inputs.map { (input) throws(CLIError) in try VendorFiles.analysis(input, devices: devicesPath, console: console) }
         let analysis = analyses[0]
         let input = inputs[0]
-        let vendor = analysis.source
         // The apps the fleet knows: what --from, --to and a request's from and target are checked against.
         func names() -> FleetAppNames { FleetAppNames(analysis.source, file: fleetPath, devicesFile: devicesPath) }
         func devices() throws(CLIError) -> [AnalyzedDevice] {
@@ -391,10 +390,10 @@ struct FleetCommand: Command {
             let checked = try PathsWriter.checked(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
             let scope = FixScope(device: device, from: from, to: checked.targetNode?.description)
             let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: checked.targetNode, console: console)
-            return try FleetFixesOutput.run(input, vendor: vendor, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
+            return try FleetFixesOutput.run(input, analysis: analysis, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
         case .report(let title):
             let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: nil, console: console)
-            return try FleetReportOutput.run(analysis, input: input, vendor: vendor, devices: devicesPath, baseline: baseline, title: title, console: console)
+            return try FleetReportOutput.run(analysis, input: input, devices: devicesPath, baseline: baseline, title: title, console: console)
         case .diff(let old, let new, let format, let rows):
             return try FleetDiffOutput.run(old: analysis, new: analyses[1], oldPath: old, newPath: new, device: device, format: format, rows: rows,
                                            baselinePath: baselinePath, console: console)

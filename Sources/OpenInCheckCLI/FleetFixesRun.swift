@@ -5,21 +5,9 @@ import OpenInReports
 extension FleetFixesOutput {
     enum Format: String, OptionChoice { case text, json, markdown }
 
-    /// The vendor's fix subject for the fleet file (or Intune export) read once as `input` and loaded as `vendor`.
-    static func subject(_ input: VendorInput, vendor: VendorFleet, scope: FixScope) throws(CLIError) -> any FixSubject {
-        switch vendor {
-        case .intune(let fleet):
-            if let bytes = input.bytes {
-                let document: FixDocument
-                do throws(FormatError) { document = try FixDocuments.read(bytes, file: input.path) } catch { throw .invalidInput(error.description) }
-                do throws(FixError) { return try IntuneFixSubject(documents: [document], fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
-            }
-            do throws(FixError) { return try IntuneFixSubject(path: input.path, fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
-        case .appConnect(let fleet):
-            let document: FixDocument
-            do throws(FormatError) { document = try FixDocuments.read(input.bytes ?? [], file: input.path) } catch { throw .invalidInput(error.description) }
-            do throws(FixError) { return try AppConnectFixSubject(document: document, fleet: fleet, scope: scope) } catch { throw .invalidInput(error.message) }
-        }
+    /// The vendor's fix subject for the fleet file (or Intune export) read once as `input` and loaded as `analysis`.
+    static func subject(_ input: VendorInput, analysis: FleetAnalysis, scope: FixScope) throws(CLIError) -> any FixSubject {
+        do throws(FixError) { return try analysis.fixSubject(bytes: input.bytes, path: input.path, scope: scope) } catch { throw .invalidInput(error.message) }
     }
 
     /// The fixes and the plan; with a baseline, only the paths it does not accept (new or expired) are paths to close.
@@ -36,9 +24,9 @@ extension FleetFixesOutput {
         do throws(FixError) { return try FleetFixes.run(subject, counting: counted, budget: budget) } catch { throw .invalidInput(error.message) }
     }
 
-    static func run(_ input: VendorInput, vendor: VendorFleet, devices: String?, scope: FixScope, baseline: BaselineRun?, format: Format,
+    static func run(_ input: VendorInput, analysis: FleetAnalysis, devices: String?, scope: FixScope, baseline: BaselineRun?, format: Format,
                     console: Console) throws(CLIError) -> ExitStatus {
-        let report = try report(try subject(input, vendor: vendor, scope: scope), baseline: baseline)
+        let report = try report(try subject(input, analysis: analysis, scope: scope), baseline: baseline)
         switch format {
         case .json: console.stdout.write(JSONWriter.pretty(report.json) + "\n")
         case .text: console.stdout.write(text(report))

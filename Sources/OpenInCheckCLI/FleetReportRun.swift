@@ -3,7 +3,7 @@ import OpenInReports
 
 extension FleetReportOutput {
     /// `fleet report`: gathers the page's data from the analysis (every device's paths, the fixes, the matrix, lint) and writes the page.
-    static func run(_ analysis: FleetAnalysis, input: VendorInput, vendor: VendorFleet, devices devicesPath: String?, baseline: BaselineRun?, title: String?,
+    static func run(_ analysis: FleetAnalysis, input: VendorInput, devices devicesPath: String?, baseline: BaselineRun?, title: String?,
                     console: Console) throws(CLIError) -> ExitStatus {
         let path = input.path
         var baseline = baseline
@@ -67,7 +67,7 @@ extension FleetReportOutput {
             }
             devices.append(entry)
         }
-        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, vendor: vendor, scope: FixScope()), baseline: baseline,
+        let report = try FleetFixesOutput.report(try FleetFixesOutput.subject(input, analysis: analysis, scope: FixScope()), baseline: baseline,
                                                  budget: maxCandidatesVerified)
         let pathsJSON = records.isEmpty ? "[]" : records.joined() + "\n]"
         // The fixes' data whole or not at all, within the same byte budget as the paths' (long names repeat in it).

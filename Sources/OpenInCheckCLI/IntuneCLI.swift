@@ -33,15 +33,7 @@ struct VendorInput {
     var isIntune: Bool {
         guard var bytes else { return true }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        // A fleet file is an object with `global`; a Graph export is an array, or an object with
-        // `@odata.type` or a list's `value`. Text that is not JSON is left to the fleet reader, whose
-        // error names the line.
-        guard let value = try? JSONReader().read(bytes) else { return false }
-        switch value {
-        case .array: return true
-        case .object(let object): return object["global"] == nil && (object["@odata.type"] != nil || object["value"] != nil)
-        default: return false
-        }
+        return IntuneFleet.holdsPolicies(bytes)
     }
 
     /// Whether the input is an AppConnect fleet file: a JSON object with `global`.
@@ -71,48 +63,27 @@ enum VendorFiles {
         } catch {
             throw .invalidInput(error.description)
         }
-        var fleet = IntuneFleet(policies: policies, file: input.path)
-        var groups: [(name: String, apps: [BundleID])] = []
-        if let devicesPath {
-            let bytes = try ByteSource.readFile(path: devicesPath, what: "Intune devices file")
-            do throws(FormatError) {
-                (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(bytes, file: devicesPath)
-                groups = try IntuneDevicesJSON.appGroups(bytes, file: devicesPath)
-            } catch {
-                throw .invalidInput(error.description)
+        var devices: (bytes: [UInt8], file: String)? = nil
+        if let devicesPath { devices = (try ByteSource.readFile(path: devicesPath, what: "Intune devices file"), devicesPath) }
+        do throws(IntuneFleet.LoadError) {
+            return try IntuneFleet.load(policies: policies, file: input.path, devices: devices)
+        } catch {
+            switch error {
+            case .devices(let error): throw .invalidInput(error.description)
+            case .policies(let error): throw .invalidInput(error.description)
             }
         }
-        do throws(FleetError) {
-            try fleet.resolveAppGroups(groups, devicesFile: devicesPath != nil)
-            try fleet.checkConflicts()
-        } catch {
-            throw .invalidInput(error.description)
-        }
-        return fleet
     }
 
-    /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs.
+    /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs; Intune's policies need `--devices`.
     static func analysis(_ input: VendorInput, devices: String?, console: Console) throws(CLIError) -> FleetAnalysis {
-        analysis(try load(input, devices: devices, console: console), devices: devices)
-    }
-
-    /// A fleet of either vendor, loaded once for the fleet verbs.
-    static func analysis(_ vendor: VendorFleet, devices: String?) -> FleetAnalysis {
-        switch vendor {
-        case .appConnect(let fleet): FleetAnalysis(fleet)
-        case .intune(let fleet): FleetAnalysis(fleet, devicesFile: devices)
-        }
-    }
-
-    /// Either vendor's policies, from an input read once; Intune's need `--devices` for the fleet verbs.
-    static func load(_ input: VendorInput, devices: String?, console: Console) throws(CLIError) -> VendorFleet {
         if input.isIntune {
             guard let devices else {
                 throw .usage(UsageError("\(input.path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
             }
-            return .intune(try intune(input, devices: devices, console: console))
+            return FleetAnalysis(try intune(input, devices: devices, console: console), devicesFile: devices)
         }
-        return .appConnect(try FleetCommand.fleet(input))
+        return FleetAnalysis(try FleetCommand.fleet(input))
     }
 }
 

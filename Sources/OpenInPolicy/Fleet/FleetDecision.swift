@@ -181,26 +181,21 @@ public struct FleetDecision: Sendable {
     public let receiver: Decision?
     /// The app that receives what the sender lets go, when known.
     public let receiverApp: BundleID?
-    /// AppConnect: where the sender's policy came from; `nil` under Intune.
-    public let senderPolicy: EffectivePolicy?
-    /// AppConnect: where the receiver's policy came from, when it decides; `nil` under Intune.
-    public let receiverPolicy: EffectivePolicy?
-    /// Intune: the policies of the sender and the receiver (`nil`: none targets it) and the devices file.
-    let intune: IntuneSides?
+    /// What the vendor decided under (AppConnect: the sender's and receiver's effective policies; Intune: their
+    /// app protection policies), for working out ``settings`` when asked; `nil` when nothing is known.
+    let sides: (any FleetDecisionSides)?
     /// The settings, when the decider worked them out already (the path finder, from each app's settings made once).
     var madeSettings: [FleetSetting]? = nil
 
     init(device: String, request: FleetRequest, outcome: Outcome, sender: Decision, receiver: Decision?, receiverApp: BundleID?,
-         senderPolicy: EffectivePolicy?, receiverPolicy: EffectivePolicy?, intune: IntuneSides? = nil) {
+         sides: (any FleetDecisionSides)?) {
         self.device = device
         self.request = request
         self.outcome = outcome
         self.sender = sender
         self.receiver = receiver
         self.receiverApp = receiverApp
-        self.senderPolicy = senderPolicy
-        self.receiverPolicy = receiverPolicy
-        self.intune = intune
+        self.sides = sides
     }
 
     /// Whether something reaches ``receiverApp`` (allowed, or redirected to it).
@@ -215,9 +210,7 @@ public struct FleetDecision: Sendable {
     /// Worked out when asked (decisions made in bulk do not pay for it).
     public var settings: [FleetSetting] {
         if let madeSettings { return madeSettings }
-        if let senderPolicy { return FleetSettings.appConnect(self, sender: senderPolicy) }
-        if let intune { return IntuneSettings.settings(self, intune) }
-        return []
+        return sides?.settings(of: self) ?? []
     }
 }
 

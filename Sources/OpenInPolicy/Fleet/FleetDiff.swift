@@ -28,22 +28,24 @@ public struct FleetChange: Sendable, Hashable {
 
 /// Compares two fleets end to end.
 public enum FleetDiff {
-    /// The changes from `old` to `new` on the device profiles they share (and those in one only), or on `device` alone.
-    /// - Complexity: per device, a matrix of each fleet and paths from each installed app: O(apps² × channels) decisions.
+    /// The changes from `old` to `new` on the device profiles they share (and those in one only), or on
+    /// `device` alone, for fleets of one vendor (``compare(old:new:device:)`` for AppConnect fleet files).
+    /// - Complexity: per device, a matrix of each fleet and paths from each starting app: O(apps² × channels) decisions.
     /// - Throws: ``FleetError`` when either fleet cannot decide (a conflict, a control not set) or has no such device.
-    public static func compare(old: Fleet, new: Fleet, device: String? = nil) throws(FleetError) -> [FleetChange] {
+    static func compare(old: FleetAnalysis, new: FleetAnalysis, device: String? = nil) throws(FleetError) -> [FleetChange] {
         var changes: [FleetChange] = []
+        let oldNames = old.deviceNames, newNames = new.deviceNames
         let names: [String]
         if let device {
             names = [device]
         } else {
-            names = old.devices.map(\.name) + new.devices.map(\.name).filter { name in !old.devices.contains { ExactText.same($0.name, name) } }
+            names = oldNames + newNames.filter { name in !oldNames.contains { ExactText.same($0, name) } }
         }
         for name in names {
-            let before = old.profile(named: name), after = new.profile(named: name)
-            if before == nil, after == nil { throw FleetError("neither fleet has a device profile named \(JSONWriter.quoted(name))") }
-            guard before != nil, after != nil else {
-                changes.append(FleetChange(device: name, kind: .device, opened: after != nil, subject: name, detail: after != nil ? "added" : "removed"))
+            let before = oldNames.contains { ExactText.same($0, name) }, after = newNames.contains { ExactText.same($0, name) }
+            if !before, !after { throw FleetError("neither fleet has a device profile named \(JSONWriter.quoted(name))") }
+            guard before, after else {
+                changes.append(FleetChange(device: name, kind: .device, opened: after, subject: name, detail: after ? "added" : "removed"))
                 continue
             }
             let oldDevice = try old.device(named: name), newDevice = try new.device(named: name)
@@ -67,9 +69,9 @@ public enum FleetDiff {
                 changes.append(FleetChange(device: name, kind: .flow, opened: false, subject: key, detail: "\(was.rawValue) → no request"))
             }
             // Print and copy name no receiver, so no flow shows them: compare each app's own decision.
-            for app in newDevice.profile.installed where oldDevice.isInstalled(app) {
+            for app in newDevice.vendorDevice.installed where oldDevice.isInstalled(app) {
                 for channel in [Channel.print, .copy] {
-                    let was = control(channel, of: app, on: oldDevice), now = control(channel, of: app, on: newDevice)
+                    let was = oldDevice.vendorDevice.control(channel, of: app), now = newDevice.vendorDevice.control(channel, of: app)
                     guard was != now else { continue }
                     changes.append(FleetChange(device: name, kind: .control, opened: now.reach > was.reach, subject: "\(channel) \(app)",
                                                detail: "\(was.text) → \(now.text)"))
@@ -79,29 +81,12 @@ public enum FleetDiff {
         return changes
     }
 
-    /// How `app` decides a request on `channel` (print, copy) under its effective policy on `device`: the
-    /// outcome, with a copy's audience, and how far it lets content go (0 nowhere or a control not set, 1 to
-    /// AppConnect apps only, 2 to every app).
-    static func control(_ channel: Channel, of app: BundleID, on device: FleetDevice) -> (text: String, reach: Int) {
-        let decision: Decision
-        do throws(InputError) {
-            decision = try Evaluator(policy: device.effectivePolicy(for: app).policy).decideOrThrow(ShareRequest(channel: channel))
-        } catch {
-            return ("not set", 0)
-        }
-        guard decision.outcome == .allow else { return (decision.outcome.rawValue, 0) }
-        switch decision.audience {
-        case .appConnectApps?, .managedApps?: return ("allow (readable by AppConnect apps only)", 1)
-        case .allApps?, nil: return ("allow", 2)
-        }
-    }
-
     /// How a diff names the two keyboards a sender is tried with.
     static let keyboardNames = (thirdParty: "third-party keyboard", system: "system keyboard")
 
     /// Every matrix cell of a device that has a request (and every sender's keyboard line), keyed `channel SENDER → RECEIVER` (bundle IDs and
     /// channel names are ASCII, so a `String` key compares them byte for byte).
-    static func flows(_ device: FleetDevice) throws(FleetError) -> [String: Outcome] {
+    static func flows(_ device: AnalyzedDevice) throws(FleetError) -> [String: Outcome] {
         let matrix = try device.matrix()
         var result: [String: Outcome] = [:]
         for channel in matrix.channels {
@@ -119,12 +104,12 @@ public enum FleetDiff {
         return result
     }
 
-    /// For each installed fleet app, each outside node it reaches, keyed `APP ⇒ NODE`, with the chain.
-    static func leaks(_ device: FleetDevice) throws(FleetError) -> [String: String] {
+    /// For each starting app, each outside node it reaches, keyed `APP ⇒ NODE`, with the chain.
+    static func leaks(_ device: AnalyzedDevice) throws(FleetError) -> [String: String] {
         var result: [String: String] = [:]
-        for app in device.fleet.apps where device.isInstalled(app.bundleID) {
-            for path in try device.paths(from: app.bundleID) where device.isOutside(path.to) {
-                result["\(app.bundleID) ⇒ \(path.to)"] = ([app.bundleID.rawValue] + path.hops.map { "\($0.channel) → \($0.to)" }).joined(separator: " ")
+        for app in device.startingApps {
+            for path in try device.paths(from: app) where device.isOutside(path.to) {
+                result["\(app) ⇒ \(path.to)"] = ([app.rawValue] + path.hops.map { "\($0.channel) → \($0.to)" }).joined(separator: " ")
             }
         }
         return result

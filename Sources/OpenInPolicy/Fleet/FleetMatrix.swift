@@ -136,12 +136,7 @@ extension FleetDevice {
         let mail: [FleetNode] = senders.contains(where: \.isNativeMail) ? [] : [.app(.mobileMail)]
         let receivers = senders.map(FleetNode.app) + mail + [.anyOtherApp]
         let rows = AppConnectMatrixRows(self, senders: senders, receivers: receivers)
-        var result = FleetMatrixRows(device: name, channels: rows.channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
-            try rows.row(sender: s, only: only)
-        }
-        // A device where no row can throw is not made twice (`check()` has nothing to find).
-        result.canThrow = rows.canThrow
-        return result
+        return FleetMatrixRows(device: name, channels: rows.channels, senders: senders, receivers: receivers, rows: rows)
     }
 }
 
@@ -191,32 +186,38 @@ package struct FleetMatrixRows {
     package let senders: [BundleID]
     /// The columns.
     package let receivers: [FleetNode]
-    /// Whether making a row can throw (AppConnect: a control not set; an Intune decision never throws).
-    var canThrow = true
-    /// `senders[s]`'s row, every grid's cells or only `only`'s; `nil` when the sender is not installed.
-    let make: (_ sender: Int, _ only: FleetChannel?) throws(FleetError) -> FleetMatrixRow?
+    /// The vendor's maker of the rows (AppConnect: a control not set can throw; an Intune decision never throws).
+    let rows: any FleetMatrixRowMaker
+    /// Whether making a row can throw.
+    var canThrow: Bool { rows.canThrow }
+
+    /// The matrix of `senders` × `receivers` on `channels`, whose rows `rows` makes.
+    init(device: String, channels: [FleetChannel], senders: [BundleID], receivers: [FleetNode], rows: any FleetMatrixRowMaker) {
+        (self.device, self.channels, self.senders, self.receivers, self.rows) = (device, channels, senders, receivers, rows)
+    }
 
     /// `senders[s]`'s row (every grid, or only `channel`'s), or `nil` when the sender is not installed
     /// on the device (every cell, keyboard and one-sided decision `nil`).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
-    package func row(sender s: Int, only channel: FleetChannel? = nil) throws(FleetError) -> FleetMatrixRow? { try make(s, channel) }
+    package func row(sender s: Int, only channel: FleetChannel? = nil) throws(FleetError) -> FleetMatrixRow? { try rows.row(sender: s, only: channel) }
 
     /// Makes every row once and lets each go: what printing will throw, thrown before anything is printed.
+    /// A device where no row can throw is not made twice (nothing to find).
     package func check() throws(FleetError) {
         guard canThrow else { return }
-        for s in senders.indices { _ = try make(s, nil) }
+        for s in senders.indices { _ = try rows.row(sender: s, only: nil) }
     }
 
     /// The whole matrix.
     func matrix() throws(FleetError) -> FleetMatrix {
-        let rows = senders.count, columns = receivers.count
-        var cells = [Outcome?](repeating: nil, count: channels.count * rows * columns)
-        var keyboards = [Outcome?](repeating: nil, count: 2 * rows)
-        var oneSided = [FleetOneSided](repeating: .none, count: rows)
-        for s in 0..<rows {
-            guard let row = try make(s, nil) else { continue }
+        let count = senders.count, columns = receivers.count
+        var cells = [Outcome?](repeating: nil, count: channels.count * count * columns)
+        var keyboards = [Outcome?](repeating: nil, count: 2 * count)
+        var oneSided = [FleetOneSided](repeating: .none, count: count)
+        for s in 0..<count {
+            guard let row = try rows.row(sender: s, only: nil) else { continue }
             for c in channels.indices {
-                for r in 0..<columns { cells[(c * rows + s) * columns + r] = row.outcome(grid: c, receiver: r) }
+                for r in 0..<columns { cells[(c * count + s) * columns + r] = row.outcome(grid: c, receiver: r) }
             }
             (keyboards[2 * s], keyboards[2 * s + 1]) = row.keyboard
             oneSided[s] = row.oneSided
@@ -226,7 +227,7 @@ package struct FleetMatrixRows {
 }
 
 /// What an AppConnect device's matrix rows share: per receiver, its requests and side, made once.
-struct AppConnectMatrixRows {
+struct AppConnectMatrixRows: FleetMatrixRowMaker {
     let device: FleetDevice
     let channels = FleetChannel.matrixChannels
     let senders: [BundleID]

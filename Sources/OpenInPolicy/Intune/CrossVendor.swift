@@ -1,12 +1,14 @@
-/// Policies of either vendor, with their devices: an AppConnect ``Fleet`` or an ``IntuneFleet``.
-public enum VendorFleet: Sendable {
+/// Policies of either vendor, with their devices: an AppConnect ``Fleet`` or an ``IntuneFleet``, as
+/// the cross-vendor verbs (the diff across vendors, translation) compare them. The fleet analysis
+/// does not use it: it asks each vendor's adapter (``FleetAnalysis``).
+package enum VendorFleet: Sendable {
     /// An AppConnect fleet.
     case appConnect(Fleet)
     /// Intune app protection policies with their devices file.
     case intune(IntuneFleet)
 
     /// `AppConnect` or `Intune`.
-    public var vendor: String {
+    package var vendor: String {
         switch self {
         case .appConnect: "AppConnect"
         case .intune: "Intune"
@@ -14,7 +16,7 @@ public enum VendorFleet: Sendable {
     }
 
     /// The device profiles' names, in file order.
-    public var deviceNames: [String] {
+    package var deviceNames: [String] {
         switch self {
         case .appConnect(let fleet): fleet.devices.map(\.name)
         case .intune(let fleet): fleet.devices.map(\.name)
@@ -67,6 +69,15 @@ public enum VendorFleet: Sendable {
                                 senderInput: .intune(index.context(for: request.from)),
                                 receiverInput: decision.receiver == nil ? nil : decision.receiverApp.map { .intune(index.context(for: $0)) })
         }
+    }
+}
+
+extension FleetAnalysis {
+    /// The fleet's policies, for the cross-vendor verbs (``CrossVendorDiff``, translation).
+    package var source: VendorFleet {
+        if let fleet = appConnect { return .appConnect(fleet) }
+        guard let fleet = intune else { preconditionFailure("the cross-vendor verbs compare AppConnect and Intune fleets: \(vendor) is neither") }
+        return .intune(fleet)
     }
 }
 
@@ -156,7 +167,12 @@ public enum CrossVendorDiff {
     /// side's device handles; and each sender's `keyboard`, with a third-party keyboard and the system keyboard.
     /// - Complexity: O(devices × apps² × channels) end-to-end decisions.
     /// - Throws: ``FleetError`` when a side cannot decide, or no device profile is in both.
-    public static func compare(old: VendorFleet, new: VendorFleet, device: String? = nil) throws(FleetError) -> [FlowChange] {
+    public static func compare(old: FleetAnalysis, new: FleetAnalysis, device: String? = nil) throws(FleetError) -> [FlowChange] {
+        try compare(old: old.source, new: new.source, device: device)
+    }
+
+    /// ``compare(old:new:device:)`` on the two vendors' policies.
+    package static func compare(old: VendorFleet, new: VendorFleet, device: String? = nil) throws(FleetError) -> [FlowChange] {
         let names: [String]
         if let device {
             guard old.deviceNames.contains(where: { ExactText.same($0, device) }), new.deviceNames.contains(where: { ExactText.same($0, device) }) else {

@@ -156,7 +156,10 @@ struct IntuneDeviceIndex: Sendable {
     let managed: [BundleID]
     /// The context of every app the device's nodes and the fleet's apps name, made once at creation, by the
     /// app's bundle ID with ASCII letters lowercased (Intune's comparison); others are made when asked.
-    private let contexts: [ExactKey: IntuneContext]
+    private let contexts: [ExactKey: (context: IntuneContext, side: IntunePolicySide)]
+    /// Per policy, its side of a decision (``IntuneSides``), made once so a decision copies a reference, not a policy;
+    /// then the side of an app no policy targets.
+    private let sides: [IntunePolicySide]
 
     /// Each targeted app's policy (its first), and each app's SDK version, by `IntuneBundleID/key(_:)`.
     private let policyOf: [ExactKey: Int]
@@ -199,10 +202,13 @@ struct IntuneDeviceIndex: Sendable {
         }
         self.base = base
         self.ownSchemes = ownSchemes
-        var contexts: [ExactKey: IntuneContext] = [:]
+        let sides = fleet.policies.map { IntunePolicySide(policy: $0, file: fleet.file) } + [IntunePolicySide(policy: nil, file: fleet.file)]
+        self.sides = sides
+        var contexts: [ExactKey: (context: IntuneContext, side: IntunePolicySide)] = [:]
         let apps = device.installed + fleet.apps.map(\.bundleID) + [CrossVendorDiff.anyOtherApp, .mobileMail]
         for app in apps where contexts[IntuneBundleID.key(app)] == nil {
-            contexts[IntuneBundleID.key(app)] = Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet)
+            let key = IntuneBundleID.key(app)
+            contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet), sides[policyOf[key] ?? sides.count - 1])
         }
         self.contexts = contexts
     }
@@ -222,10 +228,14 @@ struct IntuneDeviceIndex: Sendable {
     /// The context of `app` on the device (made at creation for the apps the device and fleet name).
     /// The key is `IntuneBundleID.key(app)`, made without a lowercased copy when the ID has no ASCII
     /// capital (its bytes are then the key's): this lookup is made for every decision.
-    func context(for app: BundleID) -> IntuneContext {
+    func context(for app: BundleID) -> IntuneContext { entry(for: app).context }
+
+    /// ``context(for:)`` with the app's side of a decision (its policy, held once).
+    private func entry(for app: BundleID) -> (context: IntuneContext, side: IntunePolicySide) {
         let raw = app.rawValue
         let key = raw.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? IntuneBundleID.key(app) : ExactKey(raw)
-        return contexts[key] ?? Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet)
+        if let made = contexts[key] { return made }
+        return (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet), sides[policyOf[key] ?? sides.count - 1])
     }
 
     func isManaged(_ app: BundleID) -> Bool { managedKeys.contains(IntuneBundleID.key(app)) }
@@ -234,12 +244,12 @@ struct IntuneDeviceIndex: Sendable {
     func handler(forScheme scheme: String) -> BundleID? { base.handler(forScheme: scheme) }
 
     func decide(_ request: FleetRequest) -> FleetDecision {
-        let senderContext = context(for: request.from)
+        let (senderContext, senderSide) = entry(for: request.from)
         guard let senderRequest = request.senderRequest else {
             // Save As and Open into Org documents name a location: the app's own policy alone decides.
             let decision = IntuneEvaluator(context: senderContext).decide(request.locationRequest!)
             return FleetDecision(device: device.name, request: request, outcome: decision.outcome, sender: decision, receiver: nil, receiverApp: nil,
-                                 senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
+                                 sides: IntuneSides(senderSide: senderSide, receiverSide: nil))
         }
         let sender = IntuneEvaluator(context: senderContext).decide(senderRequest)
         let delivers = sender.outcome == .allow || sender.outcome == .redirect
@@ -249,14 +259,14 @@ struct IntuneDeviceIndex: Sendable {
         // pasted into it (rule 9, `Rules/intune/paste-and-keyboards.md`).
         guard request.channel.hasReceiverPart || request.channel == .paste, delivers, let receiving = receiverApp, isManaged(receiving) else {
             return FleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp,
-                                 senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: nil, file: fleet.file))
+                                 sides: IntuneSides(senderSide: senderSide, receiverSide: nil))
         }
         let receiverRequest = try! ShareRequest(channel: request.channel == .paste ? .paste : .openFrom, source: request.from)
-        let receiverContext = context(for: receiving)
+        let (receiverContext, receiverSide) = entry(for: receiving)
         let receiver = IntuneEvaluator(context: receiverContext).decide(receiverRequest)
         let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
         return FleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving,
-                             senderPolicy: nil, receiverPolicy: nil, intune: IntuneSides(sender: senderContext.policy, receiver: receiverContext.policy, file: fleet.file))
+                             sides: IntuneSides(senderSide: senderSide, receiverSide: receiverSide))
     }
 }
 

@@ -12,35 +12,53 @@ extension IntuneFleet {
 extension IntuneDeviceIndex {
     /// The device's matrix, made one sender's row at a time (`FleetMatrixRows`).
     func matrixRows() -> FleetMatrixRows {
-        let senders = managed
         // Native Mail is on every device and always outside: a column of its own unless the profile installs it.
         let mail: [FleetNode] = device.installed.contains(where: \.isNativeMail) ? [] : [.app(.mobileMail)]
         let receivers = device.installed.map(FleetNode.app) + mail + [.anyOtherApp]
-        let channels = FleetChannel.matrixChannels
-        let schemes = matrixSchemes()
-        let openURL: [ShareURL?] = receivers.map { IntuneDeviceIndex.matrixURL(to: $0, schemes: schemes) }
-        var rows = FleetMatrixRows(device: device.name, channels: channels, senders: senders, receivers: receivers) { (s, only) throws(FleetError) in
-            let sender = senders[s]
-            var row = FleetMatrixRow(channels: channels, columns: receivers.count, only: only)
-            for (c, channel) in channels.enumerated() where only == nil || only == channel {
-                for (r, receiver) in receivers.enumerated() {
-                    if let request = IntuneDeviceIndex.matrixRequest(channel, from: sender, to: receiver, url: openURL[r]) {
-                        row.set(grid: c, receiver: r, self.decide(request).outcome)
-                    }
+        let rows = IntuneMatrixRows(index: self, receivers: receivers)
+        return FleetMatrixRows(device: device.name, channels: rows.channels, senders: rows.senders, receivers: receivers, rows: rows)
+    }
+}
+
+/// What an Intune device's matrix rows share: the senders (the policy-managed apps installed), the
+/// receivers and each receiver's `open-url` URL, made once; every cell is the device's end-to-end decision.
+struct IntuneMatrixRows: FleetMatrixRowMaker {
+    let index: IntuneDeviceIndex
+    let channels = FleetChannel.matrixChannels
+    let senders: [BundleID]
+    let receivers: [FleetNode]
+    /// Per receiver, the URL an `open-url` cell opens (its first custom scheme), or `nil`.
+    let openURL: [ShareURL?]
+    /// An Intune decision never throws.
+    var canThrow: Bool { false }
+
+    init(index: IntuneDeviceIndex, receivers: [FleetNode]) {
+        self.index = index
+        senders = index.managed
+        self.receivers = receivers
+        let schemes = index.matrixSchemes()
+        openURL = receivers.map { IntuneDeviceIndex.matrixURL(to: $0, schemes: schemes) }
+    }
+
+    func row(sender s: Int, only: FleetChannel?) throws(FleetError) -> FleetMatrixRow? {
+        let sender = senders[s]
+        var row = FleetMatrixRow(channels: channels, columns: receivers.count, only: only)
+        for (c, channel) in channels.enumerated() where only == nil || only == channel {
+            for (r, receiver) in receivers.enumerated() {
+                if let request = IntuneDeviceIndex.matrixRequest(channel, from: sender, to: receiver, url: openURL[r]) {
+                    row.set(grid: c, receiver: r, index.decide(request).outcome)
                 }
             }
-            row.keyboard = (self.decide(try! FleetRequest(from: sender, channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome,
-                            self.decide(try! FleetRequest(from: sender, channel: .keyboard, target: .systemKeyboard)).outcome)
-            let evaluator = IntuneEvaluator(context: self.context(for: sender))
-            func outcomes(_ channel: IntuneLocationChannel) -> [(location: IntuneDataLocation, outcome: Outcome)] {
-                channel.locations.map { ($0, evaluator.decide(try! IntuneLocationRequest(channel: channel, location: $0)).outcome) }
-            }
-            row.oneSided = FleetOneSided(copy: evaluator.decide(try! ShareRequest(channel: .copy)), print: evaluator.decide(try! ShareRequest(channel: .print)),
-                                         saveAs: outcomes(.saveAs), openInto: outcomes(.openIntoOrgDocument))
-            return row
         }
-        rows.canThrow = false
-        return rows
+        row.keyboard = (index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome,
+                        index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: .systemKeyboard)).outcome)
+        let evaluator = IntuneEvaluator(context: index.context(for: sender))
+        func outcomes(_ channel: IntuneLocationChannel) -> [(location: IntuneDataLocation, outcome: Outcome)] {
+            channel.locations.map { ($0, evaluator.decide(try! IntuneLocationRequest(channel: channel, location: $0)).outcome) }
+        }
+        row.oneSided = FleetOneSided(copy: evaluator.decide(try! ShareRequest(channel: .copy)), print: evaluator.decide(try! ShareRequest(channel: .print)),
+                                     saveAs: outcomes(.saveAs), openInto: outcomes(.openIntoOrgDocument))
+        return row
     }
 }
 

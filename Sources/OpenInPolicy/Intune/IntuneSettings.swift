@@ -1,10 +1,27 @@
 /// The Intune policies behind one end-to-end decision: the sender's and the receiver's (`nil`: no
 /// policy targets the app), and the file the policies were read from.
-struct IntuneSides: Sendable {
-    let sender: IntunePolicy?
-    let receiver: IntunePolicy?
+struct IntuneSides: FleetDecisionSides {
+    /// Each side's policy, held once per device index (two references: a decision copies no policy).
+    let senderSide: IntunePolicySide
+    let receiverSide: IntunePolicySide?
+
+    var sender: IntunePolicy? { senderSide.policy }
+    var receiver: IntunePolicy? { receiverSide?.policy }
     /// The policies' file or folder, for an app no policy targets.
+    var file: String? { senderSide.file }
+
+    func settings(of decision: FleetDecision) -> [FleetSetting] { IntuneSettings.settings(decision, self) }
+}
+
+/// One Intune policy (`nil`: none targets the app) and the file the policies were read from, held once per device.
+final class IntunePolicySide: Sendable {
+    let policy: IntunePolicy?
     let file: String?
+
+    init(policy: IntunePolicy?, file: String?) {
+        self.policy = policy
+        self.file = file
+    }
 }
 
 /// The settings behind an Intune end-to-end decision (``FleetDecision/settings``): for each side,

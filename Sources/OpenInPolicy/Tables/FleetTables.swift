@@ -98,26 +98,22 @@ enum FleetTables {
             do throws(FormatError) {
                 let text = try readNamed(path, what: devicesPath == nil ? "fleet file" : "Intune policies file", line: fleetLine.line, of: file)
                 if let devicesPath {
-                    var intune = IntuneFleet(policies: try IntuneGraphJSON.read(Array(text.utf8), file: path), file: path)
+                    let policies = try IntuneGraphJSON.read(Array(text.utf8), file: path)
                     let devices = try readNamed(devicesPath, what: "Intune devices file", line: fleetLine.line, of: file)
-                    (intune.apps, intune.devices) = try IntuneDevicesJSON.read(Array(devices.utf8), file: devicesPath)
-                    let groups = try IntuneDevicesJSON.appGroups(Array(devices.utf8), file: devicesPath)
-                    do throws(FleetError) {
-                        // A policy that names an app group (Microsoft's templates: Core Microsoft apps) targets its apps, as the CLI reads it.
-                        try intune.resolveAppGroups(groups)
-                        try intune.checkConflicts()
+                    // Loaded as the CLI loads it: a policy that names an app group (Microsoft's templates: Core Microsoft apps) targets its apps.
+                    let intune: IntuneFleet
+                    do throws(IntuneFleet.LoadError) {
+                        intune = try IntuneFleet.load(policies: policies, file: path, devices: (Array(devices.utf8), devicesPath))
                     } catch {
-                        throw FormatError(file: path, line: 0, message: error.message)
+                        switch error {
+                        case .devices(let error): throw error
+                        case .policies(let error): throw FormatError(file: path, line: 0, message: error.message)
+                        }
                     }
                     fleets[key] = .success(FleetAnalysis(intune, devicesFile: devicesPath))
                 } else {
                     // Intune policies (a Graph export: an array, or an object with @odata.type or value) need their devices file.
-                    let isIntune: Bool = switch try? JSONReader().read(Array(text.utf8)) {
-                    case .array?: true
-                    case .object(let object)?: object["global"] == nil && (object["@odata.type"] != nil || object["value"] != nil)
-                    default: false
-                    }
-                    if isIntune {
+                    if IntuneFleet.holdsPolicies(Array(text.utf8)) {
                         throw FormatError(file: path, line: 0, message: "it holds Intune app protection policies: name the devices file they are asked about too, 'Fleet: [title](POLICIES), devices [title](DEVICES), device NAME'")
                     }
                     fleets[key] = .success(FleetAnalysis(try FleetJSON.read(Array(text.utf8), file: path)))

@@ -1,16 +1,7 @@
-/// Which vendor's policies a fleet holds.
-public enum FleetVendor: String, Sendable, Hashable, CustomStringConvertible {
-    /// An AppConnect fleet file (``Fleet``).
-    case appConnect = "AppConnect"
-    /// Intune app protection policies with a devices file (``IntuneFleet``).
-    case intune = "Intune"
-
-    public var description: String { rawValue }
-}
-
-/// One fleet of either vendor, as the fleet analyses see it: per device, its nodes, its zone of
+/// One fleet of any vendor, as the fleet analyses see it: per device, its nodes, its zone of
 /// trust (who is outside), and end-to-end decisions with the settings behind them
-/// (``AnalyzedDevice``). Paths, the matrix and reachability are written once on it.
+/// (``AnalyzedDevice``). Paths, the matrix and reachability are written once on it; what differs
+/// between vendors is asked of the vendor's adapter, never by naming the vendor.
 ///
 /// ```swift
 /// let analysis = FleetAnalysis(try FleetJSON.read(bytes, file: "acme.json"))
@@ -21,219 +12,119 @@ public enum FleetVendor: String, Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 public struct FleetAnalysis: Sendable {
-    /// The vendor's fleet, as read.
-    public let source: VendorFleet
+    /// The vendor's fleet, as read, behind its adapter.
+    let fleet: any FleetVendorFleet
+
+    /// The fleet behind `fleet`, a vendor's adapter.
+    init(_ fleet: any FleetVendorFleet) { self.fleet = fleet }
+
     /// The fleet file (AppConnect) or the policies' file or folder (Intune), when known.
-    public let file: String?
+    public var file: String? { fleet.file }
     /// The Intune devices file, when known.
-    public let devicesFile: String?
-
-    /// An AppConnect fleet.
-    public init(_ fleet: Fleet) {
-        source = .appConnect(fleet)
-        file = fleet.file
-        devicesFile = nil
-    }
-
-    /// Intune app protection policies, with the devices file they were read with.
-    public init(_ fleet: IntuneFleet, devicesFile: String? = nil) {
-        source = .intune(fleet)
-        file = fleet.file
-        self.devicesFile = devicesFile
-    }
-
-    /// The vendor.
-    public var vendor: FleetVendor {
-        switch source {
-        case .appConnect: .appConnect
-        case .intune: .intune
-        }
-    }
-
-    /// The AppConnect fleet, when it is one.
-    public var appConnect: Fleet? { if case .appConnect(let fleet) = source { fleet } else { nil } }
-    /// The Intune fleet, when it is one.
-    public var intune: IntuneFleet? { if case .intune(let fleet) = source { fleet } else { nil } }
-
+    public var devicesFile: String? { fleet.devicesFile }
+    /// The vendor's name.
+    public var vendor: FleetVendor { fleet.vendor }
     /// The device profiles' names, in file order.
-    public var deviceNames: [String] {
-        switch source {
-        case .appConnect(let fleet): fleet.devices.map(\.name)
-        case .intune(let fleet): fleet.devices.map(\.name)
-        }
-    }
+    public var deviceNames: [String] { fleet.deviceNames }
 
     /// The device profile named exactly `name`, resolved.
     /// - Throws: ``FleetError`` for an unknown name (with "Did you mean"), or a fleet that cannot
     ///   resolve the device (two container policies for one app on it).
     public func device(named name: String) throws(FleetError) -> AnalyzedDevice {
-        switch source {
-        case .appConnect(let fleet): AnalyzedDevice(.appConnect(try fleet.device(named: name)), analysis: self)
-        case .intune(let fleet): AnalyzedDevice(.intune(try fleet.index(device: name)), analysis: self)
-        }
+        AnalyzedDevice(try fleet.device(named: name), analysis: self)
     }
 
     /// The device named `name`, or every device profile when `name` is `nil`.
     /// - Throws: ``FleetError`` as ``device(named:)``, or when the fleet has no device profile.
     public func devices(named name: String? = nil) throws(FleetError) -> [AnalyzedDevice] {
         if let name { return [try device(named: name)] }
-        if deviceNames.isEmpty {
-            switch vendor {
-            case .appConnect: throw FleetError("the fleet has no device profile: add one under devices", file: file)
-            case .intune: throw FleetError("the Intune devices file has no device profile: add one under devices")
-            }
-        }
+        let names = deviceNames
+        if names.isEmpty { throw fleet.noDeviceProfile }
         var devices: [AnalyzedDevice] = []
-        for name in deviceNames { devices.append(try device(named: name)) }
+        for name in names { devices.append(try device(named: name)) }
         return devices
+    }
+
+    /// What `fleet fixes` changes and verifies: the fleet's file (the bytes it was read from, `nil` for a
+    /// folder of exports, read again from `path`), within `scope`.
+    /// - Throws: ``FixError`` for a file that is not JSON, or a fleet the fixes cannot work on.
+    package func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject {
+        try fleet.fixSubject(bytes: bytes, path: path, scope: scope)
+    }
+
+    /// The fleet's lint findings (AppConnect: FL001–FL008; Intune: IN001–IN005) and every check that could make them.
+    public func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
+        fleet.lint()
     }
 }
 
 /// One device of a ``FleetAnalysis``: its nodes, its zone of trust, end-to-end decisions with
 /// their settings, and the paths documents take.
 public struct AnalyzedDevice: Sendable {
-    enum Vendor: Sendable {
-        case appConnect(FleetDevice)
-        case intune(IntuneDeviceIndex)
-    }
-
-    let vendorDevice: Vendor
+    /// The vendor's device, behind its adapter.
+    let vendorDevice: any FleetVendorDevice
     /// The fleet it belongs to.
     public let analysis: FleetAnalysis
 
-    init(_ vendorDevice: Vendor, analysis: FleetAnalysis) {
+    init(_ vendorDevice: any FleetVendorDevice, analysis: FleetAnalysis) {
         self.vendorDevice = vendorDevice
         self.analysis = analysis
     }
 
     /// The device profile's name.
-    public var name: String {
-        switch vendorDevice {
-        case .appConnect(let device): device.name
-        case .intune(let index): index.device.name
-        }
-    }
-
-    /// The AppConnect device, when the fleet is an AppConnect fleet.
-    public var appConnect: FleetDevice? { if case .appConnect(let device) = vendorDevice { device } else { nil } }
+    public var name: String { vendorDevice.name }
 
     /// The nodes documents can reach: the installed apps (as the profile lists them), native Mail
     /// (when the profile does not list it), and "any other app".
-    public var nodes: [FleetNode] {
-        switch vendorDevice {
-        case .appConnect(let device): device.nodes
-        case .intune(let index): index.fleet.nodes(on: index.device)
-        }
-    }
+    public var nodes: [FleetNode] { vendorDevice.nodes }
 
     /// The apps inside the zone of trust, in the profile's order: AppConnect, the authorized AppConnect
     /// apps installed; Intune, the policy-managed apps installed.
-    public var zone: [BundleID] {
-        switch vendorDevice {
-        case .appConnect(let device): device.profile.installed.filter(device.appConnectApps.contains)
-        case .intune(let index): index.managed
-        }
-    }
+    public var zone: [BundleID] { vendorDevice.zone }
 
     /// What the zone of trust is on this device and what outside means, as one sentence:
     /// `the authorized AppConnect apps on employee-iphone (4); outside: every other app, native Mail and any app the fleet does not list`.
-    public var zoneDescription: String {
-        switch vendorDevice {
-        case .appConnect:
-            "the authorized AppConnect apps on \(name) (\(zone.count)); outside: every other app, native Mail and any app the fleet does not list"
-        case .intune:
-            "the policy-managed apps on \(name) (\(zone.count)); outside: every other app, native Mail and any app no policy targets"
-        }
-    }
+    public var zoneDescription: String { vendorDevice.zoneDescription }
 
     /// Whether `node` is outside the zone of trust (native Mail and "any other app" always are).
-    public func isOutside(_ node: FleetNode) -> Bool {
-        switch vendorDevice {
-        case .appConnect(let device): return device.isOutside(node)
-        case .intune(let index):
-            guard case .app(let id) = node else { return true }
-            return !index.isManaged(id)
-        }
-    }
+    public func isOutside(_ node: FleetNode) -> Bool { vendorDevice.isOutside(node) }
 
     /// Whether `app` is installed on the device.
-    public func isInstalled(_ app: BundleID) -> Bool {
-        switch vendorDevice {
-        case .appConnect(let device): device.isInstalled(app)
-        case .intune(let index): index.fleet.isInstalled(app, on: index.device)
-        }
-    }
+    public func isInstalled(_ app: BundleID) -> Bool { vendorDevice.isInstalled(app) }
 
     /// The apps `paths` starts from for every app: AppConnect, each fleet app installed on the device,
     /// in file order; Intune, each policy-managed app installed, in the profile's order.
-    public var startingApps: [BundleID] {
-        switch vendorDevice {
-        case .appConnect(let device): device.fleet.apps.map(\.bundleID).filter(device.isInstalled)
-        case .intune(let index): index.managed
-        }
-    }
+    public var startingApps: [BundleID] { vendorDevice.startingApps }
 
     /// Decides `request` end to end on this device, with the settings behind it (``FleetDecision/settings``).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs (AppConnect).
-    public func decide(_ request: FleetRequest) throws(FleetError) -> FleetDecision {
-        switch vendorDevice {
-        case .appConnect(let device): try device.decide(request)
-        case .intune(let index): index.decide(request)
-        }
-    }
-
-    /// The device's graph, for the searches.
-    func graph() -> any FleetEdges {
-        switch vendorDevice {
-        case .appConnect(let device): FleetGraph(device)
-        case .intune(let index): IntuneGraph(index)
-        }
-    }
+    public func decide(_ request: FleetRequest) throws(FleetError) -> FleetDecision { try vendorDevice.decide(request) }
 
     /// Which nodes `app`'s documents reach, and how far (an app not installed reaches nothing).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reach(from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> FleetReach {
-        switch vendorDevice {
-        case .appConnect(let device):
-            return try device.reach(from: app, maxHops: maxHops)
-        case .intune(let index):
-            let graph = IntuneGraph(index)
-            return try FleetSearch.reach(graph, from: isInstalled(app) ? graph.position(of: app) : nil, app: app, maxHops: maxHops)
-        }
+        try vendorDevice.reach(from: app, maxHops: maxHops)
     }
 
     /// Every starting app's search (``startingApps``), over one graph of the device.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func reachAll(maxHops: Int? = nil) throws(FleetError) -> [FleetReach] {
-        switch vendorDevice {
-        case .appConnect(let device):
-            return try device.reachAll(maxHops: maxHops)
-        case .intune(let index):
-            let graph = IntuneGraph(index)
-            return try FleetSearch.reachAll(graph, starts: startingApps.compactMap { app in graph.position(of: app).map { ($0, app) } }, maxHops: maxHops)
-        }
+        var result: [FleetReach] = []
+        try vendorDevice.forEachReach(maxHops: maxHops) { (reach) throws(FleetError) in result.append(reach) }
+        return result
     }
 
     /// ``reachAll(maxHops:)`` one starting app at a time, in ``startingApps`` order: `body` may let each
     /// search go before the next is made, so memory stays O(nodes + edges) plus one search.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs, or what `body` throws.
     package func forEachReach(maxHops: Int? = nil, _ body: (FleetReach) throws(FleetError) -> Void) throws(FleetError) {
-        switch vendorDevice {
-        case .appConnect(let device):
-            try device.forEachReach(maxHops: maxHops, body)
-        case .intune(let index):
-            let graph = IntuneGraph(index)
-            try FleetSearch.forEachReach(graph, starts: startingApps.compactMap { app in graph.position(of: app).map { ($0, app) } }, maxHops: maxHops, body)
-        }
+        try vendorDevice.forEachReach(maxHops: maxHops, body)
     }
 
     /// The shortest chains of a search's result, with every hop decided and each destination's direct deliverers.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     public func paths(_ reach: FleetReach) throws(FleetError) -> [FleetPath] {
-        switch vendorDevice {
-        case .appConnect(let device): return try device.paths(reach)
-        case .intune(let index): return try FleetSearch.paths(reach, on: reach.graph ?? IntuneGraph(index))
-        }
+        try FleetSearch.paths(reach, on: vendorDevice.graph(for: reach))
     }
 
     /// A search's shortest-path tree with the hops into its nodes decided (``paths(_:)`` without a chain
@@ -241,12 +132,7 @@ public struct AnalyzedDevice: Sendable {
     /// decision of the device could throw, so the error is the one ``paths(_:)`` gives).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
     package func tree(_ reach: FleetReach, only: ((Int) -> Bool)? = nil) throws(FleetError) -> FleetTree {
-        let graph: any FleetEdges
-        switch vendorDevice {
-        case .appConnect(let device):
-            if let kept = reach.graph as? FleetGraph, kept.device.table === device.table { graph = kept } else { graph = FleetGraph(device) }
-        case .intune(let index): graph = reach.graph ?? IntuneGraph(index)
-        }
+        let graph = vendorDevice.graph(for: reach)
         guard let only else { return try FleetTree(reach, on: graph) }
         var wanted = NodeSet(count: reach.nodes.count)
         for node in reach.order where only(Int(node)) { wanted.insert(Int(node)) }
@@ -254,12 +140,9 @@ public struct AnalyzedDevice: Sendable {
     }
 
     /// A finder of the hops of `reach`'s graph one at a time, each decided from parts made once
-    /// (``FleetHopFinder``): when the device is an AppConnect device whose decisions cannot throw and `reach`
-    /// was searched on it; `nil` otherwise (decide the hops with ``tree(_:only:)``).
-    package func hopFinder(for reach: FleetReach) -> FleetHopFinder? {
-        guard case .appConnect(let device) = vendorDevice, let graph = reach.graph as? FleetGraph, graph.device.table === device.table else { return nil }
-        return FleetHopFinder(graph)
-    }
+    /// (``FleetHopFinder``): when the vendor has one (AppConnect, for a device whose decisions cannot throw)
+    /// and `reach` was searched on this device; `nil` otherwise (decide the hops with ``tree(_:only:)``).
+    package func hopFinder(for reach: FleetReach) -> FleetHopFinder? { vendorDevice.hopFinder(for: reach) }
 
     /// Where `app`'s documents can end up: for each node reachable in at most `maxHops` hops, the
     /// shortest chain (each hop decided, with its settings) and the apps that deliver to it directly.
@@ -270,20 +153,10 @@ public struct AnalyzedDevice: Sendable {
 
     /// The device's end-to-end outcomes at a glance (senders × receivers × channels).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
-    public func matrix() throws(FleetError) -> FleetMatrix {
-        switch vendorDevice {
-        case .appConnect(let device): try device.matrix()
-        case .intune(let index): try index.matrixRows().matrix()
-        }
-    }
+    public func matrix() throws(FleetError) -> FleetMatrix { try matrixRows().matrix() }
 
     /// ``matrix()`` made one sender's row at a time, as it is printed: memory for one row, not every cell.
-    package func matrixRows() -> FleetMatrixRows {
-        switch vendorDevice {
-        case .appConnect(let device): device.matrixRows()
-        case .intune(let index): index.matrixRows()
-        }
-    }
+    package func matrixRows() -> FleetMatrixRows { vendorDevice.matrixRows() }
 
     /// The counts of a set of paths from one app: the nodes reached, those outside, and the paths
     /// into `target` (every outside node when `nil`).
@@ -306,8 +179,7 @@ public struct AnalyzedDevice: Sendable {
     /// `--fleet` and `--devices` files): it prints the hop's outcome, `allow` (or `redirect`, for a
     /// `mailto:` that goes to Email+).
     public func reproduce(_ hop: FleetHop) -> [String] {
-        var arguments = ["openin-check", "fleet", "eval", "--fleet", analysis.file ?? "FLEET"]
-        if analysis.vendor == .intune { arguments += ["--devices", analysis.devicesFile ?? "DEVICES"] }
+        var arguments = ["openin-check", "fleet", "eval"] + analysis.fleet.fileArguments
         let request = hop.decision.request
         arguments += ["--device", name, "--from", request.from.rawValue, "--channel", request.channel.rawValue]
         if let target = request.target { arguments += ["--target", target.rawValue] }
@@ -343,15 +215,5 @@ package enum ShellQuoting {
         }
         if safe, !text.isEmpty { return text }
         return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-}
-
-extension FleetAnalysis {
-    /// The fleet's lint findings (AppConnect: FL001–FL008; Intune: IN001–IN005) and every check that could make them.
-    public func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
-        switch source {
-        case .appConnect(let fleet): (FleetLint.findings(fleet), FleetLint.checks)
-        case .intune(let fleet): (IntuneLint.findings(fleet), IntuneLint.checks)
-        }
     }
 }
