@@ -9,7 +9,7 @@
 /// `String` or a `String`-keyed dictionary.
 package enum ExactText {
     /// Whether `a` and `b` are the same bytes.
-    @inline(__always)
+    @inlinable
     package static func same<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         a.utf8.elementsEqual(b.utf8)
     }
@@ -25,11 +25,13 @@ package enum ExactText {
 
     /// Whether `a` and `b` are the same bytes once ASCII letters are folded to lowercase
     /// (every other byte, non-ASCII included, must match exactly).
+    @inlinable
     package static func sameIgnoringASCIICase<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     /// Whether `text` is a byte-exact member of `candidates`.
+    @inlinable
     package static func isOne<S: StringProtocol>(_ text: S, of candidates: [String]) -> Bool {
         candidates.contains { same(text, $0) }
     }
@@ -44,6 +46,7 @@ package enum ExactText {
     }
 
     /// The first scalar of `text` outside ASCII, if any.
+    @inlinable
     package static func firstNonASCII<S: StringProtocol>(in text: S) -> Unicode.Scalar? {
         guard text.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
         return text.unicodeScalars.first { !$0.isASCII }
@@ -59,12 +62,13 @@ package enum ExactText {
     }
 
     /// `text` with its ASCII letters lowercased: the case-insensitive names' folding.
+    @inlinable
     package static func asciiLowercased<S: StringProtocol>(_ text: S) -> String {
         String(decoding: text.utf8.map(lowercased), as: UTF8.self)
     }
 
-    @inline(__always)
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    @inlinable @inline(__always)
+    package static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
@@ -80,16 +84,20 @@ package struct ExactKey: Hashable, Sendable, Comparable {
     /// The key as written.
     package let text: String
 
+    @inlinable
     package init(_ text: String) { self.text = text }
 
+    @inlinable
     package static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { ExactText.same(lhs.text, rhs.text) }
 
+    @inlinable
     package func hash(into hasher: inout Hasher) {
         var copy = text
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Byte order, so sorted output is the same on every platform.
+    @inlinable
     package static func < (lhs: ExactKey, rhs: ExactKey) -> Bool { lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8) }
 }
 

@@ -14,6 +14,7 @@ package enum FNV1a {
     }
 
     /// The hash of some bytes, or of `hash`'s input followed by them.
+    @inlinable
     package static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
         var hash = hash
         for byte in bytes {

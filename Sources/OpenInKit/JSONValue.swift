@@ -97,12 +97,16 @@ package struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// Where element `index` starts, when known.
+    @inlinable
     package func position(at index: Int) -> JSONPosition? {
         positions.indices.contains(index) ? positions[index] : nil
     }
 
+    @inlinable
     package var startIndex: Int { elements.startIndex }
+    @inlinable
     package var endIndex: Int { elements.endIndex }
+    @inlinable
     package subscript(index: Int) -> JSONValue { elements[index] }
 
     /// Arrays are equal when their elements are, wherever they were read.
