@@ -9,7 +9,10 @@
 /// `String` or a `String`-keyed dictionary.
 package enum ExactText {
     /// Whether `a` and `b` are the same bytes.
-    @inlinable
+    @_specialize(exported: true, where A == String, B == String)
+    @_specialize(exported: true, where A == Substring, B == String)
+    @_specialize(exported: true, where A == String, B == Substring)
+    @_specialize(exported: true, where A == Substring, B == Substring)
     package static func same<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         a.utf8.elementsEqual(b.utf8)
     }
@@ -25,13 +28,17 @@ package enum ExactText {
 
     /// Whether `a` and `b` are the same bytes once ASCII letters are folded to lowercase
     /// (every other byte, non-ASCII included, must match exactly).
-    @inlinable
+    @_specialize(exported: true, where A == String, B == String)
+    @_specialize(exported: true, where A == Substring, B == String)
+    @_specialize(exported: true, where A == String, B == Substring)
+    @_specialize(exported: true, where A == Substring, B == Substring)
     package static func sameIgnoringASCIICase<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     /// Whether `text` is a byte-exact member of `candidates`.
-    @inlinable
+    @_specialize(exported: true, where S == String)
+    @_specialize(exported: true, where S == Substring)
     package static func isOne<S: StringProtocol>(_ text: S, of candidates: [String]) -> Bool {
         candidates.contains { same(text, $0) }
     }
@@ -46,7 +53,8 @@ package enum ExactText {
     }
 
     /// The first scalar of `text` outside ASCII, if any.
-    @inlinable
+    @_specialize(exported: true, where S == String)
+    @_specialize(exported: true, where S == Substring)
     package static func firstNonASCII<S: StringProtocol>(in text: S) -> Unicode.Scalar? {
         guard text.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
         return text.unicodeScalars.first { !$0.isASCII }
@@ -62,7 +70,8 @@ package enum ExactText {
     }
 
     /// `text` with its ASCII letters lowercased: the case-insensitive names' folding.
-    @inlinable
+    @_specialize(exported: true, where S == String)
+    @_specialize(exported: true, where S == Substring)
     package static func asciiLowercased<S: StringProtocol>(_ text: S) -> String {
         String(decoding: text.utf8.map(lowercased), as: UTF8.self)
     }
@@ -74,6 +83,8 @@ package enum ExactText {
 
     /// Checks that a name the SDK spells in ASCII is ASCII.
     /// - Returns: `nil`, or the problem: "it contains 'K' (U+212A KELVIN SIGN), which is not ASCII".
+    @_specialize(exported: true, where S == String)
+    @_specialize(exported: true, where S == Substring)
     package static func asciiProblem<S: StringProtocol>(in text: S) -> String? {
         firstNonASCII(in: text).map { "it contains \(describe($0)), which is not ASCII: the SDK's names are ASCII and compared byte for byte" }
     }
