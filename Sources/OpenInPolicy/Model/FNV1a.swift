@@ -14,9 +14,6 @@ package enum FNV1a {
     }
 
     /// The hash of some bytes, or of `hash`'s input followed by them.
-    @_specialize(exported: true, where Bytes == UnsafeBufferPointer<UInt8>)
-    @_specialize(exported: true, where Bytes == [UInt8])
-    @_specialize(exported: true, where Bytes == String.UTF8View)
     package static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
         var hash = hash
         for byte in bytes {

@@ -2,33 +2,33 @@
 /// is a capacity check and a copy (no reference counting, no uniqueness check).
 ///
 /// Its owner frees the memory with ``deallocate()`` (``JSONLinesFastPath`` keeps one for its life).
-package struct RecordSink {
-    package private(set) var base: UnsafeMutablePointer<UInt8>
-    package private(set) var count = 0
-    package private(set) var capacity: Int
+struct RecordSink {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private(set) var capacity: Int
 
-    package init(capacity: Int) {
+    init(capacity: Int) {
         base = .allocate(capacity: capacity)
         self.capacity = capacity
     }
 
-    package func deallocate() { base.deallocate() }
+    func deallocate() { base.deallocate() }
 
     /// The bytes written so far.
-    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     /// Forgets what was written; keeps the memory.
-    package mutating func removeAll() { count = 0 }
+    mutating func removeAll() { count = 0 }
 
     @inline(__always)
-    package mutating func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
     }
 
     @inline(__always)
-    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (base + count).update(from: start, count: bytes.count)
@@ -36,7 +36,7 @@ package struct RecordSink {
     }
 
     /// Appends a string's UTF-8 bytes.
-    package mutating func append(_ text: String) {
+    mutating func append(_ text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
             for byte in text.utf8 { append(byte) }
         }
