@@ -208,11 +208,18 @@ protocol RuleUnit: Sendable {
 
     /// The request classes of the channels this unit owns (see ``RequestClasses``).
     static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily]
+
+    /// What this unit reads of a request's target, on which channels (``TargetFact``): the statement
+    /// every fast path keys its targets by; a test fails when the unit reads the target otherwise.
+    static var targetReads: TargetReads { get }
 }
 
 extension RuleUnit {
     /// Units that apply to every channel own no request classes.
     static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] { [] }
+
+    /// Most units decide without reading the target (or pass it on as the receiver).
+    static var targetReads: TargetReads { .none }
 }
 
 /// All the rules, in order.
