@@ -132,6 +132,7 @@ public enum PolicyTranslation {
         if controls.pasteboard == nil { controls.pasteboard = global.pasteboard }
         if controls.print == nil { controls.print = global.print }
         if controls.dragAndDrop == nil { controls.dragAndDrop = global.dragAndDrop }
+        if controls.excludedActivityTypes == nil { controls.excludedActivityTypes = global.excludedActivityTypes }
         return controls
     }
 
@@ -204,6 +205,10 @@ public enum PolicyTranslation {
                              name: String, notes: inout [TranslationNote]) -> IntunePolicy {
         var policy = IntunePolicy(displayName: displayName)
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
+        if let excluded = controls.excludedActivityTypes, !excluded.isEmpty {
+            note("excludedAppleActivityTypes: \(excluded.map(\.rawValue).joined(separator: ", "))", "none: Intune has no setting that takes an activity out of the share sheet",
+                 "activity-view to \(excluded.map(\.rawValue).joined(separator: ", ")): decided by the data transfer settings instead of denied")
+        }
         var openIn = controls.openIn
         if config.disablesOpenInEnforcement {
             openIn = .status(.authorized)
