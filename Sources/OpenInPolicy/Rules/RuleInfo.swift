@@ -180,7 +180,9 @@ struct Citation: Sendable, Hashable {
 /// - `explain`: the sentences `--explain` prints about the inputs that mattered
 ///   to a decision it made (ask ``ExplanationFacts`` for the common ones);
 /// - `requestClasses`: the requests `diff` must try to tell two policies apart
-///   on the channels it owns (none for units that apply to every channel).
+///   on the channels it owns (none for units that apply to every channel);
+/// - `targetReads`: what it reads of a request's target, on which channels
+///   (``TargetFact``), the statement every fleet fast path keys targets by.
 ///
 /// The order of the units is written once, in ``RuleCatalog/units``: `rules`,
 /// `Rules/README.md`'s table, diff's request classes and the tests read it.
