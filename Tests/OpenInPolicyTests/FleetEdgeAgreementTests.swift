@@ -8,12 +8,12 @@ import Testing
 @Suite struct FleetEdgeAgreementTests {
     static func delivers(_ outcome: Outcome?) -> Bool { outcome == .allow || outcome == .redirect }
 
-    @Test("AppConnect: a row made a word of 64 targets at a time is the row made target by target, among any candidates")
-    func rowsByWordsAgree() throws {
+    @Test("AppConnect: a row made a word of 64 targets at a time is the row made target by target, among any candidates", arguments: [false, true])
+    func rowsByWordsAgree(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x776F_7264)
         var rows = 0, members = 0
         for _ in 0..<500 {
-            let spec = FleetReferenceModelTests.randomSpec(&random)
+            let spec = FleetReferenceModelTests.randomSpec(&random, excluding: excluding)
             let text = FleetReferenceModelTests.json(spec)
             let device = try FleetJSON.read(Array(text.utf8), file: "random.json").device(named: "d")
             let graph = FleetGraph(device)
@@ -36,12 +36,12 @@ import Testing
         #expect(members > 2_000)
     }
 
-    @Test("AppConnect: every matrix cell is the path finder's edge for that request, own schemes routed elsewhere included")
-    func appConnectCellsAreEdges() throws {
+    @Test("AppConnect: every matrix cell is the path finder's edge for that request, own schemes routed elsewhere included", arguments: [false, true])
+    func appConnectCellsAreEdges(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x6564_6765)
         var cells = 0, edges = 0, routed = 0
         for _ in 0..<200 {
-            let spec = FleetReferenceModelTests.randomSpec(&random)
+            let spec = FleetReferenceModelTests.randomSpec(&random, excluding: excluding)
             let text = FleetReferenceModelTests.json(spec)
             let device = try FleetJSON.read(Array(text.utf8), file: "random.json").device(named: "d")
             let matrix = try device.matrix()

@@ -4,11 +4,11 @@ import Testing
 /// FL003 found from the lists (`FleetLint.openFromRefusals`) against deciding every pair of the
 /// device's AppConnect apps, as lint once did, on the reference model's random fleets.
 @Suite struct FleetLintGrowthTests {
-    @Test func refusalsAreThoseOfDecidingEveryPair() throws {
+    @Test(arguments: [false, true]) func refusalsAreThoseOfDecidingEveryPair(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x464C_3030_33)
         var compared = 0, refused = 0
         for _ in 0..<400 {
-            let spec = FleetReferenceModelTests.randomSpec(&random)
+            let spec = FleetReferenceModelTests.randomSpec(&random, excluding: excluding)
             let fleet = try FleetJSON.read(Array(FleetReferenceModelTests.json(spec).utf8), file: "random.json")
             let device = try fleet.device(named: "d")
             var expected: [BundleID: [BundleID]] = [:]

@@ -77,11 +77,11 @@ import Testing
 
     /// On random fleets, the native Mail column's cells are the end-to-end decisions of the requests to
     /// native Mail (none on `open-url`: `mailto:` goes to the mail app).
-    @Test func nativeMailCellsAreEndToEndDecisionsOnRandomFleets() throws {
+    @Test(arguments: [false, true]) func nativeMailCellsAreEndToEndDecisionsOnRandomFleets(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x6D61_696C)
         var cells = 0
         for _ in 0..<80 {
-            let spec = FleetReferenceModelTests.randomSpec(&random)
+            let spec = FleetReferenceModelTests.randomSpec(&random, excluding: excluding)
             let device = try FleetJSON.read(Array(FleetReferenceModelTests.json(spec).utf8), file: "random.json").device(named: "d")
             let matrix = try device.matrix()
             let mail = try #require(matrix.receivers.firstIndex { if case .app(let id) = $0 { id.isNativeMail } else { false } })
@@ -105,11 +105,11 @@ import Testing
     /// row can throw, keyboard and one-sided decisions only where shown) is the row decided cell by cell
     /// (``AppConnectMatrixRows/rowStraightforward(sender:only:)``), for every grid alone and all at once, and
     /// throws where it throws; and each cell is the end-to-end decision of its request.
-    @Test func fastRowsAreStraightforwardRowsOnRandomFleets() throws {
+    @Test(arguments: [false, true]) func fastRowsAreStraightforwardRowsOnRandomFleets(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x6661_7374)
-        var cells = 0, quiet = 0, throwing = 0, denied = 0, answered = 0
+        var cells = 0, quiet = 0, throwing = 0, denied = 0, answered = 0, excluded = 0
         for _ in 0..<200 {
-            var spec = FleetReferenceModelTests.randomSpec(&random)
+            var spec = FleetReferenceModelTests.randomSpec(&random, excluding: excluding)
             // Some fleets leave a control of the global policy unset (rows that may throw are made the checked way).
             switch random.below(8) {
             case 0: spec.global.openFrom = nil
@@ -143,6 +143,7 @@ import Testing
                                 if let request, let decided = try? device.decide(request) {
                                     #expect(cell == decided.outcome, "\(channel) \(shape.senders[s]) → \(shape.receivers[r]): end to end \(decided.outcome) in:\n\(text)")
                                     if decided.outcome == .deny { denied += 1 }
+                                    if decided.sender.rule == ExcludedActivityRule.excluded.id { excluded += 1 }
                                 }
                                 cells += 1
                             }
@@ -159,6 +160,8 @@ import Testing
             }
         }
         #expect(cells > 20_000 && denied > 1_000, "\(cells) cells, \(denied) denied")
+        // With excluded activities, the share sheet's cells the server's list decides occur (and agree above).
+        #expect(excluding ? excluded > 100 : excluded == 0, "\(excluded) cells decided by an excluded activity")
         #expect(quiet > 50 && throwing > 10 && answered > 30, "\(quiet) devices said not to throw (\(answered) reading Open From answers), \(throwing) that may")
     }
 

@@ -17,6 +17,8 @@ import Testing
             var openFromList: [String] = []
             var pasteboard: String? = nil
             var dragAndDrop: String? = nil
+            /// `excludedAppleActivityTypes`, when the object sets it (an empty list too).
+            var excluded: [String]? = nil
         }
         struct Container {
             var name: String
@@ -55,7 +57,9 @@ import Testing
         return controls
     }
 
-    static func randomSpec(_ random: inout SplitMix64) -> Spec {
+    /// A random fleet; with `excluding`, its global and container policies may also set `excludedAppleActivityTypes`
+    /// (drawn after everything else, so the fleet is otherwise the one drawn without it).
+    static func randomSpec(_ random: inout SplitMix64, excluding: Bool = false) -> Spec {
         let appCount = 3 + random.below(5)
         var apps: [(id: String, appConnect: Bool, schemes: [String])] = []
         for (index, id) in ids.shuffled(using: &random).prefix(appCount).enumerated() {
@@ -95,6 +99,12 @@ import Testing
            let other = installed.filter({ $0 != owner.id }).randomElement(using: &random) {
             spec.handlers.append((owner.schemes[0], other))
         }
+        if excluding {
+            // The share sheet's targets are the fleet's apps, native Mail and Apple's activities; a list may be empty.
+            let pool = ids + ["com.apple.UIKit.activity.AirDrop", "com.apple.UIKit.activity.Mail", "com.other.app"]
+            if random.percent(60) { spec.global.excluded = Array(Set(random.some(pool, upTo: 4))).sorted() }
+            for index in spec.containers.indices where random.percent(40) { spec.containers[index].controls.excluded = Array(Set(random.some(pool, upTo: 3))).sorted() }
+        }
         return spec
     }
 
@@ -110,6 +120,7 @@ import Testing
             if controls.openFrom == "whitelist" { members.append("\"openFromWhitelist\": \(list(controls.openFromList))") }
             if let value = controls.pasteboard { members.append("\"pasteboardPolicy\": \(quote(value))") }
             if let value = controls.dragAndDrop { members.append("\"dragAndDropPolicy\": \(quote(value))") }
+            if let value = controls.excluded { members.append("\"excludedAppleActivityTypes\": \(list(value))") }
             return members
         }
         let global = (["\"authorizeAppsWithoutContainerPolicy\": \(spec.authorizeByDefault)"] + controls(spec.global)).joined(separator: ", ")
@@ -202,6 +213,8 @@ import Testing
             }
             policy.pasteboard = ["unauthorized": .unauthorized, "authorized": .authorized, "securecopy": PasteboardPolicy.secureCopy][pick(\.pasteboard).0]
             policy.dragAndDrop = try! DragAndDropPolicy(parsing: pick(\.dragAndDrop).0)
+            // The excluded share-sheet activities: the container policy's list when it sets one (empty too), else the global one's, else none.
+            policy.excludedActivityTypes = (container?.excluded ?? spec.global.excluded ?? []).map { try! BundleID($0) }
             // A configuration is on every label: it applies when the device carries one.
             if let config = spec.config.first(where: { $0.app == app.id }), !spec.labels.isEmpty { policy.config = AppConfig([config.key: config.value]) }
             return policy
@@ -272,11 +285,11 @@ import Testing
         }
     }
 
-    @Test func pathsReachWhatThePlainSearchReaches() throws {
+    @Test(arguments: [false, true]) func pathsReachWhatThePlainSearchReaches(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x666C_6565_74)
         var compared = 0
         for _ in 0..<250 {
-            let spec = Self.randomSpec(&random)
+            let spec = Self.randomSpec(&random, excluding: excluding)
             let fleet = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json")
             let device = try fleet.device(named: "d")
             let model = Model(spec)
@@ -316,11 +329,11 @@ import Testing
 
 extension FleetReferenceModelTests {
     /// Every matrix cell is the outcome of deciding that cell's request end to end, on random fleets.
-    @Test func matrixCellsAreEndToEndDecisions() throws {
+    @Test(arguments: [false, true]) func matrixCellsAreEndToEndDecisions(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x6D61_7472_6978)
         var cells = 0
         for _ in 0..<120 {
-            let spec = Self.randomSpec(&random)
+            let spec = Self.randomSpec(&random, excluding: excluding)
             let device = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json").device(named: "d")
             let matrix = try device.matrix()
             for channel in matrix.channels {
@@ -412,7 +425,7 @@ extension FleetReferenceModelTests {
     /// the straightforward ones: the same nodes, and per hop the same request and end-to-end decision
     /// (outcome, sender's and receiver's decisions, receiving app, both sides' policies), or the same
     /// error; on random fleets, some of whose policies leave Open From or the pasteboard unset.
-    @Test func pathHopsAreTheStraightforwardDecisions() throws {
+    @Test(arguments: [false, true]) func pathHopsAreTheStraightforwardDecisions(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x686F_7073)
         var hops = 0, errors = 0
         func same(_ engine: FleetDecision, _ plain: FleetDecision) -> Bool {
@@ -422,7 +435,7 @@ extension FleetReferenceModelTests {
                 && engine.receiverPolicy?.authorization == plain.receiverPolicy?.authorization
         }
         for round in 0..<250 {
-            var spec = Self.randomSpec(&random)
+            var spec = Self.randomSpec(&random, excluding: excluding)
             // Some fleets leave a control to the container policies alone: requests that need it from an app without one fail.
             if round % 4 == 1 { spec.global.openFrom = nil }
             if round % 4 == 2 { spec.global.pasteboard = nil }

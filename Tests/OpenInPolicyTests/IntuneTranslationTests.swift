@@ -580,6 +580,17 @@ struct TranslationOpenedFlowsTests {
             compare(.intune(intune), .intune(fewer), "Intune → fewer apps targeted, round \(round)")
             compare(.intune(fewer), .intune(intune), "and more, round \(round)")
         }
+        // Fleets whose policies exclude share-sheet activities (a fact of the receiver the keys read besides the
+        // listing), from a stream of their own so the rounds above stay as they were.
+        var excluding = SplitMix64(seed: 0x6578_636C)
+        for round in 0..<16 {
+            let fleet = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&excluding, excluding: true)).utf8), file: "random.json")
+            let (_, intune, _) = PolicyTranslation.toIntune(fleet)
+            compare(.appConnect(fleet), .intune(intune), "AppConnect excluding activities → Intune, round \(round)")
+            compare(.intune(intune), .appConnect(fleet), "and back, round \(round)")
+            let other = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&excluding, excluding: true)).utf8), file: "other.json")
+            compare(.appConnect(other), .appConnect(fleet), "AppConnect excluding activities → AppConnect, round \(round)")
+        }
         #expect(groups > 1_500)
         #expect(many > 1_000, "too few groups of more than one flow: the keys would be tested little")
         #expect(counted > 8_000)

@@ -74,6 +74,10 @@ public struct EffectivePolicy: Sendable {
     public var sources: [(control: FleetControl, source: ControlSource)] { storage.sources }
     /// Where the app-specific configuration came from (`nil`: none applies, an empty configuration).
     public var configSource: ControlSource? { storage.configSource }
+    /// Where the share-sheet activities the server excludes (`excludedAppleActivityTypes`) came from: the
+    /// container policy when it sets them, the global policy otherwise; ``ControlSource/notSet`` when neither
+    /// does (nothing is excluded), as for a retired app or one AppConnect does not manage.
+    public var excludedActivitiesSource: ControlSource { storage.excludedActivitiesSource }
 
     /// The values, held once: every decision names its sender's and receiver's effective policy, and
     /// copies one reference rather than a policy.
@@ -102,10 +106,12 @@ public struct EffectivePolicy: Sendable {
         let policy: Policy
         let sources: [(control: FleetControl, source: ControlSource)]
         let configSource: ControlSource?
+        let excludedActivitiesSource: ControlSource
         let origin: Origin?
 
         init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
-             origin: Origin?) {
+             excludedActivitiesSource: ControlSource, origin: Origin?) {
+            self.excludedActivitiesSource = excludedActivitiesSource
             self.app = app
             self.device = device
             self.authorization = authorization
@@ -117,8 +123,9 @@ public struct EffectivePolicy: Sendable {
     }
 
     init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
-         origin: Origin? = nil) {
-        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource, origin: origin)
+         excludedActivitiesSource: ControlSource = .notSet, origin: Origin? = nil) {
+        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource,
+                          excludedActivitiesSource: excludedActivitiesSource, origin: origin)
     }
 
     /// The policy objects the controls came from.
@@ -333,13 +340,20 @@ public struct FleetDevice: Sendable {
             policy.pasteboard = pick(.pasteboard)?.pasteboard
             policy.print = pick(.print)?.print
             policy.dragAndDrop = pick(.dragAndDrop)?.dragAndDrop
+            // The excluded share-sheet activities: the container policy's list when it sets one (even empty), the global policy's otherwise.
+            var excludedSource = ControlSource.notSet
+            if let container, let list = container.controls.excludedActivityTypes, case .containerPolicy(let name, let label) = authorization {
+                (policy.excludedActivityTypes, excludedSource) = (list, .containerPolicy(name: name, label: label))
+            } else if let list = global.controls.excludedActivityTypes {
+                (policy.excludedActivityTypes, excludedSource) = (list, .globalPolicy)
+            }
             var configSource: ControlSource? = nil
             if let (configuration, label) = configuration {
                 policy.config = configuration.config
                 configSource = .appConfiguration(name: configuration.name, label: label)
             }
             return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource,
-                                   origin: origin)
+                                   excludedActivitiesSource: excludedSource, origin: origin)
         }
     }
 }

@@ -85,12 +85,18 @@ public struct PolicyControls: Sendable, Hashable {
     public var print: PrintPolicy?
     /// The drag-and-drop policy (`dragAndDropPolicy`).
     public var dragAndDrop: DragAndDropPolicy?
+    /// The share-sheet activities the server excludes (`excludedAppleActivityTypes`), when the object sets them:
+    /// a container policy's list, even empty, replaces the global policy's. Not a control a request needs: an
+    /// app whose policies set none excludes nothing.
+    public var excludedActivityTypes: [BundleID]?
     /// Where the object and each of its values were read (not part of its value).
     var sources = SettingSources()
 
     /// Creates controls; none is set by default.
     public init(openIn: PolicySetting? = nil, openInWhitelist: Whitelist = .empty, openFrom: OpenFromPolicy? = nil,
-                pasteboard: PasteboardPolicy? = nil, print: PrintPolicy? = nil, dragAndDrop: DragAndDropPolicy? = nil) {
+                pasteboard: PasteboardPolicy? = nil, print: PrintPolicy? = nil, dragAndDrop: DragAndDropPolicy? = nil,
+                excludedActivityTypes: [BundleID]? = nil) {
+        self.excludedActivityTypes = excludedActivityTypes
         self.openIn = openIn
         self.openInWhitelist = openInWhitelist
         self.openFrom = openFrom

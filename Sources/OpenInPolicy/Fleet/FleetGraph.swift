@@ -102,8 +102,8 @@ enum GraphRow {
 ///
 /// An edge X → Y exists when some request of ``FleetDevice/candidateRequests(from:)`` from X delivers
 /// to Y end to end. For the requests that name a target, the sender's rules read the target only
-/// through whether its policy lists it and whether it is one of the device's AppConnect apps (the
-/// prepared policy's two questions), so X's decision is made once per channel and kind of target and
+/// through the facts the rules declare (``TargetFact``: listed?, AppConnect app?, excluded from the
+/// share sheet?), so X's decision is made once per channel and kind of target (``kinds``) and
 /// reused for every target of that kind; the receiver's Open From is then asked per target. The
 /// reference model in the tests decides every request instead, and must agree.
 final class FleetGraph: FleetEdges {
@@ -134,8 +134,10 @@ final class FleetGraph: FleetEdges {
     /// whether secure services are available.
     let lacks: [UInt8]
     /// Per node, whether the device's policies count it as an AppConnect app (every side on the device
-    /// shares the device's tables, so the answer is the same for every sender).
+    /// shares the device's tables, so the answer is the same for every sender): as a source, for the Open From of "All AppConnect apps".
     let isAppConnectApp: [Bool]
+    /// The nodes as targets, by the facts the rules read of them on the targeted channels and `open-url` (``TargetKinds``).
+    let kinds: TargetKinds
     /// The nodes that are native Mail.
     let nativeMail: [Int]
     /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them;
@@ -148,11 +150,11 @@ final class FleetGraph: FleetEdges {
     /// outcome, and every app of the fleet a request may land on sets Open From.
     let decidesWithoutError: Bool
 
-    /// What ``row(_:among:)`` reads a word of 64 targets at a time: per node as target, whether it is an
-    /// AppConnect app, whether its Open From decides, and how it answers a sender; per node as sender,
+    /// What ``row(_:among:)`` reads a word of 64 targets at a time: per node as target, whether its Open From
+    /// decides and how it answers a sender; per node as sender, its targets by kind (``TargetKinds/Sender``) and
     /// the receivers whose own Open From whitelist lists it; the nodes some custom scheme lands on.
     struct RowWords: Sendable {
-        /// The nodes the device's policies count as AppConnect apps (``FleetGraph/isAppConnectApp``).
+        /// The nodes the device's policies count as AppConnect apps (``FleetGraph/isAppConnectApp``), as sources.
         let appConnect: NodeSet
         /// The authorized AppConnect apps: a delivery to one of them is decided by its Open From too.
         let authorized: NodeSet
@@ -166,33 +168,17 @@ final class FleetGraph: FleetEdges {
         let handlers: NodeSet
         /// The native Mail nodes.
         let nativeMail: NodeSet
-        /// Per sender whose Open In lists its targets (a whitelist), the position in ``listedSets`` of the nodes it lists; -1 otherwise.
-        let listedIndex: [Int32]
-        /// The nodes each distinct Open In whitelist lists (as ``FleetGraph/row(_:among:byWords:)`` works them out), made once
-        /// per whitelist: "all AppConnect apps" is one whitelist shared by every policy that says so.
-        let listedSets: [NodeSet]
+        /// Per sender, its targets by kind: each list (an Open In whitelist, the excluded activities) read once,
+        /// "all AppConnect apps" one whitelist shared by every policy that says so.
+        let senders: [TargetKinds.Sender]
 
         /// The tables of a graph whose nodes are `ids` with policies `sides`; `nil` when some receiver's Open From
         /// cannot be read this way (its rule would not be the Open From rule or the not-enforcing rule).
-        init(ids: [BundleID], index: [BundleID: Int], sides: [FleetSide], isAppConnectApp: [Bool], authorized: [Bool], schemesLandingOn: [[Int]],
-             nativeMail: [Int]) {
+        init(ids: [BundleID], index: [BundleID: Int], sides: [FleetSide], kinds: TargetKinds, isAppConnectApp: [Bool], authorized: [Bool],
+             schemesLandingOn: [[Int]], nativeMail: [Int]) {
             let count = ids.count
-            var listedIndex = [Int32](repeating: -1, count: count), listedSets: [NodeSet] = []
-            var known: [ObjectIdentifier: Int32] = [:]
-            for x in 0..<count where sides[x].prepared.listsEveryTarget == nil {
-                let whitelist = sides[x].prepared.openInWhitelist
-                if let position = known[ObjectIdentifier(whitelist.list)] {
-                    listedIndex[x] = position
-                    continue
-                }
-                var listed = NodeSet(count: count)
-                for id in whitelist { if let y = index[id], !ids[y].isNativeMail { listed.insert(y) } }
-                if whitelist.containsMailPair { for y in nativeMail { listed.insert(y) } }
-                known[ObjectIdentifier(whitelist.list)] = Int32(listedSets.count)
-                listedIndex[x] = Int32(listedSets.count)
-                listedSets.append(listed)
-            }
-            (self.listedIndex, self.listedSets) = (listedIndex, listedSets)
+            var shared: [ObjectIdentifier: NodeSet] = [:]
+            senders = sides.map { kinds.sender($0.prepared, shared: &shared) }
             var appConnect = NodeSet(count: count), authorizedSet = NodeSet(count: count), allowsEvery = NodeSet(count: count)
             var allowsAppConnect = NodeSet(count: count), handlers = NodeSet(count: count)
             var listing = [[Int32]](repeating: [], count: count)
@@ -232,6 +218,9 @@ final class FleetGraph: FleetEdges {
     static let secureCopyUnknown: UInt8 = 32
 
     static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
+
+    /// The sender channels whose requests' targets a graph keys by kind: the targeted channels' and `open-url`'s (its handler).
+    static let kindChannels: [Channel] = targetedChannels.compactMap(\.senderChannel) + [.openURL]
 
     /// The graph of `device`; with `settings` false, no node's ``controls`` are made ahead.
     init(_ device: FleetDevice, settings: Bool = true) {
@@ -276,11 +265,13 @@ final class FleetGraph: FleetEdges {
         let tables = device.side(for: device.anyOtherAppID).prepared
         isAppConnectApp = ids.map(tables.isAppConnectApp)
         nativeMail = ids.indices.filter { ids[$0].isNativeMail }
+        let kinds = TargetKinds(ids: ids, index: index, channels: FleetGraph.kindChannels, senders: sides.map(\.prepared), device: tables)
+        self.kinds = kinds
         lacks = FleetGraph.lacks(sides, on: device)
         let lacks = self.lacks, sides = self.sides
         words = lacks.allSatisfy { $0 == 0 }
-            ? RowWords(ids: ids, index: index, sides: sides, isAppConnectApp: isAppConnectApp, authorized: authorized, schemesLandingOn: schemesLandingOn,
-                       nativeMail: nativeMail)
+            ? RowWords(ids: ids, index: index, sides: sides, kinds: kinds, isAppConnectApp: isAppConnectApp, authorized: authorized,
+                       schemesLandingOn: schemesLandingOn, nativeMail: nativeMail)
             : nil
         decidesWithoutError = words != nil && device.fleet.apps.allSatisfy { device.side(for: $0.bundleID).policy.source(of: .openFrom) != .notSet }
     }
@@ -297,11 +288,15 @@ final class FleetGraph: FleetEdges {
         self.sides = sides
         var lacks = old.lacks
         var controls = old.controls
+        var changedSides: [PreparedPolicy] = []
         // swift-format-ignore: ReplaceForEachWithForLoop
         try? changed.forEach { (x) throws(FleetError) in
             lacks[x] = FleetGraph.lacks([sides[x]], on: device)[0]
             if !controls.isEmpty { controls[x] = FleetSettings.controls(of: sides[x].policy) }
+            changedSides.append(sides[x].prepared)
         }
+        // A changed policy may make a fact hold that no old one did (an excluded activity): its kinds tell it apart.
+        kinds = old.kinds.covering(changedSides)
         self.lacks = lacks
         self.controls = controls
         // A few apps' policies changed: their rows are decided target by target (the tables are made for a whole graph).
@@ -350,26 +345,17 @@ final class FleetGraph: FleetEdges {
             }
             return Evaluator.decide(openFrom, receiver).outcome == .allow
         }
-        let listsEvery = prepared.listsEveryTarget
-        if byWords, let words {
-            let listed = listsEvery == nil ? words.listedSets[Int(words.listedIndex[x])] : NodeSet(count: 0)
-            return rowByWords(x, among: candidates, words, listsEvery: listsEvery, listed: listed)
-        }
-        // A whitelist's listed nodes, from its entries (the native Mail nodes by its mail pair), as `lists` answers.
-        var listed = NodeSet(count: ids.count)
-        if listsEvery == nil {
-            let whitelist = prepared.openInWhitelist
-            for id in whitelist { if let y = index[id], !ids[y].isNativeMail { listed.insert(y) } }
-            if whitelist.containsMailPair { for y in nativeMail { listed.insert(y) } }
-        }
+        if byWords, let words { return rowByWords(x, among: candidates, words, words.senders[x]) }
+        // The sender's targets by kind, from its lists' entries (the native Mail nodes by the Open In mail pair), as the rules read them.
+        let facts = self.kinds.sender(prepared)
         var result = NodeSet(count: ids.count)
-        // Per kind of target (listed?, AppConnect app?), which targeted channels deliver: decided once.
-        var kinds: [UInt8?] = [nil, nil, nil, nil]
+        // Per kind of target (``TargetKinds``), which targeted channels deliver: decided once.
+        var kinds = [UInt8?](repeating: nil, count: self.kinds.kindCount)
         // The bit set's own forEach (typed throws), not a Sequence's.
         // swift-format-ignore: ReplaceForEachWithForLoop
         try candidates.forEach { (y) throws(FleetError) in
             guard y != x else { return }
-            let kind = ((listsEvery ?? listed.contains(y)) ? 2 : 0) | (isAppConnectApp[y] ? 1 : 0)
+            let kind = facts.kind(of: y)
             let delivering: UInt8
             if let known = kinds[kind] {
                 delivering = known
@@ -411,24 +397,24 @@ final class FleetGraph: FleetEdges {
     }
 
     /// ``row(_:among:)`` on a graph where no decision throws, 64 targets at a time: the sender's targeted
-    /// decisions made once per kind of target (listed?, AppConnect app?), as the loop makes them; each
+    /// decisions made once per kind of target (``TargetKinds``), as the loop makes them; each
     /// kind's targets as a mask; the receivers' Open From as masks (every source, the AppConnect apps,
     /// or the senders their own whitelist names). Then the custom schemes whose handler is still open,
     /// and the mail requests, one by one as the loop decides them.
     /// - Complexity: O(N / 64 + the sender's whitelist + the receivers listing it + the schemes landing on targets not yet in the row).
-    private func rowByWords(_ x: Int, among candidates: NodeSet, _ words: RowWords, listsEvery: Bool?, listed: NodeSet) -> NodeSet {
+    private func rowByWords(_ x: Int, among candidates: NodeSet, _ words: RowWords, _ facts: TargetKinds.Sender) -> NodeSet {
         let (_, prepared) = sides[x]
         let from = ids[x]
         let count = candidates.words.count
         var open = candidates
         open.remove(x)
+        let kindCount = kinds.kindCount
         // Per kind: its targets among the candidates, and which targeted channels deliver to them (decided on its first target).
-        var delivering: [UInt8] = [0, 0, 0, 0]
-        for kind in 0..<4 {
+        var delivering = [UInt8](repeating: 0, count: kindCount)
+        for kind in 0..<kindCount where facts.admits(kind) {
             var first = -1
             for w in 0..<count {
-                let listedWord = listsEvery.map { $0 ? ~UInt64(0) : 0 } ?? listed.words[w]
-                let mask = open.words[w] & (kind & 2 != 0 ? listedWord : ~listedWord) & (kind & 1 != 0 ? words.appConnect.words[w] : ~words.appConnect.words[w])
+                let mask = open.words[w] & facts.mask(kind, word: w)
                 if mask != 0 {
                     first = w << 6 | mask.trailingZeroBitCount
                     break
@@ -448,11 +434,9 @@ final class FleetGraph: FleetEdges {
         for y in words.listing[x] { allows.insert(Int(y)) }
         var result = NodeSet(count: ids.count)
         for w in 0..<count {
-            let listedWord = listsEvery.map { $0 ? ~UInt64(0) : 0 } ?? listed.words[w]
-            let appConnect = words.appConnect.words[w]
             var direct: UInt64 = 0, openIn: UInt64 = 0
-            for kind in 0..<4 where delivering[kind] != 0 {
-                let mask = (kind & 2 != 0 ? listedWord : ~listedWord) & (kind & 1 != 0 ? appConnect : ~appConnect)
+            for kind in 0..<kindCount where delivering[kind] != 0 {
+                let mask = facts.mask(kind, word: w)
                 // Drag and drop, paste: no receiving side. The other targeted channels: the receiver's Open From.
                 if delivering[kind] & 0b11_0000 != 0 { direct |= mask } else if delivering[kind] & 0b00_1111 != 0 { openIn |= mask }
             }
@@ -468,11 +452,10 @@ final class FleetGraph: FleetEdges {
                   let y = landing(target), y != x, candidates.contains(y), !result.contains(y) else { return }
             if !words.authorized.contains(y) || allows.contains(y) { result.insert(y) }
         }
-        // The sender's part of a custom scheme's request reads the handler only through whether its policy lists it
-        // and whether it is an AppConnect app (native Mail apart), as for the targeted channels; and through whether
-        // the scheme is the sender's own (then decided alone). So whether the request lands on its handler is
-        // decided once per kind of handler (listed?, AppConnect app?, native Mail?), and the handlers of each kind
-        // are taken a word at a time. The sender's own schemes are found by name (not by asking every scheme).
+        // The sender's part of a custom scheme's request reads the handler only through the facts the rules declare
+        // (``TargetKinds``; native Mail apart), as for the targeted channels; and through whether the scheme is the
+        // sender's own (then decided alone). So whether the request lands on its handler is decided once per kind of
+        // handler (its kind, native Mail?), and the handlers of each kind are taken a word at a time. The sender's own schemes are found by name (not by asking every scheme).
         var own: [Int] = []
         for scheme in sides[x].policy.policy.app.urlSchemes {
             for position in schemePositions[ExactKey(scheme)] ?? [] where untargeted[position].request.url.map(prepared.isOwnScheme) == true { own.append(position) }
@@ -485,15 +468,14 @@ final class FleetGraph: FleetEdges {
             if !result.contains(h) { take(position) }
             if schemesLandingOn[h].allSatisfy({ own.contains($0) }) { onlyOwn.insert(h) }
         }
-        var landsOn: [Bool?] = Array(repeating: nil, count: 8)
+        var landsOn: [Bool?] = Array(repeating: nil, count: 2 * kindCount)
         for w in 0..<count {
             let open = handlers.words[w] & ~result.words[w] & ~onlyOwn.words[w]
             guard open != 0 else { continue }
-            let listedWord = listsEvery.map { $0 ? ~UInt64(0) : 0 } ?? listed.words[w]
-            let appConnect = words.appConnect.words[w], mail = words.nativeMail.words[w]
+            let mail = words.nativeMail.words[w]
             var taken: UInt64 = 0
-            for kind in 0..<8 {
-                let mask = open & (kind & 2 != 0 ? listedWord : ~listedWord) & (kind & 1 != 0 ? appConnect : ~appConnect) & (kind & 4 != 0 ? mail : ~mail)
+            for kind in 0..<2 * kindCount where facts.admits(kind >> 1) {
+                let mask = open & facts.mask(kind >> 1, word: w) & (kind & 1 != 0 ? mail : ~mail)
                 guard mask != 0 else { continue }
                 if landsOn[kind] == nil {
                     // Decided on the first handler of the kind and its first scheme that is not the sender's own.

@@ -32,8 +32,10 @@ public enum FleetJSON {
         ("infoPlist", "an app's Info.plist goes in apps[]: {\"bundleID\", \"appconnect\", \"infoPlist\"}"),
         ("enforcing", "in a fleet an app enforces when it is an authorized AppConnect app; a non-AppConnect app (\"appconnect\": false) does not"),
     ]
-    static let globalKeys = ["description", "authorizeAppsWithoutContainerPolicy"] + controlKeys
-    static let containerKeys = ["name", "description", "app", "labels"] + controlKeys
+    /// The share-sheet activities a global or container policy excludes: not a control a request needs, a list the sender's rule 4 reads.
+    static let excludedActivitiesKey = "excludedAppleActivityTypes"
+    static let globalKeys = ["description", "authorizeAppsWithoutContainerPolicy"] + controlKeys + [excludedActivitiesKey]
+    static let containerKeys = ["name", "description", "app", "labels"] + controlKeys + [excludedActivitiesKey]
     static let configurationKeys = ["name", "app", "labels", "config"]
     static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist", "allowsCustomKeyboards"]
     static let deviceKeys = ["labels", "installed", "schemeHandlers", "emailPlusInstalled", "emailPlusBundleIDs", "secureServicesAvailable"]
@@ -129,7 +131,7 @@ public enum FleetJSON {
     static func readControls(_ fields: JSONFields) throws(FormatError) -> PolicyControls {
         var controls = PolicyControls()
         controls.sources.record(fields)
-        for list in ["openInWhitelist", "openFromWhitelist"] {
+        for list in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey] {
             guard let field = fields[list], case .array = field.value else { continue }
             var entries: [BundleID: ValueSource] = [:]
             for element in try field.elements(what: "bundle IDs") {
@@ -155,6 +157,9 @@ public enum FleetJSON {
         controls.openFrom = inputs.stated.openFrom
         controls.pasteboard = inputs.stated.pasteboard
         controls.print = inputs.stated.print
+        if let field = fields[excludedActivitiesKey] {
+            controls.excludedActivityTypes = try PolicyJSON.bundleIDs(field, what: "Apple activity types, such as com.apple.UIKit.activity.AirDrop")
+        }
         if let field = fields["dragAndDropPolicy"] {
             let text = try field.string()
             do throws(InputError) {

@@ -303,8 +303,8 @@ extension FleetLint {
     /// may send it a document (document interaction): those senders, the first few and the count.
     ///
     /// Deciding every pair is quadratic in apps. As in `FleetGraph`, the sender's Open In reads the target
-    /// only through whether its policy lists it (every target is one of the device's AppConnect apps
-    /// here), so each sender is decided once per kind of target; a receiver's Open From reads the sender
+    /// only through the facts the rules declare for document interaction (``TargetFacts/read(on:)``): whether
+    /// its policy lists it (every target is one of the device's AppConnect apps here), so each sender is decided once per kind of target; a receiver's Open From reads the sender
     /// only through whether its Open From whitelist lists it. So the senders are counted from the lists:
     /// those that send to any AppConnect app, each receiver's listing senders (from the senders' Open In
     /// whitelists), less those the receiver's Open From whitelist names. The caller decides the first
@@ -313,6 +313,9 @@ extension FleetLint {
     static func openFromRefusals(_ device: FleetDevice) -> [Refusals] {
         let apps = device.fleet.apps.map(\.bundleID).filter(device.appConnectApps.contains)
         guard apps.count > 1 else { return [] }
+        // The count below reads a target as the rules declare document interaction reads it (``TargetFacts/read(on:)``):
+        // whether the sender lists it, every target being an AppConnect app here. A rule that reads more: every pair decided.
+        guard TargetFacts.read(on: .documentInteraction).isSubset(of: [.listed, .appConnectApp]) else { return openFromRefusalsPairByPair(device, apps) }
         var position: [BundleID: Int] = [:]
         for (index, id) in apps.enumerated() { position[id] = index }
         let sides = apps.map(device.side(for:))
@@ -401,6 +404,20 @@ extension FleetLint {
             result.append(Refusals(receiver: apps[r], first: first.map { apps[$0] }, count: count))
         }
         return result
+    }
+
+    /// ``openFromRefusals(_:)`` by deciding every pair of `apps` (the device's AppConnect apps, in fleet order): for a
+    /// statement of what the rules read of a target that the count from the lists does not follow.
+    /// - Complexity: O(apps²) decisions.
+    static func openFromRefusalsPairByPair(_ device: FleetDevice, _ apps: [BundleID]) -> [Refusals] {
+        apps.compactMap { receiver -> Refusals? in
+            let senders = apps.filter { sender in
+                guard sender != receiver, let request = try? FleetRequest(from: sender, channel: .documentInteraction, target: receiver),
+                      let decision = try? device.decide(request), decision.sender.outcome == .allow, let refusal = decision.receiver else { return false }
+                return refusal.outcome != .allow
+            }
+            return senders.isEmpty ? nil : Refusals(receiver: receiver, first: Array(senders.prefix(namedRefusals + 1)), count: senders.count)
+        }
     }
 
     /// Whether `policy`'s Open In is "All AppConnect apps" (the whitelist of the device's AppConnect apps).

@@ -122,7 +122,7 @@ extension FleetDevice {
     /// The matrix of this device, every cell held (`matrixRows()` makes it one row at a time).
     ///
     /// As `FleetGraph` does, the sender's decision on a targeted channel is made once per kind of
-    /// target (listed or not, AppConnect app or not) and the receiver's Open From once per pair; every
+    /// target (the facts the rules read of it, `TargetKinds`) and the receiver's Open From once per pair; every
     /// cell is the outcome ``decide(_:)`` gives (a test compares them).
     /// - Complexity: O(apps² × channels) cells, each O(1); memory O(apps² × channels).
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
@@ -245,16 +245,15 @@ struct AppConnectMatrixRows: FleetMatrixRowMaker {
     /// (``FleetGraph/lacks(_:on:)``), or an app of the fleet a URL may land on does not set Open From.
     let canThrow: Bool
     /// Per receiver, whether the device's policies count it as an AppConnect app (every side on the device
-    /// shares the device's tables, so the answer is the same for every sender), as ``FleetGraph`` asks it.
+    /// shares the device's tables, so the answer is the same for every sender): as a source, for the Open From of "All AppConnect apps".
     let isAppConnectApp: [Bool]
     /// Per receiver, whether it is an authorized AppConnect app (its Open From decides too).
     let authorized: [Bool]
-    /// Per sender whose Open In lists its targets (a whitelist), the position in ``listedSets`` of the receivers
-    /// it lists; -1 when it lists every target or none (``PreparedPolicy/listsEveryTarget``).
-    let listedIndex: [Int32]
-    /// The receivers each distinct Open In whitelist lists (native Mail's columns apart: they are decided on
-    /// their own), made once per whitelist from its entries: what ``PreparedPolicy/lists(_:)`` answers per cell.
-    let listedSets: [NodeSet]
+    /// The receivers as targets, by the facts the rules read of them on the targeted channels (``TargetKinds``),
+    /// and per sender its receivers by kind, each list read once from its entries (native Mail's columns apart:
+    /// they are decided on their own).
+    let kinds: TargetKinds
+    let targets: [TargetKinds.Sender]
     /// When no row can throw: what each receiver's Open From answers a sender, as ``FleetGraph/RowWords`` reads
     /// it (every sender, the AppConnect apps, or the senders its own whitelist names); `nil` otherwise (each
     /// receiver's Open From checked and decided per cell).
@@ -298,25 +297,18 @@ struct AppConnectMatrixRows: FleetMatrixRowMaker {
         // A row decides no print (the one-sided print cell is `nil` where the policy sets none): a missing print control throws nothing.
         canThrow = receivers.indices.contains { present[$0] && lacks[$0] & ~FleetGraph.bit(.print) != 0 }
             || device.fleet.apps.contains { device.side(for: $0.bundleID).policy.source(of: .openFrom) == .notSet }
-        // Each distinct Open In whitelist's listed receivers, from its entries ("all AppConnect apps" is one whitelist
-        // shared by every policy that says so).
+        // Each sender's receivers by kind, from its lists' entries ("all AppConnect apps" is one whitelist shared by
+        // every policy that says so, read once).
         var index: [BundleID: Int] = [:]
-        for (r, id) in receiverIDs.enumerated() where !id.isNativeMail && index[id] == nil { index[id] = r }
-        var listedIndex = [Int32](repeating: -1, count: senders.count), listedSets: [NodeSet] = []
-        var known: [ObjectIdentifier: Int32] = [:]
-        for s in senders.indices where sides[s].prepared.listsEveryTarget == nil {
-            let whitelist = sides[s].prepared.openInWhitelist
-            if let position = known[ObjectIdentifier(whitelist.list)] {
-                listedIndex[s] = position
-                continue
-            }
-            var listed = NodeSet(count: receiverIDs.count)
-            for id in whitelist where !id.isNativeMail { if let r = index[id] { listed.insert(r) } }
-            known[ObjectIdentifier(whitelist.list)] = Int32(listedSets.count)
-            listedIndex[s] = Int32(listedSets.count)
-            listedSets.append(listed)
-        }
-        (self.listedIndex, self.listedSets) = (listedIndex, listedSets)
+        for (r, id) in receiverIDs.enumerated() where index[id] == nil { index[id] = r }
+        let sides = self.sides
+        let senderSides = senders.indices.map { sides[$0].prepared }
+        let kinds = TargetKinds(ids: receiverIDs, index: index, channels: FleetGraph.targetedChannels.compactMap(\.senderChannel), senders: senderSides,
+                                device: tables)
+        var shared: [ObjectIdentifier: NodeSet] = [:]
+        var targets: [TargetKinds.Sender] = []
+        for prepared in senderSides { targets.append(kinds.sender(prepared, shared: &shared)) }
+        (self.kinds, self.targets) = (kinds, targets)
         if canThrow {
             openFrom = nil
         } else {
@@ -397,19 +389,17 @@ struct AppConnectMatrixRows: FleetMatrixRowMaker {
             try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
             return Evaluator.decide(openFrom, receiver).outcome
         }
-        let listsEvery = prepared.listsEveryTarget
-        let listed = listsEvery == nil && !straightforward ? listedSets[Int(listedIndex[s])] : NodeSet(count: 0)
-        var kinds: [[Outcome]?] = [nil, nil, nil, nil]
+        let facts = targets[s]
+        var kinds = [[Outcome]?](repeating: nil, count: self.kinds.kindCount)
         for r in 0..<columns where present[r] && receiverIDs[r] != sender {
             let target = receiverIDs[r]
             if wanted == nil || (0..<targetedCount).contains(wanted!) {
-                let lists = straightforward ? prepared.lists(target) : listsEvery ?? listed.contains(r)
-                let kind = (lists ? 2 : 0) | (isAppConnectApp[r] ? 1 : 0)
+                let kind = straightforward ? 0 : facts.kind(of: r)
                 let outcomes: [Outcome]
                 if let known = kinds[kind], !target.isNativeMail, !straightforward {
                     outcomes = known
                 } else {
-                    // Native Mail is decided on its own: the Mail pair rules read more than the two questions.
+                    // Native Mail is decided on its own (and the straightforward row decides every cell).
                     outcomes = targeted[r].map { Evaluator.decide($0, prepared).outcome }
                     if !target.isNativeMail { kinds[kind] = outcomes }
                 }

@@ -119,6 +119,10 @@ package enum FleetRecord {
 
     static func provenance(_ policy: EffectivePolicy, inputs: [String]) -> JSONObject {
         var controls: [JSONObject.Member] = policy.sources.map { .init($0.control.rawValue, .string($0.source.description)) }
+        // Named only where a policy sets it, so the explanation of a fleet that excludes no activity is as before.
+        if policy.excludedActivitiesSource != .notSet {
+            controls.append(.init(FleetJSON.excludedActivitiesKey, .string(policy.excludedActivitiesSource.description)))
+        }
         controls.append(.init("config", .string(policy.configSource?.description ?? "none applies")))
         return JSONObject(members: [.init("app", .string(policy.app.rawValue)), .init("authorization", .string(policy.authorization.description)),
                                     .init("controls", .object(JSONObject(members: controls))),
@@ -140,6 +144,7 @@ package enum FleetRecord {
     /// The provenance lines `--explain` prints in text: `openInPolicy: container policy "HR" (label "Employees")`.
     package static func provenanceLines(_ policy: EffectivePolicy) -> [String] {
         ["\(policy.app): \(policy.authorization)"] + policy.sources.map { "\($0.control.rawValue): \($0.source)" }
+            + (policy.excludedActivitiesSource == .notSet ? [] : ["\(FleetJSON.excludedActivitiesKey): \(policy.excludedActivitiesSource)"])
             + ["config: \(policy.configSource?.description ?? "none applies")"]
     }
 }

@@ -72,6 +72,7 @@ enum FleetSettings {
             return SenderParts(before: [infoPlist(policy, side: .sender)])
         }
         if rule == "open-url.own-scheme" { return SenderParts(before: ownScheme(decision, policy), readsReceiver: true) }
+        if decision.sender.rule == ExcludedActivityRule.excluded.id { return SenderParts(before: excludedActivity(decision.request.target, policy), readsReceiver: true) }
         switch decision.request.channel {
         case .dragAndDrop: return SenderParts(before: controlSettings(.dragAndDrop, of: policy, side: .sender))
         case .paste: return SenderParts(before: controlSettings(.pasteboard, of: policy, side: .sender))
@@ -229,6 +230,34 @@ enum FleetSettings {
                                          file: origin.file, line: given?.line ?? installed?.line ?? profile.sources.line))
         }
         return settings
+    }
+
+    /// The entry of the sender's `excludedAppleActivityTypes` that names `target` (rule 4, `activity-view.excluded-activity`),
+    /// from the container policy that sets the list or the global policy.
+    static func excludedActivity(_ target: BundleID?, _ policy: EffectivePolicy) -> [FleetSetting] {
+        guard let origin = policy.origin, let target else { return [] }
+        let key = FleetJSON.excludedActivitiesKey
+        let controls: PolicyControls
+        let name: String, via: String
+        switch policy.excludedActivitiesSource {
+        case .containerPolicy(let policyName, let label):
+            guard let container = origin.container else { return [] }
+            controls = container.controls
+            (name, via) = (policyName, "container policy by label \(label)")
+        case .globalPolicy:
+            controls = origin.global.controls
+            name = "global policy"
+            if case .containerPolicy(let container, _) = policy.authorization {
+                via = "global default (container policy \(JSONWriter.quoted(container)) sets no \(key))"
+            } else {
+                via = "global default"
+            }
+        default: return []
+        }
+        let entry = controls.sources.entries[key]?[target], list = controls.sources.keys[key]
+        let path = controls.sources.path.isEmpty ? "global" : controls.sources.path
+        return [FleetSetting(side: .sender, app: policy.app, policy: name, via: via, key: entry?.path ?? list?.path ?? "\(path).\(key)",
+                             value: entry?.text ?? target.rawValue, file: origin.file, line: entry?.line ?? list?.line ?? controls.sources.line)]
     }
 
     /// Email+ installed on the device, where a `mailto:` the policy does not let through is redirected.

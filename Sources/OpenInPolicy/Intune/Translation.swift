@@ -132,6 +132,7 @@ public enum PolicyTranslation {
         if controls.pasteboard == nil { controls.pasteboard = global.pasteboard }
         if controls.print == nil { controls.print = global.print }
         if controls.dragAndDrop == nil { controls.dragAndDrop = global.dragAndDrop }
+        if controls.excludedActivityTypes == nil { controls.excludedActivityTypes = global.excludedActivityTypes }
         return controls
     }
 
@@ -204,6 +205,10 @@ public enum PolicyTranslation {
                              name: String, notes: inout [TranslationNote]) -> IntunePolicy {
         var policy = IntunePolicy(displayName: displayName)
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
+        if let excluded = controls.excludedActivityTypes, !excluded.isEmpty {
+            note("excludedAppleActivityTypes: \(excluded.map(\.rawValue).joined(separator: ", "))", "none: Intune has no setting that takes an activity out of the share sheet",
+                 "activity-view to \(excluded.map(\.rawValue).joined(separator: ", ")): decided by the data transfer settings instead of denied")
+        }
         var openIn = controls.openIn
         if config.disablesOpenInEnforcement {
             openIn = .status(.authorized)
@@ -985,9 +990,9 @@ public enum PolicyTranslation {
     /// receiver, as a key: two receivers with one key get the same outcome and rules, the receiver
     /// itself (or no app) receiving.
     ///
-    /// AppConnect: whether the sender's policy lists the receiver, counts it as an AppConnect app,
-    /// excludes it as a share-sheet activity, and whether the device counts it as an AppConnect
-    /// app; for one, its own Open From decision with the sender as source (made once per receiver
+    /// AppConnect: the facts the rules read of a target (``TargetFact``: whether the sender's policy
+    /// lists the receiver, counts it as an AppConnect app, excludes it as a share-sheet activity, …),
+    /// and whether the device counts it as an AppConnect app; for one, its own Open From decision with the sender as source (made once per receiver
     /// and whether its Open From whitelist holds the sender: the rule reads the source only so).
     /// Intune: whether the receiver is policy-managed and MDM-managed; for a managed one, its
     /// Receive data and paste decisions with the sender as source (made once per receiver and
@@ -1015,9 +1020,15 @@ public enum PolicyTranslation {
         private var senderManaged = false
         /// Intune: the sender's context (its policy and own schemes).
         private var senderContext: IntuneContext?
-        /// AppConnect: whether the current sender has a policy here, and whether it excludes any share-sheet activity.
+        /// AppConnect: whether the current sender has a policy here, and per fact the rules read (``readFacts``, by
+        /// ``TargetFact`` raw value) that is neither the listing nor the device's: its answer for every receiver, or
+        /// `nil` when it depends on the receiver (then asked of the sender's policy, receiver by receiver).
         private var hasSender = false
-        private var senderExcludes = false
+        private var senderConstant = [Bool?](repeating: false, count: TargetFact.allCases.count)
+        /// The facts the rules read of a receiver on the targeted channels and of an `open-url`'s handler (the statement).
+        private static let readFacts = TargetFacts.read(on: DeviceRequests.targetedChannels.compactMap(\.senderChannel) + [.openURL]).facts
+        /// The key bits the facts take (one per ``TargetFact``); the receiver's own decision comes above them.
+        private static let factBits = UInt32(TargetFact.allCases.count)
         /// AppConnect, read per receiver without a lookup: whether the device counts it as an AppConnect app (it
         /// then has a prepared policy), and which receivers the current sender's Open In lists (`listsEvery` when
         /// that does not depend on the receiver; otherwise a bit per receiver).
@@ -1107,7 +1118,13 @@ public enum PolicyTranslation {
             case .appConnect:
                 senderPrepared = device?.side(for: sender).prepared
                 hasSender = senderPrepared != nil
-                senderExcludes = senderPrepared?.excludesActivities ?? false
+                for fact in FlowKeys.readFacts where fact != .listed {
+                    guard let sending = senderPrepared else { break }
+                    switch fact.extent(under: sending) {
+                    case .constant(let value): senderConstant[fact.rawValue] = value
+                    case .device, .members: senderConstant[fact.rawValue] = nil
+                    }
+                }
                 for group in marked { groupListed[group] = false }
                 marked = groupsListing[sender] ?? []
                 for group in marked { groupListed[group] = true }
@@ -1137,7 +1154,8 @@ public enum PolicyTranslation {
         var failed: Bool { kind == .failed }
 
         /// What ``key(_:)`` reads of the current sender, as a value (two senders with the same get the same key for
-        /// every receiver), or `nil` when it is not worth sharing (an AppConnect sender that excludes activities).
+        /// every receiver), or `nil` when it is not worth sharing (an AppConnect sender with a list of its own besides
+        /// Open In's, such as excluded activities).
         struct Signature: Hashable {
             let flags: Int
             let whitelist: ObjectIdentifier?
@@ -1151,7 +1169,14 @@ public enum PolicyTranslation {
                 return Signature(flags: 0, whitelist: nil, groups: [])
             case .appConnect:
                 guard hasSender, let sending = senderPrepared else { return Signature(flags: 1, whitelist: nil, groups: []) }
-                guard !senderExcludes else { return nil }
+                // Every other fact the same for every receiver (or the device's): then only the listing and the groups tell senders apart.
+                for fact in FlowKeys.readFacts where fact != .listed {
+                    guard case .constant(let value) = fact.extent(under: sending) else {
+                        if case .device = fact.extent(under: sending) { continue }
+                        return nil
+                    }
+                    guard !value else { return nil }
+                }
                 switch listsEvery {
                 case true?: return Signature(flags: 2, whitelist: nil, groups: marked)
                 case false?: return Signature(flags: 3, whitelist: nil, groups: marked)
@@ -1217,15 +1242,15 @@ public enum PolicyTranslation {
                 return 0
             case .appConnect:
                 guard hasSender else { return nil }
-                let lists = listsEvery ?? (listed[r >> 6] >> UInt64(r & 63) & 1 == 1)
-                var key: UInt32 = (lists ? 1 : 0) | (appConnect[r] ? 2 : 0) | (senderExcludes && excluded(r) ? 4 : 0)
+                var key: UInt32 = 0
+                for fact in FlowKeys.readFacts where holds(fact, r) { key |= 1 << UInt32(fact.rawValue) }
                 if appConnect[r] {
                     let group = groupOf[r]
                     let slot = group >= 0 && groupListed[group] ? 1 : 0
                     var decision = made[r * 4 + slot]
                     if decision == 0 { decision = openFrom(r, slot) }
                     guard decision < 1 << 20 else { return nil }
-                    key |= 8 | decision << 4
+                    key |= 1 << FlowKeys.factBits | decision << (FlowKeys.factBits + 1)
                 }
                 return key
             case .intune:
@@ -1239,9 +1264,20 @@ public enum PolicyTranslation {
             }
         }
 
-        /// Whether the current sender's policy excludes receiver `r` as a share-sheet activity.
+        /// Whether `fact` holds for receiver `r` under the current sender's policy: the listing and the device's AppConnect
+        /// apps from the bits made per sender; another fact from ``senderConstant``, or asked of the policy.
+        @inline(__always)
+        private func holds(_ fact: TargetFact, _ r: Int) -> Bool {
+            switch fact {
+            case .listed: listsEvery ?? (listed[r >> 6] >> UInt64(r & 63) & 1 == 1)
+            case .appConnectApp: appConnect[r]
+            default: senderConstant[fact.rawValue] ?? asked(fact, r)
+            }
+        }
+
+        /// Whether `fact` holds for receiver `r`, asked of the current sender's policy.
         @inline(never)
-        private func excluded(_ r: Int) -> Bool { senderPrepared?.excludes(activity: receivers[r]) ?? false }
+        private func asked(_ fact: TargetFact, _ r: Int) -> Bool { senderPrepared.map { fact.holds(for: receivers[r], under: $0) } ?? false }
 
         /// AppConnect receiver `r`'s Open From decision with the current sender as source (`slot` 1: its whitelist holds it), interned.
         @inline(never)

@@ -33,6 +33,9 @@ enum CopyRule: RuleUnit {
 
     static let rules = [unauthorized, authorized, secureServicesUnavailable, secureAppConnectApps, secureNonAppConnectApp]
 
+    /// Under SECURECOPY, whether the paste target is an AppConnect app.
+    static let targetReads = TargetReads(.appConnectApp, on: [.copy])
+
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
         if case .copy = request.route { true } else { false }
     }

@@ -15,6 +15,9 @@ enum DocumentInteractionRule: RuleUnit {
 
     static let rules = [listed, unlisted]
 
+    /// Whether the Open In policy lists the target.
+    static let targetReads = TargetReads(.listed, on: [.documentInteraction, .quickLook, .appExtension])
+
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
         if case .document = request.route { true } else { false }
     }

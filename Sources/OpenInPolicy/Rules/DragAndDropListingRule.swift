@@ -16,6 +16,9 @@ enum DragAndDropListingRule: RuleUnit {
 
     static let rules = [listed, unlisted]
 
+    /// Whether the Open In policy lists the target.
+    static let targetReads = TargetReads(.listed, on: [.dragAndDrop])
+
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
         if case .dragAndDrop = request.route { true } else { false }
     }

@@ -27,6 +27,9 @@ enum DragAndDropPolicyRule: RuleUnit {
 
     static let rules = [all, none, appConnectApp, nonAppConnectApp]
 
+    /// Under "AppConnect apps only", whether the target is one.
+    static let targetReads = TargetReads(.appConnectApp, on: [.dragAndDrop])
+
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
         if case .dragAndDrop = request.route, policy.dragAndDrop != nil { true } else { false }
     }

@@ -9,6 +9,9 @@ enum ExcludedActivityRule: RuleUnit {
 
     static let rules = [excluded]
 
+    /// Whether the server excludes the share sheet's target.
+    static let targetReads = TargetReads(.excludedActivity, on: [.activityView])
+
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
         guard case .activityView(let target?) = request.route else { return false }
         return policy.excludes(activity: target)

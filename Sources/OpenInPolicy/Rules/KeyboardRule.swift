@@ -36,6 +36,9 @@ enum KeyboardRule: RuleUnit {
 
     static let rules = [system, allowedByConfig, refusedByConfig, allowed, refusedByApp]
 
+    /// Whether the keyboard is the system one.
+    static let targetReads = TargetReads(.systemKeyboard, on: [.keyboard])
+
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
         if case .keyboard = request.route { true } else { false }
     }

@@ -36,6 +36,9 @@ enum OtherSchemeOpenURLRule: RuleUnit {
 
     static let rules = [ownScheme, webScheme, listedHandler, unlistedHandler, unknownHandler]
 
+    /// Whether the Open In policy lists the scheme's handler.
+    static let targetReads = TargetReads(.listed, on: [.openURL])
+
     static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool {
         if case .otherURL = request.route { true } else { false }
     }

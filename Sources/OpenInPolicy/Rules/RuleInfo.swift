@@ -180,7 +180,9 @@ struct Citation: Sendable, Hashable {
 /// - `explain`: the sentences `--explain` prints about the inputs that mattered
 ///   to a decision it made (ask ``ExplanationFacts`` for the common ones);
 /// - `requestClasses`: the requests `diff` must try to tell two policies apart
-///   on the channels it owns (none for units that apply to every channel).
+///   on the channels it owns (none for units that apply to every channel);
+/// - `targetReads`: what it reads of a request's target, on which channels
+///   (``TargetFact``), the statement every fleet fast path keys targets by.
 ///
 /// The order of the units is written once, in ``RuleCatalog/units``: `rules`,
 /// `Rules/README.md`'s table, diff's request classes and the tests read it.
@@ -208,11 +210,18 @@ protocol RuleUnit: Sendable {
 
     /// The request classes of the channels this unit owns (see ``RequestClasses``).
     static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily]
+
+    /// What this unit reads of a request's target, on which channels (``TargetFact``): the statement
+    /// every fast path keys its targets by; a test fails when the unit reads the target otherwise.
+    static var targetReads: TargetReads { get }
 }
 
 extension RuleUnit {
     /// Units that apply to every channel own no request classes.
     static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] { [] }
+
+    /// Most units decide without reading the target (or pass it on as the receiver).
+    static var targetReads: TargetReads { .none }
 }
 
 /// All the rules, in order.

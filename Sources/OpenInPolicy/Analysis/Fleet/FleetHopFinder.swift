@@ -20,9 +20,8 @@ package struct FleetHopShape: Sendable {
 }
 
 /// Finds the hops of one AppConnect device's graph (``FleetDevice/paths(_:)``'s hops) for writers that
-/// print many: a sender's part of a targeted request is decided once per kind of target (whether its
-/// Open In lists the target, whether the target is an AppConnect app, whether it is native Mail), as the
-/// graph's rows are; a request that names no target once per sender; and each hop's settings are
+/// print many: a sender's part of a targeted request is decided once per kind of target (the facts the
+/// rules read of it, ``TargetKinds``, and whether it is native Mail), as the graph's rows are; a request that names no target once per sender; and each hop's settings are
 /// parts made once (``senderPart(_:)``, ``receiverBase(_:)``) plus the whitelist entries that name
 /// the hop's two apps (``entries(_:side:into:)``). Made only for a graph none of whose decisions can
 /// throw; where a hop is not of the kinds it knows, ``shape(from:to:)`` says so (`nil`) and the caller
@@ -47,7 +46,8 @@ package struct FleetHopFinder {
     /// Per node asked about, each control's settings: the graph's, or made here when the graph holds none.
     private var controls: [[FleetSettings.ControlSettings]?]
 
-    private static let kinds = 8
+    /// The number of kinds of target: the graph's (``TargetKinds``), each native Mail or not.
+    private let kinds: Int
 
     private struct Memo {
         let decision: Decision
@@ -77,6 +77,7 @@ package struct FleetHopFinder {
         guard graph.decidesWithoutError, graph.words != nil else { return nil }
         self.graph = graph
         targeted = Array(repeating: [], count: graph.nodes.count)
+        kinds = 2 * graph.kinds.kindCount
         nativeMail = graph.ids.map(\.isNativeMail)
         controls = graph.controls.isEmpty ? Array(repeating: nil, count: graph.nodes.count) : graph.controls
     }
@@ -116,12 +117,10 @@ package struct FleetHopFinder {
     package mutating func shape(from x: Int, to y: Int) -> FleetHopShape? {
         let graph = graph
         let prepared = graph.sides[x].prepared
-        let listsEvery = prepared.listsEveryTarget
-        let listed = listsEvery ?? graph.words!.listedSets[Int(graph.words!.listedIndex[x])].contains(y)
-        let kind = (listed ? 4 : 0) | (graph.isAppConnectApp[y] ? 2 : 0) | (nativeMail[y] ? 1 : 0)
-        if targeted[x].isEmpty { targeted[x] = Array(repeating: nil, count: Self.targetedCount * Self.kinds) }
+        let kind = graph.words!.senders[x].kind(of: y) << 1 | (nativeMail[y] ? 1 : 0)
+        if targeted[x].isEmpty { targeted[x] = Array(repeating: nil, count: Self.targetedCount * kinds) }
         for c in 0..<Self.targetedCount {
-            let slot = c * Self.kinds + kind
+            let slot = c * kinds + kind
             let memo: Memo
             if let known = targeted[x][slot] {
                 memo = known
