@@ -38,10 +38,10 @@ package enum LeakReportFormat: String {
     case markdown, sarif, dot
 
     /// Writes the whole report.
-    package func write(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?, to sink: any ReportSink) {
+    package func write(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?, limits: ReportLimits = ReportLimits(), to sink: any ReportSink) {
         switch self {
         case .markdown: sink.write(MarkdownReport.report(devices, subject: subject, baseline: baseline))
-        case .sarif: SARIFReport.write(devices, subject: subject, to: sink)
+        case .sarif: SARIFReport.write(devices, subject: subject, limits: limits, to: sink)
         case .dot: sink.write(DOTReport.report(devices, subject: subject))
         }
     }
@@ -185,20 +185,12 @@ package enum SARIFReport {
 
     package static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
 
-    package static func write(_ devices: [DeviceReport], subject: ReportSubject, to sink: any ReportSink) {
-        var stream = Stream()
-        var bytes = stream.start()
+    package static func write(_ devices: [DeviceReport], subject: ReportSubject, limits: ReportLimits = ReportLimits(), to sink: any ReportSink) {
+        var log = Capped(limits)
         for device in devices {
-            for path in device.paths {
-                stream.append(path, opened: subject.isDiff, to: &bytes)
-                if bytes.count > 1 << 16 {
-                    sink.write(bytes)
-                    bytes.removeAll(keepingCapacity: true)
-                }
-            }
+            for path in device.paths { log.offer(path, opened: subject.isDiff) }
         }
-        bytes += stream.end()
-        sink.write(bytes)
+        log.finish(to: sink)
     }
 
     /// The log written a result at a time (`fleet paths --from all` writes each app's results as its search
@@ -224,6 +216,11 @@ package enum SARIFReport {
         package mutating func append(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
             bytes += first ? Self.firstResult : Self.nextResult
             first = false
+            appendResult(path, opened: opened, to: &bytes)
+        }
+
+        /// One result, without the comma and line break before it (``append(_:opened:to:)`` writes them).
+        package mutating func appendResult(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
             if let search, ExactText.same(search.device, path.device), search.from == path.from {
             } else {
                 steps = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])
