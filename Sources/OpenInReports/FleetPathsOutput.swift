@@ -263,7 +263,7 @@ package struct PathsWriter {
 
     /// The report format's stream, made on first use.
     private mutating func reportStream() -> PathsReportStream {
-        stream ?? PathsReportStream(format: format.report!, subject: .paths(from: from, to: to))
+        stream ?? PathsReportStream(format: format.report!, subject: .paths(from: from, to: to), limits: limits)
     }
 
     /// The paths a report shows of one search: managed sources' paths into the `--to` set (by default, outside).
@@ -311,8 +311,11 @@ package struct PathsWriter {
     /// Markdown's summary, once the first pass has counted every search.
     package mutating func writeHeader() {
         guard format == .markdown else { return }
-        let text = reportStream().header(baseline: baseline)
-        if app == nil { sink.write(text) } else { pending += text }
+        var stream = reportStream()
+        let target: any ReportSink = app == nil ? sink : ReportBuffer()
+        stream.writeHeader(baseline: baseline, to: target)
+        if let buffer = target as? ReportBuffer { pending += buffer.text }
+        self.stream = stream
     }
 
     /// Writes one search's paths in a report format: only the hops on their chains are decided (when no

@@ -1,5 +1,7 @@
 import Foundation
 @testable import OpenInCheckBench
+import OpenInPolicy
+import OpenInReports
 import Testing
 
 /// Issue 41: the report formats within the limits of where GitHub shows them, at 1,000 generated apps
@@ -99,6 +101,99 @@ import Testing
         (["--max-results", "5", "--format", "json"], "'--max-results' cuts SARIF: it does not go with --format json"),
     ])
     func maxResultsIsCheckedAsAUsage(_ extra: [String], _ message: String) throws {
+        let run = try BuiltBinary.run(["fleet", "paths", "--fleet", FleetReportEndToEndTests.acme, "--from", "all"] + extra)
+        #expect(run.status == 64)
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains(message))
+    }
+}
+
+/// Issue 41: Markdown for a pull request: what a reviewer acts on first, within a comment's 65,536 characters.
+@Suite struct MarkdownLimitsEndToEndTests {
+    static let note = ". Every path: the same command with `--format json` or `--format text`, which are never cut.\n"
+
+    /// The rows of the Markdown's tables.
+    static func rows(_ text: String) -> [Substring] { text.split(separator: "\n").filter { $0.hasPrefix("| `") || $0.hasPrefix("| opened") || $0.hasPrefix("| closed") } }
+
+    /// At 1,000 apps (161,600 paths): under 65,536 bytes (so characters), the rows that fit, the device's diagram
+    /// in the room they left, then the note that says how many paths were left out and how to get them all.
+    @Test func markdownAtAThousandAppsFitsAComment() throws {
+        let run = try BuiltBinary.run(["fleet", "paths", "--fleet", ReportLimitsEndToEndTests.fleet1000, "--from", "all", "--format", "markdown"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "")
+        #expect(run.stdout.utf8.count <= 65_536 && run.stdout.utf8.count > 50_000)
+        let rows = Self.rows(run.stdout).count
+        #expect(rows > 100)
+        #expect(run.stdout.hasSuffix(Self.note))
+        #expect(run.stdout.contains("(`--max-bytes`; a pull-request comment takes 65,536 characters): \(161_600 - rows) of 161600 paths to act on not listed."))
+        #expect(run.stdout.contains("```mermaid\nflowchart LR\n"))
+        // Whole pieces only: every fence closed, every table row whole.
+        #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("```") }.count == 2)
+        #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("|") }.allSatisfy { $0.hasSuffix("|") })
+        let small = try BuiltBinary.run(["fleet", "paths", "--fleet", ReportLimitsEndToEndTests.fleet1000, "--from", "all", "--format", "markdown", "--max-bytes", "20000"])
+        #expect(small.stdout.utf8.count <= 20_000 && small.stdout.hasSuffix(Self.note))
+    }
+
+    /// With a baseline, the new and expired paths are listed and the accepted ones counted; `--show accepted` lists
+    /// them too (the report as it was before the limits).
+    @Test func acceptedPathsAreCountedUnlessShown() throws {
+        let arguments = ["fleet", "paths", "--fleet", FleetReportEndToEndTests.acme, "--from", "all", "--baseline", "Examples/fleet/acme-baseline-expired.json", "--format", "markdown"]
+        let run = try BuiltBinary.run(arguments)
+        #expect(run.status == 2)
+        #expect(!run.stdout.contains("accepted until"))
+        #expect(run.stdout.contains("| **expired** on 2026-06-30: SEC-151: the Dropbox pilot |"))
+        #expect(Self.rows(run.stdout).count == 16)
+        #expect(run.stdout.contains("\n4 accepted paths not listed (`--show accepted` lists them).\n"))
+        let shown = try BuiltBinary.run(arguments + ["--show", "accepted"])
+        #expect(Self.rows(shown.stdout).count == 20)
+        #expect(shown.stdout.components(separatedBy: "| accepted until 2099-12-31: ").count == 5)
+        #expect(!shown.stdout.contains("not listed"))
+    }
+
+    /// `fleet diff` counts the accepted paths it opens; a report is cut at any `--max-bytes`, after whole rows.
+    @Test func diffCountsAcceptedAndReportsAreCut() throws {
+        let diff = try BuiltBinary.run(["fleet", "diff", FleetReportEndToEndTests.acme, "Examples/fleet/acme-contractors.json", "--baseline", FleetReportEndToEndTests.baseline, "--format", "markdown"])
+        #expect(diff.stdout.contains("\n1 accepted path opened and not listed (`--show accepted` lists them).\n"))
+        #expect(!diff.stdout.contains("Cut to stay within"))
+        let arguments = ["fleet", "paths", "--fleet", FleetReportEndToEndTests.acme, "--from", "all", "--baseline", "Examples/fleet/acme-baseline-expired.json", "--format", "markdown", "--show", "accepted"]
+        let whole = try BuiltBinary.run(arguments)
+        #expect(whole.stdout.utf8.count > 4096 && !whole.stdout.contains("Cut to stay within"))
+        let cut = try BuiltBinary.run(arguments + ["--max-bytes", "4096"])
+        #expect(cut.status == whole.status)
+        #expect(cut.stdout.utf8.count <= 4096 && cut.stdout.hasSuffix(Self.note))
+        let rows = Self.rows(cut.stdout).count
+        #expect(rows > 0 && rows < 20)
+        #expect(cut.stdout.contains("\(20 - rows) of 20 paths not listed"))
+    }
+
+    /// A diff that opens 20,000 paths on one device (3 in 4 new, 1 in 4 accepted): the new ones listed first as many
+    /// as fit, under 65,536 bytes, the accepted counted, and the note.
+    @Test func diffOfManyOpenedPathsFits() throws {
+        var device = DOTSARIFMermaidEscapingTests.report(device: "bench")
+        let model = device.paths[0]
+        device.paths = (0..<20_000).map { index in
+            var path = model
+            path.to = .app(DOTSARIFMermaidEscapingTests.bundle("com.acme.out\(index)"))
+            path.state = index % 4 == 3 ? .accepted : .new
+            return path
+        }
+        let text = MarkdownReport.report([device], subject: .diff(old: "old.json", new: "new.json"), baseline: nil)
+        #expect(text.utf8.count <= 65_536)
+        #expect(text.hasSuffix(Self.note))
+        let rows = Self.rows(text).count
+        #expect(rows > 100)
+        #expect(text.contains("\(15_000 - rows) of 15000 paths opened not listed"))
+        #expect(text.contains("\n5000 accepted paths opened and not listed"))
+        #expect(!text.contains("accepted until"))
+    }
+
+    @Test(arguments: [
+        (["--max-bytes", "4095", "--format", "markdown"], "'--max-bytes' must be a whole number of bytes, at least 4096, not '4095'"),
+        (["--max-bytes", "5000", "--format", "sarif"], "'--max-bytes' cuts Markdown: it does not go with --format sarif"),
+        (["--show", "rejected", "--format", "markdown"], "'--show' takes accepted (the accepted paths), not 'rejected'"),
+        (["--show", "accepted"], "'--show accepted' lists accepted paths in Markdown: it does not go with --format text, which lists them all"),
+    ])
+    func optionsAreCheckedAsAUsage(_ extra: [String], _ message: String) throws {
         let run = try BuiltBinary.run(["fleet", "paths", "--fleet", FleetReportEndToEndTests.acme, "--from", "all"] + extra)
         #expect(run.status == 64)
         #expect(run.stdout == "")
