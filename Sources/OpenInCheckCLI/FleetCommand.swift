@@ -39,6 +39,8 @@ struct FleetCommand: Command {
     var devicesPath: String? = nil
     /// `--baseline FILE` (paths, diff, fixes, report): the accepted paths; the gate fails only on new or expired ones.
     var baselinePath: String? = nil
+    /// `--max-results N` (paths, diff): how much of a report format GitHub takes.
+    var limits = ReportLimits()
 
     static let subverbs = ["eval", "matrix", "paths", "lint", "diff", "fixes", "report"]
 
@@ -57,6 +59,9 @@ struct FleetCommand: Command {
         OptionSpec("--format", value: "FORMAT", help: "lint: \(ReporterRegistry.standard.choices(for: FleetLintReport.self)); eval: text, json or jsonl;\nmatrix, fixes: text, json or markdown; paths, diff: text, json, markdown, sarif\nor dot."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff, fixes, report: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--baseline", value: "FILE", help: "paths, diff, fixes, report: the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens)."),
+        OptionSpec("--max-results", value: "N", help: "paths, diff with --format sarif: the most results the log keeps, the most severe\nfirst (default: \(ReportLimits.defaultMaxResults), GitHub code scanning's limit); the log also stays\nunder \(ReportLimits.defaultMaxSARIFBytes) bytes. What is left out is counted in the run's properties."),
+        OptionSpec("--max-bytes", value: "N", help: "paths, diff with --format markdown: the most bytes written (default: \(ReportLimits.defaultMaxMarkdownBytes), what a\npull-request comment takes; at least \(ReportLimits.leastMarkdownBytes)); a cut ends with what was left out."),
+        OptionSpec("--show", value: "accepted", help: "paths, diff with --format markdown and --baseline: list the accepted paths too\n(by default they are counted: the new and expired ones are listed)."),
         OptionSpec("--title", value: "TEXT", help: "report: the page's title (default: the fleet file's name)."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
@@ -67,9 +72,9 @@ struct FleetCommand: Command {
     static let allowedOptions: [String: [String]] = [
         "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--location", "--explain", "--format", "--devices"],
         "matrix": ["--fleet", "--device", "--format", "--devices"],
-        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
+        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline", "--max-results", "--max-bytes", "--show"],
         "lint": ["--fleet", "--format", "--devices"],
-        "diff": ["--device", "--format", "--devices", "--rows", "--baseline"],
+        "diff": ["--device", "--format", "--devices", "--rows", "--baseline", "--max-results", "--max-bytes", "--show"],
         "fixes": ["--fleet", "--device", "--from", "--to", "--format", "--devices", "--baseline"],
         "report": ["--fleet", "--devices", "--baseline", "--title"],
     ]
@@ -123,10 +128,12 @@ struct FleetCommand: Command {
               openin-check fleet eval --fleet FILE [--device NAME] --from ID --channel CHANNEL [--target ID] [--url URL] [--location LOCATION] [--explain]
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
               openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
-                  [--baseline FILE] [--format text|json|markdown|sarif|dot]
+                  [--baseline FILE] [--format text|json|markdown|sarif|dot] [--max-results N] [--max-bytes N]
+                  [--show accepted]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format \(ReporterRegistry.standard.names(for: FleetLintReport.self).joined(separator: "|"))]
               openin-check fleet diff OLD NEW [--device NAME] [--baseline FILE] [--format text|json|markdown|sarif|dot]
+                  [--max-results N] [--max-bytes N] [--show accepted]
               openin-check fleet fixes --fleet FILE [--device NAME] [--from ID|all] [--to ID|outside] [--baseline FILE]
                   [--format text|json|markdown]
               openin-check fleet report --fleet FILE [--baseline FILE] [--title TEXT] > report.html
@@ -162,11 +169,13 @@ struct FleetCommand: Command {
                       the same for every fleet app installed on the device, in file order, one
                       block (or JSON record) each, streamed. Report formats, of the paths to
                       outside (or to --to) from apps inside the zone of trust: markdown (a
-                      summary, a table per device, a Mermaid graph per device of at most 50
-                      edges), sarif (SARIF \(SARIFLog.version): a result per path, its code flow a step per
+                      summary, a table per device of the paths to act on, with --baseline the
+                      new and expired ones, the accepted counted, a Mermaid graph per device of
+                      at most 50 edges; at most --max-bytes, default 65,536), sarif (SARIF \(SARIFLog.version): a result per path, its code flow a step per
                       hop at the line of the setting that lets it through, a fingerprint of
-                      device, source, destination and chain), dot (Graphviz, a cluster per
-                      device).
+                      device, source, destination and chain; at most --max-results results,
+                      default 25,000, and 9,500,000 bytes, the rest counted), dot (Graphviz, a
+                      cluster per device).
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps, native Mail and any
                       other app), one grid per channel that names its receiver, each cell the
                       end-to-end outcome;
@@ -282,7 +291,7 @@ struct FleetCommand: Command {
             }
             return FleetCommand(fleetPath: options.positionals[0], device: device,
                                 subverb: .diff(old: options.positionals[0], new: options.positionals[1], format: format, rows: options.has("--rows")),
-                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"), limits: try limits(options, format: format))
         }
         guard let fleetPath = options.value("--fleet") else {
             throw UsageError("missing '--fleet FILE': give the fleet file", verb: "fleet")
@@ -321,9 +330,9 @@ struct FleetCommand: Command {
                 guard let hops = Int(text), hops >= 1 else { throw UsageError("'--max-hops' must be a whole number of hops, at least 1, not '\(text)'", verb: "fleet") }
                 maxHops = hops
             }
-            return FleetCommand(fleetPath: fleetPath, device: device,
-                                subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
-                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
+            let format = try PathsFormat.parse(options, default: .text, verb: "fleet")
+            return FleetCommand(fleetPath: fleetPath, device: device, subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: format),
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"), limits: try limits(options, format: format))
         case "fixes":
             try noPositionals(options, "fixes")
             let from = options.value("--from")
@@ -340,6 +349,28 @@ struct FleetCommand: Command {
             return FleetCommand(fleetPath: fleetPath, device: nil, subverb: .lint(reporter: try reporters.choice(options, for: FleetLintReport.self, default: "text", verb: "fleet")),
                                 devicesPath: options.value("--devices"))
         }
+    }
+
+    /// `--max-results N` (a whole number, at least 1, for SARIF only), `--max-bytes N` and `--show accepted` (Markdown only).
+    static func limits(_ options: ParsedOptions, format: PathsFormat) throws(UsageError) -> ReportLimits {
+        var limits = ReportLimits()
+        if let text = options.value("--max-results") {
+            guard let count = Int(text), count >= 1 else { throw UsageError("'--max-results' must be a whole number of results, at least 1, not '\(text)'", verb: "fleet") }
+            guard format == .sarif else { throw UsageError("'--max-results' cuts SARIF: it does not go with --format \(format.rawValue)", verb: "fleet") }
+            limits.maxResults = count
+        }
+        if let text = options.value("--max-bytes") {
+            let least = ReportLimits.leastMarkdownBytes
+            guard let count = Int(text), count >= least else { throw UsageError("'--max-bytes' must be a whole number of bytes, at least \(least), not '\(text)'", verb: "fleet") }
+            guard format == .markdown else { throw UsageError("'--max-bytes' cuts Markdown: it does not go with --format \(format.rawValue)", verb: "fleet") }
+            limits.maxMarkdownBytes = count
+        }
+        if let text = options.value("--show") {
+            guard text == "accepted" else { throw UsageError("'--show' takes accepted (the accepted paths), not '\(text)'", verb: "fleet") }
+            guard format == .markdown else { throw UsageError("'--show accepted' lists accepted paths in Markdown: it does not go with --format \(format.rawValue), which lists them all", verb: "fleet") }
+            limits.showAccepted = true
+        }
+        return limits
     }
 
     static func noPositionals(_ options: ParsedOptions, _ subverb: String) throws(UsageError) {
@@ -378,6 +409,7 @@ struct FleetCommand: Command {
         case .paths(let from, let to, let maxHops, let format):
             var writer = try PathsWriter.checked(from: from, to: to, names: names(), format: format, console: console)
             writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
+            writer.limits = limits
             return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
         case .lint(let reporter):
             let lint = analysis.lint()
@@ -396,7 +428,7 @@ struct FleetCommand: Command {
             return try FleetReportOutput.run(analysis, input: input, devices: devicesPath, baseline: baseline, title: title, console: console)
         case .diff(let old, let new, let format, let rows):
             return try FleetDiffOutput.run(old: analysis, new: analyses[1], oldPath: old, newPath: new, device: device, format: format, rows: rows,
-                                           baselinePath: baselinePath, console: console)
+                                           baselinePath: baselinePath, limits: limits, console: console)
         }
     }
 }

@@ -28,7 +28,7 @@ enum LeakDiff {
     }
 
     static func run(old: FleetAnalysis, new: FleetAnalysis, oldPath: String, newPath: String, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
-                    baselinePath: String?, console: Console) throws(CLIError) -> ExitStatus {
+                    baselinePath: String?, limits: ReportLimits = ReportLimits(), console: Console) throws(CLIError) -> ExitStatus {
         let names = old.deviceNames + new.deviceNames.filter { name in !old.deviceNames.contains { ExactText.same($0, name) } }
         if let device, !names.contains(where: { ExactText.same($0, device) }) {
             throw .invalidInput("neither fleet has a device profile named \(JSONWriter.quoted(device))\(Suggestion.phrase(for: device, among: names))")
@@ -60,7 +60,7 @@ enum LeakDiff {
         }
         let fails = judged.contains { $0.state != .accepted }
         if let report = format.report {
-            report.write(reports, subject: .diff(old: oldPath, new: newPath), baseline: baseline.map { gateOnly($0, judged) }, to: console.stdout)
+            report.write(reports, subject: .diff(old: oldPath, new: newPath), baseline: baseline.map { gateOnly($0, judged) }, limits: limits, to: console.stdout)
             if baseline == nil { return reports.contains { !$0.paths.isEmpty } ? .notAllowed : .success }
             return fails ? .notAllowed : .success
         }
@@ -106,10 +106,10 @@ enum FleetDiffOutput {
     /// The diff: with a baseline or a report format, the leak paths opened and closed (``LeakDiff``);
     /// otherwise the changed flows (``changes(old:new:device:format:rows:console:)``).
     static func run(old: FleetAnalysis, new: FleetAnalysis, oldPath: String, newPath: String, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
-                    baselinePath: String?, console: Console) throws(CLIError) -> ExitStatus {
+                    baselinePath: String?, limits: ReportLimits = ReportLimits(), console: Console) throws(CLIError) -> ExitStatus {
         if baselinePath != nil || format.report != nil {
             return try LeakDiff.run(old: old, new: new, oldPath: oldPath, newPath: newPath, device: device, format: format, rows: rows,
-                                    baselinePath: baselinePath, console: console)
+                                    baselinePath: baselinePath, limits: limits, console: console)
         }
         return try changes(old: old, new: new, device: device, format: format, rows: rows, console: console)
     }

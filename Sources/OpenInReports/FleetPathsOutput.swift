@@ -22,7 +22,9 @@ package struct PathsWriter {
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
     package private(set) var reports: [DeviceReport] = []
     /// For SARIF: the log being written, once the first search is written.
-    private var sarif: SARIFReport.Stream?
+    private var sarif: SARIFReport.Capped?
+    /// How much of a report format GitHub takes (SARIF: results and bytes per run).
+    package var limits = ReportLimits()
 
     /// A writer of the paths from `app` (every app when `nil`) to `target` (outside when `nil`), as `--from` and
     /// `--to` gave them (`from`, `to`), checked against the apps the fleet knows (`names`) by the caller.
@@ -261,7 +263,7 @@ package struct PathsWriter {
 
     /// The report format's stream, made on first use.
     private mutating func reportStream() -> PathsReportStream {
-        stream ?? PathsReportStream(format: format.report!, subject: .paths(from: from, to: to))
+        stream ?? PathsReportStream(format: format.report!, subject: .paths(from: from, to: to), limits: limits)
     }
 
     /// The paths a report shows of one search: managed sources' paths into the `--to` set (by default, outside).
@@ -309,8 +311,11 @@ package struct PathsWriter {
     /// Markdown's summary, once the first pass has counted every search.
     package mutating func writeHeader() {
         guard format == .markdown else { return }
-        let text = reportStream().header(baseline: baseline)
-        if app == nil { sink.write(text) } else { pending += text }
+        var stream = reportStream()
+        let target: any ReportSink = app == nil ? sink : ReportBuffer()
+        stream.writeHeader(baseline: baseline, to: target)
+        if let buffer = target as? ReportBuffer { pending += buffer.text }
+        self.stream = stream
     }
 
     /// Writes one search's paths in a report format: only the hops on their chains are decided (when no
@@ -331,9 +336,8 @@ package struct PathsWriter {
             if states.contains(where: { $0 != nil && $0!.state != .accepted }) { reached = true }
         }
         if format == .sarif {
-            // A result per path, its code flow's steps written once per search.
-            var bytes = sarif == nil ? SARIFReport.Stream().start() : []
-            if sarif == nil { sarif = SARIFReport.Stream() }
+            // A result per path, its code flow's steps written once per search; the log kept within the limits.
+            if sarif == nil { sarif = SARIFReport.Capped(limits) }
             var hops = [ReportHop?](repeating: nil, count: reach.nodes.count)
             let file = device.analysis.file
             for (index, y) in nodes.enumerated() {
@@ -345,14 +349,9 @@ package struct PathsWriter {
                     current = tree.predecessor(current)
                 }
                 let judged = states.isEmpty ? nil : states[index]
-                sarif!.append(ReportPath(device: device.name, from: app, to: reach.nodes[y], outside: fast.outside[y], hops: chain.reversed(),
-                                         state: judged?.state, entry: judged?.entry), opened: false, to: &bytes)
-                if bytes.count >= 1 << 16 {
-                    out(bytes)
-                    bytes.removeAll(keepingCapacity: true)
-                }
+                sarif!.offer(ReportPath(device: device.name, from: app, to: reach.nodes[y], outside: fast.outside[y], hops: chain.reversed(),
+                                        state: judged?.state, entry: judged?.entry), opened: false)
             }
-            out(bytes)
             return
         }
         let target: any ReportSink = self.app == nil ? sink : ReportBuffer()
@@ -453,8 +452,10 @@ package struct PathsWriter {
     /// baseline a path to outside is new or expired.
     package mutating func finish() -> Bool {
         if format == .sarif {
-            let stream = sarif ?? SARIFReport.Stream()
-            out(String(decoding: (sarif == nil ? stream.start() : []) + stream.end(), as: UTF8.self))
+            let log = sarif ?? SARIFReport.Capped(limits)
+            let target: any ReportSink = app == nil ? sink : ReportBuffer()
+            log.finish(to: target)
+            if let buffer = target as? ReportBuffer { pending += buffer.text }
             sink.write(pending)
             pending = ""
             return reached

@@ -40,9 +40,31 @@ package struct PathsReportStream {
     /// Markdown: each node's name as an inline code span, made once per device.
     private var codes: [String?] = []
     private var text: [UInt8] = []
+    /// Markdown: what it may still write, the rows written, the devices whose section was begun, and the device being written's counts.
+    package let limits: ReportLimits
+    private var budget: MarkdownBudget
+    private var rowsWritten = 0
+    private var devicesShown = 0
+    private var current: DeviceCount?
+    /// Whether the device being written has its heading written (its closing pieces go under it).
+    private var shown = false
 
-    package init(format: LeakReportFormat, subject: ReportSubject) {
-        (self.format, self.subject) = (format, subject)
+    package init(format: LeakReportFormat, subject: ReportSubject, limits: ReportLimits = ReportLimits()) {
+        (self.format, self.subject, self.limits) = (format, subject, limits)
+        budget = MarkdownBudget(limits.maxMarkdownBytes)
+    }
+
+    /// The paths of `count` a table lists: every one shown, less the accepted ones unless `--show accepted`.
+    private func listed(_ count: DeviceCount) -> Int { count.paths - hidden(count) }
+
+    /// The accepted paths of `count` that are counted, not listed.
+    private func hidden(_ count: DeviceCount) -> Int { limits.showAccepted ? 0 : count.states[.accepted, default: 0] }
+
+    /// Writes `piece` when it fits the budget (leaving `keep` bytes more); whether it was written.
+    @discardableResult private mutating func emit(_ piece: String, keep: Int = 0, to output: any ReportSink) -> Bool {
+        guard budget.take(piece.utf8.count, keep: keep) else { return false }
+        output.write(piece)
+        return true
     }
 
     // MARK: Markdown, first pass
@@ -53,6 +75,20 @@ package struct PathsReportStream {
         counts[counts.count - 1].paths += paths
         if paths > 0 { counts[counts.count - 1].sources.insert(app.rawValue) }
         for state in states { counts[counts.count - 1].states[state, default: 0] += 1 }
+    }
+
+    /// Writes ``header(baseline:)`` line by line within the budget.
+    package mutating func writeHeader(baseline: BaselineRun?, to output: any ReportSink) {
+        let text = header(baseline: baseline)
+        var line = ""
+        for character in text {
+            line.append(character)
+            if character == "\n" {
+                emit(line, to: output)
+                line = ""
+            }
+        }
+        if !line.isEmpty { emit(line, to: output) }
     }
 
     /// The report's beginning, from the first pass: the title, a line per device, the baseline's summary and resolved entries.
@@ -99,15 +135,19 @@ package struct PathsReportStream {
         case .markdown:
             var text = "\n### Device \(MarkdownText.code(device.name, inTable: false))\n\n"
             text += "Zone of trust: \(MarkdownText.text(device.zoneDescription)).\n\n"
-            let paths = counts.first { ExactText.same($0.device, device.name) }?.paths ?? 0
+            current = counts.first { ExactText.same($0.device, device.name) }
+            let paths = current?.paths ?? 0
             if paths == 0 {
                 text += "No path.\n"
+            } else if current.map(listed) == 0 {
+                text += "No new or expired path.\n"
             } else {
                 var header = ["from", "to", "hops", "via", "granted by"]
                 if baseline { header.append("state") }
                 text += "| " + header.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: header.count) + "\n"
             }
-            output.write(text)
+            shown = emit(text, keep: budget.diagramRoom, to: output)
+            if shown { devicesShown += 1 }
         case .dot:
             if clusters == 1 { output.write(DOTReport.start(subject)) }
             output.write("    subgraph cluster_\(clusters) {\n        label=\(DOTText.quoted("device " + device.name));\n")
@@ -121,7 +161,16 @@ package struct PathsReportStream {
         guard device != nil else { return }
         device = nil
         switch format {
-        case .markdown: output.write(mermaid())
+        case .markdown:
+            guard shown else { break }
+            if let current, hidden(current) > 0 {
+                let line = "\n\(MarkdownReport.count(hidden(current), "accepted path")) not listed (`--show accepted` lists them).\n"
+                if budget.takeClosing(line.utf8.count) { output.write(line) }
+            }
+            if budget.room >= 1_000 {
+                let diagram = mermaid(maxBytes: budget.room)
+                if budget.takeClosing(diagram.utf8.count) { output.write(diagram) }
+            }
         case .dot: output.write(cluster())
         case .sarif: break
         }
@@ -130,6 +179,11 @@ package struct PathsReportStream {
     /// Ends the report.
     package mutating func finish(to output: any ReportSink) {
         leave(to: output)
+        if format == .markdown, budget.cut {
+            let total = counts.reduce(0) { $0 + listed($1) }
+            let what = subject.isDiff ? "paths opened" : limits.showAccepted ? "paths" : "paths to act on"
+            output.write(MarkdownBudget.note(limit: budget.limit, left: total - rowsWritten, of: total, what: what, devices: counts.count - devicesShown))
+        }
         if format == .dot {
             if clusters == 0 { output.write(DOTReport.start(subject)) }
             output.write("}\n")
@@ -164,9 +218,11 @@ package struct PathsReportStream {
             chain.reverse()
             switch format {
             case .markdown:
+                if path.state == .accepted && !limits.showAccepted { continue }
                 isSource[start] = true
                 if path.outside { isOutside[path.node] = true }
                 for y in chain { markdownEdge(from: tree.predecessor(y), to: y, channel: tree.hops[y]!.channel) }
+                if budget.cut { continue }
                 var cells = [code(start), code(path.node), "\(chain.count)",
                              chain.count == 1 ? "(direct)" : chain.dropLast().map { code($0) }.joined(separator: ", "),
                              MarkdownText.text(ReportHop(tree.hops[path.node]!, file: file).grant)]
@@ -177,12 +233,10 @@ package struct PathsReportStream {
                     case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
                     }
                 }
-                text += "| ".utf8
-                for (index, cell) in cells.enumerated() {
-                    if index > 0 { text += " | ".utf8 }
-                    text += cell.utf8
-                }
-                text += " |\n".utf8
+                let row = "| " + cells.joined(separator: " | ") + " |\n"
+                guard budget.take(row.utf8.count, keep: budget.diagramRoom) else { continue }
+                rowsWritten += 1
+                text += row.utf8
             case .dot:
                 isSource[Int(id(start)) - 1] = true
                 if path.outside { isOutside[Int(id(path.node)) - 1] = true }
@@ -237,10 +291,10 @@ package struct PathsReportStream {
     }
 
     /// Markdown's diagram of the device being left (``MarkdownReport/graph(_:)``'s text).
-    private func mermaid() -> String {
+    private func mermaid(maxBytes: Int) -> String {
         if edges.isEmpty { return "" }
         let drawn = edges.map { (from: Int($0.from), to: Int($0.to), label: $0.channels.map(\.rawValue).joined(separator: ", ")) }
-        return MermaidText.flowchart(edges: drawn, total: Swift.max(seen.count, edges.count)) { id in
+        return MermaidText.flowchart(edges: drawn, total: Swift.max(seen.count, edges.count), maxBytes: maxBytes) { id in
             let index = order[id - 1]
             return (nodes[index].description, isOutside[index] ? "outside" : isSource[index] ? "source" : nil)
         }

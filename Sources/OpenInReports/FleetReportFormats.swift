@@ -38,10 +38,10 @@ package enum LeakReportFormat: String {
     case markdown, sarif, dot
 
     /// Writes the whole report.
-    package func write(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?, to sink: any ReportSink) {
+    package func write(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?, limits: ReportLimits = ReportLimits(), to sink: any ReportSink) {
         switch self {
-        case .markdown: sink.write(MarkdownReport.report(devices, subject: subject, baseline: baseline))
-        case .sarif: SARIFReport.write(devices, subject: subject, to: sink)
+        case .markdown: sink.write(MarkdownReport.report(devices, subject: subject, baseline: baseline, limits: limits))
+        case .sarif: SARIFReport.write(devices, subject: subject, limits: limits, to: sink)
         case .dot: sink.write(DOTReport.report(devices, subject: subject))
         }
     }
@@ -54,7 +54,22 @@ package enum MarkdownReport {
     /// The most edges a diagram draws; the rest are counted below it.
     package static let maxEdges = 50
 
-    package static func report(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?) -> String {
+    /// The report within `limits`: the title, a line per device, the baseline's part, then per device the paths a
+    /// reviewer acts on (without a baseline every path; with one, the new and expired ones, the accepted counted unless
+    /// ``ReportLimits/showAccepted``), the closed ones (for a diff) and the graph of the paths listed; cut, with a note,
+    /// where the next piece would pass ``ReportLimits/maxMarkdownBytes``.
+    package static func report(_ devices: [DeviceReport], subject: ReportSubject, baseline: BaselineRun?, limits: ReportLimits = ReportLimits()) -> String {
+        var budget = MarkdownBudget(limits.maxMarkdownBytes)
+        var output = ""
+        var rowsWritten = 0, devicesShown = 0
+        @discardableResult func emit(_ piece: String, keep: Int = 0) -> Bool {
+            guard budget.take(piece.utf8.count, keep: keep) else { return false }
+            output += piece
+            return true
+        }
+        func emitLines(_ text: String) {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() { emit(line + "\n") }
+        }
         var text: String
         switch subject {
         case .paths(let from, let to):
@@ -81,16 +96,41 @@ package enum MarkdownReport {
         }
         if devices.isEmpty { text += "No device was examined.\n" }
         if let baseline { text += baselineSection(baseline) }
+        emitLines(text)
+        let opened = subject.isDiff ? "opened" : nil
+        var total = 0
         for device in devices {
-            text += "\n### Device \(MarkdownText.code(device.device, inTable: false))\n\n"
-            if let zone = device.zone { text += "Zone of trust: \(MarkdownText.text(zone)).\n\n" }
-            text += table(device.paths, opened: subject.isDiff ? "opened" : nil, baseline: baseline != nil)
-            if subject.isDiff && !device.closed.isEmpty {
-                text += "\nClosed:\n\n" + table(device.closed, opened: "closed", baseline: false)
+            let listed = limits.showAccepted ? device.paths : device.paths.filter { $0.state != .accepted }
+            let hidden = device.paths.count - listed.count
+            total += listed.count
+            if budget.cut { continue }
+            var head = "\n### Device \(MarkdownText.code(device.device, inTable: false))\n\n"
+            if let zone = device.zone { head += "Zone of trust: \(MarkdownText.text(zone)).\n\n" }
+            head += listed.isEmpty && hidden > 0 ? "No new or expired path\(opened.map { " " + $0 } ?? "").\n" : tableHeader(listed, opened: opened, baseline: baseline != nil)
+            guard emit(head, keep: budget.diagramRoom) else { continue }
+            devicesShown += 1
+            for path in listed {
+                guard emit(row(path, opened: opened, baseline: baseline != nil), keep: budget.diagramRoom) else { break }
+                rowsWritten += 1
             }
-            text += graph(device)
+            func close(_ piece: String) { if budget.takeClosing(piece.utf8.count) { output += piece } }
+            if hidden > 0 { close("\n\(count(hidden, "accepted path")) \(opened.map { $0 + " and " } ?? "")not listed (`--show accepted` lists them).\n") }
+            if subject.isDiff && !device.closed.isEmpty, emit("\nClosed:\n\n" + tableHeader(device.closed, opened: "closed", baseline: false), keep: budget.diagramRoom) {
+                for path in device.closed {
+                    guard emit(row(path, opened: "closed", baseline: false), keep: budget.diagramRoom) else { break }
+                }
+            }
+            if budget.room >= 1_000 {
+                var shown = device
+                shown.paths = listed
+                close(graph(shown, maxBytes: budget.room))
+            }
         }
-        return text
+        if budget.cut {
+            output += MarkdownBudget.note(limit: budget.limit, left: total - rowsWritten, of: total,
+                                          what: subject.isDiff ? "paths opened" : limits.showAccepted ? "paths" : "paths to act on", devices: devices.count - devicesShown)
+        }
+        return output
     }
 
     /// The baseline's summary and its resolved entries (accepted paths that no longer exist), after the device lines.
@@ -109,32 +149,38 @@ package enum MarkdownReport {
     package static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     package static func table(_ paths: [ReportPath], opened: String?, baseline: Bool) -> String {
+        paths.reduce(tableHeader(paths, opened: opened, baseline: baseline)) { $0 + row($1, opened: opened, baseline: baseline) }
+    }
+
+    /// A table's header row and separator, or "No path." when `paths` is empty.
+    package static func tableHeader(_ paths: [ReportPath], opened: String?, baseline: Bool) -> String {
         if paths.isEmpty { return opened == nil ? "No path.\n" : "No path \(opened!).\n" }
         var header = ["from", "to", "hops", "via", "granted by"]
         if opened != nil { header.insert("change", at: 0) }
         if baseline { header.append("state") }
-        var text = "| " + header.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: header.count) + "\n"
-        for path in paths {
-            var cells = [MarkdownText.code(path.from.rawValue), MarkdownText.code(path.to.description), "\(path.hops.count)",
-                         path.via.isEmpty ? "(direct)" : path.via.map { MarkdownText.code($0.description) }.joined(separator: ", "),
-                         path.hops.last.map { MarkdownText.text($0.grant) } ?? ""]
-            if let opened { cells.insert(opened, at: 0) }
-            if baseline, let state = path.state {
-                switch state {
-                case .new: cells.append("**new**")
-                case .accepted: cells.append("accepted until \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
-                case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
-                }
+        return "| " + header.joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: header.count) + "\n"
+    }
+
+    /// One path's row.
+    package static func row(_ path: ReportPath, opened: String?, baseline: Bool) -> String {
+        var cells = [MarkdownText.code(path.from.rawValue), MarkdownText.code(path.to.description), "\(path.hops.count)",
+                     path.via.isEmpty ? "(direct)" : path.via.map { MarkdownText.code($0.description) }.joined(separator: ", "),
+                     path.hops.last.map { MarkdownText.text($0.grant) } ?? ""]
+        if let opened { cells.insert(opened, at: 0) }
+        if baseline, let state = path.state {
+            switch state {
+            case .new: cells.append("**new**")
+            case .accepted: cells.append("accepted until \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
+            case .expired: cells.append("**expired** on \(path.entry?.expires.description ?? ""): \(MarkdownText.text(path.entry?.reason ?? ""))")
             }
-            text += "| " + cells.joined(separator: " | ") + " |\n"
         }
-        return text
+        return "| " + cells.joined(separator: " | ") + " |\n"
     }
 
     /// The device's leak graph: each node once, with a generated id (`n1`, `n2`, …), its label quoted
     /// and escaped (``MermaidText/label(_:)``); the sources drawn apart, outside apps styled apart; at most ``maxEdges``
     /// edges, fewer when their labels would pass ``MermaidText/maxDiagramBytes``.
-    package static func graph(_ device: DeviceReport) -> String {
+    package static func graph(_ device: DeviceReport, maxBytes: Int = MermaidText.maxDiagramBytes) -> String {
         var ids: [FleetNode: Int] = [:]
         var order: [FleetNode] = []
         var edges: [(from: Int, to: Int, label: String)] = []
@@ -166,7 +212,7 @@ package enum MarkdownReport {
             }
         }
         if edges.isEmpty { return "" }
-        return MermaidText.flowchart(edges: Array(edges.prefix(maxEdges)), total: edges.count) { id in
+        return MermaidText.flowchart(edges: Array(edges.prefix(maxEdges)), total: edges.count, maxBytes: maxBytes) { id in
             let node = order[id - 1]
             return (node.description, outside.contains(node) ? "outside" : sources.contains(node) ? "source" : nil)
         }
@@ -185,20 +231,12 @@ package enum SARIFReport {
 
     package static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
 
-    package static func write(_ devices: [DeviceReport], subject: ReportSubject, to sink: any ReportSink) {
-        var stream = Stream()
-        var bytes = stream.start()
+    package static func write(_ devices: [DeviceReport], subject: ReportSubject, limits: ReportLimits = ReportLimits(), to sink: any ReportSink) {
+        var log = Capped(limits)
         for device in devices {
-            for path in device.paths {
-                stream.append(path, opened: subject.isDiff, to: &bytes)
-                if bytes.count > 1 << 16 {
-                    sink.write(bytes)
-                    bytes.removeAll(keepingCapacity: true)
-                }
-            }
+            for path in device.paths { log.offer(path, opened: subject.isDiff) }
         }
-        bytes += stream.end()
-        sink.write(bytes)
+        log.finish(to: sink)
     }
 
     /// The log written a result at a time (`fleet paths --from all` writes each app's results as its search
@@ -224,6 +262,11 @@ package enum SARIFReport {
         package mutating func append(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
             bytes += first ? Self.firstResult : Self.nextResult
             first = false
+            appendResult(path, opened: opened, to: &bytes)
+        }
+
+        /// One result, without the comma and line break before it (``append(_:opened:to:)`` writes them).
+        package mutating func appendResult(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
             if let search, ExactText.same(search.device, path.device), search.from == path.from {
             } else {
                 steps = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])

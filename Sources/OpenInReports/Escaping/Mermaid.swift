@@ -50,9 +50,10 @@ package enum MermaidText {
     package static let maxDiagramBytes = 40_000
 
     /// A fenced `flowchart LR` block: the nodes the drawn edges use (`n1`, `n2`, … in id order, each labelled and
-    /// classed by `node`), the edges of `edges` in order while the block stays within ``maxDiagramBytes``, the class
+    /// classed by `node`), the edges of `edges` in order while the block stays within ``maxDiagramBytes`` (and `maxBytes`), the class
     /// definitions, and a line counting the edges of `total` not drawn; empty when there is no edge.
-    package static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, node: (Int) -> (label: String, style: String?)) -> String {
+    package static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, maxBytes: Int = maxDiagramBytes,
+                                  node: (Int) -> (label: String, style: String?)) -> String {
         if edges.isEmpty { return "" }
         let head = "\n```mermaid\nflowchart LR\n"
         let classes = "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"
@@ -69,7 +70,7 @@ package enum MermaidText {
                 added.append((id, nodeLine))
                 cost += nodeLine.utf8.count
             }
-            if size + cost > maxDiagramBytes { break }
+            if size + cost > min(maxBytes, maxDiagramBytes) { break }
             size += cost
             for (id, nodeLine) in added { nodeLines[id] = nodeLine }
             edgeLines.append(line)

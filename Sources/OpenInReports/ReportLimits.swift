@@ -1,0 +1,85 @@
+import OpenInPolicy
+
+/// How much of a report the places that show it take: GitHub code scanning for SARIF. The limits cut only the
+/// report formats; text and JSON are never cut and list every path.
+package struct ReportLimits: Sendable, Equatable {
+    /// SARIF: the most results a run keeps (`--max-results`). GitHub code scanning takes at most 25,000 per run.
+    package var maxResults: Int
+    /// SARIF: the most bytes the whole log takes, uncompressed. GitHub code scanning takes at most 10 MB gzipped
+    /// per upload; the writer does not compress, so it bounds the uncompressed size instead: gzip's output is at
+    /// most its input plus 18 bytes and 5 per 64 KiB block stored as it is, so a log of 9,500,000 bytes gzips to
+    /// under 9,501,000, whatever it holds.
+    package var maxSARIFBytes: Int
+
+    /// Markdown: the most bytes it takes (`--max-bytes`), so it fits a pull-request comment (GitHub takes 65,536
+    /// characters; a character is at least one byte of UTF-8, so this many bytes are at most that many characters).
+    package var maxMarkdownBytes: Int
+    /// Markdown: list the accepted paths too (`--show accepted`); by default they are counted.
+    package var showAccepted: Bool
+
+    /// GitHub's limit on a pull-request comment, in characters.
+    package static let defaultMaxMarkdownBytes = 65_536
+    /// The least `--max-bytes`: room for the title and the note that says what was cut.
+    package static let leastMarkdownBytes = 4_096
+    /// GitHub code scanning's limit on results per run.
+    package static let defaultMaxResults = 25_000
+    /// The uncompressed bound that keeps a SARIF log under 10 MB gzipped (see ``maxSARIFBytes``).
+    package static let defaultMaxSARIFBytes = 9_500_000
+
+    /// The limits GitHub sets.
+    package init(maxResults: Int = defaultMaxResults, maxSARIFBytes: Int = defaultMaxSARIFBytes, maxMarkdownBytes: Int = defaultMaxMarkdownBytes,
+                 showAccepted: Bool = false) {
+        self.maxResults = maxResults
+        self.maxSARIFBytes = maxSARIFBytes
+        self.maxMarkdownBytes = maxMarkdownBytes
+        self.showAccepted = showAccepted
+    }
+}
+
+/// What a Markdown report may still write within ``ReportLimits/maxMarkdownBytes``: whole pieces (a line, a table
+/// row, a diagram) while they fit, room always kept for the note that says what was cut. Once a piece does not
+/// fit, nothing more is written.
+package struct MarkdownBudget {
+    package let limit: Int
+    /// The room kept for the cut note.
+    package static let reserve = 1_024
+    /// The room a table's rows leave for the device's diagram: an eighth of the limit, at most 8,192 bytes.
+    package var diagramRoom: Int { Swift.min(8_192, limit / 8) }
+    package private(set) var written = 0
+    package private(set) var cut = false
+
+    /// A budget of `limit` bytes.
+    package init(_ limit: Int) { self.limit = limit }
+
+    /// Whether a piece of `count` bytes fits, leaving `keep` bytes more; takes its room when it does, and
+    /// otherwise ends the report's pieces.
+    package mutating func take(_ count: Int, keep: Int = 0) -> Bool {
+        if cut { return false }
+        if written + count + keep + Self.reserve > limit {
+            cut = true
+            return false
+        }
+        written += count
+        return true
+    }
+
+    /// Takes the room of a piece that ends the section being written (its diagram, its count of accepted paths)
+    /// when it fits, even once rows were cut: the rows left it that room.
+    package mutating func takeClosing(_ count: Int) -> Bool {
+        if written + count + Self.reserve > limit { return false }
+        written += count
+        return true
+    }
+
+    /// The bytes a closing piece may take now.
+    package var room: Int { limit - Self.reserve - written }
+
+    /// The note after a cut report: what was left out and how to get every path.
+    package static func note(limit: Int, left: Int, of total: Int, what: String, devices: Int) -> String {
+        var text = "\n---\n\n**Cut to stay within \(limit) bytes** (`--max-bytes`; a pull-request comment takes 65,536 characters): "
+        text += "\(left) of \(total) \(what) not listed"
+        if devices > 0 { text += ", \(devices) device\(devices == 1 ? "" : "s") not shown" }
+        text += ". Every path: the same command with `--format json` or `--format text`, which are never cut.\n"
+        return text
+    }
+}
