@@ -20,7 +20,7 @@ import Testing
         for (index, handler) in pool.enumerated() where random.percent(60) { try! device.setHandler(handler, for: "s\(index)") }
         policy.device = device
         policy.app = try! AppFacts(urlSchemes: random.percent(30) ? ["s\(random.below(pool.count))"] : [])
-        if random.percent(30) { policy.dragAndDrop = random.pick([.all, .none, .appConnect]) }
+        if random.percent(30) { policy.dragAndDrop = random.pick([DragAndDropPolicy.all, .none, .appConnect]) }
         policy.openFrom = OpenFromPolicy(status: .whitelist, whitelist: Whitelist(some(3)))
         policy.pasteboard = random.pick([.authorized, .unauthorized, .secureCopy])
         policy.print = .authorized
