@@ -397,7 +397,7 @@ struct FleetCommand: Command {
         let analysis = analyses[0]
         let input = inputs[0]
         // The apps the fleet knows: what --from, --to and a request's from and target are checked against.
-        func names() -> FleetAppNames { FleetAppNames(analysis.source, file: fleetPath, devicesFile: devicesPath) }
+        func names() -> FleetAppNames { FleetAppNames(analysis, file: fleetPath, devicesFile: devicesPath) }
         func devices() throws(CLIError) -> [AnalyzedDevice] {
             do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
         }

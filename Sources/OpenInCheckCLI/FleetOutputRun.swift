@@ -49,29 +49,4 @@ extension FleetOutput {
         }
         return writer.finish() ? .notAllowed : .success
     }
-
-    // MARK: diff
-
-    static func diff(old: Fleet, new: Fleet, device: String?, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> ExitStatus {
-        let changes: [FleetChange]
-        do throws(FleetError) { changes = try FleetDiff.compare(old: old, new: new, device: device) } catch { throw fail(error) }
-        switch format {
-        case .json:
-            let records: [JSONValue] = changes.map { change in
-                .object(JSONObject(members: [.init("device", .string(change.device)), .init("kind", .string(change.kind.rawValue)),
-                                             .init("change", .string(change.opened ? "opened" : "closed")), .init("subject", .string(change.subject)),
-                                             .init("detail", .string(change.detail))]))
-            }
-            console.stdout.write(JSONWriter.pretty(.array(JSONArray(records))) + "\n")
-        case .text, .markdown, .sarif, .dot:  // the report formats go through LeakDiff
-            var text = ""
-            for change in changes {
-                text += "\(change.opened ? "+" : "-") \(DecisionText.escaped(change.device)) \(change.kind.rawValue) \(change.opened ? "opened" : "closed"): \(DecisionText.escaped(change.subject))  (\(DecisionText.escaped(change.detail)))\n"
-            }
-            let opened = changes.filter(\.opened).count
-            text += "\(opened) opened, \(changes.count - opened) closed\n"
-            console.stdout.write(text)
-        }
-        return changes.contains(where: \.opened) ? .notAllowed : .success
-    }
 }

@@ -35,7 +35,6 @@ extension PathsWriter {
     }
 }
 
-extension FleetAppNames: FleetAppLookup {}
 
 extension BaselineRun {
     /// Reads the baseline file; warns on stderr about entries naming a device none of `devices` has.

@@ -60,44 +60,16 @@ enum LeakDiff {
         }
         let fails = judged.contains { $0.state != .accepted }
         if let report = format.report {
-            report.write(reports, subject: .diff(old: oldPath, new: newPath), baseline: baseline.map { gateOnly($0, judged) }, limits: limits, to: console.stdout)
+            report.write(reports, subject: .diff(old: oldPath, new: newPath), baseline: baseline?.counting(judged.compactMap(\.state)), limits: limits,
+                         to: console.stdout)
             if baseline == nil { return reports.contains { !$0.paths.isEmpty } ? .notAllowed : .success }
             return fails ? .notAllowed : .success
         }
         // Text or JSON with a baseline: the diff as without one, then the baseline's part.
         let inner = Console(stdout: Output(), stderr: console.stderr, stdin: console.stdin)
         _ = try FleetDiffOutput.changes(old: old, new: new, device: device, format: format, rows: rows, console: inner)
-        var text = inner.stdout.text
-        let run = gateOnly(baseline!, judged)
-        if format == .json {
-            // The array of changes gains a last record: {"baseline": {…, "paths": [opened paths with their state], "resolved": [...]}}.
-            var bytes: [UInt8] = []
-            JSONWriter.append(run.json(paths: judged), to: &bytes, pretty: true, level: 1)
-            let record = String(decoding: bytes, as: UTF8.self)
-            if text.hasSuffix("[]\n") {
-                text = String(text.dropLast(3)) + "[\n  " + record + "\n]\n"
-            } else if text.hasSuffix("\n]\n") {
-                text = String(text.dropLast(3)) + ",\n  " + record + "\n]\n"
-            }
-        } else {
-            text += "\nleak paths opened, against the baseline:\n"
-            if judged.isEmpty { text += "  none\n" }
-            for path in judged {
-                text += "  \(DecisionText.escaped(path.device)): \(DecisionText.escaped(path.from.rawValue)) ⇒ \(DecisionText.escaped(path.to.description))  \(BaselineRun.mark(path.state!, path.entry))"
-                if let hop = path.hops.last { text += "  (\(DecisionText.escaped(hop.grant)))" }
-                text += "\n"
-            }
-            text += run.text
-        }
-        console.stdout.write(text)
+        console.stdout.write(baseline!.counting(judged.compactMap(\.state)).diffSection(after: inner.stdout.text, opened: judged, asJSON: format == .json))
         return fails ? .notAllowed : .success
-    }
-
-    /// The run with its counts taken from the opened paths alone (those a diff gates on).
-    static func gateOnly(_ run: BaselineRun, _ judged: [ReportPath]) -> BaselineRun {
-        var run = run
-        run.recount(judged.compactMap(\.state))
-        return run
     }
 }
 
@@ -114,14 +86,18 @@ enum FleetDiffOutput {
         return try changes(old: old, new: new, device: device, format: format, rows: rows, console: console)
     }
 
-    /// The flows that change, as text or JSON: two AppConnect fleets compare effective policies, flows, leak paths
-    /// and controls (``FleetDiff``); with Intune on a side (or `--rows`), every flow is decided under each side's
-    /// rules and the changes grouped by what the receiver can read (``CrossVendorDiff``).
+    /// The flows that change, as text or JSON (``FleetChanges``: two AppConnect fleets compare effective policies,
+    /// flows, leak paths and controls; with Intune on a side, or `--rows`, every flow under each side's rules).
     static func changes(old: FleetAnalysis, new: FleetAnalysis, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
                         console: Console) throws(CLIError) -> ExitStatus {
-        if let before = old.appConnect, let after = new.appConnect, !rows {
-            return try FleetOutput.diff(old: before, new: after, device: device, format: format, console: console)
+        let changes: FleetChanges
+        do throws(FleetError) {
+            changes = try FleetChanges.compare(old: old, new: new, device: device, everyFlow: rows)
+        } catch {
+            throw .invalidInput(error.description)
         }
-        return try IntuneFleetOutput.diff(old: old.source, new: new.source, device: device, format: format, rows: rows, console: console)
+        // The report formats go through LeakDiff.
+        console.stdout.write(changes.written(rows ? .rows : format == .json ? .json : .text))
+        return changes.opensSomething ? .notAllowed : .success
     }
 }

@@ -47,23 +47,10 @@ package struct ReportPath {
     /// The apps between the source and the destination, in order.
     package var via: [FleetNode] { hops.dropLast().map(\.to) }
 
-    /// A stable identity of what the path is: device, source, destination and the chain (each hop's
-    /// destination and channel), never lines or file names, so it is the same across runs, re-indented
-    /// files and unrelated additions. 16 hex digits of a 64-bit FNV-1a over those bytes, NUL-separated.
+    /// The path's stable identity (``LeakPathIdentity/fingerprint(device:from:to:chain:)``): the same across runs,
+    /// re-indented files and unrelated additions.
     package var fingerprint: String {
-        var hash = FNV1a.offsetBasis
-        func add(_ text: String) { hash = FNV1a.hash(bytes: CollectionOfOne(0), continuing: FNV1a.hash(bytes: text.utf8, continuing: hash)) }
-        add("leak-path/v1")
-        add(device)
-        add(from.rawValue)
-        add(to.description)
-        for hop in hops {
-            add(hop.channel.rawValue)
-            add(hop.url ?? "")
-            add(hop.to.description)
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        LeakPathIdentity.fingerprint(device: device, from: from, to: to, chain: hops.map { (channel: $0.channel, url: $0.url, to: $0.to) })
     }
 
     /// A value of these parts.
@@ -89,56 +76,8 @@ extension ReportHop {
     }
 }
 
-/// The baseline as a run applies it: judges each path to outside, remembers what was examined (a
-/// `--device`, `--from` or `--to` run examines part of the fleet: an entry outside that part is not
-/// called resolved), and counts.
-package struct BaselineRun {
-    package let baseline: FleetBaseline
-    private var judge: FleetBaseline.Judge
-    /// (device, from) pairs examined; `to` when only one destination was.
-    private var examined: Set<String> = []
-    private var examinedFrom: Set<BundleID> = []
-    private let onlyTo: FleetNode?
-    private(set) var counts: [FleetBaseline.State: Int] = [:]
-
-    package init(_ baseline: FleetBaseline, today: BaselineDate, onlyTo: FleetNode?) {
-        self.baseline = baseline
-        judge = baseline.judge(today: today)
-        self.onlyTo = onlyTo
-    }
-
-
-    /// Notes that `device`'s paths from `from` were examined.
-    package mutating func examine(device: String, from: BundleID) {
-        examined.insert(device + "\u{0}" + from.rawValue)
-        examinedFrom.insert(from)
-    }
-
-    /// Judges a path to outside.
-    package mutating func judge(device: String, from: BundleID, to: FleetNode) -> (state: FleetBaseline.State, entry: FleetBaseline.Entry?) {
-        let result = judge.judge(device: device, from: from, to: to)
-        counts[result.state, default: 0] += 1
-        return result
-    }
-
-    /// The entries no path matched, among those the run examined.
-    package var resolved: [FleetBaseline.Entry] {
-        judge.resolved.filter { entry in
-            if let onlyTo, entry.to != onlyTo { return false }
-            if let device = entry.device { return examined.contains(device + "\u{0}" + entry.from.rawValue) }
-            return examinedFrom.contains(entry.from)
-        }
-    }
-
-    /// Counts `states` alone (a diff gates on the paths it opens, not on every path it matched).
-    package mutating func recount(_ states: [FleetBaseline.State]) {
-        counts = [:]
-        for state in states { counts[state, default: 0] += 1 }
-    }
-
-    /// Whether some judged path fails the gate (new or expired).
-    package var fails: Bool { counts[.new, default: 0] + counts[.expired, default: 0] > 0 }
-
+/// The baseline run in words: its marks, counts, text and JSON records.
+extension BaselineRun {
     /// `2 new, 1 accepted, 0 expired, 1 resolved`.
     package var summary: String {
         "\(counts[.new, default: 0]) new, \(counts[.accepted, default: 0]) accepted, \(counts[.expired, default: 0]) expired, \(resolved.count) resolved"
@@ -199,5 +138,32 @@ package struct BaselineRun {
             members.append(.init("lastHop", .object(JSONObject(members: grant))))
         }
         return .object(JSONObject(members: members))
+    }
+
+    /// `fleet diff --baseline` as text or JSON: `diff` (the diff's own output), then the baseline's part on the paths
+    /// it `opened` (judged): a last JSON record, or the opened paths' lines and the counts.
+    package func diffSection(after diff: String, opened: [ReportPath], asJSON: Bool) -> String {
+        var text = diff
+        if asJSON {
+            // The array of changes gains a last record: {"baseline": {…, "paths": [opened paths with their state], "resolved": [...]}}.
+            var bytes: [UInt8] = []
+            JSONWriter.append(self.json(paths: opened), to: &bytes, pretty: true, level: 1)
+            let record = String(decoding: bytes, as: UTF8.self)
+            if text.hasSuffix("[]\n") {
+                text = String(text.dropLast(3)) + "[\n  " + record + "\n]\n"
+            } else if text.hasSuffix("\n]\n") {
+                text = String(text.dropLast(3)) + ",\n  " + record + "\n]\n"
+            }
+        } else {
+            text += "\nleak paths opened, against the baseline:\n"
+            if opened.isEmpty { text += "  none\n" }
+            for path in opened {
+                text += "  \(DecisionText.escaped(path.device)): \(DecisionText.escaped(path.from.rawValue)) ⇒ \(DecisionText.escaped(path.to.description))  \(BaselineRun.mark(path.state!, path.entry))"
+                if let hop = path.hops.last { text += "  (\(DecisionText.escaped(hop.grant)))" }
+                text += "\n"
+            }
+            text += self.text
+        }
+        return text
     }
 }

@@ -1,6 +1,3 @@
-import OpenInPolicy
-import OpenInReports
-
 /// The apps a fleet knows (either vendor), for checking the bundle IDs typed on `fleet paths` and
 /// `fleet eval`: a misspelt `--from` or `--to` must never pass a leak gate as "not installed" or
 /// "no path" (a check that checked nothing).
@@ -12,9 +9,9 @@ import OpenInReports
 ///   is one or two edits from an app the fleet knows: then it is taken for a typo (an error with
 ///   "Did you mean").
 /// - An app the fleet knows that a device does not install is a statement naming the devices that do.
-struct FleetAppNames {
+package struct FleetAppNames {
     /// What a typed receiver is.
-    enum Receiver: Equatable {
+    package enum Receiver: Equatable {
         /// An app the fleet knows, or native Mail.
         case known
         /// An app the fleet does not know: "any other app".
@@ -23,38 +20,38 @@ struct FleetAppNames {
 
     /// Every app the fleet knows, in file order: its listed apps, then every device's installed apps
     /// and scheme handlers (and, for Intune, every app a policy targets), each once.
-    let known: [BundleID]
+    package let known: [BundleID]
     /// ``known`` by ``key(_:)``: a lookup per typed ID, not a walk of every app.
-    let knownKeys: Set<String>
+    package let knownKeys: Set<String>
     /// Each device profile's installed apps, by ``key(_:)``, in file order.
-    let installed: [(device: String, apps: Set<String>)]
+    package let installed: [(device: String, apps: Set<String>)]
     /// Whether bundle IDs name the same app ignoring ASCII case (Intune) or byte for byte (AppConnect).
-    let ignoringCase: Bool
+    package let ignoringCase: Bool
     /// The file the apps come from, for messages.
-    let file: String
+    package let file: String
     /// How to make an app known, for messages.
-    let howToList: String
+    package let howToList: String
     /// The indexes the "Did you mean" questions use, made at the first question.
-    private let questions = Questions()
+    package let questions = Questions()
 
     /// The indexes of ``known`` that answer "Did you mean" without walking every app (a stream can
     /// name an unknown app on every line): made once, at the first question, as most runs ask none.
-    private final class Questions {
-        var near: Suggestion.NearIndex<UInt8>?
-        var senders: Suggestion.Candidates?
+    package final class Questions {
+        package var near: Suggestion.NearIndex<UInt8>?
+        package var senders: Suggestion.Candidates?
         /// Each device profile's positions in ``installed``, by the bytes of its name.
-        var devicesByName: [[UInt8]: [Int]]?
+        package var devicesByName: [[UInt8]: [Int]]?
         /// The last ``whereInstalled(_:)`` answer: a stream line asks it once per device.
-        var lastWhere: (key: String, text: String)?
+        package var lastWhere: (key: String, text: String)?
     }
 
     /// The key two bundle IDs are the same app by: the ID itself (AppConnect), or with ASCII letters
     /// lowercased (Intune). IDs are ASCII, so `String` equality of keys is byte equality.
-    static func key(_ id: BundleID, ignoringCase: Bool) -> String { ignoringCase ? ExactText.asciiLowercased(id.rawValue) : id.rawValue }
+    package static func key(_ id: BundleID, ignoringCase: Bool) -> String { ignoringCase ? ExactText.asciiLowercased(id.rawValue) : id.rawValue }
 
-    func key(_ id: BundleID) -> String { Self.key(id, ignoringCase: ignoringCase) }
+    package func key(_ id: BundleID) -> String { Self.key(id, ignoringCase: ignoringCase) }
 
-    init(_ fleet: Fleet, file: String) {
+    package init(_ fleet: Fleet, file: String) {
         var known: [BundleID] = [], keys: Set<String> = []
         func add(_ id: BundleID) { if keys.insert(id.rawValue).inserted { known.append(id) } }
         for app in fleet.apps { add(app.bundleID) }
@@ -70,7 +67,7 @@ struct FleetAppNames {
         howToList = "list it under apps with \"appconnect\": false"
     }
 
-    init(_ fleet: IntuneFleet, policies: String, devicesFile: String?) {
+    package init(_ fleet: IntuneFleet, policies: String, devicesFile: String?) {
         var known: [BundleID] = [], keys: Set<String> = []
         func add(_ id: BundleID) { if keys.insert(Self.key(id, ignoringCase: true)).inserted { known.append(id) } }
         for app in fleet.apps { add(app.bundleID) }
@@ -90,23 +87,28 @@ struct FleetAppNames {
     }
 
     /// The apps a fleet of either vendor knows.
-    init(_ vendor: VendorFleet, file: String, devicesFile: String?) {
+    package init(_ analysis: FleetAnalysis, file: String, devicesFile: String?) {
+        self.init(analysis.source, file: file, devicesFile: devicesFile)
+    }
+
+    /// The apps the policies of either vendor know.
+    package init(_ vendor: VendorFleet, file: String, devicesFile: String?) {
         switch vendor {
         case .appConnect(let fleet): self.init(fleet, file: file)
         case .intune(let fleet): self.init(fleet, policies: file, devicesFile: devicesFile)
         }
     }
 
-    func same(_ a: BundleID, _ b: BundleID) -> Bool {
+    package func same(_ a: BundleID, _ b: BundleID) -> Bool {
         ignoringCase ? ExactText.sameIgnoringASCIICase(a.rawValue, b.rawValue) : a == b
     }
 
-    func isKnown(_ id: BundleID) -> Bool { id.isNativeMail || knownKeys.contains(key(id)) }
+    package func isKnown(_ id: BundleID) -> Bool { id.isNativeMail || knownKeys.contains(key(id)) }
 
     /// Checks a sender the user typed.
     /// - Parameter what: how the message names it (`--from`, `"from"`).
     /// - Throws: a message naming the file, the nearest app and the fix, when the fleet does not know it.
-    func checkSender(_ id: BundleID, what: String, orAll: Bool = false) throws(FleetAppNames.Unknown) {
+    package func checkSender(_ id: BundleID, what: String, orAll: Bool = false) throws(FleetAppNames.Unknown) {
         if isKnown(id) { return }
         if questions.senders == nil { questions.senders = Suggestion.Candidates(known.map(\.rawValue)) }
         var message = "\(what): \(id) is not an app of \(file)."
@@ -117,7 +119,7 @@ struct FleetAppNames {
 
     /// Checks a receiver the user typed: an app the fleet knows, or "any other app".
     /// - Throws: a message with "Did you mean" when an unknown ID is one or two edits from an app the fleet knows.
-    func checkReceiver(_ id: BundleID, what: String) throws(FleetAppNames.Unknown) -> Receiver {
+    package func checkReceiver(_ id: BundleID, what: String) throws(FleetAppNames.Unknown) -> Receiver {
         if isKnown(id) { return .known }
         if let near = nearest(to: id) {
             throw Unknown(message: "\(what): \(id) is not an app of \(file). Did you mean '\(near)'? An ID the fleet does not know stands for any other app, but one within two edits of one of its apps is taken for a typo: correct it, or, if it is another app, \(howToList)")
@@ -130,55 +132,23 @@ struct FleetAppNames {
     /// IDs are ASCII, so their bytes are their characters.
     /// - Complexity: O(*p*) for the prefixes *p* of known apps within two edits of `id` (``Suggestion/NearIndex``),
     ///   not O(apps); the index is made at the first question, O(apps log apps).
-    func nearest(to id: BundleID) -> BundleID? {
+    package func nearest(to id: BundleID) -> BundleID? {
         if questions.near == nil { questions.near = Suggestion.NearIndex(known.map { Array(key($0).utf8) }) }
         return questions.near?.nearest(Array(key(id).utf8)).map { known[$0.index] }
     }
 
     /// Checks a request's sender and target (`from`, `target`), as a line of a stream or flags name them.
     /// - Throws: ``Unknown`` as ``checkSender(_:what:orAll:)`` and ``checkReceiver(_:what:)``.
-    func check(_ request: FleetRequest, flags: Bool) throws(FleetAppNames.Unknown) {
+    package func check(_ request: FleetRequest, flags: Bool) throws(FleetAppNames.Unknown) {
         try checkSender(request.from, what: flags ? "--from" : "\"from\"")
         // A keyboard's target is a keyboard extension, not an app of the fleet.
         if let target = request.target, request.channel != .keyboard { _ = try checkReceiver(target, what: flags ? "--target" : "\"target\"") }
     }
 
-    /// What a text answer on `device` adds about the request's apps: a target the fleet does not know
-    /// (any other app), a sender or target the device does not install (and which devices do).
-    func notes(_ request: FleetRequest, device: String) -> [String] {
-        var notes: [String] = []
-        if questions.devicesByName == nil {
-            questions.devicesByName = Dictionary(installed.indices.map { (Array(installed[$0].device.utf8), [$0]) }, uniquingKeysWith: +)
-        }
-        let here = questions.devicesByName?[Array(device.utf8)] ?? []
-        // A lookup in this device's apps, not a walk of every device: the notes are asked once per device.
-        func installedHere(_ id: BundleID) -> Bool { id.isNativeMail || here.contains { installed[$0].apps.contains(key(id)) } }
-        if !installedHere(request.from) { notes.append("\(request.from) is not installed on this device (\(whereInstalled(request.from)))") }
-        if let target = request.target, request.channel != .keyboard {
-            if !isKnown(target) {
-                notes.append("\(target) is not an app of \(file): decided as any other app")
-            } else if !installedHere(target) {
-                notes.append("\(target) is not installed on this device (\(whereInstalled(target)))")
-            }
-        }
-        return notes
-    }
-
     /// The devices that install `id`, in file order.
-    func devices(installing id: BundleID) -> [String] {
+    package func devices(installing id: BundleID) -> [String] {
         let key = key(id)
         return installed.filter { $0.apps.contains(key) }.map(\.device)
-    }
-
-    /// "installed on a, b", "installed on a, b, c, d, e and 12 more" or "no device profile installs it".
-    func whereInstalled(_ id: BundleID) -> String {
-        let key = key(id)
-        if let last = questions.lastWhere, last.key == key { return last.text }
-        let names = devices(installing: id)
-        // A few names, then how many more: a fleet of thousands of device profiles must not make a note as long as the fleet.
-        let text = names.isEmpty ? "no device profile installs it" : "installed on " + Printable.list(names.map { DecisionText.escaped($0) })
-        questions.lastWhere = (key, text)
-        return text
     }
 
     private func listing() -> String {
@@ -187,7 +157,7 @@ struct FleetAppNames {
     }
 
     /// A typed bundle ID the fleet does not know, as an error message.
-    struct Unknown: Error {
-        let message: String
+    package struct Unknown: Error {
+        package let message: String
     }
 }
