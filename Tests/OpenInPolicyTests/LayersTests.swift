@@ -91,4 +91,17 @@ import Testing
             }
         }
     }
+
+    @Test("the command line holds no format writer: no SARIF version, no Mermaid or DOT syntax; and it stays under 4,000 lines")
+    func theCommandLineWritesNoFormat() throws {
+        let sources = try Self.sources("OpenInCheckCLI")
+        var lines = 0
+        for (path, text) in sources {
+            lines += text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+            for literal in ["2.1.0", "sarif-schema", "digraph", "```mermaid", "flowchart LR", "graph LR"] {
+                #expect(!text.contains(literal), "\(path) holds \(literal): a format's writer belongs in OpenInReports")
+            }
+        }
+        #expect(lines < 4_000, "the command line is \(lines) lines: its writers and logic belong in OpenInReports and OpenInPolicy")
+    }
 }
