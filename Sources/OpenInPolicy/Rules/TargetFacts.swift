@@ -39,12 +39,12 @@ enum TargetFact: Int, CaseIterable, Sendable {
         case .listed:
             if let every = policy.listsEveryTarget { return .constant(every) }
             let whitelist = policy.openInWhitelist
-            return .members(whitelist.members, shared: ObjectIdentifier(whitelist.list), nativeMail: whitelist.containsMailPair)
+            return .members(.whitelist(whitelist), shared: ObjectIdentifier(whitelist.list), nativeMail: whitelist.containsMailPair)
         case .appConnectApp, .systemKeyboard:
             return .device
         case .excludedActivity:
             guard policy.excludesActivities else { return .constant(false) }
-            return .members(policy.policy.excludedActivityTypes, shared: nil, nativeMail: nil)
+            return .members(.ids(policy.policy.excludedActivityTypes), shared: nil, nativeMail: nil)
         }
     }
 }
@@ -53,11 +53,26 @@ enum TargetFact: Int, CaseIterable, Sendable {
 enum TargetExtent {
     /// It holds for every target (`true`) or none.
     case constant(Bool)
-    /// It holds for the targets `ids` names, exactly; for native Mail, `nativeMail` when given (whatever
-    /// `ids` says of its two IDs). `shared` identifies a list many policies share, for a fast path to read it once.
-    case members([BundleID], shared: ObjectIdentifier?, nativeMail: Bool?)
+    /// It holds for the targets `list` names, exactly; for native Mail, `nativeMail` when given (whatever
+    /// `list` says of its two IDs). `shared` identifies a list many policies share, for a fast path to read it once
+    /// (the list's IDs are made only as it is read).
+    case members(TargetList, shared: ObjectIdentifier?, nativeMail: Bool?)
     /// It is the same for every sender on a device: ask ``TargetFact/holds(for:under:)`` once per target.
     case device
+}
+
+/// The IDs a ``TargetExtent/members(_:shared:nativeMail:)`` fact holds for: a whitelist (its IDs made as it is
+/// read) or a list of IDs.
+enum TargetList: Sequence {
+    case whitelist(Whitelist)
+    case ids([BundleID])
+
+    func makeIterator() -> IndexingIterator<[BundleID]> {
+        switch self {
+        case .whitelist(let whitelist): whitelist.makeIterator()
+        case .ids(let ids): ids.makeIterator()
+        }
+    }
 }
 
 /// A set of ``TargetFact``s: the facts a rule reads, or the facts that hold for a target (its kind).
