@@ -39,6 +39,8 @@ struct FleetCommand: Command {
     var devicesPath: String? = nil
     /// `--baseline FILE` (paths, diff, fixes, report): the accepted paths; the gate fails only on new or expired ones.
     var baselinePath: String? = nil
+    /// `--write-baseline FILE --reason TEXT --expires DAY` (paths): write today's paths as accepted entries.
+    var writeBaseline: BaselineWriteRun? = nil
 
     static let subverbs = ["eval", "matrix", "paths", "lint", "diff", "fixes", "report"]
 
@@ -57,6 +59,9 @@ struct FleetCommand: Command {
         OptionSpec("--format", value: "FORMAT", help: "lint: \(ReporterRegistry.standard.choices(for: FleetLintReport.self)); eval: text, json or jsonl;\nmatrix, fixes: text, json or markdown; paths, diff: text, json, markdown, sarif\nor dot."),
         OptionSpec("--devices", value: "FILE", help: "eval, matrix, paths, lint, diff, fixes, report: the Intune devices file, when --fleet (or OLD or NEW) is Intune app\nprotection policies (Graph JSON): {\"apps\": [...], \"devices\": {...}}."),
         OptionSpec("--baseline", value: "FILE", help: "paths, diff, fixes, report: the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens)."),
+        OptionSpec("--write-baseline", value: "FILE", help: "paths: write the paths the gate counts as accepted entries into FILE (with\n--reason and --expires), merged with FILE when it exists: kept entries keep\ntheirs, resolved ones are dropped and listed on standard error."),
+        OptionSpec("--reason", value: "TEXT", help: "paths --write-baseline: why the new entries are accepted (a review, a ticket)."),
+        OptionSpec("--expires", value: "YYYY-MM-DD", help: "paths --write-baseline: the last day (UTC) the new entries hold."),
         OptionSpec("--title", value: "TEXT", help: "report: the page's title (default: the fleet file's name)."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
@@ -67,7 +72,7 @@ struct FleetCommand: Command {
     static let allowedOptions: [String: [String]] = [
         "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--location", "--explain", "--format", "--devices"],
         "matrix": ["--fleet", "--device", "--format", "--devices"],
-        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline"],
+        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline", "--write-baseline", "--reason", "--expires"],
         "lint": ["--fleet", "--format", "--devices"],
         "diff": ["--device", "--format", "--devices", "--rows", "--baseline"],
         "fixes": ["--fleet", "--device", "--from", "--to", "--format", "--devices", "--baseline"],
@@ -323,7 +328,8 @@ struct FleetCommand: Command {
             }
             return FleetCommand(fleetPath: fleetPath, device: device,
                                 subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: try PathsFormat.parse(options, default: .text, verb: "fleet")),
-                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"))
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"),
+                                writeBaseline: try BaselineWriteRun.parse(options))
         case "fixes":
             try noPositionals(options, "fixes")
             let from = options.value("--from")
@@ -377,7 +383,10 @@ struct FleetCommand: Command {
             return try FleetOutput.matrix(try devices(), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
             var writer = try PathsWriter.checked(from: from, to: to, names: names(), format: format, console: console)
-            writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
+            if let writeBaseline {
+                return try writeBaseline.run(writer, devices: try devices(), maxHops: maxHops, analysis: analysis, names: names(), console: console)
+            }
+            writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names().known, onlyTo: writer.targetNode, console: console)
             return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
         case .lint(let reporter):
             let lint = analysis.lint()
@@ -389,10 +398,10 @@ struct FleetCommand: Command {
             // --from and --to checked as fleet paths checks them; a --to the fleet does not know is any other app.
             let checked = try PathsWriter.checked(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
             let scope = FixScope(device: device, from: from, to: checked.targetNode?.description)
-            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: checked.targetNode, console: console)
+            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names().known, onlyTo: checked.targetNode, console: console)
             return try FleetFixesOutput.run(input, analysis: analysis, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
         case .report(let title):
-            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: nil, console: console)
+            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names().known, onlyTo: nil, console: console)
             return try FleetReportOutput.run(analysis, input: input, devices: devicesPath, baseline: baseline, title: title, console: console)
         case .diff(let old, let new, let format, let rows):
             return try FleetDiffOutput.run(old: analysis, new: analyses[1], oldPath: old, newPath: new, device: device, format: format, rows: rows,

@@ -94,7 +94,7 @@ extension ReportHop {
 /// called resolved), and counts.
 package struct BaselineRun {
     package let baseline: FleetBaseline
-    private var judge: FleetBaseline.Judge
+    package private(set) var judge: FleetBaseline.Judge
     /// (device, from) pairs examined; `to` when only one destination was.
     private var examined: Set<String> = []
     private var examinedFrom: Set<BundleID> = []
