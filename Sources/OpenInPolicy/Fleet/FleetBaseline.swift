@@ -198,7 +198,9 @@ public struct FleetBaseline: Sendable {
             if let device = entry.device, !knownDevices.contains(ExactKey(device)) { flag("device", device, among: devices) }
             guard apps != nil else { continue }
             if !knownApps.contains(ExactKey(entry.from.rawValue)) { flag("from", entry.from.rawValue, among: appNames) }
-            if case .app(let id) = entry.to, !id.isNativeMail, !knownApps.contains(ExactKey(id.rawValue)) { flag("to", id.rawValue, among: appNames) }
+            if case .app(let id) = entry.to, !id.isNativeMail, !knownApps.contains(ExactKey(id.rawValue)) {
+                flag("to", id.rawValue, among: appNames + ["com.apple.mobilemail", FleetNode.anyOtherAppName])
+            }
         }
         self.unmatchable = unmatchable
         return unknown
