@@ -41,6 +41,8 @@ struct FleetCommand: Command {
     var baselinePath: String? = nil
     /// `--max-results N` (paths, diff): how much of a report format GitHub takes.
     var limits = ReportLimits()
+    /// `--write-baseline FILE --reason TEXT --expires DAY` (paths): write today's paths as accepted entries.
+    var writeBaseline: BaselineWriteRun? = nil
 
     static let subverbs = ["eval", "matrix", "paths", "lint", "diff", "fixes", "report"]
 
@@ -62,6 +64,9 @@ struct FleetCommand: Command {
         OptionSpec("--max-results", value: "N", help: "paths, diff with --format sarif: the most results the log keeps, the most severe\nfirst (default: \(ReportLimits.defaultMaxResults), GitHub code scanning's limit); the log also stays\nunder \(ReportLimits.defaultMaxSARIFBytes) bytes. What is left out is counted in the run's properties."),
         OptionSpec("--max-bytes", value: "N", help: "paths, diff with --format markdown: the most bytes written (default: \(ReportLimits.defaultMaxMarkdownBytes), what a\npull-request comment takes; at least \(ReportLimits.leastMarkdownBytes)); a cut ends with what was left out."),
         OptionSpec("--show", value: "accepted", help: "paths, diff with --format markdown and --baseline: list the accepted paths too\n(by default they are counted: the new and expired ones are listed)."),
+        OptionSpec("--write-baseline", value: "FILE", help: "paths: write the paths the gate counts as accepted entries into FILE (with\n--reason and --expires), merged with FILE when it exists: kept entries keep\ntheirs, resolved ones are dropped and listed on standard error."),
+        OptionSpec("--reason", value: "TEXT", help: "paths --write-baseline: why the new entries are accepted (a review, a ticket)."),
+        OptionSpec("--expires", value: "YYYY-MM-DD", help: "paths --write-baseline: the last day (UTC) the new entries hold."),
         OptionSpec("--title", value: "TEXT", help: "report: the page's title (default: the fleet file's name)."),
         OptionSpec("--rows", help: "diff with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests."),
     ]
@@ -72,7 +77,8 @@ struct FleetCommand: Command {
     static let allowedOptions: [String: [String]] = [
         "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--location", "--explain", "--format", "--devices"],
         "matrix": ["--fleet", "--device", "--format", "--devices"],
-        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline", "--max-results", "--max-bytes", "--show"],
+        "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline", "--max-results", "--max-bytes", "--show",
+                  "--write-baseline", "--reason", "--expires"],
         "lint": ["--fleet", "--format", "--devices"],
         "diff": ["--device", "--format", "--devices", "--rows", "--baseline", "--max-results", "--max-bytes", "--show"],
         "fixes": ["--fleet", "--device", "--from", "--to", "--format", "--devices", "--baseline"],
@@ -332,7 +338,8 @@ struct FleetCommand: Command {
             }
             let format = try PathsFormat.parse(options, default: .text, verb: "fleet")
             return FleetCommand(fleetPath: fleetPath, device: device, subverb: .paths(from: from, to: options.value("--to"), maxHops: maxHops, format: format),
-                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"), limits: try limits(options, format: format))
+                                devicesPath: options.value("--devices"), baselinePath: options.value("--baseline"), limits: try limits(options, format: format),
+                                writeBaseline: try BaselineWriteRun.parse(options))
         case "fixes":
             try noPositionals(options, "fixes")
             let from = options.value("--from")
@@ -408,7 +415,10 @@ struct FleetCommand: Command {
             return try FleetOutput.matrix(try devices(), format: format, console: console)
         case .paths(let from, let to, let maxHops, let format):
             var writer = try PathsWriter.checked(from: from, to: to, names: names(), format: format, console: console)
-            writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: writer.targetNode, console: console)
+            if let writeBaseline {
+                return try writeBaseline.run(writer, devices: try devices(), maxHops: maxHops, analysis: analysis, names: names(), console: console)
+            }
+            writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names().known, onlyTo: writer.targetNode, console: console)
             writer.limits = limits
             return try FleetOutput.paths(try devices(), maxHops: maxHops, writer: writer)
         case .lint(let reporter):
@@ -421,10 +431,10 @@ struct FleetCommand: Command {
             // --from and --to checked as fleet paths checks them; a --to the fleet does not know is any other app.
             let checked = try PathsWriter.checked(from: from ?? FleetOutput.everyApp, to: to, names: names(), format: .text, console: console)
             let scope = FixScope(device: device, from: from, to: checked.targetNode?.description)
-            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: checked.targetNode, console: console)
+            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names().known, onlyTo: checked.targetNode, console: console)
             return try FleetFixesOutput.run(input, analysis: analysis, devices: devicesPath, scope: scope, baseline: baseline, format: format, console: console)
         case .report(let title):
-            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, onlyTo: nil, console: console)
+            let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names().known, onlyTo: nil, console: console)
             return try FleetReportOutput.run(analysis, input: input, devices: devicesPath, baseline: baseline, title: title, console: console)
         case .diff(let old, let new, let format, let rows):
             return try FleetDiffOutput.run(old: analysis, new: analyses[1], oldPath: old, newPath: new, device: device, format: format, rows: rows,

@@ -26,7 +26,7 @@ extension FleetOutput {
     /// `fleet paths` on a fleet of either vendor: one block (text) or record (JSON) per device and starting app,
     /// each written as soon as it is made, so the output of `--from all` is never held whole (memory: the
     /// device's graph, every app's search result, and one app's paths at a time).
-    static func paths(_ devices: [AnalyzedDevice], maxHops: Int?, writer: PathsWriter) throws(CLIError) -> ExitStatus {
+    static func paths(_ devices: [AnalyzedDevice], maxHops: Int?, writer: PathsWriter, finished: (PathsWriter) -> Void = { _ in }) throws(CLIError) -> ExitStatus {
         var writer = writer
         /// Each search of `device` (the one app's, or every starting app's over one graph), given to `body` in turn.
         func searches(_ device: AnalyzedDevice, _ body: (FleetReach) throws(FleetError) -> Void) throws(CLIError) {
@@ -47,6 +47,8 @@ extension FleetOutput {
                 if writer.format.report != nil { try writer.emitReport(device, app: reach.from, reach) } else { try writer.emit(device, app: reach.from, reach: reach) }
             }
         }
-        return writer.finish() ? .notAllowed : .success
+        let fails = writer.finish()
+        finished(writer)
+        return fails ? .notAllowed : .success
     }
 }

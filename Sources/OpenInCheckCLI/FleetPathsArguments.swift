@@ -37,17 +37,22 @@ extension PathsWriter {
 
 
 extension BaselineRun {
-    /// Reads the baseline file; warns on stderr about entries naming a device none of `devices` has.
-    static func load(_ path: String?, devices: [String], onlyTo: FleetNode?, console: Console) throws(CLIError) -> BaselineRun? {
+    /// Reads the baseline file; warns on stderr about each entry naming a device (of `devices`) or an app
+    /// (of `apps`) the fleet does not know, with "Did you mean": such an entry never matches and is never resolved.
+    static func load(_ path: String?, devices: [String], apps: [BundleID]? = nil, onlyTo: FleetNode?, console: Console) throws(CLIError) -> BaselineRun? {
         guard let path else { return nil }
+        return BaselineRun(try read(path, devices: devices, apps: apps, console: console), today: today(), onlyTo: onlyTo)
+    }
+
+    /// Reads and checks the baseline file (``load(_:devices:apps:onlyTo:console:)``).
+    static func read(_ path: String, devices: [String], apps: [BundleID]?, console: Console) throws(CLIError) -> FleetBaseline {
         let bytes = try ByteSource.readFile(path: path, what: "baseline file")
-        let baseline: FleetBaseline
+        var baseline: FleetBaseline
         do throws(FormatError) { baseline = try FleetBaseline.read(bytes, file: path) } catch { throw .invalidInput(error.description) }
-        for entry in baseline.unknownDevices(among: devices) {
-            let known = devices.isEmpty ? "" : Suggestion.phrase(for: entry.deviceName, among: devices)
-            console.stderr.write("warning: \(DecisionText.escaped(path)):\(entry.line ?? 0): accepted[]: device \(DecisionText.escaped(entry.deviceName)) is not in the fleet, so the entry can never match.\(known)\n")
+        for unknown in baseline.checkNames(devices: devices, apps: apps) {
+            console.stderr.write("warning: \(DecisionText.escaped(path)):\(unknown.entry.line ?? 0): \(DecisionText.escaped(unknown.message))\n")
         }
-        return BaselineRun(baseline, today: today(), onlyTo: onlyTo)
+        return baseline
     }
 
     /// Today, UTC, from the system clock.

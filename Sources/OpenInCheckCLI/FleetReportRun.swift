@@ -56,7 +56,8 @@ extension FleetReportOutput {
                         var shownPath = Path(from: reach.from.rawValue, to: path.to.description, hops: hops)
                         if baseline != nil {
                             let (state, accepted) = baseline!.judge(device: device.name, from: reach.from, to: path.to)
-                            shownPath.state = BaselineRun.mark(state, accepted)
+                            // The reason next to the expiry (an expired path's mark carries it already).
+                            shownPath.state = BaselineRun.mark(state, accepted) + (state == .accepted ? " (\(DecisionText.escaped(accepted?.reason ?? "")))" : "")
                         }
                         entry.paths.append(shownPath)
                     }

@@ -114,7 +114,7 @@ import Testing
             """)
         let run = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "com.acme.hr", "--baseline", file])
         #expect(run.status == 0)
-        #expect(run.stderr == "warning: \(file):8: accepted[]: device employee-iphon is not in the fleet, so the entry can never match. Did you mean 'employee-iphone'?\n")
+        #expect(run.stderr == "warning: \(file):8: accepted[]: device employee-iphon is not a device of the fleet, so the entry can never match (and is never called resolved). Did you mean 'employee-iphone'?\n")
         #expect(run.stdout.hasSuffix("""
             baseline \(file): 0 new, 5 accepted, 0 expired, 1 resolved
               resolved: contractor-ipad: com.acme.hr → com.getdropbox.Dropbox  (line 7: no such path any more; the entry can go)

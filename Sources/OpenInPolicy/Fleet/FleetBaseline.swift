@@ -7,7 +7,8 @@
 ///                "reason": "approved in SEC-142", "expires": "2027-03-31"}]}
 /// ```
 ///
-/// A top-level `description` (a string) is allowed. `device` is a device profile's name or `*` (every device); `to` a bundle ID or `any other app`;
+/// A top-level `description` (a string) is allowed. `device` is a device profile's name or `*` (every device); `to` a bundle ID or `any other app`,
+/// or a list of them (one entry for each, sharing the reason and expiry: what `fleet paths --write-baseline` writes);
 /// `expires` a UTC date, `YYYY-MM-DD`, the last day the acceptance holds. Fails closed: an unknown
 /// key (with "Did you mean"), a missing or empty `reason`, a malformed or impossible date, or the
 /// same (device, from, to) accepted twice is an error with the file, line and key path. Names are
@@ -37,10 +38,17 @@ public struct FleetBaseline: Sendable {
         public var deviceName: String { device ?? FleetBaseline.everyDevice }
     }
 
-    /// The accepted paths, in file order.
+    /// The accepted paths, in file order (an entry whose `to` is a list gives one for each destination).
     public let entries: [Entry]
     /// The file's path as the user gave it, when read from one.
     public let file: String?
+    /// The file's top-level `description`, when it has one.
+    public let descriptionText: String?
+    /// The positions in ``entries`` of those naming a device or app the fleet does not know
+    /// (``checkNames(devices:apps:)``): they can never match, and are never called resolved.
+    package private(set) var unmatchable: Set<Int> = []
+    /// Whether a judge remembers the paths no entry accepts (for writing a baseline).
+    package var recordsNewPaths = false
 
     /// The `device` that accepts a path on every device.
     public static let everyDevice = "*"
@@ -54,12 +62,15 @@ public struct FleetBaseline: Sendable {
     ///   - file: the path to name in errors.
     /// - Throws: `FormatError` located in `file`, with the key path, line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> FleetBaseline where Bytes.Element == UInt8 {
-        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try FleetBaseline(entries: try entries(value), file: file) }
+        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in
+            let (entries, description) = try entries(value)
+            return try FleetBaseline(entries: entries, file: file, description: description)
+        }
     }
 
     /// A baseline of `entries`, none of which may accept the same (device, from, to) as another.
     /// - Throws: `FormatError` naming the second entry of a repeated (device, from, to).
-    public init(entries: [Entry], file: String? = nil) throws(FormatError) {
+    public init(entries: [Entry], file: String? = nil, description: String? = nil) throws(FormatError) {
         var seen: [EntryKey: Entry] = [:]
         for entry in entries {
             if let first = seen.updateValue(entry, forKey: EntryKey(entry)) {
@@ -69,15 +80,16 @@ public struct FleetBaseline: Sendable {
         }
         self.entries = entries
         self.file = file
+        descriptionText = description
     }
 
-    static func entries(_ value: JSONValue) throws(FormatError) -> [Entry] {
+    static func entries(_ value: JSONValue) throws(FormatError) -> ([Entry], String?) {
         let root = JSONCursor(value, position: JSONPosition(line: 1, column: 1))
         guard case .object = value else {
             throw root.error("a baseline file must hold a JSON object, {\"accepted\": [...]}, not \(root.found)")
         }
         let fields = try root.members(allowed: topLevelKeys, what: "the baseline")
-        if let description = fields["description"] { _ = try description.string() }
+        let description = try fields["description"].map { (field) throws(FormatError) in try field.string() }
         guard let accepted = fields["accepted"] else {
             throw FormatError("accepted is missing: give {\"accepted\": [{\"device\", \"from\", \"to\", \"reason\", \"expires\"}]} (an empty list accepts nothing)",
                               at: JSONPosition(line: 1, column: 1))
@@ -85,16 +97,18 @@ public struct FleetBaseline: Sendable {
         var result: [Entry] = []
         var seen: [EntryKey: Int] = [:]
         for element in try accepted.elements(what: "the accepted paths") {
-            let entry = try readEntry(element)
-            if let first = seen.updateValue(element.position?.line ?? 0, forKey: EntryKey(entry)) {
-                throw element.error("the path \(entry.deviceName): \(entry.from) → \(entry.to) is accepted twice (also on line \(first)): keep one entry")
+            for entry in try readEntry(element) {
+                if let first = seen.updateValue(element.position?.line ?? 0, forKey: EntryKey(entry)) {
+                    throw element.error("the path \(entry.deviceName): \(entry.from) → \(entry.to) is accepted twice (also on line \(first)): keep one entry")
+                }
+                result.append(entry)
             }
-            result.append(entry)
         }
-        return result
+        return (result, description)
     }
 
-    static func readEntry(_ cursor: JSONCursor) throws(FormatError) -> Entry {
+    /// One element of `accepted`: one entry, or one for each destination of a `to` list.
+    static func readEntry(_ cursor: JSONCursor) throws(FormatError) -> [Entry] {
         let fields = try cursor.members(allowed: entryKeys, what: "an accepted path: device, from, to, reason, expires")
         func required(_ key: String, _ hint: String) throws(FormatError) -> JSONCursor {
             guard let field = fields[key] else { throw cursor.error("\(key) is missing: \(hint)") }
@@ -115,15 +129,20 @@ public struct FleetBaseline: Sendable {
         guard let expires = BaselineDate(text) else {
             throw expiresField.error("\(JSONWriter.quoted(text)) is not a date: give a day of the calendar as YYYY-MM-DD (UTC), such as 2027-03-31")
         }
-        let to: FleetNode
-        let toText = try toField.string()
-        if ExactText.same(toText, FleetNode.anyOtherAppName) {
-            to = .anyOtherApp
+        let destinations: [JSONCursor]
+        if case .array = toField.value {
+            destinations = try toField.elements(what: "the apps outside the documents reach")
+            if destinations.isEmpty { throw toField.error("is an empty list: give at least one bundle ID (or \"\(FleetNode.anyOtherAppName)\")") }
         } else {
-            to = .app(try bundleID(toField))
+            destinations = [toField]
         }
-        return Entry(device: ExactText.same(device, everyDevice) ? nil : device, from: try bundleID(fromField), to: to,
-                     reason: reason, expires: expires, line: cursor.position?.line)
+        let from = try bundleID(fromField)
+        return try destinations.map { (field) throws(FormatError) in
+            let toText = try field.string()
+            let to: FleetNode = ExactText.same(toText, FleetNode.anyOtherAppName) ? .anyOtherApp : .app(try bundleID(field))
+            return Entry(device: ExactText.same(device, everyDevice) ? nil : device, from: from, to: to,
+                         reason: reason, expires: expires, line: cursor.position?.line)
+        }
     }
 
     static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {
@@ -140,6 +159,51 @@ public struct FleetBaseline: Sendable {
     public func unknownDevices(among devices: [String]) -> [Entry] {
         let known = Set(devices.map(ExactKey.init))
         return entries.filter { entry in entry.device.map { !known.contains(ExactKey($0)) } ?? false }
+    }
+
+    /// A name in an entry that the fleet does not know: the entry can never match.
+    package struct UnknownName: Sendable {
+        /// The entry.
+        package let entry: Entry
+        /// `device`, `from` or `to`.
+        package let field: String
+        /// The name as the entry gives it.
+        package let name: String
+        /// " Did you mean 'x'?" (a device or app one or two edits away), or empty.
+        package let suggestion: String
+
+        /// `accepted[]: to com.acme.vewer is not an app of the fleet, so the entry can never match. Did you mean 'com.acme.viewer'?`
+        package var message: String {
+            let what = field == "device" ? "a device of the fleet" : "an app of the fleet"
+            return "accepted[]: \(field) \(name) is not \(what), so the entry can never match (and is never called resolved).\(suggestion)"
+        }
+    }
+
+    /// Checks every entry's `device`, `from` and `to` against the fleet's device profiles (`devices`)
+    /// and apps (`apps`, byte for byte as a path names them; native Mail and "any other app" are
+    /// known as a destination): each unknown name is returned with "Did you mean", and its entry is
+    /// never called resolved by a judge made afterwards.
+    /// With `apps` `nil`, only devices are checked.
+    package mutating func checkNames(devices: [String], apps: [BundleID]?) -> [UnknownName] {
+        let knownDevices = Set(devices.map(ExactKey.init))
+        let knownApps = Set((apps ?? []).map { ExactKey($0.rawValue) })
+        let appNames = (apps ?? []).map(\.rawValue)
+        var unknown: [UnknownName] = []
+        var unmatchable: Set<Int> = []
+        for (position, entry) in entries.enumerated() {
+            func flag(_ field: String, _ name: String, among candidates: [String]) {
+                unknown.append(UnknownName(entry: entry, field: field, name: name, suggestion: Suggestion.phrase(for: name, among: candidates)))
+                unmatchable.insert(position)
+            }
+            if let device = entry.device, !knownDevices.contains(ExactKey(device)) { flag("device", device, among: devices) }
+            guard apps != nil else { continue }
+            if !knownApps.contains(ExactKey(entry.from.rawValue)) { flag("from", entry.from.rawValue, among: appNames) }
+            if case .app(let id) = entry.to, !id.isNativeMail, !knownApps.contains(ExactKey(id.rawValue)) {
+                flag("to", id.rawValue, among: appNames + ["com.apple.mobilemail", FleetNode.anyOtherAppName])
+            }
+        }
+        self.unmatchable = unmatchable
+        return unknown
     }
 
     /// A judge for paths found on `today` (a UTC date).
@@ -164,6 +228,8 @@ public struct FleetBaseline: Sendable {
         private let today: BaselineDate
         private let index: [EntryKey: Int]
         private var matched: [Bool]
+        /// The paths judged new, in order, when the baseline ``recordsNewPaths``.
+        package private(set) var newPaths: [(device: String, from: BundleID, to: FleetNode)] = []
 
         init(_ baseline: FleetBaseline, today: BaselineDate) {
             self.baseline = baseline
@@ -177,6 +243,7 @@ public struct FleetBaseline: Sendable {
         /// The state of the path from `from` to `to` on `device`, with the entry that decided it (none for a new path).
         public mutating func judge(device: String, from: BundleID, to: FleetNode) -> (state: State, entry: Entry?) {
             guard let position = index[EntryKey(device: device, from: from, to: to)] ?? index[EntryKey(device: nil, from: from, to: to)] else {
+                if baseline.recordsNewPaths { newPaths.append((device, from, to)) }
                 return (.new, nil)
             }
             matched[position] = true
@@ -185,9 +252,14 @@ public struct FleetBaseline: Sendable {
         }
 
         /// The entries no judged path matched, in file order: paths that no longer exist, which the file can drop.
+        /// An entry naming a device or app the fleet does not know (``checkNames(devices:apps:)``) is never resolved:
+        /// the path it meant may well exist.
         public var resolved: [Entry] {
-            baseline.entries.indices.filter { !matched[$0] }.map { baseline.entries[$0] }
+            baseline.entries.indices.filter { !matched[$0] && !baseline.unmatchable.contains($0) }.map { baseline.entries[$0] }
         }
+
+        /// Whether the entry at `position` in the baseline matched a judged path.
+        package func matched(_ position: Int) -> Bool { matched[position] }
     }
 
     /// (device or `*`, from, to), compared byte for byte.

@@ -5,7 +5,7 @@
 package struct BaselineRun {
     /// The baseline file read.
     package let baseline: FleetBaseline
-    private var judge: FleetBaseline.Judge
+    package private(set) var judge: FleetBaseline.Judge
     /// (device, from) pairs examined; `to` when only one destination was.
     private var examined: Set<String> = []
     private var examinedFrom: Set<BundleID> = []
