@@ -45,7 +45,7 @@ public struct FleetBaseline: Sendable {
     /// The file's top-level `description`, when it has one.
     public let descriptionText: String?
     /// The positions in ``entries`` of those naming a device or app the fleet does not know
-    /// (``checkNames(devices:apps:)``): they can never match, and are never called resolved.
+    /// (`checkNames(devices:apps:)`): they can never match, and are never called resolved.
     package private(set) var unmatchable: Set<Int> = []
     /// Whether a judge remembers the paths no entry accepts (for writing a baseline).
     package var recordsNewPaths = false
@@ -252,7 +252,7 @@ public struct FleetBaseline: Sendable {
         }
 
         /// The entries no judged path matched, in file order: paths that no longer exist, which the file can drop.
-        /// An entry naming a device or app the fleet does not know (``checkNames(devices:apps:)``) is never resolved:
+        /// An entry naming a device or app the fleet does not know (`checkNames(devices:apps:)`) is never resolved:
         /// the path it meant may well exist.
         public var resolved: [Entry] {
             baseline.entries.indices.filter { !matched[$0] && !baseline.unmatchable.contains($0) }.map { baseline.entries[$0] }
