@@ -58,9 +58,9 @@ struct CompletionsCommand: Command, Equatable {
     }
     static var verbWords: [String] { CLI.verbs.map(\.name) + ["help"] }
     /// `eval`'s channels: the single-app ones, and Intune's location channels (for an Intune policy).
-    static var channels: String { (Channel.allCases.map(\.rawValue) + IntuneLocationChannel.allCases.map(\.rawValue)).joined(separator: " ") }
+    static var channels: String { (Channel.allCases.map(\.rawValue) + LocationChannel.allCases.map(\.rawValue)).joined(separator: " ") }
     /// The values of `--location` (Intune's `save-as` and `open-into-org-document`).
-    static var locations: String { IntuneDataLocation.allCases.map(\.rawValue).joined(separator: " ") }
+    static var locations: String { DataLocation.allCases.map(\.rawValue).joined(separator: " ") }
     static var shells: String { Shell.allCases.map(\.rawValue).joined(separator: " ") }
     /// `fleet`'s subverbs and channels (its `--channel` takes the fleet's channels).
     static var fleetSubverbs: String { FleetCommand.subverbs.joined(separator: " ") }

@@ -214,7 +214,7 @@ struct EvalCommand: Command, Equatable {
         // policy. The file is read once, whichever it is (a pipe or `<(…)` can be read only once); a
         // folder is listed, and is Intune's only when it holds iOS app protection policies.
         let path = policy.policyPath
-        let isFolder = DecisionTables.subpaths(of: path) != nil
+        let isFolder = Folder.subpaths(of: path) != nil
         let input = VendorInput(path: path, bytes: isFolder ? nil : try policy.readPolicyFile())
         if let flag = intune.given.first {
             guard input.isIntune else {

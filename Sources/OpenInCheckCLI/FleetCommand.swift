@@ -54,7 +54,7 @@ struct FleetCommand: Command {
         OptionSpec("--target", value: "BUNDLE_ID", help: "eval: the receiving app (for paste, the app pasted into); an ID the fleet does\nnot know is any other app, unless one or two edits from one of its apps (an error)."),
         OptionSpec("--url", value: "URL", help: "eval: the URL opened (open-url) or tapped (mail-link)."),
         OptionSpec("--document", value: "NAME", help: "eval: the shared file's name, from which a dummy file's name is made."),
-        OptionSpec("--location", value: "LOCATION", help: "eval, Intune only: where save-as saves (\(IntuneLocationChannel.saveAs.locations.map(\.rawValue).joined(separator: ", ")))\nor open-into-org-document opens from (\(IntuneLocationChannel.openIntoOrgDocument.locations.map(\.rawValue).joined(separator: ", ")))."),
+        OptionSpec("--location", value: "LOCATION", help: "eval, Intune only: where save-as saves (\(LocationChannel.saveAs.locations.map(\.rawValue).joined(separator: ", ")))\nor open-into-org-document opens from (\(LocationChannel.openIntoOrgDocument.locations.map(\.rawValue).joined(separator: ", ")))."),
         OptionSpec("--explain", help: "eval: add how each side's app is authorized and which policy and label\neach control came from."),
         OptionSpec("--to", value: "BUNDLE_ID|outside", help: "paths, fixes: only the paths to this app, or to any app outside the device's\nauthorized AppConnect apps (native Mail and any other app included); an ID the\nfleet does not know is any other app, unless one or two edits from one of its\napps or from outside (an error: Did you mean)."),
         OptionSpec("--max-hops", value: "N", help: "paths: the longest chain followed (default: no limit)."),

@@ -19,7 +19,7 @@ struct VendorInput {
     /// Reads `path`: a folder is listed when read as Intune exports, a file is read whole now.
     /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be read, or the folder holds no JSON file.
     static func read(_ path: String, what: String = "fleet file") throws(CLIError) -> VendorInput {
-        if let entries = DecisionTables.subpaths(of: path) {
+        if let entries = Folder.subpaths(of: path) {
             guard entries.contains(where: { $0.hasSuffix(".json") }) else {
                 throw .invalidInput("'\(DecisionText.escaped(path))' is a folder with no JSON file in it: give a fleet file, or a folder of Intune app protection policies exported as *.json")
             }

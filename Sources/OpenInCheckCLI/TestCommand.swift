@@ -93,7 +93,7 @@ struct TestCommand: Command, Equatable {
         for path in paths {
             if path.hasSuffix(".scenario") {
                 scenarioPaths.append(path)
-            } else if let found = DecisionTables.subpaths(of: path) {
+            } else if let found = Folder.subpaths(of: path) {
                 let scenarios = found.filter { $0.hasSuffix(".scenario") }.sorted().map { (path.hasSuffix("/") ? path : path + "/") + $0 }
                 scenarioPaths += scenarios
                 if scenarios.isEmpty || found.contains(where: { $0.hasSuffix(".md") }) { tablePaths.append(path) }

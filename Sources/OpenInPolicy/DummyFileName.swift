@@ -59,3 +59,11 @@ public enum DummyFileName {
         return prefix + String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
     }
 }
+
+extension Decision {
+    /// The dummy file's name when the outcome is ``Outcome/substituteDummyFile``.
+    public var dummyFileName: String? {
+        guard outcome == .substituteDummyFile, let target else { return nil }
+        return DummyFileName.make(target: target, document: substitutedDocument)
+    }
+}

@@ -115,7 +115,7 @@ package enum FleetOutput {
     }
 
     /// `allow: oneDriveForBusiness, sharePoint; deny: box, other`: the locations grouped by outcome, in Graph's order.
-    package static func byOutcome(_ outcomes: [(location: IntuneDataLocation, outcome: Outcome)]) -> String {
+    package static func byOutcome(_ outcomes: [(location: DataLocation, outcome: Outcome)]) -> String {
         var groups: [(Outcome, [String])] = []
         for (location, outcome) in outcomes {
             if let index = groups.firstIndex(where: { $0.0 == outcome }) { groups[index].1.append(location.rawValue) } else { groups.append((outcome, [location.rawValue])) }

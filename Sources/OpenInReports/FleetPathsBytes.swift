@@ -26,13 +26,13 @@ package struct PathsBytes {
     /// For a device whose hops a ``FleetHopFinder`` finds (text and JSON): the finder, and the bytes of each
     /// part of a hop made once per device: each request's, each sender part's, each receiver's Open From,
     /// each whitelist's template, each node's ID as a shell word inside a JSON string.
-    private(set) var finder: FleetHopFinder?
+    private(set) var finder: (any FleetHopSource)?
     private var requestText: [[UInt8]] = [], requestJSON: [[UInt8]] = [], reproduceRequest: [[UInt8]] = []
     private var reproducePrefix: [UInt8] = [], shellWords: [[UInt8]] = []
     private var partText: [(before: [UInt8], after: [UInt8])?] = [], partJSON: [(before: [UInt8], after: [UInt8])?] = []
     private var receiverText: [[UInt8]?] = [], receiverJSON: [[UInt8]?] = []
     private var templateText: [(start: [UInt8], middle: [UInt8], file: [UInt8]?)] = [], templateJSON: [(start: [UInt8], file: [UInt8])] = []
-    private var found: [FleetHopFinder.Entry] = []
+    private var found: [FleetHopEntry] = []
     /// The device the finder is for.
     private var analyzed: AnalyzedDevice?
 
@@ -128,7 +128,7 @@ package struct PathsBytes {
     }
 
     /// Takes the hops from `finder` (`device`'s) from now on: the bytes of its parts are made as they are asked for.
-    package mutating func use(_ finder: FleetHopFinder, device: AnalyzedDevice) {
+    package mutating func use(_ finder: any FleetHopSource, device: AnalyzedDevice) {
         self.finder = finder
         analyzed = device
         requestText = []
@@ -256,7 +256,7 @@ package struct PathsBytes {
         bytes += reproducePrefix
         bytes += shellWords[x]
         bytes += reproduceRequest[request]
-        if request < FleetHopFinder.targetedCount { bytes += shellWords[y] }
+        if request < finder!.targetedCount { bytes += shellWords[y] }
         bytes.append(UInt8(ascii: "\""))
         JSONWriter.newline(&bytes, pretty: true, level: 5)
         bytes.append(UInt8(ascii: "}"))

@@ -164,7 +164,7 @@ package struct PathsWriter {
     /// Writes one device's paths from one app (text or JSON), from the search's tree: what ``emit(_:app:_:)``
     /// writes for the same search's paths, each hop written once per search and each chain copied from them.
     /// With `found`, the tree's hops are not decided: the finder (`finder`, or the one kept for the device) finds them.
-    package mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree, finder: FleetHopFinder? = nil, found: Bool = false) {
+    package mutating func emit(_ device: AnalyzedDevice, app: BundleID, tree: FleetTree, finder: (any FleetHopSource)? = nil, found: Bool = false) {
         precondition(format == .text || format == .json, "the report formats are written from paths")
         defer { written += 1 }
         let target = target, targetIsOther = targetIsOther, names = names

@@ -95,7 +95,7 @@ package struct AppConnectFixSubject: FixSubject {
         for app in device.fleet.apps where device.isInstalled(app.bundleID) && !device.isOutside(.app(app.bundleID)) {
             if let from = scope.from, !ExactText.same(from, app.bundleID.rawValue) { continue }
             guard let start = graph.index[app.bundleID] else { continue }
-            var seen = reachable(from: start, rows: rows)
+            var seen = FixFlows.reachable(from: start, rows: rows)
             seen.remove(start)
             for w in seen.words.indices {
                 var hits = seen.words[w] & targets.words[w]
@@ -186,11 +186,11 @@ package struct AppConnectFixSubject: FixSubject {
             var reachedBy = [Int](repeating: 0, count: count)
             for x in sources {
                 // swift-format-ignore: ReplaceForEachWithForLoop
-                try? AppConnectFixSubject.reachable(from: x, rows: state.rows).forEach { (y) throws(FleetError) in reachedBy[y] += 1 }
+                try? FixFlows.reachable(from: x, rows: state.rows).forEach { (y) throws(FleetError) in reachedBy[y] += 1 }
             }
             for app in wanted {
                 guard let a = graph.index[app], reachedBy[a] > 0 else { continue }
-                let reach = AppConnectFixSubject.reachable(from: a, rows: state.rows)
+                let reach = FixFlows.reachable(from: a, rows: state.rows)
                 var out = 0
                 for w in reach.words.indices { out += (reach.words[w] & targets.words[w]).nonzeroBitCount }
                 perApp[app, default: 0] += reachedBy[a] * out
@@ -398,24 +398,6 @@ package struct AppConnectFixSubject: FixSubject {
         return sameReceiving == old.policy
     }
 
-    /// The nodes `rows` reach from `start`, `start` included: a search over the rows' words, each node visited once.
-    static func reachable(from start: Int, rows: [NodeSet]) -> NodeSet {
-        var seen = NodeSet(count: rows.count)
-        seen.insert(start)
-        var frontier = [start]
-        while let x = frontier.popLast() {
-            for w in rows[x].words.indices {
-                var fresh = rows[x].words[w] & ~seen.words[w]
-                guard fresh != 0 else { continue }
-                seen.words[w] |= fresh
-                while fresh != 0 {
-                    frontier.append(w << 6 | fresh.trailingZeroBitCount)
-                    fresh &= fresh - 1
-                }
-            }
-        }
-        return seen
-    }
 
     /// Whether every node reaches, through `new`'s rows, what it reached through `old`'s, when `new` only
     /// drops edges: each dropped edge's receiver is still reached from its sender. `nil` when it is not so,
@@ -432,7 +414,7 @@ package struct AppConnectFixSubject: FixSubject {
         }
         guard senders.count <= 16 else { return nil }
         for x in senders {
-            let seen = reachable(from: x, rows: new)
+            let seen = FixFlows.reachable(from: x, rows: new)
             for w in old[x].words.indices where old[x].words[w] & ~seen.words[w] != 0 { return nil }
         }
         return true
@@ -480,12 +462,7 @@ package struct AppConnectFixSubject: FixSubject {
         return verdict
     }
 
-    /// The channels an inside flow is counted on: every grid of `fleet matrix` (those that name their
-    /// receiver, `open-url` to the receiver's first custom scheme included).
-    static let flowChannels: [FleetChannel] = FleetChannel.matrixChannels
 
-    /// Whether a matrix cell's outcome delivers (allowed, or redirected), as `fleet diff` counts a flow.
-    static func delivers(_ outcome: Outcome?) -> Bool { outcome == .allow || outcome == .redirect }
 
     /// The flows between the old device's zone apps (authorized and installed) whose `fleet matrix` cell
     /// delivers before and not after (`blocked`), or not before and after (`allowed`); only those from or to
@@ -503,8 +480,8 @@ package struct AppConnectFixSubject: FixSubject {
         for x in zone {
             for y in zone where x != y {
                 if let changed, !changed.contains(x), !changed.contains(y) { continue }
-                for channel in flowChannels {
-                    let before = delivers(outcome(old, oldSchemes, channel, x, y)), after = delivers(outcome(new, newSchemes, channel, x, y))
+                for channel in FixFlows.flowChannels {
+                    let before = FixFlows.delivers(outcome(old, oldSchemes, channel, x, y)), after = FixFlows.delivers(outcome(new, newSchemes, channel, x, y))
                     guard before != after else { continue }
                     let flow = InsideFlow(device: old.name, from: graph.ids[x].rawValue, channel: channel.rawValue, to: graph.ids[y].rawValue)
                     if before { blocked.append(flow) } else { allowed.append(flow) }
@@ -614,7 +591,7 @@ package struct AppConnectFixSubject: FixSubject {
             // The union of the sources' reachable sets first, then each app in it once (not once per source).
             var union = NodeSet(count: graph.ids.count)
             for (index, id) in graph.ids.enumerated() where sources.contains("\(state.device.name)\u{0}\(id.rawValue)") {
-                let reach = Self.reachable(from: index, rows: state.rows)
+                let reach = FixFlows.reachable(from: index, rows: state.rows)
                 for w in union.words.indices { union.words[w] |= reach.words[w] }
             }
             // swift-format-ignore: ReplaceForEachWithForLoop

@@ -594,3 +594,32 @@ package enum FixDocuments {
         return FixDocument(file: file, value: value, start: JSONPosition(line: line, column: column))
     }
 }
+
+/// What every vendor's fix subject counts a flow and a reach by.
+enum FixFlows {
+    /// The nodes `rows` reach from `start`, `start` included: a search over the rows' words, each node visited once.
+    static func reachable(from start: Int, rows: [NodeSet]) -> NodeSet {
+        var seen = NodeSet(count: rows.count)
+        seen.insert(start)
+        var frontier = [start]
+        while let x = frontier.popLast() {
+            for w in rows[x].words.indices {
+                var fresh = rows[x].words[w] & ~seen.words[w]
+                guard fresh != 0 else { continue }
+                seen.words[w] |= fresh
+                while fresh != 0 {
+                    frontier.append(w << 6 | fresh.trailingZeroBitCount)
+                    fresh &= fresh - 1
+                }
+            }
+        }
+        return seen
+    }
+
+    /// The channels an inside flow is counted on: every grid of `fleet matrix` (those that name their
+    /// receiver, `open-url` to the receiver's first custom scheme included).
+    static let flowChannels: [FleetChannel] = FleetChannel.matrixChannels
+
+    /// Whether a matrix cell's outcome delivers (allowed, or redirected), as `fleet diff` counts a flow.
+    static func delivers(_ outcome: Outcome?) -> Bool { outcome == .allow || outcome == .redirect }
+}

@@ -29,7 +29,7 @@ package struct IntuneFixSubject: FixSubject {
     /// The policies at `path` (a file or a folder, read as ``IntuneGraphJSON/read(path:)`` reads it) with `fleet`'s apps and devices.
     package init(path: String, fleet: IntuneFleet, scope: FixScope) throws(FixError) {
         var documents: [FixDocument] = []
-        if let files = DecisionTables.subpaths(of: path) {
+        if let files = Folder.subpaths(of: path) {
             for relative in files.filter({ $0.hasSuffix(".json") }).sorted() {
                 let file = (path.hasSuffix("/") ? path : path + "/") + relative
                 documents.append(try IntuneFixSubject.readDocument(file))
@@ -132,7 +132,7 @@ package struct IntuneFixSubject: FixSubject {
         for source in graph.index.managed {
             if let from = scope.from, (try? BundleID(from)).map({ IntuneBundleID.same(source, $0) }) != true { continue }
             guard let start = graph.position(of: source) else { continue }
-            var seen = AppConnectFixSubject.reachable(from: start, rows: rows)
+            var seen = FixFlows.reachable(from: start, rows: rows)
             seen.remove(start)
             // swift-format-ignore: ReplaceForEachWithForLoop
             try? seen.forEach { (y) throws(FleetError) in
@@ -172,9 +172,9 @@ package struct IntuneFixSubject: FixSubject {
             try? managed.forEach { (y) throws(FleetError) in
                 guard x != y, !IntuneBundleID.same(graph.ids[x], graph.ids[y]) else { return }
                 if let changed, !changed.contains(x), !changed.contains(y) { return }
-                for channel in AppConnectFixSubject.flowChannels {
+                for channel in FixFlows.flowChannels {
                     guard let request = IntuneDeviceIndex.matrixRequest(channel, from: graph.ids[x], to: graph.nodes[y], url: urls[y]) else { continue }
-                    if AppConnectFixSubject.delivers(graph.index.decide(request).outcome) {
+                    if FixFlows.delivers(graph.index.decide(request).outcome) {
                         result.append(InsideFlow(device: name, from: graph.ids[x].rawValue, channel: channel.rawValue, to: graph.ids[y].rawValue))
                     }
                 }
@@ -185,7 +185,7 @@ package struct IntuneFixSubject: FixSubject {
 
     static func id(_ node: FleetNode) -> BundleID {
         if case .app(let id) = node { return id }
-        return CrossVendorDiff.anyOtherApp
+        return BundleID.anyOtherApp
     }
 
     /// The requests from `from` that can deliver to `node`, as ``IntuneFleet/paths(device:from:maxHops:)`` tries them.

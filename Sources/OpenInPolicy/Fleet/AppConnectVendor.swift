@@ -49,7 +49,7 @@ struct AppConnectVendorDevice: FleetVendorDevice {
     }
 
     /// The hop finder of `reach`'s graph when it was searched on this device.
-    func hopFinder(for reach: FleetReach) -> FleetHopFinder? {
+    func hopFinder(for reach: FleetReach) -> (any FleetHopSource)? {
         guard let graph = reach.graph as? FleetGraph, graph.device.table === device.table else { return nil }
         return FleetHopFinder(graph)
     }

@@ -281,8 +281,8 @@ public enum FleetJSON {
         var facts = try PolicyJSON.device(JSONCursor(.object(JSONObject(members: subset)), path: cursor.path, position: cursor.position))
         var handlerSources: [String: ValueSource] = [:]
         if let handlers = fields["schemeHandlers"] {
-            for handler in try PolicyJSON.schemeHandlers(handlers) {
-                if !seen.contains(handler.app) { try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: true, installed: installed) }
+            for handler in try DeviceFactsRules.schemeHandlers(handlers) {
+                if !seen.contains(handler.app) { try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, listed: installed.contains(handler.app), installed: installed) }
                 if let scheme = try? URLScheme.normalize(handler.scheme) { handlerSources[scheme] = ValueSource(handler.cursor) }
             }
         }
@@ -304,18 +304,5 @@ public enum FleetJSON {
         profile.sources.entries["installed"] = entries
         for (scheme, source) in handlerSources { profile.sources.keys["schemeHandlers.\(scheme)"] = source }
         return profile
-    }
-}
-
-/// Rules on device facts that the fleet file's device profiles and the Intune devices file share
-/// (one reader of scheme handlers, ``PolicyJSON/schemeHandlers(_:)``, and these).
-enum DeviceFactsRules {
-    /// A scheme handler must be an app the profile installs, or native Mail (on every device):
-    /// otherwise `eval` would deliver to an app `paths` never reaches.
-    static func refuseHandlerNotInstalled(_ app: BundleID, _ cursor: JSONCursor, exact: Bool, installed: [BundleID]) throws(FormatError) {
-        if app.isNativeMail { return }
-        let listed = exact ? installed.contains(app) : IntuneBundleID.contains(installed, app)
-        if listed { return }
-        throw cursor.error("\(app) handles the scheme but is not installed on the device: add it to installed, or name an installed app\(Suggestion.phrase(for: app.rawValue, among: installed.map(\.rawValue)).isEmpty ? "" : "." + Suggestion.phrase(for: app.rawValue, among: installed.map(\.rawValue)))")
     }
 }

@@ -328,35 +328,6 @@ public enum PolicyJSON {
         return config
     }
 
-    /// A device's `schemeHandlers` (`{"SCHEME": "BUNDLE_ID"}`), the one reader of them for policy
-    /// files, fleet device profiles and the Intune devices file: each handler a valid bundle ID, each
-    /// scheme a valid URL scheme given once (schemes ignore case, so `Boxfile` and `boxfile` are one
-    /// scheme, and two handlers for it would leave the later silently winning).
-    static func schemeHandlers(_ field: JSONCursor) throws(FormatError) -> [(scheme: String, app: BundleID, cursor: JSONCursor, keyPosition: JSONPosition?)] {
-        var handlers: [(scheme: String, app: BundleID, cursor: JSONCursor, keyPosition: JSONPosition?)] = []
-        var seen: [String: String] = [:]
-        for (scheme, cursor, keyPosition) in try field.anyMembers(what: "URL scheme to bundle ID") {
-            let handlerText = try cursor.string()
-            let handler: BundleID
-            do throws(InputError) {
-                handler = try BundleID(handlerText)
-            } catch {
-                throw cursor.error(error.description)
-            }
-            let normalized: String
-            do throws(InputError) {
-                normalized = try URLScheme.normalize(scheme)
-            } catch {
-                throw FormatError("\(cursor.path): \(error.description)", at: keyPosition)
-            }
-            if let earlier = seen[normalized] {
-                throw FormatError("\(cursor.path): the scheme is given twice (also as \(Printable.quoted(earlier)); schemes ignore case): give it once", at: keyPosition)
-            }
-            seen[normalized] = scheme
-            handlers.append((scheme, handler, cursor, keyPosition))
-        }
-        return handlers
-    }
 
     static func device(_ field: JSONCursor) throws(FormatError) -> DeviceFacts {
         let fields = try field.members(allowed: deviceKeys, what: "what is installed on the device")
@@ -368,7 +339,7 @@ public enum PolicyJSON {
             device.emailPlusBundleIDs = list
         }
         if let handlers = fields["schemeHandlers"] {
-            for handler in try schemeHandlers(handlers) {
+            for handler in try DeviceFactsRules.schemeHandlers(handlers) {
                 do throws(InputError) {
                     try device.setHandler(handler.app, for: handler.scheme)
                 } catch {

@@ -149,15 +149,13 @@ public struct FlowChange: Sendable {
             return target == FleetMatrix.thirdPartyKeyboard ? FleetDiff.keyboardNames.thirdParty
                 : target == .systemKeyboard ? FleetDiff.keyboardNames.system : target.rawValue
         }
-        return target == CrossVendorDiff.anyOtherApp ? FleetNode.anyOtherAppName : target.rawValue
+        return target == BundleID.anyOtherApp ? FleetNode.anyOtherAppName : target.rawValue
     }
 }
 
 /// Compares two sets of policies, of either vendor, end to end: every flow (sender × receiver × channel,
 /// per device profile) that decides differently.
 public enum CrossVendorDiff {
-    /// The bundle ID flows use for "any other app".
-    static let anyOtherApp = BundleID(known: "openin-check.any-other-app")
 
     /// The changes from `old` to `new` on the device profiles both have (or on `device` alone).
     ///
@@ -236,7 +234,7 @@ struct DeviceRequests {
         senders = installed.filter { managed.contains(IntuneBundleID.key($0)) }
         var receivers = installed
         if !receivers.contains(where: \.isNativeMail) { receivers.append(.mobileMail) }
-        receivers.append(CrossVendorDiff.anyOtherApp)
+        receivers.append(BundleID.anyOtherApp)
         self.receivers = receivers
         var texts = ["mailto:someone@example.com", "tel:+15550100", "sms:+15550100", "https://www.example.com/report"]
         var listed = Set(texts.map(ExactKey.init))

@@ -106,7 +106,7 @@ public struct IntuneEvaluator: Sendable {
     /// into Org documents" (`open-into-org-document`), under the app's own policy; an app no policy
     /// targets is unmanaged (rule 1).
     /// - Complexity: O(n) in the policy's location lists.
-    public func decide(_ request: IntuneLocationRequest) -> Decision {
+    public func decide(_ request: LocationRequest) -> Decision {
         guard let policy = context.policy else { return .intune(.allow, to: nil, IntuneUnmanagedSenderRule.allow) }
         switch request.channel {
         case .saveAs: return IntuneSaveAsRule.decide(request, policy)

@@ -205,7 +205,7 @@ struct IntuneDeviceIndex: Sendable {
         let sides = fleet.policies.map { IntunePolicySide(policy: $0, file: fleet.file) } + [IntunePolicySide(policy: nil, file: fleet.file)]
         self.sides = sides
         var contexts: [ExactKey: (context: IntuneContext, side: IntunePolicySide)] = [:]
-        let apps = device.installed + fleet.apps.map(\.bundleID) + [CrossVendorDiff.anyOtherApp, .mobileMail]
+        let apps = device.installed + fleet.apps.map(\.bundleID) + [BundleID.anyOtherApp, .mobileMail]
         for app in apps where contexts[IntuneBundleID.key(app)] == nil {
             let key = IntuneBundleID.key(app)
             contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet), sides[policyOf[key] ?? sides.count - 1])
@@ -373,9 +373,9 @@ public enum IntuneDevicesJSON {
             guard let upn = device["intuneMAMUPN"] else { throw cursor.error("has no intuneMAMUPN: say whether the apps have the IntuneMAMUPN app configuration (true or false)") }
             var handlers: [(scheme: String, app: BundleID)] = []
             if let field = device["schemeHandlers"] {
-                for handler in try PolicyJSON.schemeHandlers(field) {
+                for handler in try DeviceFactsRules.schemeHandlers(field) {
                     if seen[IntuneBundleID.key(handler.app)] == nil {
-                        try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, exact: false, installed: installed)
+                        try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, listed: IntuneBundleID.contains(installed, handler.app), installed: installed)
                     }
                     do throws(InputError) {
                         handlers.append((try URLScheme.normalize(handler.scheme), handler.app))
@@ -473,7 +473,7 @@ final class IntuneGraph: FleetEdges {
         nodes = index.fleet.nodes(on: index.device)
         let ids = nodes.map { node in
             if case .app(let id) = node { return id }
-            return CrossVendorDiff.anyOtherApp
+            return BundleID.anyOtherApp
         }
         self.ids = ids
         var positions: [ExactKey: Int] = [:]

@@ -246,9 +246,9 @@ public enum IntuneGraphJSON {
             case "protectedMessagingRedirectAppType": policy.messaging = try choice(field, IntuneMessagingLevel.self, "messagingRedirectAppType")
             case "messagingRedirectAppUrlScheme": policy.messagingRedirectAppUrlScheme = try field.string()
             case "saveAsBlocked": policy.saveAsBlocked = try field.bool()
-            case "allowedDataStorageLocations": policy.allowedDataStorageLocations = try locations(field, IntuneDataLocation.storage, "managedAppDataStorageLocation")
+            case "allowedDataStorageLocations": policy.allowedDataStorageLocations = try locations(field, DataLocation.storage, "managedAppDataStorageLocation")
             case "blockDataIngestionIntoOrganizationDocuments": policy.blockDataIngestion = try field.bool()
-            case "allowedDataIngestionLocations": policy.allowedDataIngestionLocations = try locations(field, IntuneDataLocation.ingestion, "managedAppDataIngestionLocation")
+            case "allowedDataIngestionLocations": policy.allowedDataIngestionLocations = try locations(field, DataLocation.ingestion, "managedAppDataIngestionLocation")
             case "appGroupType":
                 let group = try field.string()
                 let groups = IntuneAppGroups.names
@@ -289,8 +289,8 @@ public enum IntuneGraphJSON {
 
     /// A list of Graph location names (`managedAppDataStorageLocation` or `managedAppDataIngestionLocation`),
     /// each once, with "Did you mean" for an unknown one.
-    static func locations(_ field: JSONCursor, _ known: [IntuneDataLocation], _ enumName: String) throws(FormatError) -> [IntuneDataLocation] {
-        var found: [IntuneDataLocation] = []
+    static func locations(_ field: JSONCursor, _ known: [DataLocation], _ enumName: String) throws(FormatError) -> [DataLocation] {
+        var found: [DataLocation] = []
         let names = known.map(\.rawValue)
         for (text, cursor) in try field.strings(what: "\(enumName) values").map({ ($0.text, $0.cursor) }) {
             guard let location = known.first(where: { ExactText.same($0.rawValue, text) }) else {
@@ -413,13 +413,13 @@ public enum IntuneGraphJSON {
     /// - Throws: `FormatError` for an unreadable path or file, a malformed policy, or a folder
     ///   with no iOS policy.
     public static func read(path: String) throws(FormatError) -> Export {
-        let isFolder = DecisionTables.subpaths(of: path) != nil
+        let isFolder = Folder.subpaths(of: path) != nil
         guard isFolder else {
             let bytes: [UInt8]
             do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: path, what: "Intune export") } catch { throw FormatError(error.message) }
             return Export(policies: try read(bytes, file: path), skipped: [])
         }
-        let files = (DecisionTables.subpaths(of: path) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let files = (Folder.subpaths(of: path) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         var export = Export(policies: [], skipped: [])
         for relative in files {
             let file = (path.hasSuffix("/") ? path : path + "/") + relative

@@ -53,8 +53,8 @@ struct IntuneMatrixRows: FleetMatrixRowMaker {
         row.keyboard = (index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard)).outcome,
                         index.decide(try! FleetRequest(from: sender, channel: .keyboard, target: .systemKeyboard)).outcome)
         let evaluator = IntuneEvaluator(context: index.context(for: sender))
-        func outcomes(_ channel: IntuneLocationChannel) -> [(location: IntuneDataLocation, outcome: Outcome)] {
-            channel.locations.map { ($0, evaluator.decide(try! IntuneLocationRequest(channel: channel, location: $0)).outcome) }
+        func outcomes(_ channel: LocationChannel) -> [(location: DataLocation, outcome: Outcome)] {
+            channel.locations.map { ($0, evaluator.decide(try! LocationRequest(channel: channel, location: $0)).outcome) }
         }
         row.oneSided = FleetOneSided(copy: evaluator.decide(try! ShareRequest(channel: .copy)), print: evaluator.decide(try! ShareRequest(channel: .print)),
                                      saveAs: outcomes(.saveAs), openInto: outcomes(.openIntoOrgDocument))
@@ -92,7 +92,7 @@ extension IntuneDeviceIndex {
             return try? FleetRequest(from: sender, channel: channel, target: id, document: channel == .paste ? nil : "report.pdf")
         case .anyOtherApp:
             return channel == .openURL ? nil
-                : try? FleetRequest(from: sender, channel: channel, target: CrossVendorDiff.anyOtherApp, document: channel == .paste ? nil : "report.pdf")
+                : try? FleetRequest(from: sender, channel: channel, target: BundleID.anyOtherApp, document: channel == .paste ? nil : "report.pdf")
         }
     }
 }

@@ -53,11 +53,11 @@ public struct IntunePolicy: Sendable, Hashable {
     /// `saveAsBlocked`: "Save copies of org data" set to Block.
     public var saveAsBlocked = false
     /// `allowedDataStorageLocations`: "Allow user to save copies to selected services" (read when Save As is blocked).
-    public var allowedDataStorageLocations: [IntuneDataLocation] = []
+    public var allowedDataStorageLocations: [DataLocation] = []
     /// `blockDataIngestionIntoOrganizationDocuments`: "Open data into Org documents" set to Block.
     public var blockDataIngestion = false
     /// `allowedDataIngestionLocations`: "Allow users to open data from selected services" (read when opening is blocked).
-    public var allowedDataIngestionLocations: [IntuneDataLocation] = []
+    public var allowedDataIngestionLocations: [DataLocation] = []
     /// `appGroupType`, when the export gives it.
     public var appGroupType: String?
     /// Where ``apps`` came from when the export lists none and names an app group (`allCoreMicrosoftApps`,

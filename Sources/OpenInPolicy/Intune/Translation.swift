@@ -674,7 +674,7 @@ public enum PolicyTranslation {
             var oldKeys = FlowKeys(old, before, receivers: receivers)
             var newKeys = FlowKeys(new, .success(after), receivers: receivers)
             // Receivers a decision may compare with a constant, decided one by one.
-            let alone = receivers.map { $0.isNativeMail || $0 == CrossVendorDiff.anyOtherApp || $0 == .mailActivity || $0.rawValue.hasPrefix("com.apple.") }
+            let alone = receivers.map { $0.isNativeMail || $0 == BundleID.anyOtherApp || $0 == .mailActivity || $0.rawValue.hasPrefix("com.apple.") }
             // The receiver walks made for the last few signatures of sender.
             var walks: [WalkSignature: ReceiverWalk] = [:]
             var other = [Bool](repeating: true, count: receivers.count)
@@ -1015,7 +1015,7 @@ public enum PolicyTranslation {
         /// Per receiver, four slots of its own decisions, interned (0: not made; `UInt32.max`: cannot decide).
         private var made: [UInt32]
         private var interned: [String: UInt32] = [:]
-        private var sender = CrossVendorDiff.anyOtherApp
+        private var sender = BundleID.anyOtherApp
         private var senderPrepared: PreparedPolicy?
         private var senderManaged = false
         /// Intune: the sender's context (its policy and own schemes).

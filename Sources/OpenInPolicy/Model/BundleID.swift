@@ -139,3 +139,8 @@ extension BundleID {
     /// `com.apple.keyboard`, the system keyboard (what a `keyboard` request names when it is not a custom keyboard).
     public static let systemKeyboard = BundleID(known: "com.apple.keyboard")
 }
+
+extension BundleID {
+    /// The bundle ID a fleet's flows use for "any other app": an app the fleet does not name.
+    static let anyOtherApp = BundleID(known: "openin-check.any-other-app")
+}

@@ -113,10 +113,4 @@ public struct Decision: Sendable, Hashable {
 
     /// One sentence saying why: the deciding rule's reason.
     public var reason: String { rule.info.reason }
-
-    /// The dummy file's name when the outcome is ``Outcome/substituteDummyFile``.
-    public var dummyFileName: String? {
-        guard outcome == .substituteDummyFile, let target else { return nil }
-        return DummyFileName.make(target: target, document: substitutedDocument)
-    }
 }

@@ -14,6 +14,13 @@ package enum FNV1a {
     }
 
     /// The hash of some bytes, or of `hash`'s input followed by them.
+    @_specialize(exported: true, where Bytes == UnsafeBufferPointer<UInt8>)
+    @_specialize(exported: true, where Bytes == UnsafeRawBufferPointer)
+    @_specialize(exported: true, where Bytes == String.UTF8View)
+    @_specialize(exported: true, where Bytes == Substring.UTF8View)
+    @_specialize(exported: true, where Bytes == CollectionOfOne<UInt8>)
+    @_specialize(exported: true, where Bytes == [UInt8])
+    @_specialize(exported: true, where Bytes == ArraySlice<UInt8>)
     package static func hash<Bytes: Sequence<UInt8>>(bytes: Bytes, continuing hash: UInt64 = offsetBasis) -> UInt64 {
         var hash = hash
         for byte in bytes {

@@ -43,7 +43,7 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
             "unknown Open In policy '\(Printable.shortened(value))'\(Self.nonASCII(value))\(Self.quotedNumber(value)): use unauthorized, authorized, whitelist, appconnect, an SDK constant name (ACOPENINPOLICY_WHITELIST or ACOpenInPolicyWhitelist), or 0, 1, 2"
                 + DataControlName.didYouMean(value, among: ["unauthorized", "authorized", "whitelist", "appconnect"])
         case .unknownChannel(let value):
-            if let intune = IntuneLocationChannel(named: value) {
+            if let intune = LocationChannel(named: value) {
                 "channel \(value) is Intune's \(intune.setting): AppConnect has no such control, so an AppConnect policy cannot decide it; ask it of an Intune policy (eval --policy INTUNE.json, or fleet eval on Intune policies)"
             } else {
                 "unknown channel '\(Printable.shortened(value))'\(Self.nonASCII(value)): use one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))"

@@ -2,14 +2,13 @@
 public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The id, held as a static string so that decisions copy it without reference counting.
     private let name: StaticString
+    /// The catalog the rule belongs to (its vendor's), which describes it: never released (every
+    /// catalog is a static constant), so held without reference counting too.
+    unowned(unsafe) let book: RuleBook
 
-    init(_ name: StaticString) { self.name = name }
-
-    /// Looks up a rule id by name.
-    /// - Returns: `nil` when no rule has that id.
-    public init?(parsing text: String) {
-        guard let info = RuleCatalog.everyVendor.first(where: { ExactText.same($0.id.rawValue, text) }) else { return nil }
-        self = info.id
+    init(_ name: StaticString, book: RuleBook) {
+        self.name = name
+        self.book = book
     }
 
     /// The id as written in decisions and tables.
@@ -24,8 +23,9 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// integer each), not a dictionary: building one was a tenth of a one-request run.
     public var info: RuleInfo {
         let address = textAddress
-        if let info = RuleCatalog.all.first(where: { $0.id.textAddress == address }) { return info }
-        guard let info = RuleCatalog.everyVendor.first(where: { ExactText.same($0.id.rawValue, rawValue) }) else {
+        let rules = book.rules()
+        if let info = rules.first(where: { $0.id.textAddress == address }) { return info }
+        guard let info = rules.first(where: { ExactText.same($0.id.rawValue, rawValue) }) else {
             preconditionFailure("rule \(rawValue) is not in the catalog")
         }
         return info
@@ -47,7 +47,10 @@ public struct RuleInfo: Sendable, Hashable {
     /// The stable id.
     public let id: RuleID
     /// The position of the rule's unit in the list of rules (from 1), which is the order of evaluation.
-    public var step: Int { RuleCatalog.step(of: id) }
+    public var step: Int {
+        guard let step = id.book.step(id) else { preconditionFailure("rule \(id) is not in the catalog") }
+        return step
+    }
     /// A one-line summary of the rule.
     public let summary: String
     /// One sentence a decision gives as its reason.
@@ -62,25 +65,13 @@ public struct RuleInfo: Sendable, Hashable {
     /// The sources, one by one.
     let citations: [Citation]
 
-    init(_ id: StaticString, summary: String, reason: String, source: [Citation], quote: String) {
-        self.id = RuleID(id)
+    package init(_ id: StaticString, book: RuleBook, summary: String, reason: String, source: [Citation], quote: String) {
+        self.id = RuleID(id, book: book)
         self.summary = summary
         self.reason = reason
         citations = source
         self.quote = quote
     }
-
-    /// Every AppConnect rule, in evaluation order.
-    public static var all: [RuleInfo] { RuleCatalog.all }
-
-    /// Every Microsoft Intune rule, in evaluation order (their steps count from 1 in their own list).
-    public static var intune: [RuleInfo] { IntuneRuleCatalog.all }
-
-    /// Whether this is one of the Microsoft Intune rules.
-    public var isIntune: Bool { IntuneRuleCatalog.all.contains { $0.id == id } }
-
-    /// The number of steps in the list of rules (the last rule's step).
-    public static var stepCount: Int { RuleCatalog.lastStep }
 }
 
 /// A document a rule cites, named so that a user can find and open it.
@@ -165,124 +156,17 @@ struct Citation: Sendable, Hashable {
     }
 }
 
-/// One decision rule, whole: a small named unit (a caseless `enum`, one file
-/// under `Sources/OpenInPolicy/Rules/`) that holds everything about the rule.
-///
-/// A unit carries:
-/// - `rules`: the ids it decides with, each a ``RuleInfo`` (one-line summary,
-///   reason, source and quote; the step is the unit's place in the list). A
-///   source is a ``Citation`` a user can open: `.guide(section)` of the SDK
-///   developer guide, `.header(file, declaration)` of its public header, or
-///   `.choice("Rules/….md", "Our choices")` for our own choices, whose quote
-///   must be a sentence of that section (a test checks);
-/// - `covers` and `decide`: whether it decides a request that no earlier unit
-///   decided, and the decision;
-/// - `explain`: the sentences `--explain` prints about the inputs that mattered
-///   to a decision it made (ask ``ExplanationFacts`` for the common ones);
-/// - `requestClasses`: the requests `diff` must try to tell two policies apart
-///   on the channels it owns (none for units that apply to every channel);
-/// - `targetReads`: what it reads of a request's target, on which channels
-///   (``TargetFact``), the statement every fleet fast path keys targets by.
-///
-/// The order of the units is written once, in ``RuleCatalog/units``: `rules`,
-/// `Rules/README.md`'s table, diff's request classes and the tests read it.
-/// ``Evaluator/decide(_:)`` dispatches with a `switch` over the request's route
-/// for speed; a test checks it decides exactly as walking the list does.
-///
-/// To add a rule: add its rows to a table in `Rules/*.md` and its line to
-/// `Rules/README.md`, write its unit, add the unit to ``RuleCatalog/units``,
-/// and call it from ``Evaluator/decide(_:)`` at the same place; then make the
-/// test reference model (`Tests/OpenInPolicyTests/ReferenceModel.swift`)
-/// follow, without calling the engine. "Adding a rule" (`OpenInPolicy.docc/Rules.md`)
-/// walks through it; `swift test` fails when a step is forgotten.
-protocol RuleUnit: Sendable {
-    /// The ids this unit can decide with, with their descriptions, in order.
-    static var rules: [RuleInfo] { get }
+/// One vendor's catalog of rules, which every ``RuleID`` of that vendor points at: its rules in
+/// evaluation order and each one's step. A class so that an id can hold it as one word that is never
+/// retained (every catalog is a static constant that lives as long as the process).
+package final class RuleBook: Sendable {
+    /// The vendor's rules, in evaluation order.
+    let rules: @Sendable () -> [RuleInfo]
+    /// A rule's step in its vendor's list (from 1), or `nil` when it is not one of the vendor's.
+    let step: @Sendable (RuleID) -> Int?
 
-    /// Whether this unit decides `request` under `policy`, given that no earlier unit did.
-    static func covers(_ request: ShareRequest, _ policy: PreparedPolicy) -> Bool
-
-    /// Decides a request this unit ``covers(_:_:)``.
-    static func decide(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision
-
-    /// The inputs that mattered to `decision`, which this unit made, one sentence each without a final period.
-    static func explain(_ decision: Decision, _ facts: ExplanationFacts) -> [String]
-
-    /// The request classes of the channels this unit owns (see ``RequestClasses``).
-    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily]
-
-    /// What this unit reads of a request's target, on which channels (``TargetFact``): the statement
-    /// every fast path keys its targets by; a test fails when the unit reads the target otherwise.
-    static var targetReads: TargetReads { get }
-}
-
-extension RuleUnit {
-    /// Units that apply to every channel own no request classes.
-    static func requestClasses(_ space: RequestSpace) -> [RequestClassFamily] { [] }
-
-    /// Most units decide without reading the target (or pass it on as the receiver).
-    static var targetReads: TargetReads { .none }
-}
-
-/// All the rules, in order.
-enum RuleCatalog {
-    /// The rule units in evaluation order (first match decides): the one list of rules.
-    static let units: [any RuleUnit.Type] = [
-        NotEnforcingRule.self,
-        DragAndDropPolicyRule.self,
-        WebDLPRule.self,
-        ExcludedActivityRule.self,
-        EnforcementDisabledRule.self,
-        AuthorizedRule.self,
-        ActivityViewRule.self,
-        MailtoOpenURLRule.self,
-        OtherSchemeOpenURLRule.self,
-        MailViewRule.self,
-        DocumentInteractionRule.self,
-        DragAndDropListingRule.self,
-        OpenFromRule.self,
-        CopyRule.self,
-        PrintRule.self,
-        PasteRule.self,
-        KeyboardRule.self,
-    ]
-
-    /// Every rule, unit by unit in evaluation order.
-    static let all: [RuleInfo] = units.flatMap { $0.rules }
-
-    /// The step of each rule id: its unit's place in the list, from 1.
-    private static let stepByID: [String: Int] = Dictionary(
-        uniqueKeysWithValues: units.enumerated().flatMap { index, unit in unit.rules.map { ($0.id.rawValue, index + 1) } })
-
-    /// The rules of both vendors: AppConnect's, then Intune's.
-    static let everyVendor: [RuleInfo] = all + IntuneRuleCatalog.all
-
-    /// The step of `rule` (in its vendor's list).
-    static func step(of rule: RuleID) -> Int {
-        if let step = IntuneRuleCatalog.step(of: rule) { return step }
-        guard let step = stepByID[rule.rawValue] else { preconditionFailure("rule \(rule) is not in the catalog") }
-        return step
+    package init(rules: @escaping @Sendable () -> [RuleInfo], step: @escaping @Sendable (RuleID) -> Int?) {
+        self.rules = rules
+        self.step = step
     }
-
-    /// The unit of each rule id.
-    private static let unitByID: [String: any RuleUnit.Type] = Dictionary(
-        uniqueKeysWithValues: units.flatMap { unit in unit.rules.map { ($0.id.rawValue, unit) } })
-
-    /// The unit that decides with `rule`.
-    static func unit(of rule: RuleID) -> any RuleUnit.Type {
-        guard let unit = unitByID[rule.rawValue] else { preconditionFailure("rule \(rule) is not in the catalog") }
-        return unit
-    }
-
-    /// Decides `request` by walking ``units`` in order: the definition that the
-    /// evaluator's faster `switch` must agree with (a test checks it does).
-    static func decideInListOrder(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision? {
-        for unit in units where unit.covers(request, policy) {
-            return unit.decide(request, policy)
-        }
-        return nil
-    }
-
-    /// The last step of the list.
-    static var lastStep: Int { units.count }
 }

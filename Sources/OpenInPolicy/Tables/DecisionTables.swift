@@ -231,7 +231,7 @@ public enum DecisionTables {
             throw TableError(file: path, line: 0, message: "no such file or directory")
         }
         guard directory else { return ([path], false) }
-        guard let subpaths = subpaths(of: path) else {
+        guard let subpaths = Folder.subpaths(of: path) else {
             throw TableError(file: path, line: 0, message: "cannot read the directory")
         }
         var files: [String] = []
@@ -240,30 +240,6 @@ public enum DecisionTables {
             if isDirectory(full) == false { files.append(full) }
         }
         return (files.sorted(), true)
-    }
-
-    /// Every path under the directory `path`, relative to it, descending into
-    /// subdirectories but not into symbolic links to them; nil when a directory cannot be read.
-    package static func subpaths(of path: String) -> [String]? {
-        var found: [String] = []
-        var pending: [String] = [""]
-        while let relative = pending.popLast() {
-            let directory = relative.isEmpty ? path : (path.hasSuffix("/") ? path : path + "/") + relative
-            guard let stream = opendir(directory) else { return nil }
-            defer { closedir(stream) }
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name == "." || name == ".." { continue }
-                let child = relative.isEmpty ? name : relative + "/" + name
-                found.append(child)
-                var status = stat()
-                let full = (path.hasSuffix("/") ? path : path + "/") + child
-                if lstat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { pending.append(child) }
-            }
-        }
-        return found
     }
 
     /// Reads a row's expected columns.

@@ -18,7 +18,7 @@ enum IntuneRowInputs {
                 return text
             }
             if field("location") != nil {
-                return .failure(.intuneLocation("channel \(cells["channel"] ?? "") takes no location: only \(IntuneLocationChannel.allCases.map(\.rawValue).joined(separator: " and ")) do"))
+                return .failure(.intuneLocation("channel \(cells["channel"] ?? "") takes no location: only \(LocationChannel.allCases.map(\.rawValue).joined(separator: " and ")) do"))
             }
             do throws(InputError) {
                 let request = try ShareRequest(channel: cells["channel"] ?? "", target: field("target"), url: field("url"),
@@ -34,8 +34,8 @@ enum IntuneRowInputs {
     /// column, the location in its `location` column), or the input error that makes them invalid;
     /// `nil` when the row's channel is not a location channel.
     /// - Throws: ``TableError`` for a cell that is not in the table format.
-    static func buildLocation(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, IntuneLocationRequest), InputError>? {
-        guard let channel = IntuneLocationChannel(named: cells["channel"] ?? "") else { return nil }
+    static func buildLocation(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, LocationRequest), InputError>? {
+        guard let channel = LocationChannel(named: cells["channel"] ?? "") else { return nil }
         for column in ["target", "url", "source"] {
             if let text = cells[column], !text.isEmpty, text != "-" {
                 throw place.error("a \(channel) row names a location, not a \(column): leave '\(column)' as -")
@@ -46,7 +46,7 @@ enum IntuneRowInputs {
         case .success(let context):
             let location = cells["location"].flatMap { $0.isEmpty || $0 == "-" ? nil : $0 }
             do throws(InputError) {
-                return .success((context, try IntuneLocationRequest(channel: channel, location: location)))
+                return .success((context, try LocationRequest(channel: channel, location: location)))
             } catch {
                 return .failure(error)
             }
@@ -77,8 +77,8 @@ enum IntuneRowInputs {
             func list(_ prefix: String) throws(TableError) -> [String] {
                 try value(prefix).split { $0 == "," || $0 == " " }.map(String.init)
             }
-            func locations(_ prefix: String, _ known: [IntuneDataLocation]) throws(TableError) -> [IntuneDataLocation] {
-                var found: [IntuneDataLocation] = []
+            func locations(_ prefix: String, _ known: [DataLocation]) throws(TableError) -> [DataLocation] {
+                var found: [DataLocation] = []
                 for name in try list(prefix) where name != "-" {
                     guard let location = known.first(where: { ExactText.same($0.rawValue, name) }) else {
                         let names = known.map(\.rawValue)
@@ -131,8 +131,8 @@ enum IntuneRowInputs {
                     policy.messaging = .specificApps
                     policy.messagingRedirectAppUrlScheme = try value("messaging=specificApps:")
                 } else if setting.hasPrefix("messaging=") { policy.messaging = try choice("messaging=", IntuneMessagingLevel.self) }
-                else if setting.hasPrefix("storage=") { policy.allowedDataStorageLocations = try locations("storage=", IntuneDataLocation.storage) }
-                else if setting.hasPrefix("ingestion=") { policy.allowedDataIngestionLocations = try locations("ingestion=", IntuneDataLocation.ingestion) }
+                else if setting.hasPrefix("storage=") { policy.allowedDataStorageLocations = try locations("storage=", DataLocation.storage) }
+                else if setting.hasPrefix("ingestion=") { policy.allowedDataIngestionLocations = try locations("ingestion=", DataLocation.ingestion) }
                 else if setting.hasPrefix("managed-apps=") { managed += try list("managed-apps=") }
                 else if setting.hasPrefix("app=") { app = try value("app=") }
                 else if setting.hasPrefix("mdm-apps=") { mdm += try list("mdm-apps=") }

@@ -6,7 +6,7 @@ enum RowInputs {
         /// An Intune row (`policy` is `intune`): the sending app's context and the request.
         case intune(IntuneContext, ShareRequest)
         /// An Intune row on a location channel (`save-as`, `open-into-org-document`).
-        case intuneLocation(IntuneContext, IntuneLocationRequest)
+        case intuneLocation(IntuneContext, LocationRequest)
         case invalid(InputError)
         /// A fleet table's row (``FleetTables``).
         case fleet(FleetTables.Row)

@@ -142,7 +142,7 @@ public struct AnalyzedDevice: Sendable {
     /// A finder of the hops of `reach`'s graph one at a time, each decided from parts made once
     /// (``FleetHopFinder``): when the vendor has one (AppConnect, for a device whose decisions cannot throw)
     /// and `reach` was searched on this device; `nil` otherwise (decide the hops with ``tree(_:only:)``).
-    package func hopFinder(for reach: FleetReach) -> FleetHopFinder? { vendorDevice.hopFinder(for: reach) }
+    package func hopFinder(for reach: FleetReach) -> (any FleetHopSource)? { vendorDevice.hopFinder(for: reach) }
 
     /// Where `app`'s documents can end up: for each node reachable in at most `maxHops` hops, the
     /// shortest chain (each hop decided, with its settings) and the apps that deliver to it directly.

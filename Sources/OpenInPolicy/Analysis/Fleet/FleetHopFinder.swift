@@ -1,24 +1,3 @@
-/// One hop of an AppConnect graph whose decisions cannot throw, as ``FleetHopFinder`` finds it: the
-/// request that delivers (the first of ``FleetDevice/candidateRequests(from:)`` that does, as
-/// ``FleetDevice/paths(_:)`` takes it), its rules, and where its settings are, without the decision
-/// record or the settings themselves (a writer makes the text of each part of them once).
-package struct FleetHopShape: Sendable {
-    /// The nodes the hop goes from and to.
-    package let from: Int32, to: Int32
-    /// The request: below ``FleetHopFinder/targetedCount``, the targeted channel of that position
-    /// (``FleetHopFinder/request(_:)``); above, one of the requests that name no target.
-    package let request: Int32
-    /// The sender's rule, and the receiver's when it decides.
-    package let senderRule: RuleID
-    package let receiverRule: RuleID?
-    /// The sender's settings without its whitelist's entries (``FleetHopFinder/senderPart(_:)``).
-    package let senderPart: Int32
-    /// The node whose Open From decides (`-1`: none).
-    package let receiverNode: Int32
-    /// The app the request delivers to.
-    package let receiving: BundleID
-}
-
 /// Finds the hops of one AppConnect device's graph (``FleetDevice/paths(_:)``'s hops) for writers that
 /// print many: a sender's part of a targeted request is decided once per kind of target (the facts the
 /// rules read of it, ``TargetKinds``, and whether it is native Mail), as the graph's rows are; a request that names no target once per sender; and each hop's settings are
@@ -30,7 +9,7 @@ package struct FleetHopShape: Sendable {
 ///
 /// Memory: O(nodes) for the memo of the targeted requests (made for the senders asked about), plus the
 /// untargeted requests' decisions, sender parts and templates of the senders asked about.
-package struct FleetHopFinder {
+package struct FleetHopFinder: FleetHopSource {
     let graph: FleetGraph
     /// Per sender asked about: its targeted decisions by channel and kind of target (``kinds`` each).
     private var targeted: [[Memo?]]
@@ -99,6 +78,7 @@ package struct FleetHopFinder {
     package var ids: [BundleID] { graph.ids }
     /// The number of targeted requests (the positions of ``FleetHopShape/request`` below it).
     package static let targetedCount = FleetGraph.targetedChannels.count
+    package var targetedCount: Int { Self.targetedCount }
     /// The number of requests (targeted, then those that name no target).
     package var requestCount: Int { Self.targetedCount + graph.untargeted.count }
 
@@ -260,12 +240,7 @@ package struct FleetHopFinder {
         }
     }
 
-    /// One whitelist entry among a hop's settings: its whitelist's template (``template(_:)``), key path, value and line.
-    package struct Entry {
-        package let template: Int
-        package let key: String, value: String
-        package let line: Int?
-    }
+    package typealias Entry = FleetHopEntry
 
     /// A whitelist's template: an entry's setting is it with the entry's key path, value and line.
     package func template(_ id: Int) -> FleetSetting { templates[id] }

@@ -71,7 +71,7 @@ protocol FleetVendorDevice: Sendable {
     /// The graph to decide `reach`'s hops on: the one it was searched on when that is this device's, else a new one.
     func graph(for reach: FleetReach) -> any FleetEdges
     /// A finder of `reach`'s hops one at a time from parts made once, when the vendor has one for it; `nil` otherwise.
-    func hopFinder(for reach: FleetReach) -> FleetHopFinder?
+    func hopFinder(for reach: FleetReach) -> (any FleetHopSource)?
     /// The device's matrix, made one sender's row at a time.
     func matrixRows() -> FleetMatrixRows
     /// The installed apps, as the profile lists them.
@@ -89,7 +89,7 @@ extension FleetVendorFleet {
 }
 
 extension FleetVendorDevice {
-    func hopFinder(for reach: FleetReach) -> FleetHopFinder? { nil }
+    func hopFinder(for reach: FleetReach) -> (any FleetHopSource)? { nil }
 }
 
 /// What a vendor's end-to-end decision was made under (``FleetDecision``): the settings behind it are worked out from it when asked.

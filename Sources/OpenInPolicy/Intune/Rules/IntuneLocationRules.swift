@@ -1,14 +1,14 @@
-/// An Intune rule unit for a request that names a location, not an app (``IntuneLocationRequest``):
+/// An Intune rule unit for a request that names a location, not an app (``LocationRequest``):
 /// the location counterpart of ``IntuneRuleUnit``. Its rows are in `Rules/intune/save-as-and-open-into.md`.
 protocol IntuneLocationRuleUnit: Sendable {
     /// The ids this unit can decide with, with their descriptions, in order.
     static var rules: [RuleInfo] { get }
 
     /// The channel this unit decides.
-    static var channel: IntuneLocationChannel { get }
+    static var channel: LocationChannel { get }
 
     /// Decides a request on ``channel`` for an app a policy targets.
-    static func decide(_ request: IntuneLocationRequest, _ policy: IntunePolicy) -> Decision
+    static func decide(_ request: LocationRequest, _ policy: IntunePolicy) -> Decision
 }
 
 /// Intune rule 11: "Save copies of org data", with its selected services.
@@ -45,9 +45,9 @@ enum IntuneSaveAsRule: IntuneLocationRuleUnit {
         quote: "All other services are blocked.")
 
     static let rules = [allApps, sendNone, allowed, selectedService, blocked]
-    static let channel = IntuneLocationChannel.saveAs
+    static let channel = LocationChannel.saveAs
 
-    static func decide(_ request: IntuneLocationRequest, _ policy: IntunePolicy) -> Decision {
+    static func decide(_ request: LocationRequest, _ policy: IntunePolicy) -> Decision {
         switch policy.send {
         case .allApps: return .intune(.allow, to: nil, allApps)
         case .none: return .intune(.deny, to: nil, sendNone)
@@ -93,9 +93,9 @@ enum IntuneOpenIntoOrgDocumentRule: IntuneLocationRuleUnit {
         quote: "All other services are blocked. Selecting no services will prevent users from opening data from external locations.")
 
     static let rules = [allApps, receiveNone, allowed, selectedService, blocked]
-    static let channel = IntuneLocationChannel.openIntoOrgDocument
+    static let channel = LocationChannel.openIntoOrgDocument
 
-    static func decide(_ request: IntuneLocationRequest, _ policy: IntunePolicy) -> Decision {
+    static func decide(_ request: LocationRequest, _ policy: IntunePolicy) -> Decision {
         switch policy.receive {
         case .allApps: return .intune(.allow, to: nil, allApps)
         case .none: return .intune(.deny, to: nil, receiveNone)

@@ -29,7 +29,7 @@ enum IntuneRuleCatalog {
         IntuneKeyboardRule.self,
     ]
 
-    /// The units of the requests that name a location (``IntuneLocationRequest``), after ``units``.
+    /// The units of the requests that name a location (``LocationRequest``), after ``units``.
     static let locationUnits: [any IntuneLocationRuleUnit.Type] = [
         IntuneSaveAsRule.self,
         IntuneOpenIntoOrgDocumentRule.self,
@@ -44,6 +44,22 @@ enum IntuneRuleCatalog {
         for (index, unit) in locationUnits.enumerated() where unit.rules.contains(where: { $0.id == rule }) { return units.count + index + 1 }
         return nil
     }
+
+    /// The catalog every Intune rule id points at.
+    static let book = RuleBook(rules: { all }, step: { step(of: $0) })
+}
+
+extension RuleInfo {
+    /// Creates an Intune rule's description (its id points at ``IntuneRuleCatalog``).
+    init(_ id: StaticString, summary: String, reason: String, source: [Citation], quote: String) {
+        self.init(id, book: IntuneRuleCatalog.book, summary: summary, reason: reason, source: source, quote: quote)
+    }
+
+    /// Every Microsoft Intune rule, in evaluation order (their steps count from 1 in their own list).
+    public static var intune: [RuleInfo] { IntuneRuleCatalog.all }
+
+    /// Whether this is one of the Microsoft Intune rules.
+    public var isIntune: Bool { id.book === IntuneRuleCatalog.book }
 }
 
 /// Who receives what an Intune decision delivers, when the rule does not name someone else.
@@ -85,3 +101,10 @@ extension Decision {
         Decision(outcome: outcome, target: outcome == .deny ? nil : target, audience: audience, openInUI: .enabled, rule: rule.id)
     }
 }
+
+/// The former name of ``DataLocation``, where an Intune policy's save-as and open-into requests go.
+public typealias IntuneDataLocation = DataLocation
+/// The former name of ``LocationChannel``: Intune's save-as and open-into-org-document channels.
+public typealias IntuneLocationChannel = LocationChannel
+/// The former name of ``LocationRequest``: a request on one of Intune's location channels.
+public typealias IntuneLocationRequest = LocationRequest

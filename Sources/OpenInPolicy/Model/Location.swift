@@ -2,7 +2,7 @@
 /// documents"): the names of Microsoft Graph's `managedAppDataStorageLocation` and
 /// `managedAppDataIngestionLocation`, and `other` for any service a policy cannot list (Dropbox,
 /// Google Drive, the Files app's unmanaged locations).
-public enum IntuneDataLocation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum DataLocation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `oneDriveForBusiness`: OneDrive for Business (and SharePoint Online, for Save As).
     case oneDriveForBusiness
     /// `sharePoint`: SharePoint (on-premises, for Save As; SharePoint Online, for opening).
@@ -25,14 +25,14 @@ public enum IntuneDataLocation: String, Sendable, Hashable, CaseIterable, Custom
     public var description: String { rawValue }
 
     /// Graph's `managedAppDataStorageLocation` values (`allowedDataStorageLocations`).
-    public static let storage: [IntuneDataLocation] = [.oneDriveForBusiness, .sharePoint, .box, .localStorage, .photoLibrary, .iManage, .egnyte]
+    public static let storage: [DataLocation] = [.oneDriveForBusiness, .sharePoint, .box, .localStorage, .photoLibrary, .iManage, .egnyte]
     /// Graph's `managedAppDataIngestionLocation` values (`allowedDataIngestionLocations`).
-    public static let ingestion: [IntuneDataLocation] = [.oneDriveForBusiness, .sharePoint, .camera, .photoLibrary]
+    public static let ingestion: [DataLocation] = [.oneDriveForBusiness, .sharePoint, .camera, .photoLibrary]
 }
 
 /// The two Intune data-transfer settings that name a location rather than an app: Intune-only
 /// requests, with no AppConnect control.
-public enum IntuneLocationChannel: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum LocationChannel: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// "Save copies of org data" (`saveAsBlocked`, `allowedDataStorageLocations`): the app saves a copy to a location.
     case saveAs = "save-as"
     /// "Open data into Org documents" (`blockDataIngestionIntoOrganizationDocuments`,
@@ -42,8 +42,8 @@ public enum IntuneLocationChannel: String, Sendable, Hashable, CaseIterable, Cus
     public var description: String { rawValue }
 
     /// The locations a request on this channel may name: Graph's list for the setting, and `other`.
-    public var locations: [IntuneDataLocation] {
-        (self == .saveAs ? IntuneDataLocation.storage : IntuneDataLocation.ingestion) + [.other]
+    public var locations: [DataLocation] {
+        (self == .saveAs ? DataLocation.storage : DataLocation.ingestion) + [.other]
     }
 
     /// The Intune setting and its Graph properties, for messages.
@@ -62,15 +62,15 @@ public enum IntuneLocationChannel: String, Sendable, Hashable, CaseIterable, Cus
 }
 
 /// A request on an Intune location channel: save a copy to, or open data from, one location.
-public struct IntuneLocationRequest: Sendable, Hashable {
+public struct LocationRequest: Sendable, Hashable {
     /// The channel.
-    public let channel: IntuneLocationChannel
+    public let channel: LocationChannel
     /// The location.
-    public let location: IntuneDataLocation
+    public let location: DataLocation
 
     /// Creates a request, checking that the channel takes the location.
     /// - Throws: ``InputError/intuneLocation(_:)`` for a location the channel does not take.
-    public init(channel: IntuneLocationChannel, location: IntuneDataLocation) throws(InputError) {
+    public init(channel: LocationChannel, location: DataLocation) throws(InputError) {
         guard channel.locations.contains(location) else {
             throw .intuneLocation("\(channel) does not take the location \(location): its locations are \(channel.locations.map(\.rawValue).joined(separator: ", "))")
         }
@@ -81,7 +81,7 @@ public struct IntuneLocationRequest: Sendable, Hashable {
     /// Creates a request from its names, byte for byte.
     /// - Throws: ``InputError/intuneLocation(_:)`` for a missing or unknown location, with the
     ///   channel's locations and "Did you mean".
-    public init(channel: IntuneLocationChannel, location text: String?) throws(InputError) {
+    public init(channel: LocationChannel, location text: String?) throws(InputError) {
         let names = channel.locations.map(\.rawValue)
         guard let text, !text.isEmpty else {
             throw .intuneLocation("channel \(channel) needs a location: one of \(names.joined(separator: ", "))")
