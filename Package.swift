@@ -5,6 +5,11 @@ let package = Package(
     name: "openin-check",
     products: [
         .library(name: "OpenInKit", targets: ["OpenInKit"]),
+        .library(name: "OpenInCore", targets: ["OpenInCore"]),
+        .library(name: "OpenInFleet", targets: ["OpenInFleet"]),
+        .library(name: "OpenInAppConnect", targets: ["OpenInAppConnect"]),
+        .library(name: "OpenInIntune", targets: ["OpenInIntune"]),
+        .library(name: "OpenInVendors", targets: ["OpenInVendors"]),
         .library(name: "OpenInPolicy", targets: ["OpenInPolicy"]),
         .library(name: "OpenInReports", targets: ["OpenInReports"]),
         .library(name: "AppConnectRuntime", targets: ["AppConnectRuntime"]),
@@ -17,8 +22,22 @@ let package = Package(
         // Bytes and text only: JSON reader, writer and value, property lists, JSON Patch, edit distance,
         // capped files. Imports nothing of ours.
         .target(name: "OpenInKit"),
-        // The decision module: model, rules, evaluator, formats, table runner.
-        .target(name: "OpenInPolicy", dependencies: ["OpenInKit"]),
+        // The vocabulary of one decision: bundle IDs, share requests and channels, decisions, rule ids
+        // and citations. No vendor, no file I/O.
+        .target(name: "OpenInCore", dependencies: ["OpenInKit"]),
+        // The fleet analysis, written once over the vendor seam: graph search, paths and their identity,
+        // matrix, diff, baselines and the gate, fixes ranking, settings. Names no vendor; renders nothing.
+        .target(name: "OpenInFleet", dependencies: ["OpenInCore", "OpenInKit"]),
+        // Ivanti AppConnect: the single-app engine (rules, evaluator, readers, streams, lint, diff), the
+        // fleet file and its adapter to the seam, with the fast paths beside the rules they rely on.
+        .target(name: "OpenInAppConnect", dependencies: ["OpenInFleet", "OpenInCore", "OpenInKit"]),
+        // Microsoft Intune: app protection policies, their rules, readers, lint and fleet adapter.
+        .target(name: "OpenInIntune", dependencies: ["OpenInFleet", "OpenInCore", "OpenInKit"]),
+        // The one place that knows both vendors: detecting and loading either, translation, the
+        // cross-vendor diff, decision tables.
+        .target(name: "OpenInVendors", dependencies: ["OpenInAppConnect", "OpenInIntune", "OpenInFleet", "OpenInCore", "OpenInKit"]),
+        // The umbrella: `import OpenInPolicy` gives every module above.
+        .target(name: "OpenInPolicy", dependencies: ["OpenInVendors", "OpenInAppConnect", "OpenInIntune", "OpenInFleet", "OpenInCore", "OpenInKit"]),
         // The AppConnect lifecycle around the evaluator.
         .target(name: "AppConnectRuntime", dependencies: ["OpenInPolicy"]),
         // A drop-in test double of the AppConnect for iOS SDK: its Swift surface, on the runtime.
@@ -40,13 +59,13 @@ let package = Package(
         .executableTarget(name: "openin-check-bench", dependencies: ["OpenInCheckBench"]),
         // A small program that embeds the library (Examples/Embedding).
         .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),
-        .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInPolicy"]),
-        .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime"]),
+        .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
+        .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
         // A sample app written against the SDK (Examples/SDKSampleApp), and its tests through the harness.
         .target(name: "SDKSampleApp", dependencies: ["AppConnect"], path: "Examples/SDKSampleApp"),
-        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "AppConnectRuntime", "SDKSampleApp"]),
-        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInPolicy", "OpenInReports", "OpenInCheckBench"]),
-        .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInPolicy"]),
+        .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "AppConnectRuntime", "SDKSampleApp", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
+        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy", "OpenInReports", "OpenInCheckBench"]),
+        .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,11 @@
 @testable import AppConnectRuntime
 import Foundation
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 import Testing
 
 /// `eval` and the runtime decide alike on the same facts: every decision-table

@@ -1,6 +1,11 @@
 import Foundation
 @testable import OpenInCheckBench
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 import Testing
 
 /// `openin-check-bench`: its options, its seeded corpus and `--generate`. (No timings: figures come from `bench` itself.)

@@ -1,5 +1,10 @@
 @testable import OpenInCheckBench
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 import Testing
 
 /// `openin-check-bench --fleet` and `--generate-fleet`: options, and a generated fleet that reads and decides.

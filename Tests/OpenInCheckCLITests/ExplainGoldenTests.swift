@@ -1,7 +1,12 @@
 import Foundation
 @testable import OpenInCheckCLI
 import OpenInReports
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 import Testing
 
 /// `--explain` stays byte-identical: every row of `Rules/` and every bundled

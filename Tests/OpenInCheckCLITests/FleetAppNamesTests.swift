@@ -1,6 +1,11 @@
 import Testing
 @testable import OpenInCheckCLI
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The apps a fleet knows are found by key (byte for byte for AppConnect, ignoring ASCII case for
 /// Intune), each once, in file order; a device's installed apps likewise.

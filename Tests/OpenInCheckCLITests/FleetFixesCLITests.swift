@@ -3,7 +3,12 @@ import Testing
 
 @testable import OpenInCheckCLI
 import OpenInReports
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// `fleet fixes` and `fleet report` end to end: baselines, the typo gate, and each fix's JSON Patch
 /// applied to the very file given, then `fleet paths` run on the patched file.

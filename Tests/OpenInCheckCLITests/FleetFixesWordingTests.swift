@@ -3,7 +3,12 @@ import Testing
 
 @testable import OpenInCheckCLI
 import OpenInReports
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// `fleet fixes` says what is true: the verb agrees with the count, a plan that closes nothing offers no patch,
 /// a budget's bound bounds something, and what a change newly allows or could not be built is said.

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// Issue 42: every Markdown and HTML writer fed names from ``HostileNames`` (labels, policy names, device names,
 /// an unused label that lint quotes), each output checked with a real parser: Markdown rendered by cmark-gfm

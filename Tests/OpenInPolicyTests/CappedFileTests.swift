@@ -1,6 +1,11 @@
 import Foundation
 @testable import OpenInKit
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 import Testing
 
 /// ``CappedFile``: the one capped reader, used by policy files, plists (through the CLI), tables and scenarios.

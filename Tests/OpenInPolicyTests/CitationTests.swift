@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// Every source a user is shown can be opened: the SDK guide by its public
 /// title and section, the SDK header by file and declaration, our own choices
@@ -95,7 +100,7 @@ struct CitationTests {
     func repositoryNamesNoUnopenableDocument() throws {
         let files = ["Sources", "Rules", "Examples", "Tests/API"].flatMap(Self.files(under:))
         #expect(files.contains("Rules/lifecycle/retire-resets-policies.scenario"))
-        #expect(files.contains("Sources/OpenInPolicy/Evaluator.swift"))
+        #expect(files.contains("Sources/OpenInAppConnect/Evaluator.swift"))
         #expect(files.contains { $0.hasPrefix("Examples/scenarios/") })
         for file in files where !Self.pendingElsewhere.contains(file) {
             let bytes = try Data(contentsOf: Self.root.appendingPathComponent(file))

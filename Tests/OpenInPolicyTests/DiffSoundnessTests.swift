@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The soundness of `PolicyDiff`, checked against random requests.
 ///

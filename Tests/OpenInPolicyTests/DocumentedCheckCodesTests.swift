@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// Every lint check code the documentation names (the rule tables' READMEs, the README, the articles) is a check
 /// the tool has, and where the text gives the check's name or severity beside the code, they are the tool's.

@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// Baselines of accepted leak paths: reading (fail closed, file:line and key path), dates, and judging paths
 /// (new, accepted, expired, resolved) with "today" given.

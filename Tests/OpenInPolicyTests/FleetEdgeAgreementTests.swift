@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// `fleet matrix` and `fleet paths` agree on every edge: on seeded random fleets of both vendors, each
 /// matrix cell (every channel, every sender and receiver) is what the path finder decides for the same

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// `excludedAppleActivityTypes` in a fleet's global and container policies (Rules/fleet/fleet.md,
 /// "Share-sheet activities the server excludes"): read, resolved container over global, decided by rule 4 in

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// RFC 6902 (JSON Patch) and RFC 6901 (JSON Pointer) written here, on Foundation's JSON values, independent of
 /// the project's `JSONPatch`: what an auditor applies a printed fix with.

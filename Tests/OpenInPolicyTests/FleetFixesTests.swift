@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// RFC 6902 / 6901 as the fixes use them.
 @Suite struct JSONPatchTests {

@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// FL003 found from the lists (`FleetLint.openFromRefusals`) against deciding every pair of the
 /// device's AppConnect apps, as lint once did, on the reference model's random fleets.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// `fleet matrix` made one row at a time (``FleetMatrixRows``): the rows are the whole matrix, a row made
 /// for one grid holds that grid alone, and native Mail has a column of its own on both vendors.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// One reading of a fleet (issue 32): what lint calls an error is not decided on; device facts share
 /// their rules with the Intune devices file; look-alike and misspelt labels; errors that say where.

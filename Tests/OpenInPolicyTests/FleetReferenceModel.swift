@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// A reachability reference model for fleets, written apart from the engine: a random fleet is made
 /// as a plain description, written out as a fleet file for the engine to read, and the model works

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The settings a hop names (``FleetHop/settings``) are what lets it through: on random fleets of both
 /// vendors, setting each named sender setting to its most restrictive value changes the hop's decision.

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The fleet analysis is written once over the vendor protocols: a third vendor, defined here and
 /// nowhere in the library, gets paths, reachability, the matrix, lint and reproduce commands from

@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// Every ``Channel`` is decided under Intune, under several policies, by the unit the catalog's
 /// first match names: `IntuneEvaluator` has no request it cannot decide.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The Intune rules of `Rules/intune/*.md` written again from their prose, on plain strings, without
 /// calling the Intune evaluator: what a row's cells say should happen. The evaluator must agree on

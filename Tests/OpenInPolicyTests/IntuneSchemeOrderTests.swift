@@ -1,6 +1,11 @@
 import Testing
 
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// A hop's URL is part of a path's identity (its SARIF fingerprint), so it never follows the order of a devices file.
 @Suite struct IntuneSchemeOrderTests {

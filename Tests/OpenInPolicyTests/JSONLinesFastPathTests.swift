@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The JSON Lines fast path writes, for every line it accepts, the bytes the general path writes:
 /// `RequestLine.read`, `Evaluator.decide`, `DecisionRecord.json`, `JSONWriter.compact`.

@@ -43,51 +43,93 @@ import Testing
         return try files.map { ("Sources/\(folder)/\($0)", try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
     }
 
-    @Test("the manifest's layers: OpenInKit depends on nothing, each layer only on those below it")
+    /// Each library module and the modules of ours it may depend on and import: the layers of
+    /// "How the package is built", bottom up. AppConnect and Intune sit side by side: neither knows the other.
+    static let layers: [(module: String, allowed: Set<String>)] = [
+        ("OpenInKit", []),
+        ("OpenInCore", ["OpenInKit"]),
+        ("OpenInFleet", ["OpenInKit", "OpenInCore"]),
+        ("OpenInAppConnect", ["OpenInKit", "OpenInCore", "OpenInFleet"]),
+        ("OpenInIntune", ["OpenInKit", "OpenInCore", "OpenInFleet"]),
+        ("OpenInVendors", ["OpenInKit", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune"]),
+        ("OpenInPolicy", ["OpenInKit", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors"]),
+        ("OpenInReports", ["OpenInKit", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
+    ]
+
+    @Test("the manifest's layers: each module depends only on the modules below it, AppConnect and Intune not on each other")
     func theManifestKeepsTheLayers() throws {
         let targets = try Self.targets()
-        #expect(targets["OpenInKit"] == [], "OpenInKit: \(targets["OpenInKit"] ?? ["(missing)"])")
-        let layers = ["OpenInKit", "OpenInPolicy", "OpenInReports", "OpenInCheckCLI"]
-        for (index, layer) in layers.enumerated() {
-            let below = Self.closure(of: layer, in: targets)
-            for higher in layers[index...] {
-                #expect(!below.contains(higher), "\(layer) depends on \(higher), a layer at or above it")
-            }
-            if index > 0 { #expect(below.contains(layers[index - 1]), "\(layer) does not build on \(layers[index - 1])") }
+        let ours = Set(Self.layers.map(\.module) + ["OpenInCheckCLI"])
+        for (module, allowed) in Self.layers {
+            let dependencies = Set(try #require(targets[module], "\(module) is not in the manifest")).intersection(ours)
+            #expect(dependencies.isSubset(of: allowed), "\(module) depends on \(dependencies.subtracting(allowed).sorted())")
+            let below = Self.closure(of: module, in: targets).intersection(ours)
+            #expect(below.isSubset(of: allowed), "\(module) reaches \(below.subtracting(allowed).sorted())")
         }
+        #expect(targets["OpenInKit"] == [], "OpenInKit: \(targets["OpenInKit"] ?? ["(missing)"])")
+        #expect(Self.closure(of: "OpenInCheckCLI", in: targets).isSuperset(of: ["OpenInPolicy", "OpenInReports"]))
         for runtime in ["AppConnectRuntime", "AppConnect", "AppConnectTesting"] {
             let below = Self.closure(of: runtime, in: targets)
             #expect(!below.contains("OpenInReports") && !below.contains("OpenInCheckCLI"), "\(runtime) depends on \(below.sorted())")
         }
     }
 
-    @Test("OpenInKit imports no module of ours, and no module imports one above it")
+    @Test("no module imports one of ours that is not below it")
     func importsFollowTheLayers() throws {
-        let ours = ["OpenInKit", "OpenInPolicy", "OpenInReports", "OpenInCheckCLI", "AppConnectRuntime", "AppConnect", "AppConnectTesting"]
-        let allowed: [String: Set<String>] = [
-            "OpenInKit": [],
-            "OpenInPolicy": ["OpenInKit"],
-            "OpenInReports": ["OpenInKit", "OpenInPolicy"],
-        ]
-        for (module, imports) in allowed {
-            for (path, text) in try Self.sources(module) {
+        let ours = Set(Self.layers.map(\.module) + ["OpenInCheckCLI", "AppConnectRuntime", "AppConnect", "AppConnectTesting"])
+        for (module, allowed) in Self.layers {
+            let files = try Self.sources(module)
+            #expect(!files.isEmpty, "Sources/\(module) holds no Swift file")
+            for (path, text) in files {
                 for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@_exported import ") || line.hasPrefix("@testable import ") {
                     let name = String(line.split(separator: " ").last ?? "")
-                    #expect(!ours.contains(name) || imports.contains(name), "\(path) imports \(name)")
+                    #expect(!ours.contains(name) || allowed.contains(name), "\(path) imports \(name)")
                 }
             }
         }
     }
 
-    @Test("the fleet analysis names no vendor's type: it asks each vendor's adapter")
+    /// The names of the top-level types, protocols and type aliases declared in `module`'s sources.
+    static func declaredTypes(_ module: String) throws -> Set<Substring> {
+        let modifiers: Set<Substring> = ["public", "package", "internal", "private", "fileprivate", "final", "indirect"]
+        let kinds: Set<Substring> = ["struct", "enum", "class", "protocol", "typealias", "actor"]
+        var names: Set<Substring> = []
+        for (_, text) in try sources(module) {
+            for line in text.split(separator: "\n") where line.first?.isLetter == true {
+                let words = line.split(separator: " ").drop { modifiers.contains($0) }
+                guard let kind = words.first, kinds.contains(kind), let name = words.dropFirst().first else { continue }
+                names.insert(name.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            }
+        }
+        return names
+    }
+
+    /// `code` with the text of its string literals left out (a message may name a vendor; the code may not).
+    static func outsideStrings(_ code: String) -> String {
+        var kept = "", inString = false, escaped = false
+        for character in code {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+            } else if character == "\"" {
+                inString = true
+            } else {
+                kept.append(character)
+            }
+        }
+        return kept
+    }
+
+    @Test("the fleet analysis and the vocabulary name no vendor's type: they reach each vendor through its adapter")
     func theFleetAnalysisNamesNoVendor() throws {
-        let vendorTypes = ["IntuneFleet", "IntuneDeviceIndex", "IntuneGraph", "IntunePolicy", "FleetDevice", "FleetGraph", "EffectivePolicy", "VendorFleet"]
-        for (path, text) in try Self.sources("OpenInPolicy/Analysis/Fleet")
-        where path.hasSuffix("FleetAnalysis.swift") || path.hasSuffix("FleetVendor.swift") || path.hasSuffix("FleetSearch.swift") {
-            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
-            for type in vendorTypes {
-                let words = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-                #expect(!words.contains(Substring(type)), "\(path) names \(type)")
+        var vendorTypes: Set<Substring> = []
+        for vendor in ["OpenInAppConnect", "OpenInIntune", "OpenInVendors"] { vendorTypes.formUnion(try Self.declaredTypes(vendor)) }
+        #expect(vendorTypes.contains("FleetDevice") && vendorTypes.contains("IntuneFleet") && vendorTypes.contains("CrossVendorDiff"))
+        for module in ["OpenInCore", "OpenInFleet"] {
+            for (path, text) in try Self.sources(module) {
+                let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+                let words = Set(Self.outsideStrings(code).split { !($0.isLetter || $0.isNumber || $0 == "_") })
+                let named = words.intersection(vendorTypes)
+                #expect(named.isEmpty, "\(path) names \(named.sorted())")
             }
         }
     }

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The library at first touch: what a newcomer writes compiles, reads and fails as they expect.
 @Suite struct LibraryFirstTouchTests {

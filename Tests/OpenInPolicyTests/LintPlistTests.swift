@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// Lint over `AppConnect.plist` and Info.plist files: key paths instead of lines.
 @Suite("PolicyLint on property lists")

@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// A policy's whitelists read in place into compact storage (``BundleIDList``) against the
 /// reading through a JSON tree: same policy, same errors, byte for byte.

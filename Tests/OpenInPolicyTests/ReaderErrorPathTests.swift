@@ -1,5 +1,10 @@
 import Foundation
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 import Testing
 
 /// Every error path of the property-list readers, each with its message and its line, and each

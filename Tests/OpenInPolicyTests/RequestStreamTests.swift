@@ -1,4 +1,9 @@
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 import Testing
 
 /// ``RequestStream``: one record per line, in order; the fast path writes the general path's bytes;

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// A rule is one unit, and the list of units (`RuleCatalog.units`) is the one
 /// order: these tests fail when a step of "Adding a rule" (`OpenInPolicy.docc/Rules.md`) is forgotten.
@@ -16,9 +21,9 @@ struct RuleUnitTests {
         return PolicyInputs(setting: setting, stated: stated)
     }
 
-    @Test("every rule unit under Sources/OpenInPolicy/Rules/ is in the list, once")
+    @Test("every rule unit under Sources/OpenInAppConnect/Rules/ is in the list, once")
     func everyUnitIsListed() throws {
-        let folder = URL(fileURLWithPath: RulesFolder.path).deletingLastPathComponent().appendingPathComponent("Sources/OpenInPolicy/Rules")
+        let folder = URL(fileURLWithPath: RulesFolder.path).deletingLastPathComponent().appendingPathComponent("Sources/OpenInAppConnect/Rules")
         var declared: [String] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -105,7 +110,7 @@ struct RuleUnitTests {
                 let code = line.trimmingCharacters(in: .whitespaces)
                 if code.hasPrefix("//") { continue }
                 for id in ids where code.contains(id) {
-                    Issue.record("Sources/OpenInCheckCLI/\(file):\(number + 1) names rule \(id): rule knowledge belongs in its unit under Sources/OpenInPolicy/Rules/")
+                    Issue.record("Sources/OpenInCheckCLI/\(file):\(number + 1) names rule \(id): rule knowledge belongs in its unit under Sources/OpenInAppConnect/Rules/")
                 }
             }
         }

@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// The statement of what the rules read of a target (``TargetFact``, each unit's ``RuleUnit/targetReads``)
 /// against the rules themselves: on random policies, two targets with the same declared facts get the

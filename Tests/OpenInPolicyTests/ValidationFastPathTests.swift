@@ -1,5 +1,10 @@
 import Testing
-@testable import OpenInPolicy
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInIntune
+@testable import OpenInVendors
+import OpenInPolicy
 
 /// Bundle IDs and URLs are checked in one pass with a table first; only what that pass rejects is
 /// read byte by byte for the message. The two must agree on every input.

@@ -1,0 +1,420 @@
+import OpenInCore
+import OpenInFleet
+import OpenInKit
+
+/// Whether and how an app is authorized on a device.
+public enum Authorization: Sendable, Hashable, CustomStringConvertible {
+    /// A container policy applies to the device (through `label`): that authorizes the app.
+    case containerPolicy(name: String, label: String)
+    /// No container policy applies, and the global policy authorizes apps without one.
+    case globalDefault
+    /// No container policy applies, and the global policy does not authorize apps without one: the app is retired.
+    case notAuthorized
+    /// An AppConnect app that is not installed on the device: not among its AppConnect apps.
+    case notInstalled
+    /// An app that does not embed AppConnect (or one the fleet does not list): AppConnect does not manage it.
+    case notAppConnect
+
+    /// Whether the app is an authorized AppConnect app (one of the device's "AppConnect apps" when installed).
+    public var isAuthorized: Bool {
+        switch self {
+        case .containerPolicy, .globalDefault: true
+        case .notAuthorized, .notInstalled, .notAppConnect: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .containerPolicy(let name, let label): "authorized by the container policy \(JSONWriter.quoted(name)) (label \(JSONWriter.quoted(label)))"
+        case .globalDefault: "authorized by the global policy (authorizeAppsWithoutContainerPolicy is true; no container policy applies)"
+        case .notAuthorized: "not authorized: no container policy applies and the global policy does not authorize apps without one, so it is decided as a retired app"
+        case .notInstalled: "an AppConnect app that is not installed on the device, so it is decided as a retired app"
+        case .notAppConnect: "not an AppConnect app, so AppConnect does not restrict it"
+        }
+    }
+}
+
+/// Where one control of an effective policy comes from: what `--explain` cites.
+public enum ControlSource: Sendable, Hashable, CustomStringConvertible {
+    /// The app's container policy, which reaches the device through `label`.
+    case containerPolicy(name: String, label: String)
+    /// The global policy (the container policy does not set the control, or no container policy applies).
+    case globalPolicy
+    /// The app's AppConnect app configuration, which reaches the device through `label`.
+    case appConfiguration(name: String, label: String)
+    /// The app is retired (not authorized, or not installed): every control at the retired default.
+    case retired
+    /// The app is not an AppConnect app: no control applies.
+    case notManaged
+    /// Neither the container policy nor the global policy sets the control.
+    case notSet
+
+    public var description: String {
+        switch self {
+        case .containerPolicy(let name, let label): "container policy \(JSONWriter.quoted(name)) (label \(JSONWriter.quoted(label)))"
+        case .globalPolicy: "global policy"
+        case .appConfiguration(let name, let label): "app configuration \(JSONWriter.quoted(name)) (label \(JSONWriter.quoted(label)))"
+        case .retired: "retired-app default"
+        case .notManaged: "not managed"
+        case .notSet: "not set"
+        }
+    }
+}
+
+/// One app's policy on one device, worked out from the fleet, with where each control came from.
+public struct EffectivePolicy: Sendable {
+    /// The app.
+    public var app: BundleID { storage.app }
+    /// The device profile's name.
+    public var device: String { storage.device }
+    /// Whether and how the app is authorized there.
+    public var authorization: Authorization { storage.authorization }
+    /// The policy its own requests are decided under (the single-app evaluator's input): for an
+    /// authorized app, container over global control by control, with the device's authorized
+    /// AppConnect apps as "All AppConnect apps"; for a retired app, the retired defaults; for an
+    /// app AppConnect does not manage, not enforcing.
+    public var policy: Policy { storage.policy }
+    /// Where each control came from, in ``FleetControl`` order.
+    public var sources: [(control: FleetControl, source: ControlSource)] { storage.sources }
+    /// Where the app-specific configuration came from (`nil`: none applies, an empty configuration).
+    public var configSource: ControlSource? { storage.configSource }
+    /// Where the share-sheet activities the server excludes (`excludedAppleActivityTypes`) came from: the
+    /// container policy when it sets them, the global policy otherwise; ``ControlSource/notSet`` when neither
+    /// does (nothing is excluded), as for a retired app or one AppConnect does not manage.
+    public var excludedActivitiesSource: ControlSource { storage.excludedActivitiesSource }
+
+    /// The values, held once: every decision names its sender's and receiver's effective policy, and
+    /// copies one reference rather than a policy.
+    private let storage: Storage
+
+    /// The policy objects the controls came from, for naming the settings behind a decision.
+    package struct Origin: Sendable {
+        /// The app's entry in the fleet's apps (`nil`: the fleet does not list it).
+        var app: FleetApp?
+        /// The container policy that applies, if any.
+        var container: ContainerPolicy?
+        /// The app configuration that applies, if any, with the label that brings it.
+        var configuration: AppConfiguration?
+        /// The global policy.
+        var global: GlobalPolicy
+        /// The device profile.
+        var profile: DeviceProfile?
+        /// The fleet file, when known.
+        var file: String?
+    }
+
+    private final class Storage: Sendable {
+        let app: BundleID
+        let device: String
+        let authorization: Authorization
+        let policy: Policy
+        let sources: [(control: FleetControl, source: ControlSource)]
+        let configSource: ControlSource?
+        let excludedActivitiesSource: ControlSource
+        let origin: Origin?
+
+        init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
+             excludedActivitiesSource: ControlSource, origin: Origin?) {
+            self.excludedActivitiesSource = excludedActivitiesSource
+            self.app = app
+            self.device = device
+            self.authorization = authorization
+            self.policy = policy
+            self.sources = sources
+            self.configSource = configSource
+            self.origin = origin
+        }
+    }
+
+    package init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
+         excludedActivitiesSource: ControlSource = .notSet, origin: Origin? = nil) {
+        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource,
+                          excludedActivitiesSource: excludedActivitiesSource, origin: origin)
+    }
+
+    /// The policy objects the controls came from.
+    package var origin: Origin? { storage.origin }
+
+    /// Where `control` came from.
+    public func source(of control: FleetControl) -> ControlSource {
+        sources.first { $0.control == control }?.source ?? .notSet
+    }
+
+    /// The control a request on `channel` needs from this app as sender and neither policy sets, if any.
+    public func missingControl(for channel: FleetChannel) -> FleetControl? {
+        guard let control = channel.control else { return nil }
+        return source(of: control) == .notSet ? control : nil
+    }
+
+    /// The single-app evaluator for ``policy``.
+    package var evaluator: Evaluator { Evaluator(policy: policy) }
+}
+
+/// One device profile of a fleet, resolved: which apps are authorized there, each app's effective
+/// policy, and end-to-end decisions (``decide(_:)``).
+///
+/// The device's "AppConnect apps" (the whitelist of "All AppConnect apps", the audience of a
+/// secure copy, the AppConnect apps of drag and drop) are the authorized AppConnect apps installed on it.
+public struct FleetDevice: Sendable {
+    /// The fleet.
+    public let fleet: Fleet
+    /// The device profile.
+    public let profile: DeviceProfile
+    /// The authorized AppConnect apps installed on the device.
+    public let appConnectApps: Set<BundleID>
+    /// The device's facts as every app's policy sees them: the profile's, with the AppConnect
+    /// apps and the scheme handlers the installed apps declare (the profile's own win).
+    public let facts: DeviceFacts
+    /// The effective policies of the listed and installed apps, worked out once.
+    package let table: PolicyTable
+
+    /// The device profile's name.
+    public var name: String { profile.name }
+
+    /// Resolves `profile` in `fleet`.
+    /// - Throws: ``FleetError`` for two container policies, or two app configurations, for one app on the device.
+    public init(fleet: Fleet, profile: DeviceProfile) throws(FleetError) {
+        try fleet.checkDecidable()
+        try self.init(fleet: fleet, resolving: profile)
+    }
+
+    /// Resolves `profile` in a fleet already checked (``Fleet/checkDecidable()``), or for lint, which reports what that refuses.
+    package init(fleet: Fleet, resolving profile: DeviceProfile) throws(FleetError) {
+        self.fleet = fleet
+        self.profile = profile
+        let installed = Set(profile.installed)
+        let appIndex = fleet.appPositions()
+        // Each app's container policies and configurations, found once (not a scan of every policy per app).
+        var policiesOf: [BundleID: [Int]] = [:], configurationsOf: [BundleID: [Int]] = [:]
+        for (position, policy) in fleet.containerPolicies.enumerated() { policiesOf[policy.app, default: []].append(position) }
+        for (position, configuration) in fleet.appConfigurations.enumerated() { configurationsOf[configuration.app, default: []].append(position) }
+        let carried = profile.labelSet  // looked up once per policy label: not a scan of the profile's labels
+        var authorizations: [(Authorization, ContainerPolicy?)] = []
+        authorizations.reserveCapacity(fleet.apps.count)
+        var apps: Set<BundleID> = []
+        for app in fleet.apps {
+            let resolved = try FleetDevice.authorization(of: app, installed: installed, policies: (policiesOf[app.bundleID] ?? []).map { fleet.containerPolicies[$0] },
+                                                         fleet: fleet, profile: profile, carried: carried)
+            authorizations.append(resolved)
+            if resolved.0.isAuthorized { apps.insert(app.bundleID) }
+        }
+        appConnectApps = apps
+        var facts = profile.facts
+        facts.appConnectApps = apps
+        for id in profile.installed {
+            guard let position = appIndex[id] else { continue }
+            for scheme in fleet.apps[position].app.urlSchemes.sorted() where facts.handler(forScheme: scheme) == nil {
+                try? facts.setHandler(id, for: scheme)
+            }
+        }
+        self.facts = facts
+        let tables = PreparedPolicy.DeviceTables(facts)
+        var policies: [BundleID: EffectivePolicy] = [:]
+        for (position, app) in fleet.apps.enumerated() {
+            let (authorization, container) = authorizations[position]
+            let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).map { fleet.appConfigurations[$0] },
+                                                              fleet: fleet, profile: profile, carried: carried)
+            policies[app.bundleID] = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
+                                                                 global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+                                                                 fleet: fleet, profile: profile)
+        }
+        for id in profile.installed where policies[id] == nil {
+            policies[id] = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
+                                                       configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+                                                       fleet: fleet, profile: profile, listed: false)
+        }
+        table = PolicyTable(policies, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet)
+    }
+
+    /// The effective policy of `app` on this device; an app the fleet neither lists nor installs is
+    /// "any other app": AppConnect does not manage it.
+    public func effectivePolicy(for app: BundleID) -> EffectivePolicy {
+        if let known = table.policies[app] { return known }
+        return FleetDevice.effectivePolicy(app: FleetApp(bundleID: app, appConnect: false), authorization: .notAppConnect, container: nil, configuration: nil,
+                                           global: fleet.global, facts: facts, allAppConnect: .empty, device: profile.name, fleet: fleet, profile: profile, listed: false)
+    }
+
+    /// Whether `app` is installed on the device.
+    public func isInstalled(_ app: BundleID) -> Bool { table.installed.contains(app) }
+
+    /// `app`'s effective policy and its evaluator, prepared with the device's shared tables (once per
+    /// listed or installed app: copies of the device share them).
+    package func evaluator(for app: BundleID) -> (EffectivePolicy, Evaluator) {
+        let (policy, prepared) = side(for: app)
+        return (policy, Evaluator(prepared: prepared))
+    }
+
+    /// `app`'s effective policy and its prepared policy (what ``evaluator(for:)`` gives, as two references).
+    package func side(for app: BundleID) -> FleetSide {
+        if let known = table.sides[app] { return known }
+        let policy = effectivePolicy(for: app)
+        return (policy, PreparedPolicy(policy.policy, tables: table.tables))
+    }
+
+    /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
+    package func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
+
+    package static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: [ContainerPolicy], fleet: Fleet, profile: DeviceProfile,
+                              carried: Set<ExactKey>) throws(FleetError) -> (Authorization, ContainerPolicy?) {
+        guard app.appConnect else { return (.notAppConnect, nil) }
+        var found: (policy: ContainerPolicy, label: String)? = nil
+        for policy in policies {
+            guard let label = policy.labels.first(where: { carried.contains(ExactKey($0)) }) else { continue }
+            if let first = found {
+                let shared = first.label == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.label)) and \(JSONWriter.quoted(label))"
+                throw FleetError("two container policies for \(app.bundleID) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(first.policy.name)) and \(JSONWriter.quoted(policy.name)), through \(shared) it carries. Only one container policy may apply to an app on a device (Ivanti's Core guide, \"AppConnect container policy\"): give them labels no device carries together",
+                                 file: fleet.file, line: policy.line)
+            }
+            found = (policy, label)
+        }
+        if let found {
+            guard installed.contains(app.bundleID) else { return (.notInstalled, nil) }
+            return (.containerPolicy(name: found.policy.name, label: found.label), found.policy)
+        }
+        guard installed.contains(app.bundleID) else { return (.notInstalled, nil) }
+        return (fleet.global.authorizeAppsWithoutContainerPolicy ? .globalDefault : .notAuthorized, nil)
+    }
+
+    package static func configuration(of app: BundleID, among configurations: [AppConfiguration], fleet: Fleet, profile: DeviceProfile,
+                              carried: Set<ExactKey>) throws(FleetError) -> (AppConfiguration, String)? {
+        var found: (AppConfiguration, String)? = nil
+        for configuration in configurations {
+            guard let label = configuration.labels.first(where: { carried.contains(ExactKey($0)) }) else { continue }
+            if let first = found {
+                let shared = first.1 == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.1)) and \(JSONWriter.quoted(label))"
+                throw FleetError("two app configurations for \(app) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(first.0.name)) and \(JSONWriter.quoted(configuration.name)), through \(shared) it carries. Only one app configuration may apply to an app on a device (Ivanti's Core guide, \"AppConnect app configuration\"): give them labels no device carries together",
+                                 file: fleet.file, line: configuration.line)
+            }
+            found = (configuration, label)
+        }
+        return found
+    }
+
+    /// The policy AppConnect leaves a retired app with: every control UNAUTHORIZED, no drag-and-drop
+    /// policy, no configuration (the lifecycle's retired state); the app's Info.plist stays its own.
+    package static func retiredPolicy(_ app: FleetApp, facts: DeviceFacts) -> Policy {
+        var policy = Policy(status: .unauthorized, infoPlist: app.infoPlist, device: facts, app: app.app)
+        policy.openFrom = OpenFromPolicy(status: .unauthorized)
+        policy.pasteboard = .unauthorized
+        policy.print = .unauthorized
+        return policy
+    }
+
+    package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: ContainerPolicy?, configuration: (AppConfiguration, String)?,
+                                global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil, profile: DeviceProfile? = nil,
+                                listed: Bool = true) -> EffectivePolicy {
+        let origin = EffectivePolicy.Origin(app: listed ? app : nil, container: container, configuration: configuration?.0, global: global, profile: profile, file: fleet?.file)
+        switch authorization {
+        case .notAppConnect:
+            var policy = Policy(status: .authorized, infoPlist: app.infoPlist, device: facts, app: app.app, enforcing: false)
+            policy.openFrom = OpenFromPolicy(status: .authorized)
+            policy.pasteboard = .authorized
+            policy.print = .authorized
+            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy,
+                                   sources: FleetControl.allCases.map { ($0, .notManaged) }, configSource: nil, origin: origin)
+        case .notAuthorized, .notInstalled:
+            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: retiredPolicy(app, facts: facts),
+                                   sources: FleetControl.allCases.map { ($0, .retired) }, configSource: nil, origin: origin)
+        case .containerPolicy, .globalDefault:
+            var sources: [(FleetControl, ControlSource)] = []
+            func pick(_ control: FleetControl) -> PolicyControls? {
+                if let container, container.controls.sets(control), case .containerPolicy(let name, let label) = authorization {
+                    sources.append((control, .containerPolicy(name: name, label: label)))
+                    return container.controls
+                }
+                if global.controls.sets(control) {
+                    sources.append((control, .globalPolicy))
+                    return global.controls
+                }
+                sources.append((control, .notSet))
+                return nil
+            }
+            var policy = Policy(status: .unauthorized, infoPlist: app.infoPlist, device: facts, app: app.app)
+            if let controls = pick(.openIn), let setting = controls.openIn {
+                switch setting {
+                case .status(let status):
+                    policy.status = status
+                    policy.whitelist = controls.openInWhitelist
+                case .allAppConnectApps:
+                    policy.status = .whitelist
+                    policy.whitelist = allAppConnect
+                }
+            }
+            policy.openFrom = pick(.openFrom)?.openFrom
+            policy.pasteboard = pick(.pasteboard)?.pasteboard
+            policy.print = pick(.print)?.print
+            policy.dragAndDrop = pick(.dragAndDrop)?.dragAndDrop
+            // The excluded share-sheet activities: the container policy's list when it sets one (even empty), the global policy's otherwise.
+            var excludedSource = ControlSource.notSet
+            if let container, let list = container.controls.excludedActivityTypes, case .containerPolicy(let name, let label) = authorization {
+                (policy.excludedActivityTypes, excludedSource) = (list, .containerPolicy(name: name, label: label))
+            } else if let list = global.controls.excludedActivityTypes {
+                (policy.excludedActivityTypes, excludedSource) = (list, .globalPolicy)
+            }
+            var configSource: ControlSource? = nil
+            if let (configuration, label) = configuration {
+                policy.config = configuration.config
+                configSource = .appConfiguration(name: configuration.name, label: label)
+            }
+            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource,
+                                   excludedActivitiesSource: excludedSource, origin: origin)
+        }
+    }
+}
+
+/// One side of an end-to-end decision: an app's effective policy and the same policy prepared for deciding
+/// (a reference each: copying a side copies no ``Policy``).
+package typealias FleetSide = (policy: EffectivePolicy, prepared: PreparedPolicy)
+
+/// A device's effective policies and the tables every evaluator on it shares, made once (a class: copies of a device share it).
+package final class PolicyTable: Sendable {
+    package let policies: [BundleID: EffectivePolicy]
+    package let installed: Set<BundleID>
+    /// Each listed app's position in the fleet's apps.
+    package let appIndex: [BundleID: Int]
+    /// The device's facts indexed once, for every evaluator made on the device.
+    package let tables: PreparedPolicy.DeviceTables
+    /// A bundle ID no list of the fleet names, standing for "any other app".
+    package let anyOtherApp: BundleID
+    /// Each app's effective policy with its prepared policy, made once: with the shared tables, a prepared policy costs about its own schemes.
+    package let sides: [BundleID: FleetSide]
+
+    package init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet) {
+        self.policies = policies
+        self.installed = installed
+        self.appIndex = appIndex
+        self.tables = tables
+        sides = policies.mapValues { ($0, PreparedPolicy($0.policy, tables: tables)) }
+        var candidate = BundleID(known: "any-other-app.openin-check")
+        var counter = 1
+        while FleetDevice.names(candidate, in: fleet) {
+            candidate = BundleID(known: "any-other-app\(counter).openin-check")
+            counter += 1
+        }
+        anyOtherApp = candidate
+    }
+}
+
+extension FleetDevice {
+    /// Whether any list of `fleet` names `id`.
+    package static func names(_ id: BundleID, in fleet: Fleet) -> Bool {
+        if fleet.apps.contains(where: { $0.bundleID == id }) || fleet.devices.contains(where: { $0.installed.contains(id) }) { return true }
+        return ([fleet.global.controls] + fleet.containerPolicies.map(\.controls)).contains { controls in
+            controls.openInWhitelist.list.contains(id) || (controls.openFrom?.whitelist.list.contains(id) ?? false)
+        }
+    }
+}
+
+extension Evaluator {
+    /// An evaluator for `policy`, prepared with its device's shared tables.
+    package init(policy: Policy, tables: PreparedPolicy.DeviceTables) {
+        self.policy = policy
+        prepared = PreparedPolicy(policy, tables: tables)
+    }
+
+    /// An evaluator for a policy already prepared.
+    package init(prepared: PreparedPolicy) {
+        policy = prepared.policy
+        self.prepared = prepared
+    }
+}

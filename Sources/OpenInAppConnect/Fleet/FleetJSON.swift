@@ -1,0 +1,312 @@
+import OpenInCore
+import OpenInFleet
+import OpenInKit
+
+/// The fleet file (JSON): the global policy, container policies, app configurations, apps and device profiles.
+///
+/// ```json
+/// {
+///   "global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicy": "appconnect",
+///              "openFromPolicy": "authorized", "pasteboardPolicy": "securecopy",
+///              "printPolicy": "authorized", "dragAndDropPolicy": "appconnect"},
+///   "containerPolicies": [{"name": "HR", "app": "com.corp.hr", "labels": ["Sales"],
+///                          "openInPolicy": "whitelist", "openInWhitelist": ["com.corp.viewer"]}],
+///   "appConfigurations": [{"app": "com.corp.hr", "labels": ["Sales"], "config": {"MI_AC_DISABLE_SCHEME_BLOCKING": "true"}}],
+///   "apps": [{"bundleID": "com.corp.hr", "appconnect": true, "allowsCustomKeyboards": false}, {"bundleID": "com.getdropbox.Dropbox", "appconnect": false}],
+///   "devices": {"sales-iphone": {"labels": ["Sales"], "installed": ["com.corp.hr", "com.getdropbox.Dropbox"],
+///                                "schemeHandlers": {"dropbox": "com.getdropbox.Dropbox"}, "secureServicesAvailable": true}}
+/// }
+/// ```
+///
+/// An app's `allowsCustomKeyboards` (default `true`) is its own answer on custom keyboards, asked
+/// only when its app configuration does not set `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS`.
+/// A policy object's controls use the policy file's keys and values (``PolicyJSON``). Fails
+/// closed: an unknown key (with "Did you mean"), a value of the wrong type, an invalid bundle
+/// ID, a key that belongs elsewhere in a fleet (`device`, `config`, `infoPlist`) is an error
+/// naming the key path, line and column; bundle IDs and labels are compared byte for byte.
+public enum FleetJSON {
+    /// The top-level keys.
+    package static let topLevelKeys = ["description", "global", "containerPolicies", "appConfigurations", "apps", "devices", "$schema"]
+    /// The control keys a global or container policy may set: the policy file's.
+    package static let controlKeys = ["openInPolicy", "openInWhitelist", "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "dragAndDropPolicy"]
+    /// Policy-file keys that a fleet holds elsewhere, with where.
+    package static let movedKeys: [(key: String, whereInstead: String)] = [
+        ("device", "device facts go in devices.NAME (labels, installed, schemeHandlers, emailPlusInstalled, secureServicesAvailable); a fleet's AppConnect apps follow from its container policies, so device.appConnectApps is never given"),
+        ("config", "app-specific configuration goes in appConfigurations: [{\"app\", \"labels\", \"config\"}]"),
+        ("infoPlist", "an app's Info.plist goes in apps[]: {\"bundleID\", \"appconnect\", \"infoPlist\"}"),
+        ("enforcing", "in a fleet an app enforces when it is an authorized AppConnect app; a non-AppConnect app (\"appconnect\": false) does not"),
+    ]
+    /// The share-sheet activities a global or container policy excludes: not a control a request needs, a list the sender's rule 4 reads.
+    package static let excludedActivitiesKey = "excludedAppleActivityTypes"
+    package static let globalKeys = ["description", "authorizeAppsWithoutContainerPolicy"] + controlKeys + [excludedActivitiesKey]
+    package static let containerKeys = ["name", "description", "app", "labels"] + controlKeys + [excludedActivitiesKey]
+    package static let configurationKeys = ["name", "app", "labels", "config"]
+    package static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist", "allowsCustomKeyboards"]
+    package static let deviceKeys = ["labels", "installed", "schemeHandlers", "emailPlusInstalled", "emailPlusBundleIDs", "secureServicesAvailable"]
+
+    /// Reads a fleet file's text.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - file: the path to name in errors and explanations.
+    /// - Throws: `FormatError` located in `file`, with the key path, line and column of the first problem.
+    public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> Fleet where Bytes.Element == UInt8 {
+        var fleet = try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
+        fleet.file = file
+        return fleet
+    }
+
+    /// Reads a fleet from a JSON value.
+    package static func read(_ value: JSONValue) throws(FormatError) -> Fleet {
+        let root = JSONCursor(value)
+        guard case .object = value else { throw root.error("a fleet file must hold a JSON object, not \(root.found)") }
+        let fields = try members(root, allowed: topLevelKeys, what: "the fleet")
+        if let description = fields["description"] { _ = try description.string() }
+        // "$schema" names the JSON Schema editors validate and complete with; the reader checks everything itself.
+        if let schema = fields["$schema"] { _ = try schema.string() }
+        guard let globalField = fields["global"] else {
+            throw FormatError("global is missing: add \"global\": {\"authorizeAppsWithoutContainerPolicy\": false, \"openInPolicy\": …} (the AppConnect global policy)",
+                              at: JSONPosition(line: 1, column: 1))
+        }
+        let global = try readGlobal(globalField)
+        var apps: [FleetApp] = []
+        var listed: Set<BundleID> = []
+        if let field = fields["apps"] {
+            for element in try field.elements(what: "the organisation's apps") {
+                let app = try readApp(element)
+                if !listed.insert(app.bundleID).inserted {
+                    throw element.error("\(app.bundleID) is listed twice: list each app once")
+                }
+                apps.append(app)
+            }
+        }
+        var policies: [ContainerPolicy] = []
+        var names: [ExactKey: Int] = [:]
+        if let field = fields["containerPolicies"] {
+            for element in try field.elements(what: "the AppConnect container policies") {
+                let policy = try readContainerPolicy(element)
+                if let same = names[ExactKey(policy.name)] {
+                    throw element.error("a container policy named \(JSONWriter.quoted(policy.name)) is given twice (also on line \(policies[same].line ?? 0)): give each policy its own name")
+                }
+                names[ExactKey(policy.name)] = policies.count
+                policies.append(policy)
+            }
+        }
+        var configurations: [AppConfiguration] = []
+        if let field = fields["appConfigurations"] {
+            for element in try field.elements(what: "the AppConnect app configurations") {
+                configurations.append(try readConfiguration(element))
+            }
+        }
+        var devices: [DeviceProfile] = []
+        if let field = fields["devices"] {
+            for (name, cursor, _) in try field.anyMembers(what: "the device profiles, by name") {
+                devices.append(try readDevice(name: name, cursor))
+            }
+        }
+        return Fleet(global: global, containerPolicies: policies, appConfigurations: configurations, apps: apps, devices: devices)
+    }
+
+    /// The object's members, after checking each key; a policy-file key that a fleet holds elsewhere says where.
+    package static func members(_ cursor: JSONCursor, allowed: [String], what: String) throws(FormatError) -> JSONFields {
+        if case .object(let object) = cursor.value {
+            for member in object.members where !ExactText.isOne(member.key, of: allowed) {
+                if let moved = movedKeys.first(where: { ExactText.same($0.key, member.key) }) {
+                    let path = cursor.path.isEmpty ? member.key : "\(cursor.path).\(member.key)"
+                    throw FormatError("\(path): not in a fleet: \(moved.whereInstead)", at: member.keyPosition)
+                }
+            }
+        }
+        return try cursor.members(allowed: allowed, what: what)
+    }
+
+    package static func readGlobal(_ cursor: JSONCursor) throws(FormatError) -> GlobalPolicy {
+        let fields = try members(cursor, allowed: globalKeys, what: "the AppConnect global policy")
+        if let description = fields["description"] { _ = try description.string() }
+        guard let authorize = fields["authorizeAppsWithoutContainerPolicy"] else {
+            throw cursor.error("authorizeAppsWithoutContainerPolicy is missing: say whether AppConnect apps with no container policy are authorized (true or false)")
+        }
+        var controls = try readControls(fields)
+        controls.sources.path = cursor.path
+        controls.sources.line = cursor.position?.line
+        return GlobalPolicy(authorizeAppsWithoutContainerPolicy: try authorize.bool(), controls: controls)
+    }
+
+    /// Reads the controls of a policy object with the policy file's readers.
+    package static func readControls(_ fields: JSONFields) throws(FormatError) -> PolicyControls {
+        var controls = PolicyControls()
+        controls.sources.record(fields)
+        for list in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey] {
+            guard let field = fields[list], case .array = field.value else { continue }
+            var entries: [BundleID: ValueSource] = [:]
+            for element in try field.elements(what: "bundle IDs") {
+                if case .string(let text) = element.value, let id = try? BundleID(text), entries[id] == nil { entries[id] = ValueSource(element) }
+            }
+            controls.sources.entries[list] = entries
+        }
+        if let field = fields["openInPolicy"] { controls.openIn = try PolicyJSON.setting(field) }
+        if let field = fields["openInWhitelist"] {
+            guard let setting = controls.openIn else {
+                throw field.error("a whitelist without openInPolicy in the same policy: set openInPolicy to \"whitelist\" here too (a control comes whole from one policy)")
+            }
+            if setting == .allAppConnectApps {
+                throw field.error("cannot be combined with openInPolicy \"appconnect\": \"All AppConnect apps\" lists the device's authorized AppConnect apps, which the fleet works out")
+            }
+            controls.openInWhitelist = Whitelist(try PolicyJSON.bundleIDs(field, what: "bundle IDs"))
+        }
+        if let list = fields["openFromWhitelist"], fields["openFromPolicy"] == nil {
+            throw list.error("a whitelist without openFromPolicy in the same policy: set openFromPolicy to \"whitelist\" here too (a control comes whole from one policy)")
+        }
+        var inputs = PolicyInputs(setting: .status(.unauthorized))
+        try PolicyJSON.readDataControls(fields, lists: PolicyJSON.ReadWhitelists(), into: &inputs)
+        controls.openFrom = inputs.stated.openFrom
+        controls.pasteboard = inputs.stated.pasteboard
+        controls.print = inputs.stated.print
+        if let field = fields[excludedActivitiesKey] {
+            controls.excludedActivityTypes = try PolicyJSON.bundleIDs(field, what: "Apple activity types, such as com.apple.UIKit.activity.AirDrop")
+        }
+        if let field = fields["dragAndDropPolicy"] {
+            let text = try field.string()
+            do throws(InputError) {
+                controls.dragAndDrop = try DragAndDropPolicy(parsing: text)
+            } catch {
+                throw field.error(error.description)
+            }
+        }
+        return controls
+    }
+
+    package static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {
+        let text = try cursor.string()
+        do throws(InputError) {
+            return try BundleID(text)
+        } catch {
+            throw cursor.error(error.description)
+        }
+    }
+
+    package static func labels(_ cursor: JSONCursor) throws(FormatError) -> [String] {
+        var labels: [String] = []
+        var seen: Set<ExactKey> = []
+        for (text, element) in try cursor.strings(what: "label names") {
+            if text.isEmpty { throw element.error("is empty: a label has a name") }
+            if !seen.insert(ExactKey(text)).inserted { throw element.error("the label \(JSONWriter.quoted(text)) is given twice: give it once") }
+            labels.append(text)
+        }
+        return labels
+    }
+
+    package static func readContainerPolicy(_ cursor: JSONCursor) throws(FormatError) -> ContainerPolicy {
+        let fields = try members(cursor, allowed: containerKeys, what: "an AppConnect container policy")
+        guard let name = fields["name"] else { throw cursor.error("name is missing: give the container policy a name") }
+        guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the policy applies to") }
+        guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels that bring the policy to devices") }
+        if let description = fields["description"] { _ = try description.string() }
+        var controls = try readControls(fields)
+        controls.sources.path = cursor.path
+        controls.sources.line = cursor.position?.line
+        return ContainerPolicy(name: try name.string(), app: try bundleID(app), labels: try self.labels(labels),
+                               controls: controls, line: cursor.position?.line)
+    }
+
+    package static func readConfiguration(_ cursor: JSONCursor) throws(FormatError) -> AppConfiguration {
+        let fields = try members(cursor, allowed: configurationKeys, what: "an AppConnect app configuration")
+        guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the configuration applies to") }
+        guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels that bring the configuration to devices") }
+        guard let config = fields["config"] else { throw cursor.error("config is missing: give the key-value pairs, {\"KEY\": \"value\"}") }
+        var configuration = AppConfiguration(name: try fields["name"].map { cursor throws(FormatError) in try cursor.string() }, app: try bundleID(app),
+                                             labels: try self.labels(labels), config: AppConfig(try PolicyJSON.config(config)), line: cursor.position?.line)
+        configuration.sources = SettingSources(object: cursor)
+        configuration.sources.record(fields)
+        for (key, value, _) in try config.anyMembers(what: "the key-value pairs") { configuration.sources.config[ExactKey(key)] = ValueSource(value) }
+        return configuration
+    }
+
+    package static func readApp(_ cursor: JSONCursor) throws(FormatError) -> FleetApp {
+        let fields = try members(cursor, allowed: appKeys, what: "an app: bundleID, appconnect, urlSchemes, infoPlist, allowsCustomKeyboards")
+        guard let id = fields["bundleID"] else { throw cursor.error("bundleID is missing: give the app's bundle ID") }
+        guard let appConnect = fields["appconnect"] else {
+            throw cursor.error("appconnect is missing: say whether the app embeds AppConnect (true or false)")
+        }
+        var app = FleetApp(bundleID: try bundleID(id), appConnect: try appConnect.bool())
+        app.sources = SettingSources(object: cursor)
+        app.sources.record(fields)
+        if app.appConnect, app.bundleID.isNativeMail {
+            throw appConnect.error("\(app.bundleID) is native Mail, which never embeds AppConnect: it is always outside the AppConnect apps; write \"appconnect\": false (or leave the app out: native Mail is on every device)")
+        }
+        if let field = fields["infoPlist"] {
+            let contents = try InfoPlist.read(json: field, buildSettings: BuildSettings())
+            app.infoPlist = contents.overrides
+            for declared in contents.urlSchemes {
+                do throws(InputError) {
+                    try app.app.addScheme(declared.scheme, from: .infoPlist(file: nil, keyPath: "\(field.path).\(declared.keyPath)", written: declared.written))
+                } catch {
+                    throw field.error("\(declared.keyPath): \(error.description)")
+                }
+            }
+        }
+        // The app's answer to -shouldAllowExtensionPointIdentifier: for custom keyboards (default true),
+        // asked only when its app configuration does not set MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS.
+        if let keyboards = fields["allowsCustomKeyboards"] { app.app.allowsCustomKeyboards = try keyboards.bool() }
+        if let schemes = fields["urlSchemes"] {
+            for (scheme, element) in try schemes.strings(what: "the app's own URL schemes") {
+                do throws(InputError) {
+                    try app.app.addScheme(scheme, from: .policyFile(keyPath: element.path))
+                } catch {
+                    throw element.error(error.description)
+                }
+            }
+        }
+        return app
+    }
+
+    package static func readDevice(name: String, _ cursor: JSONCursor) throws(FormatError) -> DeviceProfile {
+        if name.isEmpty { throw cursor.error("a device profile needs a name: give it a non-empty key") }
+        if let problem = ExactText.asciiProblem(in: name) { throw cursor.error("the device name \(problem)") }
+        if case .object(let object) = cursor.value, let given = object.member("appConnectApps") {
+            throw FormatError("\(cursor.path).appConnectApps: not in a fleet: a device's AppConnect apps are its installed apps that a container policy (or the global policy's authorizeAppsWithoutContainerPolicy) authorizes; list the apps in installed",
+                              at: given.keyPosition)
+        }
+        let fields = try members(cursor, allowed: deviceKeys, what: "a device profile")
+        guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels the device carries ([] for none)") }
+        guard let installedField = fields["installed"] else { throw cursor.error("installed is missing: list the bundle IDs of the apps installed on the device") }
+        var installed: [BundleID] = []
+        var seen: Set<BundleID> = []
+        for element in try installedField.elements(what: "the installed apps' bundle IDs") {
+            let id = try bundleID(element)
+            if !seen.insert(id).inserted { throw element.error("\(id) is listed twice: list each app once") }
+            installed.append(id)
+        }
+        // The policy file's device reader reads the facts it shares with a device profile.
+        let shared = ["schemeHandlers", "emailPlusInstalled", "emailPlusBundleIDs", "secureServicesAvailable"]
+        var subset: [JSONObject.Member] = []
+        if case .object(let object) = cursor.value {
+            subset = object.members.filter { ExactText.isOne($0.key, of: shared) }
+        }
+        var facts = try PolicyJSON.device(JSONCursor(.object(JSONObject(members: subset)), path: cursor.path, position: cursor.position))
+        var handlerSources: [String: ValueSource] = [:]
+        if let handlers = fields["schemeHandlers"] {
+            for handler in try DeviceFactsRules.schemeHandlers(handlers) {
+                if !seen.contains(handler.app) { try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, listed: installed.contains(handler.app), installed: installed) }
+                if let scheme = try? URLScheme.normalize(handler.scheme) { handlerSources[scheme] = ValueSource(handler.cursor) }
+            }
+        }
+        let emailPlusListed = facts.emailPlusBundleIDs.contains(where: seen.contains)
+        if let given = fields["emailPlusInstalled"] {
+            if facts.emailPlusInstalled != emailPlusListed {
+                throw given.error("says \(facts.emailPlusInstalled) but installed \(emailPlusListed ? "lists" : "does not list") Email+ (\(facts.emailPlusTarget)): make them agree, or leave emailPlusInstalled out")
+            }
+        } else {
+            facts.emailPlusInstalled = emailPlusListed
+        }
+        var profile = DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
+        profile.sources = SettingSources(object: cursor)
+        profile.sources.record(fields)
+        var entries: [BundleID: ValueSource] = [:]
+        for element in try installedField.elements(what: "the installed apps' bundle IDs") {
+            if case .string(let text) = element.value, let id = try? BundleID(text) { entries[id] = ValueSource(element) }
+        }
+        profile.sources.entries["installed"] = entries
+        for (scheme, source) in handlerSources { profile.sources.keys["schemeHandlers.\(scheme)"] = source }
+        return profile
+    }
+}

@@ -1,0 +1,142 @@
+import OpenInCore
+import OpenInFleet
+import OpenInKit
+
+/// A device's nodes as targets, by what the rules read of them (``TargetFact``): for the fast paths that
+/// decide a sender's request once per kind of target and read each kind's targets a word of 64 at a time.
+///
+/// Made from the statement: the facts some rule reads on the channels asked (``TargetFacts/read(on:)``),
+/// less those that hold for no target of the device under any sender's policy (a fleet that excludes no
+/// share-sheet activity keys its targets by listed? and AppConnect app? alone). A kind is a number below
+/// ``kindCount``: bit `i` says whether ``facts``[`i`] holds.
+package struct TargetKinds: Sendable {
+    /// The facts kinds tell apart, in ``TargetFact`` order.
+    package let facts: [TargetFact]
+    /// The number of kinds: 2 to the number of ``facts``.
+    package var kindCount: Int { 1 << facts.count }
+
+    /// One fact's targets under one sender: all or none, or a bit set over the nodes.
+    package enum FactSet: Sendable {
+        case constant(Bool)
+        case set(NodeSet)
+
+        @inline(__always) package func contains(_ y: Int) -> Bool {
+            switch self {
+            case .constant(let value): value
+            case .set(let set): set.contains(y)
+            }
+        }
+
+        /// Word `w` of the set.
+        @inline(__always) package func word(_ w: Int) -> UInt64 {
+            switch self {
+            case .constant(let value): value ? ~0 : 0
+            case .set(let set): set.words[w]
+            }
+        }
+    }
+
+    /// One sender's targets by fact (``facts`` order).
+    package struct Sender: Sendable {
+        package let sets: [FactSet]
+
+        /// The kind of target `y`.
+        @inline(__always) package func kind(of y: Int) -> Int {
+            var kind = 0
+            for (bit, set) in sets.enumerated() where set.contains(y) { kind |= 1 << bit }
+            return kind
+        }
+
+        /// Whether a target of `kind` can exist: no fact that holds for every target (or none) says otherwise.
+        package func admits(_ kind: Int) -> Bool {
+            for (bit, set) in sets.enumerated() {
+                if case .constant(let value) = set, value != (kind & 1 << bit != 0) { return false }
+            }
+            return true
+        }
+
+        /// The kinds a target can be of (``admits(_:)``).
+        package func kinds(_ count: Int) -> [Int] { (0..<count).filter(admits) }
+
+        /// Word `w` of the targets of `kind`: each fact's word, or its complement.
+        @inline(__always) package func mask(_ kind: Int, word w: Int) -> UInt64 {
+            var mask = ~UInt64(0)
+            for (bit, set) in sets.enumerated() {
+                let word = set.word(w)
+                mask &= kind & 1 << bit != 0 ? word : ~word
+            }
+            return mask
+        }
+    }
+
+    /// The device's nodes (their bundle IDs), where each is, and the native Mail nodes.
+    private let ids: [BundleID]
+    private let index: [BundleID: Int]
+    private let nativeMail: [Int]
+    /// The facts read on the channels asked: ``facts`` and those left out (they hold for no target under any sender).
+    private let read: [TargetFact]
+    /// The facts that are the same for every sender on the device, per target (``TargetExtent/device``).
+    private let deviceSets: [TargetFact: NodeSet]
+
+    /// The kinds of a device whose nodes are `ids` (`index`: each ID's node), targets of requests on `channels`
+    /// from senders with the policies `senders`; `device` is any policy prepared with the device's tables.
+    package init(ids: [BundleID], index: [BundleID: Int], channels: [Channel], senders: [PreparedPolicy], device: PreparedPolicy) {
+        self.ids = ids
+        self.index = index
+        nativeMail = ids.indices.filter { ids[$0].isNativeMail }
+        read = TargetFacts.read(on: channels).facts
+        var deviceSets: [TargetFact: NodeSet] = [:]
+        for fact in read {
+            guard case .device = fact.extent(under: device) else { continue }
+            var set = NodeSet(count: ids.count)
+            for y in ids.indices where fact.holds(for: ids[y], under: device) { set.insert(y) }
+            deviceSets[fact] = set
+        }
+        self.deviceSets = deviceSets
+        facts = TargetKinds.telling(read, deviceSets: deviceSets, senders: senders, [])
+    }
+
+    private init(_ kinds: TargetKinds, facts: [TargetFact]) {
+        (ids, index, nativeMail, read, deviceSets) = (kinds.ids, kinds.index, kinds.nativeMail, kinds.read, kinds.deviceSets)
+        self.facts = facts
+    }
+
+    /// The facts of `read` that tell targets apart: the device's, and those that hold for some target under one of `senders`
+    /// (or are among `known`).
+    private static func telling(_ read: [TargetFact], deviceSets: [TargetFact: NodeSet], senders: [PreparedPolicy], _ known: [TargetFact]) -> [TargetFact] {
+        read.filter { fact in
+            deviceSets[fact] != nil || known.contains(fact)
+                || senders.contains { if case .constant(false) = fact.extent(under: $0) { false } else { true } }
+        }
+    }
+
+    /// These kinds, with the facts `senders` (new policies of some nodes) make hold for some target added.
+    package func covering(_ senders: [PreparedPolicy]) -> TargetKinds {
+        let facts = TargetKinds.telling(read, deviceSets: deviceSets, senders: senders, self.facts)
+        return facts == self.facts ? self : TargetKinds(self, facts: facts)
+    }
+
+    /// `policy`'s targets by fact, each list read from its entries (O(its length)); `shared`, when given,
+    /// keeps the sets of lists many senders share, so each is read once.
+    package func sender(_ policy: PreparedPolicy, shared: inout [ObjectIdentifier: NodeSet]) -> Sender {
+        Sender(sets: facts.map { fact -> FactSet in
+            switch fact.extent(under: policy) {
+            case .constant(let value): return .constant(value)
+            case .device: return .set(deviceSets[fact]!)
+            case .members(let members, let identity, let mail):
+                if let identity, let known = shared[identity] { return .set(known) }
+                var set = NodeSet(count: ids.count)
+                for id in members { if let y = index[id], mail == nil || !ids[y].isNativeMail { set.insert(y) } }
+                if mail == true { for y in nativeMail { set.insert(y) } }
+                if let identity { shared[identity] = set }
+                return .set(set)
+            }
+        })
+    }
+
+    /// ``sender(_:shared:)`` without sharing.
+    package func sender(_ policy: PreparedPolicy) -> Sender {
+        var none: [ObjectIdentifier: NodeSet] = [:]
+        return sender(policy, shared: &none)
+    }
+}

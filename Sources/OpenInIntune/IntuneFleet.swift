@@ -1,0 +1,537 @@
+import OpenInCore
+import OpenInFleet
+import OpenInKit
+
+/// Microsoft Intune app protection policies with the facts of the devices they are asked about:
+/// the Intune counterpart of a ``Fleet``. An Intune policy targets a set of apps, so a set of
+/// policies is a fleet by nature.
+public struct IntuneFleet: Sendable {
+    /// The iOS app protection policies, in the order read.
+    public var policies: [IntunePolicy]
+    /// The apps and their Intune App SDK versions (`apps` of the devices file).
+    public var apps: [IntuneApp]
+    /// The device profiles (`devices` of the devices file), in file order.
+    public var devices: [IntuneDeviceProfile]
+    /// Where the policies were read from, when known.
+    public var file: String?
+    /// The app groups and devices-file flag of the last ``resolveAppGroups(_:devicesFile:)``, so that policies
+    /// read again (as `fleet fixes` reads each changed copy) are resolved the same way.
+    package private(set) var appGroupResolution: (groups: [(name: String, apps: [BundleID])], devicesFile: Bool)? = nil
+
+    /// Creates an Intune fleet.
+    public init(policies: [IntunePolicy], apps: [IntuneApp] = [], devices: [IntuneDeviceProfile] = [], file: String? = nil) {
+        self.policies = policies
+        self.apps = apps
+        self.devices = devices
+        self.file = file
+    }
+
+    /// Resolves the apps of every policy that names an app group its export does not list
+    /// (``IntuneAppGroups/resolve(_:groups:apps:file:)``), with the devices file's `appGroups` and apps.
+    /// - Parameters:
+    ///   - groups: the devices file's `appGroups` (``IntuneDevicesJSON/appGroups(_:file:)``).
+    ///   - devicesFile: whether the fleet has a devices file (``apps`` then says which apps have the SDK).
+    /// - Throws: ``FleetError`` for a group nothing resolves.
+    public mutating func resolveAppGroups(_ groups: [(name: String, apps: [BundleID])], devicesFile: Bool = true) throws(FleetError) {
+        appGroupResolution = (groups, devicesFile)
+        for index in policies.indices {
+            try IntuneAppGroups.resolve(&policies[index], groups: groups, apps: devicesFile ? apps : nil, file: file)
+        }
+    }
+
+    /// The policy that targets `app` (bundle IDs compared ignoring ASCII case), if any.
+    public func policy(for app: BundleID) -> IntunePolicy? { policies.first { $0.targets(app) } }
+
+    /// The Intune App SDK version the devices file gives for `app`.
+    public func sdkVersion(of app: BundleID) -> IntuneSDKVersion? {
+        apps.first { IntuneBundleID.same($0.bundleID, app) }?.intuneSDKVersion
+    }
+
+    /// Checks that no app is targeted by two policies (Intune reports such a conflict instead of choosing).
+    /// - Throws: ``FleetError`` naming the app and both policies.
+    public func checkConflicts() throws(FleetError) {
+        try checkResolved()
+        // Each app's first policy, found as the policies are read (not a scan of the earlier ones per app).
+        var first: [ExactKey: Int] = [:]
+        for (index, policy) in policies.enumerated() {
+            for app in policy.apps {
+                let key = IntuneBundleID.key(app)
+                let earlier = first[key] ?? index
+                if earlier == index { first[key] = index }
+                if earlier < index {
+                    let other = policies[earlier]
+                    // The line that targets the app: its policy's, or its appGroupType's when the app comes from a group.
+                    func line(_ policy: IntunePolicy) -> Int? {
+                        guard let group = policy.appsFromGroup, group != .unresolved, let line = policy.sources.keys["appGroupType"]?.line else { return policy.sources.line }
+                        return line
+                    }
+                    let places = [other, policy].map { policy in
+                        let through = policy.appsFromGroup.map { _ in policy.appGroupType.map { ", through its app group \($0)" } ?? "" } ?? ""
+                        return switch (policy.sources.file ?? file, line(policy)) {
+                        case (let file?, let line?): " (\(file):\(line)\(through))"
+                        case (nil, let line?): " (line \(line)\(through))"
+                        case (let file?, nil): " (\(file)\(through))"
+                        default: through.isEmpty ? "" : " (\(through.dropFirst(2)))"
+                        }
+                    }
+                    throw FleetError("\(app) is targeted by two app protection policies, \(JSONWriter.quoted(other.displayName))\(places[0]) and \(JSONWriter.quoted(policy.displayName))\(places[1]): Intune reports the conflict rather than choose; target each app from one policy",
+                                     file: policy.sources.file ?? file, line: line(policy))
+                }
+            }
+        }
+    }
+
+    /// The device profile named exactly `name`.
+    /// - Throws: ``FleetError`` for an unknown name, with "Did you mean".
+    public func device(named name: String) throws(FleetError) -> IntuneDeviceProfile {
+        guard let device = devices.first(where: { ExactText.same($0.name, name) }) else {
+            let names = devices.map(\.name)
+            throw FleetError("no device profile is named \(JSONWriter.quoted(name)) in the Intune devices file.\(Suggestion.phrase(for: name, among: names)) Device profiles: \(names.isEmpty ? "none" : Printable.list(names))")
+        }
+        return device
+    }
+
+    /// Whether `app` is installed on `device` (bundle IDs compared ignoring ASCII case).
+    public func isInstalled(_ app: BundleID, on device: IntuneDeviceProfile) -> Bool { IntuneBundleID.contains(device.installed, app) }
+
+    /// The policy-managed apps on `device`: installed apps a policy targets.
+    public func managedApps(on device: IntuneDeviceProfile) -> [BundleID] { device.installed.filter { policy(for: $0) != nil } }
+
+    /// The context `app` decides its own requests in on `device`.
+    public func context(for app: BundleID, on device: IntuneDeviceProfile) -> IntuneContext {
+        context(for: app, on: device, managed: managedApps(on: device))
+    }
+
+    package func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID]) -> IntuneContext {
+        context(for: app, on: device, managed: managed, policy: policy(for: app), sdk: sdkVersion(of: app))
+    }
+
+    /// The context, with the app's policy and SDK version already found.
+    package func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID], policy: IntunePolicy?, sdk: IntuneSDKVersion?) -> IntuneContext {
+        var context = IntuneContext(policy: policy)
+        context.app = app
+        context.senderSDKVersion = sdk
+        context.managedApps = managed
+        context.mdmManagedApps = device.mdmManagedApps
+        context.mdmEnrolled = device.mdmEnrolled
+        context.intuneMAMUPN = device.intuneMAMUPN
+        for (scheme, handler) in device.schemeHandlers {
+            try? context.setHandler(handler, for: scheme)
+            // A scheme the device hands to the app itself is one of the app's own.
+            if IntuneBundleID.same(handler, app) { try? context.addOwnScheme(scheme) }
+        }
+        return context
+    }
+
+    /// Decides `request` end to end on the device named `device`.
+    ///
+    /// The sender's part is its Intune decision; when it delivers (`allow`, `redirect`) to a
+    /// policy-managed app on a channel with a receiving side, that app's "Receive data from other
+    /// apps" decides too (`IntuneReceiveRule`), with the sender as source: allowed only if both allow.
+    /// For a `paste` into a policy-managed app, that app's "Restrict cut, copy, and paste between other
+    /// apps" decides the paste in (`IntunePasteRule`), with the copying app as source.
+    /// - Throws: ``FleetError`` for an unknown device.
+    public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> FleetDecision {
+        try checkResolved()
+        return IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
+    }
+
+    /// The device's facts worked out once, for the verbs that decide many requests on it.
+    package func index(device name: String) throws(FleetError) -> IntuneDeviceIndex {
+        try checkResolved()
+        return IntuneDeviceIndex(fleet: self, device: try device(named: name))
+    }
+
+    /// Fails closed on a policy whose export names an app group without its apps and that was never resolved
+    /// (``resolveAppGroups(_:devicesFile:)``): read as it is, it would target no app, and every share of its apps would be `allow`.
+    package func checkResolved() throws(FleetError) {
+        for policy in policies where policy.appsFromGroup == .unresolved {
+            throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) targets the app group \(policy.appGroupType ?? "?"), which its export does not list, and the group was not resolved: resolve it with the devices file's appGroups (IntuneFleet.resolveAppGroups) before deciding",
+                             file: policy.sources.file ?? file, line: policy.sources.keys["appGroupType"]?.line)
+        }
+    }
+}
+
+/// One device of an ``IntuneFleet`` with its policy-managed apps and each app's context worked out
+/// once: many decisions on a device cost one lookup each instead of a walk of every policy.
+package struct IntuneDeviceIndex: Sendable {
+    package let fleet: IntuneFleet
+    package let device: IntuneDeviceProfile
+    package let managed: [BundleID]
+    /// The context of every app the device's nodes and the fleet's apps name, made once at creation, by the
+    /// app's bundle ID with ASCII letters lowercased (Intune's comparison); others are made when asked.
+    private let contexts: [ExactKey: (context: IntuneContext, side: IntunePolicySide)]
+    /// Per policy, its side of a decision (``IntuneSides``), made once so a decision copies a reference, not a policy;
+    /// then the side of an app no policy targets.
+    private let sides: [IntunePolicySide]
+
+    /// Each targeted app's policy (its first), and each app's SDK version, by `IntuneBundleID/key(_:)`.
+    private let policyOf: [ExactKey: Int]
+    private let sdkOf: [ExactKey: IntuneSDKVersion]
+    private let managedKeys: Set<ExactKey>
+    /// What every app's context on the device shares: the device's facts, the managed apps (with their
+    /// keys) and the scheme handlers, set once, not once per app.
+    private let base: IntuneContext
+    /// Each app's own URL schemes (those the device hands to it), by `IntuneBundleID/key(_:)`.
+    private let ownSchemes: [ExactKey: [String]]
+
+    /// The index of `device`, every context made: O(policies' apps + apps + installed apps + scheme handlers).
+    package init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
+        self.fleet = fleet
+        self.device = device
+        var policyOf: [ExactKey: Int] = [:], sdkOf: [ExactKey: IntuneSDKVersion] = [:]
+        for (index, policy) in fleet.policies.enumerated() {
+            for app in policy.apps where policyOf[IntuneBundleID.key(app)] == nil { policyOf[IntuneBundleID.key(app)] = index }
+        }
+        var listed: Set<ExactKey> = []
+        for app in fleet.apps where listed.insert(IntuneBundleID.key(app.bundleID)).inserted {
+            if let version = app.intuneSDKVersion { sdkOf[IntuneBundleID.key(app.bundleID)] = version }
+        }
+        self.policyOf = policyOf
+        self.sdkOf = sdkOf
+        let managed = device.installed.filter { policyOf[IntuneBundleID.key($0)] != nil }
+        self.managed = managed
+        managedKeys = Set(managed.map(IntuneBundleID.key))
+        // As `IntuneFleet.context(for:on:managed:policy:sdk:)` makes it, with the handlers set once for all apps.
+        var base = IntuneContext(policy: nil)
+        base.managedApps = managed
+        base.managedIndex.keys = managedKeys
+        base.mdmManagedApps = device.mdmManagedApps
+        base.mdmEnrolled = device.mdmEnrolled
+        base.intuneMAMUPN = device.intuneMAMUPN
+        var ownSchemes: [ExactKey: [String]] = [:]
+        for (scheme, handler) in device.schemeHandlers {
+            try? base.setHandler(handler, for: scheme)
+            ownSchemes[IntuneBundleID.key(handler), default: []].append(scheme)
+        }
+        self.base = base
+        self.ownSchemes = ownSchemes
+        let sides = fleet.policies.map { IntunePolicySide(policy: $0, file: fleet.file) } + [IntunePolicySide(policy: nil, file: fleet.file)]
+        self.sides = sides
+        var contexts: [ExactKey: (context: IntuneContext, side: IntunePolicySide)] = [:]
+        let apps = device.installed + fleet.apps.map(\.bundleID) + [BundleID.anyOtherApp, .mobileMail]
+        for app in apps where contexts[IntuneBundleID.key(app)] == nil {
+            let key = IntuneBundleID.key(app)
+            contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet), sides[policyOf[key] ?? sides.count - 1])
+        }
+        self.contexts = contexts
+    }
+
+    private static func context(
+        for app: BundleID, base: IntuneContext, ownSchemes: [ExactKey: [String]], policyOf: [ExactKey: Int], sdkOf: [ExactKey: IntuneSDKVersion], fleet: IntuneFleet
+    ) -> IntuneContext {
+        let key = IntuneBundleID.key(app)
+        var context = base
+        context.policy = policyOf[key].map { fleet.policies[$0] }
+        context.app = app
+        context.senderSDKVersion = sdkOf[key]
+        for scheme in ownSchemes[key] ?? [] { try? context.addOwnScheme(scheme) }
+        return context
+    }
+
+    /// The context of `app` on the device (made at creation for the apps the device and fleet name).
+    /// The key is `IntuneBundleID.key(app)`, made without a lowercased copy when the ID has no ASCII
+    /// capital (its bytes are then the key's): this lookup is made for every decision.
+    package func context(for app: BundleID) -> IntuneContext { entry(for: app).context }
+
+    /// ``context(for:)`` with the app's side of a decision (its policy, held once).
+    private func entry(for app: BundleID) -> (context: IntuneContext, side: IntunePolicySide) {
+        let raw = app.rawValue
+        let key = raw.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? IntuneBundleID.key(app) : ExactKey(raw)
+        if let made = contexts[key] { return made }
+        return (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet), sides[policyOf[key] ?? sides.count - 1])
+    }
+
+    package func isManaged(_ app: BundleID) -> Bool { managedKeys.contains(IntuneBundleID.key(app)) }
+
+    /// The app the device hands URLs with `scheme` (lowercase) to, as every app's context reads it.
+    package func handler(forScheme scheme: String) -> BundleID? { base.handler(forScheme: scheme) }
+
+    package func decide(_ request: FleetRequest) -> FleetDecision {
+        let (senderContext, senderSide) = entry(for: request.from)
+        guard let senderRequest = request.senderRequest else {
+            // Save As and Open into Org documents name a location: the app's own policy alone decides.
+            let decision = IntuneEvaluator(context: senderContext).decide(request.locationRequest!)
+            return FleetDecision(device: device.name, request: request, outcome: decision.outcome, sender: decision, receiver: nil, receiverApp: nil,
+                                 sides: IntuneSides(senderSide: senderSide, receiverSide: nil))
+        }
+        let sender = IntuneEvaluator(context: senderContext).decide(senderRequest)
+        let delivers = sender.outcome == .allow || sender.outcome == .redirect
+        var receiverApp = sender.outcome == .deny ? nil : sender.target
+        if request.channel == .paste, delivers { receiverApp = request.target }
+        // A paste has a receiving side under Intune: the receiving app's own clipboard level decides what may be
+        // pasted into it (rule 9, `Rules/intune/paste-and-keyboards.md`).
+        guard request.channel.hasReceiverPart || request.channel == .paste, delivers, let receiving = receiverApp, isManaged(receiving) else {
+            return FleetDecision(device: device.name, request: request, outcome: sender.outcome, sender: sender, receiver: nil, receiverApp: receiverApp,
+                                 sides: IntuneSides(senderSide: senderSide, receiverSide: nil))
+        }
+        let receiverRequest = try! ShareRequest(channel: request.channel == .paste ? .paste : .openFrom, source: request.from)
+        let (receiverContext, receiverSide) = entry(for: receiving)
+        let receiver = IntuneEvaluator(context: receiverContext).decide(receiverRequest)
+        let outcome = receiver.outcome == .allow ? sender.outcome : receiver.outcome
+        return FleetDecision(device: device.name, request: request, outcome: outcome, sender: sender, receiver: receiver, receiverApp: receiving,
+                             sides: IntuneSides(senderSide: senderSide, receiverSide: receiverSide))
+    }
+}
+
+/// An app of the Intune devices file.
+public struct IntuneApp: Sendable, Hashable {
+    /// The app's bundle ID.
+    public var bundleID: BundleID
+    /// Its Intune App SDK version, when known.
+    public var intuneSDKVersion: IntuneSDKVersion?
+
+    /// Creates an app.
+    public init(bundleID: BundleID, intuneSDKVersion: IntuneSDKVersion? = nil) {
+        self.bundleID = bundleID
+        self.intuneSDKVersion = intuneSDKVersion
+    }
+}
+
+/// A device profile of the Intune devices file: what is installed, and the facts Intune depends on.
+public struct IntuneDeviceProfile: Sendable, Hashable {
+    /// The profile's name.
+    public var name: String
+    /// The installed apps.
+    public var installed: [BundleID]
+    /// Whether the device is MDM-enrolled.
+    public var mdmEnrolled: Bool
+    /// Whether the managed apps have the `IntuneMAMUPN` app configuration.
+    public var intuneMAMUPN: Bool
+    /// The app that handles each URL scheme (lowercase).
+    public var schemeHandlers: [(scheme: String, app: BundleID)]
+    /// The apps the device's MDM manages (for "Policy managed apps with OS sharing").
+    public var mdmManagedApps: [BundleID]
+
+    /// Creates a device profile.
+    public init(name: String, installed: [BundleID], mdmEnrolled: Bool = false, intuneMAMUPN: Bool = false,
+                schemeHandlers: [(scheme: String, app: BundleID)] = [], mdmManagedApps: [BundleID] = []) {
+        self.name = name
+        self.installed = installed
+        self.mdmEnrolled = mdmEnrolled
+        self.intuneMAMUPN = intuneMAMUPN
+        self.schemeHandlers = schemeHandlers
+        self.mdmManagedApps = mdmManagedApps
+    }
+
+    public static func == (lhs: IntuneDeviceProfile, rhs: IntuneDeviceProfile) -> Bool {
+        ExactText.same(lhs.name, rhs.name) && lhs.installed == rhs.installed && lhs.mdmEnrolled == rhs.mdmEnrolled
+            && lhs.intuneMAMUPN == rhs.intuneMAMUPN && lhs.mdmManagedApps == rhs.mdmManagedApps
+            && lhs.schemeHandlers.map(\.scheme) == rhs.schemeHandlers.map(\.scheme) && lhs.schemeHandlers.map(\.app) == rhs.schemeHandlers.map(\.app)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+/// The Intune devices file (`--devices FILE`):
+/// `{"apps": [{"bundleID", "intuneSDKVersion"?}], "devices": {"NAME": {"installed": [...], "mdmEnrolled": false,
+/// "intuneMAMUPN": false, "schemeHandlers"?: {...}, "mdmManagedApps"?: [...]}}}`.
+public enum IntuneDevicesJSON {
+    /// Reads a devices file.
+    /// - Returns: the apps and the device profiles, in file order.
+    /// - Throws: `FormatError` located in `file`, with key path, line and column.
+    public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) where Bytes.Element == UInt8 {
+        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
+    }
+
+    package static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
+        let root = JSONCursor(value)
+        let fields = try root.members(allowed: ["description", "apps", "devices", "appGroups", "$schema"], what: "the Intune devices file")
+        if let description = fields["description"] { _ = try description.string() }
+        if let schema = fields["$schema"] { _ = try schema.string() }
+        var apps: [IntuneApp] = []
+        var listed: Set<ExactKey> = []
+        for element in try fields["apps"]?.elements(what: "apps {\"bundleID\", \"intuneSDKVersion\"}") ?? [] {
+            let app = try element.members(allowed: ["bundleID", "intuneSDKVersion"], what: "an app")
+            guard let idField = app["bundleID"] else { throw element.error("has no bundleID") }
+            let id = try bundleID(idField)
+            if !listed.insert(IntuneBundleID.key(id)).inserted { throw idField.error("\(id) is listed twice: list each app once") }
+            var version: IntuneSDKVersion?
+            if let versionField = app["intuneSDKVersion"] {
+                let text = try versionField.string()
+                guard let parsed = IntuneSDKVersion(text) else { throw versionField.error("must be a version such as \"19.4.0\", not \(versionField.found)") }
+                version = parsed
+            }
+            apps.append(IntuneApp(bundleID: id, intuneSDKVersion: version))
+        }
+        guard let devicesField = fields["devices"] else {
+            throw FormatError("devices is missing: add \"devices\": {\"NAME\": {\"installed\": [...], \"mdmEnrolled\": false, \"intuneMAMUPN\": false}}", at: JSONPosition(line: 1, column: 1))
+        }
+        var devices: [IntuneDeviceProfile] = []
+        for (name, cursor, _) in try devicesField.anyMembers(what: "device profiles by name") {
+            let device = try cursor.members(allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps"], what: "a device profile")
+            guard let installedField = device["installed"] else { throw cursor.error("has no installed: list the apps installed on the device") }
+            var installed: [BundleID] = []
+            // Each app's position by key: a lookup per app, not a walk of the apps read so far.
+            var seen: [ExactKey: Int] = [:]
+            for element in try installedField.elements(what: "bundle IDs") {
+                let id = try bundleID(element)
+                // Intune compares bundle IDs ignoring ASCII case: two spellings of one app are one app installed twice.
+                if let other = seen[IntuneBundleID.key(id)].map({ installed[$0] }) {
+                    throw element.error("\(id) is listed twice (also as \(other); Intune compares bundle IDs ignoring case): list each app once")
+                }
+                seen[IntuneBundleID.key(id)] = installed.count
+                installed.append(id)
+            }
+            guard let enrolled = device["mdmEnrolled"] else { throw cursor.error("has no mdmEnrolled: say whether the device is MDM-enrolled (true or false)") }
+            guard let upn = device["intuneMAMUPN"] else { throw cursor.error("has no intuneMAMUPN: say whether the apps have the IntuneMAMUPN app configuration (true or false)") }
+            var handlers: [(scheme: String, app: BundleID)] = []
+            if let field = device["schemeHandlers"] {
+                for handler in try DeviceFactsRules.schemeHandlers(field) {
+                    if seen[IntuneBundleID.key(handler.app)] == nil {
+                        try DeviceFactsRules.refuseHandlerNotInstalled(handler.app, handler.cursor, listed: IntuneBundleID.contains(installed, handler.app), installed: installed)
+                    }
+                    do throws(InputError) {
+                        handlers.append((try URLScheme.normalize(handler.scheme), handler.app))
+                    } catch {
+                        throw handler.cursor.error("\(error)")
+                    }
+                }
+            }
+            var mdm: [BundleID] = []
+            for element in try device["mdmManagedApps"]?.elements(what: "bundle IDs") ?? [] { mdm.append(try bundleID(element)) }
+            devices.append(IntuneDeviceProfile(name: name, installed: installed, mdmEnrolled: try enrolled.bool(), intuneMAMUPN: try upn.bool(),
+                                               schemeHandlers: handlers, mdmManagedApps: mdm))
+        }
+        return (apps, devices)
+    }
+
+    /// Reads a devices file's `appGroups`: `{"allCoreMicrosoftApps": [BUNDLE_ID, ...], "allMicrosoftApps": [...]}`,
+    /// the tenant's members of each group (`Rules/intune/README.md`, "App groups"); empty when the file has none.
+    /// - Throws: `FormatError` located in `file` for an unknown group (with "Did you mean"), a malformed
+    ///   bundle ID, or an app listed twice in a group.
+    public static func appGroups<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(name: String, apps: [BundleID])] where Bytes.Element == UInt8 {
+        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try appGroups(value) }
+    }
+
+    package static func appGroups(_ value: JSONValue) throws(FormatError) -> [(name: String, apps: [BundleID])] {
+        guard case .object(let object) = value, let member = object.member("appGroups") else { return [] }
+        let field = JSONCursor(member.value, path: "appGroups", position: member.valuePosition)
+        var groups: [(name: String, apps: [BundleID])] = []
+        for (name, cursor, keyPosition) in try field.anyMembers(what: "app groups {\"allCoreMicrosoftApps\": [BUNDLE_ID, ...], \"allMicrosoftApps\": [...]}") {
+            guard ExactText.isOne(name, of: IntuneAppGroups.listable) else {
+                let others = ExactText.isOne(name, of: IntuneAppGroups.names)
+                    ? " (\(name) is not listed here: selectedPublicApps is the policy's own apps, allApps every app with an intuneSDKVersion)" : ""
+                throw FormatError("appGroups.\(name): unknown app group\(others): groups are \(IntuneAppGroups.listable.joined(separator: ", ")).\(Suggestion.phrase(for: name, among: IntuneAppGroups.names))",
+                                  at: keyPosition)
+            }
+            var apps: [BundleID] = []
+            for element in try cursor.elements(what: "bundle IDs") {
+                let id = try bundleID(element)
+                if IntuneBundleID.contains(apps, id) { throw element.error("\(id) is listed twice in \(name): list each app once") }
+                apps.append(id)
+            }
+            groups.append((name, apps))
+        }
+        return groups
+    }
+
+    package static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {
+        let text = try cursor.string()
+        do throws(InputError) { return try BundleID(text) } catch { throw cursor.error("\(error)") }
+    }
+}
+
+extension IntuneFleet {
+    /// The nodes content can reach on a device: its installed apps, native Mail, and "any other app".
+    public func nodes(on device: IntuneDeviceProfile) -> [FleetNode] {
+        var nodes = device.installed.map(FleetNode.app)
+        if !device.installed.contains(where: \.isNativeMail) { nodes.append(.app(.mobileMail)) }
+        nodes.append(.anyOtherApp)
+        return nodes
+    }
+
+    /// Whether `node` is outside on `device`: not a policy-managed app there (native Mail and any other app included).
+    public func isOutside(_ node: FleetNode, on device: IntuneDeviceProfile) -> Bool {
+        guard case .app(let id) = node else { return true }
+        return !IntuneBundleID.contains(managedApps(on: device), id)
+    }
+
+    /// Every node `app`'s content can reach on the device, each by a shortest chain of requests that
+    /// deliver it readable (`allow` or `redirect`: an encrypted delivery carries nothing readable).
+    /// Channels tried: the fleet's document channels, drag and drop, paste, `open-url` on each
+    /// scheme the receiver handles, and the mail channels to the device's mail app. Breadth first,
+    /// so each path is a shortest one; at most `maxHops` hops when given.
+    /// - Complexity: O(nodes² × channels) end-to-end decisions.
+    /// - Throws: ``FleetError`` for an unknown device.
+    public func paths(device name: String, from app: BundleID, maxHops: Int? = nil) throws(FleetError) -> [FleetPath] {
+        let graph = IntuneGraph(try index(device: name))
+        let reach = try FleetSearch.reach(graph, from: isInstalled(app, on: graph.index.device) ? graph.position(of: app) : nil, app: app, maxHops: maxHops)
+        return try FleetSearch.paths(reach, on: graph)
+    }
+}
+
+/// An Intune device's graph: an edge X → Y when one of X's candidate requests to Y delivers readable
+/// content there, every request decided (the devices files are small).
+package final class IntuneGraph: FleetEdges {
+    package let index: IntuneDeviceIndex
+    package let nodes: [FleetNode]
+    package let ids: [BundleID]
+    /// Each node's position by `IntuneBundleID/key(_:)` (the first, when two compare the same).
+    package let positions: [ExactKey: Int]
+    /// Per node, the schemes (not web) the device hands to it, by their bytes (never the devices file's order).
+    package let schemes: [[String]]
+
+    package init(_ index: IntuneDeviceIndex) {
+        self.index = index
+        nodes = index.fleet.nodes(on: index.device)
+        let ids = nodes.map { node in
+            if case .app(let id) = node { return id }
+            return BundleID.anyOtherApp
+        }
+        self.ids = ids
+        var positions: [ExactKey: Int] = [:]
+        for (position, id) in ids.enumerated() where positions[IntuneBundleID.key(id)] == nil { positions[IntuneBundleID.key(id)] = position }
+        self.positions = positions
+        var schemes = [[String]](repeating: [], count: ids.count)
+        for (scheme, handler) in index.device.schemeHandlers where !ExactText.isOne(scheme, of: ["http", "https"]) {
+            // Only an app node receives a scheme: "any other app" is the last node and handles none.
+            if let y = positions[IntuneBundleID.key(handler)], case .app = nodes[y] { schemes[y].append(scheme) }
+        }
+        // By bytes, as the AppConnect graph lists its schemes: a hop's URL (part of a path's identity) does not follow
+        // the devices file's order.
+        for y in schemes.indices where schemes[y].count > 1 { schemes[y].sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        self.schemes = schemes
+    }
+
+    /// The node of `app` (bundle IDs compared as Intune compares them), if any: the devices file installs
+    /// no app twice (ignoring case), so at most one node compares the same.
+    package func position(of app: BundleID) -> Int? { positions[IntuneBundleID.key(app)] }
+
+    /// X's candidate requests to Y, in the order tried: the targeted channels, `open-url` on each
+    /// scheme Y handles, `mail-compose` when Y is native Mail.
+    package func requests(from x: Int, to y: Int) -> [FleetRequest] {
+        var requests: [FleetRequest] = []
+        for channel in [FleetChannel.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste] {
+            if let request = try? FleetRequest(from: ids[x], channel: channel, target: ids[y], document: channel == .paste ? nil : "report.pdf") {
+                requests.append(request)
+            }
+        }
+        if case .app(let receiving) = nodes[y] {
+            for scheme in schemes[y] {
+                if let url = try? ShareURL(scheme == "mailto" ? "mailto:someone@example.com" : "\(scheme)://report.pdf"),
+                   let request = try? FleetRequest(from: ids[x], channel: .openURL, url: url) { requests.append(request) }
+            }
+            if receiving.isNativeMail, let request = try? FleetRequest(from: ids[x], channel: .mailCompose) { requests.append(request) }
+        }
+        return requests
+    }
+
+    package func hop(from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
+        for request in requests(from: x, to: y) {
+            let decision = index.decide(request)
+            guard decision.outcome == .allow || decision.outcome == .redirect, let to = decision.receiverApp, IntuneBundleID.same(to, ids[y]) else { continue }
+            return FleetHop(from: nodes[x], to: nodes[y], decision: decision)
+        }
+        return nil
+    }
+
+    package func row(_ x: Int, among candidates: NodeSet) throws(FleetError) -> NodeSet {
+        var result = NodeSet(count: nodes.count)
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        try candidates.forEach { (y) throws(FleetError) in
+            if y != x, try hop(from: x, to: y) != nil { result.insert(y) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,128 @@
+import OpenInCore
+import OpenInFleet
+import OpenInKit
+
+/// Mistakes in Intune app protection policies that Microsoft Learn warns about, found with the devices'
+/// facts: the checks of `openin-check fleet lint` on Intune policies.
+public enum IntuneLint {
+    /// Every check: code, name, one line, and the severity of its findings.
+    public static let checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)] = [
+        ("IN001", "compose-needs-sdk", "mailto is exempted, but a targeted app's Intune SDK is older than 14.5.0 or unknown: the mail compose sheet stays blocked in it.", .warning),
+        ("IN002", "legacy-tel-exemption", "tel or telprompt is exempted: phone numbers go to any dialer whatever Transfer telecommunication data to says.", .warning),
+        ("IN003", "sms-exemption-overrides-messaging", "sms is exempted while Transfer messaging data to restricts messaging: the exemption wins.", .warning),
+        ("IN004", "browser-setting-ignored", "A managed or custom browser is named but managedBrowserToOpenLinksRequired is false, a pair Microsoft documents as inconsistent: web links open in any browser.", .warning),
+        ("IN005", "mail-never-managed", "Send org data is not All apps: native Mail, built into iOS, has no Intune SDK, so it never receives readable org data by Open-In or share.", .info),
+        ("IN006", "custom-protocol-unhandled", "A custom dialer, messaging or browser protocol that no app in any device profile handles (or a template's placeholder): those links go to no app.", .warning),
+        ("IN007", "save-as-nowhere", "Save copies of org data is blocked and no storage location is allowed: org data cannot be saved anywhere, OneDrive included.", .warning),
+        ("IN008", "ingestion-list-ignored", "allowedDataIngestionLocations is given while Open data into Org documents is not blocked: the list does nothing.", .info),
+        ("IN009", "app-group-built-in", "Core Microsoft apps resolved from the built-in list: give appGroups in the devices file to use the tenant's own list.", .info),
+    ]
+
+    /// Whether `text` is a template's placeholder rather than a value (`replace_with_dialer_app_url_scheme`,
+    /// as Microsoft's level-3 framework template ships it).
+    package static func isPlaceholder(_ text: String) -> Bool {
+        ExactText.asciiLowercased(text).hasPrefix("replace_with") || ExactText.asciiLowercased(text).hasPrefix("<")
+    }
+
+    /// The findings, policy by policy, in check order.
+    public static func findings(_ fleet: IntuneFleet) -> [FleetFinding] {
+        var findings: [FleetFinding] = []
+        // Each finding is placed at the policy property it is about (else the policy's first line), in the
+        // file the policy was read from.
+        var policy: IntunePolicy? = nil
+        func add(_ code: String, at property: String, device: String? = nil, _ message: String, fix: String) {
+            let check = checks.first { $0.code == code }!
+            let sources = policy?.sources
+            let value = sources?.keys[property]
+            var finding = FleetFinding(code: code, name: check.name, severity: check.severity, line: value?.line ?? sources?.line, device: device,
+                                       keyPath: value?.path ?? sources.map { $0.path.isEmpty ? property : "\($0.path).\(property)" } ?? property,
+                                       message: message, fix: fix)
+            finding.file = sources?.file
+            findings.append(finding)
+        }
+        // Looked up per targeted app: made once (a scan of the apps and of each device per app is quadratic).
+        var sdk: [ExactKey: IntuneSDKVersion?] = [:]
+        for app in fleet.apps where sdk[IntuneBundleID.key(app.bundleID)] == nil { sdk[IntuneBundleID.key(app.bundleID)] = app.intuneSDKVersion }
+        let installedOn = fleet.devices.map { Set($0.installed.map(IntuneBundleID.key)) }
+        let installedAnywhere = installedOn.reduce(into: Set<ExactKey>()) { $0.formUnion($1) }
+        for each in fleet.policies {
+            policy = each
+            let policy = each
+            let name = "policy \(JSONWriter.quoted(policy.displayName))"
+            if policy.send != .allApps, policy.exempts(scheme: "mailto") {
+                let old = policy.apps.filter { app in ((sdk[IntuneBundleID.key(app)] ?? nil).map { $0 < IntuneSDKVersion.composeExemptions } ?? true) }
+                    .filter { installedAnywhere.contains(IntuneBundleID.key($0)) }
+                if !old.isEmpty {
+                    add("IN001", at: "exemptedAppProtocols", "\(name) exempts mailto, but \(old.map(\.rawValue).joined(separator: ", ")) \(old.count == 1 ? "has" : "have") an Intune SDK older than 14.5.0 or not given in the devices file: the mail compose sheet (MFMailComposeViewController) stays blocked there",
+                        fix: "update the app to Intune SDK 14.5.0 or later (and give intuneSDKVersion in the devices file), or expect mail-compose to be denied")
+                }
+            }
+            let legacy = policy.exemptedSchemes.filter { $0 == "tel" || $0 == "telprompt" }
+            if !legacy.isEmpty {
+                add("IN002", at: "exemptedAppProtocols", "\(name) exempts \(legacy.joined(separator: " and ")) (the exemption list of policies made before June 15, 2020): phone numbers go to any dialer, whatever dialerRestrictionLevel (\(policy.dialer)) says",
+                    fix: "remove \(legacy.joined(separator: " and ")) from exemptedAppProtocols and set Transfer telecommunication data to (dialerRestrictionLevel)")
+            }
+            if policy.exempts(scheme: "sms"), policy.messaging != .anyApp {
+                add("IN003", at: "exemptedAppProtocols", "\(name) exempts sms while protectedMessagingRedirectAppType is \(policy.messaging): the exemption sends sms: URLs to any messaging app",
+                    fix: "remove sms from exemptedAppProtocols, as Learn asks with Transfer messaging data to")
+            }
+            if !policy.managedBrowserRequired, policy.managedBrowser != .notConfigured || !policy.customBrowserProtocol.isEmpty {
+                let named = policy.customBrowserProtocol.isEmpty ? "managedBrowser is \(policy.managedBrowser)" : "customBrowserProtocol is \(policy.customBrowserProtocol)"
+                add("IN004", at: "managedBrowserToOpenLinksRequired", "\(name): \(named) but managedBrowserToOpenLinksRequired is false, a pair Microsoft documents as inconsistent (Graph, managedBrowser: \"When this property is configured, ManagedBrowserToOpenLinksRequired should be true\"); openin-check decides as Intune's switch says: managedBrowserToOpenLinksRequired is false, so web links open in any browser (rule intune.url.any-browser)",
+                    fix: "set managedBrowserToOpenLinksRequired to true to send web links to the browser, or clear the browser")
+            }
+            // IN006: a custom protocol no device profile's app handles.
+            var protocols: [(setting: String, text: String, schemes: [String], goes: String)] = []
+            if policy.dialer == .customApp {
+                let goes = policy.exempts(scheme: "tel")
+                    ? "phone numbers (tel:) would go to no app; today tel is exempted, so they go to any dialer instead (IN002)" : "phone numbers (tel:) go to no app"
+                protocols.append(("customDialerAppProtocol (Transfer telecommunication data to: A specific dialer app)", policy.customDialerAppProtocol, [policy.customDialerAppProtocol], goes))
+            }
+            if policy.messaging == .specificApps {
+                protocols.append(("messagingRedirectAppUrlScheme (Transfer messaging data to: A specific messaging app)", policy.messagingRedirectAppUrlScheme, [policy.messagingRedirectAppUrlScheme], "messages (sms:) go to no app"))
+            }
+            if policy.managedBrowserRequired, !policy.customBrowserProtocol.isEmpty {
+                let base = policy.customBrowserProtocol
+                protocols.append(("customBrowserProtocol (Unmanaged Browser Protocol)", base, [base, base + "s"], "web links go to no browser"))
+            }
+            for entry in protocols {
+                if isPlaceholder(entry.text) {
+                    add("IN006", at: String(entry.setting.prefix { $0 != " " }), "\(name): \(entry.setting) is \(JSONWriter.quoted(entry.text)), the framework template's placeholder, not a URL scheme: imported as is, \(entry.goes)",
+                        fix: "replace it with the URL scheme of the app to use, or choose another level (Any dialer app: dialerRestrictionLevel allApps)")
+                    continue
+                }
+                var context = IntuneContext(policy: nil)
+                for device in fleet.devices { for (scheme, app) in device.schemeHandlers { try? context.setHandler(app, for: scheme) } }
+                guard !entry.schemes.contains(where: { IntuneURLRule.customHandler($0, context) != nil }) else { continue }
+                add("IN006", at: String(entry.setting.prefix { $0 != " " }), "\(name): \(entry.setting) is \(JSONWriter.quoted(entry.text)), and no app in any device profile handles that scheme: \(entry.goes)",
+                    fix: "check the scheme, or give the app that handles it in the devices file's schemeHandlers")
+            }
+            // IN007: Save As blocked with nowhere to save (under All apps the setting is Allow whatever it says).
+            if policy.saveAsBlocked, policy.send == .managedApps, policy.allowedDataStorageLocations.isEmpty {
+                add("IN007", at: "saveAsBlocked", "\(name): saveAsBlocked is true and allowedDataStorageLocations is empty: Save As is refused everywhere, OneDrive for Business and SharePoint included",
+                    fix: "allow the storage services users should save to (allowedDataStorageLocations: oneDriveForBusiness, sharePoint, …), or say so to users")
+            }
+            // IN008: an ingestion list that does nothing.
+            if !policy.allowedDataIngestionLocations.isEmpty, !policy.blockDataIngestion || policy.receive != .managedApps {
+                let why = policy.blockDataIngestion ? "allowedInboundDataTransferSources is \(policy.receive), so Open data into Org documents is \(policy.receive == .none ? "Block with no service" : "Allow")"
+                    : "blockDataIngestionIntoOrganizationDocuments is false, so opening from any location is allowed"
+                add("IN008", at: "allowedDataIngestionLocations", "\(name): allowedDataIngestionLocations lists \(policy.allowedDataIngestionLocations.map(\.rawValue).joined(separator: ", ")), but \(why): the list does nothing",
+                    fix: "set blockDataIngestionIntoOrganizationDocuments to true (with Receive data from other apps: Policy managed apps) to restrict opening to these services, or remove the list")
+            }
+            // IN009: Core Microsoft apps from the built-in list.
+            if policy.appsFromGroup == .builtInList {
+                add("IN009", at: "appGroupType", "\(name): Core Microsoft apps resolved from the built-in list of \(IntuneAppGroups.coreMicrosoftAppsDate) (\(policy.apps.count) apps, Microsoft Learn's Data protection framework page); give appGroups in the devices file to use your tenant's",
+                    fix: "add \"appGroups\": {\"allCoreMicrosoftApps\": [BUNDLE_ID, ...]} to the devices file (your tenant's list: GET /beta/deviceAppManagement/iosManagedAppProtections/{id}?$expand=apps)")
+            }
+            if policy.send != .allApps {
+                // Native Mail is built into every iPhone and iPad: a device with a targeted app has it.
+                for (device, installed) in zip(fleet.devices, installedOn) {
+                    guard policy.apps.contains(where: { installed.contains(IntuneBundleID.key($0)) }) else { continue }
+                    add("IN005", at: "allowedOutboundDataTransferDestinations", device: device.name, "\(name) sends org data to policy-managed apps only (\(policy.send)): native Mail has no Intune SDK, so sharing to Mail delivers an encrypted file or is filtered out, and mailto: needs an exemption",
+                        fix: "use a managed mail app (Outlook) for org data, or exempt mailto for links")
+                }
+            }
+        }
+        return findings
+    }
+}
