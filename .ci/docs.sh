@@ -31,10 +31,22 @@ for catalog in Sources/*/*.docc; do
     rm -rf "$symbols" "$output/$module.doccarchive"
     mkdir -p "$symbols"
     [ -f "$graphs/$module.symbols.json" ] || { echo "docs: no symbol graph for $module in $graphs" >&2; exit 1; }
-    cp "$graphs/$module.symbols.json" "$symbols/"
-    for extension in "$graphs/$module@"*.symbols.json; do
-        [ -e "$extension" ] && cp "$extension" "$symbols/"
-    done
+    if [ "$module" = OpenInPolicy ]; then
+        # The umbrella documents every module it re-exports, as one module (DocC links within one).
+        parts=()
+        for part in OpenInPolicy OpenInKit OpenInCore OpenInFleet OpenInAppConnect OpenInIntune OpenInVendors; do
+            [ -f "$graphs/$part.symbols.json" ] || { echo "docs: no symbol graph for $part in $graphs" >&2; exit 1; }
+            parts+=("$graphs/$part.symbols.json")
+            for extension in "$graphs/$part@"*.symbols.json; do [ -e "$extension" ] && parts+=("$extension"); done
+        done
+        swift .ci/merge-symbol-graphs.swift "$symbols" OpenInPolicy "${parts[@]}"
+        echo "$module: ${#parts[@]} symbol graphs merged"
+    else
+        cp "$graphs/$module.symbols.json" "$symbols/"
+        for extension in "$graphs/$module@"*.symbols.json; do
+            [ -e "$extension" ] && cp "$extension" "$symbols/"
+        done
+    fi
     echo "docs: $catalog"
     if ! "$docc" convert "$catalog" --additional-symbol-graph-dir "$symbols" --warnings-as-errors \
         --output-path "$output/$module.doccarchive"; then
