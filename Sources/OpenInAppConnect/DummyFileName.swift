@@ -32,7 +32,7 @@ public enum DummyFileName {
 
     /// The part of the seed that depends on the target alone: FNV-1a over its bytes and a 0 byte
     /// (the JSON Lines fast path keeps it with a remembered decision).
-    package static func targetSeed(_ target: BundleID) -> UInt64 {
+    static func targetSeed(_ target: BundleID) -> UInt64 {
         FNV1a.hash(bytes: CollectionOfOne(0), continuing: FNV1a.hash(target.rawValue))
     }
 

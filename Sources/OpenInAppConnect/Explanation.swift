@@ -124,7 +124,7 @@ package struct ExplanationFacts {
     }
 
     /// The two places `MI_AC_DISABLE_SCHEME_BLOCKING` can be set, and what each says.
-    package var schemeBlockingOverrides: [(isSet: Bool, sentence: String)] {
+    var schemeBlockingOverrides: [(isSet: Bool, sentence: String)] {
         let key = AppConfig.disableSchemeBlockingKey
         let plist = policy.infoPlist.disableSchemeBlocking
             ? (true, "\(key) is set to YES in the Info.plist (MI_APP_CONNECT)")
@@ -139,7 +139,7 @@ package struct ExplanationFacts {
     }
 
     /// For a web address opened under a policy without the Web DLP setting: a sentence saying so; else none.
-    package var webDLPNotGiven: [String] {
+    var webDLPNotGiven: [String] {
         guard policy.webDLP == nil, request.channel == .openURL, request.url?.isWeb == true else { return [] }
         return ["the Web DLP setting was not given (webDLP, --web-dlp), so the AppConnect global policy's rule for web links does not apply"]
     }
@@ -152,7 +152,7 @@ package struct ExplanationFacts {
     }
 
     /// Whether `id` is one of the device's AppConnect apps, in words.
-    package func appConnectMembership(_ id: BundleID) -> String {
+    func appConnectMembership(_ id: BundleID) -> String {
         let apps = policy.device.appConnectApps
         return apps.contains(id)
             ? "\(id) is one of the device's AppConnect apps"

@@ -17,7 +17,7 @@ package final class PreparedPolicy: Sendable {
     /// The policy the answers come from.
     package let policy: Policy
     /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
-    package let thirdPartyMailApp: BundleID?
+    let thirdPartyMailApp: BundleID?
     /// The bundle ID a redirect to Email+ opens: ``DeviceFacts/emailPlusTarget``, read once (it copies out of an array).
     package let emailPlusTarget: BundleID
     /// The Open From status, when the policy sets Open From: read once (it would copy the Open From policy).
@@ -33,7 +33,7 @@ package final class PreparedPolicy: Sendable {
     /// The share-sheet activities the server excludes.
     private let excludedActivities: BundleIDTable
     /// Whether the server excludes any activity (so a share-sheet request needs no lookup when none is).
-    package let excludesActivities: Bool
+    let excludesActivities: Bool
     /// The bundle ID a redirect to Web@Work opens: ``DeviceFacts/webAtWorkTarget``, read once.
     package let webAtWorkTarget: BundleID
     private let ownSchemes: SchemeTable<Bool>
@@ -106,7 +106,7 @@ package final class PreparedPolicy: Sendable {
     /// Whether Web@Work is installed.
     @inline(__always) package var webAtWorkInstalled: Bool { policy.device.webAtWorkInstalled }
     /// What `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` says (`nil`: not set).
-    @inline(__always) package var configAllowsCustomKeyboards: Bool? { policy.config.allowsCustomKeyboards }
+    @inline(__always) var configAllowsCustomKeyboards: Bool? { policy.config.allowsCustomKeyboards }
     /// The app's own answer for custom keyboards.
     @inline(__always) package var appAllowsCustomKeyboards: Bool { policy.app.allowsCustomKeyboards }
 
@@ -130,13 +130,13 @@ package final class PreparedPolicy: Sendable {
     }
 
     /// Whether `source` is in the Open From whitelist: exact membership, no mail pair.
-    package func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist?.contains(source) ?? false }
+    func openFromLists(_ source: BundleID) -> Bool { openFromWhitelist?.contains(source) ?? false }
 
     /// The Open From whitelist ``openFromLists(_:)`` reads, when there is one.
     package var openFromList: Whitelist? { openFromWhitelist }
 
     /// Whether `target` is one of the device's AppConnect apps.
-    package func isAppConnectApp(_ target: BundleID) -> Bool { appConnectApps.contains(target) }
+    func isAppConnectApp(_ target: BundleID) -> Bool { appConnectApps.contains(target) }
 
     /// Whether `url` uses one of the app's own schemes.
     package func isOwnScheme(_ url: ShareURL) -> Bool { ownSchemes.value(for: url) != nil }

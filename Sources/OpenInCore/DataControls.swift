@@ -125,7 +125,7 @@ public enum CopyAudience: String, Sendable, Hashable, CaseIterable, CustomString
 }
 
 /// Reading the value names of the data-loss-prevention enums.
-package enum DataControlName {
+enum DataControlName {
     /// The raw value `text` names: a short name (`securecopy`), the header's
     /// constant (`prefix` + name, `ACPasteboardPolicySecureCopy`), the guide's
     /// style (`prefix` + `_` + name) or the number; names are case-insensitive.
@@ -151,7 +151,7 @@ extension DataControlName {
 
 /// How to set each policy key a new channel needs, for ``InputError/policyKeyNotSet(_:_:)``: in the
 /// policy file only. A front end adds its own way (the CLI its flag, a decision table its context setting).
-package enum PolicyKeyHint {
+enum PolicyKeyHint {
     package static func hint(for key: String) -> String {
         switch key {
         case "openFromPolicy":

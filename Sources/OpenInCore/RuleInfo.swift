@@ -128,7 +128,7 @@ package struct Citation: Sendable, Hashable {
     }
 
     /// The title of the SDK's developer guide, as the vendor publishes it.
-    package static let guideTitle = "AppConnect for iOS SDK Developer Guide"
+    static let guideTitle = "AppConnect for iOS SDK Developer Guide"
 
     package let kind: Kind
 

@@ -69,7 +69,7 @@ public enum Channel: String, Sendable, Hashable, CaseIterable, CustomStringConve
     public var takesSource: Bool { self == .openFrom || self == .paste }
 
     /// What a request on this channel carries, for error messages.
-    package var fieldHint: String {
+    var fieldHint: String {
         switch self {
         case .documentInteraction, .quickLook, .appExtension, .dragAndDrop: "give the receiving app as target"
         case .activityView: "target (optional) is the app the user picked; it takes no url"

@@ -49,7 +49,7 @@ public struct FleetBaseline: Sendable {
     public let descriptionText: String?
     /// The positions in ``entries`` of those naming a device or app the fleet does not know
     /// (`checkNames(devices:apps:)`): they can never match, and are never called resolved.
-    package private(set) var unmatchable: Set<Int> = []
+    private(set) var unmatchable: Set<Int> = []
     /// Whether a judge remembers the paths no entry accepts (for writing a baseline).
     package var recordsNewPaths = false
 
@@ -57,7 +57,7 @@ public struct FleetBaseline: Sendable {
     public static let everyDevice = "*"
 
     package static let topLevelKeys = ["description", "accepted", "$schema"]
-    package static let entryKeys = ["device", "from", "to", "reason", "expires"]
+    static let entryKeys = ["device", "from", "to", "reason", "expires"]
 
     /// Reads a baseline file's text.
     /// - Parameters:
@@ -111,7 +111,7 @@ public struct FleetBaseline: Sendable {
     }
 
     /// One element of `accepted`: one entry, or one for each destination of a `to` list.
-    package static func readEntry(_ cursor: JSONCursor) throws(FormatError) -> [Entry] {
+    static func readEntry(_ cursor: JSONCursor) throws(FormatError) -> [Entry] {
         let fields = try cursor.members(allowed: entryKeys, what: "an accepted path: device, from, to, reason, expires")
         func required(_ key: String, _ hint: String) throws(FormatError) -> JSONCursor {
             guard let field = fields[key] else { throw cursor.error("\(key) is missing: \(hint)") }
@@ -266,7 +266,7 @@ public struct FleetBaseline: Sendable {
     }
 
     /// (device or `*`, from, to), compared byte for byte.
-    package struct EntryKey: Hashable, Sendable {
+    struct EntryKey: Hashable, Sendable {
         package let device: ExactKey?
         package let from: BundleID
         package let to: FleetNode

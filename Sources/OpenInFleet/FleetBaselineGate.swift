@@ -46,7 +46,7 @@ package struct BaselineRun {
     }
 
     /// Counts `states` alone (a diff gates on the paths it opens, not on every path it matched).
-    package mutating func recount(_ states: [FleetBaseline.State]) {
+    mutating func recount(_ states: [FleetBaseline.State]) {
         counts = [:]
         for state in states { counts[state, default: 0] += 1 }
     }

@@ -92,7 +92,7 @@ package struct FleetMatrixRow {
     /// The cells of the grids made, grid by grid from `firstGrid`, each `columns` long.
     package var cells: [Outcome?]
     /// The grid `cells` starts at (`FleetMatrixRows/channels` order).
-    package let firstGrid: Int
+    let firstGrid: Int
     package let columns: Int
     /// Typing in the sender with a third-party keyboard, then with the system keyboard.
     package var keyboard: (thirdParty: Outcome?, system: Outcome?)

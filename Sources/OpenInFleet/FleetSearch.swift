@@ -61,7 +61,7 @@ package final class FleetColumns: Sendable {
     /// (``Builder/add(_:_:)``, in node order) without holding the rows: the first deliverers taken from the
     /// bits of nodes not yet full, the numbers added up as bit-sliced counters (one word of 64 nodes per
     /// step). O(N × limit + N / 64 × log N) memory, O(N / 64 × log N) per row beyond its first deliverers.
-    package struct Builder {
+    struct Builder {
         private let count: Int, limit: Int, wordCount: Int, planeCount: Int
         private var firsts: [Int32], filled: [Int32]
         private var full: NodeSet
@@ -165,13 +165,13 @@ package final class FleetColumns: Sendable {
 /// of the level before that reaches a node is its predecessor, whatever order the fleet file lists apps, devices or
 /// entries in. The level is listed (``FleetReach/order``) in node order. O(N log N) for the keys, once per search
 /// or set of searches; O(L log L) per level of L nodes.
-package struct Levels {
+struct Levels {
     /// Per node, its place when the nodes are sorted by key.
-    package let keyRank: [Int32]
+    let keyRank: [Int32]
     /// The nodes sorted by key (the inverse of ``keyRank``).
-    package let sortedNodes: [Int32]
+    let sortedNodes: [Int32]
     /// Per node of the current and previous level, its place in chain order within its level.
-    package var chainRank: [Int32]
+    var chainRank: [Int32]
 
     package init(_ nodes: [FleetNode]) {
         func key(_ node: FleetNode) -> String.UTF8View? {

@@ -57,7 +57,7 @@ public struct IntuneContext: Sendable, Hashable {
     }
 
     /// Whether `app` is managed by the device's MDM.
-    package func isMDMManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(mdmManagedApps, app) }
+    func isMDMManaged(_ app: BundleID) -> Bool { IntuneBundleID.contains(mdmManagedApps, app) }
 
     /// Whether `scheme` is one of the sending app's own.
     package func isOwn(_ scheme: String) -> Bool { ownSchemeKeys.keys.contains(ExactKey(scheme)) }
@@ -65,7 +65,7 @@ public struct IntuneContext: Sendable, Hashable {
 
 /// Byte-exact keys derived from a list beside them (which the value compares by): equal whatever they
 /// hold, so a value compares by its list, not by its lookup table.
-package struct DerivedKeys: Sendable, Hashable {
+struct DerivedKeys: Sendable, Hashable {
     package var keys: Set<ExactKey> = []
     package static func == (_: DerivedKeys, _: DerivedKeys) -> Bool { true }
     package func hash(into hasher: inout Hasher) {}

@@ -144,7 +144,7 @@ public struct IntuneFleet: Sendable {
 
     /// Fails closed on a policy whose export names an app group without its apps and that was never resolved
     /// (``resolveAppGroups(_:devicesFile:)``): read as it is, it would target no app, and every share of its apps would be `allow`.
-    package func checkResolved() throws(FleetError) {
+    func checkResolved() throws(FleetError) {
         for policy in policies where policy.appsFromGroup == .unresolved {
             throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) targets the app group \(policy.appGroupType ?? "?"), which its export does not list, and the group was not resolved: resolve it with the devices file's appGroups (IntuneFleet.resolveAppGroups) before deciding",
                              file: policy.sources.file ?? file, line: policy.sources.keys["appGroupType"]?.line)

@@ -18,7 +18,7 @@ public enum IntuneGraphJSON {
     public static let odataType = "#microsoft.graph.iosManagedAppProtection"
 
     /// Other platforms' app protection types, which a folder of exports may hold beside the iOS ones.
-    package static let otherPlatformTypes = ["#microsoft.graph.androidManagedAppProtection", "#microsoft.graph.windowsManagedAppProtection",
+    static let otherPlatformTypes = ["#microsoft.graph.androidManagedAppProtection", "#microsoft.graph.windowsManagedAppProtection",
                                      "#microsoft.graph.mdmWindowsInformationProtectionPolicy", "#microsoft.graph.windowsInformationProtectionPolicy",
                                      "#microsoft.graph.defaultManagedAppProtection", "#microsoft.graph.targetedManagedAppConfiguration",
                                      "#microsoft.graph.iosManagedAppConfiguration", "#microsoft.graph.androidManagedAppConfiguration"]
@@ -53,7 +53,7 @@ public enum IntuneGraphJSON {
     /// `@odata.count` (`NAME@odata.count`) gives the size of the whole collection. Read as the whole
     /// export, a page would leave every policy (or targeted app) on a later page out, and its apps
     /// would be decided as not targeted: allowed everything.
-    package static func checkWhole(_ object: JSONObject, count: Int, listed name: String, path: String, fix: String) throws(FormatError) {
+    static func checkWhole(_ object: JSONObject, count: Int, listed name: String, path: String, fix: String) throws(FormatError) {
         let prefix = ExactText.same(name, "value") ? "" : name
         let what = ExactText.same(name, "value") ? "the list of policies" : "the policy's apps"
         let full = path.isEmpty ? "" : "\(path)."
@@ -180,7 +180,7 @@ public enum IntuneGraphJSON {
     }
 
     /// Reads one `iosManagedAppProtection` object.
-    package static func readPolicy(_ cursor: JSONCursor) throws(FormatError) -> IntunePolicy {
+    static func readPolicy(_ cursor: JSONCursor) throws(FormatError) -> IntunePolicy {
         guard case .object(let object) = cursor.value else { throw cursor.error("must be an iosManagedAppProtection object, not \(cursor.found)") }
         func child(_ member: JSONObject.Member) -> JSONCursor {
             JSONCursor(member.value, path: cursor.path.isEmpty ? member.key : "\(cursor.path).\(member.key)", position: member.valuePosition)
@@ -331,7 +331,7 @@ public enum IntuneGraphJSON {
     }
 
     /// `exemptedAppProtocols`: `keyValuePair` objects whose `value` is a `;`-separated list of URL schemes.
-    package static func readExemptions(_ field: JSONCursor) throws(FormatError) -> [IntuneExemption] {
+    static func readExemptions(_ field: JSONCursor) throws(FormatError) -> [IntuneExemption] {
         var exemptions: [IntuneExemption] = []
         for element in try field.elements(what: "keyValuePair objects {\"name\", \"value\"}") {
             let fields = try element.members(allowed: ["@odata.type", "name", "value"], what: "a keyValuePair")
@@ -361,7 +361,7 @@ public enum IntuneGraphJSON {
     }
 
     /// `apps`: `managedMobileApp` objects whose `mobileAppIdentifier` is an iOS bundle ID.
-    package static func readApps(_ field: JSONCursor) throws(FormatError) -> [BundleID] {
+    static func readApps(_ field: JSONCursor) throws(FormatError) -> [BundleID] {
         var apps: [BundleID] = []
         var seen: Set<ExactKey> = []
         for element in try field.elements(what: "managedMobileApp objects") {
@@ -393,7 +393,7 @@ public enum IntuneGraphJSON {
     }
 
     /// `NAME` of a property annotation `NAME@odata.…`, or `nil` when `key` is not one.
-    package static func annotatedProperty(_ key: String) -> String? {
+    static func annotatedProperty(_ key: String) -> String? {
         let bytes = Array(key.utf8), marker = Array("@odata.".utf8)
         guard bytes.count > marker.count else { return nil }
         for start in 1...(bytes.count - marker.count) where Array(bytes[start..<start + marker.count]) == marker {
@@ -402,7 +402,7 @@ public enum IntuneGraphJSON {
         return nil
     }
 
-    package static func isNull(_ cursor: JSONCursor) -> Bool { if case .null = cursor.value { true } else { false } }
+    static func isNull(_ cursor: JSONCursor) -> Bool { if case .null = cursor.value { true } else { false } }
 
     /// What reading a path found: the policies, and the files of a folder that hold another platform's policies.
     public struct Export: Sendable {

@@ -20,7 +20,7 @@ public enum IntuneLint {
 
     /// Whether `text` is a template's placeholder rather than a value (`replace_with_dialer_app_url_scheme`,
     /// as Microsoft's level-3 framework template ships it).
-    package static func isPlaceholder(_ text: String) -> Bool {
+    static func isPlaceholder(_ text: String) -> Bool {
         ExactText.asciiLowercased(text).hasPrefix("replace_with") || ExactText.asciiLowercased(text).hasPrefix("<")
     }
 

@@ -26,7 +26,7 @@ extension IntuneDeviceIndex {
 
 /// What an Intune device's matrix rows share: the senders (the policy-managed apps installed), the
 /// receivers and each receiver's `open-url` URL, made once; every cell is the device's end-to-end decision.
-package struct IntuneMatrixRows: FleetMatrixRowMaker {
+struct IntuneMatrixRows: FleetMatrixRowMaker {
     package let index: IntuneDeviceIndex
     package let channels = FleetChannel.matrixChannels
     package let senders: [BundleID]
@@ -69,7 +69,7 @@ package struct IntuneMatrixRows: FleetMatrixRowMaker {
 extension IntuneDeviceIndex {
     /// Each app's first custom scheme (not web, not `mailto`) in byte order on the device, found once
     /// (not a scan of the handlers per cell): the scheme a matrix's `open-url` cell tries.
-    package func matrixSchemes() -> [BundleID: String] {
+    func matrixSchemes() -> [BundleID: String] {
         var schemes: [BundleID: String] = [:]
         for (scheme, app) in device.schemeHandlers {
             guard !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) else { continue }
@@ -80,7 +80,7 @@ extension IntuneDeviceIndex {
     }
 
     /// The URL a matrix's `open-url` cell opens towards `receiver` (its first custom scheme), or `nil` when there is none.
-    package static func matrixURL(to receiver: FleetNode, schemes: [BundleID: String]) -> ShareURL? {
+    static func matrixURL(to receiver: FleetNode, schemes: [BundleID: String]) -> ShareURL? {
         guard case .app(let id) = receiver, !id.isNativeMail else { return nil }
         return schemes[id].flatMap { try? ShareURL("\($0)://report.pdf") }
     }

@@ -222,7 +222,7 @@ public struct IntuneSDKVersion: Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// 14.5.0: the first SDK whose `mailto` and `sms` exemptions also allow the compose sheets.
-    package static let composeExemptions = IntuneSDKVersion("14.5.0")!
+    static let composeExemptions = IntuneSDKVersion("14.5.0")!
 }
 
 extension IntunePolicy {

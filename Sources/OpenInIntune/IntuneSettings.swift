@@ -4,10 +4,10 @@ import OpenInKit
 
 /// The Intune policies behind one end-to-end decision: the sender's and the receiver's (`nil`: no
 /// policy targets the app), and the file the policies were read from.
-package struct IntuneSides: FleetDecisionSides {
+struct IntuneSides: FleetDecisionSides {
     /// Each side's policy, held once per device index (two references: a decision copies no policy).
-    package let senderSide: IntunePolicySide
-    package let receiverSide: IntunePolicySide?
+    let senderSide: IntunePolicySide
+    let receiverSide: IntunePolicySide?
 
     package var sender: IntunePolicy? { senderSide.policy }
     package var receiver: IntunePolicy? { receiverSide?.policy }
@@ -18,7 +18,7 @@ package struct IntuneSides: FleetDecisionSides {
 }
 
 /// One Intune policy (`nil`: none targets the app) and the file the policies were read from, held once per device.
-package final class IntunePolicySide: Sendable {
+final class IntunePolicySide: Sendable {
     package let policy: IntunePolicy?
     package let file: String?
 
@@ -31,7 +31,7 @@ package final class IntunePolicySide: Sendable {
 /// The settings behind an Intune end-to-end decision (``FleetDecision/settings``): for each side,
 /// the policy property its rule reads (the Graph property the rule cites), with the value the
 /// export gives, or Graph's default when the export leaves the property out.
-package enum IntuneSettings {
+enum IntuneSettings {
     package static func settings(_ decision: FleetDecision, _ sides: IntuneSides) -> [FleetSetting] {
         let fallback = decision.request.channel == .paste ? "allowedOutboundClipboardSharingLevel" : "allowedOutboundDataTransferDestinations"
         var settings = [setting(.sender, app: decision.request.from, sides.sender, rule: decision.sender.rule, fallback: fallback, file: sides.file)]

@@ -4,7 +4,7 @@ import OpenInKit
 
 /// Intune's adapter to the fleet analysis (``FleetAnalysis``): app protection policies with the
 /// devices file they were read with, and each device's index, as the vendor protocols ask them.
-package struct IntuneFleetSource: FleetVendorFleet {
+struct IntuneFleetSource: FleetVendorFleet {
     package let fleet: IntuneFleet
     package let devicesFile: String?
 

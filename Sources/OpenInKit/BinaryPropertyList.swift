@@ -10,7 +10,7 @@
 /// keyed archiver's), an ASCII string with a byte over 0x7F, a UTF-16 string
 /// with an unpaired surrogate or an unknown marker is an error; a length or
 /// size that runs past the objects is "truncated or corrupt".
-package struct BinaryPropertyListReader {
+struct BinaryPropertyListReader {
     private let bytes: [UInt8]
     private let end: Int
     private let offsets: [Int]

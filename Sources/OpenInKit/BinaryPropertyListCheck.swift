@@ -10,9 +10,9 @@
 /// object, objects that overlap to decode to more than the object area, or a tree of more than
 /// ``maxValues`` values once shared objects are counted each time they are used.
 /// - Complexity: O(n) in the file's size, plus O(k) per dictionary key's text (each decoded once).
-package enum BinaryPropertyListCheck {
+enum BinaryPropertyListCheck {
     /// How many values the parsed tree may hold, shared objects counted at each use.
-    package static let maxValues = 100_000
+    static let maxValues = 100_000
     /// How deeply arrays and dictionaries may nest.
     package static let maxDepth = 512
 
@@ -55,7 +55,7 @@ package enum BinaryPropertyListCheck {
     }
 
     /// For each object, the first object at the same offset: objects are decoded once per offset, as CoreFoundation caches them.
-    package static func firstAtSameOffset(_ offsets: [Int]) -> [Int] {
+    static func firstAtSameOffset(_ offsets: [Int]) -> [Int] {
         var first: [Int: Int] = [:]
         first.reserveCapacity(offsets.count)
         return offsets.indices.map { index in
@@ -73,7 +73,7 @@ package enum BinaryPropertyListCheck {
     }
 
     /// Why an object's length cannot be read.
-    package enum LengthProblem: Error {
+    enum LengthProblem: Error {
         /// The marker says a length follows, but what follows is not a small integer.
         case corrupt
         /// The length's integer runs past the object area.

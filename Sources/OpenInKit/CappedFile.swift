@@ -89,10 +89,10 @@ package enum CappedFile {
 
     /// How long a pipe may stay without a writer before its reading is refused: long enough for a writer
     /// started just before (`cat fleet.json > fifo &`) to open it, short enough that nothing hangs.
-    package static let writerWait = 2.0
+    static let writerWait = 2.0
 
     /// Why a pipe could not be read.
-    package enum PipeFailure: Error {
+    enum PipeFailure: Error {
         case noWriter
         case tooLarge
         case system(Int32)
@@ -109,7 +109,7 @@ package enum CappedFile {
     /// Reads a pipe opened without waiting (`O_NONBLOCK`) — a FIFO, `/dev/stdin` on a pipe, or a shell's
     /// `<(command)` — once, to its end: its bytes as they come while a writer holds it open; an error
     /// when no writer comes within ``writerWait`` seconds and nothing was written, so it never waits forever.
-    package static func readPipe(_ descriptor: Int32, limit: Int) throws(PipeFailure) -> [UInt8] {
+    static func readPipe(_ descriptor: Int32, limit: Int) throws(PipeFailure) -> [UInt8] {
         var contents: [UInt8] = []
         let chunk = 64 * 1024
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
@@ -174,7 +174,7 @@ package enum CappedFile {
     }
 
     /// `16 MiB`, `512 KiB`, `100 bytes`.
-    package static func sizeName(_ bytes: Int) -> String {
+    static func sizeName(_ bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"

@@ -1,7 +1,7 @@
 /// The byte-level rules of JSON strings both readers apply, written once: the
 /// JSON reader (which says what is wrong) and the request stream's string
 /// decoder (which only needs to know whether a value is well formed).
-package enum JSONBytes {
+enum JSONBytes {
     /// What stands at a byte ≥ 0x80: a well-formed UTF-8 sequence of some length, or why not.
     package enum Sequence: Equatable {
         /// A well-formed sequence of this many bytes (2 to 4).
@@ -40,7 +40,7 @@ package enum JSONBytes {
 
     /// The byte a one-letter escape stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`), or `nil`.
     @inline(__always)
-    package static func shortEscape(_ letter: UInt8) -> UInt8? {
+    static func shortEscape(_ letter: UInt8) -> UInt8? {
         switch letter {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
         case UInt8(ascii: "b"): 0x08
@@ -58,7 +58,7 @@ package enum JSONBytes {
 
     /// The value of one hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or `nil`.
     @inline(__always)
-    package static func hexDigit(_ byte: UInt8) -> UInt8? {
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -69,9 +69,9 @@ package enum Printable {
     }
 
     /// The longest run of characters without a space a message quotes whole.
-    package static let longestRun = 200
+    static let longestRun = 200
     /// How much of a longer run a message keeps.
-    package static let keptOfRun = 120
+    static let keptOfRun = 120
 
     /// At most the first ``keptOfRun`` characters of `text`, for a message that quotes an input value.
     package static func prefix(_ text: String) -> String {

@@ -6,8 +6,8 @@
 /// one, and only a larger object builds its two dictionaries (the first dictionaries of these
 /// types a process makes cost more than reading a whole small policy).
 /// - Complexity: O(1) expected per key once past ``linearLimit``; O(``linearLimit``) before.
-package struct RepeatedKeys<Place> {
-    package static var linearLimit: Int { 16 }
+struct RepeatedKeys<Place> {
+    static var linearLimit: Int { 16 }
     private var list: [(key: String, place: Place)] = []
     private var exact: [ExactKey: Place] = [:]
     private var canonical: [String: (key: String, place: Place)] = [:]
@@ -19,7 +19,7 @@ package struct RepeatedKeys<Place> {
     }
 
     /// A key canonically equivalent to `key` (Swift's `String ==`), if one was given.
-    package func lookalike(of key: String) -> (key: String, place: Place)? {
+    func lookalike(of key: String) -> (key: String, place: Place)? {
         if list.count <= Self.linearLimit { return list.first { $0.key == key } }
         return canonical[key]
     }

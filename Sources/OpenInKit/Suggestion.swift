@@ -121,7 +121,7 @@ extension Suggestion {
 
         /// How many candidates begin with `prefix` (counted up to 2: the walk stops there), and the
         /// earliest given of those counted.
-        package func uniqueBeginning(with prefix: [Element]) -> Int? {
+        func uniqueBeginning(with prefix: [Element]) -> Int? {
             var low = 0, high = keys.count
             // The first key not before `prefix`; the keys that begin with it follow in one run.
             while low < high {

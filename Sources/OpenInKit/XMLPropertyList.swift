@@ -15,7 +15,7 @@
 /// CoreFoundation are listed in the PropertyListSecurity article. Arrays and dictionaries may
 /// nest ``BinaryPropertyListCheck/maxDepth`` levels, read with an explicit stack (no recursion).
 /// - Complexity: O(n) time in the file's size; memory O(n).
-package struct XMLPropertyListReader {
+struct XMLPropertyListReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1

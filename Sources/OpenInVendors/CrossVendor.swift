@@ -98,9 +98,9 @@ public struct FlowDecision: Sendable {
     /// The receiver's, when it decides.
     public let receiver: Decision?
     /// What the sender decided under.
-    package let senderInput: RowPolicy
+    let senderInput: RowPolicy
     /// What the receiver decided under, when it decides.
-    package let receiverInput: RowPolicy?
+    let receiverInput: RowPolicy?
 
     /// `rule` or `rule + receiver-rule`.
     public var rules: String { sender.rule.rawValue + (receiver.map { " + " + $0.rule.rawValue } ?? "") }
@@ -285,7 +285,7 @@ package struct DeviceRequests {
 
     /// The requests of ``untargetedRequests(from:)`` after the URLs: the mail channels, then typing
     /// with a third-party keyboard and the system keyboard.
-    package func mailAndKeyboardRequests(from sender: BundleID) -> [FleetRequest] {
+    func mailAndKeyboardRequests(from sender: BundleID) -> [FleetRequest] {
         var result: [FleetRequest] = []
         if let request = try? FleetRequest(from: sender, channel: .mailLink, url: try? ShareURL("mailto:someone@example.com")) { result.append(request) }
         if let request = try? FleetRequest(from: sender, channel: .mailCompose) { result.append(request) }
@@ -298,7 +298,7 @@ package struct DeviceRequests {
 }
 
 /// What one side decided under, as a decision table row writes it.
-package enum RowPolicy: Sendable {
+enum RowPolicy: Sendable {
     case appConnect(Policy)
     case intune(IntuneContext)
 

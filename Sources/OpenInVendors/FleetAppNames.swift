@@ -32,11 +32,11 @@ package struct FleetAppNames {
     /// Each device profile's installed apps, by ``key(_:)``, in file order.
     package let installed: [(device: String, apps: Set<String>)]
     /// Whether bundle IDs name the same app ignoring ASCII case (Intune) or byte for byte (AppConnect).
-    package let ignoringCase: Bool
+    let ignoringCase: Bool
     /// The file the apps come from, for messages.
     package let file: String
     /// How to make an app known, for messages.
-    package let howToList: String
+    let howToList: String
     /// The indexes the "Did you mean" questions use, made at the first question.
     package let questions = Questions()
 

@@ -367,7 +367,7 @@ public enum PolicyTranslation {
         return (translated, notes)
     }
 
-    package static func appConnectControls(_ policy: IntunePolicy, intune: IntuneFleet, targeted: [BundleID], name: String, notes: inout [TranslationNote]) -> PolicyControls {
+    static func appConnectControls(_ policy: IntunePolicy, intune: IntuneFleet, targeted: [BundleID], name: String, notes: inout [TranslationNote]) -> PolicyControls {
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
         var controls = PolicyControls()
         switch policy.send {
@@ -522,7 +522,7 @@ public enum PolicyTranslation {
     /// of many alike apps gives a report that grows with its senders, not with every pair. Every
     /// opened flow is counted in exactly one note.
     /// - Complexity: as ``eachOpenedFlow(from:to:_:endOfSender:)``; the notes are O(devices × senders × changes).
-    package static func flowsOpened(from old: VendorFleet, to new: VendorFleet) -> [TranslationNote] {
+    static func flowsOpened(from old: VendorFleet, to new: VendorFleet) -> [TranslationNote] {
         var notes: [TranslationNote] = []
         eachOpenedFlowGroup(from: old, to: new) { notes.append($0.note) }
         return notes
@@ -868,7 +868,7 @@ public enum PolicyTranslation {
     }
 
     /// What a sender's keys read of the sender on both sides; two senders with the same give every receiver the same kind.
-    package struct WalkSignature: Hashable {
+    struct WalkSignature: Hashable {
         package let old: FlowKeys.Signature
         package let new: FlowKeys.Signature
 
@@ -880,7 +880,7 @@ public enum PolicyTranslation {
     }
 
     /// One walk of the receivers for a sender's signature, the sender's own receivers included (left out where used).
-    package struct ReceiverWalk {
+    struct ReceiverWalk {
         /// Each receiver's kind (its two keys, numbered as met; -1: decided alone).
         private(set) var kinds: [Int]
         /// How many receivers each kind has.
@@ -924,7 +924,7 @@ public enum PolicyTranslation {
     }
 
     /// What is known of a key on one channel: nothing yet, or its first receiver's ``Known``.
-    package enum KeyState { case unknown, alone, closed, opened }
+    enum KeyState { case unknown, alone, closed, opened }
 
     /// What the first receiver of a key decided on one channel, for the others of that key.
     package enum Known {
@@ -977,7 +977,7 @@ public enum PolicyTranslation {
     /// Intune: whether the receiver is policy-managed and MDM-managed; for a managed one, its
     /// Receive data and paste decisions with the sender as source (made once per receiver and
     /// whether the sender is managed). `nil`: decide it alone (its own policy cannot decide).
-    package struct FlowKeys {
+    struct FlowKeys {
         /// Which vendor's side this is (stored apart from its tables, so a key reads them without copying).
         private enum Kind { case appConnect, intune, failed }
 
@@ -1092,7 +1092,7 @@ public enum PolicyTranslation {
             return bits
         }
 
-        package mutating func begin(sender: BundleID) {
+        mutating func begin(sender: BundleID) {
             self.sender = sender
             switch kind {
             case .appConnect:
@@ -1181,7 +1181,7 @@ public enum PolicyTranslation {
         /// exempts it (2). `nil`: decide it alone. The handler is the device's (``handler(of:)``) for every sender:
         /// each policy prepared on an AppConnect device reads the device's scheme table, and each Intune context
         /// on a device is made from the device's handlers.
-        package func urlBits(_ url: ShareURL) -> UInt64? {
+        func urlBits(_ url: ShareURL) -> UInt64? {
             switch kind {
             case .failed:
                 return 0
@@ -1285,7 +1285,7 @@ public enum PolicyTranslation {
         JSONWriter.pretty(.array(JSONArray(policies.map(graphObject)))) + "\n"
     }
 
-    package static func graphObject(_ policy: IntunePolicy) -> JSONValue {
+    static func graphObject(_ policy: IntunePolicy) -> JSONValue {
         var members: [JSONObject.Member] = [
             .init("@odata.type", .string(IntuneGraphJSON.odataType)),
             .init("displayName", .string(policy.displayName)),

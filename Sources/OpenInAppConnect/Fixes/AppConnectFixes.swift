@@ -76,7 +76,7 @@ package struct AppConnectFixSubject: FixSubject {
         self.exposure = exposure
     }
 
-    package static func signatures(_ graph: FleetGraph) -> [Signature] {
+    static func signatures(_ graph: FleetGraph) -> [Signature] {
         graph.sides.indices.map { index in
             let policy = graph.sides[index].policy
             return Signature(authorized: graph.authorized[index], policy: policy.policy, unset: FleetControl.allCases.filter { policy.source(of: $0) == .notSet })
@@ -387,11 +387,11 @@ package struct AppConnectFixSubject: FixSubject {
 
     /// Up to how many receivers whose Open From changed each other node's edges to them are decided one
     /// by one (``FleetGraph/delivers(_:to:)``) rather than as part of a row.
-    package static let maxReceiversOneByOne = 8
+    static let maxReceiversOneByOne = 8
 
     /// Whether a node's policy changed only in what it decides as a sender (Open In, its whitelist, drag
     /// and drop, pasteboard, print): then no delivery to it changes.
-    package static func sendsOnly(from old: Signature, to new: Signature) -> Bool {
+    static func sendsOnly(from old: Signature, to new: Signature) -> Bool {
         guard old.authorized == new.authorized, old.unset.contains(.openFrom) == new.unset.contains(.openFrom) else { return false }
         var sameReceiving = new.policy
         sameReceiving.status = old.policy.status
@@ -406,7 +406,7 @@ package struct AppConnectFixSubject: FixSubject {
     /// Whether every node reaches, through `new`'s rows, what it reached through `old`'s, when `new` only
     /// drops edges: each dropped edge's receiver is still reached from its sender. `nil` when it is not so,
     /// when `new` adds an edge, or when too many senders lost one to check cheaply.
-    package static func sameReach(old: [NodeSet], new: [NodeSet]) -> Bool? {
+    static func sameReach(old: [NodeSet], new: [NodeSet]) -> Bool? {
         var senders: [Int] = []
         for x in old.indices {
             var dropped = false
@@ -447,7 +447,7 @@ package struct AppConnectFixSubject: FixSubject {
     }
 
     /// One device's verdict with its graph built again (a change that alters which apps are authorized).
-    package func fullVerdict(_ state: DeviceState, device: FleetDevice, collateral: Bool) -> FixVerdict? {
+    func fullVerdict(_ state: DeviceState, device: FleetDevice, collateral: Bool) -> FixVerdict? {
         let graph = FleetGraph(device)
         let all = NodeSet(count: graph.ids.count, full: true)
         var rows: [NodeSet] = []
@@ -587,7 +587,7 @@ package struct AppConnectFixSubject: FixSubject {
     }
 
     /// The apps whose settings can matter to a path: every app a leaking source reaches, and the source.
-    package func interestingApps() -> Set<BundleID> {
+    func interestingApps() -> Set<BundleID> {
         var result: Set<BundleID> = []
         let sources = Set(paths.map { "\($0.device)\u{0}\($0.from)" })
         for state in states {
@@ -606,7 +606,7 @@ package struct AppConnectFixSubject: FixSubject {
 
     /// The tighter values of each control `policy` sets, with the keys that go with the old value
     /// (a whitelist), and the current value's text.
-    package static func tighterValues(_ policy: JSONObject) -> [(key: String, current: String, value: String, removing: [String])] {
+    static func tighterValues(_ policy: JSONObject) -> [(key: String, current: String, value: String, removing: [String])] {
         var result: [(key: String, current: String, value: String, removing: [String])] = []
         func text(_ value: JSONValue?) -> String? {
             switch value {
@@ -644,7 +644,7 @@ package struct AppConnectFixSubject: FixSubject {
     /// The changes that tighten one control `policy` sets, or one whitelist entry it lists; with
     /// `inheritedBy`, the controls `policy` (the global policy) sets and `inheritedBy` does not, each
     /// set in `inheritedBy` (at `base`) to a tighter value.
-    package static func tightenings(_ policy: JSONObject, at base: JSONPointer, owner: String, inheritedBy: JSONObject? = nil)
+    static func tightenings(_ policy: JSONObject, at base: JSONPointer, owner: String, inheritedBy: JSONObject? = nil)
         -> [(String, [JSONPatchOperation], (id: String, openIn: Bool)?)] {
         var result: [(String, [JSONPatchOperation], (id: String, openIn: Bool)?)] = []
         for (key, current, value, removing) in tighterValues(policy) {

@@ -4,13 +4,13 @@ import OpenInKit
 
 extension FleetDevice {
     /// The custom scheme (not web, not `mailto`) whose handler on this device is `app`, first in byte order, if any.
-    package func customScheme(handledBy app: BundleID) -> String? {
+    func customScheme(handledBy app: BundleID) -> String? {
         facts.schemeHandlers.filter { $0.value == app && !ExactText.isOne($0.key, of: ["http", "https", "mailto"]) }
             .map(\.key).min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Every app's ``customScheme(handledBy:)``, found in one pass over the scheme handlers (not a scan per app).
-    package func customSchemes() -> [BundleID: String] {
+    func customSchemes() -> [BundleID: String] {
         var schemes: [BundleID: String] = [:]
         for (scheme, app) in facts.schemeHandlers where !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) {
             if let known = schemes[app], !scheme.utf8.lexicographicallyPrecedes(known.utf8) { continue }
@@ -70,7 +70,7 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
     package let device: FleetDevice
     package let channels = FleetChannel.matrixChannels
     package let senders: [BundleID]
-    package let receiverIDs: [BundleID]
+    let receiverIDs: [BundleID]
     /// Per receiver, whether requests reach it: an installed app, native Mail (on every device), any other app.
     package let present: [Bool]
     /// Per receiver, its request on each targeted channel.
@@ -85,7 +85,7 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
     package let canThrow: Bool
     /// Per receiver, whether the device's policies count it as an AppConnect app (every side on the device
     /// shares the device's tables, so the answer is the same for every sender): as a source, for the Open From of "All AppConnect apps".
-    package let isAppConnectApp: [Bool]
+    let isAppConnectApp: [Bool]
     /// Per receiver, whether it is an authorized AppConnect app (its Open From decides too).
     package let authorized: [Bool]
     /// The receivers as targets, by the facts the rules read of them on the targeted channels (``TargetKinds``),

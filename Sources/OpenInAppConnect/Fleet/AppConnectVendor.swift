@@ -4,7 +4,7 @@ import OpenInKit
 
 /// AppConnect's adapter to the fleet analysis (``FleetAnalysis``): an AppConnect fleet file and its
 /// resolved devices, as the vendor protocols ask them.
-package struct AppConnectFleetSource: FleetVendorFleet {
+struct AppConnectFleetSource: FleetVendorFleet {
     package let fleet: Fleet
 
     package var vendor: FleetVendor { .appConnect }
@@ -27,7 +27,7 @@ package struct AppConnectFleetSource: FleetVendorFleet {
 
 /// AppConnect's device adapter: a resolved ``FleetDevice``, whose own searches, graph and matrix rows
 /// (``FleetGraph``, ``FleetHopFinder``, `AppConnectMatrixRows`) make the decisions on concrete types.
-package struct AppConnectVendorDevice: FleetVendorDevice {
+struct AppConnectVendorDevice: FleetVendorDevice {
     package let device: FleetDevice
 
     package var name: String { device.name }
@@ -87,7 +87,7 @@ extension FleetDiff {
 }
 
 /// What an AppConnect end-to-end decision was made under: the sender's effective policy and the receiver's, when it decides.
-package struct AppConnectDecisionSides: FleetDecisionSides {
+struct AppConnectDecisionSides: FleetDecisionSides {
     package let sender: EffectivePolicy
     package let receiver: EffectivePolicy?
 

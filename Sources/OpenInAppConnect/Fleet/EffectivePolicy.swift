@@ -252,7 +252,7 @@ public struct FleetDevice: Sendable {
     }
 
     /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
-    package func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
+    func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
 
     package static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: [ContainerPolicy], fleet: Fleet, profile: DeviceProfile,
                               carried: Set<ExactKey>) throws(FleetError) -> (Authorization, ContainerPolicy?) {
@@ -292,7 +292,7 @@ public struct FleetDevice: Sendable {
 
     /// The policy AppConnect leaves a retired app with: every control UNAUTHORIZED, no drag-and-drop
     /// policy, no configuration (the lifecycle's retired state); the app's Info.plist stays its own.
-    package static func retiredPolicy(_ app: FleetApp, facts: DeviceFacts) -> Policy {
+    static func retiredPolicy(_ app: FleetApp, facts: DeviceFacts) -> Policy {
         var policy = Policy(status: .unauthorized, infoPlist: app.infoPlist, device: facts, app: app.app)
         policy.openFrom = OpenFromPolicy(status: .unauthorized)
         policy.pasteboard = .unauthorized
@@ -371,7 +371,7 @@ package final class PolicyTable: Sendable {
     package let policies: [BundleID: EffectivePolicy]
     package let installed: Set<BundleID>
     /// Each listed app's position in the fleet's apps.
-    package let appIndex: [BundleID: Int]
+    let appIndex: [BundleID: Int]
     /// The device's facts indexed once, for every evaluator made on the device.
     package let tables: PreparedPolicy.DeviceTables
     /// A bundle ID no list of the fleet names, standing for "any other app".

@@ -248,7 +248,7 @@ public struct DeviceProfile: Sendable, Hashable {
     public func carries(_ label: String) -> Bool { labels.contains { ExactText.same($0, label) } }
 
     /// The labels, as a set compared by bytes: made once where many labels are looked up.
-    package var labelSet: Set<ExactKey> { Set(labels.map(ExactKey.init)) }
+    var labelSet: Set<ExactKey> { Set(labels.map(ExactKey.init)) }
 }
 
 extension FleetChannel {

@@ -22,7 +22,7 @@ extension FleetDevice {
     }
 
     /// The bundle ID decisions use for "any other app": one no list of the fleet names.
-    package var anyOtherAppID: BundleID { table.anyOtherApp }
+    var anyOtherAppID: BundleID { table.anyOtherApp }
 
     /// The bundle ID a node's requests and decisions use.
     package func bundleID(of node: FleetNode) -> BundleID {
@@ -73,7 +73,7 @@ extension FleetDevice {
     }
 
     /// The document name the path finder's requests carry.
-    package static let documentName = "document.pdf"
+    static let documentName = "document.pdf"
 
     /// Every hop out of `node`: each candidate request (``candidateRequests(from:)``) whose end-to-end
     /// decision delivers to another node, first request first.

@@ -27,28 +27,28 @@ package final class FleetGraph: FleetEdges {
     /// for a custom scheme, the node of its handler (the only app such a request can deliver to; -1: none on the device).
     package let untargeted: [(channel: FleetChannel, request: ShareRequest, handler: Int?)]
     /// Per node, the positions in ``untargeted`` of the custom schemes whose handler lands on it, in order.
-    package let schemesLandingOn: [[Int]]
+    let schemesLandingOn: [[Int]]
     /// The positions in ``untargeted`` of the mail requests (`mailto:`, `mail-link`, `mail-compose`), which may land anywhere.
-    package let mailPositions: [Int]
+    let mailPositions: [Int]
     /// The positions in ``untargeted`` of each custom scheme's request, by the scheme (byte for byte).
-    package let schemePositions: [ExactKey: [Int]]
+    let schemePositions: [ExactKey: [Int]]
     /// Per node, its effective policy and prepared policy (``FleetDevice/side(for:)``).
     package let sides: [FleetSide]
     /// Per node as sender, the Open From request a receiver decides with it as source.
     package let openFrom: [ShareRequest]
     /// Per node, whether a delivery to its own bundle ID lands on it (``FleetDevice/node(receiving:)``).
-    package let landsOnItself: [Bool]
+    let landsOnItself: [Bool]
     /// Per node, what makes its decisions throw: the controls its policy does not set (``FleetGraph/bit(_:)``),
     /// and ``FleetGraph/secureCopyUnknown`` when its paste is a secure copy on a device that does not say
     /// whether secure services are available.
     package let lacks: [UInt8]
     /// Per node, whether the device's policies count it as an AppConnect app (every side on the device
     /// shares the device's tables, so the answer is the same for every sender): as a source, for the Open From of "All AppConnect apps".
-    package let isAppConnectApp: [Bool]
+    let isAppConnectApp: [Bool]
     /// The nodes as targets, by the facts the rules read of them on the targeted channels and `open-url` (``TargetKinds``).
     package let kinds: TargetKinds
     /// The nodes that are native Mail.
-    package let nativeMail: [Int]
+    let nativeMail: [Int]
     /// Per node, each control's settings (``FleetSettings/controls(of:)``), made once and shared by every hop that names them;
     /// empty for a graph made for one search (``FleetDevice/reach(from:maxHops:)``), whose few hops make what they name.
     package let controls: [[FleetSettings.ControlSettings]]
@@ -124,12 +124,12 @@ package final class FleetGraph: FleetEdges {
         case .dragAndDrop: 16
         }
     }
-    package static let secureCopyUnknown: UInt8 = 32
+    static let secureCopyUnknown: UInt8 = 32
 
     package static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
 
     /// The sender channels whose requests' targets a graph keys by kind: the targeted channels' and `open-url`'s (its handler).
-    package static let kindChannels: [Channel] = targetedChannels.compactMap(\.senderChannel) + [.openURL]
+    static let kindChannels: [Channel] = targetedChannels.compactMap(\.senderChannel) + [.openURL]
 
     /// The graph of `device`; with `settings` false, no node's ``controls`` are made ahead.
     package init(_ device: FleetDevice, settings: Bool = true) {

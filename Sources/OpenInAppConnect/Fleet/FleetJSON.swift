@@ -28,21 +28,21 @@ public enum FleetJSON {
     /// The top-level keys.
     package static let topLevelKeys = ["description", "global", "containerPolicies", "appConfigurations", "apps", "devices", "$schema"]
     /// The control keys a global or container policy may set: the policy file's.
-    package static let controlKeys = ["openInPolicy", "openInWhitelist", "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "dragAndDropPolicy"]
+    static let controlKeys = ["openInPolicy", "openInWhitelist", "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "dragAndDropPolicy"]
     /// Policy-file keys that a fleet holds elsewhere, with where.
-    package static let movedKeys: [(key: String, whereInstead: String)] = [
+    static let movedKeys: [(key: String, whereInstead: String)] = [
         ("device", "device facts go in devices.NAME (labels, installed, schemeHandlers, emailPlusInstalled, secureServicesAvailable); a fleet's AppConnect apps follow from its container policies, so device.appConnectApps is never given"),
         ("config", "app-specific configuration goes in appConfigurations: [{\"app\", \"labels\", \"config\"}]"),
         ("infoPlist", "an app's Info.plist goes in apps[]: {\"bundleID\", \"appconnect\", \"infoPlist\"}"),
         ("enforcing", "in a fleet an app enforces when it is an authorized AppConnect app; a non-AppConnect app (\"appconnect\": false) does not"),
     ]
     /// The share-sheet activities a global or container policy excludes: not a control a request needs, a list the sender's rule 4 reads.
-    package static let excludedActivitiesKey = "excludedAppleActivityTypes"
-    package static let globalKeys = ["description", "authorizeAppsWithoutContainerPolicy"] + controlKeys + [excludedActivitiesKey]
-    package static let containerKeys = ["name", "description", "app", "labels"] + controlKeys + [excludedActivitiesKey]
-    package static let configurationKeys = ["name", "app", "labels", "config"]
-    package static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist", "allowsCustomKeyboards"]
-    package static let deviceKeys = ["labels", "installed", "schemeHandlers", "emailPlusInstalled", "emailPlusBundleIDs", "secureServicesAvailable"]
+    static let excludedActivitiesKey = "excludedAppleActivityTypes"
+    static let globalKeys = ["description", "authorizeAppsWithoutContainerPolicy"] + controlKeys + [excludedActivitiesKey]
+    static let containerKeys = ["name", "description", "app", "labels"] + controlKeys + [excludedActivitiesKey]
+    static let configurationKeys = ["name", "app", "labels", "config"]
+    static let appKeys = ["bundleID", "appconnect", "urlSchemes", "infoPlist", "allowsCustomKeyboards"]
+    static let deviceKeys = ["labels", "installed", "schemeHandlers", "emailPlusInstalled", "emailPlusBundleIDs", "secureServicesAvailable"]
 
     /// Reads a fleet file's text.
     /// - Parameters:
@@ -119,7 +119,7 @@ public enum FleetJSON {
         return try cursor.members(allowed: allowed, what: what)
     }
 
-    package static func readGlobal(_ cursor: JSONCursor) throws(FormatError) -> GlobalPolicy {
+    static func readGlobal(_ cursor: JSONCursor) throws(FormatError) -> GlobalPolicy {
         let fields = try members(cursor, allowed: globalKeys, what: "the AppConnect global policy")
         if let description = fields["description"] { _ = try description.string() }
         guard let authorize = fields["authorizeAppsWithoutContainerPolicy"] else {
@@ -132,7 +132,7 @@ public enum FleetJSON {
     }
 
     /// Reads the controls of a policy object with the policy file's readers.
-    package static func readControls(_ fields: JSONFields) throws(FormatError) -> PolicyControls {
+    static func readControls(_ fields: JSONFields) throws(FormatError) -> PolicyControls {
         var controls = PolicyControls()
         controls.sources.record(fields)
         for list in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey] {
@@ -195,7 +195,7 @@ public enum FleetJSON {
         return labels
     }
 
-    package static func readContainerPolicy(_ cursor: JSONCursor) throws(FormatError) -> ContainerPolicy {
+    static func readContainerPolicy(_ cursor: JSONCursor) throws(FormatError) -> ContainerPolicy {
         let fields = try members(cursor, allowed: containerKeys, what: "an AppConnect container policy")
         guard let name = fields["name"] else { throw cursor.error("name is missing: give the container policy a name") }
         guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the policy applies to") }
@@ -208,7 +208,7 @@ public enum FleetJSON {
                                controls: controls, line: cursor.position?.line)
     }
 
-    package static func readConfiguration(_ cursor: JSONCursor) throws(FormatError) -> AppConfiguration {
+    static func readConfiguration(_ cursor: JSONCursor) throws(FormatError) -> AppConfiguration {
         let fields = try members(cursor, allowed: configurationKeys, what: "an AppConnect app configuration")
         guard let app = fields["app"] else { throw cursor.error("app is missing: give the bundle ID of the app the configuration applies to") }
         guard let labels = fields["labels"] else { throw cursor.error("labels is missing: list the labels that bring the configuration to devices") }
@@ -221,7 +221,7 @@ public enum FleetJSON {
         return configuration
     }
 
-    package static func readApp(_ cursor: JSONCursor) throws(FormatError) -> FleetApp {
+    static func readApp(_ cursor: JSONCursor) throws(FormatError) -> FleetApp {
         let fields = try members(cursor, allowed: appKeys, what: "an app: bundleID, appconnect, urlSchemes, infoPlist, allowsCustomKeyboards")
         guard let id = fields["bundleID"] else { throw cursor.error("bundleID is missing: give the app's bundle ID") }
         guard let appConnect = fields["appconnect"] else {
@@ -259,7 +259,7 @@ public enum FleetJSON {
         return app
     }
 
-    package static func readDevice(name: String, _ cursor: JSONCursor) throws(FormatError) -> DeviceProfile {
+    static func readDevice(name: String, _ cursor: JSONCursor) throws(FormatError) -> DeviceProfile {
         if name.isEmpty { throw cursor.error("a device profile needs a name: give it a non-empty key") }
         if let problem = ExactText.asciiProblem(in: name) { throw cursor.error("the device name \(problem)") }
         if case .object(let object) = cursor.value, let given = object.member("appConnectApps") {

@@ -41,7 +41,7 @@ public enum FleetLint {
     /// Their errors are the ones ``Fleet/checkDecidable()`` refuses to decide on.
     /// With `errorsOnly`, only the error findings, in the same order (``Fleet/checkDecidable()``: the
     /// warnings' checks are skipped and no text is made for them).
-    package static func fileFindings(_ fleet: Fleet, errorsOnly: Bool = false) -> [FleetFinding] {
+    static func fileFindings(_ fleet: Fleet, errorsOnly: Bool = false) -> [FleetFinding] {
         var findings: [FleetFinding] = []
         func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: @autoclosure () -> String, fix: @autoclosure () -> String) {
             let check = checks.first { $0.code == code }!
@@ -167,7 +167,7 @@ public enum FleetLint {
     }
 
     /// The findings that resolve each device: FL004 for two policies that reach it, FL003.
-    package static func deviceFindings(_ fleet: Fleet, _ report: (String, Int?, String?, String, String, String) -> Void) {
+    static func deviceFindings(_ fleet: Fleet, _ report: (String, Int?, String?, String, String, String) -> Void) {
         func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
             report(code, line, device, keyPath, message, fix)
         }
@@ -220,7 +220,7 @@ extension FleetLint {
     /// `schemeHandlers` entry, or its `installed` list when the profile names no handler and another
     /// app that declares the scheme comes first).
     /// - Complexity: O(installed apps' schemes), each a table lookup.
-    package static func ownSchemesRoutedElsewhere(_ device: FleetDevice) -> [(code: String, line: Int?, path: String, message: String, fix: String)] {
+    static func ownSchemesRoutedElsewhere(_ device: FleetDevice) -> [(code: String, line: Int?, path: String, message: String, fix: String)] {
         var findings: [(code: String, line: Int?, path: String, message: String, fix: String)] = []
         let profile = device.profile
         let name = profile.name
@@ -378,7 +378,7 @@ extension FleetLint {
     /// ``openFromRefusals(_:)`` by deciding every pair of `apps` (the device's AppConnect apps, in fleet order): for a
     /// statement of what the rules read of a target that the count from the lists does not follow.
     /// - Complexity: O(apps²) decisions.
-    package static func openFromRefusalsPairByPair(_ device: FleetDevice, _ apps: [BundleID]) -> [Refusals] {
+    static func openFromRefusalsPairByPair(_ device: FleetDevice, _ apps: [BundleID]) -> [Refusals] {
         apps.compactMap { receiver -> Refusals? in
             let senders = apps.filter { sender in
                 guard sender != receiver, let request = try? FleetRequest(from: sender, channel: .documentInteraction, target: receiver),
@@ -390,7 +390,7 @@ extension FleetLint {
     }
 
     /// Whether `policy`'s Open In is "All AppConnect apps" (the whitelist of the device's AppConnect apps).
-    package static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: [ContainerPolicy]) -> Bool {
+    static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: [ContainerPolicy]) -> Bool {
         switch policy.source(of: .openIn) {
         case .globalPolicy: return global.controls.openIn == .allAppConnectApps
         case .containerPolicy(let name, _):

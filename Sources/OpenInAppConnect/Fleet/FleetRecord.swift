@@ -121,7 +121,7 @@ package enum FleetRecord {
         return JSONObject(members: members)
     }
 
-    package static func provenance(_ policy: EffectivePolicy, inputs: [String]) -> JSONObject {
+    static func provenance(_ policy: EffectivePolicy, inputs: [String]) -> JSONObject {
         var controls: [JSONObject.Member] = policy.sources.map { .init($0.control.rawValue, .string($0.source.description)) }
         // Named only where a policy sets it, so the explanation of a fleet that excludes no activity is as before.
         if policy.excludedActivitiesSource != .notSet {

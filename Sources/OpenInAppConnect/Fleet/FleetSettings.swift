@@ -19,7 +19,7 @@ package enum FleetSettings {
     }
 
     /// The sender's settings, by the rule that decided its part: ``senderParts(_:_:controls:)`` put together.
-    package static func senderSettings(_ decision: FleetDecision, _ policy: EffectivePolicy, controls made: [ControlSettings]? = nil) -> [FleetSetting] {
+    static func senderSettings(_ decision: FleetDecision, _ policy: EffectivePolicy, controls made: [ControlSettings]? = nil) -> [FleetSetting] {
         let parts = senderParts(decision, policy, controls: made)
         guard let listing = parts.listing else { return parts.before + parts.after }
         let apps: [BundleID] = switch listing {
@@ -33,9 +33,9 @@ package enum FleetSettings {
     /// The sender's settings in three parts, so that a caller deciding many hops can make the parts that do
     /// not depend on the receiving app once: the settings before the Open In whitelist's entries, which
     /// entries (the receiving app's, or fixed ones), and the settings after them.
-    package struct SenderParts {
+    struct SenderParts {
         /// Which entries of the sender's Open In whitelist follow ``before``.
-        package enum Listing {
+        enum Listing {
             /// The receiving app's (``FleetSettings/receiverListing(_:)``), when the decision names one.
             case receiver
             /// These apps'.
@@ -47,15 +47,15 @@ package enum FleetSettings {
         package var after: [FleetSetting] = []
         /// Whether ``before`` or ``after`` read the decision's receiving app (Email+, an own scheme's handler):
         /// then they hold for that receiving app only.
-        package var readsReceiver = false
+        var readsReceiver = false
     }
 
     /// The apps of a whitelist whose entries name `to` as a receiver: both native Mail IDs for native Mail.
-    package static func receiverListing(_ to: BundleID) -> [BundleID] { to.isNativeMail ? [.mailActivity, .mobileMail] : [to] }
+    static func receiverListing(_ to: BundleID) -> [BundleID] { to.isNativeMail ? [.mailActivity, .mobileMail] : [to] }
 
     /// ``senderSettings(_:_:controls:)`` in parts: what it reads of `decision` is the sender's rule, the
     /// request's channel and URL, and (as ``SenderParts/listing`` and ``SenderParts/readsReceiver`` say) the receiving app.
-    package static func senderParts(_ decision: FleetDecision, _ policy: EffectivePolicy, controls made: [ControlSettings]? = nil) -> SenderParts {
+    static func senderParts(_ decision: FleetDecision, _ policy: EffectivePolicy, controls made: [ControlSettings]? = nil) -> SenderParts {
         func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side) -> [FleetSetting] {
             FleetSettings.controlSettings(control, of: policy, side: side, listing: [], made: made?[ControlSettings.position(control)])
         }
@@ -108,7 +108,7 @@ package enum FleetSettings {
 
     /// The setting of `control` for `policy`'s app, and the entries for `listing` in its whitelist
     /// when the control lists apps explicitly. `made`, when given, is ``controls(of:)``'s entry for `control`.
-    package static func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side, listing: [BundleID] = [],
+    static func controlSettings(_ control: FleetControl, of policy: EffectivePolicy, side: FleetSetting.Side, listing: [BundleID] = [],
                                 made: ControlSettings? = nil) -> [FleetSetting] {
         let made = made ?? ControlSettings(control, of: policy)
         var settings = made.settings
@@ -118,7 +118,7 @@ package enum FleetSettings {
     }
 
     /// The entries for `listing` in the whitelist of the control `made` is of (none when it lists no apps explicitly).
-    package static func entrySettings(_ listing: [BundleID], of policy: EffectivePolicy, side: FleetSetting.Side, made: ControlSettings) -> [FleetSetting] {
+    static func entrySettings(_ listing: [BundleID], of policy: EffectivePolicy, side: FleetSetting.Side, made: ControlSettings) -> [FleetSetting] {
         guard let entries = made.entries, let first = made.settings.first else { return [] }
         var settings: [FleetSetting] = []
         for id in listing {

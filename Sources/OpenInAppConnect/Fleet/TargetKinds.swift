@@ -48,7 +48,7 @@ package struct TargetKinds: Sendable {
         }
 
         /// Whether a target of `kind` can exist: no fact that holds for every target (or none) says otherwise.
-        package func admits(_ kind: Int) -> Bool {
+        func admits(_ kind: Int) -> Bool {
             for (bit, set) in sets.enumerated() {
                 if case .constant(let value) = set, value != (kind & 1 << bit != 0) { return false }
             }
@@ -111,7 +111,7 @@ package struct TargetKinds: Sendable {
     }
 
     /// These kinds, with the facts `senders` (new policies of some nodes) make hold for some target added.
-    package func covering(_ senders: [PreparedPolicy]) -> TargetKinds {
+    func covering(_ senders: [PreparedPolicy]) -> TargetKinds {
         let facts = TargetKinds.telling(read, deviceSets: deviceSets, senders: senders, self.facts)
         return facts == self.facts ? self : TargetKinds(self, facts: facts)
     }

@@ -36,7 +36,7 @@ import OpenInKit
 /// vanish.
 public enum AppConnectPlist {
     package static let topLevelKeys = ["policy", "config", "appconnectapps"]
-    package static let policyKeys = ["openin", "openinwhitelist"]
+    static let policyKeys = ["openin", "openinwhitelist"]
 
     /// Reads an `AppConnect.plist` file's bytes.
     /// - Throws: `FormatError` naming the key path of the first problem.

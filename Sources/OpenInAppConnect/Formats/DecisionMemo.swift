@@ -163,7 +163,7 @@ package struct KnownSpellings {
 /// ``arenaCapacity`` bytes; past that, requests are decided as if there were no memo.
 ///
 /// Memory of its own, written and read by one thread: the owner frees it with ``deallocate()``.
-package struct DecisionMemo {
+struct DecisionMemo {
     /// One remembered decision.
     package struct Entry {
         /// Where its bytes are in the arena.
@@ -172,12 +172,12 @@ package struct DecisionMemo {
         /// The outcome; `nil` when the fast path declines the request.
         package var outcome: Outcome?
         /// Whether the record names a dummy file, and the seed's part from the decision's target (``DummyFileName/targetSeed(_:)``).
-        package var namesDummy: Bool
-        package var targetSeed: UInt64
+        var namesDummy: Bool
+        var targetSeed: UInt64
     }
 
     package static let capacity = 1 << 15
-    package static let arenaCapacity = 1 << 22
+    static let arenaCapacity = 1 << 22
 
     private let keys: UnsafeMutablePointer<UInt64>
     private let entries: UnsafeMutablePointer<Entry>
@@ -229,13 +229,13 @@ package struct DecisionMemo {
     }
 
     /// Whether another entry of `byteCount` bytes fits.
-    package func hasRoom(for byteCount: Int) -> Bool {
+    func hasRoom(for byteCount: Int) -> Bool {
         count < Self.capacity / 2 && arenaUsed + byteCount <= Self.arenaCapacity
     }
 
     /// Remembers `bytes`, `outcome` and the dummy name's part for `key` (not yet remembered),
     /// if there is room.
-    package mutating func remember(_ key: UInt64, bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome?, namesDummy: Bool, targetSeed: UInt64) {
+    mutating func remember(_ key: UInt64, bytes: UnsafeBufferPointer<UInt8>, outcome: Outcome?, namesDummy: Bool, targetSeed: UInt64) {
         guard hasRoom(for: bytes.count) else { return }
         if let base = bytes.baseAddress { (arena + arenaUsed).initialize(from: base, count: bytes.count) }
         var slot = Self.firstSlot(key)

@@ -118,7 +118,7 @@ package final class DecisionRecordWriter: @unchecked Sendable {
 
     /// Appends what every record starts with: `{`, and the id (as ``write(_:id:document:to:)`` takes it) when there is one.
     @inline(__always)
-    package func writeStart(id: UnsafeBufferPointer<UInt8>?, to sink: inout RecordSink) {
+    func writeStart(id: UnsafeBufferPointer<UInt8>?, to sink: inout RecordSink) {
         sink.append(UInt8(ascii: "{"))
         if let id {
             append(idKey, to: &sink)
@@ -129,7 +129,7 @@ package final class DecisionRecordWriter: @unchecked Sendable {
 
     /// Appends `,"dummyFileName":"…"` for `seed`.
     @inline(__always)
-    package func writeDummyName(seed: UInt64, to sink: inout RecordSink) {
+    func writeDummyName(seed: UInt64, to sink: inout RecordSink) {
         append(dummyKey, to: &sink)
         DummyFileName.appendHexAndExtension(seed: seed, to: &sink)
         sink.append(UInt8(ascii: "\""))
@@ -137,12 +137,12 @@ package final class DecisionRecordWriter: @unchecked Sendable {
 
     /// Appends the record's end: `}` and the line break.
     @inline(__always)
-    package func writeEnd(to sink: inout RecordSink) { append(recordEnd, to: &sink) }
+    func writeEnd(to sink: inout RecordSink) { append(recordEnd, to: &sink) }
 
     /// Appends what a decision's record holds between the id and the dummy file's name: from
     /// `"outcome"` to the rule's reason. It depends on the decision alone, so the fast path may
     /// keep these bytes for a request it sees again.
-    package func writeBody(_ decision: Decision, to sink: inout RecordSink) {
+    func writeBody(_ decision: Decision, to sink: inout RecordSink) {
         append(outcomes[decision.outcome.index], to: &sink)
         if let target = decision.target {
             append(targetKey, to: &sink)

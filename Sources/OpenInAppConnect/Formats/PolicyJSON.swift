@@ -32,10 +32,10 @@ public enum PolicyJSON {
     package static let topLevelKeys = ["description", "openInPolicy", "openInWhitelist", "config", "infoPlist", "device", "app", "dragAndDropPolicy", "enforcing",
                                 "openFromPolicy", "openFromWhitelist", "pasteboardPolicy", "printPolicy", "webDLP", "excludedAppleActivityTypes", "$schema"]
     /// The keys of `device`.
-    package static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps", "secureServicesAvailable",
+    static let deviceKeys = ["emailPlusInstalled", "emailPlusBundleIDs", "schemeHandlers", "appConnectApps", "secureServicesAvailable",
                              "webAtWorkInstalled", "webAtWorkBundleIDs"]
     /// The keys of `app`.
-    package static let appKeys = ["urlSchemes", "allowsCustomKeyboards"]
+    static let appKeys = ["urlSchemes", "allowsCustomKeyboards"]
 
     /// Reads a policy file's text.
     /// - Parameters:
@@ -197,7 +197,7 @@ public enum PolicyJSON {
     }
 
     /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
-    package static func readDataControls(_ fields: JSONFields, lists: ReadWhitelists, into inputs: inout PolicyInputs) throws(FormatError) {
+    static func readDataControls(_ fields: JSONFields, lists: ReadWhitelists, into inputs: inout PolicyInputs) throws(FormatError) {
         var openFromWhitelist: Whitelist? = nil
         if let field = fields["openFromWhitelist"] {
             openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists.list("openFromWhitelist"))
@@ -237,7 +237,7 @@ public enum PolicyJSON {
     }
 
     /// Reads a control's value: a name (string) or an integer in `range`.
-    package static func controlValue<Value>(_ field: JSONCursor, range: ClosedRange<Int>, names: String,
+    static func controlValue<Value>(_ field: JSONCursor, range: ClosedRange<Int>, names: String,
                                     _ parse: (String) throws(InputError) -> Value) throws(FormatError) -> Value {
         let text: String
         switch field.value {
@@ -265,7 +265,7 @@ public enum PolicyJSON {
     /// One rule for every control: a policy's number is a JSON number, and `"1"` in quotes is a name
     /// no policy has (fail closed, and say why). The server's own files write numbers; a quoted one
     /// is a hand edit whose intent is not certain.
-    package static func refuseQuotedNumber(_ field: JSONCursor, _ string: String, names: String) throws(FormatError) {
+    static func refuseQuotedNumber(_ field: JSONCursor, _ string: String, names: String) throws(FormatError) {
         let digits = string.utf8.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
         guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return }
         let shown = Printable.prefix(string)

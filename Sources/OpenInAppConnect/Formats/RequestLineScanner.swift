@@ -32,9 +32,9 @@ package enum RequestLineScanner {
         package var document: Range<Int>? = nil
         /// The fields (a bit per key) whose strings hold an escape or a byte above 0x7E:
         /// their contents must be decoded (``JSONStringDecoder``) before use.
-        package var encoded: UInt8 = 0
+        var encoded: UInt8 = 0
 
-        package func isEncoded(_ bit: UInt8) -> Bool { encoded & bit != 0 }
+        func isEncoded(_ bit: UInt8) -> Bool { encoded & bit != 0 }
     }
 
     /// The fields of a plain line, or `nil` when the line is not plain.
@@ -271,9 +271,9 @@ package enum RequestLineScanner {
         package static let document: UInt64 = 0x6E65_6D75_636F_6422
     }
 
-    package static let idBit: UInt8 = 1
-    package static let channelBit: UInt8 = 2
-    package static let targetBit: UInt8 = 4
-    package static let urlBit: UInt8 = 8
-    package static let documentBit: UInt8 = 16
+    static let idBit: UInt8 = 1
+    static let channelBit: UInt8 = 2
+    static let targetBit: UInt8 = 4
+    static let urlBit: UInt8 = 8
+    static let documentBit: UInt8 = 16
 }

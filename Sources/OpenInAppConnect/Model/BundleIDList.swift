@@ -29,12 +29,12 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
     /// Where each entry ends in ``bytes``: entry `i` is `bytes[(i == 0 ? start : ends[i - 1])..<ends[i]]`.
     package let ends: [UInt32]
     /// The table: `tag << 32 | (entry + 1)`, or 0 for a free slot.
-    package let slots: UnsafePointer<UInt64>
+    let slots: UnsafePointer<UInt64>
     /// The memory of ``slots``, which this list keeps.
     private let slotMemory: SlotMemory
     package let mask: Int
     /// The wrapping sum of the entries' ``TableHash``es (for an order-independent `hash(into:)`).
-    package let hashSum: UInt64
+    let hashSum: UInt64
 
     /// The list of no IDs.
     package static let empty = BundleIDList([BundleID]())
@@ -52,9 +52,9 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
 
     /// A list's table and the sum of its hashes.
     package struct Table {
-        package let slots: SlotMemory
+        let slots: SlotMemory
         package let mask: Int
-        package let hashSum: UInt64
+        let hashSum: UInt64
     }
 
     /// Indexes the entries of `buffer` that start at `start` and end at `ends`, keeping each
@@ -223,7 +223,7 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
 /// A table's slots: zeroed memory of its own, which a large table asks the kernel to back with
 /// huge pages (a million IDs' 16 MiB of slots are read at random while they are filled, and
 /// with 4 KiB pages most of that time went to page-table walks).
-package final class SlotMemory: @unchecked Sendable {  // written only while its table is made
+final class SlotMemory: @unchecked Sendable {  // written only while its table is made
     package let base: UnsafeMutablePointer<UInt64>
     private let mapped: (address: UnsafeMutableRawPointer, length: Int)?
 

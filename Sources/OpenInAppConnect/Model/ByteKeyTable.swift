@@ -11,7 +11,7 @@ import OpenInKit
 /// when the hashes match.
 /// - Complexity: building is O(n) in the keys' total length; a lookup is O(key length)
 ///   expected, whatever the keys (the hash is keyed per process).
-package struct ByteKeyTable<Value: Sendable>: Sendable {
+struct ByteKeyTable<Value: Sendable>: Sendable {
     private let keys: [String]
     /// Each slot's hash, 0 when the slot is free.
     private let hashes: [UInt64]

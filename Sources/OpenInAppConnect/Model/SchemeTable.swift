@@ -4,7 +4,7 @@ import OpenInKit
 
 /// A read-only map from URL schemes (lowercase) to values: a ``ByteKeyTable`` that a
 /// ``ShareURL`` (which carries its scheme's ``TableHash``) looks up without hashing.
-package struct SchemeTable<Value: Sendable>: Sendable {
+struct SchemeTable<Value: Sendable>: Sendable {
     private let table: ByteKeyTable<Value>
 
     /// A table of `entries`; the schemes must be lowercase (for a scheme given twice, the first is kept).

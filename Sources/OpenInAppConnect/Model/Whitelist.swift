@@ -21,7 +21,7 @@ public struct Whitelist: Sendable, Hashable, Sequence {
     /// naming "what the whitelist holds" never sorts the whole list per request.
     package let firstIDs: [BundleID]
     /// How many IDs ``firstIDs`` keeps.
-    package static let summaryLength = 4
+    static let summaryLength = 4
 
     /// Creates a whitelist from bundle IDs.
     public init<S: Sequence>(_ ids: S) where S.Element == BundleID {
@@ -97,7 +97,7 @@ public struct Whitelist: Sendable, Hashable, Sequence {
 }
 
 /// A read-only set of bundle IDs: a ``ByteKeyTable`` looked up with each ID's stored ``TableHash``.
-package struct BundleIDTable: Sendable {
+struct BundleIDTable: Sendable {
     private let table: ByteKeyTable<Bool>
 
     /// A table of `ids`; an ID given twice is kept once.

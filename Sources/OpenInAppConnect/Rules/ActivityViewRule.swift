@@ -3,8 +3,8 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 7: the share sheet cannot be checked, so it is blocked for every target.
-package enum ActivityViewRule: RuleUnit {
-    package static let blocksAll = RuleInfo(
+enum ActivityViewRule: RuleUnit {
+    static let blocksAll = RuleInfo(
         "activity-view.blocks-all",
         summary: "Under UNAUTHORIZED or WHITELIST, UIActivityViewController is denied for every target, listed or not.",
         reason: "The library cannot tell which app the user picks in the share sheet, so it allows Open In to no app.",

@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 6: AUTHORIZED allows every Open In channel.
-package enum AuthorizedRule: RuleUnit {
+enum AuthorizedRule: RuleUnit {
     package static let allow = RuleInfo(
         "authorized.allow",
         summary: "Under AUTHORIZED the library performs no Open In actions: every Open In channel is allowed.",

@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 14: copying to the general pasteboard, under the pasteboard policy.
-package enum CopyRule: RuleUnit {
+enum CopyRule: RuleUnit {
     package static let unauthorized = RuleInfo(
         "copy.unauthorized",
         summary: "Under the pasteboard policy UNAUTHORIZED, copying is refused with the copy callback.",
@@ -16,19 +16,19 @@ package enum CopyRule: RuleUnit {
         reason: "The pasteboard policy is AUTHORIZED, so the copy is readable by every app, AppConnect or not.",
         source: [.header(.types, "ACPasteboardPolicyAuthorized")],
         quote: "The application may write data to the pasteboard which gets shared among all apps (Both AppConnect and non-AppConnect apps can read this data).")
-    package static let secureServicesUnavailable = RuleInfo(
+    static let secureServicesUnavailable = RuleInfo(
         "copy.secure-services-unavailable",
         summary: "Under the pasteboard policy SECURECOPY, copying is refused, without a callback, while the device's secure services are unavailable.",
         reason: "The pasteboard policy is SECURECOPY and secure services are unavailable, so writing to the pasteboard fails.",
         source: [.header(.appConnectInterface, "-appConnect:secureServicesAvailabilityChangedTo:")],
         quote: "When secure services are not available, writing to the general pasteboard will fail and reading from it will read unsecured content, if any.")
-    package static let secureAppConnectApps = RuleInfo(
+    static let secureAppConnectApps = RuleInfo(
         "copy.secure-appconnect-apps",
         summary: "Under the pasteboard policy SECURECOPY with secure services available, copying is allowed for AppConnect apps only, and pasting into one is allowed.",
         reason: "The pasteboard policy is SECURECOPY, so the copy is readable by authorized AppConnect apps only.",
         source: [.header(.types, "ACPasteboardPolicySecureCopy")],
         quote: "the data written to the general pasteboard by one AppConnect app is only readable by authorized AppConnect apps.")
-    package static let secureNonAppConnectApp = RuleInfo(
+    static let secureNonAppConnectApp = RuleInfo(
         "copy.secure-non-appconnect-app",
         summary: "Under the pasteboard policy SECURECOPY, pasting into an app that is not one of the device's AppConnect apps is refused, without a callback.",
         reason: "The pasteboard policy is SECURECOPY and the paste target is not an AppConnect app, so it cannot read the copy.",

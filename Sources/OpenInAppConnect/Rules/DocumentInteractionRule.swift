@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 11: document interaction, Quick Look and app extensions.
-package enum DocumentInteractionRule: RuleUnit {
+enum DocumentInteractionRule: RuleUnit {
     package static let listed = RuleInfo(
         "document.listed-target",
         summary: "Document interaction, Quick Look and app extensions deliver to a listed target.",

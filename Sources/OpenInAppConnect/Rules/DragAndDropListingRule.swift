@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 12: drag and drop with no drag-and-drop policy follows the Open In listing.
-package enum DragAndDropListingRule: RuleUnit {
+enum DragAndDropListingRule: RuleUnit {
     package static let source: [Citation] = [.choice("Rules/drag-and-drop.md", "Our choices")]
     package static let quote = "With no drag-and-drop policy given, drag and drop follows the Open In listing."
 

@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 2: drag and drop under the server's own drag-and-drop policy.
-package enum DragAndDropPolicyRule: RuleUnit {
+enum DragAndDropPolicyRule: RuleUnit {
     package static let source: [Citation] = [.guide(.dragAndDrop), .header(.appConnectInterface, "-appConnectAttemptedDragAndDropToNonAppConnectApp:")]
     package static let quote = "Notification that the end user attempted to share content using drag and drop to non-AppConnect apps when the policy restricts sharing only to AppConnect apps."
 
@@ -23,7 +23,7 @@ package enum DragAndDropPolicyRule: RuleUnit {
         summary: "Under the drag-and-drop policy 'appconnect', drag and drop to an AppConnect app is allowed.",
         reason: "The drag-and-drop policy allows dragging to AppConnect apps, and the target is one.",
         source: source, quote: quote)
-    package static let nonAppConnectApp = RuleInfo(
+    static let nonAppConnectApp = RuleInfo(
         "drag-and-drop.policy-non-appconnect-app",
         summary: "Under the drag-and-drop policy 'appconnect', drag and drop to any other app is denied with the drag-and-drop callback.",
         reason: "The drag-and-drop policy allows dragging to AppConnect apps only, and the target is not one.",

@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 5: the server's app-specific config turns Open In enforcement off.
-package enum EnforcementDisabledRule: RuleUnit {
+enum EnforcementDisabledRule: RuleUnit {
     package static let allow = RuleInfo(
         "enforcement-disabled.allow",
         summary: "When the app config sets MI_AC_DISABLE_OPEN_IN_ENFORCEMENT to yes or true, Open In is allowed to all apps.",

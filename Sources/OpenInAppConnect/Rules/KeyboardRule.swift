@@ -3,9 +3,9 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 17: typing with a keyboard: custom keyboards under `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` and the app's own answer.
-package enum KeyboardRule: RuleUnit {
-    package static let coreGuide: [Citation] = [.ivanti(.core, "Custom keyboard control")]
-    package static let wrapperGuide: [Citation] = [.ivanti(.wrapper, "Custom keyboard control")]
+enum KeyboardRule: RuleUnit {
+    static let coreGuide: [Citation] = [.ivanti(.core, "Custom keyboard control")]
+    static let wrapperGuide: [Citation] = [.ivanti(.wrapper, "Custom keyboard control")]
 
     package static let system = RuleInfo(
         "keyboard.system",
@@ -13,13 +13,13 @@ package enum KeyboardRule: RuleUnit {
         reason: "The system keyboard is not a custom keyboard, so nothing restricts it.",
         source: [.choice("Rules/keyboards-and-paste.md", "Our choices")] + coreGuide,
         quote: "The system keyboard is not a custom keyboard: it is always allowed, whatever the key or the app says.")
-    package static let allowedByConfig = RuleInfo(
+    static let allowedByConfig = RuleInfo(
         "keyboard.custom-allowed-by-config",
         summary: "A custom keyboard is allowed when the app config sets MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS to true; the app's own answer is not asked.",
         reason: "The app config sets MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS to true, so custom keyboards are allowed.",
         source: coreGuide + wrapperGuide,
         quote: "When the key's value is true, the AppConnect app is allowed to use custom keyboards.")
-    package static let refusedByConfig = RuleInfo(
+    static let refusedByConfig = RuleInfo(
         "keyboard.custom-refused-by-config",
         summary: "A custom keyboard is denied, without a callback, when the app config sets MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS to anything but true.",
         reason: "The app config sets MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS to a value other than true, so custom keyboards are not allowed.",
@@ -31,7 +31,7 @@ package enum KeyboardRule: RuleUnit {
         reason: "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS is not set and the app allows custom keyboards, so the keyboard is allowed.",
         source: coreGuide,
         quote: "If you do not include the key-value pair for the app, the AppConnect app is allowed to use custom keyboards.")
-    package static let refusedByApp = RuleInfo(
+    static let refusedByApp = RuleInfo(
         "keyboard.custom-refused-by-app",
         summary: "A custom keyboard is denied, without a callback, when the app config does not set MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS and the app refuses custom keyboards.",
         reason: "MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS is not set, and the app refuses custom keyboards (-shouldAllowExtensionPointIdentifier:).",

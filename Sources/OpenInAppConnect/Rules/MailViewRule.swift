@@ -4,7 +4,7 @@ import OpenInKit
 
 /// Rule 10: a `mailto:` link tapped in a web or text view, which goes to the device's mail app,
 /// or `MFMailComposeViewController`, which is always native Mail.
-package enum MailViewRule: RuleUnit {
+enum MailViewRule: RuleUnit {
     package static let quote = "For example, with these policy settings, this method is called when the device user taps a :mailTo link in a UIWebView, WKWebView, or UITextView, or when the app attempts to display a MFMailComposeViewController."
 
     package static let mailAllowed = RuleInfo(
@@ -12,7 +12,7 @@ package enum MailViewRule: RuleUnit {
         summary: "A mailto: link tapped in a web or text view (when native Mail is the device's mail app), or the mail compose sheet, opens native Mail when Mail is allowed.",
         reason: "Native Mail is allowed: the whitelist holds both com.apple.UIKit.activity.Mail and com.apple.mobilemail.",
         source: [.guide(.openIn)], quote: quote)
-    package static let listedHandler = RuleInfo(
+    static let listedHandler = RuleInfo(
         "mail-view.listed-handler",
         summary: "A mailto: link tapped in a web or text view opens the device's mail app when it is an app other than native Mail and is listed.",
         reason: "The device's mail app, which handles mailto: links, is in the whitelist.",

@@ -4,14 +4,14 @@ import OpenInKit
 
 /// Rule 8: the app's own `openURL:` with a `mailto:` URL, which goes to the device's mail app
 /// (the `mailto` handler of the device facts, or native Mail when none is given).
-package enum MailtoOpenURLRule: RuleUnit {
+enum MailtoOpenURLRule: RuleUnit {
     package static let mailAllowed = RuleInfo(
         "mailto.mail-allowed",
         summary: "openURL: with mailto: opens native Mail when native Mail is the device's mail app and Mail is allowed (AUTHORIZED, or WHITELIST holding both Mail IDs).",
         reason: "Native Mail is allowed: the whitelist holds both com.apple.UIKit.activity.Mail and com.apple.mobilemail.",
         source: [.guide(.openIn)],
         quote: "To put the iOS native email app in the whitelist, the whitelist must contain both of these bundle IDs: com.apple.UIKit.activity.Mail and com.apple.mobilemail.")
-    package static let listedHandler = RuleInfo(
+    static let listedHandler = RuleInfo(
         "mailto.listed-handler",
         summary: "openURL: with mailto: opens the device's mail app when it is an app other than native Mail and is listed.",
         reason: "The device's mail app, which handles mailto:, is in the whitelist.",
@@ -23,7 +23,7 @@ package enum MailtoOpenURLRule: RuleUnit {
         reason: "MI_AC_DISABLE_SCHEME_BLOCKING overrides the Open In policy for openURL: with mailto:, so the device's mail app opens.",
         source: [.guide(.openIn)],
         quote: "To override the Open In policy for this scenario, add the key MI_AC_DISABLE_SCHEME_BLOCKING with the value YES in the MI_APP_CONNECT dictionary in the app’s Info.plist.")
-    package static let emailPlusRedirect = RuleInfo(
+    static let emailPlusRedirect = RuleInfo(
         "mailto.email-plus-redirect",
         summary: "openURL: with mailto: blocked from the device's mail app opens Email+ when it is installed, without a callback.",
         reason: "The device's mail app is not allowed and Email+ is installed, so Email+ opens instead and no callback is called.",

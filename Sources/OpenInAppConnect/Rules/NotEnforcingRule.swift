@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 1: a regular (non-AppConnect) app is not restricted.
-package enum NotEnforcingRule: RuleUnit {
+enum NotEnforcingRule: RuleUnit {
     package static let allow = RuleInfo(
         "not-enforcing.allow",
         summary: "When AppConnect is not enforcing (library not started, or Non-AppConnect Mode), every share is allowed.",

@@ -3,8 +3,8 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 13: a document another app sends to this app, under the Open From policy.
-package enum OpenFromRule: RuleUnit {
-    package static let blockedCallback: [Citation] = [.header(.appConnectInterface, "-appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:")]
+enum OpenFromRule: RuleUnit {
+    static let blockedCallback: [Citation] = [.header(.appConnectInterface, "-appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:")]
 
     package static let unauthorized = RuleInfo(
         "open-from.unauthorized",
@@ -18,19 +18,19 @@ package enum OpenFromRule: RuleUnit {
         reason: "The Open From policy is AUTHORIZED, so this app accepts documents from every app.",
         source: [.header(.types, "ACOpenFromPolicyAuthorized")],
         quote: "The application may use Open from.")
-    package static let listedSource = RuleInfo(
+    static let listedSource = RuleInfo(
         "open-from.listed-source",
         summary: "Under the Open From policy WHITELIST, a document from an app in the Open From whitelist is accepted (exact bundle IDs, no mail pair).",
         reason: "The sending app is in the Open From whitelist.",
         source: [.header(.types, "ACOpenFromPolicyWhitelist")],
         quote: "The application may only use Open from to receive documents from applications in the whitelist")
-    package static let unlistedSource = RuleInfo(
+    static let unlistedSource = RuleInfo(
         "open-from.unlisted-source",
         summary: "Under the Open From policy WHITELIST, a document from an app not in the Open From whitelist is refused with the Open From callback.",
         reason: "The sending app is not in the Open From whitelist.",
         source: blockedCallback,
         quote: "This notification is sent only when the status is ACOpenFromPolicyUnauthorized or ACOpenFromPolicyWhitelist.")
-    package static let unknownSource = RuleInfo(
+    static let unknownSource = RuleInfo(
         "open-from.unknown-source",
         summary: "Under the Open From policy WHITELIST, a document from an unknown app is refused with the Open From callback: unknown never means listed.",
         reason: "The sending app is unknown, and an unknown app is never taken as listed.",

@@ -3,10 +3,10 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 9: the app's own `openURL:` with any scheme but `mailto:`.
-package enum OtherSchemeOpenURLRule: RuleUnit {
+enum OtherSchemeOpenURLRule: RuleUnit {
     package static let source: [Citation] = [.guide(.openIn)]
     package static let choices: [Citation] = [.choice("Rules/other-url-schemes.md", "Our choices")]
-    package static let customURLQuote = "includes sending documents or document portions by encoding them in custom URLs handled by other applications."
+    static let customURLQuote = "includes sending documents or document portions by encoding them in custom URLs handled by other applications."
 
     package static let ownScheme = RuleInfo(
         "open-url.own-scheme",
@@ -14,24 +14,24 @@ package enum OtherSchemeOpenURLRule: RuleUnit {
         reason: "The URL uses one of the app's own schemes, which is not Open In to another app.",
         source: choices,
         quote: "The app's own schemes and web schemes (http, https) are not Open In.")
-    package static let webScheme = RuleInfo(
+    static let webScheme = RuleInfo(
         "open-url.web-scheme",
         summary: "openURL: with http or https is not Open In and is allowed.",
         reason: "The URL is a web address (http or https), which is not Open In.",
         source: choices,
         quote: "The app's own schemes and web schemes (http, https) are not Open In.")
-    package static let listedHandler = RuleInfo(
+    static let listedHandler = RuleInfo(
         "open-url.listed-handler",
         summary: "openURL: with a custom scheme is allowed when the app that handles it is listed.",
         reason: "The app that handles the URL's scheme is in the whitelist.",
         source: source, quote: customURLQuote)
-    package static let unlistedHandler = RuleInfo(
+    static let unlistedHandler = RuleInfo(
         "open-url.unlisted-handler",
         summary: "openURL: with a custom scheme is denied, with the URL callback, when the app that handles it is not listed.",
         reason: "The app that handles the URL's scheme is not listed (UNAUTHORIZED lists no app; WHITELIST only the apps in its whitelist).",
         source: source,
         quote: "the Open In policy is ACOPENINPOLICY_WHITELIST, and the whitelist does not contain the bundle ID of an app that can handle the URL")
-    package static let unknownHandler = RuleInfo(
+    static let unknownHandler = RuleInfo(
         "open-url.unknown-handler",
         summary: "openURL: with a custom scheme whose handler is unknown is denied with the URL callback: unknown never means allowed.",
         reason: "No app is known to handle the URL's scheme, and an unknown handler is never taken as listed.",

@@ -3,8 +3,8 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 16: pasting into this app; the app's own pasteboard policy does not govern it.
-package enum PasteRule: RuleUnit {
-    package static let notRestricted = RuleInfo(
+enum PasteRule: RuleUnit {
+    static let notRestricted = RuleInfo(
         "paste.not-restricted",
         summary: "Pasting into the app is allowed: the app's pasteboard policy governs what it copies out, not what it pastes in.",
         reason: "The pasteboard policy does not restrict what is pasted into this app.",

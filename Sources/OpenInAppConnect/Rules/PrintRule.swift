@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 15: printing, under the print policy (the SDK has no blocked-print callback).
-package enum PrintRule: RuleUnit {
+enum PrintRule: RuleUnit {
     package static let unauthorized = RuleInfo(
         "print.unauthorized",
         summary: "Under the print policy UNAUTHORIZED, printing is refused; the SDK has no callback for a blocked print.",

@@ -118,7 +118,7 @@ package enum RuleCatalog {
     }
 
     /// The last step of the list.
-    package static var lastStep: Int { units.count }
+    static var lastStep: Int { units.count }
 }
 
 extension RuleInfo {

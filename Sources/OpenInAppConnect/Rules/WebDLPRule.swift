@@ -3,10 +3,10 @@ import OpenInFleet
 import OpenInKit
 
 /// Rule 3: a web address opened with `openURL:`, under the AppConnect global policy's Web DLP setting.
-package enum WebDLPRule: RuleUnit {
+enum WebDLPRule: RuleUnit {
     package static let source: [Citation] = [.ivanti(.core, "Web-related DLP policies, Web DLP policy for browser launching")]
 
-    package static let webAtWorkRedirect = RuleInfo(
+    static let webAtWorkRedirect = RuleInfo(
         "web-dlp.web-at-work-redirect",
         summary: "Under the Web DLP setting 'not allowed', an http or https URL opens in Web@Work when it is installed, without a callback.",
         reason: "The Web DLP setting does not allow unsecured browsers, so Web@Work displays the web page.",
@@ -18,7 +18,7 @@ package enum WebDLPRule: RuleUnit {
         reason: "The Web DLP setting does not allow unsecured browsers and Web@Work is not installed, so the web page does not display.",
         source: source,
         quote: "Web page does not display. An error message is displayed that indicates that a secure browser is required but not installed.")
-    package static let userChooses = RuleInfo(
+    static let userChooses = RuleInfo(
         "web-dlp.user-chooses",
         summary: "Under the Web DLP setting 'allowed', an http or https URL is allowed, and with Web@Work installed the user is prompted to choose the browser.",
         reason: "The Web DLP setting allows unsecured browsers and Web@Work is installed, so the user is prompted to choose between Web@Work and the unsecured browsers.",

@@ -99,7 +99,7 @@ package struct InsideFlow: Sendable, Hashable, Comparable {
     }
 }
 
-package enum FixOrder {
+enum FixOrder {
     /// Whether `lhs` sorts before `rhs`, field by field, each by its UTF-8 bytes.
     package static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
         for (left, right) in zip(lhs, rhs) where !ExactText.same(left, right) {
@@ -483,11 +483,11 @@ package enum FleetFixes {
     }
 
     /// How many of the changes that lower the exposure most the plan's later steps try again.
-    package static let maxLoweringTried = 64
+    static let maxLoweringTried = 64
 
     /// How many plan steps in a row may lower the exposure without closing a path before the plan stops
     /// (each such step verifies every candidate again).
-    package static let maxStepsWithoutClosing = 3
+    static let maxStepsWithoutClosing = 3
 
     /// The fixes and the greedy plan.
     /// - Throws: ``FixError`` when a step's patched fleet cannot be read back (a bug: every fix was verified on it).

@@ -50,7 +50,7 @@ package struct IntuneFixSubject: FixSubject {
         try self.init(documents: kept, fleet: fleet, scope: scope)
     }
 
-    package static func readDocument(_ file: String) throws(FixError) -> FixDocument {
+    static func readDocument(_ file: String) throws(FixError) -> FixDocument {
         let bytes: [UInt8]
         do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: file, what: "Intune export") } catch { throw FixError(error.message) }
         do throws(FormatError) { return try FixDocuments.read(bytes, file: file) } catch { throw FixError(error.description) }
@@ -90,7 +90,7 @@ package struct IntuneFixSubject: FixSubject {
     }
 
     /// Where each policy object of a document is: the document itself, each element, or each element of `value`.
-    package static func policyPointers(_ value: JSONValue) -> [JSONPointer] {
+    static func policyPointers(_ value: JSONValue) -> [JSONPointer] {
         switch value {
         case .array(let array): return array.indices.map { JSONPointer([String($0)]) }
         case .object(let object):
@@ -101,7 +101,7 @@ package struct IntuneFixSubject: FixSubject {
     }
 
     /// The paths of `scope`, the flows inside each device's zone, and each device's graph.
-    package static func analyze(_ fleet: IntuneFleet, scope: FixScope) throws(FleetError) -> (paths: Set<LeakPath>, flows: Set<InsideFlow>, states: [DeviceState]) {
+    static func analyze(_ fleet: IntuneFleet, scope: FixScope) throws(FleetError) -> (paths: Set<LeakPath>, flows: Set<InsideFlow>, states: [DeviceState]) {
         var paths: Set<LeakPath> = []
         var flows: Set<InsideFlow> = []
         var states: [DeviceState] = []
@@ -123,7 +123,7 @@ package struct IntuneFixSubject: FixSubject {
     }
 
     /// The nodes of the device's policy-managed apps.
-    package static func managedNodes(_ graph: IntuneGraph) -> NodeSet {
+    static func managedNodes(_ graph: IntuneGraph) -> NodeSet {
         var set = NodeSet(count: graph.nodes.count)
         for x in graph.nodes.indices where !graph.index.fleet.isOutside(graph.nodes[x], on: graph.index.device) { set.insert(x) }
         return set
@@ -165,7 +165,7 @@ package struct IntuneFixSubject: FixSubject {
     /// redirected), on every grid the matrix has (`open-url` to the receiver's first custom scheme included),
     /// each request made as the matrix makes it (``IntuneDeviceIndex/matrixRequest(_:from:to:url:)``); only
     /// those from or to a node of `changed` when given.
-    package static func insideFlows(_ graph: IntuneGraph, among managed: NodeSet, changed: NodeSet?) -> [InsideFlow] {
+    static func insideFlows(_ graph: IntuneGraph, among managed: NodeSet, changed: NodeSet?) -> [InsideFlow] {
         var result: [InsideFlow] = []
         let name = graph.index.device.name
         let schemes = graph.index.matrixSchemes()

@@ -4,7 +4,7 @@ import OpenInKit
 
 /// An Intune rule unit for a request that names a location, not an app (``LocationRequest``):
 /// the location counterpart of ``IntuneRuleUnit``. Its rows are in `Rules/intune/save-as-and-open-into.md`.
-package protocol IntuneLocationRuleUnit: Sendable {
+protocol IntuneLocationRuleUnit: Sendable {
     /// The ids this unit can decide with, with their descriptions, in order.
     static var rules: [RuleInfo] { get }
 
@@ -16,14 +16,14 @@ package protocol IntuneLocationRuleUnit: Sendable {
 }
 
 /// Intune rule 11: "Save copies of org data", with its selected services.
-package enum IntuneSaveAsRule: IntuneLocationRuleUnit {
+enum IntuneSaveAsRule: IntuneLocationRuleUnit {
     package static let allApps = RuleInfo(
         "intune.save-as.all-apps",
         summary: "Under Send org data to other apps = All apps, Save As is allowed to any location, whatever Save copies of org data says.",
         reason: "Send org data to other apps is All apps, and Save copies of org data is then Allow.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("saveAsBlocked")],
         quote: "This setting will be \"Allow\" when the setting Send org data to other apps is set to All apps.")
-    package static let sendNone = RuleInfo(
+    static let sendNone = RuleInfo(
         "intune.save-as.send-none",
         summary: "Under Send org data to other apps = None, Save As is refused to every location, the selected services included.",
         reason: "Send org data to other apps is None, and Save copies of org data is then Block with no allowed service.",
@@ -35,7 +35,7 @@ package enum IntuneSaveAsRule: IntuneLocationRuleUnit {
         reason: "Save copies of org data is Allow.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("saveAsBlocked")],
         quote: "Choose Allow if you want to allow the use of Save As.")
-    package static let selectedService = RuleInfo(
+    static let selectedService = RuleInfo(
         "intune.save-as.selected-service",
         summary: "Under Save copies of org data = Block, Save As is allowed to a location of Allow user to save copies to selected services.",
         reason: "Save copies of org data is Block, and the location is one of the selected services.",
@@ -64,14 +64,14 @@ package enum IntuneSaveAsRule: IntuneLocationRuleUnit {
 }
 
 /// Intune rule 12: "Open data into Org documents", with its selected services.
-package enum IntuneOpenIntoOrgDocumentRule: IntuneLocationRuleUnit {
+enum IntuneOpenIntoOrgDocumentRule: IntuneLocationRuleUnit {
     package static let allApps = RuleInfo(
         "intune.open-into.all-apps",
         summary: "Under Receive data from other apps = All apps (or All apps with incoming Org data), opening data into org documents is allowed from any location, whatever Open data into Org documents says.",
         reason: "Receive data from other apps is All apps, and Open data into Org documents is then Allow.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("blockDataIngestionIntoOrganizationDocuments")],
         quote: "This setting will be \"Allow\" when the setting Receive data from other apps is set to All apps or All apps with incoming Org data.")
-    package static let receiveNone = RuleInfo(
+    static let receiveNone = RuleInfo(
         "intune.open-into.receive-none",
         summary: "Under Receive data from other apps = None, opening data into org documents is refused from every location, the selected services included.",
         reason: "Receive data from other apps is None, and Open data into Org documents is then Block with no allowed service.",
@@ -83,7 +83,7 @@ package enum IntuneOpenIntoOrgDocumentRule: IntuneLocationRuleUnit {
         reason: "Open data into Org documents is Allow.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("blockDataIngestionIntoOrganizationDocuments")],
         quote: "Select Allow if you want to allow the use of Open.")
-    package static let selectedService = RuleInfo(
+    static let selectedService = RuleInfo(
         "intune.open-into.selected-service",
         summary: "Under Open data into Org documents = Block, opening data is allowed from a location of Allow users to open data from selected services.",
         reason: "Open data into Org documents is Block, and the location is one of the selected services.",

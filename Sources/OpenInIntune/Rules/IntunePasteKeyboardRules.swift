@@ -5,7 +5,7 @@ import OpenInKit
 /// Intune rule 9: pasting into the app, under the receiving app's "Restrict cut, copy, and paste
 /// between other apps" (`Rules/intune/paste-and-keyboards.md`).
 package enum IntunePasteRule: IntuneRuleUnit {
-    package static let ownApp = RuleInfo(
+    static let ownApp = RuleInfo(
         "intune.paste.own-app",
         summary: "Pasting what was copied in the app itself is allowed at every clipboard level: it is not a paste between apps (our choice).",
         reason: "The copy comes from the app itself; Restrict cut, copy, and paste concerns other apps only.",
@@ -23,13 +23,13 @@ package enum IntunePasteRule: IntuneRuleUnit {
         reason: "The level is Policy managed with paste in: data from any app may be pasted into this app.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundClipboardSharingLevel")],
         quote: "Allow data from any app to be pasted into this app.")
-    package static let managedSource = RuleInfo(
+    static let managedSource = RuleInfo(
         "intune.paste.managed-source",
         summary: "Under Restrict cut, copy, and paste = Policy managed apps, pasting into the app from a policy-managed app is allowed.",
         reason: "Cut, copy and paste is restricted to policy-managed apps, and the copy comes from one.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundClipboardSharingLevel")],
         quote: "Sharing is allowed between all managed apps.")
-    package static let unmanagedSource = RuleInfo(
+    static let unmanagedSource = RuleInfo(
         "intune.paste.unmanaged-source",
         summary: "Under Restrict cut, copy, and paste = Policy managed apps, pasting into the app from an app that is not policy-managed, or from an unknown app, is refused.",
         reason: "Cut, copy and paste is restricted to policy-managed apps, and the copy comes from an app that is not one (or from an unknown app: fail closed).",

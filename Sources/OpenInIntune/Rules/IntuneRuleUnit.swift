@@ -34,7 +34,7 @@ package enum IntuneRuleCatalog {
     ]
 
     /// The units of the requests that name a location (``LocationRequest``), after ``units``.
-    package static let locationUnits: [any IntuneLocationRuleUnit.Type] = [
+    static let locationUnits: [any IntuneLocationRuleUnit.Type] = [
         IntuneSaveAsRule.self,
         IntuneOpenIntoOrgDocumentRule.self,
     ]
@@ -67,7 +67,7 @@ extension RuleInfo {
 }
 
 /// Who receives what an Intune decision delivers, when the rule does not name someone else.
-package enum IntuneDelivery {
+enum IntuneDelivery {
     /// The request's target, the URL's handler, or native Mail for the mail channels.
     package static func receiver(of request: ShareRequest, _ context: IntuneContext) -> BundleID? {
         switch request.route {
@@ -94,7 +94,7 @@ package enum IntuneDelivery {
 
 extension BundleID {
     /// Safari, which opens web links when no other browser is named.
-    package static let safari = BundleID(known: "com.apple.mobilesafari")
+    static let safari = BundleID(known: "com.apple.mobilesafari")
     /// Microsoft Edge for iOS, Intune's managed browser.
     package static let microsoftEdge = BundleID(known: "com.microsoft.msedge")
 }

@@ -29,7 +29,7 @@ package enum IntuneShareRule: IntuneRuleUnit {
         reason: "Send org data to other apps is All apps: the receiving app can read and edit the data.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundDataTransferDestinations")],
         quote: "Allow transfer to any app. The receiving app will have the ability to read and edit the data.")
-    package static let managedTarget = RuleInfo(
+    static let managedTarget = RuleInfo(
         "intune.send.managed-target",
         summary: "Under Send org data to other apps = Policy managed apps (any variant), Open-In and sharing deliver to a policy-managed app.",
         reason: "The receiving app is policy-managed, and the policy allows transfer to policy-managed apps.",
@@ -47,13 +47,13 @@ package enum IntuneShareRule: IntuneRuleUnit {
         reason: "Open-In/Share filtering is on, so the dialogs offer only policy-managed apps and the receiving app is not one.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("filterOpenInToOnlyManagedApps")],
         quote: "Allow transfer only to other policy managed apps, and filter OS Open-in/Share dialogs to only display policy managed apps.")
-    package static let encryptedToUnmanaged = RuleInfo(
+    static let encryptedToUnmanaged = RuleInfo(
         "intune.send.unmanaged-target-encrypted",
         summary: "Under Policy managed apps (unfiltered), Open-In and sharing to an app that is not policy-managed deliver the file encrypted: the app cannot read it.",
         reason: "The receiving app is not policy-managed: Intune encrypts the data, and only policy-managed apps can read it.",
         source: [.learn(.iosSettings, "Data transfer"), .learn(.overview, "iOS share extension")],
         quote: "Transferred data is encrypted by Intune and unreadable by unmanaged apps.")
-    package static let noneEncrypted = RuleInfo(
+    static let noneEncrypted = RuleInfo(
         "intune.send.none-encrypted",
         summary: "Under Send org data to other apps = None, Open-In and sharing deliver the file encrypted and unreadable, to any app.",
         reason: "Send org data to other apps is None: a managed Open-In transfers the data encrypted and unreadable.",
@@ -90,14 +90,14 @@ package enum IntuneShareRule: IntuneRuleUnit {
 }
 
 /// Intune rule 5: drag and drop. Intune documents no setting for it: our choice (`Rules/intune/drag-and-drop.md`).
-package enum IntuneDragAndDropRule: IntuneRuleUnit {
+enum IntuneDragAndDropRule: IntuneRuleUnit {
     package static let allApps = RuleInfo(
         "intune.drag-and-drop.all-apps",
         summary: "Under Send org data to other apps = All apps, drag and drop to any app is allowed (our choice: Intune documents no drag-and-drop setting).",
         reason: "Intune has no drag-and-drop setting; we follow Send org data to other apps, which is All apps.",
         source: [.choice("Rules/intune/drag-and-drop.md", "Our choices")],
         quote: "Drag and drop follows Send org data to other apps, as Open-In does, without the encrypted delivery.")
-    package static let managedTarget = RuleInfo(
+    static let managedTarget = RuleInfo(
         "intune.drag-and-drop.managed-target",
         summary: "Under Send org data to other apps = Policy managed apps, drag and drop to a policy-managed app is allowed (our choice).",
         reason: "Intune has no drag-and-drop setting; we follow Send org data to other apps, and the receiving app is policy-managed.",
@@ -127,7 +127,7 @@ package enum IntuneDragAndDropRule: IntuneRuleUnit {
 }
 
 /// Intune rule 6: Open From, under "Receive data from other apps".
-package enum IntuneReceiveRule: IntuneRuleUnit {
+enum IntuneReceiveRule: IntuneRuleUnit {
     package static let allApps = RuleInfo(
         "intune.receive.all-apps",
         summary: "Under Receive data from other apps = All apps, a document from any app, known or not, is accepted.",
@@ -140,13 +140,13 @@ package enum IntuneReceiveRule: IntuneRuleUnit {
         reason: "Receive data is All apps with incoming Org data on an enrolled device with IntuneMAMUPN: the document is accepted and marked as org data.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("protectInboundDataFromUnknownSources")],
         quote: "Treat all incoming data without a user identity as data from your organization.")
-    package static let managedSource = RuleInfo(
+    static let managedSource = RuleInfo(
         "intune.receive.managed-source",
         summary: "Under Receive data from other apps = Policy managed apps, a document from a policy-managed app is accepted.",
         reason: "The sending app is policy-managed, and the policy receives data from policy-managed apps.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedInboundDataTransferSources")],
         quote: "Sources from which data is allowed to be transferred.")
-    package static let unmanagedSource = RuleInfo(
+    static let unmanagedSource = RuleInfo(
         "intune.receive.unmanaged-source",
         summary: "Under Receive data from other apps = Policy managed apps, a document from an app that is not policy-managed, or from an unknown app, is refused.",
         reason: "The policy receives data from policy-managed apps only, and the sending app is not one (or is unknown).",
@@ -183,7 +183,7 @@ package enum IntuneReceiveRule: IntuneRuleUnit {
 }
 
 /// Intune rule 7: copy, under "Restrict cut, copy and paste between other apps".
-package enum IntuneCopyRule: IntuneRuleUnit {
+enum IntuneCopyRule: IntuneRuleUnit {
     package static let allApps = RuleInfo(
         "intune.copy.all-apps",
         summary: "Under Restrict cut, copy and paste = Any app, copying is allowed and every app can paste the copy.",
@@ -196,7 +196,7 @@ package enum IntuneCopyRule: IntuneRuleUnit {
         reason: "Cut, copy and paste is restricted to policy-managed apps, and the copy stays among them.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundClipboardSharingLevel")],
         quote: "The level to which the clipboard may be shared between apps on the managed device.")
-    package static let unmanagedTarget = RuleInfo(
+    static let unmanagedTarget = RuleInfo(
         "intune.copy.unmanaged-target",
         summary: "Under Policy managed apps (with or without paste in), pasting into an app that is not policy-managed is refused, beyond the character limit for any app.",
         reason: "Cut, copy and paste is restricted to policy-managed apps and the paste target is not one; only a copy within the character limit for any app would pass.",

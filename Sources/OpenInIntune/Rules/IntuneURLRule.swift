@@ -12,13 +12,13 @@ package enum IntuneURLRule: IntuneRuleUnit {
         reason: "The URL's scheme is one of the app's own: nothing leaves the app.",
         source: [.choice("Rules/intune/url-schemes.md", "Our choices")],
         quote: "A URL with one of the app's own schemes stays in the app, so no Intune setting concerns it.")
-    package static let exemptedUniversalLink = RuleInfo(
+    static let exemptedUniversalLink = RuleInfo(
         "intune.url.exempted-universal-link",
         summary: "A web link that matches an exempted universal link opens in the app that claims it, managed or not.",
         reason: "The link matches one of the policy's exempted universal links, which may invoke an unmanaged app.",
         source: [.graph("exemptedUniversalLinks"), .learn(.iosSettings, "Data transfer")],
         quote: "A list of custom urls that are allowed to invocate an unmanaged app")
-    package static let managedUniversalLink = RuleInfo(
+    static let managedUniversalLink = RuleInfo(
         "intune.url.managed-universal-link",
         summary: "A web link that matches a managed universal link opens in the app that claims it when that app is policy-managed.",
         reason: "The link matches one of the policy's managed universal links, and a policy-managed app claims it.",
@@ -30,73 +30,73 @@ package enum IntuneURLRule: IntuneRuleUnit {
         reason: "The policy requires web links to open in the managed browser, Microsoft Edge.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("managedBrowserToOpenLinksRequired")],
         quote: "Indicates whether internet links should be opened in the managed browser app, or any custom browser specified by CustomBrowserProtocol (for iOS)")
-    package static let customBrowser = RuleInfo(
+    static let customBrowser = RuleInfo(
         "intune.url.custom-browser",
         summary: "Under Restrict web content transfer = Unmanaged browser, a web link opens in the browser of the Unmanaged Browser Protocol (http to PROTOCOL, https to PROTOCOLs).",
         reason: "The policy sends web links to the browser named by its custom browser protocol.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("customBrowserProtocol")],
         quote: "A custom browser protocol to open weblink on iOS.")
-    package static let customBrowserMissing = RuleInfo(
+    static let customBrowserMissing = RuleInfo(
         "intune.url.custom-browser-unknown",
         summary: "Under Restrict web content transfer = Unmanaged browser, a web link is not opened when no app on the device handles the browser protocol.",
         reason: "The policy sends web links to its custom browser protocol, and no app on the device handles that scheme.",
         source: [.choice("Rules/intune/url-schemes.md", "Our choices")],
         quote: "A redirection to a scheme no app on the device handles delivers nothing: unknown never means allowed.")
-    package static let anyBrowser = RuleInfo(
+    static let anyBrowser = RuleInfo(
         "intune.url.any-browser",
         summary: "Under Restrict web content transfer = Any app (the default), a web link opens in the device's browser.",
         reason: "The policy does not restrict web content transfer.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("managedBrowserToOpenLinksRequired")],
         quote: "Indicates whether internet links should be opened in the managed browser app, or any custom browser specified by CustomBrowserProtocol (for iOS)")
-    package static let exemptedScheme = RuleInfo(
+    static let exemptedScheme = RuleInfo(
         "intune.url.exempted-scheme",
         summary: "A URL whose scheme is in Select apps to exempt opens in the app that handles it, managed or not.",
         reason: "The URL's scheme is exempted from the data transfer policy.",
         source: [.learn(.exceptions, "iOS data transfer exceptions"), .graph("exemptedAppProtocols")],
         quote: "Apps in this list will be exempt from the policy and will be able to receive data from managed apps.")
-    package static let dialerAny = RuleInfo(
+    static let dialerAny = RuleInfo(
         "intune.url.dialer-any",
         summary: "A tel or telprompt URL opens in the device's dialer under Transfer telecommunication data to = Any dialer app (the default).",
         reason: "Telecommunication data may go to any dialer app.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("dialerRestrictionLevel")],
         quote: "The classes of dialer apps that are allowed to click-to-open a phone number.")
-    package static let dialerManaged = RuleInfo(
+    static let dialerManaged = RuleInfo(
         "intune.url.dialer-managed",
         summary: "Under Any policy-managed dialer app, a tel URL opens in its handler when that handler is policy-managed.",
         reason: "Telecommunication data may go to policy-managed dialers, and the handler is one.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("dialerRestrictionLevel")],
         quote: "The classes of dialer apps that are allowed to click-to-open a phone number.")
-    package static let dialerCustom = RuleInfo(
+    static let dialerCustom = RuleInfo(
         "intune.url.dialer-custom",
         summary: "Under A specific dialer app, a tel URL goes to the app of the Dialer App URL Scheme instead.",
         reason: "Telecommunication data goes to the one dialer app the policy names by its URL scheme.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("customDialerAppProtocol")],
         quote: "Protocol of a custom dialer app to click-to-open a phone number on iOS, for example, skype:.")
-    package static let dialerBlocked = RuleInfo(
+    static let dialerBlocked = RuleInfo(
         "intune.url.dialer-blocked",
         summary: "A tel URL is not opened under None, do not transfer this data, under Any policy-managed dialer app when its handler is not managed, or when the specific dialer app is not on the device.",
         reason: "The dialer setting does not allow this phone number to leave the app.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("dialerRestrictionLevel")],
         quote: "The classes of dialer apps that are allowed to click-to-open a phone number.")
-    package static let messagingAny = RuleInfo(
+    static let messagingAny = RuleInfo(
         "intune.url.messaging-any",
         summary: "An sms URL opens in the device's messaging app under Transfer messaging data to = Any messaging app (the default).",
         reason: "Messaging data may go to any messaging app.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("protectedMessagingRedirectAppType")],
         quote: "Defines how app messaging redirection is protected by an App Protection Policy. Default is anyApp.")
-    package static let messagingManaged = RuleInfo(
+    static let messagingManaged = RuleInfo(
         "intune.url.messaging-managed",
         summary: "Under Any policy-managed messaging app, an sms URL opens in its handler when that handler is policy-managed.",
         reason: "Messaging data may go to policy-managed messaging apps, and the handler is one.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("protectedMessagingRedirectAppType")],
         quote: "Defines how app messaging redirection is protected by an App Protection Policy. Default is anyApp.")
-    package static let messagingSpecific = RuleInfo(
+    static let messagingSpecific = RuleInfo(
         "intune.url.messaging-specific",
         summary: "Under A specific messaging app, an sms URL goes to the app of the Messaging App URL Scheme instead.",
         reason: "Messaging data goes to the one messaging app the policy names by its URL scheme.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("messagingRedirectAppUrlScheme")],
         quote: "When a specific app redirection is enforced by protectedMessagingRedirectAppType in an App Protection Policy, this value defines the app url redirect schemes which are allowed to be used.")
-    package static let messagingBlocked = RuleInfo(
+    static let messagingBlocked = RuleInfo(
         "intune.url.messaging-blocked",
         summary: "An sms URL is not opened under None, under Any policy-managed messaging app when its handler is not managed, or when the specific messaging app is not on the device.",
         reason: "The messaging setting does not allow this message to leave the app.",
@@ -108,7 +108,7 @@ package enum IntuneURLRule: IntuneRuleUnit {
         reason: "Send org data to other apps is All apps.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundDataTransferDestinations")],
         quote: "Allow transfer to any app. The receiving app will have the ability to read and edit the data.")
-    package static let managedHandler = RuleInfo(
+    static let managedHandler = RuleInfo(
         "intune.url.managed-handler",
         summary: "Under Policy managed apps, a URL with any other scheme opens when the app that handles it is policy-managed.",
         reason: "The URL's handler is policy-managed, and the policy allows transfer to policy-managed apps.",
@@ -191,7 +191,7 @@ package enum IntuneURLRule: IntuneRuleUnit {
     }
 
     /// The app of a scheme the policy names (`skype:`, `skype`, `skype://`), when the device has one.
-    package static func customHandler(_ protocolText: String, _ context: IntuneContext) -> BundleID? {
+    static func customHandler(_ protocolText: String, _ context: IntuneContext) -> BundleID? {
         var name = Substring(protocolText)
         while let last = name.last, last == ":" || last == "/" { name = name.dropLast() }
         guard !name.isEmpty else { return nil }
@@ -200,7 +200,7 @@ package enum IntuneURLRule: IntuneRuleUnit {
 }
 
 /// Intune rule 4: the mail compose sheet (`MFMailComposeViewController`), which is native Mail and not a URL.
-package enum IntuneMailComposeRule: IntuneRuleUnit {
+enum IntuneMailComposeRule: IntuneRuleUnit {
     package static let allApps = RuleInfo(
         "intune.mail-compose.all-apps",
         summary: "Under Send org data to other apps = All apps, the mail compose sheet is allowed.",
@@ -235,7 +235,7 @@ package enum IntuneMailComposeRule: IntuneRuleUnit {
 }
 
 /// Universal link patterns as Intune writes them: `https://*.sharepoint.com/*`, `http://maps.apple.com`.
-package enum UniversalLink {
+enum UniversalLink {
     /// Whether `url` matches `pattern`: `*` stands for any run of characters, letters compare ignoring
     /// ASCII case, and a pattern without a trailing `*` also matches the URL's longer forms that
     /// continue with `/`, `?` or `#`.
@@ -250,7 +250,7 @@ package enum UniversalLink {
     }
 
     /// `*`-only glob over bytes, iterative (linear backtracking).
-    package static func glob(_ p: [UInt8], _ s: [UInt8]) -> Bool {
+    static func glob(_ p: [UInt8], _ s: [UInt8]) -> Bool {
         var i = 0, j = 0, star = -1, mark = 0
         while j < s.count {
             if i < p.count, p[i] != UInt8(ascii: "*"), p[i] == s[j] { i += 1; j += 1 }

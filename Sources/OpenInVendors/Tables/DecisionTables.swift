@@ -26,9 +26,9 @@ public enum DecisionTables {
     /// Input columns a row may have.
     package static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "source", "document", "location"]
     /// Expected columns a row may have.
-    package static let expectedColumns: Set<String> = ["outcome", "to", "audience", "callbacks", "ui", "rule", "dummy"]
+    static let expectedColumns: Set<String> = ["outcome", "to", "audience", "callbacks", "ui", "rule", "dummy"]
     /// Columns every decision table must have.
-    package static let requiredColumns = ["id", "policy", "channel", "outcome"]
+    static let requiredColumns = ["id", "policy", "channel", "outcome"]
 
     /// Parses the decision tables of one Markdown text.
     /// - Parameters:
@@ -151,11 +151,11 @@ public enum DecisionTables {
     }
 
     /// What a decision table is, for messages.
-    package static let tableShape = "a pipe table whose header has 'id', 'policy', 'channel' and 'outcome' columns"
+    static let tableShape = "a pipe table whose header has 'id', 'policy', 'channel' and 'outcome' columns"
 
     /// Throws for a table that has two or more of a decision table's required columns but not `id` and
     /// `outcome` together: it was meant as a decision table, and skipping it would check nothing.
-    package static func rejectLookalike(_ header: [String], line: Int, file: String, named: Bool = false) throws(TableError) {
+    static func rejectLookalike(_ header: [String], line: Int, file: String, named: Bool = false) throws(TableError) {
         let present = requiredColumns.filter(header.contains)
         guard present.count >= 2 || (named && present.count >= 1) else { return }
         let missing = requiredColumns.filter { !header.contains($0) && ($0 == "id" || $0 == "outcome") }
@@ -211,7 +211,7 @@ public enum DecisionTables {
 
     /// `, or add open-from=… to the row's context` for an error a context setting fixes, else nothing:
     /// the library's message names only the policy file's key.
-    package static func contextHint(for error: InputError) -> String {
+    static func contextHint(for error: InputError) -> String {
         guard case .policyKeyNotSet(let key, _) = error else { return "" }
         let setting: String
         switch key {

@@ -10,8 +10,8 @@ import OpenInKit
 /// receiver part); optionally `to`, `sender callbacks` and `receiver callbacks`.
 package enum FleetTables {
     package static let inputColumns: Set<String> = ["id", "from", "channel", "target", "url", "document"]
-    package static let expectedColumns: Set<String> = ["outcome", "to", "sender rule", "receiver rule", "sender callbacks", "receiver callbacks"]
-    package static let requiredColumns = ["id", "from", "channel", "outcome", "sender rule", "receiver rule"]
+    static let expectedColumns: Set<String> = ["outcome", "to", "sender rule", "receiver rule", "sender callbacks", "receiver callbacks"]
+    static let requiredColumns = ["id", "from", "channel", "outcome", "sender rule", "receiver rule"]
 
     /// A row's device and request (or why it has none), and what it expects beyond ``Expectation``.
     package final class Row: Sendable, Hashable {
@@ -73,7 +73,7 @@ package enum FleetTables {
     }
 
     /// Reads a text file a `Fleet:` line names (never waiting on a FIFO).
-    package static func readNamed(_ path: String, what: String, line: Int, of file: String) throws(FormatError) -> String {
+    static func readNamed(_ path: String, what: String, line: Int, of file: String) throws(FormatError) -> String {
         if let problem = CappedFile.pipeProblem(path: path) {
             throw FormatError(file: path, line: 0, message: "cannot read the \(what) named on line \(line) of \(file): \(problem)")
         }

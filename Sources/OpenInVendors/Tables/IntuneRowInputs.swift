@@ -40,7 +40,7 @@ package enum IntuneRowInputs {
     /// column, the location in its `location` column), or the input error that makes them invalid;
     /// `nil` when the row's channel is not a location channel.
     /// - Throws: ``TableError`` for a cell that is not in the table format.
-    package static func buildLocation(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, LocationRequest), InputError>? {
+    static func buildLocation(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, LocationRequest), InputError>? {
         guard let channel = LocationChannel(named: cells["channel"] ?? "") else { return nil }
         for column in ["target", "url", "source"] {
             if let text = cells[column], !text.isEmpty, text != "-" {

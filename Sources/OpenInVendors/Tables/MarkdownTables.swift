@@ -9,7 +9,7 @@ package enum MarkdownTables {
     package struct Table {
         /// Header cells, trimmed, with their original spelling.
         package var header: [String]
-        package var headerLine: Int
+        var headerLine: Int
         package var rows: [(line: Int, cells: [String])]
         /// The line above the table, in its section, that names what its rows run against
         /// (`Policy: [title](PATH)`), if any: see ``TableSource``.
@@ -38,7 +38,7 @@ package enum MarkdownTables {
     }
 
     /// Whether `line` is an ATX heading (`#` to `######`, then a space or the end), which starts a section.
-    package static func isHeading(_ line: Substring) -> Bool {
+    static func isHeading(_ line: Substring) -> Bool {
         let indent = line.prefix { $0 == " " }
         guard indent.count <= 3 else { return false }
         let rest = line.dropFirst(indent.count)
@@ -62,7 +62,7 @@ package enum MarkdownTables {
         package let character: Character
         package let length: Int
         /// Whether anything follows the fence characters (an info string such as `sh`).
-        package let hasInfo: Bool
+        let hasInfo: Bool
 
         package init?(_ line: Substring) {
             let indent = line.prefix { $0 == " " }
@@ -78,7 +78,7 @@ package enum MarkdownTables {
         package var text: String { String(repeating: character, count: length) }
 
         /// Whether `other` closes a block this fence opened (CommonMark: same character, at least as long, no info string).
-        package func isClosed(by other: Fence) -> Bool {
+        func isClosed(by other: Fence) -> Bool {
             other.character == character && other.length >= length && !other.hasInfo
         }
     }
@@ -170,7 +170,7 @@ package enum MarkdownTables {
     }
 
     /// Whether `line` is a delimiter row such as `|---|:---:|`.
-    package static func isDelimiter(_ line: Substring) -> Bool {
+    static func isDelimiter(_ line: Substring) -> Bool {
         let trimmed = line.trimmingSpaces
         guard trimmed.hasPrefix("|"), trimmed.contains("-") else { return false }
         return trimmed.allSatisfy { "|-: \t".contains($0) }

@@ -90,7 +90,7 @@ package enum RowInputs {
     }
 
     /// The `context` cell's settings.
-    package struct Settings {
+    struct Settings {
         package var enforcing = true
         package var emailPlus = false
         package var emailPlusIDs: [String] = []
@@ -109,7 +109,7 @@ package enum RowInputs {
         package var webAtWork = false
         package var webAtWorkIDs: [String] = []
         package var excludedActivities: [String] = []
-        package var appCustomKeyboards: String?
+        var appCustomKeyboards: String?
 
         package static let names = ["not-enforcing", "email-plus", "email-plus-id=", "plist-override", "config:KEY=VALUE",
                             "handler:SCHEME=ID", "app-scheme=", "dnd=", "appconnect-apps=",

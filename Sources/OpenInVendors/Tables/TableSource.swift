@@ -18,7 +18,7 @@ package enum TableSource {
 
     /// The keywords a source line starts with, one per kind of source; ``load(_:tableFile:cache:)``
     /// reads the one a line names.
-    package static let keywords = ["Policy:"]
+    static let keywords = ["Policy:"]
 
     /// Reads what `line` names, relative to `tableFile`; a file named twice in one table file is read once.
     /// - Throws: ``TableError`` at the line for a line that is not `Policy: [title](PATH)`, a file that
@@ -83,7 +83,7 @@ package enum TableSource {
     }
 
     /// `text` with `%XX` escapes decoded, or nil when an escape is malformed or the bytes are not UTF-8.
-    package static func percentDecoded(_ text: Substring) -> String? {
+    static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8)[...]
         func hex(_ byte: UInt8) -> UInt8? {

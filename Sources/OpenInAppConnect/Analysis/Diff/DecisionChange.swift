@@ -95,7 +95,7 @@ public struct DecisionChange: Sendable, Hashable {
 }
 
 /// The order of decisions by what is delivered: the outcome, then a copy's audience, then the Open In UI.
-package enum Permissiveness {
+enum Permissiveness {
     /// Whether `new` is more permissive than `old` (1), less (-1) or neither (0): by outcome
     /// and, when the outcome is the same and `outcomeOnly` is false, by audience, then by Open In UI.
     package static func move(from old: Decision, to new: Decision, outcomeOnly: Bool = false) -> Int {

@@ -126,7 +126,7 @@ public struct PolicyDiff: Sendable {
 
     /// The classes of the channels both policies can decide (a channel one policy cannot decide, its control
     /// not set, has no classes: see ``controlGaps``); their targets and schemes in byte order only when `sorted`.
-    package static func comparedClasses(old: Policy, new: Policy, sorted: Bool = false) -> RequestClassSequence {
+    static func comparedClasses(old: Policy, new: Policy, sorted: Bool = false) -> RequestClassSequence {
         let all = RequestClasses.make(old: old, new: new, sorted: sorted)
         return RequestClassSequence(space: all.space, families: all.families.filter {
             old.missingKey(for: $0.channel) == nil && new.missingKey(for: $0.channel) == nil
@@ -250,7 +250,7 @@ public struct ReplaySummary: Sendable, Hashable {
     }
 
     /// A request up to its document.
-    package struct RequestKey: Hashable {
+    struct RequestKey: Hashable {
         package let channel: Channel
         package let target: BundleID?
         package let url: ShareURL?

@@ -8,7 +8,7 @@ import OpenInKit
 /// so a policy that sets none prints the matrix it always did.
 extension PolicyMatrix {
     /// Whether the policy sets any control beyond Open In.
-    package var setsDataControls: Bool {
+    var setsDataControls: Bool {
         policy.openFrom != nil || policy.pasteboard != nil || policy.print != nil
     }
 

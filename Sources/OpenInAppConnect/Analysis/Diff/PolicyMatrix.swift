@@ -9,9 +9,9 @@ import OpenInKit
 /// the CLI prints ``render()``.
 package struct PolicyMatrix {
     /// One column: a kind of target, and the example that stands for it.
-    package struct Column {
+    struct Column {
         package let header: [String]
-        package let legendName: String
+        let legendName: String
         /// The example, as the legend shows it; `nil` when the policy has none and none can be made up.
         package let example: String?
         /// The channels that take this kind of target.
@@ -32,9 +32,9 @@ package struct PolicyMatrix {
     /// The device's mail app when it is not native Mail.
     private(set) var thirdPartyMailApp: BundleID?
 
-    package static let appChannels: [Channel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop]
-    package static let urlChannels: [Channel] = [.openURL, .mailLink, .mailCompose]
-    package static let inputChannels: [Channel] = [.keyboard, .paste]
+    static let appChannels: [Channel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop]
+    static let urlChannels: [Channel] = [.openURL, .mailLink, .mailCompose]
+    static let inputChannels: [Channel] = [.keyboard, .paste]
 
     /// The matrix of the policy `inputs`, named `name` (its file) in the header.
     package init(inputs: PolicyInputs, name: String) {
@@ -245,7 +245,7 @@ package struct PolicyMatrix {
     }
 
     /// Rows as aligned columns, trailing spaces removed.
-    package static func layout(_ rows: [[String]]) -> String {
+    static func layout(_ rows: [[String]]) -> String {
         let widths = (0..<rows[0].count).map { index in rows.map { $0[index].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { index, cell in

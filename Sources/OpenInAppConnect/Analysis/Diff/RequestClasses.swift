@@ -31,7 +31,7 @@ import OpenInKit
 /// and is the same for every request.
 package enum RequestClasses {
     /// The URL a class of `open-url` uses for `scheme`.
-    package static func sampleURL(scheme: String) -> ShareURL {
+    static func sampleURL(scheme: String) -> ShareURL {
         let text = switch scheme {
         case "mailto": "mailto:someone@example.com"
         case "http", "https": "\(scheme)://example.com/"
@@ -111,7 +111,7 @@ package enum RequestClasses {
 
 /// Bundle IDs each kept once, in the order first added: an open-addressing table of the IDs'
 /// stored hashes (no `Hasher`, no sort), for the million IDs two large policies can name.
-package struct BundleIDDeduplicator {
+struct BundleIDDeduplicator {
     /// The IDs, each once, in the order first added.
     private(set) var ids: [BundleID] = []
     /// Each slot's position in ``ids`` plus one; 0 when free.
@@ -168,7 +168,7 @@ package struct RequestSpace {
     package var excludedActivities: [BundleID] = []
 
     /// The fresh ID: an app neither policy names.
-    package var freshTarget: BundleID { targets[targets.count - 1] }
+    var freshTarget: BundleID { targets[targets.count - 1] }
 
     /// The same space with its targets and schemes in byte order (`mailto` first, the fresh ones last).
     package func sorted() -> RequestSpace {
@@ -252,7 +252,7 @@ package enum RequestClassFamily: Hashable {
 /// The request classes of two policies, built one at a time as they are walked.
 package struct RequestClassSequence: Sequence {
     package let space: RequestSpace
-    package let families: [RequestClassFamily]
+    let families: [RequestClassFamily]
 
     /// How many classes there are, without building them.
     package var count: Int { families.reduce(0) { $0 + $1.count(in: space) } }
@@ -261,7 +261,7 @@ package struct RequestClassSequence: Sequence {
 
     package struct Iterator: IteratorProtocol {
         package let sequence: RequestClassSequence
-        package var family = 0
+        var family = 0
         package var index = 0
 
         package mutating func next() -> ShareRequest? {

@@ -3,7 +3,7 @@ import OpenInFleet
 import OpenInKit
 
 /// The keys the library reads from an Info.plist.
-package enum InfoPlistKeys {
+enum InfoPlistKeys {
     /// The dictionary AppConnect's keys live in.
     package static let section = "MI_APP_CONNECT"
     /// The scheme-blocking override in that dictionary.
@@ -38,7 +38,7 @@ package enum KeySpelling {
     }
 
     /// How many edits apart a spelling may be.
-    package static let maxEdits = 2
+    static let maxEdits = 2
 
     /// - Complexity: O(n) in `written`'s length to count its letters and digits, then, only when
     ///   their count is within ``maxEdits`` of `known`'s, the edit distance: O(m²) in `known`'s

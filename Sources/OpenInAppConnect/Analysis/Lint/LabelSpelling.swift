@@ -9,12 +9,12 @@ import OpenInKit
 /// matches no device that carries the label it looks like: the policy silently misses those
 /// devices and their apps fall to the global policy. Such a label has the same *skeleton* as the
 /// one it copies; a label one edit from a carried one is more likely a typo.
-package enum LabelSpelling {
+enum LabelSpelling {
     /// The label with look-alikes folded: invisible format characters and white space dropped,
     /// full-width and letter-like symbols folded as ``KeySpelling`` folds them, Cyrillic and Greek
     /// letters that look like Latin ones mapped to those. Skeletons are compared as Swift strings
     /// (canonical equivalence), so a decomposed `é` and a composed one have one skeleton.
-    package static func skeleton(_ label: String) -> String {
+    static func skeleton(_ label: String) -> String {
         var folded = String.UnicodeScalarView()
         for scalar in label.unicodeScalars {
             if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format { continue }
@@ -35,11 +35,11 @@ package enum LabelSpelling {
     }
 
     /// Labels longer than this are not searched for one-edit neighbours (the search is quadratic in a label's length).
-    package static let longestTypoSearched = 64
+    static let longestTypoSearched = 64
 
     /// Every string one deletion from `label` (and `label` itself): two labels one edit apart
     /// (an insertion, deletion or substitution) share one of these.
-    package static func deletions(_ label: String) -> [String] {
+    static func deletions(_ label: String) -> [String] {
         let scalars = Array(label.unicodeScalars)
         guard scalars.count <= longestTypoSearched else { return [label] }
         var result = [label]

@@ -11,7 +11,7 @@ import OpenInKit
 /// one is real.
 package enum IDSpellingCheck: DocumentCheck {
     /// The IDs an administrator types most, with what they are.
-    package static let wellKnown: [(id: BundleID, what: String)] = [
+    static let wellKnown: [(id: BundleID, what: String)] = [
         (.mailActivity, "the Mail share activity"),
         (.mobileMail, "native Mail"),
         (.emailPlus, "Email+"),

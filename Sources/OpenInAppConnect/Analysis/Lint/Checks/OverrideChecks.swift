@@ -85,32 +85,32 @@ package enum OverrideChecks: DocumentCheck {
 }
 
 /// How the library reads the override keys' values (see ``OverrideChecks``).
-package enum OverrideValues {
+enum OverrideValues {
     /// Whether the server config's `MI_AC_DISABLE_SCHEME_BLOCKING` value turns blocking off: exactly `"true"`.
-    package static func configDisablesSchemeBlocking(_ value: WrittenValue) -> Bool {
+    static func configDisablesSchemeBlocking(_ value: WrittenValue) -> Bool {
         guard case .string(let text) = value else { return false }
         return AppConfig([AppConfig.disableSchemeBlockingKey: text]).disablesSchemeBlocking
     }
 
     /// Whether the server config's `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT` value turns enforcement off: `yes` or `true`, any case.
-    package static func configDisablesEnforcement(_ value: WrittenValue) -> Bool {
+    static func configDisablesEnforcement(_ value: WrittenValue) -> Bool {
         guard case .string(let text) = value else { return false }
         return AppConfig([AppConfig.disableOpenInEnforcementKey: text]).disablesOpenInEnforcement
     }
 
     /// Whether the Info.plist's `MI_AC_DISABLE_SCHEME_BLOCKING` value turns blocking off: the boolean YES.
-    package static func plistDisablesSchemeBlocking(_ value: WrittenValue) -> Bool {
+    static func plistDisablesSchemeBlocking(_ value: WrittenValue) -> Bool {
         value == .bool(true)
     }
 
     /// Whether a value is a Boolean, the only type the Info.plist key takes.
-    package static func isBoolean(_ value: WrittenValue) -> Bool {
+    static func isBoolean(_ value: WrittenValue) -> Bool {
         if case .bool = value { return true }
         return false
     }
 
     /// Whether a value plainly says off, so reading it as off is what its author meant.
-    package static func saysOff(_ value: WrittenValue) -> Bool {
+    static func saysOff(_ value: WrittenValue) -> Bool {
         switch value {
         case .bool(let flag): !flag
         case .number(let literal): Double(literal) == 0

@@ -12,7 +12,7 @@ import OpenInKit
 /// is worth knowing before the policy ships.
 package enum WebAndActivityChecks: DocumentCheck {
     /// Apple's activity types (`UIActivityType` raw values) an administrator is likely to exclude.
-    package static let appleActivityTypes = [
+    static let appleActivityTypes = [
         "PostToFacebook", "PostToTwitter", "PostToWeibo", "Message", "Mail", "Print", "CopyToPasteboard",
         "AssignToContact", "SaveToCameraRoll", "AddToReadingList", "PostToFlickr", "PostToVimeo", "TencentWeibo",
         "AirDrop", "OpenInIBooks", "MarkupAsPDF",
