@@ -56,14 +56,11 @@ enum VendorFiles {
         }
         var devices: (bytes: [UInt8], file: String)? = nil
         if let devicesPath { devices = (try ByteSource.readFile(path: devicesPath, what: "Intune devices file"), devicesPath) }
-        do throws(IntuneFleet.LoadError) {
-            return try IntuneFleet.load(policies: policies, file: input.path, devices: devices)
-        } catch {
-            switch error {
-            case .devices(let error): throw .invalidInput(error.description)
-            case .policies(let error): throw .invalidInput(error.description)
-            }
-        }
+        let fleet: IntuneFleet
+        do throws(IntuneFleet.LoadError) { fleet = try IntuneFleet.load(policies: policies, file: input.path, devices: devices) } catch { throw .invalidInput(error.message) }
+        // Who the policies reach: said once per run (not per decision).
+        for note in fleet.scopeNotes { console.stderr.write("note: \(DecisionText.escaped(note))\n") }
+        return fleet
     }
 
     /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs; Intune's policies need `--devices`.

@@ -14,6 +14,12 @@ public struct IntuneFleet: Sendable {
     public var devices: [IntuneDeviceProfile]
     /// Where the policies were read from, when known.
     public var file: String?
+    /// The Entra groups' display names by object id (the devices file's `groups`), for assignments that
+    /// name a group by id.
+    public var groupNames: [(id: String, name: String)] = []
+    /// Whether a policy assigned to no one (`"assignments": []`) is analysed as if assigned to every
+    /// profile (`--assume-assigned`: a template, a baseline before its rollout).
+    public var assumeAssigned = false
     /// The app groups and devices-file flag of the last ``resolveAppGroups(_:devicesFile:)``, so that policies
     /// read again (as `fleet fixes` reads each changed copy) are resolved the same way.
     package private(set) var appGroupResolution: (groups: [(name: String, apps: [BundleID])], devicesFile: Bool)? = nil
@@ -47,10 +53,25 @@ public struct IntuneFleet: Sendable {
         apps.first { IntuneBundleID.same($0.bundleID, app) }?.intuneSDKVersion
     }
 
-    /// Checks that no app is targeted by two policies (Intune reports such a conflict instead of choosing).
-    /// - Throws: ``FleetError`` naming the app and both policies.
+    /// Checks that who each policy reaches can be worked out (``checkAssignments()``), and that no app is
+    /// protected by two policies on one device profile (with no devices, that no app is targeted twice).
+    /// - Throws: ``FleetError`` naming the app, both policies and the profile.
     public func checkConflicts() throws(FleetError) {
         try checkResolved()
+        try checkAssignments()
+        guard devices.isEmpty else {
+            var targeted: [BundleID] = []
+            var seen: Set<ExactKey> = []
+            for policy in policies { for app in policy.apps where seen.insert(IntuneBundleID.key(app)).inserted { targeted.append(app) } }
+            for device in devices {
+                let membership = membership(of: device)
+                for app in targeted {
+                    let reaching = try reaching(app, on: device, membership: membership)
+                    if reaching.count > 1 { throw conflict(app, reaching, on: device) }
+                }
+            }
+            return
+        }
         // Each app's first policy, found as the policies are read (not a scan of the earlier ones per app).
         var first: [ExactKey: Int] = [:]
         for (index, policy) in policies.enumerated() {
@@ -81,6 +102,21 @@ public struct IntuneFleet: Sendable {
         }
     }
 
+    /// The error for `app` protected by the policies at `positions` on `device` at once.
+    package func conflict(_ app: BundleID, _ positions: [Int], on device: IntuneDeviceProfile) -> FleetError {
+        let (other, policy) = (policies[positions[0]], policies[positions[1]])
+        let places = [other, policy].map { policy in
+            switch (policy.sources.file ?? file, policy.sources.line) {
+            case (let file?, let line?): " (\(file):\(line))"
+            case (nil, let line?): " (line \(line))"
+            case (let file?, nil): " (\(file))"
+            default: ""
+            }
+        }
+        return FleetError("\(app) is protected by two app protection policies on the device profile \(JSONWriter.quoted(device.name)), \(JSONWriter.quoted(other.displayName))\(places[0]) and \(JSONWriter.quoted(policy.displayName))\(places[1]): both reach it (their groups and management levels include the profile); give each app one policy per profile",
+                          file: policy.sources.file ?? file, line: policy.sources.line)
+    }
+
     /// The device profile named exactly `name`.
     /// - Throws: ``FleetError`` for an unknown name, with "Did you mean".
     public func device(named name: String) throws(FleetError) -> IntuneDeviceProfile {
@@ -94,8 +130,15 @@ public struct IntuneFleet: Sendable {
     /// Whether `app` is installed on `device` (bundle IDs compared ignoring ASCII case).
     public func isInstalled(_ app: BundleID, on device: IntuneDeviceProfile) -> Bool { IntuneBundleID.contains(device.installed, app) }
 
-    /// The policy-managed apps on `device`: installed apps a policy targets.
-    public func managedApps(on device: IntuneDeviceProfile) -> [BundleID] { device.installed.filter { policy(for: $0) != nil } }
+    /// The policy that protects `app` on `device`, if any: the one that targets it and reaches the profile
+    /// (its groups, filter and management level). `nil` also when who is in scope cannot be worked out
+    /// (``checkConflicts()`` reports why).
+    public func policy(for app: BundleID, on device: IntuneDeviceProfile) -> IntunePolicy? {
+        (try? reaching(app, on: device, membership: membership(of: device)))?.first.map { policies[$0] }
+    }
+
+    /// The policy-managed apps on `device`: installed apps a policy protects there.
+    public func managedApps(on device: IntuneDeviceProfile) -> [BundleID] { device.installed.filter { policy(for: $0, on: device) != nil } }
 
     /// The context `app` decides its own requests in on `device`.
     public func context(for app: BundleID, on device: IntuneDeviceProfile) -> IntuneContext {
@@ -103,7 +146,7 @@ public struct IntuneFleet: Sendable {
     }
 
     package func context(for app: BundleID, on device: IntuneDeviceProfile, managed: [BundleID]) -> IntuneContext {
-        context(for: app, on: device, managed: managed, policy: policy(for: app), sdk: sdkVersion(of: app))
+        context(for: app, on: device, managed: managed, policy: policy(for: app, on: device), sdk: sdkVersion(of: app))
     }
 
     /// The context, with the app's policy and SDK version already found.
@@ -114,7 +157,7 @@ public struct IntuneFleet: Sendable {
         context.managedApps = managed
         context.mdmManagedApps = device.mdmManagedApps
         context.mdmEnrolled = device.mdmEnrolled
-        context.intuneMAMUPN = device.intuneMAMUPN
+        context.intuneMAMUPN = device.receivesUPN(app)
         for (scheme, handler) in device.schemeHandlers {
             try? context.setHandler(handler, for: scheme)
             // A scheme the device hands to the app itself is one of the app's own.
@@ -133,13 +176,13 @@ public struct IntuneFleet: Sendable {
     /// - Throws: ``FleetError`` for an unknown device.
     public func decide(device name: String, _ request: FleetRequest) throws(FleetError) -> FleetDecision {
         try checkResolved()
-        return IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
+        return try IntuneDeviceIndex(fleet: self, device: try device(named: name)).decide(request)
     }
 
     /// The device's facts worked out once, for the verbs that decide many requests on it.
     package func index(device name: String) throws(FleetError) -> IntuneDeviceIndex {
         try checkResolved()
-        return IntuneDeviceIndex(fleet: self, device: try device(named: name))
+        return try IntuneDeviceIndex(fleet: self, device: try device(named: name))
     }
 
     /// Fails closed on a policy whose export names an app group without its apps and that was never resolved
@@ -174,14 +217,23 @@ package struct IntuneDeviceIndex: Sendable {
     private let base: IntuneContext
     /// Each app's own URL schemes (those the device hands to it), by `IntuneBundleID/key(_:)`.
     private let ownSchemes: [ExactKey: [String]]
+    /// The apps that receive `IntuneMAMUPN`, when the devices file lists them (by `IntuneBundleID/key(_:)`).
+    private let upnApps: Set<ExactKey>?
 
     /// The index of `device`, every context made: O(policies' apps + apps + installed apps + scheme handlers).
-    package init(fleet: IntuneFleet, device: IntuneDeviceProfile) {
+    package init(fleet: IntuneFleet, device: IntuneDeviceProfile) throws(FleetError) {
         self.fleet = fleet
         self.device = device
         var policyOf: [ExactKey: Int] = [:], sdkOf: [ExactKey: IntuneSDKVersion] = [:]
-        for (index, policy) in fleet.policies.enumerated() {
-            for app in policy.apps where policyOf[IntuneBundleID.key(app)] == nil { policyOf[IntuneBundleID.key(app)] = index }
+        // Each targeted app's policy on this device: the one that reaches it (who is in scope, its level).
+        let membership = fleet.membership(of: device)
+        var decided: Set<ExactKey> = []
+        for policy in fleet.policies {
+            for app in policy.apps where decided.insert(IntuneBundleID.key(app)).inserted {
+                let reaching = try fleet.reaching(app, on: device, membership: membership)
+                if reaching.count > 1 { throw fleet.conflict(app, reaching, on: device) }
+                if let index = reaching.first { policyOf[IntuneBundleID.key(app)] = index }
+            }
         }
         var listed: Set<ExactKey> = []
         for app in fleet.apps where listed.insert(IntuneBundleID.key(app.bundleID)).inserted {
@@ -199,6 +251,8 @@ package struct IntuneDeviceIndex: Sendable {
         base.mdmManagedApps = device.mdmManagedApps
         base.mdmEnrolled = device.mdmEnrolled
         base.intuneMAMUPN = device.intuneMAMUPN
+        let upnApps = device.intuneMAMUPNApps.map { Set($0.map(IntuneBundleID.key)) }
+        self.upnApps = upnApps
         var ownSchemes: [ExactKey: [String]] = [:]
         for (scheme, handler) in device.schemeHandlers {
             try? base.setHandler(handler, for: scheme)
@@ -212,16 +266,19 @@ package struct IntuneDeviceIndex: Sendable {
         let apps = device.installed + fleet.apps.map(\.bundleID) + [BundleID.anyOtherApp, .mobileMail]
         for app in apps where contexts[IntuneBundleID.key(app)] == nil {
             let key = IntuneBundleID.key(app)
-            contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet), sides[policyOf[key] ?? sides.count - 1])
+            contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, upnApps: upnApps, fleet: fleet),
+                             sides[policyOf[key] ?? sides.count - 1])
         }
         self.contexts = contexts
     }
 
     private static func context(
-        for app: BundleID, base: IntuneContext, ownSchemes: [ExactKey: [String]], policyOf: [ExactKey: Int], sdkOf: [ExactKey: IntuneSDKVersion], fleet: IntuneFleet
+        for app: BundleID, base: IntuneContext, ownSchemes: [ExactKey: [String]], policyOf: [ExactKey: Int], sdkOf: [ExactKey: IntuneSDKVersion],
+        upnApps: Set<ExactKey>?, fleet: IntuneFleet
     ) -> IntuneContext {
         let key = IntuneBundleID.key(app)
         var context = base
+        if let upnApps { context.intuneMAMUPN = upnApps.contains(key) }
         context.policy = policyOf[key].map { fleet.policies[$0] }
         context.app = app
         context.senderSDKVersion = sdkOf[key]
@@ -239,7 +296,8 @@ package struct IntuneDeviceIndex: Sendable {
         let raw = app.rawValue
         let key = raw.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? IntuneBundleID.key(app) : ExactKey(raw)
         if let made = contexts[key] { return made }
-        return (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, fleet: fleet), sides[policyOf[key] ?? sides.count - 1])
+        return (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, upnApps: upnApps, fleet: fleet),
+                sides[policyOf[key] ?? sides.count - 1])
     }
 
     package func isManaged(_ app: BundleID) -> Bool { managedKeys.contains(IntuneBundleID.key(app)) }
@@ -280,6 +338,8 @@ public struct IntuneApp: Sendable, Hashable {
     public var bundleID: BundleID
     /// Its Intune App SDK version, when known.
     public var intuneSDKVersion: IntuneSDKVersion?
+    /// Its version, for managed-app filters that read `app.appVersion`.
+    public var appVersion: String? = nil
 
     /// Creates an app.
     public init(bundleID: BundleID, intuneSDKVersion: IntuneSDKVersion? = nil) {
@@ -302,6 +362,27 @@ public struct IntuneDeviceProfile: Sendable, Hashable {
     public var schemeHandlers: [(scheme: String, app: BundleID)]
     /// The apps the device's MDM manages (for "Policy managed apps with OS sharing").
     public var mdmManagedApps: [BundleID]
+    /// The user the profile stands for, when the devices file names one (for messages).
+    public var user: String? = nil
+    /// The Entra groups the profile's user belongs to, by display name or object id; `nil` when the
+    /// devices file does not say (then no policy may be assigned to groups).
+    public var groups: [String]? = nil
+    /// The apps that receive the `IntuneMAMUPN` app configuration, when the devices file lists them
+    /// (`"intuneMAMUPN": [BUNDLE_ID, ...]`); `nil` when ``intuneMAMUPN`` says it for every app.
+    public var intuneMAMUPNApps: [BundleID]? = nil
+    /// The device's manufacturer, model and OS version, for managed-app filters that read them.
+    public var deviceManufacturer: String? = nil
+    public var deviceModel: String? = nil
+    public var osVersion: String? = nil
+    /// The other spelling of each of ``groups`` that the devices file's `groups` gives (a name for an id, an id for a name).
+    package var groupAliases: [String] = []
+
+    /// Whether `app` receives the `IntuneMAMUPN` app configuration on this device.
+    public func receivesUPN(_ app: BundleID) -> Bool { intuneMAMUPNApps.map { IntuneBundleID.contains($0, app) } ?? intuneMAMUPN }
+
+    /// Whether `app` is **managed** on this device, as app protection tells management types apart: the
+    /// device is MDM-enrolled and the app receives `IntuneMAMUPN` (otherwise it is **unmanaged**).
+    public func isManagedType(_ app: BundleID) -> Bool { mdmEnrolled && receivesUPN(app) }
 
     /// Creates a device profile.
     public init(name: String, installed: [BundleID], mdmEnrolled: Bool = false, intuneMAMUPN: Bool = false,
@@ -318,6 +399,8 @@ public struct IntuneDeviceProfile: Sendable, Hashable {
         ExactText.same(lhs.name, rhs.name) && lhs.installed == rhs.installed && lhs.mdmEnrolled == rhs.mdmEnrolled
             && lhs.intuneMAMUPN == rhs.intuneMAMUPN && lhs.mdmManagedApps == rhs.mdmManagedApps
             && lhs.schemeHandlers.map(\.scheme) == rhs.schemeHandlers.map(\.scheme) && lhs.schemeHandlers.map(\.app) == rhs.schemeHandlers.map(\.app)
+            && lhs.user == rhs.user && lhs.groups == rhs.groups && lhs.intuneMAMUPNApps == rhs.intuneMAMUPNApps
+            && lhs.deviceManufacturer == rhs.deviceManufacturer && lhs.deviceModel == rhs.deviceModel && lhs.osVersion == rhs.osVersion
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
@@ -336,13 +419,13 @@ public enum IntuneDevicesJSON {
 
     package static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
         let root = JSONCursor(value)
-        let fields = try root.members(allowed: ["description", "apps", "devices", "appGroups", "$schema"], what: "the Intune devices file")
+        let fields = try root.members(allowed: ["description", "apps", "devices", "appGroups", "groups", "$schema"], what: "the Intune devices file")
         if let description = fields["description"] { _ = try description.string() }
         if let schema = fields["$schema"] { _ = try schema.string() }
         var apps: [IntuneApp] = []
         var listed: Set<ExactKey> = []
         for element in try fields["apps"]?.elements(what: "apps {\"bundleID\", \"intuneSDKVersion\"}") ?? [] {
-            let app = try element.members(allowed: ["bundleID", "intuneSDKVersion"], what: "an app")
+            let app = try element.members(allowed: ["bundleID", "intuneSDKVersion", "appVersion"], what: "an app")
             guard let idField = app["bundleID"] else { throw element.error("has no bundleID") }
             let id = try bundleID(idField)
             if !listed.insert(IntuneBundleID.key(id)).inserted { throw idField.error("\(id) is listed twice: list each app once") }
@@ -352,14 +435,20 @@ public enum IntuneDevicesJSON {
                 guard let parsed = IntuneSDKVersion(text) else { throw versionField.error("must be a version such as \"19.4.0\", not \(versionField.found)") }
                 version = parsed
             }
-            apps.append(IntuneApp(bundleID: id, intuneSDKVersion: version))
+            var entry = IntuneApp(bundleID: id, intuneSDKVersion: version)
+            entry.appVersion = try app["appVersion"]?.string()
+            apps.append(entry)
         }
         guard let devicesField = fields["devices"] else {
             throw FormatError("devices is missing: add \"devices\": {\"NAME\": {\"installed\": [...], \"mdmEnrolled\": false, \"intuneMAMUPN\": false}}", at: JSONPosition(line: 1, column: 1))
         }
         var devices: [IntuneDeviceProfile] = []
+        let names = try groupNames(value)
         for (name, cursor, _) in try devicesField.anyMembers(what: "device profiles by name") {
-            let device = try cursor.members(allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps"], what: "a device profile")
+            let device = try cursor.members(
+                allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps", "user", "groups", "deviceManufacturer",
+                          "deviceModel", "osVersion"],
+                what: "a device profile")
             guard let installedField = device["installed"] else { throw cursor.error("has no installed: list the apps installed on the device") }
             var installed: [BundleID] = []
             // Each app's position by key: a lookup per app, not a walk of the apps read so far.
@@ -374,7 +463,19 @@ public enum IntuneDevicesJSON {
                 installed.append(id)
             }
             guard let enrolled = device["mdmEnrolled"] else { throw cursor.error("has no mdmEnrolled: say whether the device is MDM-enrolled (true or false)") }
-            guard let upn = device["intuneMAMUPN"] else { throw cursor.error("has no intuneMAMUPN: say whether the apps have the IntuneMAMUPN app configuration (true or false)") }
+            guard let upn = device["intuneMAMUPN"] else {
+                throw cursor.error("has no intuneMAMUPN: say whether the apps have the IntuneMAMUPN app configuration (true or false), or list the apps that do")
+            }
+            var upnApps: [BundleID]?
+            if case .array = upn.value {
+                var listed: [BundleID] = []
+                for element in try upn.elements(what: "the bundle IDs of the apps that receive IntuneMAMUPN") {
+                    let id = try bundleID(element)
+                    if IntuneBundleID.contains(listed, id) { throw element.error("\(id) is listed twice: list each app once") }
+                    listed.append(id)
+                }
+                upnApps = listed
+            }
             var handlers: [(scheme: String, app: BundleID)] = []
             if let field = device["schemeHandlers"] {
                 for handler in try DeviceFactsRules.schemeHandlers(field) {
@@ -390,8 +491,31 @@ public enum IntuneDevicesJSON {
             }
             var mdm: [BundleID] = []
             for element in try device["mdmManagedApps"]?.elements(what: "bundle IDs") ?? [] { mdm.append(try bundleID(element)) }
-            devices.append(IntuneDeviceProfile(name: name, installed: installed, mdmEnrolled: try enrolled.bool(), intuneMAMUPN: try upn.bool(),
-                                               schemeHandlers: handlers, mdmManagedApps: mdm))
+            let upnForAll: Bool
+            if let upnApps { upnForAll = !upnApps.isEmpty } else { upnForAll = try upn.bool() }
+            var profile = IntuneDeviceProfile(name: name, installed: installed, mdmEnrolled: try enrolled.bool(),
+                                              intuneMAMUPN: upnForAll, schemeHandlers: handlers, mdmManagedApps: mdm)
+            profile.intuneMAMUPNApps = upnApps
+            profile.user = try device["user"]?.string()
+            if let field = device["groups"] {
+                var groups: [String] = []
+                for element in try field.elements(what: "the Entra groups (display names or object ids) the profile's user belongs to") {
+                    let group = try element.string()
+                    if group.isEmpty { throw element.error("is empty: name the group by its display name or object id") }
+                    if groups.contains(where: { ExactText.same($0, group) }) { throw element.error("\(JSONWriter.quoted(group)) is listed twice: list each group once") }
+                    groups.append(group)
+                }
+                profile.groups = groups
+            }
+            if let groups = profile.groups {
+                // Each group's other spelling (its name for an id, its id for a name): assignments name either.
+                let keys = Set(groups.map(ExactKey.init))
+                profile.groupAliases = names.flatMap { keys.contains(ExactKey($0.id)) ? [$0.name] : keys.contains(ExactKey($0.name)) ? [$0.id] : [] }
+            }
+            profile.deviceManufacturer = try device["deviceManufacturer"]?.string()
+            profile.deviceModel = try device["deviceModel"]?.string()
+            profile.osVersion = try device["osVersion"]?.string()
+            devices.append(profile)
         }
         return (apps, devices)
     }
@@ -424,6 +548,30 @@ public enum IntuneDevicesJSON {
             groups.append((name, apps))
         }
         return groups
+    }
+
+    /// Reads a devices file's `groups`: `{"<object id>": "<display name>", ...}`, the Entra groups that
+    /// assignments name by id (IntuneManagement's `MigrationTable.json` gives the same); empty when absent.
+    /// - Throws: `FormatError` located in `file` for a name that is not a string, or one name carried by two ids.
+    public static func groupNames<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(id: String, name: String)] where Bytes.Element == UInt8 {
+        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try groupNames(value) }
+    }
+
+    package static func groupNames(_ value: JSONValue) throws(FormatError) -> [(id: String, name: String)] {
+        guard case .object(let object) = value, let member = object.member("groups") else { return [] }
+        let field = JSONCursor(member.value, path: "groups", position: member.valuePosition)
+        var names: [(id: String, name: String)] = []
+        var byName: [ExactKey: String] = [:]
+        for (id, cursor, _) in try field.anyMembers(what: "Entra groups by object id {\"<object id>\": \"<display name>\"}") {
+            let name = try cursor.string()
+            if name.isEmpty { throw cursor.error("is empty: give the group's display name") }
+            if let other = byName[ExactKey(name)] {
+                throw cursor.error("\(JSONWriter.quoted(name)) is the name of two groups here (\(other) and \(id)): a name must say which group it is; rename one in this file")
+            }
+            byName[ExactKey(name)] = id
+            names.append((id, name))
+        }
+        return names
     }
 
     package static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {

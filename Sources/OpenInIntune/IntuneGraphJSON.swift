@@ -37,6 +37,10 @@ public enum IntuneGraphJSON {
         "appGroupType", "apps",
     ]
 
+    /// The properties that say who a policy reaches (read into ``IntunePolicy/assignments``,
+    /// ``IntunePolicy/managementLevels`` and ``IntunePolicy/isAssigned``).
+    package static let scopeProperties = ["assignments", "targetedAppManagementLevels", "isAssigned"]
+
     /// The data-transfer properties Graph declares non-nullable (enums, Booleans, Int32, collections):
     /// `null` for one of them is an error. Strings (`id`, the protocols, the messaging scheme) may be
     /// `null`, which reads as empty; `displayName` and `apps` are required anyway.
@@ -94,14 +98,13 @@ public enum IntuneGraphJSON {
         ("maximumAllowedDeviceThreatLevel", "threat level"), ("mobileThreatDefenseRemediationAction", "threat level"),
         ("mobileThreatDefensePartnerPriority", "threat level"),
         ("appActionIfUnableToAuthenticateUser", "sign-in"), ("gracePeriodToBlockAppsDuringOffClockHours", "working time"),
-        ("isAssigned", "metadata"), ("targetedAppManagementLevels", "which devices the policy targets"),
         ("genmojiConfigurationState", "Apple Intelligence"), ("screenCaptureConfigurationState", "Apple Intelligence"),
         ("writingToolsConfigurationState", "Apple Intelligence"), ("appDataEncryptionType", "encryption at rest"),
         ("minimumRequiredSdkVersion", "SDK version"), ("deployedAppCount", "metadata"), ("faceIdBlocked", "PIN"),
         ("allowWidgetContentSync", "widgets"), ("minimumWipeSdkVersion", "SDK version"), ("allowedIosDeviceModels", "device models"),
         ("appActionIfIosDeviceModelNotAllowed", "device models"), ("appActionIfAccountIsClockedOut", "working time"),
         ("minimumWarningSdkVersion", "SDK version"),
-        ("assignments", "the groups the policy is assigned to (relationship)"), ("deploymentSummary", "deployment status (relationship)"),
+        ("deploymentSummary", "deployment status (relationship)"),
     ]
 
     /// The JSON kind of each ignored property.
@@ -110,9 +113,8 @@ public enum IntuneGraphJSON {
         case "roleScopeTagIds": .stringArray
         case "organizationalCredentialsRequired", "dataBackupBlocked", "deviceComplianceRequired", "pinRequired",
              "simplePinBlocked", "contactSyncBlocked", "fingerprintBlocked", "disableAppPinIfDevicePinIsSet",
-             "isAssigned", "faceIdBlocked", "allowWidgetContentSync": .bool
+             "faceIdBlocked", "allowWidgetContentSync": .bool
         case "maximumPinRetries", "minimumPinLength", "previousPinBlockCount", "deployedAppCount": .integer
-        case "assignments": .array
         case "deploymentSummary": .object
         default: .string
         }
@@ -193,7 +195,7 @@ public enum IntuneGraphJSON {
             let platform = otherPlatformTypes.contains { ExactText.same($0, type) } ? " (an app protection policy for another platform, or another resource: only iOS app protection policies are read)" : ""
             throw child(typeMember).error("unknown @odata.type \(JSONWriter.quoted(type))\(platform): expected \(odataType).\(Suggestion.phrase(for: type, among: [odataType]))")
         }
-        let known = dataTransferProperties + ignoredProperties.map(\.name)
+        let known = dataTransferProperties + scopeProperties + ignoredProperties.map(\.name)
         var policy = IntunePolicy(displayName: "")
         policy.sources = SettingSources(object: cursor)
         var sawName = false
@@ -219,7 +221,7 @@ public enum IntuneGraphJSON {
                 // Graph declares its enum, Boolean and Int32 properties and its collections non-nullable
                 // (only strings may be null): a null there is not "unset", and the documented default
                 // (All apps, for the transfer levels) would be an allow the service never gives.
-                if ExactText.isOne(key, of: nonNullableProperties) {
+                if ExactText.isOne(key, of: nonNullableProperties) || ExactText.isOne(key, of: scopeProperties) {
                     throw field.error("is null, and Graph's \(key) is not nullable: write its value (the export is damaged or hand-edited; export the policy again)")
                 }
                 continue
@@ -260,6 +262,9 @@ public enum IntuneGraphJSON {
                     throw field.error("unknown targetedManagedAppGroupType \(JSONWriter.quoted(group)): use \(groups.joined(separator: ", ")).\(Suggestion.phrase(for: group, among: groups))")
                 }
                 policy.appGroupType = group
+            case "assignments": policy.assignments = try IntuneAssignmentsJSON.read(field)
+            case "targetedAppManagementLevels": policy.managementLevels = try IntuneAssignmentsJSON.levels(field)
+            case "isAssigned": policy.isAssigned = try field.bool()
             case "apps":
                 policy.apps = try readApps(field)
                 sawApps = true

@@ -16,6 +16,11 @@ public enum IntuneLint {
         ("IN007", "save-as-nowhere", "Save copies of org data is blocked and no storage location is allowed: org data cannot be saved anywhere, OneDrive included.", .warning),
         ("IN008", "ingestion-list-ignored", "allowedDataIngestionLocations is given while Open data into Org documents is not blocked: the list does nothing.", .info),
         ("IN009", "app-group-built-in", "Core Microsoft apps resolved from the built-in list: give appGroups in the devices file to use the tenant's own list.", .info),
+        ("IN010", "not-assigned", "The policy is assigned to no group (\"assignments\": []): it protects no app.", .warning),
+        ("IN011", "marked-unassigned", "The export says isAssigned: false and holds no assignments: the policy is analysed as if it reached every profile.", .info),
+        ("IN012", "exclusion-only", "The policy only excludes groups: it reaches no one.", .warning),
+        ("IN013", "group-not-carried", "An assignment's group is carried by no device profile: the devices file may misspell it, or miss the users it targets.", .warning),
+        ("IN014", "os-sharing-without-upn", "On an MDM-enrolled profile, a policy with OS sharing meets an app that does not receive IntuneMAMUPN: the app counts as unmanaged there.", .warning),
     ]
 
     /// Whether `text` is a template's placeholder rather than a value (`replace_with_dialer_app_url_scheme`,
@@ -45,6 +50,12 @@ public enum IntuneLint {
         for app in fleet.apps where sdk[IntuneBundleID.key(app.bundleID)] == nil { sdk[IntuneBundleID.key(app.bundleID)] = app.intuneSDKVersion }
         let installedOn = fleet.devices.map { Set($0.installed.map(IntuneBundleID.key)) }
         let installedAnywhere = installedOn.reduce(into: Set<ExactKey>()) { $0.formUnion($1) }
+        // The groups the profiles carry, by either spelling, for IN013.
+        let carriedGroups = fleet.devices.flatMap { ($0.groups ?? []) + $0.groupAliases }
+        let carriedKeys = Set(carriedGroups.map(ExactKey.init))
+        func carried(_ assignment: IntuneAssignment) -> Bool {
+            [assignment.groupID, assignment.groupName].contains { $0.map { carriedKeys.contains(ExactKey($0)) } == true }
+        }
         for each in fleet.policies {
             policy = each
             let policy = each
@@ -113,6 +124,31 @@ public enum IntuneLint {
             if policy.appsFromGroup == .builtInList {
                 add("IN009", at: "appGroupType", "\(name): Core Microsoft apps resolved from the built-in list of \(IntuneAppGroups.coreMicrosoftAppsDate) (\(policy.apps.count) apps, Microsoft Learn's Data protection framework page); give appGroups in the devices file to use your tenant's",
                     fix: "add \"appGroups\": {\"allCoreMicrosoftApps\": [BUNDLE_ID, ...]} to the devices file (your tenant's list: GET /beta/deviceAppManagement/iosManagedAppProtections/{id}?$expand=apps)")
+            }
+            if let assignments = policy.assignments {
+                if assignments.isEmpty {
+                    add("IN010", at: "assignments", "\(name) is assigned to no group: it protects no app\(fleet.assumeAssigned ? " (analysed as if assigned to every profile: --assume-assigned)" : "")",
+                        fix: "assign it to the Entra groups of the users it is for, or remove it")
+                } else if !assignments.contains(where: { $0.kind == .include }) {
+                    add("IN012", at: "assignments", "\(name) only excludes groups (\(assignments.map(\.groupDescription).joined(separator: ", "))): it reaches no one",
+                        fix: "include the groups of the users it is for; an excluded group only takes users out of an included one")
+                }
+                for assignment in assignments where !carried(assignment) {
+                    let spelled = [assignment.groupName, assignment.groupID].compactMap { $0 }.first ?? ""
+                    add("IN013", at: "assignments", "\(name) \(assignment.kind == .include ? "includes" : "excludes") the group \(assignment.groupDescription), which no device profile carries.\(Suggestion.phrase(for: spelled, among: carriedGroups))",
+                        fix: "add the group to the groups of the profiles whose users are in it (or correct its spelling in the devices file)")
+                }
+            } else if policy.isAssigned == false {
+                add("IN011", at: "isAssigned", "\(name) says isAssigned: false and its export holds no assignments: it is analysed as if it reached every profile",
+                    fix: "export it with its assignments ($expand=assignments) to analyse who it reaches, or assign it before relying on it")
+            }
+            if policy.disableProtectionOfManagedOutboundOpenInData {
+                for device in fleet.devices where device.mdmEnrolled {
+                    let apps = policy.apps.filter { app in IntuneBundleID.contains(device.installed, app) && !device.receivesUPN(app) }
+                    guard !apps.isEmpty else { continue }
+                    add("IN014", at: "disableProtectionOfManagedOutboundOpenInData", device: device.name, "\(name) sends org data with OS sharing, and on the MDM-enrolled profile \(JSONWriter.quoted(device.name)) \(apps.map(\.rawValue).joined(separator: ", ")) \(apps.count == 1 ? "does" : "do") not receive IntuneMAMUPN: Intune counts \(apps.count == 1 ? "it" : "them") as unmanaged, so OS sharing does not apply and a policy for unmanaged apps governs \(apps.count == 1 ? "it" : "them")",
+                        fix: "deliver the IntuneMAMUPN app configuration to \(apps.count == 1 ? "the app" : "those apps") from the MDM (and say so in the devices file's intuneMAMUPN)")
+                }
             }
             if policy.send != .allApps {
                 // Native Mail is built into every iPhone and iPad: a device with a targeted app has it.

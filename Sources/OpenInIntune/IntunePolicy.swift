@@ -71,6 +71,14 @@ public struct IntunePolicy: Sendable, Hashable {
     public var apps: [BundleID] = []
     /// Where the policy and each of its properties were read (not part of its value).
     package var sources = SettingSources()
+    /// Who the policy reaches: its assignments, or `nil` when the export has no `assignments` (exported
+    /// without `$expand=assignments`: every device profile is then in scope, as before assignments were read).
+    /// An empty list reaches no one.
+    public var assignments: [IntuneAssignment]? = nil
+    /// The management types the policy targets (`targetedAppManagementLevels`; every type when absent).
+    public var managementLevels: IntuneManagementLevels = .all
+    /// The export's `isAssigned`, when given (metadata: Microsoft's templates ship `false`).
+    public var isAssigned: Bool? = nil
 
     /// A policy with every setting at its documented default, targeting no app.
     public init(displayName: String) { self.displayName = displayName }

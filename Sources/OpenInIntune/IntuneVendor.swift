@@ -84,13 +84,15 @@ extension IntuneFleet {
     /// app targeted twice: the one way the fleet verbs and the decision tables load an Intune fleet.
     /// - Throws: ``IntuneFleet/LoadError/devices(_:)`` for a devices file that cannot be read, and
     ///   ``IntuneFleet/LoadError/policies(_:)`` for an app group nothing resolves or an app two policies target.
-    package static func load(policies: [IntunePolicy], file: String?, devices: (bytes: [UInt8], file: String)?) throws(LoadError) -> IntuneFleet {
+    package static func load(policies: [IntunePolicy], file: String?, devices: (bytes: [UInt8], file: String)?, assumeAssigned: Bool = false) throws(LoadError) -> IntuneFleet {
         var fleet = IntuneFleet(policies: policies, file: file)
+        fleet.assumeAssigned = assumeAssigned
         var groups: [(name: String, apps: [BundleID])] = []
         if let devices {
             do throws(FormatError) {
                 (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(devices.bytes, file: devices.file)
                 groups = try IntuneDevicesJSON.appGroups(devices.bytes, file: devices.file)
+                fleet.groupNames = try IntuneDevicesJSON.groupNames(devices.bytes, file: devices.file)
             } catch {
                 throw .devices(error)
             }
@@ -111,6 +113,14 @@ extension IntuneFleet {
         case devices(FormatError)
         /// The policies cannot be resolved: an app group nothing resolves, or an app two policies target.
         case policies(FleetError)
+
+        /// What went wrong, as a message names it.
+        package var message: String {
+            switch self {
+            case .devices(let error): error.description
+            case .policies(let error): error.description
+            }
+        }
     }
 
     /// Whether `json` (a file's bytes) reads as Intune app protection policies (a Graph export: an array,

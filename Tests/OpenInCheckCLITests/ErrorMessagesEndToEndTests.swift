@@ -97,7 +97,7 @@ import Testing
         #expect(run.stderr.contains("set devices.employee-iphone.secureServicesAvailable to true or false"), "\(run.stderr)")
     }
 
-    @Test("two Intune policies targeting one app: the error names each policy's file and line")
+    @Test("two Intune policies reaching one app on one profile: the error names each policy's file and line, and the profile")
     func twoIntunePoliciesTargetingOneAppNameTheirLines() throws {
         let root = BuiltBinary.packageRoot.appendingPathComponent("Examples/intune")
         let text = try String(contentsOf: root.appendingPathComponent("acme-app-protection.json"), encoding: .utf8)
@@ -108,7 +108,7 @@ import Testing
             .write(to: folder.appendingPathComponent("b.json"))
         let run = try BuiltBinary.run(["fleet", "lint", "--fleet", folder.path, "--devices", root.appendingPathComponent("devices.json").path])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("is targeted by two app protection policies"), "\(run.stderr)")
+        #expect(run.stderr.contains("is protected by two app protection policies on the device profile \"employee-iphone\""), "\(run.stderr)")
         #expect(run.stderr.contains("a.json:1)") && run.stderr.contains("b.json:1)"), "\(run.stderr)")
     }
 }

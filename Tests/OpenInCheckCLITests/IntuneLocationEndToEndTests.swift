@@ -62,7 +62,9 @@ import Testing
         for level in ["level-1-enterprise-basic", "level-2-enterprise-enhanced", "level-3-enterprise-high"] {
             let run = try BuiltBinary.run(["fleet", "eval", "--fleet", "Examples/intune/framework/\(level)-data-protection-iOS.json", "--devices", Self.devices,
                                            "--from", Self.word, "--channel", "print", "--format", "jsonl"])
-            #expect(run.stderr == "" && [0, 2].contains(run.status), "\(level): \(run.stderr)")
+            // Microsoft's templates ship without assignments: every run says so once, and decides for every profile.
+            #expect(run.stderr == "note: the policies' assignments were not exported: every device profile is taken to be in scope (export with $expand=assignments to analyse who each policy reaches)\n"
+                        && [0, 2].contains(run.status), "\(level): \(run.stderr)")
             #expect(run.stdout.contains(level == "level-3-enterprise-high" ? "intune.print.blocked" : "intune.print.allowed"))
         }
     }

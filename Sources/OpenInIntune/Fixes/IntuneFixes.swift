@@ -263,7 +263,8 @@ package struct IntuneFixSubject: FixSubject {
         var verdict = FixVerdict(paths: [], collateral: [], touched: touched, exposure: 0)
         for state in states {
             let count = state.graph.nodes.count
-            let graph = IntuneGraph(IntuneDeviceIndex(fleet: changed, device: state.device))
+            guard let index = try? IntuneDeviceIndex(fleet: changed, device: state.device) else { return nil }
+            let graph = IntuneGraph(index)
             // The nodes whose policy may differ: the apps of the changed policies.
             var changedNodes = NodeSet(count: count)
             for app in apps { if let x = graph.position(of: app) { changedNodes.insert(x) } }

@@ -1,0 +1,100 @@
+import OpenInCore
+import OpenInFleet
+import OpenInKit
+
+/// Who a policy reaches (`Rules/intune/README.md`, "Who a policy reaches"): a policy protects an app on
+/// a device profile when it targets the app, some group it includes holds the profile's user, no group
+/// it excludes does (exclusion wins), its filter (if any) says so, and it targets the app's management type.
+extension IntuneFleet {
+    /// A profile's groups with each one's other spelling (its name for an id of ``groupNames``, the ids
+    /// of a name), compared by bytes: made once per profile.
+    package struct GroupMembership: Sendable {
+        let keys: Set<ExactKey>
+
+        package init(_ groups: [String], names: [(id: String, name: String)]) {
+            var keys = Set(groups.map(ExactKey.init))
+            for (id, name) in names where keys.contains(ExactKey(id)) || keys.contains(ExactKey(name)) {
+                keys.insert(ExactKey(id))
+                keys.insert(ExactKey(name))
+            }
+            self.keys = keys
+        }
+
+        /// Whether the assignment's group is one of the profile's.
+        package func holds(_ assignment: IntuneAssignment) -> Bool {
+            assignment.groupID.map { keys.contains(ExactKey($0)) } == true || assignment.groupName.map { keys.contains(ExactKey($0)) } == true
+        }
+    }
+
+    /// Whether `policy` (which targets `app`) protects `app` on `device`, with `membership` the profile's groups.
+    /// - Throws: ``FleetError`` when the policy is assigned to groups and the profile does not say which
+    ///   groups its user is in, or when an included group's filter is needed.
+    package func reaches(_ policy: IntunePolicy, _ app: BundleID, on device: IntuneDeviceProfile, membership: GroupMembership?) throws(FleetError) -> Bool {
+        guard policy.managementLevels.targets(managed: device.isManagedType(app)) else { return false }
+        guard let assignments = policy.assignments else { return true }
+        if assignments.isEmpty { return assumeAssigned }
+        guard let membership else {
+            throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
+                             file: policy.sources.file ?? file, line: assignments.first?.line)
+        }
+        if assignments.contains(where: { $0.kind == .exclude && membership.holds($0) }) { return false }
+        for assignment in assignments where assignment.kind == .include && membership.holds(assignment) {
+            guard let filter = assignment.filter else { return true }
+            throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) includes the group \(assignment.groupDescription) through the filter \(JSONWriter.quoted(filter)), and managed-app filters are not evaluated yet: remove the filter to analyse the group whole",
+                             file: policy.sources.file ?? file, line: assignment.line)
+        }
+        return false
+    }
+
+    /// The positions in ``policies`` of the policies that protect `app` on `device`, in order.
+    package func reaching(_ app: BundleID, on device: IntuneDeviceProfile, membership: GroupMembership?) throws(FleetError) -> [Int] {
+        var found: [Int] = []
+        for (index, policy) in policies.enumerated() where policy.targets(app) {
+            if try reaches(policy, app, on: device, membership: membership) { found.append(index) }
+        }
+        return found
+    }
+
+    /// The profile's group membership, or `nil` when the devices file gives it no groups.
+    package func membership(of device: IntuneDeviceProfile) -> GroupMembership? {
+        device.groups.map { GroupMembership($0 + device.groupAliases, names: groupNames) }
+    }
+
+    /// Fails closed on assignments nothing can resolve: a group named only by an object id that neither
+    /// the devices file's `groups` nor any profile names (unless ``assumeAssigned``), and a profile that
+    /// does not say its groups while some policy is assigned to groups.
+    package func checkAssignments() throws(FleetError) {
+        var known = Set(groupNames.map { ExactKey($0.id) })
+        for device in devices { for group in (device.groups ?? []) + device.groupAliases { known.insert(ExactKey(group)) } }
+        for policy in policies {
+            guard let assignments = policy.assignments, !assignments.isEmpty else { continue }
+            if let device = devices.first(where: { $0.groups == nil }) {
+                throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
+                                 file: policy.sources.file ?? file, line: assignments.first?.line)
+            }
+            guard !assumeAssigned else { continue }
+            for assignment in assignments where assignment.groupName == nil {
+                guard let id = assignment.groupID, !known.contains(ExactKey(id)) else { continue }
+                throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) \(assignment.kind == .include ? "includes" : "excludes") the group \(id), which no profile names and the devices file's groups do not: add \"groups\": {\"\(id)\": \"<display name>\"} to the devices file (or name the group in the profiles that belong to it), or run with --assume-assigned",
+                                 file: policy.sources.file ?? file, line: assignment.line)
+            }
+        }
+    }
+
+    /// What every run says once about who the policies reach (to standard error): that assignments were not
+    /// exported (every profile in scope), and each policy assigned to no one.
+    package var scopeNotes: [String] {
+        var notes: [String] = []
+        let unexported = policies.filter { $0.assignments == nil }
+        if !unexported.isEmpty {
+            let which = unexported.count == policies.count ? "the policies' assignments were not exported" : "\(Printable.list(unexported.map { JSONWriter.quoted($0.displayName) })) have no assignments in the export"
+            notes.append("\(which): every device profile is taken to be in scope (export with $expand=assignments to analyse who each policy reaches)")
+        }
+        for policy in policies where policy.assignments?.isEmpty == true {
+            notes.append(assumeAssigned
+                ? "policy \(JSONWriter.quoted(policy.displayName)) is not assigned: analysed as if assigned to every profile (--assume-assigned)"
+                : "policy \(JSONWriter.quoted(policy.displayName)) is not assigned: it protects no app (--assume-assigned analyses it as if assigned to every profile)")
+        }
+        return notes
+    }
+}
