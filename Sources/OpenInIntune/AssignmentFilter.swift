@@ -196,8 +196,8 @@ extension AssignmentFilter {
         let known = ["@odata.type", "id", "displayName", "rule", "platform", "assignmentFilterManagementType"] + ignored
         var fields: [String: JSONCursor] = [:]
         for (key, value, position) in try cursor.anyMembers(what: "an assignment filter {\"displayName\", \"rule\", …}") {
-            if key.hasPrefix("@odata."), !ExactText.same(key, "@odata.type") { continue }
-            if key.contains("@odata.") { continue }  // property annotations (IntuneManagement writes them)
+            // OData annotations (`@odata.context`, and `NAME@odata.type` as IntuneManagement writes them) are not the filter's.
+            if !ExactText.same(key, "@odata.type"), key.contains("@odata.") { continue }
             guard ExactText.isOne(key, of: known) else {
                 let nonASCII = ExactText.asciiProblem(in: key).map { " (\($0))" } ?? ""
                 throw FormatError("\(value.path): unknown key in an assignment filter\(nonASCII).\(Suggestion.phrase(for: key, among: known)) Known keys: \(known.joined(separator: ", "))",
