@@ -126,12 +126,24 @@ package struct AssignmentFilter: Sendable {
         }
     }
 
-    /// Whether `haystack` holds `needle` as a run of bytes.
+    /// Whether `haystack` holds `needle` as a run of bytes (Knuth–Morris–Pratt: linear in both, whatever
+    /// the devices file and the rule hold).
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         if needle.isEmpty { return true }
         guard haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+        // failure[i]: the length of the longest proper prefix of needle[...i] that is also its suffix.
+        var failure = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in needle.indices.dropFirst() {
+            while length > 0, needle[index] != needle[length] { length = failure[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            failure[index] = length
+        }
+        var matched = 0
+        for byte in haystack {
+            while matched > 0, byte != needle[matched] { matched = failure[matched - 1] }
+            if byte == needle[matched] { matched += 1 }
+            if matched == needle.count { return true }
         }
         return false
     }

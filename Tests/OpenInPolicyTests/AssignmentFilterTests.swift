@@ -169,6 +169,14 @@ struct AssignmentFilterTests {
         let long = String(repeating: "x", count: 1 << 20)
         #expect(try !Self.decide("(app.deviceModel -contains \"\(long)\")", Self.iPhone))
         #expect(Self.refusal(String(repeating: clause, count: count) + "(app.deviceModel -eq \"a\"") != nil)
+        // A hostile pair for a naive search: a 1 MB model of "a" and a 512 KB needle of "a…ab".
+        let model = FilterSubject(deviceModel: String(repeating: "a", count: 1 << 20))
+        let needle = String(repeating: "a", count: 1 << 19) + "b"
+        #expect(try !Self.decide("(app.deviceModel -contains \"\(needle)\")", model))
+        #expect(try Self.decide("(app.deviceModel -notContains \"\(needle)\")", model))
+        #expect(try Self.decide("(app.deviceModel -contains \"\(needle.dropLast())\")", model))
+        #expect(AssignmentFilter.contains(Array("abcabd".utf8), Array("abd".utf8)) && AssignmentFilter.contains(Array("aab".utf8), Array("ab".utf8)))
+        #expect(!AssignmentFilter.contains(Array("abcab".utf8), Array("abd".utf8)) && AssignmentFilter.contains(Array("x".utf8), []))
         #expect(clock.now - start < .seconds(30))
     }
 
