@@ -265,3 +265,61 @@ extension AssignmentFilter {
         }
     }
 }
+
+/// The assignment filters of a tenant, looked up as assignments name them: by `id` (Graph), or by
+/// display name (IntuneCD overwrites `deviceAndAppManagementAssignmentFilterId` with the filter's name).
+package struct AssignmentFilters: Sendable {
+    /// The filters, in the order read.
+    package let all: [AssignmentFilter]
+
+    /// Checks that no id and no display name is carried by two filters (a reference by either would be ambiguous).
+    /// - Throws: ``FleetError`` at the second filter, naming the first.
+    package init(_ filters: [AssignmentFilter]) throws(FleetError) {
+        var ids: [ExactKey: AssignmentFilter] = [:]
+        var names: [ExactKey: AssignmentFilter] = [:]
+        for filter in filters {
+            func place(_ other: AssignmentFilter) -> String {
+                switch (other.file, other.line) {
+                case (let file?, let line?): " (\(Printable.text(file)):\(line))"
+                case (let file?, nil): " (\(Printable.text(file)))"
+                default: ""
+                }
+            }
+            if let id = filter.id, let first = ids[ExactKey(id)] {
+                throw FleetError("assignment filters \(JSONWriter.quoted(first.displayName))\(place(first)) and \(JSONWriter.quoted(filter.displayName)) have the same id \(JSONWriter.quoted(id)): keep one", file: filter.file, line: filter.line)
+            }
+            if let first = names[ExactKey(filter.displayName)] {
+                throw FleetError("two assignment filters are named \(JSONWriter.quoted(filter.displayName)) (the first\(place(first))): a reference by name (as IntuneCD writes them) would be ambiguous; rename one", file: filter.file, line: filter.line)
+            }
+            if let id = filter.id { ids[ExactKey(id)] = filter }
+            names[ExactKey(filter.displayName)] = filter
+        }
+        all = filters
+    }
+
+    /// The filter an assignment's `deviceAndAppManagementAssignmentFilterId` names: its id, else its display
+    /// name, compared byte for byte; `nil` when none has it.
+    package func filter(named reference: String) -> AssignmentFilter? {
+        all.first { $0.id.map { ExactText.same($0, reference) } ?? false } ?? all.first { ExactText.same($0.displayName, reference) }
+    }
+
+    /// Reads filters from a document: one filter object, an array of them, or a Graph list response
+    /// (`{"value": [...]}`, as `GET /beta/deviceManagement/assignmentFilters` returns it).
+    /// - Throws: `FormatError` in `file` at the offending value.
+    package static func read(_ cursor: JSONCursor, file: String) throws(FormatError) -> [AssignmentFilter] {
+        switch cursor.value {
+        case .array:
+            var filters: [AssignmentFilter] = []
+            for element in try cursor.elements(what: "assignment filters") { filters.append(try AssignmentFilter.read(element, file: file)) }
+            return filters
+        case .object(let object) where object["value"] != nil && object["@odata.type"] == nil:
+            guard let member = object.member("value") else { return [] }
+            if object.member("@odata.nextLink") != nil {
+                throw cursor.error("@odata.nextLink: the list of assignment filters is one page of several: fetch every page (follow each @odata.nextLink) and save them all").inFile(file)
+            }
+            return try read(JSONCursor(member.value, path: "value", position: member.valuePosition), file: file)
+        default:
+            return [try AssignmentFilter.read(cursor, file: file)]
+        }
+    }
+}

@@ -242,3 +242,37 @@ struct AssignmentFilterTests {
         #expect(Self.readError(Self.graphFilter.replacingOccurrences(of: from, with: to)) == expected)
     }
 }
+
+@Suite("Assignment filter sets")
+struct AssignmentFiltersTests {
+    static func filters(_ json: String) throws -> [AssignmentFilter] {
+        try AssignmentFilters.read(JSONCursor(try JSONReader().read(Array(json.utf8)), position: JSONPosition(line: 1, column: 1)), file: "f.json")
+    }
+
+    @Test("a list response, an array or one object; looked up by id, then by display name")
+    func lookups() throws {
+        let list = #"{"@odata.context": "x", "value": [{"id": "a1", "displayName": "Unmanaged", "rule": "(app.deviceManagementType -eq \"Unmanaged\")"}, {"displayName": "a1", "rule": "(app.deviceModel -eq \"x\")"}]}"#
+        let set = try AssignmentFilters(try Self.filters(list))
+        #expect(set.all.map(\.displayName) == ["Unmanaged", "a1"])
+        #expect(set.filter(named: "a1")?.displayName == "Unmanaged")  // an id wins over a name
+        #expect(set.filter(named: "Unmanaged")?.id == "a1")
+        #expect(set.filter(named: "unmanaged") == nil)  // names compare byte for byte
+        #expect(try Self.filters(#"[{"displayName": "X", "rule": "app.osVersion -eq \"1\""}]"#).count == 1)
+        #expect(try Self.filters(#"{"displayName": "X", "rule": "app.osVersion -eq \"1\""}"#).count == 1)
+    }
+
+    @Test("a repeated id or display name is refused; a partial list too")
+    func refusals() throws {
+        let twice = try Self.filters(#"[{"id": "a", "displayName": "X", "rule": "app.osVersion -eq \"1\""}, {"id": "b", "displayName": "X", "rule": "app.osVersion -eq \"2\""}]"#)
+        #expect(throws: FleetError(#"two assignment filters are named "X" (the first (f.json:1)): a reference by name (as IntuneCD writes them) would be ambiguous; rename one"#, file: "f.json", line: 1)) {
+            try AssignmentFilters(twice)
+        }
+        let sameID = try Self.filters(#"[{"id": "a", "displayName": "X", "rule": "app.osVersion -eq \"1\""}, {"id": "a", "displayName": "Y", "rule": "app.osVersion -eq \"2\""}]"#)
+        #expect(throws: FleetError(#"assignment filters "X" (f.json:1) and "Y" have the same id "a": keep one"#, file: "f.json", line: 1)) {
+            try AssignmentFilters(sameID)
+        }
+        #expect(throws: FormatError("@odata.nextLink: the list of assignment filters is one page of several: fetch every page (follow each @odata.nextLink) and save them all", at: JSONPosition(line: 1, column: 1), file: "f.json")) {
+            try Self.filters(#"{"value": [], "@odata.nextLink": "https://graph.microsoft.com/beta/deviceManagement/assignmentFilters?$skiptoken=x"}"#)
+        }
+    }
+}
