@@ -75,8 +75,8 @@ import Testing
                 if !policy.enforcing { notEnforcingRows += 1 }
                 try replay(row, policy: policy, setting: setting, request: request)
                 replayed += 1
-            case .intune, .intuneLocation:
-                // Intune's rows (Rules/intune) concern another vendor's SDK: the AppConnect runtime does not replay them.
+            case .intune, .intuneLocation, .merge:
+                // Intune's rows (Rules/intune, its conflict tables too) concern another vendor's SDK: the AppConnect runtime does not replay them.
                 intuneRows += 1
             }
         }

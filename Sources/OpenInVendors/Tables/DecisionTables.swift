@@ -52,6 +52,11 @@ public enum DecisionTables {
                 continue
             }
             let header = table.header.map { $0.lowercased() }
+            // A table with mode and merged columns is a conflict table (MergeTables).
+            if MergeTables.isMergeTable(header) {
+                cases += try MergeTables.cases(table, file: file, seenIDs: &seenIDs)
+                continue
+            }
             guard header.contains("id"), header.contains("outcome") else {
                 try rejectLookalike(header, line: table.headerLine, file: file, named: table.source != nil)
                 continue
@@ -172,6 +177,8 @@ public enum DecisionTables {
         switch tableCase.inputs {
         case .fleet(let row):
             return FleetTables.run(tableCase, row)
+        case .merge(let row):
+            return MergeTables.run(tableCase, row)
         case .invalid(let error):
             if expected.outcome == nil { return TableResult(tableCase: tableCase, mismatches: []) }
             return TableResult(tableCase: tableCase, mismatches: ["outcome: expected \(expected.outcome!), got error: \(error)\(contextHint(for: error))"])

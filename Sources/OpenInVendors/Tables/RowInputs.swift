@@ -16,6 +16,8 @@ package enum RowInputs {
         case invalid(InputError)
         /// A fleet table's row (``FleetTables``).
         case fleet(FleetTables.Row)
+        /// A conflict table's row (``MergeTables``): several Intune policies merged.
+        case merge(MergeTables.Row)
 
         package init(_ result: Result<(Policy, ShareRequest), InputError>) {
             switch result {
