@@ -23,9 +23,7 @@ struct BaselineWriteRun: Sendable, Equatable {
         guard let reason, !reason.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) else {
             throw UsageError("--write-baseline needs '--reason TEXT': say why the paths are accepted (a review, a ticket)", verb: "fleet")
         }
-        guard let expires else {
-            throw UsageError("--write-baseline needs '--expires YYYY-MM-DD': the last day (UTC) the acceptance holds", verb: "fleet")
-        }
+        guard let expires else { throw UsageError("--write-baseline needs '--expires YYYY-MM-DD': the last day (UTC) the acceptance holds", verb: "fleet") }
         guard let day = BaselineDate(expires) else {
             throw UsageError("'--expires' must be a day of the calendar as YYYY-MM-DD (UTC), such as 2027-03-31, not '\(expires)'", verb: "fleet")
         }

@@ -107,9 +107,7 @@ public enum CLI {
     /// Turns the arguments (after the program's name) into an invocation, without running anything.
     /// - Throws: ``CLIError/usage(_:)`` when the command line cannot be understood.
     static func parse(_ arguments: [String], reporters: ReporterRegistry = .standard) throws(CLIError) -> Invocation {
-        guard let first = arguments.first else {
-            throw .usage(UsageError("no verb given: use one of \(verbNames)", verb: nil))
-        }
+        guard let first = arguments.first else { throw .usage(UsageError("no verb given: use one of \(verbNames)", verb: nil)) }
         switch first {
         case "-h", "--help":
             return .help(help)
@@ -146,9 +144,7 @@ public enum CLI {
     private static func helpInvocation(_ arguments: ArraySlice<String>) throws(CLIError) -> Invocation {
         guard let name = arguments.first else { return .help(help) }
         if arguments.count == 2, let verb = verb(named: name), let text = verb.subverbHelp(arguments[arguments.startIndex + 1]) { return .help(text) }
-        if arguments.count > 1 {
-            throw .usage(UsageError("'help' takes one verb, not \(arguments.count) arguments", verb: nil))
-        }
+        if arguments.count > 1 { throw .usage(UsageError("'help' takes one verb, not \(arguments.count) arguments", verb: nil)) }
         if name == "help" || name == "-h" || name == "--help" { return .help(helpHelp) }
         guard let verb = verb(named: name) else {
             let suggestion = Suggestion.phrase(for: name, among: verbs.map(\.name) + ["help"])

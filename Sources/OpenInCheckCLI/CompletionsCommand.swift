@@ -1,9 +1,10 @@
 import OpenInPolicy
 import OpenInReports
 
-/// `openin-check completions bash|zsh|fish`: a shell completion script for the verbs, their options and channel names.
+/// `openin-check completions bash|zsh|fish`: a shell completion script for the verbs, the fleet subverbs, their options
+/// and the values an option takes (channels, formats, `--to outside`).
 ///
-/// The script is written from ``CLI/verbs`` and each verb's option specs, so it
+/// The script is written from ``CLI/verbs``, ``FleetCommand/subverbs`` and their option specs, so it
 /// completes exactly what the parser accepts.
 struct CompletionsCommand: Command, Equatable {
     /// The shells a script is written for.
@@ -52,32 +53,24 @@ struct CompletionsCommand: Command, Equatable {
         return .success
     }
 
-    /// Every verb and its options, `-h` and `--help` included.
-    static var verbOptions: [(verb: Verb, options: [String])] {
-        CLI.verbs.map { verb in (verb, verb.specs.map(\.name) + ["--help"]) }
-    }
     static var verbWords: [String] { CLI.verbs.map(\.name) + ["help"] }
-    /// `eval`'s channels: the single-app ones, and Intune's location channels (for an Intune policy).
-    static var channels: String { (Channel.allCases.map(\.rawValue) + LocationChannel.allCases.map(\.rawValue)).joined(separator: " ") }
-    /// The values of `--location` (Intune's `save-as` and `open-into-org-document`).
-    static var locations: String { DataLocation.allCases.map(\.rawValue).joined(separator: " ") }
     static var shells: String { Shell.allCases.map(\.rawValue).joined(separator: " ") }
-    /// `fleet`'s subverbs and channels (its `--channel` takes the fleet's channels).
-    static var fleetSubverbs: String { FleetCommand.subverbs.joined(separator: " ") }
-    static var fleetChannels: String { FleetChannel.allCases.map(\.rawValue).joined(separator: " ") }
-    /// Every format a `fleet` subverb writes (`--format`), the report formats of paths and diff included.
-    static var fleetFormats: String {
-        var names: [String] = []
-        for name in FleetCommand.PathsFormat.allCases.map(\.rawValue) + ReporterRegistry.standard.names(for: FleetLintReport.self) + ["jsonl"] where !names.contains(name) {
-            names.append(name)
+    static var fleetSubverbs: String { FleetCommand.names.joined(separator: " ") }
+
+    /// Where options complete: each verb, and in place of `fleet` each of its subverbs (`fleet paths`), with its options.
+    static var contexts: [(name: String, options: [OptionSpec])] {
+        CLI.verbs.flatMap { verb in
+            verb.name != FleetCommand.verb.name ? [(verb.name, verb.specs)] : FleetCommand.subverbs.map { ("fleet \($0.name)", $0.ownOptions) }
         }
-        return names.joined(separator: " ")
     }
 
     static var bash: String {
-        var cases = ""
-        for (verb, options) in verbOptions {
-            cases += "        \(verb.name)) options=\"\(options.joined(separator: " "))\" ;;\n"
+        var values = "", cases = ""
+        for (name, options) in contexts {
+            for spec in options where !spec.words.isEmpty {
+                values += "        \"\(name) \(spec.name)\") COMPREPLY=($(compgen -W \"\(spec.words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+            }
+            cases += "        \"\(name)\") options=\"\((options.map(\.name) + ["--help"]).joined(separator: " "))\" ;;\n"
         }
         return """
             # bash completion for \(CLI.name) (\(CLI.name) completions bash)
@@ -90,21 +83,15 @@ struct CompletionsCommand: Command, Equatable {
                     COMPREPLY=($(compgen -W "\(verbWords.joined(separator: " ")) --help --version" -- "$cur"))
                     return
                 fi
-                if [ "$verb" = "fleet" ]; then
-                    if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "\(fleetSubverbs)" -- "$cur")); return; fi
-                    if [ "$prev" = "--channel" ]; then COMPREPLY=($(compgen -W "\(fleetChannels)" -- "$cur")); return; fi
-                    if [ "$prev" = "--from" ]; then COMPREPLY=($(compgen -W "all" -- "$cur")); return; fi
-                    if [ "$prev" = "--to" ]; then COMPREPLY=($(compgen -W "outside" -- "$cur")); return; fi
-                    if [ "$prev" = "--format" ]; then COMPREPLY=($(compgen -W "\(fleetFormats)" -- "$cur")); return; fi
-                fi
-                case "$prev" in
-                    --channel) COMPREPLY=($(compgen -W "\(channels)" -- "$cur")); return ;;
-                    --location) COMPREPLY=($(compgen -W "\(locations)" -- "$cur")); return ;;
-                esac
                 case "$verb" in
                     help) COMPREPLY=($(compgen -W "\(verbWords.joined(separator: " "))" -- "$cur")); return ;;
                     completions) COMPREPLY=($(compgen -W "\(shells)" -- "$cur")); return ;;
+                    fleet)
+                        if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "\(fleetSubverbs)" -- "$cur")); return; fi
+                        verb="fleet ${COMP_WORDS[2]}" ;;
                 esac
+                case "$verb $prev" in
+            \(values)    esac
                 case "$verb" in
             \(cases)        *) options="" ;;
                 esac
@@ -121,15 +108,20 @@ struct CompletionsCommand: Command, Equatable {
 
     static var zsh: String {
         let verbs = CLI.verbs.map { "        '\($0.name):\(quotedForZsh($0.abstract))'" }.joined(separator: "\n")
-        var cases = ""
-        for (verb, options) in verbOptions {
-            cases += "        \(verb.name)) options=(\(options.joined(separator: " "))) ;;\n"
+        let subverbs = FleetCommand.subverbs.map { "                '\($0.name):\(quotedForZsh($0.summary))'" }.joined(separator: "\n")
+        var values = "", cases = ""
+        for (name, options) in contexts {
+            for spec in options where !spec.words.isEmpty {
+                values += "        '\(name) \(spec.name)') compadd -- \(spec.words.joined(separator: " ")); return ;;\n"
+            }
+            cases += "        '\(name)') options=(\((options.map(\.name) + ["--help"]).joined(separator: " "))) ;;\n"
         }
         return """
             #compdef \(CLI.name)
             # zsh completion for \(CLI.name) (\(CLI.name) completions zsh)
             _openin_check() {
-                local -a verbs options
+                local -a verbs subverbs options
+                local verb
                 verbs=(
             \(verbs)
                     'help:Show a verb'"'"'s help'
@@ -138,41 +130,23 @@ struct CompletionsCommand: Command, Equatable {
                     _describe 'verb' verbs
                     return
                 fi
-                if [[ $words[2] == fleet ]]; then
-                    if (( CURRENT == 3 )); then
-                        compadd -- \(fleetSubverbs)
-                        return
-                    fi
-                    if [[ $words[CURRENT-1] == --channel ]]; then
-                        compadd -- \(fleetChannels)
-                        return
-                    fi
-                    if [[ $words[CURRENT-1] == --from ]]; then
-                        compadd -- all
-                        return
-                    fi
-                    if [[ $words[CURRENT-1] == --to ]]; then
-                        compadd -- outside
-                        return
-                    fi
-                    if [[ $words[CURRENT-1] == --format ]]; then
-                        compadd -- \(fleetFormats)
-                        return
-                    fi
-                fi
-                if [[ $words[CURRENT-1] == --channel ]]; then
-                    compadd -- \(channels)
-                    return
-                fi
-                if [[ $words[CURRENT-1] == --location ]]; then
-                    compadd -- \(locations)
-                    return
-                fi
-                case $words[2] in
+                verb=$words[2]
+                case $verb in
                     help) compadd -- \(verbWords.joined(separator: " ")); return ;;
                     completions) compadd -- \(shells); return ;;
+                    fleet)
+                        if (( CURRENT == 3 )); then
+                            subverbs=(
+            \(subverbs)
+                            )
+                            _describe 'subverb' subverbs
+                            return
+                        fi
+                        verb="fleet $words[3]" ;;
                 esac
-                case $words[2] in
+                case "$verb $words[CURRENT-1]" in
+            \(values)    esac
+                case $verb in
             \(cases)    esac
                 if [[ $PREFIX == -* ]]; then
                     compadd -- $options
@@ -197,26 +171,18 @@ struct CompletionsCommand: Command, Equatable {
         lines.append("complete -c \(CLI.name) -n __fish_use_subcommand -a help -d 'Show a verb\\'s help'")
         lines.append("complete -c \(CLI.name) -n '__fish_seen_subcommand_from help' -a '\(CLI.verbs.map(\.name).joined(separator: " "))'")
         lines.append("complete -c \(CLI.name) -n '__fish_seen_subcommand_from completions' -a '\(shells)'")
-        lines.append("complete -c \(CLI.name) -n '__fish_seen_subcommand_from fleet; and not __fish_seen_subcommand_from \(fleetSubverbs)' -a '\(fleetSubverbs)'")
-        for verb in CLI.verbs {
-            let condition = "-n '__fish_seen_subcommand_from \(verb.name)'"
-            for spec in verb.specs {
-                let name = String(spec.name.dropFirst(2))
+        for subverb in FleetCommand.subverbs {
+            lines.append("complete -c \(CLI.name) -n '__fish_seen_subcommand_from fleet; and not __fish_seen_subcommand_from \(fleetSubverbs)' -a \(subverb.name) -d '\(quotedForFish(subverb.summary))'")
+        }
+        for (name, options) in contexts {
+            // A fleet subverb after fleet; a verb that is also a fleet subverb's word (eval, lint) not after fleet.
+            let words = name.split(separator: " ")
+            let condition = words.count == 2 ? "-n '__fish_seen_subcommand_from fleet; and __fish_seen_subcommand_from \(words[1])'"
+                : FleetCommand.names.contains(name) ? "-n '__fish_seen_subcommand_from \(name); and not __fish_seen_subcommand_from fleet'" : "-n '__fish_seen_subcommand_from \(name)'"
+            for spec in options {
                 let summary = quotedForFish(String(spec.help.prefix { $0 != "\n" }))
-                if spec.name == "--channel" {
-                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(verb.name == "fleet" ? fleetChannels : channels)' -d '\(summary)'")
-                } else if verb.name == "fleet", spec.name == "--format" {
-                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(fleetFormats)' -d '\(summary)'")
-                } else if spec.name == "--location" {
-                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(locations)' -d '\(summary)'")
-                } else if verb.name == "fleet", spec.name == "--from" || spec.name == "--to" {
-                    // A bundle ID, or the word for every app (--from all) or the outside set (--to outside).
-                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -x -a '\(spec.name == "--from" ? "all" : "outside")' -d '\(summary)'")
-                } else if spec.valueName != nil {
-                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -r -F -d '\(summary)'")
-                } else {
-                    lines.append("complete -c \(CLI.name) \(condition) -l \(name) -d '\(summary)'")
-                }
+                let kind = !spec.words.isEmpty ? "-x -a '\(spec.words.joined(separator: " "))'" : spec.valueName != nil ? "-r -F" : nil
+                lines.append("complete -c \(CLI.name) \(condition) -l \(spec.name.dropFirst(2))\(kind.map { " " + $0 } ?? "") -d '\(summary)'")
             }
             lines.append("complete -c \(CLI.name) \(condition) -F")
         }

@@ -155,9 +155,7 @@ final class ByteSource {
     /// - Throws: ``CLIError/invalidInput(_:)`` saying why the file cannot be opened.
     static func open(path: String, what: String) throws(CLIError) -> ByteSource {
         let descriptor = systemOpen(path)
-        if descriptor < 0 {
-            throw .invalidInput("cannot read \(what) '\(path)': \(describeErrno(errno))")
-        }
+        if descriptor < 0 { throw .invalidInput("cannot read \(what) '\(path)': \(describeErrno(errno))") }
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             _ = systemClose(descriptor)

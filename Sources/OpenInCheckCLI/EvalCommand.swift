@@ -72,11 +72,11 @@ struct EvalCommand: Command, Equatable {
         OptionSpec("--from", value: "BUNDLE_ID", help: "Intune policy: the app whose request it is (a policy targets it, or it is\nunmanaged). Required with --channel."),
         OptionSpec("--devices", value: "FILE", help: "Intune policy: the devices file (installed apps, SDK versions, appGroups);\nwithout it, no other app is known to be policy-managed."),
         OptionSpec("--device", value: "NAME", help: "Intune policy: one device profile of --devices (default: every profile)."),
-        OptionSpec("--location", value: "LOCATION", help: "Intune policy: the location of save-as or open-into-org-document."),
+        OptionSpec("--location", value: "LOCATION", words: DataLocation.allCases.map(\.rawValue), help: "Intune policy: the location of save-as or open-into-org-document."),
     ]
 
     static let requestSpecs: [OptionSpec] = [
-        OptionSpec("--channel", value: "CHANNEL", help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
+        OptionSpec("--channel", value: "CHANNEL", words: (Channel.allCases.map(\.rawValue) + LocationChannel.allCases.map(\.rawValue)), help: "One request's channel: \(Channel.allCases.map(\.rawValue).joined(separator: ", ")).\nGive either this or a stream."),
         OptionSpec("--target", value: "BUNDLE_ID", help: "The receiving app (document-interaction, quick-look, app-extension,\ndrag-and-drop; optional for activity-view; for copy, the app pasted into;\nfor keyboard, the keyboard extension)."),
         OptionSpec("--url", value: "URL", help: "The URL opened (open-url) or tapped (mail-link)."),
         OptionSpec("--source", value: "BUNDLE_ID", help: "The app that sends a document to this app (open-from), or the app a\npasted copy came from (paste); leave it out when unknown."),
@@ -250,7 +250,7 @@ struct EvalCommand: Command, Equatable {
         if intune.device != nil, intune.devicesPath == nil {
             throw .usage(UsageError("'--device' names a profile of '--devices FILE': give the devices file", verb: "eval"))
         }
-        let fleetRequests: FleetCommand.EvalRequests
+        let fleetRequests: FleetEvalCommand.Requests
         switch requests {
         case .flags(let flags):
             guard let from = intune.from else {

@@ -1,9 +1,72 @@
 import OpenInPolicy
 import OpenInReports
 
-/// `fleet eval`: end-to-end decisions, one request from flags or a JSON Lines stream, on each device asked about.
+/// `fleet eval`: one request from flags, or a JSON Lines stream, decided end to end on each device asked about.
+struct FleetEvalCommand: FleetSubverb {
+    /// Where the requests come from.
+    enum Requests: Sendable {
+        case flags(from: String, channel: String, target: String?, url: String?, document: String?, location: String?)
+        case stream(String)
+    }
+
+    static let name = "eval"
+    static let summary = "Decide requests end to end, the sender's part and the receiver's."
+    static let usage = [
+        "--fleet FILE [--device NAME] --from ID --channel CHANNEL [--target ID] [--url URL] [--location LOCATION] [--explain]",
+        "--fleet FILE [--device NAME] (REQUESTS.jsonl | -)", "--fleet INTUNE.json --devices FILE …",
+    ]
+    static let details = """
+        Decide requests end to end: the sender's part (its rule, outcome and
+        callbacks, in the sender) and the receiver's part (its Open From rule and
+        callbacks, in the receiver, when the receiver is an authorized AppConnect
+        app and the channel hands it a document; null otherwise). The outcome is
+        allowed only if both allow. paste is a copy made in the from app, pasted
+        into the target: the from app's pasteboard policy decides it. copy and print
+        are the from app's own decision (copy's audience says who may paste it);
+        save-as and open-into-org-document name a --location and are Intune's only
+        (an AppConnect fleet has no such control: an error).
+        Request line: {"id"?, "from", "channel", "target"?, "url"?, "document"?, "location"?}.
+        Record: {"id"?, "device", "from", "channel", "target"?, "url"?, "location"?, "outcome",
+        "to"?, "sender": {"app", "rule", "outcome", "audience"?, "callbacks",
+        "reason", "dummyFileName"?}, "receiver": {…} | null, "explanation"?};
+        an invalid line gives {"line", "id"?, "device"?, "error"}.
+        """
+    static let options: [FleetOption] = [.fleet, .device, .from, .channel, .target, .url, .document, .location, .explain, .format, .devices, .assumeAssigned, .conflicts]
+    static func formats(_ reporters: ReporterRegistry) -> [String] { OutputFormat.allCases.map(\.rawValue) }
+
+    let input: FleetInput, requests: Requests, format: OutputFormat, explain: Bool
+
+    init(_ options: ParsedOptions, reporters: ReporterRegistry) throws(UsageError) {
+        input = try Self.input(options, operands: true)
+        switch (options.value("--channel"), options.positionals.count) {
+        case (let channel?, 0):
+            guard let from = options.value("--from") else { throw UsageError("missing '--from BUNDLE_ID': give the sending app", verb: "fleet") }
+            requests = .flags(from: from, channel: channel, target: options.value("--target"), url: options.value("--url"), document: options.value("--document"),
+                              location: options.value("--location"))
+        case (nil, 1):
+            if let flag = ["--from", "--target", "--url", "--document", "--location"].first(where: { options.value($0) != nil }) {
+                throw UsageError("'\(flag)' describes one request given with --channel; a stream's lines name their own", verb: "fleet")
+            }
+            requests = .stream(options.positionals[0])
+        case (nil, 0):
+            throw UsageError("no request given: give one with --from and --channel, or a JSON Lines stream (a file, or - for standard input)", verb: "fleet")
+        default:
+            throw UsageError("give one request with --channel or one stream, not both or more (unexpected argument '\(options.positionals.last!)')", verb: "fleet")
+        }
+        let isFlags: Bool = if case .flags = requests { true } else { false }
+        format = try OutputFormat.parse(options, default: isFlags ? .text : .jsonl, verb: "fleet")
+        explain = options.has("--explain")
+    }
+
+    func run(_ console: Console) throws(CLIError) -> ExitStatus {
+        let analysis = try input.load(console).analysis
+        return try FleetEval.run(requests, devices: try input.devices(analysis), names: input.names(analysis), format: format, explain: explain, console: console)
+    }
+}
+
+/// `fleet eval`'s decisions, for `fleet eval` and for `eval` on Intune policies.
 enum FleetEval {
-    static func run(_ requests: FleetCommand.EvalRequests, devices: [AnalyzedDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
+    static func run(_ requests: FleetEvalCommand.Requests, devices: [AnalyzedDevice], names: FleetAppNames, format: OutputFormat, explain: Bool, console: Console) throws(CLIError) -> ExitStatus {
         switch requests {
         case .flags(let from, let channel, let target, let url, let document, let location):
             let request: FleetRequest
@@ -15,11 +78,7 @@ enum FleetEval {
             do throws(FleetAppNames.Unknown) { try names.check(request, flags: true) } catch { throw .invalidInput(error.message) }
             var decisions: [FleetDecision] = []
             for device in devices {
-                do throws(FleetError) {
-                    decisions.append(try device.decide(request))
-                } catch {
-                    throw .invalidInput(error.description)
-                }
+                do throws(FleetError) { decisions.append(try device.decide(request)) } catch { throw .invalidInput(error.description) }
             }
             let pairs = Array(zip(decisions, devices))
             switch format {

@@ -39,7 +39,7 @@ struct VendorInput {
 /// Reading either vendor's policies for the `fleet` verbs and `translate`, and what the verbs print for Intune.
 enum VendorFiles {
     /// Intune policies from a file or folder read once, with the devices file's facts.
-    static func intune(_ input: VendorInput, devices devicesPath: String?, console: Console) throws(CLIError) -> IntuneFleet {
+    static func intune(_ input: VendorInput, devices devicesPath: String?, options: IntuneLoadOptions = IntuneLoadOptions(), console: Console) throws(CLIError) -> IntuneFleet {
         let policies: [IntunePolicy]
         do throws(FormatError) {
             if let bytes = input.bytes {
@@ -57,19 +57,19 @@ enum VendorFiles {
         var devices: (bytes: [UInt8], file: String)? = nil
         if let devicesPath { devices = (try ByteSource.readFile(path: devicesPath, what: "Intune devices file"), devicesPath) }
         let fleet: IntuneFleet
-        do throws(IntuneFleet.LoadError) { fleet = try IntuneFleet.load(policies: policies, file: input.path, devices: devices) } catch { throw .invalidInput(error.message) }
+        do throws(IntuneFleet.LoadError) { fleet = try IntuneFleet.load(policies: policies, file: input.path, devices: devices, assumeAssigned: options.assumeAssigned, conflicts: options.conflicts) } catch { throw .invalidInput(error.message) }
         // Who the policies reach: said once per run (not per decision).
         for note in fleet.scopeNotes { console.stderr.write("note: \(DecisionText.escaped(note))\n") }
         return fleet
     }
 
     /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs; Intune's policies need `--devices`.
-    static func analysis(_ input: VendorInput, devices: String?, console: Console) throws(CLIError) -> FleetAnalysis {
+    static func analysis(_ input: VendorInput, devices: String?, options: IntuneLoadOptions = IntuneLoadOptions(), console: Console) throws(CLIError) -> FleetAnalysis {
         if input.isIntune {
             guard let devices else {
                 throw .usage(UsageError("\(input.path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
             }
-            return FleetAnalysis(try intune(input, devices: devices, console: console), devicesFile: devices)
+            return FleetAnalysis(try intune(input, devices: devices, options: options, console: console), devicesFile: devices)
         }
         return FleetAnalysis(try FleetCommand.fleet(input))
     }

@@ -1,6 +1,57 @@
 import OpenInPolicy
 import OpenInReports
 
+/// `fleet diff OLD NEW`: what opens or closes between two fleet files, either vendor on each side.
+struct FleetDiffCommand: FleetSubverb {
+    static let name = "diff"
+    static let summary = "The flows, leak paths and controls that open or close between two fleet files."
+    static let usage = [
+        "OLD NEW [--device NAME] [--baseline FILE] [--format \(formatBar)]\n[--max-results N] [--max-bytes N] [--show accepted]",
+        "OLD NEW --devices FILE [--rows]   (Intune on either side)",
+    ]
+    static let details = """
+        End-to-end flows (keyboards included), leak paths, and each installed app's
+        print and copy (control) that open or close between two fleet files, per
+        device. With Intune app protection policies (Graph JSON, with
+        --devices) on either side: every flow (sender × receiver × channel, per
+        device) that decides differently, grouped by what the receiving app can
+        read: newly readable (a leak), no longer readable, and changed form (as
+        readable as before: deny ↔ dummy file ↔ encrypted, allow ↔ redirect); --rows
+        prints them as decision table rows. --format markdown|sarif|dot (or --baseline): the leak
+        paths each fleet has per device, either vendor, opened and closed.
+        """
+    static let options: [FleetOption] = [.device, .format, .devices, .assumeAssigned, .conflicts, .baseline, .maxResults, .maxBytes, .show, .rows]
+    static func formats(_ reporters: ReporterRegistry) -> [String] { FleetPathsFormat.allCases.map(\.rawValue) }
+
+    /// OLD (with `--device`, `--devices`), NEW, `--format`, `--rows`, `--baseline`, `--max-results`, `--max-bytes`, `--show`.
+    let input: FleetInput, new: String, format: FleetPathsFormat, rows: Bool, baselinePath: String?, limits: ReportLimits
+
+    init(_ options: ParsedOptions, reporters: ReporterRegistry) throws(UsageError) {
+        guard options.positionals.count == 2 else {
+            throw UsageError("fleet diff takes two fleet files, OLD NEW (got \(options.positionals.count))", verb: "fleet")
+        }
+        format = try FleetPathsFormat.parse(options, default: .text, verb: "fleet")
+        if options.has("--rows"), format != .text {
+            throw UsageError("'--rows' prints decision table rows: it does not go with --format \(format.rawValue)", verb: "fleet")
+        }
+        input = try Self.input(options, path: options.positionals[0], operands: true)
+        (new, rows, baselinePath) = (options.positionals[1], options.has("--rows"), options.value("--baseline"))
+        limits = try FleetCommand.limits(options, format: format)
+    }
+
+    func run(_ console: Console) throws(CLIError) -> ExitStatus {
+        // OLD and NEW both read before either is loaded (a pipe gives its bytes to one reader only), each loaded once.
+        let inputs = [try VendorInput.read(input.path), try VendorInput.read(new)]
+        let analyses = try inputs.map { (read) throws(CLIError) in try VendorFiles.analysis(read, devices: input.devicesPath, options: input.intune, console: console) }
+        // With a baseline or a report format, the leak paths opened and closed; otherwise the changed flows.
+        guard baselinePath != nil || format.report != nil else {
+            return try FleetDiffOutput.changes(old: analyses[0], new: analyses[1], device: input.device, format: format, rows: rows, console: console)
+        }
+        return try LeakDiff.run(old: analyses[0], new: analyses[1], oldPath: input.path, newPath: new, device: input.device, format: format, rows: rows,
+                                baselinePath: baselinePath, limits: limits, console: console)
+    }
+}
+
 /// `fleet diff` with `--baseline` or a report format (markdown, sarif, dot), either vendor on each
 /// side: the leak paths (a managed app's documents reaching an app outside) each fleet has per
 /// device, those opened and those closed; the opened ones judged against the baseline.
@@ -75,27 +126,12 @@ enum LeakDiff {
 
 /// `fleet diff OLD NEW` on the two fleets' analyses, either vendor on each side.
 enum FleetDiffOutput {
-    /// The diff: with a baseline or a report format, the leak paths opened and closed (``LeakDiff``);
-    /// otherwise the changed flows (``changes(old:new:device:format:rows:console:)``).
-    static func run(old: FleetAnalysis, new: FleetAnalysis, oldPath: String, newPath: String, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
-                    baselinePath: String?, limits: ReportLimits = ReportLimits(), console: Console) throws(CLIError) -> ExitStatus {
-        if baselinePath != nil || format.report != nil {
-            return try LeakDiff.run(old: old, new: new, oldPath: oldPath, newPath: newPath, device: device, format: format, rows: rows,
-                                    baselinePath: baselinePath, limits: limits, console: console)
-        }
-        return try changes(old: old, new: new, device: device, format: format, rows: rows, console: console)
-    }
-
     /// The flows that change, as text or JSON (``FleetChanges``: two AppConnect fleets compare effective policies,
     /// flows, leak paths and controls; with Intune on a side, or `--rows`, every flow under each side's rules).
     static func changes(old: FleetAnalysis, new: FleetAnalysis, device: String?, format: FleetCommand.PathsFormat, rows: Bool,
                         console: Console) throws(CLIError) -> ExitStatus {
         let changes: FleetChanges
-        do throws(FleetError) {
-            changes = try FleetChanges.compare(old: old, new: new, device: device, everyFlow: rows)
-        } catch {
-            throw .invalidInput(error.description)
-        }
+        do throws(FleetError) { changes = try FleetChanges.compare(old: old, new: new, device: device, everyFlow: rows) } catch { throw .invalidInput(error.description) }
         // The report formats go through LeakDiff.
         console.stdout.write(changes.written(rows ? .rows : format == .json ? .json : .text))
         return changes.opensSomething ? .notAllowed : .success

@@ -52,9 +52,7 @@ struct MatrixCommand: Command, Equatable {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> MatrixCommand {
         let options = try OptionScanner.scan(arguments, specs: specs, verb: "matrix")
-        if let extra = options.positionals.first {
-            throw UsageError("unexpected argument '\(extra)': matrix takes only options", verb: "matrix")
-        }
+        if let extra = options.positionals.first { throw UsageError("unexpected argument '\(extra)': matrix takes only options", verb: "matrix") }
         return MatrixCommand(policy: try PolicyOptions.parse(options, verb: "matrix"),
                              format: try Format.parse(options, default: .text, verb: "matrix"))
     }

@@ -14,11 +14,16 @@ struct OptionSpec: Sendable {
     /// Builds ``help`` when help or a completion script asks for it: a text that names
     /// every channel costs more at start-up than deciding one request.
     private let makeHelp: @Sendable () -> String
+    /// The values a completion script offers after it (`all`, the channels); none for a file or free text.
+    var words: [String] { makeWords() }
+    private let makeWords: @Sendable () -> [String]
 
-    init(_ name: String, value valueName: String? = nil, repeatable: Bool = false, help: @escaping @autoclosure @Sendable () -> String) {
+    init(_ name: String, value valueName: String? = nil, repeatable: Bool = false, words: @escaping @autoclosure @Sendable () -> [String] = [],
+         help: @escaping @autoclosure @Sendable () -> String) {
         self.name = name
         self.valueName = valueName
         self.repeatable = repeatable
+        self.makeWords = words
         self.makeHelp = help
     }
 
@@ -141,10 +146,7 @@ extension OptionChoice {
     static var kind: String { "format" }
 
     /// The values, as a usage message lists them: `text, json or jsonl`.
-    static var choices: String {
-        let names = allCases.map(\.rawValue)
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    static var choices: String { allCases.map(\.rawValue).listed }
 
     /// The value called `name`.
     /// - Throws: ``UsageError`` naming the values this verb accepts, with "Did you mean …?" for a likely typo.
@@ -177,7 +179,7 @@ extension ReporterRegistry {
         let name = options.value("--format") ?? defaultName
         guard let reporter = reporter(named: name, for: kind) else {
             let suggestion = Suggestion.phrase(for: name, among: names(for: kind))
-            throw UsageError("unknown format '\(name)': use \(choices(for: kind)).\(suggestion)", verb: verb)
+            throw UsageError("unknown format '\(name)': use \(names(for: kind).listed).\(suggestion)", verb: verb)
         }
         return reporter
     }
@@ -185,7 +187,11 @@ extension ReporterRegistry {
     /// `text (default), json or sarif`: the formats of `kind` for an option's help, the default first.
     func formatHelp<Report>(for kind: Report.Type, default defaultName: String) -> String {
         let rest = names(for: kind).filter { $0 != defaultName }
-        let listed = rest.count < 2 ? rest.joined() : rest.dropLast().joined(separator: ", ") + " or " + rest.last!
-        return rest.isEmpty ? "\(defaultName) (default)" : "\(defaultName) (default), \(listed)"
+        return rest.isEmpty ? "\(defaultName) (default)" : "\(defaultName) (default), \(rest.listed)"
     }
+}
+
+extension [String] {
+    /// `text, json or jsonl`: the values as help and usage messages list them.
+    var listed: String { count < 2 ? joined() : dropLast().joined(separator: ", ") + " or " + last! }
 }

@@ -59,9 +59,7 @@ struct PolicyOptions: Sendable, Equatable {
     /// Reads the policy options out of scanned arguments.
     /// - Throws: ``UsageError`` when `--policy` is missing or a pair has no `=`.
     static func parse(_ options: ParsedOptions, verb: String) throws(UsageError) -> PolicyOptions {
-        guard let policyPath = options.value("--policy") else {
-            throw UsageError("missing '--policy FILE': give the policy to decide under", verb: verb)
-        }
+        guard let policyPath = options.value("--policy") else { throw UsageError("missing '--policy FILE': give the policy to decide under", verb: verb) }
         var result = PolicyOptions(policyPath: policyPath)
         result.infoPlistPath = options.value("--info-plist")
         result.buildSettings = try options.all("--build-setting").map { text throws(UsageError) in
@@ -186,20 +184,12 @@ struct PolicyOptions: Sendable, Equatable {
 
     /// Runs `body`, naming `flag` in the message of an invalid value.
     private func flagValue<T>(_ flag: String, _ body: () throws(InputError) -> T) throws(CLIError) -> T {
-        do throws(InputError) {
-            return try body()
-        } catch {
-            throw .invalidInput("\(flag): \(error.description)")
-        }
+        do throws(InputError) { return try body() } catch { throw .invalidInput("\(flag): \(error.description)") }
     }
 }
 
 private extension DeviceFacts {
     mutating func setHandler(_ handler: BundleID, for scheme: String, flag: String) throws(CLIError) {
-        do throws(InputError) {
-            try setHandler(handler, for: scheme)
-        } catch {
-            throw .invalidInput("\(flag): \(error.description)")
-        }
+        do throws(InputError) { try setHandler(handler, for: scheme) } catch { throw .invalidInput("\(flag): \(error.description)") }
     }
 }

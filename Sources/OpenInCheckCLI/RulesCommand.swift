@@ -32,9 +32,7 @@ struct RulesCommand: Command, Equatable {
             """,
         parse: { arguments throws(UsageError) in
             let options = try OptionScanner.scan(arguments, specs: specs, verb: "rules")
-            if let extra = options.positionals.first {
-                throw UsageError("rules takes no arguments, not '\(extra)'", verb: "rules")
-            }
+            if let extra = options.positionals.first { throw UsageError("rules takes no arguments, not '\(extra)'", verb: "rules") }
             return RulesCommand(explain: options.has("--explain"), intune: options.has("--intune"))
         })
 

@@ -36,9 +36,7 @@ struct SimulateCommand: Command, Equatable {
             guard let path = options.positionals.first else {
                 throw UsageError("missing SCENARIO: give a scenario file, or '-' for standard input", verb: "simulate")
             }
-            if options.positionals.count > 1 {
-                throw UsageError("simulate takes one SCENARIO, not \(options.positionals.count)", verb: "simulate")
-            }
+            if options.positionals.count > 1 { throw UsageError("simulate takes one SCENARIO, not \(options.positionals.count)", verb: "simulate") }
             return SimulateCommand(path: path, format: try Format.parse(options, default: .text, verb: "simulate"))
         })
 
@@ -61,15 +59,9 @@ struct SimulateCommand: Command, Equatable {
         } else {
             bytes = try ByteSource.readFile(path: path, what: "scenario")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .invalidInput("\(name): is not UTF-8 text: save it as UTF-8")
-        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidInput("\(name): is not UTF-8 text: save it as UTF-8") }
         let scenario: Scenario
-        do throws(ScenarioError) {
-            scenario = try Scenario.parse(text, name: name)
-        } catch {
-            throw .invalidInput(error.description)
-        }
+        do throws(ScenarioError) { scenario = try Scenario.parse(text, name: name) } catch { throw .invalidInput(error.description) }
         let timeline = ScenarioRunner.run(scenario)
         console.stdout.write(format == .json ? timeline.json : timeline.text)
         return timeline.everyShareAllowed ? .success : .notAllowed

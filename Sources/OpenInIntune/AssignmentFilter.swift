@@ -271,6 +271,10 @@ extension AssignmentFilter {
 package struct AssignmentFilters: Sendable {
     /// The filters, in the order read.
     package let all: [AssignmentFilter]
+    /// No filter.
+    package static let none = AssignmentFilters(checked: [])
+
+    private init(checked: [AssignmentFilter]) { all = checked }
 
     /// Checks that no id and no display name is carried by two filters (a reference by either would be ambiguous).
     /// - Throws: ``FleetError`` at the second filter, naming the first.

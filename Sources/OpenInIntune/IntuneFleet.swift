@@ -20,6 +20,11 @@ public struct IntuneFleet: Sendable {
     /// Whether a policy assigned to no one (`"assignments": []`) is analysed as if assigned to every
     /// profile (`--assume-assigned`: a template, a baseline before its rollout).
     public var assumeAssigned = false
+    /// The managed-app assignment filters assignments name (the devices file's `assignmentFilters`).
+    package var filters = AssignmentFilters.none
+    /// How several policies that reach one app on one profile combine (`--conflicts`): Microsoft's rule,
+    /// the most restrictive value per setting, unless an auditor asks for the least restrictive.
+    package var conflictMode = ConflictMode.mostRestrictive
     /// The app groups and devices-file flag of the last ``resolveAppGroups(_:devicesFile:)``, so that policies
     /// read again (as `fleet fixes` reads each changed copy) are resolved the same way.
     package private(set) var appGroupResolution: (groups: [(name: String, apps: [BundleID])], devicesFile: Bool)? = nil
@@ -59,16 +64,15 @@ public struct IntuneFleet: Sendable {
     public func checkConflicts() throws(FleetError) {
         try checkResolved()
         try checkAssignments()
+        // Who each policy reaches is worked out on every profile now, so that no later decision meets an error.
+        // Several policies reaching one app at once are merged (``IntuneDeviceIndex``), not an error.
         guard devices.isEmpty else {
             var targeted: [BundleID] = []
             var seen: Set<ExactKey> = []
             for policy in policies { for app in policy.apps where seen.insert(IntuneBundleID.key(app)).inserted { targeted.append(app) } }
             for device in devices {
                 let membership = membership(of: device)
-                for app in targeted {
-                    let reaching = try reaching(app, on: device, membership: membership)
-                    if reaching.count > 1 { throw conflict(app, reaching, on: device) }
-                }
+                for app in targeted { _ = try reaching(app, on: device, membership: membership) }
             }
             return
         }
@@ -134,7 +138,8 @@ public struct IntuneFleet: Sendable {
     /// (its groups, filter and management level). `nil` also when who is in scope cannot be worked out
     /// (``checkConflicts()`` reports why).
     public func policy(for app: BundleID, on device: IntuneDeviceProfile) -> IntunePolicy? {
-        (try? reaching(app, on: device, membership: membership(of: device)))?.first.map { policies[$0] }
+        guard let reaching = try? reaching(app, on: device, membership: membership(of: device)), let first = reaching.first else { return nil }
+        return reaching.count == 1 ? policies[first] : IntuneConflicts.merge(reaching.map { policies[$0] }, mode: conflictMode).policy
     }
 
     /// The policy-managed apps on `device`: installed apps a policy protects there.
@@ -219,6 +224,8 @@ package struct IntuneDeviceIndex: Sendable {
     private let ownSchemes: [ExactKey: [String]]
     /// The apps that receive `IntuneMAMUPN`, when the devices file lists them (by `IntuneBundleID/key(_:)`).
     private let upnApps: Set<ExactKey>?
+    /// The fleet's policies, then the policies merged on this device (where several reach one app at once).
+    private let policies: [IntunePolicy]
 
     /// The index of `device`, every context made: O(policies' apps + apps + installed apps + scheme handlers).
     package init(fleet: IntuneFleet, device: IntuneDeviceProfile) throws(FleetError) {
@@ -226,15 +233,27 @@ package struct IntuneDeviceIndex: Sendable {
         self.device = device
         var policyOf: [ExactKey: Int] = [:], sdkOf: [ExactKey: IntuneSDKVersion] = [:]
         // Each targeted app's policy on this device: the one that reaches it (who is in scope, its level).
+        // Several policies that reach one app at once decide together: one merged policy per distinct set,
+        // most restrictive value per setting (or least, as `--conflicts` asks: Rules/intune/conflicts.md).
         let membership = fleet.membership(of: device)
         var decided: Set<ExactKey> = []
+        var policies = fleet.policies
+        var mergedSlot: [[Int]: Int] = [:]
         for policy in fleet.policies {
             for app in policy.apps where decided.insert(IntuneBundleID.key(app)).inserted {
                 let reaching = try fleet.reaching(app, on: device, membership: membership)
-                if reaching.count > 1 { throw fleet.conflict(app, reaching, on: device) }
-                if let index = reaching.first { policyOf[IntuneBundleID.key(app)] = index }
+                guard reaching.count > 1 else {
+                    if let index = reaching.first { policyOf[IntuneBundleID.key(app)] = index }
+                    continue
+                }
+                if mergedSlot[reaching] == nil {
+                    mergedSlot[reaching] = policies.count
+                    policies.append(IntuneConflicts.merge(reaching.map { fleet.policies[$0] }, mode: fleet.conflictMode).policy)
+                }
+                policyOf[IntuneBundleID.key(app)] = mergedSlot[reaching]
             }
         }
+        self.policies = policies
         var listed: Set<ExactKey> = []
         for app in fleet.apps where listed.insert(IntuneBundleID.key(app.bundleID)).inserted {
             if let version = app.intuneSDKVersion { sdkOf[IntuneBundleID.key(app.bundleID)] = version }
@@ -260,13 +279,13 @@ package struct IntuneDeviceIndex: Sendable {
         }
         self.base = base
         self.ownSchemes = ownSchemes
-        let sides = fleet.policies.map { IntunePolicySide(policy: $0, file: fleet.file) } + [IntunePolicySide(policy: nil, file: fleet.file)]
+        let sides = policies.map { IntunePolicySide(policy: $0, file: fleet.file) } + [IntunePolicySide(policy: nil, file: fleet.file)]
         self.sides = sides
         var contexts: [ExactKey: (context: IntuneContext, side: IntunePolicySide)] = [:]
         let apps = device.installed + fleet.apps.map(\.bundleID) + [BundleID.anyOtherApp, .mobileMail]
         for app in apps where contexts[IntuneBundleID.key(app)] == nil {
             let key = IntuneBundleID.key(app)
-            contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, upnApps: upnApps, fleet: fleet),
+            contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, upnApps: upnApps, policies: policies),
                              sides[policyOf[key] ?? sides.count - 1])
         }
         self.contexts = contexts
@@ -274,12 +293,12 @@ package struct IntuneDeviceIndex: Sendable {
 
     private static func context(
         for app: BundleID, base: IntuneContext, ownSchemes: [ExactKey: [String]], policyOf: [ExactKey: Int], sdkOf: [ExactKey: IntuneSDKVersion],
-        upnApps: Set<ExactKey>?, fleet: IntuneFleet
+        upnApps: Set<ExactKey>?, policies: [IntunePolicy]
     ) -> IntuneContext {
         let key = IntuneBundleID.key(app)
         var context = base
         if let upnApps { context.intuneMAMUPN = upnApps.contains(key) }
-        context.policy = policyOf[key].map { fleet.policies[$0] }
+        context.policy = policyOf[key].map { policies[$0] }
         context.app = app
         context.senderSDKVersion = sdkOf[key]
         for scheme in ownSchemes[key] ?? [] { try? context.addOwnScheme(scheme) }
@@ -296,7 +315,7 @@ package struct IntuneDeviceIndex: Sendable {
         let raw = app.rawValue
         let key = raw.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? IntuneBundleID.key(app) : ExactKey(raw)
         if let made = contexts[key] { return made }
-        return (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, upnApps: upnApps, fleet: fleet),
+        return (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, upnApps: upnApps, policies: policies),
                 sides[policyOf[key] ?? sides.count - 1])
     }
 
@@ -419,7 +438,7 @@ public enum IntuneDevicesJSON {
 
     package static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
         let root = JSONCursor(value)
-        let fields = try root.members(allowed: ["description", "apps", "devices", "appGroups", "groups", "$schema"], what: "the Intune devices file")
+        let fields = try root.members(allowed: ["description", "apps", "devices", "appGroups", "groups", "assignmentFilters", "$schema"], what: "the Intune devices file")
         if let description = fields["description"] { _ = try description.string() }
         if let schema = fields["$schema"] { _ = try schema.string() }
         var apps: [IntuneApp] = []
@@ -572,6 +591,13 @@ public enum IntuneDevicesJSON {
             names.append((id, name))
         }
         return names
+    }
+
+    /// Reads a devices file's `assignmentFilters`: `[{"id", "displayName", "rule"}, ...]`, the managed-app
+    /// filters assignments name (by id, or by display name as IntuneCD writes them); empty when absent.
+    package static func assignmentFilters(_ value: JSONValue, file: String) throws(FormatError) -> [AssignmentFilter] {
+        guard case .object(let object) = value, let member = object.member("assignmentFilters") else { return [] }
+        return try AssignmentFilters.read(JSONCursor(member.value, path: "assignmentFilters", position: member.valuePosition), file: file)
     }
 
     package static func bundleID(_ cursor: JSONCursor) throws(FormatError) -> BundleID {

@@ -21,6 +21,7 @@ public enum IntuneLint {
         ("IN012", "exclusion-only", "The policy only excludes groups: it reaches no one.", .warning),
         ("IN013", "group-not-carried", "An assignment's group is carried by no device profile: the devices file may misspell it, or miss the users it targets.", .warning),
         ("IN014", "os-sharing-without-upn", "On an MDM-enrolled profile, a policy with OS sharing meets an app that does not receive IntuneMAMUPN: the app counts as unmanaged there.", .warning),
+        ("IN015", "overlap", "Two or more policies reach one app on one profile: each setting takes the most restrictive value (Microsoft Learn), or the least with --conflicts least-restrictive.", .warning),
     ]
 
     /// Whether `text` is a template's placeholder rather than a value (`replace_with_dialer_app_url_scheme`,
@@ -158,6 +159,29 @@ public enum IntuneLint {
                         fix: "use a managed mail app (Outlook) for org data, or exempt mailto for links")
                 }
             }
+        }
+        // IN015: policies that reach one app at once on a profile, once per app and set of policies, naming the profiles.
+        var overlaps: [(app: BundleID, policies: [Int], devices: [String])] = []
+        var targetedBy: [ExactKey: (app: BundleID, count: Int)] = [:]
+        for policy in fleet.policies { for app in policy.apps { targetedBy[IntuneBundleID.key(app), default: (app, 0)].count += 1 } }
+        for device in fleet.devices {
+            let membership = fleet.membership(of: device)
+            for policy in fleet.policies {
+                for app in policy.apps where (targetedBy[IntuneBundleID.key(app)]?.count ?? 0) > 1 {
+                    guard let reaching = try? fleet.reaching(app, on: device, membership: membership), reaching.count > 1, fleet.policies[reaching[0]].displayName == policy.displayName else { continue }
+                    if let index = overlaps.firstIndex(where: { IntuneBundleID.same($0.app, app) && $0.policies == reaching }) {
+                        if !overlaps[index].devices.contains(device.name) { overlaps[index].devices.append(device.name) }
+                    } else {
+                        overlaps.append((app, reaching, [device.name]))
+                    }
+                }
+            }
+        }
+        for overlap in overlaps {
+            policy = fleet.policies[overlap.policies[1]]
+            let names = overlap.policies.map { JSONWriter.quoted(fleet.policies[$0].displayName) }
+            add("IN015", at: "assignments", "\(names.joined(separator: " and ")) both reach \(overlap.app) on \(Printable.list(overlap.devices.map(JSONWriter.quoted))): each setting takes the \(fleet.conflictMode == .mostRestrictive ? "most" : "least") restrictive value of the two (Rules/intune/conflicts.md)",
+                fix: "target the app from one policy per profile (exclude a group, or set targetedAppManagementLevels), or accept the combination")
         }
         return findings
     }

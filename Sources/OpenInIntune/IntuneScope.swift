@@ -39,11 +39,24 @@ extension IntuneFleet {
         }
         if assignments.contains(where: { $0.kind == .exclude && membership.holds($0) }) { return false }
         for assignment in assignments where assignment.kind == .include && membership.holds(assignment) {
-            guard let filter = assignment.filter else { return true }
-            throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) includes the group \(assignment.groupDescription) through the filter \(JSONWriter.quoted(filter)), and managed-app filters are not evaluated yet: remove the filter to analyse the group whole",
-                             file: policy.sources.file ?? file, line: assignment.line)
+            guard let reference = assignment.filter else { return true }
+            guard let filter = filters.filter(named: reference) else {
+                let known = filters.all.map(\.displayName)
+                throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) includes the group \(assignment.groupDescription) through the filter \(JSONWriter.quoted(reference)), which the devices file's assignmentFilters do not define: add it ({\"id\", \"displayName\", \"rule\"}, as GET /beta/deviceManagement/assignmentFilters gives it).\(Suggestion.phrase(for: reference, among: known))",
+                                 file: policy.sources.file ?? file, line: assignment.line)
+            }
+            let holds = try filter.matches(subject(app, on: device), device: device.name)
+            if holds == (assignment.filterType == .include) { return true }
         }
         return false
+    }
+
+    /// What a managed-app filter reads of `app` on `device`: its management type (as app protection tells
+    /// them apart: ``IntuneDeviceProfile/isManagedType(_:)``), its version, and the device's facts.
+    package func subject(_ app: BundleID, on device: IntuneDeviceProfile) -> FilterSubject {
+        FilterSubject(deviceManagementType: device.isManagedType(app) ? "Managed" : "Unmanaged",
+                      appVersion: self.apps.first { IntuneBundleID.same($0.bundleID, app) }?.appVersion, deviceManufacturer: device.deviceManufacturer,
+                      deviceModel: device.deviceModel, osVersion: device.osVersion, operatingSystemVersion: device.osVersion)
     }
 
     /// The positions in ``policies`` of the policies that protect `app` on `device`, in order.

@@ -84,15 +84,21 @@ extension IntuneFleet {
     /// app targeted twice: the one way the fleet verbs and the decision tables load an Intune fleet.
     /// - Throws: ``IntuneFleet/LoadError/devices(_:)`` for a devices file that cannot be read, and
     ///   ``IntuneFleet/LoadError/policies(_:)`` for an app group nothing resolves or an app two policies target.
-    package static func load(policies: [IntunePolicy], file: String?, devices: (bytes: [UInt8], file: String)?, assumeAssigned: Bool = false) throws(LoadError) -> IntuneFleet {
+    package static func load(policies: [IntunePolicy], file: String?, devices: (bytes: [UInt8], file: String)?, assumeAssigned: Bool = false,
+                             conflicts: ConflictMode = .mostRestrictive) throws(LoadError) -> IntuneFleet {
         var fleet = IntuneFleet(policies: policies, file: file)
         fleet.assumeAssigned = assumeAssigned
+        fleet.conflictMode = conflicts
         var groups: [(name: String, apps: [BundleID])] = []
         if let devices {
             do throws(FormatError) {
                 (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(devices.bytes, file: devices.file)
                 groups = try IntuneDevicesJSON.appGroups(devices.bytes, file: devices.file)
                 fleet.groupNames = try IntuneDevicesJSON.groupNames(devices.bytes, file: devices.file)
+                let filters = try FormatError.readJSON(devices.bytes, file: devices.file) { value throws(FormatError) in
+                    try IntuneDevicesJSON.assignmentFilters(value, file: devices.file)
+                }
+                do throws(FleetError) { fleet.filters = try AssignmentFilters(filters) } catch { throw FormatError(error.description) }
             } catch {
                 throw .devices(error)
             }
@@ -131,6 +137,29 @@ extension IntuneFleet {
         case .array?: true
         case .object(let object)?: object["global"] == nil && (object["@odata.type"] != nil || object["value"] != nil)
         default: false
+        }
+    }
+}
+
+/// How an Intune fleet is loaded for the verbs: `--assume-assigned` and `--conflicts`.
+package struct IntuneLoadOptions: Sendable {
+    /// Analyse a policy assigned to no one as if it reached every profile.
+    package var assumeAssigned = false
+    /// How several policies that reach one app on one profile combine.
+    package var conflicts = ConflictMode.mostRestrictive
+
+    package init() {}
+
+    /// The options from their command-line values (`--assume-assigned` given; `--conflicts MODE`).
+    /// - Throws: a message for an unknown mode, with "Did you mean".
+    package init(assumeAssigned: Bool, conflicts: String?) throws(FleetError) {
+        self.assumeAssigned = assumeAssigned
+        if let conflicts {
+            guard let mode = ConflictMode(rawValue: conflicts) else {
+                let modes = ConflictMode.allCases.map(\.rawValue)
+                throw FleetError("unknown --conflicts mode '\(Printable.text(conflicts))': use \(modes.joined(separator: " or ")).\(Suggestion.phrase(for: conflicts, among: modes))")
+            }
+            self.conflicts = mode
         }
     }
 }

@@ -229,10 +229,19 @@ import FoundationXML
                 #expect(run.stdout.contains(shell == "fish" ? "-l \(option.dropFirst(2))" : option), "\(shell): \(option)")
             }
             #expect(run.stdout.contains("document-interaction quick-look app-extension"))
-            // fleet --format: every format a fleet subverb writes, the report formats of paths and diff included; fish's
-            // description is the option's first help line.
-            #expect(run.stdout.contains("text json markdown sarif dot github jsonl"), "\(shell): fleet --format")
-            if shell == "fish" { #expect(run.stdout.contains("-l format -x -a 'text json markdown sarif dot github jsonl' -d 'lint: text, json, markdown, github or sarif;"), "fleet --format") }
+            // fleet SUBVERB --format: the formats that subverb writes (lint's from the reporter registry, the report formats of
+            // paths and diff included); fish's description is the subverb's own --format help.
+            for (subverb, formats, listed) in [
+                ("lint", "text json markdown github sarif", "text, json, markdown, github or sarif"), ("paths", "text json markdown sarif dot", "text, json, markdown, sarif or dot"),
+                ("eval", "text json jsonl", "text, json or jsonl"),
+            ] {
+                let expected = switch shell {
+                case "bash": "\"fleet \(subverb) --format\") COMPREPLY=($(compgen -W \"\(formats)\" -- \"$cur\")); return ;;"
+                case "zsh": "'fleet \(subverb) --format') compadd -- \(formats); return ;;"
+                default: "__fish_seen_subcommand_from \(subverb)' -l format -x -a '\(formats)' -d '\(subverb): \(listed).'"
+                }
+                #expect(run.stdout.contains(expected), "\(shell): fleet \(subverb) --format")
+            }
             // fleet paths: --from all (every app), --to outside.
             #expect(run.stdout.contains(shell == "fish" ? "-l from -x -a 'all'" : "--from"), "\(shell): --from all")
             #expect(run.stdout.contains(shell == "fish" ? "-l to -x -a 'outside'" : "outside"), "\(shell): --to outside")
@@ -249,13 +258,15 @@ import FoundationXML
             COMP_WORDS=(openin-check fleet eval --channel key); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
             COMP_WORDS=(openin-check fleet paths --from a); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
             COMP_WORDS=(openin-check fleet paths --to o); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(openin-check fleet lint --format s); COMP_CWORD=4; _openin_check; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(openin-check fleet lint --); COMP_CWORD=3; _openin_check; echo "${COMPREPLY[*]}"
             """, script]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(text == "--channel\nmail-link mail-compose\ndiff\nkeyboard\nall\noutside\n")
+        #expect(text == "--channel\nmail-link mail-compose\ndiff\nkeyboard\nall\noutside\nsarif\n--fleet --format --devices --assume-assigned --conflicts --help\n")
     }
 
     @Test func versionNamesTheCommitOnlyWhenTheBuildDid() throws {

@@ -27,10 +27,10 @@ import Testing
         ##"{"source": "direct", "target": {"@odata.type": "#microsoft.graph.\##(kind)", "\##(key)": "\##(group)", "deviceAndAppManagementAssignmentFilterId": null, "deviceAndAppManagementAssignmentFilterType": "none"}}"##
     }
 
-    static func load(_ policies: [String], devices: String, assumeAssigned: Bool = false) throws -> IntuneFleet {
+    static func load(_ policies: [String], devices: String, assumeAssigned: Bool = false, conflicts: ConflictMode = .mostRestrictive) throws -> IntuneFleet {
         let read = try IntuneGraphJSON.read(Array("[\(policies.joined(separator: ",\n"))]".utf8), file: "export.json")
         do throws(IntuneFleet.LoadError) {
-            return try IntuneFleet.load(policies: read, file: "export.json", devices: (Array(devices.utf8), "devices.json"), assumeAssigned: assumeAssigned)
+            return try IntuneFleet.load(policies: read, file: "export.json", devices: (Array(devices.utf8), "devices.json"), assumeAssigned: assumeAssigned, conflicts: conflicts)
         } catch {
             throw FleetError(error.message)
         }
@@ -97,17 +97,48 @@ import Testing
         #expect(IntuneLint.findings(fleet).map(\.code).contains("IN010"))
     }
 
-    @Test("two policies that reach one app on one profile are still an error naming the profile; on different profiles they are not")
+    @Test("two policies that reach one app on one profile decide together: the most restrictive value per setting, or the least with --conflicts least-restrictive; lint names the overlap")
     func overlapOnOneProfile() throws {
         let overlapping = [
-            Self.policy("Printing Disabled", #""assignments": [\#(Self.assigned(Self.staff))]"#),
-            Self.policy("Printing Enabled", #""assignments": [\#(Self.assigned(Self.contractors))]"#),
+            Self.policy("Printing Disabled", ##""assignments": [\##(Self.assigned(Self.staff))]"##),
+            Self.policy("Printing Enabled", ##""assignments": [\##(Self.assigned(Self.contractors))]"##),
         ]
-        #expect(throws: FleetError.self) { try Self.load(overlapping, devices: Self.devices) }
+        let strict = try Self.load(overlapping, devices: Self.devices)
+        // contractor-ipad is in both groups: printing blocked wins; byod-iphone only in staff: the first policy alone.
+        #expect(try Self.printOutcome(strict, on: "contractor-ipad") == .deny)
+        #expect(try Self.printOutcome(strict, on: "byod-iphone") == .deny)
+        let lenient = try Self.load(overlapping, devices: Self.devices, conflicts: .leastRestrictive)
+        #expect(try Self.printOutcome(lenient, on: "contractor-ipad") == .allow)
+        #expect(try Self.printOutcome(lenient, on: "byod-iphone") == .deny)
+        let overlap = IntuneLint.findings(strict).filter { $0.code == "IN015" }
+        #expect(overlap.count == 1 && overlap[0].message.contains("\"contractor-ipad\"") && !overlap[0].message.contains("byod-iphone"), "\(overlap.map(\.message))")
+        #expect(throws: FleetError.self) { try IntuneLoadOptions(assumeAssigned: false, conflicts: "least-restrictiv") }
+    }
+
+    @Test("a managed-app filter narrows an included group: include where the rule holds, exclude where it does not; what the rule reads must be given")
+    func filters() throws {
+        func devices(_ filters: String) -> String {
+            Self.devices.replacingOccurrences(of: #""groups": {"#, with: #""assignmentFilters": [\#(filters)], "groups": {"#)
+        }
+        let byod = ##"{"id": "f1", "displayName": "Unmanaged only", "rule": "(app.deviceManagementType -eq \"Unmanaged\")"}"##
+        func target(_ type: String, _ filter: String) -> String {
+            ##"{"target": {"@odata.type": "#microsoft.graph.groupAssignmentTarget", "groupId": "\##(Self.staff)", "deviceAndAppManagementAssignmentFilterId": "\##(filter)", "deviceAndAppManagementAssignmentFilterType": "\##(type)"}}"##
+        }
+        let including = try Self.load([Self.policy("Printing Disabled", ##""assignments": [\##(target("include", "f1"))]"##)], devices: devices(byod))
+        #expect(try Self.printOutcome(including, on: "byod-iphone") == .deny)
+        #expect(try Self.printOutcome(including, on: "mdm-iphone") == .allow)
+        // IntuneCD names the filter by its display name in the id field.
+        let excluding = try Self.load([Self.policy("Printing Disabled", ##""assignments": [\##(target("exclude", "Unmanaged only"))]"##)], devices: devices(byod))
+        #expect(try Self.printOutcome(excluding, on: "byod-iphone") == .allow)
+        #expect(try Self.printOutcome(excluding, on: "mdm-iphone") == .deny)
+        // A filter nobody defines, and a property no profile gives: errors, never a guess.
+        #expect(throws: FleetError.self) { try Self.load([Self.policy("P", ##""assignments": [\##(target("include", "f2"))]"##)], devices: devices(byod)) }
+        let model = ##"{"id": "f1", "displayName": "iPads", "rule": "(app.deviceModel -startsWith \"iPad\")"}"##
         do {
-            _ = try Self.load(overlapping, devices: Self.devices)
+            _ = try Self.load([Self.policy("P", ##""assignments": [\##(target("include", "f1"))]"##)], devices: devices(model))
+            Issue.record("a filter reading deviceModel decided without it")
         } catch {
-            #expect("\(error)".contains(#"on the device profile "contractor-ipad""#), "\(error)")
+            #expect("\(error)".contains("deviceModel"), "\(error)")
         }
     }
 
