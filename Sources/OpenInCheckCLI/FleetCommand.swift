@@ -63,6 +63,7 @@ struct FleetCommand: Command {
         OptionSpec("--baseline", value: "FILE", help: "paths, diff, fixes, report: the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens)."),
         OptionSpec("--max-results", value: "N", help: "paths, diff with --format sarif: the most results the log keeps, the most severe\nfirst (default: \(ReportLimits.defaultMaxResults), GitHub code scanning's limit); the log also stays\nunder \(ReportLimits.defaultMaxSARIFBytes) bytes. What is left out is counted in the run's properties."),
         OptionSpec("--max-bytes", value: "N", help: "paths, diff with --format markdown: the most bytes written (default: \(ReportLimits.defaultMaxMarkdownBytes), what a\npull-request comment takes; at least \(ReportLimits.leastMarkdownBytes)); a cut ends with what was left out."),
+        OptionSpec("--max-edges", value: "N", help: "paths with --format dot: beyond N edges in a device's cluster (default: \(ReportLimits.defaultMaxDOTEdges);\nat least \(ReportLimits.leastDOTEdges)), draw it grouped as the Markdown graph is, within N edges."),
         OptionSpec("--show", value: "accepted", help: "paths, diff with --format markdown and --baseline: list the accepted paths too\n(by default they are counted: the new and expired ones are listed)."),
         OptionSpec("--write-baseline", value: "FILE", help: "paths: write the paths the gate counts as accepted entries into FILE (with\n--reason and --expires), merged with FILE when it exists: kept entries keep\ntheirs, resolved ones are dropped and listed on standard error."),
         OptionSpec("--reason", value: "TEXT", help: "paths --write-baseline: why the new entries are accepted (a review, a ticket)."),
@@ -78,7 +79,7 @@ struct FleetCommand: Command {
         "eval": ["--fleet", "--device", "--from", "--channel", "--target", "--url", "--document", "--location", "--explain", "--format", "--devices"],
         "matrix": ["--fleet", "--device", "--format", "--devices"],
         "paths": ["--fleet", "--device", "--from", "--to", "--max-hops", "--format", "--devices", "--baseline", "--max-results", "--max-bytes", "--show",
-                  "--write-baseline", "--reason", "--expires"],
+                  "--max-edges", "--write-baseline", "--reason", "--expires"],
         "lint": ["--fleet", "--format", "--devices"],
         "diff": ["--device", "--format", "--devices", "--rows", "--baseline", "--max-results", "--max-bytes", "--show"],
         "fixes": ["--fleet", "--device", "--from", "--to", "--format", "--devices", "--baseline"],
@@ -135,7 +136,7 @@ struct FleetCommand: Command {
               openin-check fleet eval --fleet FILE [--device NAME] (REQUESTS.jsonl | -)
               openin-check fleet paths --fleet FILE [--device NAME] --from ID|all [--to ID | --to outside] [--max-hops N]
                   [--baseline FILE] [--format text|json|markdown|sarif|dot] [--max-results N] [--max-bytes N]
-                  [--show accepted]
+                  [--show accepted] [--max-edges N]
               openin-check fleet matrix --fleet FILE [--device NAME] [--format text|json|markdown]
               openin-check fleet lint --fleet FILE [--format \(ReporterRegistry.standard.names(for: FleetLintReport.self).joined(separator: "|"))]
               openin-check fleet diff OLD NEW [--device NAME] [--baseline FILE] [--format text|json|markdown|sarif|dot]
@@ -176,12 +177,12 @@ struct FleetCommand: Command {
                       block (or JSON record) each, streamed. Report formats, of the paths to
                       outside (or to --to) from apps inside the zone of trust: markdown (a
                       summary, a table per device of the paths to act on, with --baseline the
-                      new and expired ones, the accepted counted, a Mermaid graph per device of
+                      new and expired ones, the accepted counted, a grouped Mermaid graph per device of
                       at most 50 edges; at most --max-bytes, default 65,536), sarif (SARIF \(SARIFLog.version): a result per path, its code flow a step per
                       hop at the line of the setting that lets it through, a fingerprint of
                       device, source, destination and chain; at most --max-results results,
                       default 25,000, and 9,500,000 bytes, the rest counted), dot (Graphviz, a
-                      cluster per device).
+                      cluster per device; beyond --max-edges, default \(ReportLimits.defaultMaxDOTEdges), grouped as the Markdown graph).
               matrix  Senders (the fleet's apps) × receivers (the fleet's apps, native Mail and any
                       other app), one grid per channel that names its receiver, each cell the
                       end-to-end outcome;
@@ -358,24 +359,11 @@ struct FleetCommand: Command {
         }
     }
 
-    /// `--max-results N` (a whole number, at least 1, for SARIF only), `--max-bytes N` and `--show accepted` (Markdown only).
+    /// `--max-results N` (SARIF), `--max-bytes N` and `--show accepted` (Markdown), `--max-edges N` (DOT): ``ReportLimits/read(_:_:format:)``.
     static func limits(_ options: ParsedOptions, format: PathsFormat) throws(UsageError) -> ReportLimits {
         var limits = ReportLimits()
-        if let text = options.value("--max-results") {
-            guard let count = Int(text), count >= 1 else { throw UsageError("'--max-results' must be a whole number of results, at least 1, not '\(text)'", verb: "fleet") }
-            guard format == .sarif else { throw UsageError("'--max-results' cuts SARIF: it does not go with --format \(format.rawValue)", verb: "fleet") }
-            limits.maxResults = count
-        }
-        if let text = options.value("--max-bytes") {
-            let least = ReportLimits.leastMarkdownBytes
-            guard let count = Int(text), count >= least else { throw UsageError("'--max-bytes' must be a whole number of bytes, at least \(least), not '\(text)'", verb: "fleet") }
-            guard format == .markdown else { throw UsageError("'--max-bytes' cuts Markdown: it does not go with --format \(format.rawValue)", verb: "fleet") }
-            limits.maxMarkdownBytes = count
-        }
-        if let text = options.value("--show") {
-            guard text == "accepted" else { throw UsageError("'--show' takes accepted (the accepted paths), not '\(text)'", verb: "fleet") }
-            guard format == .markdown else { throw UsageError("'--show accepted' lists accepted paths in Markdown: it does not go with --format \(format.rawValue), which lists them all", verb: "fleet") }
-            limits.showAccepted = true
+        for option in ReportLimits.options {
+            if let text = options.value(option), let problem = limits.read(option, text, format: format.rawValue) { throw UsageError(problem, verb: "fleet") }
         }
         return limits
     }
