@@ -177,24 +177,11 @@ enum FleetCommand {
         return try subverb.init(options, reporters: reporters)
     }
 
-    /// `--max-results N` (a whole number, at least 1, for SARIF only), `--max-bytes N` and `--show accepted` (Markdown only).
+    /// `--max-results N` (SARIF), `--max-bytes N` and `--show accepted` (Markdown), `--max-edges N` (DOT): ``ReportLimits/read(_:_:format:)``.
     static func limits(_ options: ParsedOptions, format: PathsFormat) throws(UsageError) -> ReportLimits {
         var limits = ReportLimits()
-        if let text = options.value("--max-results") {
-            guard let count = Int(text), count >= 1 else { throw UsageError("'--max-results' must be a whole number of results, at least 1, not '\(text)'", verb: "fleet") }
-            guard format == .sarif else { throw UsageError("'--max-results' cuts SARIF: it does not go with --format \(format.rawValue)", verb: "fleet") }
-            limits.maxResults = count
-        }
-        if let text = options.value("--max-bytes") {
-            let least = ReportLimits.leastMarkdownBytes
-            guard let count = Int(text), count >= least else { throw UsageError("'--max-bytes' must be a whole number of bytes, at least \(least), not '\(text)'", verb: "fleet") }
-            guard format == .markdown else { throw UsageError("'--max-bytes' cuts Markdown: it does not go with --format \(format.rawValue)", verb: "fleet") }
-            limits.maxMarkdownBytes = count
-        }
-        if let text = options.value("--show") {
-            guard text == "accepted" else { throw UsageError("'--show' takes accepted (the accepted paths), not '\(text)'", verb: "fleet") }
-            guard format == .markdown else { throw UsageError("'--show accepted' lists accepted paths in Markdown: it does not go with --format \(format.rawValue), which lists them all", verb: "fleet") }
-            limits.showAccepted = true
+        for option in ReportLimits.options {
+            if let text = options.value(option), let problem = limits.read(option, text, format: format.rawValue) { throw UsageError(problem, verb: "fleet") }
         }
         return limits
     }
@@ -249,8 +236,8 @@ extension FleetPathsFormat: OptionChoice {}
 /// Every option of the fleet subverbs, in the order the help lists them; each subverb takes some
 /// (``FleetSubverb/options``), and each option's help names the subverbs that take it.
 enum FleetOption: CaseIterable, Sendable {
-    case fleet, device, from, channel, target, url, document, location, explain, to, maxHops, format, devices, baseline, maxResults, maxBytes, show
-    case writeBaseline, reason, expires, title, rows, assumeAssigned, conflicts
+    case fleet, device, from, channel, target, url, document, location, explain, to, maxHops, format, devices, baseline, maxResults, maxBytes, maxEdges
+    case show, writeBaseline, reason, expires, title, rows, assumeAssigned, conflicts
 
     /// Every option's spec, in order.
     static let all = allCases.map(\.spec)
@@ -278,6 +265,7 @@ enum FleetOption: CaseIterable, Sendable {
         case .baseline: OptionSpec("--baseline", value: "FILE", help: "\(takers): the accepted paths ({\"accepted\": [{\"device\", \"from\", \"to\", \"reason\",\n\"expires\"}]}): each path to outside is new, accepted or expired, and only\nnew or expired ones exit 2 (for diff, among the paths it opens).")
         case .maxResults: OptionSpec("--max-results", value: "N", help: "\(takers) with --format sarif: the most results the log keeps, the most severe\nfirst (default: \(ReportLimits.defaultMaxResults), GitHub code scanning's limit); the log also stays\nunder \(ReportLimits.defaultMaxSARIFBytes) bytes. What is left out is counted in the run's properties.")
         case .maxBytes: OptionSpec("--max-bytes", value: "N", help: "\(takers) with --format markdown: the most bytes written (default: \(ReportLimits.defaultMaxMarkdownBytes), what a\npull-request comment takes; at least \(ReportLimits.leastMarkdownBytes)); a cut ends with what was left out.")
+        case .maxEdges: OptionSpec("--max-edges", value: "N", help: "\(takers) with --format dot: beyond N edges in a device's cluster (default: \(ReportLimits.defaultMaxDOTEdges);\nat least \(ReportLimits.leastDOTEdges)), draw it grouped as the Markdown graph is, within N edges.")
         case .show: OptionSpec("--show", value: "accepted", words: ["accepted"], help: "\(takers) with --format markdown and --baseline: list the accepted paths too\n(by default they are counted: the new and expired ones are listed).")
         case .writeBaseline: OptionSpec("--write-baseline", value: "FILE", help: "\(takers): write the paths the gate counts as accepted entries into FILE (with\n--reason and --expires), merged with FILE when it exists: kept entries keep\ntheirs, resolved ones are dropped and listed on standard error.")
         case .reason: OptionSpec("--reason", value: "TEXT", help: "\(takers) --write-baseline: why the new entries are accepted (a review, a ticket).")

@@ -2,10 +2,10 @@ import OpenInPolicy
 
 /// The Markdown and DOT reports of `fleet paths`, written device by device as the searches end: what
 /// ``MarkdownReport/report(_:subject:baseline:)`` and ``DOTReport/report(_:subject:)`` write for the same
-/// paths, without holding them. Per device it keeps what the format must: Markdown, the first
-/// ``MarkdownReport/maxEdges`` edges of the diagram with their labels, the set of edges seen (to count
-/// those not drawn) and which nodes are sources or outside; DOT, every node and edge of the device's
-/// cluster (each once, with its channels). So memory is O(nodes + distinct edges) per device, never per path.
+/// paths, without holding them. Per device it keeps what the format must: Markdown, the grouped diagram's
+/// ``LeakGraph`` (paths counted per node and edge); DOT, every node and edge of the device's cluster (each
+/// once, with its channels) and the same ``LeakGraph``, drawn instead beyond ``ReportLimits/maxDOTEdges`` edges.
+/// So memory is O(nodes + distinct edges) per device, never per path.
 ///
 /// Markdown leads with a summary of every device (the paths, their sources and baseline states) and
 /// the baseline's resolved entries, so it is written in two passes over the searches: ``count`` (no
@@ -32,11 +32,12 @@ package struct PathsReportStream {
     private var order: [Int] = []
     private var isOutside: [Bool] = []
     private var isSource: [Bool] = []
-    /// The edges kept (Markdown: the first ``MarkdownReport/maxEdges``; DOT: all), by their ends' ids.
+    /// DOT: every edge, by its ends' ids.
     private var edges: [(from: Int32, to: Int32, channels: [FleetChannel])] = []
     private var edgeIndex: [Int: Int] = [:]
-    /// Markdown: every edge seen (by node indices), to count those not drawn.
-    private var seen: Set<Int> = []
+    /// Both: the paths shown, grouped (``LeakGraph``), and a path's node indices, source first.
+    private var graph = LeakGraph()
+    private var chainNodes: [Int] = []
     /// Markdown: each node's name as an inline code span, made once per device.
     private var codes: [String?] = []
     private var text: [UInt8] = []
@@ -129,7 +130,7 @@ package struct PathsReportStream {
         isSource = isOutside
         edges = []
         edgeIndex = [:]
-        seen = []
+        graph = LeakGraph()
         codes = Array(repeating: nil, count: nodes.count)
         switch format {
         case .markdown:
@@ -216,12 +217,16 @@ package struct PathsReportStream {
                 current = tree.predecessor(current)
             }
             chain.reverse()
+            if format != .sarif, path.state != .accepted || limits.showAccepted || format == .dot {
+                chainNodes.removeAll(keepingCapacity: true)
+                chainNodes.append(start)
+                chainNodes += chain
+                let nodes = nodes
+                graph.add(chainNodes, kind: LeakGraph.kind(nodes[path.node], outside: path.outside)) { nodes[$0].description }
+            }
             switch format {
             case .markdown:
                 if path.state == .accepted && !limits.showAccepted { continue }
-                isSource[start] = true
-                if path.outside { isOutside[path.node] = true }
-                for y in chain { markdownEdge(from: tree.predecessor(y), to: y, channel: tree.hops[y]!.channel) }
                 if budget.cut { continue }
                 var cells = [code(start), code(path.node), "\(chain.count)",
                              chain.count == 1 ? "(direct)" : chain.dropLast().map { code($0) }.joined(separator: ", "),
@@ -271,38 +276,14 @@ package struct PathsReportStream {
         return made
     }
 
-    /// One hop of a path shown, for Markdown's diagram (as ``MarkdownReport/graph(_:)`` counts and labels edges).
-    private mutating func markdownEdge(from x: Int, to y: Int, channel: FleetChannel) {
-        let key = x << 32 | y
-        if edges.count < MarkdownReport.maxEdges {
-            let from = id(x), to = id(y)
-            if let index = edgeIndex[key] {
-                if !edges[index].channels.contains(channel) { edges[index].channels.append(channel) }
-            } else {
-                edgeIndex[key] = edges.count
-                edges.append((from, to, [channel]))
-                seen.insert(key)
-            }
-        } else if let index = edgeIndex[key] {
-            if !edges[index].channels.contains(channel) { edges[index].channels.append(channel) }
-        } else {
-            seen.insert(key)
-        }
-    }
+    /// Markdown's diagram of the device being left (``MarkdownReport/graph(_:maxBytes:)``'s text).
+    private func mermaid(maxBytes: Int) -> String { graph.mermaid(maxEdges: MarkdownReport.maxEdges, maxBytes: maxBytes) }
 
-    /// Markdown's diagram of the device being left (``MarkdownReport/graph(_:)``'s text).
-    private func mermaid(maxBytes: Int) -> String {
-        if edges.isEmpty { return "" }
-        let drawn = edges.map { (from: Int($0.from), to: Int($0.to), label: $0.channels.map(\.rawValue).joined(separator: ", ")) }
-        return MermaidText.flowchart(edges: drawn, total: Swift.max(seen.count, edges.count), maxBytes: maxBytes) { id in
-            let index = order[id - 1]
-            return (nodes[index].description, isOutside[index] ? "outside" : isSource[index] ? "source" : nil)
-        }
-    }
-
-    /// DOT's nodes and edges of the device being left, and the cluster's end (``DOTReport/report(_:subject:)``'s text).
+    /// DOT's nodes and edges of the device being left, and the cluster's end (``DOTReport/report(_:subject:)``'s text);
+    /// beyond ``ReportLimits/maxDOTEdges`` edges, the grouped graph (``LeakGraph``).
     private func cluster() -> String {
         let d = clusters
+        if edges.count > limits.maxDOTEdges { return graph.dot(cluster: d, maxEdges: limits.maxDOTEdges) + "    }\n" }
         var text = ""
         for (position, index) in order.enumerated() {
             var attributes = "label=\(DOTText.quoted(nodes[index].description))"

@@ -177,45 +177,25 @@ package enum MarkdownReport {
         return "| " + cells.joined(separator: " | ") + " |\n"
     }
 
-    /// The device's leak graph: each node once, with a generated id (`n1`, `n2`, …), its label quoted
-    /// and escaped (``MermaidText/label(_:)``); the sources drawn apart, outside apps styled apart; at most ``maxEdges``
-    /// edges, fewer when their labels would pass ``MermaidText/maxDiagramBytes``.
+    /// The device's leak graph, grouped (``LeakGraph``): the destinations one node per kind, the apps that carry the
+    /// most paths drawn as themselves and the rest as one node, each edge labelled with its count of paths; at most
+    /// ``maxEdges`` edges, within `maxBytes` and ``MermaidText/maxDiagramBytes``; each label quoted and escaped
+    /// (``MermaidText/label(_:)``), ids generated (`n1`, `n2`, …).
     package static func graph(_ device: DeviceReport, maxBytes: Int = MermaidText.maxDiagramBytes) -> String {
-        var ids: [FleetNode: Int] = [:]
+        var keys: [FleetNode: Int] = [:]
         var order: [FleetNode] = []
-        var edges: [(from: Int, to: Int, label: String)] = []
-        // By from and to node ids; and each (edge, channel) labelled, so a repeated hop costs two lookups.
-        var edgeIndex: [Int: Int] = [:]
-        var labelled: Set<Int> = []
-        var outside: Set<FleetNode> = []
-        var sources: Set<FleetNode> = []
-        func id(_ node: FleetNode) -> Int {
-            if let id = ids[node] { return id }
+        func key(_ node: FleetNode) -> Int {
+            if let key = keys[node] { return key }
             order.append(node)
-            ids[node] = order.count
-            return order.count
+            keys[node] = order.count - 1
+            return order.count - 1
         }
+        var graph = LeakGraph()
         for path in device.paths {
-            sources.insert(.app(path.from))
-            if path.outside { outside.insert(path.to) }
-            for hop in path.hops {
-                let from = id(hop.from), to = id(hop.to)
-                let key = from << 32 | to
-                let channel = FleetChannel.allCases.firstIndex(of: hop.channel)!
-                if let index = edgeIndex[key] {
-                    if labelled.insert(index << 6 | channel).inserted { edges[index].label += ", " + hop.channel.rawValue }
-                } else {
-                    edgeIndex[key] = edges.count
-                    labelled.insert(edges.count << 6 | channel)
-                    edges.append((from, to, hop.channel.rawValue))
-                }
-            }
+            let chain = [key(.app(path.from))] + path.hops.map { key($0.to) }
+            graph.add(chain, kind: LeakGraph.kind(path.to, outside: path.outside)) { order[$0].description }
         }
-        if edges.isEmpty { return "" }
-        return MermaidText.flowchart(edges: Array(edges.prefix(maxEdges)), total: edges.count, maxBytes: maxBytes) { id in
-            let node = order[id - 1]
-            return (node.description, outside.contains(node) ? "outside" : sources.contains(node) ? "source" : nil)
-        }
+        return graph.mermaid(maxEdges: maxEdges, maxBytes: maxBytes)
     }
 }
 

@@ -16,6 +16,9 @@ package struct ReportLimits: Sendable, Equatable {
     package var maxMarkdownBytes: Int
     /// Markdown: list the accepted paths too (`--show accepted`); by default they are counted.
     package var showAccepted: Bool
+    /// DOT (`fleet paths`): the most edges a device's cluster draws each path on (`--max-edges`); beyond, the cluster is
+    /// the grouped graph (``LeakGraph``) within as many edges.
+    package var maxDOTEdges = defaultMaxDOTEdges
 
     /// GitHub's limit on a pull-request comment, in characters.
     package static let defaultMaxMarkdownBytes = 65_536
@@ -25,6 +28,45 @@ package struct ReportLimits: Sendable, Equatable {
     package static let defaultMaxResults = 25_000
     /// The uncompressed bound that keeps a SARIF log under 10 MB gzipped (see ``maxSARIFBytes``).
     package static let defaultMaxSARIFBytes = 9_500_000
+
+    /// The default `--max-edges`: `dot -Tsvg` draws the 1,000-app generated fleet's paths in well under 5 seconds.
+    package static let defaultMaxDOTEdges = 200
+    /// The least `--max-edges`: room for an edge to each kind of destination (``LeakGraph/Kind``).
+    package static let leastDOTEdges = LeakGraph.Kind.allCases.count
+
+    /// The options that set these limits, as `read(_:_:format:)` reads them.
+    package static let options = ["--max-results", "--max-bytes", "--show", "--max-edges"]
+
+    /// Reads one of ``options`` given `text` for a report of `format` (`markdown`, `sarif`, `dot`, …): `nil`, or
+    /// what is wrong (a usage error: not a whole number, too small, or not for that format).
+    package mutating func read(_ option: String, _ text: String, format: String) -> String? {
+        var problem: String? = nil
+        func count(_ what: String, least: Int, for wanted: String, _ verb: String) -> Int? {
+            guard let count = Int(text), count >= least else {
+                problem = "'\(option)' must be a whole number of \(what), at least \(least), not '\(text)'"
+                return nil
+            }
+            guard format == wanted else {
+                problem = "'\(option)' \(verb): it does not go with --format \(format)"
+                return nil
+            }
+            return count
+        }
+        switch option {
+        case "--max-results": count("results", least: 1, for: "sarif", "cuts SARIF").map { maxResults = $0 }
+        case "--max-bytes": count("bytes", least: Self.leastMarkdownBytes, for: "markdown", "cuts Markdown").map { maxMarkdownBytes = $0 }
+        case "--max-edges": count("edges", least: Self.leastDOTEdges, for: "dot", "groups DOT").map { maxDOTEdges = $0 }
+        default:
+            if text != "accepted" {
+                problem = "'--show' takes accepted (the accepted paths), not '\(text)'"
+            } else if format != "markdown" {
+                problem = "'--show accepted' lists accepted paths in Markdown: it does not go with --format \(format), which lists them all"
+            } else {
+                showAccepted = true
+            }
+        }
+        return problem
+    }
 
     /// The limits GitHub sets.
     package init(maxResults: Int = defaultMaxResults, maxSARIFBytes: Int = defaultMaxSARIFBytes, maxMarkdownBytes: Int = defaultMaxMarkdownBytes,

@@ -54,7 +54,13 @@ package enum MermaidText {
     /// definitions, and a line counting the edges of `total` not drawn; empty when there is no edge.
     package static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, maxBytes: Int = maxDiagramBytes,
                                   node: (Int) -> (label: String, style: String?)) -> String {
-        if edges.isEmpty { return "" }
+        flowchartDrawn(edges: edges, total: total, maxBytes: maxBytes, node: node).text
+    }
+
+    /// ``flowchart(edges:total:maxBytes:node:)``'s text and how many of `edges` it draws.
+    package static func flowchartDrawn(edges: [(from: Int, to: Int, label: String)], total: Int, maxBytes: Int = maxDiagramBytes,
+                                       node: (Int) -> (label: String, style: String?)) -> (text: String, drawn: Int) {
+        if edges.isEmpty { return ("", 0) }
         let head = "\n```mermaid\nflowchart LR\n"
         let classes = "    classDef outside fill:#fde2e1,stroke:#b42318,color:#7a271a\n    classDef source fill:#e0eaff,stroke:#1849a9\n```\n"
         var nodeLines: [Int: String] = [:]
@@ -80,6 +86,6 @@ package enum MermaidText {
         for line in edgeLines { text += line }
         text += classes
         if total > edgeLines.count { text += "\n\(total - edgeLines.count) more edges not drawn.\n" }
-        return text
+        return (text, edgeLines.count)
     }
 }
