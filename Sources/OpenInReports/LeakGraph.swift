@@ -3,12 +3,12 @@ import OpenInPolicy
 /// A device's leak paths drawn grouped, so that a graph reads at any size: the Mermaid diagram of `fleet paths` and
 /// `fleet diff --format markdown`, and `fleet paths --format dot` beyond `--max-edges`.
 ///
-/// - The destinations are grouped by kind: one node for the apps outside the zone of trust (`outside apps (N)`),
-///   one for "any other app", one for the apps inside it (`inside apps (N)`, only with `--to` an inside app); a
+/// - The destinations are grouped by kind: one node for the apps outside the zone of trust (`N outside apps`),
+///   one for "any other app", one for the apps inside it (`N inside apps`, only with `--to` an inside app); a
 ///   group of one destination is named by that destination.
 /// - The apps paths start from or pass through (sources and hubs) are ranked by the paths they carry, most first,
 ///   ties by name (byte order of UTF-8); the first K are drawn as themselves and the rest as one node
-///   (`other apps (M)`), K the most that keeps the graph within its edges (and, for Mermaid, its bytes).
+///   (`M other apps`), K the most that keeps the graph within its edges (and, for Mermaid, its bytes).
 /// - Each edge is labelled with the number of paths that take it (`3 paths`); an edge between two apps merged
 ///   into `other apps` is not drawn (the paths are counted on the edges around it).
 ///
@@ -101,7 +101,7 @@ package struct LeakGraph {
         if kept < order.count {
             let rest = order[kept...]
             drawing.merged = rest.count
-            drawing.nodes.append(Node(label: "other apps (\(rest.count))", style: rest.contains { isSource[$0] } ? "source" : nil))
+            drawing.nodes.append(Node(label: "\(rest.count) other apps", style: rest.contains { isSource[$0] } ? "source" : nil))
             other = drawing.nodes.count
             for index in rest { node[index] = other }
         }
@@ -110,8 +110,8 @@ package struct LeakGraph {
             let count = members[kind.rawValue].count
             let label = switch kind {
             case .anyOther: FleetNode.anyOtherAppName
-            case .outside: count == 1 ? memberName[kind.rawValue] : "outside apps (\(count))"
-            case .inside: count == 1 ? memberName[kind.rawValue] : "inside apps (\(count))"
+            case .outside: count == 1 ? memberName[kind.rawValue] : "\(count) outside apps"
+            case .inside: count == 1 ? memberName[kind.rawValue] : "\(count) inside apps"
             }
             drawing.nodes.append(Node(label: label, style: kind == .inside ? nil : "outside"))
             group[kind.rawValue] = drawing.nodes.count

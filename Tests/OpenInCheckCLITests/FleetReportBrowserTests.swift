@@ -92,10 +92,14 @@ import Testing
         return result
     }
 
+    /// The example fleets opened in the browser: acme under plain `swift test`, the Intune pilot too at soak size
+    /// (`OPENIN_SOAK=1`, which `.ci/run` sets, or `CI=true`).
+    static let examples: [(name: String, arguments: [String])] = [("acme", ["--fleet", "Examples/fleet/acme.json"])]
+        + (Soak.isOn ? [("intune", ["--fleet", "Examples/intune/pilot", "--devices", "Examples/intune/devices.json"])] : [])
+
     @Test("acme and the Intune pilot: no console error, no request, an SVG node for every outside app reached, a screenshot that is not blank")
     func examples() throws {
-        for (name, arguments) in [("acme", ["--fleet", "Examples/fleet/acme.json"]),
-                                  ("intune", ["--fleet", "Examples/intune/pilot", "--devices", "Examples/intune/devices.json"])] {
+        for (name, arguments) in Self.examples {
             let page = try Self.report(arguments, name: name)
             defer { try? FileManager.default.removeItem(at: page) }
             let dom = try Self.checkPage(page)
@@ -114,8 +118,7 @@ import Testing
 
     @Test("acme and the Intune pilot fit a 1200-pixel window: no horizontal scroll bar")
     func fitsTheWindow() throws {
-        for (name, arguments) in [("acme", ["--fleet", "Examples/fleet/acme.json"]),
-                                  ("intune", ["--fleet", "Examples/intune/pilot", "--devices", "Examples/intune/devices.json"])] {
+        for (name, arguments) in Self.examples {
             let page = try Self.report(arguments, name: name)
             defer { try? FileManager.default.removeItem(at: page) }
             // A copy that measures itself: the page's own policy allows only its own script, so the copy leaves the policy out.

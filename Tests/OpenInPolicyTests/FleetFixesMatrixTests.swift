@@ -180,7 +180,7 @@ struct MatrixChange: Equatable {
     }
 
     @Test("random AppConnect fleets: each fix's patch, applied independently, changes the whole matrix inside the zone exactly as its collateral and newly allowed flows say; the plan too",
-          arguments: 0..<50)
+          arguments: 0..<Soak.size(50))
     func randomAppConnect(seed: Int) throws {
         var random = SplitMix64.stream(0xC0_11A7, item: seed)
         let text = FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&random))
@@ -191,7 +191,7 @@ struct MatrixChange: Equatable {
     }
 
     @Test("random Intune fleets: each fix's patch, applied independently to its file, changes the whole matrix inside the zone exactly as it says; the plan too",
-          arguments: 0..<90)
+          arguments: 0..<Soak.size(90))
     func randomIntune(seed: Int) throws {
         try FleetFixesTests.withRandomIntune(seed: seed) { fleet, subject in try Self.checkIntune(fleet, subject, name: "random-\(seed)") }
     }

@@ -130,7 +130,7 @@ import OpenInPolicy
         #expect(report.fixes.first?.line == 16)
     }
 
-    @Test("random AppConnect fleets: every fix, applied with its patch, closes exactly what it claims; the plan leaves what it says", arguments: 0..<60)
+    @Test("random AppConnect fleets: every fix, applied with its patch, closes exactly what it claims; the plan leaves what it says", arguments: 0..<Soak.size(60))
     func randomAppConnect(seed: Int) throws {
         var random = SplitMix64.stream(0xF1_4E5, item: seed)
         let spec = FleetReferenceModelTests.randomSpec(&random)
@@ -140,7 +140,7 @@ import OpenInPolicy
         try Self.checkAppConnect(text, file: "random-\(seed).json")
     }
 
-    @Test("random AppConnect fleets: every candidate's incremental verdict (paths, exposure) is the full analysis of its patched file", arguments: 0..<40)
+    @Test("random AppConnect fleets: every candidate's incremental verdict (paths, exposure) is the full analysis of its patched file", arguments: 0..<Soak.size(40))
     func incrementalAgreesWithFull(seed: Int) throws {
         var random = SplitMix64.stream(0x1_4C4E, item: seed)
         let spec = FleetReferenceModelTests.randomSpec(&random)
@@ -250,7 +250,7 @@ import OpenInPolicy
         try Self.withRandomIntune(seed: seed) { fleet, subject in try Self.checkIntune(fleet, subject, name: "random-\(seed)") }
     }
 
-    @Test("random Intune fleets: every candidate's incremental verdict (paths, exposure, collateral) is the full analysis of its patched file", arguments: 0..<40)
+    @Test("random Intune fleets: every candidate's incremental verdict (paths, exposure, collateral) is the full analysis of its patched file", arguments: 0..<Soak.size(40))
     func intuneIncrementalAgreesWithFull(seed: Int) throws {
         try Self.withRandomIntune(seed: seed) { fleet, subject in
             for candidate in subject.candidates() {

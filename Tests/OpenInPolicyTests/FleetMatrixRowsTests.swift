@@ -113,7 +113,7 @@ import OpenInPolicy
     @Test(arguments: [false, true]) func fastRowsAreStraightforwardRowsOnRandomFleets(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x6661_7374)
         var cells = 0, quiet = 0, throwing = 0, denied = 0, answered = 0, excluded = 0
-        for _ in 0..<200 {
+        for _ in 0..<Soak.size(200) {
             var spec = FleetReferenceModelTests.randomSpec(&random, excluding: excluding)
             // Some fleets leave a control of the global policy unset (rows that may throw are made the checked way).
             switch random.below(8) {
@@ -164,10 +164,10 @@ import OpenInPolicy
                 }
             }
         }
-        #expect(cells > 20_000 && denied > 1_000, "\(cells) cells, \(denied) denied")
+        #expect(cells > Soak.least(20_000) && denied > Soak.least(1_000), "\(cells) cells, \(denied) denied")
         // With excluded activities, the share sheet's cells the server's list decides occur (and agree above).
-        #expect(excluding ? excluded > 100 : excluded == 0, "\(excluded) cells decided by an excluded activity")
-        #expect(quiet > 50 && throwing > 10 && answered > 30, "\(quiet) devices said not to throw (\(answered) reading Open From answers), \(throwing) that may")
+        #expect(excluding ? excluded > Soak.least(100) : excluded == 0, "\(excluded) cells decided by an excluded activity")
+        #expect(quiet > Soak.least(50) && throwing > Soak.least(10) && answered > Soak.least(30), "\(quiet) devices said not to throw (\(answered) reading Open From answers), \(throwing) that may")
     }
 
     /// A device whose rows are said not to throw is printed without the checking pass: on random

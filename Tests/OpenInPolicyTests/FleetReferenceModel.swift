@@ -293,7 +293,7 @@ import OpenInPolicy
     @Test(arguments: [false, true]) func pathsReachWhatThePlainSearchReaches(excluding: Bool) throws {
         var random = SplitMix64(seed: 0x666C_6565_74)
         var compared = 0
-        for _ in 0..<250 {
+        for _ in 0..<Soak.size(250) {
             let spec = Self.randomSpec(&random, excluding: excluding)
             let fleet = try FleetJSON.read(Array(Self.json(spec).utf8), file: "random.json")
             let device = try fleet.device(named: "d")
@@ -328,7 +328,7 @@ import OpenInPolicy
                 compared += 1
             }
         }
-        #expect(compared > 500)
+        #expect(compared > Soak.least(500))
     }
 }
 
@@ -439,7 +439,7 @@ extension FleetReferenceModelTests {
                 && engine.senderPolicy?.authorization == plain.senderPolicy?.authorization && engine.receiverPolicy?.app == plain.receiverPolicy?.app
                 && engine.receiverPolicy?.authorization == plain.receiverPolicy?.authorization
         }
-        for round in 0..<250 {
+        for round in 0..<Soak.size(250) {
             var spec = Self.randomSpec(&random, excluding: excluding)
             // Some fleets leave a control to the container policies alone: requests that need it from an app without one fail.
             if round % 4 == 1 { spec.global.openFrom = nil }
@@ -472,7 +472,7 @@ extension FleetReferenceModelTests {
                 }
             }
         }
-        #expect(hops > 2_000)
-        #expect(errors > 10)
+        #expect(hops > Soak.least(2_000))
+        #expect(errors > Soak.least(10))
     }
 }

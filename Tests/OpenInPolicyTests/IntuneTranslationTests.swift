@@ -547,7 +547,7 @@ struct TranslationOpenedFlowsTests {
             urlGroups += urls.count
             manyURLs += urls.filter { !$0.contains("[1] first") }.count
         }
-        for round in 0..<12 {
+        for round in 0..<Soak.size(12) {
             let fleet: Fleet
             if round % 2 == 0 {
                 fleet = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&random)).utf8), file: "random.json")
@@ -562,7 +562,7 @@ struct TranslationOpenedFlowsTests {
             let other = try FleetJSON.read(Array(Self.variedFleet(8, &random).utf8), file: "other.json")
             compare(.appConnect(other), .appConnect(fleet), "AppConnect → AppConnect, round \(round)")
         }
-        for _ in 0..<40 {
+        for _ in 0..<Soak.size(40) {
             let (policies, devices) = FleetSettingsTests.randomIntune(&random)
             let intune = try #require(try FleetSettingsTests.analysis(intune: policies, devices: devices).intune)
             let (fleet, _) = PolicyTranslation.toAppConnect(intune)
@@ -571,7 +571,7 @@ struct TranslationOpenedFlowsTests {
         }
         // Many custom schemes: exempted by some policies, handed to an app itself (its own), to an app spelled
         // with capitals, to an app no policy targets.
-        for round in 0..<30 {
+        for round in 0..<Soak.size(30) {
             let (policies, devices) = Self.randomIntuneWithSchemes(&random)
             let intune = try #require(try FleetSettingsTests.analysis(intune: policies, devices: devices).intune, "\(policies)\n\(devices)")
             let (fleet, _) = PolicyTranslation.toAppConnect(intune)
@@ -590,7 +590,7 @@ struct TranslationOpenedFlowsTests {
         // Fleets whose policies exclude share-sheet activities (a fact of the receiver the keys read besides the
         // listing), from a stream of their own so the rounds above stay as they were.
         var excluding = SplitMix64(seed: 0x6578_636C)
-        for round in 0..<16 {
+        for round in 0..<Soak.size(16) {
             let fleet = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&excluding, excluding: true)).utf8), file: "random.json")
             let (_, intune, _) = PolicyTranslation.toIntune(fleet)
             compare(.appConnect(fleet), .intune(intune), "AppConnect excluding activities → Intune, round \(round)")
@@ -598,10 +598,10 @@ struct TranslationOpenedFlowsTests {
             let other = try FleetJSON.read(Array(FleetReferenceModelTests.json(FleetReferenceModelTests.randomSpec(&excluding, excluding: true)).utf8), file: "other.json")
             compare(.appConnect(other), .appConnect(fleet), "AppConnect excluding activities → AppConnect, round \(round)")
         }
-        #expect(groups > 1_500)
-        #expect(many > 1_000, "too few groups of more than one flow: the keys would be tested little")
-        #expect(counted > 8_000)
-        #expect(urlGroups > 200 && manyURLs > 50, "too few open-url groups (\(urlGroups), \(manyURLs) of more than one URL): the URL keys would be tested little")
+        #expect(groups > Soak.least(1_500))
+        #expect(many > Soak.least(1_000), "too few groups of more than one flow: the keys would be tested little")
+        #expect(counted > Soak.least(8_000))
+        #expect(urlGroups > Soak.least(200) && manyURLs > Soak.least(50), "too few open-url groups (\(urlGroups), \(manyURLs) of more than one URL): the URL keys would be tested little")
     }
 
     /// Intune policies and a devices file with many custom URL schemes: some exempted (several to an

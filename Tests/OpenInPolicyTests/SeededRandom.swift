@@ -43,8 +43,8 @@ struct SplitMix64: RandomNumberGenerator {
 struct RandomRunSettings {
     /// The default seed: fixed, so a plain `swift test` is reproducible.
     static let defaultSeed: UInt64 = 0x6F70_656E_696E
-    /// The default number of (policy, context, request) triples.
-    static let defaultCount = 1_000_000
+    /// The default number of (policy, context, request) triples: 1,000,000 at soak size, a third under plain `swift test` (``Soak``).
+    static let defaultCount = Soak.size(1_000_000)
 
     let seed: UInt64
     let count: Int

@@ -35,7 +35,7 @@ import Testing
         let candidates = Self.words(600, seed: 7)
         let index = Suggestion.NearIndex(candidates.map { Array($0) })
         var answered = 0
-        for typed in Self.words(1_500, seed: 8) + candidates.prefix(50) {
+        for typed in Self.words(Soak.size(1_500), seed: 8) + candidates.prefix(50) {
             var best: (index: Int, distance: Int)? = nil
             for (position, candidate) in candidates.enumerated() {
                 let distance = Suggestion.editDistance(Array(typed), Array(candidate))
@@ -45,7 +45,7 @@ import Testing
             #expect(found?.index == best?.index && found?.distance == best?.distance, "\(typed)")
             if best != nil { answered += 1 }
         }
-        #expect(answered > 500, "too few near candidates: the test would test little")
+        #expect(answered > Soak.least(500), "too few near candidates: the test would test little")
     }
 
     @Test("prepared candidates suggest what closest(to:among:) suggests: near, abbreviation, singular for plural")
