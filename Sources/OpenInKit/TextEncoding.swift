@@ -77,7 +77,7 @@ package enum TextEncoding: String, Sendable, Hashable {
                 let second = index + 2 < end ? unit(at: index + 2) : nil
                 guard first <= 0xDBFF, let second, second >= 0xDC00 && second <= 0xDFFF else {
                     let kind = first <= 0xDBFF ? "a high surrogate not followed by a low one" : "a low surrogate with no high one before it"
-                    throw Problem(message: "the file is \(name) (it starts with a byte order mark) but holds an unpaired surrogate, \(hex(first)) at byte \(index) (\(kind)): the text is damaged; \(fix)",
+                    throw Problem(message: "the file is \(name) (it starts with a byte order mark) but holds an unpaired surrogate, \(hex(first)) at byte offset \(index) (\(kind)): the text is damaged; \(fix)",
                                   line: line)
                 }
                 scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
