@@ -112,12 +112,8 @@ struct LintCommand: Command {
         let settings = try PolicyOptions.buildSettings(buildSettings)
         var documents: [PolicyDocument] = []
         for file in files {
-            // An Intune export (a file, or a folder of them) is read by fleet lint: say so, not which AppConnect keys it lacks.
             if Folder.subpaths(of: file) != nil, let hint = VendorDetection.intuneVerb(for: "lint", path: file, bytes: nil) { throw .invalidInput(hint) }
-            let bytes = try ByteSource.readFile(path: file, what: "file to lint")
-            let hint = VendorDetection.intuneVerb(for: "lint", path: file, bytes: bytes)
-            documents.append(hint.map { PolicyDocument(kind: .policyFile, file: file, readErrors: [Written($0, at: SourceLocation(file: file, line: 1, keyPath: ""))]) }
-                ?? PolicyDocument(contentsOf: bytes, file: file, buildSettings: settings))
+            documents.append(VendorDetection.lintDocument(try ByteSource.readFile(path: file, what: "file to lint"), file: file, buildSettings: settings))
         }
         var findings = PolicyLint.lint(documents)
         if strict { findings = findings.map(\.strict) }

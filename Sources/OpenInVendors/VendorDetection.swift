@@ -39,6 +39,13 @@ package enum VendorDetection {
         return "\(quoted) holds Microsoft Intune app protection policies (Graph JSON), and \(verb) reads AppConnect policy files: read it with \(command)"
     }
 
+    /// The document `lint` reads from a file's bytes; an Intune export (which `fleet lint` reads) is one
+    /// read error saying so, not a list of the AppConnect keys it lacks.
+    package static func lintDocument(_ bytes: [UInt8], file: String, buildSettings: BuildSettings) -> PolicyDocument {
+        guard let hint = intuneVerb(for: "lint", path: file, bytes: bytes) else { return PolicyDocument(contentsOf: bytes, file: file, buildSettings: buildSettings) }
+        return PolicyDocument(kind: .policyFile, file: file, readErrors: [Written(hint, at: SourceLocation(file: file, line: 1, keyPath: ""))])
+    }
+
     /// `bytes` as UTF-8 without a byte order mark, or `nil` when their encoding is not read.
     private static func decoded(_ bytes: [UInt8]) -> [UInt8]? {
         try? TextEncoding.decode(bytes).utf8

@@ -190,6 +190,19 @@ struct IntuneBackupsTests {
         #expect(VendorDetection.intuneVerb(for: "lint", path: "p.json", bytes: Array(#"{"openInPolicy": "whitelist"}"#.utf8)) == nil)
     }
 
+    @Test("a decision table's Intune policies and devices file read in UTF-16 too")
+    func tables() throws {
+        let policy = [UInt8](try Data(contentsOf: URL(fileURLWithPath: IntuneExportFilesNames.jsonFiles(under: Self.backups + "/intunemanagement/AppProtection")[0])))
+        let devices = try String(contentsOf: Self.root.appendingPathComponent("Examples/intune/devices.json"), encoding: .utf8)
+        try Self.folder(["p.json": policy, "d.json": TextEncodingTests.utf16(devices.replacingOccurrences(of: "\n", with: "\r\n"))]) { path in
+            let table = "# T\n\nFleet: [Acme](\(path)/p.json), devices [d](\(path)/d.json), device employee-iphone\n\n"
+                + "| id | from | channel | target | outcome | to | sender rule | receiver rule |\n|---|---|---|---|---|---|---|---|\n"
+                + "| ok | com.acme.hr | document-interaction | com.acme.viewer | allow | com.acme.viewer | intune.send.managed-target | intune.receive.all-apps |\n"
+            let cases = try DecisionTables.parse(table, file: path + "/t.md")
+            #expect(cases.count == 1 && DecisionTables.run(cases[0]).passed)
+        }
+    }
+
     @Test("fleet fixes reads a backup as the readers do: its policy folder, in UTF-16, the other files left out")
     func fixes() throws {
         let root = Self.backups + "/intunemanagement"
