@@ -171,7 +171,7 @@ extension IntuneGraphJSON {
         return (policies, skipped)
     }
 
-    /// Reads a file, or a folder as the backup tools write them (``IntuneExportFiles``): every JSON file
+    /// Reads a file, or a folder as the backup tools write them (IntuneCD, IntuneManagement, IntuneBackupAndRestore): every JSON file
     /// of the folder, or of a backup root's app protection folder. Files holding another platform's
     /// policy, an app configuration, a filter or a group, the assignments, filters and groups folders,
     /// a migration table and files that are not JSON are skipped and listed.
