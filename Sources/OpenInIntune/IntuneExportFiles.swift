@@ -84,8 +84,9 @@ package struct IntuneExportFiles: Sendable {
                 file: path)
         }
         let policyFolder = outermost.first
-        let name = lastComponent(path.hasSuffix("/") ? String(path.dropLast()) : path)
-        let layout = (policyFolder.map(lastComponent) ?? name).flatMap { folder in policyFolders.first { ExactText.same($0.name, folder) }?.layout } ?? .graphJSON
+        // The layout is the policy folder's tool, or that of the folder given when it is a policy folder itself.
+        let folderName = policyFolder.map(lastComponent) ?? lastComponent(path)
+        let layout = policyFolders.first { ExactText.same($0.name, folderName) }?.layout ?? .graphJSON
         var files: [(path: String, kind: Kind)] = []
         for entry in visible.filter({ !$0.isDirectory }).sorted(by: { $0.path < $1.path }) {
             var kind = kindByPath(entry.path)

@@ -108,6 +108,11 @@ struct IntuneBackupsTests {
         let cd = try #require(try IntuneExportFiles.list(Self.backups + "/intunecd"))
         #expect(cd.layout == .intuneCD && cd.paths(.filter).count == 1 && cd.paths(.notJSON).count == 1)
         #expect(cd.paths(.otherSetting) == [Self.backups + "/intunecd/Compliance Policies/Policies/Acme - iOS - Compliance_iosCompliancePolicy.json"])
+        // A policy folder given itself has its tool's layout; any other folder is Graph JSON.
+        let policyFolder = try #require(try IntuneExportFiles.list(Self.backups + "/intunecd/App Protection/"))
+        #expect(policyFolder.layout == .intuneCD && policyFolder.policyFolder == nil && policyFolder.paths(.otherSetting).isEmpty)
+        #expect(try IntuneExportFiles.list(Self.root.appendingPathComponent("Examples/intune/pilot").path)?.layout == .graphJSON)
+        #expect(try IntuneExportFiles.list(Self.root.appendingPathComponent("Examples/intune/devices.json").path) == nil)
         // After reading, a policy folder's file that holds a filter or a group by its @odata.type is of that kind.
         let export = try IntuneGraphJSON.read(path: Self.backups + "/intunebackupandrestore")
         #expect(export.files?.paths(.policy).count == 3)
