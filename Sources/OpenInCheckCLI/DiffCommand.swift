@@ -183,7 +183,9 @@ struct DiffCommand: Command, Equatable {
     }
 
     private static func policy(_ path: String, buildSettings: BuildSettings) throws(CLIError) -> Policy {
+        if Folder.subpaths(of: path) != nil, let hint = VendorDetection.intuneVerb(for: "diff", path: path, bytes: nil) { throw .invalidInput(hint) }
         var bytes = try ByteSource.readFile(path: path, what: "policy file")
+        if let hint = VendorDetection.intuneVerb(for: "diff", path: path, bytes: bytes) { throw .invalidInput(hint) }
         do throws(FormatError) {
             return try PolicyFile.read(owning: &bytes, file: path, buildSettings: buildSettings).policy
         } catch {

@@ -20,7 +20,7 @@ struct VendorInput {
     /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be read, or the folder holds no JSON file.
     static func read(_ path: String, what: String = "fleet file") throws(CLIError) -> VendorInput {
         if let entries = Folder.subpaths(of: path) {
-            guard entries.contains(where: { $0.hasSuffix(".json") }) else {
+            guard entries.contains(where: { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }) else {
                 throw .invalidInput("'\(DecisionText.escaped(path))' is a folder with no JSON file in it: give a fleet file, or a folder of Intune app protection policies exported as *.json")
             }
             return VendorInput(path: path, bytes: nil)
@@ -42,15 +42,9 @@ enum VendorFiles {
     static func intune(_ input: VendorInput, devices devicesPath: String?, options: IntuneLoadOptions = IntuneLoadOptions(), console: Console) throws(CLIError) -> IntuneFleet {
         let policies: [IntunePolicy]
         do throws(FormatError) {
-            if let bytes = input.bytes {
-                policies = try IntuneGraphJSON.read(bytes, file: input.path)
-            } else {
-                let export = try IntuneGraphJSON.read(path: input.path)
-                for (file, type) in export.skipped {
-                    console.stderr.write("note: \(DecisionText.escaped(file)) skipped: it holds \(DecisionText.escaped(type)), not an iOS app protection policy\n")
-                }
-                policies = export.policies
-            }
+            let export = if let bytes = input.bytes { try IntuneGraphJSON.export(bytes, file: input.path) } else { try IntuneGraphJSON.read(path: input.path) }
+            for note in export.messages { console.stderr.write("note: \(DecisionText.escaped(note))\n") }
+            policies = export.policies
         } catch {
             throw .invalidInput(error.description)
         }

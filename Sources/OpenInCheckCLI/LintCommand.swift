@@ -112,7 +112,8 @@ struct LintCommand: Command {
         let settings = try PolicyOptions.buildSettings(buildSettings)
         var documents: [PolicyDocument] = []
         for file in files {
-            documents.append(PolicyDocument(contentsOf: try ByteSource.readFile(path: file, what: "file to lint"), file: file, buildSettings: settings))
+            if Folder.subpaths(of: file) != nil, let hint = VendorDetection.intuneVerb(for: "lint", path: file, bytes: nil) { throw .invalidInput(hint) }
+            documents.append(VendorDetection.lintDocument(try ByteSource.readFile(path: file, what: "file to lint"), file: file, buildSettings: settings))
         }
         var findings = PolicyLint.lint(documents)
         if strict { findings = findings.map(\.strict) }

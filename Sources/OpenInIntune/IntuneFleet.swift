@@ -429,11 +429,11 @@ public struct IntuneDeviceProfile: Sendable, Hashable {
 /// `{"apps": [{"bundleID", "intuneSDKVersion"?}], "devices": {"NAME": {"installed": [...], "mdmEnrolled": false,
 /// "intuneMAMUPN": false, "schemeHandlers"?: {...}, "mdmManagedApps"?: [...]}}}`.
 public enum IntuneDevicesJSON {
-    /// Reads a devices file.
+    /// Reads a devices file (UTF-8, or UTF-16 with a byte order mark, as ``IntuneGraphJSON/read(path:)`` reads exports).
     /// - Returns: the apps and the device profiles, in file order.
     /// - Throws: `FormatError` located in `file`, with key path, line and column.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) where Bytes.Element == UInt8 {
-        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
+        try FormatError.readJSON(IntuneGraphJSON.text(bytes, file: file), file: file) { value throws(FormatError) in try read(value) }
     }
 
     package static func read(_ value: JSONValue) throws(FormatError) -> (apps: [IntuneApp], devices: [IntuneDeviceProfile]) {
@@ -544,7 +544,7 @@ public enum IntuneDevicesJSON {
     /// - Throws: `FormatError` located in `file` for an unknown group (with "Did you mean"), a malformed
     ///   bundle ID, or an app listed twice in a group.
     public static func appGroups<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(name: String, apps: [BundleID])] where Bytes.Element == UInt8 {
-        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try appGroups(value) }
+        try FormatError.readJSON(IntuneGraphJSON.text(bytes, file: file), file: file) { value throws(FormatError) in try appGroups(value) }
     }
 
     package static func appGroups(_ value: JSONValue) throws(FormatError) -> [(name: String, apps: [BundleID])] {

@@ -120,59 +120,18 @@ public enum IntuneGraphJSON {
         }
     }
 
-    /// Reads a file's text: one policy, an array, or a Graph list response.
+    /// Reads a file's text: one policy, an array, or a Graph list response, in UTF-8 or UTF-16 with a byte
+    /// order mark; a list's entries that hold another platform's policy are left out (``export(_:file:)``
+    /// names them).
     /// - Throws: `FormatError` located in `file`, with the line, column and property path of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [IntunePolicy] where Bytes.Element == UInt8 {
-        var data = Array(bytes)
-        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
-        if data.count >= 2, (data[0] == 0xFF && data[1] == 0xFE) || (data[0] == 0xFE && data[1] == 0xFF) {
-            throw FormatError("the file is UTF-16 text (as Windows PowerShell's Out-File writes by default): save it as UTF-8 (Out-File -Encoding utf8)", line: 1, file: file)
-        }
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try JSONReader().read(data)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
-        }
-        // Where the document's value starts, so an error about the whole object names its line.
-        var line = 1, column = 1
-        for byte in data {
-            if byte == 0x0A { line += 1; column = 1 } else if byte == 0x20 || byte == 0x09 || byte == 0x0D { column += 1 } else { break }
-        }
-        do throws(FormatError) {
-            var policies = try read(value, at: JSONPosition(line: line, column: column))
-            for index in policies.indices { policies[index].sources.file = file }
-            return policies
-        } catch {
-            throw error.inFile(file)
-        }
+        try export(bytes, file: file).policies
     }
 
-    /// Reads policies from a parsed document whose value starts at `start`.
+    /// Reads policies from a parsed document whose value starts at `start` (a list's entries that hold
+    /// another platform's policy left out, as ``entries(_:at:)`` reads them).
     package static func read(_ value: JSONValue, at start: JSONPosition = JSONPosition(line: 1, column: 1)) throws(FormatError) -> [IntunePolicy] {
-        let root = JSONCursor(value, position: start)
-        switch value {
-        case .array:
-            var policies: [IntunePolicy] = []
-            for element in try root.elements(what: "iosManagedAppProtection objects") { policies.append(try readPolicy(element)) }
-            return policies
-        case .object(let object):
-            if object["value"] != nil, object["@odata.type"] == nil {
-                for member in object.members where !ExactText.same(member.key, "value") && !member.key.hasPrefix("@odata.") {
-                    throw FormatError("\(member.key): unknown key beside value in a Graph list response (it holds value and @odata annotations)", at: member.keyPosition)
-                }
-                var policies: [IntunePolicy] = []
-                let list = JSONCursor(object["value"]!, path: "value", position: object.member("value")?.valuePosition)
-                let elements = try list.elements(what: "the list's iosManagedAppProtection objects")
-                try checkWhole(object, count: elements.count, listed: "value", path: "",
-                               fix: "fetch every page (follow each @odata.nextLink until a page has none, or use Microsoft Graph PowerShell's -All) and save all the policies as one JSON array, or each page's policies as files in one folder")
-                for element in elements { policies.append(try readPolicy(element)) }
-                return policies
-            }
-            return [try readPolicy(root)]
-        default:
-            throw root.error("an Intune export holds an iosManagedAppProtection object, an array of them, or a Graph list response {\"value\": [...]}, not \(root.found)")
-        }
+        try entries(value, at: start).policies
     }
 
     /// The `@odata.type` of an object, when it has one.
@@ -408,48 +367,4 @@ public enum IntuneGraphJSON {
     }
 
     static func isNull(_ cursor: JSONCursor) -> Bool { if case .null = cursor.value { true } else { false } }
-
-    /// What reading a path found: the policies, and the files of a folder that hold another platform's policies.
-    public struct Export: Sendable {
-        /// The iOS policies, files in name order.
-        public var policies: [IntunePolicy]
-        /// Files skipped in a folder because they hold another platform's policy, with its `@odata.type`.
-        public var skipped: [(file: String, type: String)]
-    }
-
-    /// Reads a file, or every `*.json` file under a folder (as backup tools write them; files holding
-    /// another platform's app protection policy are skipped and listed).
-    /// - Throws: `FormatError` for an unreadable path or file, a malformed policy, or a folder
-    ///   with no iOS policy.
-    public static func read(path: String) throws(FormatError) -> Export {
-        let isFolder = Folder.subpaths(of: path) != nil
-        guard isFolder else {
-            let bytes: [UInt8]
-            do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: path, what: "Intune export") } catch { throw FormatError(error.message) }
-            return Export(policies: try read(bytes, file: path), skipped: [])
-        }
-        let files = (Folder.subpaths(of: path) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-        var export = Export(policies: [], skipped: [])
-        for relative in files {
-            let file = (path.hasSuffix("/") ? path : path + "/") + relative
-            // A FIFO among the files would wait for a writer: an export folder holds files only.
-            if CappedFile.isPipe(path: file) {
-                throw FormatError("cannot read Intune export '\(Printable.text(file))': it is a named pipe (FIFO), not an exported file; remove it from the folder", file: path)
-            }
-            let bytes: [UInt8]
-            do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: file, what: "Intune export") } catch { throw FormatError(error.message) }
-            var data = bytes
-            if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
-            if let value = try? JSONReader().read(data), let type = odataType(of: JSONCursor(value)),
-               otherPlatformTypes.contains(where: { ExactText.same($0, type) }) {
-                export.skipped.append((file, type))
-                continue
-            }
-            export.policies += try read(bytes, file: file)
-        }
-        if export.policies.isEmpty {
-            throw FormatError("no iOS app protection policy found: the folder holds \(files.count) JSON file\(files.count == 1 ? "" : "s") and none is an \(odataType)", file: path)
-        }
-        return export
-    }
 }

@@ -11,7 +11,13 @@ package enum Folder {
     /// Every path under the directory `path`, relative to it, descending into
     /// subdirectories but not into symbolic links to them; nil when a directory cannot be read.
     package static func subpaths(of path: String) -> [String]? {
-        var found: [String] = []
+        entries(of: path)?.map(\.path)
+    }
+
+    /// Every path under the directory `path`, relative to it, with whether it is a directory (symbolic
+    /// links to directories are not: they are not descended into); nil when a directory cannot be read.
+    package static func entries(of path: String) -> [(path: String, isDirectory: Bool)]? {
+        var found: [(path: String, isDirectory: Bool)] = []
         var pending: [String] = [""]
         while let relative = pending.popLast() {
             let directory = relative.isEmpty ? path : (path.hasSuffix("/") ? path : path + "/") + relative
@@ -23,10 +29,11 @@ package enum Folder {
                 }
                 if name == "." || name == ".." { continue }
                 let child = relative.isEmpty ? name : relative + "/" + name
-                found.append(child)
                 var status = stat()
                 let full = (path.hasSuffix("/") ? path : path + "/") + child
-                if lstat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { pending.append(child) }
+                let isDirectory = lstat(full, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+                found.append((child, isDirectory))
+                if isDirectory { pending.append(child) }
             }
         }
         return found

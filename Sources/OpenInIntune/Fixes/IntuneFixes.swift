@@ -33,27 +33,23 @@ package struct IntuneFixSubject: FixSubject {
     /// The policies at `path` (a file or a folder, read as ``IntuneGraphJSON/read(path:)`` reads it) with `fleet`'s apps and devices.
     package init(path: String, fleet: IntuneFleet, scope: FixScope) throws(FixError) {
         var documents: [FixDocument] = []
-        if let files = Folder.subpaths(of: path) {
-            for relative in files.filter({ $0.hasSuffix(".json") }).sorted() {
-                let file = (path.hasSuffix("/") ? path : path + "/") + relative
-                documents.append(try IntuneFixSubject.readDocument(file))
-            }
+        let folder: IntuneExportFiles?
+        do throws(FormatError) { folder = try IntuneExportFiles.list(path) } catch { throw FixError(error.description) }
+        if let folder {
+            // The files read as policies, as IntuneGraphJSON.read(path:) reads them (a backup's root: its app protection folder).
+            for file in folder.paths(.policy) { documents.append(try IntuneFixSubject.readDocument(file)) }
         } else {
             documents.append(try IntuneFixSubject.readDocument(path))
         }
         var kept: [FixDocument] = []
-        for document in documents {
-            if let type = IntuneGraphJSON.odataType(of: JSONCursor(document.value)),
-               IntuneGraphJSON.otherPlatformTypes.contains(where: { ExactText.same($0, type) }) { continue }
-            kept.append(document)
-        }
+        for document in documents where IntuneGraphJSON.skippedType(of: document.value) == nil { kept.append(document) }
         try self.init(documents: kept, fleet: fleet, scope: scope)
     }
 
     static func readDocument(_ file: String) throws(FixError) -> FixDocument {
         let bytes: [UInt8]
         do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: file, what: "Intune export") } catch { throw FixError(error.message) }
-        do throws(FormatError) { return try FixDocuments.read(bytes, file: file) } catch { throw FixError(error.description) }
+        do throws(FormatError) { return try FixDocuments.read(IntuneGraphJSON.text(bytes, file: file), file: file) } catch { throw FixError(error.description) }
     }
 
     package init(documents: [FixDocument], fleet: IntuneFleet, scope: FixScope) throws(FixError) {
@@ -92,9 +88,11 @@ package struct IntuneFixSubject: FixSubject {
     /// Where each policy object of a document is: the document itself, each element, or each element of `value`.
     static func policyPointers(_ value: JSONValue) -> [JSONPointer] {
         switch value {
-        case .array(let array): return array.indices.map { JSONPointer([String($0)]) }
+        case .array(let array): return array.indices.filter { IntuneGraphJSON.skippedType(of: array[$0]) == nil }.map { JSONPointer([String($0)]) }
         case .object(let object):
-            if object["@odata.type"] == nil, case .array(let list)? = object["value"] { return list.indices.map { JSONPointer(["value", String($0)]) } }
+            if object["@odata.type"] == nil, case .array(let list)? = object["value"] {
+                return list.indices.filter { IntuneGraphJSON.skippedType(of: list[$0]) == nil }.map { JSONPointer(["value", String($0)]) }
+            }
             return [JSONPointer([])]
         default: return []
         }

@@ -72,10 +72,19 @@ package enum FleetTables {
         return (path, devices, device)
     }
 
-    /// Reads a text file a `Fleet:` line names (never waiting on a FIFO).
-    static func readNamed(_ path: String, what: String, line: Int, of file: String) throws(FormatError) -> String {
+    /// Reads a text file a `Fleet:` line names (never waiting on a FIFO); an Intune file (`intune`) in UTF-8
+    /// or UTF-16 with a byte order mark, as ``IntuneGraphJSON/read(path:)`` reads it.
+    static func readNamed(_ path: String, what: String, line: Int, of file: String, intune: Bool = false) throws(FormatError) -> String {
         if let problem = CappedFile.pipeProblem(path: path) {
             throw FormatError(file: path, line: 0, message: "cannot read the \(what) named on line \(line) of \(file): \(problem)")
+        }
+        if intune {
+            let bytes: [UInt8]
+            do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: path, what: what) } catch {
+                throw FormatError(file: path, line: 0, message: "cannot read the \(what) named on line \(line) of \(file): \(error.reason)")
+            }
+            guard let text = String(validating: try IntuneGraphJSON.text(bytes, file: path), as: UTF8.self) else { throw FormatError(file: path, line: 0, message: "cannot read the \(what) as UTF-8 text") }
+            return text
         }
         return try CappedFile.readText(path: path, what: what, unreadable: { "cannot read the \(what) named on line \(line) of \(file): \($0)" },
                                        notUTF8: "cannot read the \(what) as UTF-8 text")
@@ -102,10 +111,10 @@ package enum FleetTables {
         let key = path + (devicesPath.map { "\u{0}" + $0 } ?? "")
         if fleets[key] == nil {
             do throws(FormatError) {
-                let text = try readNamed(path, what: devicesPath == nil ? "fleet file" : "Intune policies file", line: fleetLine.line, of: file)
+                let text = try readNamed(path, what: devicesPath == nil ? "fleet file" : "Intune policies file", line: fleetLine.line, of: file, intune: devicesPath != nil)
                 if let devicesPath {
                     let policies = try IntuneGraphJSON.read(Array(text.utf8), file: path)
-                    let devices = try readNamed(devicesPath, what: "Intune devices file", line: fleetLine.line, of: file)
+                    let devices = try readNamed(devicesPath, what: "Intune devices file", line: fleetLine.line, of: file, intune: true)
                     // Loaded as the CLI loads it: a policy that names an app group (Microsoft's templates: Core Microsoft apps) targets its apps.
                     let intune: IntuneFleet
                     do throws(IntuneFleet.LoadError) {
