@@ -31,7 +31,7 @@ struct FleetPathsCommand: FleetSubverb {
         default 25,000, and 9,500,000 bytes, the rest counted), dot (Graphviz, a
         cluster per device).
         """
-    static let options: [FleetOption] = [.fleet, .device, .from, .to, .maxHops, .format, .devices, .assumeAssigned, .conflicts, .baseline, .maxResults, .maxBytes, .show, .writeBaseline, .reason, .expires]
+    static let options: [FleetOption] = [.fleet, .device, .from, .to, .maxHops, .format, .devices, .assumeAssigned, .conflicts, .baseline, .maxResults, .maxBytes, .maxEdges, .show, .writeBaseline, .reason, .expires]
     static func formats(_ reporters: ReporterRegistry) -> [String] { FleetPathsFormat.allCases.map(\.rawValue) }
 
     /// `--from`, `--to`, `--max-hops`, `--format`; `--baseline FILE`, the accepted paths (the gate fails only on new or expired

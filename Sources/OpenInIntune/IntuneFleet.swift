@@ -573,7 +573,7 @@ public enum IntuneDevicesJSON {
     /// assignments name by id (IntuneManagement's `MigrationTable.json` gives the same); empty when absent.
     /// - Throws: `FormatError` located in `file` for a name that is not a string, or one name carried by two ids.
     public static func groupNames<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> [(id: String, name: String)] where Bytes.Element == UInt8 {
-        try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try groupNames(value) }
+        try FormatError.readJSON(IntuneGraphJSON.text(bytes, file: file), file: file) { value throws(FormatError) in try groupNames(value) }
     }
 
     package static func groupNames(_ value: JSONValue) throws(FormatError) -> [(id: String, name: String)] {

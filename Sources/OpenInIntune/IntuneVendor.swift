@@ -95,7 +95,7 @@ extension IntuneFleet {
                 (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(devices.bytes, file: devices.file)
                 groups = try IntuneDevicesJSON.appGroups(devices.bytes, file: devices.file)
                 fleet.groupNames = try IntuneDevicesJSON.groupNames(devices.bytes, file: devices.file)
-                let filters = try FormatError.readJSON(devices.bytes, file: devices.file) { value throws(FormatError) in
+                let filters = try FormatError.readJSON(IntuneGraphJSON.text(devices.bytes, file: devices.file), file: devices.file) { value throws(FormatError) in
                     try IntuneDevicesJSON.assignmentFilters(value, file: devices.file)
                 }
                 do throws(FleetError) { fleet.filters = try AssignmentFilters(filters) } catch { throw FormatError(error.description) }
