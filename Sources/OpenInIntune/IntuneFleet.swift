@@ -58,9 +58,12 @@ public struct IntuneFleet: Sendable {
         apps.first { IntuneBundleID.same($0.bundleID, app) }?.intuneSDKVersion
     }
 
-    /// Checks that who each policy reaches can be worked out (``checkAssignments()``), and that no app is
-    /// protected by two policies on one device profile (with no devices, that no app is targeted twice).
-    /// - Throws: ``FleetError`` naming the app, both policies and the profile.
+    /// Checks that who each policy reaches can be worked out on every profile: every assignment's group
+    /// known (a name, or an id some profile or the devices file's `groups` names), every profile saying its
+    /// groups when a policy is assigned to groups, every filter defined and given what it reads. Several
+    /// policies reaching one app on one profile are not an error: they decide together (most restrictive value per setting, `Rules/intune/conflicts.md`).
+    /// With no devices, that no app is targeted by two policies.
+    /// - Throws: ``FleetError`` naming the policy, the file and line, and the fix.
     public func checkConflicts() throws(FleetError) {
         try checkResolved()
         try checkAssignments()
