@@ -97,6 +97,12 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
     /// it (every sender, the AppConnect apps, or the senders its own whitelist names); `nil` otherwise (each
     /// receiver's Open From checked and decided per cell).
     package let openFrom: OpenFromAnswers?
+    /// Per receiver, whether it is native Mail; per targeted channel, whether it has a receiving side; per
+    /// sender, its own column among the receivers (-1: none). Read once here: each is another module's call
+    /// (`BundleID`, `FleetChannel`), which the row loop would otherwise make once per cell.
+    let nativeMail: [Bool]
+    let receiverParts: [Bool]
+    let senderColumn: [Int]
 
     /// Per receiver, how its Open From answers a sender: `allow` or `deny`.
     package struct OpenFromAnswers {
@@ -113,6 +119,11 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
         self.senders = senders
         let receiverIDs = receivers.map(device.bundleID(of:))
         self.receiverIDs = receiverIDs
+        nativeMail = receiverIDs.map(\.isNativeMail)
+        receiverParts = FleetChannel.matrixChannels.map(\.hasReceiverPart)
+        var column: [BundleID: Int] = [:]
+        for (r, id) in receiverIDs.enumerated() where column[id] == nil { column[id] = r }
+        senderColumn = senders.map { column[$0] ?? -1 }
         precondition(Array(channels.prefix(FleetGraph.targetedChannels.count)) == FleetGraph.targetedChannels && channels.last == .openURL)
         present = receivers.map { node -> Bool in
             if case .app(let id) = node { return device.isInstalled(id) || id.isNativeMail }
@@ -230,22 +241,22 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
         }
         let facts = targets[s]
         var kinds = [[Outcome]?](repeating: nil, count: self.kinds.kindCount)
-        for r in 0..<columns where present[r] && receiverIDs[r] != sender {
-            let target = receiverIDs[r]
+        let own = senderColumn[s]
+        for r in 0..<columns where present[r] && r != own {
             if wanted == nil || (0..<targetedCount).contains(wanted!) {
                 let kind = straightforward ? 0 : facts.kind(of: r)
                 let outcomes: [Outcome]
-                if let known = kinds[kind], !target.isNativeMail, !straightforward {
+                if let known = kinds[kind], !nativeMail[r], !straightforward {
                     outcomes = known
                 } else {
                     // Native Mail is decided on its own (and the straightforward row decides every cell).
                     outcomes = targeted[r].map { Evaluator.decide($0, prepared).outcome }
-                    if !target.isNativeMail { kinds[kind] = outcomes }
+                    if !nativeMail[r] { kinds[kind] = outcomes }
                 }
                 var receiverSays: Outcome? = nil
                 for c in 0..<targetedCount where wanted == nil || wanted == c {
                     var outcome = outcomes[c]
-                    if authorized[r], channels[c].hasReceiverPart, outcome == .allow || outcome == .redirect {
+                    if authorized[r], receiverParts[c], outcome == .allow || outcome == .redirect {
                         if receiverSays == nil { receiverSays = try receiverOutcome(r) }
                         if receiverSays != .allow { outcome = receiverSays! }
                     }
