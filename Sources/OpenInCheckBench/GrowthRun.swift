@@ -67,6 +67,40 @@ struct GrowthRun {
             + " \"devices\": {\"d\": {\"mdmEnrolled\": true, \"intuneMAMUPN\": true, \"installed\": [" + apps.map { "\"\($0)\"" }.joined(separator: ", ") + "]}}}\n"
     }
 
+    /// An Intune tenant sized as the Intune-tenant issue sizes one, scaled by `profiles`: one policy per 20 profiles
+    /// (at least 5), each targeting 4 of 200 apps, including 10 of `profiles / 10` groups (one in five through a
+    /// managed-app filter) and excluding one; each profile in 3 groups with 5 apps installed, half of them MDM-enrolled.
+    /// At 10,000 profiles: 500 policies with 5,500 assignments. Writes the export folder and the devices file and
+    /// returns `fleet lint`'s arguments.
+    static func tenant(profiles: Int, _ scratch: ScratchDirectory) throws(BenchError) -> [String] {
+        var random = SeededGenerator(seed: 2026)
+        let policies = max(5, profiles / 20), groups = max(20, profiles / 10), apps = 200
+        func app(_ index: Int) -> String { "com.tenant.app\(index)" }
+        func group(_ index: Int) -> String { "00000000-0000-4000-8000-\(String(repeating: "0", count: 12 - String(index).count))\(index)" }
+        let folder = scratch.file("tenant")
+        guard mkdir(folder, 0o755) == 0 else { throw .invalidInput("cannot make \(folder)") }
+        for index in 0..<policies {
+            var text = String(intunePolicy(name: "P\(index)", apps: (0..<4).map { _ in app(random.below(apps)) }).dropLast(2))
+            text += ",\n \"targetedAppManagementLevels\": \"\(random.pick(["unspecified", "unspecified", "mdm", "unmanaged"]))\",\n \"assignments\": ["
+            text += (0..<11).map { k in
+                let kind = k == 10 ? "exclusionGroupAssignmentTarget" : "groupAssignmentTarget"
+                let filter = k < 10 && random.chance(percent: 20) ? "\"deviceAndAppManagementAssignmentFilterId\": \"f1\", \"deviceAndAppManagementAssignmentFilterType\": \"include\"" : "\"deviceAndAppManagementAssignmentFilterType\": \"none\""
+                return "{\"target\": {\"@odata.type\": \"#microsoft.graph.\(kind)\", \"groupId\": \"\(group(random.below(groups)))\", \(filter)}}"
+            }.joined(separator: ",\n  ") + "]}\n"
+            _ = try write(text, "tenant/p\(index).json", scratch)
+        }
+        var devices = "{\"apps\": [" + (0..<apps).map { "{\"bundleID\": \"\(app($0))\", \"intuneSDKVersion\": \"19.7.0\"}" }.joined(separator: ",\n ") + "],\n"
+        devices += " \"assignmentFilters\": [{\"id\": \"f1\", \"displayName\": \"iOS 17 and later\", \"rule\": \"(app.osVersion -startsWith \\\"17\\\") or (app.osVersion -startsWith \\\"18\\\")\"}],\n"
+        devices += " \"groups\": {" + (0..<groups).map { "\"\(group($0))\": \"Group \($0)\"" }.joined(separator: ", ") + "},\n \"devices\": {\n"
+        devices += (0..<profiles).map { index in
+            let installed = (0..<5).map { _ in app(random.below(apps)) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            let carried = (0..<3).map { _ in group(random.below(groups)) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            return "  \"d\(index)\": {\"mdmEnrolled\": \(index % 2 == 0), \"intuneMAMUPN\": true, \"osVersion\": \"\(random.pick(["16.7", "17.5", "18.1"]))\", "
+                + "\"installed\": [" + installed.map { "\"\($0)\"" }.joined(separator: ", ") + "], \"groups\": [" + carried.map { "\"\($0)\"" }.joined(separator: ", ") + "]}"
+        }.joined(separator: ",\n") + "}}\n"
+        return ["fleet", "lint", "--fleet", folder, "--devices", try write(devices, "tenant-devices.json", scratch)]
+    }
+
     /// `lines` request lines for the fleet benchmark's fleet of `apps` apps, each naming an app it does not know:
     /// every other line a typo one edit from one of its IDs as the target (`com.bench.apq00042`), the others an
     /// unknown sender.
@@ -152,6 +186,10 @@ struct GrowthRun {
             return ["fleet", "eval", "--fleet", try write(intunePolicy(name: "Ten", apps: Array(apps.prefix(10))), "ten.json", scratch),
                     "--devices", try write(devices(apps: apps), "many-devices.json", scratch),
                     "--from", id(0), "--channel", "document-interaction", "--target", id(n - 1)]
+        },
+        Workload(name: "Intune tenant: a policy per 20 profiles (10,000 profiles: 500 policies, 5,500 assignments, groups, a filter, levels); fleet lint",
+                 unit: "device profiles", sizes: [100, 1_000, 10_000]) { n, scratch throws(BenchError) in
+            try tenant(profiles: n, scratch)
         },
         Workload(name: "Intune: an export folder of one-app policies; fleet lint", unit: "files", sizes: [100, 1_000, 10_000]) { n, scratch throws(BenchError) in
             let folder = scratch.file("export")

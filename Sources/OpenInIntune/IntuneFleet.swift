@@ -70,12 +70,14 @@ public struct IntuneFleet: Sendable {
         // Who each policy reaches is worked out on every profile now, so that no later decision meets an error.
         // Several policies reaching one app at once are merged (``IntuneDeviceIndex``), not an error.
         guard devices.isEmpty else {
-            var targeted: [BundleID] = []
-            var seen: Set<ExactKey> = []
-            for policy in policies { for app in policy.apps where seen.insert(IntuneBundleID.key(app)).inserted { targeted.append(app) } }
+            // Only a filter can fail to resolve (a profile without groups was refused above): visit, per profile, the
+            // policies whose groups include it and that filter an included group, never every policy (IntuneReachIndex).
+            let index = IntuneReachIndex(self)
             for device in devices {
-                let membership = membership(of: device)
-                for app in targeted { _ = try reaching(app, on: device, membership: membership) }
+                let membership = index.membership(of: device)
+                for position in index.candidates(in: self, membership: membership).ordered where index.filtered[position] {
+                    for app in policies[position].apps { _ = try reaches(policies[position], app, on: device, membership: membership) }
+                }
             }
             return
         }
@@ -188,9 +190,9 @@ public struct IntuneFleet: Sendable {
     }
 
     /// The device's facts worked out once, for the verbs that decide many requests on it.
-    package func index(device name: String) throws(FleetError) -> IntuneDeviceIndex {
+    package func index(device name: String, reach: IntuneReachIndex? = nil) throws(FleetError) -> IntuneDeviceIndex {
         try checkResolved()
-        return try IntuneDeviceIndex(fleet: self, device: try device(named: name))
+        return try IntuneDeviceIndex(fleet: self, device: try device(named: name), reach: reach)
     }
 
     /// Fails closed on a policy whose export names an app group without its apps and that was never resolved
@@ -230,21 +232,25 @@ package struct IntuneDeviceIndex: Sendable {
     /// The fleet's policies, then the policies merged on this device (where several reach one app at once).
     private let policies: [IntunePolicy]
 
-    /// The index of `device`, every context made: O(policies' apps + apps + installed apps + scheme handlers).
-    package init(fleet: IntuneFleet, device: IntuneDeviceProfile) throws(FleetError) {
+    /// The index of `device`, every context made: O(policies' apps + assignments + apps + installed apps + scheme handlers).
+    /// - Parameter reach: the fleet's ``IntuneReachIndex``, when the caller indexes several devices (else made here).
+    package init(fleet: IntuneFleet, device: IntuneDeviceProfile, reach: IntuneReachIndex? = nil) throws(FleetError) {
         self.fleet = fleet
         self.device = device
         var policyOf: [ExactKey: Int] = [:], sdkOf: [ExactKey: IntuneSDKVersion] = [:]
         // Each targeted app's policy on this device: the one that reaches it (who is in scope, its level).
         // Several policies that reach one app at once decide together: one merged policy per distinct set,
         // most restrictive value per setting (or least, as `--conflicts` asks: Rules/intune/conflicts.md).
-        let membership = fleet.membership(of: device)
         var decided: Set<ExactKey> = []
         var policies = fleet.policies
         var mergedSlot: [[Int]: Int] = [:]
-        for policy in fleet.policies {
-            for app in policy.apps where decided.insert(IntuneBundleID.key(app)).inserted {
-                let reaching = try fleet.reaching(app, on: device, membership: membership)
+        // Only the policies whose groups include the profile can reach an app on it (IntuneReachIndex).
+        let reach = reach ?? IntuneReachIndex(fleet)
+        let membership = reach.membership(of: device)
+        let candidates = reach.candidates(in: fleet, membership: membership)
+        for position in candidates.ordered {
+            for app in fleet.policies[position].apps where decided.insert(IntuneBundleID.key(app)).inserted {
+                let reaching = try fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates)
                 guard reaching.count > 1 else {
                     if let index = reaching.first { policyOf[IntuneBundleID.key(app)] = index }
                     continue
@@ -466,6 +472,12 @@ public enum IntuneDevicesJSON {
         }
         var devices: [IntuneDeviceProfile] = []
         let names = try groupNames(value)
+        // The groups map's entries by id and by name: a profile's aliases cost its groups, not the map.
+        var entries: [ExactKey: [Int]] = [:]
+        for (index, entry) in names.enumerated() {
+            entries[ExactKey(entry.id), default: []].append(index)
+            if !ExactText.same(entry.id, entry.name) { entries[ExactKey(entry.name), default: []].append(index) }
+        }
         for (name, cursor, _) in try devicesField.anyMembers(what: "device profiles by name") {
             let device = try cursor.members(
                 allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps", "user", "groups", "deviceManufacturer",
@@ -520,11 +532,11 @@ public enum IntuneDevicesJSON {
             profile.intuneMAMUPNApps = upnApps
             profile.user = try device["user"]?.string()
             if let field = device["groups"] {
-                var groups: [String] = []
+                var groups: [String] = [], seen: Set<ExactKey> = []
                 for element in try field.elements(what: "the Entra groups (display names or object ids) the profile's user belongs to") {
                     let group = try element.string()
                     if group.isEmpty { throw element.error("is empty: name the group by its display name or object id") }
-                    if groups.contains(where: { ExactText.same($0, group) }) { throw element.error("\(JSONWriter.quoted(group)) is listed twice: list each group once") }
+                    if !seen.insert(ExactKey(group)).inserted { throw element.error("\(JSONWriter.quoted(group)) is listed twice: list each group once") }
                     groups.append(group)
                 }
                 profile.groups = groups
@@ -532,7 +544,10 @@ public enum IntuneDevicesJSON {
             if let groups = profile.groups {
                 // Each group's other spelling (its name for an id, its id for a name): assignments name either.
                 let keys = Set(groups.map(ExactKey.init))
-                profile.groupAliases = names.flatMap { keys.contains(ExactKey($0.id)) ? [$0.name] : keys.contains(ExactKey($0.name)) ? [$0.id] : [] }
+                let matched = Set(keys.flatMap { entries[$0] ?? [] }).sorted()
+                profile.groupAliases = matched.map { names[$0] }.flatMap {
+                    keys.contains(ExactKey($0.id)) ? [$0.name] : keys.contains(ExactKey($0.name)) ? [$0.id] : []
+                }
             }
             profile.deviceManufacturer = try device["deviceManufacturer"]?.string()
             profile.deviceModel = try device["deviceModel"]?.string()

@@ -49,15 +49,23 @@ public enum IntuneLint {
         // Looked up per targeted app: made once (a scan of the apps and of each device per app is quadratic).
         var sdk: [ExactKey: IntuneSDKVersion?] = [:]
         for app in fleet.apps where sdk[IntuneBundleID.key(app.bundleID)] == nil { sdk[IntuneBundleID.key(app.bundleID)] = app.intuneSDKVersion }
-        let installedOn = fleet.devices.map { Set($0.installed.map(IntuneBundleID.key)) }
-        let installedAnywhere = installedOn.reduce(into: Set<ExactKey>()) { $0.formUnion($1) }
+        let installedAnywhere = Set(fleet.devices.flatMap { $0.installed.map(IntuneBundleID.key) })
         // The groups the profiles carry, by either spelling, for IN013.
         let carriedGroups = fleet.devices.flatMap { ($0.groups ?? []) + $0.groupAliases }
         let carriedKeys = Set(carriedGroups.map(ExactKey.init))
         func carried(_ assignment: IntuneAssignment) -> Bool {
             [assignment.groupID, assignment.groupName].contains { $0.map { carriedKeys.contains(ExactKey($0)) } == true }
         }
-        for each in fleet.policies {
+        // The profiles each policy's apps are installed on, by policy, in file order: visited from each profile's
+        // installed apps (a walk of every profile per policy is profiles × policies).
+        let reach = IntuneReachIndex(fleet)
+        var installedFor = [[Int]](repeating: [], count: fleet.policies.count)
+        for (position, device) in fleet.devices.enumerated() {
+            for app in device.installed {
+                for target in reach.targeting(app) where installedFor[target].last != position { installedFor[target].append(position) }
+            }
+        }
+        for (position, each) in fleet.policies.enumerated() {
             policy = each
             let policy = each
             let name = "policy \(JSONWriter.quoted(policy.displayName))"
@@ -144,7 +152,8 @@ public enum IntuneLint {
                     fix: "export it with its assignments ($expand=assignments) to analyse who it reaches, or assign it before relying on it")
             }
             if policy.disableProtectionOfManagedOutboundOpenInData {
-                for device in fleet.devices where device.mdmEnrolled {
+                for on in installedFor[position] where fleet.devices[on].mdmEnrolled {
+                    let device = fleet.devices[on]
                     let apps = policy.apps.filter { app in IntuneBundleID.contains(device.installed, app) && !device.receivesUPN(app) }
                     guard !apps.isEmpty else { continue }
                     add("IN014", at: "disableProtectionOfManagedOutboundOpenInData", device: device.name, "\(name) sends org data with OS sharing, and on the MDM-enrolled profile \(JSONWriter.quoted(device.name)) \(apps.map(\.rawValue).joined(separator: ", ")) \(apps.count == 1 ? "does" : "do") not receive IntuneMAMUPN: Intune counts \(apps.count == 1 ? "it" : "them") as unmanaged, so OS sharing does not apply and a policy for unmanaged apps governs \(apps.count == 1 ? "it" : "them")",
@@ -153,26 +162,36 @@ public enum IntuneLint {
             }
             if policy.send != .allApps {
                 // Native Mail is built into every iPhone and iPad: a device with a targeted app has it.
-                for (device, installed) in zip(fleet.devices, installedOn) {
-                    guard policy.apps.contains(where: { installed.contains(IntuneBundleID.key($0)) }) else { continue }
-                    add("IN005", at: "allowedOutboundDataTransferDestinations", device: device.name, "\(name) sends org data to policy-managed apps only (\(policy.send)): native Mail has no Intune SDK, so sharing to Mail delivers an encrypted file or is filtered out, and mailto: needs an exemption",
+                // Once per policy, naming the profiles (once per profile, a tenant of 10,000 profiles gets as many copies).
+                if !installedFor[position].isEmpty {
+                    let count = installedFor[position].count
+                    let named = installedFor[position].prefix(5).map { JSONWriter.quoted(fleet.devices[$0].name) }
+                    let profiles = count == 1 ? "the profile \(named[0])"
+                        : "\(count) profiles (\(named.joined(separator: ", "))\(count > 5 ? " and \(count - 5) more" : ""))"
+                    add("IN005", at: "allowedOutboundDataTransferDestinations", "\(name) sends org data to policy-managed apps only (\(policy.send)), on \(profiles) where it targets an installed app: native Mail has no Intune SDK, so sharing to Mail delivers an encrypted file or is filtered out, and mailto: needs an exemption",
                         fix: "use a managed mail app (Outlook) for org data, or exempt mailto for links")
                 }
             }
         }
         // IN015: policies that reach one app at once on a profile, once per app and set of policies, naming the profiles.
-        var overlaps: [(app: BundleID, policies: [Int], devices: [String])] = []
-        var targetedBy: [ExactKey: (app: BundleID, count: Int)] = [:]
-        for policy in fleet.policies { for app in policy.apps { targetedBy[IntuneBundleID.key(app), default: (app, 0)].count += 1 } }
-        for device in fleet.devices {
-            let membership = fleet.membership(of: device)
-            for policy in fleet.policies {
-                for app in policy.apps where (targetedBy[IntuneBundleID.key(app)]?.count ?? 0) > 1 {
-                    guard let reaching = try? fleet.reaching(app, on: device, membership: membership), reaching.count > 1, fleet.policies[reaching[0]].displayName == policy.displayName else { continue }
-                    if let index = overlaps.firstIndex(where: { IntuneBundleID.same($0.app, app) && $0.policies == reaching }) {
-                        if !overlaps[index].devices.contains(device.name) { overlaps[index].devices.append(device.name) }
+        // Per profile, only the policies whose groups include it (IntuneReachIndex), each overlap found once by its app and policies.
+        var overlaps: [(app: BundleID, policies: [Int], devices: [String], last: Int)] = []
+        var overlapAt: [OverlapKey: Int] = [:]
+        for (devicePosition, device) in fleet.devices.enumerated() {
+            let membership = reach.membership(of: device)
+            let candidates = reach.candidates(in: fleet, membership: membership)
+            for position in candidates.ordered {
+                for app in fleet.policies[position].apps where reach.targeting(app).count > 1 {
+                    guard let reaching = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates), reaching.count > 1,
+                        fleet.policies[reaching[0]].displayName == fleet.policies[position].displayName
+                    else { continue }
+                    let key = OverlapKey(app: IntuneBundleID.key(app), policies: reaching)
+                    if let index = overlapAt[key] {
+                        if overlaps[index].last != devicePosition { overlaps[index].devices.append(device.name) }
+                        overlaps[index].last = devicePosition
                     } else {
-                        overlaps.append((app, reaching, [device.name]))
+                        overlapAt[key] = overlaps.count
+                        overlaps.append((app, reaching, [device.name], devicePosition))
                     }
                 }
             }
@@ -184,5 +203,11 @@ public enum IntuneLint {
                 fix: "target the app from one policy per profile (exclude a group, or set targetedAppManagementLevels), or accept the combination")
         }
         return findings
+    }
+
+    /// An overlap's identity: the app (as Intune compares bundle IDs) and the policies that reach it.
+    struct OverlapKey: Hashable {
+        let app: ExactKey
+        let policies: [Int]
     }
 }

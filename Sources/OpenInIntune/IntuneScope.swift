@@ -20,6 +20,9 @@ extension IntuneFleet {
             self.keys = keys
         }
 
+        /// A membership of `keys`, each group already with its other spellings (``IntuneReachIndex/membership(of:)``).
+        init(keys: Set<ExactKey>) { self.keys = keys }
+
         /// Whether the assignment's group is one of the profile's.
         package func holds(_ assignment: IntuneAssignment) -> Bool {
             assignment.groupID.map { keys.contains(ExactKey($0)) } == true || assignment.groupName.map { keys.contains(ExactKey($0)) } == true

@@ -7,11 +7,19 @@ import OpenInKit
 struct IntuneFleetSource: FleetVendorFleet {
     package let fleet: IntuneFleet
     package let devicesFile: String?
+    /// Who each policy may reach, indexed once for every device's index.
+    let reach: IntuneReachIndex
+
+    init(fleet: IntuneFleet, devicesFile: String?) {
+        self.fleet = fleet
+        self.devicesFile = devicesFile
+        reach = IntuneReachIndex(fleet)
+    }
 
     package var vendor: FleetVendor { .intune }
     package var file: String? { fleet.file }
     package var deviceNames: [String] { fleet.devices.map(\.name) }
-    package func device(named name: String) throws(FleetError) -> any FleetVendorDevice { try fleet.index(device: name) }
+    package func device(named name: String) throws(FleetError) -> any FleetVendorDevice { try fleet.index(device: name, reach: reach) }
     package var noDeviceProfile: FleetError { FleetError("the Intune devices file has no device profile: add one under devices") }
     package func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
         (IntuneLint.findings(fleet), IntuneLint.checks)

@@ -19,7 +19,15 @@ public struct FleetLintReport: Sendable {
 
     /// How many findings are errors, warnings and info.
     package var counts: (errors: Int, warnings: Int, info: Int) {
-        (findings.filter { $0.severity == .error }.count, findings.filter { $0.severity == .warning }.count, findings.filter { $0.severity == .info }.count)
+        var counts = (errors: 0, warnings: 0, info: 0)
+        for finding in findings {
+            switch finding.severity {
+            case .error: counts.errors += 1
+            case .warning: counts.warnings += 1
+            case .info: counts.info += 1
+            }
+        }
+        return counts
     }
 
     /// `1 error, 2 warnings, 0 info`, and a new line.

@@ -32,3 +32,22 @@ import Testing
         #expect(try device.matrix().senders.count == 60)
     }
 }
+
+/// The growth benchmark's Intune tenant: what its documentation says, and read by the loader every verb uses.
+@Suite struct TenantBenchmarkTests {
+    @Test func theGeneratedTenantIsWhatItsDocumentationSays() throws {
+        let scratch = try ScratchDirectory()
+        let arguments = try GrowthRun.tenant(profiles: 400, scratch)
+        #expect(arguments.prefix(3) == ["fleet", "lint", "--fleet"])
+        let export = try IntuneGraphJSON.read(path: arguments[3])
+        #expect(export.policies.count == 20, "one policy per 20 profiles")
+        #expect(export.policies.allSatisfy { $0.assignments?.count == 11 && $0.assignments?.filter { $0.kind == .exclude }.count == 1 })
+        #expect(export.policies.contains { $0.assignments?.contains { $0.filter != nil } == true }, "some included groups go through a filter")
+        let devices = try CappedFile.read(path: arguments[5], what: "devices")
+        let fleet = try IntuneFleet.load(policies: export.policies, file: arguments[3], devices: (devices, arguments[5]))
+        #expect(fleet.devices.count == 400)
+        let findings = IntuneLint.findings(fleet)
+        #expect(findings.contains { $0.code == "IN015" }, "some profiles are reached by two policies over one app")
+        #expect(findings.filter { $0.code == "IN005" }.count <= export.policies.count, "IN005 once per policy, not per profile")
+    }
+}
