@@ -81,11 +81,11 @@ package enum IntuneReachOutput {
     package static func text(_ explanation: IntuneReachExplanation, device: String, fleet: IntuneFleet) -> [String] {
         if let error = explanation.error { return ["who is in scope cannot be worked out on \(DecisionText.escaped(device)): \(DecisionText.escaped(error))"] }
         guard let first = explanation.reasons.first else { return ["no app protection policy targets \(explanation.app): not managed by Intune"] }
-        var text = ["on \(DecisionText.escaped(device)) \(explanation.app) is \(managementType(first))"]
+        var text = ["\(explanation.app) on \(DecisionText.escaped(device)) is \(managementType(first))"]
         let reaching = explanation.reaching
         let count: String = switch reaching.count {
         case 0: "no policy that targets it reaches it here: it is not policy-managed (Intune allows its shares as unprotected)"
-        case 1: "1 of the \(explanation.reasons.count) policies that target it reaches it"
+        case 1: explanation.reasons.count == 1 ? "the one policy that targets it reaches it" : "1 of the \(explanation.reasons.count) policies that target it reaches it"
         default: "\(reaching.count) of the \(explanation.reasons.count) policies that target it reach it: their settings merge, \(explanation.mode?.rawValue ?? "")"
         }
         text.append(count)
