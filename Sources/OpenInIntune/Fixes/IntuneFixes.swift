@@ -319,6 +319,8 @@ package struct IntuneFixSubject: FixSubject {
                 let pointer = base.appending("allowedOutboundDataTransferDestinations")
                 var patch: [JSONPatchOperation] = [object["allowedOutboundDataTransferDestinations"] == nil ? .add(pointer, .string("none")) : .replace(pointer, .string("none"))]
                 if policy.filterOpenInToOnlyManagedApps { patch.append(.replace(base.appending("filterOpenInToOnlyManagedApps"), .bool(false))) }
+                // OS sharing likewise (Graph allows it only with managedApps).
+                if policy.disableProtectionOfManagedOutboundOpenInData { patch.append(.replace(base.appending("disableProtectionOfManagedOutboundOpenInData"), .bool(false))) }
                 result.append(FixCandidate(change: "Set Send org data to other apps (allowedOutboundDataTransferDestinations) of \(owner) from \(policy.send) to none.",
                                            document: document, patch: patch))
             }
@@ -409,7 +411,8 @@ package struct IntuneFixSubject: FixSubject {
                 }
             }
         }
-        return result
+        // Then the changes of who a policy reaches (IntuneAssignmentFixes.swift).
+        return result + assignmentCandidates()
     }
 }
 
