@@ -13,10 +13,15 @@ import Testing
 
     /// The example of two policies by management level, an exclusion and a filter.
     static func byLevel(conflicts: ConflictMode = .mostRestrictive) throws -> IntuneFleet {
-        let export = try IntuneGraphJSON.read(path: root + "/Examples/intune/by-level/app-protection.json")
-        let devices = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/Examples/intune/by-level/devices.json")))
+        try load("Examples/intune/by-level/app-protection.json", devices: "Examples/intune/by-level/devices.json", conflicts: conflicts)
+    }
+
+    /// An example export with its devices file, loaded as the verbs load it (groups, filters, `--conflicts`).
+    static func load(_ policies: String, devices: String, conflicts: ConflictMode = .mostRestrictive) throws -> IntuneFleet {
+        let export = try IntuneGraphJSON.read(path: root + "/" + policies)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + devices)))
         do throws(IntuneFleet.LoadError) {
-            return try IntuneFleet.load(policies: export.policies, file: "app-protection.json", devices: (devices, "devices.json"), conflicts: conflicts)
+            return try IntuneFleet.load(policies: export.policies, file: root + "/" + policies, devices: (bytes, devices), conflicts: conflicts)
         } catch {
             throw FleetError(error.message)
         }
