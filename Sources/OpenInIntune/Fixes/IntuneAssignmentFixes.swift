@@ -65,8 +65,8 @@ extension IntuneFixSubject {
                         let reference = filter.id ?? filter.displayName
                         var changed = policy
                         changed.assignments?[position] = IntuneAssignment(kind: .include, groupID: assignment.groupID, groupName: assignment.groupName, filter: reference, filterType: type)
-                        let where_ = type == .include ? "only where its rule holds" : "only where its rule does not hold"
-                        proposed.append((FixCandidate(change: "Narrow the assignment of the group \(Self.describe(fleet.group(of: assignment))) in \(owner) with the \(type.rawValue) filter \(JSONWriter.quoted(filter.displayName)) (\(where_)).",
+                        let narrowing = type == .include ? "only where its rule holds" : "only where its rule does not hold"
+                        proposed.append((FixCandidate(change: "Narrow the assignment of the group \(Self.describe(fleet.group(of: assignment))) in \(owner) with the \(type.rawValue) filter \(JSONWriter.quoted(filter.displayName)) (\(narrowing)).",
                                                       document: document,
                                                       patch: [set("deviceAndAppManagementAssignmentFilterId", reference), set("deviceAndAppManagementAssignmentFilterType", type.rawValue)]),
                                          changed))
