@@ -15,7 +15,6 @@ extension IntuneFixSubject {
     /// policy reaches and leave every app reached where it was.
     package func assignmentCandidates() -> [FixCandidate] {
         var result: [FixCandidate] = []
-        let devices = states.map(\.device)
         for (index, policy) in fleet.policies.enumerated() {
             guard let assignments = policy.assignments, !assignments.isEmpty else { continue }
             let (document, base) = locations[index]
@@ -26,13 +25,17 @@ extension IntuneFixSubject {
             let pointer = base.appending("assignments")
             var proposed: [(candidate: FixCandidate, changed: IntunePolicy)] = []
 
-            // Exclude a group of a profile where the policy reaches an installed app.
+            // Where the policy reaches an installed app (a narrower assignment changes nothing elsewhere), and whether
+            // another policy reaches the app there too (else the app would be left unprotected).
+            // No app it reaches is reached by another policy too: every narrowing would leave an app unprotected.
+            guard let reached = reached(by: index), reached.contains(where: \.shared) else { continue }
+            let inScope = Set(states.map { ExactKey($0.device.name) })
+
+            // Exclude a group of a profile in scope where the policy reaches an installed app.
             var groups: [String] = []
             var seen: Set<ExactKey> = []
-            for device in devices {
-                let membership = fleet.membership(of: device)
-                guard device.installed.contains(where: { app in policy.targets(app) && (try? fleet.reaches(policy, app, on: device, membership: membership)) == true }) else { continue }
-                for group in device.groups ?? [] where seen.insert(ExactKey(group)).inserted { groups.append(group) }
+            for pair in reached where inScope.contains(ExactKey(pair.device.name)) {
+                for group in pair.device.groups ?? [] where seen.insert(ExactKey(group)).inserted { groups.append(group) }
             }
             let byID = assignments.contains { $0.groupID != nil }
             for group in groups {
@@ -73,24 +76,34 @@ extension IntuneFixSubject {
                     }
                 }
             }
-            for (candidate, changed) in proposed where keepsEveryAppReached(replacing: index, with: changed) { result.append(candidate) }
+            for (candidate, changed) in proposed where keepsEveryAppReached(changed, reached) { result.append(candidate) }
         }
         return result
     }
 
-    /// Whether the fleet with the policy at `index` replaced by `changed` reaches some app differently on some
-    /// profile, and still reaches (by some policy) every installed app one reached before, on every profile.
-    func keepsEveryAppReached(replacing index: Int, with changed: IntunePolicy) -> Bool {
-        var after = fleet
-        after.policies[index] = changed
-        var differs = false
+    /// Each profile and installed app the policy at `index` reaches, with whether another policy reaches the app
+    /// there too; `nil` when who is in scope cannot be worked out.
+    func reached(by index: Int) -> [(device: IntuneDeviceProfile, membership: IntuneFleet.GroupMembership?, app: BundleID, shared: Bool)]? {
+        var pairs: [(device: IntuneDeviceProfile, membership: IntuneFleet.GroupMembership?, app: BundleID, shared: Bool)] = []
         for device in fleet.devices {
             let membership = fleet.membership(of: device)
             for app in device.installed where fleet.policies[index].targets(app) {
-                guard let old = try? fleet.reaching(app, on: device, membership: membership),
-                      let new = try? after.reaching(app, on: device, membership: membership) else { return false }
-                if !old.isEmpty && new.isEmpty { return false }
-                if old != new { differs = true }
+                guard let reaching = try? fleet.reaching(app, on: device, membership: membership) else { return nil }
+                if reaching.contains(index) { pairs.append((device, membership, app, reaching.count > 1)) }
+            }
+        }
+        return pairs
+    }
+
+    /// Whether `changed` (a narrower copy of a policy that reaches `reached`) no longer reaches some of them, and
+    /// every one it no longer reaches is reached by another policy: whom it reaches changes, and no app is left unprotected.
+    func keepsEveryAppReached(_ changed: IntunePolicy, _ reached: [(device: IntuneDeviceProfile, membership: IntuneFleet.GroupMembership?, app: BundleID, shared: Bool)]) -> Bool {
+        var differs = false
+        for pair in reached {
+            guard let still = try? fleet.reaches(changed, pair.app, on: pair.device, membership: pair.membership) else { return false }
+            if !still {
+                if !pair.shared { return false }
+                differs = true
             }
         }
         return differs
