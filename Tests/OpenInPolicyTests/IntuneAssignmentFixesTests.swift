@@ -67,3 +67,43 @@ import Testing
         }
     }
 }
+
+extension IntuneAssignmentFixesTests {
+    /// Word shares with all apps; Excel's policy excludes the contractors, so on the contractor's iPhone Excel is
+    /// not policy-managed and Word's documents reach it: a path that ends at an app a policy targets but does not reach.
+    static let widening = (
+        policies: """
+            [\(IntuneAssignmentsTests.policy("Word - all apps", ##""allowedOutboundDataTransferDestinations": "allApps", "assignments": [\##(IntuneAssignmentsTests.assigned(IntuneAssignmentsTests.staff))]"##)
+                .replacingOccurrences(of: #""allowedOutboundDataTransferDestinations": "managedApps", "#, with: "")),
+             \(IntuneAssignmentsTests.policy("Excel - managed apps", ##""assignments": [\##(IntuneAssignmentsTests.assigned(IntuneAssignmentsTests.staff)), \##(IntuneAssignmentsTests.assigned(IntuneAssignmentsTests.contractors, kind: "exclusionGroupAssignmentTarget"))]"##)
+                .replacingOccurrences(of: IntuneAssignmentsTests.word, with: "com.microsoft.Office.Excel"))]
+            """,
+        devices: """
+            {"groups": {"\(IntuneAssignmentsTests.staff)": "All staff", "\(IntuneAssignmentsTests.contractors)": "Contractors"},
+             "devices": {"contractor-iphone": {"installed": ["\(IntuneAssignmentsTests.word)", "com.microsoft.Office.Excel"], "mdmEnrolled": false, "intuneMAMUPN": false,
+                                               "groups": ["All staff", "Contractors"]}}}
+            """)
+
+    @Test("an app no policy reaches: removing the exclusion that leaves the user out makes it policy-managed, closing the paths that end at it; verified on the grown zone")
+    func wideningClosesThePathToTheUnprotectedApp() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-widening-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.widening.policies.write(to: directory.appendingPathComponent("p.json"), atomically: true, encoding: .utf8)
+        try Self.widening.devices.write(to: directory.appendingPathComponent("devices.json"), atomically: true, encoding: .utf8)
+        let fleet = try IntuneReachTests.load(directory.appendingPathComponent("p.json").path, devices: directory.appendingPathComponent("devices.json").path, root: "")
+        let subject = try IntuneFixSubject(path: directory.appendingPathComponent("p.json").path, fleet: fleet, scope: FixScope())
+        #expect(subject.paths.contains(LeakPath(device: "contractor-iphone", from: IntuneAssignmentsTests.word, to: "com.microsoft.Office.Excel")), "\(subject.paths)")
+        let report = try FleetFixes.run(subject)
+        let fix = try #require(report.fixes.first { $0.change == #"Remove the exclusion of the group "Contractors" (8a7b6c5d-4e3f-4a1b-8c2d-9e0f1a2b3c4d) from policy "Excel - managed apps"."# },
+                               "\(report.fixes.map(\.change)) \(report.unbuilt)")
+        #expect(fix.closes.map(\.to) == ["com.microsoft.Office.Excel"])
+        #expect(fix.patch == [.remove(JSONPointer(["1", "assignments", "1"]))])
+        // The verdict is the full analysis of the patched fleet: Excel is policy-managed there, and its own paths count.
+        var patched = fleet
+        patched.policies = try IntuneGraphJSON.read(try JSONPatch.apply(fix.patch, to: subject.documents[0].value))
+        let after = try IntuneFixSubject.analyze(patched, scope: FixScope()).paths
+        #expect(after == fix.remaining && !after.contains { $0.to == "com.microsoft.Office.Excel" })
+        #expect(report.unbuilt.isEmpty, "\(report.unbuilt)")
+    }
+}

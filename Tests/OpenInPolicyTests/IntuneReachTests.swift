@@ -17,11 +17,11 @@ import Testing
     }
 
     /// An example export with its devices file, loaded as the verbs load it (groups, filters, `--conflicts`).
-    static func load(_ policies: String, devices: String, conflicts: ConflictMode = .mostRestrictive) throws -> IntuneFleet {
-        let export = try IntuneGraphJSON.read(path: root + "/" + policies)
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + devices)))
+    static func load(_ policies: String, devices: String, conflicts: ConflictMode = .mostRestrictive, root: String = root + "/") throws -> IntuneFleet {
+        let export = try IntuneGraphJSON.read(path: root + policies)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + devices)))
         do throws(IntuneFleet.LoadError) {
-            return try IntuneFleet.load(policies: export.policies, file: root + "/" + policies, devices: (bytes, devices), conflicts: conflicts)
+            return try IntuneFleet.load(policies: export.policies, file: root + policies, devices: (bytes, devices), conflicts: conflicts)
         } catch {
             throw FleetError(error.message)
         }

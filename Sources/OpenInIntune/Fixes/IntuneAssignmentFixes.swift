@@ -27,6 +27,7 @@ extension IntuneFixSubject {
 
             // Where the policy reaches an installed app (a narrower assignment changes nothing elsewhere), and whether
             // another policy reaches the app there too (else the app would be left unprotected).
+            result += widenings(of: index, document: document, pointer: pointer, written: written)
             // No app it reaches is reached by another policy too: every narrowing would leave an app unprotected.
             guard let reached = reached(by: index), reached.contains(where: \.shared) else { continue }
             let inScope = Set(states.map { ExactKey($0.device.name) })
@@ -37,18 +38,11 @@ extension IntuneFixSubject {
             for pair in reached where inScope.contains(ExactKey(pair.device.name)) {
                 for group in pair.device.groups ?? [] where seen.insert(ExactKey(group)).inserted { groups.append(group) }
             }
-            let byID = assignments.contains { $0.groupID != nil }
             for group in groups {
                 // Not a group the policy already excludes, in either spelling.
                 let spelled = IntuneFleet.GroupMembership([group], names: fleet.groupNames)
                 if assignments.contains(where: { $0.kind == .exclude && spelled.holds($0) }) { continue }
-                // Written as the policy's other assignments name their groups: by object id (Graph) or by display name (IntuneCD).
-                let known = fleet.groupNames.first { ExactText.same($0.id, group) || ExactText.same($0.name, group) }
-                let exclusion = byID ? IntuneAssignment(kind: .exclude, groupID: known?.id ?? group) : IntuneAssignment(kind: .exclude, groupName: known?.name ?? group)
-                var target: [JSONObject.Member] = [.init("@odata.type", .string(IntuneAssignmentsJSON.exclusionTarget))]
-                if let id = exclusion.groupID { target.append(.init("groupId", .string(id))) }
-                if let name = exclusion.groupName { target.append(.init("groupName", .string(name))) }
-                let value = JSONValue.object(JSONObject(members: [.init("target", .object(JSONObject(members: target)))]))
+                let (exclusion, value) = target(.exclude, group: group, in: policy)
                 var changed = policy
                 changed.assignments = assignments + [exclusion]
                 let shown = fleet.group(of: exclusion)
@@ -107,6 +101,81 @@ extension IntuneFixSubject {
             }
         }
         return differs
+    }
+
+    /// The assignment of `group` (as a profile names it) of `kind`, and its JSON, written as the policy's other
+    /// assignments name their groups: by object id (Graph), or by display name (IntuneCD).
+    func target(_ kind: IntuneAssignment.Kind, group: String, in policy: IntunePolicy) -> (IntuneAssignment, JSONValue) {
+        let byID = policy.assignments?.contains { $0.groupID != nil } ?? true
+        let known = fleet.groupNames.first { ExactText.same($0.id, group) || ExactText.same($0.name, group) }
+        let assignment = byID ? IntuneAssignment(kind: kind, groupID: known?.id ?? group) : IntuneAssignment(kind: kind, groupName: known?.name ?? group)
+        var target: [JSONObject.Member] = [.init("@odata.type", .string(kind == .include ? IntuneAssignmentsJSON.groupTarget : IntuneAssignmentsJSON.exclusionTarget))]
+        if let id = assignment.groupID { target.append(.init("groupId", .string(id))) }
+        if let name = assignment.groupName { target.append(.init("groupName", .string(name))) }
+        return (assignment, .object(JSONObject(members: [.init("target", .object(JSONObject(members: target)))])))
+    }
+
+    /// The changes that make the policy at `index` reach an app it targets at its management level and that no policy
+    /// reaches on a profile in scope: remove the exclusion that leaves the user out, include a group of the profile,
+    /// or remove the filter that does not admit the app. Only those whose changed policy can be worked out on every
+    /// profile (a filter reading what a profile does not give is not proposed).
+    func widenings(of index: Int, document: Int, pointer: JSONPointer, written: JSONArray) -> [FixCandidate] {
+        let policy = fleet.policies[index]
+        guard let assignments = policy.assignments else { return [] }
+        let owner = "policy \(JSONWriter.quoted(policy.displayName))"
+        var proposed: [(candidate: FixCandidate, changed: IntunePolicy)] = []
+        var seen: Set<String> = []
+        for state in states {
+            let device = state.device
+            let membership = fleet.membership(of: device)
+            for app in device.installed where policy.targets(app) {
+                guard let reaching = try? fleet.reaching(app, on: device, membership: membership), reaching.isEmpty,
+                      let reach = try? fleet.reach(policy, app, on: device, membership: membership) else { continue }
+                switch reach.scope {
+                case .excluded(let exclusion)?:
+                    guard let position = assignments.firstIndex(of: exclusion), seen.insert("exclusion \(position)").inserted else { continue }
+                    var changed = policy
+                    changed.assignments?.remove(at: position)
+                    proposed.append((FixCandidate(change: "Remove the exclusion of the group \(Self.describe(fleet.group(of: exclusion))) from \(owner).", document: document,
+                                                  patch: [.remove(pointer.appending(position))]), changed))
+                case .notIncluded(let filtered)? where filtered.isEmpty:
+                    for group in device.groups ?? [] where seen.insert("include \(group)").inserted {
+                        let (inclusion, value) = target(.include, group: group, in: policy)
+                        var changed = policy
+                        changed.assignments = assignments + [inclusion]
+                        proposed.append((FixCandidate(change: "Include the group \(Self.describe(fleet.group(of: inclusion))) in \(owner): add a groupAssignmentTarget to its assignments.",
+                                                      document: document, patch: [.add(pointer.appending("-"), value)]), changed))
+                    }
+                case .notIncluded(let filtered)?:
+                    for (assignment, check) in filtered {
+                        guard let position = assignments.firstIndex(of: assignment), seen.insert("filter \(position)").inserted,
+                              case .object(let entry) = written[position], case .object(let target)? = entry["target"] else { continue }
+                        let at = pointer.appending(position).appending("target")
+                        var patch: [JSONPatchOperation] = []
+                        for (key, value) in [("deviceAndAppManagementAssignmentFilterId", JSONValue.null), ("deviceAndAppManagementAssignmentFilterType", .string("none"))] {
+                            patch.append(target[key] == nil ? .add(at.appending(key), value) : .replace(at.appending(key), value))
+                        }
+                        var changed = policy
+                        changed.assignments?[position] = IntuneAssignment(kind: .include, groupID: assignment.groupID, groupName: assignment.groupName)
+                        proposed.append((FixCandidate(change: "Remove the \(check.type.rawValue) filter \(JSONWriter.quoted(check.name)) from the assignment of the group \(Self.describe(fleet.group(of: assignment))) in \(owner).",
+                                                      document: document, patch: patch), changed))
+                    }
+                default: continue
+                }
+            }
+        }
+        return proposed.filter { workedOut($0.changed) }.map(\.candidate)
+    }
+
+    /// Whether who `changed` reaches can be worked out on every profile, for every installed app it targets.
+    func workedOut(_ changed: IntunePolicy) -> Bool {
+        for device in fleet.devices {
+            let membership = fleet.membership(of: device)
+            for app in device.installed where changed.targets(app) {
+                if (try? fleet.reaches(changed, app, on: device, membership: membership)) == nil { return false }
+            }
+        }
+        return true
     }
 
     static func describe(_ group: IntuneReach.Group) -> String {
