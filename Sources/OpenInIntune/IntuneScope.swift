@@ -29,29 +29,12 @@ extension IntuneFleet {
         }
     }
 
-    /// Whether `policy` (which targets `app`) protects `app` on `device`, with `membership` the profile's groups.
+    /// Whether `policy` (which targets `app`) protects `app` on `device`, with `membership` the profile's groups:
+    /// ``reach(_:_:on:membership:)``'s answer, so that `--explain` says why by the same steps.
     /// - Throws: ``FleetError`` when the policy is assigned to groups and the profile does not say which
     ///   groups its user is in, or when an included group's filter is needed.
     package func reaches(_ policy: IntunePolicy, _ app: BundleID, on device: IntuneDeviceProfile, membership: GroupMembership?) throws(FleetError) -> Bool {
-        guard policy.managementLevels.targets(managed: device.isManagedType(app)) else { return false }
-        guard let assignments = policy.assignments else { return true }
-        if assignments.isEmpty { return assumeAssigned }
-        guard let membership else {
-            throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
-                             file: policy.sources.file ?? file, line: assignments.first?.line)
-        }
-        if assignments.contains(where: { $0.kind == .exclude && membership.holds($0) }) { return false }
-        for assignment in assignments where assignment.kind == .include && membership.holds(assignment) {
-            guard let reference = assignment.filter else { return true }
-            guard let filter = filters.filter(named: reference) else {
-                let known = filters.all.map(\.displayName)
-                throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) includes the group \(assignment.groupDescription) through the filter \(JSONWriter.quoted(reference)), which the devices file's assignmentFilters do not define: add it ({\"id\", \"displayName\", \"rule\"}, as GET /beta/deviceManagement/assignmentFilters gives it).\(Suggestion.phrase(for: reference, among: known))",
-                                 file: policy.sources.file ?? file, line: assignment.line)
-            }
-            let holds = try filter.matches(subject(app, on: device), device: device.name)
-            if holds == (assignment.filterType == .include) { return true }
-        }
-        return false
+        try reach(policy, app, on: device, membership: membership).reaches
     }
 
     /// What a managed-app filter reads of `app` on `device`: its management type (as app protection tells

@@ -10,16 +10,31 @@ package enum IntuneFleetOutput {
         return .object(JSONObject(members: members))
     }
 
-    /// Where a side's policy came from, and its rule's source: what `--explain` adds.
-    package static func explanation(_ app: BundleID, _ decision: Decision, fleet: IntuneFleet) -> (policy: String, rule: RuleInfo) {
-        let policy = fleet.policy(for: app).map { "app protection policy \(JSONWriter.quoted($0.displayName))" } ?? "no app protection policy targets it"
+    /// Where a side's policy came from, and its rule's source: what `--explain` adds. On a profile of the fleet
+    /// (`device`), the policy that reaches the app there (several: their names, merged); else the first that targets it.
+    package static func explanation(_ app: BundleID, _ decision: Decision, fleet: IntuneFleet, device: String? = nil) -> (policy: String, rule: RuleInfo) {
+        let first = fleet.policy(for: app).map { "app protection policy \(JSONWriter.quoted($0.displayName))" } ?? "no app protection policy targets it"
+        guard first != "no app protection policy targets it", let profile = device.flatMap({ try? fleet.device(named: $0) }),
+              let reasons = try? fleet.reachReasons(app, on: profile) else { return (first, decision.rule.info) }
+        let reaching = reasons.filter(\.reach.reaches).map { JSONWriter.quoted($0.reach.policy) }
+        let policy = switch reaching.count {
+        case 0: "no app protection policy reaches it on this profile"
+        case 1: "app protection policy \(reaching[0])"
+        default: "app protection policies \(reaching.joined(separator: " + ")) (merged, \(fleet.conflictMode.rawValue))"
+        }
         return (policy, decision.rule.info)
     }
 
-    package static func explanationJSON(_ app: BundleID, _ decision: Decision, fleet: IntuneFleet) -> JSONValue {
-        let (policy, rule) = explanation(app, decision, fleet: fleet)
-        return .object(JSONObject(members: [.init("policy", .string(policy)), .init("step", .number(JSONNumber(rule.step))), .init("summary", .string(rule.summary)),
-                                            .init("source", .string(rule.source)), .init("quote", .string(rule.quote))]))
+    /// A side's `explanation`: `{"policy", "step", "summary", "source", "quote", "reach"?}`, `reach` saying which policies
+    /// reach the app on the profile and why (``IntuneReachOutput/json(_:fleet:)``).
+    package static func explanationJSON(_ app: BundleID, _ side: Decision, receiver: Bool = false, decision: FleetDecision? = nil, fleet: IntuneFleet) -> JSONValue {
+        let (policy, rule) = explanation(app, side, fleet: fleet, device: decision?.device)
+        var members: [JSONObject.Member] = [.init("policy", .string(policy)), .init("step", .number(JSONNumber(rule.step))), .init("summary", .string(rule.summary)),
+                                            .init("source", .string(rule.source)), .init("quote", .string(rule.quote))]
+        if let decision, let reach = IntuneReachOutput.explanation(app, side, receiver: receiver, decision: decision, fleet: fleet) {
+            members.append(.init("reach", IntuneReachOutput.json(reach, fleet: fleet)))
+        }
+        return .object(JSONObject(members: members))
     }
 
     package static func record(_ decision: FleetDecision, id: JSONValue?, explain: Bool = false, fleet: IntuneFleet? = nil) -> JSONObject {
@@ -35,8 +50,10 @@ package enum IntuneFleetOutput {
         members.append(.init("sender", side(decision.request.from, decision.sender)))
         members.append(.init("receiver", decision.receiver.map { side(decision.receiverApp!, $0) } ?? .null))
         if explain, let fleet {
-            var sides: [JSONObject.Member] = [.init("sender", explanationJSON(decision.request.from, decision.sender, fleet: fleet))]
-            if let receiver = decision.receiver, let app = decision.receiverApp { sides.append(.init("receiver", explanationJSON(app, receiver, fleet: fleet))) }
+            var sides: [JSONObject.Member] = [.init("sender", explanationJSON(decision.request.from, decision.sender, decision: decision, fleet: fleet))]
+            if let receiver = decision.receiver, let app = decision.receiverApp {
+                sides.append(.init("receiver", explanationJSON(app, receiver, receiver: true, decision: decision, fleet: fleet)))
+            }
             members.append(.init("explanation", .object(JSONObject(members: sides))))
         }
         return JSONObject(members: members)
@@ -61,11 +78,14 @@ package enum IntuneFleetOutput {
             text += "  receiver  -  (no policy-managed receiver decides)\n"
         }
         if explain, let fleet {
-            var sides = [(decision.request.from, decision.sender)]
-            if let receiver = decision.receiver, let app = decision.receiverApp { sides.append((app, receiver)) }
-            for (app, side) in sides {
-                let (policy, rule) = explanation(app, side, fleet: fleet)
+            var sides = [(decision.request.from, decision.sender, false)]
+            if let receiver = decision.receiver, let app = decision.receiverApp { sides.append((app, receiver, true)) }
+            for (app, side, isReceiver) in sides {
+                let (policy, rule) = explanation(app, side, fleet: fleet, device: decision.device)
                 text += "  \(DecisionText.escaped(app.rawValue)): \(policy)\n    rule \(rule.id) (Intune step \(rule.step)): \(rule.summary)\n    source: \(rule.source)\n    \"\(rule.quote)\"\n"
+                if let reach = IntuneReachOutput.explanation(app, side, receiver: isReceiver, decision: decision, fleet: fleet) {
+                    text += IntuneReachOutput.text(reach, device: decision.device, fleet: fleet).map { "    \($0)\n" }.joined()
+                }
             }
         }
         return text

@@ -269,7 +269,18 @@ package struct IntuneFixSubject: FixSubject {
             var receivers: [Int] = []
             // swift-format-ignore: ReplaceForEachWithForLoop
             try? changedNodes.forEach { (y) throws(FleetError) in receivers.append(y) }
-            guard graph.nodes == state.graph.nodes, graph.index.managed.count == state.graph.index.managed.count else { return nil }
+            guard graph.nodes == state.graph.nodes else { return nil }
+            if graph.index.managed != state.graph.index.managed {
+                // A policy now reaches an app none reached (an assignment widened, IntuneAssignmentFixes.swift): every app's
+                // context names the managed apps, so every row is decided again. A zone that loses an app is not verified:
+                // that app would be unprotected, which is no path closed.
+                guard let widened = Self.widened(state, graph, scope: scope, collateral: collateral) else { return nil }
+                verdict.paths.formUnion(widened.paths)
+                verdict.exposure += widened.exposure
+                verdict.collateral.formUnion(widened.blocked)
+                verdict.allowed.formUnion(widened.allowed)
+                continue
+            }
             var rows = state.rows
             var exposure = state.exposure
             do throws(FleetError) {
@@ -301,6 +312,25 @@ package struct IntuneFixSubject: FixSubject {
         return verdict
     }
 
+    /// One device whose zone of trust grew under a change (`graph`, the device as changed): its paths, exposure and
+    /// inside flows (of the zone as it was) decided again in full; `nil` when an app left the zone.
+    static func widened(_ state: DeviceState, _ graph: IntuneGraph, scope: FixScope, collateral: Bool)
+        -> (paths: [LeakPath], exposure: Int, blocked: Set<InsideFlow>, allowed: Set<InsideFlow>)? {
+        let now = Set(graph.index.managed.map(IntuneBundleID.key))
+        guard state.graph.index.managed.allSatisfy({ now.contains(IntuneBundleID.key($0)) }) else { return nil }
+        let count = graph.nodes.count
+        let all = NodeSet(count: count, full: true)
+        var rows: [NodeSet] = []
+        do throws(FleetError) { for x in 0..<count { rows.append(try graph.row(x, among: all)) } } catch { return nil }
+        let managed = managedNodes(graph)
+        let exposure = (0..<count).map { managed.contains($0) ? Self.exposure(of: $0, graph) : 0 }
+        let paths = leaks(DeviceState(device: state.device, graph: graph, rows: rows, exposure: exposure), rows: rows, scope: scope)
+        guard collateral else { return (paths, exposure.reduce(0, +), [], []) }
+        let zone = managedNodes(state.graph)
+        let before = Set(insideFlows(state.graph, among: zone, changed: nil)), after = Set(insideFlows(graph, among: zone, changed: nil))
+        return (paths, exposure.reduce(0, +), before.subtracting(after), after.subtracting(before))
+    }
+
     package func candidates() -> [FixCandidate] {
         var result: [FixCandidate] = []
         for (index, policy) in fleet.policies.enumerated() {
@@ -319,6 +349,8 @@ package struct IntuneFixSubject: FixSubject {
                 let pointer = base.appending("allowedOutboundDataTransferDestinations")
                 var patch: [JSONPatchOperation] = [object["allowedOutboundDataTransferDestinations"] == nil ? .add(pointer, .string("none")) : .replace(pointer, .string("none"))]
                 if policy.filterOpenInToOnlyManagedApps { patch.append(.replace(base.appending("filterOpenInToOnlyManagedApps"), .bool(false))) }
+                // OS sharing likewise (Graph allows it only with managedApps).
+                if policy.disableProtectionOfManagedOutboundOpenInData { patch.append(.replace(base.appending("disableProtectionOfManagedOutboundOpenInData"), .bool(false))) }
                 result.append(FixCandidate(change: "Set Send org data to other apps (allowedOutboundDataTransferDestinations) of \(owner) from \(policy.send) to none.",
                                            document: document, patch: patch))
             }
@@ -409,7 +441,8 @@ package struct IntuneFixSubject: FixSubject {
                 }
             }
         }
-        return result
+        // Then the changes of who a policy reaches (IntuneAssignmentFixes.swift).
+        return result + assignmentCandidates()
     }
 }
 
