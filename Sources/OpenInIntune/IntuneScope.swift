@@ -35,7 +35,7 @@ extension IntuneFleet {
         if assignments.isEmpty { return assumeAssigned }
         guard let membership else {
             throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
-                             file: policy.sources.file ?? file, line: assignments.first?.line)
+                             file: assignments.first?.file ?? policy.sources.file ?? file, line: assignments.first?.line)
         }
         if assignments.contains(where: { $0.kind == .exclude && membership.holds($0) }) { return false }
         for assignment in assignments where assignment.kind == .include && membership.holds(assignment) {
@@ -43,7 +43,7 @@ extension IntuneFleet {
             guard let filter = filters.filter(named: reference) else {
                 let known = filters.all.map(\.displayName)
                 throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) includes the group \(assignment.groupDescription) through the filter \(JSONWriter.quoted(reference)), which the devices file's assignmentFilters do not define: add it ({\"id\", \"displayName\", \"rule\"}, as GET /beta/deviceManagement/assignmentFilters gives it).\(Suggestion.phrase(for: reference, among: known))",
-                                 file: policy.sources.file ?? file, line: assignment.line)
+                                 file: assignment.file ?? policy.sources.file ?? file, line: assignment.line)
             }
             let holds = try filter.matches(subject(app, on: device), device: device.name)
             if holds == (assignment.filterType == .include) { return true }
@@ -83,13 +83,13 @@ extension IntuneFleet {
             guard let assignments = policy.assignments, !assignments.isEmpty else { continue }
             if let device = devices.first(where: { $0.groups == nil }) {
                 throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
-                                 file: policy.sources.file ?? file, line: assignments.first?.line)
+                                 file: assignments.first?.file ?? policy.sources.file ?? file, line: assignments.first?.line)
             }
             guard !assumeAssigned else { continue }
             for assignment in assignments where assignment.groupName == nil {
                 guard let id = assignment.groupID, !known.contains(ExactKey(id)) else { continue }
                 throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) \(assignment.kind == .include ? "includes" : "excludes") the group \(id), which no profile names and the devices file's groups do not: add \"groups\": {\"\(id)\": \"<display name>\"} to the devices file (or name the group in the profiles that belong to it), or run with --assume-assigned",
-                                 file: policy.sources.file ?? file, line: assignment.line)
+                                 file: assignment.file ?? policy.sources.file ?? file, line: assignment.line)
             }
         }
     }
