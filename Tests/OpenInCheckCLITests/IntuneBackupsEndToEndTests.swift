@@ -43,11 +43,10 @@ import Testing
         let root = Self.backups + "/intunebackupandrestore"
         #expect(run.stderr == """
             note: '\(root)' is an IntuneBackupAndRestore backup: its app protection policies are read from '\(root)/App Protection Policies'
+            note: \(root)/Assignment Filters/: 1 file of assignment filters, read as the filters assignments name
+            note: \(root)/App Protection Policies/Assignments/: 1 file of policy assignments (IntuneBackupAndRestore): 1 joined to its policy by id
             note: \(root)/App Protection Policies/Acme - Android - Org data in managed apps.json skipped: it holds #microsoft.graph.androidManagedAppProtection, not an iOS app protection policy
             note: \(root)/App Protection Policies/Acme - Windows - WIP without enrollment.json skipped: it holds #microsoft.graph.windowsInformationProtectionPolicy, not an iOS app protection policy
-            note: \(root)/App Protection Policies/Assignments/ skipped: 1 file of policy assignments (IntuneBackupAndRestore), not app protection policies
-            note: \(root)/Assignment Filters/ skipped: 1 file of assignment filters, not app protection policies
-            note: the policies' assignments were not exported: every device profile is taken to be in scope (export with $expand=assignments to analyse who each policy reaches)
 
             """)
         #expect(run.stdout.contains("\(root)/App Protection Policies/Acme - iOS - Org data in managed apps.json:12: info IN005"))
