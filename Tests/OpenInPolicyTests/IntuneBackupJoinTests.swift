@@ -264,3 +264,15 @@ struct IntuneBackupJoinTests {
         }
     }
 }
+
+extension IntuneBackupJoinTests {
+    @Test("fleet fixes reads IntuneBackupAndRestore's policies with the assignments joined from their own files, as the fleet has them")
+    func fixesKeepJoinedAssignments() throws {
+        let root = IntuneBackupsTests.backups + "/intunebackupandrestore"
+        let devices = [UInt8](try Data(contentsOf: IntuneBackupsTests.root.appendingPathComponent("Examples/intune/devices.json")))
+        let fleet = try Self.load(root, devices: devices)
+        #expect(fleet.policies[0].assignments == [IntuneAssignment(kind: .include, groupID: Self.staff)])
+        let subject = try IntuneFixSubject(path: root, fleet: fleet, scope: FixScope())
+        #expect(subject.fleet.policies.map(\.assignments) == fleet.policies.map(\.assignments))
+    }
+}
