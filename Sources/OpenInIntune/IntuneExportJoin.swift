@@ -118,11 +118,14 @@ extension IntuneGraphJSON {
     static func joinAssignments(_ files: [String], into policies: inout [IntunePolicy], skippedIDs: Set<ExactKey>) throws(FormatError) -> (joined: Int, others: Int) {
         var joinedFrom: [Int: String] = [:]
         var others = 0
+        // Each policy's position by id (the first, were two to share one): a lookup per file, not a scan.
+        var byID: [ExactKey: Int] = [:]
+        for (index, policy) in policies.enumerated() { if let id = policy.id, byID[ExactKey(id)] == nil { byID[ExactKey(id)] = index } }
         for file in files {
             guard let id = assignmentsPolicyID(file) else {
                 throw FormatError("the assignments file's name does not start with its policy's id: IntuneBackupAndRestore names it 'ID - NAME.json' (its restore reads the id there); rename it so, or remove it", file: file)
             }
-            guard let index = policies.firstIndex(where: { $0.id.map { ExactText.same($0, id) } == true }) else {
+            guard let index = byID[ExactKey(id)] else {
                 if skippedIDs.contains(ExactKey(id)) { others += 1; continue }
                 let ids = policies.compactMap(\.id)
                 throw FormatError("the assignments file names the policy id \(JSONWriter.quoted(id)) (its name's part before ' - '), which no policy of the export has.\(Suggestion.phrase(for: id, among: ids)) Restore the policy's file beside the others, or remove this file",
@@ -154,28 +157,42 @@ extension IntuneFleet {
     package mutating func join(_ facts: IntuneExportFacts, devicesFile: String?) throws(FleetError) {
         let devicesPlace = devicesFile.map { "the devices file '\(Printable.text($0))'" } ?? "the devices file"
         var sources = groupNames.map { (id: $0.id, name: $0.name, place: devicesPlace) }
+        // Each entry's position by id and by name: a lookup per group of the table, not a scan of the map.
+        var byID: [ExactKey: Int] = [:], byName: [ExactKey: Int] = [:]
+        for (index, source) in sources.enumerated() {
+            if byID[ExactKey(source.id)] == nil { byID[ExactKey(source.id)] = index }
+            if byName[ExactKey(source.name)] == nil { byName[ExactKey(source.name)] = index }
+        }
         for group in facts.groups {
             let place = "'\(Printable.text(group.file))'\(group.line.map { " (line \($0))" } ?? "")"
-            if let other = sources.first(where: { ExactText.same($0.id, group.id) }) {
+            if let other = byID[ExactKey(group.id)].map({ sources[$0] }) {
                 guard ExactText.same(other.name, group.name) else {
                     throw FleetError("the group \(group.id) has two names: \(JSONWriter.quoted(other.name)) in \(other.place) and \(JSONWriter.quoted(group.name)) in \(place): give it one display name, as Entra ID does",
                                      file: group.file, line: group.line)
                 }
                 continue
             }
-            if let other = sources.first(where: { ExactText.same($0.name, group.name) }) {
+            if let other = byName[ExactKey(group.name)].map({ sources[$0] }) {
                 throw FleetError("\(JSONWriter.quoted(group.name)) is the name of two groups: \(other.id) in \(other.place) and \(group.id) in \(place): a name must say which group it is; correct the id in one of them",
                                  file: group.file, line: group.line)
             }
+            byID[ExactKey(group.id)] = sources.count
+            byName[ExactKey(group.name)] = sources.count
             sources.append((group.id, group.name, place))
             groupNames.append((group.id, group.name))
         }
         if !facts.groups.isEmpty {
-            // Each profile's groups' other spellings, with the merged map.
+            // Each profile's groups' other spellings, with the merged map (looked up per group, not a scan of the map per profile).
+            var other: [ExactKey: [String]] = [:]
+            for (id, name) in groupNames {
+                other[ExactKey(id), default: []].append(name)
+                other[ExactKey(name), default: []].append(id)
+            }
             for index in devices.indices {
                 guard let groups = devices[index].groups else { continue }
-                let keys = Set(groups.map(ExactKey.init))
-                devices[index].groupAliases = groupNames.flatMap { keys.contains(ExactKey($0.id)) ? [$0.name] : keys.contains(ExactKey($0.name)) ? [$0.id] : [] }
+                var aliases: [String] = []
+                for group in groups { aliases += other[ExactKey(group)] ?? [] }
+                devices[index].groupAliases = aliases
             }
         }
         if !facts.filters.isEmpty { filters = try AssignmentFilters(Self.merged(filters.all + facts.filters)) }
