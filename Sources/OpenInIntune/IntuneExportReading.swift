@@ -260,6 +260,19 @@ extension IntuneGraphJSON {
             default: export.skipped.append(Skipped(file: parent, type: "", reason: "\(files) of Entra groups, not app protection policies"))
             }
         }
+        // IntuneManagement's own policy folder given: its migration table is in the export's root, the folder's
+        // parent (IntuneManagement's import looks there too: "Migration table must be located in the root of the import path").
+        if folder.layout == .intuneManagement, folder.policyFolder == nil, folder.paths(.migrationTable).isEmpty {
+            var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            while parts.last == "" && parts.count > 1 { parts.removeLast() }
+            parts.removeLast()
+            let table = (parts.isEmpty ? "." : parts.joined(separator: "/")) + "/MigrationTable.json"
+            if let bytes = try? CappedFile.read(path: table, what: "IntuneManagement migration table") {
+                let groups = try migrationTable(bytes, file: table)
+                export.facts.groups += groups
+                export.notes.append("\(table): IntuneManagement's migration table, read as the groups map (\(groups.count) group\(groups.count == 1 ? "" : "s") by object id)")
+            }
+        }
         let assignmentFiles = folder.paths(.assignments)
         if !assignmentFiles.isEmpty {
             let (joined, others) = try joinAssignments(assignmentFiles, into: &export.policies, skippedIDs: skippedIDs)
