@@ -254,8 +254,8 @@ extension IntuneFleet {
         for policy in policies {
             for assignment in policy.assignments ?? [] {
                 for text in [assignment.groupName, assignment.groupID].compactMap({ $0 }) {
-                    guard let others = carried[text.lowercased()], !others.contains(where: { ExactText.same($0.text, text) }),
-                          let other = others.first else { continue }
+                    // Any spelling that differs, even beside one that matches: the profile that carries it would silently not be reached.
+                    guard let other = carried[text.lowercased()]?.first(where: { !ExactText.same($0.text, text) }) else { continue }
                     let how = Self.difference(text, other.text)
                     throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) \(assignment.kind == .include ? "includes" : "excludes") the group \(JSONWriter.quoted(text)), and \(other.place) carries \(JSONWriter.quoted(other.text)): they differ only by \(how) (\(Self.differingCodePoints(text, other.text))), and groups match byte for byte, so the policy would reach no one there: write the group exactly as Entra ID names it, the same in both files",
                                      file: assignment.file ?? policy.sources.file ?? file, line: assignment.line)

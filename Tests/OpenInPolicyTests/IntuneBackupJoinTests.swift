@@ -239,6 +239,20 @@ struct IntuneBackupJoinTests {
         }
     }
 
+    @Test("a profile that carries the group in another case is refused even when another profile spells it as the assignment does")
+    func oneProfileOfTwo() throws {
+        let policy = Self.policy("P", #""assignments": [\#(Self.target("groupName", "Acme staff"))]"#)
+        let devices = Array("""
+            {"devices": {
+               "a": {"installed": [], "mdmEnrolled": false, "intuneMAMUPN": false, "groups": ["Acme staff"]},
+               "b": {"installed": [], "mdmEnrolled": false, "intuneMAMUPN": false, "groups": ["ACME staff"]}
+             }}
+            """.utf8)
+        try IntuneBackupsTests.folder(["App Protection/P_iosManagedAppProtection.json": policy]) { path in
+            #expect(Self.loadError(path, devices: devices)?.contains("and the profile \"b\" (devices.b.groups in 'devices.json') carries \"ACME staff\": they differ only by letter case (U+0063 U+006D U+0065 vs U+0043 U+004D U+0045)") == true)
+        }
+    }
+
     @Test("the code points that differ, after the common start and end")
     func codePoints() {
         #expect(IntuneFleet.differingCodePoints("Café staff", "Cafe\u{301} staff") == "U+00E9 vs U+0065 U+0301")
