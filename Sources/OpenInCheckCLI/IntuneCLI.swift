@@ -41,17 +41,19 @@ enum VendorFiles {
     /// Intune policies from a file or folder read once, with the devices file's facts.
     static func intune(_ input: VendorInput, devices devicesPath: String?, options: IntuneLoadOptions = IntuneLoadOptions(), console: Console) throws(CLIError) -> IntuneFleet {
         let policies: [IntunePolicy]
+        let facts: IntuneExportFacts
         do throws(FormatError) {
             let export = if let bytes = input.bytes { try IntuneGraphJSON.export(bytes, file: input.path) } else { try IntuneGraphJSON.read(path: input.path) }
             for note in export.messages { console.stderr.write("note: \(DecisionText.escaped(note))\n") }
             policies = export.policies
+            facts = export.facts
         } catch {
             throw .invalidInput(error.description)
         }
         var devices: (bytes: [UInt8], file: String)? = nil
         if let devicesPath { devices = (try ByteSource.readFile(path: devicesPath, what: "Intune devices file"), devicesPath) }
         let fleet: IntuneFleet
-        do throws(IntuneFleet.LoadError) { fleet = try IntuneFleet.load(policies: policies, file: input.path, devices: devices, assumeAssigned: options.assumeAssigned, conflicts: options.conflicts) } catch { throw .invalidInput(error.message) }
+        do throws(IntuneFleet.LoadError) { fleet = try IntuneFleet.load(policies: policies, file: input.path, devices: devices, assumeAssigned: options.assumeAssigned, conflicts: options.conflicts, facts: facts) } catch { throw .invalidInput(error.message) }
         // Who the policies reach: said once per run (not per decision).
         for note in fleet.scopeNotes { console.stderr.write("note: \(DecisionText.escaped(note))\n") }
         return fleet

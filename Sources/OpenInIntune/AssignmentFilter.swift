@@ -26,10 +26,13 @@ package struct AssignmentFilter: Sendable {
     /// Where the filter was read, when known.
     package let file: String?
     package let line: Int?
-    /// The parsed rule.
-    let expression: FilterExpression
+    /// The parsed rule; `nil` for a filter app protection cannot use (``unusable``), whose rule is not read.
+    let expression: FilterExpression?
     /// The properties the rule reads, each once, in order of first use.
     package let properties: [FilterProperty]
+    /// Why an app protection policy cannot use the filter (a filter for managed devices, or for another
+    /// platform, read from an export folder beside the managed-app ones); `nil` for a managed-app filter for iOS.
+    package let unusable: String?
 
     /// Parses `rule` once.
     /// - Throws: ``FleetError`` at `file:line` naming the filter, the character in the rule, what is wrong and the fix.
@@ -47,10 +50,33 @@ package struct AssignmentFilter: Sendable {
         self.rule = rule
         self.file = file
         self.line = line
-        expression = try FilterRuleParser.parse(rule)
+        let expression = try FilterRuleParser.parse(rule)
+        self.expression = expression
         var found: [FilterProperty] = []
         Self.collect(expression, into: &found)
         properties = found
+        unusable = nil
+    }
+
+    /// A filter an app protection policy cannot use, kept so that a reference to it is refused naming `why`.
+    private init(unusable why: String, id: String?, displayName: String, rule: String, file: String?, line: Int?) {
+        self.id = id
+        self.displayName = displayName
+        self.rule = rule
+        self.file = file
+        self.line = line
+        expression = nil
+        properties = []
+        unusable = why
+    }
+
+    /// Where the filter was read, as a message names it: ` (FILE:LINE)`, or empty.
+    package var place: String {
+        switch (file, line) {
+        case (let file?, let line?): " (\(Printable.text(file)):\(line))"
+        case (let file?, nil): " (\(Printable.text(file)))"
+        default: ""
+        }
     }
 
     /// Recursion as deep as the rule's parentheses: at most ``FilterRuleParser/maximumDepth``.
@@ -68,6 +94,9 @@ package struct AssignmentFilter: Sendable {
     /// - Throws: ``FleetError`` naming the filter, the property and the device when the subject does not give
     ///   a property the rule reads, or gives a value the rule cannot compare.
     package func matches(_ subject: FilterSubject, device: String) throws(FleetError) -> Bool {
+        guard let expression, unusable == nil else {
+            throw FleetError("assignment filter \(JSONWriter.quoted(displayName)) cannot narrow an app protection policy: \(unusable ?? "its rule was not read")", file: file, line: line)
+        }
         for property in properties where subject[property] == nil {
             throw FleetError("assignment filter \(JSONWriter.quoted(displayName)) reads \(property.spelled), and device \(JSONWriter.quoted(device)) does not give its \(property.rawValue): give it in the devices file (a filter is never evaluated on a guess)", file: file, line: line)
         }
@@ -196,15 +225,18 @@ extension AssignmentFilter {
     /// workloads when creating filters": "For managed devices, filters aren't supported for app
     /// protection policies."
     /// - Throws: `FormatError` in `file` at the offending value, naming its key path and the fix.
-    package static func read(_ cursor: JSONCursor, file: String) throws(FormatError) -> AssignmentFilter {
+    /// - Parameter tenant: whether the filter comes from a backup of the tenant's filters (an export folder),
+    ///   which holds filters for managed devices and other platforms too: such a filter is kept, marked
+    ///   ``unusable`` (its rule not read), and refused only when an app protection assignment names it.
+    package static func read(_ cursor: JSONCursor, file: String, tenant: Bool = false) throws(FormatError) -> AssignmentFilter {
         do throws(FormatError) {
-            return try read(cursor, fileName: file)
+            return try read(cursor, fileName: file, tenant: tenant)
         } catch {
             throw error.inFile(file)
         }
     }
 
-    private static func read(_ cursor: JSONCursor, fileName: String) throws(FormatError) -> AssignmentFilter {
+    private static func read(_ cursor: JSONCursor, fileName: String, tenant: Bool) throws(FormatError) -> AssignmentFilter {
         let known = ["@odata.type", "id", "displayName", "rule", "platform", "assignmentFilterManagementType"] + ignored
         var fields: [String: JSONCursor] = [:]
         for (key, value, position) in try cursor.anyMembers(what: "an assignment filter {\"displayName\", \"rule\", …}") {
@@ -234,16 +266,25 @@ extension AssignmentFilter {
             throw cursor.error("has no displayName: an assignment filter is {\"id\", \"displayName\", \"rule\"} (policies name it by id, or, as IntuneCD writes, by display name)")
         }
         let why = "Microsoft Learn, \"Supported workloads when creating filters\": for managed devices, filters aren't supported for app protection policies; an iOS app protection policy takes a filter whose platform is \(platform) and assignmentFilterManagementType apps"
+        // In a backup of the tenant's filters, one app protection cannot use is kept aside, not refused.
+        func unusable(_ field: JSONCursor, _ message: String, reason: String) throws(FormatError) -> AssignmentFilter {
+            guard tenant else { throw field.error(message) }
+            var rule = ""
+            if case .string(let text)? = fields["rule"]?.value { rule = text }
+            return AssignmentFilter(unusable: "\(reason): \(why)", id: id, displayName: name, rule: rule, file: fileName, line: cursor.position?.line)
+        }
         if let field = fields["platform"], let value = try text("platform") {
             guard ExactText.same(value, platform) else {
                 let kind = value.hasSuffix("MobileApplicationManagement") ? "a filter for another platform's app protection" : "a filter for managed devices"
-                throw field.error("is \(JSONWriter.quoted(value)), \(kind): \(why)")
+                return try unusable(field, "is \(JSONWriter.quoted(value)), \(kind): \(why)", reason: "its platform is \(JSONWriter.quoted(value)), \(kind)")
             }
         } else if graphObject {
-            throw cursor.error("has no platform: \(why)")
+            return try unusable(cursor, "has no platform: \(why)", reason: "it has no platform")
         }
         if let field = fields["assignmentFilterManagementType"], let value = try text("assignmentFilterManagementType") {
-            guard ExactText.same(value, "apps") else { throw field.error("is \(JSONWriter.quoted(value)), not apps: \(why)") }
+            guard ExactText.same(value, "apps") else {
+                return try unusable(field, "is \(JSONWriter.quoted(value)), not apps: \(why)", reason: "its assignmentFilterManagementType is \(JSONWriter.quoted(value)), a filter for managed devices")
+            }
         }
         guard let ruleField = fields["rule"], let rule = try text("rule") else {
             throw cursor.error("has no rule: an assignment filter is {\"id\", \"displayName\", \"rule\"}")
@@ -310,20 +351,20 @@ package struct AssignmentFilters: Sendable {
     /// Reads filters from a document: one filter object, an array of them, or a Graph list response
     /// (`{"value": [...]}`, as `GET /beta/deviceManagement/assignmentFilters` returns it).
     /// - Throws: `FormatError` in `file` at the offending value.
-    package static func read(_ cursor: JSONCursor, file: String) throws(FormatError) -> [AssignmentFilter] {
+    package static func read(_ cursor: JSONCursor, file: String, tenant: Bool = false) throws(FormatError) -> [AssignmentFilter] {
         switch cursor.value {
         case .array:
             var filters: [AssignmentFilter] = []
-            for element in try cursor.elements(what: "assignment filters") { filters.append(try AssignmentFilter.read(element, file: file)) }
+            for element in try cursor.elements(what: "assignment filters") { filters.append(try AssignmentFilter.read(element, file: file, tenant: tenant)) }
             return filters
         case .object(let object) where object["value"] != nil && object["@odata.type"] == nil:
             guard let member = object.member("value") else { return [] }
             if object.member("@odata.nextLink") != nil {
                 throw cursor.error("@odata.nextLink: the list of assignment filters is one page of several: fetch every page (follow each @odata.nextLink) and save them all").inFile(file)
             }
-            return try read(JSONCursor(member.value, path: "value", position: member.valuePosition), file: file)
+            return try read(JSONCursor(member.value, path: "value", position: member.valuePosition), file: file, tenant: tenant)
         default:
-            return [try AssignmentFilter.read(cursor, file: file)]
+            return [try AssignmentFilter.read(cursor, file: file, tenant: tenant)]
         }
     }
 }

@@ -28,6 +28,9 @@ public struct IntuneAssignment: Sendable, Hashable {
     public var filterType: IntuneFilterType
     /// The line of the assignment's target in its file.
     package var line: Int?
+    /// The file the assignment was read from when it is not its policy's (IntuneBackupAndRestore's
+    /// `Assignments/ID - NAME.json`); `nil` for an assignment inline in its policy.
+    package var file: String?
 
     /// Creates an assignment.
     public init(kind: Kind, groupID: String? = nil, groupName: String? = nil, filter: String? = nil, filterType: IntuneFilterType = .none) {

@@ -52,6 +52,8 @@ extension IntuneGraphJSON {
         public var notes: [String] = []
         /// The folder's files by kind (policies, assignments, filters, groups, migration table), when a folder was read.
         package var files: IntuneExportFiles? = nil
+        /// The groups map and filters the folder holds beside its policies (``IntuneFleet/join(_:devicesFile:)``).
+        package var facts = IntuneExportFacts()
 
         /// Every note a run prints once: ``notes``, then each skipped item.
         public var messages: [String] { notes + skipped.map(\.description) }
@@ -202,6 +204,8 @@ extension IntuneGraphJSON {
             if let last = grouped.indices.last, grouped[last].folder == parent, grouped[last].kind == kind { grouped[last].count += 1 } else { grouped.append((parent, kind, 1)) }
         }
         var jsonCount = 0
+        // The ids of the policies skipped as other platforms', whose IntuneBackupAndRestore assignments files are left aside too.
+        var skippedIDs: Set<ExactKey> = []
         for (index, entry) in folder.files.enumerated() {
             let file = entry.path
             switch entry.kind {
@@ -217,29 +221,65 @@ extension IntuneGraphJSON {
                 if let type = skippedType(of: value), let kind = skippedKind(type) {
                     files.files[index].kind = kind.kind
                     export.skipped.append(Skipped(file: file, type: type, reason: kind.what))
+                    if case .object(let object) = value, case .string(let id)? = object["id"] { skippedIDs.insert(ExactKey(id)) }
+                    if kind.kind == .filter { export.facts.filters += try AssignmentFilters.read(JSONCursor(value, position: start), file: file, tenant: true) }
                     continue
                 }
                 let read = try self.export(value, at: start, file: file)
                 export.policies += read.policies
                 export.skipped += read.skipped
+                var listed: [JSONValue] = []
+                if case .array(let entries) = value { listed = Array(entries) } else if case .object(let object) = value, case .array(let entries)? = object["value"] { listed = Array(entries) }
+                for entry in listed { if case .object(let object) = entry, case .string(let id)? = object["id"], skippedType(of: entry) != nil { skippedIDs.insert(ExactKey(id)) } }
             case .notJSON:
                 let markdown = IntuneExportFiles.hasExtension(IntuneExportFiles.lastComponent(file), "md")
                 export.skipped.append(Skipped(file: file, type: "", reason: markdown ? "not JSON (Markdown, as IntuneCD's documentation)" : "not a JSON file"))
-            case .assignments, .filter, .group:
+            case .filter:
+                let bytes: [UInt8]
+                do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: file, what: "Intune assignment filter") } catch { throw FormatError(error.message) }
+                let (value, start) = try document(bytes, file: file)
+                export.facts.filters += try AssignmentFilters.read(JSONCursor(value, position: start), file: file, tenant: true)
+                group(file, entry.kind)
+            case .assignments, .group:
                 group(file, entry.kind)
             case .migrationTable:
-                export.skipped.append(Skipped(file: file, type: "", reason: "IntuneManagement's migration table (the ids and names of the objects the export refers to), not an app protection policy"))
+                let bytes: [UInt8]
+                do throws(CappedFile.Failure) { bytes = try CappedFile.read(path: file, what: "IntuneManagement migration table") } catch { throw FormatError(error.message) }
+                let groups = try migrationTable(bytes, file: file)
+                export.facts.groups += groups
+                export.notes.append("\(file): IntuneManagement's migration table, read as the groups map (\(groups.count) group\(groups.count == 1 ? "" : "s") by object id)")
             case .yaml, .otherSetting:
                 continue
             }
         }
         for (parent, kind, count) in grouped {
-            let what = switch kind {
-            case .assignments: "policy assignments (IntuneBackupAndRestore)"
-            case .filter: "assignment filters"
-            default: "Entra groups"
+            let files = "\(count) file\(count == 1 ? "" : "s")"
+            switch kind {
+            case .assignments: continue  // said once the files are joined
+            case .filter: export.notes.append("\(parent): \(files) of assignment filters, read as the filters assignments name")
+            default: export.skipped.append(Skipped(file: parent, type: "", reason: "\(files) of Entra groups, not app protection policies"))
             }
-            export.skipped.append(Skipped(file: parent, type: "", reason: "\(count) file\(count == 1 ? "" : "s") of \(what), not app protection policies"))
+        }
+        // IntuneManagement's own policy folder given: its migration table is in the export's root, the folder's
+        // parent (IntuneManagement's import looks there too: "Migration table must be located in the root of the import path").
+        if folder.layout == .intuneManagement, folder.policyFolder == nil, folder.paths(.migrationTable).isEmpty {
+            var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            while parts.last == "" && parts.count > 1 { parts.removeLast() }
+            parts.removeLast()
+            let table = (parts.isEmpty ? "." : parts.joined(separator: "/")) + "/MigrationTable.json"
+            if let bytes = try? CappedFile.read(path: table, what: "IntuneManagement migration table") {
+                let groups = try migrationTable(bytes, file: table)
+                export.facts.groups += groups
+                export.notes.append("\(table): IntuneManagement's migration table, read as the groups map (\(groups.count) group\(groups.count == 1 ? "" : "s") by object id)")
+            }
+        }
+        let assignmentFiles = folder.paths(.assignments)
+        if !assignmentFiles.isEmpty {
+            let (joined, others) = try joinAssignments(assignmentFiles, into: &export.policies, skippedIDs: skippedIDs)
+            let parents = Set(assignmentFiles.map { $0.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" })
+            let parent = parents.count == 1 ? parents.first! : "the folder"
+            export.notes.append("\(parent): \(assignmentFiles.count) file\(assignmentFiles.count == 1 ? "" : "s") of policy assignments (IntuneBackupAndRestore): \(joined) joined to \(joined == 1 ? "its policy" : "their policies") by id"
+                + (others > 0 ? ", \(others) for policies skipped above, not read" : ""))
         }
         export.files = files
         if export.policies.isEmpty {

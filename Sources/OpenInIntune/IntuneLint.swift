@@ -22,6 +22,7 @@ public enum IntuneLint {
         ("IN013", "group-not-carried", "An assignment's group is carried by no device profile: the devices file may misspell it, or miss the users it targets.", .warning),
         ("IN014", "os-sharing-without-upn", "On an MDM-enrolled profile, a policy with OS sharing meets an app that does not receive IntuneMAMUPN: the app counts as unmanaged there.", .warning),
         ("IN015", "overlap", "Two or more policies reach one app on one profile: each setting takes the most restrictive value (Microsoft Learn), or the least with --conflicts least-restrictive.", .warning),
+        ("IN016", "filter-excludes-every-profile", "An assignment's filter leaves out every profile its group reaches (an include filter whose rule holds on none, an exclude filter whose rule holds on all): the assignment reaches no one.", .warning),
     ]
 
     /// Whether `text` is a template's placeholder rather than a value (`replace_with_dialer_app_url_scheme`,
@@ -36,14 +37,16 @@ public enum IntuneLint {
         // Each finding is placed at the policy property it is about (else the policy's first line), in the
         // file the policy was read from.
         var policy: IntunePolicy? = nil
-        func add(_ code: String, at property: String, device: String? = nil, _ message: String, fix: String) {
+        // An assignment read from its own file (IntuneBackupAndRestore's Assignments/) is placed there.
+        func add(_ code: String, at property: String, device: String? = nil, assignment: IntuneAssignment? = nil, _ message: String, fix: String) {
             let check = checks.first { $0.code == code }!
             let sources = policy?.sources
             let value = sources?.keys[property]
-            var finding = FleetFinding(code: code, name: check.name, severity: check.severity, line: value?.line ?? sources?.line, device: device,
+            let own = assignment?.file != nil
+            var finding = FleetFinding(code: code, name: check.name, severity: check.severity, line: own ? assignment?.line : value?.line ?? sources?.line, device: device,
                                        keyPath: value?.path ?? sources.map { $0.path.isEmpty ? property : "\($0.path).\(property)" } ?? property,
                                        message: message, fix: fix)
-            finding.file = sources?.file
+            finding.file = own ? assignment?.file : sources?.file
             findings.append(finding)
         }
         // Looked up per targeted app: made once (a scan of the apps and of each device per app is quadratic).
@@ -64,6 +67,11 @@ public enum IntuneLint {
             for app in device.installed {
                 for target in reach.targeting(app) where installedFor[target].last != position { installedFor[target].append(position) }
             }
+        }
+        // The profiles that carry each group (by either spelling), for IN016: an assignment visits its group's profiles, not every profile.
+        var carriers: [ExactKey: [Int]] = [:]
+        for (index, device) in fleet.devices.enumerated() {
+            for key in reach.membership(of: device)?.keys ?? [] { carriers[key, default: []].append(index) }
         }
         for (position, each) in fleet.policies.enumerated() {
             policy = each
@@ -144,8 +152,32 @@ public enum IntuneLint {
                 }
                 for assignment in assignments where !carried(assignment) {
                     let spelled = [assignment.groupName, assignment.groupID].compactMap { $0 }.first ?? ""
-                    add("IN013", at: "assignments", "\(name) \(assignment.kind == .include ? "includes" : "excludes") the group \(assignment.groupDescription), which no device profile carries.\(Suggestion.phrase(for: spelled, among: carriedGroups))",
+                    add("IN013", at: "assignments", assignment: assignment, "\(name) \(assignment.kind == .include ? "includes" : "excludes") the group \(assignment.groupDescription), which no device profile carries.\(Suggestion.phrase(for: spelled, among: carriedGroups))",
                         fix: "add the group to the groups of the profiles whose users are in it (or correct its spelling in the devices file)")
+                }
+                // IN016: a filter that leaves out every profile the assignment's group reaches.
+                for assignment in assignments where assignment.kind == .include {
+                    guard let reference = assignment.filter, let filter = fleet.filters.filter(named: reference), filter.unusable == nil else { continue }
+                    var profiles: [String] = []
+                    var reaches = false
+                    let holding = Set([assignment.groupID, assignment.groupName].compactMap { $0 }.flatMap { carriers[ExactKey($0)] ?? [] }).sorted()
+                    for device in holding.map({ fleet.devices[$0] }) {
+                        let apps = policy.apps.filter { IntuneBundleID.contains(device.installed, $0) && policy.managementLevels.targets(managed: device.isManagedType($0)) }
+                        guard !apps.isEmpty else { continue }
+                        profiles.append(device.name)
+                        for app in apps {
+                            // A rule that cannot be evaluated there (a fact not given) is no finding: the load reports it where it matters.
+                            guard let holds = try? filter.matches(fleet.subject(app, on: device), device: device.name) else { reaches = true; break }
+                            if holds == (assignment.filterType == .include) { reaches = true; break }
+                        }
+                        if reaches { break }
+                    }
+                    guard !reaches, !profiles.isEmpty else { continue }
+                    let how = assignment.filterType == .include
+                        ? "the include filter \(JSONWriter.quoted(filter.displayName)), whose rule \(JSONWriter.quoted(filter.rule)) holds on none of the profiles the group reaches"
+                        : "the exclude filter \(JSONWriter.quoted(filter.displayName)), whose rule \(JSONWriter.quoted(filter.rule)) holds on every profile the group reaches"
+                    add("IN016", at: "assignments", assignment: assignment, "\(name) includes the group \(assignment.groupDescription) through \(how) (\(Printable.list(profiles.map(JSONWriter.quoted)))): the assignment reaches no one",
+                        fix: "check the rule against the profiles' facts in the devices file (deviceManufacturer, deviceModel, osVersion, the apps' appVersion and management type), or remove the filter from the assignment")
                 }
             } else if policy.isAssigned == false {
                 add("IN011", at: "isAssigned", "\(name) says isAssigned: false and its export holds no assignments: it is analysed as if it reached every profile",

@@ -105,7 +105,7 @@ extension IntuneFleet {
         if assignments.isEmpty { return reason(.unassigned(assumed: assumeAssigned)) }
         guard let membership else {
             throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
-                             file: policy.sources.file ?? file, line: assignments.first?.line)
+                             file: assignments.first?.file ?? policy.sources.file ?? file, line: assignments.first?.line)
         }
         if let excluding = assignments.first(where: { $0.kind == .exclude && membership.holds($0) }) { return reason(.excluded(by: excluding)) }
         var filtered: [(assignment: IntuneAssignment, filter: IntuneReach.FilterCheck)] = []
@@ -114,7 +114,7 @@ extension IntuneFleet {
             guard let filter = filters.filter(named: reference) else {
                 let known = filters.all.map(\.displayName)
                 throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) includes the group \(assignment.groupDescription) through the filter \(JSONWriter.quoted(reference)), which the devices file's assignmentFilters do not define: add it ({\"id\", \"displayName\", \"rule\"}, as GET /beta/deviceManagement/assignmentFilters gives it).\(Suggestion.phrase(for: reference, among: known))",
-                                 file: policy.sources.file ?? file, line: assignment.line)
+                                 file: assignment.file ?? policy.sources.file ?? file, line: assignment.line)
             }
             let subject = subject(app, on: device)
             let holds = try filter.matches(subject, device: device.name)

@@ -69,13 +69,13 @@ extension IntuneFleet {
             guard let assignments = policy.assignments, !assignments.isEmpty else { continue }
             if let device = devices.first(where: { $0.groups == nil }) {
                 throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
-                                 file: policy.sources.file ?? file, line: assignments.first?.line)
+                                 file: assignments.first?.file ?? policy.sources.file ?? file, line: assignments.first?.line)
             }
             guard !assumeAssigned else { continue }
             for assignment in assignments where assignment.groupName == nil {
                 guard let id = assignment.groupID, !known.contains(ExactKey(id)) else { continue }
                 throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) \(assignment.kind == .include ? "includes" : "excludes") the group \(id), which no profile names and the devices file's groups do not: add \"groups\": {\"\(id)\": \"<display name>\"} to the devices file (or name the group in the profiles that belong to it), or run with --assume-assigned",
-                                 file: policy.sources.file ?? file, line: assignment.line)
+                                 file: assignment.file ?? policy.sources.file ?? file, line: assignment.line)
             }
         }
     }

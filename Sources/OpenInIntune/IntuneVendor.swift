@@ -92,8 +92,9 @@ extension IntuneFleet {
     /// app targeted twice: the one way the fleet verbs and the decision tables load an Intune fleet.
     /// - Throws: ``IntuneFleet/LoadError/devices(_:)`` for a devices file that cannot be read, and
     ///   ``IntuneFleet/LoadError/policies(_:)`` for an app group nothing resolves or an app two policies target.
+    /// `facts`: what the export folder holds beside its policies (a migration table, filter files), merged with the devices file's.
     package static func load(policies: [IntunePolicy], file: String?, devices: (bytes: [UInt8], file: String)?, assumeAssigned: Bool = false,
-                             conflicts: ConflictMode = .mostRestrictive) throws(LoadError) -> IntuneFleet {
+                             conflicts: ConflictMode = .mostRestrictive, facts: IntuneExportFacts = IntuneExportFacts()) throws(LoadError) -> IntuneFleet {
         var fleet = IntuneFleet(policies: policies, file: file)
         fleet.assumeAssigned = assumeAssigned
         fleet.conflictMode = conflicts
@@ -114,6 +115,7 @@ extension IntuneFleet {
         do throws(FleetError) {
             // A policy that names an app group (Microsoft's templates: Core Microsoft apps) targets its apps.
             try fleet.resolveAppGroups(groups, devicesFile: devices != nil)
+            try fleet.join(facts, devicesFile: devices?.file)
             try fleet.checkConflicts()
         } catch {
             throw .policies(error)

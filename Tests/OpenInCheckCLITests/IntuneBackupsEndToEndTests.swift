@@ -43,11 +43,10 @@ import Testing
         let root = Self.backups + "/intunebackupandrestore"
         #expect(run.stderr == """
             note: '\(root)' is an IntuneBackupAndRestore backup: its app protection policies are read from '\(root)/App Protection Policies'
+            note: \(root)/Assignment Filters/: 1 file of assignment filters, read as the filters assignments name
+            note: \(root)/App Protection Policies/Assignments/: 1 file of policy assignments (IntuneBackupAndRestore): 1 joined to its policy by id
             note: \(root)/App Protection Policies/Acme - Android - Org data in managed apps.json skipped: it holds #microsoft.graph.androidManagedAppProtection, not an iOS app protection policy
             note: \(root)/App Protection Policies/Acme - Windows - WIP without enrollment.json skipped: it holds #microsoft.graph.windowsInformationProtectionPolicy, not an iOS app protection policy
-            note: \(root)/App Protection Policies/Assignments/ skipped: 1 file of policy assignments (IntuneBackupAndRestore), not app protection policies
-            note: \(root)/Assignment Filters/ skipped: 1 file of assignment filters, not app protection policies
-            note: the policies' assignments were not exported: every device profile is taken to be in scope (export with $expand=assignments to analyse who each policy reaches)
 
             """)
         #expect(run.stdout.contains("\(root)/App Protection Policies/Acme - iOS - Org data in managed apps.json:12: info IN005"))
@@ -93,5 +92,72 @@ import Testing
         #expect(diff.stderr == "Error: '\(export)' holds Microsoft Intune app protection policies (Graph JSON), and diff reads AppConnect policy files: read it with 'openin-check fleet diff OLD NEW --devices DEVICES' (each side an Intune export, or one an AppConnect fleet)\n")
         // An AppConnect policy file is linted and diffed as before.
         #expect(try BuiltBinary.run(["lint", "Examples/policies/whitelist-mail-pair.json"]).stdout.contains("holds Microsoft Intune") == false)
+    }
+
+    /// A copy of the example backup `tool` in a scratch folder, edited by `edit` (relative path → new text, or `nil` to remove), removed after `body`.
+    static func backup(_ tool: String, _ edits: [String: String?] = [:], _ body: (String) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("intune-backups-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.backups + "/" + tool), to: folder)
+        for (path, text) in edits {
+            let file = folder.appendingPathComponent(path)
+            if let text { try Data(text.utf8).write(to: file) } else { try FileManager.default.removeItem(at: file) }
+        }
+        try body(folder.path)
+    }
+
+    /// The example devices file with `edit` applied to its text.
+    static func devicesFile(_ edit: (String) -> String, _ body: (String) throws -> Void) throws {
+        try Self.file("devices.json", Array(edit(try String(contentsOfFile: Self.devices, encoding: .utf8)).utf8), body)
+    }
+
+    @Test func eachBackupDecidesByItsAssignmentsAndIntuneManagementsMigrationTableIsTheGroupsMap() throws {
+        let request = ["--from", "com.acme.hr", "--channel", "document-interaction", "--target", "com.getdropbox.Dropbox", "--device", "employee-iphone"]
+        // The devices file without its groups map: IntuneManagement's migration table names the group its policy assigns by id.
+        try Self.devicesFile({ $0.replacingOccurrences(of: ",\n  \"groups\": {\"9f2c41d7-3b6a-4e58-a1c0-5d7e8f9a0b12\": \"Acme staff\"}", with: "") }) { devices in
+            #expect(!(try String(contentsOfFile: devices, encoding: .utf8)).contains("9f2c41d7"))
+            let run = try BuiltBinary.run(["fleet", "eval", "--fleet", Self.backups + "/intunemanagement", "--devices", devices] + request)
+            #expect(run.status == 2 && run.stdout.contains("deliver-encrypted"), "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("MigrationTable.json: IntuneManagement's migration table, read as the groups map (1 group by object id)") && !run.stderr.contains("not exported"))
+            // Without the table, the group's id is known nowhere: refused, never read as reaching no one.
+            try Self.backup("intunemanagement", ["MigrationTable.json": nil]) { root in
+                let without = try BuiltBinary.run(["fleet", "eval", "--fleet", root, "--devices", devices] + request)
+                #expect(without.status == 1 && without.stderr.contains("includes the group 9f2c41d7-3b6a-4e58-a1c0-5d7e8f9a0b12, which no profile names"), "\(without.stderr)")
+            }
+        }
+        // IntuneBackupAndRestore's policy reaches through its Assignments/ file: a profile outside its group is not protected.
+        try Self.devicesFile({ $0.replacingOccurrences(of: "\"groups\": [\"Acme staff\"]", with: "\"groups\": [\"Visitors\"]") }) { devices in
+            let root = Self.backups + "/intunebackupandrestore"
+            let run = try BuiltBinary.run(["fleet", "eval", "--fleet", root, "--devices", devices] + request)
+            #expect(run.status == 0 && !run.stdout.contains("deliver-encrypted"), "\(run.stdout)\(run.stderr)")
+            let member = try BuiltBinary.run(["fleet", "eval", "--fleet", root, "--devices", Self.devices] + request)
+            #expect(member.status == 2 && member.stdout.contains("deliver-encrypted"), "\(member.stdout)\(member.stderr)")
+        }
+    }
+
+    @Test func aGroupSpeltInAnotherCaseIsRefusedAtTheAssignmentsFileNamingTheCodePoints() throws {
+        try Self.devicesFile({ $0.replacingOccurrences(of: "\"Acme staff\"", with: "\"acme staff\"") }) { devices in
+            let root = Self.backups + "/intunecd"
+            let run = try BuiltBinary.run(["fleet", "lint", "--fleet", root, "--devices", devices])
+            #expect(run.status == 1)
+            #expect(run.stderr.hasSuffix("Error: \(root)/App Protection/Acme - iOS - Org data in managed apps_iosManagedAppProtection.json:33: policy \"Acme - iOS - Org data in managed apps\" includes the group \"Acme staff\", and the profile \"employee-iphone\" (devices.employee-iphone.groups in '\(devices)') carries \"acme staff\": they differ only by letter case (U+0041 vs U+0061), and groups match byte for byte, so the policy would reach no one there: write the group exactly as Entra ID names it, the same in both files\n"), "\(run.stderr)")
+        }
+    }
+
+    @Test func lintNamesAFilterThatExcludesEveryProfile() throws {
+        let policy = "App Protection/Acme - iOS - Org data in managed apps_iosManagedAppProtection.json"
+        let text = try String(contentsOfFile: Self.backups + "/intunecd/" + policy, encoding: .utf8)
+            .replacingOccurrences(of: "\"deviceAndAppManagementAssignmentFilterId\": null,\n                    \"deviceAndAppManagementAssignmentFilterType\": \"none\"",
+                                  with: "\"deviceAndAppManagementAssignmentFilterId\": \"iOS 17 and later\",\n                    \"deviceAndAppManagementAssignmentFilterType\": \"include\"")
+        #expect(text.contains("\"include\""))
+        try Self.backup("intunecd", [policy: text]) { root in
+            for (version, found) in [("16.7", true), ("17.5", false)] {
+                try Self.devicesFile({ $0.replacingOccurrences(of: "\"mdmEnrolled\":", with: "\"osVersion\": \"\(version)\", \"mdmEnrolled\":") }) { devices in
+                    let run = try BuiltBinary.run(["fleet", "lint", "--fleet", root, "--devices", devices])
+                    #expect(run.status == (found ? 2 : 0), "\(run.stderr)")
+                    #expect(run.stdout.contains("\(root)/\(policy):30: warning IN016 filter-excludes-every-profile: policy \"Acme - iOS - Org data in managed apps\" includes the group \"Acme staff\" through the include filter \"iOS 17 and later\"") == found, "\(run.stdout)")
+                }
+            }
+        }
     }
 }

@@ -50,25 +50,22 @@ struct IntuneBackupsTests {
         }
     }
 
-    @Test("each tool's backup root reads its one iOS policy, with the same settings, and names what it skipped", arguments: [
+    @Test("each tool's backup root reads its one iOS policy, with the same settings and assignments, and names what it read and skipped", arguments: [
         ("intunecd", "IntuneCD", "App Protection", [
             "App Protection/Acme - Android - Org data in managed apps_androidManagedAppProtection.json skipped: it holds #microsoft.graph.androidManagedAppProtection, not an iOS app protection policy",
             "App Protection/Acme - Outlook - Org accounts only_targetedManagedAppConfiguration.json skipped: it holds #microsoft.graph.targetedManagedAppConfiguration, not an iOS app protection policy",
             "App Protection/App Protection.md skipped: not JSON (Markdown, as IntuneCD's documentation)",
-            "Filters/ skipped: 1 file of assignment filters, not app protection policies",
-        ]),
+        ], ["Filters/: 1 file of assignment filters, read as the filters assignments name"]),
         ("intunemanagement", "IntuneManagement", "AppProtection", [
-            "MigrationTable.json skipped: IntuneManagement's migration table (the ids and names of the objects the export refers to), not an app protection policy",
             "Groups/ skipped: 1 file of Entra groups, not app protection policies",
-        ]),
+        ], ["MigrationTable.json: IntuneManagement's migration table, read as the groups map (1 group by object id)"]),
         ("intunebackupandrestore", "IntuneBackupAndRestore", "App Protection Policies", [
             "App Protection Policies/Acme - Android - Org data in managed apps.json skipped: it holds #microsoft.graph.androidManagedAppProtection, not an iOS app protection policy",
             "App Protection Policies/Acme - Windows - WIP without enrollment.json skipped: it holds #microsoft.graph.windowsInformationProtectionPolicy, not an iOS app protection policy",
-            "App Protection Policies/Assignments/ skipped: 1 file of policy assignments (IntuneBackupAndRestore), not app protection policies",
-            "Assignment Filters/ skipped: 1 file of assignment filters, not app protection policies",
-        ]),
+        ], ["Assignment Filters/: 1 file of assignment filters, read as the filters assignments name",
+            "App Protection Policies/Assignments/: 1 file of policy assignments (IntuneBackupAndRestore): 1 joined to its policy by id"]),
     ])
-    func backupRoots(_ tool: String, _ layout: String, _ policyFolder: String, _ skipped: [String]) throws {
+    func backupRoots(_ tool: String, _ layout: String, _ policyFolder: String, _ skipped: [String], _ read: [String]) throws {
         let root = Self.backups + "/" + tool
         let export = try IntuneGraphJSON.read(path: root)
         let policy = try #require(export.policies.first)
@@ -78,10 +75,20 @@ struct IntuneBackupsTests {
         #expect(policy.sources.file?.hasPrefix(root + "/" + policyFolder + "/") == true)
         #expect(export.skipped.map(\.description) == skipped.map { root + "/" + $0 })
         #expect(export.notes.first?.hasPrefix("'\(root)' is an \(layout) backup: its app protection policies are read from '\(root)/\(policyFolder)'") == true, "\(export.notes)")
-        // The policy folder itself reads the same policy.
+        #expect(Array(export.notes.dropFirst()) == read.map { root + "/" + $0 })
+        // Each assigned to "Acme staff": IntuneCD by name, the others by id (inline, or in IntuneBackupAndRestore's own file).
+        #expect(policy.assignments == [tool == "intunecd" ? IntuneAssignment(kind: .include, groupName: "Acme staff") : IntuneAssignment(kind: .include, groupID: Self.staff)])
+        #expect(policy.assignments?.first?.file == (tool == "intunebackupandrestore" ? root + "/App Protection Policies/Assignments/T_7c4e9a10-3b2d-4f6e-8a1c-0d9e8f7a6b5c - Acme - iOS - Org data in managed apps.json" : nil))
+        // The policy folder itself reads the same policy (IntuneBackupAndRestore's with its Assignments/ inside it,
+        // IntuneManagement's with the migration table of its parent, the export's root).
         let folder = try IntuneGraphJSON.read(path: root + "/" + policyFolder)
-        #expect(folder.policies == export.policies && folder.notes.isEmpty)
+        #expect(folder.policies == export.policies)
+        #expect(folder.notes == read.filter { $0.hasPrefix(policyFolder + "/") || $0.hasPrefix("MigrationTable.json") }.map { root + "/" + $0 })
+        #expect(folder.facts.groups.map(\.id) == export.facts.groups.map(\.id) && folder.facts.groups.count == (tool == "intunemanagement" ? 1 : 0))
     }
+
+    /// The Entra group the example backups assign their policy to (the devices file's "Acme staff").
+    static let staff = "9f2c41d7-3b6a-4e58-a1c0-5d7e8f9a0b12"
 
     @Test("IntuneCD's backup has no apps (its list is not expanded): the app group names them; IntuneManagement's and IntuneBackupAndRestore's list them")
     func appsByTool() throws {
@@ -98,7 +105,7 @@ struct IntuneBackupsTests {
         let im = try #require(try IntuneExportFiles.list(Self.backups + "/intunemanagement"))
         #expect(im.layout == .intuneManagement && im.policyFolder == "AppProtection")
         #expect(im.paths(.migrationTable) == [Self.backups + "/intunemanagement/MigrationTable.json"])
-        #expect(im.paths(.group) == [Self.backups + "/intunemanagement/Groups/Acme - All staff.json"])
+        #expect(im.paths(.group) == [Self.backups + "/intunemanagement/Groups/Acme staff.json"])
         #expect(im.paths(.policy).count == 1)
         let ib = try #require(try IntuneExportFiles.list(Self.backups + "/intunebackupandrestore"))
         #expect(ib.layout == .intuneBackupAndRestore)
@@ -131,8 +138,9 @@ struct IntuneBackupsTests {
                          ".git/objects/ab/cdef.json": [0x78, 0x9C, 0x00], "README.md": Array("# backup\n".utf8)]) { path in
             let export = try IntuneGraphJSON.read(path: path)
             #expect(export.policies.map(\.displayName) == ["P"])
-            #expect(export.notes == ["'\(path)' is an IntuneManagement backup: its app protection policies are read from '\(path)/Contoso/AppProtection'; its 1 other file holds other Intune settings, not read"])
-            #expect(export.skipped.map(\.description) == ["\(path)/Contoso/MigrationTable.json skipped: IntuneManagement's migration table (the ids and names of the objects the export refers to), not an app protection policy"])
+            #expect(export.notes == ["'\(path)' is an IntuneManagement backup: its app protection policies are read from '\(path)/Contoso/AppProtection'; its 1 other file holds other Intune settings, not read",
+                                     "\(path)/Contoso/MigrationTable.json: IntuneManagement's migration table, read as the groups map (0 groups by object id)"])
+            #expect(export.skipped.isEmpty)
         }
         try Self.folder(["a/App Protection/p.json": Array(Self.policy.utf8), "b/AppProtection/p.json": Array(Self.policy.utf8)]) { path in
             let error = Self.failure { () throws(FormatError) in try IntuneGraphJSON.read(path: path) }

@@ -236,7 +236,7 @@ struct IntuneLintTests {
         #expect(IntuneLint.findings(IntuneFleet(policies: [clean], devices: [device])).map(\.code) == ["IN005"])
         clean.send = .allApps
         #expect(IntuneLint.findings(IntuneFleet(policies: [clean], devices: [device])).isEmpty)
-        #expect(IntuneLint.checks.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005", "IN006", "IN007", "IN008", "IN009", "IN010", "IN011", "IN012", "IN013", "IN014", "IN015"])
+        #expect(IntuneLint.checks.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005", "IN006", "IN007", "IN008", "IN009", "IN010", "IN011", "IN012", "IN013", "IN014", "IN015", "IN016"])
     }
 
     @Test("a finding names the line and key path of the property it is about, and the file of a folder's policy")

@@ -67,6 +67,11 @@ package struct IntuneFixSubject: FixSubject {
             }
         }
         guard locations.count == policies.count else { throw FixError("the policies could not be located in their files") }
+        // Assignments kept in their own files (IntuneBackupAndRestore's Assignments/, joined by policy id) stay the policy's.
+        for index in policies.indices where policies[index].assignments == nil {
+            guard let id = policies[index].id, let original = fleet.policies.first(where: { $0.id.map { ExactText.same($0, id) } == true }) else { continue }
+            policies[index].assignments = original.assignments
+        }
         var fleet = fleet
         fleet.policies = policies
         self.locations = locations
