@@ -115,7 +115,9 @@ struct IntuneTranslationTests {
         #expect(policies.map(\.displayName) == ["HR", "Viewer", "Email+"])
         let settings = notes.map(\.setting)
         #expect(settings.contains("openInPolicy: whitelist"))
-        #expect(settings.contains("labels: Employees"))
+        // The labels are expressed: each policy is assigned to the groups of its labels (TranslationReachTests).
+        #expect(!settings.contains { $0.hasPrefix("labels:") })
+        #expect(policies[0].assignments == [IntuneAssignment(kind: .include, groupName: "Employees")])
         #expect(settings.contains { $0.hasPrefix("dragAndDropPolicy") })
         #expect(settings.contains("emailPlusInstalled: true"))
         #expect(notes.allSatisfy { !$0.chosen.isEmpty && !$0.changes.isEmpty })
@@ -140,16 +142,17 @@ struct IntuneTranslationTests {
                   apps: apps, devices: [DeviceProfile(name: "d", labels: [], installed: apps.map(\.bundleID))])
         }
         // A value that is neither true nor false: blocked, reported, no decision changes.
+        // A container policy with no labels reaches no device: the global policy's Intune policy stands for the app too, alike.
         var (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "TRUE")], apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
-        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true, true])
         #expect(found.contains { $0.setting.contains("\"TRUE\"") && $0.changes.hasPrefix("none") })
         // Not set, the app refusing itself: blocked, reported.
         (policies, _, found) = PolicyTranslation.toIntune(fleet([], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
-        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true, true])
         #expect(found.contains { $0.setting.contains("refuses custom keyboards itself") })
         // true over the app's own refusal: not blocked, reported.
         (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "true")], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
-        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [false])
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [false, false])
         #expect(found.contains { $0.setting.contains("over the app's own refusal") })
         // The global policy's one Intune policy over an app that allows and one that refuses: blocked, newly blocked reported.
         (policies, _, found) = PolicyTranslation.toIntune(fleet([(viewer, "false")], apps: [FleetApp(bundleID: viewer, appConnect: true), FleetApp(bundleID: notes, appConnect: true)], containers: []))
@@ -158,7 +161,7 @@ struct IntuneTranslationTests {
         // Plain true and false, and not set with the app allowing: expressed exactly, nothing reported about keyboards.
         for (configs, blocked) in [([(hr, "true")], false), ([(hr, "false")], true), ([], false)] {
             (policies, _, found) = PolicyTranslation.toIntune(fleet(configs, apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
-            #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [blocked])
+            #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [blocked, blocked])
             #expect(!found.contains { $0.setting.contains("KEYBOARDS") || $0.setting.contains("keyboards") })
         }
     }
