@@ -419,7 +419,13 @@ enum RowPolicy: Sendable {
             let whitelist = policy.status == .whitelist && !policy.whitelist.ids.isEmpty ? policy.whitelist.ids.sorted().map(\.rawValue).joined(separator: ",") : "-"
             return (policy.status.name, whitelist, settings.isEmpty ? "-" : settings.joined(separator: "; "))
         case .intune(let context):
-            guard let policy = context.policy else { return ("intune", "-", "not-targeted") }
+            guard let policy = context.policy else {
+                // The app no policy reaches still opens a URL in its handler: the row names the handlers it reads.
+                settings.append("not-targeted")
+                for (key, app) in context.schemeHandlers.sorted(by: { $0.key.text.utf8.lexicographicallyPrecedes($1.key.text.utf8) }) { settings.append("handler:\(key.text)=\(app)") }
+                for scheme in context.ownSchemes { settings.append("app-scheme=\(scheme)") }
+                return ("intune", "-", settings.joined(separator: "; "))
+            }
             settings.append("send=\(policy.send)")
             if policy.filterOpenInToOnlyManagedApps { settings.append("filter-open-in") }
             if policy.disableProtectionOfManagedOutboundOpenInData { settings.append("os-sharing") }
