@@ -219,15 +219,19 @@ public enum CrossVendorDiff {
     }
 
     /// The translated identity of a policy (`Rules/intune/README.md`, "Translating who a policy reaches"): an Intune
-    /// policy's display name, the global policy's Intune policies (`Global policy (outside …)`) as `Global policy`;
+    /// policy's display name, the global policy's Intune policies (`Global policy (outside …)`, `Retired apps (outside …)`)
+    /// as `Global policy` and `Retired apps`;
     /// ``reaching(_:_:on:)`` names AppConnect's container policies and global policy the same way.
     public static func policyIdentity(_ displayName: String) -> String {
-        displayName.hasPrefix(PolicyTranslation.globalPolicyName + " (outside ") && displayName.hasSuffix(")") ? PolicyTranslation.globalPolicyName : displayName
+        for name in [PolicyTranslation.globalPolicyName, PolicyTranslation.retiredPolicyName] where displayName.hasPrefix(name + " (outside ") && displayName.hasSuffix(")") {
+            return name
+        }
+        return displayName
     }
 
     /// For each of `apps` (installed on the profile named `name`), the translated identities of the policies that reach
     /// it there, sorted by bytes: AppConnect's container policy (its name without the `: BUNDLE_ID` of its own app,
-    /// which `translate --to appconnect` adds) or `Global policy`; Intune's policies that reach it (``policyIdentity(_:)``).
+    /// which `translate --to appconnect` adds), `Global policy`, or `Retired apps` where the global policy retires it; Intune's policies that reach it (``policyIdentity(_:)``).
     package static func reaching(_ fleet: VendorFleet, _ apps: [BundleID], on name: String) throws(FleetError) -> [[String]] {
         func sorted(_ names: [String]) -> [String] {
             var seen: Set<ExactKey> = []
@@ -246,7 +250,8 @@ public enum CrossVendorDiff {
                     let suffix = ": " + id.rawValue
                     return [policy.hasSuffix(suffix) && policy.count > suffix.count ? String(policy.dropLast(suffix.count)) : policy]
                 case .globalDefault: return [PolicyTranslation.globalPolicyName]
-                case .notAuthorized, .notInstalled, .notAppConnect: return []
+                case .notAuthorized: return [PolicyTranslation.retiredPolicyName]
+                case .notInstalled, .notAppConnect: return []
                 }
             }
         case .intune(let intune):

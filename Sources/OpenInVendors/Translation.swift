@@ -58,53 +58,39 @@ public enum PolicyTranslation {
         }
         // The global policy reaches an app where none of its container policies does: one Intune policy per set of
         // labels the apps' container policies use, including the group every profile carries and excluding those labels.
+        // When it authorizes no app without a container policy, it retires them there: the same, with every transfer blocked.
         var labelsOf: [BundleID: [String]] = [:]
         for container in fleet.containerPolicies { labelsOf[container.app, default: []] += container.labels }
         let everyDevice = everyDeviceGroup(avoiding: fleet)
-        var usesEveryDevice = false
-        let global = fleet.apps.filter(\.appConnect).map(\.bundleID)
-        if fleet.global.authorizeAppsWithoutContainerPolicy {
-            var sets: [[String]] = []
-            var appsOf: [ExactKey: [BundleID]] = [:]
-            var seenApps: Set<BundleID> = []
-            for app in global where seenApps.insert(app).inserted {
-                let labels = uniqueLabels(labelsOf[app] ?? [])
-                let key = ExactKey(labels.joined(separator: "\u{0}"))
-                if appsOf[key] == nil { sets.append(labels) }
-                appsOf[key, default: []].append(app)
+        let retiring = !fleet.global.authorizeAppsWithoutContainerPolicy
+        let baseName = retiring ? retiredPolicyName : globalPolicyName
+        let controls = retiring
+            ? PolicyControls(openIn: .status(.unauthorized), openFrom: OpenFromPolicy(status: .unauthorized), pasteboard: .unauthorized, print: .unauthorized)
+            : fleet.global.controls
+        var sets: [[String]] = []
+        var appsOf: [ExactKey: [BundleID]] = [:]
+        var seenApps: Set<BundleID> = []
+        for app in fleet.apps where app.appConnect && seenApps.insert(app.bundleID).inserted {
+            let labels = uniqueLabels(labelsOf[app.bundleID] ?? [])
+            let key = ExactKey(labels.joined(separator: "\u{0}"))
+            if appsOf[key] == nil { sets.append(labels) }
+            appsOf[key, default: []].append(app.bundleID)
+        }
+        for labels in sets {
+            let apps = appsOf[ExactKey(labels.joined(separator: "\u{0}"))]!
+            let outside = labels.isEmpty ? "" : " (outside \(labels.joined(separator: ", ")))"
+            let name = "the global policy\(outside)"
+            var policy = intunePolicy(displayName: baseName + outside, controls: controls, config: AppConfig(), lookup: lookup, managed: managed,
+                                      except: nil, name: name, notes: &notes)
+            policy.apps = apps
+            policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: apps, lookup: lookup, name: name, notes: &notes)
+            policy.assignments = [IntuneAssignment(kind: .include, groupName: everyDevice)] + labels.map { IntuneAssignment(kind: .exclude, groupName: $0) }
+            if retiring {
+                notes.append(TranslationNote(policy: name, setting: "authorizeAppsWithoutContainerPolicy: false (\(apps.map(\.rawValue).joined(separator: ", ")) retired \(labels.isEmpty ? "on every device" : "where no container policy of theirs applies"))",
+                                             chosen: "the Intune policy \(JSONWriter.quoted(baseName + outside)), with every transfer blocked (Send and Receive org data: None, clipboard blocked, printing blocked), assigned to every device\(labels.isEmpty ? "" : " but the groups of those labels"): Intune has no retired state",
+                                             changes: "a retired app keeps no AppConnect data and runs no AppConnect session; under Intune it runs with its org data locked in (a dummy file becomes an encrypted one)"))
             }
-            for labels in sets {
-                let apps = appsOf[ExactKey(labels.joined(separator: "\u{0}"))]!
-                let displayName = labels.isEmpty ? globalPolicyName : "\(globalPolicyName) (outside \(labels.joined(separator: ", ")))"
-                let name = labels.isEmpty ? "the global policy" : "the global policy (outside \(labels.joined(separator: ", ")))"
-                var policy = intunePolicy(displayName: displayName, controls: fleet.global.controls, config: AppConfig(), lookup: lookup, managed: managed,
-                                          except: nil, name: name, notes: &notes)
-                policy.apps = apps
-                policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: apps, lookup: lookup, name: name, notes: &notes)
-                policy.assignments = [IntuneAssignment(kind: .include, groupName: everyDevice)] + labels.map { IntuneAssignment(kind: .exclude, groupName: $0) }
-                usesEveryDevice = true
-                policies.append(policy)
-            }
-        } else {
-            let covered = Set(fleet.containerPolicies.map(\.app))
-            let uncovered = global.filter { !covered.contains($0) }
-            if !uncovered.isEmpty {
-                notes.append(TranslationNote(policy: "the global policy", setting: "authorizeAppsWithoutContainerPolicy: false (\(uncovered.map(\.rawValue).joined(separator: ", ")) retired)",
-                                             chosen: "no Intune policy targets these apps",
-                                             changes: "every request from them: a retired AppConnect app is blocked, an app no Intune policy targets is unmanaged (allowed)"))
-            }
-            // An app with container policies is retired on a device that carries none of their labels, too.
-            for profile in fleet.devices {
-                let carried = Set(profile.labels.map(ExactKey.init))
-                let retired = profile.installed.filter { app in
-                    covered.contains(app) && lookup.app(app)?.appConnect == true && !(labelsOf[app] ?? []).contains { carried.contains(ExactKey($0)) }
-                }
-                guard !retired.isEmpty else { continue }
-                notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(profile.name))",
-                                             setting: "authorizeAppsWithoutContainerPolicy: false (\(retired.map(\.rawValue).joined(separator: ", ")) retired: the device carries none of their container policies' labels)",
-                                             chosen: "no Intune policy reaches these apps there",
-                                             changes: "every request from them on this device: a retired AppConnect app is blocked, an app no Intune policy reaches is unmanaged (allowed)"))
-            }
+            policies.append(policy)
         }
         var devices: [IntuneDeviceProfile] = []
         for profile in fleet.devices {
@@ -116,7 +102,7 @@ public enum PolicyTranslation {
                 }
             }
             var device = IntuneDeviceProfile(name: profile.name, installed: profile.installed, schemeHandlers: handlers)
-            device.groups = uniqueLabels(profile.labels) + (usesEveryDevice ? [everyDevice] : [])
+            device.groups = uniqueLabels(profile.labels) + (sets.isEmpty ? [] : [everyDevice])
             devices.append(device)
             if profile.facts.emailPlusInstalled {
                 notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(profile.name))", setting: "emailPlusInstalled: true",
@@ -133,6 +119,10 @@ public enum PolicyTranslation {
     /// The display name of the Intune policy that stands for the AppConnect global policy (and, with
     /// ` (outside LABEL, …)` after it, for the global policy over apps with labelled container policies).
     public static let globalPolicyName = "Global policy"
+
+    /// The display name of the Intune policy that stands for the global policy's retirement of the apps no container
+    /// policy reaches, when it authorizes none (`authorizeAppsWithoutContainerPolicy: false`); ` (outside LABEL, …)` as above.
+    public static let retiredPolicyName = "Retired apps"
 
     /// The Entra group every profile of a translated devices file carries, which the global policy's Intune
     /// policies include: `AppConnect: every device`, with ` (openin-check)` after it while a label of the
@@ -445,6 +435,16 @@ public enum PolicyTranslation {
             for (scheme, app) in device.schemeHandlers { try? facts.setHandler(app, for: scheme) }
             facts.secureServicesAvailable = true
             devices.append(DeviceProfile(name: device.name, labels: [label] + deviceLabels[position], installed: device.installed, facts: facts))
+            // A targeted app no policy reaches here is unmanaged under Intune; AppConnect marks an app as an AppConnect app
+            // on every device, and the global policy below authorizes none without a container policy: it is retired here.
+            let unreached = device.installed.filter { id in
+                keptLabels[id.rawValue].map { sets in !sets.contains { !carried[position].isDisjoint(with: $0) } } ?? false
+            }
+            if !unreached.isEmpty {
+                notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(device.name))", setting: "\(unreached.map(\.rawValue).joined(separator: ", ")) reached by no policy here (unmanaged: every share allowed)",
+                                             chosen: "retired: AppConnect marks an app as an AppConnect app on every device, and the fleet's global policy authorizes none without a container policy",
+                                             changes: "every request from \(unreached.count == 1 ? "it" : "them") on this device: allowed becomes blocked (newly blocked)"))
+            }
             for id in device.installed where !listedIDs.contains(id.rawValue) {
                 listedIDs.insert(id.rawValue)
                 apps.append(FleetApp(bundleID: id, appConnect: false))

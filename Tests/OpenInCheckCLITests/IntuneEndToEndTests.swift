@@ -10,13 +10,17 @@ import Testing
         let run = try BuiltBinary.run(["translate", "--to", "intune", "Examples/fleet/acme.json"])
         #expect(run.status == 2)
         #expect(run.stdout.hasPrefix("[\n  {\n    \"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\",\n    \"displayName\": \"HR\","))
-        #expect(run.stderr.hasPrefix("Not expressible in Intune (25):\n- container policy \"HR\": openInPolicy: whitelist\n    chosen: "))
+        #expect(run.stderr.hasPrefix("Not expressible in Intune (18):\n- container policy \"HR\": openInPolicy: whitelist\n    chosen: "))
         #expect(!run.stdout.contains("Not expressible"))
-        // Every flow the translation opens is named, with both decisions: here a secure copy the device cannot make becomes a paste Intune allows.
+        // Who each policy reaches is kept (each policy assigned to its labels' groups), and the apps the global policy
+        // retires are reached by a policy that blocks every transfer, reported.
+        #expect(run.stdout.contains("\"groupName\": \"Employees\"") && run.stdout.contains("\"displayName\": \"Retired apps (outside Employees)\""))
+        #expect(run.stderr.contains("- the global policy (outside Employees): authorizeAppsWithoutContainerPolicy: false (com.acme.hr, com.mobileiron.ios.emailplus retired where no container policy of theirs applies)\n"))
+        // Every flow the translation opens is named, with both decisions: here a drop AppConnect refuses to apps that are not AppConnect apps.
         #expect(run.stderr.hasSuffix("""
-            - device "contractor-ipad": paste com.acme.viewer → com.acme.hr, decided end to end
-                chosen: allow (intune.copy.managed-apps + intune.paste.paste-in)
-                changes: newly readable: deny (copy.secure-services-unavailable) becomes allow
+            - device "contractor-ipad": drag-and-drop com.acme.viewer → com.acme.hr, com.google.chrome.ios, com.getdropbox.Dropbox, com.apple.mobilemail, any other app, decided end to end
+                chosen: allow (intune.drag-and-drop.all-apps)
+                changes: newly readable: deny (drag-and-drop.policy-non-appconnect-app) becomes allow
 
             """))
     }

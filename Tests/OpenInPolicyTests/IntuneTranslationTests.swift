@@ -99,15 +99,16 @@ struct IntuneTranslationTests {
             // does not refuse custom keyboards itself (when it does, translate reports it: reportsKeyboards).
             let backKeyboards = back.appConfigurations.first { $0.app == hr }?.config.allowsCustomKeyboards
             #expect(backKeyboards == (keyboards == "false" ? false : nil), "\(keyboards ?? "not set") → \(String(describing: backKeyboards))")
-            // The device carries no label, so the AppConnect app is retired there, and no Intune policy reaches it (its
-            // container policy's has no groups): reported once, as an app no policy targets is unmanaged.
-            let retired = notes.filter { $0.policy == "device \"d\"" && $0.setting.hasPrefix("authorizeAppsWithoutContainerPolicy: false (com.acme.hr retired") }
-            #expect(retired.count == 1, "\(notes)")
-            // Of the settings, only the change of form between a dummy file and an encrypted one is reported.
+            // The device carries no label, so the AppConnect app is retired there: the Intune policy that reaches it is the
+            // global policy's, blocking every transfer (its container policy's has no groups), reported.
+            let retired = notes.filter { $0.policy == "the global policy" }
+            #expect(retired.contains { $0.setting == "authorizeAppsWithoutContainerPolicy: false (com.acme.hr retired on every device)" }, "\(notes)")
+            #expect(try CrossVendorDiff.reaching(.intune(intune), [hr], on: "d") == [["Retired apps"]])
+            // Of the container policy's settings, only the change of form between a dummy file and an encrypted one is reported.
             let settingNotes = notes.filter { !$0.setting.hasSuffix(", decided end to end") && !retired.contains($0) }
             #expect(settingNotes.allSatisfy { $0.setting.hasPrefix("openInPolicy") }, "\(settingNotes)")
             #expect(settingNotes.isEmpty == (openIn == .status(.authorized)))
-            // The flows are named too: each flow the unmanaged app opens is in the report.
+            // The flows are named too: each flow the translation opens is in the report.
             #expect(notes.allSatisfy { settingNotes.contains($0) || retired.contains($0) || $0.changes.hasPrefix("newly readable: ") }, "\(notes)")
         }
     }
@@ -115,7 +116,8 @@ struct IntuneTranslationTests {
     @Test("what Intune cannot express is reported, each with what was chosen and what changes")
     func reportsTheInexpressible() throws {
         let (policies, _, notes) = PolicyTranslation.toIntune(try Self.acme())
-        #expect(policies.map(\.displayName) == ["HR", "Viewer", "Email+"])
+        // The container policies, then the global policy's retirement of their apps outside their labels.
+        #expect(policies.map(\.displayName) == ["HR", "Viewer", "Email+", "Retired apps (outside Employees)", "Retired apps (outside Employees, Contractors)"])
         let settings = notes.map(\.setting)
         #expect(settings.contains("openInPolicy: whitelist"))
         // The labels are expressed: each policy is assigned to the groups of its labels (TranslationReachTests).
@@ -188,7 +190,8 @@ struct IntuneTranslationTests {
         #expect(keyboardFleet.appConfigurations.map { $0.config[AppConfig.allowCustomKeyboardsKey] } == blocked[0].apps.map { _ in "false" })
         let fleetText = PolicyTranslation.fleetJSON(PolicyTranslation.toAppConnect(IntuneFleet(policies: read, devices: [try Self.device("d", ["com.acme.hr"])])).fleet)
         let fleet = try FleetJSON.read(Array(fleetText.utf8), file: "fleet.json")
-        #expect(fleet.containerPolicies.count == 3)
+        // The three container policies, and the retired apps' policies over the same three apps (no profile carries both).
+        #expect(fleet.containerPolicies.count == 6)
     }
 
     @Test("AppConnect against Intune (either way round): every group appears, every changed flow's rows pass as decision tables; Intune against itself: no change")

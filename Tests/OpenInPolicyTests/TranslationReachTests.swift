@@ -62,12 +62,20 @@ struct TranslationReachTests {
         #expect(hr.assignments == [IntuneAssignment(kind: .include, groupName: "Employees")])
         let viewer = try #require(policies.first { $0.displayName == "Viewer" })
         #expect(viewer.assignments == [IntuneAssignment(kind: .include, groupName: "Employees"), IntuneAssignment(kind: .include, groupName: "Contractors")])
-        #expect(translated.devices.map(\.groups) == [["Employees"], ["Contractors"]])
+        #expect(translated.devices.map(\.groups) == [["Employees", "AppConnect: every device"], ["Contractors", "AppConnect: every device"]])
         // The labels are expressed now: no note says they were not.
         #expect(!notes.contains { $0.setting.hasPrefix("labels:") }, "\(notes.map(\.setting))")
-        // acme retires HR on the contractor iPad (no container policy, no global default): reported, and no Intune policy reaches it there.
-        #expect(notes.contains { $0.policy == "device \"contractor-ipad\"" && $0.setting.contains("com.acme.hr") && $0.setting.contains("retired") }, "\(notes.map(\.setting))")
-        #expect(try CrossVendorDiff.reaching(.intune(translated), [try BundleID("com.acme.hr")], on: "contractor-ipad") == [[]])
+        // acme retires HR on the contractor iPad (no container policy, no global default): a policy that blocks every
+        // transfer reaches it there in Intune (not assigned to Employees), reported; on the employee iPhone its own.
+        let retired = try #require(policies.first { $0.displayName == "Retired apps (outside Employees)" })
+        #expect(retired.apps.map(\.rawValue) == ["com.acme.hr", "com.mobileiron.ios.emailplus"] && retired.send == .none && retired.receive == .none
+                    && retired.clipboard == .blocked && retired.printBlocked)
+        #expect(retired.assignments == [IntuneAssignment(kind: .include, groupName: "AppConnect: every device"), IntuneAssignment(kind: .exclude, groupName: "Employees")])
+        #expect(notes.contains { $0.policy == "the global policy (outside Employees)" && $0.setting.contains("com.acme.hr") && $0.setting.contains("retired") }, "\(notes.map(\.setting))")
+        let hrApp = try BundleID("com.acme.hr")
+        #expect(try CrossVendorDiff.reaching(.intune(translated), [hrApp], on: "contractor-ipad") == [["Retired apps"]])
+        #expect(try CrossVendorDiff.reaching(.appConnect(acme), [hrApp], on: "contractor-ipad") == [["Retired apps"]])
+        #expect(try CrossVendorDiff.reaching(.intune(translated), [hrApp], on: "employee-iphone") == [["HR"]])
         // The Graph JSON carries them as IntuneCD writes a target.
         let json = PolicyTranslation.graphJSON(policies)
         #expect(json.contains("""
@@ -84,7 +92,7 @@ struct TranslationReachTests {
                   }
                 ]
             """), "\(json)")
-        #expect(PolicyTranslation.devicesJSON(translated).contains("\"groups\": [\n        \"Contractors\"\n      ]"))
+        #expect(PolicyTranslation.devicesJSON(translated).contains("\"groups\": [\n        \"Contractors\",\n        \"AppConnect: every device\"\n      ]"))
     }
 
     @Test("the global policy: one Intune policy per set of labels, including the group every profile carries and excluding those labels")
@@ -120,9 +128,9 @@ struct TranslationReachTests {
         let hr = try #require(widened.policies.firstIndex { $0.displayName == "HR" })
         widened.policies[hr].assignments?.append(IntuneAssignment(kind: .include, groupName: "Contractors"))
         let changes = try CrossVendorDiff.reach(old: .appConnect(acme), new: .intune(widened))
-        #expect(changes == [ReachChange(device: "contractor-ipad", app: try BundleID("com.acme.hr"), old: [], new: ["HR"])], "\(changes)")
-        #expect(changes.first?.description == "contractor-ipad  com.acme.hr  no policy → \"HR\"")
-        // The viewer's employees excluded: the employee iPhone's viewer is reached by nothing now.
+        #expect(changes == [ReachChange(device: "contractor-ipad", app: try BundleID("com.acme.hr"), old: ["Retired apps"], new: ["HR", "Retired apps"])], "\(changes)")
+        #expect(changes.first?.description == "contractor-ipad  com.acme.hr  \"Retired apps\" → \"HR\" + \"Retired apps\"")
+        // The viewer's employees excluded: the employee iPhone's viewer is reached by nothing now (the retired apps' policy excludes them too).
         var narrowed = translated
         let viewer = try #require(narrowed.policies.firstIndex { $0.displayName == "Viewer" })
         narrowed.policies[viewer].assignments?.append(IntuneAssignment(kind: .exclude, groupName: "Employees"))
@@ -132,7 +140,7 @@ struct TranslationReachTests {
         var moved = translated
         moved.devices[1].groups = ["Employees"]
         let movedChanges = try CrossVendorDiff.reach(old: .appConnect(acme), new: .intune(moved), device: "contractor-ipad")
-        #expect(movedChanges.map(\.app.rawValue) == ["com.acme.hr"] && movedChanges.first?.new == ["HR"], "\(movedChanges)")
+        #expect(movedChanges.map(\.app.rawValue) == ["com.acme.hr"] && movedChanges.first?.old == ["Retired apps"] && movedChanges.first?.new == ["HR"], "\(movedChanges)")
     }
 
     @Test("random AppConnect fleets and their Intune translation: no profile reached by a different set of policies")
@@ -182,8 +190,12 @@ struct TranslationReachTests {
         #expect(fleet.containerPolicies.map(\.labels) == [["Sales", "HR"], ["intune"]])
         #expect(fleet.devices.map(\.labels) == [["intune", "Sales"], ["intune", "HR"], ["intune", "Other"]])
         #expect(!notes.contains { $0.setting.contains("group") || $0.setting.contains("filter") }, "\(notes.map(\.setting))")
-        #expect(try CrossVendorDiff.reach(old: .intune(intune), new: .appConnect(fleet)).isEmpty)
-        #expect(try CrossVendorDiff.reaching(.appConnect(fleet), [a, b], on: "other") == [[], ["Everyone"]])
+        // On "other" no policy reaches a: unmanaged under Intune, retired in AppConnect (an AppConnect app on every
+        // device, no global default): reported, and the one difference of who.
+        #expect(notes.contains { $0.policy == "device \"other\"" && $0.setting == "com.corp.a reached by no policy here (unmanaged: every share allowed)" }, "\(notes.map(\.setting))")
+        #expect(try CrossVendorDiff.reach(old: .intune(intune), new: .appConnect(fleet)) == [ReachChange(device: "other", app: a, old: [], new: ["Retired apps"])])
+        #expect(try CrossVendorDiff.reaching(.appConnect(fleet), [a, b], on: "sales") == [["Sales"], ["Everyone"]])
+        #expect(try CrossVendorDiff.reaching(.appConnect(fleet), [a, b], on: "hr") == [["Sales"], ["Everyone"]])
         // An exclusion, a filter and a management level: each reported, with what was chosen and what changes.
         var narrowed = intune
         narrowed.policies[0].assignments?.append(IntuneAssignment(kind: .exclude, groupName: "Contractors"))
@@ -199,7 +211,8 @@ struct TranslationReachTests {
         unassigned.policies[1].assignments = []
         let translated = PolicyTranslation.toAppConnect(unassigned).fleet
         #expect(translated.containerPolicies.map(\.labels) == [["Sales", "HR"], []])
-        #expect(try CrossVendorDiff.reach(old: .intune(unassigned), new: .appConnect(translated)).isEmpty)
+        #expect(try CrossVendorDiff.reach(old: .intune(unassigned), new: .appConnect(translated)).map { "\($0.device) \($0.app)" }
+                    == ["sales com.corp.b", "hr com.corp.b", "other com.corp.a", "other com.corp.b"])
     }
 
     @Test("Intune → AppConnect: a later policy over an app is kept where no profile gets both, reported and left out where one does")
