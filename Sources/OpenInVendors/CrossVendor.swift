@@ -221,7 +221,8 @@ public enum CrossVendorDiff {
     /// The translated identity of a policy (`Rules/intune/README.md`, "Translating who a policy reaches"): an Intune
     /// policy's display name, the global policy's Intune policies (`Global policy (outside …)`, `Retired apps (outside …)`)
     /// as `Global policy` and `Retired apps`;
-    /// ``reaching(_:_:on:)`` names AppConnect's container policies and global policy the same way.
+    /// an AppConnect container policy is named by its name (without the `: BUNDLE_ID` of its own app), the global
+    /// policy as `Global policy`, or `Retired apps` where it retires the app.
     public static func policyIdentity(_ displayName: String) -> String {
         for name in [PolicyTranslation.globalPolicyName, PolicyTranslation.retiredPolicyName] where displayName.hasPrefix(name + " (outside ") && displayName.hasSuffix(")") {
             return name
