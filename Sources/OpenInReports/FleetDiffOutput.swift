@@ -38,11 +38,11 @@ extension FleetChanges {
         switch self {
         case .fleet(let changes):
             return style == .json ? FleetOutput.diffJSON(changes) : FleetOutput.diffText(changes)
-        case .flows(let changes, let old, let new):
+        case .flows(let changes, let old, let new, let reach):
             switch style {
             case .rows: return IntuneFleetOutput.diffRows(changes, old: old, new: new)
             case .json: return IntuneFleetOutput.diffJSON(changes)
-            case .text: return IntuneFleetOutput.diffText(changes, old: old, new: new)
+            case .text: return IntuneFleetOutput.diffText(changes, old: old, new: new, reach: reach)
             }
         }
     }

@@ -124,8 +124,9 @@ package enum IntuneFleetOutput {
         return JSONWriter.pretty(.array(JSONArray(records))) + "\n"
     }
 
-    /// `fleet diff` across vendors as text: the flows that change, by group, then the counts.
-    package static func diffText(_ changes: [FlowChange], old: String, new: String) -> String {
+    /// `fleet diff` across vendors as text: the flows that change, by group, the device profiles and apps that a
+    /// different set of policies reaches (when any), then the counts.
+    package static func diffText(_ changes: [FlowChange], old: String, new: String, reach: [ReachChange] = []) -> String {
         let groups = FlowChange.Group.allCases.map { group in (group, changes.filter { $0.group == group }) }
         var text = "\(old) → \(new): end-to-end flows that decide differently\n"
         for (group, members) in groups {
@@ -133,6 +134,10 @@ package enum IntuneFleetOutput {
             for change in members {
                 text += "  \(DecisionText.escaped(change.device))  \(DecisionText.escaped(change.subject))  \(change.old.outcome) → \(change.new.outcome)  [\(change.new.rules)]\n"
             }
+        }
+        if !reach.isEmpty {
+            text += "\nreached by a different set of policies (\(reach.count)): who gets which policy changed (translated names, Rules/intune/README.md):\n"
+            for change in reach { text += "  \(DecisionText.escaped(change.description))\n" }
         }
         return text + "\n" + groups.map { "\($0.1.count) \($0.0.rawValue)" }.joined(separator: ", ") + "\n"
     }

@@ -177,18 +177,7 @@ public enum CrossVendorDiff {
 
     /// ``compare(old:new:device:)`` on the two vendors' policies.
     package static func compare(old: VendorFleet, new: VendorFleet, device: String? = nil) throws(FleetError) -> [FlowChange] {
-        let names: [String]
-        if let device {
-            guard old.deviceNames.contains(where: { ExactText.same($0, device) }), new.deviceNames.contains(where: { ExactText.same($0, device) }) else {
-                throw FleetError("the device profile \(JSONWriter.quoted(device)) must be in both: the \(old.vendor) side has \(Printable.list(old.deviceNames)); the \(new.vendor) side has \(Printable.list(new.deviceNames))")
-            }
-            names = [device]
-        } else {
-            names = old.deviceNames.filter { name in new.deviceNames.contains { ExactText.same($0, name) } }
-            guard !names.isEmpty else {
-                throw FleetError("no device profile is in both: the \(old.vendor) side has \(Printable.list(old.deviceNames)); the \(new.vendor) side has \(Printable.list(new.deviceNames)). Name the devices alike in the fleet and the devices file")
-            }
-        }
+        let names = try commonDevices(old: old, new: new, device: device)
         var changes: [FlowChange] = []
         for name in names {
             let oldDevice = try resolve(old, name), newDevice = try resolve(new, name)
@@ -206,6 +195,92 @@ public enum CrossVendorDiff {
         return changes
     }
 
+    /// The device profiles and apps that the two sides' policies reach differently (`Rules/intune/README.md`,
+    /// "Translating who a policy reaches"): for each profile both sides name (or `device` alone) and each app
+    /// either side manages and installs there, the set of policies that reach the app on each side, by translated
+    /// identity (``policyIdentity(_:)``). A fleet and its translation differ nowhere.
+    /// - Complexity: O(profiles × (apps × policies)) reach checks.
+    /// - Throws: ``FleetError`` when a side cannot work out who its policies reach, or no device profile is in both.
+    public static func reach(old: FleetAnalysis, new: FleetAnalysis, device: String? = nil) throws(FleetError) -> [ReachChange] {
+        try reach(old: old.source, new: new.source, device: device)
+    }
+
+    /// ``reach(old:new:device:)`` on the two vendors' policies.
+    package static func reach(old: VendorFleet, new: VendorFleet, device: String? = nil) throws(FleetError) -> [ReachChange] {
+        var changes: [ReachChange] = []
+        for name in try commonDevices(old: old, new: new, device: device) {
+            let senders = DeviceRequests(old: old, new: new, device: name).senders
+            let before = try reaching(old, senders, on: name), after = try reaching(new, senders, on: name)
+            for (position, app) in senders.enumerated() where before[position] != after[position] {
+                changes.append(ReachChange(device: name, app: app, old: before[position], new: after[position]))
+            }
+        }
+        return changes
+    }
+
+    /// The translated identity of a policy (`Rules/intune/README.md`, "Translating who a policy reaches"): an Intune
+    /// policy's display name, the global policy's Intune policies (`Global policy (outside …)`, `Retired apps (outside …)`)
+    /// as `Global policy` and `Retired apps`;
+    /// an AppConnect container policy is named by its name (without the `: BUNDLE_ID` of its own app), the global
+    /// policy as `Global policy`, or `Retired apps` where it retires the app.
+    public static func policyIdentity(_ displayName: String) -> String {
+        for name in [PolicyTranslation.globalPolicyName, PolicyTranslation.retiredPolicyName] where displayName.hasPrefix(name + " (outside ") && displayName.hasSuffix(")") {
+            return name
+        }
+        return displayName
+    }
+
+    /// For each of `apps` (installed on the profile named `name`), the translated identities of the policies that reach
+    /// it there, sorted by bytes: AppConnect's container policy (its name without the `: BUNDLE_ID` of its own app,
+    /// which `translate --to appconnect` adds), `Global policy`, or `Retired apps` where the global policy retires it; Intune's policies that reach it (``policyIdentity(_:)``).
+    package static func reaching(_ fleet: VendorFleet, _ apps: [BundleID], on name: String) throws(FleetError) -> [[String]] {
+        func sorted(_ names: [String]) -> [String] {
+            var seen: Set<ExactKey> = []
+            return names.filter { seen.insert(ExactKey($0)).inserted }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+        switch fleet {
+        case .appConnect(let appConnect):
+            let device = try appConnect.device(named: name)
+            // The app as the profile installs it (Intune compares IDs ignoring ASCII case, so the other side may spell it so).
+            var installed: [ExactKey: BundleID] = [:]
+            for id in device.profile.installed where installed[IntuneBundleID.key(id)] == nil { installed[IntuneBundleID.key(id)] = id }
+            return apps.map { app in
+                let id = device.isInstalled(app) ? app : installed[IntuneBundleID.key(app)] ?? app
+                switch device.effectivePolicy(for: id).authorization {
+                case .containerPolicy(let policy, _):
+                    let suffix = ": " + id.rawValue
+                    return [policy.hasSuffix(suffix) && policy.count > suffix.count ? String(policy.dropLast(suffix.count)) : policy]
+                case .globalDefault: return [PolicyTranslation.globalPolicyName]
+                case .notAuthorized: return [PolicyTranslation.retiredPolicyName]
+                case .notInstalled, .notAppConnect: return []
+                }
+            }
+        case .intune(let intune):
+            let device = try intune.device(named: name)
+            let membership = intune.membership(of: device)
+            var result: [[String]] = []
+            for app in apps {
+                result.append(sorted(try intune.reaching(app, on: device, membership: membership).map { policyIdentity(intune.policies[$0].displayName) }))
+            }
+            return result
+        }
+    }
+
+    /// The device profiles both sides name, in the old side's order (or `device` alone).
+    static func commonDevices(old: VendorFleet, new: VendorFleet, device: String?) throws(FleetError) -> [String] {
+        if let device {
+            guard old.deviceNames.contains(where: { ExactText.same($0, device) }), new.deviceNames.contains(where: { ExactText.same($0, device) }) else {
+                throw FleetError("the device profile \(JSONWriter.quoted(device)) must be in both: the \(old.vendor) side has \(Printable.list(old.deviceNames)); the \(new.vendor) side has \(Printable.list(new.deviceNames))")
+            }
+            return [device]
+        }
+        let names = old.deviceNames.filter { name in new.deviceNames.contains { ExactText.same($0, name) } }
+        guard !names.isEmpty else {
+            throw FleetError("no device profile is in both: the \(old.vendor) side has \(Printable.list(old.deviceNames)); the \(new.vendor) side has \(Printable.list(new.deviceNames)). Name the devices alike in the fleet and the devices file")
+        }
+        return names
+    }
+
     package static func index(_ fleet: VendorFleet, _ name: String) throws(FleetError) -> IntuneDeviceIndex? {
         if case .intune(let intune) = fleet { return try intune.index(device: name) }
         return nil
@@ -220,6 +295,23 @@ public enum CrossVendorDiff {
     package static func requests(old: VendorFleet, new: VendorFleet, device name: String) -> [FleetRequest] {
         let device = DeviceRequests(old: old, new: new, device: name)
         return device.senders.flatMap(device.requests(from:))
+    }
+}
+
+/// One device profile and app that two sets of policies reach differently: who gets which policy changed.
+public struct ReachChange: Sendable, Hashable, CustomStringConvertible {
+    /// The device profile.
+    public let device: String
+    /// The app.
+    public let app: BundleID
+    /// The translated identities of the policies that reach the app there before, sorted (empty: none).
+    public let old: [String]
+    /// The same after.
+    public let new: [String]
+
+    public var description: String {
+        func names(_ list: [String]) -> String { list.isEmpty ? "no policy" : list.map(JSONWriter.quoted).joined(separator: " + ") }
+        return "\(device)  \(app)  \(names(old)) → \(names(new))"
     }
 }
 
@@ -333,7 +425,13 @@ enum RowPolicy: Sendable {
             let whitelist = policy.status == .whitelist && !policy.whitelist.ids.isEmpty ? policy.whitelist.ids.sorted().map(\.rawValue).joined(separator: ",") : "-"
             return (policy.status.name, whitelist, settings.isEmpty ? "-" : settings.joined(separator: "; "))
         case .intune(let context):
-            guard let policy = context.policy else { return ("intune", "-", "not-targeted") }
+            guard let policy = context.policy else {
+                // The app no policy reaches still opens a URL in its handler: the row names the handlers it reads.
+                settings.append("not-targeted")
+                for (key, app) in context.schemeHandlers.sorted(by: { $0.key.text.utf8.lexicographicallyPrecedes($1.key.text.utf8) }) { settings.append("handler:\(key.text)=\(app)") }
+                for scheme in context.ownSchemes { settings.append("app-scheme=\(scheme)") }
+                return ("intune", "-", settings.joined(separator: "; "))
+            }
             settings.append("send=\(policy.send)")
             if policy.filterOpenInToOnlyManagedApps { settings.append("filter-open-in") }
             if policy.disableProtectionOfManagedOutboundOpenInData { settings.append("os-sharing") }

@@ -11,8 +11,9 @@ import OpenInKit
 package enum FleetChanges {
     /// Two AppConnect fleets: what opens and closes.
     case fleet([FleetChange])
-    /// Every end-to-end flow that decides differently, with the two sides' vendor names.
-    case flows([FlowChange], old: String, new: String)
+    /// Every end-to-end flow that decides differently, with the two sides' vendor names, and the device profiles
+    /// and apps the two sides' policies reach differently (``CrossVendorDiff/reach(old:new:device:)``).
+    case flows([FlowChange], old: String, new: String, reach: [ReachChange] = [])
 
     /// The changes from `old` to `new` (on the device named `device` alone, when given); `everyFlow`
     /// compares flow by flow even two AppConnect fleets.
@@ -22,14 +23,15 @@ package enum FleetChanges {
             return .fleet(try FleetDiff.compare(old: before, new: after, device: device))
         }
         let (before, after) = (old.source, new.source)
-        return .flows(try CrossVendorDiff.compare(old: before, new: after, device: device), old: before.vendor, new: after.vendor)
+        return .flows(try CrossVendorDiff.compare(old: before, new: after, device: device), old: before.vendor, new: after.vendor,
+                      reach: try CrossVendorDiff.reach(old: before, new: after, device: device))
     }
 
     /// Whether something opens: a flow, path or control (AppConnect), or a flow the receiving app can now read.
     package var opensSomething: Bool {
         switch self {
         case .fleet(let changes): changes.contains(where: \.opened)
-        case .flows(let changes, _, _): changes.contains { $0.group == .newlyAllowed }
+        case .flows(let changes, _, _, _): changes.contains { $0.group == .newlyAllowed }
         }
     }
 }

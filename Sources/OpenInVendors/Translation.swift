@@ -40,32 +40,57 @@ public enum PolicyTranslation {
                                       lookup: lookup, managed: managed, except: container.app, name: name, notes: &notes)
             policy.apps = [container.app]
             policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: [container.app], lookup: lookup, name: name, notes: &notes)
-            if !container.labels.isEmpty {
-                notes.append(TranslationNote(policy: name, setting: "labels: \(container.labels.joined(separator: ", "))",
-                                             chosen: "no assignment: Intune assigns a policy to Entra ID groups; assign this one to the group of the users whose devices carry \(container.labels.joined(separator: " or "))",
-                                             changes: "none once assigned so; until then the policy reaches no device"))
+            // Who it reaches: the group of each label (Rules/intune/README.md, "Translating who a policy reaches").
+            policy.assignments = uniqueLabels(container.labels).map { IntuneAssignment(kind: .include, groupName: $0) }
+            if lookup.app(container.app)?.appConnect != true {
+                // AppConnect applies a container policy to an AppConnect app only: this one reaches no device.
+                policy.assignments = []
+                notes.append(TranslationNote(policy: name, setting: "app: \(container.app), which the fleet does not list as an AppConnect app",
+                                             chosen: "\"assignments\": []: the policy is assigned to no one, as the container policy applies to no device",
+                                             changes: "none; assign the policy to groups once the app embeds AppConnect (or Intune's SDK)"))
             }
             if !targeted.insert(IntuneBundleID.key(container.app)).inserted {
                 notes.append(TranslationNote(policy: name, setting: "a second container policy for \(container.app)",
-                                             chosen: "a second Intune policy targeting the app; Intune needs them assigned to groups no user is in together",
-                                             changes: "devices decide with the first policy until assignments separate them"))
+                                             chosen: "a second Intune policy targeting the app, assigned to the groups of its labels",
+                                             changes: "none while no device carries labels of both (AppConnect refuses such a device; Intune would merge the two policies there)"))
             }
             policies.append(policy)
         }
-        let covered = Set(fleet.containerPolicies.map(\.app))
-        let uncovered = fleet.apps.filter { app in app.appConnect && !covered.contains(app.bundleID) }.map(\.bundleID)
-        if !uncovered.isEmpty {
-            if fleet.global.authorizeAppsWithoutContainerPolicy {
-                var policy = intunePolicy(displayName: "Global policy", controls: fleet.global.controls, config: AppConfig(), lookup: lookup, managed: managed,
-                                          except: nil, name: "the global policy", notes: &notes)
-                policy.apps = uncovered
-                policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: uncovered, lookup: lookup, name: "the global policy", notes: &notes)
-                policies.append(policy)
-            } else {
-                notes.append(TranslationNote(policy: "the global policy", setting: "authorizeAppsWithoutContainerPolicy: false (\(uncovered.map(\.rawValue).joined(separator: ", ")) retired)",
-                                             chosen: "no Intune policy targets these apps",
-                                             changes: "every request from them: a retired AppConnect app is blocked, an app no Intune policy targets is unmanaged (allowed)"))
+        // The global policy reaches an app where none of its container policies does: one Intune policy per set of
+        // labels the apps' container policies use, including the group every profile carries and excluding those labels.
+        // When it authorizes no app without a container policy, it retires them there: the same, with every transfer blocked.
+        var labelsOf: [BundleID: [String]] = [:]
+        for container in fleet.containerPolicies { labelsOf[container.app, default: []] += container.labels }
+        let everyDevice = everyDeviceGroup(avoiding: fleet)
+        let retiring = !fleet.global.authorizeAppsWithoutContainerPolicy
+        let baseName = retiring ? retiredPolicyName : globalPolicyName
+        let controls = retiring
+            ? PolicyControls(openIn: .status(.unauthorized), openFrom: OpenFromPolicy(status: .unauthorized), pasteboard: .unauthorized, print: .unauthorized)
+            : fleet.global.controls
+        var sets: [[String]] = []
+        var appsOf: [ExactKey: [BundleID]] = [:]
+        var seenApps: Set<BundleID> = []
+        for app in fleet.apps where app.appConnect && seenApps.insert(app.bundleID).inserted {
+            let labels = uniqueLabels(labelsOf[app.bundleID] ?? [])
+            let key = ExactKey(labels.joined(separator: "\u{0}"))
+            if appsOf[key] == nil { sets.append(labels) }
+            appsOf[key, default: []].append(app.bundleID)
+        }
+        for labels in sets {
+            let apps = appsOf[ExactKey(labels.joined(separator: "\u{0}"))]!
+            let outside = labels.isEmpty ? "" : " (outside \(labels.joined(separator: ", ")))"
+            let name = "the global policy\(outside)"
+            var policy = intunePolicy(displayName: baseName + outside, controls: controls, config: AppConfig(), lookup: lookup, managed: managed,
+                                      except: nil, name: name, notes: &notes)
+            policy.apps = apps
+            policy.thirdPartyKeyboardsBlocked = keyboardsBlocked(apps: apps, lookup: lookup, name: name, notes: &notes)
+            policy.assignments = [IntuneAssignment(kind: .include, groupName: everyDevice)] + labels.map { IntuneAssignment(kind: .exclude, groupName: $0) }
+            if retiring {
+                notes.append(TranslationNote(policy: name, setting: "authorizeAppsWithoutContainerPolicy: false (\(apps.map(\.rawValue).joined(separator: ", ")) retired \(labels.isEmpty ? "on every device" : "where no container policy of theirs applies"))",
+                                             chosen: "the Intune policy \(JSONWriter.quoted(baseName + outside)), with every transfer blocked (Send and Receive org data: None, clipboard blocked, printing blocked), assigned to every device\(labels.isEmpty ? "" : " but the groups of those labels"): Intune has no retired state",
+                                             changes: "a retired app keeps no AppConnect data and runs no AppConnect session; under Intune it runs with its org data locked in (a dummy file becomes an encrypted one)"))
             }
+            policies.append(policy)
         }
         var devices: [IntuneDeviceProfile] = []
         for profile in fleet.devices {
@@ -76,7 +101,9 @@ public enum PolicyTranslation {
                     handlers.append((scheme, id))
                 }
             }
-            devices.append(IntuneDeviceProfile(name: profile.name, installed: profile.installed, schemeHandlers: handlers))
+            var device = IntuneDeviceProfile(name: profile.name, installed: profile.installed, schemeHandlers: handlers)
+            device.groups = uniqueLabels(profile.labels) + (sets.isEmpty ? [] : [everyDevice])
+            devices.append(device)
             if profile.facts.emailPlusInstalled {
                 notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(profile.name))", setting: "emailPlusInstalled: true",
                                              chosen: "nothing: Intune does not redirect a blocked mailto: to another mail app",
@@ -87,6 +114,32 @@ public enum PolicyTranslation {
         let translated = IntuneFleet(policies: policies, apps: apps, devices: devices)
         notes += flowsOpened(from: .appConnect(fleet), to: .intune(translated))
         return (policies, translated, notes)
+    }
+
+    /// The display name of the Intune policy that stands for the AppConnect global policy (and, with
+    /// ` (outside LABEL, …)` after it, for the global policy over apps with labelled container policies).
+    public static let globalPolicyName = "Global policy"
+
+    /// The display name of the Intune policy that stands for the global policy's retirement of the apps no container
+    /// policy reaches, when it authorizes none (`authorizeAppsWithoutContainerPolicy: false`); ` (outside LABEL, …)` as above.
+    public static let retiredPolicyName = "Retired apps"
+
+    /// The Entra group every profile of a translated devices file carries, which the global policy's Intune
+    /// policies include: `AppConnect: every device`, with ` (openin-check)` after it while a label of the
+    /// fleet has that name.
+    package static func everyDeviceGroup(avoiding fleet: Fleet) -> String {
+        var labels: Set<ExactKey> = []
+        for profile in fleet.devices { for label in profile.labels { labels.insert(ExactKey(label)) } }
+        for container in fleet.containerPolicies { for label in container.labels { labels.insert(ExactKey(label)) } }
+        var name = "AppConnect: every device"
+        while labels.contains(ExactKey(name)) { name += " (openin-check)" }
+        return name
+    }
+
+    /// `labels` without repeats, in order (compared byte for byte, as AppConnect compares labels).
+    package static func uniqueLabels(_ labels: [String]) -> [String] {
+        var seen: Set<ExactKey> = []
+        return labels.filter { seen.insert(ExactKey($0)).inserted }
     }
 
     /// `thirdPartyKeyboardsBlocked` for the Intune policy of `apps`: blocked when AppConnect refuses
@@ -310,7 +363,21 @@ public enum PolicyTranslation {
     /// app, every device carrying the label `intune`), and the notes on what AppConnect cannot express.
     public static func toAppConnect(_ intune: IntuneFleet) -> (fleet: Fleet, notes: [TranslationNote]) {
         var notes: [TranslationNote] = []
-        let label = "intune"
+        // Who each policy reaches, as labels (Rules/intune/README.md, "Translating who a policy reaches"): a group is
+        // the label of its display name (else its object id); `everyone` is carried by every device.
+        var names: [ExactKey: String] = [:]
+        for (id, name) in intune.groupNames where names[ExactKey(id)] == nil { names[ExactKey(id)] = name }
+        func groupLabel(_ group: String) -> String { names[ExactKey(group)] ?? group }
+        func groupLabel(of assignment: IntuneAssignment) -> String { assignment.groupName ?? groupLabel(assignment.groupID ?? "") }
+        let deviceLabels = intune.devices.map { device in uniqueLabels((device.groups ?? []).map(groupLabel)) }
+        var taken: Set<ExactKey> = []
+        for labels in deviceLabels { for label in labels { taken.insert(ExactKey(label)) } }
+        for policy in intune.policies { for assignment in policy.assignments ?? [] { taken.insert(ExactKey(groupLabel(of: assignment))) } }
+        var label = "intune"
+        while taken.contains(ExactKey(label)) { label += " (openin-check)" }
+        let carried = deviceLabels.map { Set(([label] + $0).map(ExactKey.init)) }
+        // The label sets of the container policies kept for each app, so that no device gets two for one app.
+        var keptLabels: [String: [Set<ExactKey>]] = [:]
         var containers: [ContainerPolicy] = []
         var apps: [FleetApp] = []
         var targeted: [BundleID] = []
@@ -329,28 +396,55 @@ public enum PolicyTranslation {
             let name = "policy \(JSONWriter.quoted(policy.displayName))"
             let spelledApps = policy.apps.map(spelled)
             let controls = appConnectControls(policy, intune: intune, targeted: everyTargeted, name: name, notes: &notes)
+            let labels = containerLabels(policy, intune: intune, everyone: label, label: groupLabel(of:), name: name, notes: &notes)
+            let labelKeys = Set(labels.map(ExactKey.init))
             for (original, app) in zip(policy.apps, spelledApps) {
                 if original.rawValue != app.rawValue {
                     notes.append(TranslationNote(policy: name, setting: "apps: \(original)", chosen: "\(app), as the devices file installs it (AppConnect compares bundle IDs exactly)", changes: "none"))
                 }
-                guard targetedIDs.insert(app.rawValue).inserted else { continue }
-                targeted.append(app)
-                containers.append(ContainerPolicy(name: "\(policy.displayName): \(app)", app: app, labels: [label], controls: controls))
+                // AppConnect applies one container policy per app on a device: a later policy's is kept only where no device
+                // carries labels of both (Intune merges the policies there).
+                if let kept = keptLabels[app.rawValue] {
+                    let both = intune.devices.indices.filter { d in !carried[d].isDisjoint(with: labelKeys) && kept.contains { !carried[d].isDisjoint(with: $0) } }
+                    if !both.isEmpty {
+                        let profiles = both.prefix(namedFlows).map { JSONWriter.quoted(intune.devices[$0].name) }.joined(separator: ", ")
+                            + (both.count > namedFlows ? " and \(both.count - namedFlows) more" : "")
+                        notes.append(TranslationNote(policy: name, setting: "apps: \(app), which an earlier policy also reaches on \(profiles)",
+                                                     chosen: "nothing for \(app): AppConnect applies one container policy per app on a device (Ivanti's Core guide, \"AppConnect container policy\"), here the earlier one's",
+                                                     changes: "\(app) on those profiles decides under the earlier policy alone, not under both merged (most restrictive value per setting); on the profiles this policy alone reaches, \(app) is not protected by it"))
+                        continue
+                    }
+                }
+                keptLabels[app.rawValue, default: []].append(labelKeys)
+                if targetedIDs.insert(app.rawValue).inserted {
+                    targeted.append(app)
+                    apps.append(FleetApp(bundleID: app, appConnect: true))
+                }
+                containers.append(ContainerPolicy(name: "\(policy.displayName): \(app)", app: app, labels: labels, controls: controls))
                 // Block: the key set to false. Allow: the key left out, so AppConnect allows custom keyboards unless
                 // the app refuses them itself, as under Intune (setting it to true would override the app).
                 if policy.thirdPartyKeyboardsBlocked {
-                    configurations.append(AppConfiguration(app: app, labels: [label], config: AppConfig([AppConfig.allowCustomKeyboardsKey: "false"])))
+                    configurations.append(AppConfiguration(app: app, labels: labels, config: AppConfig([AppConfig.allowCustomKeyboardsKey: "false"])))
                 }
-                apps.append(FleetApp(bundleID: app, appConnect: true))
             }
         }
         var devices: [DeviceProfile] = []
         var listedIDs = Set(apps.map(\.bundleID.rawValue))
-        for device in intune.devices {
+        for (position, device) in intune.devices.enumerated() {
             var facts = DeviceFacts()
             for (scheme, app) in device.schemeHandlers { try? facts.setHandler(app, for: scheme) }
             facts.secureServicesAvailable = true
-            devices.append(DeviceProfile(name: device.name, labels: [label], installed: device.installed, facts: facts))
+            devices.append(DeviceProfile(name: device.name, labels: [label] + deviceLabels[position], installed: device.installed, facts: facts))
+            // A targeted app no policy reaches here is unmanaged under Intune; AppConnect marks an app as an AppConnect app
+            // on every device, and the global policy below authorizes none without a container policy: it is retired here.
+            let unreached = device.installed.filter { id in
+                keptLabels[id.rawValue].map { sets in !sets.contains { !carried[position].isDisjoint(with: $0) } } ?? false
+            }
+            if !unreached.isEmpty {
+                notes.append(TranslationNote(policy: "device \(JSONWriter.quoted(device.name))", setting: "\(unreached.map(\.rawValue).joined(separator: ", ")) reached by no policy here (unmanaged: every share allowed)",
+                                             chosen: "retired: AppConnect marks an app as an AppConnect app on every device, and the fleet's global policy authorizes none without a container policy",
+                                             changes: "every request from \(unreached.count == 1 ? "it" : "them") on this device: allowed becomes blocked (newly blocked)"))
+            }
             for id in device.installed where !listedIDs.contains(id.rawValue) {
                 listedIDs.insert(id.rawValue)
                 apps.append(FleetApp(bundleID: id, appConnect: false))
@@ -365,6 +459,33 @@ public enum PolicyTranslation {
         let translated = Fleet(global: global, containerPolicies: containers, appConfigurations: configurations, apps: apps, devices: devices)
         notes += flowsOpened(from: .intune(intune), to: .appConnect(translated))
         return (translated, notes)
+    }
+
+    /// The labels of the container policies of `policy`: `everyone` (every device carries it) when the export has no
+    /// `assignments` (or `--assume-assigned` over `[]`), none for `[]`, else the label of each included group; with a
+    /// note for each excluded group, filter and management level, which AppConnect cannot express.
+    static func containerLabels(_ policy: IntunePolicy, intune: IntuneFleet, everyone: String, label: (IntuneAssignment) -> String, name: String,
+                                notes: inout [TranslationNote]) -> [String] {
+        func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
+        if policy.managementLevels != .all {
+            note("targetedAppManagementLevels: \(policy.managementLevels.graphValue)", "every management type: AppConnect does not tell managed apps from unmanaged ones",
+                 "the policy reaches its apps where they are \(policy.managementLevels.mdm ? "unmanaged" : "managed (MDM-enrolled, with IntuneMAMUPN)") too")
+        }
+        guard let assignments = policy.assignments else { return [everyone] }
+        if assignments.isEmpty { return intune.assumeAssigned ? [everyone] : [] }
+        let included = assignments.filter { $0.kind == .include }
+        for assignment in assignments where assignment.kind == .exclude {
+            note("excluded group \(assignment.groupDescription)", "nothing: AppConnect has no exclusions; the container policies reach every device that carries one of their labels",
+                 "the policy reaches the users of \(assignment.groupDescription) who are in an included group too")
+        }
+        for assignment in included {
+            if let filter = assignment.filter {
+                note("filter \(JSONWriter.quoted(filter)) (\(assignment.filterType.rawValue)) on the group \(assignment.groupDescription)",
+                     "the whole group: AppConnect has no assignment filters",
+                     "the policy reaches the apps of \(assignment.groupDescription) where the filter \(assignment.filterType == .include ? "does not hold" : "holds") too")
+            }
+        }
+        return uniqueLabels(included.map(label))
     }
 
     static func appConnectControls(_ policy: IntunePolicy, intune: IntuneFleet, targeted: [BundleID], name: String, notes: inout [TranslationNote]) -> PolicyControls {
@@ -1323,7 +1444,25 @@ public enum PolicyTranslation {
                 .init("@odata.type", .string("#microsoft.graph.iosMobileAppIdentifier")), .init("bundleId", .string(app.rawValue)),
             ])))]))
         }))))
+        if policy.managementLevels != .all { members.append(.init("targetedAppManagementLevels", .string(policy.managementLevels.graphValue))) }
+        if let assignments = policy.assignments { members.append(.init("assignments", .array(JSONArray(assignments.map(graphAssignment))))) }
         return .object(JSONObject(members: members))
+    }
+
+    /// An assignment as IntuneCD writes one (`intunecdlib/BaseGraphModule.py`: `get_object_assignment` drops `id`,
+    /// `groupId` and `sourceId`; the group is named by `groupName`, which IntuneCD's restore looks up), or with
+    /// `groupId` when the assignment names the group by id only.
+    static func graphAssignment(_ assignment: IntuneAssignment) -> JSONValue {
+        var target: [JSONObject.Member] = [
+            .init("@odata.type", .string(assignment.kind == .include ? "#microsoft.graph.groupAssignmentTarget" : "#microsoft.graph.exclusionGroupAssignmentTarget")),
+            .init("deviceAndAppManagementAssignmentFilterId", assignment.filter.map(JSONValue.string) ?? .null),
+            .init("deviceAndAppManagementAssignmentFilterType", .string(assignment.filterType.rawValue)),
+        ]
+        if let name = assignment.groupName {
+            target += [.init("groupName", .string(name)), .init("groupType", .string("StaticMembership"))]
+        }
+        if let id = assignment.groupID { target.append(.init("groupId", .string(id))) }
+        return .object(JSONObject(members: [.init("source", .string("direct")), .init("target", .object(JSONObject(members: target)))]))
     }
 
     /// The Intune devices file of `fleet`'s device profiles.
@@ -1339,7 +1478,7 @@ public enum PolicyTranslation {
                 .init("mdmEnrolled", .bool(device.mdmEnrolled)),
                 .init("intuneMAMUPN", .bool(device.intuneMAMUPN)),
                 .init("schemeHandlers", .object(JSONObject(members: device.schemeHandlers.map { .init($0.scheme, .string($0.app.rawValue)) }))),
-            ])))
+            ] + (device.groups.map { [JSONObject.Member("groups", .array(JSONArray($0.map(JSONValue.string))))] } ?? []))))
         }
         return JSONWriter.pretty(.object(JSONObject(members: [.init("apps", .array(JSONArray(apps))), .init("devices", .object(JSONObject(members: devices)))]))) + "\n"
     }

@@ -10,15 +10,36 @@ import Testing
         let run = try BuiltBinary.run(["translate", "--to", "intune", "Examples/fleet/acme.json"])
         #expect(run.status == 2)
         #expect(run.stdout.hasPrefix("[\n  {\n    \"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\",\n    \"displayName\": \"HR\","))
-        #expect(run.stderr.hasPrefix("Not expressible in Intune (25):\n- container policy \"HR\": openInPolicy: whitelist\n    chosen: "))
+        #expect(run.stderr.hasPrefix("Not expressible in Intune (18):\n- container policy \"HR\": openInPolicy: whitelist\n    chosen: "))
         #expect(!run.stdout.contains("Not expressible"))
-        // Every flow the translation opens is named, with both decisions: here a secure copy the device cannot make becomes a paste Intune allows.
+        // Who each policy reaches is kept (each policy assigned to its labels' groups), and the apps the global policy
+        // retires are reached by a policy that blocks every transfer, reported.
+        #expect(run.stdout.contains("\"groupName\": \"Employees\"") && run.stdout.contains("\"displayName\": \"Retired apps (outside Employees)\""))
+        #expect(run.stderr.contains("- the global policy (outside Employees): authorizeAppsWithoutContainerPolicy: false (com.acme.hr, com.mobileiron.ios.emailplus retired where no container policy of theirs applies)\n"))
+        // Every flow the translation opens is named, with both decisions: here a drop AppConnect refuses to apps that are not AppConnect apps.
         #expect(run.stderr.hasSuffix("""
-            - device "contractor-ipad": paste com.acme.viewer → com.acme.hr, decided end to end
-                chosen: allow (intune.copy.managed-apps + intune.paste.paste-in)
-                changes: newly readable: deny (copy.secure-services-unavailable) becomes allow
+            - device "contractor-ipad": drag-and-drop com.acme.viewer → com.acme.hr, com.google.chrome.ios, com.getdropbox.Dropbox, com.apple.mobilemail, any other app, decided end to end
+                chosen: allow (intune.drag-and-drop.all-apps)
+                changes: newly readable: deny (drag-and-drop.policy-non-appconnect-app) becomes allow
 
             """))
+    }
+
+    @Test func aFleetAndItsTranslationDiffedNameNoProfileReachedDifferently() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("who-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let devices = folder.appendingPathComponent("devices.json").path, policies = folder.appendingPathComponent("intune.json")
+        let run = try BuiltBinary.run(["translate", "--to", "intune", "Examples/fleet/acme.json", "--devices-out", devices])
+        try run.stdout.write(to: policies, atomically: true, encoding: .utf8)
+        let diff = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", policies.path, "--devices", devices])
+        #expect(diff.stdout.hasPrefix("AppConnect → Intune: end-to-end flows that decide differently\n") && !diff.stdout.contains("reached by a different set"), "\(diff.stdout)\(diff.stderr)")
+        // One group taken from a profile: its apps are reached by another set, and the diff says so.
+        let text = try String(contentsOfFile: devices, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"groups\": [\n        \"Contractors\",", with: "\"groups\": [").write(toFile: devices, atomically: true, encoding: .utf8)
+        let moved = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", policies.path, "--devices", devices])
+        #expect(moved.stdout.contains("reached by a different set of policies (1): who gets which policy changed (translated names, Rules/intune/README.md):\n"
+                                      + "  contractor-ipad  com.acme.viewer  \"Viewer\" → \"Retired apps\"\n"), "\(moved.stdout)\(moved.stderr)")
     }
 
     @Test func translateToAppConnectWritesAFleetTheFleetVerbsRead() throws {
@@ -70,6 +91,10 @@ import Testing
         #expect(run.stdout[changed...].contains("  contractor-ipad  activity-view com.acme.hr → com.google.chrome.ios  deny → deliver-encrypted  [intune.send.unmanaged-target-encrypted]\n"))
         #expect(run.stdout.contains("\nchanged form ("))
         #expect(run.stdout.contains("contractor-ipad  document-interaction com.acme.viewer → com.getdropbox.Dropbox  allow → deliver-encrypted  [intune.send.unmanaged-target-encrypted]"))
+        // Who gets which policy: HR, retired there under AppConnect, and the viewer are reached by the export's one policy.
+        #expect(run.stdout.contains("\nreached by a different set of policies (2): who gets which policy changed (translated names, Rules/intune/README.md):\n"
+                                    + "  contractor-ipad  com.acme.hr  \"Retired apps\" → \"Acme - iOS - App Protection\"\n"
+                                    + "  contractor-ipad  com.acme.viewer  \"Viewer\" → \"Acme - iOS - App Protection\"\n\n11 newly readable"), "\(run.stdout)")
         let rows = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", Self.policy, "--devices", Self.devices, "--device", "contractor-ipad", "--rows"])
         #expect(rows.stdout.hasPrefix("## Newly readable (AppConnect → Intune)\n\n| id | policy | whitelist | context |"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).md")

@@ -99,23 +99,30 @@ struct IntuneTranslationTests {
             // does not refuse custom keyboards itself (when it does, translate reports it: reportsKeyboards).
             let backKeyboards = back.appConfigurations.first { $0.app == hr }?.config.allowsCustomKeyboards
             #expect(backKeyboards == (keyboards == "false" ? false : nil), "\(keyboards ?? "not set") → \(String(describing: backKeyboards))")
-            // Of the settings, only the change of form between a dummy file and an encrypted one is reported.
-            let settingNotes = notes.filter { !$0.setting.hasSuffix(", decided end to end") }
+            // The device carries no label, so the AppConnect app is retired there: the Intune policy that reaches it is the
+            // global policy's, blocking every transfer (its container policy's has no groups), reported.
+            let retired = notes.filter { $0.policy == "the global policy" }
+            #expect(retired.contains { $0.setting == "authorizeAppsWithoutContainerPolicy: false (com.acme.hr retired on every device)" }, "\(notes)")
+            #expect(try CrossVendorDiff.reaching(.intune(intune), [hr], on: "d") == [["Retired apps"]])
+            // Of the container policy's settings, only the change of form between a dummy file and an encrypted one is reported.
+            let settingNotes = notes.filter { !$0.setting.hasSuffix(", decided end to end") && !retired.contains($0) }
             #expect(settingNotes.allSatisfy { $0.setting.hasPrefix("openInPolicy") }, "\(settingNotes)")
             #expect(settingNotes.isEmpty == (openIn == .status(.authorized)))
-            // The flows are named too: the device carries no label, so the AppConnect app is retired there,
-            // while the Intune policy reaches it: each flow it opens is in the report.
-            #expect(notes.allSatisfy { settingNotes.contains($0) || $0.changes.hasPrefix("newly readable: ") }, "\(notes)")
+            // The flows are named too: each flow the translation opens is in the report.
+            #expect(notes.allSatisfy { settingNotes.contains($0) || retired.contains($0) || $0.changes.hasPrefix("newly readable: ") }, "\(notes)")
         }
     }
 
     @Test("what Intune cannot express is reported, each with what was chosen and what changes")
     func reportsTheInexpressible() throws {
         let (policies, _, notes) = PolicyTranslation.toIntune(try Self.acme())
-        #expect(policies.map(\.displayName) == ["HR", "Viewer", "Email+"])
+        // The container policies, then the global policy's retirement of their apps outside their labels.
+        #expect(policies.map(\.displayName) == ["HR", "Viewer", "Email+", "Retired apps (outside Employees)", "Retired apps (outside Employees, Contractors)"])
         let settings = notes.map(\.setting)
         #expect(settings.contains("openInPolicy: whitelist"))
-        #expect(settings.contains("labels: Employees"))
+        // The labels are expressed: each policy is assigned to the groups of its labels (TranslationReachTests).
+        #expect(!settings.contains { $0.hasPrefix("labels:") })
+        #expect(policies[0].assignments == [IntuneAssignment(kind: .include, groupName: "Employees")])
         #expect(settings.contains { $0.hasPrefix("dragAndDropPolicy") })
         #expect(settings.contains("emailPlusInstalled: true"))
         #expect(notes.allSatisfy { !$0.chosen.isEmpty && !$0.changes.isEmpty })
@@ -140,16 +147,17 @@ struct IntuneTranslationTests {
                   apps: apps, devices: [DeviceProfile(name: "d", labels: [], installed: apps.map(\.bundleID))])
         }
         // A value that is neither true nor false: blocked, reported, no decision changes.
+        // A container policy with no labels reaches no device: the global policy's Intune policy stands for the app too, alike.
         var (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "TRUE")], apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
-        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true, true])
         #expect(found.contains { $0.setting.contains("\"TRUE\"") && $0.changes.hasPrefix("none") })
         // Not set, the app refusing itself: blocked, reported.
         (policies, _, found) = PolicyTranslation.toIntune(fleet([], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
-        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true])
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [true, true])
         #expect(found.contains { $0.setting.contains("refuses custom keyboards itself") })
         // true over the app's own refusal: not blocked, reported.
         (policies, _, found) = PolicyTranslation.toIntune(fleet([(hr, "true")], apps: [FleetApp(bundleID: hr, appConnect: true, app: refusing)], containers: [hr]))
-        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [false])
+        #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [false, false])
         #expect(found.contains { $0.setting.contains("over the app's own refusal") })
         // The global policy's one Intune policy over an app that allows and one that refuses: blocked, newly blocked reported.
         (policies, _, found) = PolicyTranslation.toIntune(fleet([(viewer, "false")], apps: [FleetApp(bundleID: viewer, appConnect: true), FleetApp(bundleID: notes, appConnect: true)], containers: []))
@@ -158,7 +166,7 @@ struct IntuneTranslationTests {
         // Plain true and false, and not set with the app allowing: expressed exactly, nothing reported about keyboards.
         for (configs, blocked) in [([(hr, "true")], false), ([(hr, "false")], true), ([], false)] {
             (policies, _, found) = PolicyTranslation.toIntune(fleet(configs, apps: [FleetApp(bundleID: hr, appConnect: true)], containers: [hr]))
-            #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [blocked])
+            #expect(policies.map(\.thirdPartyKeyboardsBlocked) == [blocked, blocked])
             #expect(!found.contains { $0.setting.contains("KEYBOARDS") || $0.setting.contains("keyboards") })
         }
     }
@@ -182,7 +190,8 @@ struct IntuneTranslationTests {
         #expect(keyboardFleet.appConfigurations.map { $0.config[AppConfig.allowCustomKeyboardsKey] } == blocked[0].apps.map { _ in "false" })
         let fleetText = PolicyTranslation.fleetJSON(PolicyTranslation.toAppConnect(IntuneFleet(policies: read, devices: [try Self.device("d", ["com.acme.hr"])])).fleet)
         let fleet = try FleetJSON.read(Array(fleetText.utf8), file: "fleet.json")
-        #expect(fleet.containerPolicies.count == 3)
+        // The three container policies, and the retired apps' policies over the same three apps (no profile carries both).
+        #expect(fleet.containerPolicies.count == 6)
     }
 
     @Test("AppConnect against Intune (either way round): every group appears, every changed flow's rows pass as decision tables; Intune against itself: no change")
