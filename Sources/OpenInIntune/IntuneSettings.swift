@@ -52,8 +52,9 @@ enum IntuneSettings {
 
     package static func setting(_ side: FleetSetting.Side, app: BundleID, _ policy: IntunePolicy?, rule: RuleID, fallback: String, file: String?) -> FleetSetting {
         guard let policy else {
-            return FleetSetting(side: side, app: app, policy: "none (no app protection policy targets it)", via: "Intune targeting (not targeted)",
-                                key: "apps", value: "(not targeted)", file: file, line: nil)
+            // No policy reaches it on this profile: none targets it, or those that do are not assigned to its user (or its level).
+            return FleetSetting(side: side, app: app, policy: "none (no app protection policy reaches it on this profile)", via: "Intune targeting and assignments (not reached)",
+                                key: "apps", value: "(not reached)", file: file, line: nil)
         }
         let property = self.property(of: rule, fallback: fallback)
         let sources = policy.sources
