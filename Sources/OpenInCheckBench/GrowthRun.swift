@@ -68,13 +68,14 @@ struct GrowthRun {
     }
 
     /// An Intune tenant sized as the Intune-tenant issue sizes one, scaled by `profiles`: one policy per 20 profiles
-    /// (at least 5), each targeting 4 of 200 apps, including 10 of `profiles / 10` groups (one in five through a
-    /// managed-app filter) and excluding one; each profile in 3 groups with 5 apps installed, half of them MDM-enrolled.
-    /// At 10,000 profiles: 500 policies with 5,500 assignments. Writes the export folder and the devices file and
-    /// returns `fleet lint`'s arguments.
+    /// (at least 5), each targeting 4 of `profiles / 50` apps (at least 10), including 10 of `profiles / 10` groups
+    /// (one in five through a managed-app filter) and excluding one; each profile in 3 groups with 5 apps installed,
+    /// half of them MDM-enrolled. Everything grows in proportion (about 10 policies target each app at every size), so
+    /// the answers do too. At 10,000 profiles: 500 policies with 5,500 assignments over 200 apps. Writes the export
+    /// folder and the devices file and returns `fleet lint`'s arguments.
     static func tenant(profiles: Int, _ scratch: ScratchDirectory) throws(BenchError) -> [String] {
         var random = SeededGenerator(seed: 2026)
-        let policies = max(5, profiles / 20), groups = max(20, profiles / 10), apps = 200
+        let policies = max(5, profiles / 20), groups = max(20, profiles / 10), apps = max(10, profiles / 50)
         func app(_ index: Int) -> String { "com.tenant.app\(index)" }
         func group(_ index: Int) -> String { "00000000-0000-4000-8000-\(String(repeating: "0", count: 12 - String(index).count))\(index)" }
         let folder = scratch.file("tenant")

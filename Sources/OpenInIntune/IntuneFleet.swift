@@ -9,7 +9,9 @@ public struct IntuneFleet: Sendable {
     /// The iOS app protection policies, in the order read.
     public var policies: [IntunePolicy]
     /// The apps and their Intune App SDK versions (`apps` of the devices file).
-    public var apps: [IntuneApp]
+    public var apps: [IntuneApp] { didSet { appVersions = Self.versions(of: apps) } }
+    /// Each app's `appVersion` (its first entry's), by `IntuneBundleID.key`: what a filter reads, looked up, not searched for.
+    private(set) var appVersions: [ExactKey: String] = [:]
     /// The device profiles (`devices` of the devices file), in file order.
     public var devices: [IntuneDeviceProfile]
     /// Where the policies were read from, when known.
@@ -33,8 +35,23 @@ public struct IntuneFleet: Sendable {
     public init(policies: [IntunePolicy], apps: [IntuneApp] = [], devices: [IntuneDeviceProfile] = [], file: String? = nil) {
         self.policies = policies
         self.apps = apps
+        appVersions = Self.versions(of: apps)
         self.devices = devices
         self.file = file
+    }
+
+    /// What who a policy reaches reads of an app on a profile (``reach(_:_:on:membership:)``: its level and filters).
+    struct AppFacts: Hashable {
+        let managed: Bool
+        let version: String?
+    }
+
+    static func versions(of apps: [IntuneApp]) -> [ExactKey: String] {
+        var versions: [ExactKey: String] = [:], seen: Set<ExactKey> = []
+        for app in apps where seen.insert(IntuneBundleID.key(app.bundleID)).inserted {
+            if let version = app.appVersion { versions[IntuneBundleID.key(app.bundleID)] = version }
+        }
+        return versions
     }
 
     /// Resolves the apps of every policy that names an app group its export does not list
@@ -76,7 +93,13 @@ public struct IntuneFleet: Sendable {
             for device in devices {
                 let membership = index.membership(of: device)
                 for position in index.candidates(in: self, membership: membership).ordered where index.filtered[position] {
-                    for app in policies[position].apps { _ = try reaches(policies[position], app, on: device, membership: membership) }
+                    // What a policy's reach reads of an app is its management type and version: apps alike are resolved once.
+                    var resolved: Set<AppFacts> = []
+                    for app in policies[position].apps
+                    where resolved.insert(AppFacts(managed: device.isManagedType(app), version: appVersions[IntuneBundleID.key(app)])).inserted
+                        && policies[position].managementLevels.targets(managed: device.isManagedType(app)) {
+                        _ = try admits(policies[position], app, on: device, membership: membership)
+                    }
                 }
             }
             return

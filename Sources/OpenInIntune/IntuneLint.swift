@@ -212,12 +212,23 @@ public enum IntuneLint {
         for (devicePosition, device) in fleet.devices.enumerated() {
             let membership = reach.membership(of: device)
             let candidates = reach.candidates(in: fleet, membership: membership)
+            // Each app's policies on the profile, worked out once however many candidates target it.
+            var reachingOf: [ExactKey: [Int]?] = [:]
             for position in candidates.ordered {
-                for app in fleet.policies[position].apps where reach.targeting(app).count > 1 {
-                    guard let reaching = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates), reaching.count > 1,
+                for app in fleet.policies[position].apps {
+                    let appKey = IntuneBundleID.key(app)
+                    guard reach.targeting(key: appKey).count > 1 else { continue }
+                    let found: [Int]?
+                    if let cached = reachingOf[appKey] {
+                        found = cached
+                    } else {
+                        found = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates, key: appKey)
+                        reachingOf[appKey] = .some(found)
+                    }
+                    guard let reaching = found, reaching.count > 1,
                         fleet.policies[reaching[0]].displayName == fleet.policies[position].displayName
                     else { continue }
-                    let key = OverlapKey(app: IntuneBundleID.key(app), policies: reaching)
+                    let key = OverlapKey(app: appKey, policies: reaching)
                     if let index = overlapAt[key] {
                         if overlaps[index].last != devicePosition { overlaps[index].devices.append(device.name) }
                         overlaps[index].last = devicePosition

@@ -12,6 +12,8 @@ import OpenInKit
 package struct IntuneReachIndex: Sendable {
     /// The policies that target each app, in fleet order, by `IntuneBundleID.key`.
     let targeting: [ExactKey: [Int]]
+    /// Per policy, the apps it targets, by `IntuneBundleID.key`.
+    let appKeys: [Set<ExactKey>]
     /// The policies with an assignment (included or excluded) naming each group by id or name, in fleet order.
     let naming: [ExactKey: [Int]]
     /// The policies whose groups reach every profile: their assignments were not exported, or they are
@@ -32,11 +34,15 @@ package struct IntuneReachIndex: Sendable {
         var open: [Int] = [], isOpen = [Bool](repeating: false, count: fleet.policies.count)
         var includes = [[ExactKey]](repeating: [], count: fleet.policies.count), excludes = includes
         var filtered = isOpen
+        var appKeys: [Set<ExactKey>] = []
         for index in fleet.policies.indices {
+            var keys: Set<ExactKey> = []
             for app in fleet.policies[index].apps {
                 let key = IntuneBundleID.key(app)
+                keys.insert(key)
                 if targeting[key]?.last != index { targeting[key, default: []].append(index) }
             }
+            appKeys.append(keys)
             guard let assignments = fleet.policies[index].assignments, !(assignments.isEmpty && fleet.assumeAssigned) else {
                 open.append(index)
                 isOpen[index] = true
@@ -61,6 +67,7 @@ package struct IntuneReachIndex: Sendable {
         }
         self.aliases = aliases
         self.targeting = targeting
+        self.appKeys = appKeys
         self.naming = naming
         self.open = open
         self.isOpen = isOpen
@@ -68,6 +75,9 @@ package struct IntuneReachIndex: Sendable {
 
     /// The policies that target `app`, in fleet order.
     package func targeting(_ app: BundleID) -> [Int] { targeting[IntuneBundleID.key(app)] ?? [] }
+
+    /// The policies that target the app of `key` (`IntuneBundleID.key`), in fleet order.
+    package func targeting(key: ExactKey) -> [Int] { targeting[key] ?? [] }
 
     /// The profile's group membership, or `nil` when the devices file gives it no groups: the groups it
     /// names with every other spelling the groups map gives them, in O(its groups) (``IntuneFleet/membership(of:)``
@@ -123,17 +133,43 @@ extension IntuneFleet {
     /// The positions in ``policies`` of the policies that protect `app` on `device`, in order: the answer
     /// of `reaching(_:on:membership:)`, visiting only the policies that target `app` among `candidates`.
     package func reaching(_ app: BundleID, on device: IntuneDeviceProfile, membership: GroupMembership?,
-                          index: IntuneReachIndex, candidates: IntuneReachIndex.Candidates) throws(FleetError) -> [Int] {
-        guard let targeting = index.targeting[IntuneBundleID.key(app)] else { return [] }
+                          index: IntuneReachIndex, candidates: IntuneReachIndex.Candidates, key: ExactKey? = nil) throws(FleetError) -> [Int] {
+        let key = key ?? IntuneBundleID.key(app)
+        guard let targeting = index.targeting[key] else { return [] }
+        // The shorter of the two lists, both in fleet order: the policies that target the app, or the profile's candidates.
+        let visited = !candidates.everyone && candidates.ordered.count < targeting.count
+            ? candidates.ordered.filter { index.appKeys[$0].contains(key) } : targeting.filter(candidates.contains)
         var found: [Int] = []
-        for position in targeting where candidates.contains(position) {
+        for position in visited {
             // A candidate's groups let it reach the profile; without a filter only its management level is left to read.
-            if candidates.everyone || index.filtered[position] {
+            if candidates.everyone {
                 if try reaches(policies[position], app, on: device, membership: membership) { found.append(position) }
-            } else if policies[position].managementLevels.targets(managed: device.isManagedType(app)) {
+            } else if !policies[position].managementLevels.targets(managed: device.isManagedType(app)) {
+                continue
+            } else if !index.filtered[position] {
+                found.append(position)
+            } else if try admits(policies[position], app, on: device, membership: membership) {
                 found.append(position)
             }
         }
         return found
+    }
+
+    /// Whether an included group of `policy` (a candidate: its groups include the profile, none excludes it,
+    /// its level takes the app) admits `app` on `device` through its filter: the last step of
+    /// ``reach(_:_:on:membership:)``, without the explanation. Where a filter cannot be read, the resolver
+    /// itself says why (the same error).
+    func admits(_ policy: IntunePolicy, _ app: BundleID, on device: IntuneDeviceProfile, membership: GroupMembership?) throws(FleetError) -> Bool {
+        guard let membership, let assignments = policy.assignments else { return try reaches(policy, app, on: device, membership: membership) }
+        var subject: FilterSubject? = nil
+        for assignment in assignments where assignment.kind == .include && membership.holds(assignment) {
+            guard let reference = assignment.filter else { return true }
+            if subject == nil { subject = self.subject(app, on: device) }
+            guard let filter = filters.filter(named: reference), let subject, let holds = try? filter.matches(subject, device: device.name) else {
+                return try reaches(policy, app, on: device, membership: membership)
+            }
+            if holds == (assignment.filterType == .include) { return true }
+        }
+        return false
     }
 }

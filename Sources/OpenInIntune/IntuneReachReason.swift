@@ -26,8 +26,12 @@ package struct IntuneReach: Sendable {
         package let rule: String
         /// Whether the rule holds for the app on the profile.
         package let holds: Bool
-        /// Each property the rule reads (`app.deviceManagementType`, …) with the value it read.
-        package let read: [(property: String, value: String)]
+        /// The facts the rule was evaluated on, and the properties it reads.
+        let subject: FilterSubject, properties: [FilterProperty]
+
+        /// Each property the rule reads (`app.deviceManagementType`, …) with the value it read (made when
+        /// an explanation asks: a decision only needs ``holds``).
+        package var read: [(property: String, value: String)] { properties.map { ($0.spelled, subject[$0] ?? "") } }
 
         /// Whether the filter lets the group's assignment reach the app (an include filter where the rule holds,
         /// an exclude filter where it does not).
@@ -119,7 +123,7 @@ extension IntuneFleet {
             let subject = subject(app, on: device)
             let holds = try filter.matches(subject, device: device.name)
             let check = IntuneReach.FilterCheck(name: filter.displayName, id: filter.id, type: assignment.filterType, rule: filter.rule, holds: holds,
-                                                read: filter.properties.map { ($0.spelled, subject[$0] ?? "") })
+                                                subject: subject, properties: filter.properties)
             if check.admits { return reason(.included(by: assignment, filter: check)) }
             filtered.append((assignment, check))
         }

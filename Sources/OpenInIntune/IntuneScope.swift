@@ -41,7 +41,7 @@ extension IntuneFleet {
     /// them apart: ``IntuneDeviceProfile/isManagedType(_:)``), its version, and the device's facts.
     package func subject(_ app: BundleID, on device: IntuneDeviceProfile) -> FilterSubject {
         FilterSubject(deviceManagementType: device.isManagedType(app) ? "Managed" : "Unmanaged",
-                      appVersion: self.apps.first { IntuneBundleID.same($0.bundleID, app) }?.appVersion, deviceManufacturer: device.deviceManufacturer,
+                      appVersion: appVersions[IntuneBundleID.key(app)], deviceManufacturer: device.deviceManufacturer,
                       deviceModel: device.deviceModel, osVersion: device.osVersion, operatingSystemVersion: device.osVersion)
     }
 
