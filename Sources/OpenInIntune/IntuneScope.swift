@@ -67,6 +67,10 @@ extension IntuneFleet {
         for device in devices { for group in (device.groups ?? []) + device.groupAliases { known.insert(ExactKey(group)) } }
         for policy in policies {
             guard let assignments = policy.assignments, !assignments.isEmpty else { continue }
+            if devices.isEmpty {
+                throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and no device profile says which groups its user belongs to: give a devices file (--devices FILE) whose profiles list their users' groups (\"groups\": [...], display names or object ids)",
+                                 file: assignments.first?.file ?? policy.sources.file ?? file, line: assignments.first?.line)
+            }
             if let device = devices.first(where: { $0.groups == nil }) {
                 throw FleetError("policy \(JSONWriter.quoted(policy.displayName)) is assigned to groups, and the device profile \(JSONWriter.quoted(device.name)) does not say which groups its user belongs to: add \"groups\": [...] (display names or object ids) to devices.\(device.name)",
                                  file: assignments.first?.file ?? policy.sources.file ?? file, line: assignments.first?.line)

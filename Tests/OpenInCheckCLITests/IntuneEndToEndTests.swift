@@ -227,3 +227,16 @@ extension IntuneEndToEndTests {
         #expect(run.stdout.contains("\"source\": \"Microsoft Learn, iOS/iPadOS app protection policy settings: Data transfer; Microsoft Learn, App protection policies overview: iOS share extension\""))
     }
 }
+
+extension IntuneEndToEndTests {
+    /// `eval` of an export whose policies are assigned to groups, without a devices file, cannot know whom they
+    /// reach: it says to give the devices file (not an option `eval` does not take), and decides nothing.
+    @Test func evalWithoutDevicesOfAssignedPoliciesAsksForTheDevicesFile() throws {
+        let run = try BuiltBinary.run(["eval", "--policy", "Examples/intune/by-level/app-protection.json", "--from", "com.microsoft.Office.Word",
+                                       "--channel", "document-interaction", "--target", "com.getdropbox.Dropbox"])
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("is assigned to groups, and no device profile says which groups its user belongs to: give a devices file (--devices FILE)"))
+        #expect(!run.stderr.contains("--assume-assigned"))
+    }
+}
