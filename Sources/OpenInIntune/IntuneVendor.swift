@@ -101,12 +101,15 @@ extension IntuneFleet {
         var groups: [(name: String, apps: [BundleID])] = []
         if let devices {
             do throws(FormatError) {
-                (fleet.apps, fleet.devices) = try IntuneDevicesJSON.read(devices.bytes, file: devices.file)
-                groups = try IntuneDevicesJSON.appGroups(devices.bytes, file: devices.file)
-                fleet.groupNames = try IntuneDevicesJSON.groupNames(devices.bytes, file: devices.file)
-                let filters = try FormatError.readJSON(IntuneGraphJSON.text(devices.bytes, file: devices.file), file: devices.file) { value throws(FormatError) in
-                    try IntuneDevicesJSON.assignmentFilters(value, file: devices.file)
+                // The file parsed once, each of its parts read from the one value.
+                let read = try FormatError.readJSON(IntuneGraphJSON.text(devices.bytes, file: devices.file), file: devices.file) { value throws(FormatError) in
+                    (try IntuneDevicesJSON.read(value), try IntuneDevicesJSON.appGroups(value), try IntuneDevicesJSON.groupNames(value),
+                     try IntuneDevicesJSON.assignmentFilters(value, file: devices.file))
                 }
+                (fleet.apps, fleet.devices) = read.0
+                groups = read.1
+                fleet.groupNames = read.2
+                let filters = read.3
                 do throws(FleetError) { fleet.filters = try AssignmentFilters(filters) } catch { throw FormatError(error.description) }
             } catch {
                 throw .devices(error)
