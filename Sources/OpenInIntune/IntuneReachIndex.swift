@@ -99,13 +99,22 @@ package struct IntuneReachIndex: Sendable {
         let everyone: Bool
         /// The open policies, flagged per policy.
         let isOpen: [Bool]
-        /// The policies assigned to groups that include one of the profile's groups and exclude none of them.
-        let grouped: Set<Int>
+        /// The policies assigned to groups that include one of the profile's groups and exclude none of them, ascending.
+        let grouped: [Int]
         /// Every candidate, in fleet order.
         let ordered: [Int]
 
         /// Whether the policy at `index` may reach the profile.
-        package func contains(_ index: Int) -> Bool { everyone || isOpen[index] || grouped.contains(index) }
+        package func contains(_ index: Int) -> Bool {
+            if everyone || isOpen[index] { return true }
+            // A binary search of a profile's few grouped candidates: no set made per profile.
+            var low = 0, high = grouped.count
+            while low < high {
+                let middle = (low + high) / 2
+                if grouped[middle] < index { low = middle + 1 } else { high = middle }
+            }
+            return low < grouped.count && grouped[low] == index
+        }
     }
 
     /// The candidates for a profile with `membership` (``IntuneFleet/membership(of:)``), in `fleet`.
@@ -113,17 +122,20 @@ package struct IntuneReachIndex: Sendable {
         guard let membership else {
             return Candidates(everyone: true, isOpen: isOpen, grouped: [], ordered: Array(fleet.policies.indices))
         }
-        var touched: Set<Int> = []
-        for group in membership.keys { for index in naming[group] ?? [] { touched.insert(index) } }
-        var grouped: Set<Int> = []
+        var touched: [Int] = []
+        for group in membership.keys { if let naming = naming[group] { touched.append(contentsOf: naming) } }
+        touched.sort()
         // As `IntuneFleet.reaches` reads the groups: an excluded group the profile carries wins over every included one.
-        for index in touched where !excludes[index].contains(where: membership.keys.contains) && includes[index].contains(where: membership.keys.contains) {
-            grouped.insert(index)
+        var grouped: [Int] = []
+        for (position, index) in touched.enumerated() where position == 0 || touched[position - 1] != index {
+            if !excludes[index].contains(where: membership.keys.contains) && includes[index].contains(where: membership.keys.contains) { grouped.append(index) }
         }
-        var ordered = open
-        if !grouped.isEmpty {
-            ordered.append(contentsOf: grouped)
-            ordered.sort()
+        guard !open.isEmpty else { return Candidates(everyone: false, isOpen: isOpen, grouped: grouped, ordered: grouped) }
+        var ordered: [Int] = []
+        ordered.reserveCapacity(open.count + grouped.count)
+        var (i, j) = (0, 0)
+        while i < open.count || j < grouped.count {
+            if j == grouped.count || (i < open.count && open[i] < grouped[j]) { ordered.append(open[i]); i += 1 } else { ordered.append(grouped[j]); j += 1 }
         }
         return Candidates(everyone: false, isOpen: isOpen, grouped: grouped, ordered: ordered)
     }
