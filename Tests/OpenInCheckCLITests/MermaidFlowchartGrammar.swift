@@ -70,12 +70,36 @@ enum MermaidFlowchart {
         /// `\n` and a line feed made line breaks (shown as a line feed), `fa:fa-…` an icon (shown as `[icon …]`),
         /// then the references decoded as a browser does.
         static func shown(_ text: String) -> String {
-            var html = text.replacingOccurrences(of: "\u{FB02}\u{B0}\u{B0}", with: "&#").replacingOccurrences(of: "\u{FB02}\u{B0}", with: "&")
-                .replacingOccurrences(of: "\u{B6}\u{DF}", with: ";")
-            html = html.replacingOccurrences(of: "\\n", with: "\n")
-            html = html.replacing(#/(fa[bklrs]?):fa-([A-Za-z0-9_-]+)/#) { "[icon \($0.1) \($0.2)]" }
+            var html = MermaidFlowchart.replacing(MermaidFlowchart.decodedEntities(text), "\\n", with: "\n")
+            html = html.replacing(#/(fa[bklrs]?):fa-([A-Za-z0-9_-]+)/#.matchingSemantics(.unicodeScalar)) { "[icon \($0.1) \($0.2)]" }
             return htmlDecoded(html)
         }
+    }
+
+    /// `text` with each `target` replaced, compared as UTF-16 code units as JavaScript does (a String comparison would
+    /// join a character to the marks and joiners after it).
+    static func replacing(_ text: String, _ target: String, with replacement: String) -> String {
+        let units = Array(text.utf16), needle = Array(target.utf16), with = Array(replacement.utf16)
+        var result: [UInt16] = []
+        var index = 0
+        while index < units.count {
+            if index + needle.count <= units.count && units[index..<(index + needle.count)].elementsEqual(needle) {
+                result += with
+                index += needle.count
+            } else {
+                result.append(units[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF16.self)
+    }
+
+    /// Whether `text` holds `part`, as UTF-16 code units.
+    static func holds(_ text: String, _ part: String) -> Bool { replacing(text, part, with: "") != text }
+
+    /// utils.ts `decodeEntities`: Mermaid's placeholders made `&#`, `&` and `;`.
+    static func decodedEntities(_ text: String) -> String {
+        replacing(replacing(replacing(text, "\u{FB02}\u{B0}\u{B0}", with: "&#"), "\u{FB02}\u{B0}", with: "&"), "\u{B6}\u{DF}", with: ";")
     }
 
     // MARK: the text before the parser (preprocess.ts, comments.ts, mermaidAPI.ts, Diagram.ts, utils.ts, flowParser.ts)
@@ -107,7 +131,7 @@ enum MermaidFlowchart {
         }
         diagram.tokens = tokens.map { ($0.name, $0.text) }
         for token in tokens where token.name.hasPrefix("direction_") {
-            if token.text.wholeMatch(of: #/\s*direction\s+(TB|BT|RL|LR|TD)\s*/#) == nil {
+            if token.text.wholeMatch(of: #/\s*direction\s+(TB|BT|RL|LR|TD)\s*/#.matchingSemantics(.unicodeScalar)) == nil {
                 diagram.misrenders.append("a line holding `direction` and a direction is a direction statement (flow.jison's `.*direction\\s+…[^\\n]*`): \(token.text.debugDescription) is lost")
             }
         }
@@ -359,45 +383,43 @@ enum MermaidFlowchart {
     /// HTML character references decoded as a browser does, for the ones a label can hold here.
     static func htmlDecoded(_ text: String) -> String {
         let named: [String: String] = ["quot": "\"", "amp": "&", "lt": "<", "gt": ">", "apos": "'", "nbsp": "\u{A0}", "equals": "="]
-        var result = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            if let semicolon = after.prefix(12).firstIndex(of: ";") {
-                let name = String(after[..<semicolon])
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "&", let semicolon = scalars[(index + 1)..<min(scalars.count, index + 13)].firstIndex(of: ";") {
+                let name = String(String.UnicodeScalarView(scalars[(index + 1)..<semicolon]))
                 let number = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
                 if let value = named[name] ?? number.flatMap(Unicode.Scalar.init).map({ String($0) }) {
-                    result += value
-                    rest = after[after.index(after: semicolon)...]
+                    result.append(contentsOf: value.unicodeScalars)
+                    index = semicolon + 1
                     continue
                 }
             }
-            result += "&"
-            rest = after
+            result.append(scalars[index])
+            index += 1
         }
-        return result + rest
+        return String(result)
     }
 
     /// The misrenders of one label: raw markup, a reference no browser decodes, `\n`, an icon, KaTeX.
     private static func checkLabel(_ text: String, type: String, of owner: String, into misrenders: inout [String]) {
         guard type != "markdown" else { return }
-        let html = text.replacingOccurrences(of: "\u{FB02}\u{B0}\u{B0}", with: "&#").replacingOccurrences(of: "\u{FB02}\u{B0}", with: "&")
-            .replacingOccurrences(of: "\u{B6}\u{DF}", with: ";")
-        if text.contains("<") || text.contains(">") { misrenders.append("\(owner): a raw < or > in a label is HTML (\(text.debugDescription))") }
-        for match in html.matches(of: #/&(#?[A-Za-z0-9]+);/#) where htmlDecoded(String(match.0)) == String(match.0) {
+        let html = decodedEntities(text)
+        if holds(text, "<") || holds(text, ">") { misrenders.append("\(owner): a raw < or > in a label is HTML (\(text.debugDescription))") }
+        for match in html.matches(of: #/&(#?[A-Za-z0-9]+);/#.matchingSemantics(.unicodeScalar)) where htmlDecoded(String(match.0)) == String(match.0) {
             misrenders.append("\(owner): \(match.0) is no character reference a browser decodes")
         }
-        if text.contains("&") { misrenders.append("\(owner): a raw & in a label starts an HTML character reference (\(text.debugDescription))") }
-        if text.contains("\\n") { misrenders.append("\(owner): \\n in a label is a line break (nonMarkdownToHTML)") }
-        if html.contains(#/fa[bklrs]?:fa-[A-Za-z0-9_-]/#) { misrenders.append("\(owner): fa:fa-… in a label is an icon (replaceIconSubstring)") }
-        if html.contains(#/\$\$.*\$\$/#) { misrenders.append("\(owner): $$…$$ in a label is KaTeX") }
+        if holds(text, "&") { misrenders.append("\(owner): a raw & in a label starts an HTML character reference (\(text.debugDescription))") }
+        if holds(text, "\\n") { misrenders.append("\(owner): \\n in a label is a line break (nonMarkdownToHTML)") }
+        if html.contains(#/fa[bklrs]?:fa-[A-Za-z0-9_-]/#.matchingSemantics(.unicodeScalar)) { misrenders.append("\(owner): fa:fa-… in a label is an icon (replaceIconSubstring)") }
+        if html.contains(#/\$\$.*\$\$/#.matchingSemantics(.unicodeScalar)) { misrenders.append("\(owner): $$…$$ in a label is KaTeX") }
     }
 
     // MARK: the lexer (flow.jison, before `/lex`)
 
     /// A lexer start condition.
-    enum Condition: Hashable {
+    enum Condition: Hashable, CaseIterable {
         case initial
         case string
         case mdString
@@ -449,9 +471,11 @@ enum MermaidFlowchart {
         var conditions: [Condition]?
         var pattern: Pattern
         var action: Action
+        /// For `.*direction\s+XX[^\n]*`: XX.
+        var direction: [UInt16]? = nil
     }
 
-    private static func spaces(_ u: [UInt16], _ i: Int) -> Int {
+    static func spaces(_ u: [UInt16], _ i: Int) -> Int {
         var i = i
         while i < u.count && isSpace(u[i]) { i += 1 }
         return i
@@ -462,7 +486,7 @@ enum MermaidFlowchart {
         let needle = Array(text.utf16)
         let boundary = isWord(needle.last!)
         return { u, i in
-            guard i + needle.count <= u.count, u[i..<(i + needle.count)].elementsEqual(needle) else { return nil }
+            guard i + needle.count <= u.count, u[i] == needle[0], u[i..<(i + needle.count)].elementsEqual(needle) else { return nil }
             let end = i + needle.count
             return boundary && end < u.count && isWord(u[end]) ? nil : end
         }
@@ -503,28 +527,6 @@ enum MermaidFlowchart {
             let run = end - i
             if run >= 2, end < u.count, "xo>".utf16.contains(u[end]) { return end + 1 }
             return run >= 3 ? end : nil
-        }
-    }
-
-    /// `.*direction\s+XX[^\n]*`.
-    private static func direction(_ name: String) -> Pattern {
-        let word = Array("direction".utf16), value = Array(name.utf16)
-        return { u, i in
-            var lineEnd = i
-            while lineEnd < u.count && !isLineTerminator(u[lineEnd]) { lineEnd += 1 }
-            var at = lineEnd - word.count
-            while at >= i {
-                if u[at..<(at + word.count)].elementsEqual(word) {
-                    let after = spaces(u, at + word.count)
-                    if after > at + word.count, after + value.count <= u.count, u[after..<(after + value.count)].elementsEqual(value) {
-                        var end = after + value.count
-                        while end < u.count && u[end] != 0x0A { end += 1 }
-                        return end
-                    }
-                }
-                at -= 1
-            }
-            return nil
         }
     }
 
@@ -595,7 +597,10 @@ enum MermaidFlowchart {
             return lastFeed.map { $0 + 1 }
         }, .pop("NODIR"))
         for value in ["LR", "RL", "TB", "BT", "TD", "BR", "<", ">", "^", "v"] { add([.dir], then(space, literal(value)), .pop("DIR")) }
-        for value in ["TB", "BT", "RL", "LR", "TD"] { add(initial, direction(value), .token("direction_" + value.lowercased())) }
+        // `.*direction\s+XX[^\n]*`: matched by the lexer (``Lexer/directionEnd(_:)``), which finds each `direction` once.
+        for value in ["TB", "BT", "RL", "LR", "TD"] {
+            rules.append(Rule(conditions: initial, pattern: { _, _ in nil }, action: .token("direction_" + value.lowercased()), direction: Array(value.utf16)))
+        }
         // `id@` before an edge: `[^\s\"]+\@(?=[^\{\"])`.
         add(initial, { u, i in
             var end = i
@@ -713,6 +718,11 @@ enum MermaidFlowchart {
         return rules
     }()
 
+    /// The rules of each condition, in order (jison-lex's `conditions[…].rules`).
+    static let rulesByCondition: [Condition: [Rule]] = {
+        return Dictionary(uniqueKeysWithValues: Condition.allCases.map { condition in (condition, rules.filter { $0.conditions?.contains(condition) ?? true }) })
+    }()
+
     /// The code units of UNICODE_TEXT, as flow.jison lists them (hexadecimal, ranges with `-`).
     private static let unicodeText: [ClosedRange<UInt16>] = {
         let list = """
@@ -765,7 +775,33 @@ enum MermaidFlowchart {
         var firstGraph = true
         var line = 1
 
-        init(input: [UInt16]) { self.input = input }
+        /// Where the line holding each position ends, and where each `direction` starts.
+        var lineEnds: [Int]
+        var directions: [Int] = []
+
+        init(input: [UInt16]) {
+            self.input = input
+            lineEnds = Array(repeating: input.count, count: input.count + 1)
+            for index in input.indices.reversed() { lineEnds[index] = MermaidFlowchart.isLineTerminator(input[index]) ? index : lineEnds[index + 1] }
+            let word = Array("direction".utf16)
+            for index in input.indices where input[index] == word[0] && index + word.count <= input.count && input[index..<(index + word.count)].elementsEqual(word) {
+                directions.append(index)
+            }
+        }
+
+        /// `.*direction\s+XX[^\n]*` at the position: the last `direction` of the line before which a direction follows.
+        func directionEnd(_ value: [UInt16]) -> Int? {
+            let lineEnd = lineEnds[position], length = 9
+            for at in directions.reversed() where at >= position && at + length <= lineEnd {
+                let after = MermaidFlowchart.spaces(input, at + length)
+                if after > at + length, after + value.count <= input.count, input[after..<(after + value.count)].elementsEqual(value) {
+                    var end = after + value.count
+                    while end < input.count && input[end] != 0x0A { end += 1 }
+                    return end
+                }
+            }
+            return nil
+        }
 
         mutating func next() throws -> Token {
             while true {
@@ -773,8 +809,8 @@ enum MermaidFlowchart {
                 if position == input.count { done = true }
                 let condition = conditions.last!
                 var matched: (rule: Rule, end: Int)?
-                for rule in MermaidFlowchart.rules where rule.conditions?.contains(condition) ?? true {
-                    if let end = rule.pattern(input, position) {
+                for rule in MermaidFlowchart.rulesByCondition[condition]! {
+                    if let end = rule.direction.map({ directionEnd($0) }) ?? rule.pattern(input, position) {
                         matched = (rule, end)
                         break
                     }
@@ -1156,6 +1192,13 @@ enum MermaidFlowchart {
             return String(decoding: units[first...last], as: UTF16.self)
         }
 
+        /// flowDb: a stored text that starts and ends with `"` loses them.
+        static func unquoted(_ text: String) -> String {
+            let units = Array(text.utf16)
+            guard units.count >= 2, units.first == 0x22, units.last == 0x22 else { return text }
+            return String(decoding: units.dropFirst().dropLast(), as: UTF16.self)
+        }
+
         /// flowDb's `addVertex`.
         static func addVertex(_ id: String, text: (String, String)?, shape: String?, to diagram: inout Diagram) {
             if trimmed(id).isEmpty { return }
@@ -1165,9 +1208,7 @@ enum MermaidFlowchart {
                 index = diagram.vertices.count - 1
             }
             if let (label, type) = text {
-                var stored = trimmed(label)
-                if stored.hasPrefix("\"") && stored.hasSuffix("\"") && stored.count >= 2 { stored = String(stored.dropFirst().dropLast()) }
-                diagram.vertices[index!].text = stored
+                diagram.vertices[index!].text = unquoted(trimmed(label))
                 diagram.vertices[index!].labelled = true
                 diagram.vertices[index!].labelType = type
             }
@@ -1213,8 +1254,7 @@ enum MermaidFlowchart {
                     for end in to {
                         var edge = Edge(from: start, to: end, type: link.type, stroke: link.stroke)
                         if let (text, type) = link.text {
-                            edge.text = trimmed(text)
-                            if edge.text.hasPrefix("\"") && edge.text.hasSuffix("\"") && edge.text.count >= 2 { edge.text = String(edge.text.dropFirst().dropLast()) }
+                            edge.text = unquoted(trimmed(text))
                             edge.labelType = type
                         }
                         guard diagram.edges.count < 500 else { throw Refusal(description: "Edge limit exceeded: more than 500 edges (maxEdges)") }
