@@ -122,20 +122,16 @@ enum MermaidFlowchart {
         units = encodingEntities(units, misrenders: &diagram.misrenders)
         units.append(0x0A)
         units = closingBraces(units)
+        // The parser asks the lexer for a token when it needs one, as jison's does: a syntax error is met before any
+        // lexical error after it.
         var lexer = Lexer(input: units)
-        var tokens: [Token] = []
-        while true {
-            let token = try lexer.next()
-            tokens.append(token)
-            if token.name == "$end" { break }
-        }
+        let tokens = try Parser(tables: tables).parse(&lexer, into: &diagram)
         diagram.tokens = tokens.map { ($0.name, $0.text) }
         for token in tokens where token.name.hasPrefix("direction_") {
             if token.text.wholeMatch(of: #/\s*direction\s+(TB|BT|RL|LR|TD)\s*/#.matchingSemantics(.unicodeScalar)) == nil {
                 diagram.misrenders.append("a line holding `direction` and a direction is a direction statement (flow.jison's `.*direction\\s+…[^\\n]*`): \(token.text.debugDescription) is lost")
             }
         }
-        try Parser(tables: tables).parse(tokens, into: &diagram)
         for vertex in diagram.vertices {
             for name in vertex.classes where diagram.classes[name] == nil {
                 diagram.misrenders.append("node \(vertex.id) has class \(name), which no classDef defines")
@@ -1215,22 +1211,23 @@ enum MermaidFlowchart {
             if let shape { diagram.vertices[index!].shape = shape }
         }
 
-        func parse(_ tokens: [Token], into diagram: inout Diagram) throws {
+        /// Parses the lexer's tokens into `diagram`; returns the tokens read.
+        func parse(_ lexer: inout Lexer, into diagram: inout Diagram) throws -> [Token] {
             var states = [0]
             var values: [Value] = []
-            var position = 0
+            var tokens = [try lexer.next()]
             while true {
-                let token = tokens[position]
+                let token = tokens[tokens.count - 1]
                 guard let symbol = tables.index[token.name], tables.isTerminal[symbol], let action = tables.actions[states.last!][symbol] else {
                     let expected = tables.actions[states.last!].keys.map { tables.names[$0] }.sorted()
                     throw Refusal(description: "Parse error on line \(token.line): got \(token.name) \(token.text.debugDescription), expecting \(expected.joined(separator: ", "))")
                 }
                 switch action {
-                case .accept: return
+                case .accept: return tokens
                 case .shift(let target):
                     states.append(target)
                     values.append(.text(token.text))
-                    position += 1
+                    tokens.append(try lexer.next())
                 case .reduce(let number):
                     let production = tables.productions[number]
                     let arguments = Array(values.suffix(production.rhs.count))

@@ -20,6 +20,8 @@ import Testing
         var edges: [String]?
         /// Accepted rows: the direction; refused rows: a word of the refusal; misread rows: a word of the misrender.
         var expect = ""
+        /// Accepted rows: each edge's arrow, in order; nil to leave them unchecked.
+        var types: [String]?
 
         var testDescription: String { note }
     }
@@ -57,6 +59,13 @@ import Testing
         Row(note: "letters outside ASCII in ids", source: "flowchart LR\n\u{C4}pfel --> \u{65E5}\u{672C}\n", edges: ["\u{C4}pfel → \u{65E5}\u{672C}:  (text, normal)"], expect: "LR"),
         Row(note: "a quoted edge label keeps |, [ and ] inside its quotes", source: "flowchart LR\nA -->|\"a|b [c]\"| B\n", edges: ["A → B: a|b [c] (string, normal)"], expect: "LR"),
         Row(note: "CRLF line ends", source: "flowchart LR\r\nA --> B\r\n", edges: ["A → B:  (text, normal)"], expect: "LR"),
+        // Cases of Mermaid's own tests (flow-text.spec.js), with what they expect.
+        Row(note: "spec: a backtick in an edge label", source: "graph TD;A--x|text including `|B;", edges: ["A → B: text including ` (text, normal)"], expect: "TB",
+            types: ["arrow_cross"]),
+        Row(note: "spec: v alone is an id after --x", source: "graph TD;A--xv(my text);", labels: ["v": "my text"], expect: "TB", types: ["arrow_cross"]),
+        Row(note: "spec: v at the end of an id", source: "graph TD;A--xcsv(my text);", labels: ["csv": "my text"], expect: "TB", types: ["arrow_cross"]),
+        Row(note: "spec: v as a text", source: "graph TD;V-->a[v]", labels: ["a": "v"], expect: "TB", types: ["arrow_point"]),
+        Row(note: "spec: a keyword in an edge label", source: "graph TD;A--x|text including graph space|B;", edges: ["A → B: text including graph space (text, normal)"], expect: "TB"),
     ]
 
     /// Flowcharts mermaid.js refuses (GitHub shows an error instead of the graph).
@@ -75,6 +84,10 @@ import Testing
         Row(note: "@ in an unquoted label", source: "flowchart LR\nA[a@b] --> B\n", expect: "error"),
         Row(note: "a subgraph without end", source: "flowchart LR\nsubgraph one\nA --> B\n", expect: "Parse error"),
         Row(note: "no header", source: "A --> B\n", expect: "not a flowchart"),
+        Row(note: "spec: parentheses in a square text", source: "graph TD; A[This is a () in text];", expect: "got PS"),
+        Row(note: "spec: a string and text in one label", source: "graph TD;A(this node has \"string\" and text)-->|this link has \"string\" and text|C;", expect: "got STR"),
+        Row(note: "spec: nested quotation marks", source: "graph TD; A[\"This is a \"()\" in text\"];", expect: "got PS"),
+        Row(note: "spec: a closing parenthesis in a square text", source: "graph TD; node[hello ) world] --> works", expect: "got PE"),
         Row(note: "an unknown direction", source: "flowchart XY\nA --> B\n", expect: "Lexical error"),
         Row(note: "a second header", source: "flowchart LR\nflowchart LR\nA --> B\n", expect: "Parse error"),
         Row(note: "linkStyle of an edge that does not exist", source: "flowchart LR\nA --> B\nlinkStyle 3 stroke:#f00\n", expect: "out of bounds"),
@@ -111,6 +124,7 @@ import Testing
             #expect(diagram.vertex(id).map { MermaidFlowchart.Diagram.shown($0.text) } == label, "\(id)")
         }
         if let edges = row.edges { #expect(diagram.edges.map(Self.describe) == edges) }
+        if let types = row.types { #expect(diagram.edges.map(\.type) == types) }
         if row.note.hasPrefix("a subgraph") { #expect(diagram.subgraphs.count == 1) }
         if row.note.hasPrefix("classDef") {
             #expect(diagram.vertex("A")?.classes == ["hot"] && diagram.classes["hot"] == ["fill:#f96", "stroke:#333"])
