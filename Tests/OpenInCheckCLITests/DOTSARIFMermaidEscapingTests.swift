@@ -15,7 +15,7 @@ import OpenInReports
 /// the text it shows), SARIF parsed as JSON and checked against the schema's required members and SARIF's
 /// message rules (§3.11.5 placeholders, §3.11.6 embedded links), Mermaid against the flowchart shapes the writer
 /// makes (a quoted label holds no `"`, `<`, `>`, backtick, `|`, `[` or `]`, and its entity codes decode to the
-/// name shown). Names reach the writers where the formats allow free text: device names, policy, key, value and
+/// name shown) and against Mermaid's own flowchart grammar (``MermaidFlowchart``: accepted and drawn as written). Names reach the writers where the formats allow free text: device names, policy, key, value and
 /// file names, URLs, baseline reasons, the files a title names; and, as defence in depth, bundle IDs the readers
 /// would have refused (made with ``BundleID/init(validBytes:)``).
 @Suite struct DOTSARIFMermaidEscapingTests {
@@ -278,6 +278,14 @@ import OpenInReports
             }
             #expect(label.utf8.count <= 4_096)
             if let decoded = mermaidDecoded(String(label)) { labels.append(decoded) } else { Issue.record("not a safe quoted label: \(label.debugDescription)") }
+        }
+        // The same block as mermaid.js reads it (``MermaidFlowchart``, Mermaid's own lexer and grammar): accepted, drawn
+        // as written, showing these labels as Mermaid keeps them (white space at either end trimmed).
+        let blocks = MermaidFlowchart.blocks(inMarkdown: graph)
+        #expect(blocks.count == (labels.isEmpty ? 0 : 1))
+        for block in blocks {
+            guard let diagram = MermaidFlowchartGrammarTests.drawn(block) else { continue }
+            #expect(MermaidFlowchartGrammarTests.shownLabels(diagram).sorted() == labels.map(MermaidFlowchart.Parser.trimmed).sorted(), "\(block)")
         }
         return labels
     }

@@ -379,6 +379,10 @@ import Testing
         }
         #expect(fences == 4)
         #expect(markdown.contains("#quot;"))
+        // Each diagram as mermaid.js reads it: accepted and drawn as written.
+        let blocks = MermaidFlowchart.blocks(inMarkdown: markdown)
+        #expect(blocks.count == 2)
+        for block in blocks { MermaidFlowchartGrammarTests.drawn(block) }
 
         let sarif = try run("sarif")
         let results = try Self.checkSARIF(sarif)
@@ -402,7 +406,9 @@ import Testing
             #expect(run.status == 2, "\(run.stderr)")
             #expect(!run.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(format)")
             switch format {
-            case "markdown": #expect(!run.stdout.contains("<script>") && run.stdout.contains("\\<script\\>") && run.stdout.contains("allowedOutboundDataTransferDestinations = allApps"))
+            case "markdown":
+                #expect(!run.stdout.contains("<script>") && run.stdout.contains("\\<script\\>") && run.stdout.contains("allowedOutboundDataTransferDestinations = allApps"))
+                for block in MermaidFlowchart.blocks(inMarkdown: run.stdout) { MermaidFlowchartGrammarTests.drawn(block) }
             case "sarif": _ = try Self.checkSARIF(run.stdout)
             default: if Self.canRender { #expect(try Self.render(run.stdout).stderr == "") }
             }

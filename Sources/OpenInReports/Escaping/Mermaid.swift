@@ -5,10 +5,13 @@
 /// `#35;`) in a label, reads a backtick-quoted label as Markdown and renders some HTML in labels. ``label(_:)``
 /// makes any input show as itself: a long text elided in the middle (at most ``maxCharacters`` characters and
 /// ``maxScalars`` Unicode scalars), control, bidirectional and line-separator characters as visible escapes, then
-/// every ASCII character but letters, digits, space and `.-_/:@+,` as a Mermaid entity code (`#quot;`, `#35;`,
-/// `#60;`, …): no label holds `"`, `<`, `>`, `&`, `#` (but the codes' own), a backtick, `|`, `[` or `]`, so no
-/// name closes the label, starts markup or HTML, or ends the block. Escaped, a scalar is at most 19 bytes
-/// (`\u{10FFFF}` as `#92;u#123;10FFFF#125;`), so a label is at most about 3 KB.
+/// every ASCII character but letters, digits, space and `.-_/@+,` as a Mermaid entity code (`#quot;`, `#35;`,
+/// `#60;`, `#58;`, …): no label holds `"`, `<`, `>`, `&`, `#` (but the codes' own), a backtick, `|`, `[`, `]` or
+/// `:`, so no name closes the label, starts markup or HTML, ends the block, becomes an icon (Mermaid draws
+/// `fa:fa-user` as one) or loses a `;` (Mermaid drops the last `;` of a line holding `style`, then `:`, `#` and
+/// `;`, ending an entity code). The `d` of `direction` is a code too (`#100;`): Mermaid's lexer reads a whole line
+/// holding `direction`, white space and a direction (`LR`, `TB`, …) as a direction statement. Escaped, a scalar
+/// is at most 19 bytes (`\u{10FFFF}` as `#92;u#123;10FFFF#125;`), so a label is at most about 3 KB.
 package enum MermaidText {
     /// The most characters of a name a label shows before eliding it in the middle (the tables show it whole).
     package static let maxCharacters = 120
@@ -21,7 +24,7 @@ package enum MermaidText {
         let shown = text.elidedInTheMiddle(limit: maxCharacters, scalars: maxScalars)
         var plain = true
         for byte in shown.utf8 where !isKept(byte) { plain = false; break }
-        if plain { return shown }
+        if plain { return withoutDirection(shown) }
         var result = ""
         for scalar in DecisionText.escaped(shown).unicodeScalars {
             switch scalar {
@@ -31,15 +34,35 @@ package enum MermaidText {
             default: result.unicodeScalars.append(scalar)
             }
         }
-        return result
+        return withoutDirection(result)
     }
 
-    /// Whether an ASCII byte is written as is in a label: letters, digits, space and `.-_/:@+,`.
+    /// `label` with the `d` of each `direction` as `#100;`, so that no line is read as a direction statement.
+    private static func withoutDirection(_ label: String) -> String {
+        let word = Array("direction".utf8)
+        let bytes = Array(label.utf8)
+        guard bytes.count >= word.count else { return label }
+        var result: [UInt8] = []
+        var index = 0
+        var found = false
+        while index < bytes.count {
+            if bytes[index] == word[0], index + word.count <= bytes.count, bytes[index..<(index + word.count)].elementsEqual(word) {
+                result += Array("#100;".utf8)
+                found = true
+            } else {
+                result.append(bytes[index])
+            }
+            index += 1
+        }
+        return found ? String(decoding: result, as: UTF8.self) : label
+    }
+
+    /// Whether an ASCII byte is written as is in a label: letters, digits, space and `.-_/@+,`.
     @inline(__always) private static func isKept(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: " "), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: ":"),
-             UInt8(ascii: "@"), UInt8(ascii: "+"), UInt8(ascii: ","):
+             UInt8(ascii: " "), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: "@"),
+             UInt8(ascii: "+"), UInt8(ascii: ","):
             true
         default: false
         }
