@@ -251,9 +251,13 @@ extension IntuneFleet {
             carry(name, "the groups map")
         }
         guard !carried.isEmpty else { return }
+        // A group named by id is also named by its display name in the groups map: a profile carrying that name in another case misses it too.
+        var mapped: [ExactKey: [String]] = [:]
+        for (id, name) in groupNames { mapped[ExactKey(id), default: []].append(name) }
         for policy in policies {
             for assignment in policy.assignments ?? [] {
-                for text in [assignment.groupName, assignment.groupID].compactMap({ $0 }) {
+                let names = assignment.groupID.flatMap { mapped[ExactKey($0)] } ?? []
+                for text in [assignment.groupName, assignment.groupID].compactMap({ $0 }) + names {
                     // Any spelling that differs, even beside one that matches: the profile that carries it would silently not be reached.
                     guard let other = carried[text.lowercased()]?.first(where: { !ExactText.same($0.text, text) }) else { continue }
                     let how = Self.difference(text, other.text)

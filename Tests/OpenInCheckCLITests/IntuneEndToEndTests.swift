@@ -240,3 +240,22 @@ extension IntuneEndToEndTests {
         #expect(!run.stderr.contains("--assume-assigned"))
     }
 }
+
+extension IntuneEndToEndTests {
+    /// An assignment that names its group by id, whose name in the groups map a profile carries in another
+    /// letter case: refused at the assignment's line (it decided `allow`, the policy silently reaching no one).
+    @Test func groupNamedByIdCarriedInAnotherCaseIsRefused() throws {
+        let source = try String(contentsOfFile: "Examples/intune/by-level/devices.json", encoding: .utf8)
+        let devices = source.replacingOccurrences(of: #""groups": ["Acme staff"], "osVersion": "16.7""#, with: #""groups": ["acme staff"], "osVersion": "16.7""#)
+        #expect(devices != source)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("case-\(UUID().uuidString).json").path
+        try devices.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try BuiltBinary.run(["fleet", "eval", "--fleet", "Examples/intune/by-level/app-protection.json", "--devices", path, "--device", "personal-iphone",
+                                       "--from", "com.microsoft.Office.Word", "--channel", "document-interaction", "--target", "com.getdropbox.Dropbox"])
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains(#"app-protection.json:19: policy "Acme - iOS - Unmanaged devices - Printing disabled" includes the group "Acme staff", and the profile "personal-iphone""#))
+        #expect(run.stderr.contains("differ only by letter case (U+0041 vs U+0061)"))
+    }
+}
