@@ -98,7 +98,7 @@ public struct IntuneFleet: Sendable {
                     for app in policies[position].apps
                     where resolved.insert(AppFacts(managed: device.isManagedType(app), version: appVersions[IntuneBundleID.key(app)])).inserted
                         && policies[position].managementLevels.targets(managed: device.isManagedType(app)) {
-                        _ = try admits(policies[position], app, on: device, membership: membership)
+                        _ = try admits(position, app, on: device, membership: membership, index: index)
                     }
                 }
             }

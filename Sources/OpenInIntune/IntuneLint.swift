@@ -69,9 +69,9 @@ public enum IntuneLint {
             }
         }
         // The profiles that carry each group (by either spelling), for IN016: an assignment visits its group's profiles, not every profile.
-        var carriers: [ExactKey: [Int]] = [:]
+        var carriers: [Int: [Int]] = [:]
         for (index, device) in fleet.devices.enumerated() {
-            for key in reach.membership(of: device)?.keys ?? [] { carriers[key, default: []].append(index) }
+            for group in reach.membership(of: device).groups ?? [] { carriers[group, default: []].append(index) }
         }
         for (position, each) in fleet.policies.enumerated() {
             policy = each
@@ -160,7 +160,7 @@ public enum IntuneLint {
                     guard let reference = assignment.filter, let filter = fleet.filters.filter(named: reference), filter.unusable == nil else { continue }
                     var profiles: [String] = []
                     var reaches = false
-                    let holding = Set([assignment.groupID, assignment.groupName].compactMap { $0 }.flatMap { carriers[ExactKey($0)] ?? [] }).sorted()
+                    let holding = Set([assignment.groupID, assignment.groupName].compactMap { $0 }.compactMap(reach.group).flatMap { carriers[$0] ?? [] }).sorted()
                     for device in holding.map({ fleet.devices[$0] }) {
                         let apps = policy.apps.filter { IntuneBundleID.contains(device.installed, $0) && policy.managementLevels.targets(managed: device.isManagedType($0)) }
                         guard !apps.isEmpty else { continue }
@@ -213,22 +213,21 @@ public enum IntuneLint {
             let membership = reach.membership(of: device)
             let candidates = reach.candidates(in: fleet, membership: membership)
             // Each app's policies on the profile, worked out once however many candidates target it.
-            var reachingOf: [ExactKey: [Int]?] = [:]
+            var reachingOf: [Int: [Int]?] = [:]
             for position in candidates.ordered {
-                for app in fleet.policies[position].apps {
-                    let appKey = IntuneBundleID.key(app)
-                    guard reach.targeting(key: appKey).count > 1 else { continue }
+                for (app, number) in zip(fleet.policies[position].apps, reach.appNumbersOf[position]) {
+                    guard reach.targeting(app: number).count > 1 else { continue }
                     let found: [Int]?
-                    if let cached = reachingOf[appKey] {
+                    if let cached = reachingOf[number] {
                         found = cached
                     } else {
-                        found = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates, key: appKey)
-                        reachingOf[appKey] = .some(found)
+                        found = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates, number: number)
+                        reachingOf[number] = .some(found)
                     }
                     guard let reaching = found, reaching.count > 1,
                         fleet.policies[reaching[0]].displayName == fleet.policies[position].displayName
                     else { continue }
-                    let key = OverlapKey(app: appKey, policies: reaching)
+                    let key = OverlapKey(app: number, policies: reaching)
                     if let index = overlapAt[key] {
                         if overlaps[index].last != devicePosition { overlaps[index].devices.append(device.name) }
                         overlaps[index].last = devicePosition
@@ -250,7 +249,8 @@ public enum IntuneLint {
 
     /// An overlap's identity: the app (as Intune compares bundle IDs) and the policies that reach it.
     struct OverlapKey: Hashable {
-        let app: ExactKey
+        /// The app's number in the fleet's ``IntuneReachIndex``.
+        let app: Int
         let policies: [Int]
     }
 }

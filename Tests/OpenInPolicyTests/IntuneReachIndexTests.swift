@@ -78,7 +78,13 @@ import Testing
             let index = IntuneReachIndex(fleet)
             for device in fleet.devices {
                 let walked = fleet.membership(of: device), indexed = index.membership(of: device)
-                #expect(walked?.keys == indexed?.keys, "membership of \(device.name)")
+                // The same groups hold the profile, spelled by id or by name, as the walk of the groups map says.
+                #expect(walked == nil ? indexed.groups == nil : indexed.groups != nil, "membership of \(device.name)")
+                for (position, policy) in fleet.policies.enumerated() {
+                    for (assignment, groups) in zip(policy.assignments ?? [], index.assignmentGroups[position]) {
+                        #expect((walked?.holds(assignment) ?? false) == indexed.holdsAny(groups), "\(assignment.groupDescription) on \(device.name)")
+                    }
+                }
                 let candidates = index.candidates(in: fleet, membership: indexed)
                 for app in Self.apps + Self.apps.map({ try! BundleID($0.rawValue.uppercased()) }) {
                     let expected = Self.outcome { () throws(FleetError) in try fleet.reaching(app, on: device, membership: walked) }
