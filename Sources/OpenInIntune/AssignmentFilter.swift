@@ -344,8 +344,11 @@ package struct AssignmentFilters: Sendable {
 
     /// The filter an assignment's `deviceAndAppManagementAssignmentFilterId` names: its id, else its display
     /// name, compared byte for byte; `nil` when none has it.
-    package func filter(named reference: String) -> AssignmentFilter? {
-        all.first { $0.id.map { ExactText.same($0, reference) } ?? false } ?? all.first { ExactText.same($0.displayName, reference) }
+    package func filter(named reference: String) -> AssignmentFilter? { position(named: reference).map { all[$0] } }
+
+    /// The position in ``all`` of the filter ``filter(named:)`` finds.
+    package func position(named reference: String) -> Int? {
+        all.firstIndex { $0.id.map { ExactText.same($0, reference) } ?? false } ?? all.firstIndex { ExactText.same($0.displayName, reference) }
     }
 
     /// Reads filters from a document: one filter object, an array of them, or a Graph list response

@@ -95,10 +95,11 @@ public struct IntuneFleet: Sendable {
                 for position in index.candidates(in: self, membership: membership).ordered where index.filtered[position] {
                     // What a policy's reach reads of an app is its management type and version: apps alike are resolved once.
                     var resolved: Set<AppFacts> = []
-                    for app in policies[position].apps
-                    where resolved.insert(AppFacts(managed: device.isManagedType(app), version: appVersions[IntuneBundleID.key(app)])).inserted
-                        && policies[position].managementLevels.targets(managed: device.isManagedType(app)) {
-                        _ = try admits(position, app, on: device, membership: membership, index: index)
+                    for (app, number) in zip(policies[position].apps, index.appNumbersOf[position]) {
+                        let managed = device.isManagedType(app)
+                        guard resolved.insert(AppFacts(managed: managed, version: index.appVersions[number])).inserted, index.levels[position].targets(managed: managed) else { continue }
+                        var subject: FilterSubject? = nil
+                        _ = try admits(position, app, number: number, managed: managed, on: device, membership: membership, index: index, subject: &subject)
                     }
                 }
             }

@@ -33,8 +33,21 @@ package struct IntuneReachIndex: Sendable {
     let isOpen: [Bool]
     /// Per policy, the groups its included and its excluded assignments name.
     let includes: [[Int]], excludes: [[Int]]
-    /// Per policy, per assignment (parallel to its `assignments`), the groups its id and its name are.
-    let assignmentGroups: [[[Int]]]
+    /// An included assignment as a candidate's filter is read: its groups, and its filter found once.
+    struct Included: Sendable {
+        /// The groups its id and its name are.
+        let groups: [Int]
+        /// Its filter's position in the fleet's filters; `nil` without a filter, `-1` for a filter the fleet does not define.
+        let filter: Int?
+        /// Whether the filter includes the profiles where its rule holds (else it excludes them).
+        let filterIncludes: Bool
+    }
+    /// Per policy, its included assignments, in order.
+    let included: [[Included]]
+    /// Per policy, the management levels it targets.
+    let levels: [IntuneManagementLevels]
+    /// Per app number, the `appVersion` the devices file gives (what a filter's `app.appVersion` reads).
+    let appVersions: [String?]
     /// Per policy, whether an included assignment has a filter (its reach then depends on the app and profile's facts).
     package let filtered: [Bool]
 
@@ -84,8 +97,16 @@ package struct IntuneReachIndex: Sendable {
         var naming = [[Int]](repeating: [], count: groups)
         var open: [Int] = [], isOpen = [Bool](repeating: false, count: count)
         var includes = [[Int]](repeating: [], count: count), excludes = includes
-        var assignmentGroups = [[[Int]]](repeating: [], count: count)
+        var included = [[Included]](repeating: [], count: count)
         var filtered = isOpen
+        // Each filter reference found once (a walk of the fleet's filters per question is filters × questions).
+        var filterOf: [ExactKey: Int] = [:]
+        func filter(_ reference: String) -> Int {
+            if let known = filterOf[ExactKey(reference)] { return known }
+            let found = fleet.filters.position(named: reference) ?? -1
+            filterOf[ExactKey(reference)] = found
+            return found
+        }
         for index in fleet.policies.indices {
             var numbers: [Int] = []
             for app in fleet.policies[index].apps {
@@ -101,14 +122,17 @@ package struct IntuneReachIndex: Sendable {
             }
             appNumbersOf.append(numbers)
             appSets.append(Array(Set(numbers)).sorted())
-            assignmentGroups[index] = spelled[index].map { $0.map(final) }
             guard let assignments = fleet.policies[index].assignments, !(assignments.isEmpty && fleet.assumeAssigned) else {
                 open.append(index)
                 isOpen[index] = true
                 continue
             }
-            for (assignment, groups) in zip(assignments, assignmentGroups[index]) {
-                if assignment.kind == .include, assignment.filter != nil { filtered[index] = true }
+            for (assignment, spellings) in zip(assignments, spelled[index]) {
+                let groups = spellings.map(final)
+                if assignment.kind == .include {
+                    if assignment.filter != nil { filtered[index] = true }
+                    included[index].append(Included(groups: groups, filter: assignment.filter.map(filter), filterIncludes: assignment.filterType == .include))
+                }
                 for group in groups {
                     if naming[group].last != index { naming[group].append(index) }
                     if assignment.kind == .include { includes[index].append(group) } else { excludes[index].append(group) }
@@ -125,7 +149,11 @@ package struct IntuneReachIndex: Sendable {
         self.isOpen = isOpen
         self.includes = includes
         self.excludes = excludes
-        self.assignmentGroups = assignmentGroups
+        self.included = included
+        levels = fleet.policies.map(\.managementLevels)
+        var appVersions = [String?](repeating: nil, count: targeting.count)
+        for (key, number) in appNumbers { appVersions[number] = fleet.appVersions[key] }
+        self.appVersions = appVersions
         self.filtered = filtered
     }
 
@@ -236,15 +264,16 @@ extension IntuneFleet {
         guard !visited.isEmpty else { return [] }
         var found: [Int] = []
         let managed = device.isManagedType(app)
+        var subject: FilterSubject? = nil
         for position in visited {
             // A candidate's groups let it reach the profile; without a filter only its management level is left to read.
             if candidates.everyone {
                 if try reaches(policies[position], app, on: device, membership: self.membership(of: device)) { found.append(position) }
-            } else if !policies[position].managementLevels.targets(managed: managed) {
+            } else if !index.levels[position].targets(managed: managed) {
                 continue
             } else if !index.filtered[position] {
                 found.append(position)
-            } else if try admits(position, app, on: device, membership: membership, index: index) {
+            } else if try admits(position, app, number: number, managed: managed, on: device, membership: membership, index: index, subject: &subject) {
                 found.append(position)
             }
         }
@@ -252,22 +281,25 @@ extension IntuneFleet {
     }
 
     /// Whether an included group of the policy at `position` (a candidate: its groups include the profile,
-    /// none excludes it, its level takes the app) admits `app` on `device` through its filter: the last step
-    /// of ``reach(_:_:on:membership:)``, without the explanation. Where a filter cannot be read, the resolver
-    /// itself says why (the same error).
-    func admits(_ position: Int, _ app: BundleID, on device: IntuneDeviceProfile, membership: IntuneReachIndex.Membership, index: IntuneReachIndex) throws(FleetError) -> Bool {
-        let policy = policies[position]
-        guard membership.groups != nil, let assignments = policy.assignments else {
-            return try reaches(policy, app, on: device, membership: self.membership(of: device))
+    /// none excludes it, its level takes the app) admits `app` (numbered `number` in `index`, of management
+    /// type `managed`) on `device` through its filter: the last step of ``reach(_:_:on:membership:)``, without
+    /// the explanation. `subject` is what the filters read, made at the first filter and kept for the app's
+    /// other policies. Where a filter cannot be read, the resolver itself says why (the same error).
+    func admits(_ position: Int, _ app: BundleID, number: Int, managed: Bool, on device: IntuneDeviceProfile, membership: IntuneReachIndex.Membership,
+                index: IntuneReachIndex, subject: inout FilterSubject?) throws(FleetError) -> Bool {
+        guard membership.groups != nil else {
+            return try reaches(policies[position], app, on: device, membership: self.membership(of: device))
         }
-        var subject: FilterSubject? = nil
-        for (assignment, groups) in zip(assignments, index.assignmentGroups[position]) where assignment.kind == .include && membership.holdsAny(groups) {
-            guard let reference = assignment.filter else { return true }
-            if subject == nil { subject = self.subject(app, on: device) }
-            guard let filter = filters.filter(named: reference), let subject, let holds = try? filter.matches(subject, device: device.name) else {
-                return try reaches(policy, app, on: device, membership: self.membership(of: device))
+        for assignment in index.included[position] where membership.holdsAny(assignment.groups) {
+            guard let filter = assignment.filter else { return true }
+            if subject == nil {
+                subject = FilterSubject(deviceManagementType: managed ? "Managed" : "Unmanaged", appVersion: index.appVersions[number], deviceManufacturer: device.deviceManufacturer,
+                                        deviceModel: device.deviceModel, osVersion: device.osVersion, operatingSystemVersion: device.osVersion)
             }
-            if holds == (assignment.filterType == .include) { return true }
+            guard filter >= 0, let subject, let holds = try? filters.all[filter].matches(subject, device: device.name) else {
+                return try reaches(policies[position], app, on: device, membership: self.membership(of: device))
+            }
+            if holds == assignment.filterIncludes { return true }
         }
         return false
     }

@@ -80,10 +80,9 @@ import Testing
                 let walked = fleet.membership(of: device), indexed = index.membership(of: device)
                 // The same groups hold the profile, spelled by id or by name, as the walk of the groups map says.
                 #expect(walked == nil ? indexed.groups == nil : indexed.groups != nil, "membership of \(device.name)")
-                for (position, policy) in fleet.policies.enumerated() {
-                    for (assignment, groups) in zip(policy.assignments ?? [], index.assignmentGroups[position]) {
-                        #expect((walked?.holds(assignment) ?? false) == indexed.holdsAny(groups), "\(assignment.groupDescription) on \(device.name)")
-                    }
+                for assignment in fleet.policies.flatMap({ $0.assignments ?? [] }) {
+                    let groups = [assignment.groupID, assignment.groupName].compactMap { $0 }.compactMap(index.group)
+                    #expect((walked?.holds(assignment) ?? false) == indexed.holdsAny(groups), "\(assignment.groupDescription) on \(device.name)")
                 }
                 let candidates = index.candidates(in: fleet, membership: indexed)
                 for app in Self.apps + Self.apps.map({ try! BundleID($0.rawValue.uppercased()) }) {
