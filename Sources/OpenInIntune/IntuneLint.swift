@@ -59,13 +59,47 @@ public enum IntuneLint {
         func carried(_ assignment: IntuneAssignment) -> Bool {
             [assignment.groupID, assignment.groupName].contains { $0.map { carriedKeys.contains(ExactKey($0)) } == true }
         }
-        // The profiles each policy's apps are installed on, by policy, in file order: visited from each profile's
-        // installed apps (a walk of every profile per policy is profiles × policies).
+        // Per policy, in file order, the profiles whose groups it includes where it targets an installed app (IN014:
+        // whether its level then takes the app is the finding), and those where it protects one (IN005); visited
+        // from each profile's installed apps and candidates (a walk of every profile per policy is profiles × policies).
         let reach = IntuneReachIndex(fleet)
-        var installedFor = [[Int]](repeating: [], count: fleet.policies.count)
-        for (position, device) in fleet.devices.enumerated() {
+        var installedFor = [[Int]](repeating: [], count: fleet.policies.count), protectsFor = installedFor
+        // IN015: policies that reach one app at once on a profile, once per app and set of policies, naming the profiles.
+        // Per profile, only the policies whose groups include it (IntuneReachIndex), each overlap found once by its app and policies.
+        var overlaps: [(app: BundleID, policies: [Int], devices: [String], last: Int)] = []
+        var overlapAt: [OverlapKey: Int] = [:]
+        for (devicePosition, device) in fleet.devices.enumerated() {
+            let membership = reach.membership(of: device)
+            let candidates = reach.candidates(in: fleet, membership: membership)
+            // Each app's policies on the profile, worked out once however many candidates target it.
+            var reachingOf: [Int: [Int]?] = [:]
+            func reaching(_ app: BundleID, _ number: Int) -> [Int]? {
+                if let cached = reachingOf[number] { return cached }
+                let found = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates, number: number)
+                reachingOf[number] = .some(found)
+                return found
+            }
             for app in device.installed {
-                for target in reach.targeting(app) where installedFor[target].last != position { installedFor[target].append(position) }
+                guard let number = reach.appNumber(key: IntuneBundleID.key(app)) else { continue }
+                for target in reach.targeting(app: number) where candidates.contains(target) && installedFor[target].last != devicePosition {
+                    installedFor[target].append(devicePosition)
+                }
+                for target in reaching(app, number) ?? [] where protectsFor[target].last != devicePosition { protectsFor[target].append(devicePosition) }
+            }
+            for position in candidates.ordered {
+                for (app, number) in zip(fleet.policies[position].apps, reach.appNumbersOf[position]) {
+                    guard reach.targeting(app: number).count > 1, let reaching = reaching(app, number), reaching.count > 1,
+                        fleet.policies[reaching[0]].displayName == fleet.policies[position].displayName
+                    else { continue }
+                    let key = OverlapKey(app: number, policies: reaching)
+                    if let index = overlapAt[key] {
+                        if overlaps[index].last != devicePosition { overlaps[index].devices.append(device.name) }
+                        overlaps[index].last = devicePosition
+                    } else {
+                        overlapAt[key] = overlaps.count
+                        overlaps.append((app, reaching, [device.name], devicePosition))
+                    }
+                }
             }
         }
         // The profiles that carry each group (by either spelling), for IN016: an assignment visits its group's profiles, not every profile.
@@ -195,46 +229,13 @@ public enum IntuneLint {
             if policy.send != .allApps {
                 // Native Mail is built into every iPhone and iPad: a device with a targeted app has it.
                 // Once per policy, naming the profiles (once per profile, a tenant of 10,000 profiles gets as many copies).
-                if !installedFor[position].isEmpty {
-                    let count = installedFor[position].count
-                    let named = installedFor[position].prefix(5).map { JSONWriter.quoted(fleet.devices[$0].name) }
+                if !protectsFor[position].isEmpty {
+                    let count = protectsFor[position].count
+                    let named = protectsFor[position].prefix(5).map { JSONWriter.quoted(fleet.devices[$0].name) }
                     let profiles = count == 1 ? "the profile \(named[0])"
                         : "\(count) profiles (\(named.joined(separator: ", "))\(count > 5 ? " and \(count - 5) more" : ""))"
-                    add("IN005", at: "allowedOutboundDataTransferDestinations", "\(name) sends org data to policy-managed apps only (\(policy.send)), on \(profiles) where it targets an installed app: native Mail has no Intune SDK, so sharing to Mail delivers an encrypted file or is filtered out, and mailto: needs an exemption",
+                    add("IN005", at: "allowedOutboundDataTransferDestinations", "\(name) sends org data to policy-managed apps only (\(policy.send)), on \(profiles) where it protects an installed app: native Mail has no Intune SDK, so sharing to Mail delivers an encrypted file or is filtered out, and mailto: needs an exemption",
                         fix: "use a managed mail app (Outlook) for org data, or exempt mailto for links")
-                }
-            }
-        }
-        // IN015: policies that reach one app at once on a profile, once per app and set of policies, naming the profiles.
-        // Per profile, only the policies whose groups include it (IntuneReachIndex), each overlap found once by its app and policies.
-        var overlaps: [(app: BundleID, policies: [Int], devices: [String], last: Int)] = []
-        var overlapAt: [OverlapKey: Int] = [:]
-        for (devicePosition, device) in fleet.devices.enumerated() {
-            let membership = reach.membership(of: device)
-            let candidates = reach.candidates(in: fleet, membership: membership)
-            // Each app's policies on the profile, worked out once however many candidates target it.
-            var reachingOf: [Int: [Int]?] = [:]
-            for position in candidates.ordered {
-                for (app, number) in zip(fleet.policies[position].apps, reach.appNumbersOf[position]) {
-                    guard reach.targeting(app: number).count > 1 else { continue }
-                    let found: [Int]?
-                    if let cached = reachingOf[number] {
-                        found = cached
-                    } else {
-                        found = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates, number: number)
-                        reachingOf[number] = .some(found)
-                    }
-                    guard let reaching = found, reaching.count > 1,
-                        fleet.policies[reaching[0]].displayName == fleet.policies[position].displayName
-                    else { continue }
-                    let key = OverlapKey(app: number, policies: reaching)
-                    if let index = overlapAt[key] {
-                        if overlaps[index].last != devicePosition { overlaps[index].devices.append(device.name) }
-                        overlaps[index].last = devicePosition
-                    } else {
-                        overlapAt[key] = overlaps.count
-                        overlaps.append((app, reaching, [device.name], devicePosition))
-                    }
                 }
             }
         }

@@ -134,7 +134,7 @@ extension IntuneEndToEndTests {
         let run = try BuiltBinary.run(["fleet", "lint", "--fleet", Self.policy, "--devices", Self.devices])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("Examples/intune/acme-app-protection.json:78: info IN008 ingestion-list-ignored: "))
-        // Once per policy, naming the profiles where it targets an installed app (not once per profile).
+        // Once per policy, naming the profiles where it protects an installed app (not once per profile).
         #expect(run.stdout.contains(#"Examples/intune/acme-app-protection.json:24: info IN005 mail-never-managed: policy "Acme - iOS - App Protection" sends org data to policy-managed apps only (managedApps), on 2 profiles ("employee-iphone", "contractor-ipad") where"#))
         #expect(run.stdout.hasSuffix("0 errors, 0 warnings, 2 info\n"))
     }

@@ -239,6 +239,34 @@ struct IntuneLintTests {
         #expect(IntuneLint.checks.map(\.code) == ["IN001", "IN002", "IN003", "IN004", "IN005", "IN006", "IN007", "IN008", "IN009", "IN010", "IN011", "IN012", "IN013", "IN014", "IN015", "IN016"])
     }
 
+    @Test("IN005 names the profiles where the policy protects an installed app (its groups and level reach it), IN014 those whose groups it includes")
+    func mailNoteFollowsReach() throws {
+        var policy = IntunePolicy(displayName: "Unmanaged only")
+        policy.send = .managedApps
+        policy.disableProtectionOfManagedOutboundOpenInData = true
+        policy.apps = [try BundleID("com.corp.app")]
+        policy.assignments = [IntuneAssignment(kind: .include, groupName: "Sales")]
+        policy.managementLevels = IntuneManagementLevels(unmanaged: true, mdm: false)
+        func profile(_ name: String, groups: [String], enrolled: Bool) throws -> IntuneDeviceProfile {
+            var device = IntuneDeviceProfile(name: name, installed: [try BundleID("com.corp.app")], mdmEnrolled: enrolled, intuneMAMUPN: false)
+            device.groups = groups
+            return device
+        }
+        // "sales-byod" is reached; on "sales-enrolled" the app does not receive IntuneMAMUPN, so it counts as
+        // unmanaged and is reached too (and IN014 says so); "hr" is not in the group: neither check names it.
+        var fleet = IntuneFleet(policies: [policy], devices: [try profile("sales-byod", groups: ["Sales"], enrolled: false), try profile("hr", groups: ["HR"], enrolled: true),
+                                                              try profile("sales-enrolled", groups: ["Sales"], enrolled: true)])
+        var findings = IntuneLint.findings(fleet)
+        let mail = try #require(findings.first { $0.code == "IN005" })
+        #expect(mail.message.contains("on 2 profiles (\"sales-byod\", \"sales-enrolled\")"), "\(mail.message)")
+        #expect(findings.filter { $0.code == "IN014" }.map(\.device) == ["sales-enrolled"])
+        // A level that leaves every profile's app out: the policy protects nothing, so no Mail note; IN014 still says why on the enrolled profile in its group.
+        fleet.policies[0].managementLevels = IntuneManagementLevels(unmanaged: false, mdm: true)
+        findings = IntuneLint.findings(fleet)
+        #expect(!findings.contains { $0.code == "IN005" }, "\(findings.map(\.message))")
+        #expect(findings.filter { $0.code == "IN014" }.map(\.device) == ["sales-enrolled"])
+    }
+
     @Test("a finding names the line and key path of the property it is about, and the file of a folder's policy")
     func places() throws {
         let text = """

@@ -2,12 +2,13 @@ import OpenInCore
 import OpenInFleet
 import OpenInKit
 
-/// Intune rule 1: an app no app protection policy targets is unmanaged: Intune restricts nothing.
+/// Intune rule 1: an app no app protection policy protects on the device (none targets it, or none that
+/// targets it reaches the profile) is unmanaged: Intune restricts nothing.
 package enum IntuneUnmanagedSenderRule: IntuneRuleUnit {
     package static let allow = RuleInfo(
         "intune.unmanaged.allow",
-        summary: "An app that no app protection policy targets is not managed by Intune: every share is allowed.",
-        reason: "No Intune app protection policy targets the sending app, so Intune restricts nothing.",
+        summary: "An app that no app protection policy protects on the device (none targets it, or none that targets it reaches the profile) is not managed by Intune: every share is allowed.",
+        reason: "No Intune app protection policy protects the sending app here (none targets it, or none that does reaches this profile), so Intune restricts nothing.",
         source: [.learn(.overview, "App protection policies overview")],
         quote: "App protection policies (APP) are rules that ensure an organization's data remains safe or contained in a managed app.")
 
