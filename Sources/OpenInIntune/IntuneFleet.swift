@@ -78,76 +78,32 @@ public struct IntuneFleet: Sendable {
     /// Checks that who each policy reaches can be worked out on every profile: every assignment's group
     /// known (a name, or an id some profile or the devices file's `groups` names), every profile saying its
     /// groups when a policy is assigned to groups, every filter defined and given what it reads. Several
-    /// policies reaching one app on one profile are not an error: they decide together (most restrictive value per setting, `Rules/intune/conflicts.md`).
-    /// With no devices, that no app is targeted by two policies.
+    /// policies reaching one app on one profile are not an error: they decide together (most restrictive value per setting, `Rules/intune/conflicts.md`),
+    /// with a devices file or without one.
     /// - Throws: ``FleetError`` naming the policy, the file and line, and the fix.
     public func checkConflicts() throws(FleetError) {
         try checkResolved()
         try checkAssignments()
         // Who each policy reaches is worked out on every profile now, so that no later decision meets an error.
-        // Several policies reaching one app at once are merged (``IntuneDeviceIndex``), not an error.
-        guard devices.isEmpty else {
-            // Only a filter can fail to resolve (a profile without groups was refused above): visit, per profile, the
-            // policies whose groups include it and that filter an included group, never every policy (IntuneReachIndex).
-            let index = IntuneReachIndex(self)
-            for device in devices {
-                let membership = index.membership(of: device)
-                for position in index.candidates(in: self, membership: membership).ordered where index.filtered[position] {
-                    // What a policy's reach reads of an app is its management type and version: apps alike are resolved once.
-                    var resolved: Set<AppFacts> = []
-                    for (app, number) in zip(policies[position].apps, index.appNumbersOf[position]) {
-                        let managed = device.isManagedType(app)
-                        guard resolved.insert(AppFacts(managed: managed, version: index.appVersions[number])).inserted, index.levels[position].targets(managed: managed) else { continue }
-                        var subject: FilterSubject? = nil
-                        _ = try admits(position, app, number: number, managed: managed, on: device, membership: membership, index: index, subject: &subject)
-                    }
-                }
-            }
-            return
-        }
-        // Each app's first policy, found as the policies are read (not a scan of the earlier ones per app).
-        var first: [ExactKey: Int] = [:]
-        for (index, policy) in policies.enumerated() {
-            for app in policy.apps {
-                let key = IntuneBundleID.key(app)
-                let earlier = first[key] ?? index
-                if earlier == index { first[key] = index }
-                if earlier < index {
-                    let other = policies[earlier]
-                    // The line that targets the app: its policy's, or its appGroupType's when the app comes from a group.
-                    func line(_ policy: IntunePolicy) -> Int? {
-                        guard let group = policy.appsFromGroup, group != .unresolved, let line = policy.sources.keys["appGroupType"]?.line else { return policy.sources.line }
-                        return line
-                    }
-                    let places = [other, policy].map { policy in
-                        let through = policy.appsFromGroup.map { _ in policy.appGroupType.map { ", through its app group \($0)" } ?? "" } ?? ""
-                        return switch (policy.sources.file ?? file, line(policy)) {
-                        case (let file?, let line?): " (\(file):\(line)\(through))"
-                        case (nil, let line?): " (line \(line)\(through))"
-                        case (let file?, nil): " (\(file)\(through))"
-                        default: through.isEmpty ? "" : " (\(through.dropFirst(2)))"
-                        }
-                    }
-                    throw FleetError("\(app) is targeted by two app protection policies, \(JSONWriter.quoted(other.displayName))\(places[0]) and \(JSONWriter.quoted(policy.displayName))\(places[1]): Intune reports the conflict rather than choose; target each app from one policy",
-                                     file: policy.sources.file ?? file, line: line(policy))
+        // Several policies reaching one app at once are merged (``IntuneDeviceIndex``), not an error; without devices,
+        // the question names its own profile (eval's device that knows only the app), where they merge alike.
+        guard !devices.isEmpty else { return }
+        // Only a filter can fail to resolve (a profile without groups was refused above): visit, per profile, the
+        // policies whose groups include it and that filter an included group, never every policy (IntuneReachIndex).
+        let index = IntuneReachIndex(self)
+        for device in devices {
+            let membership = index.membership(of: device)
+            for position in index.candidates(in: self, membership: membership).ordered where index.filtered[position] {
+                // What a policy's reach reads of an app is its management type and version: apps alike are resolved once.
+                var resolved: Set<AppFacts> = []
+                for (app, number) in zip(policies[position].apps, index.appNumbersOf[position]) {
+                    let managed = device.isManagedType(app)
+                    guard resolved.insert(AppFacts(managed: managed, version: index.appVersions[number])).inserted, index.levels[position].targets(managed: managed) else { continue }
+                    var subject: FilterSubject? = nil
+                    _ = try admits(position, app, number: number, managed: managed, on: device, membership: membership, index: index, subject: &subject)
                 }
             }
         }
-    }
-
-    /// The error for `app` protected by the policies at `positions` on `device` at once.
-    package func conflict(_ app: BundleID, _ positions: [Int], on device: IntuneDeviceProfile) -> FleetError {
-        let (other, policy) = (policies[positions[0]], policies[positions[1]])
-        let places = [other, policy].map { policy in
-            switch (policy.sources.file ?? file, policy.sources.line) {
-            case (let file?, let line?): " (\(file):\(line))"
-            case (nil, let line?): " (line \(line))"
-            case (let file?, nil): " (\(file))"
-            default: ""
-            }
-        }
-        return FleetError("\(app) is protected by two app protection policies on the device profile \(JSONWriter.quoted(device.name)), \(JSONWriter.quoted(other.displayName))\(places[0]) and \(JSONWriter.quoted(policy.displayName))\(places[1]): both reach it (their groups and management levels include the profile); give each app one policy per profile",
-                          file: policy.sources.file ?? file, line: policy.sources.line)
     }
 
     /// The device profile named exactly `name`.

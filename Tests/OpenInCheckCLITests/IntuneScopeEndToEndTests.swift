@@ -33,4 +33,39 @@ import Testing
         #expect(assumed.stderr.contains("analysed as if assigned to every profile"), "\(assumed.stderr)")
         #expect(plain.stdout != assumed.stdout, "\(plain.stdout)\n\(assumed.stdout)")
     }
+
+    @Test("without a devices file, two policies over one app decide by level on eval's own profile (unmanaged), or together: no refusal")
+    func severalPoliciesWithoutDevices() throws {
+        // The by-level pair without its assignments (an export without $expand=assignments: every profile in scope).
+        let text = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("Examples/intune/by-level/app-protection.json"), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        var kept: [String] = [], skipping = false
+        for line in lines {
+            if line.contains("\"assignments\": [") { skipping = true; continue }
+            if skipping { if line.trimmingCharacters(in: .whitespaces).hasPrefix("]") { skipping = false }; continue }
+            kept.append(line)
+        }
+        // The line before each removed list ended with a comma that now precedes the policy's closing brace.
+        lines = kept
+        for index in lines.indices.dropLast() where lines[index + 1].trimmingCharacters(in: .whitespaces).hasPrefix("}") && lines[index].hasSuffix(",") {
+            lines[index].removeLast()
+        }
+        let unexported = lines.joined(separator: "\n")
+        #expect(!unexported.contains("\"assignments\"") && unexported.contains("\"targetedAppManagementLevels\": \"unmanaged\""))
+        let folder = TemporaryFile.directory.appendingPathComponent("by-level-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("p.json")
+        try Data(unexported.utf8).write(to: file)
+        let print = ["eval", "--policy", file.path, "--from", "com.microsoft.Office.Word", "--channel", "print"]
+        // Eval's own profile is not enrolled: Word is unmanaged there, so the unmanaged-devices policy (printing disabled) decides alone.
+        let byLevel = try BuiltBinary.run(print)
+        #expect(byLevel.status == 2 && byLevel.stdout.contains("deny") && byLevel.stderr.contains("assignments were not exported"), "\(byLevel.stdout)\(byLevel.stderr)")
+        // Every policy for both levels: they reach Word together and merge, most restrictive (the default): printing blocked.
+        let both = unexported.replacingOccurrences(of: "\"targetedAppManagementLevels\": \"unmanaged\"", with: "\"targetedAppManagementLevels\": \"unspecified\"")
+            .replacingOccurrences(of: "\"targetedAppManagementLevels\": \"mdm\"", with: "\"targetedAppManagementLevels\": \"unspecified\"")
+        try Data(both.utf8).write(to: file)
+        let merged = try BuiltBinary.run(print + ["--explain"])
+        #expect(merged.status == 2 && merged.stdout.contains("(merged, most-restrictive)") && merged.stdout.contains("printBlocked decided by \"Acme - iOS - Unmanaged devices - Printing disabled\""),
+                "\(merged.stdout)\(merged.stderr)")
+    }
 }
