@@ -40,8 +40,8 @@ extension FleetChanges {
             return style == .json ? FleetOutput.diffJSON(changes) : FleetOutput.diffText(changes)
         case .flows(let changes, let old, let new, let reach):
             switch style {
-            case .rows: return IntuneFleetOutput.diffRows(changes, old: old, new: new)
-            case .json: return IntuneFleetOutput.diffJSON(changes)
+            case .rows: return IntuneFleetOutput.diffRows(changes, old: old, new: new, reach: reach)
+            case .json: return IntuneFleetOutput.diffJSON(changes, reach: reach)
             case .text: return IntuneFleetOutput.diffText(changes, old: old, new: new, reach: reach)
             }
         }

@@ -91,8 +91,10 @@ package enum IntuneFleetOutput {
         return text
     }
 
-    /// `fleet diff --rows`: a Markdown table per group of the flows that change between `old` and `new` (vendor names).
-    package static func diffRows(_ changes: [FlowChange], old: String, new: String) -> String {
+    /// `fleet diff --rows`: a Markdown table per group of the flows that change between `old` and `new` (vendor names),
+    /// then, when any, a list of the device profiles and apps that a different set of policies reaches (no rows: who is
+    /// reached is not a decision).
+    package static func diffRows(_ changes: [FlowChange], old: String, new: String, reach: [ReachChange] = []) -> String {
         var text = ""
         for group in FlowChange.Group.allCases {
             let members = changes.filter { $0.group == group }
@@ -107,11 +109,21 @@ package enum IntuneFleetOutput {
             }
             text += "\n"
         }
+        if !reach.isEmpty {
+            text += "## Reached by a different set of policies (\(old) → \(new))\n\n"
+            for change in reach {
+                func names(_ list: [String]) -> String { list.isEmpty ? "no policy" : list.map { MarkdownText.code($0, inTable: false) }.joined(separator: " + ") }
+                text += "- \(MarkdownText.text(change.device)), \(MarkdownText.code(change.app.rawValue, inTable: false)): \(names(change.old)) → \(names(change.new))\n"
+            }
+            text += "\n"
+        }
         return text
     }
 
-    /// `fleet diff --format json` across vendors: an array of the flows that change.
-    package static func diffJSON(_ changes: [FlowChange]) -> String {
+    /// `fleet diff --format json` across vendors: an array of the flows that change, then one record per device
+    /// profile and app that a different set of policies reaches (`"group": "reached differently"`, with `"app"` and
+    /// each side's `"policies"`).
+    package static func diffJSON(_ changes: [FlowChange], reach: [ReachChange] = []) -> String {
         let records: [JSONValue] = changes.map { change in
             var members: [JSONObject.Member] = [.init("device", .string(change.device)), .init("group", .string(change.group.rawValue)),
                                                 .init("from", .string(change.request.from.rawValue)), .init("channel", .string(change.request.channel.rawValue))]
@@ -121,7 +133,12 @@ package enum IntuneFleetOutput {
                         .init("new", .object(JSONObject(members: [.init("outcome", .string(change.new.outcome.rawValue)), .init("rules", .string(change.new.rules))])))]
             return .object(JSONObject(members: members))
         }
-        return JSONWriter.pretty(.array(JSONArray(records))) + "\n"
+        let reached: [JSONValue] = reach.map { change in
+            func side(_ policies: [String]) -> JSONValue { .object(JSONObject(members: [.init("policies", .array(JSONArray(policies.map(JSONValue.string))))])) }
+            return .object(JSONObject(members: [.init("device", .string(change.device)), .init("group", .string("reached differently")),
+                                                .init("app", .string(change.app.rawValue)), .init("old", side(change.old)), .init("new", side(change.new))]))
+        }
+        return JSONWriter.pretty(.array(JSONArray(records + reached))) + "\n"
     }
 
     /// `fleet diff` across vendors as text: the flows that change, by group, the device profiles and apps that a

@@ -40,6 +40,20 @@ import Testing
         let moved = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", policies.path, "--devices", devices])
         #expect(moved.stdout.contains("reached by a different set of policies (1): who gets which policy changed (translated names, Rules/intune/README.md):\n"
                                       + "  contractor-ipad  com.acme.viewer  \"Viewer\" → \"Retired apps\"\n"), "\(moved.stdout)\(moved.stderr)")
+        // The same in JSON (a record after the flows) and in --rows (a list after the tables, which `test` passes over).
+        let json = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", policies.path, "--devices", devices, "--format", "json"])
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let reached = records.filter { $0["group"] as? String == "reached differently" }
+        #expect(reached.count == 1 && reached[0]["device"] as? String == "contractor-ipad" && reached[0]["app"] as? String == "com.acme.viewer"
+                && (reached[0]["old"] as? [String: Any])?["policies"] as? [String] == ["Viewer"] && (reached[0]["new"] as? [String: Any])?["policies"] as? [String] == ["Retired apps"],
+                "\(json.stdout)")
+        #expect(records.last?["group"] as? String == "reached differently" && records.count > 1)
+        let rows = try BuiltBinary.run(["fleet", "diff", "Examples/fleet/acme.json", policies.path, "--devices", devices, "--rows"])
+        #expect(rows.stdout.hasSuffix("## Reached by a different set of policies (AppConnect → Intune)\n\n- contractor-ipad, `com.acme.viewer`: `Viewer` → `Retired apps`\n\n"), "\(rows.stdout)")
+        let table = folder.appendingPathComponent("rows.md").path
+        try rows.stdout.write(toFile: table, atomically: true, encoding: .utf8)
+        let tested = try BuiltBinary.run(["test", table])
+        #expect(tested.status == 0 && tested.stdout.contains(" passed, 0 failed"), "\(tested.stdout)\(tested.stderr)")
     }
 
     @Test func translateToAppConnectWritesAFleetTheFleetVerbsRead() throws {
