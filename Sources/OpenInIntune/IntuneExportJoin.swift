@@ -151,7 +151,7 @@ extension IntuneFleet {
     /// Merges what an export folder holds (``IntuneExportFacts``) with the devices file's groups map and
     /// filters, then fails closed on what would decide on a guess: a filter app protection cannot use that an
     /// assignment names, and a group an assignment spells differently, only by Unicode normalization or
-    /// letter case, from what the profiles or the groups map carry (``checkGroupSpelling(devicesFile:)``).
+    /// letter case, from what the profiles or the groups map carry (``checkGroupSpelling()``, from ``checkConflicts()``).
     /// - Throws: ``FleetError`` naming both places for one group id with two names or one name with two
     ///   ids, or one filter given twice with different rules; at the assignment for the others.
     package mutating func join(_ facts: IntuneExportFacts, devicesFile: String?) throws(FleetError) {
@@ -197,7 +197,7 @@ extension IntuneFleet {
         }
         if !facts.filters.isEmpty { filters = try AssignmentFilters(Self.merged(filters.all + facts.filters)) }
         try checkFilterUse()
-        try checkGroupSpelling(devicesFile: devicesFile)
+        self.devicesFile = devicesFile
     }
 
     /// The filters, each once: the same filter read twice (by id, or by display name when one has no id,
@@ -237,7 +237,7 @@ extension IntuneFleet {
     /// staff" and "Acme staff"): groups match byte for byte, so the policy would silently reach no one
     /// there. The error names the code points that differ.
     /// - Throws: ``FleetError`` at the assignment's file and line.
-    func checkGroupSpelling(devicesFile: String?) throws(FleetError) {
+    func checkGroupSpelling() throws(FleetError) {
         // Every spelling carried, by its folded form (lowercased; Swift's String compares and hashes canonically equivalent text as equal).
         var carried: [String: [(text: String, place: String)]] = [:]
         func carry(_ text: String, _ place: String) {

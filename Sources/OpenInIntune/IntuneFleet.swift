@@ -24,6 +24,8 @@ public struct IntuneFleet: Sendable {
     public var assumeAssigned = false
     /// The managed-app assignment filters assignments name (the devices file's `assignmentFilters`).
     package var filters = AssignmentFilters.none
+    /// The devices file the profiles were read from, when known (for messages).
+    package var devicesFile: String? = nil
     /// How several policies that reach one app on one profile combine (`--conflicts`): Microsoft's rule,
     /// the most restrictive value per setting, unless an auditor asks for the least restrictive.
     package var conflictMode = ConflictMode.mostRestrictive
@@ -76,12 +78,14 @@ public struct IntuneFleet: Sendable {
     }
 
     /// Checks that who each policy reaches can be worked out on every profile: every assignment's group
-    /// known (a name, or an id some profile or the devices file's `groups` names), every profile saying its
+    /// spelled as the profiles and the groups map spell it (not only the same up to letter case or Unicode
+    /// normalization: groups match byte for byte), known (a name, or an id some profile or the devices file's `groups` names), every profile saying its
     /// groups when a policy is assigned to groups, every filter defined and given what it reads. Several
     /// policies reaching one app on one profile are not an error: they decide together (most restrictive value per setting, `Rules/intune/conflicts.md`),
     /// with a devices file or without one.
     /// - Throws: ``FleetError`` naming the policy, the file and line, and the fix.
     public func checkConflicts() throws(FleetError) {
+        try checkGroupSpelling()
         try checkResolved()
         try checkAssignments()
         // Who each policy reaches is worked out on every profile now, so that no later decision meets an error.

@@ -253,6 +253,22 @@ struct IntuneBackupJoinTests {
         }
     }
 
+    @Test("a fleet made in code, not loaded, is refused by checkConflicts alike: the check is the fleet's, not the loader's")
+    func groupSpellingInCode() throws {
+        var policy = IntunePolicy(displayName: "P")
+        policy.apps = [try BundleID("com.corp.app")]
+        policy.assignments = [IntuneAssignment(kind: .include, groupName: "Cafe\u{301} staff")]
+        var device = IntuneDeviceProfile(name: "iphone", installed: [try BundleID("com.corp.app")])
+        device.groups = ["Café staff"]
+        var fleet = IntuneFleet(policies: [policy], devices: [device])
+        #expect(throws: FleetError.self) { try fleet.checkConflicts() }
+        do throws(FleetError) { try fleet.checkConflicts() } catch {
+            #expect(error.description.contains("they differ only by Unicode normalization (U+0065 U+0301 vs U+00E9)") && error.description.contains("devices.iphone.groups in the devices file"), "\(error)")
+        }
+        fleet.devices[0].groups = ["Cafe\u{301} staff"]
+        try fleet.checkConflicts()
+    }
+
     @Test("the code points that differ, after the common start and end")
     func codePoints() {
         #expect(IntuneFleet.differingCodePoints("Café staff", "Cafe\u{301} staff") == "U+00E9 vs U+0065 U+0301")
