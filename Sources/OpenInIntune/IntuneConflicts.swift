@@ -294,37 +294,34 @@ private struct Merger {
     /// Phone numbers: Any dialer app < Any policy-managed dialer app < A specific dialer app < None. Two
     /// different specific apps: None when most restrictive, Any dialer app when least.
     mutating func mergeDialer() {
-        let keys = ["dialerRestrictionLevel", "customDialerAppProtocol"]
-        let index = winner { IntuneConflicts.dialerRank($0.dialer) }
-        let chosen = policies[index]
-        let specific = policies.indices.filter { policies[$0].dialer == .customApp }
-        if chosen.dialer == .customApp, specific.contains(where: { !ExactText.sameIgnoringASCIICase(policies[$0].customDialerAppProtocol, chosen.customDialerAppProtocol) }) {
-            merged.dialer = most ? .blocked : .allApps
-            merged.customDialerAppProtocol = ""
-            decided(keys, by: names(specific), index: nil)
-            return
-        }
-        merged.dialer = chosen.dialer
-        merged.customDialerAppProtocol = chosen.customDialerAppProtocol
-        decided(keys, by: index)
+        mergeSpecificApp(["dialerRestrictionLevel", "customDialerAppProtocol"], level: \.dialer, scheme: \.customDialerAppProtocol,
+                         rank: IntuneConflicts.dialerRank, specific: .customApp, none: .blocked, any: .allApps)
     }
 
     /// Messages: Any messaging app < Any policy-managed messaging app < A specific messaging app < None,
     /// as the dialer.
     mutating func mergeMessaging() {
-        let keys = ["protectedMessagingRedirectAppType", "messagingRedirectAppUrlScheme"]
-        let index = winner { IntuneConflicts.messagingRank($0.messaging) }
+        mergeSpecificApp(["protectedMessagingRedirectAppType", "messagingRedirectAppUrlScheme"], level: \.messaging, scheme: \.messagingRedirectAppUrlScheme,
+                         rank: IntuneConflicts.messagingRank, specific: .specificApps, none: .blocked, any: .anyApp)
+    }
+
+    /// A level that may name one specific app by its URL scheme (`keys`: the level's and the scheme's Graph
+    /// properties): the most (least) restrictive level; two policies naming different specific apps (schemes
+    /// compared ignoring ASCII case) give `none` when most restrictive (neither app is allowed by both), `any`
+    /// when least (each app is allowed by one).
+    mutating func mergeSpecificApp<Level: Equatable>(_ keys: [String], level: WritableKeyPath<IntunePolicy, Level>, scheme: WritableKeyPath<IntunePolicy, String>,
+                                                     rank: (Level) -> Int, specific: Level, none: Level, any: Level) {
+        let index = winner { rank($0[keyPath: level]) }
         let chosen = policies[index]
-        let specific = policies.indices.filter { policies[$0].messaging == .specificApps }
-        if chosen.messaging == .specificApps,
-           specific.contains(where: { !ExactText.sameIgnoringASCIICase(policies[$0].messagingRedirectAppUrlScheme, chosen.messagingRedirectAppUrlScheme) }) {
-            merged.messaging = most ? .blocked : .anyApp
-            merged.messagingRedirectAppUrlScheme = ""
-            decided(keys, by: names(specific), index: nil)
+        let naming = policies.indices.filter { policies[$0][keyPath: level] == specific }
+        if chosen[keyPath: level] == specific, naming.contains(where: { !ExactText.sameIgnoringASCIICase(policies[$0][keyPath: scheme], chosen[keyPath: scheme]) }) {
+            merged[keyPath: level] = most ? none : any
+            merged[keyPath: scheme] = ""
+            decided(keys, by: names(naming), index: nil)
             return
         }
-        merged.messaging = chosen.messaging
-        merged.messagingRedirectAppUrlScheme = chosen.messagingRedirectAppUrlScheme
+        merged[keyPath: level] = chosen[keyPath: level]
+        merged[keyPath: scheme] = chosen[keyPath: scheme]
         decided(keys, by: index)
     }
 }

@@ -64,17 +64,28 @@ struct IntuneLocationTests {
         #expect(try fleet.decide(device: "byod-iphone", request).outcome == .deliverEncrypted)
     }
 
-    @Test("two templates over Core Microsoft apps conflict, each named at the line of its app group, not of its first brace")
-    func groupConflictNamesTheGroupLine() throws {
+    @Test("two templates over Core Microsoft apps, without a devices file, are not refused: on eval's own profile they decide together, most restrictive")
+    func twoTemplatesDecideTogether() throws {
         var fleet = IntuneFleet(policies: try Self.framework.prefix(2).flatMap { try IntuneGraphJSON.read(try Self.bytes($0), file: $0) })
         try fleet.resolveAppGroups([])
-        #expect {
-            try fleet.checkConflicts()
-        } throws: { error in
-            let text = "\(error)"
-            return text.contains("level-1-enterprise-basic-data-protection-iOS.json:59, through its app group allCoreMicrosoftApps)")
-                && text.contains("level-2-enterprise-enhanced-data-protection-iOS.json:60, through its app group allCoreMicrosoftApps)")
+        try fleet.checkConflicts()
+        let word = try BundleID("com.microsoft.Office.Word")
+        fleet.devices = [IntuneDeviceProfile(name: "-", installed: [word])]
+        let requests = [try FleetRequest(from: word, channel: .print), try FleetRequest(from: word, channel: .saveAs, location: "localStorage"),
+                        try FleetRequest(from: word, channel: .documentInteraction, target: try BundleID("com.getdropbox.Dropbox"))]
+        var differed = false
+        for request in requests {
+            let both = try fleet.decide(device: "-", request)
+            let alone = try fleet.policies.map { policy in
+                var single = fleet
+                single.policies = [policy]
+                return try single.decide(device: "-", request).outcome
+            }
+            // Most restrictive per setting: where one template alone refuses, the pair refuses too.
+            if alone.contains(.deny) { #expect(both.outcome == .deny, "\(request): \(alone) → \(both.outcome)") }
+            if Set(alone).count > 1 { differed = true }
         }
+        #expect(differed, "the two templates decide some request differently alone")
     }
 
     @Test("level 3 decides print, Save As and Open into Org documents as Learn says")
