@@ -87,6 +87,11 @@ extension IntuneGraphJSON {
     /// - Throws: `FormatError` in `file` at the offending value.
     package static func assignmentsFile(_ bytes: [UInt8], file: String) throws(FormatError) -> [IntuneAssignment] {
         let (value, start) = try document(bytes, file: file)
+        return try assignmentsFile(value, at: start, file: file)
+    }
+
+    /// The assignments of an assignments file already parsed (`value`, starting at `start`), as ``assignmentsFile(_:file:)`` reads them.
+    package static func assignmentsFile(_ value: JSONValue, at start: JSONPosition, file: String) throws(FormatError) -> [IntuneAssignment] {
         do throws(FormatError) {
             let root = JSONCursor(value, position: start)
             var list = root

@@ -4,12 +4,13 @@ import OpenInKit
 
 /// `fleet fixes`' changes of who a policy reaches (`Rules/intune/README.md`, "Changing who a policy
 /// reaches"): exclude a group from a policy's assignments, or narrow an included group with a filter,
-/// each a JSON Patch of the policy's `assignments` in its export file, verified as every fix is.
+/// each a JSON Patch of the policy's `assignments` in its export file (or of the `value` of its assignments
+/// file, as IntuneBackupAndRestore keeps them), verified as every fix is.
 ///
 /// A change that would leave an app no policy reaches on a profile where one reached it is not proposed:
 /// the app would be unprotected there, its shares allowed, which is not a path closed.
 extension IntuneFixSubject {
-    /// The assignment changes of every policy whose export file holds its assignments: for each group of the
+    /// The assignment changes of every policy whose export holds its assignments (beside it, or in its own file): for each group of the
     /// profiles in scope where the policy reaches an installed app, its exclusion; for each included group
     /// without a filter, each filter of the fleet as include and as exclude. Only those that change whom the
     /// policy reaches and leave every app reached where it was.
@@ -17,12 +18,15 @@ extension IntuneFixSubject {
         var result: [FixCandidate] = []
         for (index, policy) in fleet.policies.enumerated() {
             guard let assignments = policy.assignments, !assignments.isEmpty else { continue }
-            let (document, base) = locations[index]
-            // The export holds the assignments beside the policy (not in a separate file, as IntuneBackupAndRestore keeps them).
-            guard case .object(let object) = JSONPatch.value(at: base, in: documents[document].value) ?? .null,
-                  case .array(let written)? = object["assignments"], written.count == assignments.count else { continue }
+            // The assignments beside the policy in its export, or in a file of their own (IntuneBackupAndRestore's `value`).
+            let (document, pointer): (Int, JSONPointer)
+            if let own = assignmentsDocument[index] {
+                (document, pointer) = (own, JSONPointer(["value"]))
+            } else {
+                (document, pointer) = (locations[index].document, locations[index].pointer.appending("assignments"))
+            }
+            guard case .array(let written) = JSONPatch.value(at: pointer, in: documents[document].value) ?? .null, written.count == assignments.count else { continue }
             let owner = "policy \(JSONWriter.quoted(policy.displayName))"
-            let pointer = base.appending("assignments")
             var proposed: [(candidate: FixCandidate, changed: IntunePolicy)] = []
 
             // Where the policy reaches an installed app (a narrower assignment changes nothing elsewhere), and whether

@@ -16,6 +16,10 @@ package struct IntuneFixSubject: FixSubject {
     package let scope: FixScope
     /// Per policy of the fleet, in order: its document and the pointer to its object there.
     package let locations: [(document: Int, pointer: JSONPointer)]
+    /// How many of ``documents`` hold policies; the rest are assignments files (IntuneBackupAndRestore's `Assignments/`).
+    package let policyDocuments: Int
+    /// Per policy whose assignments come from an assignments file, that file's document.
+    package let assignmentsDocument: [Int: Int]
     /// Per device in scope, the inside flows before any change.
     package let flows: Set<InsideFlow>
     /// Per device in scope, its graph as decided before any change.
@@ -43,7 +47,10 @@ package struct IntuneFixSubject: FixSubject {
         }
         var kept: [FixDocument] = []
         for document in documents where IntuneGraphJSON.skippedType(of: document.value) == nil { kept.append(document) }
-        try self.init(documents: kept, fleet: fleet, scope: scope)
+        // IntuneBackupAndRestore keeps each policy's assignments in a file of its own: a change of who it reaches is a patch of that file.
+        var assignments: [FixDocument] = []
+        for file in folder?.paths(.assignments) ?? [] { assignments.append(try IntuneFixSubject.readDocument(file)) }
+        try self.init(documents: kept, assignments: assignments, fleet: fleet, scope: scope)
     }
 
     static func readDocument(_ file: String) throws(FixError) -> FixDocument {
@@ -52,8 +59,11 @@ package struct IntuneFixSubject: FixSubject {
         do throws(FormatError) { return try FixDocuments.read(IntuneGraphJSON.text(bytes, file: file), file: file) } catch { throw FixError(error.description) }
     }
 
-    package init(documents: [FixDocument], fleet: IntuneFleet, scope: FixScope) throws(FixError) {
-        self.documents = documents
+    /// The policies of `documents` with the assignments of `assignments` (IntuneBackupAndRestore's files, each
+    /// joined to its policy by the id its name starts with), with `fleet`'s apps and devices.
+    package init(documents: [FixDocument], assignments: [FixDocument] = [], fleet: IntuneFleet, scope: FixScope) throws(FixError) {
+        self.documents = documents + assignments
+        policyDocuments = documents.count
         self.scope = scope
         var locations: [(document: Int, pointer: JSONPointer)] = []
         var policies: [IntunePolicy] = []
@@ -67,7 +77,20 @@ package struct IntuneFixSubject: FixSubject {
             }
         }
         guard locations.count == policies.count else { throw FixError("the policies could not be located in their files") }
-        // Assignments kept in their own files (IntuneBackupAndRestore's Assignments/, joined by policy id) stay the policy's.
+        // Assignments files joined to their policies by id; a file for a policy not read (another platform's) is left aside, as loading does.
+        var assignmentsDocument: [Int: Int] = [:]
+        for (offset, document) in assignments.enumerated() {
+            guard let id = IntuneGraphJSON.assignmentsPolicyID(document.file),
+                  let index = policies.firstIndex(where: { $0.id.map { ExactText.same($0, id) } == true }) else { continue }
+            do throws(FormatError) {
+                policies[index].assignments = try IntuneGraphJSON.assignmentsFile(document.value, at: document.start, file: document.file)
+            } catch {
+                throw FixError(error.description)
+            }
+            assignmentsDocument[index] = documents.count + offset
+        }
+        self.assignmentsDocument = assignmentsDocument
+        // Assignments kept in their own files and not given here stay the policy's, as the fleet read them.
         for index in policies.indices where policies[index].assignments == nil {
             guard let id = policies[index].id, let original = fleet.policies.first(where: { $0.id.map { ExactText.same($0, id) } == true }) else { continue }
             policies[index].assignments = original.assignments
@@ -214,7 +237,7 @@ package struct IntuneFixSubject: FixSubject {
     package func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> IntuneFixSubject {
         var documents = self.documents
         documents[document] = FixDocument(file: documents[document].file, value: value, start: documents[document].start)
-        return try IntuneFixSubject(documents: documents, fleet: fleet, scope: scope)
+        return try IntuneFixSubject(documents: Array(documents[..<policyDocuments]), assignments: Array(documents[policyDocuments...]), fleet: fleet, scope: scope)
     }
 
     /// Why `patched` is not a fleet to verify: the error reading every document again, with it, gives.
@@ -222,7 +245,9 @@ package struct IntuneFixSubject: FixSubject {
         var documents = self.documents
         let document = documents[candidate.document]
         documents[candidate.document] = FixDocument(file: document.file, value: patched, start: document.start)
-        do throws(FixError) { _ = try IntuneFixSubject(documents: documents, fleet: fleet, scope: scope) } catch {
+        do throws(FixError) {
+            _ = try IntuneFixSubject(documents: Array(documents[..<policyDocuments]), assignments: Array(documents[policyDocuments...]), fleet: fleet, scope: scope)
+        } catch {
             return "the changed file is not a fleet to verify: \(error.message)"
         }
         return "the changed file could not be verified"
@@ -239,7 +264,21 @@ package struct IntuneFixSubject: FixSubject {
     package func verify(_ patched: JSONValue, candidate: FixCandidate, collateral: Bool) -> FixVerdict? {
         let document = candidate.document
         var read: [IntunePolicy]
-        do throws(FormatError) { read = try IntuneGraphJSON.read(patched, at: documents[document].start) } catch { return nil }
+        let positions: [Int]
+        if document >= policyDocuments {
+            // An assignments file: its policy as read, with the file's assignments as patched.
+            guard let position = assignmentsDocument.first(where: { $0.value == document })?.key else { return nil }
+            var policy = fleet.policies[position]
+            do throws(FormatError) {
+                policy.assignments = try IntuneGraphJSON.assignmentsFile(patched, at: documents[document].start, file: documents[document].file)
+            } catch {
+                return nil
+            }
+            (read, positions) = ([policy], [position])
+        } else {
+            do throws(FormatError) { read = try IntuneGraphJSON.read(patched, at: documents[document].start) } catch { return nil }
+            positions = locations.indices.filter { locations[$0].document == document }
+        }
         if let resolution = fleet.appGroupResolution {
             do throws(FleetError) {
                 for index in read.indices {
@@ -249,7 +288,6 @@ package struct IntuneFixSubject: FixSubject {
                 return nil
             }
         }
-        let positions = locations.indices.filter { locations[$0].document == document }
         guard read.count == positions.count else { return nil }
         var changed = fleet
         var touched: Set<String> = []
