@@ -214,21 +214,21 @@ struct EvalCommand: Command, Equatable {
         // policy. The file is read once, whichever it is (a pipe or `<(…)` can be read only once); a
         // folder is listed, and is Intune's only when it holds iOS app protection policies.
         let path = policy.policyPath
-        let isFolder = Folder.subpaths(of: path) != nil
-        let input = VendorInput(path: path, bytes: isFolder ? nil : try policy.readPolicyFile())
+        let isFolder = FleetLoader.File.isFolder(path)
+        let input = FleetLoader.File(path: path, bytes: isFolder ? nil : try policy.readPolicyFile())
         if let flag = intune.given.first {
-            guard input.isIntune else {
+            guard input.vendor == .intune else {
                 throw .usage(UsageError("'\(flag)' is for an Intune app protection policy (Graph JSON), and \(path) is not one", verb: "eval"))
             }
             return try runIntune(input, console)
         }
-        if isFolder, (try? IntuneGraphJSON.read(path: path)) != nil { return try runIntune(input, console) }
+        if isFolder, input.holdsIntunePolicies { return try runIntune(input, console) }
         let inputs: PolicyInputs
         do throws(CLIError) {
             // A folder is not a policy file: the AppConnect reader's error says so.
             if let bytes = input.bytes { inputs = try policy.load(bytes: bytes) } else { inputs = try policy.load() }
         } catch {
-            if !isFolder, input.isIntune { return try runIntune(input, console) }
+            if !isFolder, input.vendor == .intune { return try runIntune(input, console) }
             throw error
         }
         switch requests {
@@ -243,7 +243,7 @@ struct EvalCommand: Command, Equatable {
 
     /// `eval` on Intune app protection policies: the app's decisions as `fleet eval` gives them, on each
     /// profile of the devices file, or on a device that knows only the app without one.
-    private func runIntune(_ input: VendorInput, _ console: Console) throws(CLIError) -> ExitStatus {
+    private func runIntune(_ input: FleetLoader.File, _ console: Console) throws(CLIError) -> ExitStatus {
         if let flag = appConnectOptions.first {
             throw .usage(UsageError("'\(flag)' is an AppConnect option, and \(policy.policyPath) holds Intune app protection policies: give the facts in --devices FILE", verb: "eval"))
         }
@@ -263,20 +263,17 @@ struct EvalCommand: Command, Equatable {
             }
             fleetRequests = .stream(path)
         }
-        var fleet = try VendorFiles.intune(input, devices: intune.devicesPath, console: console)
-        if intune.devicesPath == nil {
-            // No devices file: a device that knows only the app asked about.
-            let installed: [BundleID]
-            if case .flags(let from, _, _, _, _, _) = fleetRequests, let id = try? BundleID(from) { installed = [id] } else { installed = [] }
-            fleet.devices = [IntuneDeviceProfile(name: "-", installed: installed)]
-        }
+        // No devices file: a device that knows only the app asked about.
+        var installed: [BundleID] = []
+        if case .flags(let from, _, _, _, _, _) = fleetRequests, let id = try? BundleID(from) { installed = [id] }
+        let analysis = try input.load(devices: intune.devicesPath.map { .file($0) } ?? .installing(installed), console: console)
         let devices: [AnalyzedDevice]
         do throws(FleetError) {
-            devices = try FleetAnalysis(fleet, devicesFile: intune.devicesPath).devices(named: intune.device)
+            devices = try analysis.devices(named: intune.device)
         } catch {
             throw .invalidInput(error.description)
         }
-        let names = FleetAppNames(fleet, policies: policy.policyPath, devicesFile: intune.devicesPath)
+        let names = FleetAppNames(analysis, file: policy.policyPath, devicesFile: intune.devicesPath)
         return try FleetEval.run(fleetRequests, devices: devices, names: names, format: format, explain: explain, console: console)
     }
 

@@ -186,8 +186,8 @@ enum FleetCommand {
         return limits
     }
 
-    /// Parses a fleet file read once (``VendorInput``).
-    static func fleet(_ input: VendorInput) throws(CLIError) -> Fleet {
+    /// Parses an AppConnect fleet file read once (``FleetLoader/File``).
+    static func fleet(_ input: FleetLoader.File) throws(CLIError) -> Fleet {
         do throws(FormatError) { return try FleetJSON.read(input.bytes ?? [], file: input.path) } catch { throw .invalidInput(error.description) }
     }
 }
@@ -196,12 +196,12 @@ enum FleetCommand {
 /// and `--devices FILE` (the Intune devices file, when the fleet is Intune app protection policies).
 struct FleetInput: Sendable {
     let path: String, device: String?, devicesPath: String?
-    var intune = IntuneLoadOptions()
+    var intune = FleetLoader.Options()
 
     /// The fleet file read once, and loaded (either vendor) once.
-    func load(_ console: Console) throws(CLIError) -> (input: VendorInput, analysis: FleetAnalysis) {
-        let input = try VendorInput.read(path)
-        return (input, try VendorFiles.analysis(input, devices: devicesPath, options: intune, console: console))
+    func load(_ console: Console) throws(CLIError) -> (input: FleetLoader.File, analysis: FleetAnalysis) {
+        let input = try FleetLoader.File.reading(path)
+        return (input, try input.load(devices: .file(devicesPath), options: intune, console: console))
     }
 
     /// The apps the fleet knows: what --from, --to and a request's from and target are checked against.
@@ -222,7 +222,7 @@ extension FleetSubverb {
         }
         var input = FleetInput(path: path, device: options.value("--device"), devicesPath: options.value("--devices"))
         do throws(FleetError) {
-            input.intune = try IntuneLoadOptions(assumeAssigned: options.has("--assume-assigned"), conflicts: options.value("--conflicts"))
+            input.intune = try FleetLoader.Options(assumeAssigned: options.has("--assume-assigned"), conflicts: options.value("--conflicts"))
         } catch {
             throw UsageError(error.message, verb: "fleet")
         }
@@ -272,7 +272,7 @@ enum FleetOption: CaseIterable, Sendable {
         case .expires: OptionSpec("--expires", value: "YYYY-MM-DD", help: "\(takers) --write-baseline: the last day (UTC) the new entries hold.")
         case .title: OptionSpec("--title", value: "TEXT", help: "\(takers): the page's title (default: the fleet file's name).")
         case .assumeAssigned: OptionSpec("--assume-assigned", help: "\(takers), Intune: analyse a policy assigned to no one (\"assignments\": []) as if it\nreached every profile (a template, a baseline before rollout).")
-        case .conflicts: OptionSpec("--conflicts", value: "MODE", words: ConflictMode.allCases.map(\.rawValue), help: "\(takers), Intune: how policies that reach one app on one profile combine, per\nsetting: most-restrictive (Microsoft's rule, the default) or least-restrictive.")
+        case .conflicts: OptionSpec("--conflicts", value: "MODE", words: FleetLoader.Options.conflictModes, help: "\(takers), Intune: how policies that reach one app on one profile combine, per\nsetting: most-restrictive (Microsoft's rule, the default) or least-restrictive.")
         case .rows: OptionSpec("--rows", help: "\(takers) with Intune on a side: print each group of changed flows as decision\ntable rows (the new side's decisions) to keep as tests.")
         }
     }

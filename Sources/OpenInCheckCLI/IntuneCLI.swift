@@ -8,67 +8,34 @@ import Darwin
 import OpenInPolicy
 import OpenInReports
 
-/// One input of the fleet verbs and `translate`, read once: a folder (of Intune exports), or a file's
-/// bytes. A pipe (`<(cat fleet.json)`, `/dev/stdin`) can be read only once, so the bytes that tell
-/// the vendor apart are the bytes parsed.
-struct VendorInput {
-    let path: String
-    /// The file's bytes; `nil` for a folder.
-    let bytes: [UInt8]?
-
-    /// Reads `path`: a folder is listed when read as Intune exports, a file is read whole now.
-    /// - Throws: ``CLIError/invalidInput(_:)`` when the file cannot be read, or the folder holds no JSON file.
-    static func read(_ path: String, what: String = "fleet file") throws(CLIError) -> VendorInput {
-        if let entries = Folder.subpaths(of: path) {
-            guard entries.contains(where: { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }) else {
-                throw .invalidInput("'\(DecisionText.escaped(path))' is a folder with no JSON file in it: give a fleet file, or a folder of Intune app protection policies exported as *.json")
-            }
-            return VendorInput(path: path, bytes: nil)
-        }
-        return VendorInput(path: path, bytes: try ByteSource.readFile(path: path, what: what))
+extension FleetLoader.File {
+    /// Reads `path` once (``FleetLoader/File/read(_:what:)``), a failure worded as the command line words it.
+    static func reading(_ path: String) throws(CLIError) -> FleetLoader.File {
+        do throws(FleetLoader.Failure) { return try read(path) } catch { throw CLIError(error) }
     }
 
-    /// Whether the input holds Intune policies (Graph JSON: an object with `@odata.type` or `value`, an
-    /// array, or a folder) rather than an AppConnect fleet file.
-    var isIntune: Bool { bytes.map(VendorDetection.holdsIntunePolicies) ?? true }
-
-    /// Whether the input is an AppConnect fleet file: a JSON object with `global`.
-    var isFleetFile: Bool { bytes.map(VendorDetection.isFleetFile) ?? false }
+    /// The fleet of either vendor this input holds (``FleetLoader/load(_:devices:options:note:)``), each note on standard error.
+    func load(devices: FleetLoader.Devices, options: FleetLoader.Options = FleetLoader.Options(), console: Console) throws(CLIError) -> FleetAnalysis {
+        do throws(FleetLoader.Failure) { return try FleetLoader.load(self, devices: devices, options: options, note: console.note) } catch { throw CLIError(error) }
+    }
 }
 
-/// Reading either vendor's policies for the `fleet` verbs and `translate`, and what the verbs print for Intune.
-enum VendorFiles {
-    /// Intune policies from a file or folder read once, with the devices file's facts.
-    static func intune(_ input: VendorInput, devices devicesPath: String?, options: IntuneLoadOptions = IntuneLoadOptions(), console: Console) throws(CLIError) -> IntuneFleet {
-        let policies: [IntunePolicy]
-        let facts: IntuneExportFacts
-        do throws(FormatError) {
-            let export = if let bytes = input.bytes { try IntuneGraphJSON.export(bytes, file: input.path) } else { try IntuneGraphJSON.read(path: input.path) }
-            for note in export.messages { console.stderr.write("note: \(DecisionText.escaped(note))\n") }
-            policies = export.policies
-            facts = export.facts
-        } catch {
-            throw .invalidInput(error.description)
+extension CLIError {
+    /// A fleet that could not be loaded: invalid input, or a usage error naming the flag that gives the devices file.
+    init(_ failure: FleetLoader.Failure) {
+        switch failure {
+        case .needsDevices(let path):
+            self = .usage(UsageError("\(path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
+        case .emptyFolder(let path):
+            self = .invalidInput("'\(DecisionText.escaped(path))' is a folder with no JSON file in it: give a fleet file, or a folder of Intune app protection policies exported as *.json")
+        default: self = .invalidInput(failure.description)
         }
-        var devices: (bytes: [UInt8], file: String)? = nil
-        if let devicesPath { devices = (try ByteSource.readFile(path: devicesPath, what: "Intune devices file"), devicesPath) }
-        let fleet: IntuneFleet
-        do throws(IntuneFleet.LoadError) { fleet = try IntuneFleet.load(policies: policies, file: input.path, devices: devices, assumeAssigned: options.assumeAssigned, conflicts: options.conflicts, facts: facts) } catch { throw .invalidInput(error.message) }
-        // Who the policies reach: said once per run (not per decision).
-        for note in fleet.scopeNotes { console.stderr.write("note: \(DecisionText.escaped(note))\n") }
-        return fleet
     }
+}
 
-    /// A fleet of either vendor, from an input read once, loaded once for the fleet verbs; Intune's policies need `--devices`.
-    static func analysis(_ input: VendorInput, devices: String?, options: IntuneLoadOptions = IntuneLoadOptions(), console: Console) throws(CLIError) -> FleetAnalysis {
-        if input.isIntune {
-            guard let devices else {
-                throw .usage(UsageError("\(input.path) holds Intune app protection policies: give the devices they are asked about with '--devices FILE' ({\"apps\": [...], \"devices\": {...}})", verb: "fleet"))
-            }
-            return FleetAnalysis(try intune(input, devices: devices, options: options, console: console), devicesFile: devices)
-        }
-        return FleetAnalysis(try FleetCommand.fleet(input))
-    }
+extension Console {
+    /// A note of a fleet's load on standard error, once per run: `note: TEXT`.
+    func note(_ text: String) { stderr.write("note: \(DecisionText.escaped(text))\n") }
 }
 
 /// `translate`: AppConnect fleet → Intune policies, or Intune policies → AppConnect fleet.
@@ -163,8 +130,8 @@ struct TranslateCommand: Command {
         let notes: [TranslationNote]
         switch target {
         case .intune:
-            let read = try VendorInput.read(input)
-            if read.isIntune { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
+            let read = try FleetLoader.File.reading(input)
+            if read.vendor == .intune { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
             let fleet = try FleetCommand.fleet(read)
             do throws(FleetError) { try fleet.checkDecidable() } catch { throw .invalidInput(error.description) }
             let translated = PolicyTranslation.toIntune(fleet)
@@ -176,11 +143,16 @@ struct TranslateCommand: Command {
             }
             notes = translated.notes
         case .appconnect:
-            let read = try VendorInput.read(input)
-            if read.isFleetFile {
+            let read = try FleetLoader.File.reading(input)
+            if read.isAppConnectFleetFile {
                 throw .invalidInput("\(input) is an AppConnect fleet file (it has global): translate --to intune reads it; --to appconnect reads Intune Graph JSON")
             }
-            let intune = try VendorFiles.intune(read, devices: devices, console: console)
+            let intune: IntuneFleet
+            do throws(FleetLoader.Failure) {
+                intune = try FleetLoader.intune(read, devices: devices.map { .file($0) } ?? .none, note: console.note)
+            } catch {
+                throw CLIError(error)
+            }
             let translated = PolicyTranslation.toAppConnect(intune)
             console.stdout.write(PolicyTranslation.fleetJSON(translated.fleet))
             notes = translated.notes

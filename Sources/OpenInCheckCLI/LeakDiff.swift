@@ -41,8 +41,8 @@ struct FleetDiffCommand: FleetSubverb {
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         // OLD and NEW both read before either is loaded (a pipe gives its bytes to one reader only), each loaded once.
-        let inputs = [try VendorInput.read(input.path), try VendorInput.read(new)]
-        let analyses = try inputs.map { (read) throws(CLIError) in try VendorFiles.analysis(read, devices: input.devicesPath, options: input.intune, console: console) }
+        let inputs = [try FleetLoader.File.reading(input.path), try FleetLoader.File.reading(new)]
+        let analyses = try inputs.map { (read) throws(CLIError) in try read.load(devices: .file(input.devicesPath), options: input.intune, console: console) }
         // With a baseline or a report format, the leak paths opened and closed; otherwise the changed flows.
         guard baselinePath != nil || format.report != nil else {
             return try FleetDiffOutput.changes(old: analyses[0], new: analyses[1], device: input.device, format: format, rows: rows, console: console)

@@ -7,10 +7,10 @@ import Darwin
 #endif
 
 /// Listing a folder's files, for readers that take a folder of files (decision tables, Intune exports).
-package enum Folder {
+public enum Folder {
     /// Every path under the directory `path`, relative to it, descending into
     /// subdirectories but not into symbolic links to them; nil when a directory cannot be read.
-    package static func subpaths(of path: String) -> [String]? {
+    public static func subpaths(of path: String) -> [String]? {
         entries(of: path)?.map(\.path)
     }
 

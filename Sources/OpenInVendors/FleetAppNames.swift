@@ -15,9 +15,9 @@ import OpenInKit
 ///   is one or two edits from an app the fleet knows: then it is taken for a typo (an error with
 ///   "Did you mean").
 /// - An app the fleet knows that a device does not install is a statement naming the devices that do.
-package struct FleetAppNames {
+public struct FleetAppNames {
     /// What a typed receiver is.
-    package enum Receiver: Equatable {
+    public enum Receiver: Equatable {
         /// An app the fleet knows, or native Mail.
         case known
         /// An app the fleet does not know: "any other app".
@@ -26,7 +26,7 @@ package struct FleetAppNames {
 
     /// Every app the fleet knows, in file order: its listed apps, then every device's installed apps
     /// and scheme handlers (and, for Intune, every app a policy targets), each once.
-    package let known: [BundleID]
+    public let known: [BundleID]
     /// ``known`` by ``key(_:)``: a lookup per typed ID, not a walk of every app.
     package let knownKeys: Set<String>
     /// Each device profile's installed apps, by ``key(_:)``, in file order.
@@ -93,7 +93,7 @@ package struct FleetAppNames {
     }
 
     /// The apps a fleet of either vendor knows.
-    package init(_ analysis: FleetAnalysis, file: String, devicesFile: String?) {
+    public init(_ analysis: FleetAnalysis, file: String, devicesFile: String?) {
         self.init(analysis.source, file: file, devicesFile: devicesFile)
     }
 
@@ -105,16 +105,18 @@ package struct FleetAppNames {
         }
     }
 
-    package func same(_ a: BundleID, _ b: BundleID) -> Bool {
+    /// Whether `a` and `b` name the same app: ignoring ASCII case (Intune), or byte for byte (AppConnect).
+    public func same(_ a: BundleID, _ b: BundleID) -> Bool {
         ignoringCase ? ExactText.sameIgnoringASCIICase(a.rawValue, b.rawValue) : a == b
     }
 
-    package func isKnown(_ id: BundleID) -> Bool { id.isNativeMail || knownKeys.contains(key(id)) }
+    /// Whether the fleet knows `id` (native Mail is known to every fleet).
+    public func isKnown(_ id: BundleID) -> Bool { id.isNativeMail || knownKeys.contains(key(id)) }
 
     /// Checks a sender the user typed.
     /// - Parameter what: how the message names it (`--from`, `"from"`).
     /// - Throws: a message naming the file, the nearest app and the fix, when the fleet does not know it.
-    package func checkSender(_ id: BundleID, what: String, orAll: Bool = false) throws(FleetAppNames.Unknown) {
+    public func checkSender(_ id: BundleID, what: String, orAll: Bool = false) throws(FleetAppNames.Unknown) {
         if isKnown(id) { return }
         if questions.senders == nil { questions.senders = Suggestion.Candidates(known.map(\.rawValue)) }
         var message = "\(what): \(id) is not an app of \(file)."
@@ -125,7 +127,7 @@ package struct FleetAppNames {
 
     /// Checks a receiver the user typed: an app the fleet knows, or "any other app".
     /// - Throws: a message with "Did you mean" when an unknown ID is one or two edits from an app the fleet knows.
-    package func checkReceiver(_ id: BundleID, what: String) throws(FleetAppNames.Unknown) -> Receiver {
+    public func checkReceiver(_ id: BundleID, what: String) throws(FleetAppNames.Unknown) -> Receiver {
         if isKnown(id) { return .known }
         if let near = nearest(to: id) {
             throw Unknown(message: "\(what): \(id) is not an app of \(file). Did you mean '\(near)'? An ID the fleet does not know stands for any other app, but one within two edits of one of its apps is taken for a typo: correct it, or, if it is another app, \(howToList)")
@@ -136,23 +138,23 @@ package struct FleetAppNames {
     /// The known app one or two edits (insertions, deletions, substitutions, swaps of neighbours) from
     /// `id`, the nearest first; letter case counts for AppConnect (IDs are case sensitive) and not for Intune.
     /// IDs are ASCII, so their bytes are their characters.
-    /// - Complexity: O(*p*) for the prefixes *p* of known apps within two edits of `id` (``Suggestion/NearIndex``),
+    /// - Complexity: O(*p*) for the prefixes *p* of known apps within two edits of `id` (`Suggestion.NearIndex`),
     ///   not O(apps); the index is made at the first question, O(apps log apps).
-    package func nearest(to id: BundleID) -> BundleID? {
+    public func nearest(to id: BundleID) -> BundleID? {
         if questions.near == nil { questions.near = Suggestion.NearIndex(known.map { Array(key($0).utf8) }) }
         return questions.near?.nearest(Array(key(id).utf8)).map { known[$0.index] }
     }
 
     /// Checks a request's sender and target (`from`, `target`), as a line of a stream or flags name them.
     /// - Throws: ``Unknown`` as ``checkSender(_:what:orAll:)`` and ``checkReceiver(_:what:)``.
-    package func check(_ request: FleetRequest, flags: Bool) throws(FleetAppNames.Unknown) {
+    public func check(_ request: FleetRequest, flags: Bool) throws(FleetAppNames.Unknown) {
         try checkSender(request.from, what: flags ? "--from" : "\"from\"")
         // A keyboard's target is a keyboard extension, not an app of the fleet.
         if let target = request.target, request.channel != .keyboard { _ = try checkReceiver(target, what: flags ? "--target" : "\"target\"") }
     }
 
     /// The devices that install `id`, in file order.
-    package func devices(installing id: BundleID) -> [String] {
+    public func devices(installing id: BundleID) -> [String] {
         let key = key(id)
         return installed.filter { $0.apps.contains(key) }.map(\.device)
     }
@@ -163,7 +165,8 @@ package struct FleetAppNames {
     }
 
     /// A typed bundle ID the fleet does not know, as an error message.
-    package struct Unknown: Error {
-        package let message: String
+    public struct Unknown: Error {
+        /// What is wrong with the ID, and the fix.
+        public let message: String
     }
 }

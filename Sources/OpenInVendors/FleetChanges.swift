@@ -8,7 +8,7 @@ import OpenInKit
 /// fleets compare effective policies, flows, leak paths and controls (``FleetDiff``); with Intune on a
 /// side, or every flow asked for, each flow is decided under each side's rules and the changes grouped
 /// by what the receiving app can read (``CrossVendorDiff``).
-package enum FleetChanges {
+public enum FleetChanges {
     /// Two AppConnect fleets: what opens and closes.
     case fleet([FleetChange])
     /// Every end-to-end flow that decides differently, with the two sides' vendor names, and the device profiles
@@ -18,7 +18,7 @@ package enum FleetChanges {
     /// The changes from `old` to `new` (on the device named `device` alone, when given); `everyFlow`
     /// compares flow by flow even two AppConnect fleets.
     /// - Throws: ``FleetError`` for an unknown device or a fleet that cannot be resolved.
-    package static func compare(old: FleetAnalysis, new: FleetAnalysis, device: String?, everyFlow: Bool) throws(FleetError) -> FleetChanges {
+    public static func compare(old: FleetAnalysis, new: FleetAnalysis, device: String?, everyFlow: Bool) throws(FleetError) -> FleetChanges {
         if let before = old.appConnect, let after = new.appConnect, !everyFlow {
             return .fleet(try FleetDiff.compare(old: before, new: after, device: device))
         }
@@ -28,7 +28,7 @@ package enum FleetChanges {
     }
 
     /// Whether something opens: a flow, path or control (AppConnect), or a flow the receiving app can now read.
-    package var opensSomething: Bool {
+    public var opensSomething: Bool {
         switch self {
         case .fleet(let changes): changes.contains(where: \.opened)
         case .flows(let changes, _, _, _): changes.contains { $0.group == .newlyAllowed }

@@ -5,18 +5,18 @@ import OpenInIntune
 import OpenInKit
 
 /// Which vendor's policies a file holds, told from its bytes (read once: a pipe cannot be read twice).
-package enum VendorDetection {
+public enum VendorDetection {
     /// Whether `bytes` hold Intune policies (Graph JSON: an object with `@odata.type` or `value`, or an
     /// array) rather than an AppConnect fleet file, in UTF-8 or UTF-16 with a byte order mark (as
     /// ``IntuneGraphJSON/read(_:file:)`` reads them). YAML naming a Graph type (IntuneCD
     /// `--output=yaml`) counts as Intune's too, so the Intune reader refuses it with the fix.
-    package static func holdsIntunePolicies(_ bytes: [UInt8]) -> Bool {
+    public static func holdsIntunePolicies(_ bytes: [UInt8]) -> Bool {
         guard let text = decoded(bytes) else { return false }
         return IntuneFleet.holdsPolicies(text) || (IntuneGraphJSON.looksLikeYAML(text) && text.firstRange(of: Array("#microsoft.graph.".utf8)) != nil)
     }
 
     /// Whether `bytes` are an AppConnect fleet file: a JSON object with `global`.
-    package static func isFleetFile(_ bytes: [UInt8]) -> Bool {
+    public static func isFleetFile(_ bytes: [UInt8]) -> Bool {
         if let text = decoded(bytes), case .object(let object)? = try? JSONReader().read(text) { return object["global"] != nil }
         return false
     }
@@ -24,7 +24,7 @@ package enum VendorDetection {
     /// What reads Intune app protection policies, when `verb` (`lint`, `diff` or `eval`, which read
     /// AppConnect policy files) is given them at `path` (`bytes`: the file's bytes, `nil` for a folder);
     /// `nil` when the path does not hold Intune policies.
-    package static func intuneVerb(for verb: String, path: String, bytes: [UInt8]?) -> String? {
+    public static func intuneVerb(for verb: String, path: String, bytes: [UInt8]?) -> String? {
         if let bytes {
             guard holdsIntunePolicies(bytes) else { return nil }
         } else {
@@ -41,7 +41,7 @@ package enum VendorDetection {
 
     /// The document `lint` reads from a file's bytes; an Intune export (which `fleet lint` reads) is one
     /// read error saying so, not a list of the AppConnect keys it lacks.
-    package static func lintDocument(_ bytes: [UInt8], file: String, buildSettings: BuildSettings) -> PolicyDocument {
+    public static func lintDocument(_ bytes: [UInt8], file: String, buildSettings: BuildSettings) -> PolicyDocument {
         guard let hint = intuneVerb(for: "lint", path: file, bytes: bytes) else { return PolicyDocument(contentsOf: bytes, file: file, buildSettings: buildSettings) }
         return PolicyDocument(kind: .policyFile, file: file, readErrors: [Written(hint, at: SourceLocation(file: file, line: 1, keyPath: ""))])
     }

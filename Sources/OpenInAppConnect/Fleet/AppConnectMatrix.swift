@@ -193,17 +193,9 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
     ///
     /// The sender's decisions on the targeted channels are made once per kind of receiver (listed?, AppConnect
     /// app?) and read from each distinct whitelist's receivers; where no row can throw, a receiver's Open From is
-    /// read from ``openFrom`` (``rowStraightforward(sender:only:)`` decides every cell; a test compares them).
+    /// read from ``openFrom``. The tests' oracle decides every cell on its own and throws where this throws
+    /// (`MatrixRowOracle`, compared on random fleets).
     package func row(sender s: Int, only: FleetChannel?) throws(FleetError) -> FleetMatrixRow? {
-        try row(sender: s, only: only, straightforward: false)
-    }
-
-    /// `senders[s]`'s row with each cell's lists and Open From decided on its own, as ``FleetDevice/decide(_:)`` decides.
-    package func rowStraightforward(sender s: Int, only: FleetChannel?) throws(FleetError) -> FleetMatrixRow? {
-        try row(sender: s, only: only, straightforward: true)
-    }
-
-    private func row(sender s: Int, only: FleetChannel?, straightforward: Bool) throws(FleetError) -> FleetMatrixRow? {
         let sender = senders[s]
         guard device.isInstalled(sender) else { return nil }
         let columns = receiverIDs.count
@@ -212,12 +204,12 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
         let (senderPolicy, prepared) = device.side(for: sender)
         // The grid asked for (-1: a channel with no grid, such as keyboard: no cells).
         let wanted: Int? = only.map { channels.firstIndex(of: $0) ?? -1 }
-        if canThrow || straightforward {
+        if canThrow {
             let probe = try! FleetRequest(from: sender, channel: .paste, target: sender)
             for channel in [FleetChannel.documentInteraction, .dragAndDrop, .paste] { try device.check(senderPolicy, needs: channel.control, for: probe, on: channel) }
             if senderPolicy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { _ = try device.decide(probe) }
         }
-        if wanted == nil || wanted == -1 || straightforward {
+        if wanted == nil || wanted == -1 {
             row.keyboard = (Evaluator.decide(try! ShareRequest(channel: .keyboard, target: FleetMatrix.thirdPartyKeyboard), prepared).outcome,
                             Evaluator.decide(try! ShareRequest(channel: .keyboard, target: .systemKeyboard), prepared).outcome)
             row.oneSided = FleetOneSided(copy: senderPolicy.policy.pasteboard == nil ? nil : Evaluator.decide(try! ShareRequest(channel: .copy), prepared),
@@ -228,7 +220,7 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
         let openFrom = try! ShareRequest(channel: .openFrom, source: sender)
         // Where no row can throw: the receivers whose Open From lets this sender in.
         var allows: [Bool] = []
-        if let answers = self.openFrom, !straightforward {
+        if let answers = self.openFrom {
             allows = answers.allowsEvery
             if isAppConnectApp[s] { for r in 0..<columns where answers.allowsAppConnect[r] { allows[r] = true } }
             for r in answers.listing[s] { allows[Int(r)] = true }
@@ -244,12 +236,12 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
         let own = senderColumn[s]
         for r in 0..<columns where present[r] && r != own {
             if wanted == nil || (0..<targetedCount).contains(wanted!) {
-                let kind = straightforward ? 0 : facts.kind(of: r)
+                let kind = facts.kind(of: r)
                 let outcomes: [Outcome]
-                if let known = kinds[kind], !nativeMail[r], !straightforward {
+                if let known = kinds[kind], !nativeMail[r] {
                     outcomes = known
                 } else {
-                    // Native Mail is decided on its own (and the straightforward row decides every cell).
+                    // Native Mail is decided on its own.
                     outcomes = targeted[r].map { Evaluator.decide($0, prepared).outcome }
                     if !nativeMail[r] { kinds[kind] = outcomes }
                 }

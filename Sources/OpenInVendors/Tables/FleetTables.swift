@@ -113,16 +113,18 @@ package enum FleetTables {
             do throws(FormatError) {
                 let text = try readNamed(path, what: devicesPath == nil ? "fleet file" : "Intune policies file", line: fleetLine.line, of: file, intune: devicesPath != nil)
                 if let devicesPath {
-                    let policies = try IntuneGraphJSON.read(Array(text.utf8), file: path)
-                    let devices = try readNamed(devicesPath, what: "Intune devices file", line: fleetLine.line, of: file, intune: true)
-                    // Loaded as the CLI loads it: a policy that names an app group (Microsoft's templates: Core Microsoft apps) targets its apps.
+                    // Loaded as the command line loads it (``FleetLoader``), the devices file read after the policies and named by this line.
+                    let devices = FleetLoader.Devices.read(devicesPath) { () throws(FormatError) in
+                        Array(try readNamed(devicesPath, what: "Intune devices file", line: fleetLine.line, of: file, intune: true).utf8)
+                    }
                     let intune: IntuneFleet
-                    do throws(IntuneFleet.LoadError) {
-                        intune = try IntuneFleet.load(policies: policies, file: path, devices: (Array(devices.utf8), devicesPath))
+                    do throws(FleetLoader.Failure) {
+                        intune = try FleetLoader.intune(FleetLoader.File(path: path, bytes: Array(text.utf8)), devices: devices)
                     } catch {
                         switch error {
-                        case .devices(let error): throw error
+                        case .file(let error), .devices(let error): throw error
                         case .policies(let error): throw FormatError(file: path, line: 0, message: error.message)
+                        case .unreadable(let message), .needsDevices(let message), .emptyFolder(let message): throw FormatError(file: path, line: 0, message: message)
                         }
                     }
                     fleets[key] = .success(FleetAnalysis(intune, devicesFile: devicesPath))
