@@ -61,10 +61,15 @@ struct EvalCommand: Command, Equatable {
         var device: String? = nil
         var from: String? = nil
         var location: String? = nil
+        /// `--assume-assigned` given.
+        var assumeAssigned = false
+        /// `--conflicts MODE`.
+        var conflicts: String? = nil
 
         /// The names of the options given.
         var given: [String] {
-            [("--devices", devicesPath), ("--device", device), ("--from", from), ("--location", location)].compactMap { $0.1 == nil ? nil : $0.0 }
+            [("--devices", devicesPath), ("--device", device), ("--from", from), ("--location", location), ("--assume-assigned", assumeAssigned ? "" : nil),
+             ("--conflicts", conflicts)].compactMap { $0.1 == nil ? nil : $0.0 }
         }
     }
 
@@ -73,6 +78,8 @@ struct EvalCommand: Command, Equatable {
         OptionSpec("--devices", value: "FILE", help: "Intune policy: the devices file (installed apps, SDK versions, appGroups);\nwithout it, no other app is known to be policy-managed."),
         OptionSpec("--device", value: "NAME", help: "Intune policy: one device profile of --devices (default: every profile)."),
         OptionSpec("--location", value: "LOCATION", words: DataLocation.allCases.map(\.rawValue), help: "Intune policy: the location of save-as or open-into-org-document."),
+        OptionSpec("--assume-assigned", help: "Intune policy: analyse a policy assigned to no one (\"assignments\": []) as if it\nreached every profile (a template, a baseline before rollout)."),
+        OptionSpec("--conflicts", value: "MODE", words: FleetLoader.Options.conflictModes, help: "Intune policy: how policies that reach one app on one profile combine, per\nsetting: most-restrictive (Microsoft's rule, the default) or least-restrictive."),
     ]
 
     static let requestSpecs: [OptionSpec] = [
@@ -90,7 +97,7 @@ struct EvalCommand: Command, Equatable {
     static let specs = PolicyOptions.specs + requestSpecs + intuneSpecs
 
     static let usage = "openin-check eval --policy FILE [options] (--channel CHANNEL [--target ID] [--url URL] | REQUESTS.jsonl | -)"
-    static let intuneUsage = "openin-check eval --policy INTUNE.json [--devices FILE [--device NAME]] (--from ID --channel CHANNEL [--target ID] [--url URL] [--location LOCATION] | REQUESTS.jsonl | -)"
+    static let intuneUsage = "openin-check eval --policy INTUNE.json [--devices FILE [--device NAME]] [--assume-assigned] [--conflicts MODE] (--from ID --channel CHANNEL [--target ID] [--url URL] [--location LOCATION] | REQUESTS.jsonl | -)"
 
     static let verb = Verb(
         name: "eval",
@@ -190,7 +197,11 @@ struct EvalCommand: Command, Equatable {
         }
         var command = EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
         command.intune = IntuneOptions(devicesPath: options.value("--devices"), device: options.value("--device"), from: options.value("--from"),
-                                       location: options.value("--location"))
+                                       location: options.value("--location"), assumeAssigned: options.has("--assume-assigned"), conflicts: options.value("--conflicts"))
+        // An unknown --conflicts mode is a usage error before anything is read.
+        do throws(FleetError) { _ = try FleetLoader.Options(assumeAssigned: false, conflicts: command.intune.conflicts) } catch {
+            throw UsageError(error.message, verb: "eval")
+        }
         if let text = options.value("--max-line-length") {
             if case .flags = requests {
                 throw UsageError("'--max-line-length' limits the lines of a stream; it cannot be used with --channel", verb: "eval")
@@ -266,7 +277,9 @@ struct EvalCommand: Command, Equatable {
         // No devices file: a device that knows only the app asked about.
         var installed: [BundleID] = []
         if case .flags(let from, _, _, _, _, _) = fleetRequests, let id = try? BundleID(from) { installed = [id] }
-        let analysis = try input.load(devices: intune.devicesPath.map { .file($0) } ?? .installing(installed), console: console)
+        // The mode was checked when the arguments were read.
+        let loadOptions = (try? FleetLoader.Options(assumeAssigned: intune.assumeAssigned, conflicts: intune.conflicts)) ?? FleetLoader.Options()
+        let analysis = try input.load(devices: intune.devicesPath.map { .file($0) } ?? .installing(installed), options: loadOptions, console: console)
         let devices: [AnalyzedDevice]
         do throws(FleetError) {
             devices = try analysis.devices(named: intune.device)

@@ -67,5 +67,27 @@ import Testing
         let merged = try BuiltBinary.run(print + ["--explain"])
         #expect(merged.status == 2 && merged.stdout.contains("(merged, most-restrictive)") && merged.stdout.contains("printBlocked decided by \"Acme - iOS - Unmanaged devices - Printing disabled\""),
                 "\(merged.stdout)\(merged.stderr)")
+        // eval takes --conflicts as the fleet verbs do: the auditor's worst case lets the print through; an unknown mode is a usage error before anything is read.
+        let least = try BuiltBinary.run(print + ["--conflicts", "least-restrictive"])
+        #expect(least.status == 0 && least.stdout.contains("[intune.print.allowed]"), "\(least.stdout)\(least.stderr)")
+        let typo = try BuiltBinary.run(print + ["--conflicts", "least"])
+        #expect(typo.status == 64 && typo.stderr.hasPrefix("Error: unknown --conflicts mode 'least'") && typo.stderr.contains("Did you mean 'least-restrictive'?"), "\(typo.stderr)")
+    }
+
+    @Test("eval --policy takes --assume-assigned: a template assigned to no one decides as if it reached the profile; the flag is refused for an AppConnect policy")
+    func evalAssumeAssigned() throws {
+        let text = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent("Examples/intune/acme-app-protection.json"), encoding: .utf8)
+        let start = try #require(text.range(of: "\"assignments\": ["))
+        let folder = TemporaryFile.directory.appendingPathComponent("eval-unassigned-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("p.json")
+        try Data((text[..<start.lowerBound] + "\"assignments\": []\n}\n").utf8).write(to: file)
+        let print = ["eval", "--policy", file.path, "--devices", "Examples/intune/devices.json", "--device", "employee-iphone", "--from", "com.acme.hr", "--channel", "print"]
+        let plain = try BuiltBinary.run(print)
+        #expect(plain.stdout.contains("[intune.unmanaged.allow]") && plain.stderr.contains("is not assigned: it protects no app"), "\(plain.stdout)\(plain.stderr)")
+        let assumed = try BuiltBinary.run(print + ["--assume-assigned"])
+        #expect(!assumed.stdout.contains("[intune.unmanaged.allow]") && assumed.stderr.contains("analysed as if assigned to every profile (--assume-assigned)"), "\(assumed.stdout)\(assumed.stderr)")
+        let appConnect = try BuiltBinary.run(["eval", "--policy", "Examples/policies/authorized.json", "--channel", "print", "--assume-assigned"])
+        #expect(appConnect.status == 64 && appConnect.stderr.contains("'--assume-assigned' is for an Intune app protection policy"), "\(appConnect.stderr)")
     }
 }
