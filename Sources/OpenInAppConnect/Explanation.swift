@@ -17,7 +17,7 @@ public struct Explanation: Sendable, Equatable {
     public let inputs: [String]
 
     /// Explains `decision`, made for `request` under `policyInputs`.
-    package init(_ decision: Decision, request: ShareRequest, policyInputs: PolicyInputs) {
+    public init(_ decision: Decision, request: ShareRequest, policyInputs: PolicyInputs) {
         rule = decision.rule.info
         let facts = ExplanationFacts(inputs: policyInputs, request: request, decision: decision)
         // An Intune decision's rule has no AppConnect unit: its reason is the whole explanation.

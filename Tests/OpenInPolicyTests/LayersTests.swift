@@ -161,8 +161,8 @@ import Testing
         "CappedFile", "ExactText", "JSONArray", "JSONObject", "JSONReader", "JSONValue", "JSONWriter", "Printable", "Suggestion",
         // OpenInFleet: the baseline gate's run and writer, fixes.
         "BaselineRun", "BaselineWriter", "FixError", "FixScope", "FleetFixReport",
-        // OpenInAppConnect: request lines and fleet records, the policy matrix, reading a policy file in place.
-        "AppConfig.KeyProblem", "FleetRecord", "PolicyFile.read(owning:", "PolicyMatrix", "RequestLine", "RequestStream.record(",
+        // OpenInAppConnect: request lines and fleet records, the policy matrix, a decision's record.
+        "FleetRecord", "PolicyMatrix", "RequestLine", "RequestStream.record(",
         // OpenInReports: the writers the command line calls directly rather than through the reporter registry.
         "BaselineWriteText", "DecisionText", "DeviceReport", "DiffReport", "FleetEvalOutput", "FleetFixesOutput", "FleetOutput", "FleetPathsFormat",
         "FleetReportOutput", "GitHubAnnotation", "MarkdownText", "PathsWriter", "ReplayReport", "ReportHop", "ReportLimits", "ReportPath",
@@ -297,7 +297,7 @@ import Testing
         names = names.filter { name in !(name.contains(".") && names.contains(String(name.prefix { $0 != "." }))) }
         // The scan finds what it must: a package type, a static function of a public type by its first label, a nested type.
         #expect(names.contains("IntuneLoadOptions") && names.contains("IntuneFleet.load(policies:") && names.contains("IntuneFleet.LoadError"), "\(names.count) names")
-        #expect(names.contains("PolicyFile.read(owning:") && !names.contains("FleetJSON.read("), "\(names.count) names")
+        #expect(names.contains("PolicyFile.read(array:") && !names.contains("FleetJSON.read("), "\(names.count) names")
         let used = try Self.used(names)
         for (name, path) in used.sorted(by: { $0.key < $1.key }) where !Self.stillReached.contains(name) {
             Issue.record("\(path) uses the package declaration \(name): make it a documented public API, or do the work below the command line")

@@ -250,7 +250,7 @@ extension Fleet {
     /// app `apps` does not list, FL008 a misspelt configuration key, FL009 a look-alike label):
     /// `eval`, `paths`, `matrix`, `diff`, `translate` and the tables read one fleet as lint does.
     /// - Throws: ``FleetError`` at the first such finding's line, with its fix.
-    package func checkDecidable() throws(FleetError) {
+    public func checkDecidable() throws(FleetError) {
         guard let finding = FleetLint.fileFindings(self, errorsOnly: true).first(where: { $0.severity == .error }) else { return }
         throw FleetError("\(finding.message) (fleet lint \(finding.code) \(finding.name)): \(finding.fix)", file: file, line: finding.line)
     }

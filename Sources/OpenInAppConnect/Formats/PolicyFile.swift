@@ -83,10 +83,10 @@ public enum PolicyFile {
     }
 
     /// Reads a policy file of either kind from a buffer the caller gives up: a JSON policy's
-    /// whitelists keep their bundle IDs in it (``PolicyJSON/read(owning:reader:buildSettings:)``), so the file is held once.
+    /// whitelists keep their bundle IDs in it (`PolicyJSON.read(owning:reader:buildSettings:)`), so the file is held once.
     /// - Throws: `FormatError` located in `file`.
-    package static func read(owning bytes: inout [UInt8], file: String,
-                             buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
+    public static func read(owning bytes: inout [UInt8], file: String,
+                            buildSettings: BuildSettings = BuildSettings()) throws(FormatError) -> PolicyInputs {
         do throws(FormatError) {
             switch try kind(ofArray: bytes) {
             case .json: return try PolicyJSON.read(owning: &bytes, buildSettings: buildSettings)

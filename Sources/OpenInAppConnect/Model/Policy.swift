@@ -413,8 +413,9 @@ public enum WebDLPPolicy: String, Sendable, Hashable, CaseIterable, CustomString
 
 extension AppConfig {
     /// Why a key given on the command line cannot be set.
-    package struct KeyProblem: Error, Sendable {
-        package let message: String
+    public struct KeyProblem: Error, Sendable {
+        /// Why, and the key to write instead.
+        public let message: String
     }
 
     /// This configuration with `key` set to `value`, keys compared byte for byte (as the SDK's
@@ -426,7 +427,7 @@ extension AppConfig {
     /// ``values`` cannot. So is a key that is not a known key's bytes but is spelled like one
     /// (`KeySpelling`, the check `lint` applies to files): the SDK would never read it.
     /// - Complexity: O(n) in the number of keys, plus the spelling check's O(key length × known key length).
-    package func setting(_ key: String, to value: String) throws(KeyProblem) -> AppConfig {
+    public func setting(_ key: String, to value: String) throws(KeyProblem) -> AppConfig {
         for known in [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey, AppConfig.allowCustomKeyboardsKey]
         where KeySpelling.isMisspelling(key, of: known) {
             throw KeyProblem(message: "the key \(Printable.quoted(key)) is not \(known)\(KeySpelling.difference(key)): keys are matched byte for byte, so the SDK would never read it; write \(known)")
