@@ -15,7 +15,7 @@ import OpenInKit
 package enum TableHash: ByteHashing {
     /// The SipHash key: two values of the standard library's seeded `Hasher`, so it is as random
     /// per process as every `Set` and `Dictionary` (and as deterministic under `SWIFT_DETERMINISTIC_HASHING`).
-    private static let key: (UInt64, UInt64) = {
+    @usableFromInline static let key: (UInt64, UInt64) = {
         var first = Hasher()
         first.combine(0x6F70_656E_696E_2D31 as UInt64)
         var second = Hasher()
@@ -31,8 +31,9 @@ package enum TableHash: ByteHashing {
         return text.withUTF8 { of(UnsafeRawBufferPointer($0)) }
     }
 
-    /// The hash of some bytes; never 0.
-    @inline(__always)
+    /// The hash of some bytes; never 0. Inlinable: the tables of the vendor modules hash every bundle ID they
+    /// read with it, and a call across the module boundary per ID cost a tenth of loading a large policy.
+    @inlinable @inline(__always)
     package static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let (k0, k1) = key
         var state = SipState(v0: k0 ^ 0x736F_6D65_7073_6575, v1: k1 ^ 0x646F_7261_6E64_6F6D,
@@ -57,10 +58,17 @@ package enum TableHash: ByteHashing {
     }
 
     /// SipHash's four words of state, with one compression round and three finalization rounds (SipHash-1-3).
-    private struct SipState {
-        var v0, v1, v2, v3: UInt64
+    @usableFromInline struct SipState {
+        @usableFromInline var v0, v1, v2, v3: UInt64
 
-        @inline(__always)
+        @inlinable init(v0: UInt64, v1: UInt64, v2: UInt64, v3: UInt64) {
+            self.v0 = v0
+            self.v1 = v1
+            self.v2 = v2
+            self.v3 = v3
+        }
+
+        @inlinable @inline(__always)
         mutating func round() {
             v0 &+= v1; v1 = v1.rotatedLeft(13); v1 ^= v0; v0 = v0.rotatedLeft(32)
             v2 &+= v3; v3 = v3.rotatedLeft(16); v3 ^= v2
@@ -68,14 +76,14 @@ package enum TableHash: ByteHashing {
             v2 &+= v1; v1 = v1.rotatedLeft(17); v1 ^= v2; v2 = v2.rotatedLeft(32)
         }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         mutating func compress(_ word: UInt64) {
             v3 ^= word
             round()
             v0 ^= word
         }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         mutating func finalize() -> UInt64 {
             v2 ^= 0xFF
             round()
@@ -92,7 +100,8 @@ package protocol ByteHashing {
     static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64
 }
 
-private extension UInt64 {
-    @inline(__always)
+extension UInt64 {
+    /// The bits rotated left by `count` (1 to 63).
+    @inlinable @inline(__always)
     func rotatedLeft(_ count: UInt64) -> UInt64 { self << count | self >> (64 - count) }
 }

@@ -62,12 +62,20 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
     /// moved down over them (and `ends` updated), so the entries kept are again one after another.
     /// - Complexity: O(n) in the entries' total length.
     package static func index(_ buffer: UnsafeMutableBufferPointer<UInt8>, start: Int, ends: inout [UInt32]) -> Table {
-        index(buffer, start: start, ends: &ends, hashing: TableHash.self)
+        // TableHash's code inlined here: through the protocol, each ID's hash was a call into another module.
+        index(buffer, start: start, ends: &ends, hash: { TableHash.of($0) })
     }
 
     /// ``index(_:start:ends:)`` with another hash (tests give one whose tags all collide).
     package static func index<Hashing: ByteHashing>(_ buffer: UnsafeMutableBufferPointer<UInt8>, start: Int, ends: inout [UInt32],
                                             hashing: Hashing.Type) -> Table {
+        index(buffer, start: start, ends: &ends, hash: { Hashing.of($0) })
+    }
+
+    /// The indexing of ``index(_:start:ends:)``, with `hash` inlined at each caller.
+    @inline(__always)
+    private static func index(_ buffer: UnsafeMutableBufferPointer<UInt8>, start: Int, ends: inout [UInt32],
+                              hash hashOf: (UnsafeRawBufferPointer) -> UInt64) -> Table {
         var capacity = 8
         while capacity < ends.count * 2 { capacity <<= 1 }
         let memory = SlotMemory(count: capacity)
@@ -83,7 +91,7 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
                 for entry in 0..<count {
                     let readEnd = Int(ends[entry])
                     let key = UnsafeBufferPointer(rebasing: buffer[readStart..<readEnd])
-                    let hash = Hashing.of(UnsafeRawBufferPointer(key))
+                    let hash = hashOf(UnsafeRawBufferPointer(key))
                     let tag = UInt32(truncatingIfNeeded: hash >> 32)
                     var slot = Int(tag) & mask
                     var repeated = false
