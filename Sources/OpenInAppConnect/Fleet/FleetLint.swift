@@ -48,19 +48,32 @@ public enum FleetLint {
             if errorsOnly, check.severity != .error { return }
             findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message(), fix: fix()))
         }
-        // Each app by bundle ID, found once (`fleet.app(_:)` scans the list: per whitelist entry, quadratic).
-        var listed: [BundleID: FleetApp] = [:], appPosition: [BundleID: Int] = [:]
-        for (position, app) in fleet.apps.enumerated() where listed[app.bundleID] == nil {
-            listed[app.bundleID] = app
-            appPosition[app.bundleID] = position
+        // Whether each listed app embeds AppConnect, by bundle ID, found once (the first entry with its ID, as `fleet.app(_:)`
+        // finds it; that scans the list: per whitelist entry, quadratic).
+        var listed: [BundleID: Bool] = [:]
+        listed.reserveCapacity(fleet.apps.count)
+        for app in fleet.apps where listed[app.bundleID] == nil { listed[app.bundleID] = app.appConnect }
+        // The policy objects, read in place: the global policy (-1), then each container policy; their names are worded only for a finding.
+        func object(_ index: Int) -> (what: String, controls: PolicyControls, line: Int?, path: String) {
+            if index < 0 { return ("the global policy", fleet.global.controls, nil, "global") }
+            let policy = fleet.containerPolicies[index]
+            return ("the container policy \(JSONWriter.quoted(policy.name))", policy.controls, policy.line, "containerPolicies[\(index)]")
         }
-        let objects: [(what: String, controls: PolicyControls, line: Int?, path: String)] =
-            [("the global policy", fleet.global.controls, nil, "global")]
-            + (errorsOnly ? [] : fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") })
         // FL001 and FL002 are warnings.
-        for object in objects where !errorsOnly {
+        for index in -1..<(errorsOnly ? -1 : fleet.containerPolicies.count) {
+            let controls = index < 0 ? fleet.global.controls : fleet.containerPolicies[index].controls
+            let flagsWhitelist: Bool
+            if case .status(.whitelist) = controls.openIn {
+                flagsWhitelist = controls.openInWhitelist.members.contains { !$0.isNativeMail && !(listed[$0] ?? false) }
+            } else {
+                flagsWhitelist = false
+            }
+            let flagsAuthorized: Bool
+            if case .status(.authorized) = controls.openIn { flagsAuthorized = true } else { flagsAuthorized = false }
+            guard flagsWhitelist || flagsAuthorized else { continue }
+            let object = object(index)
             if case .status(.whitelist) = object.controls.openIn {
-                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id]?.appConnect ?? false) {
+                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id] ?? false) {
                     let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
                     // At the entry's own line, as paths and fixes name the setting (else the list's, else the object's).
                     let line = object.controls.sources.entries["openInWhitelist"]?[id]?.line ?? object.controls.sources.keys["openInWhitelist"]?.line ?? object.line
@@ -120,9 +133,17 @@ public enum FleetLint {
                     fix: "rename the key to \(known)")
             }
         }
-        let labelled: [(what: String, labels: [String], line: Int?, path: String)] =
-            fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "containerPolicies[\($0)].labels") }
-            + fleet.appConfigurations.enumerated().map { ("the app configuration \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "appConfigurations[\($0)].labels") }
+        // The labelled objects, read in place: container policies, then app configurations; worded only for a finding.
+        let policyCount = fleet.containerPolicies.count
+        func labelled(_ index: Int) -> (what: String, labels: [String], line: Int?, path: String) {
+            if index < policyCount {
+                let policy = fleet.containerPolicies[index]
+                return ("the container policy \(JSONWriter.quoted(policy.name))", policy.labels, policy.line, "containerPolicies[\(index)].labels")
+            }
+            let configuration = fleet.appConfigurations[index - policyCount]
+            return ("the app configuration \(JSONWriter.quoted(configuration.name))", configuration.labels, configuration.line, "appConfigurations[\(index - policyCount)].labels")
+        }
+        func labels(_ index: Int) -> [String] { index < policyCount ? fleet.containerPolicies[index].labels : fleet.appConfigurations[index - policyCount].labels }
         // Every label a device carries, by bytes, by skeleton, and by its one-deletion neighbours.
         var carried: Set<ExactKey> = []
         var bySkeleton: [String: String] = [:]
@@ -134,7 +155,8 @@ public enum FleetLint {
                 for deletion in LabelSpelling.deletions(label) { byDeletion[ExactKey(deletion), default: []].append(label) }
             }
         }
-        for item in labelled {
+        for index in 0..<(policyCount + fleet.appConfigurations.count) where labels(index).contains(where: { !carried.contains(ExactKey($0)) }) {
+            let item = labelled(index)
             for label in item.labels where !carried.contains(ExactKey(label)) {
                 if let lookAlike = bySkeleton[LabelSpelling.skeleton(label)] {
                     add("FL009", line: item.line, at: item.path, "the label \(Printable.quoted(label)) of \(item.what) looks like \(Printable.quoted(lookAlike)), which devices carry, but is other bytes (\(LabelSpelling.difference(label, from: lookAlike))): labels are matched byte for byte, so it never reaches those devices and their apps fall to the global policy",
