@@ -310,8 +310,9 @@ extension FleetLint {
         var position: [BundleID: Int] = [:]
         for (index, id) in apps.enumerated() { position[id] = index }
         let sides = apps.map(device.side(for:))
-        var containers: [BundleID: [ContainerPolicy]] = [:]
-        for policy in device.fleet.containerPolicies { containers[policy.app, default: []].append(policy) }
+        // Each app's container policies, by position (not copies of every policy).
+        var containers: [BundleID: [Int]] = [:]
+        for (index, policy) in device.fleet.containerPolicies.enumerated() { containers[policy.app, default: []].append(index) }
         func sends(_ s: Int, to r: Int) -> Bool {
             guard let request = try? ShareRequest(channel: .documentInteraction, target: apps[r], document: FleetDevice.documentName) else { return false }
             return Evaluator.decide(request, sides[s].prepared).outcome == .allow
@@ -325,7 +326,8 @@ extension FleetLint {
             let policy = sides[s].policy.policy
             // A whitelist written out names its targets; "All AppConnect apps" lists every app here, as AUTHORIZED does.
             let explicit = policy.status == .whitelist
-                && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global, containers: containers[apps[s]] ?? [])
+                && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global,
+                                        containers: (containers[apps[s]] ?? []).lazy.map { device.fleet.containerPolicies[$0] })
             guard explicit else {
                 if sends(s, to: s == 0 ? 1 : 0) {
                     kind[s] = .all
@@ -412,7 +414,7 @@ extension FleetLint {
     }
 
     /// Whether `policy`'s Open In is "All AppConnect apps" (the whitelist of the device's AppConnect apps).
-    static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: [ContainerPolicy]) -> Bool {
+    static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: some Collection<ContainerPolicy>) -> Bool {
         switch policy.source(of: .openIn) {
         case .globalPolicy: return global.controls.openIn == .allAppConnectApps
         case .containerPolicy(let name, _):
