@@ -4,14 +4,28 @@ import OpenInKit
 /// Where one value of a policy file was read: its key path, its line and the value as written.
 package struct ValueSource: Sendable {
     /// The key path from the file's root (`containerPolicies[2].openInPolicy`).
-    package let path: String
+    package var path: String { element < 0 ? base : "\(base)[\(element)]" }
     /// The 1-based line of the value, when read from text.
     package let line: Int?
     /// The value as the file writes it (a string's text; `true`, `false` or a number otherwise).
     package let text: String
+    /// ``path``, or the path of the array whose element ``element`` the value is: a list's entries share
+    /// their list's path, and each entry's own path is made only when it is named.
+    private let base: String
+    /// The value's position in the array at ``base``; -1 when ``base`` is the value's own path.
+    private let element: Int
 
     package init(path: String, line: Int?, text: String) {
-        self.path = path
+        base = path
+        element = -1
+        self.line = line
+        self.text = text
+    }
+
+    /// The source of element `index` of the array at `list` (its key path), read at `line`.
+    package init(element index: Int, of list: String, line: Int?, text: String) {
+        base = list
+        element = index
         self.line = line
         self.text = text
     }

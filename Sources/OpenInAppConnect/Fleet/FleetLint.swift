@@ -87,7 +87,8 @@ public enum FleetLint {
                     fix: "use \"appconnect\" or a whitelist")
             }
         }
-        for (index, policy) in fleet.containerPolicies.enumerated() where listed[policy.app] == nil {
+        for index in fleet.containerPolicies.indices where listed[fleet.containerPolicies[index].app] == nil {
+            let policy = fleet.containerPolicies[index]
             add("FL005", line: policy.line, at: "containerPolicies[\(index)].app", "the container policy \(JSONWriter.quoted(policy.name)) is for \(policy.app), which apps does not list, so the fleet treats it as any other app and the policy never applies",
                 fix: "add {\"bundleID\": \"\(policy.app)\", \"appconnect\": true} to apps, or fix the bundle ID")
         }
@@ -98,13 +99,18 @@ public enum FleetLint {
         // Per app and label, the policies before this one that carry it: each pair found directly,
         // never by comparing every two policies of an app.
         var policiesWith: [LabelOfApp: [Int]] = [:]
-        for (index, policy) in fleet.containerPolicies.enumerated() {
+        policiesWith.reserveCapacity(fleet.containerPolicies.count)
+        for index in fleet.containerPolicies.indices {
             var shared: [(other: Int, label: Int)] = []
-            for (position, label) in policy.labels.enumerated() {
-                let key = LabelOfApp(app: policy.app, label: ExactKey(label))
+            // Each policy's app and labels read in place (not a copy of the policy per step).
+            let app = fleet.containerPolicies[index].app
+            for (position, label) in fleet.containerPolicies[index].labels.enumerated() {
+                let key = LabelOfApp(app: app, label: ExactKey(label))
                 for other in policiesWith[key] ?? [] { shared.append((other, position)) }
                 policiesWith[key, default: []].append(index)
             }
+            guard !shared.isEmpty else { continue }
+            let policy = fleet.containerPolicies[index]
             for (other, position) in shared.sorted(by: { ($0.other, $0.label) < ($1.other, $1.label) }) {
                 let other = fleet.containerPolicies[other], label = policy.labels[position]
                 add("FL004", line: policy.line, at: "containerPolicies[\(index)].labels", "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
@@ -174,12 +180,13 @@ public enum FleetLint {
                     fix: "add a device profile with the label, or fix its spelling")
             }
         }
+        // FL007 is a warning.
+        guard !errorsOnly else { return findings }
         var setByContainer: [BundleID: Set<FleetControl>] = [:]
         for policy in fleet.containerPolicies {
             for control in FleetControl.allCases where policy.controls.sets(control) { setByContainer[policy.app, default: []].insert(control) }
         }
-        // FL007 is a warning.
-        for control in FleetControl.allCases where !errorsOnly && !fleet.global.controls.sets(control) {
+        for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
             let apps = fleet.apps.filter { app in app.appConnect && !(setByContainer[app.bundleID]?.contains(control) ?? false) }
             guard let first = apps.first else { continue }
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
