@@ -108,15 +108,20 @@ public enum FleetJSON {
 
     /// The object's members, after checking each key; a policy-file key that a fleet holds elsewhere says where.
     package static func members(_ cursor: JSONCursor, allowed: [String], what: String) throws(FormatError) -> JSONFields {
-        if case .object(let object) = cursor.value {
-            for member in object.members where !ExactText.isOne(member.key, of: allowed) {
-                if let moved = movedKeys.first(where: { ExactText.same($0.key, member.key) }) {
-                    let path = cursor.path.isEmpty ? member.key : "\(cursor.path).\(member.key)"
-                    throw FormatError("\(path): not in a fleet: \(moved.whereInstead)", at: member.keyPosition)
+        do throws(FormatError) {
+            return try cursor.members(allowed: allowed, what: what)
+        } catch {
+            // A key that is not allowed: one a fleet holds elsewhere says where, wherever it is among the members.
+            if case .object(let object) = cursor.value {
+                for member in object.members where !ExactText.isOne(member.key, of: allowed) {
+                    if let moved = movedKeys.first(where: { ExactText.same($0.key, member.key) }) {
+                        let path = cursor.path.isEmpty ? member.key : "\(cursor.path).\(member.key)"
+                        throw FormatError("\(path): not in a fleet: \(moved.whereInstead)", at: member.keyPosition)
+                    }
                 }
             }
+            throw error
         }
-        return try cursor.members(allowed: allowed, what: what)
     }
 
     static func readGlobal(_ cursor: JSONCursor) throws(FormatError) -> GlobalPolicy {
