@@ -19,9 +19,9 @@ package struct ValueSource: Sendable {
     private let value: JSONValue?
     /// ``path``, or the path of the array whose element ``element`` the value is: a list's entries share
     /// their list's path, and each entry's own path is made only when it is named.
-    private let base: String
+    private var base: String
     /// The value's position in the array at ``base``; -1 when ``base`` is the value's own path.
-    private let element: Int
+    private var element: Int
 
     package init(path: String, line: Int?, text: String) {
         base = path
@@ -29,6 +29,16 @@ package struct ValueSource: Sendable {
         self.line = line
         written = text
         value = nil
+    }
+
+    /// The same source with its own key path made: for a source named many times (a whitelist entry a
+    /// path finder names in every hop through it), made once rather than at each naming.
+    package var withPath: ValueSource {
+        guard element >= 0 else { return self }
+        var made = self
+        made.base = path
+        made.element = -1
+        return made
     }
 
     /// The source of element `index` of the array at `list` (its key path), read at `line`.

@@ -37,6 +37,8 @@ import Testing
         #expect(keys["authorizeAppsWithoutContainerPolicy"]?.text == "true")
         #expect(fleet.containerPolicies[0].controls.sources.keys["openInWhitelist"]?.text == #"["com.b","com.c"]"#)
         #expect(ValueSource(JSONCursor(.null)).text == "null" && ValueSource(element: 3, of: "a.b", line: nil, text: "x").path == "a.b[3]")
+        let made = c.withPath
+        #expect((made.path, made.line, made.text) == (c.path, c.line, c.text) && made.withPath.path == c.path)
     }
 
     @Test("a key a fleet holds elsewhere says where, even after an unknown key; an unknown key alone is refused with Did you mean")
