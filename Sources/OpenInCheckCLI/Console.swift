@@ -17,6 +17,9 @@ final class Console {
     /// Standard input, for a request stream given as `-`.
     let stdin: ByteSource
 
+    /// What ``keepUntilExit(_:)`` keeps.
+    private var kept: [Any] = []
+
     init(stdout: Output, stderr: Output, stdin: ByteSource) {
         self.stdout = stdout
         self.stderr = stderr
@@ -25,12 +28,19 @@ final class Console {
 
     /// The process's own standard streams.
     /// SIGTERM and SIGINT end it at the next record boundary (``Interruption``).
+    /// It lives as long as the process (what it keeps is returned by exiting, not freed object by object).
     static func standard() -> Console {
         let console = Console(stdout: Output(fileDescriptor: 1), stderr: Output(fileDescriptor: 2),
                               stdin: ByteSource(fileDescriptor: 0, name: "standard input"))
         Interruption.install(flushing: console.stdout)
+        _ = Unmanaged.passRetained(console)
         return console
     }
+
+    /// Keeps `value` as long as the console: for the process's console, until the process exits. A loaded
+    /// fleet is many small objects, and freeing them one by one after the answer is written took about a
+    /// tenth of a one-app `fleet paths` on 10,000 apps; a console in memory (tests) frees them with itself.
+    func keepUntilExit(_ value: Any) { kept.append(value) }
 
     /// A console that captures output in memory and reads `stdin` from bytes.
     static func memory(stdin: [UInt8] = []) -> Console {

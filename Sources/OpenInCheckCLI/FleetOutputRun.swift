@@ -65,6 +65,7 @@ struct FleetLintCommand: FleetSubverb {
         let lint = analysis.lint()
         let report = FleetLintReport(findings: lint.findings, checks: lint.checks, file: analysis.file ?? "fleet")
         reporter.write(report, to: console.stdout)
+        console.keepUntilExit((analysis, report))
         // As `lint`: findings at warning level or above exit 2; 1 is kept for input that cannot be read.
         return report.findings.contains { $0.severity >= .warning } ? .notAllowed : .success
     }

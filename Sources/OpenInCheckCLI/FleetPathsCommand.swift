@@ -55,6 +55,7 @@ struct FleetPathsCommand: FleetSubverb {
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         let analysis = try input.load(console).analysis
+        console.keepUntilExit(analysis)
         let names = input.names(analysis)
         var writer = try PathsWriter.checked(from: from, to: to, names: names, format: format, console: console)
         if let writeBaseline {
@@ -62,6 +63,8 @@ struct FleetPathsCommand: FleetSubverb {
         }
         writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names.known, onlyTo: writer.targetNode, console: console)
         writer.limits = limits
-        return try FleetOutput.paths(try input.devices(analysis), maxHops: maxHops, writer: writer)
+        let devices = try input.devices(analysis)
+        console.keepUntilExit(devices)
+        return try FleetOutput.paths(devices, maxHops: maxHops, writer: writer) { console.keepUntilExit($0) }
     }
 }

@@ -4,27 +4,60 @@ import OpenInKit
 /// Where one value of a policy file was read: its key path, its line and the value as written.
 package struct ValueSource: Sendable {
     /// The key path from the file's root (`containerPolicies[2].openInPolicy`).
-    package let path: String
+    package var path: String { element < 0 ? base : "\(base)[\(element)]" }
     /// The 1-based line of the value, when read from text.
     package let line: Int?
     /// The value as the file writes it (a string's text; `true`, `false` or a number otherwise).
-    package let text: String
+    package var text: String {
+        if let written { return written }
+        if case .bool(let value) = value { return value ? "true" : "false" }
+        return JSONWriter.compact(value ?? .null)
+    }
+    /// The text as given or read (a string's; an array's or object's written out when read); `nil` for a scalar, written out when asked.
+    private let written: String?
+    /// The value when it is a scalar other than a string (a number, `true`, `false`, `null`).
+    private let value: JSONValue?
+    /// ``path``, or the path of the array whose element ``element`` the value is: a list's entries share
+    /// their list's path, and each entry's own path is made only when it is named.
+    private var base: String
+    /// The value's position in the array at ``base``; -1 when ``base`` is the value's own path.
+    private var element: Int
 
     package init(path: String, line: Int?, text: String) {
-        self.path = path
+        base = path
+        element = -1
         self.line = line
-        self.text = text
+        written = text
+        value = nil
+    }
+
+    /// The same source with its own key path made: for a source named many times (a whitelist entry a
+    /// path finder names in every hop through it), made once rather than at each naming.
+    package var withPath: ValueSource {
+        guard element >= 0 else { return self }
+        var made = self
+        made.base = path
+        made.element = -1
+        return made
+    }
+
+    /// The source of element `index` of the array at `list` (its key path), read at `line`.
+    package init(element index: Int, of list: String, line: Int?, text: String) {
+        base = list
+        element = index
+        self.line = line
+        written = text
+        value = nil
     }
 
     /// The source of the value under `cursor`.
     package init(_ cursor: JSONCursor) {
-        let text: String
+        (base, element, line) = (cursor.path, -1, cursor.position?.line)
         switch cursor.value {
-        case .string(let string): text = string
-        case .bool(let value): text = value ? "true" : "false"
-        default: text = JSONWriter.compact(cursor.value)
+        case .string(let string): (written, value) = (string, nil)
+        case .bool, .number, .null: (written, value) = (nil, cursor.value)  // written out when asked: no text made per value
+        case .array, .object: (written, value) = (JSONWriter.compact(cursor.value), nil)  // not kept: the text is smaller than the tree
         }
-        self.init(path: cursor.path, line: cursor.position?.line, text: text)
     }
 }
 

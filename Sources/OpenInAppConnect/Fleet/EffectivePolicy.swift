@@ -95,12 +95,25 @@ public struct EffectivePolicy: Sendable {
         var container: ContainerPolicy?
         /// The app configuration that applies, if any, with the label that brings it.
         var configuration: AppConfiguration?
+        /// What every app's origin on one device shares, held once (a reference, not a copy of the global policy and profile per app).
+        let common: Common
         /// The global policy.
-        var global: GlobalPolicy
+        var global: GlobalPolicy { common.global }
         /// The device profile.
-        var profile: DeviceProfile?
+        var profile: DeviceProfile? { common.profile }
         /// The fleet file, when known.
-        var file: String?
+        var file: String? { common.file }
+
+        /// The global policy, the device profile and the fleet file, as every app's origin on one device names them.
+        package final class Common: Sendable {
+            let global: GlobalPolicy
+            let profile: DeviceProfile?
+            let file: String?
+
+            package init(global: GlobalPolicy, profile: DeviceProfile?, file: String?) {
+                (self.global, self.profile, self.file) = (global, profile, file)
+            }
+        }
     }
 
     private final class Storage: Sendable {
@@ -192,8 +205,9 @@ public struct FleetDevice: Sendable {
         var authorizations: [(Authorization, ContainerPolicy?)] = []
         authorizations.reserveCapacity(fleet.apps.count)
         var apps: Set<BundleID> = []
+        apps.reserveCapacity(fleet.apps.count)
         for app in fleet.apps {
-            let resolved = try FleetDevice.authorization(of: app, installed: installed, policies: (policiesOf[app.bundleID] ?? []).map { fleet.containerPolicies[$0] },
+            let resolved = try FleetDevice.authorization(of: app, installed: installed, policies: (policiesOf[app.bundleID] ?? []).lazy.map { fleet.containerPolicies[$0] },
                                                          fleet: fleet, profile: profile, carried: carried)
             authorizations.append(resolved)
             if resolved.0.isAuthorized { apps.insert(app.bundleID) }
@@ -210,20 +224,23 @@ public struct FleetDevice: Sendable {
         self.facts = facts
         let tables = PreparedPolicy.DeviceTables(facts)
         var policies: [BundleID: EffectivePolicy] = [:]
+        policies.reserveCapacity(fleet.apps.count + profile.installed.count)
+        let common = EffectivePolicy.Origin.Common(global: fleet.global, profile: profile, file: fleet.file)
         for (position, app) in fleet.apps.enumerated() {
             let (authorization, container) = authorizations[position]
-            let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).map { fleet.appConfigurations[$0] },
+            let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).lazy.map { fleet.appConfigurations[$0] },
                                                               fleet: fleet, profile: profile, carried: carried)
             policies[app.bundleID] = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
                                                                  global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                                 fleet: fleet, profile: profile)
+                                                                 fleet: fleet, profile: profile, common: common)
         }
         for id in profile.installed where policies[id] == nil {
             policies[id] = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
                                                        configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                       fleet: fleet, profile: profile, listed: false)
+                                                       fleet: fleet, profile: profile, listed: false, common: common)
         }
-        table = PolicyTable(policies, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet)
+        table = PolicyTable(policies, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet,
+                            nativeMail: profile.installed.first(where: \.isNativeMail) ?? .mobileMail)
     }
 
     /// The effective policy of `app` on this device; an app the fleet neither lists nor installs is
@@ -254,7 +271,7 @@ public struct FleetDevice: Sendable {
     /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
     func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
 
-    package static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: [ContainerPolicy], fleet: Fleet, profile: DeviceProfile,
+    package static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: some Collection<ContainerPolicy>, fleet: Fleet, profile: DeviceProfile,
                               carried: Set<ExactKey>) throws(FleetError) -> (Authorization, ContainerPolicy?) {
         guard app.appConnect else { return (.notAppConnect, nil) }
         var found: (policy: ContainerPolicy, label: String)? = nil
@@ -275,7 +292,7 @@ public struct FleetDevice: Sendable {
         return (fleet.global.authorizeAppsWithoutContainerPolicy ? .globalDefault : .notAuthorized, nil)
     }
 
-    package static func configuration(of app: BundleID, among configurations: [AppConfiguration], fleet: Fleet, profile: DeviceProfile,
+    package static func configuration(of app: BundleID, among configurations: some Collection<AppConfiguration>, fleet: Fleet, profile: DeviceProfile,
                               carried: Set<ExactKey>) throws(FleetError) -> (AppConfiguration, String)? {
         var found: (AppConfiguration, String)? = nil
         for configuration in configurations {
@@ -302,8 +319,9 @@ public struct FleetDevice: Sendable {
 
     package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: ContainerPolicy?, configuration: (AppConfiguration, String)?,
                                 global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil, profile: DeviceProfile? = nil,
-                                listed: Bool = true) -> EffectivePolicy {
-        let origin = EffectivePolicy.Origin(app: listed ? app : nil, container: container, configuration: configuration?.0, global: global, profile: profile, file: fleet?.file)
+                                listed: Bool = true, common: EffectivePolicy.Origin.Common? = nil) -> EffectivePolicy {
+        let origin = EffectivePolicy.Origin(app: listed ? app : nil, container: container, configuration: configuration?.0,
+                                            common: common ?? EffectivePolicy.Origin.Common(global: global, profile: profile, file: fleet?.file))
         switch authorization {
         case .notAppConnect:
             var policy = Policy(status: .authorized, infoPlist: app.infoPlist, device: facts, app: app.app, enforcing: false)
@@ -378,8 +396,12 @@ package final class PolicyTable: Sendable {
     package let anyOtherApp: BundleID
     /// Each app's effective policy with its prepared policy, made once: with the shared tables, a prepared policy costs about its own schemes.
     package let sides: [BundleID: FleetSide]
+    /// The node native Mail is on the device: the first native Mail the profile installs, else `com.apple.mobilemail` (found once, not per delivery).
+    let nativeMail: BundleID
 
-    package init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet) {
+    package init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet,
+                 nativeMail: BundleID) {
+        self.nativeMail = nativeMail
         self.policies = policies
         self.installed = installed
         self.appIndex = appIndex
@@ -399,9 +421,13 @@ extension FleetDevice {
     /// Whether any list of `fleet` names `id`.
     package static func names(_ id: BundleID, in fleet: Fleet) -> Bool {
         if fleet.apps.contains(where: { $0.bundleID == id }) || fleet.devices.contains(where: { $0.installed.contains(id) }) { return true }
-        return ([fleet.global.controls] + fleet.containerPolicies.map(\.controls)).contains { controls in
+        func lists(_ controls: borrowing PolicyControls) -> Bool {
             controls.openInWhitelist.list.contains(id) || (controls.openFrom?.whitelist.list.contains(id) ?? false)
         }
+        // The policies in place: no copy of every policy's controls.
+        if lists(fleet.global.controls) { return true }
+        for index in fleet.containerPolicies.indices where lists(fleet.containerPolicies[index].controls) { return true }
+        return false
     }
 }
 

@@ -35,7 +35,7 @@ extension FleetDevice {
     /// The node an app a decision delivers to stands for, or `nil` when it is not on the device
     /// (an app the fleet lists but the profile does not install).
     package func node(receiving id: BundleID) -> FleetNode? {
-        if id.isNativeMail { return profile.installed.first(where: \.isNativeMail).map(FleetNode.app) ?? .app(.mobileMail) }
+        if id.isNativeMail { return .app(table.nativeMail) }
         if isInstalled(id) { return .app(id) }
         if id == anyOtherAppID || listedApp(id) == nil { return .anyOtherApp }
         return nil

@@ -108,15 +108,20 @@ public enum FleetJSON {
 
     /// The object's members, after checking each key; a policy-file key that a fleet holds elsewhere says where.
     package static func members(_ cursor: JSONCursor, allowed: [String], what: String) throws(FormatError) -> JSONFields {
-        if case .object(let object) = cursor.value {
-            for member in object.members where !ExactText.isOne(member.key, of: allowed) {
-                if let moved = movedKeys.first(where: { ExactText.same($0.key, member.key) }) {
-                    let path = cursor.path.isEmpty ? member.key : "\(cursor.path).\(member.key)"
-                    throw FormatError("\(path): not in a fleet: \(moved.whereInstead)", at: member.keyPosition)
+        do throws(FormatError) {
+            return try cursor.members(allowed: allowed, what: what)
+        } catch {
+            // A key that is not allowed: one a fleet holds elsewhere says where, wherever it is among the members.
+            if case .object(let object) = cursor.value {
+                for member in object.members where !ExactText.isOne(member.key, of: allowed) {
+                    if let moved = movedKeys.first(where: { ExactText.same($0.key, member.key) }) {
+                        let path = cursor.path.isEmpty ? member.key : "\(cursor.path).\(member.key)"
+                        throw FormatError("\(path): not in a fleet: \(moved.whereInstead)", at: member.keyPosition)
+                    }
                 }
             }
+            throw error
         }
-        return try cursor.members(allowed: allowed, what: what)
     }
 
     static func readGlobal(_ cursor: JSONCursor) throws(FormatError) -> GlobalPolicy {
@@ -136,10 +141,14 @@ public enum FleetJSON {
         var controls = PolicyControls()
         controls.sources.record(fields)
         for list in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey] {
-            guard let field = fields[list], case .array = field.value else { continue }
+            guard let field = fields[list], case .array(let array) = field.value else { continue }
+            // Each entry's source from the array itself: no cursor, and no key path made per entry.
             var entries: [BundleID: ValueSource] = [:]
-            for element in try field.elements(what: "bundle IDs") {
-                if case .string(let text) = element.value, let id = try? BundleID(text), entries[id] == nil { entries[id] = ValueSource(element) }
+            entries.reserveCapacity(array.count)
+            for index in array.indices {
+                if case .string(let text) = array[index], let id = try? BundleID(text), entries[id] == nil {
+                    entries[id] = ValueSource(element: index, of: field.path, line: array.position(at: index)?.line, text: text)
+                }
             }
             controls.sources.entries[list] = entries
         }
@@ -271,9 +280,20 @@ public enum FleetJSON {
         guard let installedField = fields["installed"] else { throw cursor.error("installed is missing: list the bundle IDs of the apps installed on the device") }
         var installed: [BundleID] = []
         var seen: Set<BundleID> = []
-        for element in try installedField.elements(what: "the installed apps' bundle IDs") {
-            let id = try bundleID(element)
-            if !seen.insert(id).inserted { throw element.error("\(id) is listed twice: list each app once") }
+        guard case .array(let installedArray) = installedField.value else {
+            throw installedField.error("must be an array (the installed apps' bundle IDs), not \(installedField.found)")
+        }
+        installed.reserveCapacity(installedArray.count)
+        seen.reserveCapacity(installedArray.count)
+        for index in installedArray.indices {
+            // A valid ID needs no cursor; an element's cursor (its key path) is made only for an error.
+            let id: BundleID
+            if case .string(let text) = installedArray[index], let valid = try? BundleID(text) {
+                id = valid
+            } else {
+                id = try bundleID(installedField.element(index)!)
+            }
+            if !seen.insert(id).inserted { throw installedField.element(index)!.error("\(id) is listed twice: list each app once") }
             installed.append(id)
         }
         // The policy file's device reader reads the facts it shares with a device profile.
@@ -302,8 +322,13 @@ public enum FleetJSON {
         profile.sources = SettingSources(object: cursor)
         profile.sources.record(fields)
         var entries: [BundleID: ValueSource] = [:]
-        for element in try installedField.elements(what: "the installed apps' bundle IDs") {
-            if case .string(let text) = element.value, let id = try? BundleID(text) { entries[id] = ValueSource(element) }
+        if case .array(let array) = installedField.value {
+            entries.reserveCapacity(array.count)
+            for index in array.indices {
+                if case .string(let text) = array[index], let id = try? BundleID(text) {
+                    entries[id] = ValueSource(element: index, of: installedField.path, line: array.position(at: index)?.line, text: text)
+                }
+            }
         }
         profile.sources.entries["installed"] = entries
         for (scheme, source) in handlerSources { profile.sources.keys["schemeHandlers.\(scheme)"] = source }

@@ -48,19 +48,32 @@ public enum FleetLint {
             if errorsOnly, check.severity != .error { return }
             findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message(), fix: fix()))
         }
-        // Each app by bundle ID, found once (`fleet.app(_:)` scans the list: per whitelist entry, quadratic).
-        var listed: [BundleID: FleetApp] = [:], appPosition: [BundleID: Int] = [:]
-        for (position, app) in fleet.apps.enumerated() where listed[app.bundleID] == nil {
-            listed[app.bundleID] = app
-            appPosition[app.bundleID] = position
+        // Whether each listed app embeds AppConnect, by bundle ID, found once (the first entry with its ID, as `fleet.app(_:)`
+        // finds it; that scans the list: per whitelist entry, quadratic).
+        var listed: [BundleID: Bool] = [:]
+        listed.reserveCapacity(fleet.apps.count)
+        for app in fleet.apps where listed[app.bundleID] == nil { listed[app.bundleID] = app.appConnect }
+        // The policy objects, read in place: the global policy (-1), then each container policy; their names are worded only for a finding.
+        func object(_ index: Int) -> (what: String, controls: PolicyControls, line: Int?, path: String) {
+            if index < 0 { return ("the global policy", fleet.global.controls, nil, "global") }
+            let policy = fleet.containerPolicies[index]
+            return ("the container policy \(JSONWriter.quoted(policy.name))", policy.controls, policy.line, "containerPolicies[\(index)]")
         }
-        let objects: [(what: String, controls: PolicyControls, line: Int?, path: String)] =
-            [("the global policy", fleet.global.controls, nil, "global")]
-            + (errorsOnly ? [] : fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.controls, $1.line, "containerPolicies[\($0)]") })
         // FL001 and FL002 are warnings.
-        for object in objects where !errorsOnly {
+        for index in -1..<(errorsOnly ? -1 : fleet.containerPolicies.count) {
+            let controls = index < 0 ? fleet.global.controls : fleet.containerPolicies[index].controls
+            let flagsWhitelist: Bool
+            if case .status(.whitelist) = controls.openIn {
+                flagsWhitelist = controls.openInWhitelist.members.contains { !$0.isNativeMail && !(listed[$0] ?? false) }
+            } else {
+                flagsWhitelist = false
+            }
+            let flagsAuthorized: Bool
+            if case .status(.authorized) = controls.openIn { flagsAuthorized = true } else { flagsAuthorized = false }
+            guard flagsWhitelist || flagsAuthorized else { continue }
+            let object = object(index)
             if case .status(.whitelist) = object.controls.openIn {
-                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id]?.appConnect ?? false) {
+                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id] ?? false) {
                     let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
                     // At the entry's own line, as paths and fixes name the setting (else the list's, else the object's).
                     let line = object.controls.sources.entries["openInWhitelist"]?[id]?.line ?? object.controls.sources.keys["openInWhitelist"]?.line ?? object.line
@@ -74,7 +87,8 @@ public enum FleetLint {
                     fix: "use \"appconnect\" or a whitelist")
             }
         }
-        for (index, policy) in fleet.containerPolicies.enumerated() where listed[policy.app] == nil {
+        for index in fleet.containerPolicies.indices where listed[fleet.containerPolicies[index].app] == nil {
+            let policy = fleet.containerPolicies[index]
             add("FL005", line: policy.line, at: "containerPolicies[\(index)].app", "the container policy \(JSONWriter.quoted(policy.name)) is for \(policy.app), which apps does not list, so the fleet treats it as any other app and the policy never applies",
                 fix: "add {\"bundleID\": \"\(policy.app)\", \"appconnect\": true} to apps, or fix the bundle ID")
         }
@@ -85,13 +99,18 @@ public enum FleetLint {
         // Per app and label, the policies before this one that carry it: each pair found directly,
         // never by comparing every two policies of an app.
         var policiesWith: [LabelOfApp: [Int]] = [:]
-        for (index, policy) in fleet.containerPolicies.enumerated() {
+        policiesWith.reserveCapacity(fleet.containerPolicies.count)
+        for index in fleet.containerPolicies.indices {
             var shared: [(other: Int, label: Int)] = []
-            for (position, label) in policy.labels.enumerated() {
-                let key = LabelOfApp(app: policy.app, label: ExactKey(label))
+            // Each policy's app and labels read in place (not a copy of the policy per step).
+            let app = fleet.containerPolicies[index].app
+            for (position, label) in fleet.containerPolicies[index].labels.enumerated() {
+                let key = LabelOfApp(app: app, label: ExactKey(label))
                 for other in policiesWith[key] ?? [] { shared.append((other, position)) }
                 policiesWith[key, default: []].append(index)
             }
+            guard !shared.isEmpty else { continue }
+            let policy = fleet.containerPolicies[index]
             for (other, position) in shared.sorted(by: { ($0.other, $0.label) < ($1.other, $1.label) }) {
                 let other = fleet.containerPolicies[other], label = policy.labels[position]
                 add("FL004", line: policy.line, at: "containerPolicies[\(index)].labels", "the container policies \(JSONWriter.quoted(other.name)) and \(JSONWriter.quoted(policy.name)) for \(policy.app) share the label \(JSONWriter.quoted(label)): a device with it would have two, and only one may apply (Ivanti's Core guide, \"AppConnect container policy\")",
@@ -120,9 +139,17 @@ public enum FleetLint {
                     fix: "rename the key to \(known)")
             }
         }
-        let labelled: [(what: String, labels: [String], line: Int?, path: String)] =
-            fleet.containerPolicies.enumerated().map { ("the container policy \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "containerPolicies[\($0)].labels") }
-            + fleet.appConfigurations.enumerated().map { ("the app configuration \(JSONWriter.quoted($1.name))", $1.labels, $1.line, "appConfigurations[\($0)].labels") }
+        // The labelled objects, read in place: container policies, then app configurations; worded only for a finding.
+        let policyCount = fleet.containerPolicies.count
+        func labelled(_ index: Int) -> (what: String, labels: [String], line: Int?, path: String) {
+            if index < policyCount {
+                let policy = fleet.containerPolicies[index]
+                return ("the container policy \(JSONWriter.quoted(policy.name))", policy.labels, policy.line, "containerPolicies[\(index)].labels")
+            }
+            let configuration = fleet.appConfigurations[index - policyCount]
+            return ("the app configuration \(JSONWriter.quoted(configuration.name))", configuration.labels, configuration.line, "appConfigurations[\(index - policyCount)].labels")
+        }
+        func labels(_ index: Int) -> [String] { index < policyCount ? fleet.containerPolicies[index].labels : fleet.appConfigurations[index - policyCount].labels }
         // Every label a device carries, by bytes, by skeleton, and by its one-deletion neighbours.
         var carried: Set<ExactKey> = []
         var bySkeleton: [String: String] = [:]
@@ -134,7 +161,8 @@ public enum FleetLint {
                 for deletion in LabelSpelling.deletions(label) { byDeletion[ExactKey(deletion), default: []].append(label) }
             }
         }
-        for item in labelled {
+        for index in 0..<(policyCount + fleet.appConfigurations.count) where labels(index).contains(where: { !carried.contains(ExactKey($0)) }) {
+            let item = labelled(index)
             for label in item.labels where !carried.contains(ExactKey(label)) {
                 if let lookAlike = bySkeleton[LabelSpelling.skeleton(label)] {
                     add("FL009", line: item.line, at: item.path, "the label \(Printable.quoted(label)) of \(item.what) looks like \(Printable.quoted(lookAlike)), which devices carry, but is other bytes (\(LabelSpelling.difference(label, from: lookAlike))): labels are matched byte for byte, so it never reaches those devices and their apps fall to the global policy",
@@ -152,12 +180,13 @@ public enum FleetLint {
                     fix: "add a device profile with the label, or fix its spelling")
             }
         }
+        // FL007 is a warning.
+        guard !errorsOnly else { return findings }
         var setByContainer: [BundleID: Set<FleetControl>] = [:]
         for policy in fleet.containerPolicies {
             for control in FleetControl.allCases where policy.controls.sets(control) { setByContainer[policy.app, default: []].insert(control) }
         }
-        // FL007 is a warning.
-        for control in FleetControl.allCases where !errorsOnly && !fleet.global.controls.sets(control) {
+        for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
             let apps = fleet.apps.filter { app in app.appConnect && !(setByContainer[app.bundleID]?.contains(control) ?? false) }
             guard let first = apps.first else { continue }
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
@@ -288,8 +317,9 @@ extension FleetLint {
         var position: [BundleID: Int] = [:]
         for (index, id) in apps.enumerated() { position[id] = index }
         let sides = apps.map(device.side(for:))
-        var containers: [BundleID: [ContainerPolicy]] = [:]
-        for policy in device.fleet.containerPolicies { containers[policy.app, default: []].append(policy) }
+        // Each app's container policies, by position (not copies of every policy).
+        var containers: [BundleID: [Int]] = [:]
+        for (index, policy) in device.fleet.containerPolicies.enumerated() { containers[policy.app, default: []].append(index) }
         func sends(_ s: Int, to r: Int) -> Bool {
             guard let request = try? ShareRequest(channel: .documentInteraction, target: apps[r], document: FleetDevice.documentName) else { return false }
             return Evaluator.decide(request, sides[s].prepared).outcome == .allow
@@ -303,7 +333,8 @@ extension FleetLint {
             let policy = sides[s].policy.policy
             // A whitelist written out names its targets; "All AppConnect apps" lists every app here, as AUTHORIZED does.
             let explicit = policy.status == .whitelist
-                && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global, containers: containers[apps[s]] ?? [])
+                && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global,
+                                        containers: (containers[apps[s]] ?? []).lazy.map { device.fleet.containerPolicies[$0] })
             guard explicit else {
                 if sends(s, to: s == 0 ? 1 : 0) {
                     kind[s] = .all
@@ -390,7 +421,7 @@ extension FleetLint {
     }
 
     /// Whether `policy`'s Open In is "All AppConnect apps" (the whitelist of the device's AppConnect apps).
-    static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: [ContainerPolicy]) -> Bool {
+    static func isAllAppConnectApps(_ policy: EffectivePolicy, global: GlobalPolicy, containers: some Collection<ContainerPolicy>) -> Bool {
         switch policy.source(of: .openIn) {
         case .globalPolicy: return global.controls.openIn == .allAppConnectApps
         case .containerPolicy(let name, _):

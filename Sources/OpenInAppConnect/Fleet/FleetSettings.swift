@@ -179,7 +179,8 @@ package enum FleetSettings {
             case .openFrom: controls.openFrom?.setting == .status(.whitelist)
             default: false
             }
-            return ([setting], explicit ? controls.sources.entries[listKey] ?? [:] : nil)
+            // Each entry's key path made once here, for the hops that name it.
+            return ([setting], explicit ? (controls.sources.entries[listKey] ?? [:]).mapValues(\.withPath) : nil)
         }
     }
 

@@ -28,6 +28,9 @@ package struct FleetHopFinder: FleetHopSource {
     private let nativeMail: [Bool]
     /// Per node asked about, each control's settings: the graph's, or made here when the graph holds none.
     private var controls: [[FleetSettings.ControlSettings]?]
+    /// Per node and control (``FleetSettings/ControlSettings/position(_:)``), one control's settings made alone
+    /// where only it is named (a receiver's Open From), when the node's ``controls`` are not made.
+    private var controlAlone: [FleetSettings.ControlSettings?] = []
 
     /// The number of kinds of target: the graph's (``TargetKinds``), each native Mail or not.
     private let kinds: Int
@@ -70,6 +73,18 @@ package struct FleetHopFinder: FleetHopSource {
         if let made = controls[x] { return made }
         let made = FleetSettings.controls(of: graph.sides[x].policy)
         controls[x] = made
+        return made
+    }
+
+    /// Node `x`'s settings of `control` (its entry of ``controls(_:)``), made once, alone when the others are not made.
+    private mutating func control(_ x: Int, _ control: FleetControl) -> FleetSettings.ControlSettings {
+        let position = FleetSettings.ControlSettings.position(control)
+        if let made = controls[x] { return made[position] }
+        let count = FleetControl.allCases.count
+        if controlAlone.isEmpty { controlAlone = Array(repeating: nil, count: graph.nodes.count * count) }
+        if let made = controlAlone[x * count + position] { return made }
+        let made = FleetSettings.ControlSettings(control, of: graph.sides[x].policy)
+        controlAlone[x * count + position] = made
         return made
     }
 
@@ -206,7 +221,7 @@ package struct FleetHopFinder: FleetHopSource {
 
     /// The receiver's Open From setting of `node`, without its whitelist's entries.
     package mutating func receiverBase(_ node: Int) -> [FleetSetting] {
-        FleetSettings.controlSettings(.openFrom, of: graph.sides[node].policy, side: .receiver, made: controls(node)[FleetSettings.ControlSettings.position(.openFrom)])
+        FleetSettings.controlSettings(.openFrom, of: graph.sides[node].policy, side: .receiver, made: control(node, .openFrom))
     }
 
     /// The whitelist entries among `side`'s settings of `shape` (after ``senderPart(_:)``'s `before`, or after
@@ -225,7 +240,7 @@ package struct FleetHopFinder: FleetHopSource {
             guard shape.receiverNode >= 0, let rule = shape.receiverRule, rule.rawValue.hasSuffix(".listed-source") else { return }
             (owner, control, listing) = (Int(shape.receiverNode), .openFrom, [graph.ids[Int(shape.from)]])
         }
-        let made = controls(owner)[FleetSettings.ControlSettings.position(control)]
+        let made = self.control(owner, control)
         guard let entries = made.entries, let first = made.settings.first else { return }
         var template = -1
         for id in listing {
