@@ -94,7 +94,12 @@ extension IntuneGraphJSON {
     /// Whether text that is not JSON reads as YAML in block style: its first line that is not blank or a
     /// comment is `---`, a list item (`- `), or a mapping key (`key: value`, `'@odata.type': …`).
     package static func looksLikeYAML(_ data: [UInt8]) -> Bool {
-        for raw in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
+        // Line by line from the start, without splitting the whole text: the first significant line decides.
+        var start = 0
+        while start < data.count {
+            let end = data[start...].firstIndex(of: 0x0A) ?? data.count
+            let raw = data[start..<end]
+            start = end + 1
             let line = raw.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }.reversed()
             guard let first = line.first else { continue }
             if first == UInt8(ascii: "#") { continue }

@@ -146,7 +146,10 @@ extension IntuneFleet {
     /// or an object with `@odata.type` or a list's `value`) rather than an AppConnect fleet file (an
     /// object with `global`). Text that is not JSON is not: it is left to the fleet reader, whose error names the line.
     package static func holdsPolicies(_ json: [UInt8]) -> Bool {
-        switch try? JSONReader().read(json) {
+        // A fleet file names `global` at its top level, most often among its first keys: seen there, the answer is
+        // no whatever follows (read whole, the file is a fleet's or malformed), and the file is not read twice.
+        if JSONSkim.topLevelObjectNames("global", in: json) { return false }
+        return switch try? JSONReader().read(json) {
         case .array?: true
         case .object(let object)?: object["global"] == nil && (object["@odata.type"] != nil || object["value"] != nil)
         default: false
