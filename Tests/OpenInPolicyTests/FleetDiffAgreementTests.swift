@@ -75,8 +75,10 @@ import Testing
     @Test("random fleets and a changed copy: the same leak-path and flow changes, in the same order, as the tables of every cell and path", arguments: 0..<Soak.size(40))
     func agreesWithTheTables(seed: Int) throws {
         var random = SplitMix64.stream(0xD1FF, item: seed)
-        var compared = 0, differing = 0
-        for _ in 0..<5 {
+        var compared = 0, differing = 0, drawn = 0
+        // Pairs until five devices are compared and one of them changes (a copy may change nothing that decides).
+        while (compared < 5 || differing == 0) && drawn < 60 {
+            drawn += 1
             let before = FleetReferenceModelTests.randomSpec(&random)
             let after = Self.changed(before, &random)
             guard let old = try? FleetJSON.read(Array(FleetReferenceModelTests.json(before).utf8), file: "old.json"),
@@ -93,7 +95,7 @@ import Testing
                 if !expected.isEmpty { differing += 1 }
             }
         }
-        // The pairs drawn compare devices, and most pairs change something.
-        #expect(compared >= 2 && differing >= 1, "\(compared) devices compared, \(differing) with changes")
+        // The pairs drawn compare devices, and some pair changes something.
+        #expect(compared >= 5 && differing >= 1, "\(compared) devices compared, \(differing) with changes")
     }
 }
