@@ -198,7 +198,7 @@ struct EvalCommand: Command, Equatable {
         var command = EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
         command.intune = IntuneOptions(devicesPath: options.value("--devices"), device: options.value("--device"), from: options.value("--from"),
                                        location: options.value("--location"), assumeAssigned: options.has("--assume-assigned"), conflicts: options.value("--conflicts"))
-        // An unknown --conflicts mode is a usage error before anything is read.
+        // An unknown --conflicts mode is a usage error before anything is read (runIntune reads it again, from the same text).
         do throws(FleetError) { _ = try FleetLoader.Options(assumeAssigned: false, conflicts: command.intune.conflicts) } catch {
             throw UsageError(error.message, verb: "eval")
         }
@@ -277,8 +277,10 @@ struct EvalCommand: Command, Equatable {
         // No devices file: a device that knows only the app asked about.
         var installed: [BundleID] = []
         if case .flags(let from, _, _, _, _, _) = fleetRequests, let id = try? BundleID(from) { installed = [id] }
-        // The mode was checked when the arguments were read.
-        let loadOptions = (try? FleetLoader.Options(assumeAssigned: intune.assumeAssigned, conflicts: intune.conflicts)) ?? FleetLoader.Options()
+        let loadOptions: FleetLoader.Options
+        do throws(FleetError) { loadOptions = try FleetLoader.Options(assumeAssigned: intune.assumeAssigned, conflicts: intune.conflicts) } catch {
+            throw .usage(UsageError(error.message, verb: "eval"))
+        }
         let analysis = try input.load(devices: intune.devicesPath.map { .file($0) } ?? .installing(installed), options: loadOptions, console: console)
         let devices: [AnalyzedDevice]
         do throws(FleetError) {
