@@ -237,7 +237,12 @@ package struct IntuneFixSubject: FixSubject {
     package func replacing(_ document: Int, with value: JSONValue) throws(FixError) -> IntuneFixSubject {
         var documents = self.documents
         documents[document] = FixDocument(file: documents[document].file, value: value, start: documents[document].start)
-        return try IntuneFixSubject(documents: Array(documents[..<policyDocuments]), assignments: Array(documents[policyDocuments...]), fleet: fleet, scope: scope)
+        return try reading(documents)
+    }
+
+    /// The subject of `documents` (``documents`` with one changed): its policies' files, then its assignments files.
+    private func reading(_ documents: [FixDocument]) throws(FixError) -> IntuneFixSubject {
+        try IntuneFixSubject(documents: Array(documents[..<policyDocuments]), assignments: Array(documents[policyDocuments...]), fleet: fleet, scope: scope)
     }
 
     /// Why `patched` is not a fleet to verify: the error reading every document again, with it, gives.
@@ -245,9 +250,7 @@ package struct IntuneFixSubject: FixSubject {
         var documents = self.documents
         let document = documents[candidate.document]
         documents[candidate.document] = FixDocument(file: document.file, value: patched, start: document.start)
-        do throws(FixError) {
-            _ = try IntuneFixSubject(documents: Array(documents[..<policyDocuments]), assignments: Array(documents[policyDocuments...]), fleet: fleet, scope: scope)
-        } catch {
+        do throws(FixError) { _ = try reading(documents) } catch {
             return "the changed file is not a fleet to verify: \(error.message)"
         }
         return "the changed file could not be verified"
