@@ -17,8 +17,10 @@ struct FleetDiffCommand: FleetSubverb {
         device) that decides differently, grouped by what the receiving app can
         read: newly readable (a leak), no longer readable, and changed form (as
         readable as before: deny ↔ dummy file ↔ encrypted, allow ↔ redirect); --rows
-        prints them as decision table rows. --format markdown|sarif|dot (or --baseline): the leak
-        paths each fleet has per device, either vendor, opened and closed.
+        prints them as decision table rows; after them (text, json, --rows), each
+        profile and app a different set of policies reaches. --format
+        markdown|sarif|dot (or --baseline): the leak paths each fleet has per
+        device, either vendor, opened and closed.
         """
     static let options: [FleetOption] = [.device, .format, .devices, .assumeAssigned, .conflicts, .baseline, .maxResults, .maxBytes, .show, .rows]
     static func formats(_ reporters: ReporterRegistry) -> [String] { FleetPathsFormat.allCases.map(\.rawValue) }
