@@ -65,10 +65,17 @@ package struct TargetKinds: Sendable {
                     case .constant(let value):
                         if value { for w in 0..<count { words[bit * count + w] = ~0 } }
                     case .set(let nodes):
-                        for w in 0..<count { words[bit * count + w] = nodes.words[w] }
+                        for w in 0..<Swift.min(count, nodes.words.count) { words[bit * count + w] = nodes.words[w] }
                     }
                 }
                 (self.words, facts, self.count) = (words, sets.count, count)
+            }
+
+            /// The kind of target `y` (as ``Sender/kind(of:)`` gives it), read from the row's words.
+            @inline(__always) package func kind(of y: Int) -> Int {
+                var kind = 0
+                for bit in 0..<facts where words[bit * count + y >> 6] >> UInt64(y & 63) & 1 != 0 { kind |= 1 << bit }
+                return kind
             }
 
             /// Word `w` of the targets of `kind`: each fact's word, or its complement.
