@@ -10,7 +10,7 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The ID as written.
     public let rawValue: String
     /// The ``TableHash`` of `rawValue` (keyed, over every byte), computed once, so set and table lookups do not rehash the string.
-    package let storedHash: UInt64
+    @usableFromInline package let storedHash: UInt64
     /// Whether this is one of the two IDs that together stand for native Mail
     /// (`com.apple.UIKit.activity.Mail`, `com.apple.mobilemail`); decided once, as every listing check asks.
     public let isNativeMail: Bool
@@ -45,10 +45,18 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
         ExactText.same(text, "com.apple.UIKit.activity.Mail") || ExactText.same(text, "com.apple.mobilemail")
     }
 
+    // Inlinable: every table and set of bundle IDs in the other modules compares and hashes through these,
+    // and a call into this module per comparison is most of a lookup.
+    @inlinable
     public static func == (lhs: BundleID, rhs: BundleID) -> Bool {
-        lhs.storedHash == rhs.storedHash && ExactText.same(lhs.rawValue, rhs.rawValue)
+        lhs.storedHash == rhs.storedHash && sameBytes(lhs.rawValue, rhs.rawValue)
     }
 
+    /// Whether two IDs' texts are the same bytes (called once the hashes agree).
+    @usableFromInline
+    static func sameBytes(_ a: String, _ b: String) -> Bool { ExactText.same(a, b) }
+
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storedHash)
     }
