@@ -35,17 +35,27 @@ package struct FleetHopFinder: FleetHopSource {
     /// The number of kinds of target: the graph's (``TargetKinds``), each native Mail or not.
     private let kinds: Int
 
-    private struct Memo {
+    /// A decision made once for a sender and a kind of target (a class: a hop reads it without copying the decision).
+    private final class Memo: Sendable {
         let decision: Decision
         /// Whether it delivers and its target is the request's (a hop of another target of the kind lands on that target).
         let delivers: Bool
         let targetIsRequest: Bool
+
+        init(decision: Decision, delivers: Bool, targetIsRequest: Bool) {
+            (self.decision, self.delivers, self.targetIsRequest) = (decision, delivers, targetIsRequest)
+        }
     }
 
-    private struct Untargeted {
+    /// A decision made once for a sender and an untargeted request (a class, as ``Memo``).
+    private final class Untargeted: Sendable {
         let decision: Decision
         let receiving: BundleID?
         let landing: FleetNode?
+
+        init(decision: Decision, receiving: BundleID?, landing: FleetNode?) {
+            (self.decision, self.receiving, self.landing) = (decision, receiving, landing)
+        }
     }
 
     private struct SenderPartEntry {
