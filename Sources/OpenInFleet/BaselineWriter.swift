@@ -22,7 +22,7 @@ import OpenInKit
 /// the reader's 16 MiB (one entry per path would take about 17 MB).
 public enum BaselineWriter {
     /// What merging gives.
-    public struct Merge {
+    public struct Merge: Sendable {
         /// The entries to write: the kept ones in file order, then the new ones in the order found.
         public let entries: [FleetBaseline.Entry]
         /// The entries dropped as resolved.

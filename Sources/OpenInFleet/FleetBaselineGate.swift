@@ -5,7 +5,7 @@ import OpenInKit
 /// the baseline as the run applies it. It judges each path to outside, remembers what was examined (a
 /// `--device`, `--from` or `--to` run examines part of the fleet: an entry outside that part is not
 /// called resolved), and counts.
-public struct BaselineRun {
+public struct BaselineRun: Sendable {
     /// The baseline file read.
     public let baseline: FleetBaseline
     package private(set) var judge: FleetBaseline.Judge

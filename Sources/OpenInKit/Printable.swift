@@ -13,8 +13,8 @@
 public enum Printable {
     /// `text` with every character that could forge or hide output escaped; idempotent.
     ///
-    /// A message never echoes a whole input: a run of more than ``longestRun`` characters without
-    /// a space (a megabyte bundle ID, number or path) keeps its first ``keptOfRun`` characters and
+    /// A message never echoes a whole input: a run of more than `longestRun` characters without
+    /// a space (a megabyte bundle ID, number or path) keeps its first `keptOfRun` characters and
     /// says how many bytes it leaves out.
     public static func text(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) || text.utf8.count > longestRun else { return text }

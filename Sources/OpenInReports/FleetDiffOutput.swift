@@ -24,7 +24,7 @@ extension FleetOutput {
 
 extension FleetChanges {
     /// How `fleet diff` writes its changes.
-    public enum Style {
+    public enum Style: Sendable {
         /// Text: a line per change (AppConnect), or the flows by group.
         case text
         /// A JSON array of the changes.

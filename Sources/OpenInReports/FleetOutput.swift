@@ -17,7 +17,7 @@ public enum FleetOutput {
     /// `fleet matrix`: prints the matrix of each of `devices` in `format` to `output`. Every row is made once before
     /// anything is printed (an error leaves no half-printed matrix), then each grid's rows are made again as they are
     /// printed, so no matrix is ever held whole: memory O(apps) for a row plus the device's tables, not O(apps²).
-    /// - Throws: ``FleetError`` when a row cannot be decided; nothing is written then.
+    /// - Throws: `FleetError` when a row cannot be decided; nothing is written then.
     public static func print(_ devices: [AnalyzedDevice], format: FleetMatrixFormat, to output: any ReportSink) throws(FleetError) {
         let matrices = devices.map { $0.matrixRows() }
         for matrix in matrices { try matrix.check() }

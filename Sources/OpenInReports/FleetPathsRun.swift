@@ -6,7 +6,7 @@ extension PathsWriter {
 
     /// A writer of the paths from `from` (an app, or ``everyApp``) to `to` (an app, `outside`, or `nil` for outside)
     /// in `format` to `sink`, both checked against the apps the fleet knows (`names`).
-    /// - Throws: ``FleetError`` for a malformed bundle ID, an app the fleet does not know (with "Did you mean"), or a
+    /// - Throws: `FleetError` for a malformed bundle ID, an app the fleet does not know (with "Did you mean"), or a
     ///   `to` spelled like the keyword `outside`.
     public init(from: String, to: String?, names: FleetAppNames, format: FleetPathsFormat, sink: any ReportSink) throws(FleetError) {
         var app: BundleID? = nil
@@ -38,7 +38,7 @@ extension PathsWriter {
     /// (Markdown, SARIF, DOT) close the report at the end.
     /// - Returns: whether the gate fails: a path reaches the `to` set (or, without one, outside), or with a baseline
     ///   a path to outside is new or expired.
-    /// - Throws: ``FleetError`` when a search cannot run; nothing more is written then.
+    /// - Throws: `FleetError` when a search cannot run; nothing more is written then.
     public mutating func write(_ devices: [AnalyzedDevice], maxHops: Int?) throws(FleetError) -> Bool {
         /// Each search of `device` (the one app's, or every starting app's over one graph), given to `body` in turn.
         func searches(_ device: AnalyzedDevice, _ body: (FleetReach) throws(FleetError) -> Void) throws(FleetError) {

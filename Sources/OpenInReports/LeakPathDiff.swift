@@ -3,7 +3,7 @@ import OpenInPolicy
 /// `fleet diff` with a baseline or a report format, either vendor on each side: the leak paths (a managed app's
 /// documents reaching an app outside) each fleet has per device, those opened and those closed, the opened ones
 /// judged against the baseline.
-public struct LeakPathDiff {
+public struct LeakPathDiff: Sendable {
     /// Per device, the paths opened (with their state against the baseline) and those closed.
     package private(set) var reports: [DeviceReport] = []
     /// The opened paths the baseline judged.
@@ -37,7 +37,7 @@ public struct LeakPathDiff {
 
     /// The paths to outside `new` opens and closes against `old`, on each device of either fleet (``deviceNames(old:new:)``)
     /// or on `device` alone; with `baseline`, each opened path is judged against it.
-    /// - Throws: ``FleetError`` when a fleet cannot answer.
+    /// - Throws: `FleetError` when a fleet cannot answer.
     public init(old: FleetAnalysis, new: FleetAnalysis, device: String?, baseline: BaselineRun?) throws(FleetError) {
         self.baseline = baseline
         let before = try Self.leaks(old, device: device), after = try Self.leaks(new, device: device)

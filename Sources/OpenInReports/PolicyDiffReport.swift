@@ -85,7 +85,7 @@ public enum DiffReport {
 }
 
 /// `diff --requests`'s output: what a replayed log would see change.
-public struct ReplayReport {
+public struct ReplayReport: Sendable {
     package let summary: ReplaySummary
     /// The first invalid lines of the log (up to ``invalidSampleLimit``), with their errors.
     package let invalid: [(line: Int, message: String)]
