@@ -59,12 +59,14 @@ let package = Package(
         .executableTarget(name: "openin-check-bench", dependencies: ["OpenInCheckBench"]),
         // A small program that embeds the library (Examples/Embedding).
         .executableTarget(name: "embed-example", dependencies: ["OpenInPolicy"], path: "Examples/Embedding"),
-        .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
+        // What the test targets share: the size of a random run (`OPENIN_SOAK=1`). No product links it.
+        .target(name: "OpenInTestSupport", path: "Tests/Support"),
+        .testTarget(name: "OpenInPolicyTests", dependencies: ["OpenInTestSupport", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
         .testTarget(name: "AppConnectRuntimeTests", dependencies: ["AppConnectRuntime", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
         // A sample app written against the SDK (Examples/SDKSampleApp), and its tests through the harness.
         .target(name: "SDKSampleApp", dependencies: ["AppConnect"], path: "Examples/SDKSampleApp"),
         .testTarget(name: "AppConnectTests", dependencies: ["AppConnect", "AppConnectTesting", "AppConnectRuntime", "SDKSampleApp", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
-        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInCheckCLI", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy", "OpenInReports", "OpenInCheckBench"]),
+        .testTarget(name: "OpenInCheckCLITests", dependencies: ["OpenInTestSupport", "OpenInCheckCLI", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy", "OpenInReports", "OpenInCheckBench"]),
         .testTarget(name: "OpenInCheckBenchTests", dependencies: ["OpenInCheckBench", "OpenInCore", "OpenInFleet", "OpenInAppConnect", "OpenInIntune", "OpenInVendors", "OpenInPolicy"]),
     ],
     swiftLanguageModes: [.v6]

@@ -118,6 +118,12 @@ package struct FleetMatrixRow {
     /// The cell of grid `c` (`FleetMatrixRows/channels` order) for receiver `r`; `nil` when there is no such request, or the grid was not made.
     package func outcome(grid c: Int, receiver r: Int) -> Outcome? { has(grid: c) ? cells[(c - firstGrid) * columns + r] : nil }
 
+    /// Grid `c`'s cells by receiver (index them from the slice's `startIndex`); empty when the grid was not made.
+    /// A writer takes the slice once per row: a cell read through the row copies no row.
+    package func cells(grid c: Int) -> ArraySlice<Outcome?> {
+        has(grid: c) ? cells[((c - firstGrid) * columns)..<((c - firstGrid + 1) * columns)] : []
+    }
+
     /// Sets the cell of grid `c` for receiver `r` (a grid that was made).
     package mutating func set(grid c: Int, receiver r: Int, _ outcome: Outcome?) { cells[(c - firstGrid) * columns + r] = outcome }
 }

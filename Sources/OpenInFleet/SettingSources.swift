@@ -13,9 +13,9 @@ package struct ValueSource: Sendable {
         if case .bool(let value) = value { return value ? "true" : "false" }
         return JSONWriter.compact(value ?? .null)
     }
-    /// The text as given or read (a string's; an array's or object's written out when read); `nil` for a scalar, written out when asked.
+    /// The text as given or read (a string's); `nil` for any other value, written out when asked.
     private let written: String?
-    /// The value when it is a scalar other than a string (a number, `true`, `false`, `null`).
+    /// The value when it is not a string (a number, `true`, `false`, `null`, an array or an object).
     private let value: JSONValue?
     /// ``path``, or the path of the array whose element ``element`` the value is: a list's entries share
     /// their list's path, and each entry's own path is made only when it is named.
@@ -55,8 +55,8 @@ package struct ValueSource: Sendable {
         (base, element, line) = (cursor.path, -1, cursor.position?.line)
         switch cursor.value {
         case .string(let string): (written, value) = (string, nil)
-        case .bool, .number, .null: (written, value) = (nil, cursor.value)  // written out when asked: no text made per value
-        case .array, .object: (written, value) = (JSONWriter.compact(cursor.value), nil)  // not kept: the text is smaller than the tree
+        // Written out when asked: no text made per value (a list's text only when a setting names the whole list).
+        case .bool, .number, .null, .array, .object: (written, value) = (nil, cursor.value)
         }
     }
 }
@@ -72,7 +72,7 @@ package struct SettingSources: Sendable, Hashable {
     /// The object's first line.
     package var line: Int?
     /// Each key's value, by key name (the reader's own keys: `openInPolicy`, `allowedOutboundDataTransferDestinations`).
-    package var keys: [String: ValueSource] = [:]
+    package var keys = SourceKeys()
     /// Each entry of a bundle-ID list, by list key and then bundle ID (`openInWhitelist` → `com.acme.viewer`).
     package var entries: [String: [BundleID: ValueSource]] = [:]
     /// Each app-configuration key, byte for byte.
@@ -88,9 +88,65 @@ package struct SettingSources: Sendable, Hashable {
 
     /// Records every member of `fields` in ``keys``.
     package mutating func record(_ fields: JSONFields) {
-        for (key, cursor) in fields.fields { keys[key] = ValueSource(cursor) }
+        keys.record(fields)
     }
 
     package static func == (lhs: SettingSources, rhs: SettingSources) -> Bool { true }
     package func hash(into hasher: inout Hasher) {}
+}
+
+/// Each key's source by key name, compared byte for byte: the few keys of an object in order (no table
+/// made, nor a key hashed, for the keys of each of a fleet's thousands of policies), indexed by their
+/// bytes once there are many (a device's scheme handlers).
+package struct SourceKeys: Sendable {
+    private var entries: [(key: String, source: ValueSource)] = []
+    private var index: [ExactKey: Int]? = nil
+    /// Past this many keys, they are indexed: a lookup stays O(1) whatever the file holds.
+    private static let indexedFrom = 16
+
+    package init() {}
+
+    /// The source recorded for `key`, or `nil`; setting `nil` removes it.
+    package subscript(key: String) -> ValueSource? {
+        get { position(of: key).map { entries[$0].source } }
+        set {
+            if let at = position(of: key) {
+                if let newValue {
+                    entries[at].source = newValue
+                } else {
+                    entries.remove(at: at)
+                    index = nil
+                    reindex()
+                }
+            } else if let newValue {
+                entries.append((key, newValue))
+                if index != nil { index![ExactKey(key)] = entries.count - 1 } else { reindex() }
+            }
+        }
+    }
+
+    /// Records every member of `fields` (an object's members, no key twice: the reader refuses repeats).
+    mutating func record(_ fields: JSONFields) {
+        if entries.isEmpty {
+            entries.reserveCapacity(fields.fields.count)
+            for (key, cursor) in fields.fields { entries.append((key, ValueSource(cursor))) }
+            reindex()
+        } else {
+            for (key, cursor) in fields.fields { self[key] = ValueSource(cursor) }
+        }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[ExactKey(key)] }
+        return entries.firstIndex { ExactText.same($0.key, key) }
+    }
+
+    /// Indexes the keys once there are many.
+    private mutating func reindex() {
+        guard index == nil, entries.count > Self.indexedFrom else { return }
+        var made: [ExactKey: Int] = [:]
+        made.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() where made[ExactKey(entry.key)] == nil { made[ExactKey(entry.key)] = position }
+        index = made
+    }
 }

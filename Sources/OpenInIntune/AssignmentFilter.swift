@@ -155,27 +155,8 @@ package struct AssignmentFilter: Sendable {
         }
     }
 
-    /// Whether `haystack` holds `needle` as a run of bytes (Knuth–Morris–Pratt: linear in both, whatever
-    /// the devices file and the rule hold).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        if needle.isEmpty { return true }
-        guard haystack.count >= needle.count else { return false }
-        // failure[i]: the length of the longest proper prefix of needle[...i] that is also its suffix.
-        var failure = [Int](repeating: 0, count: needle.count)
-        var length = 0
-        for index in needle.indices.dropFirst() {
-            while length > 0, needle[index] != needle[length] { length = failure[length - 1] }
-            if needle[index] == needle[length] { length += 1 }
-            failure[index] = length
-        }
-        var matched = 0
-        for byte in haystack {
-            while matched > 0, byte != needle[matched] { matched = failure[matched - 1] }
-            if byte == needle[matched] { matched += 1 }
-            if matched == needle.count { return true }
-        }
-        return false
-    }
+    /// Whether `haystack` holds `needle` as a run of bytes (linear in both, whatever the devices file and the rule hold).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool { ExactText.contains(bytes: haystack, needle) }
 }
 
 /// What a filter reads of one app on one device: each property as the device reports it, `nil` when
@@ -241,7 +222,7 @@ extension AssignmentFilter {
         var fields: [String: JSONCursor] = [:]
         for (key, value, position) in try cursor.anyMembers(what: "an assignment filter {\"displayName\", \"rule\", …}") {
             // OData annotations (`@odata.context`, and `NAME@odata.type` as IntuneManagement writes them) are not the filter's.
-            if !ExactText.same(key, "@odata.type"), key.contains("@odata.") { continue }
+            if !ExactText.same(key, "@odata.type"), ExactText.contains(key, "@odata.") { continue }
             guard ExactText.isOne(key, of: known) else {
                 let nonASCII = ExactText.asciiProblem(in: key).map { " (\($0))" } ?? ""
                 throw FormatError("\(value.path): unknown key in an assignment filter\(nonASCII).\(Suggestion.phrase(for: key, among: known)) Known keys: \(known.joined(separator: ", "))",

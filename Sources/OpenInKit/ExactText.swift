@@ -14,7 +14,7 @@ public enum ExactText {
     @_specialize(exported: true, where A == String, B == Substring)
     @_specialize(exported: true, where A == Substring, B == Substring)
     public static func same<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// Whether `a` and `b` are the same bytes (two strings: compared in their contiguous storage when they have it).
@@ -40,6 +40,11 @@ public enum ExactText {
     @_specialize(exported: true, where S == String)
     @_specialize(exported: true, where S == Substring)
     package static func isOne<S: StringProtocol>(_ text: S, of candidates: [String]) -> Bool {
+        candidates.contains { same(text, $0) }
+    }
+
+    /// Whether `text` is a byte-exact member of `candidates` (a string: each compared in contiguous storage).
+    package static func isOne(_ text: String, of candidates: [String]) -> Bool {
         candidates.contains { same(text, $0) }
     }
 

@@ -38,11 +38,11 @@ public enum FleetOutput {
                     // Each row written as bytes: a cell is one of six tokens.
                     var row: [UInt8] = []
                     for s in matrix.senders.indices {
-                        let made = try matrix.row(sender: s, only: channel)
+                        let cells = try matrix.row(sender: s, only: channel)?.cells(grid: c) ?? []
                         row += s == 0 ? jsonRowStart : jsonRowNext
                         for r in matrix.receivers.indices {
                             if r > 0 { row.append(UInt8(ascii: ",")) }
-                            row += jsonCell(made?.outcome(grid: c, receiver: r))
+                            row += jsonCell(cells.isEmpty ? nil : cells[cells.startIndex + r])
                         }
                         row.append(UInt8(ascii: "]"))
                         if row.count >= 1 << 16 {
@@ -89,10 +89,12 @@ public enum FleetOutput {
     /// The position of `outcome` in `Outcome.allCases`; `allCases.count` for no request.
     @inline(__always) package static func cellIndex(_ outcome: Outcome?) -> Int {
         guard let outcome else { return cellCount }
-        return outcomeIndex[outcome]!
+        // A few cases, compared in order: no table hashed per cell.
+        return outcomes.firstIndex(of: outcome)!
     }
     package static let cellCount = Outcome.allCases.count
-    package static let outcomeIndex: [Outcome: Int] = Dictionary(uniqueKeysWithValues: Outcome.allCases.enumerated().map { ($1, $0) })
+    /// `Outcome.allCases`, made once.
+    static let outcomes = Outcome.allCases
 
     /// Each cell as the text grid shows it after the two spaces before it, padded to five (``cell(_:)``), and for no request.
     package static let textCells: [[UInt8]] = (Outcome.allCases.map(Optional.some) + [nil]).map { Array(("  " + cell($0).padding(5)).utf8) }
@@ -100,7 +102,8 @@ public enum FleetOutput {
     /// `channel`'s cells in `senders[s]`'s row, by receiver (`nil` everywhere for a sender not installed).
     package static func grid(_ matrix: FleetMatrixRows, _ channel: FleetChannel, sender s: Int) throws(FleetError) -> (Int) -> Outcome? {
         guard let row = try matrix.row(sender: s, only: channel), let c = matrix.channels.firstIndex(of: channel) else { return { _ in nil } }
-        return { row.outcome(grid: c, receiver: $0) }
+        let cells = row.cells(grid: c)
+        return { cells.isEmpty ? nil : cells[cells.startIndex + $0] }
     }
 
     /// A cell in a grid: `allow`, `deny`, `dummy` (substitute-dummy-file), `redir`, `encr` (deliver-encrypted), `-` (no request).
@@ -185,11 +188,11 @@ public enum FleetOutput {
             for r in matrix.receivers.indices { header += "  " + String(r + 1).padding(5) }
             output.write("\n\(channel)\n" + header.trimmingTrailingSpaces + "\n")
             for s in matrix.senders.indices {
-                let made = try matrix.row(sender: s, only: channel)
+                let cells = try matrix.row(sender: s, only: channel)?.cells(grid: c) ?? []
                 let start = row.count
                 row += names[s]
                 for r in matrix.receivers.indices {
-                    let outcome = made?.outcome(grid: c, receiver: r)
+                    let outcome = cells.isEmpty ? nil : cells[cells.startIndex + r]
                     if outcome == .deliverEncrypted { encrypted = true }
                     row += textCells[cellIndex(outcome)]
                 }

@@ -32,7 +32,7 @@ extension PolicyMatrix {
             }
             text += MarkdownText.table(([grid.title] + grid.headers).map(MarkdownText.cell), rows) + "\n"
         }
-        text += MarkdownText.cell(Self.dataControlLegend.replacing("\n  ", with: " ")) + "\n\nExamples:\n\n"
+        text += MarkdownText.cell(Self.dataControlLegend.split(separator: "\n").map { $0.hasPrefix("  ") ? $0.dropFirst(2) : $0 }.joined(separator: " ")) + "\n\nExamples:\n\n"
         for (name, example) in dataControlExamples {
             text += "- \(name): \(MarkdownText.cell(example))\n"
         }

@@ -12,7 +12,7 @@ public enum VendorDetection {
     /// `--output=yaml`) counts as Intune's too, so the Intune reader refuses it with the fix.
     public static func holdsIntunePolicies(_ bytes: [UInt8]) -> Bool {
         guard let text = decoded(bytes) else { return false }
-        return IntuneFleet.holdsPolicies(text) || (IntuneGraphJSON.looksLikeYAML(text) && text.firstRange(of: Array("#microsoft.graph.".utf8)) != nil)
+        return IntuneFleet.holdsPolicies(text) || (IntuneGraphJSON.looksLikeYAML(text) && ExactText.contains(bytes: text, Array("#microsoft.graph.".utf8)))
     }
 
     /// Whether `bytes` are an AppConnect fleet file: a JSON object with `global`.

@@ -6,6 +6,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// The apps a fleet knows are found by key (byte for byte for AppConnect, ignoring ASCII case for
 /// Intune), each once, in file order; a device's installed apps likewise.

@@ -9,6 +9,7 @@ import Testing
 
 @testable import OpenInCheckCLI
 import OpenInReports
+import OpenInTestSupport
 
 /// `fleet paths` writes each format the fast way (text and JSON from each search's tree, each hop once
 /// per search; Markdown and DOT streamed device by device; SARIF and the report formats deciding only the

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Testing
+import OpenInTestSupport
 
 /// `fleet report` opened in a real browser: headless Chromium (Debian's `chromium`; `.ci/run` installs
 /// it). Under CI=true a missing browser fails the test; elsewhere too: it never passes unchecked.

@@ -1,5 +1,6 @@
 import Testing
 import OpenInPolicy
+import OpenInTestSupport
 
 /// The engine against the reference model on random (policy, context, request)
 /// triples: `OPENIN_DIFF_SEED` and `OPENIN_DIFF_COUNT` change the run.

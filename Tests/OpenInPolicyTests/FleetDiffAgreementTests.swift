@@ -4,6 +4,7 @@ import Testing
 @testable import OpenInCore
 @testable import OpenInFleet
 @testable import OpenInKit
+import OpenInTestSupport
 
 /// `FleetDiff` compares two fleets' matrices cell by cell and their searches app by app, deciding chains only
 /// for the leak paths that differ. The reference below is the plain statement it replaced: every cell of both

@@ -6,6 +6,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// `fleet matrix` and `fleet paths` agree on every edge: on seeded random fleets of both vendors, each
 /// matrix cell (every channel, every sender and receiver) is what the path finder decides for the same

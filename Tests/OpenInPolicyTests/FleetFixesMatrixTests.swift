@@ -7,6 +7,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// RFC 6902 (JSON Patch) and RFC 6901 (JSON Pointer) written here, on Foundation's JSON values, independent of
 /// the project's `JSONPatch`: what an auditor applies a printed fix with.

@@ -7,6 +7,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// RFC 6902 / 6901 as the fixes use them.
 @Suite struct JSONPatchTests {

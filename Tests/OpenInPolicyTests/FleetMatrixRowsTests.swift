@@ -6,6 +6,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// `fleet matrix` made one row at a time (``FleetMatrixRows``): the rows are the whole matrix, a row made
 /// for one grid holds that grid alone, and native Mail has a column of its own on both vendors.

@@ -6,6 +6,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// A reachability reference model for fleets, written apart from the engine: a random fleet is made
 /// as a plain description, written out as a fleet file for the engine to read, and the model works

@@ -4,6 +4,7 @@ import Foundation
 @testable import OpenInIntune
 @testable import OpenInKit
 import Testing
+import OpenInTestSupport
 
 /// `IntuneReachIndex` visits only the policies that target an app and name one of a profile's groups: on
 /// random tenants (groups by id and by name, exclusions, filters, undefined filters, facts a filter lacks,

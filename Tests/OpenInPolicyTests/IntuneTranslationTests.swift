@@ -6,6 +6,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// translate and the cross-vendor diff: identity on what is expressible, a report on what is not,
 /// and diff rows that pass as decision tables.

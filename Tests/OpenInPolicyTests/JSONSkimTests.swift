@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpenInKit
+import OpenInTestSupport
 
 /// `JSONSkim` confirms a top-level key without reading the document, and never says yes where a full read
 /// finds no such key.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenInTestSupport
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 /// generators", 2014): a tiny, fast, seedable generator, so a random run can

@@ -5,6 +5,7 @@
 @testable import OpenInVendors
 import OpenInPolicy
 import Testing
+import OpenInTestSupport
 
 @Suite struct SuggestionTests {
     @Test func closeTyposAreSuggested() {

@@ -6,6 +6,7 @@ import Testing
 @testable import OpenInIntune
 @testable import OpenInVendors
 import OpenInPolicy
+import OpenInTestSupport
 
 /// Translation both ways keeps who each policy reaches (`Rules/intune/README.md`, "Translating who a policy
 /// reaches"), and the cross-vendor diff compares the same people: a fleet and its translation, diffed, name no

@@ -231,23 +231,28 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
             try device.check(receiverPolicy, needs: .openFrom, for: try! FleetRequest(from: sender, channel: .documentInteraction, target: receiverIDs[r]))
             return Evaluator.decide(openFrom, receiver).outcome
         }
-        let facts = targets[s]
-        var kinds = [[Outcome]?](repeating: nil, count: self.kinds.kindCount)
+        // Each receiver's kind read from one flat array of words (no fact copied, nor retained, per cell), and
+        // each kind's outcomes in one flat array: the first receiver of a kind decides them for the rest.
+        let masks = targets[s].masks(count: (columns + 63) / 64)
+        var kindOutcomes = [Outcome](repeating: .deny, count: self.kinds.kindCount * targetedCount)
+        var kindKnown = [Bool](repeating: false, count: self.kinds.kindCount)
+        var mailOutcomes = [Outcome](repeating: .deny, count: targetedCount)
         let own = senderColumn[s]
         for r in 0..<columns where present[r] && r != own {
             if wanted == nil || (0..<targetedCount).contains(wanted!) {
-                let kind = facts.kind(of: r)
-                let outcomes: [Outcome]
-                if let known = kinds[kind], !nativeMail[r] {
-                    outcomes = known
-                } else {
-                    // Native Mail is decided on its own.
-                    outcomes = targeted[r].map { Evaluator.decide($0, prepared).outcome }
-                    if !nativeMail[r] { kinds[kind] = outcomes }
+                let kind = masks.kind(of: r)
+                // Native Mail is decided on its own.
+                let mail = nativeMail[r]
+                if mail || !kindKnown[kind] {
+                    for c in 0..<targetedCount {
+                        let outcome = Evaluator.decide(targeted[r][c], prepared).outcome
+                        if mail { mailOutcomes[c] = outcome } else { kindOutcomes[kind * targetedCount + c] = outcome }
+                    }
+                    if !mail { kindKnown[kind] = true }
                 }
                 var receiverSays: Outcome? = nil
                 for c in 0..<targetedCount where wanted == nil || wanted == c {
-                    var outcome = outcomes[c]
+                    var outcome = mail ? mailOutcomes[c] : kindOutcomes[kind * targetedCount + c]
                     if authorized[r], receiverParts[c], outcome == .allow || outcome == .redirect {
                         if receiverSays == nil { receiverSays = try receiverOutcome(r) }
                         if receiverSays != .allow { outcome = receiverSays! }

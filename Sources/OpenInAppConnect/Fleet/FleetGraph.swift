@@ -318,12 +318,13 @@ package final class FleetGraph: FleetEdges {
         var open = candidates
         open.remove(x)
         let kindCount = kinds.kindCount
+        let masks = facts.masks(count: count)
         // Per kind: its targets among the candidates, and which targeted channels deliver to them (decided on its first target).
         var delivering = [UInt8](repeating: 0, count: kindCount)
         for kind in 0..<kindCount where facts.admits(kind) {
             var first = -1
             for w in 0..<count {
-                let mask = open.words[w] & facts.mask(kind, word: w)
+                let mask = open.words[w] & masks.mask(kind, word: w)
                 if mask != 0 {
                     first = w << 6 | mask.trailingZeroBitCount
                     break
@@ -345,7 +346,7 @@ package final class FleetGraph: FleetEdges {
         for w in 0..<count {
             var direct: UInt64 = 0, openIn: UInt64 = 0
             for kind in 0..<kindCount where delivering[kind] != 0 {
-                let mask = facts.mask(kind, word: w)
+                let mask = masks.mask(kind, word: w)
                 // Drag and drop, paste: no receiving side. The other targeted channels: the receiver's Open From.
                 if delivering[kind] & 0b11_0000 != 0 { direct |= mask } else if delivering[kind] & 0b00_1111 != 0 { openIn |= mask }
             }
@@ -384,7 +385,7 @@ package final class FleetGraph: FleetEdges {
             let mail = words.nativeMail.words[w]
             var taken: UInt64 = 0
             for kind in 0..<2 * kindCount where facts.admits(kind >> 1) {
-                let mask = open & facts.mask(kind >> 1, word: w) & (kind & 1 != 0 ? mail : ~mail)
+                let mask = open & masks.mask(kind >> 1, word: w) & (kind & 1 != 0 ? mail : ~mail)
                 guard mask != 0 else { continue }
                 if landsOn[kind] == nil {
                     // Decided on the first handler of the kind and its first scheme that is not the sender's own.

@@ -26,14 +26,6 @@ package struct TargetKinds: Sendable {
             case .set(let set): set.contains(y)
             }
         }
-
-        /// Word `w` of the set.
-        @inline(__always) package func word(_ w: Int) -> UInt64 {
-            switch self {
-            case .constant(let value): value ? ~0 : 0
-            case .set(let set): set.words[w]
-            }
-        }
     }
 
     /// One sender's targets by fact (``facts`` order).
@@ -58,15 +50,47 @@ package struct TargetKinds: Sendable {
         /// The kinds a target can be of (``admits(_:)``).
         package func kinds(_ count: Int) -> [Int] { (0..<count).filter(admits) }
 
-        /// Word `w` of the targets of `kind`: each fact's word, or its complement.
-        @inline(__always) package func mask(_ kind: Int, word w: Int) -> UInt64 {
-            var mask = ~UInt64(0)
-            for (bit, set) in sets.enumerated() {
-                let word = set.word(w)
-                mask &= kind & 1 << bit != 0 ? word : ~word
+        /// A row's masks of the targets of each kind: every fact's first `count` words in one array, fact after
+        /// fact (a constant fact as all ones or all zeros), so a row's loop reads plain words (no fact copied,
+        /// and no reference counted, per word).
+        package struct Masks {
+            private let words: [UInt64]
+            private let facts: Int
+            private let count: Int
+
+            init(_ sets: [FactSet], count: Int) {
+                var words = [UInt64](repeating: 0, count: sets.count * count)
+                for (bit, set) in sets.enumerated() {
+                    switch set {
+                    case .constant(let value):
+                        if value { for w in 0..<count { words[bit * count + w] = ~0 } }
+                    case .set(let nodes):
+                        for w in 0..<Swift.min(count, nodes.words.count) { words[bit * count + w] = nodes.words[w] }
+                    }
+                }
+                (self.words, facts, self.count) = (words, sets.count, count)
             }
-            return mask
+
+            /// The kind of target `y` (as ``Sender/kind(of:)`` gives it), read from the row's words.
+            @inline(__always) package func kind(of y: Int) -> Int {
+                var kind = 0
+                for bit in 0..<facts where words[bit * count + y >> 6] >> UInt64(y & 63) & 1 != 0 { kind |= 1 << bit }
+                return kind
+            }
+
+            /// Word `w` of the targets of `kind`: each fact's word, or its complement.
+            @inline(__always) package func mask(_ kind: Int, word w: Int) -> UInt64 {
+                var mask = ~UInt64(0)
+                for bit in 0..<facts {
+                    let word = words[bit * count + w]
+                    mask &= kind & 1 << bit != 0 ? word : ~word
+                }
+                return mask
+            }
         }
+
+        /// The masks of a row of `count` words.
+        package func masks(count: Int) -> Masks { Masks(sets, count: count) }
     }
 
     /// The device's nodes (their bundle IDs), where each is, and the native Mail nodes.

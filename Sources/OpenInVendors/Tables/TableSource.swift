@@ -63,13 +63,13 @@ package enum TableSource {
         let angled = destination.first == "<" && destination.last == ">"
         if angled { destination = destination.dropFirst().dropLast() }
         guard !destination.isEmpty else { throw place.error("'\(keyword) \(text)' links to nothing: \(form)") }
-        guard angled || !destination.contains(" ") else {
+        guard angled || !destination.utf8.contains(UInt8(ascii: " ")) else {
             throw place.error("'\(keyword) \(text)': a link's path has no spaces (Markdown ends it there); write <path with spaces> or %20")
         }
         guard let decoded = percentDecoded(destination) else {
             throw place.error("'\(keyword) \(text)': the path has a '%' that is not followed by two hex digits, or escapes that are not UTF-8; write %25 for '%'")
         }
-        if decoded.contains("://") || decoded.hasPrefix("#") {
+        if ExactText.contains(decoded, "://") || decoded.hasPrefix("#") {
             throw place.error("'\(keyword) \(text)' links to \(decoded), not a file: \(form)")
         }
         return decoded
