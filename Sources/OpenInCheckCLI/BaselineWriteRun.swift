@@ -50,7 +50,7 @@ struct BaselineWriteRun: Sendable, Equatable {
         var judged: BaselineRun?
         _ = try FleetOutput.paths(devices, maxHops: maxHops, writer: writer) { judged = $0.baseline }
         guard let judged else { return .success }
-        let merge = BaselineWriter.merge(existing, newPaths: judged.judge.newPaths, resolved: judged.resolved, reason: reason, expires: expires, today: today)
+        let merge = BaselineWriter.merge(existing, newPaths: judged.newPaths, resolved: judged.resolved, reason: reason, expires: expires, today: today)
         if let failure = BaselineWriter.write(BaselineWriter.json(merge.entries, description: existing.descriptionText), to: file) {
             throw .invalidInput("cannot write baseline file '\(file)': \(failure)")
         }

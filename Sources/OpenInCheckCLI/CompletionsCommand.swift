@@ -189,9 +189,16 @@ struct CompletionsCommand: Command, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `text` with each character that `replacement` maps replaced by its text, the others kept.
+    private static func escaping(_ text: String, _ replacement: (Character) -> String?) -> String {
+        var result = ""
+        for character in text { if let escaped = replacement(character) { result += escaped } else { result.append(character) } }
+        return result
+    }
+
     /// Text for a single-quoted zsh string inside `_describe`'s `name:description` (colons escaped).
     private static func quotedForZsh(_ text: String) -> String {
-        text.escapingCharacters { character in
+        escaping(text) { character in
             switch character {
             case "'": "'\"'\"'"
             case ":": "\\:"
@@ -202,7 +209,7 @@ struct CompletionsCommand: Command, Equatable {
 
     /// Text for a single-quoted fish string.
     private static func quotedForFish(_ text: String) -> String {
-        text.escapingCharacters { character in
+        escaping(text) { character in
             switch character {
             case "'": "\\'"
             case "\\": "\\\\"

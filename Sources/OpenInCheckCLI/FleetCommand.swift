@@ -121,7 +121,7 @@ enum FleetCommand {
         \(subverbs.map(usage(of:)).joined(separator: "\n"))
 
         Subverbs:
-        \(subverbs.map { "  " + $0.name.padding(8) + $0.details.split(separator: "\n").joined(separator: "\n" + String(repeating: " ", count: 10)) }.joined(separator: "\n"))
+        \(subverbs.map { "  " + $0.name + String(repeating: " ", count: max(0, 8 - $0.name.count)) + $0.details.split(separator: "\n").joined(separator: "\n" + String(repeating: " ", count: 10)) }.joined(separator: "\n"))
 
         Baselines (--baseline FILE, paths and diff): the paths a review accepted,
           {"accepted": [{"device": NAME or "*", "from": ID, "to": ID or "any other app",

@@ -40,7 +40,7 @@ struct FleetFixesCommand: FleetSubverb {
         let baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: input.names(analysis).known, onlyTo: checked.targetNode, console: console)
         let report: FleetFixReport
         do throws(FixError) {
-            report = try FleetFixesOutput.report(try analysis.fixSubject(bytes: read.bytes, path: read.path, scope: scope), baseline: baseline, today: BaselineRun.today())
+            report = try analysis.fixes(bytes: read.bytes, path: read.path, scope: scope, baseline: baseline, today: BaselineRun.today())
         } catch {
             throw .invalidInput(error.message)
         }

@@ -11,27 +11,7 @@ import OpenInReports
 extension PathsWriter {
     /// Reads `--from` and `--to`, checked against the apps the fleet knows (`names`).
     static func checked(from: String, to: String?, names: FleetAppNames, format: FleetCommand.PathsFormat, console: Console) throws(CLIError) -> PathsWriter {
-        var app: BundleID? = nil
-        if !ExactText.same(from, FleetOutput.everyApp) {
-            do throws(InputError) { app = try BundleID(from) } catch { throw .invalidInput("--from: \(error.description) (or give \(FleetOutput.everyApp), for every app)") }
-        }
-        var target: BundleID? = nil
-        if let to, !ExactText.same(to, "outside") {
-            do throws(InputError) { target = try BundleID(to) } catch { throw .invalidInput("--to: \(error.description) (or give outside)") }
-        }
-        var targetIsOther = false
-        do throws(FleetAppNames.Unknown) {
-            if let app { try names.checkSender(app, what: "--from", orAll: true) }
-            if let target { targetIsOther = try names.checkReceiver(target, what: "--to") == .anyOtherApp }
-        } catch {
-            throw .invalidInput(error.message)
-        }
-        // A gate must not pass on a misspelt keyword: `--to outsde` would otherwise ask only for the paths
-        // to an unlisted app (any other app) and miss every fleet app outside the zone.
-        if let to, targetIsOther, Suggestion.editDistance(Array(to.lowercased()), Array("outside")) <= 2 {
-            throw .invalidInput("--to: '\(to)' is not an app of the fleet and is spelled like the keyword outside: write --to outside (exactly, lower case) for every app outside the zone of trust, or give an app's bundle ID")
-        }
-        return PathsWriter(app: app, from: from, to: to, target: target, targetIsOther: targetIsOther, names: names, format: format, sink: console.stdout)
+        do throws(FleetError) { return try PathsWriter(from: from, to: to, names: names, format: format, sink: console.stdout) } catch { throw .invalidInput(error.description) }
     }
 }
 

@@ -25,7 +25,7 @@ struct FleetPathsCommand: FleetSubverb {
         outside (or to --to) from apps inside the zone of trust: markdown (a
         summary, a table per device of the paths to act on, with --baseline the
         new and expired ones, the accepted counted, a Mermaid graph per device of
-        at most 50 edges; at most --max-bytes, default 65,536), sarif (SARIF \(SARIFLog.version): a result per path, its code flow a step per
+        at most 50 edges; at most --max-bytes, default 65,536), sarif (SARIF \(FleetPathsFormat.sarifVersion): a result per path, its code flow a step per
         hop at the line of the setting that lets it through, a fingerprint of
         device, source, destination and chain; at most --max-results results,
         default 25,000, and 9,500,000 bytes, the rest counted), dot (Graphviz, a

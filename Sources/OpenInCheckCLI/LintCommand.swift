@@ -60,7 +60,7 @@ struct LintCommand: Command {
               json  {"files", "findings": [{"code", "name", "severity", "file", "line"?,
                     "column"?, "keyPath", "message", "fix"}], "summary": {"errors",
                     "warnings", "info"}}
-              sarif SARIF \(SARIFLog.version) for code scanning: every check as a rule (its code as the id),
+              sarif SARIF \(PolicyLintSARIF.version) for code scanning: every check as a rule (its code as the id),
                     every finding as a result with its level (info is 'note'), file, line
                     and column (columns count characters), key path and fix.
               markdown  a table of the findings for a pull-request comment, then the summary.

@@ -113,7 +113,7 @@ struct TestCommand: Command, Equatable {
                 throw .invalidInput(message)
             }
         }
-        var results = cases.map { CheckResult(DecisionTables.run($0)) }
+        var results = cases.map { TestReport.Check(DecisionTables.run($0)) }
         for path in scenarioPaths { results.append(try Self.replay(path)) }
         let report = TestReport(results: results, verbose: verbose)
         switch format {
@@ -127,7 +127,7 @@ struct TestCommand: Command, Equatable {
 
     /// Replays the scenario at `path` and compares its timeline with `NAME.expected` beside it.
     /// - Throws: ``CLIError/invalidInput(_:)`` for a scenario that cannot be read or is malformed, or that has no expected timeline.
-    static func replay(_ path: String) throws(CLIError) -> CheckResult {
+    static func replay(_ path: String) throws(CLIError) -> TestReport.Check {
         let scenario: Scenario
         do {
             scenario = try Scenario.load(path: path)
@@ -152,121 +152,17 @@ struct TestCommand: Command, Equatable {
         let actual = lines(Array(ScenarioRunner.run(scenario).text.utf8))
         guard let first = zip(actual, expected).enumerated().first(where: { !ExactText.same($0.element.0, $0.element.1) })?.offset
                 ?? (actual.count == expected.count ? nil : min(actual.count, expected.count)) else {
-            return CheckResult(file: path, line: 1, id: "timeline", mismatches: [])
+            return TestReport.Check(file: path, line: 1, id: "timeline", mismatches: [])
         }
         let wanted = first < expected.count ? "'\(DecisionText.escaped(expected[first]))'" : "the end of the file"
         let got = first < actual.count ? "'\(DecisionText.escaped(actual[first]))'" : "the end of the timeline"
-        return CheckResult(file: path, line: 1, id: "timeline", mismatches: ["\(expectedPath):\(first + 1): expected \(wanted), got \(got)"])
+        return TestReport.Check(file: path, line: 1, id: "timeline", mismatches: ["\(expectedPath):\(first + 1): expected \(wanted), got \(got)"])
     }
 }
 
-/// One check of a `test` run: a decision-table row, or a scenario's timeline.
-struct CheckResult {
-    /// The table or scenario file.
-    let file: String
-    /// The row's line (a scenario's: 1).
-    let line: Int
-    /// The row's id, or `timeline` for a scenario.
-    let id: String
-    /// What differs; empty when the check passed.
-    let mismatches: [String]
-
-    init(file: String, line: Int, id: String, mismatches: [String]) {
-        self.file = file
-        self.line = line
-        self.id = id
-        self.mismatches = mismatches
-    }
-
+extension TestReport.Check {
+    /// A decision-table row's result.
     init(_ result: TableResult) {
         self.init(file: result.tableCase.file, line: result.tableCase.line, id: result.tableCase.id, mismatches: result.mismatches)
-    }
-
-    var passed: Bool { mismatches.isEmpty }
-    /// `file:line`.
-    var location: String { "\(file):\(line)" }
-    /// `file: id`, the name of the check as a test case.
-    var description: String { "\(file): \(id)" }
-    /// `file:line: id: mismatch; mismatch`, for a failed check.
-    var failureMessage: String? { passed ? nil : "\(location): \(id): " + mismatches.joined(separator: "; ") }
-}
-
-/// The results of a `test` run, in each output format.
-struct TestReport {
-    let results: [CheckResult]
-    let verbose: Bool
-
-    var failed: Int { results.count(where: { !$0.passed }) }
-
-    /// `N passed, M failed`: the last line of the text, markdown and github formats.
-    var closingLine: String { "\(results.count - failed) passed, \(failed) failed\n" }
-
-    var text: String {
-        var text = ""
-        for result in results {
-            if let failure = result.failureMessage {
-                text += "FAIL " + failure + "\n"
-            } else if verbose {
-                text += "pass \(result.location): \(result.id)\n"
-            }
-        }
-        return text + closingLine
-    }
-
-    var markdown: String {
-        let shown = results.filter { verbose || !$0.passed }
-        guard !shown.isEmpty else { return closingLine }
-        let rows = shown.map { result in
-            [result.passed ? "pass" : "**FAIL**", MarkdownText.code(result.id), MarkdownText.code(result.location),
-             MarkdownText.cell(result.passed ? "" : result.mismatches.joined(separator: "\n"))]
-        }
-        return MarkdownText.table(["result", "row", "where", "what differs"], rows) + "\n" + closingLine
-    }
-
-    var github: String {
-        var text = ""
-        for result in results {
-            if !result.passed {
-                let title = result.file.hasSuffix(".scenario") ? "scenario timeline" : "decision table row \(result.id)"
-                text += GitHubAnnotation.line(.error, file: result.file, line: result.line, title: title,
-                                              message: result.mismatches.joined(separator: "\n"))
-            } else if verbose {
-                text += "pass \(result.location): \(result.id)\n"
-            }
-        }
-        return text + closingLine
-    }
-
-    /// JUnit XML: `<testsuites>`, a `<testsuite>` per file in run order, a `<testcase>` per row.
-    var junit: String {
-        let attribute = { (text: String) in XMLText.escape(text, attribute: true) }
-        var files: [String] = []
-        var byFile: [String: [CheckResult]] = [:]
-        for result in results {
-            if byFile[result.file] == nil { files.append(result.file) }
-            byFile[result.file, default: []].append(result)
-        }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"openin-check test\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"0\">\n"
-        for file in files {
-            let rows = byFile[file] ?? []
-            let failures = rows.count(where: { !$0.passed })
-            xml += "  <testsuite name=\"\(attribute(file))\" tests=\"\(rows.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
-            for result in rows {
-                                // Only `name` and `classname`: the Jenkins and Ant schemas allow no `file` or `line` on a test case,
-                // so the row's `file:line` is the first line of its failure.
-                let opening = "    <testcase name=\"\(attribute(result.description))\" classname=\"\(attribute(file))\""
-                guard !result.passed else {
-                    xml += opening + "/>\n"
-                    continue
-                }
-                xml += opening + ">\n"
-                xml += "      <failure message=\"\(attribute(result.mismatches.joined(separator: "; ")))\" type=\"mismatch\">"
-                xml += XMLText.escape((["\(result.location): \(result.id)"] + result.mismatches).joined(separator: "\n"), attribute: false)
-                xml += "</failure>\n    </testcase>\n"
-            }
-            xml += "  </testsuite>\n"
-        }
-        return xml + "</testsuites>\n"
     }
 }

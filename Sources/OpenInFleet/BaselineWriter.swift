@@ -20,27 +20,27 @@ import OpenInKit
 /// Entries are written grouped: one line per (device, from, reason, expires), its destinations in
 /// one `to` list, so the 161,600 paths of the 1,000-app benchmark fleet take a few MB, well within
 /// the reader's 16 MiB (one entry per path would take about 17 MB).
-package enum BaselineWriter {
+public enum BaselineWriter {
     /// What merging gives.
-    package struct Merge {
+    public struct Merge: Sendable {
         /// The entries to write: the kept ones in file order, then the new ones in the order found.
-        package let entries: [FleetBaseline.Entry]
+        public let entries: [FleetBaseline.Entry]
         /// The entries dropped as resolved.
-        package let dropped: [FleetBaseline.Entry]
+        public let dropped: [FleetBaseline.Entry]
         /// How many entries were kept.
-        package let kept: Int
+        public let kept: Int
         /// How many were added.
-        package let added: Int
+        public let added: Int
         /// The kept entries whose expiry is before `today`: the gate still fails on their paths.
-        package let expired: [FleetBaseline.Entry]
+        public let expired: [FleetBaseline.Entry]
     }
 
     /// Whether `path` names a file (or anything) that exists: a baseline to merge with.
-    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Merges `baseline` (the file's entries, or none) with what a run judged: `newPaths` (each path no entry
     /// accepted) and `resolved` (the entries the run found no path for, among those it examined).
-    package static func merge(_ baseline: FleetBaseline, newPaths: [(device: String, from: BundleID, to: FleetNode)],
+    public static func merge(_ baseline: FleetBaseline, newPaths: [(device: String, from: BundleID, to: FleetNode)],
                               resolved: [FleetBaseline.Entry], reason: String, expires: BaselineDate, today: BaselineDate) -> Merge {
         let gone = Set(resolved)
         var entries: [FleetBaseline.Entry] = []
@@ -60,7 +60,7 @@ package enum BaselineWriter {
 
     /// The baseline JSON of `entries`: one line per (device, from, reason, expires), in the order each first
     /// appears, its destinations in that order (a string for one, a list for more).
-    package static func json(_ entries: [FleetBaseline.Entry], description: String?) -> [UInt8] {
+    public static func json(_ entries: [FleetBaseline.Entry], description: String?) -> [UInt8] {
         struct Group: Hashable {
             package let device: String
             package let from: String
@@ -109,7 +109,7 @@ package enum BaselineWriter {
     /// Writes `bytes` to `path` atomically: into a new file beside it, flushed, then renamed over it, so a reader
     /// sees the old file or the new one, never a part (and a failure leaves the old file as it was).
     /// - Returns: `nil`, or why the file could not be written.
-    package static func write(_ bytes: [UInt8], to path: String) -> String? {
+    public static func write(_ bytes: [UInt8], to path: String) -> String? {
         let temporary = "\(path).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return "cannot create '\(temporary)': \(String(cString: strerror(errno)))" }

@@ -55,6 +55,23 @@ public struct FleetAnalysis: Sendable {
         try fleet.fixSubject(bytes: bytes, path: path, scope: scope)
     }
 
+    /// `fleet fixes`: the changes to the fleet's file (`bytes` as read from `path`, `nil` for a folder of exports) that
+    /// close the paths to outside within `scope`, verified and ranked, and a plan. With a baseline, only the paths it does
+    /// not accept on `today` (new or expired) are paths to close; with `budget`, at most that many candidates are verified.
+    /// - Throws: ``FixError`` for a file that is not JSON, or a fleet the fixes cannot work on.
+    public func fixes(bytes: [UInt8]?, path: String, scope: FixScope = FixScope(), baseline: BaselineRun? = nil, today: BaselineDate,
+                      budget: Int? = nil) throws(FixError) -> FleetFixReport {
+        var counted: FleetFixes.Counted? = nil
+        if let baseline {
+            var judge = baseline.baseline.judge(today: today)
+            counted = { path in
+                guard let from = try? BundleID(path.from) else { return true }
+                return judge.judge(device: path.device, from: from, to: path.toNode).state != .accepted
+            }
+        }
+        return try FleetFixes.run(try fixSubject(bytes: bytes, path: path, scope: scope), counting: counted, budget: budget)
+    }
+
     /// The fleet's lint findings (AppConnect: FL001–FL008; Intune: IN001–IN005) and every check that could make them.
     public func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
         fleet.lint()

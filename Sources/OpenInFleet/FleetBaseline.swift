@@ -51,7 +51,7 @@ public struct FleetBaseline: Sendable {
     /// (`checkNames(devices:apps:)`): they can never match, and are never called resolved.
     private(set) var unmatchable: Set<Int> = []
     /// Whether a judge remembers the paths no entry accepts (for writing a baseline).
-    package var recordsNewPaths = false
+    public var recordsNewPaths = false
 
     /// The `device` that accepts a path on every device.
     public static let everyDevice = "*"
@@ -165,18 +165,18 @@ public struct FleetBaseline: Sendable {
     }
 
     /// A name in an entry that the fleet does not know: the entry can never match.
-    package struct UnknownName: Sendable {
+    public struct UnknownName: Sendable {
         /// The entry.
-        package let entry: Entry
+        public let entry: Entry
         /// `device`, `from` or `to`.
-        package let field: String
+        public let field: String
         /// The name as the entry gives it.
-        package let name: String
+        public let name: String
         /// " Did you mean 'x'?" (a device or app one or two edits away), or empty.
-        package let suggestion: String
+        public let suggestion: String
 
         /// `accepted[]: to com.acme.vewer is not an app of the fleet, so the entry can never match. Did you mean 'com.acme.viewer'?`
-        package var message: String {
+        public var message: String {
             let what = field == "device" ? "a device of the fleet" : "an app of the fleet"
             return "accepted[]: \(field) \(name) is not \(what), so the entry can never match (and is never called resolved).\(suggestion)"
         }
@@ -187,7 +187,7 @@ public struct FleetBaseline: Sendable {
     /// known as a destination): each unknown name is returned with "Did you mean", and its entry is
     /// never called resolved by a judge made afterwards.
     /// With `apps` `nil`, only devices are checked.
-    package mutating func checkNames(devices: [String], apps: [BundleID]?) -> [UnknownName] {
+    public mutating func checkNames(devices: [String], apps: [BundleID]?) -> [UnknownName] {
         let knownDevices = Set(devices.map(ExactKey.init))
         let knownApps = Set((apps ?? []).map { ExactKey($0.rawValue) })
         let appNames = (apps ?? []).map(\.rawValue)

@@ -5,9 +5,9 @@ import OpenInKit
 /// the baseline as the run applies it. It judges each path to outside, remembers what was examined (a
 /// `--device`, `--from` or `--to` run examines part of the fleet: an entry outside that part is not
 /// called resolved), and counts.
-package struct BaselineRun {
+public struct BaselineRun: Sendable {
     /// The baseline file read.
-    package let baseline: FleetBaseline
+    public let baseline: FleetBaseline
     package private(set) var judge: FleetBaseline.Judge
     /// (device, from) pairs examined; `to` when only one destination was.
     private var examined: Set<String> = []
@@ -17,7 +17,7 @@ package struct BaselineRun {
     package private(set) var counts: [FleetBaseline.State: Int] = [:]
 
     /// A run judging against `baseline` on `today`; `onlyTo` when the run examines one destination alone.
-    package init(_ baseline: FleetBaseline, today: BaselineDate, onlyTo: FleetNode?) {
+    public init(_ baseline: FleetBaseline, today: BaselineDate, onlyTo: FleetNode?) {
         self.baseline = baseline
         judge = baseline.judge(today: today)
         self.onlyTo = onlyTo
@@ -37,7 +37,7 @@ package struct BaselineRun {
     }
 
     /// The entries no path matched, among those the run examined.
-    package var resolved: [FleetBaseline.Entry] {
+    public var resolved: [FleetBaseline.Entry] {
         judge.resolved.filter { entry in
             if let onlyTo, entry.to != onlyTo { return false }
             if let device = entry.device { return examined.contains(device + "\u{0}" + entry.from.rawValue) }
@@ -58,6 +58,9 @@ package struct BaselineRun {
         return run
     }
 
+    /// The paths judged new, in the order judged, when the baseline ``FleetBaseline/recordsNewPaths`` (for writing a baseline).
+    public var newPaths: [(device: String, from: BundleID, to: FleetNode)] { judge.newPaths }
+
     /// Whether some judged path fails the gate (new or expired).
-    package var fails: Bool { counts[.new, default: 0] + counts[.expired, default: 0] > 0 }
+    public var fails: Bool { counts[.new, default: 0] + counts[.expired, default: 0] > 0 }
 }

@@ -9,28 +9,28 @@ import Darwin
 /// The one way the package reads a whole input file — a policy file, a plist, a decision
 /// table, a scenario — with a size cap, so that `/dev/zero`, a pipe that never ends or a
 /// runaway file cannot exhaust memory.
-package enum CappedFile {
+public enum CappedFile {
     /// The largest file read unless a caller says otherwise: 16 MiB, far more than any real policy, table or scenario.
-    package static let defaultLimit = 16 << 20
+    public static let defaultLimit = 16 << 20
 
     /// Why a file could not be read: a sentence naming the file, e.g.
     /// `cannot read policy file 'p.json': it is larger than 16 MiB`.
-    package struct Failure: Error, Sendable, Hashable {
+    public struct Failure: Error, Sendable, Hashable {
         /// How the file was named ("policy file").
-        package let what: String
+        public let what: String
         /// The file's path.
-        package let path: String
+        public let path: String
         /// Why it cannot be read ("no such file or directory", "it is larger than 16 MiB").
-        package let reason: String
+        public let reason: String
 
         /// The whole sentence.
-        package var message: String { "cannot read \(what) '\(path)': \(reason)" }
+        public var message: String { "cannot read \(what) '\(path)': \(reason)" }
     }
 
     /// Reads the whole file at `path`, of at most `limit` bytes.
     /// - Parameter what: how messages name the file ("policy file", "decision table", "scenario").
     /// - Throws: ``Failure`` when the file cannot be opened or read, is a directory, or is larger than `limit`.
-    package static func read(path: String, what: String, limit: Int = defaultLimit) throws(Failure) -> [UInt8] {
+    public static func read(path: String, what: String, limit: Int = defaultLimit) throws(Failure) -> [UInt8] {
         func failure(_ reason: String) -> Failure { Failure(what: what, path: path, reason: reason) }
         // Opened without waiting: opening a FIFO (named pipe) for reading otherwise waits for a writer, forever if none comes.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK)

@@ -7,19 +7,19 @@
 /// are different strings. Every key, bundle ID, scheme, separator and name
 /// the engine reads goes through these functions, never through `==` on
 /// `String` or a `String`-keyed dictionary.
-package enum ExactText {
+public enum ExactText {
     /// Whether `a` and `b` are the same bytes.
     @_specialize(exported: true, where A == String, B == String)
     @_specialize(exported: true, where A == Substring, B == String)
     @_specialize(exported: true, where A == String, B == Substring)
     @_specialize(exported: true, where A == Substring, B == Substring)
-    package static func same<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+    public static func same<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// Whether `a` and `b` are the same bytes (two strings: compared in their contiguous storage when they have it).
     @inlinable
-    package static func same(_ a: String, _ b: String) -> Bool {
+    public static func same(_ a: String, _ b: String) -> Bool {
         let fast = a.utf8.withContiguousStorageIfAvailable { left in
             b.utf8.withContiguousStorageIfAvailable { right in left.sameBytes(as: right) }
         }
@@ -138,7 +138,7 @@ private extension Unicode.GeneralCategory {
 
 extension UnsafeBufferPointer<UInt8> {
     /// Whether two byte buffers hold the same bytes (a plain loop: the buffers here are short).
-    @inlinable
+    @inlinable @usableFromInline
     package func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard count == other.count else { return false }
         guard count > 0, let left = baseAddress, let right = other.baseAddress else { return true }

@@ -10,20 +10,20 @@
 ///
 /// A UTF-8 byte order mark at the very start is skipped. Every error carries
 /// its line and column (``JSONError``).
-package struct JSONReader: Sendable {
+public struct JSONReader: Sendable {
     /// How deeply arrays and objects may nest; the default is 64.
-    package let maxDepth: Int
+    public let maxDepth: Int
 
     /// Creates a reader.
     /// - Parameter maxDepth: how deeply arrays and objects may nest (at least 1).
-    package init(maxDepth: Int = 64) {
+    public init(maxDepth: Int = 64) {
         self.maxDepth = max(1, maxDepth)
     }
 
     /// Reads one JSON value that makes up the whole of `bytes` (surrounding whitespace allowed).
     /// - Throws: ``JSONError`` with the position of the first problem.
     /// - Complexity: O(n) in the length of the input.
-    package func read<Bytes: Collection>(_ bytes: Bytes) throws(JSONError) -> JSONValue where Bytes.Element == UInt8 {
+    public func read<Bytes: Collection>(_ bytes: Bytes) throws(JSONError) -> JSONValue where Bytes.Element == UInt8 {
         if let result = bytes.withContiguousStorageIfAvailable({ buffer in readResult(buffer) }) {
             return try result.get()
         }
@@ -32,7 +32,7 @@ package struct JSONReader: Sendable {
 
     /// Reads one JSON value from text.
     /// - Throws: ``JSONError``.
-    package func read(_ text: String) throws(JSONError) -> JSONValue {
+    public func read(_ text: String) throws(JSONError) -> JSONValue {
         try read(Array(text.utf8))
     }
 

@@ -4,7 +4,7 @@
 /// (``JSONPosition``), so formats built on top can name the line of a wrong
 /// value. Positions are metadata: two values are equal when they denote the
 /// same JSON, wherever they were read.
-package enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -55,9 +55,9 @@ public struct JSONPosition: Sendable, Hashable, Comparable, CustomStringConverti
 }
 
 /// A JSON number kept as its literal, so no value is silently rounded or converted.
-package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The number as written, e.g. `2`, `-0.5`, `1e3`.
-    package let literal: String
+    public let literal: String
 
     /// Wraps a literal the reader has already checked against JSON's grammar.
     package init(validLiteral literal: String) {
@@ -65,28 +65,29 @@ package struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A number from an integer.
-    package init(_ value: Int) {
+    public init(_ value: Int) {
         literal = String(value)
     }
 
     /// The value as an `Int` when the literal is an integer (no fraction, no
     /// exponent) that fits; `nil` otherwise: `2.0` and `2e0` are not integers here.
-    package var intValue: Int? {
+    public var intValue: Int? {
         literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? nil : Int(literal)
     }
 
-    package var description: String { literal }
+    /// The literal, as written.
+    public var description: String { literal }
 }
 
 /// A JSON array and where each element starts.
-package struct JSONArray: Sendable, Hashable, RandomAccessCollection {
+public struct JSONArray: Sendable, Hashable, RandomAccessCollection {
     /// The elements, in order.
-    package let elements: [JSONValue]
+    public let elements: [JSONValue]
     /// Where each element starts, when read from text (same count as `elements`); empty for built values.
-    package let positions: [JSONPosition]
+    public let positions: [JSONPosition]
 
     /// An array built in code, without positions.
-    package init(_ elements: [JSONValue]) {
+    public init(_ elements: [JSONValue]) {
         self.elements = elements
         positions = []
     }
@@ -98,40 +99,45 @@ package struct JSONArray: Sendable, Hashable, RandomAccessCollection {
 
     /// Where element `index` starts, when known.
     @inlinable
-    package func position(at index: Int) -> JSONPosition? {
+    public func position(at index: Int) -> JSONPosition? {
         positions.indices.contains(index) ? positions[index] : nil
     }
 
+    /// The first element's index: 0.
     @inlinable
-    package var startIndex: Int { elements.startIndex }
+    public var startIndex: Int { elements.startIndex }
+    /// One past the last element's index: the count.
     @inlinable
-    package var endIndex: Int { elements.endIndex }
+    public var endIndex: Int { elements.endIndex }
+    /// The element at `index`.
     @inlinable
-    package subscript(index: Int) -> JSONValue { elements[index] }
+    public subscript(index: Int) -> JSONValue { elements[index] }
 
     /// Arrays are equal when their elements are, wherever they were read.
-    package static func == (lhs: JSONArray, rhs: JSONArray) -> Bool { lhs.elements == rhs.elements }
-    package func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+    public static func == (lhs: JSONArray, rhs: JSONArray) -> Bool { lhs.elements == rhs.elements }
+    /// Hashes the elements alone, as `==` compares them.
+    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 }
 
 /// A JSON object: its members in the order written, keys unique.
-package struct JSONObject: Sendable, Hashable {
+public struct JSONObject: Sendable, Hashable {
     /// One `"key": value` pair and where it was read.
-    package struct Member: Sendable, Hashable {
+    public struct Member: Sendable, Hashable {
         /// The key.
-        package let key: String
+        public let key: String
         /// The value.
-        package let value: JSONValue
+        public let value: JSONValue
         /// Where the key starts, when read from text.
-        package let keyPosition: JSONPosition?
+        public let keyPosition: JSONPosition?
         /// Where the value starts, when read from text.
-        package let valuePosition: JSONPosition?
+        public let valuePosition: JSONPosition?
 
         /// A member built in code, without positions.
-        package init(_ key: String, _ value: JSONValue) {
+        public init(_ key: String, _ value: JSONValue) {
             self.init(key: key, value: value, keyPosition: nil, valuePosition: nil)
         }
 
+        /// A member with where its key and value were read.
         package init(key: String, value: JSONValue, keyPosition: JSONPosition?, valuePosition: JSONPosition?) {
             self.key = key
             self.value = value
@@ -140,43 +146,44 @@ package struct JSONObject: Sendable, Hashable {
         }
 
         /// Members are equal when keys and values are, wherever they were read.
-        package static func == (lhs: Member, rhs: Member) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
-        package func hash(into hasher: inout Hasher) {
+        public static func == (lhs: Member, rhs: Member) -> Bool { lhs.key == rhs.key && lhs.value == rhs.value }
+        /// Hashes the key and the value alone, as `==` compares them.
+        public func hash(into hasher: inout Hasher) {
             hasher.combine(key)
             hasher.combine(value)
         }
     }
 
     /// The members, in the order written.
-    package let members: [Member]
+    public let members: [Member]
 
     /// An object built in code from key-value pairs, in order.
     ///
     /// Keys are meant to be unique; the reader guarantees it for objects it reads.
-    package init(_ pairs: KeyValuePairs<String, JSONValue>) {
+    public init(_ pairs: KeyValuePairs<String, JSONValue>) {
         members = pairs.map { Member($0.key, $0.value) }
     }
 
     /// An object from members, in order.
-    package init(members: [Member]) {
+    public init(members: [Member]) {
         self.members = members
     }
 
     /// The member called `key`, if any.
     /// - Complexity: O(n) in the number of members; objects here are small.
     /// Keys are matched byte for byte (UTF-8), not by Swift's canonical equivalence.
-    package func member(_ key: String) -> Member? { members.first { ExactText.same($0.key, key) } }
+    public func member(_ key: String) -> Member? { members.first { ExactText.same($0.key, key) } }
 
     /// The value for `key`, if any.
-    package subscript(key: String) -> JSONValue? { member(key)?.value }
+    public subscript(key: String) -> JSONValue? { member(key)?.value }
 }
 
 /// Why a text is not the JSON the reader accepts, and exactly where.
-package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, and how to fix it where that is not obvious.
-    package let message: String
+    public let message: String
     /// Where the problem is.
-    package let position: JSONPosition
+    public let position: JSONPosition
 
     /// Creates an error at `position`.
     package init(_ message: String, at position: JSONPosition) {
@@ -185,5 +192,5 @@ package struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `line L, column C: message`.
-    package var description: String { "line \(position.line), column \(position.column): \(message)" }
+    public var description: String { "line \(position.line), column \(position.column): \(message)" }
 }

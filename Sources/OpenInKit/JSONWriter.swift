@@ -7,23 +7,23 @@
 ///
 /// Everything is appended to one byte buffer, so writing is linear in the
 /// output's size (each append is amortised O(1)).
-package enum JSONWriter {
+public enum JSONWriter {
     /// The value on one line, with no spaces: one JSON Lines record.
-    package static func compact(_ value: JSONValue) -> String {
+    public static func compact(_ value: JSONValue) -> String {
         var output: [UInt8] = []
         append(value, to: &output, pretty: false)
         return String(decoding: output, as: UTF8.self)
     }
 
     /// The value indented by two spaces per level, members one per line.
-    package static func pretty(_ value: JSONValue) -> String {
+    public static func pretty(_ value: JSONValue) -> String {
         var output: [UInt8] = []
         append(value, to: &output, pretty: true)
         return String(decoding: output, as: UTF8.self)
     }
 
     /// A string as a JSON string literal, quotes included.
-    package static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         var output: [UInt8] = []
         appendQuoted(string, to: &output)
         return String(decoding: output, as: UTF8.self)

@@ -10,13 +10,13 @@
 /// U+2029), and the invisible format characters (U+00AD, U+200B–U+200D, U+2060, U+FEFF).
 /// Everything else is kept, so readable text stays readable.
 /// - Complexity: O(n) in the text's length.
-package enum Printable {
+public enum Printable {
     /// `text` with every character that could forge or hide output escaped; idempotent.
     ///
-    /// A message never echoes a whole input: a run of more than ``longestRun`` characters without
-    /// a space (a megabyte bundle ID, number or path) keeps its first ``keptOfRun`` characters and
+    /// A message never echoes a whole input: a run of more than `longestRun` characters without
+    /// a space (a megabyte bundle ID, number or path) keeps its first `keptOfRun` characters and
     /// says how many bytes it leaves out.
-    package static func text(_ text: String) -> String {
+    public static func text(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) || text.utf8.count > longestRun else { return text }
         var result = ""
         var run: [Unicode.Scalar] = []

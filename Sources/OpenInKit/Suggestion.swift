@@ -1,8 +1,8 @@
 /// "Did you mean …?" for a mistyped verb, option, key or value.
 ///
-/// Shared by the format readers (unknown keys) and the CLI (verbs, options):
-/// `package`, not public API.
-package enum Suggestion {
+/// Shared by the format readers (unknown keys) and the command line (verbs, options); public for
+/// a program that reads its own input and suggests the same way.
+public enum Suggestion {
     /// The candidate closest to `input`, if it is close enough to be a likely typo.
     ///
     /// Close enough: at most 2 edits (insertions, deletions, substitutions or
@@ -10,7 +10,7 @@ package enum Suggestion {
     /// `input` is a prefix of exactly one candidate (an abbreviation), or, for an
     /// input of 6 characters or more, a singular for a plural (all but its last two
     /// characters begin exactly one candidate up to 3 characters longer).
-    package static func closest(to input: String, among candidates: [String]) -> String? {
+    public static func closest(to input: String, among candidates: [String]) -> String? {
         let typed = Array(input.lowercased())
         var best: (candidate: String, distance: Int)? = nil
         for candidate in candidates {
@@ -34,12 +34,12 @@ package enum Suggestion {
     }
 
     /// " Did you mean 'x'?" or the empty string.
-    package static func phrase(for input: String, among candidates: [String]) -> String {
+    public static func phrase(for input: String, among candidates: [String]) -> String {
         closest(to: input, among: candidates).map { " Did you mean '\($0)'?" } ?? ""
     }
 
     /// The optimal string alignment distance: Levenshtein plus swaps of neighbouring characters.
-    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         // Three rows made once and rotated (a stream asks this for every line that names an unknown channel).

@@ -2,9 +2,9 @@ import OpenInPolicy
 
 /// What `fleet paths --write-baseline` says once it has written the file: the counts, then each entry
 /// dropped as resolved and each kept entry that has expired.
-package enum BaselineWriteText {
+public enum BaselineWriteText {
     /// The summary of `merge`, written to `file`, one line each and the entries indented.
-    package static func summary(file: String, merge: BaselineWriter.Merge) -> String {
+    public static func summary(file: String, merge: BaselineWriter.Merge) -> String {
         var text = "baseline \(DecisionText.escaped(file)) written: \(merge.kept) kept, \(merge.added) added, \(merge.dropped.count) dropped as resolved\n"
         for entry in merge.dropped {
             text += "  dropped: \(DecisionText.escaped(entry.deviceName)): \(DecisionText.escaped(entry.from.rawValue)) → \(DecisionText.escaped(entry.to.description))"

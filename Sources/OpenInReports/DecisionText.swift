@@ -6,9 +6,9 @@ import OpenInPolicy
 /// message quoting a line, an explanation quoting a config value) goes
 /// through ``escaped(_:)``, so a request is always exactly one line and no
 /// input can forge a record or move the terminal's cursor.
-package enum DecisionText {
+public enum DecisionText {
     /// A decision as a block of labelled lines, the outcome first.
-    package static func block(_ decision: Decision, request: ShareRequest, explanation: Explanation?, inputs wording: (String) -> String) -> String {
+    public static func block(_ decision: Decision, request: ShareRequest, explanation: Explanation?, inputs wording: (String) -> String) -> String {
         var rows: [(String, String)] = [("request", describe(request))]
         if let target = decision.target, decision.outcome != .deny { rows.append(("to", escaped(target.rawValue))) }
         if let audience = decision.audience { rows.append(("readable by", audience == .allApps ? "all apps" : "AppConnect apps only")) }
@@ -35,7 +35,7 @@ package enum DecisionText {
     }
 
     /// A decision on one line of a stream: `line 3: deny  open-url foo://x  [RULE-ID]`.
-    package static func line(_ number: Int, _ decision: Decision, request: ShareRequest, id: JSONValue?, explanation: Explanation?,
+    public static func line(_ number: Int, _ decision: Decision, request: ShareRequest, id: JSONValue?, explanation: Explanation?,
                              inputs wording: (String) -> String) -> String {
         var text = "line \(number)\(idSuffix(id)): \(decision.outcome)  \(describe(request))"
         if let target = decision.target, decision.outcome != .deny, target != request.target { text += " → \(escaped(target.rawValue))" }
@@ -47,7 +47,7 @@ package enum DecisionText {
     }
 
     /// An invalid line of a stream.
-    package static func errorLine(_ number: Int, id: JSONValue?, message: String) -> String {
+    public static func errorLine(_ number: Int, id: JSONValue?, message: String) -> String {
         "line \(number)\(idSuffix(id)): error  \(escaped(message))\n"
     }
 
@@ -100,7 +100,7 @@ package enum DecisionText {
     /// written as escapes — `\\`, `\n`, `\r`, `\t`, otherwise `\u{1B}` — and everything else as is.
     /// - Parameter backslash: whether a backslash is escaped too (so every escape is unambiguous); lint's
     ///   messages quote values as JSON strings already, and keep their backslashes as they are.
-    package static func escaped(_ text: String, backslash: Bool = true) -> String {
+    public static func escaped(_ text: String, backslash: Bool = true) -> String {
         // Printable ASCII (a backslash only when it is kept) is written as is: checked on the bytes first.
         let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes where byte < 0x20 || byte >= 0x7F || (byte == 0x5C && backslash) { return false }

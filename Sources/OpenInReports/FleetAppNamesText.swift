@@ -4,7 +4,7 @@ import OpenInPolicy
 extension FleetAppNames: FleetAppLookup {
     /// What a text answer on `device` adds about the request's apps: a target the fleet does not know
     /// (any other app), a sender or target the device does not install (and which devices do).
-    package func notes(_ request: FleetRequest, device: String) -> [String] {
+    public func notes(_ request: FleetRequest, device: String) -> [String] {
         var notes: [String] = []
         if questions.devicesByName == nil {
             questions.devicesByName = Dictionary(installed.indices.map { (Array(installed[$0].device.utf8), [$0]) }, uniquingKeysWith: +)

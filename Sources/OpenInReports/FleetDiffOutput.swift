@@ -24,7 +24,7 @@ extension FleetOutput {
 
 extension FleetChanges {
     /// How `fleet diff` writes its changes.
-    package enum Style {
+    public enum Style: Sendable {
         /// Text: a line per change (AppConnect), or the flows by group.
         case text
         /// A JSON array of the changes.
@@ -34,7 +34,7 @@ extension FleetChanges {
     }
 
     /// The changes written in `style`.
-    package func written(_ style: Style) -> String {
+    public func written(_ style: Style) -> String {
         switch self {
         case .fleet(let changes):
             return style == .json ? FleetOutput.diffJSON(changes) : FleetOutput.diffText(changes)

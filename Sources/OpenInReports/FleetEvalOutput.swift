@@ -1,20 +1,21 @@
 import OpenInPolicy
 
 /// `fleet eval`'s records and text blocks, either vendor's.
-package enum FleetEvalOutput {
+public enum FleetEvalOutput {
     /// One decision's record: an AppConnect fleet's (``FleetRecord``), or Intune's.
-    package static func record(_ decision: FleetDecision, id: JSONValue?, explain: Bool, on device: AnalyzedDevice) -> JSONObject {
+    public static func record(_ decision: FleetDecision, id: JSONValue?, explain: Bool, on device: AnalyzedDevice) -> JSONObject {
         if let fleet = device.analysis.intune { return IntuneFleetOutput.record(decision, id: id, explain: explain, fleet: fleet) }
         return FleetRecord.json(decision, id: id, explain: explain)
     }
 
     /// One decision's text block: an AppConnect fleet's, or Intune's.
-    package static func block(_ decision: FleetDecision, explain: Bool, on device: AnalyzedDevice, notes: [String] = []) -> String {
+    public static func block(_ decision: FleetDecision, explain: Bool, on device: AnalyzedDevice, notes: [String] = []) -> String {
         if let fleet = device.analysis.intune { return IntuneFleetOutput.block(decision, explain: explain, fleet: fleet, notes: notes) }
         return block(decision, explain: explain, notes: notes)
     }
 
-    package static func errorRecord(_ line: Int, id: JSONValue?, device: String?, _ message: String) -> JSONObject {
+    /// The JSON record of line `line` of a fleet request stream that could not be decided (on `device`, when known).
+    public static func errorRecord(_ line: Int, id: JSONValue?, device: String?, _ message: String) -> JSONObject {
         var members: [JSONObject.Member] = [.init("line", .number(JSONNumber(line)))]
         if let id { members.append(.init("id", id)) }
         if let device { members.append(.init("device", .string(device))) }
@@ -23,7 +24,7 @@ package enum FleetEvalOutput {
     }
 
     /// `deny  document-interaction from A to B  [sender RULE allow; receiver RULE deny]`.
-    package static func summary(_ decision: FleetDecision) -> String {
+    public static func summary(_ decision: FleetDecision) -> String {
         var text = "\(decision.outcome)  \(describe(decision.request))"
         text += "  [sender \(decision.sender.rule) \(decision.sender.outcome)"
         if let receiver = decision.receiver { text += "; receiver \(receiver.rule) \(receiver.outcome)" }

@@ -1,7 +1,7 @@
 import OpenInPolicy
 
 /// `fleet fixes`: verified changes ranked by the paths they close, and the plan.
-package enum FleetFixesOutput {
+public enum FleetFixesOutput {
     package static func patchText(_ patch: [JSONPatchOperation]) -> String { JSONWriter.compact(JSONPatch.json(patch)) }
 
     package static func place(_ fix: FleetFix) -> String {
@@ -20,7 +20,8 @@ package enum FleetFixesOutput {
         return text
     }
 
-    package static func text(_ report: FleetFixReport) -> String {
+    /// The report as text: the paths to close, each fix with what it closes and blocks, then the plan.
+    public static func text(_ report: FleetFixReport) -> String {
         var out = ""
         let count = report.paths.count
         guard count > 0 else { return "no path to close\n" }
@@ -91,7 +92,8 @@ package enum FleetFixesOutput {
     /// or turn into markup, a link or math.
     package static func cell(_ text: String) -> String { MarkdownText.text(text) }
 
-    package static func markdown(_ report: FleetFixReport, limit: Int = 20) -> String {
+    /// The report as GitHub-flavoured Markdown, listing at most `limit` fixes.
+    public static func markdown(_ report: FleetFixReport, limit: Int = 20) -> String {
         let count = report.paths.count
         guard count > 0 else { return "No path to close.\n" }
         var out = "**\(count) path\(count == 1 ? "" : "s") to close.** \(report.fixes.count) verified fix\(report.fixes.count == 1 ? "" : "es"), best first.\n\n"

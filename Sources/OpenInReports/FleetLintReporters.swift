@@ -140,6 +140,8 @@ public struct FleetLintGitHub: Reporter {
 public struct FleetLintSARIF: Reporter {
     /// `sarif`.
     public let name = "sarif"
+    /// The SARIF version the log declares.
+    public static let version = SARIFLog.version
     /// The reporter.
     public init() {}
 

@@ -1,11 +1,28 @@
 import OpenInPolicy
 
 /// `fleet matrix`: what it prints, and the words the other fleet outputs share.
-package enum FleetOutput {
+public enum FleetOutput {
     /// What `fleet matrix` writes.
-    package enum FleetMatrixFormat: String, CaseIterable, Sendable { case text, json, markdown }
+    public enum FleetMatrixFormat: String, CaseIterable, Sendable {
+        /// A grid per device and channel.
+        case text
+        /// One JSON document.
+        case json
+        /// A Markdown table per device and channel.
+        case markdown
+    }
 
     // MARK: matrix
+
+    /// `fleet matrix`: prints the matrix of each of `devices` in `format` to `output`. Every row is made once before
+    /// anything is printed (an error leaves no half-printed matrix), then each grid's rows are made again as they are
+    /// printed, so no matrix is ever held whole: memory O(apps) for a row plus the device's tables, not O(apps²).
+    /// - Throws: `FleetError` when a row cannot be decided; nothing is written then.
+    public static func print(_ devices: [AnalyzedDevice], format: FleetMatrixFormat, to output: any ReportSink) throws(FleetError) {
+        let matrices = devices.map { $0.matrixRows() }
+        for matrix in matrices { try matrix.check() }
+        try print(matrices, format: format, to: output)
+    }
 
     /// Prints matrices row by row: one sender's row of one grid in memory at a time.
     package static func print(_ matrices: [FleetMatrixRows], format: FleetMatrixFormat, to output: any ReportSink) throws(FleetError) {

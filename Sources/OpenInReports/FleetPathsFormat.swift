@@ -2,8 +2,17 @@ import OpenInPolicy
 
 /// What `fleet paths` and `fleet diff` write: text and JSON (every path, hop by hop), or a report of the
 /// paths to outside (Markdown, SARIF, DOT).
-package enum FleetPathsFormat: String, CaseIterable, Sendable {
-    case text, json, markdown, sarif, dot
+public enum FleetPathsFormat: String, CaseIterable, Sendable {
+    /// Every path, hop by hop, as text.
+    case text
+    /// Every path, hop by hop, as JSON.
+    case json
+    /// The paths to outside: tables and a Mermaid graph per device, within a byte budget.
+    case markdown
+    /// The paths to outside as a SARIF log, for code scanning.
+    case sarif
+    /// The paths to outside as a Graphviz DOT graph.
+    case dot
 
     /// The report format, for markdown, sarif and dot.
     package var report: LeakReportFormat? { LeakReportFormat(rawValue: rawValue) }

@@ -3,7 +3,7 @@ import OpenInPolicy
 /// What `fleet paths` prints, for both vendors: one block (text) or record (JSON) per device and starting
 /// app. With `--from all` each is written as soon as it is made; with one app, the output is held until
 /// every device is decided (an error prints nothing).
-package struct PathsWriter {
+public struct PathsWriter {
     /// The starting app; `nil` for every app (`--from all`).
     package let app: BundleID?
     package let to: String?
@@ -15,7 +15,7 @@ package struct PathsWriter {
     package let format: FleetPathsFormat
     package let sink: any ReportSink
     /// `--baseline`: judges each path to outside shown.
-    package var baseline: BaselineRun?
+    public var baseline: BaselineRun?
     private var reached = false
     private var written = 0
     private var pending = ""
@@ -24,7 +24,7 @@ package struct PathsWriter {
     /// For SARIF: the log being written, once the first search is written.
     private var sarif: SARIFReport.Capped?
     /// How much of a report format GitHub takes (SARIF: results and bytes per run).
-    package var limits = ReportLimits()
+    public var limits = ReportLimits()
 
     /// A writer of the paths from `app` (every app when `nil`) to `target` (outside when `nil`), as `--from` and
     /// `--to` gave them (`from`, `to`), checked against the apps the fleet knows (`names`) by the caller.
@@ -43,7 +43,7 @@ package struct PathsWriter {
     }
 
     /// The node `--to` names, when it names one app.
-    package var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
+    public var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
 
     private mutating func out(_ text: String) {
         if app == nil { sink.write(text) } else { pending += text }

@@ -1,7 +1,7 @@
 import OpenInPolicy
 
 /// One hop of a leak path as the report formats (Markdown, SARIF, DOT) show it, either vendor's.
-package struct ReportHop {
+package struct ReportHop: Sendable {
     package var from: FleetNode
     package var to: FleetNode
     package var channel: FleetChannel
@@ -32,7 +32,7 @@ package struct ReportHop {
 }
 
 /// One path to outside (or to the `--to` app) as the report formats show it.
-package struct ReportPath {
+package struct ReportPath: Sendable {
     package var device: String
     package var from: BundleID
     package var to: FleetNode

@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// One device's part of a report: the paths shown (for `fleet diff`, the paths opened) and, for a
 /// diff, the paths closed.
-package struct DeviceReport {
+package struct DeviceReport: Sendable {
     package var device: String
     /// For `fleet paths`, what outside means there (the zone of trust), when known.
     package var zone: String?

@@ -5,8 +5,8 @@ import OpenInPolicy
 /// fixes and the plan; the channel matrix; the lint findings; and the data as JSON.
 ///
 /// Nothing is loaded from anywhere: a Content-Security-Policy of `default-src 'none'` allows only
-/// the page's own style and script, by hash. Every text from the input goes through ``HTMLText``: shown, elided past 1,000 characters, never markup.
-package enum FleetReportOutput {
+/// the page's own style and script, by hash. Every text from the input goes through `HTMLText`: shown, elided past 1,000 characters, never markup.
+public enum FleetReportOutput {
     /// Caps, so a large fleet's page stays readable and under 10 MB.
     package static let maxPathsListed = 300
     package static let maxNodesDrawn = 80

@@ -2,7 +2,7 @@ import OpenInPolicy
 
 extension FleetReportOutput {
     /// Why the page could not be made: the fleet cannot be analysed, or its fixes cannot be found.
-    package enum Failure: Error {
+    public enum Failure: Error {
         /// The fleet's analysis failed.
         case fleet(FleetError)
         /// The fixes could not be found.
@@ -11,7 +11,7 @@ extension FleetReportOutput {
 
     /// `fleet report`'s page: gathers its data from the analysis of the fleet file read once (`bytes`, `nil` for a folder of
     /// exports, at `path`): every device's paths (judged against `baseline` on `today`), the fixes and plan, the matrix, lint.
-    package static func page(_ analysis: FleetAnalysis, bytes: [UInt8]?, path: String, baseline: BaselineRun?, today: BaselineDate,
+    public static func page(_ analysis: FleetAnalysis, bytes: [UInt8]?, path: String, baseline: BaselineRun?, today: BaselineDate,
                              title: String?) throws(Failure) -> String {
         var baseline = baseline
         var devices: [Device] = []
@@ -77,8 +77,7 @@ extension FleetReportOutput {
         }
         let report: FleetFixReport
         do throws(FixError) {
-            report = try FleetFixesOutput.report(try analysis.fixSubject(bytes: bytes, path: path, scope: FixScope()), baseline: baseline, today: today,
-                                                 budget: maxCandidatesVerified)
+            report = try analysis.fixes(bytes: bytes, path: path, baseline: baseline, today: today, budget: maxCandidatesVerified)
         } catch {
             throw .fixes(error)
         }
@@ -94,21 +93,5 @@ extension FleetReportOutput {
         let page = html(title: title ?? "openin-check fleet report: \(path)", file: path, devices: devices, report: report, findings: lint.findings,
                         lintFile: analysis.file ?? path, data: data, omittedRecords: omittedRecords, fixesOmitted: fixesOmitted)
         return page
-    }
-}
-
-extension FleetFixesOutput {
-    /// The fixes and the plan; with a baseline, only the paths it does not accept (new or expired) on `today` are paths to close.
-    /// With `budget`, at most that many candidates are verified (``FixBudget``).
-    package static func report(_ subject: any FixSubject, baseline: BaselineRun?, today: BaselineDate, budget: Int? = nil) throws(FixError) -> FleetFixReport {
-        var counted: FleetFixes.Counted? = nil
-        if let baseline {
-            var judge = baseline.baseline.judge(today: today)
-            counted = { path in
-                guard let from = try? BundleID(path.from) else { return true }
-                return judge.judge(device: path.device, from: from, to: path.toNode).state != .accepted
-            }
-        }
-        return try FleetFixes.run(subject, counting: counted, budget: budget)
     }
 }

@@ -2,7 +2,8 @@ import OpenInPolicy
 
 /// `matrix --format markdown`: the same header, grids and legend as the text, as GitHub-flavoured Markdown.
 extension PolicyMatrix {
-    package func markdown() -> String {
+    /// The same header, grids and legend as ``render()``, as GitHub-flavoured Markdown.
+    public func markdown() -> String {
         var text = headerLines.map(MarkdownText.cell).joined(separator: "<br>\n") + "\n\n"
         for grid in grids {
             let rows = grid.rows.map { row in

@@ -1,7 +1,7 @@
 import OpenInPolicy
 
 /// `diff`'s output over the request classes.
-package enum DiffReport {
+public enum DiffReport {
     package static let groups: [(kind: DecisionChange.Kind, title: String, key: String)] = [
         (.newlyBlocked, "Newly blocked", "newlyBlocked"),
         (.newlyAllowed, "Newly allowed", "newlyAllowed"),
@@ -9,7 +9,8 @@ package enum DiffReport {
         (.changed, "Changed outcome or callback", "changed"),
     ]
 
-    package static func text(_ diff: PolicyDiff, old: String, new: String) -> String {
+    /// The changes as text: a block per class of request that changes, its cells before and after.
+    public static func text(_ diff: PolicyDiff, old: String, new: String) -> String {
         var text = "diff \(old) → \(new): \(diff.requestClassCount) request classes, "
         text += diff.changeCount == 0 ? "none decides differently\n" : "\(diff.changeCount) decide differently\n"
         for group in groups {
@@ -26,7 +27,8 @@ package enum DiffReport {
         return text + "\nverdict: \(diff.verdict)\n"
     }
 
-    package static func markdown(_ diff: PolicyDiff, old: String, new: String) -> String {
+    /// The changes as GitHub-flavoured Markdown: a table per kind of change.
+    public static func markdown(_ diff: PolicyDiff, old: String, new: String) -> String {
         var text = "**diff** \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false)): **\(diff.verdict)**\n\n"
         text += "\(diff.requestClassCount) request classes, "
         text += diff.changeCount == 0 ? "none decides differently.\n" : "\(diff.changeCount) decide differently.\n"
@@ -57,7 +59,8 @@ package enum DiffReport {
         return "\(gap.channel): the \(lacking) policy does not set \(gap.missingKey), so its \(gap.channel) requests are errors; the \(deciding) one decides them"
     }
 
-    package static func json(_ diff: PolicyDiff, old: String, new: String) -> JSONObject {
+    /// The changes as a JSON object, naming the two policy files.
+    public static func json(_ diff: PolicyDiff, old: String, new: String) -> JSONObject {
         var members: [JSONObject.Member] = [
             .init("old", .string(old)),
             .init("new", .string(new)),
@@ -82,7 +85,7 @@ package enum DiffReport {
 }
 
 /// `diff --requests`'s output: what a replayed log would see change.
-package struct ReplayReport {
+public struct ReplayReport: Sendable {
     package let summary: ReplaySummary
     /// The first invalid lines of the log (up to ``invalidSampleLimit``), with their errors.
     package let invalid: [(line: Int, message: String)]
@@ -95,15 +98,16 @@ package struct ReplayReport {
     package let requests: String
 
     /// How many invalid lines the report lists: the first 100 (the rest are counted).
-    package static let invalidSampleLimit = 100
+    public static let invalidSampleLimit = 100
 
     /// The report of `summary`, replayed from a log of `lineCount` lines, `invalidCount` of them invalid (`invalid` the first).
-    package init(summary: ReplaySummary, invalid: [(line: Int, message: String)], invalidCount: Int, lineCount: Int, old: String, new: String, requests: String) {
+    public init(summary: ReplaySummary, invalid: [(line: Int, message: String)], invalidCount: Int, lineCount: Int, old: String, new: String, requests: String) {
         (self.summary, self.invalid, self.invalidCount, self.lineCount) = (summary, invalid, invalidCount, lineCount)
         (self.old, self.new, self.requests) = (old, new, requests)
     }
 
-    package var text: String {
+    /// The report as text.
+    public var text: String {
         var text = "replay of \(requests) under \(old) → \(new): \(lineCount) lines, \(summary.requestCount) requests"
         text += invalidCount == 0 ? "\n" : ", \(invalidCount) invalid lines\n"
         for (line, message) in invalid { text += "  line \(line): error  \(message)\n" }
@@ -123,7 +127,8 @@ package struct ReplayReport {
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
 
-    package var markdown: String {
+    /// The report as GitHub-flavoured Markdown.
+    public var markdown: String {
         var text = "**replay** of \(MarkdownText.code(requests, inTable: false)) under \(MarkdownText.code(old, inTable: false)) → \(MarkdownText.code(new, inTable: false)): **\(summary.verdict)**\n\n"
         text += "\(lineCount) lines, \(summary.requestCount) requests"
         text += invalidCount == 0 ? "; " : ", \(invalidCount) invalid lines; "
@@ -143,7 +148,8 @@ package struct ReplayReport {
         return text + "\nverdict on this log: \(summary.verdict)\n"
     }
 
-    package var json: JSONObject {
+    /// The report as a JSON object.
+    public var json: JSONObject {
         let number = { (value: Int) in JSONValue.number(JSONNumber(value)) }
         var members: [JSONObject.Member] = [
             .init("old", .string(old)),

@@ -13,7 +13,7 @@ public struct PolicyLintReport: Sendable {
     }
 
     /// How many findings are errors, warnings and info.
-    package var counts: (errors: Int, warnings: Int, info: Int) {
+    public var counts: (errors: Int, warnings: Int, info: Int) {
         let count = { (severity: LintSeverity) in findings.count(where: { $0.severity == severity }) }
         return (count(.error), count(.warning), count(.info))
     }
@@ -101,6 +101,8 @@ public struct PolicyLintJSON: Reporter {
 public struct PolicyLintSARIF: Reporter {
     /// `sarif`.
     public let name = "sarif"
+    /// The SARIF version the log declares.
+    public static let version = SARIFLog.version
     /// The reporter.
     public init() {}
 

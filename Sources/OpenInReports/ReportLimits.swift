@@ -2,44 +2,44 @@ import OpenInPolicy
 
 /// How much of a report the places that show it take: GitHub code scanning for SARIF. The limits cut only the
 /// report formats; text and JSON are never cut and list every path.
-package struct ReportLimits: Sendable, Equatable {
+public struct ReportLimits: Sendable, Equatable {
     /// SARIF: the most results a run keeps (`--max-results`). GitHub code scanning takes at most 25,000 per run.
-    package var maxResults: Int
+    public var maxResults: Int
     /// SARIF: the most bytes the whole log takes, uncompressed. GitHub code scanning takes at most 10 MB gzipped
     /// per upload; the writer does not compress, so it bounds the uncompressed size instead: gzip's output is at
     /// most its input plus 18 bytes and 5 per 64 KiB block stored as it is, so a log of 9,500,000 bytes gzips to
     /// under 9,501,000, whatever it holds.
-    package var maxSARIFBytes: Int
+    public var maxSARIFBytes: Int
 
     /// Markdown: the most bytes it takes (`--max-bytes`), so it fits a pull-request comment (GitHub takes 65,536
     /// characters; a character is at least one byte of UTF-8, so this many bytes are at most that many characters).
-    package var maxMarkdownBytes: Int
+    public var maxMarkdownBytes: Int
     /// Markdown: list the accepted paths too (`--show accepted`); by default they are counted.
-    package var showAccepted: Bool
+    public var showAccepted: Bool
     /// DOT (`fleet paths`): the most edges a device's cluster draws each path on (`--max-edges`); beyond, the cluster is
-    /// the grouped graph (``LeakGraph``) within as many edges.
-    package var maxDOTEdges = defaultMaxDOTEdges
+    /// the grouped graph (`LeakGraph`) within as many edges.
+    public var maxDOTEdges = defaultMaxDOTEdges
 
     /// GitHub's limit on a pull-request comment, in characters.
-    package static let defaultMaxMarkdownBytes = 65_536
+    public static let defaultMaxMarkdownBytes = 65_536
     /// The least `--max-bytes`: room for the title and the note that says what was cut.
-    package static let leastMarkdownBytes = 4_096
+    public static let leastMarkdownBytes = 4_096
     /// GitHub code scanning's limit on results per run.
-    package static let defaultMaxResults = 25_000
+    public static let defaultMaxResults = 25_000
     /// The uncompressed bound that keeps a SARIF log under 10 MB gzipped (see ``maxSARIFBytes``).
-    package static let defaultMaxSARIFBytes = 9_500_000
+    public static let defaultMaxSARIFBytes = 9_500_000
 
     /// The default `--max-edges`: `dot -Tsvg` draws the 1,000-app generated fleet's paths in well under 5 seconds.
-    package static let defaultMaxDOTEdges = 200
-    /// The least `--max-edges`: room for an edge to each kind of destination (``LeakGraph/Kind``).
-    package static let leastDOTEdges = LeakGraph.Kind.allCases.count
+    public static let defaultMaxDOTEdges = 200
+    /// The least `--max-edges`: room for an edge to each kind of destination (`LeakGraph.Kind`).
+    public static let leastDOTEdges = LeakGraph.Kind.allCases.count
 
     /// The options that set these limits, as `read(_:_:format:)` reads them.
-    package static let options = ["--max-results", "--max-bytes", "--show", "--max-edges"]
+    public static let options = ["--max-results", "--max-bytes", "--show", "--max-edges"]
 
     /// Reads one of ``options`` given `text` for a report of `format` (`markdown`, `sarif`, `dot`, …): `nil`, or
     /// what is wrong (a usage error: not a whole number, too small, or not for that format).
-    package mutating func read(_ option: String, _ text: String, format: String) -> String? {
+    public mutating func read(_ option: String, _ text: String, format: String) -> String? {
         var problem: String? = nil
         func count(_ what: String, least: Int, for wanted: String, _ verb: String) -> Int? {
             guard let count = Int(text), count >= least else {
@@ -69,7 +69,7 @@ package struct ReportLimits: Sendable, Equatable {
     }
 
     /// The limits GitHub sets.
-    package init(maxResults: Int = defaultMaxResults, maxSARIFBytes: Int = defaultMaxSARIFBytes, maxMarkdownBytes: Int = defaultMaxMarkdownBytes,
+    public init(maxResults: Int = defaultMaxResults, maxSARIFBytes: Int = defaultMaxSARIFBytes, maxMarkdownBytes: Int = defaultMaxMarkdownBytes,
                  showAccepted: Bool = false) {
         self.maxResults = maxResults
         self.maxSARIFBytes = maxSARIFBytes

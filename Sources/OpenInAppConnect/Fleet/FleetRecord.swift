@@ -5,19 +5,21 @@ import OpenInKit
 /// The fleet's JSON shapes: a request line `{"id"?, "from", "channel", "target"?, "url"?, "document"?}`
 /// and the end-to-end record `{"id"?, "device", "from", "channel", "target"?, "url"?, "outcome", "to"?,
 /// "sender": {…}, "receiver": {…} | null, "explanation"?}`.
-package enum FleetRecord {
+public enum FleetRecord {
     /// The keys a fleet request line may have.
     package static let keys = ["id", "from", "channel", "target", "url", "document", "location"]
 
     /// One request line, read: its id, and the request's strings (checked when decided on a device).
-    package struct Line: Sendable {
-        package let id: JSONValue?
-        package let request: FleetRequest
+    public struct Line: Sendable {
+        /// The line's `id`, when given: a JSON string or number.
+        public let id: JSONValue?
+        /// The request, its parts checked when it is decided on a device.
+        public let request: FleetRequest
     }
 
     /// Reads one line of a fleet request stream.
     /// - Throws: ``RequestLine/Failure`` naming the key, with the line's id when it could be read.
-    package static func read<Bytes: Collection>(_ bytes: Bytes) throws(RequestLine.Failure) -> Line where Bytes.Element == UInt8 {
+    public static func read<Bytes: Collection>(_ bytes: Bytes) throws(RequestLine.Failure) -> Line where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {
             value = try JSONReader().read(bytes)
@@ -68,7 +70,7 @@ package enum FleetRecord {
 
     /// A request from strings.
     /// - Throws: ``FleetError`` for an unknown channel or an invalid part, naming it.
-    package static func request(from: String, channel: String, target: String?, url: String?, document: String?, location: String? = nil) throws(FleetError) -> FleetRequest {
+    public static func request(from: String, channel: String, target: String?, url: String?, document: String?, location: String? = nil) throws(FleetError) -> FleetRequest {
         let fleetChannel = try FleetChannel(parsing: channel)
         let sender: BundleID
         do throws(InputError) { sender = try BundleID(from) } catch { throw FleetError("from: \(error.description)") }

@@ -10,14 +10,14 @@ import OpenInKit
 /// channel takes them (``ShareRequest`` checks which). Unknown keys, `null`s
 /// and values of the wrong type are errors: the line gets an error record,
 /// never a decision.
-package struct RequestLine: Sendable, Hashable {
+public struct RequestLine: Sendable, Hashable {
     /// The keys a request line may have.
     package static let keys = ["id", "channel", "target", "url", "source", "document"]
 
     /// The request's `id`, when given: a JSON string or number.
-    package let id: JSONValue?
+    public let id: JSONValue?
     /// The request.
-    package let request: ShareRequest
+    public let request: ShareRequest
 
     /// Pairs a request with its `id`.
     package init(id: JSONValue?, request: ShareRequest) {
@@ -26,11 +26,11 @@ package struct RequestLine: Sendable, Hashable {
     }
 
     /// Why a line is not a request; carries the line's `id` when it could be read.
-    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The line's `id`, when the line is a JSON object with a valid one.
-        package let id: JSONValue?
+        public let id: JSONValue?
         /// What is wrong, and where on the line (a column, or the key).
-        package let message: String
+        public let message: String
 
         /// Creates a failure with the line's `id`, when known.
         package init(id: JSONValue?, message: String) {
@@ -38,12 +38,13 @@ package struct RequestLine: Sendable, Hashable {
             self.message = message
         }
 
-        package var description: String { message }
+        /// The message.
+        public var description: String { message }
     }
 
     /// Reads one line (without its line break).
     /// - Throws: ``Failure``.
-    package static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(Failure) -> RequestLine where Bytes.Element == UInt8 {
+    public static func read<Bytes: Collection>(_ bytes: Bytes, reader: JSONReader = JSONReader()) throws(Failure) -> RequestLine where Bytes.Element == UInt8 {
         let value: JSONValue
         do throws(JSONError) {
             value = try reader.read(bytes)

@@ -65,9 +65,9 @@ public final class RequestStream {
         /// What is wrong with the line, when it is invalid.
         public let error: String?
         /// The request's `id`, when the line gives a valid one.
-        package let id: JSONValue?
+        public let id: JSONValue?
         /// The decision's explanation, when the stream explains.
-        package let explanation: Explanation?
+        public let explanation: Explanation?
     }
 
     /// The longest line a reader passes on unless told otherwise: 1 MiB.
@@ -108,7 +108,7 @@ public final class RequestStream {
     /// As the public initialiser; `fastPath: false` sends every line down the general path, and
     /// `threads` bounds the threads of ``withRecords(forLinesIn:_:)`` (tests compare both ways;
     /// by default, one per processor, at most 8).
-    package init(policy: PolicyInputs, format: Format, explain: Bool, maxLineLength: Int, fastPath: Bool, threads: Int? = nil) {
+    public init(policy: PolicyInputs, format: Format, explain: Bool, maxLineLength: Int, fastPath: Bool, threads: Int? = nil) {
         inputs = policy
         evaluator = Evaluator(policy: policy.policy)
         self.format = format
@@ -167,7 +167,7 @@ public final class RequestStream {
 
     /// Reads the next line as a request, counting it, without deciding it (`diff --requests` decides it under two policies).
     /// - Throws: ``RequestLine/Failure`` for an invalid line, which is counted as invalid.
-    package func request(for line: Line) throws(RequestLine.Failure) -> RequestLine {
+    public func request(for line: Line) throws(RequestLine.Failure) -> RequestLine {
         lineCount += 1
         do throws(RequestLine.Failure) {
             guard case .bytes(let bytes) = line else {
@@ -212,7 +212,7 @@ public final class RequestStream {
     /// ``withRecords(forLinesIn:_:)``, calling `meanwhile` on this thread once its own share of the
     /// block is decided, while other threads may still decide theirs (a reader can read the next
     /// block then); `block` must stay as it is until the method returns.
-    package func withRecords(forLinesIn block: UnsafeBufferPointer<UInt8>, meanwhile: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    public func withRecords(forLinesIn block: UnsafeBufferPointer<UInt8>, meanwhile: () -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard let base = block.baseAddress, block.count > 0 else {
             meanwhile()
             return
@@ -392,7 +392,7 @@ public final class RequestStream {
     }
 
     /// A decision's record, with its explanation when there is one.
-    package static func record(_ decision: Decision, id: JSONValue?, explanation: Explanation?) -> JSONObject {
+    public static func record(_ decision: Decision, id: JSONValue?, explanation: Explanation?) -> JSONObject {
         let record = DecisionRecord.json(decision, id: id)
         guard let explanation else { return record }
         return JSONObject(members: record.members + [JSONObject.Member("explanation", explanation.json)])

@@ -2,32 +2,35 @@ import OpenInCore
 import OpenInKit
 
 /// One leak path as `fleet paths` counts it: on a device, from an app, to one app of the `--to` set.
-package struct LeakPath: Sendable, Hashable, Comparable {
+public struct LeakPath: Sendable, Hashable, Comparable {
     /// The device profile.
-    package let device: String
+    public let device: String
     /// The app whose documents leak.
-    package let from: String
+    public let from: String
     /// The app reached (a bundle ID, or `any other app`).
-    package let to: String
+    public let to: String
 
-    package init(device: String, from: String, to: String) {
+    /// The path on `device` from `from` to `to`.
+    public init(device: String, from: String, to: String) {
         self.device = device
         self.from = from
         self.to = to
     }
 
     /// By device, then from, then to, each by its bytes.
-    package static func < (lhs: LeakPath, rhs: LeakPath) -> Bool {
+    public static func < (lhs: LeakPath, rhs: LeakPath) -> Bool {
         if !ExactText.same(lhs.device, rhs.device) { return lhs.device.utf8.lexicographicallyPrecedes(rhs.device.utf8) }
         if !ExactText.same(lhs.from, rhs.from) { return lhs.from.utf8.lexicographicallyPrecedes(rhs.from.utf8) }
         return lhs.to.utf8.lexicographicallyPrecedes(rhs.to.utf8)
     }
 
-    package static func == (lhs: LeakPath, rhs: LeakPath) -> Bool {
+    /// The same path: each name the same bytes.
+    public static func == (lhs: LeakPath, rhs: LeakPath) -> Bool {
         ExactText.same(lhs.device, rhs.device) && ExactText.same(lhs.from, rhs.from) && ExactText.same(lhs.to, rhs.to)
     }
 
-    package func hash(into hasher: inout Hasher) {
+    /// Hashes each name's bytes, as `==` compares them.
+    public func hash(into hasher: inout Hasher) {
         LeakPath.combine(device, into: &hasher)
         LeakPath.combine(from, into: &hasher)
         LeakPath.combine(to, into: &hasher)
@@ -55,7 +58,7 @@ package struct LeakPath: Sendable, Hashable, Comparable {
     }
 
     /// `{"device", "from", "to"}`.
-    package var json: JSONValue { .object(JSONObject(["device": .string(device), "from": .string(from), "to": .string(to)])) }
+    public var json: JSONValue { .object(JSONObject(["device": .string(device), "from": .string(from), "to": .string(to)])) }
 
     /// The node reached: any other app, or the app.
     package var toNode: FleetNode {
@@ -126,15 +129,16 @@ package struct FixDocument: Sendable {
 }
 
 /// Which paths a `fleet fixes` run is about: as `fleet paths --device --from --to`.
-package struct FixScope: Sendable {
+public struct FixScope: Sendable {
     /// One device profile, or every one.
-    package var device: String?
+    public var device: String?
     /// One app, or every fleet app installed on the device (`nil`).
-    package var from: String?
+    public var from: String?
     /// One app, or outside the zone of trust (`nil`).
-    package var to: String?
+    public var to: String?
 
-    package init(device: String? = nil, from: String? = nil, to: String? = nil) {
+    /// The paths of `device` (or every device) from `from` (or every app) to `to` (or outside).
+    public init(device: String? = nil, from: String? = nil, to: String? = nil) {
         self.device = device
         self.from = from
         self.to = to
@@ -238,10 +242,12 @@ package protocol FixSubject {
 }
 
 /// Why `fleet fixes` cannot run.
-package struct FixError: Error, Sendable, CustomStringConvertible {
-    package let message: String
+public struct FixError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, as a sentence.
+    public let message: String
     package init(_ message: String) { self.message = message }
-    package var description: String { message }
+    /// The message.
+    public var description: String { message }
 }
 
 /// A verified fix: the change, its patch and where it applies, and what it closes, leaves and breaks.
@@ -332,9 +338,9 @@ package struct FleetFixPlan: Sendable {
 }
 
 /// Everything `fleet fixes` found.
-package struct FleetFixReport: Sendable {
+public struct FleetFixReport: Sendable {
     /// The paths to close.
-    package let paths: [LeakPath]
+    public let paths: [LeakPath]
     /// The verified fixes that close at least one path, best first.
     package let fixes: [FleetFix]
     /// The plan.
@@ -348,7 +354,7 @@ package struct FleetFixReport: Sendable {
     package var budget: FixBudget? = nil
 
     /// `{"paths", "candidates", "notBuilt", "fixes", "plan"}`, with `"budget", "unverified", "unverifiedCloseAtMost"` when a budget applied.
-    package var json: JSONValue { json(listing: nil) }
+    public var json: JSONValue { json(listing: nil) }
 
     /// The JSON with each list of paths and flows cut at `limit` (``FleetFix/json(listing:)``, ``FleetFixPlan/json(listing:)``).
     package func json(listing limit: Int?) -> JSONValue {

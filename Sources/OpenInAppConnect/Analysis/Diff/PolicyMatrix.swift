@@ -7,7 +7,7 @@ import OpenInKit
 /// The library chooses the example that stands for each kind of target (the
 /// policy's own where it has them, made up otherwise) and decides every cell;
 /// the CLI prints ``render()``.
-package struct PolicyMatrix {
+public struct PolicyMatrix {
     /// One column: a kind of target, and the example that stands for it.
     struct Column {
         package let header: [String]
@@ -37,7 +37,7 @@ package struct PolicyMatrix {
     static let inputChannels: [Channel] = [.keyboard, .paste]
 
     /// The matrix of the policy `inputs`, named `name` (its file) in the header.
-    package init(inputs: PolicyInputs, name: String) {
+    public init(inputs: PolicyInputs, name: String) {
         self.name = name
         var inputs = inputs
         let base = inputs.policy
@@ -187,7 +187,7 @@ package struct PolicyMatrix {
     }
 
     /// The whole text: header, the two grids, and the legend.
-    package func render() -> String {
+    public func render() -> String {
         var text = "Policy \(name): \(settingDescription)\n"
         text += "Open In UI: \(policy.openInUI)"
         if !policy.enforcing { text += "; AppConnect is not enforcing" }
