@@ -186,6 +186,7 @@ public struct AnalyzedDevice: Sendable {
         FleetPathSummary(reachable: paths.count, outside: paths.filter { isOutside($0.to) }.count, paths: paths.filter { inSet($0.to) }.count)
     }
 
+    /// How many of `paths` there are, how many reach outside the zone of trust, and how many end at `target` (outside, without one).
     public func summary(of paths: [FleetPath], to target: BundleID? = nil) -> FleetPathSummary {
         var outside = 0, gated = 0
         for path in paths {

@@ -343,6 +343,7 @@ public struct BaselineDate: Sendable, Hashable, Comparable, CustomStringConverti
         return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(month) + "-" + two(day)
     }
 
+    /// Whether `lhs` is an earlier day than `rhs`.
     public static func < (lhs: BaselineDate, rhs: BaselineDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

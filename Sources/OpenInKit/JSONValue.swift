@@ -49,6 +49,7 @@ public struct JSONPosition: Sendable, Hashable, Comparable, CustomStringConverti
     /// `line:column`, as compilers write it after a file name.
     public var description: String { "\(line):\(column)" }
 
+    /// Whether `lhs` comes before `rhs` in the text (by line, then column).
     public static func < (lhs: JSONPosition, rhs: JSONPosition) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
