@@ -159,7 +159,7 @@ extension IntuneFleet {
     /// letter case, from what the profiles or the groups map carry (``checkGroupSpelling()``, from ``checkConflicts()``).
     /// - Throws: ``FleetError`` naming both places for one group id with two names or one name with two
     ///   ids, or one filter given twice with different rules; at the assignment for the others.
-    package mutating func join(_ facts: IntuneExportFacts, devicesFile: String?) throws(FleetError) {
+    mutating func join(_ facts: IntuneExportFacts, devicesFile: String?) throws(FleetError) {
         let devicesPlace = devicesFile.map { "the devices file '\(Printable.text($0))'" } ?? "the devices file"
         var sources = groupNames.map { (id: $0.id, name: $0.name, place: devicesPlace) }
         // Each entry's position by id and by name: a lookup per group of the table, not a scan of the map.

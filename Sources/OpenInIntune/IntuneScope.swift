@@ -62,7 +62,7 @@ extension IntuneFleet {
     /// Fails closed on assignments nothing can resolve: a group named only by an object id that neither
     /// the devices file's `groups` nor any profile names (unless ``assumeAssigned``), and a profile that
     /// does not say its groups while some policy is assigned to groups.
-    package func checkAssignments() throws(FleetError) {
+    func checkAssignments() throws(FleetError) {
         var known = Set(groupNames.map { ExactKey($0.id) })
         for device in devices { for group in (device.groups ?? []) + device.groupAliases { known.insert(ExactKey(group)) } }
         for policy in policies {

@@ -320,7 +320,7 @@ public struct PathsWriter {
 
     /// Writes one search's paths in a report format: only the hops on their chains are decided (when no
     /// decision can throw).
-    package mutating func emitReport(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) throws(FleetError) {
+    mutating func emitReport(_ device: AnalyzedDevice, app: BundleID, _ reach: FleetReach) throws(FleetError) {
         defer { written += 1 }
         var stream = reportStream()
         defer { self.stream = stream }

@@ -246,7 +246,7 @@ package enum SARIFReport {
         }
 
         /// One result, without the comma and line break before it (``append(_:opened:to:)`` writes them).
-        package mutating func appendResult(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
+        mutating func appendResult(_ path: ReportPath, opened: Bool, to bytes: inout [UInt8]) {
             if let search, ExactText.same(search.device, path.device), search.from == path.from {
             } else {
                 steps = ChainMemo<[UInt8]>(separator: [UInt8(ascii: ",")])

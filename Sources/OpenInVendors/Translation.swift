@@ -765,7 +765,7 @@ public enum PolicyTranslation {
     ///   senders × keys) end-to-end decisions, where the keys are the kinds of receiver (and of URL)
     ///   a sender's decisions tell apart (a few, whatever the apps); memory O(apps + URLs + channels)
     ///   beyond the fleets.
-    package static func eachOpenedFlowGroup(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlowGroup) -> Void) {
+    static func eachOpenedFlowGroup(from old: VendorFleet, to new: VendorFleet, _ body: (OpenedFlowGroup) -> Void) {
         let newNames = Set(new.deviceNames.map(ExactKey.init))
         for name in old.deviceNames where newNames.contains(ExactKey(name)) {
             guard let after = try? FlowSides(new, name) else { continue }

@@ -212,7 +212,7 @@ package struct AppConnectFixSubject: FixSubject {
     /// The fleet with `patched` read back where `patch` changed it (the global policy, one container
     /// policy or one app configuration): the rest of the fleet is the one already read. `nil` when the
     /// changed part is not valid.
-    package func reread(_ patched: JSONValue, patch: [JSONPatchOperation]) -> Fleet? {
+    func reread(_ patched: JSONValue, patch: [JSONPatchOperation]) -> Fleet? {
         guard let section = patch.first?.path.tokens.first,
               patch.allSatisfy({ $0.path.tokens.first == section && $0.path.tokens.dropFirst().first == patch[0].path.tokens.dropFirst().first }),
               let fields = try? JSONCursor(patched).members(allowed: FleetJSON.topLevelKeys, what: "the fleet") else { return nil }

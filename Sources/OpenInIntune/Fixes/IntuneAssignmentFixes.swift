@@ -14,7 +14,7 @@ extension IntuneFixSubject {
     /// profiles in scope where the policy reaches an installed app, its exclusion; for each included group
     /// without a filter, each filter of the fleet as include and as exclude. Only those that change whom the
     /// policy reaches and leave every app reached where it was.
-    package func assignmentCandidates() -> [FixCandidate] {
+    func assignmentCandidates() -> [FixCandidate] {
         var result: [FixCandidate] = []
         for (index, policy) in fleet.policies.enumerated() {
             guard let assignments = policy.assignments, !assignments.isEmpty else { continue }
