@@ -98,8 +98,9 @@ public struct Decision: Sendable, Hashable {
     /// The rule that decided.
     public let rule: RuleID
     /// The original file's name when a dummy file is substituted; the dummy name is made from it on demand.
-    package let substitutedDocument: String?
+    @usableFromInline package let substitutedDocument: String?
 
+    @inlinable
     package init(outcome: Outcome, target: BundleID?, callback: Callback? = nil, audience: CopyAudience? = nil, openInUI: OpenInUI, rule: RuleID, substitutedDocument: String? = nil) {
         self.outcome = outcome
         self.target = target
