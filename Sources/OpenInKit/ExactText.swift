@@ -21,7 +21,14 @@ public enum ExactText {
     @inlinable
     public static func same(_ a: String, _ b: String) -> Bool {
         let fast = a.utf8.withContiguousStorageIfAvailable { left in
-            b.utf8.withContiguousStorageIfAvailable { right in left.sameBytes(as: right) }
+            // The loop written here, not a call: this function is inlined into the other modules, and a
+            // `package` function is not (Swift 6.3), so a call would cross into this module per comparison.
+            b.utf8.withContiguousStorageIfAvailable { right -> Bool in
+                guard left.count == right.count else { return false }
+                guard left.count > 0, let l = left.baseAddress, let r = right.baseAddress else { return true }
+                for offset in 0..<left.count where l[offset] != r[offset] { return false }
+                return true
+            }
         }
         return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
