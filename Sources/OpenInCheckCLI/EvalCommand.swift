@@ -32,9 +32,9 @@ struct EvalCommand: Command, Equatable {
     var threads: Int? = nil
     /// `--summary`: counts by outcome and rule on standard error after a stream.
     var summary = false
-    /// `--devices`, `--device`, `--from`, `--location`: for an Intune policy (Graph JSON).
-    var intune = IntuneOptions()
-    /// The AppConnect-only options given (refused when the policy is Intune's).
+    /// `--devices`, `--device`, `--from`, `--location`, …: for policies decided per device profile (Intune's Graph JSON).
+    var fleet = FleetOptions()
+    /// The options of one app's policy given (refused when the policies are decided per device profile).
     var appConnectOptions: [String] {
         var given: [String] = []
         func add(_ name: String, _ present: Bool) { if present { given.append(name) } }
@@ -55,8 +55,8 @@ struct EvalCommand: Command, Equatable {
         return given
     }
 
-    /// The options of `eval` on an Intune app protection policy.
-    struct IntuneOptions: Sendable, Equatable {
+    /// The options of `eval` on policies decided per device profile (Intune app protection policies).
+    struct FleetOptions: Sendable, Equatable {
         var devicesPath: String? = nil
         var device: String? = nil
         var from: String? = nil
@@ -196,10 +196,10 @@ struct EvalCommand: Command, Equatable {
             format = .jsonl
         }
         var command = EvalCommand(policy: policy, requests: requests, format: format, explain: options.has("--explain"))
-        command.intune = IntuneOptions(devicesPath: options.value("--devices"), device: options.value("--device"), from: options.value("--from"),
+        command.fleet = FleetOptions(devicesPath: options.value("--devices"), device: options.value("--device"), from: options.value("--from"),
                                        location: options.value("--location"), assumeAssigned: options.has("--assume-assigned"), conflicts: options.value("--conflicts"))
-        // An unknown --conflicts mode is a usage error before anything is read (runIntune reads it again, from the same text).
-        do throws(FleetError) { _ = try FleetLoader.Options(assumeAssigned: false, conflicts: command.intune.conflicts) } catch {
+        // An unknown --conflicts mode is a usage error before anything is read (runFleet reads it again, from the same text).
+        do throws(FleetError) { _ = try FleetLoader.Options(assumeAssigned: false, conflicts: command.fleet.conflicts) } catch {
             throw UsageError(error.message, verb: "eval")
         }
         if let text = options.value("--max-line-length") {
@@ -221,25 +221,21 @@ struct EvalCommand: Command, Equatable {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        // An Intune policy is recognised by its options, or when the file does not read as an AppConnect
-        // policy. The file is read once, whichever it is (a pipe or `<(…)` can be read only once); a
-        // folder is listed, and is Intune's only when it holds iOS app protection policies.
+        // The file is read once, whichever it holds (a pipe or `<(…)` can be read only once); a folder is listed.
+        // What it holds says whether one app's policy decides, or policies decided per device profile.
         let path = policy.policyPath
-        let isFolder = FleetLoader.File.isFolder(path)
-        let input = FleetLoader.File(path: path, bytes: isFolder ? nil : try policy.readPolicyFile())
-        if let flag = intune.given.first {
-            guard input.vendor == .intune else {
-                throw .usage(UsageError("'\(flag)' is for an Intune app protection policy (Graph JSON), and \(path) is not one", verb: "eval"))
-            }
-            return try runIntune(input, console)
+        let input = FleetLoader.File(path: path, bytes: FleetLoader.File.isFolder(path) ? nil : try policy.readPolicyFile())
+        let evaluation: PolicyEvaluation
+        do throws(PolicyEvaluation.Misplaced) { evaluation = try PolicyEvaluation.of(input, fleetOptions: fleet.given) } catch {
+            throw .usage(UsageError(error.description, verb: "eval"))
         }
-        if isFolder, input.holdsIntunePolicies { return try runIntune(input, console) }
+        if evaluation == .fleet { return try runFleet(input, console) }
         let inputs: PolicyInputs
         do throws(CLIError) {
             // A folder is not a policy file: the AppConnect reader's error says so.
             if let bytes = input.bytes { inputs = try policy.load(bytes: bytes) } else { inputs = try policy.load() }
         } catch {
-            if !isFolder, input.vendor == .intune { return try runIntune(input, console) }
+            if evaluation == .appElseFleet { return try runFleet(input, console) }
             throw error
         }
         switch requests {
@@ -252,24 +248,24 @@ struct EvalCommand: Command, Equatable {
         }
     }
 
-    /// `eval` on Intune app protection policies: the app's decisions as `fleet eval` gives them, on each
+    /// `eval` on policies decided per device profile: the app's decisions as `fleet eval` gives them, on each
     /// profile of the devices file, or on a device that knows only the app without one.
-    private func runIntune(_ input: FleetLoader.File, _ console: Console) throws(CLIError) -> ExitStatus {
+    private func runFleet(_ input: FleetLoader.File, _ console: Console) throws(CLIError) -> ExitStatus {
         if let flag = appConnectOptions.first {
-            throw .usage(UsageError("'\(flag)' is an AppConnect option, and \(policy.policyPath) holds Intune app protection policies: give the facts in --devices FILE", verb: "eval"))
+            throw .usage(UsageError(PolicyEvaluation.misplaced(appOption: flag, file: input).description, verb: "eval"))
         }
-        if intune.device != nil, intune.devicesPath == nil {
+        if fleet.device != nil, fleet.devicesPath == nil {
             throw .usage(UsageError("'--device' names a profile of '--devices FILE': give the devices file", verb: "eval"))
         }
         let fleetRequests: FleetEvalCommand.Requests
         switch requests {
         case .flags(let flags):
-            guard let from = intune.from else {
+            guard let from = fleet.from else {
                 throw .usage(UsageError("missing '--from BUNDLE_ID': an Intune policy decides for the app that shares; name it", verb: "eval"))
             }
-            fleetRequests = .flags(from: from, channel: flags.channel, target: flags.target, url: flags.url, document: flags.document, location: intune.location)
+            fleetRequests = .flags(from: from, channel: flags.channel, target: flags.target, url: flags.url, document: flags.document, location: fleet.location)
         case .stream(let path):
-            if let flag = intune.given.first(where: { $0 == "--from" || $0 == "--location" }) {
+            if let flag = fleet.given.first(where: { $0 == "--from" || $0 == "--location" }) {
                 throw .usage(UsageError("'\(flag)' describes one request given with --channel; a stream's lines name their own", verb: "eval"))
             }
             fleetRequests = .stream(path)
@@ -278,17 +274,17 @@ struct EvalCommand: Command, Equatable {
         var installed: [BundleID] = []
         if case .flags(let from, _, _, _, _, _) = fleetRequests, let id = try? BundleID(from) { installed = [id] }
         let loadOptions: FleetLoader.Options
-        do throws(FleetError) { loadOptions = try FleetLoader.Options(assumeAssigned: intune.assumeAssigned, conflicts: intune.conflicts) } catch {
+        do throws(FleetError) { loadOptions = try FleetLoader.Options(assumeAssigned: fleet.assumeAssigned, conflicts: fleet.conflicts) } catch {
             throw .usage(UsageError(error.message, verb: "eval"))
         }
-        let analysis = try input.load(devices: intune.devicesPath.map { .file($0) } ?? .installing(installed), options: loadOptions, console: console)
+        let analysis = try input.load(devices: fleet.devicesPath.map { .file($0) } ?? .installing(installed), options: loadOptions, console: console)
         let devices: [AnalyzedDevice]
         do throws(FleetError) {
-            devices = try analysis.devices(named: intune.device)
+            devices = try analysis.devices(named: fleet.device)
         } catch {
             throw .invalidInput(error.description)
         }
-        let names = FleetAppNames(analysis, file: policy.policyPath, devicesFile: intune.devicesPath)
+        let names = FleetAppNames(analysis, file: policy.policyPath, devicesFile: fleet.devicesPath)
         return try FleetEval.run(fleetRequests, devices: devices, names: names, format: format, explain: explain, console: console)
     }
 

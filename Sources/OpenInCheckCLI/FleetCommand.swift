@@ -185,11 +185,6 @@ enum FleetCommand {
         }
         return limits
     }
-
-    /// Parses an AppConnect fleet file read once (``FleetLoader/File``).
-    static func fleet(_ input: FleetLoader.File) throws(CLIError) -> Fleet {
-        do throws(FormatError) { return try FleetJSON.read(input.bytes ?? [], file: input.path) } catch { throw .invalidInput(error.description) }
-    }
 }
 
 /// What every fleet subverb reads: the fleet file (`--fleet`; diff's OLD), `--device NAME` (every profile when `nil`)

@@ -40,12 +40,7 @@ extension Console {
 
 /// `translate`: AppConnect fleet → Intune policies, or Intune policies → AppConnect fleet.
 struct TranslateCommand: Command {
-    enum Target: String, OptionChoice {
-        case intune, appconnect
-        static var kind: String { "--to value" }
-    }
-
-    let target: Target
+    let direction: PolicyTranslation.Direction
     let input: String
     let devices: String?
     let devicesOut: String?
@@ -101,14 +96,19 @@ struct TranslateCommand: Command {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> TranslateCommand {
         let options = try OptionScanner.scan(arguments, specs: specs, verb: "translate")
-        guard options.value("--to") != nil else { throw UsageError("missing '--to intune|appconnect'", verb: "translate") }
-        let target = try Target.parse(options, option: "--to", default: .intune, verb: "translate")
+        let names = PolicyTranslation.Direction.all.map(\.name)
+        guard let name = options.value("--to") else { throw UsageError("missing '--to \(names.joined(separator: "|"))'", verb: "translate") }
+        guard let direction = PolicyTranslation.Direction(named: name) else {
+            throw UsageError("unknown --to value '\(name)': use \(names.listed).\(Suggestion.phrase(for: name, among: names))", verb: "translate")
+        }
         guard options.positionals.count == 1 else {
             throw UsageError("translate takes one input file (got \(options.positionals.count))", verb: "translate")
         }
-        if target == .intune, options.value("--devices") != nil { throw UsageError("'--devices' is for --to appconnect; --to intune takes the devices from the fleet file", verb: "translate") }
-        if target == .appconnect, options.value("--devices-out") != nil { throw UsageError("'--devices-out' is for --to intune", verb: "translate") }
-        return TranslateCommand(target: target, input: options.positionals[0], devices: options.value("--devices"), devicesOut: options.value("--devices-out"))
+        if !direction.readsDevices, options.value("--devices") != nil {
+            throw UsageError("'--devices' is for --to appconnect; --to \(direction.name) takes the devices from the fleet file", verb: "translate")
+        }
+        if !direction.writesDevices, options.value("--devices-out") != nil { throw UsageError("'--devices-out' is for --to intune", verb: "translate") }
+        return TranslateCommand(direction: direction, input: options.positionals[0], devices: options.value("--devices"), devicesOut: options.value("--devices-out"))
     }
 
     /// Writes `text` to the file at `path` (created or truncated); false when it cannot.
@@ -127,38 +127,19 @@ struct TranslateCommand: Command {
     }
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        let notes: [TranslationNote]
-        switch target {
-        case .intune:
-            let read = try FleetLoader.File.reading(input)
-            if read.vendor == .intune { throw .invalidInput("\(input) holds Intune policies already: translate --to appconnect reads them") }
-            let fleet = try FleetCommand.fleet(read)
-            do throws(FleetError) { try fleet.checkDecidable() } catch { throw .invalidInput(error.description) }
-            let translated = PolicyTranslation.toIntune(fleet)
-            console.stdout.write(PolicyTranslation.graphJSON(translated.policies))
-            if let devicesOut {
-                guard Self.write(PolicyTranslation.devicesJSON(translated.fleet), to: devicesOut) else {
-                    throw .invalidInput("cannot write the devices file '\(devicesOut)'")
-                }
-            }
-            notes = translated.notes
-        case .appconnect:
-            let read = try FleetLoader.File.reading(input)
-            if read.isAppConnectFleetFile {
-                throw .invalidInput("\(input) is an AppConnect fleet file (it has global): translate --to intune reads it; --to appconnect reads Intune Graph JSON")
-            }
-            let intune: IntuneFleet
-            do throws(FleetLoader.Failure) {
-                intune = try FleetLoader.intune(read, devices: devices.map { .file($0) } ?? .none, note: console.note)
-            } catch {
-                throw CLIError(error)
-            }
-            let translated = PolicyTranslation.toAppConnect(intune)
-            console.stdout.write(PolicyTranslation.fleetJSON(translated.fleet))
-            notes = translated.notes
+        let translated: PolicyTranslation.Translated
+        do throws(FleetLoader.Failure) {
+            translated = try PolicyTranslation.translate(try FleetLoader.File.read(input), to: direction, devices: devices, note: console.note)
+        } catch {
+            throw CLIError(error)
         }
+        console.stdout.write(translated.text)
+        if let devicesOut, let text = translated.devices {
+            guard Self.write(text, to: devicesOut) else { throw .invalidInput("cannot write the devices file '\(devicesOut)'") }
+        }
+        let notes = translated.notes
         if !notes.isEmpty {
-            console.stderr.write("Not expressible in \(target == .intune ? "Intune" : "AppConnect") (\(notes.count)):\n")
+            console.stderr.write("Not expressible in \(direction.vendor) (\(notes.count)):\n")
             for note in notes { console.stderr.write("- " + note.description.split(separator: "\n").map { DecisionText.escaped(String($0)) }.joined(separator: "\n  ") + "\n") }
         }
         return notes.isEmpty ? .success : .notAllowed

@@ -114,11 +114,13 @@ public enum FleetLoader {
         case policies(FleetError)
         /// Intune policies at this path, and no devices file (``Devices/missing``).
         case needsDevices(String)
+        /// A file of the wrong vendor for what reads it (a translation given the vendor it translates to), and what reads it.
+        case wrongVendor(String)
 
         /// What went wrong, in a sentence.
         public var description: String {
             switch self {
-            case .unreadable(let message): message
+            case .unreadable(let message), .wrongVendor(let message): message
             case .emptyFolder(let path):
                 "'\(Printable.text(path))' is a folder with no JSON file in it: give a fleet file, or a folder of Intune app protection policies exported as *.json"
             case .file(let error), .devices(let error): error.description

@@ -80,4 +80,48 @@ import OpenInPolicy
             #expect(format.file == "bad.json")
         }
     }
+
+    @Test("eval decides one app's policy alone, Intune's policies as a fleet, and a fleet option finds a fleet or is refused")
+    func policyEvaluationFollowsTheInput() throws {
+        let app = try FleetLoader.File.read(Self.path("Examples/policies/authorized.json"))
+        let intune = try FleetLoader.File.read(Self.policies)
+        let folder = FleetLoader.File(path: Self.path("Examples/intune/backups/intunecd"), bytes: nil)
+        #expect(try PolicyEvaluation.of(app, fleetOptions: []) == .app)
+        #expect(try PolicyEvaluation.of(intune, fleetOptions: []) == .appElseFleet)
+        #expect(try PolicyEvaluation.of(intune, fleetOptions: ["--devices"]) == .fleet)
+        #expect(try PolicyEvaluation.of(folder, fleetOptions: []) == .fleet)
+        // A folder with no iOS app protection policy is no fleet: the policy reader says it is not a policy file.
+        #expect(try PolicyEvaluation.of(FleetLoader.File(path: Self.path("Examples/policies"), bytes: nil), fleetOptions: []) == .app)
+        do {
+            _ = try PolicyEvaluation.of(app, fleetOptions: ["--from", "--devices"])
+            Issue.record("a fleet option on one app's policy was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("'--from' is for an Intune app protection policy") && error.description.contains(app.path))
+        }
+        #expect(PolicyEvaluation.misplaced(appOption: "--config", file: intune).description.hasPrefix("'--config' is an AppConnect option"))
+    }
+
+    @Test("translate takes a file to either vendor, and refuses one that holds the vendor it goes to")
+    func translationFollowsTheDirection() throws {
+        #expect(PolicyTranslation.Direction.all.map(\.name) == ["intune", "appconnect"])
+        #expect(PolicyTranslation.Direction(named: "intune") == .intune && PolicyTranslation.Direction(named: "Intune") == nil)
+        let acme = try FleetLoader.File.read(Self.path("Examples/fleet/acme.json"))
+        let toIntune = try PolicyTranslation.translate(acme, to: .intune, devices: nil)
+        let expected = PolicyTranslation.toIntune(try FleetTests.example())
+        #expect(toIntune.text == PolicyTranslation.graphJSON(expected.policies) && toIntune.devices == PolicyTranslation.devicesJSON(expected.fleet))
+        #expect(toIntune.notes == expected.notes)
+        let intune = try FleetLoader.File.read(Self.policies)
+        let toAppConnect = try PolicyTranslation.translate(intune, to: .appConnect, devices: Self.devices)
+        let back = PolicyTranslation.toAppConnect(try FleetLoader.intune(intune, devices: .file(Self.devices)))
+        #expect(toAppConnect.text == PolicyTranslation.fleetJSON(back.fleet) && toAppConnect.devices == nil && toAppConnect.notes == back.notes)
+        for (file, direction, says) in [(intune, PolicyTranslation.Direction.intune, "holds Intune policies already"), (acme, .appConnect, "is an AppConnect fleet file")] {
+            do {
+                _ = try PolicyTranslation.translate(file, to: direction, devices: nil)
+                Issue.record("\(file.path) translated to \(direction.name)")
+            } catch {
+                guard case .wrongVendor(let message) = error else { Issue.record("\(error)"); continue }
+                #expect(message.contains(says), "\(message)")
+            }
+        }
+    }
 }

@@ -134,6 +134,25 @@ import Testing
         }
     }
 
+    @Test("the command line branches on no vendor: which vendor a file holds, and what follows from it, is asked of OpenInVendors")
+    func theCommandLineBranchesOnNoVendor() throws {
+        // A vendor's value compared or switched on, or a vendor's own fleet type: the signs of a branch by vendor.
+        let signs = ["vendor ==", "vendor !=", "case .intune", "case .appConnect", "case .appconnect", ".appConnect", "FleetVendor", "IntuneFleet", "holdsIntunePolicies",
+                     "isAppConnectFleetFile", "FleetJSON", "IntuneGraphJSON", "toIntune", "toAppConnect"]
+        for (path, text) in try Self.sources("OpenInCheckCLI") {
+            let code = Self.outsideStrings(text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n"))
+            for sign in signs {
+                // The sign as a whole word: `.appConnectApps` (a policy's list) is not `.appConnect`.
+                var rest = code[...], found = false
+                while let range = rest.range(of: sign) {
+                    if !(code[range.upperBound...].first.map { $0.isLetter || $0.isNumber } ?? false) { found = true; break }
+                    rest = code[range.upperBound...]
+                }
+                #expect(!found, "\(path) holds \(sign): what differs by vendor belongs in OpenInVendors")
+            }
+        }
+    }
+
     @Test("the command line holds no format writer: no SARIF version, no Mermaid or DOT syntax; and it stays under 4,000 lines")
     func theCommandLineWritesNoFormat() throws {
         let sources = try Self.sources("OpenInCheckCLI")

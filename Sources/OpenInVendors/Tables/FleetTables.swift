@@ -124,7 +124,8 @@ package enum FleetTables {
                         switch error {
                         case .file(let error), .devices(let error): throw error
                         case .policies(let error): throw FormatError(file: path, line: 0, message: error.message)
-                        case .unreadable(let message), .needsDevices(let message), .emptyFolder(let message): throw FormatError(file: path, line: 0, message: message)
+                        case .unreadable(let message), .needsDevices(let message), .emptyFolder(let message), .wrongVendor(let message):
+                            throw FormatError(file: path, line: 0, message: message)
                         }
                     }
                     fleets[key] = .success(FleetAnalysis(intune, devicesFile: devicesPath))
