@@ -58,12 +58,20 @@ public struct FleetLintText: Reporter {
 
     /// Writes the findings and the counts.
     public func write(_ report: FleetLintReport, to sink: any ReportSink) {
+        // Written 64 KiB at a time: memory stays bounded by a chunk, not the report (tens of thousands of findings on a large fleet).
         var text = ""
+        text.reserveCapacity(1 << 16 + 1 << 12)
+        let file = DecisionText.escaped(report.file)
         for finding in report.findings {
-            let place = DecisionText.escaped(finding.file ?? report.file) + (finding.line.map { ":\($0)" } ?? "")
-            let device = finding.device.map { " (device \(DecisionText.escaped($0)))" } ?? ""
-            text += "\(place): \(finding.severity.rawValue) \(finding.code) \(finding.name)\(device): \(DecisionText.escaped(finding.message, backslash: false))\n"
-            text += "    fix: \(DecisionText.escaped(finding.fix, backslash: false))\n"
+            text += finding.file.map { DecisionText.escaped($0) } ?? file
+            if let line = finding.line { text += ":\(line)" }
+            text += ": \(finding.severity.rawValue) \(finding.code) \(finding.name)"
+            if let device = finding.device { text += " (device \(DecisionText.escaped(device)))" }
+            text += ": \(DecisionText.escaped(finding.message, backslash: false))\n    fix: \(DecisionText.escaped(finding.fix, backslash: false))\n"
+            if text.utf8.count >= 1 << 16 {
+                sink.write(text)
+                text.removeAll(keepingCapacity: true)
+            }
         }
         sink.write(text + report.countsLine)
     }

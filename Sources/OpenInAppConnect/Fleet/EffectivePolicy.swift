@@ -317,6 +317,10 @@ public struct FleetDevice: Sendable {
         return policy
     }
 
+    /// Every control's source for an app AppConnect does not manage, and for a retired one: one array each, shared by every such app.
+    private static let notManagedSources: [(control: FleetControl, source: ControlSource)] = FleetControl.allCases.map { ($0, .notManaged) }
+    private static let retiredSources: [(control: FleetControl, source: ControlSource)] = FleetControl.allCases.map { ($0, .retired) }
+
     package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: ContainerPolicy?, configuration: (AppConfiguration, String)?,
                                 global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil, profile: DeviceProfile? = nil,
                                 listed: Bool = true, common: EffectivePolicy.Origin.Common? = nil) -> EffectivePolicy {
@@ -329,10 +333,10 @@ public struct FleetDevice: Sendable {
             policy.pasteboard = .authorized
             policy.print = .authorized
             return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy,
-                                   sources: FleetControl.allCases.map { ($0, .notManaged) }, configSource: nil, origin: origin)
+                                   sources: notManagedSources, configSource: nil, origin: origin)
         case .notAuthorized, .notInstalled:
             return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: retiredPolicy(app, facts: facts),
-                                   sources: FleetControl.allCases.map { ($0, .retired) }, configSource: nil, origin: origin)
+                                   sources: retiredSources, configSource: nil, origin: origin)
         case .containerPolicy, .globalDefault:
             var sources: [(FleetControl, ControlSource)] = []
             func pick(_ control: FleetControl) -> PolicyControls? {

@@ -71,7 +71,10 @@ public enum FleetJSON {
         var apps: [FleetApp] = []
         var listed: Set<BundleID> = []
         if let field = fields["apps"] {
-            for element in try field.elements(what: "the organisation's apps") {
+            let elements = try field.elements(what: "the organisation's apps")
+            apps.reserveCapacity(elements.count)
+            listed.reserveCapacity(elements.count)
+            for element in elements {
                 let app = try readApp(element)
                 if !listed.insert(app.bundleID).inserted {
                     throw element.error("\(app.bundleID) is listed twice: list each app once")
@@ -82,7 +85,10 @@ public enum FleetJSON {
         var policies: [ContainerPolicy] = []
         var names: [ExactKey: Int] = [:]
         if let field = fields["containerPolicies"] {
-            for element in try field.elements(what: "the AppConnect container policies") {
+            let elements = try field.elements(what: "the AppConnect container policies")
+            policies.reserveCapacity(elements.count)
+            names.reserveCapacity(elements.count)
+            for element in elements {
                 let policy = try readContainerPolicy(element)
                 if let same = names[ExactKey(policy.name)] {
                     throw element.error("a container policy named \(JSONWriter.quoted(policy.name)) is given twice (also on line \(policies[same].line ?? 0)): give each policy its own name")
