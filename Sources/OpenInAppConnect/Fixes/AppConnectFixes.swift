@@ -433,7 +433,7 @@ package struct AppConnectFixSubject: FixSubject {
         let carried = device.profile.labelSet
         do throws(FleetError) {
             let (authorization, container) = try FleetDevice.authorization(of: fleetApp, installed: device.table.installed,
-                                                                           policies: changed.containerPolicies.filter { $0.app == app },
+                                                                           positions: changed.containerPolicies.indices.lazy.filter { changed.containerPolicies[$0].app == app },
                                                                            fleet: changed, profile: device.profile, carried: carried)
             let configuration = try FleetDevice.configuration(of: app, among: changed.appConfigurations.filter { $0.app == app }, fleet: changed,
                                                               profile: device.profile, carried: carried)

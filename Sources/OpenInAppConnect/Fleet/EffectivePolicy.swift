@@ -207,7 +207,7 @@ public struct FleetDevice: Sendable {
         var apps: Set<BundleID> = []
         apps.reserveCapacity(fleet.apps.count)
         for app in fleet.apps {
-            let resolved = try FleetDevice.authorization(of: app, installed: installed, policies: (policiesOf[app.bundleID] ?? []).lazy.map { fleet.containerPolicies[$0] },
+            let resolved = try FleetDevice.authorization(of: app, installed: installed, positions: policiesOf[app.bundleID] ?? [],
                                                          fleet: fleet, profile: profile, carried: carried)
             authorizations.append(resolved)
             if resolved.0.isAuthorized { apps.insert(app.bundleID) }
@@ -271,22 +271,26 @@ public struct FleetDevice: Sendable {
     /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
     func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
 
-    package static func authorization(of app: FleetApp, installed: Set<BundleID>, policies: some Collection<ContainerPolicy>, fleet: Fleet, profile: DeviceProfile,
-                              carried: Set<ExactKey>) throws(FleetError) -> (Authorization, ContainerPolicy?) {
+    /// Whether and how `app` is authorized on the device, with the container policy that applies: `positions` are the
+    /// places in `fleet.containerPolicies` of the policies for the app, in file order (read in place: a policy is copied once, when it applies).
+    package static func authorization(of app: FleetApp, installed: Set<BundleID>, positions: some Sequence<Int>, fleet: Fleet, profile: DeviceProfile,
+                                      carried: Set<ExactKey>) throws(FleetError) -> (Authorization, ContainerPolicy?) {
         guard app.appConnect else { return (.notAppConnect, nil) }
-        var found: (policy: ContainerPolicy, label: String)? = nil
-        for policy in policies {
-            guard let label = policy.labels.first(where: { carried.contains(ExactKey($0)) }) else { continue }
+        var found: (position: Int, label: String)? = nil
+        for position in positions {
+            guard let label = fleet.containerPolicies[position].labels.first(where: { carried.contains(ExactKey($0)) }) else { continue }
             if let first = found {
+                let (policy, firstPolicy) = (fleet.containerPolicies[position], fleet.containerPolicies[first.position])
                 let shared = first.label == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.label)) and \(JSONWriter.quoted(label))"
-                throw FleetError("two container policies for \(app.bundleID) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(first.policy.name)) and \(JSONWriter.quoted(policy.name)), through \(shared) it carries. Only one container policy may apply to an app on a device (Ivanti's Core guide, \"AppConnect container policy\"): give them labels no device carries together",
+                throw FleetError("two container policies for \(app.bundleID) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(firstPolicy.name)) and \(JSONWriter.quoted(policy.name)), through \(shared) it carries. Only one container policy may apply to an app on a device (Ivanti's Core guide, \"AppConnect container policy\"): give them labels no device carries together",
                                  file: fleet.file, line: policy.line)
             }
-            found = (policy, label)
+            found = (position, label)
         }
         if let found {
             guard installed.contains(app.bundleID) else { return (.notInstalled, nil) }
-            return (.containerPolicy(name: found.policy.name, label: found.label), found.policy)
+            let policy = fleet.containerPolicies[found.position]
+            return (.containerPolicy(name: policy.name, label: found.label), policy)
         }
         guard installed.contains(app.bundleID) else { return (.notInstalled, nil) }
         return (fleet.global.authorizeAppsWithoutContainerPolicy ? .globalDefault : .notAuthorized, nil)
@@ -338,7 +342,8 @@ public struct FleetDevice: Sendable {
             return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: retiredPolicy(app, facts: facts),
                                    sources: retiredSources, configSource: nil, origin: origin)
         case .containerPolicy, .globalDefault:
-            var sources: [(FleetControl, ControlSource)] = []
+            var sources: [(control: FleetControl, source: ControlSource)] = []
+            sources.reserveCapacity(FleetControl.allCases.count)
             func pick(_ control: FleetControl) -> PolicyControls? {
                 if let container, container.controls.sets(control), case .containerPolicy(let name, let label) = authorization {
                     sources.append((control, .containerPolicy(name: name, label: label)))
