@@ -87,7 +87,7 @@ public enum FleetDiff {
     /// The two matrices are compared cell by cell through their apps' and receivers' positions, with no key made but
     /// for a change: O(channels × senders × receivers) comparisons, O(changes) memory (a key per cell of both
     /// matrices was 7,000,000 strings for 1,000 apps).
-    package static func flowChanges(old: FleetMatrix, new: FleetMatrix) -> (changed: [(key: String, was: Outcome?, now: Outcome)], gone: [(key: String, was: Outcome)]) {
+    static func flowChanges(old: FleetMatrix, new: FleetMatrix) -> (changed: [(key: String, was: Outcome?, now: Outcome)], gone: [(key: String, was: Outcome)]) {
         // Each name's position (the last, as a table keyed by name keeps the last of two cells named alike).
         func positions(_ names: [String]) -> [String: Int] {
             var table: [String: Int] = [:]
@@ -156,7 +156,7 @@ public enum FleetDiff {
     ///
     /// Each side's searches are compared app by app, by the outside nodes they reach; only a search whose outside
     /// nodes differ has its chains to those nodes decided (``AnalyzedDevice/tree(_:only:)``), not every path of every app.
-    package static func leakChanges(old: AnalyzedDevice, new: AnalyzedDevice) throws(FleetError) -> (opened: [(key: String, chain: String)], closed: [(key: String, chain: String)]) {
+    static func leakChanges(old: AnalyzedDevice, new: AnalyzedDevice) throws(FleetError) -> (opened: [(key: String, chain: String)], closed: [(key: String, chain: String)]) {
         // Per starting app of the old device, the names of the outside nodes it reaches (as the keys name them).
         func outside(_ device: AnalyzedDevice, _ reach: FleetReach) -> [String: Int] {
             var found: [String: Int] = [:]

@@ -24,11 +24,11 @@ package enum ConflictMode: String, Sendable, CaseIterable {
 package enum IntuneConflicts {
     /// What ``merge(_:mode:)`` names as the decider of a numeric field set to its recommended value
     /// when no policy gives that value.
-    package static let recommendedValue = "(recommended value)"
+    static let recommendedValue = "(recommended value)"
     /// The recommended `allowedOutboundClipboardSharingExceptionLength`: 0, as every level of Microsoft
     /// Learn's "Data protection framework using app protection policies" sets "Cut and copy character
     /// limit for any app".
-    package static let recommendedClipboardExceptionLength = 0
+    static let recommendedClipboardExceptionLength = 0
 
     /// The Graph properties each decision names, in the order of `Rules/intune/conflicts.md`.
     package static let keys = [
@@ -76,7 +76,7 @@ package enum IntuneConflicts {
     }
 
     /// Restrictiveness of "Restrict cut, copy and paste between other apps".
-    package static func clipboardRank(_ level: IntuneClipboardLevel) -> Int {
+    static func clipboardRank(_ level: IntuneClipboardLevel) -> Int {
         switch level {
         case .allApps: 0
         case .managedAppsWithPasteIn: 1
@@ -86,13 +86,13 @@ package enum IntuneConflicts {
     }
 
     /// Restrictiveness of "Restrict web content transfer with other apps".
-    package static func browserRank(_ policy: IntunePolicy) -> Int {
+    static func browserRank(_ policy: IntunePolicy) -> Int {
         guard policy.managedBrowserRequired else { return 0 }
         return policy.customBrowserProtocol.isEmpty ? 2 : 1
     }
 
     /// Restrictiveness of "Transfer telecommunication data to".
-    package static func dialerRank(_ level: IntuneDialerLevel) -> Int {
+    static func dialerRank(_ level: IntuneDialerLevel) -> Int {
         switch level {
         case .allApps: 0
         case .managedApps: 1
@@ -102,7 +102,7 @@ package enum IntuneConflicts {
     }
 
     /// Restrictiveness of "Transfer messaging data to".
-    package static func messagingRank(_ level: IntuneMessagingLevel) -> Int {
+    static func messagingRank(_ level: IntuneMessagingLevel) -> Int {
         switch level {
         case .anyApp: 0
         case .anyManagedApp: 1

@@ -72,7 +72,7 @@ extension IntuneGraphJSON {
 
     /// The policy id an IntuneBackupAndRestore assignments file names: its name's part before the first
     /// `" - "` (`ID - NAME.json`), as its restore takes it (`($file.BaseName -split " - ")[0]`).
-    package static func assignmentsPolicyID(_ file: String) -> String? {
+    static func assignmentsPolicyID(_ file: String) -> String? {
         var name = IntuneExportFiles.lastComponent(file)
         if IntuneExportFiles.hasExtension(name, "json") { name = String(name.dropLast(5)) }
         let bytes = Array(name.utf8), separator = Array(" - ".utf8)

@@ -22,7 +22,7 @@ extension IntuneGraphJSON {
 
     /// The `@odata.type` of a document or list entry that is skipped rather than read as a policy
     /// (another platform's policy, an app configuration, a filter, a group), `nil` for any other value.
-    package static func skippedType(of value: JSONValue) -> String? {
+    static func skippedType(of value: JSONValue) -> String? {
         guard case .object(let object) = value, case .string(let type)? = object["@odata.type"], skippedKind(type) != nil else { return nil }
         return type
     }

@@ -39,7 +39,7 @@ public enum IntuneGraphJSON {
 
     /// The properties that say who a policy reaches (read into ``IntunePolicy/assignments``,
     /// ``IntunePolicy/managementLevels`` and ``IntunePolicy/isAssigned``).
-    package static let scopeProperties = ["assignments", "targetedAppManagementLevels", "isAssigned"]
+    static let scopeProperties = ["assignments", "targetedAppManagementLevels", "isAssigned"]
 
     /// The data-transfer properties Graph declares non-nullable (enums, Booleans, Int32, collections):
     /// `null` for one of them is an error. Strings (`id`, the protocols, the messaging scheme) may be

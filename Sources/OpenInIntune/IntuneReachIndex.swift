@@ -18,7 +18,7 @@ package struct IntuneReachIndex: Sendable {
     /// Per app number, the policies that target it, ascending.
     let targeting: [[Int]]
     /// Per policy, the number of each of its apps, parallel to its `apps` (repeats kept).
-    package let appNumbersOf: [[Int]]
+    let appNumbersOf: [[Int]]
     /// Per policy, the numbers of its apps, ascending and distinct (for a binary search).
     let appSets: [[Int]]
     /// Each group spelling (an object id or a display name, from assignments and the fleet's
@@ -158,7 +158,7 @@ package struct IntuneReachIndex: Sendable {
     }
 
     /// The number of the app of `key` (`IntuneBundleID.key`), when some policy targets it.
-    package func appNumber(key: ExactKey) -> Int? { appNumbers[key] }
+    func appNumber(key: ExactKey) -> Int? { appNumbers[key] }
 
     /// The policies that target `app`, in fleet order.
     package func targeting(_ app: BundleID) -> [Int] { appNumbers[IntuneBundleID.key(app)].map { targeting[$0] } ?? [] }

@@ -27,7 +27,7 @@ package enum TextEncoding: String, Sendable, Hashable {
     }
 
     /// The fix every refusal names unless the caller gives its own.
-    package static let saveAsUTF8 = "save the file as UTF-8"
+    static let saveAsUTF8 = "save the file as UTF-8"
 
     /// `bytes` as UTF-8 without a byte order mark, and the encoding they were in.
     /// - Parameter fix: how to fix a file this cannot read, ending the message (for example

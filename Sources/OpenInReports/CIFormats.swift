@@ -17,7 +17,7 @@ package enum GitHubAnnotation {
     }
 
     /// `%`, CR and LF percent-encoded, as in a command's message.
-    package static func escapeData(_ text: String) -> String {
+    static func escapeData(_ text: String) -> String {
         text.escapingScalars { scalar in
             switch scalar {
             case "%": "%25"
@@ -29,7 +29,7 @@ package enum GitHubAnnotation {
     }
 
     /// A property value: the message's escapes, and `:` and `,` too.
-    package static func escapeProperty(_ text: String) -> String {
+    static func escapeProperty(_ text: String) -> String {
         escapeData(text).replacingColonsAndCommas
     }
 }

@@ -52,7 +52,7 @@ public enum DecisionText {
     }
 
     /// The first line: the outcome, then what it means for this request.
-    package static func headline(_ decision: Decision) -> String {
+    static func headline(_ decision: Decision) -> String {
         switch decision.outcome {
         case .allow:
             decision.target.map { "allow: delivered to \(escaped($0.rawValue))" } ?? "allow: delivered"

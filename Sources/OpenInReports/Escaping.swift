@@ -2,7 +2,7 @@ extension String {
     /// This text with each character that `replacement` maps replaced by its text, the others kept.
     ///
     /// Characters are grapheme clusters: `"\r\n"` is one character.
-    package func escapingCharacters(_ replacement: (Character) -> String?) -> String {
+    func escapingCharacters(_ replacement: (Character) -> String?) -> String {
         var result = ""
         for character in self {
             if let text = replacement(character) { result += text } else { result.append(character) }
@@ -11,7 +11,7 @@ extension String {
     }
 
     /// This text with each Unicode scalar that `replacement` maps replaced by its text, the others kept.
-    package func escapingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+    func escapingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
         var result = ""
         for scalar in unicodeScalars {
             if let text = replacement(scalar) { result += text } else { result.unicodeScalars.append(scalar) }

@@ -2,7 +2,7 @@ import OpenInPolicy
 
 extension FleetOutput {
     /// `fleet diff --format json` of two AppConnect fleets: an array of the changes.
-    package static func diffJSON(_ changes: [FleetChange]) -> String {
+    static func diffJSON(_ changes: [FleetChange]) -> String {
         let records: [JSONValue] = changes.map { change in
             .object(JSONObject(members: [.init("device", .string(change.device)), .init("kind", .string(change.kind.rawValue)),
                                          .init("change", .string(change.opened ? "opened" : "closed")), .init("subject", .string(change.subject)),
@@ -12,7 +12,7 @@ extension FleetOutput {
     }
 
     /// `fleet diff` of two AppConnect fleets as text: a line per change, then the counts.
-    package static func diffText(_ changes: [FleetChange]) -> String {
+    static func diffText(_ changes: [FleetChange]) -> String {
         var text = ""
         for change in changes {
             text += "\(change.opened ? "+" : "-") \(DecisionText.escaped(change.device)) \(change.kind.rawValue) \(change.opened ? "opened" : "closed"): \(DecisionText.escaped(change.subject))  (\(DecisionText.escaped(change.detail)))\n"

@@ -63,7 +63,7 @@ public enum FleetEvalOutput {
         return text
     }
 
-    package static func receiverAbsence(_ decision: FleetDecision) -> String {
+    static func receiverAbsence(_ decision: FleetDecision) -> String {
         if decision.request.channel == .keyboard { return "a keyboard extension is not an app receiving a document: the sender alone decides" }
         if !decision.delivers { return "nothing reaches another app" }
         if !decision.request.channel.hasReceiverPart { return "the receiver does not decide \(decision.request.channel)" }

@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// `fleet fixes`: verified changes ranked by the paths they close, and the plan.
 public enum FleetFixesOutput {
-    package static func patchText(_ patch: [JSONPatchOperation]) -> String { JSONWriter.compact(JSONPatch.json(patch)) }
+    static func patchText(_ patch: [JSONPatchOperation]) -> String { JSONWriter.compact(JSONPatch.json(patch)) }
 
     package static func place(_ fix: FleetFix) -> String {
         DecisionText.escaped(fix.file) + (fix.line.map { ":\($0)" } ?? "")
@@ -41,7 +41,7 @@ public enum FleetFixesOutput {
     }
 
     /// The candidate changes that could not be made or verified, each with why; nothing when there is none.
-    package static func notBuiltText(_ unbuilt: [UnbuiltFix]) -> String {
+    static func notBuiltText(_ unbuilt: [UnbuiltFix]) -> String {
         guard !unbuilt.isEmpty else { return "" }
         var out = "\nNot built: \(unbuilt.count) candidate change\(unbuilt.count == 1 ? "" : "s") could not be made or verified:\n"
         for fix in unbuilt { out += "  - \(DecisionText.escaped(fix.change))\n    why: \(DecisionText.escaped(fix.why))\n" }
@@ -49,10 +49,10 @@ public enum FleetFixesOutput {
     }
 
     /// "N change(s) close(s)", the verb agreeing with the count.
-    package static func changesClose(_ changes: Int) -> String { "\(changes) change\(changes == 1 ? " closes" : "s close")" }
+    static func changesClose(_ changes: Int) -> String { "\(changes) change\(changes == 1 ? " closes" : "s close")" }
 
     /// What the plan closes of `count` paths, and what it leaves: the paths it opens counted among those left.
-    package static func planSummary(_ plan: FleetFixPlan, count: Int, paths: [LeakPath]) -> String {
+    static func planSummary(_ plan: FleetFixPlan, count: Int, paths: [LeakPath]) -> String {
         if plan.remaining.isEmpty { return "\(changesClose(plan.changes.count)) all \(count) path\(count == 1 ? "" : "s")" }
         let given = Set(paths)
         let opened = plan.remaining.count(where: { !given.contains($0) })

@@ -31,7 +31,7 @@ public struct FleetLintReport: Sendable {
     }
 
     /// `1 error, 2 warnings, 0 info`, and a new line.
-    package var countsLine: String {
+    var countsLine: String {
         let counts = counts
         return "\(counts.errors) error\(counts.errors == 1 ? "" : "s"), \(counts.warnings) warning\(counts.warnings == 1 ? "" : "s"), \(counts.info) info\n"
     }

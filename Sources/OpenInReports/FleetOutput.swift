@@ -77,27 +77,27 @@ public enum FleetOutput {
         }
     }
 
-    package static let jsonRowStart = Array("\n   [".utf8), jsonRowNext = Array(",\n   [".utf8)
+    static let jsonRowStart = Array("\n   [".utf8), jsonRowNext = Array(",\n   [".utf8)
     /// Each outcome as a JSON string, and `null` (no request).
-    package static let jsonCells: [[UInt8]] = Outcome.allCases.map { Array("\"\($0.rawValue)\"".utf8) } + [Array("null".utf8)]
+    static let jsonCells: [[UInt8]] = Outcome.allCases.map { Array("\"\($0.rawValue)\"".utf8) } + [Array("null".utf8)]
 
     /// A cell as JSON: the outcome's raw value quoted, or `null`.
-    @inline(__always) package static func jsonCell(_ outcome: Outcome?) -> [UInt8] {
+    @inline(__always) static func jsonCell(_ outcome: Outcome?) -> [UInt8] {
         jsonCells[cellIndex(outcome)]
     }
 
     /// The position of `outcome` in `Outcome.allCases`; `allCases.count` for no request.
-    @inline(__always) package static func cellIndex(_ outcome: Outcome?) -> Int {
+    @inline(__always) static func cellIndex(_ outcome: Outcome?) -> Int {
         guard let outcome else { return cellCount }
         // A few cases, compared in order: no table hashed per cell.
         return outcomes.firstIndex(of: outcome)!
     }
-    package static let cellCount = Outcome.allCases.count
+    static let cellCount = Outcome.allCases.count
     /// `Outcome.allCases`, made once.
     static let outcomes = Outcome.allCases
 
     /// Each cell as the text grid shows it after the two spaces before it, padded to five (``cell(_:)``), and for no request.
-    package static let textCells: [[UInt8]] = (Outcome.allCases.map(Optional.some) + [nil]).map { Array(("  " + cell($0).padding(5)).utf8) }
+    static let textCells: [[UInt8]] = (Outcome.allCases.map(Optional.some) + [nil]).map { Array(("  " + cell($0).padding(5)).utf8) }
 
     /// `channel`'s cells in `senders[s]`'s row, by receiver (`nil` everywhere for a sender not installed).
     package static func grid(_ matrix: FleetMatrixRows, _ channel: FleetChannel, sender s: Int) throws(FleetError) -> (Int) -> Outcome? {
@@ -120,7 +120,7 @@ public enum FleetOutput {
 
     /// A sender's one-sided decisions as JSON: `{"copy": {"outcome", "audience"?} | null, "print": OUTCOME | null,
     /// "save-as"?: {LOCATION: OUTCOME}, "open-into-org-document"?: {LOCATION: OUTCOME}}`.
-    package static func oneSidedJSON(_ one: FleetOneSided) -> JSONObject {
+    static func oneSidedJSON(_ one: FleetOneSided) -> JSONObject {
         var copy: JSONValue = .null
         if let decision = one.copy {
             var members: [JSONObject.Member] = [.init("outcome", .string(decision.outcome.rawValue))]
@@ -135,7 +135,7 @@ public enum FleetOutput {
     }
 
     /// `allow: oneDriveForBusiness, sharePoint; deny: box, other`: the locations grouped by outcome, in Graph's order.
-    package static func byOutcome(_ outcomes: [(location: DataLocation, outcome: Outcome)]) -> String {
+    static func byOutcome(_ outcomes: [(location: DataLocation, outcome: Outcome)]) -> String {
         var groups: [(Outcome, [String])] = []
         for (location, outcome) in outcomes {
             if let index = groups.firstIndex(where: { $0.0 == outcome }) { groups[index].1.append(location.rawValue) } else { groups.append((outcome, [location.rawValue])) }
@@ -144,12 +144,12 @@ public enum FleetOutput {
     }
 
     /// A one-sided copy or print cell: the outcome (and a copy's audience), or what the policy leaves unset.
-    package static func oneSidedCell(_ decision: Decision?, unset: String) -> String {
+    static func oneSidedCell(_ decision: Decision?, unset: String) -> String {
         guard let decision else { return "- (\(unset) not set)" }
         return decision.outcome.rawValue + (decision.audience.map { " (audience \($0.rawValue))" } ?? "")
     }
 
-    package static func oneSidedText(_ matrix: FleetMatrixRows, _ output: any ReportSink) throws(FleetError) {
+    static func oneSidedText(_ matrix: FleetMatrixRows, _ output: any ReportSink) throws(FleetError) {
         output.write("\none-sided (decided by the sender alone)\n")
         for (s, sender) in matrix.senders.enumerated() {
             let one = try matrix.row(sender: s, only: .keyboard)?.oneSided ?? .none
@@ -252,7 +252,7 @@ extension String {
     /// The string padded with spaces to `width` characters (never cut).
     package func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
     /// The string without its trailing spaces.
-    package var trimmingTrailingSpaces: String {
+    var trimmingTrailingSpaces: String {
         var text = self
         while text.hasSuffix(" ") { text.removeLast() }
         return text

@@ -5,7 +5,7 @@ import OpenInPolicy
 /// one hop, so a chain is written by copying the hops of the nodes on it). The same bytes as
 /// ``PathsWriter/appendText(_:to:)`` and ``PathsWriter/record(_:app:installed:_:summary:states:first:fromOutside:chains:)``
 /// write for the search's paths (a test compares them on random fleets of both vendors).
-package struct PathsBytes {
+struct PathsBytes {
     /// The device the tables below are for.
     private(set) var device: String?
     /// Per node: its name as text shows it (escaped), as JSON writes it (quoted), whether it is outside, whether in the `--to` set.
@@ -37,7 +37,7 @@ package struct PathsBytes {
     private var analyzed: AnalyzedDevice?
 
     /// Makes the per-node tables for `device`, unless they are made for it already.
-    package mutating func prepare(_ device: AnalyzedDevice, nodes: [FleetNode], inSet test: (FleetNode) -> Bool) {
+    mutating func prepare(_ device: AnalyzedDevice, nodes: [FleetNode], inSet test: (FleetNode) -> Bool) {
         if let known = self.device, ExactText.same(known, device.name), names.count == nodes.count { return }
         self.device = device.name
         names = nodes.map { Array(DecisionText.escaped($0.description).utf8) }
@@ -56,14 +56,14 @@ package struct PathsBytes {
     }
 
     /// Starts a search: the hops written for the one before are let go.
-    package mutating func startSearch() {
+    mutating func startSearch() {
         search += 1
         arena.removeAll(keepingCapacity: true)
     }
 
     /// Appends the chain of hops into `node` (each hop's bytes made by `hop` once per search), with
     /// `separator` between two hops.
-    package mutating func appendChain(_ node: Int, tree: FleetTree, separator: UInt8? = nil, to bytes: inout [UInt8],
+    mutating func appendChain(_ node: Int, tree: FleetTree, separator: UInt8? = nil, to bytes: inout [UInt8],
                               hop write: (inout PathsBytes, FleetHop, Int, inout [UInt8]) -> Void) {
         appendChain(node, tree: tree, separator: separator, to: &bytes) { fast, y, part in write(&fast, tree.hops[y]!, y, &part) }
     }
@@ -95,7 +95,7 @@ package struct PathsBytes {
     }
 
     /// One hop's lines of the text block, as ``PathsWriter/appendText(_:to:)`` writes them; the hop goes into `node`.
-    package mutating func appendText(_ hop: FleetHop, into node: Int, from: Int, to bytes: inout [UInt8]) {
+    mutating func appendText(_ hop: FleetHop, into node: Int, from: Int, to bytes: inout [UInt8]) {
         bytes += PathsBytes.indent4
         bytes += names[from]
         bytes += PathsBytes.arrow
@@ -168,7 +168,7 @@ package struct PathsBytes {
     }
 
     /// Appends the chain of hops into `node`, each found by the finder (``useFinder(_:reach:)``) and written once per search.
-    package mutating func appendChain(_ node: Int, tree: FleetTree, json: Bool, to bytes: inout [UInt8]) {
+    mutating func appendChain(_ node: Int, tree: FleetTree, json: Bool, to bytes: inout [UInt8]) {
         appendChain(node, tree: tree, separator: json ? UInt8(ascii: ",") : nil, to: &bytes) { fast, y, arena in
             let x = tree.predecessor(y)
             if let shape = fast.finder!.shape(from: x, to: y) {
@@ -371,14 +371,14 @@ package struct PathsBytes {
         bytes += "\": ".utf8
     }
 
-    package static let valueKey = Array(", \"value\": ".utf8), equals = Array(" = ".utf8), closeLine = Array(")\n".utf8)
+    static let valueKey = Array(", \"value\": ".utf8), equals = Array(" = ".utf8), closeLine = Array(")\n".utf8)
 
-    package static let indent4 = Array("    ".utf8), arrow = Array(" → ".utf8), twoSpaces = Array("  ".utf8), openRules = Array("  [".utf8)
-    package static let commaSpace = Array(", ".utf8), closeRules = Array("]\n".utf8)
+    static let indent4 = Array("    ".utf8), arrow = Array(" → ".utf8), twoSpaces = Array("  ".utf8), openRules = Array("  [".utf8)
+    static let commaSpace = Array(", ".utf8), closeRules = Array("]\n".utf8)
 
     /// A setting as a dictionary key: hashed on its cheap parts (the side, the app's stored hash, the line and
     /// the key's length), compared whole (byte for byte).
-    package struct SettingKey: Hashable {
+    struct SettingKey: Hashable {
         package let setting: FleetSetting
 
         package init(_ setting: FleetSetting) { self.setting = setting }

@@ -31,7 +31,7 @@ package protocol FleetAppLookup {
 }
 
 /// The program the reports name as their tool (SARIF's driver).
-package enum ReportTool {
+enum ReportTool {
     /// The program's name.
     package static let name = "openin-check"
     /// Its version.

@@ -10,7 +10,7 @@ public struct PathsWriter {
     package let target: BundleID?
     package let from: String
     /// Whether `--to` names an app the fleet does not know: "any other app".
-    package let targetIsOther: Bool
+    let targetIsOther: Bool
     package let names: any FleetAppLookup
     package let format: FleetPathsFormat
     package let sink: any ReportSink
@@ -309,7 +309,7 @@ public struct PathsWriter {
     }
 
     /// Markdown's summary, once the first pass has counted every search.
-    package mutating func writeHeader() {
+    mutating func writeHeader() {
         guard format == .markdown else { return }
         var stream = reportStream()
         let target: any ReportSink = app == nil ? sink : ReportBuffer()
@@ -362,8 +362,8 @@ public struct PathsWriter {
         if let buffer = target as? ReportBuffer { pending += buffer.text }
     }
 
-    package static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
-    package static let deliveredByStart = Array("\n    delivered by ".utf8)
+    static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
+    static let deliveredByStart = Array("\n    delivered by ".utf8)
 
     /// ``record(_:app:installed:_:summary:states:first:fromOutside:chains:)`` from a search's tree, each hop's JSON written once per search.
     private mutating func record(_ device: AnalyzedDevice, app: BundleID, installed: Bool, fromOutside: Bool, tree: FleetTree, found: Bool, shown: [Int],
@@ -487,7 +487,7 @@ public struct PathsWriter {
     }
 
     /// One hop's lines of the text block: the hop, then each setting that lets it through.
-    package static func appendText(_ hop: FleetHop, to text: inout String) {
+    static func appendText(_ hop: FleetHop, to text: inout String) {
         text += "    "
         text += DecisionText.escaped(hop.from.description)
         text += " → "
@@ -503,7 +503,7 @@ public struct PathsWriter {
     }
 
     /// One setting's line under a hop in the text block.
-    package static func appendSetting(_ setting: FleetSetting, to text: inout String) {
+    static func appendSetting(_ setting: FleetSetting, to text: inout String) {
         text += "      "
         text += setting.side.rawValue
         text += " "
@@ -597,7 +597,7 @@ public struct PathsWriter {
     }
 
     /// One hop's JSON object at `level`: from, to, channel, url (for a URL open), rules.
-    package static func appendJSON(_ hop: FleetHop, device: AnalyzedDevice, level: Int, to bytes: inout [UInt8]) {
+    static func appendJSON(_ hop: FleetHop, device: AnalyzedDevice, level: Int, to bytes: inout [UInt8]) {
         JSONWriter.newline(&bytes, pretty: true, level: level)
         bytes.append(UInt8(ascii: "{"))
         appendKey("from", level + 1, first: true, to: &bytes)
@@ -638,7 +638,7 @@ public struct PathsWriter {
     }
 
     /// One setting's JSON object under a hop's `settings`.
-    package static func appendSettingJSON(_ setting: FleetSetting, to bytes: inout [UInt8]) {
+    static func appendSettingJSON(_ setting: FleetSetting, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: "{\"side\": ".utf8)
         JSONWriter.appendQuoted(setting.side.rawValue, to: &bytes)
         for (name, value) in [("app", setting.app.rawValue), ("policy", setting.policy), ("via", setting.via), ("key", setting.key), ("value", setting.value)] {

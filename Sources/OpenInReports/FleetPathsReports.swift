@@ -10,12 +10,12 @@ import OpenInPolicy
 /// Markdown leads with a summary of every device (the paths, their sources and baseline states) and
 /// the baseline's resolved entries, so it is written in two passes over the searches: ``count`` (no
 /// hop decided) for the summary, then ``rows`` for the tables and diagrams.
-package struct PathsReportStream {
+struct PathsReportStream {
     package let format: LeakReportFormat
     package let subject: ReportSubject
 
     /// Markdown's first pass: per device searched, the paths shown, their distinct sources and states.
-    package struct DeviceCount {
+    struct DeviceCount {
         package var device: String
         package var paths = 0
         package var sources: Set<String> = []
@@ -79,7 +79,7 @@ package struct PathsReportStream {
     }
 
     /// Writes ``header(baseline:)`` line by line within the budget.
-    package mutating func writeHeader(baseline: BaselineRun?, to output: any ReportSink) {
+    mutating func writeHeader(baseline: BaselineRun?, to output: any ReportSink) {
         let text = header(baseline: baseline)
         var line = ""
         for character in text {

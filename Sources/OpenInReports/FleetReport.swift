@@ -23,7 +23,7 @@ package struct ReportHop: Sendable {
     /// Every setting that lets it through, in words (`com.acme.viewer: containerPolicies[1].openInPolicy = authorized
     /// (Viewer, container policy by label Employees, line 15)`), or the rules when none is named: made when a
     /// format shows it (DOT does not; Markdown shows the last hop's).
-    package var grant: String {
+    var grant: String {
         let grant = settings.map { setting in
             "\(setting.app): \(setting.key) = \(setting.value) (\(setting.policy), \(setting.via)\(setting.line.map { ", line \($0)" } ?? ""))"
         }
@@ -125,7 +125,7 @@ extension BaselineRun {
     }
 
     /// A judged path: device, from, to, state, and the entry that accepted it.
-    package static func pathJSON(_ path: ReportPath) -> JSONValue {
+    static func pathJSON(_ path: ReportPath) -> JSONValue {
         var members: [JSONObject.Member] = [.init("device", .string(path.device)), .init("from", .string(path.from.rawValue)),
                                             .init("to", .string(path.to.description)), .init("state", .string(path.state?.rawValue ?? "new"))]
         if let entry = path.entry {
@@ -142,7 +142,7 @@ extension BaselineRun {
 
     /// `fleet diff --baseline` as text or JSON: `diff` (the diff's own output), then the baseline's part on the paths
     /// it `opened` (judged): a last JSON record, or the opened paths' lines and the counts.
-    package func diffSection(after diff: String, opened: [ReportPath], asJSON: Bool) -> String {
+    func diffSection(after diff: String, opened: [ReportPath], asJSON: Bool) -> String {
         var text = diff
         if asJSON {
             // The array of changes gains a last record: {"baseline": {…, "paths": [opened paths with their state], "resolved": [...]}}.

@@ -153,7 +153,7 @@ package enum MarkdownReport {
     }
 
     /// A table's header row and separator, or "No path." when `paths` is empty.
-    package static func tableHeader(_ paths: [ReportPath], opened: String?, baseline: Bool) -> String {
+    static func tableHeader(_ paths: [ReportPath], opened: String?, baseline: Bool) -> String {
         if paths.isEmpty { return opened == nil ? "No path.\n" : "No path \(opened!).\n" }
         var header = ["from", "to", "hops", "via", "granted by"]
         if opened != nil { header.insert("change", at: 0) }
@@ -342,7 +342,7 @@ package enum SARIFReport {
         }
 
         /// A node's name: its UTF-8 bytes (for the fingerprint) and as it is shown in a JSON string (escaped), made once.
-        package struct NodeText {
+        struct NodeText {
             package var raw: [UInt8]
             package var body: [UInt8]
         }
@@ -449,7 +449,7 @@ package enum SARIFReport {
         }
 
         /// Each channel's rule ID (a JSON string), name as messages show it, and raw value's bytes.
-        package static let channelText: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = {
+        static let channelText: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = {
             var table: [FleetChannel: (ruleID: [UInt8], name: [UInt8], raw: [UInt8])] = [:]
             for channel in FleetChannel.allCases {
                 var ruleID: [UInt8] = []
@@ -463,25 +463,25 @@ package enum SARIFReport {
 
         package static func indent(_ level: Int) -> String { "\n" + String(repeating: "  ", count: level) }
         /// A line break and the indent of each level the log reaches (as the pretty JSON writer indents).
-        package static let indents: [[UInt8]] = (0..<16).map { Array(indent($0).utf8) }
-        package static let firstResult = Array((indent(4)).utf8), nextResult = Array(("," + indent(4)).utf8)
-        package static let ruleIdKey = Array(("{" + indent(5) + "\"ruleId\": ").utf8)
-        package static let ruleIndexKey = Array(("," + indent(5) + "\"ruleIndex\": ").utf8)
-        package static let levelAndMessageKey = Array(("," + indent(5) + "\"level\": \"error\"," + indent(5) + "\"message\": {" + indent(6) + "\"text\": \"").utf8)
-        package static let messageEnd = Array(("\"" + indent(5) + "},").utf8)
-        package static let locationsKey = Array((indent(5) + "\"locations\": [" + indent(6)).utf8)
-        package static let locationsEnd = Array((indent(5) + "]," + indent(5) + "\"codeFlows\": ").utf8)
-        package static let codeFlowsStart = Array(("[" + indent(6) + "{" + indent(7) + "\"threadFlows\": [" + indent(8) + "{" + indent(9) + "\"locations\": [").utf8)
-        package static let codeFlowsEnd = Array((indent(9) + "]" + indent(8) + "}" + indent(7) + "]" + indent(6) + "}" + indent(5) + "]").utf8)
-        package static let stepStart = Array(("{" + indent(11) + "\"location\": ").utf8)
-        package static let fingerprintKey = Array(("," + indent(5) + "\"partialFingerprints\": {" + indent(6) + "\"leakPath/v1\": \"").utf8)
-        package static let fingerprintEnd = Array(("\"" + indent(5) + "}").utf8)
-        package static let baselineNew = Array(("," + indent(5) + "\"baselineState\": \"new\"").utf8)
-        package static let suppressionsStart = Array(("," + indent(5) + "\"suppressions\": [" + indent(6) + "{" + indent(7) + "\"kind\": \"external\"," + indent(7) + "\"justification\": \"").utf8)
-        package static let suppressionsEnd = Array(("\"" + indent(6) + "}" + indent(5) + "]").utf8)
-        package static let physicalKey = Array("\"physicalLocation\": {".utf8), artifactKey = Array("\"artifactLocation\": {".utf8), uriKey = Array("\"uri\": ".utf8)
-        package static let regionKey = Array("\"region\": {".utf8), startLineKey = Array("\"startLine\": ".utf8)
-        package static let messageKey = Array("\"message\": {".utf8), textKey = Array("\"text\": \"".utf8)
+        static let indents: [[UInt8]] = (0..<16).map { Array(indent($0).utf8) }
+        static let firstResult = Array((indent(4)).utf8), nextResult = Array(("," + indent(4)).utf8)
+        static let ruleIdKey = Array(("{" + indent(5) + "\"ruleId\": ").utf8)
+        static let ruleIndexKey = Array(("," + indent(5) + "\"ruleIndex\": ").utf8)
+        static let levelAndMessageKey = Array(("," + indent(5) + "\"level\": \"error\"," + indent(5) + "\"message\": {" + indent(6) + "\"text\": \"").utf8)
+        static let messageEnd = Array(("\"" + indent(5) + "},").utf8)
+        static let locationsKey = Array((indent(5) + "\"locations\": [" + indent(6)).utf8)
+        static let locationsEnd = Array((indent(5) + "]," + indent(5) + "\"codeFlows\": ").utf8)
+        static let codeFlowsStart = Array(("[" + indent(6) + "{" + indent(7) + "\"threadFlows\": [" + indent(8) + "{" + indent(9) + "\"locations\": [").utf8)
+        static let codeFlowsEnd = Array((indent(9) + "]" + indent(8) + "}" + indent(7) + "]" + indent(6) + "}" + indent(5) + "]").utf8)
+        static let stepStart = Array(("{" + indent(11) + "\"location\": ").utf8)
+        static let fingerprintKey = Array(("," + indent(5) + "\"partialFingerprints\": {" + indent(6) + "\"leakPath/v1\": \"").utf8)
+        static let fingerprintEnd = Array(("\"" + indent(5) + "}").utf8)
+        static let baselineNew = Array(("," + indent(5) + "\"baselineState\": \"new\"").utf8)
+        static let suppressionsStart = Array(("," + indent(5) + "\"suppressions\": [" + indent(6) + "{" + indent(7) + "\"kind\": \"external\"," + indent(7) + "\"justification\": \"").utf8)
+        static let suppressionsEnd = Array(("\"" + indent(6) + "}" + indent(5) + "]").utf8)
+        static let physicalKey = Array("\"physicalLocation\": {".utf8), artifactKey = Array("\"artifactLocation\": {".utf8), uriKey = Array("\"uri\": ".utf8)
+        static let regionKey = Array("\"region\": {".utf8), startLineKey = Array("\"startLine\": ".utf8)
+        static let messageKey = Array("\"message\": {".utf8), textKey = Array("\"text\": \"".utf8)
 
         /// The end of the log, after the last result.
         package func end() -> [UInt8] { SARIFLog.end(empty: first) }

@@ -8,14 +8,14 @@ import OpenInPolicy
 /// the page's own style and script, by hash. Every text from the input goes through `HTMLText`: shown, elided past 1,000 characters, never markup.
 public enum FleetReportOutput {
     /// Caps, so a large fleet's page stays readable and under 10 MB.
-    package static let maxPathsListed = 300
-    package static let maxNodesDrawn = 80
-    package static let maxEdgesDrawn = 300
-    package static let maxMatrixApps = 40
-    package static let maxDataBytes = 4_000_000
+    static let maxPathsListed = 300
+    static let maxNodesDrawn = 80
+    static let maxEdgesDrawn = 300
+    static let maxMatrixApps = 40
+    static let maxDataBytes = 4_000_000
     /// At most this many candidate changes verified for the page (``FixBudget``: the highest upper bound of
     /// what they can close first), so a large fleet's report is made in seconds; the page says what it left out.
-    package static let maxCandidatesVerified = 1_000
+    static let maxCandidatesVerified = 1_000
 
     /// One hop as the page shows it.
     package struct Hop {
@@ -64,7 +64,7 @@ public enum FleetReportOutput {
         /// The paths listed (at most ``maxPathsListed``), each with its hops.
         package var paths: [Path] = []
         /// How many paths to outside there are, listed or not, and from how many apps.
-        package var pathCount = 0
+        var pathCount = 0
         package var leaking = 0
         package var outside: Set<String> = []
         package var matrix: FleetMatrix?
@@ -83,7 +83,7 @@ public enum FleetReportOutput {
     // MARK: HTML
 
     /// JSON inside a `<script>` element: `<` written as `\u003c`, so no `</script` or `<!--` can appear in it.
-    package static func scriptSafe(_ json: String) -> String {
+    static func scriptSafe(_ json: String) -> String {
         var out = ""
         out.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {

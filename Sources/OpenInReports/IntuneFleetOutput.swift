@@ -1,7 +1,7 @@
 import OpenInPolicy
 
 /// `fleet eval` and `fleet diff` on Intune policies.
-package enum IntuneFleetOutput {
+enum IntuneFleetOutput {
     package static func side(_ app: BundleID, _ decision: Decision) -> JSONValue {
         var members: [JSONObject.Member] = [.init("app", .string(app.rawValue)), .init("rule", .string(decision.rule.rawValue)),
                                             .init("outcome", .string(decision.outcome.rawValue))]
@@ -27,7 +27,7 @@ package enum IntuneFleetOutput {
 
     /// A side's `explanation`: `{"policy", "step", "summary", "source", "quote", "reach"?}`, `reach` saying which policies
     /// reach the app on the profile and why (``IntuneReachOutput/json(_:fleet:)``).
-    package static func explanationJSON(_ app: BundleID, _ side: Decision, receiver: Bool = false, decision: FleetDecision? = nil, fleet: IntuneFleet) -> JSONValue {
+    static func explanationJSON(_ app: BundleID, _ side: Decision, receiver: Bool = false, decision: FleetDecision? = nil, fleet: IntuneFleet) -> JSONValue {
         let (policy, rule) = explanation(app, side, fleet: fleet, device: decision?.device)
         var members: [JSONObject.Member] = [.init("policy", .string(policy)), .init("step", .number(JSONNumber(rule.step))), .init("summary", .string(rule.summary)),
                                             .init("source", .string(rule.source)), .init("quote", .string(rule.quote))]
@@ -94,7 +94,7 @@ package enum IntuneFleetOutput {
     /// `fleet diff --rows`: a Markdown table per group of the flows that change between `old` and `new` (vendor names),
     /// then, when any, a list of the device profiles and apps that a different set of policies reaches (no rows: who is
     /// reached is not a decision).
-    package static func diffRows(_ changes: [FlowChange], old: String, new: String, reach: [ReachChange] = []) -> String {
+    static func diffRows(_ changes: [FlowChange], old: String, new: String, reach: [ReachChange] = []) -> String {
         var text = ""
         for group in FlowChange.Group.allCases {
             let members = changes.filter { $0.group == group }
@@ -123,7 +123,7 @@ package enum IntuneFleetOutput {
     /// `fleet diff --format json` across vendors: an array of the flows that change, then one record per device
     /// profile and app that a different set of policies reaches (`"group": "reached differently"`, with `"app"` and
     /// each side's `"policies"`).
-    package static func diffJSON(_ changes: [FlowChange], reach: [ReachChange] = []) -> String {
+    static func diffJSON(_ changes: [FlowChange], reach: [ReachChange] = []) -> String {
         let records: [JSONValue] = changes.map { change in
             var members: [JSONObject.Member] = [.init("device", .string(change.device)), .init("group", .string(change.group.rawValue)),
                                                 .init("from", .string(change.request.from.rawValue)), .init("channel", .string(change.request.channel.rawValue))]
@@ -143,7 +143,7 @@ package enum IntuneFleetOutput {
 
     /// `fleet diff` across vendors as text: the flows that change, by group, the device profiles and apps that a
     /// different set of policies reaches (when any), then the counts.
-    package static func diffText(_ changes: [FlowChange], old: String, new: String, reach: [ReachChange] = []) -> String {
+    static func diffText(_ changes: [FlowChange], old: String, new: String, reach: [ReachChange] = []) -> String {
         let groups = FlowChange.Group.allCases.map { group in (group, changes.filter { $0.group == group }) }
         var text = "\(old) → \(new): end-to-end flows that decide differently\n"
         for (group, members) in groups {

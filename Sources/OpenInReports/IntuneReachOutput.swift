@@ -3,7 +3,7 @@ import OpenInPolicy
 /// `--explain`'s words for who an Intune policy reaches (`Rules/intune/README.md`, "Who a policy
 /// reaches"): per side, each policy that targets the app, why it reaches the app on the profile or not,
 /// and which policy decided each setting the side's rule read when several reach.
-package enum IntuneReachOutput {
+enum IntuneReachOutput {
     /// The explanation of `app`'s side of `decision` (`receiver`: the receiving side), or `nil` when the
     /// decision's device is not one of the fleet's profiles.
     package static func explanation(_ app: BundleID, _ side: Decision, receiver: Bool, decision: FleetDecision, fleet: IntuneFleet) -> IntuneReachExplanation? {

@@ -47,14 +47,14 @@ public enum DiffReport {
     }
 
     /// `and 12 more request classes beyond the first 100 listed`, or `nil` when the group lists them all.
-    package static func omittedSentence(_ diff: PolicyDiff, _ kind: DecisionChange.Kind) -> String? {
+    static func omittedSentence(_ diff: PolicyDiff, _ kind: DecisionChange.Kind) -> String? {
         let omitted = diff.omittedCount(kind)
         guard omitted > 0 else { return nil }
         return "and \(omitted) more request class\(omitted == 1 ? "" : "es") beyond the first \(PolicyDiff.sampleLimit) listed"
     }
 
     /// `copy: the old policy does not set pasteboardPolicy, so its copy requests are errors; the new one decides them`.
-    package static func gapSentence(_ gap: ControlGap) -> String {
+    static func gapSentence(_ gap: ControlGap) -> String {
         let (lacking, deciding) = gap.missingInOld ? ("old", "new") : ("new", "old")
         return "\(gap.channel): the \(lacking) policy does not set \(gap.missingKey), so its \(gap.channel) requests are errors; the \(deciding) one decides them"
     }
@@ -178,10 +178,10 @@ public struct ReplayReport: Sendable {
     }
 
     /// How many invalid lines are counted but not listed.
-    package var omittedInvalid: Int { invalidCount - invalid.count }
+    var omittedInvalid: Int { invalidCount - invalid.count }
 
     /// `and 12 more requests in changes beyond the first 100 listed`, or `nil` when the group's sample holds them all.
-    package func omittedSentence(_ kind: DecisionChange.Kind) -> String? {
+    func omittedSentence(_ kind: DecisionChange.Kind) -> String? {
         let omitted = summary.omittedCount(kind)
         guard omitted > 0 else { return nil }
         return "and \(omitted) more request\(omitted == 1 ? "" : "s") in changes beyond the first \(ReplaySummary.sampleLimit) listed"
@@ -189,7 +189,7 @@ public struct ReplayReport: Sendable {
 }
 
 /// One change, as text and as JSON.
-package enum ChangeText {
+enum ChangeText {
     /// The request on one line (after `lead`), then the old and the new decision, indented under it.
     package static func block(_ change: DecisionChange, indent: String, lead: String = "") -> String {
         let showUI = change.old.openInUI != change.new.openInUI
@@ -210,7 +210,7 @@ package enum ChangeText {
     }
 
     /// The request, the old and the new decision as Markdown table cells.
-    package static func markdownRow(_ change: DecisionChange) -> [String] {
+    static func markdownRow(_ change: DecisionChange) -> [String] {
         let showUI = change.old.openInUI != change.new.openInUI
         return [MarkdownText.code(DecisionText.describe(change.request)),
                 MarkdownText.cell(short(change.old, showUI: showUI)), MarkdownText.cell(short(change.new, showUI: showUI))]

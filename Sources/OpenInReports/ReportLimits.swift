@@ -84,9 +84,9 @@ public struct ReportLimits: Sendable, Equatable {
 package struct MarkdownBudget {
     package let limit: Int
     /// The room kept for the cut note.
-    package static let reserve = 1_024
+    static let reserve = 1_024
     /// The room a table's rows leave for the device's diagram: an eighth of the limit, at most 8,192 bytes.
-    package var diagramRoom: Int { Swift.min(8_192, limit / 8) }
+    var diagramRoom: Int { Swift.min(8_192, limit / 8) }
     package private(set) var written = 0
     package private(set) var cut = false
 
@@ -107,7 +107,7 @@ package struct MarkdownBudget {
 
     /// Takes the room of a piece that ends the section being written (its diagram, its count of accepted paths)
     /// when it fits, even once rows were cut: the rows left it that room.
-    package mutating func takeClosing(_ count: Int) -> Bool {
+    mutating func takeClosing(_ count: Int) -> Bool {
         if written + count + Self.reserve > limit { return false }
         written += count
         return true

@@ -8,7 +8,7 @@ extension SARIFReport {
     /// the run's `properties` and a tool execution notification that says how to get every path.
     ///
     /// Memory: the kept results' bytes (at most the byte limit), and a rank and index per result kept.
-    package struct Capped {
+    struct Capped {
         package let limits: ReportLimits
         private var stream = Stream()
         private let header: [UInt8]

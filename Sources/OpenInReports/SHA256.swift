@@ -12,7 +12,7 @@ package enum SHA256 {
     ]
 
     /// The 32-byte digest of `bytes`.
-    package static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19]
         var message = bytes
         message.append(0x80)
@@ -52,7 +52,7 @@ package enum SHA256 {
         return h.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
-    @inline(__always) package static func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+    @inline(__always) static func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
 
     /// `bytes` in Base64 (RFC 4648, with padding).
     package static func base64(_ bytes: [UInt8]) -> String {

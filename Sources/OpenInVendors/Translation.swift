@@ -127,7 +127,7 @@ public enum PolicyTranslation {
     /// The Entra group every profile of a translated devices file carries, which the global policy's Intune
     /// policies include: `AppConnect: every device`, with ` (openin-check)` after it while a label of the
     /// fleet has that name.
-    package static func everyDeviceGroup(avoiding fleet: Fleet) -> String {
+    static func everyDeviceGroup(avoiding fleet: Fleet) -> String {
         var labels: Set<ExactKey> = []
         for profile in fleet.devices { for label in profile.labels { labels.insert(ExactKey(label)) } }
         for container in fleet.containerPolicies { for label in container.labels { labels.insert(ExactKey(label)) } }
@@ -137,7 +137,7 @@ public enum PolicyTranslation {
     }
 
     /// `labels` without repeats, in order (compared byte for byte, as AppConnect compares labels).
-    package static func uniqueLabels(_ labels: [String]) -> [String] {
+    static func uniqueLabels(_ labels: [String]) -> [String] {
         var seen: Set<ExactKey> = []
         return labels.filter { seen.insert(ExactKey($0)).inserted }
     }

@@ -17,9 +17,9 @@ package struct IntuneFixSubject: FixSubject {
     /// Per policy of the fleet, in order: its document and the pointer to its object there.
     package let locations: [(document: Int, pointer: JSONPointer)]
     /// How many of ``documents`` hold policies; the rest are assignments files (IntuneBackupAndRestore's `Assignments/`).
-    package let policyDocuments: Int
+    let policyDocuments: Int
     /// Per policy whose assignments come from an assignments file, that file's document.
-    package let assignmentsDocument: [Int: Int]
+    let assignmentsDocument: [Int: Int]
     /// Per device in scope, the inside flows before any change.
     package let flows: Set<InsideFlow>
     /// Per device in scope, its graph as decided before any change.

@@ -4,7 +4,7 @@ import OpenInKit
 
 /// Intune rule 1: an app no app protection policy protects on the device (none targets it, or none that
 /// targets it reaches the profile) is unmanaged: Intune restricts nothing.
-package enum IntuneUnmanagedSenderRule: IntuneRuleUnit {
+enum IntuneUnmanagedSenderRule: IntuneRuleUnit {
     package static let allow = RuleInfo(
         "intune.unmanaged.allow",
         summary: "An app that no app protection policy protects on the device (none targets it, or none that targets it reaches the profile) is not managed by Intune: every share is allowed.",

@@ -5,7 +5,7 @@ import OpenInKit
 /// Intune rule 3: URLs the app opens (`open-url`) and `mailto:` links tapped in its views (`mail-link`):
 /// web links under the browser settings and universal links, exemptions, `tel` under the dialer
 /// settings, `sms` under the messaging settings, any other scheme under "Send org data to other apps".
-package enum IntuneURLRule: IntuneRuleUnit {
+enum IntuneURLRule: IntuneRuleUnit {
     package static let ownScheme = RuleInfo(
         "intune.url.own-scheme",
         summary: "Opening one of the app's own URL schemes does not leave the app and is allowed.",

@@ -8,7 +8,7 @@ import OpenInPolicy
 /// are written as visible escapes (`\u{202E}`, as ``DecisionText/escaped(_:backslash:)`` writes them, so none reorders
 /// or hides the text around it), and `&`, `<`, `>`, `"` and `'` are character references, so no name can make
 /// an element, an attribute or an entity.
-package enum HTMLText {
+enum HTMLText {
     /// `text` as the content of an element: shown as the type's summary says.
     package static func text(_ text: String) -> String { escaped(text) }
 

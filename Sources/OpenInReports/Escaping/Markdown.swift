@@ -81,7 +81,7 @@ package enum MarkdownText {
     /// JSON text for a fenced code block: each backtick, and each character the terminal escaping would show as an
     /// escape (controls, separators, bidirectional and invisible characters, which only a JSON string can hold),
     /// written as a JSON `\uXXXX` escape, so the JSON means the same, no fence closes early and nothing reorders.
-    package static func jsonBlock(_ json: String) -> String {
+    static func jsonBlock(_ json: String) -> String {
         var out = ""
         out.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {

@@ -81,7 +81,7 @@ package enum MermaidText {
     }
 
     /// ``flowchart(edges:total:maxBytes:node:)``'s text and how many of `edges` it draws.
-    package static func flowchartDrawn(edges: [(from: Int, to: Int, label: String)], total: Int, maxBytes: Int = maxDiagramBytes,
+    static func flowchartDrawn(edges: [(from: Int, to: Int, label: String)], total: Int, maxBytes: Int = maxDiagramBytes,
                                        node: (Int) -> (label: String, style: String?)) -> (text: String, drawn: Int) {
         if edges.isEmpty { return ("", 0) }
         let head = "\n```mermaid\nflowchart LR\n"

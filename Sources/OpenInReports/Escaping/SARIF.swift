@@ -33,7 +33,7 @@ package enum SARIFText {
     /// Appends ``message(_:)`` of `text` inside a JSON string (without the quotes). Printable ASCII that neither
     /// SARIF nor JSON escapes is copied after one scan of its bytes; other printable ASCII is escaped byte by byte;
     /// anything else goes the straightforward way (the same bytes).
-    package static func appendMessage(_ text: String, to bytes: inout [UInt8]) {
+    static func appendMessage(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         let done = text.withUTF8 { utf8 -> Bool in
             var special = false
@@ -63,7 +63,7 @@ package enum SARIFText {
     }
 
     /// Appends ``plain(_:)`` of `text` inside a JSON string (without the quotes), copied when its bytes need nothing.
-    package static func appendPlain(_ text: String, to bytes: inout [UInt8]) {
+    static func appendPlain(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         let copied = text.withUTF8 { utf8 -> Bool in
             for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }

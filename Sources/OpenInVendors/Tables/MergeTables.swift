@@ -32,7 +32,7 @@ package enum MergeTables {
     ]
 
     /// Whether a table's (lowercased) header makes it a conflict table.
-    package static func isMergeTable(_ header: [String]) -> Bool { header.contains("mode") && header.contains("merged") }
+    static func isMergeTable(_ header: [String]) -> Bool { header.contains("mode") && header.contains("merged") }
 
     /// A row's policies, mode and what it expects.
     package final class Row: Sendable, Hashable {

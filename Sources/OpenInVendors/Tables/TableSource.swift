@@ -12,7 +12,7 @@ import OpenInKit
 /// and a row's own `policy`, `whitelist` and `context` cells still override it (`-` keeps the
 /// policy's value). Every problem with the line or the file it names is a ``TableError`` at the
 /// line, naming the file, so a table never runs against a policy it did not read.
-package enum TableSource {
+enum TableSource {
     /// A policy file (`Policy:`): the rows' policy, before each row's own cells.
     case policy(PolicyInputs)
 

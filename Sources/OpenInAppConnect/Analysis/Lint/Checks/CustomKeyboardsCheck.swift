@@ -10,7 +10,7 @@ import OpenInKit
 /// not a string is rejected by the policy file's reader. Ivanti's MobileIron
 /// Core AppConnect Guide ("Custom keyboard control") gives the values `true` and
 /// `false` only; Rules/keyboards-and-paste.md states how the engine reads the rest.
-package enum CustomKeyboardsCheck: DocumentCheck {
+enum CustomKeyboardsCheck: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         var findings: [LintFinding] = []
         let key = AppConfig.allowCustomKeyboardsKey

@@ -10,7 +10,7 @@ import OpenInKit
 /// "All AppConnect apps" reads the device's AppConnect apps instead. Under SECURECOPY a
 /// copy depends on the device's secure services (`AppConnectInterface.h`,
 /// `-appConnect:secureServicesAvailabilityChangedTo:`), which the engine never guesses.
-package enum DataControlChecks: DocumentCheck {
+enum DataControlChecks: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         var findings: [LintFinding] = []
         let list = document.openFromWhitelist

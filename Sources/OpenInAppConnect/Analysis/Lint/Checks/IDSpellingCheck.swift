@@ -9,7 +9,7 @@ import OpenInKit
 /// treats IDs as case sensitive: Rules/mail-pair.md, "Our choices"), so `com.apple.MobileMail`
 /// matches no app, and of `com.example.Notes` and `com.example.notes` at most
 /// one is real.
-package enum IDSpellingCheck: DocumentCheck {
+enum IDSpellingCheck: DocumentCheck {
     /// The IDs an administrator types most, with what they are.
     static let wellKnown: [(id: BundleID, what: String)] = [
         (.mailActivity, "the Mail share activity"),

@@ -8,7 +8,7 @@ import OpenInKit
 /// `Rules/mailto-open-url.md`). When that is an app other than native Mail and
 /// the WHITELIST does not list it, `openURL:` with `mailto:` and tapped
 /// `mailto:` links are blocked, however the Mail pair is set.
-package enum MailAppCheck: DocumentCheck {
+enum MailAppCheck: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         guard let handler = document.mailHandler, let setting = document.setting, setting.value == .status(.whitelist),
               let id = try? BundleID(handler.value), !id.isNativeMail else { return [] }

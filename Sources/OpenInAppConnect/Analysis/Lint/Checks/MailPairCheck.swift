@@ -8,7 +8,7 @@ import OpenInKit
 /// contain both of these bundle IDs: com.apple.UIKit.activity.Mail and
 /// com.apple.mobilemail" (SDK guide, Open In policy API details). Half the pair allows neither;
 /// Email+ listed without the pair leaves mail links and the compose sheet blocked.
-package enum MailPairCheck: DocumentCheck {
+enum MailPairCheck: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         guard let whitelist = document.whitelist else { return [] }
         let first = { (id: BundleID) in whitelist.entries.first { $0.value == id.rawValue } }

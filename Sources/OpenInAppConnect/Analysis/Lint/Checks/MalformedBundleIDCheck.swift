@@ -8,7 +8,7 @@ import OpenInKit
 /// semicolons; pasted into one entry, a whole list is one string that
 /// matches no app. A bundle ID is letters, digits, `-` and `_` in segments
 /// separated by single dots (``BundleID``).
-package enum MalformedBundleIDCheck: DocumentCheck {
+enum MalformedBundleIDCheck: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         guard let whitelist = document.whitelist else { return [] }
         return whitelist.entries.compactMap { entry in

@@ -22,7 +22,7 @@ import OpenInKit
 /// `eval` rejects the file for it. Keys are matched byte for byte: a key spelled
 /// or looking like one of these but not its bytes (see `KeySpelling`) is OI007. The enforcement key read as on is
 /// OI008, the most serious finding: Open In is then not protected at all.
-package enum OverrideChecks: DocumentCheck {
+enum OverrideChecks: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         var findings: [LintFinding] = []
         let configKeys = [AppConfig.disableSchemeBlockingKey, AppConfig.disableOpenInEnforcementKey]

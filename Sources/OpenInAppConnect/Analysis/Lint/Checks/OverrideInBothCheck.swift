@@ -10,7 +10,7 @@ import OpenInKit
 /// changes nothing. Files linted together describe one app: an Info.plist
 /// applies to every policy file and `AppConnect.plist` beside it, and a
 /// policy file's own `infoPlist` applies to itself.
-package enum OverrideInBothCheck: DocumentCheck {
+enum OverrideInBothCheck: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         guard document.kind != .infoPlist,
               let config = document.config.first(where: {

@@ -17,7 +17,7 @@ import OpenInKit
 ///   modifier, or a reference that is not closed.
 /// - OI013: the same scheme twice (schemes ignore letter case): harmless to
 ///   the decision, but usually a copy meant to be another scheme.
-package enum URLSchemeChecks: DocumentCheck {
+enum URLSchemeChecks: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         var findings: [LintFinding] = []
         var seen: [String: Written<String>] = [:]

@@ -10,7 +10,7 @@ import OpenInKit
 /// Apple's only in letter case excludes nothing. The Web DLP setting 'not
 /// allowed' without Web@Work denies every web link (Rules/web-links.md), which
 /// is worth knowing before the policy ships.
-package enum WebAndActivityChecks: DocumentCheck {
+enum WebAndActivityChecks: DocumentCheck {
     /// Apple's activity types (`UIActivityType` raw values) an administrator is likely to exclude.
     static let appleActivityTypes = [
         "PostToFacebook", "PostToTwitter", "PostToWeibo", "Message", "Mail", "Print", "CopyToPasteboard",

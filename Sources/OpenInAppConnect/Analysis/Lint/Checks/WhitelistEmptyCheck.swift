@@ -8,7 +8,7 @@ import OpenInKit
 /// both of its IDs are listed (SDK guide, Open In policy API details): with no
 /// whitelist, or an empty one, every Open In channel is blocked, mail included.
 /// That is UNAUTHORIZED in effect, except that the Open In UI stays enabled.
-package enum WhitelistEmptyCheck: DocumentCheck {
+enum WhitelistEmptyCheck: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         guard let setting = document.setting, setting.value == .status(.whitelist) else { return [] }
         let list = document.whitelist

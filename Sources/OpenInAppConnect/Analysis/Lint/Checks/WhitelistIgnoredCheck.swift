@@ -7,7 +7,7 @@ import OpenInKit
 /// Only WHITELIST reads the whitelist; "All AppConnect apps" arrives as
 /// WHITELIST of the device's AppConnect apps (SDK guide, Open In policy API details), not of
 /// the list written here.
-package enum WhitelistIgnoredCheck: DocumentCheck {
+enum WhitelistIgnoredCheck: DocumentCheck {
     package static func findings(in document: PolicyDocument, among documents: [PolicyDocument]) -> [LintFinding] {
         guard let whitelist = document.whitelist, !whitelist.entries.isEmpty, let setting = document.setting else { return [] }
         let why: String
