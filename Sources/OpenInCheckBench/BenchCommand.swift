@@ -55,9 +55,9 @@ public struct BenchCommand: Equatable, Sendable {
         N / 20 container policies per label, one device carrying every label): fleet
         matrix --format json, fleet paths --from one app and fleet paths --from all
         (text, --to outside, json, markdown, sarif, dot, with a baseline) on 1,000 apps,
-        fleet paths --from one app on 10,000 apps (whole processes, with peak memory),
-        and the search from every app of the 1,000 in process, without and with every
-        hop's decision. With --baseline OLD, each command runs OLD and this build
+        fleet paths --from one app and fleet lint on 10,000 apps (whole processes, with
+        peak memory), and the search from every app of the 1,000 in process, without
+        and with every hop's decision. With --baseline OLD, each command runs OLD and this build
         alternately on the same files, two rounds each, and prints both times and the
         ratios. --generate-fleet N FILE writes such a fleet (its device is named bench),
         for timing by hand.

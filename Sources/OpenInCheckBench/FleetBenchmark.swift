@@ -147,6 +147,8 @@ struct FleetBenchmark {
         try child("1,000 apps: fleet paths --from all --to outside --baseline (\(Format.grouped(Self.baselineEntries(apps: 1_000))) entries)",
                   ["fleet", "paths", "--fleet", small, "--device", "bench", "--from", "all", "--to", "outside", "--baseline", baseline])
         try child("10,000 apps: fleet paths --from one app", ["fleet", "paths", "--fleet", large, "--device", "bench", "--from", "com.bench.app00001"])
+        // Every check on the same fleet: its warnings (about 19,000) worded and written.
+        try child("10,000 apps: fleet lint", ["fleet", "lint", "--fleet", large])
         // The all-pairs search, in process: every app's reachable set and shortest-path tree.
         let bytes = try BenchFile.read(small)
         let fleet: Fleet

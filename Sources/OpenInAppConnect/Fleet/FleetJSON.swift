@@ -146,17 +146,26 @@ public enum FleetJSON {
     static func readControls(_ fields: JSONFields) throws(FormatError) -> PolicyControls {
         var controls = PolicyControls()
         controls.sources.record(fields)
-        for list in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey] {
+        // The Open In whitelist and the excluded activities as read here, when every entry is a valid ID (each ID made once);
+        // otherwise read again below, entry by entry, so the error names the entry.
+        var openInIDs: [BundleID]? = nil, excludedIDs: [BundleID]? = nil
+        for (n, list) in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey].enumerated() {
             guard let field = fields[list], case .array(let array) = field.value else { continue }
             // Each entry's source from the array itself: no cursor, and no key path made per entry.
             var entries: [BundleID: ValueSource] = [:]
             entries.reserveCapacity(array.count)
+            var ids: [BundleID]? = []
+            ids?.reserveCapacity(array.count)
             for index in array.indices {
-                if case .string(let text) = array[index], let id = try? BundleID(text), entries[id] == nil {
-                    entries[id] = ValueSource(element: index, of: field.path, line: array.position(at: index)?.line, text: text)
+                guard case .string(let text) = array[index], let id = try? BundleID(text) else {
+                    ids = nil
+                    continue
                 }
+                ids?.append(id)
+                if entries[id] == nil { entries[id] = ValueSource(element: index, of: field.path, line: array.position(at: index)?.line, text: text) }
             }
             controls.sources.entries[list] = entries
+            if n == 0 { openInIDs = ids } else if n == 2 { excludedIDs = ids }
         }
         if let field = fields["openInPolicy"] { controls.openIn = try PolicyJSON.setting(field) }
         if let field = fields["openInWhitelist"] {
@@ -166,7 +175,8 @@ public enum FleetJSON {
             if setting == .allAppConnectApps {
                 throw field.error("cannot be combined with openInPolicy \"appconnect\": \"All AppConnect apps\" lists the device's authorized AppConnect apps, which the fleet works out")
             }
-            controls.openInWhitelist = Whitelist(try PolicyJSON.bundleIDs(field, what: "bundle IDs"))
+            let ids = if let openInIDs { openInIDs } else { try PolicyJSON.bundleIDs(field, what: "bundle IDs") }
+            controls.openInWhitelist = Whitelist(ids)
         }
         if let list = fields["openFromWhitelist"], fields["openFromPolicy"] == nil {
             throw list.error("a whitelist without openFromPolicy in the same policy: set openFromPolicy to \"whitelist\" here too (a control comes whole from one policy)")
@@ -177,7 +187,7 @@ public enum FleetJSON {
         controls.pasteboard = inputs.stated.pasteboard
         controls.print = inputs.stated.print
         if let field = fields[excludedActivitiesKey] {
-            controls.excludedActivityTypes = try PolicyJSON.bundleIDs(field, what: "Apple activity types, such as com.apple.UIKit.activity.AirDrop")
+            controls.excludedActivityTypes = if let excludedIDs { excludedIDs } else { try PolicyJSON.bundleIDs(field, what: "Apple activity types, such as com.apple.UIKit.activity.AirDrop") }
         }
         if let field = fields["dragAndDropPolicy"] {
             let text = try field.string()
