@@ -147,16 +147,13 @@ package struct AssignmentFilter: Sendable {
         case (.eq, .text(let text)): return value == lowered(text)
         case (.ne, .text(let text)): return value != lowered(text)
         case (.startsWith, .text(let text)): return value.starts(with: lowered(text))
-        case (.contains, .text(let text)): return Self.contains(value, lowered(text))
-        case (.notContains, .text(let text)): return !Self.contains(value, lowered(text))
+        case (.contains, .text(let text)): return ExactText.contains(bytes: value, lowered(text))
+        case (.notContains, .text(let text)): return !ExactText.contains(bytes: value, lowered(text))
         case (.in, .list(let items)): return items.contains { lowered($0) == value }
         case (.notIn, .list(let items)): return !items.contains { lowered($0) == value }
         default: return false  // the parser admits no other pairing
         }
     }
-
-    /// Whether `haystack` holds `needle` as a run of bytes (linear in both, whatever the devices file and the rule hold).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool { ExactText.contains(bytes: haystack, needle) }
 }
 
 /// What a filter reads of one app on one device: each property as the device reports it, `nil` when

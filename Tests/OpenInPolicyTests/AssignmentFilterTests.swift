@@ -175,8 +175,8 @@ struct AssignmentFilterTests {
         #expect(try !Self.decide("(app.deviceModel -contains \"\(needle)\")", model))
         #expect(try Self.decide("(app.deviceModel -notContains \"\(needle)\")", model))
         #expect(try Self.decide("(app.deviceModel -contains \"\(needle.dropLast())\")", model))
-        #expect(AssignmentFilter.contains(Array("abcabd".utf8), Array("abd".utf8)) && AssignmentFilter.contains(Array("aab".utf8), Array("ab".utf8)))
-        #expect(!AssignmentFilter.contains(Array("abcab".utf8), Array("abd".utf8)) && AssignmentFilter.contains(Array("x".utf8), []))
+        #expect(ExactText.contains(bytes: Array("abcabd".utf8), Array("abd".utf8)) && ExactText.contains(bytes: Array("aab".utf8), Array("ab".utf8)))
+        #expect(!ExactText.contains(bytes: Array("abcab".utf8), Array("abd".utf8)) && ExactText.contains(bytes: Array("x".utf8), []))
         #expect(clock.now - start < .seconds(30))
     }
 
