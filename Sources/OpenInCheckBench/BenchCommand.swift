@@ -58,8 +58,8 @@ public struct BenchCommand: Equatable, Sendable {
         fleet paths --from one app and fleet lint on 10,000 apps (whole processes, with
         peak memory), and the search from every app of the 1,000 in process, without
         and with every hop's decision. With --baseline OLD, each command runs OLD and this build
-        alternately on the same files, two rounds each, and prints both times and the
-        ratios. --generate-fleet N FILE writes such a fleet (its device is named bench),
+        alternately on the same files, two rounds each (--rounds N: N), and prints both
+        times and the ratios. --generate-fleet N FILE writes such a fleet (its device is named bench),
         for timing by hand.
 
         With --generate N FILE it writes N request lines (JSON Lines) to FILE and the
@@ -73,7 +73,8 @@ public struct BenchCommand: Equatable, Sendable {
                             (default: openin-check next to this program).
           --baseline PATH   Another openin-check (an earlier build) timed in the same rounds
                             (with --fleet: alternately, on the same files), for before/after figures.
-          --rounds N        Measured rounds of each benchmark, after one warm-up round (default 5).
+          --rounds N        Measured rounds of each benchmark, after one warm-up round (default 5);
+                            with --fleet, runs of each command (default 1, or 2 of each build with --baseline).
           --seed N          The corpus's seed (default \(BenchCorpus.defaultSeed)).
           --generate N      Write N request lines to FILE and the corpus's policy next to it, then exit.
           --json            Print the figures as one JSON object (rates per second, times in microseconds).
@@ -93,8 +94,8 @@ public struct BenchCommand: Equatable, Sendable {
         case generate(lines: Int, file: String)
         /// Time the adversarial workloads as whole processes.
         case adversarial
-        /// Time the fleet verbs on generated fleets.
-        case fleet
+        /// Time the fleet verbs on generated fleets, each command `rounds` times (of each build, alternately, with a baseline).
+        case fleet(rounds: Int)
         /// Write a generated fleet of `apps` apps to `file`.
         case generateFleet(apps: Int, file: String)
         /// Print the help.
@@ -178,10 +179,11 @@ public struct BenchCommand: Equatable, Sendable {
             return BenchCommand(mode: .generateFleet(apps: try count("--generate-fleet", default: 20, atLeast: 20), file: file), seed: seed)
         }
         if flags.contains("--fleet") {
-            for flag in ["--rounds", "--json", "--in-process", "--generate", "--adversarial"] where flags.contains(flag) || values[flag] != nil {
+            for flag in ["--json", "--in-process", "--generate", "--adversarial"] where flags.contains(flag) || values[flag] != nil {
                 throw .usage("\(flag) does not go with --fleet")
             }
-            return BenchCommand(mode: .fleet, seed: seed, binary: values["--binary"], baseline: values["--baseline"])
+            let rounds = try count("--rounds", default: values["--baseline"] == nil ? 1 : FleetBenchmark.comparedRounds, atLeast: 1)
+            return BenchCommand(mode: .fleet(rounds: rounds), seed: seed, binary: values["--binary"], baseline: values["--baseline"])
         }
         if flags.contains("--adversarial") {
             for flag in ["--rounds", "--json", "--in-process", "--generate"] where flags.contains(flag) || values[flag] != nil {
@@ -207,7 +209,7 @@ public struct BenchCommand: Equatable, Sendable {
         case .generateFleet(let apps, let file):
             try CorpusWriter.write(FleetBenchmark.fleet(apps: apps, seed: seed), to: file)
             output.write("wrote a fleet of \(Format.grouped(apps)) apps (device bench) to \(file)\n")
-        case .fleet:
+        case .fleet(let rounds):
             var path = binary ?? ""
             if binary == nil { path = try Self.defaultBinary() }
             guard access(path, X_OK) == 0 else {
@@ -216,7 +218,7 @@ public struct BenchCommand: Equatable, Sendable {
             if let baseline, access(baseline, X_OK) != 0 {
                 throw .invalidInput("cannot run '\(baseline)': give an earlier openin-check executable with --baseline PATH")
             }
-            try FleetBenchmark(binary: path, baseline: baseline, seed: seed).measure { part in
+            try FleetBenchmark(binary: path, baseline: baseline, seed: seed, rounds: rounds).measure { part in
                 output.write(part)
                 output.flush()
             }

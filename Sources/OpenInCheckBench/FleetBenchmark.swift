@@ -81,8 +81,10 @@ struct FleetBenchmark {
     var baseline: String? = nil
     let seed: UInt64
 
-    /// The rounds each command runs of each build when a ``baseline`` is given (new, previous, new, previous).
+    /// The rounds each command runs of each build when a ``baseline`` is given (new, previous, new, previous) and `--rounds` is not.
     static let comparedRounds = 2
+    /// The runs of each command (of each build, alternately, when a ``baseline`` is given).
+    var rounds = 1
 
     func measure(progress: (String) -> Void) throws(BenchError) {
         let scratch = try ScratchDirectory()
@@ -90,21 +92,27 @@ struct FleetBenchmark {
         try CorpusWriter.write(Self.fleet(apps: 1_000, seed: seed), to: small)
         try CorpusWriter.write(Self.fleet(apps: 10_000, seed: seed), to: large)
         progress("fleet: generated fleets (seed \(seed)), one device carrying all 20 labels, every app installed; "
-            + (self.baseline == nil ? "one run each\n" : "each command run by this build and by --baseline alternately, \(Self.comparedRounds) rounds each; ratio = this / previous per round\n"))
+            + (self.baseline == nil ? (rounds == 1 ? "one run each\n" : "\(rounds) runs each\n")
+                : "each command run by this build and by --baseline alternately, \(rounds) rounds each; ratio = this / previous per round\n"))
         @discardableResult
         func child(_ what: String, _ arguments: [String]) throws(BenchError) -> Double {
             guard let previous = self.baseline else {
-                let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
-                guard run.status == 0 || run.status == 2 else {
-                    throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
+                var times: [Double] = [], peak: Int? = nil
+                for _ in 0..<rounds {
+                    let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
+                    guard run.status == 0 || run.status == 2 else {
+                        throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
+                    }
+                    times.append(run.seconds)
+                    if let bytes = run.peakResidentBytes { peak = max(peak ?? 0, bytes) }
                 }
-                let memory = run.peakResidentBytes.map { ", peak \(Format.megabytes($0))" } ?? ""
-                progress("  \(what): \(Format.fixed(run.seconds, decimals: 3)) s\(memory)\n")
-                return run.seconds
+                let memory = peak.map { ", peak \(Format.megabytes($0))" } ?? ""
+                progress("  \(what): \(times.map { Format.fixed($0, decimals: 3) }.joined(separator: ", ")) s\(memory)\n")
+                return times.min() ?? 0
             }
             var now: [Double] = [], before: [Double] = [], peak = 0
             var previousStatus: Int32 = 0
-            for _ in 0..<Self.comparedRounds {
+            for _ in 0..<rounds {
                 let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
                 guard run.status == 0 || run.status == 2 else {
                     throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")

@@ -10,8 +10,13 @@ import Testing
 /// `openin-check-bench --fleet` and `--generate-fleet`: options, and a generated fleet that reads and decides.
 @Suite struct FleetBenchmarkTests {
     @Test func parsesFleetModes() throws {
-        #expect(try BenchCommand.parse(["--fleet"]) == BenchCommand(mode: .fleet, seed: BenchCorpus.defaultSeed))
-        #expect(try BenchCommand.parse(["--fleet", "--binary", "b", "--seed", "3"]) == BenchCommand(mode: .fleet, seed: 3, binary: "b"))
+        #expect(try BenchCommand.parse(["--fleet"]) == BenchCommand(mode: .fleet(rounds: 1), seed: BenchCorpus.defaultSeed))
+        #expect(try BenchCommand.parse(["--fleet", "--binary", "b", "--seed", "3"]) == BenchCommand(mode: .fleet(rounds: 1), seed: 3, binary: "b"))
+        // Side by side with an earlier build: two rounds of each unless --rounds says otherwise.
+        #expect(try BenchCommand.parse(["--fleet", "--baseline", "old"]) == BenchCommand(mode: .fleet(rounds: 2), seed: BenchCorpus.defaultSeed, baseline: "old"))
+        #expect(try BenchCommand.parse(["--fleet", "--baseline", "old", "--rounds", "7"]) == BenchCommand(mode: .fleet(rounds: 7), seed: BenchCorpus.defaultSeed, baseline: "old"))
+        #expect(try BenchCommand.parse(["--fleet", "--rounds", "3"]) == BenchCommand(mode: .fleet(rounds: 3), seed: BenchCorpus.defaultSeed))
+        #expect(throws: BenchError.usage("--rounds takes a whole number of at least 1, not '0'")) { try BenchCommand.parse(["--fleet", "--rounds", "0"]) }
         #expect(try BenchCommand.parse(["--generate-fleet", "40", "f.json"]) == BenchCommand(mode: .generateFleet(apps: 40, file: "f.json"), seed: BenchCorpus.defaultSeed))
         #expect(throws: BenchError.usage("--json does not go with --fleet")) { try BenchCommand.parse(["--fleet", "--json"]) }
         #expect(throws: BenchError.usage("--generate-fleet takes a whole number of at least 20, not '5'")) { try BenchCommand.parse(["--generate-fleet", "5", "f"]) }
