@@ -17,7 +17,7 @@ public enum DummyFileName {
         make(seed: seed(target: target, document: document))
     }
 
-    package static func seed(target: BundleID, document: String?) -> UInt64 {
+    static func seed(target: BundleID, document: String?) -> UInt64 {
         guard let document else { return seed(target: target, documentBytes: nil as UnsafeBufferPointer<UInt8>?) }
         return document.utf8.withContiguousStorageIfAvailable { seed(target: target, documentBytes: $0) }
             ?? seed(target: target, documentBytes: document.utf8)
@@ -26,7 +26,7 @@ public enum DummyFileName {
     /// The seed from the document's UTF-8 bytes (the JSON Lines fast path has bytes, not a string):
     /// FNV-1a over the target's bytes, a 0 byte, then a 1 byte
     /// and the document's bytes when there is a document.
-    package static func seed<Bytes: Sequence<UInt8>>(target: BundleID, documentBytes document: Bytes?) -> UInt64 {
+    static func seed<Bytes: Sequence<UInt8>>(target: BundleID, documentBytes document: Bytes?) -> UInt64 {
         seed(targetSeed: targetSeed(target), documentBytes: document)
     }
 
@@ -37,7 +37,7 @@ public enum DummyFileName {
     }
 
     /// The seed from ``targetSeed(_:)`` and the document's bytes, if any.
-    package static func seed<Bytes: Sequence<UInt8>>(targetSeed hash: UInt64, documentBytes document: Bytes?) -> UInt64 {
+    static func seed<Bytes: Sequence<UInt8>>(targetSeed hash: UInt64, documentBytes document: Bytes?) -> UInt64 {
         guard let document else { return hash }
         return FNV1a.hash(bytes: document, continuing: FNV1a.hash(bytes: CollectionOfOne(1), continuing: hash))
     }
@@ -47,7 +47,7 @@ public enum DummyFileName {
 
     /// Appends what follows ``prefix`` in the dummy name for `seed` — 16 hex digits and the
     /// extension — as UTF-8, as ``make(seed:)`` writes it, without making a string.
-    package static func appendHexAndExtension(seed: UInt64, to sink: inout RecordSink) {
+    static func appendHexAndExtension(seed: UInt64, to sink: inout RecordSink) {
         let digits: StaticString = "0123456789abcdef"
         var shift = 60
         while shift >= 0 {
@@ -58,7 +58,7 @@ public enum DummyFileName {
         sink.append(fileExtension)
     }
 
-    package static func make(seed: UInt64) -> String {
+    static func make(seed: UInt64) -> String {
         let hex = String(seed, radix: 16)
         return prefix + String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
     }

@@ -108,7 +108,7 @@ public struct Evaluator: Sendable {
 }
 
 /// Who receives a request that a rule allows without looking at the target.
-package enum Delivery {
+enum Delivery {
     package static func receiver(of request: ShareRequest, _ policy: PreparedPolicy) -> BundleID? {
         switch request.route {
         case .activityView(let target): target

@@ -52,7 +52,7 @@ extension Decision {
 /// the sentences several rules share (the policy's status, whether an app is
 /// listed, the Mail pair, the scheme-blocking override, Email+).
 package struct ExplanationFacts {
-    package let inputs: PolicyInputs
+    let inputs: PolicyInputs
     package let policy: Policy
     package let request: ShareRequest
     package let decision: Decision
@@ -71,7 +71,7 @@ package struct ExplanationFacts {
     package var scheme: String { request.url?.scheme ?? "" }
 
     /// The Open In policy in words.
-    package var status: String {
+    var status: String {
         switch inputs.setting {
         case .allAppConnectApps:
             "the Open In policy is \"All AppConnect apps\": WHITELIST of the device's \(count(policy.device.appConnectApps.count, "AppConnect app"))"
@@ -94,7 +94,7 @@ package struct ExplanationFacts {
     }
 
     /// What the whitelist says about the native Mail pair.
-    package var mailPair: String {
+    var mailPair: String {
         switch policy.status {
         case .authorized: return "under AUTHORIZED native Mail is allowed"
         case .unauthorized: return "under UNAUTHORIZED native Mail is not allowed"
@@ -111,7 +111,7 @@ package struct ExplanationFacts {
     }
 
     /// Where a `mailto:` request on `channel` goes, and whether that app is allowed: one or two sentences.
-    package func mailApp(for channel: Channel) -> [String] {
+    func mailApp(for channel: Channel) -> [String] {
         guard channel != .mailCompose else { return ["the mail compose sheet is always native Mail", mailPair] }
         switch policy.device.handler(forScheme: "mailto") {
         case let handler? where !handler.isNativeMail:
@@ -145,7 +145,7 @@ package struct ExplanationFacts {
     }
 
     /// Whether Email+ is installed, in words.
-    package var emailPlus: String {
+    var emailPlus: String {
         policy.device.emailPlusInstalled
             ? "Email+ (\(policy.device.emailPlusTarget)) is installed"
             : "Email+ is not installed (policy key device.emailPlusInstalled)"

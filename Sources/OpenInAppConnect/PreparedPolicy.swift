@@ -19,13 +19,13 @@ package final class PreparedPolicy: Sendable {
     /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
     let thirdPartyMailApp: BundleID?
     /// The bundle ID a redirect to Email+ opens: ``DeviceFacts/emailPlusTarget``, read once (it copies out of an array).
-    package let emailPlusTarget: BundleID
+    let emailPlusTarget: BundleID
     /// The Open From status, when the policy sets Open From: read once (it would copy the Open From policy).
-    package let openFromStatus: OpenFromStatus?
+    let openFromStatus: OpenFromStatus?
     /// The policy's status and whitelist, kept beside it so a lookup reads them from here.
     private let openInStatus: OpenInStatus
     /// Whether native Mail is allowed: ``Policy/mailAllowed``, asked once.
-    package let mailAllowed: Bool
+    let mailAllowed: Bool
     private let whitelist: Whitelist
     /// The Open From whitelist the app sees, as ``Policy/openFromWhitelist`` (computed once: it may build a whitelist).
     private let openFromWhitelist: Whitelist?
@@ -35,7 +35,7 @@ package final class PreparedPolicy: Sendable {
     /// Whether the server excludes any activity (so a share-sheet request needs no lookup when none is).
     let excludesActivities: Bool
     /// The bundle ID a redirect to Web@Work opens: ``DeviceFacts/webAtWorkTarget``, read once.
-    package let webAtWorkTarget: BundleID
+    let webAtWorkTarget: BundleID
     private let ownSchemes: SchemeTable<Bool>
     private let schemeHandlers: SchemeTable<BundleID>
 
@@ -81,19 +81,19 @@ package final class PreparedPolicy: Sendable {
     }
 
     /// The Open In status the app sees.
-    @inline(__always) package var status: OpenInStatus { policy.status }
+    @inline(__always) var status: OpenInStatus { policy.status }
     /// The Open In UI state (Table 11): ``Policy/openInUI``.
-    @inline(__always) package var openInUI: OpenInUI { policy.openInUI }
+    @inline(__always) var openInUI: OpenInUI { policy.openInUI }
     /// Whether the Info.plist or the server config disables scheme blocking: ``Policy/schemeBlockingDisabled``.
-    @inline(__always) package var schemeBlockingDisabled: Bool { policy.schemeBlockingDisabled }
+    @inline(__always) var schemeBlockingDisabled: Bool { policy.schemeBlockingDisabled }
     /// Whether AppConnect enforces policy.
-    @inline(__always) package var enforcing: Bool { policy.enforcing }
+    @inline(__always) var enforcing: Bool { policy.enforcing }
     /// Whether the server config sets `MI_AC_DISABLE_OPEN_IN_ENFORCEMENT`.
-    @inline(__always) package var enforcementDisabled: Bool { policy.config.disablesOpenInEnforcement }
+    @inline(__always) var enforcementDisabled: Bool { policy.config.disablesOpenInEnforcement }
     /// The server's drag-and-drop policy, when given.
     @inline(__always) package var dragAndDrop: DragAndDropPolicy? { policy.dragAndDrop }
     /// Whether Email+ is installed.
-    @inline(__always) package var emailPlusInstalled: Bool { policy.device.emailPlusInstalled }
+    @inline(__always) var emailPlusInstalled: Bool { policy.device.emailPlusInstalled }
     /// The server's pasteboard policy, when set.
     @inline(__always) package var pasteboard: PasteboardPolicy? { policy.pasteboard }
     /// The server's print policy, when set.
@@ -104,11 +104,11 @@ package final class PreparedPolicy: Sendable {
     /// The Web DLP setting, when given.
     @inline(__always) package var webDLP: WebDLPPolicy? { policy.webDLP }
     /// Whether Web@Work is installed.
-    @inline(__always) package var webAtWorkInstalled: Bool { policy.device.webAtWorkInstalled }
+    @inline(__always) var webAtWorkInstalled: Bool { policy.device.webAtWorkInstalled }
     /// What `MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` says (`nil`: not set).
     @inline(__always) var configAllowsCustomKeyboards: Bool? { policy.config.allowsCustomKeyboards }
     /// The app's own answer for custom keyboards.
-    @inline(__always) package var appAllowsCustomKeyboards: Bool { policy.app.allowsCustomKeyboards }
+    @inline(__always) var appAllowsCustomKeyboards: Bool { policy.app.allowsCustomKeyboards }
 
     /// Whether the server excludes `activity` from the share sheet.
     package func excludes(activity: BundleID) -> Bool { excludesActivities && excludedActivities.contains(activity) }

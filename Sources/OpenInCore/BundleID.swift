@@ -67,7 +67,7 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// Reads `text` byte by byte and names its first problem (`nil` when there is none).
-    package static func readProblem(in text: String) -> String? {
+    static func readProblem(in text: String) -> String? {
         if text.isEmpty { return "it is empty" }
         if text.utf8.count > 255 { return "it is longer than 255 bytes" }
         if let scalar = ExactText.firstNonASCII(in: text) {

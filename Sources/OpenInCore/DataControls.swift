@@ -129,7 +129,7 @@ enum DataControlName {
     /// The raw value `text` names: a short name (`securecopy`), the header's
     /// constant (`prefix` + name, `ACPasteboardPolicySecureCopy`), the guide's
     /// style (`prefix` + `_` + name) or the number; names are case-insensitive.
-    package static func match(_ text: String, prefix: String, cases: [(name: String, raw: Int)]) -> Int? {
+    static func match(_ text: String, prefix: String, cases: [(name: String, raw: Int)]) -> Int? {
         // Compared as bytes, not by canonical equivalence: only these exact spellings (in any letter case) count.
         let lowered = ExactText.asciiLowercased(text).utf8  // ASCII folding only: Swift lowercases U+212A KELVIN SIGN to "k"
         for (name, raw) in cases {
@@ -144,7 +144,7 @@ enum DataControlName {
 
 extension DataControlName {
     /// `. Did you mean 'x'?` for a likely typo of one of `names`, else empty.
-    package static func didYouMean(_ value: String, among names: [String]) -> String {
+    static func didYouMean(_ value: String, among names: [String]) -> String {
         Suggestion.closest(to: value, among: names).map { ". Did you mean '\($0)'?" } ?? ""
     }
 }
@@ -152,7 +152,7 @@ extension DataControlName {
 /// How to set each policy key a new channel needs, for ``InputError/policyKeyNotSet(_:_:)``: in the
 /// policy file only. A front end adds its own way (the CLI its flag, a decision table its context setting).
 enum PolicyKeyHint {
-    package static func hint(for key: String) -> String {
+    static func hint(for key: String) -> String {
         switch key {
         case "openFromPolicy":
             "add \"openFromPolicy\": \"unauthorized\", \"authorized\", \"whitelist\" or \"appconnect\" to a JSON policy file (an AppConnect.plist cannot set it)"

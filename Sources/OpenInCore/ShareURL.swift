@@ -31,7 +31,7 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads `text` byte by byte: the length of its scheme, or the error that names what is wrong.
-    package static func readScheme(_ text: String) throws(InputError) -> Int {
+    static func readScheme(_ text: String) throws(InputError) -> Int {
         var schemeEnd: Int? = nil
         var index = 0
         var pendingHex = 0
@@ -70,7 +70,7 @@ public struct ShareURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The length of the scheme when `text` is a valid URL, as the reading in ``init(_:)`` defines it; `nil` otherwise.
-    package static func schemeEndOfValidURL(_ text: String) -> Int? {
+    static func schemeEndOfValidURL(_ text: String) -> Int? {
         let (schemeByte, afterScheme) = urlBytes
         return text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             guard let first = bytes.first, isLetter(first) else { return nil }

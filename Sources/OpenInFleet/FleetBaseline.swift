@@ -328,7 +328,7 @@ public struct BaselineDate: Sendable, Hashable, Comparable, CustomStringConverti
         (year, self.month, self.day) = (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    package static func days(inMonth month: Int, year: Int) -> Int {
+    static func days(inMonth month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -93,7 +93,7 @@ package struct FleetMatrixRow {
     package var cells: [Outcome?]
     /// The grid `cells` starts at (`FleetMatrixRows/channels` order).
     let firstGrid: Int
-    package let columns: Int
+    let columns: Int
     /// Typing in the sender with a third-party keyboard, then with the system keyboard.
     package var keyboard: (thirdParty: Outcome?, system: Outcome?)
     /// The sender's one-sided decisions.

@@ -9,7 +9,7 @@ public struct FleetReach: Sendable {
     /// The device's nodes (``FleetDevice/nodes``).
     public let nodes: [FleetNode]
     /// Per node, the hops from the start (`-1`: not reached; the start itself is `-1`).
-    package let distance: [Int32]
+    let distance: [Int32]
     /// Per node, the node before it on its shortest chain (`-1`: none).
     package let predecessor: [Int32]
     /// The reached nodes' indices, in the order reached.
@@ -17,7 +17,7 @@ public struct FleetReach: Sendable {
     /// The graph the search ran on (its device's), for ``FleetDevice/paths(_:)`` to decide the hops on.
     package let graph: (any FleetEdges)?
     /// Who delivers to whom among the nodes reached (and the start): per node, the nodes with an edge into it.
-    package let columns: FleetColumns?
+    let columns: FleetColumns?
     /// The nodes reached and the start.
     package let origin: NodeSet?
 
@@ -62,7 +62,7 @@ package struct NodeSet {
 
 /// One node's out-edges in a device's graph: a bit set of N bits, or the list of the nodes when it
 /// holds fewer than N / 32 of them (smaller then), so the rows of a sparse graph take O(edges).
-package enum GraphRow {
+enum GraphRow {
     case bits(NodeSet)
     case list([Int32])
 

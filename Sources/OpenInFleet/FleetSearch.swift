@@ -23,11 +23,11 @@ extension FleetEdges {
 /// Per node, the nodes with an edge into it, among the nodes a search asks about (shared by the
 /// searches of one graph; a class, so a search result holds a reference). Each column is a bit set,
 /// or a list when it holds few nodes, so the columns of a sparse graph take O(N + edges).
-package final class FleetColumns: Sendable {
-    package let columns: [GraphRow]
+final class FleetColumns: Sendable {
+    let columns: [GraphRow]
     /// Per node, when only these are kept (``init(firstOf:count:limit:)``): its first deliverers in node order,
     /// ``limit`` places per node (the first ``counts`` of them, at most ``limit``, are filled).
-    package let firsts: [Int32]
+    let firsts: [Int32]
     /// Per node, when ``firsts`` is kept: how many nodes deliver to it.
     package let counts: [Int32]
     /// The places per node in ``firsts``.
@@ -111,7 +111,7 @@ package final class FleetColumns: Sendable {
         }
 
         /// The columns of the rows added.
-        package func columns() -> FleetColumns {
+        func columns() -> FleetColumns {
             var counts = [Int32](repeating: 0, count: count)
             for k in 0..<planeCount {
                 for w in 0..<wordCount {
@@ -275,7 +275,7 @@ package enum FleetSearch {
     }
 
     /// Every start's search over the full graph, held together (``forEachReach(_:starts:maxHops:_:)`` collected).
-    package static func reachAll(_ graph: any FleetEdges, starts: [(index: Int, app: BundleID)], maxHops: Int?) throws(FleetError) -> [FleetReach] {
+    static func reachAll(_ graph: any FleetEdges, starts: [(index: Int, app: BundleID)], maxHops: Int?) throws(FleetError) -> [FleetReach] {
         var result: [FleetReach] = []
         try forEachReach(graph, starts: starts, maxHops: maxHops) { (reach) throws(FleetError) in result.append(reach) }
         return result

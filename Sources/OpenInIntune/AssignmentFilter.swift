@@ -11,11 +11,11 @@ import OpenInKit
 /// "App and device properties, operators, and rule editing when creating assignment filters"
 /// (``FilterRuleParser``); anything outside it is refused with the file, line and the character in
 /// the rule.
-package struct AssignmentFilter: Sendable {
+struct AssignmentFilter: Sendable {
     /// Graph's `@odata.type` of a filter object.
-    package static let odataType = "#microsoft.graph.deviceAndAppManagementAssignmentFilter"
+    static let odataType = "#microsoft.graph.deviceAndAppManagementAssignmentFilter"
     /// The one `platform` whose filters apply to iOS app protection policies.
-    package static let platform = "iOSMobileApplicationManagement"
+    static let platform = "iOSMobileApplicationManagement"
 
     /// The filter's `id` (IntuneCD's backups drop it: references then use the display name).
     package let id: String?
@@ -29,10 +29,10 @@ package struct AssignmentFilter: Sendable {
     /// The parsed rule; `nil` for a filter app protection cannot use (``unusable``), whose rule is not read.
     let expression: FilterExpression?
     /// The properties the rule reads, each once, in order of first use.
-    package let properties: [FilterProperty]
+    let properties: [FilterProperty]
     /// Why an app protection policy cannot use the filter (a filter for managed devices, or for another
     /// platform, read from an export folder beside the managed-app ones); `nil` for a managed-app filter for iOS.
-    package let unusable: String?
+    let unusable: String?
 
     /// Parses `rule` once.
     /// - Throws: ``FleetError`` at `file:line` naming the filter, the character in the rule, what is wrong and the fix.
@@ -93,7 +93,7 @@ package struct AssignmentFilter: Sendable {
     /// never depends on a value nobody stated.
     /// - Throws: ``FleetError`` naming the filter, the property and the device when the subject does not give
     ///   a property the rule reads, or gives a value the rule cannot compare.
-    package func matches(_ subject: FilterSubject, device: String) throws(FleetError) -> Bool {
+    func matches(_ subject: FilterSubject, device: String) throws(FleetError) -> Bool {
         guard let expression, unusable == nil else {
             throw FleetError("assignment filter \(JSONWriter.quoted(displayName)) cannot narrow an app protection policy: \(unusable ?? "its rule was not read")", file: file, line: line)
         }
@@ -287,7 +287,7 @@ extension AssignmentFilter {
 
 /// The assignment filters of a tenant, looked up as assignments name them: by `id` (Graph), or by
 /// display name (IntuneCD overwrites `deviceAndAppManagementAssignmentFilterId` with the filter's name).
-package struct AssignmentFilters: Sendable {
+struct AssignmentFilters: Sendable {
     /// The filters, in the order read.
     package let all: [AssignmentFilter]
     /// No filter.

@@ -11,7 +11,7 @@ package enum FilterProperty: String, Sendable, CaseIterable {
     package var spelled: String { "app.\(rawValue)" }
 
     /// The operators the reference lists for the property.
-    package var operators: [FilterOperator] {
+    var operators: [FilterOperator] {
         switch self {
         case .deviceManagementType: [.eq, .ne]
         case .operatingSystemVersion: [.eq, .ne, .gt, .ge, .lt, .le]
@@ -21,7 +21,7 @@ package enum FilterProperty: String, Sendable, CaseIterable {
 }
 
 /// An operator of the filter rule language (each may be written with or without its leading dash).
-package enum FilterOperator: String, Sendable, CaseIterable {
+enum FilterOperator: String, Sendable, CaseIterable {
     case eq, ne, `in`, notIn, startsWith, contains, notContains, gt, ge, lt, le
 
     /// `-name`, as messages show it.
@@ -29,7 +29,7 @@ package enum FilterOperator: String, Sendable, CaseIterable {
 }
 
 /// The value on the right of a clause.
-package enum FilterValue: Sendable, Hashable {
+enum FilterValue: Sendable, Hashable {
     /// A double-quoted string (or, for `operatingSystemVersion`, a bare version).
     case text(String)
     /// `["a","b"]`, for `-in` and `-notIn`.
@@ -39,16 +39,16 @@ package enum FilterValue: Sendable, Hashable {
 }
 
 /// One comparison: `app.<property> <operator> <value>`.
-package struct FilterClause: Sendable, Hashable {
+struct FilterClause: Sendable, Hashable {
     package let property: FilterProperty
     package let op: FilterOperator
     package let value: FilterValue
     /// For `operatingSystemVersion`, the value read as a version (`nil` for `Null`).
-    package let version: IntuneSDKVersion?
+    let version: IntuneSDKVersion?
 }
 
 /// A parsed rule: clauses joined by `-and` or `-or`, grouped by parentheses.
-package indirect enum FilterExpression: Sendable, Hashable {
+indirect enum FilterExpression: Sendable, Hashable {
     case clause(FilterClause)
     /// Every part holds (`-and`).
     case all([FilterExpression])
@@ -61,9 +61,9 @@ package indirect enum FilterExpression: Sendable, Hashable {
 ///
 /// Precedence: Microsoft's reference states none between `-and` and `-or`, so a group that mixes
 /// them without parentheses is refused rather than read one way.
-package struct FilterRuleParser {
+struct FilterRuleParser {
     /// The deepest nesting of parentheses accepted.
-    package static let maximumDepth = 32
+    static let maximumDepth = 32
 
     /// Why the rule is refused and where: the 1-based character in the rule.
     package struct Failure: Error, Sendable {
@@ -83,7 +83,7 @@ package struct FilterRuleParser {
     /// Parses `rule`.
     /// - Throws: ``Failure`` naming what is wrong, where, and the fix.
     /// - Complexity: O(n) in the rule's length.
-    package static func parse(_ rule: String) throws(Failure) -> FilterExpression {
+    static func parse(_ rule: String) throws(Failure) -> FilterExpression {
         var parser = FilterRuleParser(rule)
         parser.skipSpace()
         if parser.atEnd { throw parser.failure("the rule is empty: write a clause such as (app.deviceManagementType -eq \"Unmanaged\")") }

@@ -58,7 +58,7 @@ package enum IntuneConflicts {
     }
 
     /// Restrictiveness of "Send org data to other apps" (higher: more restrictive).
-    package static func sendRank(_ policy: IntunePolicy) -> Int {
+    static func sendRank(_ policy: IntunePolicy) -> Int {
         switch policy.send {
         case .allApps: 0
         case .managedApps: policy.disableProtectionOfManagedOutboundOpenInData ? 1 : policy.filterOpenInToOnlyManagedApps ? 3 : 2
@@ -67,7 +67,7 @@ package enum IntuneConflicts {
     }
 
     /// Restrictiveness of "Receive data from other apps".
-    package static func receiveRank(_ policy: IntunePolicy) -> Int {
+    static func receiveRank(_ policy: IntunePolicy) -> Int {
         switch policy.receive {
         case .allApps: policy.protectInboundDataFromUnknownSources ? 1 : 0
         case .managedApps: 2

@@ -17,7 +17,7 @@ public struct IntuneContext: Sendable, Hashable {
     public var managedApps: [BundleID] = [] { didSet { managedIndex = ManagedIndex() } }
     /// `managedApps` by `IntuneBundleID/key(_:)`, when a device index made it: one set shared by every
     /// context on the device, so `isManaged(_:)` is a lookup, not a walk of the list (`nil`: walk it).
-    package var managedIndex = ManagedIndex()
+    var managedIndex = ManagedIndex()
     /// The apps the device's MDM manages (for "Policy managed apps with OS sharing").
     public var mdmManagedApps: [BundleID] = []
     /// Whether the device is MDM-enrolled.
@@ -73,7 +73,7 @@ struct DerivedKeys: Sendable, Hashable {
 
 /// The keys of a context's managed apps, derived from them: equal whatever it holds, so two contexts
 /// compare by what they say, not by whether an index was made.
-package struct ManagedIndex: Sendable, Hashable {
+struct ManagedIndex: Sendable, Hashable {
     package var keys: Set<ExactKey>? = nil
     package static func == (_: ManagedIndex, _: ManagedIndex) -> Bool { true }
     package func hash(into hasher: inout Hasher) {}

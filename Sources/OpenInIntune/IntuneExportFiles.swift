@@ -18,7 +18,7 @@ import OpenInKit
 /// files and folders (`.git`) are not listed.
 package struct IntuneExportFiles: Sendable {
     /// The tool whose layout the folder has.
-    package enum Layout: String, Sendable, Hashable {
+    enum Layout: String, Sendable, Hashable {
         case intuneCD = "IntuneCD"
         case intuneManagement = "IntuneManagement"
         case intuneBackupAndRestore = "IntuneBackupAndRestore"
@@ -50,11 +50,11 @@ package struct IntuneExportFiles: Sendable {
     /// The folder, as the user gave it.
     package let root: String
     /// The layout recognised.
-    package let layout: Layout
+    let layout: Layout
     /// The app protection folder, relative to ``root``, when the folder is a backup's root.
-    package let policyFolder: String?
+    let policyFolder: String?
     /// Every file (hidden ones aside), in name order, with its full path and kind.
-    package var files: [(path: String, kind: Kind)]
+    var files: [(path: String, kind: Kind)]
 
     /// The full paths of the files of `kind`, in name order.
     package func paths(_ kind: Kind) -> [String] { files.filter { $0.kind == kind }.map(\.path) }

@@ -16,9 +16,9 @@ package struct IntuneExportFacts: Sendable {
     }
 
     /// The groups by object id, from every migration table of the folder.
-    package var groups: [Group] = []
+    var groups: [Group] = []
     /// The filters read from the folder's filter files, in file order.
-    package var filters: [AssignmentFilter] = []
+    var filters: [AssignmentFilter] = []
 
     package init() {}
 }
@@ -28,7 +28,7 @@ extension IntuneGraphJSON {
     /// "DisplayName", "Type"}]}` (Micke-K/IntuneManagement, `Extensions/MSGraph.psm1`,
     /// `Add-GraphMigrationObjectToFile`): its objects of type `Group` are the groups map; users are not groups.
     /// - Throws: `FormatError` in `file` for another shape, or one id or one name given twice with different partners.
-    package static func migrationTable(_ bytes: [UInt8], file: String) throws(FormatError) -> [IntuneExportFacts.Group] {
+    static func migrationTable(_ bytes: [UInt8], file: String) throws(FormatError) -> [IntuneExportFacts.Group] {
         let (value, start) = try document(bytes, file: file)
         do throws(FormatError) {
             let root = JSONCursor(value, position: start)
@@ -85,13 +85,13 @@ extension IntuneGraphJSON {
     /// `{"@odata.context": …, "value": [targetedManagedAppPolicyAssignment, …]}`, or the list itself.
     /// Each assignment carries `file` and its line there.
     /// - Throws: `FormatError` in `file` at the offending value.
-    package static func assignmentsFile(_ bytes: [UInt8], file: String) throws(FormatError) -> [IntuneAssignment] {
+    static func assignmentsFile(_ bytes: [UInt8], file: String) throws(FormatError) -> [IntuneAssignment] {
         let (value, start) = try document(bytes, file: file)
         return try assignmentsFile(value, at: start, file: file)
     }
 
     /// The assignments of an assignments file already parsed (`value`, starting at `start`), as ``assignmentsFile(_:file:)`` reads them.
-    package static func assignmentsFile(_ value: JSONValue, at start: JSONPosition, file: String) throws(FormatError) -> [IntuneAssignment] {
+    static func assignmentsFile(_ value: JSONValue, at start: JSONPosition, file: String) throws(FormatError) -> [IntuneAssignment] {
         do throws(FormatError) {
             let root = JSONCursor(value, position: start)
             var list = root

@@ -51,7 +51,7 @@ extension IntuneGraphJSON {
         /// Notes on how the path was read (a backup's root: which folder holds its policies).
         public var notes: [String] = []
         /// The folder's files by kind (policies, assignments, filters, groups, migration table), when a folder was read.
-        package var files: IntuneExportFiles? = nil
+        var files: IntuneExportFiles? = nil
         /// The groups map and filters the folder holds beside its policies (``IntuneFleet/join(_:devicesFile:)``).
         package var facts = IntuneExportFacts()
 

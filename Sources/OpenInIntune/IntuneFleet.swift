@@ -23,7 +23,7 @@ public struct IntuneFleet: Sendable {
     /// profile (`--assume-assigned`: a template, a baseline before its rollout).
     public var assumeAssigned = false
     /// The managed-app assignment filters assignments name (the devices file's `assignmentFilters`).
-    package var filters = AssignmentFilters.none
+    var filters = AssignmentFilters.none
     /// The devices file the profiles were read from, when known (for messages).
     package var devicesFile: String? = nil
     /// How several policies that reach one app on one profile combine (`--conflicts`): Microsoft's rule,
@@ -387,7 +387,7 @@ public struct IntuneDeviceProfile: Sendable, Hashable {
     public var deviceModel: String? = nil
     public var osVersion: String? = nil
     /// The other spelling of each of ``groups`` that the devices file's `groups` gives (a name for an id, an id for a name).
-    package var groupAliases: [String] = []
+    var groupAliases: [String] = []
 
     /// Whether `app` receives the `IntuneMAMUPN` app configuration on this device.
     public func receivesUPN(_ app: BundleID) -> Bool { intuneMAMUPNApps.map { IntuneBundleID.contains($0, app) } ?? intuneMAMUPN }
@@ -549,7 +549,7 @@ public enum IntuneDevicesJSON {
         try FormatError.readJSON(IntuneGraphJSON.text(bytes, file: file), file: file) { value throws(FormatError) in try appGroups(value) }
     }
 
-    package static func appGroups(_ value: JSONValue) throws(FormatError) -> [(name: String, apps: [BundleID])] {
+    static func appGroups(_ value: JSONValue) throws(FormatError) -> [(name: String, apps: [BundleID])] {
         guard case .object(let object) = value, let member = object.member("appGroups") else { return [] }
         let field = JSONCursor(member.value, path: "appGroups", position: member.valuePosition)
         var groups: [(name: String, apps: [BundleID])] = []
@@ -597,7 +597,7 @@ public enum IntuneDevicesJSON {
 
     /// Reads a devices file's `assignmentFilters`: `[{"id", "displayName", "rule"}, ...]`, the managed-app
     /// filters assignments name (by id, or by display name as IntuneCD writes them); empty when absent.
-    package static func assignmentFilters(_ value: JSONValue, file: String) throws(FormatError) -> [AssignmentFilter] {
+    static func assignmentFilters(_ value: JSONValue, file: String) throws(FormatError) -> [AssignmentFilter] {
         guard case .object(let object) = value, let member = object.member("assignmentFilters") else { return [] }
         return try AssignmentFilters.read(JSONCursor(member.value, path: "assignmentFilters", position: member.valuePosition), file: file)
     }
@@ -639,7 +639,7 @@ extension IntuneFleet {
 
 /// An Intune device's graph: an edge X → Y when one of X's candidate requests to Y delivers readable
 /// content there, every request decided (the devices files are small).
-package final class IntuneGraph: FleetEdges {
+final class IntuneGraph: FleetEdges {
     package let index: IntuneDeviceIndex
     package let nodes: [FleetNode]
     package let ids: [BundleID]

@@ -27,7 +27,7 @@ public enum IntuneGraphJSON {
     package enum Kind { case string, bool, integer, stringArray, object, array, any }
 
     /// The data-transfer properties the reader uses.
-    package static let dataTransferProperties = [
+    static let dataTransferProperties = [
         "displayName", "id", "allowedOutboundDataTransferDestinations", "filterOpenInToOnlyManagedApps",
         "disableProtectionOfManagedOutboundOpenInData", "allowedInboundDataTransferSources", "protectInboundDataFromUnknownSources",
         "allowedOutboundClipboardSharingLevel", "allowedOutboundClipboardSharingExceptionLength", "printBlocked", "thirdPartyKeyboardsBlocked", "exemptedAppProtocols",
@@ -44,7 +44,7 @@ public enum IntuneGraphJSON {
     /// The data-transfer properties Graph declares non-nullable (enums, Booleans, Int32, collections):
     /// `null` for one of them is an error. Strings (`id`, the protocols, the messaging scheme) may be
     /// `null`, which reads as empty; `displayName` and `apps` are required anyway.
-    package static let nonNullableProperties = [
+    static let nonNullableProperties = [
         "allowedOutboundDataTransferDestinations", "filterOpenInToOnlyManagedApps", "disableProtectionOfManagedOutboundOpenInData",
         "allowedInboundDataTransferSources", "protectInboundDataFromUnknownSources", "allowedOutboundClipboardSharingLevel",
         "allowedOutboundClipboardSharingExceptionLength", "printBlocked", "thirdPartyKeyboardsBlocked", "exemptedAppProtocols",
@@ -135,7 +135,7 @@ public enum IntuneGraphJSON {
     }
 
     /// The `@odata.type` of an object, when it has one.
-    package static func odataType(of cursor: JSONCursor) -> String? {
+    static func odataType(of cursor: JSONCursor) -> String? {
         guard case .object(let object) = cursor.value, case .string(let type)? = object["@odata.type"] else { return nil }
         return type
     }
@@ -257,7 +257,7 @@ public enum IntuneGraphJSON {
 
     /// A list of Graph location names (`managedAppDataStorageLocation` or `managedAppDataIngestionLocation`),
     /// each once, with "Did you mean" for an unknown one.
-    package static func locations(_ field: JSONCursor, _ known: [DataLocation], _ enumName: String) throws(FormatError) -> [DataLocation] {
+    static func locations(_ field: JSONCursor, _ known: [DataLocation], _ enumName: String) throws(FormatError) -> [DataLocation] {
         var found: [DataLocation] = []
         let names = known.map(\.rawValue)
         for (text, cursor) in try field.strings(what: "\(enumName) values").map({ ($0.text, $0.cursor) }) {

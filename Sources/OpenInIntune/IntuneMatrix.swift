@@ -32,7 +32,7 @@ struct IntuneMatrixRows: FleetMatrixRowMaker {
     package let senders: [BundleID]
     package let receivers: [FleetNode]
     /// Per receiver, the URL an `open-url` cell opens (its first custom scheme), or `nil`.
-    package let openURL: [ShareURL?]
+    let openURL: [ShareURL?]
     /// An Intune decision never throws.
     package var canThrow: Bool { false }
 
@@ -87,7 +87,7 @@ extension IntuneDeviceIndex {
 
     /// The request a matrix cell decides, or `nil` when there is none (an app to itself, `open-url` to an app
     /// with no custom scheme or to any other app); `url` is the receiver's ``matrixURL(to:schemes:)``.
-    package static func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode, url: ShareURL?) -> FleetRequest? {
+    static func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode, url: ShareURL?) -> FleetRequest? {
         switch receiver {
         case .app(let id) where IntuneBundleID.same(id, sender):
             return nil

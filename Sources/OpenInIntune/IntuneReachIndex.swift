@@ -172,7 +172,7 @@ package struct IntuneReachIndex: Sendable {
     /// A profile's groups, as numbers of the index: those the policies' assignments and the groups map name.
     package struct Membership: Sendable {
         /// The group numbers, ascending and distinct; `nil` when the devices file gives the profile no groups.
-        package let groups: [Int]?
+        let groups: [Int]?
 
         /// Whether the profile is in `group`.
         func contains(_ group: Int) -> Bool {

@@ -67,7 +67,7 @@ enum IntuneSettings {
     }
 
     /// The value that applies for `property` (the default, when the export leaves it out).
-    package static func defaultValue(of property: String, in policy: IntunePolicy) -> String {
+    static func defaultValue(of property: String, in policy: IntunePolicy) -> String {
         switch property {
         case "allowedOutboundDataTransferDestinations": policy.send.rawValue
         case "allowedInboundDataTransferSources": policy.receive.rawValue

@@ -20,11 +20,11 @@ struct IntuneFleetSource: FleetVendorFleet {
     package var file: String? { fleet.file }
     package var deviceNames: [String] { fleet.devices.map(\.name) }
     package func device(named name: String) throws(FleetError) -> any FleetVendorDevice { try fleet.index(device: name, reach: reach) }
-    package var noDeviceProfile: FleetError { FleetError("the Intune devices file has no device profile: add one under devices") }
+    var noDeviceProfile: FleetError { FleetError("the Intune devices file has no device profile: add one under devices") }
     package func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
         (IntuneLint.findings(fleet), IntuneLint.checks)
     }
-    package var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET", "--devices", devicesFile ?? "DEVICES"] }
+    var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET", "--devices", devicesFile ?? "DEVICES"] }
 
     package func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject {
         guard let bytes else { return try IntuneFixSubject(path: path, fleet: fleet, scope: scope) }

@@ -14,7 +14,7 @@ enum BinaryPropertyListCheck {
     /// How many values the parsed tree may hold, shared objects counted at each use.
     static let maxValues = 100_000
     /// How deeply arrays and dictionaries may nest.
-    package static let maxDepth = 512
+    static let maxDepth = 512
 
     /// What is wrong with a binary property list; the message finishes "…: " in ``PropertyList``.
     package struct Problem: Error {
@@ -66,7 +66,7 @@ enum BinaryPropertyListCheck {
     }
 
     /// A big-endian unsigned integer of `size` bytes (at most 8) at `offset`, which the caller has range-checked.
-    package static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+    static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<offset + size { value = value << 8 | UInt64(bytes[index]) }
         return value
@@ -84,7 +84,7 @@ enum BinaryPropertyListCheck {
 
     /// The length of the object whose marker is at `start` (its low four bits, or the integer
     /// after the marker when they are 0xF) and where its body starts; `end` is the object area's end.
-    package static func length(_ bytes: [UInt8], at start: Int, end: Int) throws(LengthProblem) -> (count: Int, body: Int) {
+    static func length(_ bytes: [UInt8], at start: Int, end: Int) throws(LengthProblem) -> (count: Int, body: Int) {
         let low = Int(bytes[start] & 0x0F)
         guard low == 0x0F else { return (low, start + 1) }
         let position = start + 1

@@ -89,7 +89,7 @@ public enum ExactText {
     }
 
     @inlinable @inline(__always)
-    package static func lowercased(_ byte: UInt8) -> UInt8 {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 

@@ -17,7 +17,7 @@ enum JSONBytes {
     /// Checks the sequence starting at `index` (a byte ≥ 0x80) against Unicode's table of
     /// well-formed UTF-8 byte sequences.
     @inline(__always)
-    package static func sequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Sequence {
+    static func sequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Sequence {
         let length: Int
         var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF
         switch bytes[index] {
@@ -54,7 +54,7 @@ enum JSONBytes {
 
     /// The scalar value a `\uD8xx\uDCxx` pair stands for.
     @inline(__always)
-    package static func combine(high: UInt32, low: UInt32) -> UInt32 { 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00) }
+    static func combine(high: UInt32, low: UInt32) -> UInt32 { 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00) }
 
     /// The value of one hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or `nil`.
     @inline(__always)

@@ -223,7 +223,7 @@ package enum JSONPatch {
         }
     }
 
-    package static func missing(_ path: JSONPointer, _ depth: Int) -> JSONPatchError {
+    static func missing(_ path: JSONPointer, _ depth: Int) -> JSONPatchError {
         JSONPatchError("\(path): \(JSONPointer(Array(path.tokens.prefix(depth + 1)))) is not in the document")
     }
 

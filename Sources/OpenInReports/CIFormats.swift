@@ -1,7 +1,7 @@
 import OpenInPolicy
 
 /// GitHub Actions workflow commands: `::error file=…,line=…::message` annotations.
-package enum GitHubAnnotation {
+enum GitHubAnnotation {
     /// The annotation kinds a workflow command can raise.
     package enum Kind: String {
         case error, warning, notice
@@ -47,12 +47,12 @@ private extension String {
 }
 
 /// XML 1.0 text and attribute values, for JUnit reports.
-package enum XMLText {
+enum XMLText {
     /// `text` escaped for element content (`attribute: false`) or a double-quoted attribute value.
     ///
     /// Characters XML 1.0 cannot hold at all (most C0 controls, unpaired surrogates cannot occur in
     /// a Swift string) become U+FFFD, so the document stays well-formed whatever a table holds.
-    package static func escape(_ text: String, attribute: Bool) -> String {
+    static func escape(_ text: String, attribute: Bool) -> String {
         text.escapingScalars { scalar in
             switch scalar {
             case "&": "&amp;"
@@ -74,7 +74,7 @@ package enum XMLText {
 /// beginning and end (``start(driver:)``, ``end(empty:)``).
 package enum SARIFLog {
     /// The schema the log names in `$schema`.
-    package static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     /// A check, as a `reportingDescriptor`.
     package struct Rule {
@@ -98,9 +98,9 @@ package enum SARIFLog {
 
     /// A finding, as a `result`.
     package struct Result {
-        package var ruleID: String
+        var ruleID: String
         /// The rule's index in the run's rules, when it is one of them.
-        package var ruleIndex: Int?
+        var ruleIndex: Int?
         package var level: String
         /// What is wrong, as the input shows it (escaped as SARIF message text when written).
         package var message: String
@@ -128,10 +128,10 @@ package enum SARIFLog {
     }
 
     /// The SARIF version the log declares.
-    package static let version = "2.1.0"
+    static let version = "2.1.0"
 
     /// The tool: its name, version, where to read about it, and `rules` (its `reportingDescriptor`s).
-    package static func driver(rules: [JSONValue]) -> JSONObject {
+    static func driver(rules: [JSONValue]) -> JSONObject {
         JSONObject(members: [
             .init("name", .string(ReportTool.name)), .init("version", .string(ReportTool.version)),
             .init("informationUri", .string("https://github.com/openin-check/openin-check")), .init("rules", .array(JSONArray(rules))),
@@ -198,7 +198,7 @@ package enum SARIFLog {
 
     /// A file path as a URI reference: every byte outside RFC 3986's unreserved characters and `/` percent-encoded
     /// (`:` too, so a relative path is never read as a scheme).
-    package static func uri(_ path: String) -> String {
+    static func uri(_ path: String) -> String {
         var result = ""
         for byte in path.utf8 {
             switch byte {

@@ -125,7 +125,7 @@ public enum DecisionText {
 
     /// Whether ``escaped(_:backslash:)`` writes `scalar` as an escape: a control, a separator, a bidirectional or an
     /// invisible character, or the backslash.
-    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x5C, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
         // Invisible characters that hide text or change how it is read: the zero-width space, word joiner and invisible

@@ -40,7 +40,7 @@ public enum FleetEvalOutput {
     }
 
     /// One decision as a block: the device and end-to-end outcome, then each side.
-    package static func block(_ decision: FleetDecision, explain: Bool, notes: [String] = []) -> String {
+    static func block(_ decision: FleetDecision, explain: Bool, notes: [String] = []) -> String {
         var text = "device \(DecisionText.escaped(decision.device)): \(decision.outcome)"
         if decision.delivers, let to = decision.receiverApp { text += " (delivered to \(to))" }
         text += "\n  request   \(describe(decision.request))\n"

@@ -167,7 +167,7 @@ public enum FleetOutput {
     }
 
     /// A receiver as the text matrix lists it: native Mail says so.
-    package static func receiverName(_ receiver: FleetNode) -> String {
+    static func receiverName(_ receiver: FleetNode) -> String {
         let name = DecisionText.escaped(receiver.description)
         if case .app(let id) = receiver, id.isNativeMail { return name + " (native Mail)" }
         return name
@@ -218,7 +218,7 @@ public enum FleetOutput {
         if encrypted { output.write("encr: deliver-encrypted (Intune delivers the file encrypted: only policy-managed apps can read it).\n") }
     }
 
-    package static func markdown(_ matrix: FleetMatrixRows, _ output: any ReportSink) throws(FleetError) {
+    static func markdown(_ matrix: FleetMatrixRows, _ output: any ReportSink) throws(FleetError) {
         output.write("### Device \(MarkdownText.code(matrix.device, inTable: false))\n")
         for channel in matrix.channels {
             output.write("\n**\(channel)** (sender → receiver)\n\n| sender | " + matrix.receivers.map { MarkdownText.code($0.description) }.joined(separator: " | ") + " |\n")

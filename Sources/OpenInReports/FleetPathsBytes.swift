@@ -345,7 +345,7 @@ struct PathsBytes {
     }
 
     /// Settings' text lines, as ``PathsWriter/appendSetting(_:to:)`` writes them.
-    package static func lines(_ settings: [FleetSetting]) -> [UInt8] {
+    static func lines(_ settings: [FleetSetting]) -> [UInt8] {
         var text = ""
         for setting in settings { PathsWriter.appendSetting(setting, to: &text) }
         return Array(text.utf8)

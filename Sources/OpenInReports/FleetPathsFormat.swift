@@ -35,5 +35,5 @@ enum ReportTool {
     /// The program's name.
     package static let name = "openin-check"
     /// Its version.
-    package static let version = "0.1.0"
+    static let version = "0.1.0"
 }

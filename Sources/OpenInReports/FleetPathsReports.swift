@@ -118,7 +118,7 @@ struct PathsReportStream {
     // MARK: Both formats, second pass
 
     /// Starts `device` unless it is the one being written (its nodes are `nodes`); ends the one before it.
-    package mutating func enter(_ device: AnalyzedDevice, nodes: [FleetNode], baseline: Bool, to output: any ReportSink) {
+    mutating func enter(_ device: AnalyzedDevice, nodes: [FleetNode], baseline: Bool, to output: any ReportSink) {
         if let current = self.device, ExactText.same(current, device.name) { return }
         leave(to: output)
         self.device = device.name
@@ -158,7 +158,7 @@ struct PathsReportStream {
     }
 
     /// Ends the device being written: Markdown's diagram, DOT's nodes and edges.
-    package mutating func leave(to output: any ReportSink) {
+    mutating func leave(to output: any ReportSink) {
         guard device != nil else { return }
         device = nil
         switch format {

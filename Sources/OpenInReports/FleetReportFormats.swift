@@ -28,7 +28,7 @@ package enum ReportSubject {
     package var isDiff: Bool { if case .diff = self { true } else { false } }
 
     /// The `--from` value that asks for every app: each fleet app installed on the device, in file order.
-    package static let everyApp = "all"
+    static let everyApp = "all"
 }
 
 /// The report formats of `fleet paths` and `fleet diff`: Markdown (tables and a Mermaid graph per
@@ -52,7 +52,7 @@ package enum LeakReportFormat: String {
 /// CommonMark as GitHub renders it, with one fenced `mermaid` block per device.
 package enum MarkdownReport {
     /// The most edges a diagram draws; the rest are counted below it.
-    package static let maxEdges = 50
+    static let maxEdges = 50
 
     /// The report within `limits`: the title, a line per device, the baseline's part, then per device the paths a
     /// reviewer acts on (without a baseline every path; with one, the new and expired ones, the accepted counted unless
@@ -134,7 +134,7 @@ package enum MarkdownReport {
     }
 
     /// The baseline's summary and its resolved entries (accepted paths that no longer exist), after the device lines.
-    package static func baselineSection(_ baseline: BaselineRun) -> String {
+    static func baselineSection(_ baseline: BaselineRun) -> String {
         var text = "\nBaseline \(MarkdownText.code(baseline.baseline.file ?? "", inTable: false)): \(baseline.summary).\n"
         let resolved = baseline.resolved
         if !resolved.isEmpty {
@@ -209,7 +209,7 @@ package enum SARIFReport {
     /// copy, print, save-as and open-into-org-document).
     package static let channels: [FleetChannel] = FleetChannel.allCases.filter { ![.keyboard, .copy, .print, .saveAs, .openIntoOrgDocument].contains($0) }
 
-    package static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
+    static func ruleID(_ channel: FleetChannel) -> String { "leak/\(channel.rawValue)" }
 
     package static func write(_ devices: [DeviceReport], subject: ReportSubject, limits: ReportLimits = ReportLimits(), to sink: any ReportSink) {
         var log = Capped(limits)
@@ -343,8 +343,8 @@ package enum SARIFReport {
 
         /// A node's name: its UTF-8 bytes (for the fingerprint) and as it is shown in a JSON string (escaped), made once.
         struct NodeText {
-            package var raw: [UInt8]
-            package var body: [UInt8]
+            var raw: [UInt8]
+            var body: [UInt8]
         }
         private var nodes: [FleetNode: NodeText] = [:]
         private var fromText = NodeText(raw: [], body: [])
@@ -461,7 +461,7 @@ package enum SARIFReport {
             return table
         }()
 
-        package static func indent(_ level: Int) -> String { "\n" + String(repeating: "  ", count: level) }
+        static func indent(_ level: Int) -> String { "\n" + String(repeating: "  ", count: level) }
         /// A line break and the indent of each level the log reaches (as the pretty JSON writer indents).
         static let indents: [[UInt8]] = (0..<16).map { Array(indent($0).utf8) }
         static let firstResult = Array((indent(4)).utf8), nextResult = Array(("," + indent(4)).utf8)
@@ -493,7 +493,7 @@ package enum SARIFReport {
     }
 
     /// The tool: its name, version and a rule per channel a leak can end on.
-    package static func driver() -> JSONObject {
+    static func driver() -> JSONObject {
         let rules: [JSONValue] = channels.map { channel in
             .object(JSONObject(members: [
                 .init("id", .string(ruleID(channel))),

@@ -25,7 +25,7 @@ public enum FleetReportOutput {
         package let url: String?
         package let rules: [String]
         package let settings: [String]
-        package let reproduce: String
+        let reproduce: String
 
         /// A value of these parts.
         package init(from: String, to: String, channel: String, url: String? = nil, rules: [String], settings: [String], reproduce: String) {
@@ -99,7 +99,7 @@ public enum FleetReportOutput {
         return out
     }
 
-    package static let style = """
+    static let style = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em;color:#1d1d1f;background:#fff}
         h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
         table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:left}
@@ -111,13 +111,13 @@ public enum FleetReportOutput {
         .m td{text-align:center;font-size:.85em}.allow{background:#fde8eb}.blocked{background:#eef6f0}
         """
 
-    package static let script = """
+    static let script = """
         document.getElementById('filter').hidden=false;
         document.getElementById('device').addEventListener('change',function(e){var v=e.target.value;
         document.querySelectorAll('section.device').forEach(function(s){s.hidden=v!==''&&s.dataset.device!==v;});});
         """
 
-    package static func html(title: String, file: String, devices: [Device], report: FleetFixReport, findings: [FleetFinding], lintFile: String,
+    static func html(title: String, file: String, devices: [Device], report: FleetFixReport, findings: [FleetFinding], lintFile: String,
                      data: String, omittedRecords: Int, fixesOmitted: Bool = false) -> String {
         let styleHash = "sha256-" + SHA256.base64(SHA256.digest(Array(style.utf8)))
         let scriptHash = "sha256-" + SHA256.base64(SHA256.digest(Array(script.utf8)))

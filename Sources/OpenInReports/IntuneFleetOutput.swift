@@ -59,7 +59,7 @@ enum IntuneFleetOutput {
         return JSONObject(members: members)
     }
 
-    package static func block(_ decision: FleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil, notes: [String] = []) -> String {
+    static func block(_ decision: FleetDecision, explain: Bool = false, fleet: IntuneFleet? = nil, notes: [String] = []) -> String {
         let to = decision.request.url?.rawValue ?? decision.request.target?.rawValue ?? decision.request.location?.rawValue ?? ""
         var text = "Device \(DecisionText.escaped(decision.device)): \(decision.request.channel) \(DecisionText.escaped(decision.request.from.rawValue))\(to.isEmpty ? "" : " → " + DecisionText.escaped(to))\n"
         for note in notes { text += "  note      \(DecisionText.escaped(note))\n" }

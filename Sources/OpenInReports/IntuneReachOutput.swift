@@ -49,7 +49,7 @@ enum IntuneReachOutput {
     }
 
     /// The lines saying why one policy reaches the app or not: the first its verdict, then one per step read.
-    package static func lines(_ reach: IntuneReach, fleet: IntuneFleet) -> [String] {
+    static func lines(_ reach: IntuneReach, fleet: IntuneFleet) -> [String] {
         var lines = ["\(JSONWriter.quoted(reach.policy)): \(reach.reaches ? "reaches the app" : "does not reach the app")"]
         lines.append("targets the app: " + (reach.appGroup.map { "through its app group \($0)" } ?? "listed in its apps"))
         lines.append("level \(levels(reach.levels)) \(reach.levelMatches ? "takes" : "does not take") \(reach.managementType) apps")

@@ -68,15 +68,15 @@ package struct LeakGraph {
     package static func kind(_ node: FleetNode, outside: Bool) -> Kind { node == .anyOtherApp ? .anyOther : outside ? .outside : .inside }
 
     /// One node drawn: its label and style (`outside`, `source` or none).
-    package struct Node {
+    struct Node {
         package var label: String
-        package var style: String?
+        var style: String?
     }
 
     /// The graph drawn: nodes (`1...`), edges between them with their path counts, and how many apps were merged.
-    package struct Drawing {
+    struct Drawing {
         package var nodes: [Node] = []
-        package var edges: [(from: Int, to: Int, paths: Int)] = []
+        var edges: [(from: Int, to: Int, paths: Int)] = []
         package var merged = 0
     }
 
@@ -129,7 +129,7 @@ package struct LeakGraph {
 
     /// The graph with as many apps drawn as themselves as keep it within `maxEdges` edges and `fits`; with none
     /// (every app one node) when even that does not.
-    package func drawing(maxEdges: Int, fits: (Drawing) -> Bool = { _ in true }) -> Drawing {
+    func drawing(maxEdges: Int, fits: (Drawing) -> Bool = { _ in true }) -> Drawing {
         let order = ranked()
         let whole = drawing(kept: order.count, order: order)
         if whole.edges.count <= maxEdges && fits(whole) { return whole }
@@ -153,7 +153,7 @@ package struct LeakGraph {
     package static func label(_ paths: Int) -> String { paths == 1 ? "1 path" : "\(paths) paths" }
 
     /// The Mermaid diagram (``MermaidText/flowchart(edges:total:maxBytes:node:)``): at most `maxEdges` edges, within `maxBytes`.
-    package func mermaid(maxEdges: Int, maxBytes: Int) -> String {
+    func mermaid(maxEdges: Int, maxBytes: Int) -> String {
         if isEmpty { return "" }
         func text(_ drawing: Drawing) -> (text: String, drawn: Int) {
             MermaidText.flowchartDrawn(edges: drawing.edges.map { ($0.from, $0.to, Self.label($0.paths)) }, total: drawing.edges.count, maxBytes: maxBytes) { id in

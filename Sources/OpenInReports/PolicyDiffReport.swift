@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// `diff`'s output over the request classes.
 public enum DiffReport {
-    package static let groups: [(kind: DecisionChange.Kind, title: String, key: String)] = [
+    static let groups: [(kind: DecisionChange.Kind, title: String, key: String)] = [
         (.newlyBlocked, "Newly blocked", "newlyBlocked"),
         (.newlyAllowed, "Newly allowed", "newlyAllowed"),
         (.deliveredElsewhere, "Delivered elsewhere", "deliveredElsewhere"),
@@ -88,11 +88,11 @@ public enum DiffReport {
 public struct ReplayReport: Sendable {
     package let summary: ReplaySummary
     /// The first invalid lines of the log (up to ``invalidSampleLimit``), with their errors.
-    package let invalid: [(line: Int, message: String)]
+    let invalid: [(line: Int, message: String)]
     /// How many lines were invalid, listed or not.
-    package let invalidCount: Int
+    let invalidCount: Int
     /// How many lines the log held.
-    package let lineCount: Int
+    let lineCount: Int
     package let old: String
     package let new: String
     package let requests: String
@@ -191,7 +191,7 @@ public struct ReplayReport: Sendable {
 /// One change, as text and as JSON.
 enum ChangeText {
     /// The request on one line (after `lead`), then the old and the new decision, indented under it.
-    package static func block(_ change: DecisionChange, indent: String, lead: String = "") -> String {
+    static func block(_ change: DecisionChange, indent: String, lead: String = "") -> String {
         let showUI = change.old.openInUI != change.new.openInUI
         let under = indent + String(repeating: " ", count: lead.count + 2)
         return "\(indent)\(lead)\(DecisionText.describe(change.request))\n"
@@ -201,7 +201,7 @@ enum ChangeText {
 
     /// `allow to com.example.docs  [document.listed-target]`, `deny, callback …, Open In UI disabled  [mailto.blocked]`.
     /// (The dummy file name is left to `--format json`: it is the same for a request under both policies.)
-    package static func short(_ decision: Decision, showUI: Bool) -> String {
+    static func short(_ decision: Decision, showUI: Bool) -> String {
         var parts = [decision.target.map { "\(decision.outcome) to \($0)" } ?? decision.outcome.rawValue]
         if let audience = decision.audience { parts.append("readable by \(audience)") }
         for callback in decision.callbacks { parts.append("callback \(callback)") }

@@ -166,7 +166,7 @@ public struct PolicyLintGitHub: Reporter {
     }
 
     /// `::error file=policy.json,line=4,col=5,title=OI001 mail-pair-half::openInWhitelist[1]: message` and the fix on a second line.
-    package static func annotation(_ finding: LintFinding) -> String {
+    static func annotation(_ finding: LintFinding) -> String {
         let kind: GitHubAnnotation.Kind = switch finding.severity {
         case .error: .error
         case .warning: .warning

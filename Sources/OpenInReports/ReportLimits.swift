@@ -81,7 +81,7 @@ public struct ReportLimits: Sendable, Equatable {
 /// What a Markdown report may still write within ``ReportLimits/maxMarkdownBytes``: whole pieces (a line, a table
 /// row, a diagram) while they fit, room always kept for the note that says what was cut. Once a piece does not
 /// fit, nothing more is written.
-package struct MarkdownBudget {
+struct MarkdownBudget {
     package let limit: Int
     /// The room kept for the cut note.
     static let reserve = 1_024
@@ -114,10 +114,10 @@ package struct MarkdownBudget {
     }
 
     /// The bytes a closing piece may take now.
-    package var room: Int { limit - Self.reserve - written }
+    var room: Int { limit - Self.reserve - written }
 
     /// The note after a cut report: what was left out and how to get every path.
-    package static func note(limit: Int, left: Int, of total: Int, what: String, devices: Int) -> String {
+    static func note(limit: Int, left: Int, of total: Int, what: String, devices: Int) -> String {
         var text = "\n---\n\n**Cut to stay within \(limit) bytes** (`--max-bytes`; a pull-request comment takes 65,536 characters): "
         text += "\(left) of \(total) \(what) not listed"
         if devices > 0 { text += ", \(devices) device\(devices == 1 ? "" : "s") not shown" }

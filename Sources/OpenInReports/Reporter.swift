@@ -123,7 +123,7 @@ extension ReporterRegistry {
     }()
 
     /// `text, json or jsonl`: the names of `kind`'s formats as a usage message lists them.
-    package func choices<Report>(for kind: Report.Type) -> String {
+    func choices<Report>(for kind: Report.Type) -> String {
         let names = names(for: kind)
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }

@@ -49,7 +49,7 @@ extension SARIFReport {
         private mutating func omit(_ state: FleetBaseline.State?) { omitted[state?.rawValue ?? "unjudged", default: 0] += 1 }
 
         /// Offers one result: kept when it fits, or when it is more severe than results it can replace.
-        package mutating func offer(_ path: ReportPath, opened: Bool) {
+        mutating func offer(_ path: ReportPath, opened: Bool) {
             offered += 1
             let rank = Self.rank(path.state)
             let worse = (rank + 1)..<3
@@ -87,7 +87,7 @@ extension SARIFReport {
         }
 
         /// The number of results left out.
-        package var omittedCount: Int { omitted.values.reduce(0, +) }
+        var omittedCount: Int { omitted.values.reduce(0, +) }
 
         /// Writes the log: the header, the results kept, and the end (with what was left out, when anything was).
         package func finish(to sink: any ReportSink) {

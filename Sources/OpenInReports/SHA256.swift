@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4) and Base64, for the report's Content-Security-Policy hashes of its inline style and script.
-package enum SHA256 {
-    package static let k: [UInt32] = [
+enum SHA256 {
+    static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
         0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
@@ -55,7 +55,7 @@ package enum SHA256 {
     @inline(__always) static func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
 
     /// `bytes` in Base64 (RFC 4648, with padding).
-    package static func base64(_ bytes: [UInt8]) -> String {
+    static func base64(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         var out: [UInt8] = []
         var i = 0

@@ -38,7 +38,7 @@ package enum VendorFleet: Sendable {
     }
 
     /// The apps the policies manage: AppConnect apps of the fleet, or the apps the Intune policies target.
-    package var managedApps: [BundleID] {
+    var managedApps: [BundleID] {
         switch self {
         case .appConnect(let fleet): fleet.apps.filter(\.appConnect).map(\.bundleID)
         case .intune(let fleet): fleet.policies.flatMap(\.apps)
@@ -46,7 +46,7 @@ package enum VendorFleet: Sendable {
     }
 
     /// The scheme handlers the device named `name` declares.
-    package func schemeHandlers(on name: String) -> [(scheme: String, app: BundleID)] {
+    func schemeHandlers(on name: String) -> [(scheme: String, app: BundleID)] {
         switch self {
         case .appConnect(let fleet):
             guard let profile = fleet.profile(named: name) else { return [] }
@@ -150,7 +150,7 @@ public struct FlowChange: Sendable {
     }
 
     /// How a subject names the target `target` of a request on `channel`: a keyboard or "any other app" by its name, an app by its bundle ID.
-    package static func receiverName(_ target: BundleID, channel: FleetChannel) -> String {
+    static func receiverName(_ target: BundleID, channel: FleetChannel) -> String {
         if channel == .keyboard {
             return target == FleetMatrix.thirdPartyKeyboard ? FleetDiff.keyboardNames.thirdParty
                 : target == .systemKeyboard ? FleetDiff.keyboardNames.system : target.rawValue
@@ -322,7 +322,7 @@ package struct DeviceRequests {
     /// Every installed app, native Mail, then "any other app".
     package let receivers: [BundleID]
     /// `mailto:`, `tel:`, `sms:`, an `https:` link, then one URL per custom scheme either side's device handles.
-    package let urls: [ShareURL]
+    let urls: [ShareURL]
 
     package init(old: VendorFleet, new: VendorFleet, device name: String) {
         var installed: [BundleID] = []
@@ -345,7 +345,7 @@ package struct DeviceRequests {
     }
 
     /// The channels a sender uses towards each other receiver, in the order of ``requests(from:)``.
-    package static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
+    static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
 
     /// The requests `sender` makes: each channel to each other receiver, `open-url` on each URL, the
     /// mail channels, then typing with a third-party keyboard and the system keyboard.
@@ -367,7 +367,7 @@ package struct DeviceRequests {
 
     /// The requests of ``requests(from:)`` that name no receiver: `open-url` on each URL, the mail
     /// channels, then typing with a third-party keyboard and the system keyboard.
-    package func untargetedRequests(from sender: BundleID) -> [FleetRequest] {
+    func untargetedRequests(from sender: BundleID) -> [FleetRequest] {
         var result: [FleetRequest] = []
         for url in urls {
             if let request = try? FleetRequest(from: sender, channel: .openURL, url: url) { result.append(request) }

@@ -28,7 +28,7 @@ public struct FleetAppNames {
     /// and scheme handlers (and, for Intune, every app a policy targets), each once.
     public let known: [BundleID]
     /// ``known`` by ``key(_:)``: a lookup per typed ID, not a walk of every app.
-    package let knownKeys: Set<String>
+    let knownKeys: Set<String>
     /// Each device profile's installed apps, by ``key(_:)``, in file order.
     package let installed: [(device: String, apps: Set<String>)]
     /// Whether bundle IDs name the same app ignoring ASCII case (Intune) or byte for byte (AppConnect).

@@ -145,7 +145,7 @@ public enum PolicyTranslation {
     /// `thirdPartyKeyboardsBlocked` for the Intune policy of `apps`: blocked when AppConnect refuses
     /// custom keyboards in any of them (`MI_AC_IOS_ALLOW_CUSTOM_KEYBOARDS` set to anything but `true`,
     /// or not set and the app refusing them itself), with a note for each thing Intune cannot say.
-    package static func keyboardsBlocked(apps: [BundleID], lookup: AppLookup, name: String, notes: inout [TranslationNote]) -> Bool {
+    static func keyboardsBlocked(apps: [BundleID], lookup: AppLookup, name: String, notes: inout [TranslationNote]) -> Bool {
         let key = AppConfig.allowCustomKeyboardsKey
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
         var refusing: [BundleID] = [], allowing: [BundleID] = []
@@ -198,7 +198,7 @@ public enum PolicyTranslation {
     /// What the translation looks up per app, found once: each app's entry (the first with its ID), its
     /// configuration (the first listed, which applies on any device), and the URL schemes each device
     /// profile's `schemeHandlers` hand it (web schemes left out), in profile order.
-    package struct AppLookup {
+    struct AppLookup {
         private let fleet: Fleet
         private var position: [BundleID: Int] = [:]
         private var configurations: [BundleID: AppConfig] = [:]
@@ -224,7 +224,7 @@ public enum PolicyTranslation {
 
     /// The fleet's AppConnect apps in fleet order, indexed for a whitelist's translation: which apps share
     /// an ID's Intune key, and how many a whitelist lists.
-    package struct ManagedApps {
+    struct ManagedApps {
         package let ids: [BundleID]
         private var byKey: [ExactKey: [BundleID]] = [:]
         private var count: [BundleID: Int] = [:]
@@ -242,7 +242,7 @@ public enum PolicyTranslation {
 
         /// The managed apps but `except` that `whitelist` leaves out: the first `named` in fleet order, and how many.
         /// - Complexity: O(whitelist + named + the listed apps met before the `named`-th), not O(apps).
-        package func leftOut(by whitelist: Whitelist, except: BundleID?, named: Int) -> (first: [BundleID], count: Int) {
+        func leftOut(by whitelist: Whitelist, except: BundleID?, named: Int) -> (first: [BundleID], count: Int) {
             var listed = 0
             for id in whitelist where id != except { listed += count[id] ?? 0 }
             let total = ids.count - (except.map { count[$0] ?? 0 } ?? 0) - listed
@@ -260,7 +260,7 @@ public enum PolicyTranslation {
     /// The Intune policy for `controls` (a container policy's merged over the global policy's, or the global
     /// policy's), with a note for each thing Intune cannot say; `except` is the policy's own app, not counted
     /// among the managed apps it sends to.
-    package static func intunePolicy(displayName: String, controls: PolicyControls, config: AppConfig, lookup: AppLookup, managed: ManagedApps, except: BundleID?,
+    static func intunePolicy(displayName: String, controls: PolicyControls, config: AppConfig, lookup: AppLookup, managed: ManagedApps, except: BundleID?,
                              name: String, notes: inout [TranslationNote]) -> IntunePolicy {
         var policy = IntunePolicy(displayName: displayName)
         func note(_ setting: String, _ chosen: String, _ changes: String) { notes.append(TranslationNote(policy: name, setting: setting, chosen: chosen, changes: changes)) }
@@ -608,7 +608,7 @@ public enum PolicyTranslation {
     package static func readable(_ outcome: Outcome) -> Bool { outcome == .allow || outcome == .redirect }
 
     /// `request` decided before and after, when the translation opens it (``eachOpenedFlow(from:to:_:endOfSender:)``).
-    package static func openedFlow(_ request: FleetRequest, on name: String, from old: VendorFleet, _ before: Result<FlowSides, FleetError>,
+    static func openedFlow(_ request: FleetRequest, on name: String, from old: VendorFleet, _ before: Result<FlowSides, FleetError>,
                            to new: VendorFleet, _ after: FlowSides) -> OpenedFlow? {
         // The translated side cannot decide it, or delivers nothing readable: nothing opened.
         guard let after = try? new.decide(device: name, request, resolved: after.device, index: after.index), readable(after.outcome) else { return nil }
@@ -635,7 +635,7 @@ public enum PolicyTranslation {
     }
 
     /// How many receivers (or URLs) a flow note names before "and N more".
-    package static let namedFlows = 5
+    static let namedFlows = 5
 
     /// The flows the translation opens (``eachOpenedFlow(from:to:_:endOfSender:)``), one note per
     /// device, sender, channel and change (the decisions before and after, with their rules): naming
@@ -650,7 +650,7 @@ public enum PolicyTranslation {
     }
 
     /// One note of ``flowsOpened(from:to:)``: the flows of one sender on one channel, with one change.
-    package struct OpenedFlowGroup {
+    struct OpenedFlowGroup {
         /// The group's first flow.
         package let first: OpenedFlow
         package let device: String
@@ -666,7 +666,7 @@ public enum PolicyTranslation {
         /// How many flows the group holds.
         package var count = 0
 
-        package var note: TranslationNote {
+        var note: TranslationNote {
             let more = count > named.count ? " and \(count - named.count) more (\(count) flows)" : ""
             let to = named.isEmpty ? "" : " → " + named.joined(separator: ", ") + more
             return TranslationNote(policy: "device \(JSONWriter.quoted(device))", setting: "\(channel) \(sender)\(to), decided end to end",
@@ -675,7 +675,7 @@ public enum PolicyTranslation {
     }
 
     /// The groups of one sender's opened flows, in the order each group's first flow came.
-    package struct FlowGroups {
+    struct FlowGroups {
         private(set) var groups: [OpenedFlowGroup] = []
         private var index: [ExactKey: Int] = [:]
 
@@ -1048,7 +1048,7 @@ public enum PolicyTranslation {
     enum KeyState { case unknown, alone, closed, opened }
 
     /// What the first receiver of a key decided on one channel, for the others of that key.
-    package enum Known {
+    enum Known {
         /// Delivered to another app than the receiver on some side: each receiver is decided alone.
         case alone
         /// Not opened.
@@ -1252,19 +1252,19 @@ public enum PolicyTranslation {
         }
 
         /// Whether this side cannot decide on the device (every request is the same error).
-        package var failed: Bool { kind == .failed }
+        var failed: Bool { kind == .failed }
 
         /// What ``key(_:)`` reads of the current sender, as a value (two senders with the same get the same key for
         /// every receiver), or `nil` when it is not worth sharing (an AppConnect sender with a list of its own besides
         /// Open In's, such as excluded activities).
-        package struct Signature: Hashable {
-            package let flags: Int
+        struct Signature: Hashable {
+            let flags: Int
             package let whitelist: ObjectIdentifier?
-            package let groups: [Int]
+            let groups: [Int]
         }
 
         /// The current sender's ``Signature``.
-        package var signature: Signature? {
+        var signature: Signature? {
             switch kind {
             case .failed:
                 return Signature(flags: 0, whitelist: nil, groups: [])

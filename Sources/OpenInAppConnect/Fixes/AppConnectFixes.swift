@@ -6,7 +6,7 @@ import OpenInKit
 /// policy, a container policy or an app configuration, or a new container policy), each verified
 /// incrementally: only the graph rows and columns of the apps whose effective policy the change
 /// alters are decided again, and the searches run again on bit sets.
-package struct AppConnectFixSubject: FixSubject {
+struct AppConnectFixSubject: FixSubject {
     package let documents: [FixDocument]
     package let paths: Set<LeakPath>
     package let exposure: Int
@@ -15,7 +15,7 @@ package struct AppConnectFixSubject: FixSubject {
     package let states: [DeviceState]
 
     /// One device as the analysis left it: its graph and every node's row.
-    package struct DeviceState {
+    struct DeviceState {
         let device: FleetDevice
         let graph: FleetGraph
         let rows: [NodeSet]
@@ -26,10 +26,10 @@ package struct AppConnectFixSubject: FixSubject {
         let exposure: Int
     }
 
-    package struct Signature: Equatable {
-        package let authorized: Bool
+    struct Signature: Equatable {
+        let authorized: Bool
         package let policy: Policy
-        package let unset: [FleetControl]
+        let unset: [FleetControl]
     }
 
     /// The fleet file `file`, as read, and the paths of `scope`.

@@ -20,12 +20,12 @@ extension FleetDevice {
     }
 
     /// The request a matrix cell decides, or `nil` when there is none.
-    package func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode) -> FleetRequest? {
+    func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode) -> FleetRequest? {
         matrixRequest(channel, from: sender, to: receiver, scheme: customScheme(handledBy:))
     }
 
     /// The request a matrix cell decides, with each app's custom scheme looked up in `schemes` (``customSchemes()``).
-    package func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode, schemes: [BundleID: String]) -> FleetRequest? {
+    func matrixRequest(_ channel: FleetChannel, from sender: BundleID, to receiver: FleetNode, schemes: [BundleID: String]) -> FleetRequest? {
         matrixRequest(channel, from: sender, to: receiver) { schemes[$0] }
     }
 
@@ -66,17 +66,17 @@ extension FleetDevice {
 }
 
 /// What an AppConnect device's matrix rows share: per receiver, its requests and side, made once.
-package struct AppConnectMatrixRows: FleetMatrixRowMaker {
+struct AppConnectMatrixRows: FleetMatrixRowMaker {
     package let device: FleetDevice
     package let channels = FleetChannel.matrixChannels
     package let senders: [BundleID]
     let receiverIDs: [BundleID]
     /// Per receiver, whether requests reach it: an installed app, native Mail (on every device), any other app.
-    package let present: [Bool]
+    let present: [Bool]
     /// Per receiver, its request on each targeted channel.
-    package let targeted: [[ShareRequest]]
+    let targeted: [[ShareRequest]]
     /// Per receiver, the `open-url` request it receives: its first custom scheme; `mailto:` for native Mail when it is the mail app.
-    package let openURL: [ShareRequest?]
+    let openURL: [ShareRequest?]
     /// Per receiver, its side (effective and prepared policy).
     package let sides: [FleetSide]
     /// Whether some row can throw: a present receiver (every installed sender is one) lacks a control
@@ -87,7 +87,7 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
     /// shares the device's tables, so the answer is the same for every sender): as a source, for the Open From of "All AppConnect apps".
     let isAppConnectApp: [Bool]
     /// Per receiver, whether it is an authorized AppConnect app (its Open From decides too).
-    package let authorized: [Bool]
+    let authorized: [Bool]
     /// The receivers as targets, by the facts the rules read of them on the targeted channels (``TargetKinds``),
     /// and per sender its receivers by kind, each list read once from its entries (native Mail's columns apart:
     /// they are decided on their own).
@@ -105,7 +105,7 @@ package struct AppConnectMatrixRows: FleetMatrixRowMaker {
     let senderColumn: [Int]
 
     /// Per receiver, how its Open From answers a sender: `allow` or `deny`.
-    package struct OpenFromAnswers {
+    struct OpenFromAnswers {
         /// The receivers whose Open From allows every sender (AUTHORIZED, or AppConnect not enforcing).
         let allowsEvery: [Bool]
         /// The receivers whose Open From whitelist is "all AppConnect apps".

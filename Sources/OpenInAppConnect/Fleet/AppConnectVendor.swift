@@ -12,11 +12,11 @@ struct AppConnectFleetSource: FleetVendorFleet {
     package var devicesFile: String? { nil }
     package var deviceNames: [String] { fleet.devices.map(\.name) }
     package func device(named name: String) throws(FleetError) -> any FleetVendorDevice { AppConnectVendorDevice(device: try fleet.device(named: name)) }
-    package var noDeviceProfile: FleetError { FleetError("the fleet has no device profile: add one under devices", file: fleet.file) }
+    var noDeviceProfile: FleetError { FleetError("the fleet has no device profile: add one under devices", file: fleet.file) }
     package func lint() -> (findings: [FleetFinding], checks: [(code: String, name: String, summary: String, severity: FleetFinding.Severity)]) {
         (FleetLint.findings(fleet), FleetLint.checks)
     }
-    package var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET"] }
+    var fileArguments: [String] { ["--fleet", fleet.file ?? "FLEET"] }
 
     package func fixSubject(bytes: [UInt8]?, path: String, scope: FixScope) throws(FixError) -> any FixSubject {
         let document: FixDocument

@@ -58,7 +58,7 @@ extension FleetDevice {
 
     /// The requests of ``candidateRequests(from:)`` that name no target: `open-url` with each custom
     /// scheme, `open-url` with `mailto:`, `mail-link`, `mail-compose`.
-    package func untargetedRequests(from: BundleID) -> [FleetRequest] {
+    func untargetedRequests(from: BundleID) -> [FleetRequest] {
         var requests: [FleetRequest] = []
         for (scheme, _) in facts.schemeHandlers.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
             where !ExactText.isOne(scheme, of: ["http", "https", "mailto"]) {

@@ -15,17 +15,17 @@ import OpenInKit
 /// share sheet?), so X's decision is made once per channel and kind of target (``kinds``) and
 /// reused for every target of that kind; the receiver's Open From is then asked per target. The
 /// reference model in the tests decides every request instead, and must agree.
-package final class FleetGraph: FleetEdges {
+final class FleetGraph: FleetEdges {
     package let device: FleetDevice
     package let nodes: [FleetNode]
     package let ids: [BundleID]
     package let index: [BundleID: Int]
-    package let authorized: [Bool]
+    let authorized: [Bool]
     /// Per node as target, its request on each targeted channel (``targetedChannels``).
-    package let targeted: [[ShareRequest]]
+    let targeted: [[ShareRequest]]
     /// The requests that name no target: `open-url` with each custom scheme, `mailto:`, `mail-link`, `mail-compose`;
     /// for a custom scheme, the node of its handler (the only app such a request can deliver to; -1: none on the device).
-    package let untargeted: [(channel: FleetChannel, request: ShareRequest, handler: Int?)]
+    let untargeted: [(channel: FleetChannel, request: ShareRequest, handler: Int?)]
     /// Per node, the positions in ``untargeted`` of the custom schemes whose handler lands on it, in order.
     let schemesLandingOn: [[Int]]
     /// The positions in ``untargeted`` of the mail requests (`mailto:`, `mail-link`, `mail-compose`), which may land anywhere.
@@ -41,7 +41,7 @@ package final class FleetGraph: FleetEdges {
     /// Per node, what makes its decisions throw: the controls its policy does not set (``FleetGraph/bit(_:)``),
     /// and ``FleetGraph/secureCopyUnknown`` when its paste is a secure copy on a device that does not say
     /// whether secure services are available.
-    package let lacks: [UInt8]
+    let lacks: [UInt8]
     /// Per node, whether the device's policies count it as an AppConnect app (every side on the device
     /// shares the device's tables, so the answer is the same for every sender): as a source, for the Open From of "All AppConnect apps".
     let isAppConnectApp: [Bool]
@@ -62,7 +62,7 @@ package final class FleetGraph: FleetEdges {
     /// What ``row(_:among:)`` reads a word of 64 targets at a time: per node as target, whether its Open From
     /// decides and how it answers a sender; per node as sender, its targets by kind (``TargetKinds/Sender``) and
     /// the receivers whose own Open From whitelist lists it; the nodes some custom scheme lands on.
-    package struct RowWords: Sendable {
+    struct RowWords: Sendable {
         /// The nodes the device's policies count as AppConnect apps (``FleetGraph/isAppConnectApp``), as sources.
         let appConnect: NodeSet
         /// The authorized AppConnect apps: a delivery to one of them is decided by its Open From too.
@@ -115,7 +115,7 @@ package final class FleetGraph: FleetEdges {
     }
 
     /// The bit of `control` in ``lacks``.
-    @inline(__always) package static func bit(_ control: FleetControl) -> UInt8 {
+    @inline(__always) static func bit(_ control: FleetControl) -> UInt8 {
         switch control {
         case .openIn: 1
         case .openFrom: 2
@@ -126,7 +126,7 @@ package final class FleetGraph: FleetEdges {
     }
     static let secureCopyUnknown: UInt8 = 32
 
-    package static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
+    static let targetedChannels: [FleetChannel] = [.documentInteraction, .quickLook, .appExtension, .activityView, .dragAndDrop, .paste]
 
     /// The sender channels whose requests' targets a graph keys by kind: the targeted channels' and `open-url`'s (its handler).
     static let kindChannels: [Channel] = targetedChannels.compactMap(\.senderChannel) + [.openURL]
@@ -214,7 +214,7 @@ package final class FleetGraph: FleetEdges {
     }
 
     /// Per side, what makes its decisions throw (``lacks``).
-    package static func lacks(_ sides: [FleetSide], on device: FleetDevice) -> [UInt8] {
+    static func lacks(_ sides: [FleetSide], on device: FleetDevice) -> [UInt8] {
         sides.map { side in
             var bits: UInt8 = 0
             for control in FleetControl.allCases where side.policy.source(of: control) == .notSet { bits |= FleetGraph.bit(control) }
@@ -224,7 +224,7 @@ package final class FleetGraph: FleetEdges {
     }
 
     /// The node a delivery to `id` lands on (``FleetDevice/node(receiving:)``), as an index.
-    package func landing(_ id: BundleID) -> Int? {
+    func landing(_ id: BundleID) -> Int? {
         guard let node = device.node(receiving: id) else { return nil }
         return index[device.bundleID(of: node)]
     }
@@ -431,7 +431,7 @@ package final class FleetGraph: FleetEdges {
     /// sender or receiver lacks a control it needs goes to ``FleetDevice/decide(_:)``, which throws;
     /// the decision record is made only for the request that delivers to `y`.
     @inline(__always)
-    package func attempt(_ channel: FleetChannel, _ request: ShareRequest, from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
+    func attempt(_ channel: FleetChannel, _ request: ShareRequest, from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
         func full() throws(FleetError) -> FleetDecision {
             try device.decide(FleetRequest(from: ids[x], channel: channel, checked: request), sender: sides[x], openFrom: openFrom[x], receiver: side(for:))
         }

@@ -288,14 +288,14 @@ extension Fleet {
 extension FleetLint {
     /// How many senders one receiver's Open From refuses (FL003): the receiver, the first senders in
     /// fleet order (at most ``namedRefusals`` + 1), and how many there are.
-    package struct Refusals {
+    struct Refusals {
         package let receiver: BundleID
         package let first: [BundleID]
         package let count: Int
     }
 
     /// Above this many refused senders, a receiver gets one FL003 finding naming the first few and the count.
-    package static let namedRefusals = 3
+    static let namedRefusals = 3
 
     /// For each of the device's AppConnect apps (in fleet order) whose Open From may refuse a sender that
     /// may send it a document (document interaction): those senders, the first few and the count.
@@ -308,7 +308,7 @@ extension FleetLint {
     /// whitelists), less those the receiver's Open From whitelist names. The caller decides the first
     /// ones in full; a test compares the result with deciding every pair.
     /// - Complexity: O(apps + whitelist entries).
-    package static func openFromRefusals(_ device: FleetDevice) -> [Refusals] {
+    static func openFromRefusals(_ device: FleetDevice) -> [Refusals] {
         let apps = device.fleet.apps.map(\.bundleID).filter(device.appConnectApps.contains)
         guard apps.count > 1 else { return [] }
         // The count below reads a target as the rules declare document interaction reads it (``TargetFacts/read(on:)``):

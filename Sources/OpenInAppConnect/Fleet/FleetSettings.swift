@@ -5,7 +5,7 @@ import OpenInKit
 /// The settings behind an AppConnect fleet's end-to-end decision (``FleetDecision/settings``): for
 /// each side, the policy value the deciding rule reads, found through the effective policy's
 /// provenance (container policy over global policy, control by control; the app configuration).
-package enum FleetSettings {
+enum FleetSettings {
     /// `senderControls` and `receiverControls`, when given, are the two apps' ``controls(of:)``, made once
     /// per app by the caller that decides many requests (the path finder), so a hop does not build them again.
     package static func appConnect(_ decision: FleetDecision, sender: EffectivePolicy, senderControls: [ControlSettings]? = nil,
@@ -134,7 +134,7 @@ package enum FleetSettings {
     /// The settings of one control of one app, as the sender's, without the whitelist entries of a
     /// particular request: what ``controlSettings(_:of:side:listing:made:)`` builds, made once per app
     /// and control by the path finder and shared by every hop that names it.
-    package struct ControlSettings: Sendable {
+    struct ControlSettings: Sendable {
         /// The control's own setting (or what stands for it: a global default, an unmanaged or retired app), as the sender's.
         package let settings: [FleetSetting]
         /// The control's whitelist entries, by bundle ID, when the control lists apps explicitly.
@@ -210,7 +210,7 @@ package enum FleetSettings {
     }
 
     /// The app's own Info.plist override of scheme blocking.
-    package static func infoPlist(_ policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting {
+    static func infoPlist(_ policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting {
         let source = policy.origin?.app?.sources.keys["infoPlist"]
         return FleetSetting(side: side, app: policy.app, policy: "the app's Info.plist", via: "the app itself",
                             key: (source?.path ?? "apps.infoPlist") + ".MI_APP_CONNECT.MI_AC_DISABLE_SCHEME_BLOCKING", value: "true",
@@ -221,7 +221,7 @@ package enum FleetSettings {
     /// declaration of the scheme does; and, when it is delivered to another app, what routes the
     /// scheme there on the device (its `schemeHandlers` entry, or the handler's place in `installed`:
     /// Rules/fleet/fleet.md, `fleet.own-scheme-elsewhere`).
-    package static func ownScheme(_ decision: FleetDecision, _ policy: EffectivePolicy) -> [FleetSetting] {
+    static func ownScheme(_ decision: FleetDecision, _ policy: EffectivePolicy) -> [FleetSetting] {
         guard let origin = policy.origin, let app = origin.app, let scheme = decision.request.url?.scheme else { return [] }
         let declared = app.sources.keys["urlSchemes"] ?? app.sources.keys["infoPlist"]
         var settings = [FleetSetting(side: .sender, app: policy.app, policy: "the app's own URL schemes", via: "the app itself",
@@ -239,7 +239,7 @@ package enum FleetSettings {
 
     /// The entry of the sender's `excludedAppleActivityTypes` that names `target` (rule 4, `activity-view.excluded-activity`),
     /// from the container policy that sets the list or the global policy.
-    package static func excludedActivity(_ target: BundleID?, _ policy: EffectivePolicy) -> [FleetSetting] {
+    static func excludedActivity(_ target: BundleID?, _ policy: EffectivePolicy) -> [FleetSetting] {
         guard let origin = policy.origin, let target else { return [] }
         let key = FleetJSON.excludedActivitiesKey
         let controls: PolicyControls
@@ -266,7 +266,7 @@ package enum FleetSettings {
     }
 
     /// Email+ installed on the device, where a `mailto:` the policy does not let through is redirected.
-    package static func emailPlus(_ policy: EffectivePolicy, target: BundleID?) -> FleetSetting? {
+    static func emailPlus(_ policy: EffectivePolicy, target: BundleID?) -> FleetSetting? {
         guard let origin = policy.origin, let profile = origin.profile, let target else { return nil }
         let source = profile.sources.entries["installed"]?[target]
         return FleetSetting(side: .sender, app: policy.app, policy: "device profile \(JSONWriter.quoted(profile.name))", via: "device facts (Email+ installed)",
@@ -285,7 +285,7 @@ package enum FleetSettings {
     }
 
     /// A retired app: every control at the retired default.
-    package static func retired(_ policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting {
+    static func retired(_ policy: EffectivePolicy, side: FleetSetting.Side) -> FleetSetting {
         let source = policy.origin?.global.controls.sources.keys["authorizeAppsWithoutContainerPolicy"]
         return FleetSetting(side: side, app: policy.app, policy: "none (retired)", via: "\(policy.authorization)", key: source?.path ?? "global.authorizeAppsWithoutContainerPolicy",
                             value: source?.text ?? "false", file: policy.origin?.file, line: source?.line)

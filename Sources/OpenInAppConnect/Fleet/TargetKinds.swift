@@ -9,14 +9,14 @@ import OpenInKit
 /// less those that hold for no target of the device under any sender's policy (a fleet that excludes no
 /// share-sheet activity keys its targets by listed? and AppConnect app? alone). A kind is a number below
 /// ``kindCount``: bit `i` says whether ``facts``[`i`] holds.
-package struct TargetKinds: Sendable {
+struct TargetKinds: Sendable {
     /// The facts kinds tell apart, in ``TargetFact`` order.
     package let facts: [TargetFact]
     /// The number of kinds: 2 to the number of ``facts``.
-    package var kindCount: Int { 1 << facts.count }
+    var kindCount: Int { 1 << facts.count }
 
     /// One fact's targets under one sender: all or none, or a bit set over the nodes.
-    package enum FactSet: Sendable {
+    enum FactSet: Sendable {
         case constant(Bool)
         case set(NodeSet)
 
@@ -29,7 +29,7 @@ package struct TargetKinds: Sendable {
     }
 
     /// One sender's targets by fact (``facts`` order).
-    package struct Sender: Sendable {
+    struct Sender: Sendable {
         package let sets: [FactSet]
 
         /// The kind of target `y`.
@@ -53,7 +53,7 @@ package struct TargetKinds: Sendable {
         /// A row's masks of the targets of each kind: every fact's first `count` words in one array, fact after
         /// fact (a constant fact as all ones or all zeros), so a row's loop reads plain words (no fact copied,
         /// and no reference counted, per word).
-        package struct Masks {
+        struct Masks {
             private let words: [UInt64]
             private let facts: Int
             private let count: Int
@@ -90,7 +90,7 @@ package struct TargetKinds: Sendable {
         }
 
         /// The masks of a row of `count` words.
-        package func masks(count: Int) -> Masks { Masks(sets, count: count) }
+        func masks(count: Int) -> Masks { Masks(sets, count: count) }
     }
 
     /// The device's nodes (their bundle IDs), where each is, and the native Mail nodes.

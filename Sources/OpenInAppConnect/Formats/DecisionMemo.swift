@@ -22,7 +22,7 @@ import OpenInKit
 /// A lookup makes no string and changes no reference count, and the table is raw memory only
 /// read once made, so any number of threads can read one table. The owner frees the memory with
 /// ``deallocate()``.
-package struct KnownSpellings {
+struct KnownSpellings {
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     /// Where spelling `i` starts in ``bytes``; spelling `i` ends where `i + 1` starts.
     private let starts: UnsafeMutableBufferPointer<Int>
@@ -95,7 +95,7 @@ package struct KnownSpellings {
         self.count = kept
     }
 
-    package func deallocate() {
+    func deallocate() {
         bytes.deallocate()
         starts.deallocate()
         slots.deallocate()
@@ -176,7 +176,7 @@ struct DecisionMemo {
         var targetSeed: UInt64
     }
 
-    package static let capacity = 1 << 15
+    static let capacity = 1 << 15
     static let arenaCapacity = 1 << 22
 
     private let keys: UnsafeMutablePointer<UInt64>
@@ -192,7 +192,7 @@ struct DecisionMemo {
         arena = .allocate(capacity: Self.arenaCapacity)
     }
 
-    package func deallocate() {
+    func deallocate() {
         keys.deallocate()
         entries.deallocate()
         arena.deallocate()

@@ -14,7 +14,7 @@ import OpenInKit
 /// writer's.
 ///
 /// A class that owns its fragments' memory; immutable once made.
-package final class DecisionRecordWriter: @unchecked Sendable {
+final class DecisionRecordWriter: @unchecked Sendable {
     /// Bytes rendered once; they live in ``arena`` as long as the writer.
     private typealias Fragment = UnsafeBufferPointer<UInt8>
 

@@ -208,7 +208,7 @@ private protocol InfoPlistNode {
 }
 
 extension PropertyListValue: InfoPlistNode {
-    package var pairs: [(String, PropertyListValue)]? {
+    var pairs: [(String, PropertyListValue)]? {
         if case .dictionary(let members) = self { return members.map { ($0.key, $0.value) } }
         return nil
     }
@@ -227,7 +227,7 @@ extension PropertyListValue: InfoPlistNode {
 }
 
 extension JSONCursor: InfoPlistNode {
-    package var pairs: [(String, JSONCursor)]? {
+    var pairs: [(String, JSONCursor)]? {
         guard case .object = value else { return nil }
         return (try? anyMembers(what: ""))?.map { ($0.key, $0.value) }
     }

@@ -55,7 +55,7 @@ public enum PolicyJSON {
     }
 
     /// The top-level keys whose arrays are whitelists, read in place.
-    package static let listKeys = ["openInWhitelist", "openFromWhitelist"]
+    static let listKeys = ["openInWhitelist", "openFromWhitelist"]
 
     /// Reads a policy file's text, using `bytes` as the whitelists' storage: their bundle IDs are
     /// decoded over the text they were read from (``JSONReader/readInPlace(_:listKeys:isElement:)``), so a
@@ -293,7 +293,7 @@ public enum PolicyJSON {
         }
     }
 
-    package static func bundleIDs(_ field: JSONCursor, what: String) throws(FormatError) -> [BundleID] {
+    static func bundleIDs(_ field: JSONCursor, what: String) throws(FormatError) -> [BundleID] {
         // Fast: an array of valid IDs needs no cursor (and key path) per element, which for a
         // 100,000-entry whitelist is most of the load. Anything else is read element by element below,
         // so errors are exactly as before.

@@ -16,13 +16,13 @@ package struct RecordSink {
         self.capacity = capacity
     }
 
-    package func deallocate() { base.deallocate() }
+    func deallocate() { base.deallocate() }
 
     /// The bytes written so far.
     package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     /// Forgets what was written; keeps the memory.
-    package mutating func removeAll() { count = 0 }
+    mutating func removeAll() { count = 0 }
 
     @inline(__always)
     package mutating func append(_ byte: UInt8) {

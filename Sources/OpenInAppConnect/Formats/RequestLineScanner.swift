@@ -251,7 +251,7 @@ package enum RequestLineScanner {
     /// the bytes below 0x20, and `(w + 0x01…) | w` those from 0x7F up. A borrow or a carry can
     /// mark a byte wrongly, but only one above a byte rightly marked, so the lowest mark is always right.
     @inline(__always)
-    package static func specialBytes(_ word: UInt64) -> UInt64 {
+    static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
@@ -263,7 +263,7 @@ package enum RequestLineScanner {
 
     /// The first bytes of `"key":` for each key, as a little-endian eight-byte load reads them:
     /// `"id":` and `"url":` whole (the load is masked to 5 and 6 bytes), the others' first eight bytes.
-    package enum CompactKey {
+    enum CompactKey {
         package static let id: UInt64 = 0x3A_2264_6922
         package static let url: UInt64 = 0x3A22_6C72_7522
         package static let target: UInt64 = 0x2274_6567_7261_7422

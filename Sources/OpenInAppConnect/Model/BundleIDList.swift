@@ -144,7 +144,7 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
 
     /// Where entry `entry` is in ``bytes``.
     @inline(__always)
-    package func range(of entry: Int) -> Range<Int> {
+    func range(of entry: Int) -> Range<Int> {
         (entry == 0 ? start : Int(ends[entry - 1]))..<Int(ends[entry])
     }
 
@@ -197,7 +197,7 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
 
     /// Whether `left` comes before `right` in byte order (a shorter prefix first), as ``BundleID``'s `<`.
     @inline(__always)
-    package static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         let common = min(left.count, right.count)
         if common > 0, let a = left.baseAddress, let b = right.baseAddress {
             let order = memcmp(a, b, common)

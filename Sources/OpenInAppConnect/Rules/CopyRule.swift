@@ -4,13 +4,13 @@ import OpenInKit
 
 /// Rule 14: copying to the general pasteboard, under the pasteboard policy.
 enum CopyRule: RuleUnit {
-    package static let unauthorized = RuleInfo(
+    static let unauthorized = RuleInfo(
         "copy.unauthorized",
         summary: "Under the pasteboard policy UNAUTHORIZED, copying is refused with the copy callback.",
         reason: "The pasteboard policy is UNAUTHORIZED, so the app cannot write to the pasteboard.",
         source: [.header(.appConnectInterface, "-appConnect:copyAttemptedWhenUnauthorized:")],
         quote: "The notification is sent only when the status is ACPasteboardPolicyUnauthorized and the end user taps the \"Copy\" button.")
-    package static let authorized = RuleInfo(
+    static let authorized = RuleInfo(
         "copy.authorized",
         summary: "Under the pasteboard policy AUTHORIZED, copying is allowed and every app can paste the copy.",
         reason: "The pasteboard policy is AUTHORIZED, so the copy is readable by every app, AppConnect or not.",

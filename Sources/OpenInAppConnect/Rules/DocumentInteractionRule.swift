@@ -10,7 +10,7 @@ enum DocumentInteractionRule: RuleUnit {
         reason: "The target app is in the whitelist.",
         source: [.guide(.openIn)],
         quote: "ACOPENINPOLICY_WHITELIST -- The application is allowed to use Open In to send documents only to apps in the whitelist.")
-    package static let unlisted = RuleInfo(
+    static let unlisted = RuleInfo(
         "document.unlisted-target",
         summary: "Document interaction, Quick Look and app extensions give an unlisted target a dummy file with a mangled name, and call the Open In callback.",
         reason: "The target app is not listed (UNAUTHORIZED lists no app; WHITELIST only the apps in its whitelist), so it receives a dummy file it cannot open.",

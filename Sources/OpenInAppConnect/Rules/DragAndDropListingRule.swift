@@ -12,7 +12,7 @@ enum DragAndDropListingRule: RuleUnit {
         summary: "With no drag-and-drop policy, drag and drop to a listed target is allowed.",
         reason: "No drag-and-drop policy is given, and the target is listed by the Open In policy.",
         source: source, quote: quote)
-    package static let unlisted = RuleInfo(
+    static let unlisted = RuleInfo(
         "drag-and-drop.unlisted-target",
         summary: "With no drag-and-drop policy, drag and drop to an unlisted target is denied, with no callback.",
         reason: "No drag-and-drop policy is given, and the target is not listed by the Open In policy.",

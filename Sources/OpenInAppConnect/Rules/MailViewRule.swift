@@ -7,7 +7,7 @@ import OpenInKit
 enum MailViewRule: RuleUnit {
     package static let quote = "For example, with these policy settings, this method is called when the device user taps a :mailTo link in a UIWebView, WKWebView, or UITextView, or when the app attempts to display a MFMailComposeViewController."
 
-    package static let mailAllowed = RuleInfo(
+    static let mailAllowed = RuleInfo(
         "mail-view.mail-allowed",
         summary: "A mailto: link tapped in a web or text view (when native Mail is the device's mail app), or the mail compose sheet, opens native Mail when Mail is allowed.",
         reason: "Native Mail is allowed: the whitelist holds both com.apple.UIKit.activity.Mail and com.apple.mobilemail.",

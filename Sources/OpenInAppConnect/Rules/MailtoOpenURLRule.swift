@@ -5,7 +5,7 @@ import OpenInKit
 /// Rule 8: the app's own `openURL:` with a `mailto:` URL, which goes to the device's mail app
 /// (the `mailto` handler of the device facts, or native Mail when none is given).
 enum MailtoOpenURLRule: RuleUnit {
-    package static let mailAllowed = RuleInfo(
+    static let mailAllowed = RuleInfo(
         "mailto.mail-allowed",
         summary: "openURL: with mailto: opens native Mail when native Mail is the device's mail app and Mail is allowed (AUTHORIZED, or WHITELIST holding both Mail IDs).",
         reason: "Native Mail is allowed: the whitelist holds both com.apple.UIKit.activity.Mail and com.apple.mobilemail.",
@@ -17,7 +17,7 @@ enum MailtoOpenURLRule: RuleUnit {
         reason: "The device's mail app, which handles mailto:, is in the whitelist.",
         source: [.header(.appConnectInterface, "-appConnect:openURLAttemptedWhenUnauthorizedForURL:"), .guide(.openIn)],
         quote: "The notification is sent when openInPolicy is ACOpenInPolicyUnauthorized or ACOpenInPolicyWhitelist and the whitelist does not contain the bundle ID of the app that will process the URL.")
-    package static let schemeBlockingDisabled = RuleInfo(
+    static let schemeBlockingDisabled = RuleInfo(
         "mailto.scheme-blocking-disabled",
         summary: "openURL: with mailto: opens the device's mail app when MI_AC_DISABLE_SCHEME_BLOCKING is set in the Info.plist (YES) or the app config (true).",
         reason: "MI_AC_DISABLE_SCHEME_BLOCKING overrides the Open In policy for openURL: with mailto:, so the device's mail app opens.",

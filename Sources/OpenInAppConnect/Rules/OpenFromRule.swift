@@ -6,13 +6,13 @@ import OpenInKit
 enum OpenFromRule: RuleUnit {
     static let blockedCallback: [Citation] = [.header(.appConnectInterface, "-appConnect:openFromAttemptedWhenACOpenFromPolicyBlocked:sourceApplication:")]
 
-    package static let unauthorized = RuleInfo(
+    static let unauthorized = RuleInfo(
         "open-from.unauthorized",
         summary: "Under the Open From policy UNAUTHORIZED, a document from any app is refused with the Open From callback.",
         reason: "The Open From policy is UNAUTHORIZED, so this app accepts documents from no app.",
         source: blockedCallback,
         quote: "This notification is sent only when the status is ACOpenFromPolicyUnauthorized or ACOpenFromPolicyWhitelist.")
-    package static let authorized = RuleInfo(
+    static let authorized = RuleInfo(
         "open-from.authorized",
         summary: "Under the Open From policy AUTHORIZED, a document from any app, known or not, is accepted.",
         reason: "The Open From policy is AUTHORIZED, so this app accepts documents from every app.",

@@ -8,7 +8,7 @@ enum OtherSchemeOpenURLRule: RuleUnit {
     package static let choices: [Citation] = [.choice("Rules/other-url-schemes.md", "Our choices")]
     static let customURLQuote = "includes sending documents or document portions by encoding them in custom URLs handled by other applications."
 
-    package static let ownScheme = RuleInfo(
+    static let ownScheme = RuleInfo(
         "open-url.own-scheme",
         summary: "openURL: with one of the app's own URL schemes is not Open In and is allowed.",
         reason: "The URL uses one of the app's own schemes, which is not Open In to another app.",

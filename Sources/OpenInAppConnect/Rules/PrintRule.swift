@@ -4,13 +4,13 @@ import OpenInKit
 
 /// Rule 15: printing, under the print policy (the SDK has no blocked-print callback).
 enum PrintRule: RuleUnit {
-    package static let unauthorized = RuleInfo(
+    static let unauthorized = RuleInfo(
         "print.unauthorized",
         summary: "Under the print policy UNAUTHORIZED, printing is refused; the SDK has no callback for a blocked print.",
         reason: "The print policy is UNAUTHORIZED, so the app may not print.",
         source: [.header(.types, "ACPrintPolicyUnauthorized")],
         quote: "The application may not use Print.")
-    package static let authorized = RuleInfo(
+    static let authorized = RuleInfo(
         "print.authorized",
         summary: "Under the print policy AUTHORIZED, printing is allowed.",
         reason: "The print policy is AUTHORIZED, so the app may print.",

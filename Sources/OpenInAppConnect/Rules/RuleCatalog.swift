@@ -110,7 +110,7 @@ package enum RuleCatalog {
 
     /// Decides `request` by walking ``units`` in order: the definition that the
     /// evaluator's faster `switch` must agree with (a test checks it does).
-    package static func decideInListOrder(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision? {
+    static func decideInListOrder(_ request: ShareRequest, _ policy: PreparedPolicy) -> Decision? {
         for unit in units where unit.covers(request, policy) {
             return unit.decide(request, policy)
         }

@@ -91,7 +91,7 @@ package struct TargetFacts: OptionSet, Hashable, Sendable {
 
     package static let listed = TargetFacts(.listed)
     package static let appConnectApp = TargetFacts(.appConnectApp)
-    package static let excludedActivity = TargetFacts(.excludedActivity)
+    static let excludedActivity = TargetFacts(.excludedActivity)
     package static let systemKeyboard = TargetFacts(.systemKeyboard)
 
     /// Whether `fact` is in the set.

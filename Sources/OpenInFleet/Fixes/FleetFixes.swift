@@ -37,7 +37,7 @@ public struct LeakPath: Sendable, Hashable, Comparable {
     }
 
     /// `text`'s UTF-8 bytes and their count, without an array per field.
-    package static func combine(_ text: String, into hasher: inout Hasher) {
+    static func combine(_ text: String, into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(text.utf8.count)
@@ -104,7 +104,7 @@ package struct InsideFlow: Sendable, Hashable, Comparable {
 
 enum FixOrder {
     /// Whether `lhs` sorts before `rhs`, field by field, each by its UTF-8 bytes.
-    package static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
+    static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
         for (left, right) in zip(lhs, rhs) where !ExactText.same(left, right) {
             return left.utf8.lexicographicallyPrecedes(right.utf8)
         }
@@ -264,7 +264,7 @@ package struct FleetFix: Sendable {
     /// The flows inside the zone of trust it newly allows (blocked before), on every channel `fleet matrix` decides.
     package let newlyAllowed: [InsideFlow]
     /// How many apps' effective policies it alters.
-    package let appsTouched: Int
+    let appsTouched: Int
     /// The index of the document it patches.
     package let document: Int
 
@@ -385,9 +385,9 @@ package struct FixBudget: Sendable, Equatable {
 }
 
 /// Ranking, verification and the greedy plan, the same for every vendor.
-package enum FleetFixes {
+enum FleetFixes {
     /// Which paths count as paths to close (with a baseline: those it does not accept).
-    package typealias Counted = (LeakPath) -> Bool
+    typealias Counted = (LeakPath) -> Bool
 
     /// Verifies every candidate of `subject` and ranks those that close a path: most paths closed,
     /// then least collateral, then fewest apps touched (then the change's text, for a stable order).

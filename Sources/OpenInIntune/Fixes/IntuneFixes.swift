@@ -8,14 +8,14 @@ import OpenInKit
 /// Verification is incremental, as for AppConnect: a change of one policy alters only the decisions of
 /// the apps it targets, as senders (their rows) and as receivers (every other app's edge to them), so
 /// only those are decided again; the paths are searched again over the rows as bit sets.
-package struct IntuneFixSubject: FixSubject {
+struct IntuneFixSubject: FixSubject {
     package let documents: [FixDocument]
     package let paths: Set<LeakPath>
     package let exposure: Int
     package let fleet: IntuneFleet
     package let scope: FixScope
     /// Per policy of the fleet, in order: its document and the pointer to its object there.
-    package let locations: [(document: Int, pointer: JSONPointer)]
+    let locations: [(document: Int, pointer: JSONPointer)]
     /// How many of ``documents`` hold policies; the rest are assignments files (IntuneBackupAndRestore's `Assignments/`).
     let policyDocuments: Int
     /// Per policy whose assignments come from an assignments file, that file's document.
@@ -26,7 +26,7 @@ package struct IntuneFixSubject: FixSubject {
     package let states: [DeviceState]
 
     /// One device as analysed: its graph's rows, and per policy-managed app the deliveries it makes to apps outside.
-    package struct DeviceState {
+    struct DeviceState {
         let device: IntuneDeviceProfile
         let graph: IntuneGraph
         let rows: [NodeSet]

@@ -4,7 +4,7 @@ import OpenInKit
 
 /// Intune rule 9: pasting into the app, under the receiving app's "Restrict cut, copy, and paste
 /// between other apps" (`Rules/intune/paste-and-keyboards.md`).
-package enum IntunePasteRule: IntuneRuleUnit {
+enum IntunePasteRule: IntuneRuleUnit {
     static let ownApp = RuleInfo(
         "intune.paste.own-app",
         summary: "Pasting what was copied in the app itself is allowed at every clipboard level: it is not a paste between apps (our choice).",
@@ -17,7 +17,7 @@ package enum IntunePasteRule: IntuneRuleUnit {
         reason: "Cut, copy and paste is allowed between all apps, so a copy from any app can be pasted in.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundClipboardSharingLevel")],
         quote: "Sharing is allowed between all apps, managed or not.")
-    package static let pasteIn = RuleInfo(
+    static let pasteIn = RuleInfo(
         "intune.paste.paste-in",
         summary: "Under Policy managed with paste in, pasting into the app from any app, known or not, is allowed.",
         reason: "The level is Policy managed with paste in: data from any app may be pasted into this app.",
@@ -67,7 +67,7 @@ package enum IntunePasteRule: IntuneRuleUnit {
 }
 
 /// Intune rule 10: typing with a keyboard, under "Third party keyboards" (`thirdPartyKeyboardsBlocked`).
-package enum IntuneKeyboardRule: IntuneRuleUnit {
+enum IntuneKeyboardRule: IntuneRuleUnit {
     package static let system = RuleInfo(
         "intune.keyboard.system",
         summary: "The system keyboard (com.apple.keyboard, or no keyboard named) is always allowed: Third party keyboards does not concern it.",

@@ -18,7 +18,7 @@ package protocol IntuneRuleUnit: Sendable {
 }
 
 /// The Intune rules, in order (first match decides).
-package enum IntuneRuleCatalog {
+enum IntuneRuleCatalog {
     /// The Intune rule units in evaluation order.
     package static let units: [any IntuneRuleUnit.Type] = [
         IntuneUnmanagedSenderRule.self,
@@ -96,7 +96,7 @@ extension BundleID {
     /// Safari, which opens web links when no other browser is named.
     static let safari = BundleID(known: "com.apple.mobilesafari")
     /// Microsoft Edge for iOS, Intune's managed browser.
-    package static let microsoftEdge = BundleID(known: "com.microsoft.msedge")
+    static let microsoftEdge = BundleID(known: "com.microsoft.msedge")
 }
 
 extension Decision {

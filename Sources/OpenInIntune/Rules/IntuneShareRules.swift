@@ -36,7 +36,7 @@ package enum IntuneShareRule: IntuneRuleUnit {
         reason: "The receiving app is policy-managed, and the policy allows transfer to policy-managed apps.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundDataTransferDestinations")],
         quote: "Allow transfer only to other policy-managed apps.")
-    package static let osSharing = RuleInfo(
+    static let osSharing = RuleInfo(
         "intune.send.os-sharing",
         summary: "Under Policy managed apps with OS sharing, on an MDM-enrolled device with IntuneMAMUPN set, Open-In and sharing deliver unencrypted to an MDM-managed app.",
         reason: "OS sharing is on, the device is MDM-enrolled, the sending app has IntuneMAMUPN, and the receiving app is MDM-managed.",
@@ -135,7 +135,7 @@ enum IntuneReceiveRule: IntuneRuleUnit {
         reason: "Receive data from other apps is All apps.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedInboundDataTransferSources")],
         quote: "Sources from which data is allowed to be transferred.")
-    package static let orgData = RuleInfo(
+    static let orgData = RuleInfo(
         "intune.receive.incoming-org-data",
         summary: "Under All apps with incoming Org data, on an MDM-enrolled device with IntuneMAMUPN set, a document from any app is accepted and treated as the organization's data.",
         reason: "Receive data is All apps with incoming Org data on an enrolled device with IntuneMAMUPN: the document is accepted and marked as org data.",
@@ -191,7 +191,7 @@ enum IntuneCopyRule: IntuneRuleUnit {
         reason: "Cut, copy and paste is allowed between all apps.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundClipboardSharingLevel")],
         quote: "Sharing is allowed between all apps, managed or not.")
-    package static let managedApps = RuleInfo(
+    static let managedApps = RuleInfo(
         "intune.copy.managed-apps",
         summary: "Under Policy managed apps (with or without paste in), copying is allowed and only policy-managed apps can paste it; a named paste target that is policy-managed gets it.",
         reason: "Cut, copy and paste is restricted to policy-managed apps, and the copy stays among them.",
@@ -231,7 +231,7 @@ enum IntuneCopyRule: IntuneRuleUnit {
 }
 
 /// Intune rule 8: printing, under "Printing Org data".
-package enum IntunePrintRule: IntuneRuleUnit {
+enum IntunePrintRule: IntuneRuleUnit {
     package static let blocked = RuleInfo(
         "intune.print.blocked",
         summary: "Under Printing Org data = Block, printing is refused.",

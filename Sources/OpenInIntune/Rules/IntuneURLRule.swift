@@ -6,7 +6,7 @@ import OpenInKit
 /// web links under the browser settings and universal links, exemptions, `tel` under the dialer
 /// settings, `sms` under the messaging settings, any other scheme under "Send org data to other apps".
 enum IntuneURLRule: IntuneRuleUnit {
-    package static let ownScheme = RuleInfo(
+    static let ownScheme = RuleInfo(
         "intune.url.own-scheme",
         summary: "Opening one of the app's own URL schemes does not leave the app and is allowed.",
         reason: "The URL's scheme is one of the app's own: nothing leaves the app.",
@@ -24,7 +24,7 @@ enum IntuneURLRule: IntuneRuleUnit {
         reason: "The link matches one of the policy's managed universal links, and a policy-managed app claims it.",
         source: [.graph("managedUniversalLinks"), .learn(.iosSettings, "Data transfer")],
         quote: "A list of custom urls that are allowed to invocate a managed app")
-    package static let managedBrowser = RuleInfo(
+    static let managedBrowser = RuleInfo(
         "intune.url.managed-browser",
         summary: "Under Restrict web content transfer = Microsoft Edge, a web link opens in Edge instead of the default browser.",
         reason: "The policy requires web links to open in the managed browser, Microsoft Edge.",
@@ -207,7 +207,7 @@ enum IntuneMailComposeRule: IntuneRuleUnit {
         reason: "Send org data to other apps is All apps.",
         source: [.learn(.iosSettings, "Data transfer"), .graph("allowedOutboundDataTransferDestinations")],
         quote: "Allow transfer to any app. The receiving app will have the ability to read and edit the data.")
-    package static let exempted = RuleInfo(
+    static let exempted = RuleInfo(
         "intune.mail-compose.mailto-exempted",
         summary: "Under Policy managed apps or None, the mail compose sheet is allowed when mailto is exempted and the app has Intune SDK 14.5.0 or later.",
         reason: "mailto is exempted and the app's Intune SDK (14.5.0 or later) extends the exemption to the mail compose sheet.",
@@ -239,7 +239,7 @@ enum UniversalLink {
     /// Whether `url` matches `pattern`: `*` stands for any run of characters, letters compare ignoring
     /// ASCII case, and a pattern without a trailing `*` also matches the URL's longer forms that
     /// continue with `/`, `?` or `#`.
-    package static func matches(_ pattern: String, _ url: String) -> Bool {
+    static func matches(_ pattern: String, _ url: String) -> Bool {
         let p = Array(ExactText.asciiLowercased(pattern).utf8), u = Array(ExactText.asciiLowercased(url).utf8)
         if glob(p, u) { return true }
         guard p.last != UInt8(ascii: "*") else { return false }

@@ -18,7 +18,7 @@ enum HTMLText {
 
     /// Preformatted text (a `<pre>` block the page writes itself, such as a JSON Patch): each line shown as
     /// ``text(_:)`` shows it, the line breaks kept.
-    package static func lines(_ text: String) -> String {
+    static func lines(_ text: String) -> String {
         if plain(text, lineBreaks: true) { return text }
         var out = ""
         var first = true

@@ -75,7 +75,7 @@ package enum MermaidText {
     /// A fenced `flowchart LR` block: the nodes the drawn edges use (`n1`, `n2`, … in id order, each labelled and
     /// classed by `node`), the edges of `edges` in order while the block stays within ``maxDiagramBytes`` (and `maxBytes`), the class
     /// definitions, and a line counting the edges of `total` not drawn; empty when there is no edge.
-    package static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, maxBytes: Int = maxDiagramBytes,
+    static func flowchart(edges: [(from: Int, to: Int, label: String)], total: Int, maxBytes: Int = maxDiagramBytes,
                                   node: (Int) -> (label: String, style: String?)) -> String {
         flowchartDrawn(edges: edges, total: total, maxBytes: maxBytes, node: node).text
     }

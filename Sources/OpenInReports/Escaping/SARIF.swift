@@ -28,7 +28,7 @@ package enum SARIFText {
 
     /// `text` as a SARIF string that is not message text (a suppression's justification): control, bidirectional
     /// and line-separator characters shown as escapes, backslashes kept as they are.
-    package static func plain(_ text: String) -> String { DecisionText.escaped(text, backslash: false) }
+    static func plain(_ text: String) -> String { DecisionText.escaped(text, backslash: false) }
 
     /// Appends ``message(_:)`` of `text` inside a JSON string (without the quotes). Printable ASCII that neither
     /// SARIF nor JSON escapes is copied after one scan of its bytes; other printable ASCII is escaped byte by byte;

@@ -24,7 +24,7 @@ import OpenInKit
 /// ```
 public enum DecisionTables {
     /// Input columns a row may have.
-    package static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "source", "document", "location"]
+    static let inputColumns: Set<String> = ["id", "policy", "whitelist", "context", "channel", "target", "url", "source", "document", "location"]
     /// Expected columns a row may have.
     static let expectedColumns: Set<String> = ["outcome", "to", "audience", "callbacks", "ui", "rule", "dummy"]
     /// Columns every decision table must have.
@@ -232,7 +232,7 @@ public enum DecisionTables {
     }
 
     /// The `*.md` files at `path`: the file itself, or a directory's files, recursively, sorted.
-    package static func markdownFiles(at path: String) throws(TableError) -> (files: [String], isDirectory: Bool) {
+    static func markdownFiles(at path: String) throws(TableError) -> (files: [String], isDirectory: Bool) {
         /// Whether `path` is a directory, following symbolic links; nil when it does not exist.
         func isDirectory(_ path: String) -> Bool? {
             var status = stat()
@@ -255,7 +255,7 @@ public enum DecisionTables {
     }
 
     /// Reads a row's expected columns.
-    package static func expectation(_ cells: [String: String], at place: Place) throws(TableError) -> Expectation {
+    static func expectation(_ cells: [String: String], at place: Place) throws(TableError) -> Expectation {
         func required(_ column: String) throws(TableError) -> String? {
             guard let value = cells[column] else { return nil }
             if value.isEmpty { throw place.error("the '\(column)' cell is empty: write '-' for none") }
@@ -327,7 +327,7 @@ public enum DecisionTables {
 
 extension DecisionTables {
     /// Splits a `callbacks` cell at the `;` that start a new callback name, so a URL argument may hold `;`.
-    package static func splitCallbacks(_ text: String, names: [String]) -> [String] {
+    static func splitCallbacks(_ text: String, names: [String]) -> [String] {
         var parts: [String] = []
         var current = Substring()
         var rest = Substring(text)
@@ -349,7 +349,7 @@ extension DecisionTables {
 }
 
 /// A row's place, for errors.
-package struct Place {
+struct Place {
     package let file: String
     package let line: Int
 

@@ -8,13 +8,13 @@ import OpenInKit
 /// `Fleet: [title](PATH), device NAME` (PATH relative to the table's file), and whose rows name `from`
 /// and the request, the expected end-to-end `outcome`, `sender rule` and `receiver rule` (`-`: no
 /// receiver part); optionally `to`, `sender callbacks` and `receiver callbacks`.
-package enum FleetTables {
-    package static let inputColumns: Set<String> = ["id", "from", "channel", "target", "url", "document"]
+enum FleetTables {
+    static let inputColumns: Set<String> = ["id", "from", "channel", "target", "url", "document"]
     static let expectedColumns: Set<String> = ["outcome", "to", "sender rule", "receiver rule", "sender callbacks", "receiver callbacks"]
     static let requiredColumns = ["id", "from", "channel", "outcome", "sender rule", "receiver rule"]
 
     /// A row's device and request (or why it has none), and what it expects beyond ``Expectation``.
-    package final class Row: Sendable, Hashable {
+    final class Row: Sendable, Hashable {
         let built: Result<(AnalyzedDevice, FleetRequest), FleetError>
         let receiverRule: RuleID??
         let senderCallbacks: [String]?
@@ -32,7 +32,7 @@ package enum FleetTables {
     }
 
     /// The `Fleet:` line of the section above a table (between the table and the heading or table before it), if any.
-    package static func fleetLine(above headerLine: Int, lines: [Substring]) -> (line: Int, text: Substring)? {
+    static func fleetLine(above headerLine: Int, lines: [Substring]) -> (line: Int, text: Substring)? {
         var index = headerLine - 2
         while index >= 0 {
             let line = lines[index].trimmingSpaces
@@ -47,7 +47,7 @@ package enum FleetTables {
     /// The `Fleet:` line's fleet file, its Intune devices file when it names one, and its device:
     /// `Fleet: [title](PATH), device NAME` (an AppConnect fleet) or
     /// `Fleet: [title](POLICIES), devices [title](DEVICES), device NAME` (Intune app protection policies).
-    package static func reference(_ text: Substring, at place: Place) throws(TableError) -> (path: String, devices: String?, device: String) {
+    static func reference(_ text: Substring, at place: Place) throws(TableError) -> (path: String, devices: String?, device: String) {
         let shape = "write it as 'Fleet: [title](PATH), device NAME' (an AppConnect fleet file) or 'Fleet: [title](POLICIES), devices [title](DEVICES), device NAME' (Intune), paths relative to this file"
         func link(_ text: Substring) -> (path: String, rest: Substring)? {
             guard text.hasPrefix("["), let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")") else { return nil }
@@ -90,7 +90,7 @@ package enum FleetTables {
                                        notUTF8: "cannot read the \(what) as UTF-8 text")
     }
 
-    package static func cases(_ table: MarkdownTables.Table, fleetLine: (line: Int, text: Substring), file: String,
+    static func cases(_ table: MarkdownTables.Table, fleetLine: (line: Int, text: Substring), file: String,
                       fleets: inout [String: Result<FleetAnalysis, FormatError>], seenIDs: inout [String: Int]) throws(TableError) -> [TableCase] {
         let header = table.header.map { $0.lowercased() }
         for (column, name) in header.enumerated() where !inputColumns.contains(name) && !expectedColumns.contains(name) {

@@ -6,7 +6,7 @@ import OpenInKit
 
 /// Builds an Intune row's context and request: a row whose `policy` cell is `intune`, with the
 /// policy's settings and the device's facts in its `context` cell (`Rules/intune/README.md`).
-package enum IntuneRowInputs {
+enum IntuneRowInputs {
     /// The setting names, for messages.
     package static let names = ["not-targeted", "send=", "filter-open-in", "os-sharing", "receive=", "incoming-org-data", "clipboard=",
                         "clipboard-exception=", "print-blocked", "keyboards-blocked", "app=", "exempt=", "exempted-link=", "managed-link=", "browser=",
@@ -15,7 +15,7 @@ package enum IntuneRowInputs {
 
     /// The row's context and request, or the input error that makes them invalid.
     /// - Throws: ``TableError`` for a cell that is not in the table format.
-    package static func build(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, ShareRequest), InputError> {
+    static func build(_ cells: [String: String], at place: Place) throws(TableError) -> Result<(IntuneContext, ShareRequest), InputError> {
         switch try context(cells, at: place) {
         case .failure(let error): return .failure(error)
         case .success(let context):

@@ -5,7 +5,7 @@ import OpenInIntune
 import OpenInKit
 
 /// Finds the pipe tables of a Markdown text, with the line of every row.
-package enum MarkdownTables {
+enum MarkdownTables {
     package struct Table {
         /// Header cells, trimmed, with their original spelling.
         package var header: [String]
@@ -18,9 +18,9 @@ package enum MarkdownTables {
 
     /// A line that names what the tables below it run against: one of ``TableSource/keywords``
     /// at the start of the line (after at most three spaces), outside code blocks.
-    package struct SourceLine: Hashable {
+    struct SourceLine: Hashable {
         /// The keyword, colon included (`Policy:`).
-        package let keyword: String
+        let keyword: String
         /// What follows the keyword, trimmed.
         package let text: String
         /// The line's 1-based number.
@@ -50,7 +50,7 @@ package enum MarkdownTables {
 
     /// The lines of `text` without their line breaks: `\n`, `\r\n` (one `Character` in Swift) and a lone
     /// trailing `\r` all end a line, so a file saved with Windows line endings reads like one with Unix ones.
-    package static func lines(of text: String) -> [Substring] {
+    static func lines(of text: String) -> [Substring] {
         var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
             .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         if lines.last == "" { lines.removeLast() }
@@ -58,9 +58,9 @@ package enum MarkdownTables {
     }
 
     /// An opening or closing code fence: three or more backticks or tildes, after at most three spaces.
-    package struct Fence {
+    struct Fence {
         package let character: Character
-        package let length: Int
+        let length: Int
         /// Whether anything follows the fence characters (an info string such as `sh`).
         let hasInfo: Bool
 

@@ -10,7 +10,7 @@ import OpenInKit
 /// defaults); `merged` gives every setting of the merged policy that is not the default (checked
 /// exactly), and an optional `decided by` names, per setting, the policy whose value won
 /// (`send=B; clipboard-exception=(recommended value)`).
-package enum MergeTables {
+enum MergeTables {
     /// The settings a `decided by` cell names, and the Graph properties each stands for.
     package static let settings: [(name: String, keys: [String])] = [
         ("send", ["allowedOutboundDataTransferDestinations", "filterOpenInToOnlyManagedApps", "disableProtectionOfManagedOutboundOpenInData"]),
@@ -35,7 +35,7 @@ package enum MergeTables {
     static func isMergeTable(_ header: [String]) -> Bool { header.contains("mode") && header.contains("merged") }
 
     /// A row's policies, mode and what it expects.
-    package final class Row: Sendable, Hashable {
+    final class Row: Sendable, Hashable {
         let policies: [IntunePolicy]
         let mode: ConflictMode
         let merged: String
@@ -55,7 +55,7 @@ package enum MergeTables {
     /// The rows of one conflict table.
     /// - Throws: ``TableError`` for a malformed table or row (a policy breaking Graph's constraints included:
     ///   a conflict row has no `error` outcome to expect).
-    package static func cases(_ table: MarkdownTables.Table, file: String, seenIDs: inout [String: Int]) throws(TableError) -> [TableCase] {
+    static func cases(_ table: MarkdownTables.Table, file: String, seenIDs: inout [String: Int]) throws(TableError) -> [TableCase] {
         let header = table.header.map { $0.lowercased() }
         guard let modeColumn = header.firstIndex(of: "mode"), let mergedColumn = header.firstIndex(of: "merged"), let idColumn = header.firstIndex(of: "id"),
               idColumn < modeColumn, modeColumn < mergedColumn else {

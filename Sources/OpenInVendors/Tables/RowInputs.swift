@@ -5,9 +5,9 @@ import OpenInIntune
 import OpenInKit
 
 /// Builds a row's policy and request from its input cells.
-package enum RowInputs {
+enum RowInputs {
     /// A row's inputs as built when the row is parsed: a policy and a request, or why they are invalid.
-    package enum Built: Sendable, Hashable {
+    enum Built: Sendable, Hashable {
         case valid(Policy, ShareRequest)
         /// An Intune row (`policy` is `intune`): the sending app's context and the request.
         case intune(IntuneContext, ShareRequest)
@@ -31,7 +31,7 @@ package enum RowInputs {
     /// - Parameter base: the policy the table names (``TableSource``), which the row's cells override;
     ///   nil when the row states the whole policy.
     /// - Throws: ``TableError`` when a cell is not in the table format (an unknown setting, a missing `=`).
-    package static func build(_ cells: [String: String], base: PolicyInputs? = nil, at place: Place) throws(TableError) -> Result<(Policy, ShareRequest), InputError> {
+    static func build(_ cells: [String: String], base: PolicyInputs? = nil, at place: Place) throws(TableError) -> Result<(Policy, ShareRequest), InputError> {
         let settings = try Settings(parsing: cells["context"] ?? "-", at: place)
         do {
             return .success(try inputs(cells, settings, base: base, at: place))
@@ -93,24 +93,24 @@ package enum RowInputs {
 
     /// The `context` cell's settings.
     struct Settings {
-        package var enforcing = true
-        package var emailPlus = false
-        package var emailPlusIDs: [String] = []
-        package var plistOverride = false
+        var enforcing = true
+        var emailPlus = false
+        var emailPlusIDs: [String] = []
+        var plistOverride = false
         package var config: [(key: String, value: String)] = []
-        package var handlers: [(String, String)] = []
-        package var appSchemes: [String] = []
+        var handlers: [(String, String)] = []
+        var appSchemes: [String] = []
         package var dragAndDrop: String?
-        package var appConnectApps: [String] = []
+        var appConnectApps: [String] = []
         package var openFrom: String?
         package var openFromWhitelist: [String]?
         package var pasteboard: String?
         package var print: String?
-        package var secureServices: String?
+        var secureServices: String?
         package var webDLP: String?
-        package var webAtWork = false
-        package var webAtWorkIDs: [String] = []
-        package var excludedActivities: [String] = []
+        var webAtWork = false
+        var webAtWorkIDs: [String] = []
+        var excludedActivities: [String] = []
         var appCustomKeyboards: String?
 
         package static let names = ["not-enforcing", "email-plus", "email-plus-id=", "plist-override", "config:KEY=VALUE",

@@ -17,7 +17,7 @@ public struct TableCase: Sendable, Hashable, CustomStringConvertible {
     /// What the row expects.
     public let expected: Expectation
     /// The row's policy and request, built once when the row was parsed.
-    package let inputs: RowInputs.Built
+    let inputs: RowInputs.Built
 
     /// `file:line`, the place a failure points at.
     public var location: String { "\(file):\(line)" }

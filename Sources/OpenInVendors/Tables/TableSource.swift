@@ -49,7 +49,7 @@ enum TableSource {
 
     /// The PATH of `[title](PATH)`: the whole text must be that one link (`<PATH>` for a path with
     /// spaces; `%20` and other percent escapes are decoded, as a Markdown viewer follows the link).
-    package static func link(_ text: String, keyword: String, at place: Place) throws(TableError) -> String {
+    static func link(_ text: String, keyword: String, at place: Place) throws(TableError) -> String {
         let form = "write '\(keyword) [title](path/to/policy.json)': a Markdown link to a JSON policy or an AppConnect.plist, relative to this file"
         var rest = Substring(text)
         guard rest.first == "[", let close = rest.firstIndex(of: "]") else {

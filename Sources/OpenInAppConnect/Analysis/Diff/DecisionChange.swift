@@ -98,7 +98,7 @@ public struct DecisionChange: Sendable, Hashable {
 enum Permissiveness {
     /// Whether `new` is more permissive than `old` (1), less (-1) or neither (0): by outcome
     /// and, when the outcome is the same and `outcomeOnly` is false, by audience, then by Open In UI.
-    package static func move(from old: Decision, to new: Decision, outcomeOnly: Bool = false) -> Int {
+    static func move(from old: Decision, to new: Decision, outcomeOnly: Bool = false) -> Int {
         func step(_ before: Int, _ after: Int) -> Int? { before == after ? nil : after > before ? 1 : -1 }
         if let move = step(rank(old.outcome), rank(new.outcome)) { return move }
         if outcomeOnly { return 0 }
@@ -106,7 +106,7 @@ enum Permissiveness {
     }
 
     /// Outcomes: nothing delivered, a file the app cannot open, another app, the requested app.
-    package static func rank(_ outcome: Outcome) -> Int {
+    static func rank(_ outcome: Outcome) -> Int {
         switch outcome {
         case .deny: 0
         case .substituteDummyFile, .deliverEncrypted: 1
@@ -116,7 +116,7 @@ enum Permissiveness {
     }
 
     /// Who can read a copy: AppConnect apps only, then every app (no audience ranks lowest).
-    package static func rank(_ audience: CopyAudience?) -> Int {
+    static func rank(_ audience: CopyAudience?) -> Int {
         switch audience {
         case nil: 0
         case .appConnectApps, .managedApps: 1
@@ -125,7 +125,7 @@ enum Permissiveness {
     }
 
     /// The Open In UI: disabled, then enabled.
-    package static func rank(_ ui: OpenInUI) -> Int { ui == .enabled ? 1 : 0 }
+    static func rank(_ ui: OpenInUI) -> Int { ui == .enabled ? 1 : 0 }
 }
 
 extension Decision {

@@ -225,7 +225,7 @@ public struct ReplaySummary: Sendable, Hashable {
     /// How many replayed requests fall in each group.
     package var counts: [DecisionChange.Kind: Int] = [:]
     /// The directions of every change, listed or not.
-    package var directions: Set<DecisionChange.Direction> = []
+    var directions: Set<DecisionChange.Direction> = []
 
     /// How many replayed requests decide differently.
     public var changedCount: Int { counts.values.reduce(0, +) }
@@ -273,7 +273,7 @@ public struct ControlGap: Sendable, Hashable {
     public let missingInOld: Bool
 
     /// The gaps between `old` and `new`, in channel order.
-    package static func between(old: Policy, new: Policy) -> [ControlGap] {
+    static func between(old: Policy, new: Policy) -> [ControlGap] {
         Channel.allCases.compactMap { channel in
             switch (old.missingKey(for: channel), new.missingKey(for: channel)) {
             case (let key?, nil): ControlGap(channel: channel, missingKey: key, missingInOld: true)

@@ -56,7 +56,7 @@ extension PolicyMatrix {
     }
 
     /// The two grids, their settings line by line, and their examples.
-    package func beyondOpenIn() -> String {
+    func beyondOpenIn() -> String {
         let (incoming, leaving) = dataColumns
         var text = "Beyond Open In:\n" + dataControlLines.map { "  \($0)\n" }.joined() + "\n"
         text += dataGrid(title: "What comes in", channels: [.openFrom], columns: incoming) + "\n"

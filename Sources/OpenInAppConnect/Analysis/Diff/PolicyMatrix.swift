@@ -13,16 +13,16 @@ public struct PolicyMatrix {
         package let header: [String]
         let legendName: String
         /// The example, as the legend shows it; `nil` when the policy has none and none can be made up.
-        package let example: String?
+        let example: String?
         /// The channels that take this kind of target.
         package let channels: Set<Channel>
         /// What the legend says when there is no example.
-        package var missing = "none: the whitelist lists no app besides native Mail"
+        var missing = "none: the whitelist lists no app besides native Mail"
         /// The request for a channel, or `nil` when the channel does not take this kind of target.
         package let request: (Channel) -> ShareRequest?
     }
 
-    package let inputs: PolicyInputs
+    let inputs: PolicyInputs
     package let name: String
     /// The policy with made-up handlers and schemes added where the policy has none.
     private(set) var policy: Policy

@@ -48,7 +48,7 @@ package enum RequestClasses {
     /// as families walked one request at a time: they are never all built at once. ``PolicyDiff`` walks
     /// them unsorted and keeps the first changes in byte order as it goes: sorting a million IDs was
     /// the part of `diff` that grew faster than its input.
-    package static func make(old: Policy, new: Policy, sorted: Bool = false) -> RequestClassSequence {
+    static func make(old: Policy, new: Policy, sorted: Bool = false) -> RequestClassSequence {
         let excluded = Set(old.excludedActivityTypes + new.excludedActivityTypes).sorted()
         var space = RequestSpace(targets: targets(old, new), schemes: schemes(old, new), excludedActivities: excluded)
         if sorted { space = space.sorted() }
@@ -165,7 +165,7 @@ package struct RequestSpace {
     /// `mailto`, then every scheme that can matter, then one fresh scheme.
     package var schemes: [String]
     /// The share-sheet activities either policy excludes, sorted.
-    package var excludedActivities: [BundleID] = []
+    var excludedActivities: [BundleID] = []
 
     /// The fresh ID: an app neither policy names.
     var freshTarget: BundleID { targets[targets.count - 1] }
@@ -180,7 +180,7 @@ package struct RequestSpace {
 
     /// Whether the `left`-th request of `family` comes before its `right`-th in the order of the
     /// sorted space: targets and schemes in byte order, the fresh ones last.
-    package func precedes(_ left: Int, _ right: Int, in family: RequestClassFamily) -> Bool {
+    func precedes(_ left: Int, _ right: Int, in family: RequestClassFamily) -> Bool {
         switch family {
         case .one, .eachExcludedActivity: return left < right
         case .eachTarget, .eachSource:
@@ -250,7 +250,7 @@ package enum RequestClassFamily: Hashable {
 }
 
 /// The request classes of two policies, built one at a time as they are walked.
-package struct RequestClassSequence: Sequence {
+struct RequestClassSequence: Sequence {
     package let space: RequestSpace
     let families: [RequestClassFamily]
 
@@ -259,8 +259,8 @@ package struct RequestClassSequence: Sequence {
 
     package func makeIterator() -> Iterator { Iterator(sequence: self) }
 
-    package struct Iterator: IteratorProtocol {
-        package let sequence: RequestClassSequence
+    struct Iterator: IteratorProtocol {
+        let sequence: RequestClassSequence
         var family = 0
         package var index = 0
 

@@ -13,7 +13,7 @@ import OpenInKit
 ///
 /// Memory: O(nodes) for the memo of the targeted requests (made for the senders asked about), plus the
 /// untargeted requests' decisions, sender parts and templates of the senders asked about.
-package struct FleetHopFinder: FleetHopSource {
+struct FleetHopFinder: FleetHopSource {
     package let graph: FleetGraph
     /// Per sender asked about: its targeted decisions by channel and kind of target (``kinds`` each).
     private var targeted: [[Memo?]]
@@ -99,17 +99,17 @@ package struct FleetHopFinder: FleetHopSource {
     }
 
     /// Whether `reach` was searched on this finder's graph.
-    package func isFor(_ reach: FleetReach) -> Bool { reach.graph.map { $0 === graph } ?? false }
+    func isFor(_ reach: FleetReach) -> Bool { reach.graph.map { $0 === graph } ?? false }
 
     /// The device's nodes.
     package var nodes: [FleetNode] { graph.nodes }
     /// The bundle ID each node's requests use (any other app: one no list names).
     package var ids: [BundleID] { graph.ids }
     /// The number of targeted requests (the positions of ``FleetHopShape/request`` below it).
-    package static let targetedCount = FleetGraph.targetedChannels.count
-    package var targetedCount: Int { Self.targetedCount }
+    static let targetedCount = FleetGraph.targetedChannels.count
+    var targetedCount: Int { Self.targetedCount }
     /// The number of requests (targeted, then those that name no target).
-    package var requestCount: Int { Self.targetedCount + graph.untargeted.count }
+    var requestCount: Int { Self.targetedCount + graph.untargeted.count }
 
     /// The channel and URL of request `position` (``FleetHopShape/request``), and whether it names its target (the hop's `to`).
     package func request(_ position: Int) -> (channel: FleetChannel, url: ShareURL?, targeted: Bool) {

@@ -7,7 +7,7 @@ enum InfoPlistKeys {
     /// The dictionary AppConnect's keys live in.
     package static let section = "MI_APP_CONNECT"
     /// The scheme-blocking override in that dictionary.
-    package static let disableSchemeBlocking = AppConfig.disableSchemeBlockingKey
+    static let disableSchemeBlocking = AppConfig.disableSchemeBlockingKey
 }
 
 /// Whether a key as written is meant as a key the library reads.
@@ -23,12 +23,12 @@ enum InfoPlistKeys {
 /// plausible key.
 package enum KeySpelling {
     /// Whether `written` is `known` (the same bytes) or a spelling of it the library would miss.
-    package static func matches(_ written: String, _ known: String) -> Bool {
+    static func matches(_ written: String, _ known: String) -> Bool {
         ExactText.same(written, known) || looksLike(written, known)
     }
 
     /// Whether `written` is a spelling of `known` that the library would miss: not its bytes, but like it.
-    package static func isMisspelling(_ written: String, of known: String) -> Bool {
+    static func isMisspelling(_ written: String, of known: String) -> Bool {
         !ExactText.same(written, known) && looksLike(written, known)
     }
 
@@ -58,7 +58,7 @@ package enum KeySpelling {
     /// SIGN). Other compatibility characters (mathematical alphanumerics,
     /// ligatures) are not folded; they still count as one edit each.
     /// `nil` when the key has more than `limit` letters and digits (the scan stops there).
-    package static func normalized(_ key: String, atMost limit: Int) -> String? {
+    static func normalized(_ key: String, atMost limit: Int) -> String? {
         var folded = String.UnicodeScalarView()
         var count = 0
         for scalar in key.unicodeScalars {
