@@ -15,6 +15,12 @@ struct UsageError: Error, Sendable, Equatable {
         self.message = message
         self.verb = verb
     }
+
+    /// A value `name` that an option does not take (`kind`: how the value is called, `format`, `--to value`): the
+    /// values it takes, with "Did you mean …?" for a likely typo.
+    static func unknown(_ kind: String, _ name: String, among names: [String], verb: String?) -> UsageError {
+        UsageError("unknown \(kind) '\(name)': use \(names.listed).\(Suggestion.phrase(for: name, among: names))", verb: verb)
+    }
 }
 
 /// Why a verb could not finish: the one error type verbs throw.

@@ -98,9 +98,7 @@ struct TranslateCommand: Command {
         let options = try OptionScanner.scan(arguments, specs: specs, verb: "translate")
         let names = PolicyTranslation.Direction.all.map(\.name)
         guard let name = options.value("--to") else { throw UsageError("missing '--to \(names.joined(separator: "|"))'", verb: "translate") }
-        guard let direction = PolicyTranslation.Direction(named: name) else {
-            throw UsageError("unknown --to value '\(name)': use \(names.listed).\(Suggestion.phrase(for: name, among: names))", verb: "translate")
-        }
+        guard let direction = PolicyTranslation.Direction(named: name) else { throw .unknown("--to value", name, among: names, verb: "translate") }
         guard options.positionals.count == 1 else {
             throw UsageError("translate takes one input file (got \(options.positionals.count))", verb: "translate")
         }

@@ -151,9 +151,8 @@ extension OptionChoice {
     /// The value called `name`.
     /// - Throws: ``UsageError`` naming the values this verb accepts, with "Did you mean …?" for a likely typo.
     static func parse(_ name: String, verb: String) throws(UsageError) -> Self {
-        guard let value = allCases.first(where: { $0.rawValue == name }) else {
-            let suggestion = Suggestion.phrase(for: name, among: allCases.map(\.rawValue))
-            throw UsageError("unknown \(kind) '\(name)': use \(choices).\(suggestion)", verb: verb)
+        guard let value = allCases.first(where: { $0.rawValue.utf8.elementsEqual(name.utf8) }) else {
+            throw .unknown(kind, name, among: allCases.map(\.rawValue), verb: verb)
         }
         return value
     }
@@ -177,10 +176,7 @@ extension ReporterRegistry {
     /// - Throws: ``UsageError`` naming the formats of `kind`, with "Did you mean …?" for a likely typo (as ``OptionChoice`` words it).
     func choice<Report>(_ options: ParsedOptions, for kind: Report.Type, default defaultName: String, verb: String) throws(UsageError) -> AnyReporter<Report> {
         let name = options.value("--format") ?? defaultName
-        guard let reporter = reporter(named: name, for: kind) else {
-            let suggestion = Suggestion.phrase(for: name, among: names(for: kind))
-            throw UsageError("unknown format '\(name)': use \(names(for: kind).listed).\(suggestion)", verb: verb)
-        }
+        guard let reporter = reporter(named: name, for: kind) else { throw .unknown("format", name, among: names(for: kind), verb: verb) }
         return reporter
     }
 
