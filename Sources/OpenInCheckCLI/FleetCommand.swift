@@ -193,18 +193,26 @@ struct FleetInput: Sendable {
     let path: String, device: String?, devicesPath: String?
     var intune = FleetLoader.Options()
 
-    /// The fleet file read once, and loaded (either vendor) once.
+    /// The fleet file read once, and loaded (either vendor) once; kept until the process exits (``Console/keepUntilExit(_:)``).
     func load(_ console: Console) throws(CLIError) -> (input: FleetLoader.File, analysis: FleetAnalysis) {
         let input = try FleetLoader.File.reading(path)
-        return (input, try input.load(devices: .file(devicesPath), options: intune, console: console))
+        let analysis = try input.load(devices: .file(devicesPath), options: intune, console: console)
+        console.keepUntilExit(analysis)
+        return (input, analysis)
     }
 
     /// The apps the fleet knows: what --from, --to and a request's from and target are checked against.
     func names(_ analysis: FleetAnalysis) -> FleetAppNames { FleetAppNames(analysis, file: path, devicesFile: devicesPath) }
 
-    /// The device `--device` names, or every device.
-    func devices(_ analysis: FleetAnalysis) throws(CLIError) -> [AnalyzedDevice] {
-        do throws(FleetError) { return try analysis.devices(named: device) } catch { throw FleetOutput.fail(error) }
+    /// The device `--device` names, or every device; kept until the process exits.
+    func devices(_ analysis: FleetAnalysis, _ console: Console) throws(CLIError) -> [AnalyzedDevice] {
+        do throws(FleetError) {
+            let devices = try analysis.devices(named: device)
+            console.keepUntilExit(devices)
+            return devices
+        } catch {
+            throw FleetOutput.fail(error)
+        }
     }
 }
 

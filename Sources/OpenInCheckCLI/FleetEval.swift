@@ -60,7 +60,7 @@ struct FleetEvalCommand: FleetSubverb {
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         let analysis = try input.load(console).analysis
-        return try FleetEval.run(requests, devices: try input.devices(analysis), names: input.names(analysis), format: format, explain: explain, console: console)
+        return try FleetEval.run(requests, devices: try input.devices(analysis, console), names: input.names(analysis), format: format, explain: explain, console: console)
     }
 }
 

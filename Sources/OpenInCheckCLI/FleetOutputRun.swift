@@ -26,7 +26,7 @@ struct FleetMatrixCommand: FleetSubverb {
 
     /// Each device's matrix (``FleetOutput/print(_:format:to:)``).
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
-        let devices = try input.devices(try input.load(console).analysis)
+        let devices = try input.devices(try input.load(console).analysis, console)
         do throws(FleetError) {
             try FleetOutput.print(devices, format: format, to: console.stdout)
         } catch {

@@ -55,16 +55,14 @@ struct FleetPathsCommand: FleetSubverb {
 
     func run(_ console: Console) throws(CLIError) -> ExitStatus {
         let analysis = try input.load(console).analysis
-        console.keepUntilExit(analysis)
         let names = input.names(analysis)
         var writer = try PathsWriter.checked(from: from, to: to, names: names, format: format, console: console)
         if let writeBaseline {
-            return try writeBaseline.run(writer, devices: try input.devices(analysis), maxHops: maxHops, analysis: analysis, names: names, console: console)
+            return try writeBaseline.run(writer, devices: try input.devices(analysis, console), maxHops: maxHops, analysis: analysis, names: names, console: console)
         }
         writer.baseline = try BaselineRun.load(baselinePath, devices: analysis.deviceNames, apps: names.known, onlyTo: writer.targetNode, console: console)
         writer.limits = limits
-        let devices = try input.devices(analysis)
-        console.keepUntilExit(devices)
+        let devices = try input.devices(analysis, console)
         return try FleetOutput.paths(devices, maxHops: maxHops, writer: writer) { console.keepUntilExit($0) }
     }
 }

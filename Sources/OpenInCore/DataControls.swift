@@ -32,11 +32,14 @@ public enum OpenFromStatus: Int, Sendable, Hashable, CaseIterable, CustomStringC
         }
     }
 
+    /// Each case's name and raw value, as ``init(parsing:)`` matches them (made once).
+    static let names: [(name: String, raw: Int)] = allCases.map { ($0.description, $0.rawValue) }
+
     /// Reads a status from its short name, constant name (`ACOpenFromPolicyWhitelist`
     /// or `ACOPENFROMPOLICY_WHITELIST`) or number; names are case-insensitive.
     /// - Throws: ``InputError/unknownOpenFromPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        guard let value = DataControlName.match(text, prefix: "acopenfrompolicy", cases: OpenFromStatus.allCases.map { ($0.description, $0.rawValue) })
+        guard let value = DataControlName.match(text, prefix: "acopenfrompolicy", cases: OpenFromStatus.names)
                 .flatMap(OpenFromStatus.init(rawValue:)) else { throw .unknownOpenFromPolicy(text) }
         self = value
     }
@@ -69,11 +72,14 @@ public enum PasteboardPolicy: Int, Sendable, Hashable, CaseIterable, CustomStrin
         }
     }
 
+    /// Each case's name and raw value, as ``init(parsing:)`` matches them (made once).
+    static let names: [(name: String, raw: Int)] = allCases.map { ($0.description, $0.rawValue) }
+
     /// Reads `unauthorized`, `authorized`, `securecopy`, a constant name
     /// (`ACPasteboardPolicySecureCopy`, `ACPASTEBOARDPOLICY_SECURECOPY`) or `0`/`1`/`2`.
     /// - Throws: ``InputError/unknownPasteboardPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        guard let value = DataControlName.match(text, prefix: "acpasteboardpolicy", cases: PasteboardPolicy.allCases.map { ($0.description, $0.rawValue) })
+        guard let value = DataControlName.match(text, prefix: "acpasteboardpolicy", cases: PasteboardPolicy.names)
                 .flatMap(PasteboardPolicy.init(rawValue:)) else { throw .unknownPasteboardPolicy(text) }
         self = value
     }
@@ -102,11 +108,14 @@ public enum PrintPolicy: Int, Sendable, Hashable, CaseIterable, CustomStringConv
         }
     }
 
+    /// Each case's name and raw value, as ``init(parsing:)`` matches them (made once).
+    static let names: [(name: String, raw: Int)] = allCases.map { ($0.description, $0.rawValue) }
+
     /// Reads `unauthorized`, `authorized`, a constant name (`ACPrintPolicyAuthorized`,
     /// `ACPRINTPOLICY_AUTHORIZED`) or `0`/`1`.
     /// - Throws: ``InputError/unknownPrintPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        guard let value = DataControlName.match(text, prefix: "acprintpolicy", cases: PrintPolicy.allCases.map { ($0.description, $0.rawValue) })
+        guard let value = DataControlName.match(text, prefix: "acprintpolicy", cases: PrintPolicy.names)
                 .flatMap(PrintPolicy.init(rawValue:)) else { throw .unknownPrintPolicy(text) }
         self = value
     }
@@ -130,11 +139,11 @@ enum DataControlName {
     /// constant (`prefix` + name, `ACPasteboardPolicySecureCopy`), the guide's
     /// style (`prefix` + `_` + name) or the number; names are case-insensitive.
     static func match(_ text: String, prefix: String, cases: [(name: String, raw: Int)]) -> Int? {
-        // Compared as bytes, not by canonical equivalence: only these exact spellings (in any letter case) count.
-        let lowered = ExactText.asciiLowercased(text).utf8  // ASCII folding only: Swift lowercases U+212A KELVIN SIGN to "k"
+        // Compared as bytes, not by canonical equivalence: only these exact spellings (in any letter case) count,
+        // ASCII folding only (Swift lowercases U+212A KELVIN SIGN to "k"); no spelling is made to compare it.
         for (name, raw) in cases {
-            let short = name.lowercased()
-            for spelling in [short, prefix + short, prefix + "_" + short, String(raw)] where lowered.elementsEqual(spelling.utf8) {
+            if ExactText.sameIgnoringASCIICase(text, name) || ExactText.sameIgnoringASCIICase(text, joining: prefix, name)
+                || ExactText.sameIgnoringASCIICase(text, joining: prefix, "_", name) || ExactText.same(text, String(raw)) {
                 return raw
             }
         }

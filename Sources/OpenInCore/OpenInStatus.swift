@@ -61,13 +61,11 @@ public enum OpenInStatus: Int, Sendable, Hashable, CaseIterable, CustomStringCon
     /// ``PolicySetting``.
     /// - Throws: ``InputError/unknownPolicy(_:)`` for anything else.
     public init(parsing text: String) throws(InputError) {
-        let folded = ExactText.asciiLowercased(text)
-        for status in OpenInStatus.allCases {
-            for spelling in [status.name, status.sdkName, status.headerName, String(status.rawValue)]
-            where ExactText.same(folded, ExactText.asciiLowercased(spelling)) {
-                self = status
-                return
-            }
+        for status in OpenInStatus.allCases
+        where ExactText.sameIgnoringASCIICase(text, status.name) || ExactText.sameIgnoringASCIICase(text, status.sdkName)
+            || ExactText.sameIgnoringASCIICase(text, status.headerName) || ExactText.same(text, String(status.rawValue)) {
+            self = status
+            return
         }
         throw .unknownPolicy(text)
     }

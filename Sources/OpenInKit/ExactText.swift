@@ -43,6 +43,22 @@ public enum ExactText {
         a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
+    /// Whether `text` is `a`, `b` and `c` joined, ASCII letters in any case and every other byte exactly:
+    /// a spelling made of parts (`ACPasteboardPolicy` + `SecureCopy`) compared without making it.
+    package static func sameIgnoringASCIICase(_ text: String, joining a: String, _ b: String, _ c: String = "") -> Bool {
+        let bytes = text.utf8
+        guard bytes.count == a.utf8.count + b.utf8.count + c.utf8.count else { return false }
+        var index = bytes.startIndex
+        func follows(_ part: String.UTF8View) -> Bool {
+            for byte in part {
+                guard lowercased(bytes[index]) == lowercased(byte) else { return false }
+                bytes.formIndex(after: &index)
+            }
+            return true
+        }
+        return follows(a.utf8) && follows(b.utf8) && follows(c.utf8)
+    }
+
     /// Whether `text` is a byte-exact member of `candidates`.
     @_specialize(exported: true, where S == String)
     @_specialize(exported: true, where S == Substring)

@@ -2,7 +2,7 @@ import OpenInPolicy
 
 /// What `fleet paths` prints, for both vendors: one block (text) or record (JSON) per device and starting
 /// app. With `--from all` each is written as soon as it is made; with one app, the output is held until
-/// every device is decided (an error prints nothing).
+/// every device is decided (an error prints nothing). A writer writes one run: its copies share what it holds.
 public struct PathsWriter {
     /// The starting app; `nil` for every app (`--from all`).
     package let app: BundleID?
@@ -18,7 +18,8 @@ public struct PathsWriter {
     public var baseline: BaselineRun?
     private var reached = false
     private var written = 0
-    private var pending = ""
+    /// What a one-app search writes, held until every device is decided.
+    private let pending = HeldOutput()
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
     package private(set) var reports: [DeviceReport] = []
     /// For SARIF: the log being written, once the first search is written.
@@ -46,7 +47,7 @@ public struct PathsWriter {
     public var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
 
     private mutating func out(_ text: String) {
-        if app == nil { sink.write(text) } else { pending += text }
+        (app == nil ? sink : pending).write(text)
     }
 
     /// Each node's name as the text shows it (escaped), made once.
@@ -312,9 +313,8 @@ public struct PathsWriter {
     mutating func writeHeader() {
         guard format == .markdown else { return }
         var stream = reportStream()
-        let target: any ReportSink = app == nil ? sink : ReportBuffer()
+        let target: any ReportSink = app == nil ? sink : pending
         stream.writeHeader(baseline: baseline, to: target)
-        if let buffer = target as? ReportBuffer { pending += buffer.text }
         self.stream = stream
     }
 
@@ -354,12 +354,11 @@ public struct PathsWriter {
             }
             return
         }
-        let target: any ReportSink = self.app == nil ? sink : ReportBuffer()
+        let target: any ReportSink = self.app == nil ? sink : pending
         stream.enter(device, nodes: reach.nodes, baseline: baseline != nil, to: target)
         stream.rows(tree, device: device, from: app,
                     shown: nodes.enumerated().map { (index, y) in (y, fast.outside[y], states.isEmpty ? nil : states[index]?.state, states.isEmpty ? nil : states[index]?.entry) },
                     to: target)
-        if let buffer = target as? ReportBuffer { pending += buffer.text }
     }
 
     static let hopWord = Array(" hop".utf8), hopsWord = Array(" hops".utf8), outsideMark = Array("  OUTSIDE".utf8)
@@ -445,7 +444,7 @@ public struct PathsWriter {
     }
 
     private mutating func out(_ bytes: [UInt8]) {
-        if app == nil { bytes.withUnsafeBufferPointer { sink.write(bytes: $0) } } else { pending += String(decoding: bytes, as: UTF8.self) }
+        bytes.withUnsafeBufferPointer { (app == nil ? sink : pending).write(bytes: $0) }
     }
 
     /// Closes the output; whether the gate fails: a path reaches the `--to` set (or, without `--to`, outside), or with a
@@ -453,20 +452,16 @@ public struct PathsWriter {
     package mutating func finish() -> Bool {
         if format == .sarif {
             let log = sarif ?? SARIFReport.Capped(limits)
-            let target: any ReportSink = app == nil ? sink : ReportBuffer()
+            let target: any ReportSink = app == nil ? sink : pending
             log.finish(to: target)
-            if let buffer = target as? ReportBuffer { pending += buffer.text }
-            sink.write(pending)
-            pending = ""
+            pending.release(to: sink)
             return reached
         }
         if format.report != nil {
             var stream = reportStream()
-            let target: any ReportSink = app == nil ? sink : ReportBuffer()
+            let target: any ReportSink = app == nil ? sink : pending
             stream.finish(to: target)
-            if let buffer = target as? ReportBuffer { pending += buffer.text }
-            sink.write(pending)
-            pending = ""
+            pending.release(to: sink)
             return reached
         }
         if format == .json {
@@ -481,8 +476,7 @@ public struct PathsWriter {
         } else if let baseline {
             out(baseline.text)
         }
-        sink.write(pending)
-        pending = ""
+        pending.release(to: sink)
         return reached
     }
 

@@ -128,3 +128,36 @@ extension ReporterRegistry {
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
+
+/// Output held until it may be written (a one-app `fleet paths` prints nothing if any device fails), in
+/// pieces of at most 64 KiB: holding it costs its size, with no doubling copies of the whole.
+final class HeldOutput: ReportSink {
+    private var pieces: [[UInt8]] = []
+    private static let pieceSize = 64 * 1024
+
+    /// Holds `text` as UTF-8.
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(bytes: $0) }
+    }
+
+    /// Holds `bytes`.
+    func write(bytes: UnsafeBufferPointer<UInt8>) {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            if pieces.isEmpty || pieces[pieces.count - 1].count == Self.pieceSize {
+                pieces.append([])
+                pieces[pieces.count - 1].reserveCapacity(Self.pieceSize)
+            }
+            let room = Self.pieceSize - pieces[pieces.count - 1].count
+            pieces[pieces.count - 1].append(contentsOf: rest.prefix(room))
+            rest = rest.dropFirst(room)
+        }
+    }
+
+    /// Writes everything held to `sink`, in order, and holds nothing more.
+    func release(to sink: any ReportSink) {
+        for piece in pieces { piece.withUnsafeBufferPointer { sink.write(bytes: $0) } }
+        pieces = []
+    }
+}

@@ -223,23 +223,39 @@ public struct FleetDevice: Sendable {
         }
         self.facts = facts
         let tables = PreparedPolicy.DeviceTables(facts)
-        var policies: [BundleID: EffectivePolicy] = [:]
-        policies.reserveCapacity(fleet.apps.count + profile.installed.count)
+        var sides: [BundleID: FleetSide] = [:]
+        sides.reserveCapacity(fleet.apps.count + profile.installed.count)
         let common = EffectivePolicy.Origin.Common(global: fleet.global, profile: profile, file: fleet.file)
-        for (position, app) in fleet.apps.enumerated() {
-            let (authorization, container) = authorizations[position]
-            let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).lazy.map { fleet.appConfigurations[$0] },
-                                                              fleet: fleet, profile: profile, carried: carried)
-            policies[app.bundleID] = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
-                                                                 global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                                 fleet: fleet, profile: profile, common: common)
+        // Each listed app's policy and prepared policy, independent of the others: worked out in parts across the cores,
+        // then taken in the apps' order (the first app whose configurations conflict is the error, as in one loop).
+        let resolved = Parallel.map(fleet.apps.count, minimum: 256) { range -> [Result<FleetSide, FleetError>] in
+            var part: [Result<FleetSide, FleetError>] = []
+            part.reserveCapacity(range.count)
+            for position in range {
+                let app = fleet.apps[position]
+                let (authorization, container) = authorizations[position]
+                do throws(FleetError) {
+                    let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).lazy.map { fleet.appConfigurations[$0] },
+                                                                      fleet: fleet, profile: profile, carried: carried)
+                    let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
+                                                             global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+                                                             fleet: fleet, profile: profile, common: common)
+                    part.append(.success((policy, PreparedPolicy(policy.policy, tables: tables))))
+                } catch {
+                    part.append(.failure(error))
+                    break
+                }
+            }
+            return part
         }
-        for id in profile.installed where policies[id] == nil {
-            policies[id] = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
-                                                       configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                       fleet: fleet, profile: profile, listed: false, common: common)
+        for (position, side) in resolved.enumerated() { sides[fleet.apps[position].bundleID] = try side.get() }
+        for id in profile.installed where sides[id] == nil {
+            let policy = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
+                                                     configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+                                                     fleet: fleet, profile: profile, listed: false, common: common)
+            sides[id] = (policy, PreparedPolicy(policy.policy, tables: tables))
         }
-        table = PolicyTable(policies, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet,
+        table = PolicyTable(sides: sides, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet,
                             nativeMail: profile.installed.first(where: \.isNativeMail) ?? .mobileMail)
     }
 
@@ -408,14 +424,15 @@ package final class PolicyTable: Sendable {
     /// The node native Mail is on the device: the first native Mail the profile installs, else `com.apple.mobilemail` (found once, not per delivery).
     let nativeMail: BundleID
 
-    package init(_ policies: [BundleID: EffectivePolicy], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet,
+    /// A table of policies already prepared with `tables`.
+    package init(sides: [BundleID: FleetSide], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet,
                  nativeMail: BundleID) {
         self.nativeMail = nativeMail
-        self.policies = policies
+        self.policies = sides.mapValues(\.policy)
         self.installed = installed
         self.appIndex = appIndex
         self.tables = tables
-        sides = policies.mapValues { ($0, PreparedPolicy($0.policy, tables: tables)) }
+        self.sides = sides
         var candidate = BundleID(known: "any-other-app.openin-check")
         var counter = 1
         while FleetDevice.names(candidate, in: fleet) {

@@ -24,12 +24,16 @@ public enum FleetLint {
 
     /// The findings for `fleet`, errors first, then by line.
     public static func findings(_ fleet: Fleet) -> [FleetFinding] {
-        var findings = fileFindings(fleet)
-        func add(_ code: String, line: Int?, device: String? = nil, at keyPath: String, _ message: String, fix: String) {
-            let check = checks.first { $0.code == code }!
-            findings.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
-        }
-        deviceFindings(fleet) { add($0, line: $1, device: $2, at: $3, $4, fix: $5) }
+        // The file's checks and the devices' are independent: one on each core, their findings in that order.
+        var (findings, byDevice) = Parallel.both({ fileFindings(fleet) }, {
+            var found: [FleetFinding] = []
+            deviceFindings(fleet) { code, line, device, keyPath, message, fix in
+                let check = checks.first { $0.code == code }!
+                found.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
+            }
+            return found
+        })
+        findings += byDevice
         return findings.enumerated().sorted { a, b in
             if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
             return a.offset < b.offset

@@ -383,8 +383,7 @@ public enum DragAndDropPolicy: String, Sendable, Hashable, CaseIterable {
     /// Reads `all`, `appconnect` or `none` (ASCII letters in any case, every other byte exactly).
     /// - Throws: ``InputError/unknownDragAndDropPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        let folded = ExactText.asciiLowercased(text)
-        guard let value = DragAndDropPolicy.allCases.first(where: { ExactText.same($0.rawValue, folded) }) else {
+        guard let value = DragAndDropPolicy.allCases.first(where: { ExactText.sameIgnoringASCIICase(text, $0.rawValue) }) else {
             throw .unknownDragAndDropPolicy(text)
         }
         self = value
@@ -401,8 +400,7 @@ public enum WebDLPPolicy: String, Sendable, Hashable, CaseIterable, CustomString
     /// Reads `allowed` or `not-allowed` (ASCII letters in any case, every other byte exactly).
     /// - Throws: ``InputError/unknownWebDLPPolicy(_:)``.
     public init(parsing text: String) throws(InputError) {
-        let folded = ExactText.asciiLowercased(text)
-        guard let value = WebDLPPolicy.allCases.first(where: { ExactText.same($0.rawValue, folded) }) else {
+        guard let value = WebDLPPolicy.allCases.first(where: { ExactText.sameIgnoringASCIICase(text, $0.rawValue) }) else {
             throw .unknownWebDLPPolicy(text)
         }
         self = value

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// Independent work over a range of indices, split across the machine's cores, with the result
+/// (and the error) a sequential loop would give.
+///
+/// Each part is a contiguous range, its results in order; the parts' results are joined in order,
+/// and when parts throw, the error of the earliest part is thrown: the error a loop in index order
+/// meets first. The body must only read what it shares (the package's models are values, and its
+/// classes immutable once made) and write its own results.
+package enum Parallel {
+    /// The cores to split over.
+    package static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    /// `body` over `0..<count`, in parts of at least `minimum` indices (one part, on this thread, below
+    /// twice that or on one core), joined in order.
+    /// - Complexity: the body's total work over about min(cores, count / minimum) threads.
+    package static func map<T, E: Error>(_ count: Int, minimum: Int, _ body: (Range<Int>) throws(E) -> [T]) throws(E) -> [T] {
+        let parts = min(cores, count / max(1, minimum))
+        guard parts > 1 else { return try body(0..<count) }
+        let bounds = (0...parts).map { count * $0 / parts }
+        let results = Results<[T], E>(count: parts)
+        withoutActuallyEscaping(body) { body in
+            let shared = Unchecked(body)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = bounds[part]..<bounds[part + 1]
+                do throws(E) {
+                    results.set(part, .success(try shared.value(range)))
+                } catch {
+                    results.set(part, .failure(error))
+                }
+            }
+        }
+        var joined: [T] = []
+        joined.reserveCapacity(count)
+        for part in 0..<parts {
+            switch results.take(part) {
+            case .success(let values): joined.append(contentsOf: values)
+            case .failure(let error): throw error
+            }
+        }
+        return joined
+    }
+
+    /// `first()` on this thread while `second()` runs on another (both here on one core).
+    package static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
+        guard cores > 1 else { return (first(), second()) }
+        let a = Results<A, Never>(count: 1), b = Results<B, Never>(count: 1)
+        withoutActuallyEscaping(first) { first in
+            withoutActuallyEscaping(second) { second in
+                let work = Unchecked((first, second))
+                DispatchQueue.concurrentPerform(iterations: 2) { part in
+                    if part == 0 { a.set(0, .success(work.value.0())) } else { b.set(0, .success(work.value.1())) }
+                }
+            }
+        }
+        return (a.take(0).get(), b.take(0).get())
+    }
+}
+
+/// A value shared with the parts of ``Parallel``, which only read it.
+private struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// One slot per part, each written by its own part only, read after every part has ended.
+private final class Results<Value, Failure: Error>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Result<Value, Failure>?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    func set(_ part: Int, _ result: Result<Value, Failure>) { slots[part] = result }
+
+    func take(_ part: Int) -> Result<Value, Failure> {
+        let result = slots[part]!
+        slots[part] = nil
+        return result
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+}

@@ -1,0 +1,124 @@
+import Testing
+@testable import OpenInAppConnect
+@testable import OpenInCore
+@testable import OpenInFleet
+@testable import OpenInKit
+
+/// Work split across the cores (issue 43) gives what one loop gives: results in order, and the error a
+/// loop in order meets first, however the parts end.
+@Suite struct ParallelTests {
+    struct Failed: Error, Equatable { let index: Int }
+
+    @Test("parts are joined in index order, whatever order they end in")
+    func joinedInOrder() {
+        let squares = Parallel.map(10_000, minimum: 100) { range in range.map { $0 * $0 } }
+        #expect(squares == (0..<10_000).map { $0 * $0 })
+        #expect(Parallel.map(0, minimum: 1) { range in range.map { $0 } }.isEmpty)
+    }
+
+    @Test("below twice the minimum, one part: the body sees the whole range once")
+    func smallWorkIsOnePart() {
+        let parts = Parallel.map(150, minimum: 100) { range in [range] }
+        #expect(parts == [0..<150])
+    }
+
+    @Test("the earliest part's error is thrown, as a loop in order would meet it first")
+    func earliestErrorWins() {
+        let failing: Set<Int> = [30, 6_000, 9_999]
+        #expect(throws: Failed(index: 30)) {
+            _ = try Parallel.map(10_000, minimum: 100) { (range) throws(Failed) -> [Int] in
+                try range.map { (index) throws(Failed) in
+                    if failing.contains(index) { throw Failed(index: index) }
+                    return index
+                }
+            }
+        }
+    }
+
+    @Test("both gives each side's result")
+    func both() {
+        let (a, b) = Parallel.both({ (0..<1_000).reduce(0, +) }, { String(repeating: "x", count: 3) })
+        #expect(a == 499_500)
+        #expect(b == "xxx")
+    }
+
+    /// A fleet of `count` apps, each with a container policy; `app(n)` and `policy(n)` may replace the n-th.
+    static func fleet(_ count: Int, app: (Int) -> String? = { _ in nil }, policy: (Int) -> String? = { _ in nil }) -> [UInt8] {
+        let apps = (0..<count).map { app($0) ?? #"{"bundleID": "com.p.app\#($0)", "appconnect": true}"# }
+        let policies = (0..<count).map { policy($0) ?? #"{"name": "P\#($0)", "app": "com.p.app\#($0)", "labels": ["L"], "openInPolicy": "authorized"}"# }
+        let installed = (0..<count).map { "\"com.p.app\($0)\"" }
+        let text = """
+            {"global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicy": "authorized", "openFromPolicy": "authorized",
+                        "pasteboardPolicy": "authorized", "printPolicy": "authorized", "dragAndDropPolicy": "all"},
+             "containerPolicies": [\(policies.joined(separator: ",\n"))],
+             "apps": [\(apps.joined(separator: ",\n"))],
+             "devices": {"d": {"labels": ["L"], "installed": [\(installed.joined(separator: ", "))]}}}
+            """
+        return Array(text.utf8)
+    }
+
+    static func readError(_ bytes: [UInt8]) -> String? {
+        do throws(FormatError) {
+            _ = try FleetJSON.read(bytes, file: "fleet.json")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("a fleet read in parts: an app listed twice before a malformed app in a later part is the error, as one loop reads them")
+    func repeatedAppBeforeLaterError() throws {
+        let bytes = Self.fleet(2_000, app: { n in
+            switch n {
+            case 300: #"{"bundleID": "com.p.app5", "appconnect": true}"#
+            case 1_900: #"{"bundleID": "not a bundle id", "appconnect": true}"#
+            default: nil
+            }
+        })
+        let error = try #require(Self.readError(bytes))
+        #expect(error.contains("apps[300]: com.p.app5 is listed twice"), "\(error)")
+    }
+
+    @Test("a fleet read in parts: of two malformed policies in different parts, the first is the error")
+    func firstMalformedPolicyWins() throws {
+        let bytes = Self.fleet(2_000, policy: { n in
+            n == 100 || n == 1_800 ? #"{"name": "P\#(n)", "app": "com.p.app\#(n)", "labels": ["L"], "openInPolicy": "sometimes"}"# : nil
+        })
+        let error = try #require(Self.readError(bytes))
+        #expect(error.contains("containerPolicies[100].openInPolicy"), "\(error)")
+    }
+
+    @Test("a device resolved in parts: of two apps whose configurations conflict, the first listed is the error")
+    func firstConflictingConfigurationWins() throws {
+        var fleet = try FleetJSON.read(Self.fleet(2_000), file: "fleet.json")
+        for n in [1_700, 40] {
+            for name in ["A", "B"] {
+                fleet.appConfigurations.append(AppConfiguration(name: "\(name)\(n)", app: try BundleID("com.p.app\(n)"), labels: ["L"], config: AppConfig([:]), line: n))
+            }
+        }
+        let profile = try #require(fleet.devices.first)
+        #expect(throws: FleetError.self) { _ = try FleetDevice(fleet: fleet, resolving: profile) }
+        do throws(FleetError) {
+            _ = try FleetDevice(fleet: fleet, resolving: profile)
+        } catch {
+            #expect(error.description.contains("app configurations for com.p.app40"), "\(error)")
+        }
+    }
+
+    @Test("a device resolved in parts has every app's policy, as resolved one by one")
+    func partsResolveEveryApp() throws {
+        let fleet = try FleetJSON.read(Self.fleet(1_500), file: "fleet.json")
+        let device = try FleetDevice(fleet: fleet, resolving: try #require(fleet.devices.first))
+        #expect(device.table.sides.count == 1_500)
+        for n in [0, 749, 750, 1_499] {
+            let id = try BundleID("com.p.app\(n)")
+            // Each app's own container policy: a result taken for the wrong app would name another.
+            guard case .containerPolicy(let name, _) = device.effectivePolicy(for: id).source(of: .openIn) else {
+                Issue.record("app \(n): \(device.effectivePolicy(for: id).source(of: .openIn))")
+                continue
+            }
+            #expect(name == "P\(n)")
+            #expect(device.side(for: id).prepared.policy == device.effectivePolicy(for: id).policy)
+        }
+    }
+}
