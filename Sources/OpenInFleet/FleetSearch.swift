@@ -220,6 +220,9 @@ package enum FleetSearch {
     /// Breadth-first search from `start` (`nil`: the app is not on the device; nothing is reached)
     /// over rows worked out among the nodes not yet reached; then, for ``FleetPath/deliveredBy``,
     /// each reached node's row among the nodes reached.
+    /// The rows a search makes at once, across the cores, when it counts who delivers to whom.
+    static let rowBatch = 256
+
     package static func reach(_ graph: any FleetEdges, from start: Int?, app: BundleID, maxHops: Int?) throws(FleetError) -> FleetReach {
         let count = graph.nodes.count
         var distance = [Int32](repeating: -1, count: count)
@@ -267,9 +270,22 @@ package enum FleetSearch {
                               columns: FleetColumns(firstOf: rows, count: count, limit: FleetPath.deliveredByLimit), origin: origin)
         }
         var columns = FleetColumns.Builder(count: count, limit: FleetPath.deliveredByLimit)
+        // The rows are independent: made across the cores a batch at a time (at most ``rowBatch`` held, O(batch × N) bits),
+        // each batch added in node order.
+        var xs: [Int] = []
+        xs.reserveCapacity(order.count + 1)
         // The bit set's own forEach (typed throws), not a Sequence's.
         // swift-format-ignore: ReplaceForEachWithForLoop
-        try origin.forEach { (x) throws(FleetError) in columns.add(x, try graph.row(x, among: reachedSet)) }
+        try origin.forEach { (x) throws(FleetError) in xs.append(x) }
+        var first = 0
+        while first < xs.count {
+            let batch = xs[first..<min(xs.count, first + rowBatch)]
+            let rows = try Parallel.map(batch.count, minimum: 16) { (range) throws(FleetError) in
+                try range.map { (i) throws(FleetError) in try graph.row(batch[batch.startIndex + i], among: reachedSet) }
+            }
+            for (x, row) in zip(batch, rows) { columns.add(x, row) }
+            first += batch.count
+        }
         return FleetReach(from: app, nodes: graph.nodes, distance: distance, predecessor: predecessor, order: order, graph: graph,
                           columns: columns.columns(), origin: origin)
     }
@@ -291,9 +307,10 @@ package enum FleetSearch {
     ) throws(FleetError) {
         let count = graph.nodes.count
         let all = NodeSet(count: count, full: true)
-        var rows: [GraphRow] = []
-        rows.reserveCapacity(count)
-        for x in 0..<count { rows.append(GraphRow(try graph.row(x, among: all), count: count)) }
+        // Every row, across the cores (each kept compact as it is made); the first error in node order, as one loop meets it.
+        let rows = try Parallel.map(count, minimum: 64) { (range) throws(FleetError) in
+            try range.map { (x) throws(FleetError) in GraphRow(try graph.row(x, among: all), count: count) }
+        }
         let columns = FleetColumns(rows: rows.enumerated().map { ($0.offset, $0.element) }, count: count)
         var distance = [Int32](repeating: -1, count: count)
         var predecessor = [Int32](repeating: -1, count: count)
