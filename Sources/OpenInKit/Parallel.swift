@@ -48,6 +48,53 @@ package enum Parallel {
         return joined
     }
 
+    /// `body` for each index of `0..<count`, in parts of at least `minimum` indices across the cores, each result
+    /// made in place in one array (none copied from a part's own): every result when no body throws; otherwise the
+    /// results before the first index, in index order, whose body throws, with its error.
+    package static func fill<T, E: Error>(_ count: Int, minimum: Int, _ body: (Int) throws(E) -> T) -> (values: [T], failure: E?) {
+        let parts = min(cores, count / max(1, minimum))
+        guard parts > 1 else {
+            var values: [T] = []
+            values.reserveCapacity(count)
+            for index in 0..<count {
+                do throws(E) { values.append(try body(index)) } catch { return (values, error) }
+            }
+            return (values, nil)
+        }
+        let bounds = (0...parts).map { count * $0 / parts }
+        let storage = UnsafeMutablePointer<T>.allocate(capacity: count)
+        defer { storage.deallocate() }
+        // Per part: the end of what it made, and its error.
+        let ends = Results<(end: Int, error: E?), Never>(count: parts)
+        withoutActuallyEscaping(body) { body in
+            let shared = Unchecked((body, storage))
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let (body, storage) = shared.value
+                for index in bounds[part]..<bounds[part + 1] {
+                    do throws(E) {
+                        (storage + index).initialize(to: try body(index))
+                    } catch {
+                        ends.set(part, .success((index, error)))
+                        return
+                    }
+                }
+                ends.set(part, .success((bounds[part + 1], nil)))
+            }
+        }
+        let made = (0..<parts).map { ends.take($0).get() }
+        let failing = made.firstIndex { $0.error != nil }
+        let kept = failing.map { made[$0].end } ?? count
+        // The parts after the failing one made results a loop would not have reached: let them go.
+        if let failing {
+            for part in (failing + 1)..<parts { (storage + bounds[part]).deinitialize(count: made[part].end - bounds[part]) }
+        }
+        let values = [T](unsafeUninitializedCapacity: kept) { buffer, initialized in
+            if kept > 0 { buffer.baseAddress!.moveInitialize(from: storage, count: kept) }
+            initialized = kept
+        }
+        return (values, failing.flatMap { made[$0].error })
+    }
+
     /// `first()` on this thread while `second()` runs on another (both here on one core).
     package static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
         guard cores > 1 else { return (first(), second()) }

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import OpenInAppConnect
 @testable import OpenInCore
@@ -6,7 +7,7 @@ import Testing
 
 /// Work split across the cores (issue 43) gives what one loop gives: results in order, and the error a
 /// loop in order meets first, however the parts end.
-@Suite struct ParallelTests {
+@Suite(.serialized) struct ParallelTests {
     struct Failed: Error, Equatable { let index: Int }
 
     @Test("parts are joined in index order, whatever order they end in")
@@ -33,6 +34,42 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Counts its live instances: what `fill` lets go must be let go once, and what it keeps kept.
+    final class Tracked: @unchecked Sendable {
+        static let lock = NSLockish()
+        nonisolated(unsafe) static var live = 0
+        let index: Int
+        init(_ index: Int) {
+            self.index = index
+            Self.lock.with { Self.live += 1 }
+        }
+        deinit { Self.lock.with { Self.live -= 1 } }
+    }
+
+    @Test("fill makes every result in place, in order; with a failure, the results before the first failing index and its error, the rest let go")
+    func fillInPlace() {
+        let all = Parallel.fill(10_000, minimum: 100) { (index) throws(Failed) in index * 3 }
+        #expect(all.values == (0..<10_000).map { $0 * 3 })
+        #expect(all.failure == nil)
+        do {
+            let failing: Set<Int> = [4_321, 7_000, 9_999]
+            let some = Parallel.fill(10_000, minimum: 100) { (index) throws(Failed) -> Tracked in
+                if failing.contains(index) { throw Failed(index: index) }
+                return Tracked(index)
+            }
+            #expect(some.failure == Failed(index: 4_321))
+            #expect(some.values.count == 4_321)
+            #expect(some.values.enumerated().allSatisfy { $0.offset == $0.element.index })
+            #expect(Tracked.live == 4_321)
+        }
+        #expect(Tracked.live == 0)
+        let small = Parallel.fill(10, minimum: 100) { (index) throws(Failed) -> Int in
+            if index == 6 { throw Failed(index: index) }
+            return index
+        }
+        #expect(small.values == [0, 1, 2, 3, 4, 5] && small.failure == Failed(index: 6))
     }
 
     @Test("both gives each side's result")
@@ -120,5 +157,15 @@ import Testing
             #expect(name == "P\(n)")
             #expect(device.side(for: id).prepared.policy == device.effectivePolicy(for: id).policy)
         }
+    }
+}
+
+/// A lock for the test's counter (no Foundation needed).
+final class NSLockish: @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 1)
+    func with(_ body: () -> Void) {
+        semaphore.wait()
+        body()
+        semaphore.signal()
     }
 }

@@ -228,27 +228,18 @@ public struct FleetDevice: Sendable {
         let common = EffectivePolicy.Origin.Common(global: fleet.global, profile: profile, file: fleet.file)
         // Each listed app's policy and prepared policy, independent of the others: worked out in parts across the cores,
         // then taken in the apps' order (the first app whose configurations conflict is the error, as in one loop).
-        let resolved = Parallel.map(fleet.apps.count, minimum: 256) { range -> [Result<FleetSide, FleetError>] in
-            var part: [Result<FleetSide, FleetError>] = []
-            part.reserveCapacity(range.count)
-            for position in range {
-                let app = fleet.apps[position]
-                let (authorization, container) = authorizations[position]
-                do throws(FleetError) {
-                    let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).lazy.map { fleet.appConfigurations[$0] },
-                                                                      fleet: fleet, profile: profile, carried: carried)
-                    let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
-                                                             global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                             fleet: fleet, profile: profile, common: common)
-                    part.append(.success((policy, PreparedPolicy(policy.policy, tables: tables))))
-                } catch {
-                    part.append(.failure(error))
-                    break
-                }
-            }
-            return part
+        let resolved = Parallel.fill(fleet.apps.count, minimum: 256) { (position) throws(FleetError) -> FleetSide in
+            let app = fleet.apps[position]
+            let (authorization, container) = authorizations[position]
+            let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).lazy.map { fleet.appConfigurations[$0] },
+                                                              fleet: fleet, profile: profile, carried: carried)
+            let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
+                                                     global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+                                                     fleet: fleet, profile: profile, common: common)
+            return (policy, PreparedPolicy(policy.policy, tables: tables))
         }
-        for (position, side) in resolved.enumerated() { sides[fleet.apps[position].bundleID] = try side.get() }
+        if let failure = resolved.failure { throw failure }
+        for (position, side) in resolved.values.enumerated() { sides[fleet.apps[position].bundleID] = side }
         for id in profile.installed where sides[id] == nil {
             let policy = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
                                                      configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,

@@ -46,7 +46,9 @@ public struct Fleet: Sendable {
     /// Each app's place in ``apps`` (the first with its ID, the one ``app(_:)`` finds), for a caller that looks up many.
     package func appPositions() -> [BundleID: Int] {
         var positions: [BundleID: Int] = [:]
-        for (position, app) in apps.enumerated() where positions[app.bundleID] == nil { positions[app.bundleID] = position }
+        positions.reserveCapacity(apps.count)
+        // By index: each app's ID read in place, no app copied.
+        for position in apps.indices where positions[apps[position].bundleID] == nil { positions[apps[position].bundleID] = position }
         return positions
     }
 

@@ -86,8 +86,11 @@ final class FleetGraph: FleetEdges {
         init(ids: [BundleID], index: [BundleID: Int], sides: [FleetSide], kinds: TargetKinds, isAppConnectApp: [Bool], authorized: [Bool],
              schemesLandingOn: [[Int]], nativeMail: [Int]) {
             let count = ids.count
-            var shared: [ObjectIdentifier: NodeSet] = [:]
-            senders = sides.map { kinds.sender($0.prepared, shared: &shared) }
+            // Each sender's sets, across the cores; a list shared by many policies is one set per part.
+            senders = Parallel.map(sides.count, minimum: 512) { range in
+                var shared: [ObjectIdentifier: NodeSet] = [:]
+                return range.map { kinds.sender(sides[$0].prepared, shared: &shared) }
+            }
             var appConnect = NodeSet(count: count), authorizedSet = NodeSet(count: count), allowsEvery = NodeSet(count: count)
             var allowsAppConnect = NodeSet(count: count), handlers = NodeSet(count: count)
             var listing = [[Int32]](repeating: [], count: count)

@@ -74,13 +74,14 @@ public enum FleetJSON {
             let elements = try field.elements(what: "the organisation's apps")
             apps.reserveCapacity(elements.count)
             listed.reserveCapacity(elements.count)
-            for (element, read) in zip(elements, readInParts(elements, readApp)) {
-                let app = try read.get()
-                if !listed.insert(app.bundleID).inserted {
-                    throw element.error("\(app.bundleID) is listed twice: list each app once")
-                }
-                apps.append(app)
+            // Each app read in parts across the cores; then, in order, each is checked against those before it.
+            let read = Parallel.fill(elements.count, minimum: 256) { (index) throws(FormatError) in try readApp(elements[index]) }
+            for index in read.values.indices {
+                let id = read.values[index].bundleID
+                if !listed.insert(id).inserted { throw elements[index].error("\(id) is listed twice: list each app once") }
             }
+            if let failure = read.failure { throw failure }
+            apps = read.values
         }
         var policies: [ContainerPolicy] = []
         var names: [ExactKey: Int] = [:]
@@ -88,14 +89,16 @@ public enum FleetJSON {
             let elements = try field.elements(what: "the AppConnect container policies")
             policies.reserveCapacity(elements.count)
             names.reserveCapacity(elements.count)
-            for (element, read) in zip(elements, readInParts(elements, readContainerPolicy)) {
-                let policy = try read.get()
-                if let same = names[ExactKey(policy.name)] {
-                    throw element.error("a container policy named \(JSONWriter.quoted(policy.name)) is given twice (also on line \(policies[same].line ?? 0)): give each policy its own name")
+            let read = Parallel.fill(elements.count, minimum: 256) { (index) throws(FormatError) in try readContainerPolicy(elements[index]) }
+            for index in read.values.indices {
+                let name = read.values[index].name
+                if let same = names[ExactKey(name)] {
+                    throw elements[index].error("a container policy named \(JSONWriter.quoted(name)) is given twice (also on line \(read.values[same].line ?? 0)): give each policy its own name")
                 }
-                names[ExactKey(policy.name)] = policies.count
-                policies.append(policy)
+                names[ExactKey(name)] = index
             }
+            if let failure = read.failure { throw failure }
+            policies = read.values
         }
         var configurations: [AppConfiguration] = []
         if let field = fields["appConfigurations"] {
@@ -110,25 +113,6 @@ public enum FleetJSON {
             }
         }
         return Fleet(global: global, containerPolicies: policies, appConfigurations: configurations, apps: apps, devices: devices)
-    }
-
-    /// Each element read by `read`, in parts across the cores, up to the first that fails in each part: taken in order,
-    /// the first failure met is the error one loop over the elements would throw (and the checks between elements,
-    /// such as a repeated name, run in that loop as before).
-    static func readInParts<T>(_ elements: [JSONCursor], _ read: (JSONCursor) throws(FormatError) -> T) -> [Result<T, FormatError>] {
-        Parallel.map(elements.count, minimum: 256) { range in
-            var part: [Result<T, FormatError>] = []
-            part.reserveCapacity(range.count)
-            for index in range {
-                do throws(FormatError) {
-                    part.append(.success(try read(elements[index])))
-                } catch {
-                    part.append(.failure(error))
-                    break
-                }
-            }
-            return part
-        }
     }
 
     /// The object's members, after checking each key; a policy-file key that a fleet holds elsewhere says where.
