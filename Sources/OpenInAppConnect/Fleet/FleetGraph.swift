@@ -144,9 +144,15 @@ final class FleetGraph: FleetEdges {
         for (position, id) in ids.enumerated() { index[id] = position }
         self.index = index
         authorized = ids.map(device.appConnectApps.contains)
-        targeted = ids.map { target in
-            FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: target, document: FleetDevice.documentName) }
-        }
+        // Each node's own tables, independent of the others: made in parts across the cores.
+        let nodes = self.nodes
+        let tables = device.side(for: device.anyOtherAppID).prepared
+        let perNode = Parallel.fill(ids.count, minimum: 512) { (x) throws(Never) in
+            (targeted: FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: ids[x], document: FleetDevice.documentName) },
+             side: device.side(for: ids[x]), openFrom: try! ShareRequest(channel: .openFrom, source: ids[x]),
+             landsOnItself: device.node(receiving: ids[x]) == nodes[x], isAppConnectApp: tables.isAppConnectApp(ids[x]))
+        }.values
+        targeted = perNode.map(\.targeted)
         let untargeted = device.untargetedRequests(from: device.anyOtherAppID).map { request -> (channel: FleetChannel, request: ShareRequest, handler: Int?) in
             guard let url = request.url, !url.isMailto else { return (request.channel, request.senderRequest!, nil) }
             // Where a delivery to the handler lands (-1: nowhere on the device).
@@ -169,18 +175,17 @@ final class FleetGraph: FleetEdges {
             if let url = request.request.url { schemePositions[ExactKey(url.scheme), default: []].append(position) }
         }
         self.schemePositions = schemePositions
-        sides = ids.map(device.side(for:))
-        openFrom = ids.map { try! ShareRequest(channel: .openFrom, source: $0) }
-        let nodes = self.nodes
-        landsOnItself = nodes.indices.map { device.node(receiving: ids[$0]) == nodes[$0] }
-        controls = settings ? sides.map { FleetSettings.controls(of: $0.policy) } : []
-        let tables = device.side(for: device.anyOtherAppID).prepared
-        isAppConnectApp = ids.map(tables.isAppConnectApp)
+        sides = perNode.map(\.side)
+        openFrom = perNode.map(\.openFrom)
+        landsOnItself = perNode.map(\.landsOnItself)
+        let sides = self.sides
+        controls = settings ? Parallel.fill(sides.count, minimum: 512) { (x) throws(Never) in FleetSettings.controls(of: sides[x].policy) }.values : []
+        isAppConnectApp = perNode.map(\.isAppConnectApp)
         nativeMail = ids.indices.filter { ids[$0].isNativeMail }
         let kinds = TargetKinds(ids: ids, index: index, channels: FleetGraph.kindChannels, senders: sides.map(\.prepared), device: tables)
         self.kinds = kinds
         lacks = FleetGraph.lacks(sides, on: device)
-        let lacks = self.lacks, sides = self.sides
+        let lacks = self.lacks
         words = lacks.allSatisfy { $0 == 0 }
             ? RowWords(ids: ids, index: index, sides: sides, kinds: kinds, isAppConnectApp: isAppConnectApp, authorized: authorized,
                        schemesLandingOn: schemesLandingOn, nativeMail: nativeMail)
