@@ -142,6 +142,23 @@ import Testing
         }
     }
 
+    @Test("the file's error checks run beside the resolution, and their error comes first, as when they ran first")
+    func fileErrorBeforeResolutionError() throws {
+        var fleet = try FleetJSON.read(Self.fleet(600), file: "fleet.json")
+        for name in ["A", "B"] {
+            fleet.appConfigurations.append(AppConfiguration(name: name, app: try BundleID("com.p.app7"), labels: ["L"], config: AppConfig([:]), line: 9))
+        }
+        #expect(throws: FleetError.self) { _ = try FleetDevice(fleet: fleet, resolving: fleet.devices[0]) }
+        // A container policy for an app the fleet does not list: fleet lint's FL005 error, which every deciding verb refuses.
+        fleet.containerPolicies.append(ContainerPolicy(name: "X", app: try BundleID("com.p.unlisted"), labels: ["L"], controls: PolicyControls(), line: 3))
+        do throws(FleetError) {
+            _ = try FleetDevice(fleet: fleet, profile: fleet.devices[0])
+            Issue.record("decided a fleet lint refuses")
+        } catch {
+            #expect(error.description.contains("FL005"), "\(error)")
+        }
+    }
+
     @Test("a device resolved in parts has every app's policy, as resolved one by one")
     func partsResolveEveryApp() throws {
         let fleet = try FleetJSON.read(Self.fleet(1_500), file: "fleet.json")

@@ -187,8 +187,12 @@ public struct FleetDevice: Sendable {
     /// Resolves `profile` in `fleet`.
     /// - Throws: ``FleetError`` for two container policies, or two app configurations, for one app on the device.
     public init(fleet: Fleet, profile: DeviceProfile) throws(FleetError) {
-        try fleet.checkDecidable()
-        try self.init(fleet: fleet, resolving: profile)
+        // The file's error checks on one core while the device is resolved on the other (resolving a fleet they
+        // refuse is safe: lint does it); their error comes first, as when they ran first.
+        let (checked, resolved) = Parallel.both({ Result { () throws(FleetError) in try fleet.checkDecidable() } },
+                                                { Result { () throws(FleetError) in try FleetDevice(fleet: fleet, resolving: profile) } })
+        try checked.get()
+        self = try resolved.get()
     }
 
     /// Resolves `profile` in a fleet already checked (``Fleet/checkDecidable()``), or for lint, which reports what that refuses.
