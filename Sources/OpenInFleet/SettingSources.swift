@@ -61,6 +61,66 @@ package struct ValueSource: Sendable {
     }
 }
 
+/// Where each entry of one bundle-ID list was read, by bundle ID: a few bytes an entry (its place in the
+/// list and its line), each entry's source made when it is asked for. A fleet's thousands of whitelists
+/// keep their entries' places this way, not a source each in a table of their own.
+package struct EntrySources: Sendable {
+    /// The list's key path (`containerPolicies[2].openInWhitelist`).
+    package let list: String
+    private var ids: [BundleID] = []
+    /// Per entry in ``ids``: its index in the list and its line (0: not known). A fleet file is at most 16 MiB,
+    /// so both fit.
+    private var places: [(element: Int32, line: Int32)] = []
+    /// The positions in ``ids`` by bundle ID, once there are many; before, they are searched in order.
+    private var positions: [BundleID: Int]? = nil
+    private static let indexedFrom = 16
+
+    /// No entries yet, of the list at `list`, room made for `capacity`.
+    package init(list: String, capacity: Int = 0) {
+        self.list = list
+        ids.reserveCapacity(capacity)
+        places.reserveCapacity(capacity)
+    }
+
+    /// Records that element `element` of the list, read at `line`, is `id`, unless an earlier element is.
+    package mutating func add(_ id: BundleID, element: Int, line: Int?) {
+        guard position(of: id) == nil else { return }
+        ids.append(id)
+        places.append((Int32(clamping: element), Int32(clamping: line ?? 0)))
+        if positions != nil {
+            positions![id] = ids.count - 1
+        } else if ids.count > Self.indexedFrom {
+            var made: [BundleID: Int] = [:]
+            made.reserveCapacity(max(ids.count, places.capacity))
+            for (position, id) in ids.enumerated() { made[id] = position }
+            positions = made
+        }
+    }
+
+    private func position(of id: BundleID) -> Int? {
+        if let positions { return positions[id] }
+        return ids.firstIndex(of: id)
+    }
+
+    /// The source of the first element that is `id`, if any.
+    package subscript(id: BundleID) -> ValueSource? {
+        position(of: id).map(source)
+    }
+
+    private func source(_ position: Int) -> ValueSource {
+        let place = places[position]
+        return ValueSource(element: Int(place.element), of: list, line: place.line == 0 ? nil : Int(place.line), text: ids[position].rawValue)
+    }
+
+    /// Every entry's source with its own key path made, by bundle ID: for the hops that name them, made once.
+    package var withPaths: [BundleID: ValueSource] {
+        var made: [BundleID: ValueSource] = [:]
+        made.reserveCapacity(ids.count)
+        for position in ids.indices { made[ids[position]] = source(position).withPath }
+        return made
+    }
+}
+
 /// Where the values of one policy object were read: the object's own place, each key's value, each
 /// app-configuration key's and each list entry's. Provenance is not part of a policy's value: two
 /// objects that differ only in where they were read are equal (a translated policy equals the one read).
@@ -74,7 +134,7 @@ package struct SettingSources: Sendable, Hashable {
     /// Each key's value, by key name (the reader's own keys: `openInPolicy`, `allowedOutboundDataTransferDestinations`).
     package var keys = SourceKeys()
     /// Each entry of a bundle-ID list, by list key and then bundle ID (`openInWhitelist` → `com.acme.viewer`).
-    package var entries: [String: [BundleID: ValueSource]] = [:]
+    package var entries: [String: EntrySources] = [:]
     /// Each app-configuration key, byte for byte.
     package var config: [ExactKey: ValueSource] = [:]
 

@@ -155,8 +155,7 @@ public enum FleetJSON {
         for (n, list) in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey].enumerated() {
             guard let field = fields[list], case .array(let array) = field.value else { continue }
             // Each entry's source from the array itself: no cursor, and no key path made per entry.
-            var entries: [BundleID: ValueSource] = [:]
-            entries.reserveCapacity(array.count)
+            var entries = EntrySources(list: field.path, capacity: array.count)
             var ids: [BundleID]? = []
             ids?.reserveCapacity(array.count)
             for index in array.indices {
@@ -165,7 +164,7 @@ public enum FleetJSON {
                     continue
                 }
                 ids?.append(id)
-                if entries[id] == nil { entries[id] = ValueSource(element: index, of: field.path, line: array.position(at: index)?.line, text: text) }
+                entries.add(id, element: index, line: array.position(at: index)?.line)
             }
             controls.sources.entries[list] = entries
             if n == 0 { openInIDs = ids } else if n == 2 { excludedIDs = ids }
@@ -340,14 +339,10 @@ public enum FleetJSON {
         var profile = DeviceProfile(name: name, labels: try self.labels(labels), installed: installed, facts: facts)
         profile.sources = SettingSources(object: cursor)
         profile.sources.record(fields)
-        var entries: [BundleID: ValueSource] = [:]
+        var entries = EntrySources(list: installedField.path, capacity: installed.count)
         if case .array(let array) = installedField.value {
-            entries.reserveCapacity(array.count)
-            for index in array.indices {
-                if case .string(let text) = array[index], let id = try? BundleID(text) {
-                    entries[id] = ValueSource(element: index, of: installedField.path, line: array.position(at: index)?.line, text: text)
-                }
-            }
+            // Every element is a valid ID by now, each given once (checked above).
+            for (index, id) in installed.enumerated() { entries.add(id, element: index, line: array.position(at: index)?.line) }
         }
         profile.sources.entries["installed"] = entries
         for (scheme, source) in handlerSources { profile.sources.keys["schemeHandlers.\(scheme)"] = source }

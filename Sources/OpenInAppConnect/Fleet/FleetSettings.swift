@@ -180,7 +180,7 @@ enum FleetSettings {
             default: false
             }
             // Each entry's key path made once here, for the hops that name it.
-            return ([setting], explicit ? (controls.sources.entries[listKey] ?? [:]).mapValues(\.withPath) : nil)
+            return ([setting], explicit ? (controls.sources.entries[listKey]?.withPaths ?? [:]) : nil)
         }
     }
 
