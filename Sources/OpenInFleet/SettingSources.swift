@@ -4,7 +4,7 @@ import OpenInKit
 /// Where one value of a policy file was read: its key path, its line and the value as written.
 package struct ValueSource: Sendable {
     /// The key path from the file's root (`containerPolicies[2].openInPolicy`).
-    package var path: String { element < 0 ? base : "\(base)[\(element)]" }
+    package var path: String { JSONCursor.path(base, step) }
     /// The 1-based line of the value, when read from text.
     package let line: Int?
     /// The value as the file writes it (a string's text; `true`, `false` or a number otherwise).
@@ -17,15 +17,15 @@ package struct ValueSource: Sendable {
     private let written: String?
     /// The value when it is not a string (a number, `true`, `false`, `null`, an array or an object).
     private let value: JSONValue?
-    /// ``path``, or the path of the array whose element ``element`` the value is: a list's entries share
-    /// their list's path, and each entry's own path is made only when it is named.
+    /// ``path``, or the path of the object or array the value is in: a list's entries and an object's
+    /// members share their parent's path, and each one's own path is made only when it is named.
     private var base: String
-    /// The value's position in the array at ``base``; -1 when ``base`` is the value's own path.
-    private var element: Int
+    /// The value's key or index under ``base``; `.none` when ``base`` is the value's own path.
+    private var step: JSONCursor.Step
 
     package init(path: String, line: Int?, text: String) {
         base = path
-        element = -1
+        step = .none
         self.line = line
         written = text
         value = nil
@@ -34,17 +34,17 @@ package struct ValueSource: Sendable {
     /// The same source with its own key path made: for a source named many times (a whitelist entry a
     /// path finder names in every hop through it), made once rather than at each naming.
     package var withPath: ValueSource {
-        guard element >= 0 else { return self }
+        if case .none = step { return self }
         var made = self
         made.base = path
-        made.element = -1
+        made.step = .none
         return made
     }
 
     /// The source of element `index` of the array at `list` (its key path), read at `line`.
     package init(element index: Int, of list: String, line: Int?, text: String) {
         base = list
-        element = index
+        step = .index(index)
         self.line = line
         written = text
         value = nil
@@ -52,7 +52,8 @@ package struct ValueSource: Sendable {
 
     /// The source of the value under `cursor`.
     package init(_ cursor: JSONCursor) {
-        (base, element, line) = (cursor.path, -1, cursor.position?.line)
+        (base, step) = cursor.place
+        line = cursor.position?.line
         switch cursor.value {
         case .string(let string): (written, value) = (string, nil)
         // Written out when asked: no text made per value (a list's text only when a setting names the whole list).

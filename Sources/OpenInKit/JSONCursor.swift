@@ -4,15 +4,50 @@ package struct JSONCursor {
     /// The value.
     package let value: JSONValue
     /// The key path from the document's root: `device.schemeHandlers.foo`, `openInWhitelist[2]`.
-    package let path: String
+    ///
+    /// Made when asked: a member's or element's cursor keeps its parent's path and its own key or
+    /// index, so reading an object of many members makes the parent's path once and no path per
+    /// member (a source keeps the two, ``place``). Ask once where a path is used many times.
+    package var path: String { Self.path(parent, step) }
     /// Where the value starts, when read from text.
     package let position: JSONPosition?
+    /// The parent's key path (the whole path when ``step`` is `.none`).
+    private let parent: String
+    /// The value's key or index under ``parent``.
+    private let step: Step
+
+    /// A value's place under its parent.
+    package enum Step: Sendable {
+        /// The parent path is the value's own.
+        case none
+        /// A member's key.
+        case key(String)
+        /// An element's index.
+        case index(Int)
+    }
 
     package init(_ value: JSONValue, path: String = "", position: JSONPosition? = nil) {
+        self.init(value, parent: path, step: .none, position: position)
+    }
+
+    package init(_ value: JSONValue, parent: String, step: Step, position: JSONPosition?) {
         self.value = value
-        self.path = path
+        self.parent = parent
+        self.step = step
         self.position = position
     }
+
+    /// The key path of a value at `step` under `parent`.
+    package static func path(_ parent: String, _ step: Step) -> String {
+        switch step {
+        case .none: parent
+        case .key(let key): parent.isEmpty ? key : "\(parent).\(key)"
+        case .index(let index): "\(parent)[\(index)]"
+        }
+    }
+
+    /// The parent path and step, for a source that keeps them rather than the path (``path`` made when named).
+    package var place: (parent: String, step: Step) { (parent, step) }
 
     /// An error about this value, located at it.
     package func error(_ problem: String) -> FormatError {
@@ -43,15 +78,16 @@ package struct JSONCursor {
     package func members(allowed: [String], what: String) throws(FormatError) -> JSONFields {
         guard case .object(let object) = value else { throw error("must be an object (\(what)), not \(found)") }
         var result = JSONFields()
+        result.fields.reserveCapacity(object.members.count)
+        let path = self.path
         for member in object.members {
-            let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
             guard ExactText.isOne(member.key, of: allowed) else {
                 let suggestion = Suggestion.phrase(for: member.key, among: allowed)
                 let nonASCII = ExactText.asciiProblem(in: member.key).map { " (\($0))" } ?? ""
-                throw FormatError("\(childPath): unknown key\(nonASCII).\(suggestion) Known keys: \(allowed.joined(separator: ", "))",
+                throw FormatError("\(Self.path(path, .key(member.key))): unknown key\(nonASCII).\(suggestion) Known keys: \(allowed.joined(separator: ", "))",
                                   at: member.keyPosition)
             }
-            result.fields.append((member.key, JSONCursor(member.value, path: childPath, position: member.valuePosition)))
+            result.fields.append((member.key, JSONCursor(member.value, parent: path, step: .key(member.key), position: member.valuePosition)))
         }
         return result
     }
@@ -59,22 +95,23 @@ package struct JSONCursor {
     /// Every member of an object, without checking keys (for maps such as `config`).
     package func anyMembers(what: String) throws(FormatError) -> [(key: String, value: JSONCursor, keyPosition: JSONPosition?)] {
         guard case .object(let object) = value else { throw error("must be an object (\(what)), not \(found)") }
+        let path = self.path
         return object.members.map { member in
-            (member.key, JSONCursor(member.value, path: path.isEmpty ? member.key : "\(path).\(member.key)", position: member.valuePosition),
-             member.keyPosition)
+            (member.key, JSONCursor(member.value, parent: path, step: .key(member.key), position: member.valuePosition), member.keyPosition)
         }
     }
 
     /// The elements of an array as cursors.
     package func elements(what: String) throws(FormatError) -> [JSONCursor] {
         guard case .array(let array) = value else { throw error("must be an array (\(what)), not \(found)") }
-        return array.indices.map { JSONCursor(array[$0], path: "\(path)[\($0)]", position: array.position(at: $0)) }
+        let path = self.path
+        return array.indices.map { JSONCursor(array[$0], parent: path, step: .index($0), position: array.position(at: $0)) }
     }
 
     /// One element of an array as a cursor (as ``elements(what:)`` makes it), or `nil` when there is no such element.
     package func element(_ index: Int) -> JSONCursor? {
         guard case .array(let array) = value, array.indices.contains(index) else { return nil }
-        return JSONCursor(array[index], path: "\(path)[\(index)]", position: array.position(at: index))
+        return JSONCursor(array[index], parent: path, step: .index(index), position: array.position(at: index))
     }
 
     /// An array of strings.
