@@ -95,7 +95,9 @@ package enum Parallel {
         return (values, failing.flatMap { made[$0].error })
     }
 
-    /// `first()` on this thread while `second()` runs on another (both here on one core).
+    /// `first()` and `second()` at once, one on each core (both on this thread, in turn, on one core). The
+    /// calling thread usually runs `first`, so the side that makes what stays should be `first`: its memory comes
+    /// from the heap this thread has freed, not a new one.
     package static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
         guard cores > 1 else { return (first(), second()) }
         let a = Results<A, Never>(count: 1), b = Results<B, Never>(count: 1)

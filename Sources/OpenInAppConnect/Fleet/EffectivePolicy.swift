@@ -189,8 +189,10 @@ public struct FleetDevice: Sendable {
     public init(fleet: Fleet, profile: DeviceProfile) throws(FleetError) {
         // The file's error checks on one core while the device is resolved on the other (resolving a fleet they
         // refuse is safe: lint does it); their error comes first, as when they ran first.
-        let (checked, resolved) = Parallel.both({ Result { () throws(FleetError) in try fleet.checkDecidable() } },
-                                                { Result { () throws(FleetError) in try FleetDevice(fleet: fleet, resolving: profile) } })
+        // The resolution, which makes most of what the device holds, as the first (usually on this thread: its memory
+        // from the heap the file's reading has just freed), the checks on the other core.
+        let (resolved, checked) = Parallel.both({ Result { () throws(FleetError) in try FleetDevice(fleet: fleet, resolving: profile) } },
+                                                { Result { () throws(FleetError) in try fleet.checkDecidable() } })
         try checked.get()
         self = try resolved.get()
     }

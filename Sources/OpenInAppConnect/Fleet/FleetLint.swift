@@ -24,16 +24,17 @@ public enum FleetLint {
 
     /// The findings for `fleet`, errors first, then by line.
     public static func findings(_ fleet: Fleet) -> [FleetFinding] {
-        // The file's checks and the devices' are independent: one on each core, their findings in that order.
-        var (findings, byDevice) = Parallel.both({ fileFindings(fleet) }, {
+        // The file's checks and the devices' are independent: one on each core (the devices', which make the most, as
+        // the first: usually on this thread), the file's findings first.
+        let (byDevice, fileFound) = Parallel.both({
             var found: [FleetFinding] = []
             deviceFindings(fleet) { code, line, device, keyPath, message, fix in
                 let check = checks.first { $0.code == code }!
                 found.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
             }
             return found
-        })
-        findings += byDevice
+        }, { fileFindings(fleet) })
+        let findings = fileFound + byDevice
         return findings.enumerated().sorted { a, b in
             if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
             return a.offset < b.offset
