@@ -159,6 +159,29 @@ import Testing
         }
     }
 
+    @Test("lint's Open From refusals, classified and counted in parts, are those of deciding every pair")
+    func refusalsInPartsAreEveryPairs() throws {
+        let count = 520
+        let bytes = Self.fleet(count, policy: { n in
+            let openFrom = switch n % 3 {
+            case 0: #""openFromPolicy": "whitelist", "openFromWhitelist": ["com.p.app\#((n + count - 1) % count)"]"#
+            case 1: #""openFromPolicy": "authorized""#
+            default: #""openFromPolicy": "unauthorized""#
+            }
+            let openIn = n % 5 == 0 ? #""openInPolicy": "authorized""# : #""openInPolicy": "whitelist", "openInWhitelist": ["com.p.app\#((n + 1) % count)", "com.p.app\#((n + 7) % count)"]"#
+            return #"{"name": "P\#(n)", "app": "com.p.app\#(n)", "labels": ["L"], \#(openIn), \#(openFrom), "pasteboardPolicy": "authorized", "printPolicy": "authorized"}"#
+        })
+        let fleet = try FleetJSON.read(bytes, file: "fleet.json")
+        let device = try FleetDevice(fleet: fleet, resolving: fleet.devices[0])
+        let apps = fleet.apps.map(\.bundleID).filter(device.appConnectApps.contains)
+        #expect(apps.count == count)
+        let found = FleetLint.openFromRefusals(device), expected = FleetLint.openFromRefusalsPairByPair(device, apps)
+        #expect(!found.isEmpty)
+        #expect(found.map(\.receiver) == expected.map(\.receiver))
+        #expect(found.map(\.count) == expected.map(\.count))
+        #expect(found.map(\.first) == expected.map(\.first))
+    }
+
     @Test("a device resolved in parts has every app's policy, as resolved one by one")
     func partsResolveEveryApp() throws {
         let fleet = try FleetJSON.read(Self.fleet(1_500), file: "fleet.json")

@@ -331,38 +331,42 @@ extension FleetLint {
         }
         // How each sender's document interaction to the other AppConnect apps goes.
         enum Sends { case none, all, listed, unlisted }
-        var kind = [Sends](repeating: .none, count: apps.count)
-        var toAll: [Int] = [], toUnlisted: [Int] = []
-        var listers = [[Int]](repeating: [], count: apps.count), unlistedListers = [Int](repeating: 0, count: apps.count)
-        for s in apps.indices where sides[s].policy.source(of: .openIn) != .notSet {
+        // Each sender's kind and the apps its whitelist lists, decided in parts across the cores (each sender alone),
+        // then gathered in sender order.
+        let global = device.fleet.global, fleet = device.fleet
+        let classified = Parallel.fill(apps.count, minimum: 256) { (s) throws(Never) -> (kind: Sends, listed: [Int]) in
+            guard sides[s].policy.source(of: .openIn) != .notSet else { return (.none, []) }
             let policy = sides[s].policy.policy
             // A whitelist written out names its targets; "All AppConnect apps" lists every app here, as AUTHORIZED does.
             let explicit = policy.status == .whitelist
-                && !isAllAppConnectApps(sides[s].policy, global: device.fleet.global,
-                                        containers: (containers[apps[s]] ?? []).lazy.map { device.fleet.containerPolicies[$0] })
-            guard explicit else {
-                if sends(s, to: s == 0 ? 1 : 0) {
-                    kind[s] = .all
-                    toAll.append(s)
-                }
-                continue
-            }
+                && !isAllAppConnectApps(sides[s].policy, global: global, containers: (containers[apps[s]] ?? []).lazy.map { fleet.containerPolicies[$0] })
+            guard explicit else { return (sends(s, to: s == 0 ? 1 : 0) ? .all : .none, []) }
             let listed = policy.whitelist.members.compactMap { position[$0] }.filter { $0 != s && policy.lists(apps[$0]) }
             let unlisted = apps.indices.lazy.first { $0 != s && !policy.lists(apps[$0]) }
             switch (listed.first.map { sends(s, to: $0) } ?? false, unlisted.map { sends(s, to: $0) } ?? false) {
-            case (true, true):
-                kind[s] = .all
-                toAll.append(s)
-            case (true, false):
-                kind[s] = .listed
-                for r in listed { listers[r].append(s) }
-            case (false, true):
-                kind[s] = .unlisted
-                toUnlisted.append(s)
-                for r in listed { unlistedListers[r] += 1 }
-            case (false, false): break
+            case (true, true): return (.all, [])
+            case (true, false): return (.listed, listed)
+            case (false, true): return (.unlisted, listed)
+            case (false, false): return (.none, [])
             }
-        }
+        }.values
+        let (kind, toAll, toUnlisted, listers, unlistedListers) = {
+            var kind = [Sends](repeating: .none, count: apps.count)
+            var toAll: [Int] = [], toUnlisted: [Int] = []
+            var listers = [[Int]](repeating: [], count: apps.count), unlistedListers = [Int](repeating: 0, count: apps.count)
+            for s in apps.indices {
+                kind[s] = classified[s].kind
+                switch classified[s].kind {
+                case .none: break
+                case .all: toAll.append(s)
+                case .listed: for r in classified[s].listed { listers[r].append(s) }
+                case .unlisted:
+                    toUnlisted.append(s)
+                    for r in classified[s].listed { unlistedListers[r] += 1 }
+                }
+            }
+            return (kind, toAll, toUnlisted, listers, unlistedListers)
+        }()
         func sendsTo(_ s: Int, _ r: Int) -> Bool {
             switch kind[s] {
             case .none: false
@@ -371,12 +375,12 @@ extension FleetLint {
             case .unlisted: s != r && !sides[s].policy.policy.lists(apps[r])
             }
         }
-        var result: [Refusals] = []
-        for r in apps.indices {
+        /// The senders whose documents `r`'s Open From refuses: how many, and the first few.
+        func refusals(to r: Int) -> Refusals? {
             let receiver = sides[r].policy
-            guard receiver.source(of: .openFrom) != .notSet, let openFrom = receiver.policy.openFrom else { continue }
+            guard receiver.source(of: .openFrom) != .notSet, let openFrom = receiver.policy.openFrom else { return nil }
             // AUTHORIZED, or "All AppConnect apps" (every sender here), refuses none of them.
-            if openFrom.status == .authorized || openFrom.setting == .allAppConnectApps { continue }
+            if openFrom.status == .authorized || openFrom.setting == .allAppConnectApps { return nil }
             let prepared = sides[r].prepared
             // The senders to r, less those its Open From whitelist accepts (each counted once).
             var count = toAll.count + listers[r].count + toUnlisted.count - unlistedListers[r]
@@ -388,7 +392,7 @@ extension FleetLint {
                     count -= 1
                 }
             }
-            guard count > 0 else { continue }
+            guard count > 0 else { return nil }
             // The first few, in fleet order: merge the three sorted lists, skipping the accepted.
             var first: [Int] = []
             var streams: [[Int].SubSequence] = [toAll[...], listers[r][...], toUnlisted[...]]
@@ -406,9 +410,10 @@ extension FleetLint {
                 first.append(next)
                 for index in streams.indices where streams[index].first == next { streams[index] = streams[index].dropFirst() }
             }
-            result.append(Refusals(receiver: apps[r], first: first.map { apps[$0] }, count: count))
+            return Refusals(receiver: apps[r], first: first.map { apps[$0] }, count: count)
         }
-        return result
+        // Each receiver alone, in parts across the cores, kept in receiver order.
+        return Parallel.fill(apps.count, minimum: 256) { (r) throws(Never) in refusals(to: r) }.values.compactMap { $0 }
     }
 
     /// ``openFromRefusals(_:)`` by deciding every pair of `apps` (the device's AppConnect apps, in fleet order): for a
