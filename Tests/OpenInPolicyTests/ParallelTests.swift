@@ -38,7 +38,7 @@ import Testing
 
     /// Counts its live instances: what `fill` lets go must be let go once, and what it keeps kept.
     final class Tracked: @unchecked Sendable {
-        static let lock = NSLockish()
+        static let lock = CountLock()
         nonisolated(unsafe) static var live = 0
         let index: Int
         init(_ index: Int) {
@@ -200,8 +200,8 @@ import Testing
     }
 }
 
-/// A lock for the test's counter (no Foundation needed).
-final class NSLockish: @unchecked Sendable {
+/// A lock for the test's instance count (a semaphore: no Foundation needed).
+final class CountLock: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 1)
     func with(_ body: () -> Void) {
         semaphore.wait()

@@ -72,33 +72,24 @@ public enum FleetJSON {
         var listed: Set<BundleID> = []
         if let field = fields["apps"] {
             let elements = try field.elements(what: "the organisation's apps")
-            apps.reserveCapacity(elements.count)
             listed.reserveCapacity(elements.count)
-            // Each app read in parts across the cores; then, in order, each is checked against those before it.
-            let read = Parallel.fill(elements.count, minimum: 256) { (index) throws(FormatError) in try readApp(elements[index]) }
-            for index in read.values.indices {
-                let id = read.values[index].bundleID
+            apps = try readEach(elements, readApp) { (read, index) throws(FormatError) in
+                let id = read[index].bundleID
                 if !listed.insert(id).inserted { throw elements[index].error("\(id) is listed twice: list each app once") }
             }
-            if let failure = read.failure { throw failure }
-            apps = read.values
         }
         var policies: [ContainerPolicy] = []
         var names: [ExactKey: Int] = [:]
         if let field = fields["containerPolicies"] {
             let elements = try field.elements(what: "the AppConnect container policies")
-            policies.reserveCapacity(elements.count)
             names.reserveCapacity(elements.count)
-            let read = Parallel.fill(elements.count, minimum: 256) { (index) throws(FormatError) in try readContainerPolicy(elements[index]) }
-            for index in read.values.indices {
-                let name = read.values[index].name
+            policies = try readEach(elements, readContainerPolicy) { (read, index) throws(FormatError) in
+                let name = read[index].name
                 if let same = names[ExactKey(name)] {
-                    throw elements[index].error("a container policy named \(JSONWriter.quoted(name)) is given twice (also on line \(read.values[same].line ?? 0)): give each policy its own name")
+                    throw elements[index].error("a container policy named \(JSONWriter.quoted(name)) is given twice (also on line \(read[same].line ?? 0)): give each policy its own name")
                 }
                 names[ExactKey(name)] = index
             }
-            if let failure = read.failure { throw failure }
-            policies = read.values
         }
         var configurations: [AppConfiguration] = []
         if let field = fields["appConfigurations"] {
@@ -113,6 +104,17 @@ public enum FleetJSON {
             }
         }
         return Fleet(global: global, containerPolicies: policies, appConfigurations: configurations, apps: apps, devices: devices)
+    }
+
+    /// Each element read by `read`, in parts across the cores; then `check` sees each one in order, against those before
+    /// it (given the array and the index: no element copied), and a failed read is thrown after the checks of the elements
+    /// before it: the errors one loop over the elements meets, in its order.
+    static func readEach<T>(_ elements: [JSONCursor], _ read: (JSONCursor) throws(FormatError) -> T,
+                            checking check: ([T], Int) throws(FormatError) -> Void) throws(FormatError) -> [T] {
+        let made = Parallel.fill(elements.count, minimum: 256) { (index) throws(FormatError) in try read(elements[index]) }
+        for index in made.values.indices { try check(made.values, index) }
+        if let failure = made.failure { throw failure }
+        return made.values
     }
 
     /// The object's members, after checking each key; a policy-file key that a fleet holds elsewhere says where.
