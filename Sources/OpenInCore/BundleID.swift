@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OpenInKit
 
 /// An app's bundle ID (or an activity type such as `com.apple.UIKit.activity.Mail`).
@@ -131,9 +138,20 @@ public struct BundleID: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Byte order (IDs are ASCII, so this is also character order).
     public static func < (lhs: BundleID, rhs: BundleID) -> Bool {
         let fast = lhs.rawValue.utf8.withContiguousStorageIfAvailable { left in
-            rhs.rawValue.utf8.withContiguousStorageIfAvailable { right in left.lexicographicallyPrecedes(right) }
+            rhs.rawValue.utf8.withContiguousStorageIfAvailable { right in precedes(left, right) }
         }
         return (fast ?? nil) ?? lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
+
+    /// Whether the bytes `left` come before `right` in byte order (a shorter prefix first), as `<` orders IDs.
+    @inline(__always)
+    package static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(left.count, right.count)
+        if common > 0, let a = left.baseAddress, let b = right.baseAddress {
+            let order = memcmp(a, b, common)
+            if order != 0 { return order < 0 }
+        }
+        return left.count < right.count
     }
 }
 

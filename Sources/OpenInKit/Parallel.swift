@@ -18,11 +18,15 @@ package enum Parallel {
     /// The cores to split over.
     package static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
+    /// How many parts `count` indices are split into: up to four per core, so a core whose part goes fast (or
+    /// that starts late, being busy with other work) takes another, each of at least `minimum` indices.
+    static func parts(_ count: Int, minimum: Int) -> Int { cores > 1 ? min(4 * cores, count / max(1, minimum)) : 1 }
+
     /// `body` over `0..<count`, in parts of at least `minimum` indices (one part, on this thread, below
     /// twice that or on one core), joined in order.
-    /// - Complexity: the body's total work over about min(cores, count / minimum) threads.
+    /// - Complexity: the body's total work over the cores, in about min(4 × cores, count / minimum) parts.
     package static func map<T, E: Error>(_ count: Int, minimum: Int, _ body: (Range<Int>) throws(E) -> [T]) throws(E) -> [T] {
-        let parts = min(cores, count / max(1, minimum))
+        let parts = Parallel.parts(count, minimum: minimum)
         guard parts > 1 else { return try body(0..<count) }
         let bounds = (0...parts).map { count * $0 / parts }
         let results = Results<[T], E>(count: parts)
@@ -52,7 +56,7 @@ package enum Parallel {
     /// made in place in one array (none copied from a part's own): every result when no body throws; otherwise the
     /// results before the first index, in index order, whose body throws, with its error.
     package static func fill<T, E: Error>(_ count: Int, minimum: Int, _ body: (Int) throws(E) -> T) -> (values: [T], failure: E?) {
-        let parts = min(cores, count / max(1, minimum))
+        let parts = Parallel.parts(count, minimum: minimum)
         guard parts > 1 else {
             var values: [T] = []
             values.reserveCapacity(count)
@@ -96,20 +100,39 @@ package enum Parallel {
     }
 
     /// `first()` and `second()` at once, one on each core (both on this thread, in turn, on one core). The
-    /// calling thread usually runs `first`, so the side that makes what stays should be `first`: its memory comes
-    /// from the heap this thread has freed, not a new one.
+    /// calling thread runs `first`, so the side that makes what stays should be `first`: its memory comes
+    /// from the heap this thread has freed, not a new one. `second` runs on a thread of the global queue,
+    /// not inside a `concurrentPerform`, so the parts `first` splits its own work into (``map(_:minimum:_:)``,
+    /// ``fill(_:minimum:_:)``) still go to every core: a `concurrentPerform` nested in another runs its
+    /// iterations one after the other.
     package static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
         guard cores > 1 else { return (first(), second()) }
-        let a = Results<A, Never>(count: 1), b = Results<B, Never>(count: 1)
-        withoutActuallyEscaping(first) { first in
-            withoutActuallyEscaping(second) { second in
-                let work = Unchecked((first, second))
-                DispatchQueue.concurrentPerform(iterations: 2) { part in
-                    if part == 0 { a.set(0, .success(work.value.0())) } else { b.set(0, .success(work.value.1())) }
-                }
+        let b = Results<B, Never>(count: 1)
+        let done = DispatchSemaphore(value: 0)
+        let a = withoutActuallyEscaping(second) { second in
+            // The block holds the box, not `second`: the box lets `second` go before the semaphore is signalled,
+            // so no reference to it outlives this call (the block itself may be released later).
+            let box = Handoff(second)
+            DispatchQueue.global().async {
+                b.set(0, .success(box.take()()))
+                done.signal()
             }
+            let a = first()
+            done.wait()
+            return a
         }
-        return (a.take(0).get(), b.take(0).get())
+        return (a, b.take(0).get())
+    }
+}
+
+/// A closure handed to another thread once: taken (and let go) there before the caller goes on.
+private final class Handoff<Body>: @unchecked Sendable {
+    private var body: Body?
+    init(_ body: Body) { self.body = body }
+    func take() -> Body {
+        let body = self.body!
+        self.body = nil
+        return body
     }
 }
 

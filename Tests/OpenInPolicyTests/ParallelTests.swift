@@ -79,6 +79,35 @@ import Testing
         #expect(b == "xxx")
     }
 
+    /// Parts made inside `both`'s first side still run at the same time as each other: each part waits (up to
+    /// ten seconds) until two parts have started, which never happens when nested parts run one after the other
+    /// (as a `concurrentPerform` inside another does). On one core there is one part, and nothing to wait for.
+    @Test("the parts of work split inside both still go to every core")
+    func nestedPartsRunTogether() {
+        let started = CountLock()
+        var count = 0
+        let together = DispatchSemaphore(value: 0)
+        let (overlapped, _) = Parallel.both({
+            Parallel.map(Parallel.cores * 4 * 10, minimum: 10) { range -> [Bool] in
+                var now = 0
+                started.with {
+                    count += 1
+                    now = count
+                }
+                if now == 2 { together.signal() }
+                guard now == 1, Parallel.cores > 1 else { return [true] }
+                // The first part waits for a second to start beside it, then lets the semaphore be for the rest.
+                let met = together.wait(timeout: .now() + 10) == .success
+                return [met]
+            }
+        }, { (0..<100).reduce(0, +) })
+        if Parallel.cores > 1 {
+            #expect(overlapped.allSatisfy { $0 })
+        } else {
+            #expect(overlapped == [true])
+        }
+    }
+
     /// A fleet of `count` apps, each with a container policy; `app(n)` and `policy(n)` may replace the n-th.
     static func fleet(_ count: Int, app: (Int) -> String? = { _ in nil }, policy: (Int) -> String? = { _ in nil }) -> [UInt8] {
         let apps = (0..<count).map { app($0) ?? #"{"bundleID": "com.p.app\#($0)", "appconnect": true}"# }

@@ -203,21 +203,22 @@ public struct FleetDevice: Sendable {
         self.profile = profile
         let installed = Set(profile.installed)
         let appIndex = fleet.appPositions()
-        // Each app's container policies and configurations, found once (not a scan of every policy per app).
-        var policiesOf: [BundleID: [Int]] = [:], configurationsOf: [BundleID: [Int]] = [:]
-        for (position, policy) in fleet.containerPolicies.enumerated() { policiesOf[policy.app, default: []].append(position) }
-        for (position, configuration) in fleet.appConfigurations.enumerated() { configurationsOf[configuration.app, default: []].append(position) }
+        // Each listed app's container policies and configurations, found once (not a scan of every policy per app),
+        // grouped by the app's position in file order: two arrays each, not an array per app.
+        let policiesOf = PositionsByApp(fleet.apps.count, fleet.containerPolicies.lazy.map { appIndex[$0.app] })
+        let configurationsOf = PositionsByApp(fleet.apps.count, fleet.appConfigurations.lazy.map { appIndex[$0.app] })
         let carried = profile.labelSet  // looked up once per policy label: not a scan of the profile's labels
-        var authorizations: [(Authorization, ContainerPolicy?)] = []
-        authorizations.reserveCapacity(fleet.apps.count)
+        // Each app's authorization, independent of the others: in parts across the cores, the first error in the apps' order.
+        let authorized = Parallel.fill(fleet.apps.count, minimum: 512) { (position) throws(FleetError) in
+            // An app listed twice (a fleet made in code) has the policies of its first listing, as every lookup by ID gives.
+            try FleetDevice.authorization(of: fleet.apps[position], installed: installed, positions: policiesOf[appIndex[fleet.apps[position].bundleID] ?? position],
+                                          fleet: fleet, profile: profile, carried: carried)
+        }
+        if let failure = authorized.failure { throw failure }
+        let authorizations = authorized.values
         var apps: Set<BundleID> = []
         apps.reserveCapacity(fleet.apps.count)
-        for app in fleet.apps {
-            let resolved = try FleetDevice.authorization(of: app, installed: installed, positions: policiesOf[app.bundleID] ?? [],
-                                                         fleet: fleet, profile: profile, carried: carried)
-            authorizations.append(resolved)
-            if resolved.0.isAuthorized { apps.insert(app.bundleID) }
-        }
+        for position in fleet.apps.indices where authorizations[position].0.isAuthorized { apps.insert(fleet.apps[position].bundleID) }
         appConnectApps = apps
         var facts = profile.facts
         facts.appConnectApps = apps
@@ -234,16 +235,17 @@ public struct FleetDevice: Sendable {
         let common = EffectivePolicy.Origin.Common(global: fleet.global, profile: profile, file: fleet.file)
         // Each listed app's policy and prepared policy, independent of the others: worked out in parts across the cores,
         // then taken in the apps' order (the first app whose configurations conflict is the error, as in one loop).
-        let resolved = Parallel.fill(fleet.apps.count, minimum: 256) { (position) throws(FleetError) -> FleetSide in
+        // Beside them, the name that stands for "any other app" (a scan of every list of the fleet).
+        let (resolved, anyOtherApp) = Parallel.both({ Parallel.fill(fleet.apps.count, minimum: 256) { (position) throws(FleetError) -> FleetSide in
             let app = fleet.apps[position]
             let (authorization, container) = authorizations[position]
-            let configuration = try FleetDevice.configuration(of: app.bundleID, among: (configurationsOf[app.bundleID] ?? []).lazy.map { fleet.appConfigurations[$0] },
+            let configuration = try FleetDevice.configuration(of: app.bundleID, among: configurationsOf[appIndex[app.bundleID] ?? position].lazy.map { fleet.appConfigurations[$0] },
                                                               fleet: fleet, profile: profile, carried: carried)
             let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
                                                      global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
                                                      fleet: fleet, profile: profile, common: common)
             return (policy, PreparedPolicy(policy.policy, tables: tables))
-        }
+        } }, { PolicyTable.anyOtherApp(in: fleet) })
         if let failure = resolved.failure { throw failure }
         for (position, side) in resolved.values.enumerated() { sides[fleet.apps[position].bundleID] = side }
         for id in profile.installed where sides[id] == nil {
@@ -252,7 +254,7 @@ public struct FleetDevice: Sendable {
                                                      fleet: fleet, profile: profile, listed: false, common: common)
             sides[id] = (policy, PreparedPolicy(policy.policy, tables: tables))
         }
-        table = PolicyTable(sides: sides, installed: installed, appIndex: appIndex, tables: tables, fleet: fleet,
+        table = PolicyTable(sides: sides, installed: installed, appIndex: appIndex, tables: tables, anyOtherApp: anyOtherApp,
                             nativeMail: profile.installed.first(where: \.isNativeMail) ?? .mobileMail)
     }
 
@@ -421,8 +423,8 @@ package final class PolicyTable: Sendable {
     /// The node native Mail is on the device: the first native Mail the profile installs, else `com.apple.mobilemail` (found once, not per delivery).
     let nativeMail: BundleID
 
-    /// A table of policies already prepared with `tables`.
-    package init(sides: [BundleID: FleetSide], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, fleet: Fleet,
+    /// A table of policies already prepared with `tables`; `anyOtherApp` from ``anyOtherApp(in:)``.
+    package init(sides: [BundleID: FleetSide], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, anyOtherApp: BundleID,
                  nativeMail: BundleID) {
         self.nativeMail = nativeMail
         self.policies = sides.mapValues(\.policy)
@@ -430,13 +432,18 @@ package final class PolicyTable: Sendable {
         self.appIndex = appIndex
         self.tables = tables
         self.sides = sides
+        self.anyOtherApp = anyOtherApp
+    }
+
+    /// The first of `any-other-app.openin-check`, `any-other-app1.openin-check`, … that no list of `fleet` names.
+    package static func anyOtherApp(in fleet: Fleet) -> BundleID {
         var candidate = BundleID(known: "any-other-app.openin-check")
         var counter = 1
         while FleetDevice.names(candidate, in: fleet) {
             candidate = BundleID(known: "any-other-app\(counter).openin-check")
             counter += 1
         }
-        anyOtherApp = candidate
+        return candidate
     }
 }
 
@@ -466,4 +473,30 @@ extension Evaluator {
         policy = prepared.policy
         self.prepared = prepared
     }
+}
+
+/// Positions in a list (container policies, app configurations) grouped by the position of the app each names, in
+/// list order: a counting sort into one array, so grouping N items makes two arrays, not one per app.
+struct PositionsByApp {
+    /// Where each app's positions start in ``order`` (one more entry than there are apps).
+    private let starts: [Int]
+    private let order: [Int]
+
+    /// Groups the items whose apps are `owners` (each an app's position below `apps`, or `nil`: no listed app, left out).
+    init(_ apps: Int, _ owners: some Collection<Int?>) {
+        var starts = [Int](repeating: 0, count: apps + 1)
+        for owner in owners { if let owner { starts[owner + 1] += 1 } }
+        for app in 0..<apps { starts[app + 1] += starts[app] }
+        var next = starts
+        var order = [Int](repeating: 0, count: starts[apps])
+        for (position, owner) in owners.enumerated() {
+            guard let owner else { continue }
+            order[next[owner]] = position
+            next[owner] += 1
+        }
+        (self.starts, self.order) = (starts, order)
+    }
+
+    /// The positions of the items of the app at `app`, in list order.
+    subscript(_ app: Int) -> ArraySlice<Int> { order[starts[app]..<starts[app + 1]] }
 }

@@ -327,9 +327,12 @@ final class FleetGraph: FleetEdges {
         open.remove(x)
         let kindCount = kinds.kindCount
         let masks = facts.masks(count: count)
+        // The kinds a target can be of, as bits (kind `k`: bit `k`), found once for the row's loops.
+        var admitted: UInt32 = 0
+        for kind in 0..<kindCount where facts.admits(kind) { admitted |= 1 &<< UInt32(kind) }
         // Per kind: its targets among the candidates, and which targeted channels deliver to them (decided on its first target).
         var delivering = [UInt8](repeating: 0, count: kindCount)
-        for kind in 0..<kindCount where facts.admits(kind) {
+        for kind in 0..<kindCount where admitted &>> UInt32(kind) & 1 != 0 {
             var first = -1
             for w in 0..<count {
                 let mask = open.words[w] & masks.mask(kind, word: w)
@@ -350,14 +353,14 @@ final class FleetGraph: FleetEdges {
         var allows = words.allowsEvery
         if isAppConnectApp[x] { for w in 0..<count { allows.words[w] |= words.allowsAppConnect.words[w] } }
         for y in words.listing[x] { allows.insert(Int(y)) }
+        // The kinds delivered to directly (drag and drop, paste: no receiving side) and those whose receiver's Open From decides (the other targeted channels).
+        var directKinds: UInt32 = 0, openInKinds: UInt32 = 0
+        for kind in 0..<kindCount {
+            if delivering[kind] & 0b11_0000 != 0 { directKinds |= 1 &<< UInt32(kind) } else if delivering[kind] & 0b00_1111 != 0 { openInKinds |= 1 &<< UInt32(kind) }
+        }
         var result = NodeSet(count: ids.count)
         for w in 0..<count {
-            var direct: UInt64 = 0, openIn: UInt64 = 0
-            for kind in 0..<kindCount where delivering[kind] != 0 {
-                let mask = masks.mask(kind, word: w)
-                // Drag and drop, paste: no receiving side. The other targeted channels: the receiver's Open From.
-                if delivering[kind] & 0b11_0000 != 0 { direct |= mask } else if delivering[kind] & 0b00_1111 != 0 { openIn |= mask }
-            }
+            let (direct, openIn) = (masks.union(directKinds, word: w), masks.union(openInKinds, word: w))
             result.words[w] = open.words[w] & (direct | (openIn & (~words.authorized.words[w] | allows.words[w])))
         }
         // A custom scheme's request delivers to its handler or to no one: only the handlers asked about and not yet reached.
@@ -392,7 +395,7 @@ final class FleetGraph: FleetEdges {
             guard open != 0 else { continue }
             let mail = words.nativeMail.words[w]
             var taken: UInt64 = 0
-            for kind in 0..<2 * kindCount where facts.admits(kind >> 1) {
+            for kind in 0..<2 * kindCount where admitted &>> UInt32(kind >> 1) & 1 != 0 {
                 let mask = open & masks.mask(kind >> 1, word: w) & (kind & 1 != 0 ? mail : ~mail)
                 guard mask != 0 else { continue }
                 if landsOn[kind] == nil {

@@ -78,14 +78,30 @@ struct TargetKinds: Sendable {
                 return kind
             }
 
-            /// Word `w` of the targets of `kind`: each fact's word, or its complement.
+            /// Word `w` of the targets of `kind`: each fact's word, or its complement (chosen without a branch:
+            /// the word XOR all ones when the kind's bit is clear; the words read in place, `w` being below `count`).
             @inline(__always) package func mask(_ kind: Int, word w: Int) -> UInt64 {
-                var mask = ~UInt64(0)
-                for bit in 0..<facts {
-                    let word = words[bit * count + w]
-                    mask &= kind & 1 << bit != 0 ? word : ~word
+                words.withUnsafeBufferPointer { words in
+                    var mask = ~UInt64(0)
+                    var i = w
+                    for bit in 0..<facts {
+                        let holds = 0 &- (UInt64(truncatingIfNeeded: kind) &>> UInt64(truncatingIfNeeded: bit) & 1)
+                        mask &= words[i] ^ ~holds
+                        i &+= count
+                    }
+                    return mask
                 }
-                return mask
+            }
+
+            /// Word `w` of the targets of every kind in `kinds` (bit `k` set: kind `k`): the union of their ``mask(_:word:)``.
+            @inline(__always) package func union(_ kinds: UInt32, word w: Int) -> UInt64 {
+                var union: UInt64 = 0
+                var rest = kinds
+                while rest != 0 {
+                    union |= mask(rest.trailingZeroBitCount, word: w)
+                    rest &= rest &- 1
+                }
+                return union
             }
         }
 

@@ -197,14 +197,7 @@ package final class BundleIDList: @unchecked Sendable {  // immutable once made;
 
     /// Whether `left` comes before `right` in byte order (a shorter prefix first), as ``BundleID``'s `<`.
     @inline(__always)
-    static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
-        let common = min(left.count, right.count)
-        if common > 0, let a = left.baseAddress, let b = right.baseAddress {
-            let order = memcmp(a, b, common)
-            if order != 0 { return order < 0 }
-        }
-        return left.count < right.count
-    }
+    static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool { BundleID.precedes(left, right) }
 
     /// The `count` smallest entries in byte order, in one pass over the bytes (no sort, no string per entry).
     /// - Complexity: O(n × count).
