@@ -12,9 +12,15 @@ public struct FleetFinding: Sendable, Hashable {
         /// The fleet cannot answer as written.
         case error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
-            let order: [Severity] = [.info, .warning, .error]
-            return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+
+        /// The severity's place, least first: info, warning, error.
+        private var rank: Int {
+            switch self {
+            case .info: 0
+            case .warning: 1
+            case .error: 2
+            }
         }
     }
 

@@ -125,7 +125,17 @@ package enum Parallel {
     }
 }
 
-/// A closure handed to another thread once: taken (and let go) there before the caller goes on.
+extension Parallel {
+    /// Lets `value` go on a thread of the global queue (on one core, here): freeing what only it holds (a resolved
+    /// device's tables, say) leaves the caller's path, which goes on at once.
+    package static func release<Value>(_ value: consuming Value) {
+        guard cores > 1 else { return }
+        let box = Handoff(value)
+        DispatchQueue.global().async { _ = box.take() }
+    }
+}
+
+/// A value (a closure) handed to another thread once: taken (and let go) there.
 private final class Handoff<Body>: @unchecked Sendable {
     private var body: Body?
     init(_ body: Body) { self.body = body }

@@ -205,8 +205,9 @@ public struct FleetDevice: Sendable {
         let appIndex = fleet.appPositions()
         // Each listed app's container policies and configurations, found once (not a scan of every policy per app),
         // grouped by the app's position in file order: two arrays each, not an array per app.
-        let policiesOf = PositionsByApp(fleet.apps.count, fleet.containerPolicies.lazy.map { appIndex[$0.app] })
-        let configurationsOf = PositionsByApp(fleet.apps.count, fleet.appConfigurations.lazy.map { appIndex[$0.app] })
+        // (Each app read in place, by index: no policy copied.)
+        let policiesOf = PositionsByApp(fleet.apps.count, fleet.containerPolicies.indices.map { appIndex[fleet.containerPolicies[$0].app] })
+        let configurationsOf = PositionsByApp(fleet.apps.count, fleet.appConfigurations.indices.map { appIndex[fleet.appConfigurations[$0].app] })
         let carried = profile.labelSet  // looked up once per policy label: not a scan of the profile's labels
         // Each app's authorization, independent of the others: in parts across the cores, the first error in the apps' order.
         let authorized = Parallel.fill(fleet.apps.count, minimum: 512) { (position) throws(FleetError) in
@@ -483,7 +484,7 @@ struct PositionsByApp {
     private let order: [Int]
 
     /// Groups the items whose apps are `owners` (each an app's position below `apps`, or `nil`: no listed app, left out).
-    init(_ apps: Int, _ owners: some Collection<Int?>) {
+    init(_ apps: Int, _ owners: [Int?]) {
         var starts = [Int](repeating: 0, count: apps + 1)
         for owner in owners { if let owner { starts[owner + 1] += 1 } }
         for app in 0..<apps { starts[app + 1] += starts[app] }

@@ -34,11 +34,14 @@ public enum FleetLint {
             }
             return found
         }, { fileFindings(fleet) })
-        let findings = fileFound + byDevice
-        return findings.enumerated().sorted { a, b in
-            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
-            return a.offset < b.offset
-        }.map(\.element)
+        // Most severe first, each severity's findings in the order found: one pass per severity (a stable sort by severity).
+        var sorted: [FleetFinding] = []
+        sorted.reserveCapacity(fileFound.count + byDevice.count)
+        for severity in [FleetFinding.Severity.error, .warning, .info] {
+            sorted += fileFound.lazy.filter { $0.severity == severity }
+            sorted += byDevice.lazy.filter { $0.severity == severity }
+        }
+        return sorted
     }
 
     /// The findings about the file as written, in check order: every check but those that resolve
@@ -244,6 +247,8 @@ public enum FleetLint {
                 add("FL003", line: nil, device: profile.name, at: "devices.\(profile.name)", refusal.message, fix: refusal.fix)
             }
             for finding in ownSchemesRoutedElsewhere(device) { add(finding.code, line: finding.line, device: profile.name, at: finding.path, finding.message, fix: finding.fix) }
+            // The device's tables are freed on another core while the next device (or the report) goes on.
+            Parallel.release(consume device)
         }
     }
 }
@@ -320,11 +325,11 @@ extension FleetLint {
         // whether the sender lists it, every target being an AppConnect app here. A rule that reads more: every pair decided.
         guard TargetFacts.read(on: .documentInteraction).isSubset(of: [.listed, .appConnectApp]) else { return openFromRefusalsPairByPair(device, apps) }
         var position: [BundleID: Int] = [:]
+        position.reserveCapacity(apps.count)
         for (index, id) in apps.enumerated() { position[id] = index }
         let sides = apps.map(device.side(for:))
-        // Each app's container policies, by position (not copies of every policy).
-        var containers: [BundleID: [Int]] = [:]
-        for (index, policy) in device.fleet.containerPolicies.enumerated() { containers[policy.app, default: []].append(index) }
+        // Each app's container policies, by the app's position here (each policy's app read in place: no policy copied).
+        let containers = PositionsByApp(apps.count, device.fleet.containerPolicies.indices.map { position[device.fleet.containerPolicies[$0].app] })
         func sends(_ s: Int, to r: Int) -> Bool {
             guard let request = try? ShareRequest(channel: .documentInteraction, target: apps[r], document: FleetDevice.documentName) else { return false }
             return Evaluator.decide(request, sides[s].prepared).outcome == .allow
@@ -339,7 +344,7 @@ extension FleetLint {
             let policy = sides[s].policy.policy
             // A whitelist written out names its targets; "All AppConnect apps" lists every app here, as AUTHORIZED does.
             let explicit = policy.status == .whitelist
-                && !isAllAppConnectApps(sides[s].policy, global: global, containers: (containers[apps[s]] ?? []).lazy.map { fleet.containerPolicies[$0] })
+                && !isAllAppConnectApps(sides[s].policy, global: global, containers: containers[position[apps[s]] ?? s].lazy.map { fleet.containerPolicies[$0] })
             guard explicit else { return (sends(s, to: s == 0 ? 1 : 0) ? .all : .none, []) }
             let listed = policy.whitelist.members.compactMap { position[$0] }.filter { $0 != s && policy.lists(apps[$0]) }
             let unlisted = apps.indices.lazy.first { $0 != s && !policy.lists(apps[$0]) }
