@@ -68,6 +68,29 @@ import OpenInPolicy
         }
     }
 
+    /// The findings as lint reports them: most severe first, each severity's in the order the checks find them
+    /// (the file's checks, then the devices'), whether or not they were found in that order.
+    @Test("lint's findings: errors, then warnings, then infos, each in the order found", arguments: [
+        // A warning (FL002: AUTHORIZED) before an error (FL005) and an info (FL006): reordered.
+        #"{"name": "W", "app": "com.a", "labels": ["Staff"], "openInPolicy": "authorized"}, {"name": "X", "app": "com.x", "labels": ["Staff"]}, {"name": "I", "app": "com.a", "labels": ["Elsewhere"]}"#,
+        // Two warnings and an info, found in that order: kept as found.
+        #"{"name": "W", "app": "com.a", "labels": ["Staff"], "openInPolicy": "authorized"}, {"name": "V", "app": "com.a", "labels": ["Staf"], "openInPolicy": "authorized"}, {"name": "I", "app": "com.a", "labels": ["Elsewhere"]}"#,
+    ])
+    func findingsBySeverity(policies: String) throws {
+        let fleet = try Self.read(Self.fleet(policies: policies))
+        var found = FleetLint.fileFindings(fleet)
+        FleetLint.deviceFindings(fleet) { code, line, device, keyPath, message, fix in
+            let check = FleetLint.checks.first { $0.code == code }!
+            found.append(FleetFinding(code: code, name: check.name, severity: check.severity, line: line, device: device, keyPath: keyPath, message: message, fix: fix))
+        }
+        // The order a stable sort by severity gives, worked out here by position.
+        let expected = found.indices.sorted { (found[$0].severity, $1) > (found[$1].severity, $0) }.map { found[$0] }
+        let findings = FleetLint.findings(fleet)
+        #expect(findings == expected)
+        #expect(Set(findings.map(\.severity)).count == 3 || !policies.contains("com.x"))
+        #expect(findings.map(\.severity) == findings.map(\.severity).sorted(by: >))
+    }
+
     @Test("a look-alike label is an FL009 error naming the character", arguments: [
         ("St\u{0430}ff", "U+0430 CYRILLIC SMALL LETTER A"),
         ("Staff ", "(U+0020 SPACE)"),

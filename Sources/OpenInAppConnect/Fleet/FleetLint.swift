@@ -26,7 +26,7 @@ public enum FleetLint {
     public static func findings(_ fleet: Fleet) -> [FleetFinding] {
         // The file's checks and the devices' are independent: one on each core (the devices', which make the most, as
         // the first: usually on this thread), the file's findings first.
-        let (byDevice, fileFound) = Parallel.both({
+        var (byDevice, fileFound) = Parallel.both({
             var found: [FleetFinding] = []
             deviceFindings(fleet) { code, line, device, keyPath, message, fix in
                 let check = checks.first { $0.code == code }!
@@ -34,7 +34,20 @@ public enum FleetLint {
             }
             return found
         }, { fileFindings(fleet) })
-        // Most severe first, each severity's findings in the order found: one pass per severity (a stable sort by severity).
+        // Most severe first, each severity's findings in the order found: as found when they are in that order already
+        // (no finding copied), else one pass per severity (a stable sort by severity).
+        func severity(_ position: Int) -> FleetFinding.Severity {
+            position < fileFound.count ? fileFound[position].severity : byDevice[position - fileFound.count].severity
+        }
+        if (1..<max(1, fileFound.count + byDevice.count)).allSatisfy({ severity($0 - 1) >= severity($0) }) {
+            // The smaller list's findings copied into the larger's array.
+            if fileFound.count >= byDevice.count {
+                fileFound.append(contentsOf: byDevice)
+                return fileFound
+            }
+            byDevice.insert(contentsOf: fileFound, at: 0)
+            return byDevice
+        }
         var sorted: [FleetFinding] = []
         sorted.reserveCapacity(fileFound.count + byDevice.count)
         for severity in [FleetFinding.Severity.error, .warning, .info] {
@@ -68,17 +81,17 @@ public enum FleetLint {
             return ("the container policy \(JSONWriter.quoted(policy.name))", policy.controls, policy.line, "containerPolicies[\(index)]")
         }
         // FL001 and FL002 are warnings.
-        for index in -1..<(errorsOnly ? -1 : fleet.containerPolicies.count) {
-            let controls = index < 0 ? fleet.global.controls : fleet.containerPolicies[index].controls
-            let flagsWhitelist: Bool
-            if case .status(.whitelist) = controls.openIn {
-                flagsWhitelist = controls.openInWhitelist.members.contains { !$0.isNativeMail && !(listed[$0] ?? false) }
-            } else {
-                flagsWhitelist = false
+        // Whether a policy's Open In makes FL001 (a whitelist entry that is not a listed AppConnect app) or FL002 (AUTHORIZED).
+        func flags(_ controls: borrowing PolicyControls) -> Bool {
+            switch controls.openIn {
+            case .status(.whitelist): controls.openInWhitelist.members.contains { !$0.isNativeMail && !(listed[$0] ?? false) }
+            case .status(.authorized): true
+            default: false
             }
-            let flagsAuthorized: Bool
-            if case .status(.authorized) = controls.openIn { flagsAuthorized = true } else { flagsAuthorized = false }
-            guard flagsWhitelist || flagsAuthorized else { continue }
+        }
+        for index in -1..<(errorsOnly ? -1 : fleet.containerPolicies.count) {
+            // The controls read in place, each branch its own (a choice between the two would copy them).
+            guard index < 0 ? flags(fleet.global.controls) : flags(fleet.containerPolicies[index].controls) else { continue }
             let object = object(index)
             if case .status(.whitelist) = object.controls.openIn {
                 for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id] ?? false) {
@@ -191,12 +204,15 @@ public enum FleetLint {
         // FL007 is a warning.
         guard !errorsOnly else { return findings }
         var setByContainer: [BundleID: Set<FleetControl>] = [:]
-        for policy in fleet.containerPolicies {
-            for control in FleetControl.allCases where policy.controls.sets(control) { setByContainer[policy.app, default: []].insert(control) }
+        // Each policy's app and controls read in place (no policy copied).
+        for index in fleet.containerPolicies.indices {
+            for control in FleetControl.allCases where fleet.containerPolicies[index].controls.sets(control) {
+                setByContainer[fleet.containerPolicies[index].app, default: []].insert(control)
+            }
         }
         for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
-            let apps = fleet.apps.filter { app in app.appConnect && !(setByContainer[app.bundleID]?.contains(control) ?? false) }
-            guard let first = apps.first else { continue }
+            let apps = fleet.apps.indices.filter { fleet.apps[$0].appConnect && !(setByContainer[fleet.apps[$0].bundleID]?.contains(control) ?? false) }
+            guard let first = apps.first.map({ fleet.apps[$0] }) else { continue }
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
                 fix: "set \(control.rawValue) in the global policy")
         }
