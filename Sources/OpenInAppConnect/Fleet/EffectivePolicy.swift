@@ -150,7 +150,10 @@ public struct EffectivePolicy: Sendable {
 
     /// Where `control` came from.
     public func source(of control: FleetControl) -> ControlSource {
-        sources.first { $0.control == control }?.source ?? .notSet
+        // The sources are made in the controls' order: found at the control's place, else looked for.
+        let index = control.index
+        if index < sources.count, sources[index].control == control { return sources[index].source }
+        return sources.first { $0.control == control }?.source ?? .notSet
     }
 
     /// The control a request on `channel` needs from this app as sender and neither policy sets, if any.

@@ -137,6 +137,17 @@ public enum FleetControl: String, Sendable, Hashable, CaseIterable, CustomString
     case dragAndDrop = "dragAndDropPolicy"
 
     public var description: String { rawValue }
+
+    /// The control's place in ``allCases`` (found by a switch: no array made per call).
+    package var index: Int {
+        switch self {
+        case .openIn: 0
+        case .openFrom: 1
+        case .pasteboard: 2
+        case .print: 3
+        case .dragAndDrop: 4
+        }
+    }
 }
 
 /// The AppConnect global policy: default controls, and whether apps with no container policy are authorized.

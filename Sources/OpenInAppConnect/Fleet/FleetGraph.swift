@@ -94,20 +94,25 @@ final class FleetGraph: FleetEdges {
             var appConnect = NodeSet(count: count), authorizedSet = NodeSet(count: count), allowsEvery = NodeSet(count: count)
             var allowsAppConnect = NodeSet(count: count), handlers = NodeSet(count: count)
             var listing = [[Int32]](repeating: [], count: count)
+            // How each receiver's Open From answers, as OpenFromRule decides (after NotEnforcingRule): AUTHORIZED allows all,
+            // UNAUTHORIZED none, a whitelist its members (the nodes it names, found in parts across the cores).
+            enum Allows { case every, appConnect, listed([Int32]), none }
+            let allows = Parallel.fill(count, minimum: 512) { (y) throws(Never) -> Allows in
+                let prepared = sides[y].prepared
+                if NotEnforcingRule.applies(prepared) || prepared.openFromStatus == .authorized { return .every }
+                guard prepared.openFromStatus == .whitelist, let openFrom = prepared.policy.openFrom else { return .none }
+                if openFrom.setting == .allAppConnectApps { return .appConnect }
+                return .listed(openFrom.whitelist.compactMap { index[$0].map(Int32.init) })
+            }.values
             for y in 0..<count {
                 if isAppConnectApp[y] { appConnect.insert(y) }
                 if authorized[y] { authorizedSet.insert(y) }
                 if !schemesLandingOn[y].isEmpty { handlers.insert(y) }
-                let prepared = sides[y].prepared
-                // As OpenFromRule decides (after NotEnforcingRule): AUTHORIZED allows all, UNAUTHORIZED none, a whitelist its members.
-                if NotEnforcingRule.applies(prepared) || prepared.openFromStatus == .authorized {
-                    allowsEvery.insert(y)
-                } else if prepared.openFromStatus == .whitelist, let openFrom = prepared.policy.openFrom {
-                    if openFrom.setting == .allAppConnectApps {
-                        allowsAppConnect.insert(y)
-                    } else {
-                        for id in openFrom.whitelist { if let x = index[id] { listing[x].append(Int32(y)) } }
-                    }
+                switch allows[y] {
+                case .every: allowsEvery.insert(y)
+                case .appConnect: allowsAppConnect.insert(y)
+                case .listed(let senders): for x in senders { listing[Int(x)].append(Int32(y)) }
+                case .none: break
                 }
             }
             var mail = NodeSet(count: count)
@@ -143,15 +148,17 @@ final class FleetGraph: FleetEdges {
         var index: [BundleID: Int] = [:]
         for (position, id) in ids.enumerated() { index[id] = position }
         self.index = index
-        authorized = ids.map(device.appConnectApps.contains)
         // Each node's own tables, independent of the others: made in parts across the cores.
         let nodes = self.nodes
         let tables = device.side(for: device.anyOtherAppID).prepared
         let perNode = Parallel.fill(ids.count, minimum: 512) { (x) throws(Never) in
-            (targeted: FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: ids[x], document: FleetDevice.documentName) },
-             side: device.side(for: ids[x]), openFrom: try! ShareRequest(channel: .openFrom, source: ids[x]),
-             landsOnItself: device.node(receiving: ids[x]) == nodes[x], isAppConnectApp: tables.isAppConnectApp(ids[x]))
+            let side = device.side(for: ids[x])
+            return (targeted: FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: ids[x], document: FleetDevice.documentName) },
+                    side: side, openFrom: try! ShareRequest(channel: .openFrom, source: ids[x]),
+                    landsOnItself: device.node(receiving: ids[x]) == nodes[x], isAppConnectApp: tables.isAppConnectApp(ids[x]),
+                    authorized: device.appConnectApps.contains(ids[x]), lacks: FleetGraph.lacks(side, on: device))
         }.values
+        authorized = perNode.map(\.authorized)
         targeted = perNode.map(\.targeted)
         let untargeted = device.untargetedRequests(from: device.anyOtherAppID).map { request -> (channel: FleetChannel, request: ShareRequest, handler: Int?) in
             guard let url = request.url, !url.isMailto else { return (request.channel, request.senderRequest!, nil) }
@@ -184,13 +191,18 @@ final class FleetGraph: FleetEdges {
         nativeMail = ids.indices.filter { ids[$0].isNativeMail }
         let kinds = TargetKinds(ids: ids, index: index, channels: FleetGraph.kindChannels, senders: sides.map(\.prepared), device: tables)
         self.kinds = kinds
-        lacks = FleetGraph.lacks(sides, on: device)
+        lacks = perNode.map(\.lacks)
         let lacks = self.lacks
         words = lacks.allSatisfy { $0 == 0 }
             ? RowWords(ids: ids, index: index, sides: sides, kinds: kinds, isAppConnectApp: isAppConnectApp, authorized: authorized,
                        schemesLandingOn: schemesLandingOn, nativeMail: nativeMail)
             : nil
-        decidesWithoutError = words != nil && device.fleet.apps.allSatisfy { device.side(for: $0.bundleID).policy.source(of: .openFrom) != .notSet }
+        // Each listed app read in place (no app copied); a node's side from the graph's, others from the device.
+        let fleet = device.fleet
+        decidesWithoutError = words != nil && fleet.apps.indices.allSatisfy { position in
+            let id = fleet.apps[position].bundleID
+            return (index[id].map { sides[$0] } ?? device.side(for: id)).policy.source(of: .openFrom) != .notSet
+        }
     }
 
     /// `old`'s graph on `device`, a resolution of the same profile with the same nodes, authorized apps and
@@ -208,7 +220,7 @@ final class FleetGraph: FleetEdges {
         var changedSides: [PreparedPolicy] = []
         // swift-format-ignore: ReplaceForEachWithForLoop
         try? changed.forEach { (x) throws(FleetError) in
-            lacks[x] = FleetGraph.lacks([sides[x]], on: device)[0]
+            lacks[x] = FleetGraph.lacks(sides[x], on: device)
             if !controls.isEmpty { controls[x] = FleetSettings.controls(of: sides[x].policy) }
             changedSides.append(sides[x].prepared)
         }
@@ -222,13 +234,14 @@ final class FleetGraph: FleetEdges {
     }
 
     /// Per side, what makes its decisions throw (``lacks``).
-    static func lacks(_ sides: [FleetSide], on device: FleetDevice) -> [UInt8] {
-        sides.map { side in
-            var bits: UInt8 = 0
-            for control in FleetControl.allCases where side.policy.source(of: control) == .notSet { bits |= FleetGraph.bit(control) }
-            if side.policy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { bits |= FleetGraph.secureCopyUnknown }
-            return bits
-        }
+    static func lacks(_ sides: [FleetSide], on device: FleetDevice) -> [UInt8] { sides.map { lacks($0, on: device) } }
+
+    /// What makes `side`'s decisions throw (its entry of ``lacks``).
+    static func lacks(_ side: FleetSide, on device: FleetDevice) -> UInt8 {
+        var bits: UInt8 = 0
+        for control in FleetControl.allCases where side.policy.source(of: control) == .notSet { bits |= FleetGraph.bit(control) }
+        if side.policy.policy.pasteboard == .secureCopy, device.facts.secureServicesAvailable == nil { bits |= FleetGraph.secureCopyUnknown }
+        return bits
     }
 
     /// The node a delivery to `id` lands on (``FleetDevice/node(receiving:)``), as an index.

@@ -141,7 +141,7 @@ enum FleetSettings {
         package let entries: [BundleID: ValueSource]?
 
         /// The position of `control` in ``FleetSettings/controls(of:)``.
-        package static func position(_ control: FleetControl) -> Int { FleetControl.allCases.firstIndex(of: control)! }
+        package static func position(_ control: FleetControl) -> Int { control.index }
 
         package init(_ control: FleetControl, of policy: EffectivePolicy) {
             (settings, entries) = Self.make(control, of: policy)
