@@ -96,7 +96,10 @@ final class FleetGraph: FleetEdges {
             var listing = [[Int32]](repeating: [], count: count)
             // How each receiver's Open From answers, as OpenFromRule decides (after NotEnforcingRule): AUTHORIZED allows all,
             // UNAUTHORIZED none, a whitelist its members (the nodes it names, found in parts across the cores).
-            enum Allows { case every, appConnect, listed([Int32]), none }
+            enum Allows {
+                case every, appConnect, none
+                case listed([Int32])
+            }
             let allows = Parallel.fill(count, minimum: 512) { (y) throws(Never) -> Allows in
                 let prepared = sides[y].prepared
                 if NotEnforcingRule.applies(prepared) || prepared.openFromStatus == .authorized { return .every }
