@@ -95,7 +95,9 @@ public struct IntuneFleet: Sendable {
         // Only a filter can fail to resolve (a profile without groups was refused above): visit, per profile, the
         // policies whose groups include it and that filter an included group, never every policy (IntuneReachIndex).
         let index = IntuneReachIndex(self)
-        for device in devices {
+        // Each profile alone, in parts across the cores: the error of the first profile in file order that has one.
+        let checked = Parallel.fill(devices.count, minimum: 64) { (position) throws(FleetError) in
+            let device = devices[position]
             let membership = index.membership(of: device)
             for position in index.candidates(in: self, membership: membership).ordered where index.filtered[position] {
                 // What a policy's reach reads of an app is its management type and version: apps alike are resolved once.
@@ -108,6 +110,7 @@ public struct IntuneFleet: Sendable {
                 }
             }
         }
+        if let failure = checked.failure { throw failure }
     }
 
     /// The device profile named exactly `name`.
@@ -454,7 +457,6 @@ public enum IntuneDevicesJSON {
         guard let devicesField = fields["devices"] else {
             throw FormatError("devices is missing: add \"devices\": {\"NAME\": {\"installed\": [...], \"mdmEnrolled\": false, \"intuneMAMUPN\": false}}", at: JSONPosition(line: 1, column: 1))
         }
-        var devices: [IntuneDeviceProfile] = []
         let names = try groupNames(value)
         // The groups map's entries by id and by name: a profile's aliases cost its groups, not the map.
         var entries: [ExactKey: [Int]] = [:]
@@ -462,7 +464,9 @@ public enum IntuneDevicesJSON {
             entries[ExactKey(entry.id), default: []].append(index)
             if !ExactText.same(entry.id, entry.name) { entries[ExactKey(entry.name), default: []].append(index) }
         }
-        for (name, cursor, _) in try devicesField.anyMembers(what: "device profiles by name") {
+        // Each profile alone (independent of the others), in parts across the cores: the profiles in file order, and
+        // the error of the first profile in file order that has one.
+        func profile(_ name: String, _ cursor: JSONCursor) throws(FormatError) -> IntuneDeviceProfile {
             let device = try cursor.members(
                 allowed: ["installed", "mdmEnrolled", "intuneMAMUPN", "schemeHandlers", "mdmManagedApps", "user", "groups", "deviceManufacturer",
                           "deviceModel", "osVersion"],
@@ -536,9 +540,12 @@ public enum IntuneDevicesJSON {
             profile.deviceManufacturer = try device["deviceManufacturer"]?.string()
             profile.deviceModel = try device["deviceModel"]?.string()
             profile.osVersion = try device["osVersion"]?.string()
-            devices.append(profile)
+            return profile
         }
-        return (apps, devices)
+        let members = try devicesField.anyMembers(what: "device profiles by name")
+        let read = Parallel.fill(members.count, minimum: 128) { (index) throws(FormatError) in try profile(members[index].0, members[index].1) }
+        if let failure = read.failure { throw failure }
+        return (apps, read.values)
     }
 
     /// Reads a devices file's `appGroups`: `{"allCoreMicrosoftApps": [BUNDLE_ID, ...], "allMicrosoftApps": [...]}`,

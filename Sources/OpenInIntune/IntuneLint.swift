@@ -68,36 +68,57 @@ public enum IntuneLint {
         // Per profile, only the policies whose groups include it (IntuneReachIndex), each overlap found once by its app and policies.
         var overlaps: [(app: BundleID, policies: [Int], devices: [String], last: Int)] = []
         var overlapAt: [OverlapKey: Int] = [:]
-        for (devicePosition, device) in fleet.devices.enumerated() {
-            let membership = reach.membership(of: device)
-            let candidates = reach.candidates(in: fleet, membership: membership)
-            // Each app's policies on the profile, worked out once however many candidates target it.
-            var reachingOf: [Int: [Int]?] = [:]
-            func reaching(_ app: BundleID, _ number: Int) -> [Int]? {
-                if let cached = reachingOf[number] { return cached }
-                let found = try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates, number: number)
-                reachingOf[number] = .some(found)
-                return found
-            }
-            for app in device.installed {
-                guard let number = reach.appNumber(key: IntuneBundleID.key(app)) else { continue }
-                for target in reach.targeting(app: number) where candidates.contains(target) && installedFor[target].last != devicePosition {
-                    installedFor[target].append(devicePosition)
+        // Each profile's candidates and its apps' reaching policies, independent of the other profiles: worked out in
+        // parts across the cores, a batch of profiles at a time (memory: one batch's answers); then taken in profile
+        // order, as one loop takes them.
+        let batch = 512
+        for start in stride(from: 0, to: fleet.devices.count, by: batch) {
+            let end = min(start + batch, fleet.devices.count)
+            let worked = Parallel.fill(end - start, minimum: 32) { (offset) throws(Never) -> (candidates: IntuneReachIndex.Candidates, reaching: [Int: [Int]?]) in
+                let device = fleet.devices[start + offset]
+                let membership = reach.membership(of: device)
+                let candidates = reach.candidates(in: fleet, membership: membership)
+                // Each app's policies on the profile, worked out once however many candidates target it.
+                var reachingOf: [Int: [Int]?] = [:]
+                func reaching(_ app: BundleID, _ number: Int) {
+                    guard reachingOf[number] == nil else { return }
+                    reachingOf[number] = .some(try? fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates, number: number))
                 }
-                for target in reaching(app, number) ?? [] where protectsFor[target].last != devicePosition { protectsFor[target].append(devicePosition) }
-            }
-            for position in candidates.ordered {
-                for (app, number) in zip(fleet.policies[position].apps, reach.appNumbersOf[position]) {
-                    guard reach.targeting(app: number).count > 1, let reaching = reaching(app, number), reaching.count > 1,
-                        fleet.policies[reaching[0]].displayName == fleet.policies[position].displayName
-                    else { continue }
-                    let key = OverlapKey(app: number, policies: reaching)
-                    if let index = overlapAt[key] {
-                        if overlaps[index].last != devicePosition { overlaps[index].devices.append(device.name) }
-                        overlaps[index].last = devicePosition
-                    } else {
-                        overlapAt[key] = overlaps.count
-                        overlaps.append((app, reaching, [device.name], devicePosition))
+                for app in device.installed {
+                    guard let number = reach.appNumber(key: IntuneBundleID.key(app)) else { continue }
+                    reaching(app, number)
+                }
+                for position in candidates.ordered {
+                    for (app, number) in zip(fleet.policies[position].apps, reach.appNumbersOf[position]) where reach.targeting(app: number).count > 1 {
+                        reaching(app, number)
+                    }
+                }
+                return (candidates, reachingOf)
+            }.values
+            for devicePosition in start..<end {
+                let device = fleet.devices[devicePosition]
+                let (candidates, reachingOf) = worked[devicePosition - start]
+                func reaching(_ number: Int) -> [Int]? { reachingOf[number] ?? nil }
+                for app in device.installed {
+                    guard let number = reach.appNumber(key: IntuneBundleID.key(app)) else { continue }
+                    for target in reach.targeting(app: number) where candidates.contains(target) && installedFor[target].last != devicePosition {
+                        installedFor[target].append(devicePosition)
+                    }
+                    for target in reaching(number) ?? [] where protectsFor[target].last != devicePosition { protectsFor[target].append(devicePosition) }
+                }
+                for position in candidates.ordered {
+                    for (app, number) in zip(fleet.policies[position].apps, reach.appNumbersOf[position]) {
+                        guard reach.targeting(app: number).count > 1, let reaching = reaching(number), reaching.count > 1,
+                            fleet.policies[reaching[0]].displayName == fleet.policies[position].displayName
+                        else { continue }
+                        let key = OverlapKey(app: number, policies: reaching)
+                        if let index = overlapAt[key] {
+                            if overlaps[index].last != devicePosition { overlaps[index].devices.append(device.name) }
+                            overlaps[index].last = devicePosition
+                        } else {
+                            overlapAt[key] = overlaps.count
+                            overlaps.append((app, reaching, [device.name], devicePosition))
+                        }
                     }
                 }
             }
