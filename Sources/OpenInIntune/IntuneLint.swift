@@ -128,6 +128,38 @@ public enum IntuneLint {
         for (index, device) in fleet.devices.enumerated() {
             for group in reach.membership(of: device).groups ?? [] { carriers[group, default: []].append(index) }
         }
+        // IN016's question for each policy's include assignments with a usable filter, in order: the profiles its group
+        // reaches where it targets an installed app, and whether the filter lets the policy reach one of them. Each
+        // policy alone, in parts across the cores.
+        let filterReach = Parallel.fill(fleet.policies.count, minimum: 16) { (position) throws(Never) -> [(profiles: [String], reaches: Bool)] in
+            let policy = fleet.policies[position]
+            var outcomes: [(profiles: [String], reaches: Bool)] = []
+            for assignment in policy.assignments ?? [] where assignment.kind == .include {
+                guard let reference = assignment.filter, let filter = fleet.filters.filter(named: reference), filter.unusable == nil else { continue }
+                var profiles: [String] = []
+                var reaches = false
+                let holding = Set([assignment.groupID, assignment.groupName].compactMap { $0 }.compactMap(reach.group).flatMap { carriers[$0] ?? [] }).sorted()
+                for index in holding {
+                    let apps = policy.apps.filter { IntuneBundleID.contains(fleet.devices[index].installed, $0) && policy.managementLevels.targets(managed: fleet.devices[index].isManagedType($0)) }
+                    guard !apps.isEmpty else { continue }
+                    profiles.append(fleet.devices[index].name)
+                    for app in apps {
+                        // A rule that cannot be evaluated there (a fact not given) is no finding: the load reports it where it matters.
+                        guard let holds = try? filter.matches(fleet.subject(app, on: fleet.devices[index]), device: fleet.devices[index].name) else {
+                            reaches = true
+                            break
+                        }
+                        if holds == (assignment.filterType == .include) {
+                            reaches = true
+                            break
+                        }
+                    }
+                    if reaches { break }
+                }
+                outcomes.append((profiles, reaches))
+            }
+            return outcomes
+        }.values
         for (position, each) in fleet.policies.enumerated() {
             policy = each
             let policy = each
@@ -210,23 +242,11 @@ public enum IntuneLint {
                     add("IN013", at: "assignments", assignment: assignment, "\(name) \(assignment.kind == .include ? "includes" : "excludes") the group \(assignment.groupDescription), which no device profile carries.\(Suggestion.phrase(for: spelled, among: carriedGroups))",
                         fix: "add the group to the groups of the profiles whose users are in it (or correct its spelling in the devices file)")
                 }
-                // IN016: a filter that leaves out every profile the assignment's group reaches.
+                // IN016: a filter that leaves out every profile the assignment's group reaches (worked out above, in the same order).
+                var outcomes = filterReach[position].makeIterator()
                 for assignment in assignments where assignment.kind == .include {
                     guard let reference = assignment.filter, let filter = fleet.filters.filter(named: reference), filter.unusable == nil else { continue }
-                    var profiles: [String] = []
-                    var reaches = false
-                    let holding = Set([assignment.groupID, assignment.groupName].compactMap { $0 }.compactMap(reach.group).flatMap { carriers[$0] ?? [] }).sorted()
-                    for device in holding.map({ fleet.devices[$0] }) {
-                        let apps = policy.apps.filter { IntuneBundleID.contains(device.installed, $0) && policy.managementLevels.targets(managed: device.isManagedType($0)) }
-                        guard !apps.isEmpty else { continue }
-                        profiles.append(device.name)
-                        for app in apps {
-                            // A rule that cannot be evaluated there (a fact not given) is no finding: the load reports it where it matters.
-                            guard let holds = try? filter.matches(fleet.subject(app, on: device), device: device.name) else { reaches = true; break }
-                            if holds == (assignment.filterType == .include) { reaches = true; break }
-                        }
-                        if reaches { break }
-                    }
+                    let (profiles, reaches) = outcomes.next()!
                     guard !reaches, !profiles.isEmpty else { continue }
                     let how = assignment.filterType == .include
                         ? "the include filter \(JSONWriter.quoted(filter.displayName)), whose rule \(JSONWriter.quoted(filter.rule)) holds on none of the profiles the group reaches"
