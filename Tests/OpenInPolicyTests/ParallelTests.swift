@@ -3,6 +3,7 @@ import Testing
 @testable import OpenInAppConnect
 @testable import OpenInCore
 @testable import OpenInFleet
+@testable import OpenInIntune
 @testable import OpenInKit
 
 /// Work split across the cores (issue 43) gives what one loop gives: results in order, and the error a
@@ -105,6 +106,30 @@ import Testing
             #expect(overlapped.allSatisfy { $0 })
         } else {
             #expect(overlapped == [true])
+        }
+    }
+
+    /// An Intune devices file of `count` profiles read in parts: the profiles in file order, and of two broken ones
+    /// the first in file order is the error (not the one a part ends with first).
+    @Test("an Intune devices file read in parts: profiles in order, the first broken profile's error")
+    func intuneDevicesInParts() throws {
+        func file(_ profile: (Int) -> String?) -> [UInt8] {
+            let profiles = (0..<600).map { "\"d\($0)\": \(profile($0) ?? #"{"installed": ["com.a"], "mdmEnrolled": false, "intuneMAMUPN": false}"#)" }
+            return Array(#"{"apps": [{"bundleID": "com.a"}], "devices": {\#(profiles.joined(separator: ",\n"))}}"#.utf8)
+        }
+        let read = try IntuneDevicesJSON.read(file { _ in nil }, file: "devices.json")
+        #expect(read.devices.map(\.name) == (0..<600).map { "d\($0)" })
+        let broken = file {
+            switch $0 {
+            case 150: #"{"installed": ["com.a"], "mdmEnrolled": "yes", "intuneMAMUPN": false}"#
+            case 590: #"{"installed": [1], "mdmEnrolled": false, "intuneMAMUPN": false}"#
+            default: nil
+            }
+        }
+        #expect {
+            _ = try IntuneDevicesJSON.read(broken, file: "devices.json")
+        } throws: { error in
+            "\(error)".contains("devices.d150.mdmEnrolled") && "\(error)".contains("devices.json:151:")
         }
     }
 
