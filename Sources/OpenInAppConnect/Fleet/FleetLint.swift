@@ -75,36 +75,37 @@ public enum FleetLint {
         listed.reserveCapacity(fleet.apps.count)
         for app in fleet.apps where listed[app.bundleID] == nil { listed[app.bundleID] = app.appConnect }
         // The policy objects, read in place: the global policy (-1), then each container policy; their names are worded only for a finding.
-        func object(_ index: Int) -> (what: String, controls: PolicyControls, line: Int?, path: String) {
-            if index < 0 { return ("the global policy", fleet.global.controls, nil, "global") }
-            let policy = fleet.containerPolicies[index]
-            return ("the container policy \(JSONWriter.quoted(policy.name))", policy.controls, policy.line, "containerPolicies[\(index)]")
+        func object(_ index: Int) -> (what: String, line: Int?, path: String) {
+            if index < 0 { return ("the global policy", nil, "global") }
+            return ("the container policy \(JSONWriter.quoted(fleet.containerPolicies[index].name))", fleet.containerPolicies[index].line, "containerPolicies[\(index)]")
         }
         // FL001 and FL002 are warnings.
-        // Whether a policy's Open In makes FL001 (a whitelist entry that is not a listed AppConnect app) or FL002 (AUTHORIZED).
-        func flags(_ controls: borrowing PolicyControls) -> Bool {
+        // What a policy's Open In flags: its whitelist's entries that are not listed AppConnect apps (FL001), in order, each
+        // read once; whether it is AUTHORIZED (FL002); and where its settings were read (only for a finding).
+        func flagged(_ controls: borrowing PolicyControls) -> (entries: [BundleID], authorized: Bool, sources: SettingSources?) {
             switch controls.openIn {
-            case .status(.whitelist): controls.openInWhitelist.members.contains { !$0.isNativeMail && !(listed[$0] ?? false) }
-            case .status(.authorized): true
-            default: false
+            case .status(.whitelist):
+                let entries = controls.openInWhitelist.members.filter { !$0.isNativeMail && !(listed[$0] ?? false) }
+                return (entries, false, entries.isEmpty ? nil : controls.sources)
+            case .status(.authorized): return ([], true, controls.sources)
+            default: return ([], false, nil)
             }
         }
         for index in -1..<(errorsOnly ? -1 : fleet.containerPolicies.count) {
             // The controls read in place, each branch its own (a choice between the two would copy them).
-            guard index < 0 ? flags(fleet.global.controls) : flags(fleet.containerPolicies[index].controls) else { continue }
+            let (entries, authorized, found) = index < 0 ? flagged(fleet.global.controls) : flagged(fleet.containerPolicies[index].controls)
+            guard let sources = found else { continue }
             let object = object(index)
-            if case .status(.whitelist) = object.controls.openIn {
-                for id in object.controls.openInWhitelist.members where !id.isNativeMail && !(listed[id] ?? false) {
-                    let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
-                    // At the entry's own line, as paths and fixes name the setting (else the list's, else the object's).
-                    let line = object.controls.sources.entries["openInWhitelist"]?[id]?.line ?? object.controls.sources.keys["openInWhitelist"]?.line ?? object.line
-                    add("FL001", line: line, at: object.path + ".openInWhitelist", "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
-                        fix: "remove \(id) from the whitelist, or list it as an AppConnect app if it is one")
-                }
+            for id in entries {
+                let known = listed[id] == nil ? "an app the fleet does not list" : "not an AppConnect app"
+                // At the entry's own line, as paths and fixes name the setting (else the list's, else the object's).
+                let line = sources.entries["openInWhitelist"]?[id]?.line ?? sources.keys["openInWhitelist"]?.line ?? object.line
+                add("FL001", line: line, at: object.path + ".openInWhitelist", "\(object.what) lists \(id) in its Open In whitelist, and it is \(known): documents leave the managed apps in one hop",
+                    fix: "remove \(id) from the whitelist, or list it as an AppConnect app if it is one")
             }
-            if case .status(.authorized) = object.controls.openIn {
+            if authorized {
                 let whose = object.line == nil ? "every app without a container policy that sets Open In" : "its app"
-                add("FL002", line: object.controls.sources.keys["openInPolicy"]?.line ?? object.line, at: object.path + ".openInPolicy", "\(object.what) sets Open In to AUTHORIZED: \(whose) can send what reaches it to any app, a path out for every app that can send to it",
+                add("FL002", line: sources.keys["openInPolicy"]?.line ?? object.line, at: object.path + ".openInPolicy", "\(object.what) sets Open In to AUTHORIZED: \(whose) can send what reaches it to any app, a path out for every app that can send to it",
                     fix: "use \"appconnect\" or a whitelist")
             }
         }
@@ -203,15 +204,16 @@ public enum FleetLint {
         }
         // FL007 is a warning.
         guard !errorsOnly else { return findings }
-        var setByContainer: [BundleID: Set<FleetControl>] = [:]
-        // Each policy's app and controls read in place (no policy copied).
+        // Per app, the controls some container policy of it sets, as bits (``FleetControl/index``); each policy read in place.
+        var setByContainer: [BundleID: UInt8] = [:]
         for index in fleet.containerPolicies.indices {
-            for control in FleetControl.allCases where fleet.containerPolicies[index].controls.sets(control) {
-                setByContainer[fleet.containerPolicies[index].app, default: []].insert(control)
-            }
+            var bits: UInt8 = 0
+            for control in FleetControl.allCases where fleet.containerPolicies[index].controls.sets(control) { bits |= 1 << UInt8(control.index) }
+            if bits != 0 { setByContainer[fleet.containerPolicies[index].app, default: 0] |= bits }
         }
         for control in FleetControl.allCases where !fleet.global.controls.sets(control) {
-            let apps = fleet.apps.indices.filter { fleet.apps[$0].appConnect && !(setByContainer[fleet.apps[$0].bundleID]?.contains(control) ?? false) }
+            let bit: UInt8 = 1 << UInt8(control.index)
+            let apps = fleet.apps.indices.filter { fleet.apps[$0].appConnect && (setByContainer[fleet.apps[$0].bundleID] ?? 0) & bit == 0 }
             guard let first = apps.first.map({ fleet.apps[$0] }) else { continue }
             add("FL007", line: nil, at: "global.\(control.rawValue)", "the global policy does not set \(control.rawValue), nor does a container policy of \(first.bundleID)\(apps.count > 1 ? " (and \(apps.count - 1) more)" : ""): a request that needs it is an error",
                 fix: "set \(control.rawValue) in the global policy")
