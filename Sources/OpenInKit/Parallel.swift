@@ -104,21 +104,32 @@ package enum Parallel {
     /// from the heap this thread has freed, not a new one. `second` runs on a thread of the global queue,
     /// not inside a `concurrentPerform`, so the parts `first` splits its own work into (``map(_:minimum:_:)``,
     /// ``fill(_:minimum:_:)``) still go to every core: a `concurrentPerform` nested in another runs its
-    /// iterations one after the other.
+    /// iterations one after the other. When `first` ends before a thread has taken `second` (every thread
+    /// busy), the calling thread runs `second` itself: it never waits for work that has not started.
     package static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
         guard cores > 1 else { return (first(), second()) }
         let b = Results<B, Never>(count: 1)
         let done = DispatchSemaphore(value: 0)
         let a = withoutActuallyEscaping(second) { second in
             // The block holds the box, not `second`: the box lets `second` go before the semaphore is signalled,
-            // so no reference to it outlives this call (the block itself may be released later).
+            // so no reference to it outlives this call (the block itself may be released later). Whichever of
+            // the block and this thread takes the box first runs `second`.
             let box = Handoff(second)
             DispatchQueue.global().async {
-                b.set(0, .success(box.take()()))
-                done.signal()
+                // `second` is let go when this inner function returns, before the signal.
+                func run() -> Bool {
+                    guard let second = box.takeIfThere() else { return false }
+                    b.set(0, .success(second()))
+                    return true
+                }
+                if run() { done.signal() }
             }
             let a = first()
-            done.wait()
+            if let second = box.takeIfThere() {
+                b.set(0, .success(second()))
+            } else {
+                done.wait()
+            }
             return a
         }
         return (a, b.take(0).get())
@@ -135,15 +146,23 @@ extension Parallel {
     }
 }
 
-/// A value (a closure) handed to another thread once: taken (and let go) there.
+/// A value (a closure) handed to another thread once: taken (and let go) there, or by whichever thread asks first.
 private final class Handoff<Body>: @unchecked Sendable {
     private var body: Body?
+    private let lock = DispatchSemaphore(value: 1)
     init(_ body: Body) { self.body = body }
-    func take() -> Body {
-        let body = self.body!
+
+    /// The value, to the first thread that asks; `nil` to any later one.
+    func takeIfThere() -> Body? {
+        lock.wait()
+        defer { lock.signal() }
+        let body = self.body
         self.body = nil
         return body
     }
+
+    /// The value (it must still be there).
+    func take() -> Body { takeIfThere()! }
 }
 
 /// A value shared with the parts of ``Parallel``, which only read it.

@@ -80,6 +80,22 @@ import Testing
         #expect(b == "xxx")
     }
 
+    /// Many `both` at once from every core's threads: whichever thread takes the second side (a thread of the
+    /// global queue, or the caller when its first side ends before one does), each call gets its own two results.
+    @Test("both called from many threads at once: each gets its own results, however the second side is taken")
+    func bothFromManyThreads() {
+        final class Got: @unchecked Sendable {
+            let lock = CountLock()
+            var pairs = [(Int, Int)?](repeating: nil, count: 200)
+        }
+        let got = Got()
+        DispatchQueue.concurrentPerform(iterations: got.pairs.count) { index in
+            let pair = Parallel.both({ index }, { index * 2 })
+            got.lock.with { got.pairs[index] = pair }
+        }
+        #expect(got.pairs.indices.allSatisfy { index in got.pairs[index].map { $0 == (index, index * 2) } == true })
+    }
+
     /// Parts made inside `both`'s first side still run at the same time as each other: each part waits (up to
     /// ten seconds) until two parts have started, which never happens when nested parts run one after the other
     /// (as a `concurrentPerform` inside another does). On one core there is one part, and nothing to wait for.
