@@ -200,12 +200,9 @@ final class FleetGraph: FleetEdges {
             ? RowWords(ids: ids, index: index, sides: sides, kinds: kinds, isAppConnectApp: isAppConnectApp, authorized: authorized,
                        schemesLandingOn: schemesLandingOn, nativeMail: nativeMail)
             : nil
-        // Each listed app read in place (no app copied); a node's side from the graph's, others from the device.
+        // Each listed app's ID read in place (no app copied).
         let fleet = device.fleet
-        decidesWithoutError = words != nil && fleet.apps.indices.allSatisfy { position in
-            let id = fleet.apps[position].bundleID
-            return (index[id].map { sides[$0] } ?? device.side(for: id)).policy.source(of: .openFrom) != .notSet
-        }
+        decidesWithoutError = words != nil && fleet.apps.indices.allSatisfy { device.side(for: fleet.apps[$0].bundleID).policy.source(of: .openFrom) != .notSet }
     }
 
     /// `old`'s graph on `device`, a resolution of the same profile with the same nodes, authorized apps and

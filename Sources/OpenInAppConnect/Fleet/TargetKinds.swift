@@ -78,19 +78,14 @@ struct TargetKinds: Sendable {
                 return kind
             }
 
-            /// Word `w` of the targets of `kind`: each fact's word, or its complement (chosen without a branch:
-            /// the word XOR all ones when the kind's bit is clear; the words read in place, `w` being below `count`).
+            /// Word `w` of the targets of `kind`: each fact's word, or its complement.
             @inline(__always) package func mask(_ kind: Int, word w: Int) -> UInt64 {
-                words.withUnsafeBufferPointer { words in
-                    var mask = ~UInt64(0)
-                    var i = w
-                    for bit in 0..<facts {
-                        let holds = 0 &- (UInt64(truncatingIfNeeded: kind) &>> UInt64(truncatingIfNeeded: bit) & 1)
-                        mask &= words[i] ^ ~holds
-                        i &+= count
-                    }
-                    return mask
+                var mask = ~UInt64(0)
+                for bit in 0..<facts {
+                    let word = words[bit * count + w]
+                    mask &= kind &>> bit & 1 != 0 ? word : ~word
                 }
+                return mask
             }
 
             /// Word `w` of the targets of every kind in `kinds` (bit `k` set: kind `k`): the union of their ``mask(_:word:)``.
