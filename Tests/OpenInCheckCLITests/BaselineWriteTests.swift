@@ -15,6 +15,33 @@ import Testing
         return (status, console.stdout.text, console.stderr.text)
     }
 
+    /// Runs `arguments` with standard output written to the file `stdout` (a 1,000-app fleet's paths in JSON
+    /// are over a gigabyte: held in memory as text, then parsed whole, they took many gigabytes).
+    static func run(_ arguments: [String], stdoutFile stdout: String) throws -> (status: OpenInCheckCLI.ExitStatus, stderr: String) {
+        guard FileManager.default.createFile(atPath: stdout, contents: nil), let handle = FileHandle(forWritingAtPath: stdout) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        defer { try? handle.close() }
+        let console = Console(stdout: Output(fileDescriptor: handle.fileDescriptor), stderr: Output(), stdin: ByteSource(bytes: [], name: "standard input"))
+        let status = CLI.run(arguments: arguments, console: console)
+        console.stdout.flush()
+        return (status, console.stderr.text)
+    }
+
+    /// The last element of the JSON array in `file`, read from the file's last 64 KiB alone (an array whose elements
+    /// start at two spaces of indentation, as the writers put them); `nil` when the file does not end such an array.
+    static func lastElement(ofArrayIn file: String) throws -> [String: Any]? {
+        let handle = try #require(FileHandle(forReadingAtPath: file))
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size > 65_536 ? size - 65_536 : 0)
+        let tail = String(decoding: try #require(try handle.readToEnd()), as: UTF8.self)
+        guard tail.hasSuffix("\n]\n") || tail.hasSuffix("\n]"), let start = tail.range(of: "\n  {\n", options: .backwards),
+              let end = tail.range(of: "\n  }", options: .backwards), start.lowerBound < end.lowerBound else { return nil }
+        let element = tail[tail.index(after: start.lowerBound)..<end.upperBound]
+        return try JSONSerialization.jsonObject(with: Data(element.utf8)) as? [String: Any]
+    }
+
     /// A fresh directory for one test's files.
     static func directory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("openin-baseline-\(UUID().uuidString)")
@@ -146,17 +173,28 @@ import Testing
     @Test("on a generated fleet: written within the reader's 16 MiB, then gated on with every path accepted (1,000 apps under OPENIN_SOAK=1)")
     func generated() throws {
         let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let fleet = directory.appendingPathComponent("fleet.json").path
         try FleetBenchmark.fleet(apps: Self.generatedApps, seed: BenchCorpus.defaultSeed).write(toFile: fleet, atomically: true, encoding: .utf8)
         let file = directory.appendingPathComponent("baseline.json").path
-        let written = Self.write(file, fleet: fleet, extra: ["--format", "json"])
+        // Standard output goes to files: at 1,000 apps each command writes over a gigabyte of JSON.
+        let paths = directory.appendingPathComponent("paths.json").path
+        let written = try Self.run(["fleet", "paths", "--fleet", fleet, "--from", "all", "--write-baseline", file, "--reason", "SEC-200: accepted as they are today",
+                                    "--expires", "2099-06-30", "--format", "json"], stdoutFile: paths)
         #expect(written.status == .success, "\(written.stderr)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
         #expect(size <= 16 << 20)
-        let gate = Self.run(["fleet", "paths", "--fleet", fleet, "--from", "all", "--baseline", file, "--format", "json"])
+        let gated = directory.appendingPathComponent("gated.json").path
+        let gate = try Self.run(["fleet", "paths", "--fleet", fleet, "--from", "all", "--baseline", file, "--format", "json"], stdoutFile: gated)
         #expect(gate.status == .success, "\(gate.stderr)")
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(gate.stdout.utf8)) as? [[String: Any]])
-        let summary = try #require(records.last?["baseline"] as? [String: Any])
+        // The whole output is one JSON array (read whole below the soak size); its last element is the baseline's summary.
+        if Self.generatedApps < 1_000 {
+            let records = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: gated))) as? [[String: Any]])
+            #expect(records.count > 1)
+            #expect(records.last.map { NSDictionary(dictionary: $0) } == (try Self.lastElement(ofArrayIn: gated)).map { NSDictionary(dictionary: $0) })
+        }
+        let last = try #require(try Self.lastElement(ofArrayIn: gated), "the output does not end with a JSON array's element")
+        let summary = try #require(last["baseline"] as? [String: Any])
         #expect(summary["new"] as? Int == 0)
         #expect(summary["expired"] as? Int == 0)
         let accepted = try #require(summary["accepted"] as? Int)
