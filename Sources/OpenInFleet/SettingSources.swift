@@ -9,14 +9,24 @@ package struct ValueSource: Sendable {
     package let line: Int?
     /// The value as the file writes it (a string's text; `true`, `false` or a number otherwise).
     package var text: String {
-        if let written { return written }
-        if case .bool(let value) = value { return value ? "true" : "false" }
-        return JSONWriter.compact(value ?? .null)
+        switch written {
+        case .text(let text): text
+        case .value(.bool(let value)): value ? "true" : "false"
+        case .value(let value): JSONWriter.compact(value)
+        case .strings(let strings): JSONWriter.compact(.array(JSONArray(strings.map(JSONValue.string))))
+        }
     }
-    /// The text as given or read (a string's); `nil` for any other value, written out when asked.
-    private let written: String?
-    /// The value when it is not a string (a number, `true`, `false`, `null`, an array or an object).
-    private let value: JSONValue?
+    /// The value, kept so that its text is written only when asked: no text made per value.
+    private let written: Kept
+    private enum Kept: Sendable {
+        /// A string's text, as given or read.
+        case text(String)
+        /// A number, `true`, `false`, `null`, an object, or a list of other values.
+        case value(JSONValue)
+        /// A list of strings: its elements alone, so the source does not keep the JSON tree's array (and each
+        /// element's place) alive after the file is read.
+        case strings([String])
+    }
     /// ``path``, or the path of the object or array the value is in: a list's entries and an object's
     /// members share their parent's path, and each one's own path is made only when it is named.
     private var base: String
@@ -27,8 +37,7 @@ package struct ValueSource: Sendable {
         base = path
         step = .none
         self.line = line
-        written = text
-        value = nil
+        written = .text(text)
     }
 
     /// The same source with its own key path made: for a source named many times (a whitelist entry a
@@ -46,8 +55,7 @@ package struct ValueSource: Sendable {
         base = list
         step = .index(index)
         self.line = line
-        written = text
-        value = nil
+        written = .text(text)
     }
 
     /// The source of the value under `cursor`.
@@ -55,9 +63,16 @@ package struct ValueSource: Sendable {
         (base, step) = cursor.place
         line = cursor.position?.line
         switch cursor.value {
-        case .string(let string): (written, value) = (string, nil)
-        // Written out when asked: no text made per value (a list's text only when a setting names the whole list).
-        case .bool, .number, .null, .array, .object: (written, value) = (nil, cursor.value)
+        case .string(let string): written = .text(string)
+        case .array(let array):
+            var strings: [String] = []
+            strings.reserveCapacity(array.count)
+            for element in array.elements {
+                guard case .string(let string) = element else { break }
+                strings.append(string)
+            }
+            written = strings.count == array.count ? .strings(strings) : .value(cursor.value)
+        case .bool, .number, .null, .object: written = .value(cursor.value)
         }
     }
 }

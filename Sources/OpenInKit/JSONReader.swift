@@ -149,9 +149,67 @@ private struct JSONParser {
     /// The arrays read in place (each key at most once: a repeated key is an error).
     var lists = InPlaceLists()
 
+    /// Strings read before, by a hash of their bytes (one per slot, the last read wins), when the text is large
+    /// enough to repeat itself (``internsFrom``): a key or a bundle ID written many times is then one string, shared,
+    /// not an allocation and a copy each time. Empty otherwise. Only strings too long to be held in place (more
+    /// than 15 bytes) are kept; two strings share storage only when their bytes are the same.
+    var interned: [String?] = []
+    /// The slots' mask (their count minus one).
+    var internMask = 0
+    /// Texts from this size on intern their long strings.
+    static let internsFrom = 1 << 16
+
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        if bytes.count >= Self.internsFrom {
+            // About one slot per 64 bytes of text, a power of two, at most 2^16 (1 MiB of slots).
+            var slots = 1 << 10
+            while slots < 1 << 16, slots * 64 < bytes.count { slots <<= 1 }
+            interned = Array(repeating: nil, count: slots)
+            internMask = slots - 1
+        }
+    }
+
+    /// Whether `known` holds the `count` bytes at `raw` (eight at a time).
+    static func same(_ known: UnsafeBufferPointer<UInt8>, _ raw: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard known.count == count, count >= 8, let base = known.baseAddress else { return false }
+        let other = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= count {
+            if other.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        // The last eight bytes (overlapping those compared) cover the rest.
+        return other.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    }
+
+    /// A 64-bit finalizer (every bit of `x` reaches every bit of the result): an ID's differing bytes are its last.
+    static func mix(_ x: UInt64) -> UInt64 {
+        var x = x
+        x ^= x >> 33
+        x &*= 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x &*= 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
+    }
+
+    /// The string of the plain (no escape, ASCII) bytes `start..<end`: one read before with the same bytes when the
+    /// table has it, otherwise made (and kept in the table).
+    mutating func plainString(_ start: Int, _ end: Int, interning: Bool) -> String {
+        let count = end - start
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        guard interning, count > 15, !interned.isEmpty, let base = bytes.baseAddress else { return String(decoding: text, as: UTF8.self) }
+        let raw = UnsafeRawPointer(base + start)
+        let head = raw.loadUnaligned(as: UInt64.self), tail = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        let slot = Int(truncatingIfNeeded: Self.mix(tail ^ Self.mix(head ^ UInt64(count)))) & internMask
+        if let known = interned[slot], known.utf8.withContiguousStorageIfAvailable({ Self.same($0, raw, count) }) == true {
+            return known
+        }
+        let made = String(decoding: text, as: UTF8.self)
+        interned[slot] = made
+        return made
     }
 
     // MARK: Positions and errors
@@ -221,7 +279,7 @@ private struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return .object(try parseObject())
         case UInt8(ascii: "["): return .array(try parseArray())
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "\""): return .string(try parseString(interning: true))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
@@ -493,7 +551,9 @@ private struct JSONParser {
 
     // MARK: Strings
 
-    mutating func parseString() throws(JSONError) -> String {
+    /// With `interning`, a plain string is shared with an earlier one of the same bytes (``plainString(_:_:interning:)``):
+    /// values, which repeat (bundle IDs), not keys, which every object of a kind holds and every thread would count.
+    mutating func parseString(interning: Bool = false) throws(JSONError) -> String {
         let openingQuote = position
         index += 1
         let start = index
@@ -501,7 +561,7 @@ private struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let text = plainString(start, index, interning: interning)
                 index += 1
                 return text
             }

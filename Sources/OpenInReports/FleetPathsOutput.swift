@@ -20,6 +20,8 @@ public struct PathsWriter {
     private var written = 0
     /// What a one-app search writes, held until every device is decided.
     private let pending = HeldOutput()
+    /// Whether a one-app search writes straight to ``sink``: once the last device's paths are found, nothing can fail.
+    private var streaming = false
     /// For the report formats (Markdown, SARIF, DOT): the paths shown, per device.
     package private(set) var reports: [DeviceReport] = []
     /// For SARIF: the log being written, once the first search is written.
@@ -47,7 +49,7 @@ public struct PathsWriter {
     public var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
 
     private mutating func out(_ text: String) {
-        (app == nil ? sink : pending).write(text)
+        (app == nil || streaming ? sink : pending).write(text)
     }
 
     /// Each node's name as the text shows it (escaped), made once.
@@ -151,15 +153,27 @@ public struct PathsWriter {
 
     /// Writes one device's paths from one app (text or JSON), from the search: each hop found by the device's
     /// ``FleetHopFinder`` when it has one (kept for the device's searches), otherwise from the search's tree with every hop decided.
+    /// With `last` (the last device), a one-app search's held output is written and the rest goes straight out once
+    /// the device's hops are known: nothing after can fail, so nothing more is held.
     /// - Throws: ``FleetError`` when a policy that must decide does not set the control it needs.
-    package mutating func emit(_ device: AnalyzedDevice, app: BundleID, reach: FleetReach) throws(FleetError) {
+    package mutating func emit(_ device: AnalyzedDevice, app: BundleID, reach: FleetReach, last: Bool = false) throws(FleetError) {
         let kept = fast.finder?.isFor(reach) == true
         let finder = kept ? nil : device.hopFinder(for: reach)
         if kept || finder != nil {
+            if last { startStreaming() }
             emit(device, app: app, tree: FleetTree(undecided: reach), finder: finder, found: true)
         } else {
-            emit(device, app: app, tree: try device.tree(reach))
+            let tree = try device.tree(reach)
+            if last { startStreaming() }
+            emit(device, app: app, tree: tree)
         }
+    }
+
+    /// Writes what is held, and from now on writes straight to the sink.
+    private mutating func startStreaming() {
+        guard app != nil, !streaming else { return }
+        pending.release(to: sink)
+        streaming = true
     }
 
     /// Writes one device's paths from one app (text or JSON), from the search's tree: what ``emit(_:app:_:)``
@@ -444,7 +458,7 @@ public struct PathsWriter {
     }
 
     private mutating func out(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { (app == nil ? sink : pending).write(bytes: $0) }
+        bytes.withUnsafeBufferPointer { (app == nil || streaming ? sink : pending).write(bytes: $0) }
     }
 
     /// Closes the output; whether the gate fails: a path reaches the `--to` set (or, without `--to`, outside), or with a

@@ -49,10 +49,14 @@ extension PathsWriter {
             for device in devices { try searches(device) { (reach) throws(FleetError) in count(device, app: reach.from, reach) } }
             writeHeader()
         }
-        for device in devices {
+        for (index, device) in devices.enumerated() {
             try searches(device) { (reach) throws(FleetError) in
                 // Text and JSON from each search's tree, each hop written once; the report formats decide only the hops they show.
-                if format.report != nil { try emitReport(device, app: reach.from, reach) } else { try emit(device, app: reach.from, reach: reach) }
+                if format.report != nil {
+                    try emitReport(device, app: reach.from, reach)
+                } else {
+                    try emit(device, app: reach.from, reach: reach, last: index == devices.count - 1)
+                }
             }
         }
         return finish()

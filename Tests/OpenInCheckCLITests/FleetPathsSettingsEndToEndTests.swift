@@ -24,6 +24,33 @@ import Testing
         return BinaryRun(stdout: String(decoding: data, as: UTF8.self), stderr: "", status: process.terminationStatus)
     }
 
+    @Test("one app's paths on two devices: when the last device's search fails, nothing is written, not even the first device's paths")
+    func lastDeviceFailsWritesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fleet = directory.appendingPathComponent("fleet.json").path
+        // The paste of a secure copy on "last" needs secureServicesAvailable, which only "first" says: "last" fails when searched.
+        try """
+        {"global": {"authorizeAppsWithoutContainerPolicy": false, "openInPolicy": "appconnect", "openFromPolicy": "appconnect",
+                    "pasteboardPolicy": "securecopy", "printPolicy": "unauthorized", "dragAndDropPolicy": "appconnect"},
+         "containerPolicies": [{"name": "A", "app": "com.corp.a", "labels": ["L"]}, {"name": "B", "app": "com.corp.b", "labels": ["L"]}],
+         "apps": [{"bundleID": "com.corp.a", "appconnect": true}, {"bundleID": "com.corp.b", "appconnect": true}],
+         "devices": {"first": {"labels": ["L"], "installed": ["com.corp.a", "com.corp.b"], "secureServicesAvailable": true},
+                     "last": {"labels": ["L"], "installed": ["com.corp.a", "com.corp.b"]}}}
+        """.write(toFile: fleet, atomically: true, encoding: .utf8)
+        for format in ["text", "json"] {
+            let failed = try BuiltBinary.run(["fleet", "paths", "--fleet", fleet, "--from", "com.corp.a", "--format", format])
+            #expect(failed.status == 1)
+            #expect(failed.stdout == "", "\(format)")
+            #expect(failed.stderr.contains("set devices.last.secureServicesAvailable to true or false"), "\(failed.stderr)")
+            // The first device alone is written: its paths were held, not lost.
+            let first = try BuiltBinary.run(["fleet", "paths", "--fleet", fleet, "--from", "com.corp.a", "--device", "first", "--format", format])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains("com.corp.b"))
+        }
+    }
+
     static func records(_ arguments: [String]) throws -> [[String: Any]] {
         let run = try BuiltBinary.run(["fleet", "paths"] + arguments + ["--format", "json"])
         #expect(run.status == 0 || run.status == 2, "\(run.stderr)")

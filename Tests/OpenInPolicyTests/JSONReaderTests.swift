@@ -1,3 +1,4 @@
+import Foundation
 import OpenInPolicy
 import Testing
 
@@ -11,6 +12,31 @@ import Testing
             "b": .string("x\"é😀\n"),
         ]))
         #expect(value == expected)
+    }
+
+    @Test("a large text's repeated strings read as written: strings that share their first and last eight bytes and length but not the middle stay apart")
+    func largeTextsRepeatedStrings() throws {
+        // Over 64 KiB, so long strings are shared when their bytes are the same; these four collide on what is hashed.
+        let spellings = ["com.benc-middleAA-.app0042", "com.benc-middleBB-.app0042", "com.benc-middleAB-.app0042", "com.benc-middleAA-.app00042",
+                         "sixteen-bytes-16", "sixteen-bytes-17", "caf\\u00e9-with-an-escape-00042", "café-written-as-UTF-8-00042"]
+        var expected: [String] = []
+        for index in 0..<6_000 { expected.append(spellings[(index * 7 + index / 5) % spellings.count]) }
+        var text = "["
+        for (index, spelling) in expected.enumerated() { text += (index == 0 ? "" : ",\n") + "\"" + spelling + "\"" }
+        text += "]"
+        #expect(text.utf8.count > 1 << 16)
+        guard case .array(let array) = try reader.read(text) else {
+            Issue.record("expected an array")
+            return
+        }
+        let read = array.elements.map { element -> String in
+            if case .string(let string) = element { return string }
+            return ""
+        }
+        let decoded = expected.map { $0.replacingOccurrences(of: "\\u00e9", with: "é") }
+        #expect(read.count == decoded.count)
+        #expect(zip(read, decoded).allSatisfy { Array($0.utf8) == Array($1.utf8) })
+        #expect(array.position(at: 5_999) == JSONPosition(line: 6_000, column: 1))
     }
 
     @Test func keepsMemberOrderAndPositions() throws {
