@@ -87,9 +87,11 @@ package struct EntrySources: Sendable {
     /// Per entry in ``ids``: its index in the list and its line (0: not known). A fleet file is at most 16 MiB,
     /// so both fit.
     private var places: [(element: Int32, line: Int32)] = []
-    /// The positions in ``ids`` by bundle ID, once there are many; before, they are searched in order.
+    /// The positions in ``ids`` by bundle ID, once there are many; before, they are searched in order (an ID's
+    /// stored hash compared first): a table per whitelist of a few dozen entries cost more than the list itself.
+    /// Each search is then at most 64 comparisons, and a list of n entries is indexed in O(n).
     private var positions: [BundleID: Int]? = nil
-    private static let indexedFrom = 16
+    private static let indexedFrom = 64
 
     /// No entries yet, of the list at `list`, room made for `capacity`.
     package init(list: String, capacity: Int = 0) {

@@ -41,6 +41,31 @@ import Testing
         #expect((made.path, made.line, made.text) == (c.path, c.line, c.text) && made.withPath.path == c.path)
     }
 
+    @Test("a list's entries: the first of each ID is found, with its place and line, in short lists searched in order and long ones indexed")
+    func entriesFirstOfEachID() throws {
+        for count in [1, 20, 64, 65, 300] {
+            var entries = EntrySources(list: "list", capacity: count)
+            // Each ID given twice, the second time later in the list and on another line: the first one is kept.
+            let ids = try (0..<count).map { try BundleID("com.app\($0)") }
+            for (index, id) in ids.enumerated() { entries.add(id, element: index, line: 10 + index) }
+            for (index, id) in ids.enumerated() { entries.add(id, element: count + index, line: 5_000 + index) }
+            for (index, id) in ids.enumerated() {
+                let source = try #require(entries[id], "\(count): \(id)")
+                #expect((source.path, source.line, source.text) == ("list[\(index)]", 10 + index, id.rawValue), "\(count)")
+            }
+            #expect(entries[try BundleID("com.absent")] == nil)
+            #expect(entries.withPaths.count == count)
+        }
+    }
+
+    @Test("a list's text as written: strings, other values, and both mixed")
+    func listTexts() throws {
+        for (list, text) in [(#"["a", "b\u00e9"]"#, #"["a","bé"]"#), ("[1, true, null]", "[1,true,null]"), (#"["a", 2, {"k": []}]"#, #"["a",2,{"k":[]}]"#), ("[]", "[]")] {
+            let value = try JSONReader().read(list)
+            #expect(ValueSource(JSONCursor(value, path: "k")).text == text)
+        }
+    }
+
     @Test("a key a fleet holds elsewhere says where, even after an unknown key; an unknown key alone is refused with Did you mean")
     func movedKeyWinsOverAnEarlierUnknownKey() throws {
         for (extra, expected) in [(#""bogus": 1, "config": {}"#, "containerPolicies[0].config: not in a fleet"),
