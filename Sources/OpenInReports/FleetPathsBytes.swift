@@ -170,19 +170,57 @@ struct PathsBytes {
     /// Appends the chain of hops into `node`, each found by the finder (``useFinder(_:reach:)``) and written once per search.
     mutating func appendChain(_ node: Int, tree: FleetTree, json: Bool, to bytes: inout [UInt8]) {
         appendChain(node, tree: tree, separator: json ? UInt8(ascii: ",") : nil, to: &bytes) { fast, y, arena in
-            let x = tree.predecessor(y)
-            if let shape = fast.finder!.shape(from: x, to: y) {
-                if json { fast.appendShapeJSON(shape, to: &arena) } else { fast.appendShapeText(shape, to: &arena) }
+            fast.appendHop(into: y, tree: tree, json: json, to: &arena)
+        }
+    }
+
+    /// Appends the hop into `y` (from its predecessor in `tree`), found by the finder.
+    private mutating func appendHop(into y: Int, tree: FleetTree, json: Bool, to arena: inout [UInt8]) {
+        let x = tree.predecessor(y)
+        if let shape = finder!.shape(from: x, to: y) {
+            if json { appendShapeJSON(shape, to: &arena) } else { appendShapeText(shape, to: &arena) }
+        } else {
+            // A hop of a kind the finder does not know: decided whole (the graph's decisions cannot throw).
+            guard let hop = try? finder!.hop(from: x, to: y) else {
+                preconditionFailure("the search found an edge \(tree.nodes[x]) → \(tree.nodes[y]) that no request makes")
+            }
+            if json {
+                PathsWriter.appendJSON(hop, device: analyzed!, level: 5, to: &arena)
             } else {
-                // A hop of a kind the finder does not know: decided whole (the graph's decisions cannot throw).
-                guard let hop = try? fast.finder!.hop(from: x, to: y) else {
-                    preconditionFailure("the search found an edge \(tree.nodes[x]) → \(tree.nodes[y]) that no request makes")
-                }
-                if json {
-                    PathsWriter.appendJSON(hop, device: fast.analyzed!, level: 5, to: &arena)
-                } else {
-                    fast.appendText(hop, into: y, from: x, to: &arena)
-                }
+                appendText(hop, into: y, from: x, to: &arena)
+            }
+        }
+    }
+
+    /// Writes the hop into each of `nodes` (each reached from a predecessor, none written yet in this search) into
+    /// the arena, found by the finder, in parts across the cores: each part on its own copy of these tables and of
+    /// the finder (the memos a part needs are made in it), its bytes joined into the arena in order. A hop's bytes
+    /// depend on the hop alone, so they are what ``appendChain(_:tree:json:to:)`` writes when it meets the hop.
+    /// Memory: the hops' bytes, held once (each part's let go as it is joined), and a copy of the memos per part.
+    mutating func writeHops(_ nodes: [Int], tree: FleetTree, json: Bool, minimum: Int) {
+        let start = self
+        var parts = Parallel.map(nodes.count, minimum: minimum) { range -> [(bytes: [UInt8], ends: [Int])] in
+            var part = start
+            var bytes: [UInt8] = [], ends: [Int] = []
+            ends.reserveCapacity(range.count)
+            for index in range {
+                part.appendHop(into: nodes[index], tree: tree, json: json, to: &bytes)
+                ends.append(bytes.count)
+            }
+            return [(bytes, ends)]
+        }
+        arena.reserveCapacity(arena.count + parts.reduce(0) { $0 + $1.bytes.count })
+        var index = 0
+        for k in parts.indices {
+            let base = arena.count
+            arena += parts[k].bytes
+            parts[k].bytes = []
+            var previous = base
+            for end in parts[k].ends {
+                let y = nodes[index]
+                (hopStart[y], hopEnd[y], stamp[y]) = (previous, base + end, search)
+                previous = base + end
+                index += 1
             }
         }
     }

@@ -215,6 +215,10 @@ public struct PathsWriter {
         } else if gated > 0 {
             reached = true
         }
+        if found, to == nil, installed, shown.count >= hopsInParts {
+            // Every node reached is shown: its hop is written in parts across the cores first, then each chain copies them.
+            fast.writeHops(shown.filter { tree.predecessor($0) >= 0 }, tree: tree, json: format == .json, minimum: hopsInParts)
+        }
         var bytes: [UInt8] = []
         if format == .json {
             record(device, app: app, installed: installed, fromOutside: fromOutside, tree: tree, found: found, shown: shown,
@@ -269,6 +273,10 @@ public struct PathsWriter {
         }
         out(bytes)
     }
+
+    /// From this many paths shown, a search's hops are written in parts (of at least this many) across the cores
+    /// before its chains; tests set it low, so that small fleets take that way too.
+    package var hopsInParts = 2_048
 
     /// The report formats, written as the searches end (Markdown and DOT hold per device only what their diagrams need).
     private var stream: PathsReportStream?

@@ -112,6 +112,12 @@ import OpenInTestSupport
         let fastConsole = Console.memory()
         let writer = try PathsWriter.checked(from: from, to: to, names: names, format: format, console: fastConsole)
         _ = try FleetOutput.paths(devices, maxHops: maxHops, writer: writer)
+        // The hops of a search that shows every path written in parts first (as on a large fleet), in parts of two.
+        let partsConsole = Console.memory()
+        var inParts = try PathsWriter.checked(from: from, to: to, names: names, format: format, console: partsConsole)
+        inParts.hopsInParts = 2
+        _ = try FleetOutput.paths(devices, maxHops: maxHops, writer: inParts)
+        #expect(partsConsole.stdout.text == fastConsole.stdout.text, "fleet paths --from \(from) --to \(to ?? "-") --format \(format), hops in parts")
         let plainConsole = Console.memory()
         var plain = try PathsWriter.checked(from: from, to: to, names: names, format: format, console: plainConsole)
         for device in devices {
