@@ -150,8 +150,8 @@ private struct JSONParser {
     var lists = InPlaceLists()
 
     /// Strings read before, by a hash of their bytes (one per slot, the last read wins), when the text is large
-    /// enough to repeat itself (``internsFrom``): a key or a bundle ID written many times is then one string, shared,
-    /// not an allocation and a copy each time. Empty otherwise. Only strings too long to be held in place (more
+    /// enough to repeat itself (``internsFrom``): a value written many times (a bundle ID in many whitelists) is then
+    /// one string, shared, not an allocation and a copy each time (keys are not: see ``parseString(interning:)``). Empty otherwise. Only strings too long to be held in place (more
     /// than 15 bytes) are kept; two strings share storage only when their bytes are the same.
     var interned: [String?] = []
     /// The slots' mask (their count minus one).
