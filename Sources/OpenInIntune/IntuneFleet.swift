@@ -236,23 +236,28 @@ package struct IntuneDeviceIndex: Sendable {
         let membership = reach.membership(of: device)
         let candidates = reach.candidates(in: fleet, membership: membership)
         for position in candidates.ordered {
-            for app in fleet.policies[position].apps where decided.insert(IntuneBundleID.key(app)).inserted {
+            for app in fleet.policies[position].apps {
+                // Each app's key made once (a lowercased copy when the ID has capitals), for the set and the table.
+                let key = IntuneBundleID.key(app)
+                guard decided.insert(key).inserted else { continue }
                 let reaching = try fleet.reaching(app, on: device, membership: membership, index: reach, candidates: candidates)
                 guard reaching.count > 1 else {
-                    if let index = reaching.first { policyOf[IntuneBundleID.key(app)] = index }
+                    if let index = reaching.first { policyOf[key] = index }
                     continue
                 }
                 if mergedSlot[reaching] == nil {
                     mergedSlot[reaching] = policies.count
                     policies.append(IntuneConflicts.merge(reaching.map { fleet.policies[$0] }, mode: fleet.conflictMode).policy)
                 }
-                policyOf[IntuneBundleID.key(app)] = mergedSlot[reaching]
+                policyOf[key] = mergedSlot[reaching]
             }
         }
         self.policies = policies
         var listed: Set<ExactKey> = []
-        for app in fleet.apps where listed.insert(IntuneBundleID.key(app.bundleID)).inserted {
-            if let version = app.intuneSDKVersion { sdkOf[IntuneBundleID.key(app.bundleID)] = version }
+        listed.reserveCapacity(fleet.apps.count)
+        for app in fleet.apps {
+            let key = IntuneBundleID.key(app.bundleID)
+            if listed.insert(key).inserted, let version = app.intuneSDKVersion { sdkOf[key] = version }
         }
         self.policyOf = policyOf
         self.sdkOf = sdkOf
@@ -279,8 +284,11 @@ package struct IntuneDeviceIndex: Sendable {
         self.sides = sides
         var contexts: [ExactKey: (context: IntuneContext, side: IntunePolicySide)] = [:]
         let apps = device.installed + fleet.apps.map(\.bundleID) + [BundleID.anyOtherApp, .mobileMail]
-        for app in apps where contexts[IntuneBundleID.key(app)] == nil {
+        // Room for the larger list (the installed apps are usually among the fleet's, or the other way round).
+        contexts.reserveCapacity(max(device.installed.count, fleet.apps.count) + 2)
+        for app in apps {
             let key = IntuneBundleID.key(app)
+            guard contexts[key] == nil else { continue }
             contexts[key] = (Self.context(for: app, base: base, ownSchemes: ownSchemes, policyOf: policyOf, sdkOf: sdkOf, upnApps: upnApps, policies: policies),
                              sides[policyOf[key] ?? sides.count - 1])
         }
