@@ -48,8 +48,11 @@ public struct PathsWriter {
     /// The node `--to` names, when it names one app.
     public var targetNode: FleetNode? { target.map { targetIsOther ? FleetNode.anyOtherApp : FleetNode.app($0) } }
 
+    /// Where output goes now: the sink, or held while a one-app search's devices may still fail.
+    private var output: any ReportSink { app == nil || streaming ? sink : pending }
+
     private mutating func out(_ text: String) {
-        (app == nil || streaming ? sink : pending).write(text)
+        output.write(text)
     }
 
     /// Each node's name as the text shows it (escaped), made once.
@@ -335,7 +338,7 @@ public struct PathsWriter {
     mutating func writeHeader() {
         guard format == .markdown else { return }
         var stream = reportStream()
-        let target: any ReportSink = app == nil ? sink : pending
+        let target = output
         stream.writeHeader(baseline: baseline, to: target)
         self.stream = stream
     }
@@ -376,7 +379,7 @@ public struct PathsWriter {
             }
             return
         }
-        let target: any ReportSink = self.app == nil ? sink : pending
+        let target = output
         stream.enter(device, nodes: reach.nodes, baseline: baseline != nil, to: target)
         stream.rows(tree, device: device, from: app,
                     shown: nodes.enumerated().map { (index, y) in (y, fast.outside[y], states.isEmpty ? nil : states[index]?.state, states.isEmpty ? nil : states[index]?.entry) },
@@ -466,7 +469,7 @@ public struct PathsWriter {
     }
 
     private mutating func out(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { (app == nil || streaming ? sink : pending).write(bytes: $0) }
+        bytes.withUnsafeBufferPointer { output.write(bytes: $0) }
     }
 
     /// Closes the output; whether the gate fails: a path reaches the `--to` set (or, without `--to`, outside), or with a
@@ -474,14 +477,14 @@ public struct PathsWriter {
     package mutating func finish() -> Bool {
         if format == .sarif {
             let log = sarif ?? SARIFReport.Capped(limits)
-            let target: any ReportSink = app == nil ? sink : pending
+            let target = output
             log.finish(to: target)
             pending.release(to: sink)
             return reached
         }
         if format.report != nil {
             var stream = reportStream()
-            let target: any ReportSink = app == nil ? sink : pending
+            let target = output
             stream.finish(to: target)
             pending.release(to: sink)
             return reached
