@@ -372,8 +372,20 @@ final class FleetGraph: FleetEdges {
             if delivering[kind] & 0b11_0000 != 0 { directKinds |= 1 &<< UInt32(kind) } else if delivering[kind] & 0b00_1111 != 0 { openInKinds |= 1 &<< UInt32(kind) }
         }
         var result = NodeSet(count: ids.count)
+        // Each word's kinds at once (``TargetKinds/Sender/Masks/table(word:into:)``), then the unions the row needs.
+        let table = UnsafeMutablePointer<UInt64>.allocate(capacity: kindCount)
+        defer { table.deallocate() }
+        @inline(__always) func union(_ kinds: UInt32) -> UInt64 {
+            var union: UInt64 = 0, rest = kinds
+            while rest != 0 {
+                union |= table[rest.trailingZeroBitCount]
+                rest &= rest &- 1
+            }
+            return union
+        }
         for w in 0..<count {
-            let (direct, openIn) = (masks.union(directKinds, word: w), masks.union(openInKinds, word: w))
+            masks.table(word: w, into: table)
+            let (direct, openIn) = (union(directKinds), union(openInKinds))
             result.words[w] = open.words[w] & (direct | (openIn & (~words.authorized.words[w] | allows.words[w])))
         }
         // A custom scheme's request delivers to its handler or to no one: only the handlers asked about and not yet reached.
@@ -408,8 +420,9 @@ final class FleetGraph: FleetEdges {
             guard open != 0 else { continue }
             let mail = words.nativeMail.words[w]
             var taken: UInt64 = 0
+            masks.table(word: w, into: table)
             for kind in 0..<2 * kindCount where admitted &>> UInt32(kind >> 1) & 1 != 0 {
-                let mask = open & masks.mask(kind >> 1, word: w) & (kind & 1 != 0 ? mail : ~mail)
+                let mask = open & table[kind >> 1] & (kind & 1 != 0 ? mail : ~mail)
                 guard mask != 0 else { continue }
                 if landsOn[kind] == nil {
                     // Decided on the first handler of the kind and its first scheme that is not the sender's own.
