@@ -161,7 +161,7 @@ private extension Unicode.GeneralCategory {
 
 extension UnsafeBufferPointer<UInt8> {
     /// Whether two byte buffers hold the same bytes (a plain loop: the buffers here are short).
-    @inlinable @usableFromInline
+    @inlinable
     package func sameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard count == other.count else { return false }
         guard count > 0, let left = baseAddress, let right = other.baseAddress else { return true }

@@ -155,7 +155,7 @@ struct AppConnectMatrixRows: FleetMatrixRowMaker {
         let senderSides = senders.indices.map { sides[$0].prepared }
         let kinds = TargetKinds(ids: receiverIDs, index: index, channels: FleetGraph.targetedChannels.compactMap(\.senderChannel), senders: senderSides,
                                 device: tables)
-        var shared: [ObjectIdentifier: NodeSet] = [:]
+        var shared: [ObjectIdentifier: TargetKinds.FactSet] = [:]
         var targets: [TargetKinds.Sender] = []
         for prepared in senderSides { targets.append(kinds.sender(prepared, shared: &shared)) }
         (self.kinds, self.targets) = (kinds, targets)

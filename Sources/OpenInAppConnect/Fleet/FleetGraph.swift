@@ -88,7 +88,7 @@ final class FleetGraph: FleetEdges {
             let count = ids.count
             // Each sender's sets, across the cores; a list shared by many policies is one set per part.
             senders = Parallel.map(sides.count, minimum: 512) { range in
-                var shared: [ObjectIdentifier: NodeSet] = [:]
+                var shared: [ObjectIdentifier: TargetKinds.FactSet] = [:]
                 return range.map { kinds.sender(sides[$0].prepared, shared: &shared) }
             }
             var appConnect = NodeSet(count: count), authorizedSet = NodeSet(count: count), allowsEvery = NodeSet(count: count)

@@ -15,15 +15,26 @@ struct TargetKinds: Sendable {
     /// The number of kinds: 2 to the number of ``facts``.
     var kindCount: Int { 1 << facts.count }
 
-    /// One fact's targets under one sender: all or none, or a bit set over the nodes.
+    /// One fact's targets under one sender: all or none, a bit set over the nodes, or the few nodes a sender's
+    /// own list names (ascending, each once: a few positions take less than a word per 64 nodes, which every
+    /// sender of a large device would otherwise hold at once).
     enum FactSet: Sendable {
         case constant(Bool)
         case set(NodeSet)
+        case members([Int32])
 
         @inline(__always) package func contains(_ y: Int) -> Bool {
             switch self {
-            case .constant(let value): value
-            case .set(let set): set.contains(y)
+            case .constant(let value): return value
+            case .set(let set): return set.contains(y)
+            case .members(let members):
+                // Binary search for the first member not below `y`.
+                var (low, high) = (0, members.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if Int(members[middle]) < y { low = middle + 1 } else { high = middle }
+                }
+                return low < members.count && Int(members[low]) == y
             }
         }
     }
@@ -66,6 +77,8 @@ struct TargetKinds: Sendable {
                         if value { for w in 0..<count { words[bit * count + w] = ~0 } }
                     case .set(let nodes):
                         for w in 0..<Swift.min(count, nodes.words.count) { words[bit * count + w] = nodes.words[w] }
+                    case .members(let members):
+                        for y in members where Int(y) >> 6 < count { words[bit * count + Int(y) >> 6] |= 1 &<< UInt64(y & 63) }
                     }
                 }
                 (self.words, facts, self.count) = (words, sets.count, count)
@@ -158,25 +171,42 @@ struct TargetKinds: Sendable {
 
     /// `policy`'s targets by fact, each list read from its entries (O(its length)); `shared`, when given,
     /// keeps the sets of lists many senders share, so each is read once.
-    package func sender(_ policy: PreparedPolicy, shared: inout [ObjectIdentifier: NodeSet]) -> Sender {
+    package func sender(_ policy: PreparedPolicy, shared: inout [ObjectIdentifier: FactSet]) -> Sender {
         Sender(sets: facts.map { fact -> FactSet in
             switch fact.extent(under: policy) {
             case .constant(let value): return .constant(value)
             case .device: return .set(deviceSets[fact]!)
             case .members(let members, let identity, let mail):
-                if let identity, let known = shared[identity] { return .set(known) }
-                var set = NodeSet(count: ids.count)
-                for id in members { if let y = index[id], mail == nil || !ids[y].isNativeMail { set.insert(y) } }
-                if mail == true { for y in nativeMail { set.insert(y) } }
-                if let identity { shared[identity] = set }
-                return .set(set)
+                if let identity, let known = shared[identity] { return known }
+                // The list's nodes, ascending and each once: kept as positions (4 bytes each) while they take less room
+                // than a bit set (8 bytes per 64 nodes).
+                var nodes: [Int32] = []
+                for id in members { if let y = index[id], mail == nil || !ids[y].isNativeMail { nodes.append(Int32(y)) } }
+                if mail == true { for y in nativeMail { nodes.append(Int32(y)) } }
+                nodes.sort()
+                var kept = 0
+                for i in nodes.indices where kept == 0 || nodes[kept - 1] != nodes[i] {
+                    nodes[kept] = nodes[i]
+                    kept += 1
+                }
+                nodes.removeLast(nodes.count - kept)
+                let made: FactSet
+                if kept < 2 * ((ids.count + 63) / 64) {
+                    made = .members(nodes)
+                } else {
+                    var set = NodeSet(count: ids.count)
+                    for y in nodes { set.insert(Int(y)) }
+                    made = .set(set)
+                }
+                if let identity { shared[identity] = made }
+                return made
             }
         })
     }
 
     /// ``sender(_:shared:)`` without sharing.
     package func sender(_ policy: PreparedPolicy) -> Sender {
-        var none: [ObjectIdentifier: NodeSet] = [:]
+        var none: [ObjectIdentifier: FactSet] = [:]
         return sender(policy, shared: &none)
     }
 }
