@@ -4,18 +4,28 @@ import Testing
 
 /// Persisting the dual-mode and data encryption states.
 @Suite struct DualModeStoreTests {
+    /// The path of `state.json` in a new folder of its own (not written yet).
     static func temporaryPath() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dual-mode-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("state.json").path
     }
 
+    /// Removes the folder `temporaryPath()` made for `path`, with all it holds.
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
+
     @Test func aMissingFileIsAFirstLaunch() throws {
-        #expect(try FileDualModeStore(path: try Self.temporaryPath()).load() == nil)
+        let path = try Self.temporaryPath()
+        defer { Self.remove(path) }
+        #expect(try FileDualModeStore(path: path).load() == nil)
     }
 
     @Test func whatIsSavedIsLoaded() throws {
-        let store = FileDualModeStore(path: try Self.temporaryPath())
+        let path = try Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = FileDualModeStore(path: path)
         let record = DualModeRecord(state: .pendingAppConnectMode, dataEncryption: .encrypted)
         try store.save(record)
         #expect(try store.load() == record)
@@ -25,6 +35,7 @@ import Testing
 
     @Test func theFileIsSmallReadableJSONAndNoTemporaryFileIsLeft() throws {
         let path = try Self.temporaryPath()
+        defer { Self.remove(path) }
         try FileDualModeStore(path: path).save(DualModeRecord(state: .appConnectMode, dataEncryption: .encrypted))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == #"{"dataEncryption":"encrypted","state":"appconnect-mode"}"#)
         let directory = (path as NSString).deletingLastPathComponent
@@ -33,6 +44,7 @@ import Testing
 
     @Test func aCorruptFileIsAnErrorThatSaysWhatToDo() throws {
         let path = try Self.temporaryPath()
+        defer { Self.remove(path) }
         try #"{"state":"sideways"}"#.write(toFile: path, atomically: true, encoding: .utf8)
         #expect {
             try FileDualModeStore(path: path).load()
@@ -44,6 +56,7 @@ import Testing
 
     @Test func aLaunchWithAnUnreadableStoreStartsNothing() throws {
         let path = try Self.temporaryPath()
+        defer { Self.remove(path) }
         try "not json".write(toFile: path, atomically: true, encoding: .utf8)
         let device = SimulatedDevice()
         let controller = DualModeController(device: device, store: FileDualModeStore(path: path), delegate: MinimalApp())
@@ -54,6 +67,7 @@ import Testing
 
     @Test func theStatesPersistAcrossLaunchesInAFile() throws {
         let path = try Self.temporaryPath()
+        defer { Self.remove(path) }
         let device = SimulatedDevice()
         let first = DualModeController(device: device, store: FileDualModeStore(path: path), delegate: MinimalApp())
         try first.launch()

@@ -121,6 +121,10 @@ import Testing
 
     @Test func generateWritesTheCorpusAndItsPolicy() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID().uuidString).jsonl").path
+        defer {
+            try? FileManager.default.removeItem(atPath: file)
+            try? FileManager.default.removeItem(atPath: CorpusWriter.policyPath(for: file))
+        }
         let output = BenchOutput()
         try BenchCommand(mode: .generate(lines: 100, file: file), seed: 8).run(output)
         let written = try String(contentsOfFile: file, encoding: .utf8)

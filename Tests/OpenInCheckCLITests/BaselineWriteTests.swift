@@ -44,9 +44,7 @@ import Testing
 
     /// A fresh directory for one test's files.
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("openin-baseline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryFile.folder("openin-baseline")
     }
 
     static func write(_ file: String, fleet: String = fleet, reason: String = "SEC-200: accepted as they are today", expires: String = "2099-06-30",
@@ -56,7 +54,9 @@ import Testing
 
     @Test("written, then gated on: every path accepted, exit 0; one grouped entry per device and source, the reader takes it back")
     func roundTrip() throws {
-        let file = try Self.directory().appendingPathComponent("baseline.json").path
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("baseline.json").path
         let before = Self.run(["fleet", "paths", "--fleet", Self.fleet, "--from", "all", "--to", "outside"])
         #expect(before.status == .notAllowed)
         let written = Self.write(file)
@@ -80,7 +80,9 @@ import Testing
 
     @Test("merging: kept entries keep their reason and expiry, new ones get the given ones, resolved ones are dropped and listed")
     func merge() throws {
-        let file = try Self.directory().appendingPathComponent("b.json").path
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("b.json").path
         try """
             {"description": "kept",
              "accepted": [
@@ -115,6 +117,7 @@ import Testing
           ])
     func usage(_ options: [String]) throws {
         let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("F").path
         let arguments = options.map { $0 == "F" ? file : $0 }
         let result = Self.run(["fleet", "paths", "--fleet", Self.fleet, "--from", "all"] + arguments)
@@ -130,7 +133,9 @@ import Testing
         ("to", "com.getdropbox.Dropbx", "com.getdropbox.Dropbox"),
     ])
     func typo(_ field: String, _ typed: String, _ meant: String) throws {
-        let file = try Self.directory().appendingPathComponent("b.json").path
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("b.json").path
         var entry = ["device": "employee-iphone", "from": "com.acme.hr", "to": "com.google.chrome.ios", "reason": "SEC-1", "expires": "2099-01-01"]
         entry[field] = typed
         let data = try JSONSerialization.data(withJSONObject: ["accepted": [entry]], options: [.sortedKeys])

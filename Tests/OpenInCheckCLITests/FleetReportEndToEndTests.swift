@@ -48,10 +48,9 @@ import Testing
 
     // MARK: baseline
 
+    /// Writes `text` to a file named `name`, in a folder of its own, and returns its path (`TemporaryFile.remove(_:)` removes it).
     static func temporary(_ name: String, _ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-fleet-report-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
+        let url = try TemporaryFile.folder("openin-fleet-report").appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
@@ -65,16 +64,19 @@ import Testing
     /// Every path accepted: exit 0; one acceptance expired, or one path not accepted: exit 2 naming it; on both vendors.
     @Test func theGatePassesOnlyWhenEveryPathIsAccepted() throws {
         let all = try Self.temporary("all.json", "{\"accepted\": [\(Self.hrOutside.map { Self.entry("employee-iphone", $0) }.joined(separator: ", "))]}")
+        defer { TemporaryFile.remove(all) }
         let passing = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "com.acme.hr", "--to", "outside", "--baseline", all])
         #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
         #expect(passing.stdout.hasSuffix("baseline \(all): 0 new, 5 accepted, 0 expired, 0 resolved\n"))
 
         let expired = try Self.temporary("expired.json", "{\"accepted\": [\(Self.hrOutside.map { Self.entry("employee-iphone", $0, expires: $0 == "com.getdropbox.Dropbox" ? "2020-01-31" : "2099-12-31") }.joined(separator: ", "))]}")
+        defer { TemporaryFile.remove(expired) }
         let failing = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "com.acme.hr", "--to", "outside", "--baseline", expired])
         #expect(failing.status == 2)
         #expect(failing.stdout.contains("  com.getdropbox.Dropbox  2 hops  OUTSIDE  EXPIRED on 2020-01-31 (reviewed)\n"))
 
         let missing = try Self.temporary("missing.json", "{\"accepted\": [\(Self.hrOutside.dropFirst().map { Self.entry("*", $0) }.joined(separator: ", "))]}")
+        defer { TemporaryFile.remove(missing) }
         let new = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "com.acme.hr", "--format", "json", "--baseline", missing])
         #expect(new.status == 2)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(new.stdout.utf8)) as? [[String: Any]])
@@ -93,12 +95,15 @@ import Testing
             destinations.map { "{\"device\": \"*\", \"from\": \"\(from)\", \"to\": \"\($0)\", \"reason\": \"r\", \"expires\": \"2099-12-31\"}" }
         }
         let file = try Self.temporary("intune.json", "{\"accepted\": [\(entries.joined(separator: ", "))]}")
+        defer { TemporaryFile.remove(file) }
         let passing = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.intune[1], "--devices", Self.devices, "--from", "all", "--to", "outside", "--baseline", file])
         #expect(passing.status == 0, "\(passing.stdout)")
         #expect(passing.stdout.contains(" new, ") && passing.stdout.contains("\nbaseline \(file): 0 new, 24 accepted, 0 expired, 0 resolved\n"))
         let diff = try BuiltBinary.run(["fleet", "diff", Self.intune[0], Self.intune[1], "--devices", Self.devices, "--baseline", file])
         #expect(diff.status == 0, "\(diff.stdout)")
-        let gate = try BuiltBinary.run(["fleet", "diff", Self.intune[0], Self.intune[1], "--devices", Self.devices, "--baseline", try Self.temporary("empty.json", "{\"accepted\": []}")])
+        let empty = try Self.temporary("empty.json", "{\"accepted\": []}")
+        defer { TemporaryFile.remove(empty) }
+        let gate = try BuiltBinary.run(["fleet", "diff", Self.intune[0], Self.intune[1], "--devices", Self.devices, "--baseline", empty])
         #expect(gate.status == 2)
         #expect(gate.stdout.contains("  employee-iphone: com.acme.hr ⇒ com.getdropbox.Dropbox  NEW  (com.acme.hr: allowedOutboundDataTransferDestinations = allApps (Acme - iOS - App Protection (loosened), Intune targeting, line 24))\n"))
     }
@@ -112,6 +117,7 @@ import Testing
               \(Self.entry("employee-iphon", "com.getdropbox.Dropbox"))
             ]}
             """)
+        defer { TemporaryFile.remove(file) }
         let run = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "com.acme.hr", "--baseline", file])
         #expect(run.status == 0)
         #expect(run.stderr == "warning: \(file):8: accepted[]: device employee-iphon is not a device of the fleet, so the entry can never match (and is never called resolved). Did you mean 'employee-iphone'?\n")
@@ -133,6 +139,7 @@ import Testing
     ])
     func baselineMistakesAreInvalidInput(_ text: String, _ message: String) throws {
         let file = try Self.temporary("bad.json", text)
+        defer { TemporaryFile.remove(file) }
         for arguments in [["fleet", "paths", "--fleet", Self.acme, "--from", "all"], ["fleet", "diff", Self.acme, Self.acme]] {
             let run = try BuiltBinary.run(arguments + ["--baseline", file])
             #expect(run.status == 1)
@@ -156,6 +163,7 @@ import Testing
             #expect(!check.problems(try JSONSerialization.jsonObject(with: Data(text.utf8))).isEmpty, "\(bad)")
             // The reader refuses each too.
             let file = try Self.temporary("bad.json", text)
+            defer { TemporaryFile.remove(file) }
             #expect(try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "all", "--baseline", file]).status == 1, "\(bad)")
         }
     }
@@ -273,6 +281,7 @@ import Testing
         edited = "\n\n" + edited.split(separator: "\n", omittingEmptySubsequences: false).map { "\t  " + $0 }.joined(separator: "\n")
         #expect(edited != original)
         let path = try Self.temporary("acme.json", edited)
+        defer { TemporaryFile.remove(path) }
         let before = try BuiltBinary.run(["fleet", "paths", "--fleet", Self.acme, "--from", "all", "--format", "sarif"])
         let after = try BuiltBinary.run(["fleet", "paths", "--fleet", path, "--from", "all", "--format", "sarif"])
         #expect(after.status == before.status)
@@ -348,6 +357,10 @@ import Testing
 
     @Test func hostileNamesAreEscapedInEveryFormat() throws {
         let (fleet, baseline) = try Self.hostileFleet()
+        defer {
+            TemporaryFile.remove(fleet)
+            TemporaryFile.remove(baseline)
+        }
         func run(_ format: String) throws -> String {
             let run = try BuiltBinary.run(["fleet", "paths", "--fleet", fleet, "--from", "all", "--baseline", baseline, "--format", format])
             #expect(run.status == 2, "\(run.stderr)")
@@ -401,6 +414,7 @@ import Testing
         let policies = try String(contentsOf: BuiltBinary.packageRoot.appendingPathComponent(Self.intune[1]), encoding: .utf8)
             .replacingOccurrences(of: "\"displayName\": \"Acme - iOS - App Protection (loosened)\"", with: "\"displayName\": \(name)")
         let intune = try Self.temporary("intune \"x\".json", policies)
+        defer { TemporaryFile.remove(intune) }
         for format in ["markdown", "sarif", "dot"] {
             let run = try BuiltBinary.run(["fleet", "diff", Self.intune[0], intune, "--devices", Self.devices, "--format", format])
             #expect(run.status == 2, "\(run.stderr)")

@@ -87,6 +87,7 @@ import Testing
 
     @Test func infoFindingsAloneExitZero() throws {
         let file = try Self.temporaryFile(#"{"openInPolicy": "whitelist", "openInWhitelist": ["com.example.a", "com.example.a"]}"#)
+        defer { TemporaryFile.remove(file) }
         let run = try BuiltBinary.run(["lint", "--strict", file])
         #expect(run.status == 0)
         #expect(run.stdout.contains(": info OI011 duplicate-id: openInWhitelist[1]: "))
@@ -125,6 +126,7 @@ import Testing
 
     @Test func aFileThatIsNeitherFormatIsAFinding() throws {
         let file = try Self.temporaryFile("openInPolicy: whitelist\n")
+        defer { TemporaryFile.remove(file) }
         let run = try BuiltBinary.run(["lint", file])
         #expect(run.status == 1)
         #expect(run.stdout.hasPrefix("\(file):1: error OI000 invalid-input: not a policy file: "))
@@ -151,11 +153,9 @@ import Testing
         }
     }
 
-    /// Writes `text` to a fresh temporary file and returns its path.
+    /// Writes `text` to a fresh temporary file, in a folder of its own, and returns its path (`TemporaryFile.remove(_:)` removes it).
     static func temporaryFile(_ text: String, name: String = "policy.json") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-lint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(name)
+        let file = try TemporaryFile.folder("openin-lint").appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }

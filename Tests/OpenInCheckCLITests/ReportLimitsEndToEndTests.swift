@@ -7,12 +7,8 @@ import Testing
 /// Issue 41: the report formats within the limits of where GitHub shows them, at 1,000 generated apps
 /// (`openin-check-bench --generate-fleet 1000`, 161,600 paths to outside) and on the examples.
 @Suite struct ReportLimitsEndToEndTests {
-    /// The benchmark's fleet of 1,000 apps, written once.
-    static let fleet1000: String = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("openin-limits-\(UUID().uuidString)-fleet1000.json")
-        try! FleetBenchmark.fleet(apps: 1000, seed: 1).write(to: url, atomically: true, encoding: .utf8)
-        return url.path
-    }()
+    /// The benchmark's fleet of 1,000 apps, written once (shared by suites, so removed with `TemporaryFile.directory` at exit).
+    static let fleet1000: String = try! TemporaryFile.write(FleetBenchmark.fleet(apps: 1000, seed: 1), name: "openin-limits-fleet1000.json")
 
     /// The run's `properties`, its notifications' texts and its results.
     static func run(_ log: [String: Any]) throws -> (properties: [String: Any]?, notes: [String], results: [[String: Any]]) {
@@ -25,12 +21,11 @@ import Testing
     /// gzip's size of `text`, when a `gzip` is at hand.
     static func gzipped(_ text: String) throws -> Int? {
         guard let gzip = ["/usr/bin/gzip", "/bin/gzip"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("openin-limits-\(UUID().uuidString).sarif")
-        try text.write(to: input, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: input) }
+        let input = try TemporaryFile.write(text, name: "openin-limits.sarif")
+        defer { TemporaryFile.remove(input) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gzip)
-        process.arguments = ["-c", "-6", input.path]
+        process.arguments = ["-c", "-6", input]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -8,11 +8,9 @@ import Testing
 
     static func absolute(_ path: String) -> String { BuiltBinary.packageRoot.appendingPathComponent(path).path }
 
-    /// Writes `text` to a fresh temporary scenario file and returns its path.
+    /// Writes `text` to a fresh temporary scenario file, in a folder of its own, and returns its path (`TemporaryFile.remove(_:)` removes it).
     static func temporaryScenario(_ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-simulate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("mine.scenario")
+        let file = try TemporaryFile.folder("openin-simulate").appendingPathComponent("mine.scenario")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }
@@ -70,6 +68,7 @@ import Testing
 
     @Test func everyShareAllowedExits0() throws {
         let path = try Self.temporaryScenario("server openInPolicy authorized\nlaunch\nshare activity-view\n")
+        defer { TemporaryFile.remove(path) }
         let result = Self.run(["simulate", path])
         #expect(result.status == .success)
         #expect(result.stdout.hasSuffix("1 share, 0 not allowed\n"))
@@ -77,11 +76,13 @@ import Testing
 
     @Test func aScenarioWithoutSharesExits0() throws {
         let path = try Self.temporaryScenario("launch\n")
+        defer { TemporaryFile.remove(path) }
         #expect(Self.run(["simulate", path]).status == .success)
     }
 
     @Test func anInvalidScenarioExits1WithFileLineAndFix() throws {
         let path = try Self.temporaryScenario("launch\nserver openInPolicy sometimes\n")
+        defer { TemporaryFile.remove(path) }
         let result = Self.run(["simulate", path])
         #expect(result.status == .invalidInput)
         #expect(result.stdout == "")
@@ -96,6 +97,7 @@ import Testing
 
     @Test func aFileThatIsNotUTF8Exits1() throws {
         let path = try Self.temporaryScenario("")
+        defer { TemporaryFile.remove(path) }
         try Data([0x6C, 0x61, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: path))
         let result = Self.run(["simulate", path])
         #expect(result.status == .invalidInput)
@@ -130,6 +132,7 @@ import Testing
 
     @Test func theBinaryReportsAnInvalidScenario() throws {
         let path = try Self.temporaryScenario("share mail-compose\n")
+        defer { TemporaryFile.remove(path) }
         let run = try BuiltBinary.run(["simulate", path])
         #expect(run.status == 1)
         #expect(run.stderr == "Error: \(path):1: 'share' needs a running app: add 'launch' above this line\n")

@@ -14,11 +14,9 @@ import Testing
 
         """
 
-    /// Writes `text` to a fresh temporary file and returns its path.
+    /// Writes `text` to a fresh temporary file, in a folder of its own, and returns its path (`TemporaryFile.remove(_:)` removes it).
     static func temporaryTable(_ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("mine.md")
+        let file = try TemporaryFile.folder("openin-test").appendingPathComponent("mine.md")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }
@@ -35,6 +33,7 @@ import Testing
 
     @Test func aChangedOutcomeFailsAtItsFileAndLine() throws {
         let path = try Self.temporaryTable(Self.table.replacingOccurrences(of: "| substitute-dummy-file |", with: "| allow |"))
+        defer { TemporaryFile.remove(path) }
         let run = try BuiltBinary.run(["test", path])
         #expect(run.status == 2)
         #expect(run.stdout == """
@@ -46,6 +45,7 @@ import Testing
 
     @Test func verboseListsPassingRows() throws {
         let path = try Self.temporaryTable(Self.table)
+        defer { TemporaryFile.remove(path) }
         let run = try BuiltBinary.run(["test", "--verbose", path])
         #expect(run.status == 0)
         #expect(run.stdout == "pass \(path):5: listed\npass \(path):6: unlisted\n2 passed, 0 failed\n")
@@ -53,6 +53,7 @@ import Testing
 
     @Test func aMalformedTableIsInvalidInputWithFileAndLine() throws {
         let path = try Self.temporaryTable(Self.table.replacingOccurrences(of: "| quick-look | com.example.other |", with: "| quick-look |"))
+        defer { TemporaryFile.remove(path) }
         let run = try BuiltBinary.run(["test", path])
         #expect(run.status == 1)
         #expect(run.stdout == "")
@@ -70,14 +71,15 @@ import Testing
     @Test func aWindowsLineEndingTableWithAFailingRowFails() throws {
         let crlf = Self.table.replacingOccurrences(of: "| substitute-dummy-file |", with: "| allow |").replacingOccurrences(of: "\n", with: "\r\n")
         let path = try Self.temporaryTable(crlf)
+        defer { TemporaryFile.remove(path) }
         let run = try BuiltBinary.run(["test", path])
         #expect(run.status == 2)
         #expect(run.stdout == "FAIL \(path):6: unlisted: outcome: expected allow, got substitute-dummy-file\n1 passed, 1 failed\n")
     }
 
     @Test func anEmptyFolderIsInvalidInput() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openin-empty-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFile.folder("openin-empty").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try BuiltBinary.run(["test", folder])
         #expect(run.status == 1)
         #expect(run.stdout == "")
@@ -86,6 +88,7 @@ import Testing
 
     @Test func aFolderOfMarkdownWithoutTablesIsInvalidInput() throws {
         let path = try Self.temporaryTable("# Notes\n\n| key | value |\n|-|-|\n| a | b |\n")
+        defer { TemporaryFile.remove(path) }
         let folder = (path as NSString).deletingLastPathComponent
         let run = try BuiltBinary.run(["test", folder])
         #expect(run.status == 1)
@@ -119,8 +122,8 @@ import Testing
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let original = expected[2]
         expected[2] = "something else"
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openin-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryFile.folder("openin-test")
+        defer { try? FileManager.default.removeItem(at: directory) }
         try scenario.write(to: directory.appendingPathComponent("mine.scenario"), atomically: true, encoding: .utf8)
         try expected.joined(separator: "\n").write(to: directory.appendingPathComponent("mine.expected"), atomically: true, encoding: .utf8)
         let path = directory.appendingPathComponent("mine.scenario").path
@@ -147,6 +150,7 @@ import Testing
 
     @Test func aTableMissingItsOutcomeColumnIsInvalidInput() throws {
         let path = try Self.temporaryTable(Self.table.replacingOccurrences(of: "| outcome |", with: "| result |"))
+        defer { TemporaryFile.remove(path) }
         let run = try BuiltBinary.run(["test", path])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("Error: \(path):3: this table has 'id', 'policy', 'channel' columns like a decision table but no 'outcome' column"))
@@ -156,6 +160,10 @@ import Testing
         let text = "# a scenario\nserver openInPolicy whitelist com.example.viewer\nlaunch\nshare quick-look target=com.example.other\n"
         let unix = try TemporaryFile.write(text, name: "lf.scenario")
         let windows = try TemporaryFile.write(text.replacingOccurrences(of: "\n", with: "\r\n"), name: "crlf.scenario")
+        defer {
+            TemporaryFile.remove(unix)
+            TemporaryFile.remove(windows)
+        }
         let lf = try BuiltBinary.run(["simulate", unix]), crlf = try BuiltBinary.run(["simulate", windows])
         #expect(crlf.status == 2)
         #expect(crlf.stderr == "")
@@ -236,6 +244,7 @@ import Testing
 
             """
         let path = try TestVerbEndToEndTests.temporaryTable(table)
+        defer { TemporaryFile.remove(path) }
         let folder = String(path.dropLast("mine.md".count))
         let run = try BuiltBinary.run(["test", path])
         #expect(run.status == 1)

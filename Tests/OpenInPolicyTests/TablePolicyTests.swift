@@ -40,6 +40,8 @@ import OpenInPolicy
         var files = ["tables/mine.md": table]
         if let policy { files[policyName] = policy }
         let root = try Self.folder(files)
+        // Loading reads every file: the rows run without them.
+        defer { try? FileManager.default.removeItem(atPath: root) }
         return try DecisionTables.load(paths: [root + "/tables"])
     }
 
@@ -93,10 +95,12 @@ import OpenInPolicy
             """
         let table = Self.table.replacingOccurrences(of: "(../policies/ours.json)", with: "(<../policies/App Connect.plist>)")
         let root = try Self.folder(["tables/mine.md": table, "policies/App Connect.plist": plist])
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let results = try DecisionTables.load(paths: [root + "/tables/mine.md"]).map(DecisionTables.run)
         #expect(results.count == 2 && results.allSatisfy { $0.passed })
         let escaped = Self.table.replacingOccurrences(of: "(../policies/ours.json)", with: "(../policies/App%20Connect.plist)")
         let root2 = try Self.folder(["tables/mine.md": escaped, "policies/App Connect.plist": plist])
+        defer { try? FileManager.default.removeItem(atPath: root2) }
         #expect(try DecisionTables.load(paths: [root2 + "/tables"]).map(DecisionTables.run).allSatisfy { $0.passed })
     }
 
@@ -169,6 +173,7 @@ import OpenInPolicy
     @Test func aNamedPipeIsAnErrorAtThePolicyLineNotAWaitForAWriter() throws {
         // Opening a FIFO with no writer blocks forever: the link is refused before it is opened.
         let root = try Self.folder(["tables/mine.md": Self.table])
+        defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/policies", withIntermediateDirectories: true)
         #expect(mkfifo(root + "/policies/ours.json", 0o600) == 0)
         let result = Result { try DecisionTables.load(paths: [root + "/tables"]) }
