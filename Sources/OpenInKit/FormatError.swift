@@ -54,6 +54,27 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
 extension FormatError {
     /// Parses `bytes` as one JSON document and reads it with `read`: malformed JSON and every error
     /// `read` throws are located in `file` (the prelude every JSON file reader shares).
+    /// ``readJSON(_:file:_:)`` over ``JSONReader/read(_:mapping:_:)``: the root object's arrays at `keys`, when large, read
+    /// in parts across the cores, each element given to `map` as soon as read; `read` gets the tree and what `map` made.
+    package static func readJSON<Bytes: Collection, Mapped, Result>(_ bytes: Bytes, file: String, partsFrom: Int?, mapping keys: [String],
+                                                                  _ map: (Int, JSONCursor) -> Mapped,
+                                                                  _ read: (JSONValue, [[Mapped]?]) throws(FormatError) -> Result) throws(FormatError) -> Result
+    where Bytes.Element == UInt8 {
+        let value: JSONValue, mapped: [[Mapped]?]
+        do throws(JSONError) {
+            var reader = JSONReader()
+            reader.partsFrom = partsFrom
+            (value, mapped) = try reader.read(bytes, mapping: keys, map)
+        } catch {
+            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
+        }
+        do throws(FormatError) {
+            return try read(value, mapped)
+        } catch {
+            throw error.inFile(file)
+        }
+    }
+
     package static func readJSON<Bytes: Collection, Result>(_ bytes: Bytes, file: String, _ read: (JSONValue) throws(FormatError) -> Result) throws(FormatError) -> Result
     where Bytes.Element == UInt8 {
         let value: JSONValue

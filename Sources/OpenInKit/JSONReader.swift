@@ -20,6 +20,10 @@ public struct JSONReader: Sendable {
         self.maxDepth = max(1, maxDepth)
     }
 
+    /// For ``read(_:mapping:_:)``: an array it maps is read in parts across the cores from about this many bytes on;
+    /// `nil`: never (on one core, by default; a test sets it low to split small texts).
+    package var partsFrom: Int? = Parallel.cores > 1 ? 1 << 18 : nil
+
     /// Reads one JSON value that makes up the whole of `bytes` (surrounding whitespace allowed).
     /// - Throws: ``JSONError`` with the position of the first problem.
     /// - Complexity: O(n) in the length of the input.
@@ -34,6 +38,39 @@ public struct JSONReader: Sendable {
     /// - Throws: ``JSONError``.
     public func read(_ text: String) throws(JSONError) -> JSONValue {
         try read(Array(text.utf8))
+    }
+
+    /// Reads `bytes` as ``read(_:)-(Bytes)`` does, with the same errors, except that when a member of the root object named
+    /// in `keys` is an array of at least ``partsFrom`` bytes, its elements are read in parts across the cores, each given to
+    /// `map` (with the key's index in `keys`, and as a cursor with its key path and position) as soon as it is read and not
+    /// kept: the tree holds `null` in their places (their positions kept), and `mapped`, per key, what `map` made of each,
+    /// in order. A key's `mapped` is `nil` when its array was read whole instead (a smaller one, none, or one whose parts
+    /// meet a problem: read again element by element, which meets the first and says it). `map` must only read what it
+    /// shares: it runs on every core at once.
+    package func read<Bytes: Collection, T>(_ bytes: Bytes, mapping keys: [String], _ map: (Int, JSONCursor) -> T) throws(JSONError) -> (value: JSONValue, mapped: [[T]?])
+    where Bytes.Element == UInt8 {
+        func run(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<(JSONValue, [[T]?]), JSONError> {
+            withoutActuallyEscaping(map) { map in
+                var parser = JSONParser(buffer, maxDepth: maxDepth)
+                var mapped = [[T]?](repeating: nil, count: keys.count)
+                if let partsFrom {
+                    parser.mapping = (keys, { parser, key in
+                        guard let (array, values) = parser.parseArrayInParts(partsFrom, key: keys[key], { map(key, $0) }) else { return nil }
+                        mapped[key] = values
+                        return array
+                    })
+                }
+                do throws(JSONError) {
+                    let value = try parser.parseDocument()
+                    parser.mapping = nil
+                    return .success((value, mapped))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        if let result = bytes.withContiguousStorageIfAvailable({ run($0) }) { return try result.get() }
+        return try Array(bytes).withUnsafeBufferPointer { run($0) }.get()
     }
 
     /// Reads `buffer` (a policy file) as ``read(_:)-(Bytes)`` does, with the same errors, except that an array
@@ -158,14 +195,19 @@ private struct JSONParser {
     var internMask = 0
     /// Texts from this size on intern their long strings.
     static let internsFrom = 1 << 16
+    /// The root object's members whose arrays are read in parts (``JSONReader/read(_:mapping:_:)``), and how (given the
+    /// key's index): `nil` from `run` when the array is read element by element after all.
+    var mapping: (keys: [String], run: (inout JSONParser, Int) -> JSONArray?)? = nil
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    /// A parser of `bytes`; its table of shared strings sized for `span` of them (all, by default).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, span: Int? = nil) {
         self.bytes = bytes
         self.maxDepth = maxDepth
-        if bytes.count >= Self.internsFrom {
+        let span = span ?? bytes.count
+        if span >= Self.internsFrom {
             // About one slot per 64 bytes of text, a power of two, at most 2^16 (1 MiB of slots).
             var slots = 1 << 10
-            while slots < 1 << 16, slots * 64 < bytes.count { slots <<= 1 }
+            while slots < 1 << 16, slots * 64 < span { slots <<= 1 }
             interned = Array(repeating: nil, count: slots)
             internMask = slots - 1
         }
@@ -362,6 +404,9 @@ private struct JSONParser {
             if depth == 1, writable != nil, index < bytes.count, bytes[index] == UInt8(ascii: "["), ExactText.isOne(key, of: listKeys) {
                 lists.append(try parseListInPlace(key: key))
                 value = .array(JSONArray([]))
+            } else if depth == 1, let mapping, index < bytes.count, bytes[index] == UInt8(ascii: "["),
+                      let mapped = mapping.keys.firstIndex(where: { ExactText.same($0, key) }), let array = mapping.run(&self, mapped) {
+                value = .array(array)
             } else {
                 value = try parseValue()
             }
@@ -418,6 +463,159 @@ private struct JSONParser {
             }
             throw error("expected ',' or ']' after an array element, found \(found(at: index))")
         }
+    }
+
+    /// Where a part of an array starts: its first byte, the index of its first element, and the line, the line's first
+    /// byte and the UTF-8 continuation bytes before it on that line there (what ``position`` reads).
+    struct PartStart {
+        let offset: Int, element: Int, line: Int, lineStart: Int, continuationBytes: Int
+    }
+
+    /// The array whose '[' is at ``index`` (the member `key` of the root object), its elements read in parts across the
+    /// cores and each given to `map` as soon as read; the array returned holds `null` in their places, with their
+    /// positions. `nil`, nothing moved, when the array is smaller than `partsFrom` or when a part meets anything but
+    /// elements separated by commas ending where the next part starts: the caller reads the array then element by
+    /// element, which meets the first problem and says it.
+    ///
+    /// A look ahead (``splitArray(size:)``) finds the array's end and the commas between its elements by its brackets and
+    /// strings alone, counting lines as it goes; each part is then parsed as this parser parses elements, from the state
+    /// this parser would have there, so the elements, their positions and those within them are the same. Parts of about
+    /// an eighth of the text per core, so a core that starts late takes fewer; each has its own table of shared strings.
+    mutating func parseArrayInParts<T>(_ partsFrom: Int, key: String, _ map: (JSONCursor) -> T) -> (JSONArray, [T])? {
+        guard bytes.count - index >= partsFrom, depth < maxDepth else { return nil }
+        let size = max(partsFrom / 4, (bytes.count - index) / (4 * Parallel.cores))
+        guard let (starts, ends, elements) = splitArray(size: size), starts.count > 1, ends.last! - index >= partsFrom else { return nil }
+        let (bytes, maxDepth, nesting) = (self.bytes, self.maxDepth, depth + 1)
+        // What `map` makes goes straight to its place among all the array's (the look ahead counted the elements): nothing
+        // copied from a part's own array (a policy's copy counts a reference to each of its many parts).
+        let count = elements
+        let storage = UnsafeMutablePointer<T>.allocate(capacity: count)
+        defer { storage.deallocate() }
+        // Per part: how many elements it made, from its first; and, when it read them all, its positions and where it ended.
+        typealias Part = (made: Int, read: (positions: [JSONPosition], line: Int, lineStart: Int, continuationBytes: Int)?)
+        let parts = withoutActuallyEscaping(map) { map in
+            let shared = (storage: storage, map: map)
+            return Parallel.fill(starts.count, minimum: 1) { (part) throws(Never) -> Part in
+                let (start, end) = (starts[part], ends[part])
+                let last = part + 1 < starts.count ? starts[part + 1].element : count
+                var parser = JSONParser(bytes, maxDepth: maxDepth, span: end - start.offset)
+                (parser.index, parser.depth, parser.line, parser.lineStart, parser.continuationBytes) =
+                    (start.offset, nesting, start.line, start.lineStart, start.continuationBytes)
+                var positions: [JSONPosition] = []
+                positions.reserveCapacity(last - start.element)
+                do throws(JSONError) {
+                    while true {
+                        parser.skipWhitespace()
+                        let position = parser.position
+                        let element = try parser.parseValue()
+                        let at = start.element + positions.count
+                        guard at < last else { return (positions.count, nil) }
+                        (shared.storage + at).initialize(to: shared.map(JSONCursor(element, parent: key, step: .index(at), position: position)))
+                        positions.append(position)
+                        parser.skipWhitespace()
+                        if parser.index == end { break }
+                        guard parser.index < end, bytes[parser.index] == UInt8(ascii: ",") else { return (positions.count, nil) }
+                        parser.index += 1
+                    }
+                } catch {
+                    return (positions.count, nil)
+                }
+                guard start.element + positions.count == last else { return (positions.count, nil) }
+                return (positions.count, (positions, parser.line, parser.lineStart, parser.continuationBytes))
+            }.values
+        }
+        // The last part ends at the array's ']' (the look ahead may have closed it with a '}').
+        guard bytes[ends.last!] == UInt8(ascii: "]"), parts.allSatisfy({ $0.read != nil }) else {
+            for (part, made) in parts.enumerated() { (storage + starts[part].element).deinitialize(count: made.made) }
+            return nil
+        }
+        let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: storage, count: count)
+            initialized = count
+        }
+        var positions: [JSONPosition] = []
+        positions.reserveCapacity(count)
+        for part in parts { positions.append(contentsOf: part.read!.positions) }
+        let last = parts.last!.read!
+        (index, line, lineStart, continuationBytes) = (ends.last! + 1, last.line, last.lineStart, last.continuationBytes)
+        return (JSONArray(elements: Array(repeating: .null, count: count), positions: positions), values)
+    }
+
+    /// The parts of the array whose '[' is at ``index``, by a look at its bytes that builds nothing: where each starts (after
+    /// the '[' or after a comma between two of its elements, about `size` bytes after the last) and where it ends (that
+    /// comma, or the byte closing the array), and how many elements it has (one more than its commas: an empty array is
+    /// never read in parts). `nil` when the text ends first, or holds what only an error can (a control
+    /// byte in a string, non-ASCII outside one): then the parts could not be read anyway.
+    /// - Complexity: O(the array's bytes), eight at a time within strings.
+    func splitArray(size: Int) -> (starts: [PartStart], ends: [Int], elements: Int)? {
+        guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return nil }
+        let count = bytes.count
+        var i = index + 1, nesting = 1
+        var (line, lineStart, continuationBytes) = (self.line, self.lineStart, self.continuationBytes)
+        var starts = [PartStart(offset: i, element: 0, line: line, lineStart: lineStart, continuationBytes: continuationBytes)], ends: [Int] = []
+        var commas = 0
+        var next = i + size
+        while i < count {
+            let byte = bytes[i]
+            switch byte {
+            case UInt8(ascii: "\""):
+                i += 1
+                // To the closing quote: eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII.
+                while true {
+                    while i + 8 <= count {
+                        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                        let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+                        let marks = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) | word) & highs
+                        if marks != 0 {
+                            i += marks.trailingZeroBitCount >> 3
+                            break
+                        }
+                        i += 8
+                    }
+                    guard i < count else { return nil }
+                    let inString = bytes[i]
+                    if inString == UInt8(ascii: "\"") { break }
+                    if inString == UInt8(ascii: "\\") {
+                        i += 2
+                    } else if inString >= 0x80 {
+                        if inString & 0xC0 == 0x80 { continuationBytes += 1 }
+                        i += 1
+                    } else if inString < 0x20 {
+                        return nil
+                    } else {
+                        i += 1
+                    }
+                }
+            case UInt8(ascii: "\n"):
+                line += 1
+                lineStart = i + 1
+                continuationBytes = 0
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                nesting += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                nesting -= 1
+                if nesting == 0 {
+                    ends.append(i)
+                    return (starts, ends, commas + 1)
+                }
+            case UInt8(ascii: ","):
+                if nesting == 1 {
+                    commas += 1
+                    if i >= next {
+                        ends.append(i)
+                        starts.append(PartStart(offset: i + 1, element: commas, line: line, lineStart: lineStart, continuationBytes: continuationBytes))
+                        next = i + size
+                    }
+                }
+            case 0x80...:
+                return nil
+            default:
+                break
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// An array at one of ``listKeys``: ``parseArray()`` with the same errors, its strings decoded in place.

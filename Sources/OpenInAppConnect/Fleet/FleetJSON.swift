@@ -50,13 +50,50 @@ public enum FleetJSON {
     ///   - file: the path to name in errors and explanations.
     /// - Throws: `FormatError` located in `file`, with the key path, line and column of the first problem.
     public static func read<Bytes: Collection>(_ bytes: Bytes, file: String) throws(FormatError) -> Fleet where Bytes.Element == UInt8 {
-        var fleet = try FormatError.readJSON(bytes, file: file) { value throws(FormatError) in try read(value) }
+        try read(bytes, file: file, partsFrom: JSONReader().partsFrom)
+    }
+
+    /// ``read(_:file:)``, its apps and container policies read in parts across the cores as the text is parsed when their
+    /// lists take `partsFrom` bytes or more (`nil`: never; a test sets it low to split small fleets): each is read from its
+    /// object as soon as the object is parsed, so the tree never holds them all.
+    package static func read<Bytes: Collection>(_ bytes: Bytes, file: String, partsFrom: Int?) throws(FormatError) -> Fleet where Bytes.Element == UInt8 {
+        var fleet = try FormatError.readJSON(bytes, file: file, partsFrom: partsFrom, mapping: ["apps", "containerPolicies"]) { key, cursor in
+            key == 0 ? Element.app(Result { () throws(FormatError) in try readApp(cursor) }) : .policy(Result { () throws(FormatError) in try readContainerPolicy(cursor) })
+        } _: { (value, read) throws(FormatError) in
+            try self.read(value, apps: read[0], policies: read[1])
+        }
         fleet.file = file
         return fleet
     }
 
+    /// An element of `apps` or `containerPolicies` read as the text is parsed (``read(_:file:partsFrom:)``).
+    enum Element {
+        case app(Result<FleetApp, FormatError>)
+        case policy(Result<ContainerPolicy, FormatError>)
+    }
+
+    /// What `elements` (read as the text was parsed) hold, each moved out by `take` (no policy copied), in order up to the
+    /// first that failed; and that failure.
+    static func values<T>(_ elements: consuming [Element], _ take: (consuming Element) -> Result<T, FormatError>) -> (values: [T], failure: FormatError?) {
+        var elements = elements
+        var values: [T] = []
+        values.reserveCapacity(elements.count)
+        elements.reverse()
+        while let element = elements.popLast() {
+            switch take(element) {
+            case .success(let value): values.append(value)
+            case .failure(let error): return (values, error)
+            }
+        }
+        return (values, nil)
+    }
+
     /// Reads a fleet from a JSON value.
-    package static func read(_ value: JSONValue) throws(FormatError) -> Fleet {
+    package static func read(_ value: JSONValue) throws(FormatError) -> Fleet { try read(value, apps: nil, policies: nil) }
+
+    /// ``read(_:)``, with `apps` and `policies`, when given, the elements of its `apps` and `containerPolicies` already read
+    /// (``read(_:file:partsFrom:)``), in order.
+    static func read(_ value: JSONValue, apps readApps: [Element]?, policies readPolicies: [Element]?) throws(FormatError) -> Fleet {
         let root = JSONCursor(value)
         guard case .object = value else { throw root.error("a fleet file must hold a JSON object, not \(root.found)") }
         let fields = try members(root, allowed: topLevelKeys, what: "the fleet")
@@ -73,9 +110,17 @@ public enum FleetJSON {
         if let field = fields["apps"] {
             let elements = try field.elements(what: "the organisation's apps")
             listed.reserveCapacity(elements.count)
-            apps = try readEach(elements, readApp) { (read, index) throws(FormatError) in
+            let check = { (read: [FleetApp], index: Int) throws(FormatError) in
                 let id = read[index].bundleID
                 if !listed.insert(id).inserted { throw elements[index].error("\(id) is listed twice: list each app once") }
+            }
+            if let readApps, readApps.count == elements.count {
+                apps = try checkEach(values(readApps) { (element) -> Result<FleetApp, FormatError> in
+                    if case .app(let app) = consume element { return app }
+                    preconditionFailure("an element of apps read as a policy")
+                }, checking: check)
+            } else {
+                apps = try readEach(elements, readApp, checking: check)
             }
         }
         var policies: [ContainerPolicy] = []
@@ -83,12 +128,20 @@ public enum FleetJSON {
         if let field = fields["containerPolicies"] {
             let elements = try field.elements(what: "the AppConnect container policies")
             names.reserveCapacity(elements.count)
-            policies = try readEach(elements, readContainerPolicy) { (read, index) throws(FormatError) in
+            let check = { (read: [ContainerPolicy], index: Int) throws(FormatError) in
                 let name = read[index].name
                 if let same = names[ExactKey(name)] {
                     throw elements[index].error("a container policy named \(JSONWriter.quoted(name)) is given twice (also on line \(read[same].line ?? 0)): give each policy its own name")
                 }
                 names[ExactKey(name)] = index
+            }
+            if let readPolicies, readPolicies.count == elements.count {
+                policies = try checkEach(values(readPolicies) { (element) -> Result<ContainerPolicy, FormatError> in
+                    if case .policy(let policy) = consume element { return policy }
+                    preconditionFailure("an element of containerPolicies read as an app")
+                }, checking: check)
+            } else {
+                policies = try readEach(elements, readContainerPolicy, checking: check)
             }
         }
         var configurations: [AppConfiguration] = []
@@ -115,6 +168,14 @@ public enum FleetJSON {
         for index in made.values.indices { try check(made.values, index) }
         if let failure = made.failure { throw failure }
         return made.values
+    }
+
+    /// ``readEach(_:_:checking:)`` of elements already read (``values(_:_:)``): each value seen by `check` in order, then the
+    /// failure, if any, thrown.
+    static func checkEach<T>(_ read: (values: [T], failure: FormatError?), checking check: ([T], Int) throws(FormatError) -> Void) throws(FormatError) -> [T] {
+        for index in read.values.indices { try check(read.values, index) }
+        if let failure = read.failure { throw failure }
+        return read.values
     }
 
     /// The object's members, after checking each key; a policy-file key that a fleet holds elsewhere says where.
