@@ -541,6 +541,23 @@ private struct JSONParser {
         return (JSONArray(elements: Array(repeating: .null, count: count), positions: positions), values)
     }
 
+    /// From `index` in the `count` bytes at `base`, eight at a time, past every byte that is not a quote, a backslash, a
+    /// control byte or non-ASCII: where the first such byte is, or where fewer than eight bytes remain.
+    @inline(__always) static func skipPlain(_ base: UnsafeRawPointer, from index: Int, count: Int) -> Int {
+        var index = index
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+            // A byte's high bit is set where it is 0 (after the xor), below 0x20, or itself non-ASCII;
+            // bytes above the first such byte may be marked wrongly, never bytes below it.
+            let marks = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) | word) & highs
+            if marks != 0 { return index + marks.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        return index
+    }
+
     /// The parts of the array whose '[' is at ``index``, by a look at its bytes that builds nothing: where each starts (after
     /// the '[' or after a comma between two of its elements, about `size` bytes after the last) and where it ends (that
     /// comma, or the byte closing the array), and how many elements it has (one more than its commas: an empty array is
@@ -562,17 +579,7 @@ private struct JSONParser {
                 i += 1
                 // To the closing quote: eight bytes at a time while none is a quote, a backslash, a control byte or non-ASCII.
                 while true {
-                    while i + 8 <= count {
-                        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                        let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
-                        let marks = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) | word) & highs
-                        if marks != 0 {
-                            i += marks.trailingZeroBitCount >> 3
-                            break
-                        }
-                        i += 8
-                    }
+                    i = Self.skipPlain(base, from: i, count: count)
                     guard i < count else { return nil }
                     let inString = bytes[i]
                     if inString == UInt8(ascii: "\"") { break }
@@ -674,20 +681,7 @@ private struct JSONParser {
         let start = index
         // Printable ASCII without escapes, as parseString's fast path: moved down as it is. Eight bytes
         // at a time while none of them is a quote, a backslash, a control byte or non-ASCII.
-        let base = UnsafeRawPointer(bytes.baseAddress!)
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
-            // A byte's high bit is set where it is 0 (after the xor), below 0x20, or itself non-ASCII;
-            // bytes above the first such byte may be marked wrongly, never bytes below it.
-            let marks = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) | word) & highs
-            if marks != 0 {
-                index += marks.trailingZeroBitCount >> 3
-                break
-            }
-            index += 8
-        }
+        index = Self.skipPlain(UnsafeRawPointer(bytes.baseAddress!), from: index, count: bytes.count)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

@@ -114,13 +114,9 @@ public enum FleetJSON {
                 let id = read[index].bundleID
                 if !listed.insert(id).inserted { throw elements[index].error("\(id) is listed twice: list each app once") }
             }
-            if let readApps, readApps.count == elements.count {
-                apps = try checkEach(values(readApps) { (element) -> Result<FleetApp, FormatError> in
-                    if case .app(let app) = consume element { return app }
-                    preconditionFailure("an element of apps read as a policy")
-                }, checking: check)
-            } else {
-                apps = try readEach(elements, readApp, checking: check)
+            apps = try readEach(elements, readApps, readApp, checking: check) { (element) -> Result<FleetApp, FormatError> in
+                if case .app(let app) = consume element { return app }
+                preconditionFailure("an element of apps read as a policy")
             }
         }
         var policies: [ContainerPolicy] = []
@@ -135,13 +131,9 @@ public enum FleetJSON {
                 }
                 names[ExactKey(name)] = index
             }
-            if let readPolicies, readPolicies.count == elements.count {
-                policies = try checkEach(values(readPolicies) { (element) -> Result<ContainerPolicy, FormatError> in
-                    if case .policy(let policy) = consume element { return policy }
-                    preconditionFailure("an element of containerPolicies read as an app")
-                }, checking: check)
-            } else {
-                policies = try readEach(elements, readContainerPolicy, checking: check)
+            policies = try readEach(elements, readPolicies, readContainerPolicy, checking: check) { (element) -> Result<ContainerPolicy, FormatError> in
+                if case .policy(let policy) = consume element { return policy }
+                preconditionFailure("an element of containerPolicies read as an app")
             }
         }
         var configurations: [AppConfiguration] = []
@@ -170,12 +162,16 @@ public enum FleetJSON {
         return made.values
     }
 
-    /// ``readEach(_:_:checking:)`` of elements already read (``values(_:_:)``): each value seen by `check` in order, then the
-    /// failure, if any, thrown.
-    static func checkEach<T>(_ read: (values: [T], failure: FormatError?), checking check: ([T], Int) throws(FormatError) -> Void) throws(FormatError) -> [T] {
-        for index in read.values.indices { try check(read.values, index) }
-        if let failure = read.failure { throw failure }
-        return read.values
+    /// ``readEach(_:_:checking:)``, or, when `read` holds every element already read as the text was parsed, its values (each
+    /// moved out by `take`, ``values(_:_:)``) seen by `check` in order, then the failure, if any, thrown: the same errors.
+    static func readEach<T>(_ elements: [JSONCursor], _ read: [Element]?, _ reader: (JSONCursor) throws(FormatError) -> T,
+                            checking check: ([T], Int) throws(FormatError) -> Void,
+                            taking take: (consuming Element) -> Result<T, FormatError>) throws(FormatError) -> [T] {
+        guard let read, read.count == elements.count else { return try readEach(elements, reader, checking: check) }
+        let (values, failure) = values(read, take)
+        for index in values.indices { try check(values, index) }
+        if let failure { throw failure }
+        return values
     }
 
     /// The object's members, after checking each key; a policy-file key that a fleet holds elsewhere says where.
