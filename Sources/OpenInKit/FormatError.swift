@@ -58,7 +58,7 @@ extension FormatError {
     /// in parts across the cores, each element given to `map` as soon as read; `read` gets the tree and what `map` made.
     package static func readJSON<Bytes: Collection, Mapped, Result>(_ bytes: Bytes, file: String, partsFrom: Int?, mapping keys: [String],
                                                                   _ map: (Int, JSONCursor) -> Mapped,
-                                                                  _ read: (JSONValue, [[Mapped]?]) throws(FormatError) -> Result) throws(FormatError) -> Result
+                                                                  _ read: (JSONValue, consuming [[Mapped]?]) throws(FormatError) -> Result) throws(FormatError) -> Result
     where Bytes.Element == UInt8 {
         let value: JSONValue, mapped: [[Mapped]?]
         do throws(JSONError) {
@@ -69,7 +69,8 @@ extension FormatError {
             throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
         }
         do throws(FormatError) {
-            return try read(value, mapped)
+            // Handed over, not shared: the reader can then move the elements out without copying them.
+            return try read(value, consume mapped)
         } catch {
             throw error.inFile(file)
         }

@@ -60,7 +60,8 @@ public enum FleetJSON {
         var fleet = try FormatError.readJSON(bytes, file: file, partsFrom: partsFrom, mapping: ["apps", "containerPolicies"]) { key, cursor in
             key == 0 ? Element.app(Result { () throws(FormatError) in try readApp(cursor) }) : .policy(Result { () throws(FormatError) in try readContainerPolicy(cursor) })
         } _: { (value, read) throws(FormatError) in
-            try self.read(value, apps: read[0], policies: read[1])
+            var read = read
+            return try self.read(value, apps: read[0].take(), policies: read[1].take())
         }
         fleet.file = file
         return fleet
@@ -93,7 +94,7 @@ public enum FleetJSON {
 
     /// ``read(_:)``, with `apps` and `policies`, when given, the elements of its `apps` and `containerPolicies` already read
     /// (``read(_:file:partsFrom:)``), in order.
-    static func read(_ value: JSONValue, apps readApps: [Element]?, policies readPolicies: [Element]?) throws(FormatError) -> Fleet {
+    static func read(_ value: JSONValue, apps readApps: consuming [Element]?, policies readPolicies: consuming [Element]?) throws(FormatError) -> Fleet {
         let root = JSONCursor(value)
         guard case .object = value else { throw root.error("a fleet file must hold a JSON object, not \(root.found)") }
         let fields = try members(root, allowed: topLevelKeys, what: "the fleet")
@@ -114,7 +115,7 @@ public enum FleetJSON {
                 let id = read[index].bundleID
                 if !listed.insert(id).inserted { throw elements[index].error("\(id) is listed twice: list each app once") }
             }
-            apps = try readEach(elements, readApps, readApp, checking: check) { (element) -> Result<FleetApp, FormatError> in
+            apps = try readEach(elements, readApps.take(), readApp, checking: check) { (element) -> Result<FleetApp, FormatError> in
                 if case .app(let app) = consume element { return app }
                 preconditionFailure("an element of apps read as a policy")
             }
@@ -131,7 +132,7 @@ public enum FleetJSON {
                 }
                 names[ExactKey(name)] = index
             }
-            policies = try readEach(elements, readPolicies, readContainerPolicy, checking: check) { (element) -> Result<ContainerPolicy, FormatError> in
+            policies = try readEach(elements, readPolicies.take(), readContainerPolicy, checking: check) { (element) -> Result<ContainerPolicy, FormatError> in
                 if case .policy(let policy) = consume element { return policy }
                 preconditionFailure("an element of containerPolicies read as an app")
             }
@@ -164,10 +165,10 @@ public enum FleetJSON {
 
     /// ``readEach(_:_:checking:)``, or, when `read` holds every element already read as the text was parsed, its values (each
     /// moved out by `take`, ``values(_:_:)``) seen by `check` in order, then the failure, if any, thrown: the same errors.
-    static func readEach<T>(_ elements: [JSONCursor], _ read: [Element]?, _ reader: (JSONCursor) throws(FormatError) -> T,
+    static func readEach<T>(_ elements: [JSONCursor], _ read: consuming [Element]?, _ reader: (JSONCursor) throws(FormatError) -> T,
                             checking check: ([T], Int) throws(FormatError) -> Void,
                             taking take: (consuming Element) -> Result<T, FormatError>) throws(FormatError) -> [T] {
-        guard let read, read.count == elements.count else { return try readEach(elements, reader, checking: check) }
+        guard read?.count == elements.count, let read = read.take() else { return try readEach(elements, reader, checking: check) }
         let (values, failure) = values(read, take)
         for index in values.indices { try check(values, index) }
         if let failure { throw failure }
