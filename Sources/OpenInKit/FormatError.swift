@@ -54,6 +54,11 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
 extension FormatError {
     /// Parses `bytes` as one JSON document and reads it with `read`: malformed JSON and every error
     /// `read` throws are located in `file` (the prelude every JSON file reader shares).
+    package static func readJSON<Bytes: Collection, Result>(_ bytes: Bytes, file: String, _ read: (JSONValue) throws(FormatError) -> Result) throws(FormatError) -> Result
+    where Bytes.Element == UInt8 {
+        try readJSON(bytes, file: file, partsFrom: nil, mapping: [], { _, _ in () }) { (value, _) throws(FormatError) in try read(value) }
+    }
+
     /// ``readJSON(_:file:_:)`` over ``JSONReader/read(_:mapping:_:)``: the root object's arrays at `keys`, when large, read
     /// in parts across the cores, each element given to `map` as soon as read; `read` gets the tree and what `map` made.
     package static func readJSON<Bytes: Collection, Mapped, Result>(_ bytes: Bytes, file: String, partsFrom: Int?, mapping keys: [String],
@@ -71,21 +76,6 @@ extension FormatError {
         do throws(FormatError) {
             // Handed over, not shared: the reader can then move the elements out without copying them.
             return try read(value, consume mapped)
-        } catch {
-            throw error.inFile(file)
-        }
-    }
-
-    package static func readJSON<Bytes: Collection, Result>(_ bytes: Bytes, file: String, _ read: (JSONValue) throws(FormatError) -> Result) throws(FormatError) -> Result
-    where Bytes.Element == UInt8 {
-        let value: JSONValue
-        do throws(JSONError) {
-            value = try JSONReader().read(bytes)
-        } catch {
-            throw FormatError("not valid JSON: \(error.message)", at: error.position, file: file)
-        }
-        do throws(FormatError) {
-            return try read(value)
         } catch {
             throw error.inFile(file)
         }
