@@ -435,11 +435,13 @@ struct AppConnectFixSubject: FixSubject {
             let (authorization, container) = try FleetDevice.authorization(of: fleetApp, installed: device.table.installed,
                                                                            positions: changed.containerPolicies.indices.lazy.filter { changed.containerPolicies[$0].app == app },
                                                                            fleet: changed, profile: device.profile, carried: carried)
-            let configuration = try FleetDevice.configuration(of: app, among: changed.appConfigurations.filter { $0.app == app }, fleet: changed,
-                                                              profile: device.profile, carried: carried)
-            let policy = FleetDevice.effectivePolicy(app: fleetApp, authorization: authorization, container: container, configuration: configuration,
+            let configuration = try FleetDevice.configuration(of: app, positions: changed.appConfigurations.indices.lazy.filter { changed.appConfigurations[$0].app == app },
+                                                              fleet: changed, profile: device.profile, carried: carried)
+            let policy = FleetDevice.effectivePolicy(app: fleetApp, authorization: authorization, container: container.map { changed.containerPolicies[$0].controls },
+                                                     configuration: configuration.map { (changed.appConfigurations[$0.position], $0.label) },
                                                      global: changed.global, facts: device.facts, allAppConnect: device.table.tables.appConnectWhitelist,
-                                                     device: device.profile.name, fleet: changed, profile: device.profile)
+                                                     device: device.profile.name, fleet: changed, profile: device.profile,
+                                                     places: .init(app: position, container: container, configuration: configuration?.position))
             return (policy, PreparedPolicy(policy.policy, tables: device.table.tables))
         } catch {
             return nil

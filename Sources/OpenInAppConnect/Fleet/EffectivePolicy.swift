@@ -75,13 +75,13 @@ public struct EffectivePolicy: Sendable {
     /// app AppConnect does not manage, not enforcing.
     public var policy: Policy { storage.policy }
     /// Where each control came from, in ``FleetControl`` order.
-    public var sources: [(control: FleetControl, source: ControlSource)] { storage.sources }
+    public var sources: [(control: FleetControl, source: ControlSource)] { FleetControl.allCases.map { ($0, source(of: $0)) } }
     /// Where the app-specific configuration came from (`nil`: none applies, an empty configuration).
     public var configSource: ControlSource? { storage.configSource }
     /// Where the share-sheet activities the server excludes (`excludedAppleActivityTypes`) came from: the
     /// container policy when it sets them, the global policy otherwise; ``ControlSource/notSet`` when neither
     /// does (nothing is excluded), as for a retired app or one AppConnect does not manage.
-    public var excludedActivitiesSource: ControlSource { storage.excludedActivitiesSource }
+    public var excludedActivitiesSource: ControlSource { Self.source(storage.picks.excludedActivities, authorization) }
 
     /// The values, held once: every decision names its sender's and receiver's effective policy, and
     /// copies one reference rather than a policy.
@@ -90,11 +90,26 @@ public struct EffectivePolicy: Sendable {
     /// The policy objects the controls came from, for naming the settings behind a decision.
     package struct Origin: Sendable {
         /// The app's entry in the fleet's apps (`nil`: the fleet does not list it).
-        var app: FleetApp?
+        var app: FleetApp? {
+            switch held {
+            case .places(let app, _, _): app < 0 ? nil : common.fleet?.apps[Int(app)]
+            case .objects(let objects): objects.app
+            }
+        }
         /// The container policy that applies, if any.
-        var container: ContainerPolicy?
-        /// The app configuration that applies, if any, with the label that brings it.
-        var configuration: AppConfiguration?
+        var container: ContainerPolicy? {
+            switch held {
+            case .places(_, let container, _): container < 0 ? nil : common.fleet?.containerPolicies[Int(container)]
+            case .objects(let objects): objects.container
+            }
+        }
+        /// The app configuration that applies, if any.
+        var configuration: AppConfiguration? {
+            switch held {
+            case .places(_, _, let configuration): configuration < 0 ? nil : common.fleet?.appConfigurations[Int(configuration)]
+            case .objects(let objects): objects.configuration
+            }
+        }
         /// What every app's origin on one device shares, held once (a reference, not a copy of the global policy and profile per app).
         let common: Common
         /// The global policy.
@@ -103,16 +118,93 @@ public struct EffectivePolicy: Sendable {
         var profile: DeviceProfile? { common.profile }
         /// The fleet file, when known.
         var file: String? { common.file }
+        /// The objects: their places in the common fleet (a few bytes an app, where a copy of each object is
+        /// hundreds), or, for objects not in it (a fleet changed by a fix), the objects themselves.
+        private let held: Held
+
+        private enum Held: Sendable {
+            /// Places in ``Common/fleet``'s apps, container policies and app configurations; -1: none.
+            case places(app: Int32, container: Int32, configuration: Int32)
+            case objects(Objects)
+        }
+
+        private final class Objects: Sendable {
+            let app: FleetApp?
+            let container: ContainerPolicy?
+            let configuration: AppConfiguration?
+
+            init(app: FleetApp?, container: ContainerPolicy?, configuration: AppConfiguration?) {
+                (self.app, self.container, self.configuration) = (app, container, configuration)
+            }
+        }
+
+        /// The objects given.
+        init(app: FleetApp?, container: ContainerPolicy?, configuration: AppConfiguration?, common: Common) {
+            held = .objects(Objects(app: app, container: container, configuration: configuration))
+            self.common = common
+        }
+
+        /// The objects at these places of `common`'s fleet (`nil`: none); the objects themselves when it has no fleet or a place does not fit.
+        init(places: Places, common: Common) {
+            self.common = common
+            let limit = Int(Int32.max)
+            if common.fleet != nil, places.app ?? 0 < limit, places.container ?? 0 < limit, places.configuration ?? 0 < limit {
+                held = .places(app: Int32(places.app ?? -1), container: Int32(places.container ?? -1), configuration: Int32(places.configuration ?? -1))
+            } else {
+                held = .objects(Objects(app: places.app.flatMap { common.fleet?.apps[$0] }, container: places.container.flatMap { common.fleet?.containerPolicies[$0] },
+                                        configuration: places.configuration.flatMap { common.fleet?.appConfigurations[$0] }))
+            }
+        }
+
+        /// Where an app's objects are in a fleet: its entry, the container policy and the app configuration that apply.
+        package struct Places: Sendable {
+            var app: Int?
+            var container: Int?
+            var configuration: Int?
+        }
 
         /// The global policy, the device profile and the fleet file, as every app's origin on one device names them.
         package final class Common: Sendable {
             let global: GlobalPolicy
             let profile: DeviceProfile?
             let file: String?
+            /// The fleet the origins' places are in, if they are given by place.
+            let fleet: Fleet?
 
-            package init(global: GlobalPolicy, profile: DeviceProfile?, file: String?) {
-                (self.global, self.profile, self.file) = (global, profile, file)
+            package init(global: GlobalPolicy, profile: DeviceProfile?, file: String?, fleet: Fleet? = nil) {
+                (self.global, self.profile, self.file, self.fleet) = (global, profile, file, fleet)
             }
+        }
+    }
+
+    /// Which policy each control came from, two bits each: what the sources are made from when asked for,
+    /// not an array of them per app.
+    package struct Picks: Sendable {
+        /// Bits 2i…2i+1 for the control at index i; bits 10…11 for the excluded activities.
+        fileprivate var bits: UInt16 = 0
+
+        /// Where a control's value came from, under an authorization that gives the app a policy.
+        package enum Pick: UInt16, Sendable {
+            case notSet = 0, container = 1, global = 2
+        }
+
+        subscript(control: FleetControl) -> Pick {
+            get { Pick(rawValue: (bits >> (2 * control.index)) & 3) ?? .notSet }
+            set { bits = bits & ~(3 << (2 * control.index)) | newValue.rawValue << (2 * control.index) }
+        }
+
+        var excludedActivities: Pick {
+            get { Pick(rawValue: (bits >> 10) & 3) ?? .notSet }
+            set { bits = bits & ~(3 << 10) | newValue.rawValue << 10 }
+        }
+    }
+
+    /// The source `pick` stands for under `authorization`.
+    private static func source(_ pick: Picks.Pick, _ authorization: Authorization) -> ControlSource {
+        switch (pick, authorization) {
+        case (.container, .containerPolicy(let name, let label)): .containerPolicy(name: name, label: label)
+        case (.global, _): .globalPolicy
+        case (.container, _), (.notSet, _): .notSet
         }
     }
 
@@ -121,28 +213,23 @@ public struct EffectivePolicy: Sendable {
         let device: String
         let authorization: Authorization
         let policy: Policy
-        let sources: [(control: FleetControl, source: ControlSource)]
+        let picks: Picks
         let configSource: ControlSource?
-        let excludedActivitiesSource: ControlSource
         let origin: Origin?
 
-        init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
-             excludedActivitiesSource: ControlSource, origin: Origin?) {
-            self.excludedActivitiesSource = excludedActivitiesSource
+        init(app: BundleID, device: String, authorization: Authorization, policy: Policy, picks: Picks, configSource: ControlSource?, origin: Origin?) {
             self.app = app
             self.device = device
             self.authorization = authorization
             self.policy = policy
-            self.sources = sources
+            self.picks = picks
             self.configSource = configSource
             self.origin = origin
         }
     }
 
-    package init(app: BundleID, device: String, authorization: Authorization, policy: Policy, sources: [(control: FleetControl, source: ControlSource)], configSource: ControlSource?,
-         excludedActivitiesSource: ControlSource = .notSet, origin: Origin? = nil) {
-        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource,
-                          excludedActivitiesSource: excludedActivitiesSource, origin: origin)
+    package init(app: BundleID, device: String, authorization: Authorization, policy: Policy, picks: Picks, configSource: ControlSource?, origin: Origin? = nil) {
+        storage = Storage(app: app, device: device, authorization: authorization, policy: policy, picks: picks, configSource: configSource, origin: origin)
     }
 
     /// The policy objects the controls came from.
@@ -150,10 +237,11 @@ public struct EffectivePolicy: Sendable {
 
     /// Where `control` came from.
     public func source(of control: FleetControl) -> ControlSource {
-        // The sources are made in the controls' order: found at the control's place, else looked for.
-        let index = control.index
-        if index < sources.count, sources[index].control == control { return sources[index].source }
-        return sources.first { $0.control == control }?.source ?? .notSet
+        switch authorization {
+        case .notAppConnect: .notManaged
+        case .notAuthorized, .notInstalled: .retired
+        case .containerPolicy, .globalDefault: Self.source(storage.picks[control], authorization)
+        }
     }
 
     /// The control a request on `channel` needs from this app as sender and neither policy sets, if any.
@@ -236,18 +324,21 @@ public struct FleetDevice: Sendable {
         let tables = PreparedPolicy.DeviceTables(facts)
         var sides: [BundleID: FleetSide] = [:]
         sides.reserveCapacity(fleet.apps.count + profile.installed.count)
-        let common = EffectivePolicy.Origin.Common(global: fleet.global, profile: profile, file: fleet.file)
+        let common = EffectivePolicy.Origin.Common(global: fleet.global, profile: profile, file: fleet.file, fleet: fleet)
         // Each listed app's policy and prepared policy, independent of the others: worked out in parts across the cores,
         // then taken in the apps' order (the first app whose configurations conflict is the error, as in one loop).
         // Beside them, the name that stands for "any other app" (a scan of every list of the fleet).
         let (resolved, anyOtherApp) = Parallel.both({ Parallel.fill(fleet.apps.count, minimum: 256) { (position) throws(FleetError) -> FleetSide in
             let app = fleet.apps[position]
             let (authorization, container) = authorizations[position]
-            let configuration = try FleetDevice.configuration(of: app.bundleID, among: configurationsOf[appIndex[app.bundleID] ?? position].lazy.map { fleet.appConfigurations[$0] },
-                                                              fleet: fleet, profile: profile, carried: carried)
-            let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, configuration: configuration,
+            let configuration = try FleetDevice.configuration(of: app.bundleID, positions: configurationsOf[appIndex[app.bundleID] ?? position], fleet: fleet,
+                                                              profile: profile, carried: carried)
+            // The objects read in place, named by their places: no copy of each kept per app.
+            let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container.map { fleet.containerPolicies[$0].controls },
+                                                     configuration: configuration.map { (fleet.appConfigurations[$0.position], $0.label) },
                                                      global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                     fleet: fleet, profile: profile, common: common)
+                                                     fleet: fleet, profile: profile, common: common,
+                                                     places: .init(app: position, container: container, configuration: configuration?.position))
             return (policy, PreparedPolicy(policy.policy, tables: tables))
         } }, { PolicyTable.anyOtherApp(in: fleet) })
         if let failure = resolved.failure { throw failure }
@@ -290,10 +381,10 @@ public struct FleetDevice: Sendable {
     /// The listed app with bundle ID `id`, found in the device's index of the fleet's apps.
     func listedApp(_ id: BundleID) -> FleetApp? { table.appIndex[id].map { fleet.apps[$0] } }
 
-    /// Whether and how `app` is authorized on the device, with the container policy that applies: `positions` are the
-    /// places in `fleet.containerPolicies` of the policies for the app, in file order (read in place: a policy is copied once, when it applies).
+    /// Whether and how `app` is authorized on the device, with the place in `fleet.containerPolicies` of the container policy
+    /// that applies: `positions` are the places of the policies for the app, in file order (read in place: no policy copied).
     package static func authorization(of app: FleetApp, installed: Set<BundleID>, positions: some Sequence<Int>, fleet: Fleet, profile: DeviceProfile,
-                                      carried: Set<ExactKey>) throws(FleetError) -> (Authorization, ContainerPolicy?) {
+                                      carried: Set<ExactKey>) throws(FleetError) -> (Authorization, Int?) {
         guard app.appConnect else { return (.notAppConnect, nil) }
         var found: (position: Int, label: String)? = nil
         for position in positions {
@@ -308,24 +399,26 @@ public struct FleetDevice: Sendable {
         }
         if let found {
             guard installed.contains(app.bundleID) else { return (.notInstalled, nil) }
-            let policy = fleet.containerPolicies[found.position]
-            return (.containerPolicy(name: policy.name, label: found.label), policy)
+            return (.containerPolicy(name: fleet.containerPolicies[found.position].name, label: found.label), found.position)
         }
         guard installed.contains(app.bundleID) else { return (.notInstalled, nil) }
         return (fleet.global.authorizeAppsWithoutContainerPolicy ? .globalDefault : .notAuthorized, nil)
     }
 
-    package static func configuration(of app: BundleID, among configurations: some Collection<AppConfiguration>, fleet: Fleet, profile: DeviceProfile,
-                              carried: Set<ExactKey>) throws(FleetError) -> (AppConfiguration, String)? {
-        var found: (AppConfiguration, String)? = nil
-        for configuration in configurations {
+    /// The app configuration for `app` that applies on the device, by its place in `fleet.appConfigurations`, with the label
+    /// that brings it: `positions` are the places of the configurations for the app, in file order.
+    package static func configuration(of app: BundleID, positions: some Sequence<Int>, fleet: Fleet, profile: DeviceProfile,
+                                      carried: Set<ExactKey>) throws(FleetError) -> (position: Int, label: String)? {
+        var found: (position: Int, label: String)? = nil
+        for position in positions {
+            let configuration = fleet.appConfigurations[position]
             guard let label = configuration.labels.first(where: { carried.contains(ExactKey($0)) }) else { continue }
             if let first = found {
-                let shared = first.1 == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.1)) and \(JSONWriter.quoted(label))"
-                throw FleetError("two app configurations for \(app) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(first.0.name)) and \(JSONWriter.quoted(configuration.name)), through \(shared) it carries. Only one app configuration may apply to an app on a device (Ivanti's Core guide, \"AppConnect app configuration\"): give them labels no device carries together",
+                let shared = first.label == label ? "the label \(JSONWriter.quoted(label))" : "the labels \(JSONWriter.quoted(first.label)) and \(JSONWriter.quoted(label))"
+                throw FleetError("two app configurations for \(app) apply to the device \(JSONWriter.quoted(profile.name)): \(JSONWriter.quoted(fleet.appConfigurations[first.position].name)) and \(JSONWriter.quoted(configuration.name)), through \(shared) it carries. Only one app configuration may apply to an app on a device (Ivanti's Core guide, \"AppConnect app configuration\"): give them labels no device carries together",
                                  file: fleet.file, line: configuration.line)
             }
-            found = (configuration, label)
+            found = (position, label)
         }
         return found
     }
@@ -340,70 +433,73 @@ public struct FleetDevice: Sendable {
         return policy
     }
 
-    /// Every control's source for an app AppConnect does not manage, and for a retired one: one array each, shared by every such app.
-    private static let notManagedSources: [(control: FleetControl, source: ControlSource)] = FleetControl.allCases.map { ($0, .notManaged) }
-    private static let retiredSources: [(control: FleetControl, source: ControlSource)] = FleetControl.allCases.map { ($0, .retired) }
-
-    package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: ContainerPolicy?, configuration: (AppConfiguration, String)?,
-                                global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil, profile: DeviceProfile? = nil,
-                                listed: Bool = true, common: EffectivePolicy.Origin.Common? = nil) -> EffectivePolicy {
-        let origin = EffectivePolicy.Origin(app: listed ? app : nil, container: container, configuration: configuration?.0,
-                                            common: common ?? EffectivePolicy.Origin.Common(global: global, profile: profile, file: fleet?.file))
+    /// `app`'s effective policy: `container` is the controls of the container policy that applies (`authorization` names
+    /// it), `configuration` the app configuration that applies with its label; `places` are where `fleet` holds the app's
+    /// objects (`nil`: the fleet does not list the app, and no container policy or configuration applies).
+    package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: PolicyControls?, configuration: (AppConfiguration, String)?,
+                                        global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil,
+                                        profile: DeviceProfile? = nil, listed: Bool = true, common: EffectivePolicy.Origin.Common? = nil,
+                                        places: EffectivePolicy.Origin.Places? = nil) -> EffectivePolicy {
+        let common = common ?? EffectivePolicy.Origin.Common(global: global, profile: profile, file: fleet?.file, fleet: places == nil ? nil : fleet)
+        let origin = if let places {
+            EffectivePolicy.Origin(places: places, common: common)
+        } else {
+            EffectivePolicy.Origin(app: listed ? app : nil, container: nil, configuration: nil, common: common)
+        }
         switch authorization {
         case .notAppConnect:
             var policy = Policy(status: .authorized, infoPlist: app.infoPlist, device: facts, app: app.app, enforcing: false)
             policy.openFrom = OpenFromPolicy(status: .authorized)
             policy.pasteboard = .authorized
             policy.print = .authorized
-            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy,
-                                   sources: notManagedSources, configSource: nil, origin: origin)
+            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy, picks: .init(), configSource: nil, origin: origin)
         case .notAuthorized, .notInstalled:
             return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: retiredPolicy(app, facts: facts),
-                                   sources: retiredSources, configSource: nil, origin: origin)
+                                   picks: .init(), configSource: nil, origin: origin)
         case .containerPolicy, .globalDefault:
-            var sources: [(control: FleetControl, source: ControlSource)] = []
-            sources.reserveCapacity(FleetControl.allCases.count)
-            func pick(_ control: FleetControl) -> PolicyControls? {
-                if let container, container.controls.sets(control), case .containerPolicy(let name, let label) = authorization {
-                    sources.append((control, .containerPolicy(name: name, label: label)))
-                    return container.controls
+            var picks = EffectivePolicy.Picks()
+            let fromContainer: Bool = if case .containerPolicy = authorization { true } else { false }
+            // The container policy's value of a control when it sets it, the global policy's otherwise (each read in place).
+            func value<T>(_ control: FleetControl, _ read: (borrowing PolicyControls) -> T?) -> T? {
+                if fromContainer, let container, container.sets(control) {
+                    picks[control] = .container
+                    return read(container)
                 }
                 if global.controls.sets(control) {
-                    sources.append((control, .globalPolicy))
-                    return global.controls
+                    picks[control] = .global
+                    return read(global.controls)
                 }
-                sources.append((control, .notSet))
+                picks[control] = .notSet
                 return nil
             }
             var policy = Policy(status: .unauthorized, infoPlist: app.infoPlist, device: facts, app: app.app)
-            if let controls = pick(.openIn), let setting = controls.openIn {
+            if let (setting, list) = value(.openIn, { controls in controls.openIn.map { ($0, controls.openInWhitelist) } }) {
                 switch setting {
                 case .status(let status):
                     policy.status = status
-                    policy.whitelist = controls.openInWhitelist
+                    policy.whitelist = list
                 case .allAppConnectApps:
                     policy.status = .whitelist
                     policy.whitelist = allAppConnect
                 }
             }
-            policy.openFrom = pick(.openFrom)?.openFrom
-            policy.pasteboard = pick(.pasteboard)?.pasteboard
-            policy.print = pick(.print)?.print
-            policy.dragAndDrop = pick(.dragAndDrop)?.dragAndDrop
+            policy.openFrom = value(.openFrom) { $0.openFrom }
+            policy.pasteboard = value(.pasteboard) { $0.pasteboard }
+            policy.print = value(.print) { $0.print }
+            policy.dragAndDrop = value(.dragAndDrop) { $0.dragAndDrop }
             // The excluded share-sheet activities: the container policy's list when it sets one (even empty), the global policy's otherwise.
-            var excludedSource = ControlSource.notSet
-            if let container, let list = container.controls.excludedActivityTypes, case .containerPolicy(let name, let label) = authorization {
-                (policy.excludedActivityTypes, excludedSource) = (list, .containerPolicy(name: name, label: label))
+            if fromContainer, let list = container?.excludedActivityTypes {
+                (policy.excludedActivityTypes, picks.excludedActivities) = (list, .container)
             } else if let list = global.controls.excludedActivityTypes {
-                (policy.excludedActivityTypes, excludedSource) = (list, .globalPolicy)
+                (policy.excludedActivityTypes, picks.excludedActivities) = (list, .global)
             }
             var configSource: ControlSource? = nil
             if let (configuration, label) = configuration {
                 policy.config = configuration.config
                 configSource = .appConfiguration(name: configuration.name, label: label)
             }
-            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy, sources: sources, configSource: configSource,
-                                   excludedActivitiesSource: excludedSource, origin: origin)
+            return EffectivePolicy(app: app.bundleID, device: device, authorization: authorization, policy: policy, picks: picks, configSource: configSource,
+                                   origin: origin)
         }
     }
 }
