@@ -185,7 +185,9 @@ public struct EffectivePolicy: Sendable {
 
         /// Where a control's value came from, under an authorization that gives the app a policy.
         package enum Pick: UInt16, Sendable {
-            case notSet = 0, container = 1, global = 2
+            case notSet = 0
+            case container = 1
+            case global = 2
         }
 
         subscript(control: FleetControl) -> Pick {
