@@ -11,6 +11,9 @@ import OpenInKit
 /// when the hashes match.
 /// - Complexity: building is O(n) in the keys' total length; a lookup is O(key length)
 ///   expected, whatever the keys (the hash is keyed per process).
+/// The hashes of a table with no entries: one slot, free (a lookup reads only the hashes of a free slot).
+private let noEntryHashes: [UInt64] = [0]
+
 struct ByteKeyTable<Value: Sendable>: Sendable {
     private let keys: [String]
     /// Each slot's hash, 0 when the slot is free.
@@ -25,6 +28,11 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
 
     /// A table of entries whose ``TableHash`` is already known (a ``BundleID`` carries its own).
     package init<Entries: Collection>(hashed entries: Entries) where Entries.Element == (key: String, hash: UInt64, value: Value) {
+        // No entries (most apps' excluded activities and own schemes): one free slot, shared, and nothing allocated.
+        guard !entries.isEmpty else {
+            (keys, hashes, values, mask) = ([], noEntryHashes, [], 0)
+            return
+        }
         var capacity = 8
         while capacity < entries.count * 2 { capacity <<= 1 }
         var keys = [String](repeating: "", count: capacity)
