@@ -483,8 +483,18 @@ private struct JSONParser {
     /// an eighth of the text per core, so a core that starts late takes fewer; each has its own table of shared strings.
     mutating func parseArrayInParts<T>(_ partsFrom: Int, key: String, _ map: (JSONCursor) -> T) -> (JSONArray, [T])? {
         guard bytes.count - index >= partsFrom, depth < maxDepth else { return nil }
-        let size = max(partsFrom / 4, (bytes.count - index) / (4 * Parallel.cores))
-        guard let (starts, ends, elements) = splitArray(size: size), starts.count > 1, ends.last! - index >= partsFrom else { return nil }
+        // The look ahead cuts where it can every sixteenth of the rest of the file per core; the cuts are then grouped into
+        // 4 × cores parts of the array's own bytes, near equal, so the cores finish together (the rest of the file, which
+        // the cuts were sized by, may be much more than the array).
+        let size = max(partsFrom / 16, (bytes.count - index) / (16 * Parallel.cores))
+        guard let (cuts, cutEnds, elements) = splitArray(size: size), cuts.count > 1, cutEnds.last! - index >= partsFrom else { return nil }
+        var (starts, ends) = ([cuts[0]], [Int]())
+        let (first, total, wanted) = (cuts[0].offset, cutEnds.last! - cuts[0].offset, 4 * Parallel.cores)
+        for cut in 1..<cuts.count where cuts[cut].offset - first >= total * starts.count / wanted {
+            ends.append(cutEnds[cut - 1])
+            starts.append(cuts[cut])
+        }
+        ends.append(cutEnds.last!)
         let (bytes, maxDepth, nesting) = (self.bytes, self.maxDepth, depth + 1)
         // What `map` makes goes straight to its place among all the array's (the look ahead counted the elements): nothing
         // copied from a part's own array (a policy's copy counts a reference to each of its many parts).

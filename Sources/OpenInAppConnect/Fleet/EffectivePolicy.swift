@@ -358,7 +358,7 @@ public struct FleetDevice: Sendable {
     /// The effective policy of `app` on this device; an app the fleet neither lists nor installs is
     /// "any other app": AppConnect does not manage it.
     public func effectivePolicy(for app: BundleID) -> EffectivePolicy {
-        if let known = table.policies[app] { return known }
+        if let known = table.sides[app] { return known.policy }
         return FleetDevice.effectivePolicy(app: FleetApp(bundleID: app, appConnect: false), authorization: .notAppConnect, container: nil, configuration: nil,
                                            global: fleet.global, facts: facts, allAppConnect: .empty, device: profile.name, fleet: fleet, profile: profile, listed: false)
     }
@@ -512,7 +512,6 @@ package typealias FleetSide = (policy: EffectivePolicy, prepared: PreparedPolicy
 
 /// A device's effective policies and the tables every evaluator on it shares, made once (a class: copies of a device share it).
 package final class PolicyTable: Sendable {
-    package let policies: [BundleID: EffectivePolicy]
     package let installed: Set<BundleID>
     /// Each listed app's position in the fleet's apps.
     let appIndex: [BundleID: Int]
@@ -529,7 +528,6 @@ package final class PolicyTable: Sendable {
     package init(sides: [BundleID: FleetSide], installed: Set<BundleID>, appIndex: [BundleID: Int], tables: PreparedPolicy.DeviceTables, anyOtherApp: BundleID,
                  nativeMail: BundleID) {
         self.nativeMail = nativeMail
-        self.policies = sides.mapValues(\.policy)
         self.installed = installed
         self.appIndex = appIndex
         self.tables = tables
