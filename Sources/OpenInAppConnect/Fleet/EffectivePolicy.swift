@@ -92,21 +92,21 @@ public struct EffectivePolicy: Sendable {
         /// The app's entry in the fleet's apps (`nil`: the fleet does not list it).
         var app: FleetApp? {
             switch held {
-            case .places(let app, _, _): app < 0 ? nil : common.fleet?.apps[Int(app)]
+            case .places(let app, _, _): app < 0 ? nil : common.apps[Int(app)]
             case .objects(let objects): objects.app
             }
         }
         /// The container policy that applies, if any.
         var container: ContainerPolicy? {
             switch held {
-            case .places(_, let container, _): container < 0 ? nil : common.fleet?.containerPolicies[Int(container)]
+            case .places(_, let container, _): container < 0 ? nil : common.containerPolicies[Int(container)]
             case .objects(let objects): objects.container
             }
         }
         /// The app configuration that applies, if any.
         var configuration: AppConfiguration? {
             switch held {
-            case .places(_, _, let configuration): configuration < 0 ? nil : common.fleet?.appConfigurations[Int(configuration)]
+            case .places(_, _, let configuration): configuration < 0 ? nil : common.appConfigurations[Int(configuration)]
             case .objects(let objects): objects.configuration
             }
         }
@@ -144,16 +144,12 @@ public struct EffectivePolicy: Sendable {
             self.common = common
         }
 
-        /// The objects at these places of `common`'s fleet (`nil`: none); the objects themselves when it has no fleet or a place does not fit.
+        /// The objects at these places of `common`'s fleet (`nil`: none). A place `common` does not hold names nothing.
         init(places: Places, common: Common) {
             self.common = common
-            let limit = Int(Int32.max)
-            if common.fleet != nil, places.app ?? 0 < limit, places.container ?? 0 < limit, places.configuration ?? 0 < limit {
-                held = .places(app: Int32(places.app ?? -1), container: Int32(places.container ?? -1), configuration: Int32(places.configuration ?? -1))
-            } else {
-                held = .objects(Objects(app: places.app.flatMap { common.fleet?.apps[$0] }, container: places.container.flatMap { common.fleet?.containerPolicies[$0] },
-                                        configuration: places.configuration.flatMap { common.fleet?.appConfigurations[$0] }))
-            }
+            func place(_ place: Int?, below count: Int) -> Int32 { place.flatMap { $0 < count ? Int32(exactly: $0) : nil } ?? -1 }
+            held = .places(app: place(places.app, below: common.apps.count), container: place(places.container, below: common.containerPolicies.count),
+                           configuration: place(places.configuration, below: common.appConfigurations.count))
         }
 
         /// Where an app's objects are in a fleet: its entry, the container policy and the app configuration that apply.
@@ -168,11 +164,15 @@ public struct EffectivePolicy: Sendable {
             let global: GlobalPolicy
             let profile: DeviceProfile?
             let file: String?
-            /// The fleet the origins' places are in, if they are given by place.
-            let fleet: Fleet?
+            /// The fleet's objects the origins' places are in (empty when they are not given by place): its arrays, each read
+            /// alone (a copy of the fleet to read one would count a reference to each of its arrays).
+            let apps: [FleetApp]
+            let containerPolicies: [ContainerPolicy]
+            let appConfigurations: [AppConfiguration]
 
-            package init(global: GlobalPolicy, profile: DeviceProfile?, file: String?, fleet: Fleet? = nil) {
-                (self.global, self.profile, self.file, self.fleet) = (global, profile, file, fleet)
+            package init(global: GlobalPolicy, profile: DeviceProfile?, file: String?, fleet: borrowing Fleet? = nil) {
+                (self.global, self.profile, self.file) = (global, profile, file)
+                (apps, containerPolicies, appConfigurations) = if let fleet = copy fleet { (fleet.apps, fleet.containerPolicies, fleet.appConfigurations) } else { ([], [], []) }
             }
         }
     }
@@ -339,8 +339,7 @@ public struct FleetDevice: Sendable {
             let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container.map { fleet.containerPolicies[$0].controls },
                                                      configuration: configuration.map { (fleet.appConfigurations[$0.position], $0.label) },
                                                      global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                     fleet: fleet, profile: profile, common: common,
-                                                     places: .init(app: position, container: container, configuration: configuration?.position))
+                                                     common: common, places: .init(app: position, container: container, configuration: configuration?.position))
             return (policy, PreparedPolicy(policy.policy, tables: tables))
         } }, { PolicyTable.anyOtherApp(in: fleet) })
         if let failure = resolved.failure { throw failure }
@@ -348,7 +347,7 @@ public struct FleetDevice: Sendable {
         for id in profile.installed where sides[id] == nil {
             let policy = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
                                                      configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                     fleet: fleet, profile: profile, listed: false, common: common)
+                                                     listed: false, common: common)
             sides[id] = (policy, PreparedPolicy(policy.policy, tables: tables))
         }
         table = PolicyTable(sides: sides, installed: installed, appIndex: appIndex, tables: tables, anyOtherApp: anyOtherApp,
