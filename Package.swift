@@ -50,7 +50,10 @@ let package = Package(
         .target(name: "OpenInCheckCLI", dependencies: ["OpenInPolicy", "OpenInReports", "AppConnectRuntime", "BuildInfo"]),
         // The commit `--version` names, when the build defines it (C: a macro carries a value from the command line).
         .target(name: "BuildInfo"),
-        .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI"]),
+        .executableTarget(name: "openin-check", dependencies: ["OpenInCheckCLI", "AllocatorTuning"]),
+        // The installed program's one allocator setting, made before anything runs (C: glibc's mallopt). The library
+        // leaves an embedder's allocator alone.
+        .target(name: "AllocatorTuning"),
         // The benchmark, a program of its own that times the openin-check binary it is given
         // (the installed openin-check has no bench code and no allocation hook).
         .target(name: "OpenInCheckBench", dependencies: ["OpenInPolicy", "AllocationCounting"]),

@@ -1,3 +1,4 @@
+import AllocatorTuning
 import OpenInCheckCLI
 
 #if canImport(Glibc)
@@ -8,4 +9,6 @@ import Musl
 import Darwin
 #endif
 
+// Freed memory kept for reuse, not returned and faulted in again (Performance.md, "The allocator keeps what it frees").
+openin_check_tune_allocator()
 exit(CLI.main(arguments: Array(CommandLine.arguments.dropFirst())))
