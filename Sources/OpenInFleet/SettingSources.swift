@@ -6,7 +6,7 @@ package struct ValueSource: Sendable {
     /// The key path from the file's root (`containerPolicies[2].openInPolicy`).
     package var path: String { JSONCursor.path(base, step) }
     /// The 1-based line of the value, when read from text.
-    package let line: Int?
+    package var line: Int? { storedLine == 0 ? nil : Int(storedLine) }
     /// The value as the file writes it (a string's text; `true`, `false` or a number otherwise).
     package var text: String {
         switch written {
@@ -18,7 +18,7 @@ package struct ValueSource: Sendable {
     }
     /// The value, kept so that its text is written only when asked: no text made per value.
     private let written: Kept
-    private enum Kept: Sendable {
+    fileprivate enum Kept: Sendable {
         /// A string's text, as given or read.
         case text(String)
         /// A number, `true`, `false`, `null`, an object, or a list of other values.
@@ -32,12 +32,15 @@ package struct ValueSource: Sendable {
     private var base: String
     /// The value's key or index under ``base``; `.none` when ``base`` is the value's own path.
     private var step: JSONCursor.Step
+    /// ``line``, 0 when not known (a fleet file is at most 16 MiB, so a line fits).
+    private let storedLine: Int32
 
     package init(path: String, line: Int?, text: String) {
-        base = path
-        step = .none
-        self.line = line
-        written = .text(text)
+        self.init(base: path, step: .none, line: line, written: .text(text))
+    }
+
+    fileprivate init(base: String, step: JSONCursor.Step, line: Int?, written: Kept) {
+        (self.base, self.step, storedLine, self.written) = (base, step, Int32(clamping: line ?? 0), written)
     }
 
     /// The same source with its own key path made: for a source named many times (a whitelist entry a
@@ -52,18 +55,18 @@ package struct ValueSource: Sendable {
 
     /// The source of element `index` of the array at `list` (its key path), read at `line`.
     package init(element index: Int, of list: String, line: Int?, text: String) {
-        base = list
-        step = .index(index)
-        self.line = line
-        written = .text(text)
+        self.init(base: list, step: .index(index), line: line, written: .text(text))
     }
 
     /// The source of the value under `cursor`.
     package init(_ cursor: JSONCursor) {
-        (base, step) = cursor.place
-        line = cursor.position?.line
+        let (base, step) = cursor.place
+        self.init(base: base, step: step, line: cursor.position?.line, written: Self.written(cursor))
+    }
+
+    /// The value under `cursor`, as a source keeps it.
+    fileprivate static func written(_ cursor: JSONCursor) -> Kept {
         switch cursor.value {
-        case .string(let string): written = .text(string)
         case .array(let array):
             var strings: [String] = []
             strings.reserveCapacity(array.count)
@@ -71,9 +74,16 @@ package struct ValueSource: Sendable {
                 guard case .string(let string) = element else { break }
                 strings.append(string)
             }
-            written = strings.count == array.count ? .strings(strings) : .value(cursor.value)
-        case .bool, .number, .null, .object: written = .value(cursor.value)
+            return strings.count == array.count ? .strings(strings) : .value(cursor.value)
+        case .string(let string): return .text(string)
+        case .bool, .number, .null, .object: return .value(cursor.value)
         }
+    }
+
+    /// The parts a ``SourceKeys`` keeps of a member's source when the object's path is kept once for all its members.
+    fileprivate var member: (base: String, key: String, line: Int32, written: Kept)? {
+        guard case .key(let key) = step else { return nil }
+        return (base, key, storedLine, written)
     }
 }
 
@@ -176,28 +186,52 @@ package struct SettingSources: Sendable, Hashable {
 /// Each key's source by key name, compared byte for byte: the few keys of an object in order (no table
 /// made, nor a key hashed, for the keys of each of a fleet's thousands of policies), indexed by their
 /// bytes once there are many (a device's scheme handlers).
+///
+/// The members recorded from one object share its path, kept once: each keeps its key, its line and its
+/// value (40 bytes, where a source of its own is 64); a source given whole (set by key) is kept whole.
 package struct SourceKeys: Sendable {
-    private var entries: [(key: String, source: ValueSource)] = []
+    private var entries: [Entry] = []
+    /// The path of the object whose members were recorded (``record(_:)``).
+    private var base = ""
     private var index: [ExactKey: Int]? = nil
     /// Past this many keys, they are indexed: a lookup stays O(1) whatever the file holds.
     private static let indexedFrom = 16
+
+    private struct Entry: Sendable {
+        let key: String
+        let value: Value
+        /// The value's line, 0 when not known, for a member of the object at ``SourceKeys/base``.
+        let line: Int32
+    }
+
+    private enum Value: Sendable {
+        /// A member of the object at ``SourceKeys/base``: its source is that path, the key, the line and this.
+        case member(ValueSource.Kept)
+        /// Any other source.
+        case given(Given)
+    }
+
+    private final class Given: Sendable {
+        let source: ValueSource
+        init(_ source: ValueSource) { self.source = source }
+    }
 
     package init() {}
 
     /// The source recorded for `key`, or `nil`; setting `nil` removes it.
     package subscript(key: String) -> ValueSource? {
-        get { position(of: key).map { entries[$0].source } }
+        get { position(of: key).map { source(entries[$0]) } }
         set {
             if let at = position(of: key) {
                 if let newValue {
-                    entries[at].source = newValue
+                    entries[at] = entry(key, newValue)
                 } else {
                     entries.remove(at: at)
                     index = nil
                     reindex()
                 }
             } else if let newValue {
-                entries.append((key, newValue))
+                entries.append(entry(key, newValue))
                 if index != nil { index![ExactKey(key)] = entries.count - 1 } else { reindex() }
             }
         }
@@ -205,12 +239,28 @@ package struct SourceKeys: Sendable {
 
     /// Records every member of `fields` (an object's members, no key twice: the reader refuses repeats).
     mutating func record(_ fields: JSONFields) {
-        if entries.isEmpty {
+        if entries.isEmpty, let first = fields.fields.first {
+            base = first.cursor.place.parent
             entries.reserveCapacity(fields.fields.count)
-            for (key, cursor) in fields.fields { entries.append((key, ValueSource(cursor))) }
+            for (key, cursor) in fields.fields { entries.append(entry(key, ValueSource(cursor))) }
             reindex()
         } else {
             for (key, cursor) in fields.fields { self[key] = ValueSource(cursor) }
+        }
+    }
+
+    /// `source` kept for `key`: without its path when it is the member `key` of the object at ``base``.
+    private func entry(_ key: String, _ source: ValueSource) -> Entry {
+        if let member = source.member, ExactText.same(member.key, key), ExactText.same(member.base, base) {
+            return Entry(key: key, value: .member(member.written), line: member.line)
+        }
+        return Entry(key: key, value: .given(Given(source)), line: 0)
+    }
+
+    private func source(_ entry: Entry) -> ValueSource {
+        switch entry.value {
+        case .member(let written): ValueSource(base: base, step: .key(entry.key), line: entry.line == 0 ? nil : Int(entry.line), written: written)
+        case .given(let given): given.source
         }
     }
 
