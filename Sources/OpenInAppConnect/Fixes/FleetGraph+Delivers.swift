@@ -25,8 +25,8 @@ extension FleetGraph {
             return Evaluator.decide(openFrom[x], sides[y].prepared).outcome == .allow
         }
         var delivering: UInt8 = 0
-        for (c, request) in targeted[y].enumerated() {
-            let outcome = Evaluator.decide(request, prepared).outcome
+        for c in FleetGraph.targetedChannels.indices {
+            let outcome = Evaluator.decide(targeted(y, c), prepared).outcome
             if outcome == .allow || outcome == .redirect { delivering |= 1 << UInt8(c) }
         }
         if delivering & 0b11_0000 != 0 { return true }

@@ -21,8 +21,11 @@ final class FleetGraph: FleetEdges {
     package let ids: [BundleID]
     package let index: [BundleID: Int]
     let authorized: [Bool]
-    /// Per node as target, its request on each targeted channel (``targetedChannels``).
-    let targeted: [[ShareRequest]]
+    /// Node `y`'s request as target on the targeted channel at `c` in ``targetedChannels``: made when a decision needs
+    /// it (a few per kind of target and per hop), not held for every node (six requests a node).
+    func targeted(_ y: Int, _ c: Int) -> ShareRequest {
+        try! ShareRequest(channel: FleetGraph.targetedChannels[c].senderChannel!, target: ids[y], document: FleetDevice.documentName)
+    }
     /// The requests that name no target: `open-url` with each custom scheme, `mailto:`, `mail-link`, `mail-compose`;
     /// for a custom scheme, the node of its handler (the only app such a request can deliver to; -1: none on the device).
     let untargeted: [(channel: FleetChannel, request: ShareRequest, handler: Int?)]
@@ -156,13 +159,11 @@ final class FleetGraph: FleetEdges {
         let tables = device.side(for: device.anyOtherAppID).prepared
         let perNode = Parallel.fill(ids.count, minimum: 512) { (x) throws(Never) in
             let side = device.side(for: ids[x])
-            return (targeted: FleetGraph.targetedChannels.map { try! ShareRequest(channel: $0.senderChannel!, target: ids[x], document: FleetDevice.documentName) },
-                    side: side, openFrom: try! ShareRequest(channel: .openFrom, source: ids[x]),
+            return (side: side, openFrom: try! ShareRequest(channel: .openFrom, source: ids[x]),
                     landsOnItself: device.node(receiving: ids[x]) == nodes[x], isAppConnectApp: tables.isAppConnectApp(ids[x]),
                     authorized: device.appConnectApps.contains(ids[x]), lacks: FleetGraph.lacks(side, on: device))
         }.values
         authorized = perNode.map(\.authorized)
-        targeted = perNode.map(\.targeted)
         let untargeted = device.untargetedRequests(from: device.anyOtherAppID).map { request -> (channel: FleetChannel, request: ShareRequest, handler: Int?) in
             guard let url = request.url, !url.isMailto else { return (request.channel, request.senderRequest!, nil) }
             // Where a delivery to the handler lands (-1: nowhere on the device).
@@ -210,7 +211,7 @@ final class FleetGraph: FleetEdges {
     /// columns differ, and only they need deciding again).
     package init(_ old: FleetGraph, device: FleetDevice, sides: [FleetSide], changed: NodeSet) {
         self.device = device
-        (nodes, ids, index, authorized, targeted) = (old.nodes, old.ids, old.index, old.authorized, old.targeted)
+        (nodes, ids, index, authorized) = (old.nodes, old.ids, old.index, old.authorized)
         (untargeted, schemesLandingOn, mailPositions, schemePositions) = (old.untargeted, old.schemesLandingOn, old.mailPositions, old.schemePositions)
         (openFrom, landsOnItself) = (old.openFrom, old.landsOnItself)
         (isAppConnectApp, nativeMail) = (old.isAppConnectApp, old.nativeMail)
@@ -291,8 +292,8 @@ final class FleetGraph: FleetEdges {
                 delivering = known
             } else {
                 var bits: UInt8 = 0
-                for (c, request) in targeted[y].enumerated() {
-                    let outcome = Evaluator.decide(request, prepared).outcome
+                for c in FleetGraph.targetedChannels.indices {
+                    let outcome = Evaluator.decide(targeted(y, c), prepared).outcome
                     if outcome == .allow || outcome == .redirect { bits |= 1 << UInt8(c) }
                 }
                 kinds[kind] = bits
@@ -356,8 +357,8 @@ final class FleetGraph: FleetEdges {
             }
             guard first >= 0 else { continue }
             var bits: UInt8 = 0
-            for (c, request) in targeted[first].enumerated() {
-                let outcome = Evaluator.decide(request, prepared).outcome
+            for c in FleetGraph.targetedChannels.indices {
+                let outcome = Evaluator.decide(targeted(first, c), prepared).outcome
                 if outcome == .allow || outcome == .redirect { bits |= 1 << UInt8(c) }
             }
             delivering[kind] = bits
@@ -449,7 +450,7 @@ final class FleetGraph: FleetEdges {
     /// - Throws: ``FleetError`` as ``FleetDevice/decide(_:)``, for the requests tried.
     package func hop(from x: Int, to y: Int) throws(FleetError) -> FleetHop? {
         for (c, channel) in FleetGraph.targetedChannels.enumerated() {
-            if let hop = try attempt(channel, targeted[y][c], from: x, to: y) { return hop }
+            if let hop = try attempt(channel, targeted(y, c), from: x, to: y) { return hop }
         }
         // The custom schemes `y` handles come before the mail requests in ``untargeted`` (they are listed first).
         for position in schemesLandingOn[y] {

@@ -134,7 +134,7 @@ struct FleetHopFinder: FleetHopSource {
             if let known = targeted[x][slot] {
                 memo = known
             } else {
-                let request = graph.targeted[y][c]
+                let request = graph.targeted(y, c)
                 let decision = Evaluator.decide(request, prepared)
                 let delivers = decision.outcome == .allow || decision.outcome == .redirect
                 memo = Memo(decision: decision, delivers: delivers, targetIsRequest: !delivers || (c == 5 || decision.target == request.target))
@@ -214,7 +214,7 @@ struct FleetHopFinder: FleetHopSource {
         }
         if part < 0 {
             let (channel, _, isTargeted) = self.request(request)
-            let senderRequest = isTargeted ? graph.targeted[y][request] : graph.untargeted[request - Self.targetedCount].request
+            let senderRequest = isTargeted ? graph.targeted(y, request) : graph.untargeted[request - Self.targetedCount].request
             let decision = FleetDecision(device: graph.device.name, request: FleetRequest(from: graph.ids[x], channel: channel, checked: senderRequest), outcome: sender.outcome,
                                          sender: sender, receiver: nil, receiverApp: receiving, senderPolicy: graph.sides[x].policy, receiverPolicy: nil)
             let made = FleetSettings.senderParts(decision, graph.sides[x].policy, controls: controls(x))
