@@ -211,7 +211,7 @@ public enum FleetJSON {
         controls.sources.record(fields)
         // The Open In whitelist and the excluded activities as read here, when every entry is a valid ID (each ID made once);
         // otherwise read again below, entry by entry, so the error names the entry.
-        var openInIDs: [BundleID]? = nil, excludedIDs: [BundleID]? = nil
+        var openInIDs: [BundleID]? = nil, openFromIDs: [BundleID]? = nil, excludedIDs: [BundleID]? = nil
         for (n, list) in ["openInWhitelist", "openFromWhitelist", excludedActivitiesKey].enumerated() {
             guard let field = fields[list], case .array(let array) = field.value else { continue }
             // Each entry's source from the array itself: no cursor, and no key path made per entry.
@@ -227,7 +227,7 @@ public enum FleetJSON {
                 entries.add(id, element: index, line: array.position(at: index)?.line)
             }
             controls.sources.entries[list] = entries
-            if n == 0 { openInIDs = ids } else if n == 2 { excludedIDs = ids }
+            if n == 0 { openInIDs = ids } else if n == 1 { openFromIDs = ids } else { excludedIDs = ids }
         }
         if let field = fields["openInPolicy"] { controls.openIn = try PolicyJSON.setting(field) }
         if let field = fields["openInWhitelist"] {
@@ -244,7 +244,7 @@ public enum FleetJSON {
             throw list.error("a whitelist without openFromPolicy in the same policy: set openFromPolicy to \"whitelist\" here too (a control comes whole from one policy)")
         }
         var inputs = PolicyInputs(setting: .status(.unauthorized))
-        try PolicyJSON.readDataControls(fields, lists: PolicyJSON.ReadWhitelists(), into: &inputs)
+        try PolicyJSON.readDataControls(fields, lists: PolicyJSON.ReadWhitelists(), openFromIDs: openFromIDs, into: &inputs)
         controls.openFrom = inputs.stated.openFrom
         controls.pasteboard = inputs.stated.pasteboard
         controls.print = inputs.stated.print
@@ -272,6 +272,17 @@ public enum FleetJSON {
     }
 
     package static func labels(_ cursor: JSONCursor) throws(FormatError) -> [String] {
+        // Fast: a few distinct names (a policy's one or two labels) need no cursor, nor a table, per element. Anything
+        // else is read element by element below, so errors are exactly as before.
+        if case .array(let array) = cursor.value, array.count <= 8 {
+            var labels: [String] = []
+            labels.reserveCapacity(array.count)
+            for element in array.elements {
+                guard case .string(let text) = element, !text.isEmpty, !labels.contains(where: { ExactText.same($0, text) }) else { break }
+                labels.append(text)
+            }
+            if labels.count == array.count { return labels }
+        }
         var labels: [String] = []
         var seen: Set<ExactKey> = []
         for (text, element) in try cursor.strings(what: "label names") {

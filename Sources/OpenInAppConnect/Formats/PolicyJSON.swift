@@ -197,10 +197,13 @@ public enum PolicyJSON {
     }
 
     /// Reads `openFromPolicy`, `openFromWhitelist`, `pasteboardPolicy` and `printPolicy`.
-    static func readDataControls(_ fields: JSONFields, lists: ReadWhitelists, into inputs: inout PolicyInputs) throws(FormatError) {
+    /// `openFromIDs`, when given, are the entries of `openFromWhitelist`, every one a valid bundle ID, read already.
+    static func readDataControls(_ fields: JSONFields, lists: ReadWhitelists, openFromIDs: [BundleID]? = nil, into inputs: inout PolicyInputs) throws(FormatError) {
         var openFromWhitelist: Whitelist? = nil
         if let field = fields["openFromWhitelist"] {
-            openFromWhitelist = try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists.list("openFromWhitelist"))
+            openFromWhitelist = if let openFromIDs { Whitelist(openFromIDs) } else {
+                try whitelist(field, what: "bundle IDs of the apps that may send documents to this app", read: lists.list("openFromWhitelist"))
+            }
         }
         if let field = fields["openFromPolicy"] {
             let setting = try controlValue(field, range: 0...2, names: "\"unauthorized\", \"authorized\", \"whitelist\", \"appconnect\"") { text throws(InputError) in
