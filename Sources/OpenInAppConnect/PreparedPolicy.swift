@@ -48,11 +48,17 @@ package final class PreparedPolicy: Sendable {
         let appConnectWhitelist: Whitelist
         /// The scheme handlers, as ``schemeHandlers`` indexes them.
         let schemeHandlers: SchemeTable<BundleID>
+        /// What each policy prepared on the device reads of its facts, read once: ``PreparedPolicy/thirdPartyMailApp``,
+        /// ``PreparedPolicy/emailPlusTarget``, ``PreparedPolicy/webAtWorkTarget``.
+        let thirdPartyMailApp: BundleID?
+        let emailPlusTarget: BundleID
+        let webAtWorkTarget: BundleID
 
         init(_ device: DeviceFacts) {
             appConnectApps = BundleIDTable(device.appConnectApps)
             appConnectWhitelist = Whitelist(device.appConnectApps.sorted())
             schemeHandlers = SchemeTable(device.schemeHandlers.map { ($0.key, $0.value) })
+            (thirdPartyMailApp, emailPlusTarget, webAtWorkTarget) = PreparedPolicy.targets(device)
         }
     }
 
@@ -62,22 +68,26 @@ package final class PreparedPolicy: Sendable {
         openInStatus = policy.status
         mailAllowed = policy.mailAllowed
         whitelist = policy.whitelist
-        thirdPartyMailApp = policy.device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
-        emailPlusTarget = policy.device.emailPlusTarget
         openFromStatus = policy.openFrom?.status
         if let tables {
+            (thirdPartyMailApp, emailPlusTarget, webAtWorkTarget) = (tables.thirdPartyMailApp, tables.emailPlusTarget, tables.webAtWorkTarget)
             openFromWhitelist = policy.openFrom.map { $0.setting == .allAppConnectApps ? tables.appConnectWhitelist : $0.whitelist }
             appConnectApps = tables.appConnectApps
             schemeHandlers = tables.schemeHandlers
         } else {
+            (thirdPartyMailApp, emailPlusTarget, webAtWorkTarget) = Self.targets(policy.device)
             openFromWhitelist = policy.openFromWhitelist
             appConnectApps = BundleIDTable(policy.device.appConnectApps)
             schemeHandlers = SchemeTable(policy.device.schemeHandlers.map { ($0.key, $0.value) })
         }
         excludedActivities = BundleIDTable(policy.excludedActivityTypes)
         excludesActivities = !policy.excludedActivityTypes.isEmpty
-        webAtWorkTarget = policy.device.webAtWorkTarget
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })
+    }
+
+    /// The apps a device's facts name for mail, Email+ and Web@Work.
+    static func targets(_ device: DeviceFacts) -> (thirdPartyMailApp: BundleID?, emailPlus: BundleID, webAtWork: BundleID) {
+        (device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }, device.emailPlusTarget, device.webAtWorkTarget)
     }
 
     /// The Open In status the app sees.

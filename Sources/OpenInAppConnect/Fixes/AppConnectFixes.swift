@@ -437,7 +437,7 @@ struct AppConnectFixSubject: FixSubject {
                                                                            fleet: changed, profile: device.profile, carried: carried)
             let configuration = try FleetDevice.configuration(of: app, positions: changed.appConfigurations.indices.lazy.filter { changed.appConfigurations[$0].app == app },
                                                               fleet: changed, profile: device.profile, carried: carried)
-            let policy = FleetDevice.effectivePolicy(app: fleetApp, authorization: authorization, container: container.map { changed.containerPolicies[$0].controls },
+            let policy = FleetDevice.effectivePolicy(app: fleetApp, authorization: authorization, container: container, of: changed.containerPolicies,
                                                      configuration: configuration.map { (changed.appConfigurations[$0.position], $0.label) },
                                                      global: changed.global, facts: device.facts, allAppConnect: device.table.tables.appConnectWhitelist,
                                                      device: device.profile.name, fleet: changed, profile: device.profile,

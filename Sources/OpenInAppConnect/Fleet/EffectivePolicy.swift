@@ -330,15 +330,17 @@ public struct FleetDevice: Sendable {
         // Each listed app's policy and prepared policy, independent of the others: worked out in parts across the cores,
         // then taken in the apps' order (the first app whose configurations conflict is the error, as in one loop).
         // Beside them, the name that stands for "any other app" (a scan of every list of the fleet).
-        let (resolved, anyOtherApp) = Parallel.both({ Parallel.fill(fleet.apps.count, minimum: 256) { (position) throws(FleetError) -> FleetSide in
-            let app = fleet.apps[position]
+        // What every app reads, taken out of the fleet once (read through the fleet, each app's read copied it).
+        let (listed, policies, configurations, global) = (fleet.apps, fleet.containerPolicies, fleet.appConfigurations, fleet.global)
+        let (resolved, anyOtherApp) = Parallel.both({ Parallel.fill(listed.count, minimum: 256) { (position) throws(FleetError) -> FleetSide in
+            let app = listed[position]
             let (authorization, container) = authorizations[position]
             let configuration = try FleetDevice.configuration(of: app.bundleID, positions: configurationsOf[appIndex[app.bundleID] ?? position], fleet: fleet,
                                                               profile: profile, carried: carried)
             // The objects read in place, named by their places: no copy of each kept per app.
-            let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container.map { fleet.containerPolicies[$0].controls },
-                                                     configuration: configuration.map { (fleet.appConfigurations[$0.position], $0.label) },
-                                                     global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
+            let policy = FleetDevice.effectivePolicy(app: app, authorization: authorization, container: container, of: policies,
+                                                     configuration: configuration.map { (configurations[$0.position], $0.label) },
+                                                     global: global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
                                                      common: common, places: .init(app: position, container: container, configuration: configuration?.position))
             return (policy, PreparedPolicy(policy.policy, tables: tables))
         } }, { PolicyTable.anyOtherApp(in: fleet) })
@@ -434,10 +436,11 @@ public struct FleetDevice: Sendable {
         return policy
     }
 
-    /// `app`'s effective policy: `container` is the controls of the container policy that applies (`authorization` names
-    /// it), `configuration` the app configuration that applies with its label; `places` are where `fleet` holds the app's
+    /// `app`'s effective policy: `container` is the place in `policies` of the container policy that applies (`authorization`
+    /// names it; its controls are read in place), `configuration` the app configuration that applies with its label; `places` are where `fleet` holds the app's
     /// objects (`nil`: the fleet does not list the app, and no container policy or configuration applies).
-    package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: PolicyControls?, configuration: (AppConfiguration, String)?,
+    package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: Int?, of policies: [ContainerPolicy] = [],
+                                        configuration: (AppConfiguration, String)?,
                                         global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil,
                                         profile: DeviceProfile? = nil, listed: Bool = true, common: EffectivePolicy.Origin.Common? = nil,
                                         places: EffectivePolicy.Origin.Places? = nil) -> EffectivePolicy {
@@ -462,9 +465,9 @@ public struct FleetDevice: Sendable {
             let fromContainer: Bool = if case .containerPolicy = authorization { true } else { false }
             // The container policy's value of a control when it sets it, the global policy's otherwise (each read in place).
             func value<T>(_ control: FleetControl, _ read: (borrowing PolicyControls) -> T?) -> T? {
-                if fromContainer, let container, container.sets(control) {
+                if fromContainer, let container, policies[container].controls.sets(control) {
                     picks[control] = .container
-                    return read(container)
+                    return read(policies[container].controls)
                 }
                 if global.controls.sets(control) {
                     picks[control] = .global
@@ -489,7 +492,7 @@ public struct FleetDevice: Sendable {
             policy.print = value(.print) { $0.print }
             policy.dragAndDrop = value(.dragAndDrop) { $0.dragAndDrop }
             // The excluded share-sheet activities: the container policy's list when it sets one (even empty), the global policy's otherwise.
-            if fromContainer, let list = container?.excludedActivityTypes {
+            if fromContainer, let container, let list = policies[container].controls.excludedActivityTypes {
                 (policy.excludedActivityTypes, picks.excludedActivities) = (list, .container)
             } else if let list = global.controls.excludedActivityTypes {
                 (policy.excludedActivityTypes, picks.excludedActivities) = (list, .global)
