@@ -484,12 +484,14 @@ private struct JSONParser {
     mutating func parseArrayInParts<T>(_ partsFrom: Int, key: String, _ map: (JSONCursor) -> T) -> (JSONArray, [T])? {
         guard bytes.count - index >= partsFrom, depth < maxDepth else { return nil }
         // The look ahead cuts where it can every sixteenth of the rest of the file per core; the cuts are then grouped into
-        // 4 × cores parts of the array's own bytes, near equal, so the cores finish together (the rest of the file, which
-        // the cuts were sized by, may be much more than the array).
+        // one part per core of the array's own bytes, near equal, so the cores finish together (the rest of the file, which
+        // the cuts were sized by, may be much more than the array). One part a core, not more: each part interns its own
+        // strings (a bundle ID is one string per part it is in), and more parts gave no time back (10k apps: 8 parts, heap
+        // peak 71.0 MB; 4, 69.3; 2, 67.9; the same time).
         let size = max(partsFrom / 16, (bytes.count - index) / (16 * Parallel.cores))
         guard let (cuts, cutEnds, elements) = splitArray(size: size), cuts.count > 1, cutEnds.last! - index >= partsFrom else { return nil }
         var (starts, ends) = ([cuts[0]], [Int]())
-        let (first, total, wanted) = (cuts[0].offset, cutEnds.last! - cuts[0].offset, 4 * Parallel.cores)
+        let (first, total, wanted) = (cuts[0].offset, cutEnds.last! - cuts[0].offset, Parallel.cores)
         for cut in 1..<cuts.count where cuts[cut].offset - first >= total * starts.count / wanted {
             ends.append(cutEnds[cut - 1])
             starts.append(cuts[cut])
