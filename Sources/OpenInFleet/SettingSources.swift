@@ -149,6 +149,26 @@ package struct EntrySources: Sendable {
     }
 }
 
+/// Each bundle-ID list's entry sources by list key, compared byte for byte: an object's few lists in order, not a
+/// table of its own per object (a fleet's thousands of policies each had one, for one or two lists).
+package struct EntryLists: Sendable {
+    private var lists: [(key: String, entries: EntrySources)] = []
+
+    package init() {}
+
+    /// The entries of the list at `key`, or `nil`; setting `nil` removes them.
+    package subscript(key: String) -> EntrySources? {
+        get { lists.first { ExactText.same($0.key, key) }?.entries }
+        set {
+            if let at = lists.firstIndex(where: { ExactText.same($0.key, key) }) {
+                if let newValue { lists[at].entries = newValue } else { lists.remove(at: at) }
+            } else if let newValue {
+                lists.append((key, newValue))
+            }
+        }
+    }
+}
+
 /// Where the values of one policy object were read: the object's own place, each key's value, each
 /// app-configuration key's and each list entry's. Provenance is not part of a policy's value: two
 /// objects that differ only in where they were read are equal (a translated policy equals the one read).
@@ -162,7 +182,7 @@ package struct SettingSources: Sendable, Hashable {
     /// Each key's value, by key name (the reader's own keys: `openInPolicy`, `allowedOutboundDataTransferDestinations`).
     package var keys = SourceKeys()
     /// Each entry of a bundle-ID list, by list key and then bundle ID (`openInWhitelist` → `com.acme.viewer`).
-    package var entries: [String: EntrySources] = [:]
+    package var entries = EntryLists()
     /// Each app-configuration key, byte for byte.
     package var config: [ExactKey: ValueSource] = [:]
 
