@@ -15,8 +15,11 @@ struct PathsBytes {
     private(set) var inSet: [Bool] = []
     /// Each setting's text line, by the setting (made once per device).
     private var settingLines: [SettingKey: [UInt8]] = [:]
-    /// Per node, the bytes of the hop into it in ``arena`` (text or JSON), for the search ``search``.
-    private var arena: [UInt8] = []
+    /// Per node, the bytes of the hop into it in one of ``arenas`` (text or JSON), for the search ``search``: hops found
+    /// in parts across the cores keep their part's buffer as an arena of its own (not copied into one), hops written one
+    /// by one go into the last.
+    private var arenas: [[UInt8]] = [[]]
+    private var hopArena: [Int32] = []
     private var hopStart: [Int] = []
     private var hopEnd: [Int] = []
     private var stamp: [Int] = []
@@ -52,13 +55,18 @@ struct PathsBytes {
         finder = nil
         hopStart = Array(repeating: 0, count: nodes.count)
         hopEnd = hopStart
+        hopArena = Array(repeating: 0, count: nodes.count)
         stamp = Array(repeating: -1, count: nodes.count)
     }
 
     /// Starts a search: the hops written for the one before are let go.
     mutating func startSearch() {
         search += 1
-        arena.removeAll(keepingCapacity: true)
+        // The first arena's room is kept for the next search's hops; the parts' are let go.
+        var first = arenas.first ?? []
+        arenas = []
+        first.removeAll(keepingCapacity: true)
+        arenas.append(first)
     }
 
     /// Appends the chain of hops into `node` (each hop's bytes made by `hop` once per search), with
@@ -80,17 +88,16 @@ struct PathsBytes {
         }
         for (position, y) in chain.reversed().enumerated() {
             if stamp[y] != search {
-                // The arena is taken out while the hop is written into it, so that `write` may use the writer's tables.
-                var arena = self.arena
-                self.arena = []
-                hopStart[y] = arena.count
+                // The last arena is taken out while the hop is written into it, so that `write` may use the writer's tables.
+                var arena = arenas.removeLast()
+                (hopArena[y], hopStart[y]) = (Int32(arenas.count), arena.count)
                 write(&self, y, &arena)
                 hopEnd[y] = arena.count
                 stamp[y] = search
-                self.arena = arena
+                arenas.append(arena)
             }
             if position > 0, let separator { bytes.append(separator) }
-            bytes.append(contentsOf: arena[hopStart[y]..<hopEnd[y]])
+            bytes.append(contentsOf: arenas[Int(hopArena[y])][hopStart[y]..<hopEnd[y]])
         }
     }
 
@@ -209,17 +216,17 @@ struct PathsBytes {
             }
             return [(bytes, ends)]
         }
-        arena.reserveCapacity(arena.count + parts.reduce(0) { $0 + $1.bytes.count })
+        // Each part's bytes kept as an arena of its own, in order: not copied into one (which held them twice).
         var index = 0
         for k in parts.indices {
-            let base = arena.count
-            arena += parts[k].bytes
+            let at = Int32(arenas.count)
+            arenas.append(parts[k].bytes)
             parts[k].bytes = []
-            var previous = base
+            var previous = 0
             for end in parts[k].ends {
                 let y = nodes[index]
-                (hopStart[y], hopEnd[y], stamp[y]) = (previous, base + end, search)
-                previous = base + end
+                (hopArena[y], hopStart[y], hopEnd[y], stamp[y]) = (at, previous, end, search)
+                previous = end
                 index += 1
             }
         }
