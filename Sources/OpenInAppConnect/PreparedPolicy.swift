@@ -17,9 +17,9 @@ package final class PreparedPolicy: Sendable {
     /// The policy the answers come from.
     package let policy: Policy
     /// The device's mail app when it is not native Mail: the `mailto` handler the device facts name, if any.
-    let thirdPartyMailApp: BundleID?
+    @inline(__always) var thirdPartyMailApp: BundleID? { device.thirdPartyMailApp }
     /// The bundle ID a redirect to Email+ opens: ``DeviceFacts/emailPlusTarget``, read once (it copies out of an array).
-    let emailPlusTarget: BundleID
+    @inline(__always) var emailPlusTarget: BundleID { device.emailPlusTarget }
     /// The Open From status, when the policy sets Open From: read once (it would copy the Open From policy).
     let openFromStatus: OpenFromStatus?
     /// The policy's status and whitelist, kept beside it so a lookup reads them from here.
@@ -29,19 +29,19 @@ package final class PreparedPolicy: Sendable {
     private let whitelist: Whitelist
     /// The Open From whitelist the app sees, as ``Policy/openFromWhitelist`` (computed once: it may build a whitelist).
     private let openFromWhitelist: Whitelist?
-    private let appConnectApps: BundleIDTable
+    /// What the policy reads of its device's facts, indexed once per device and shared by every policy prepared on it.
+    private let device: DeviceTables
     /// The share-sheet activities the server excludes.
     private let excludedActivities: BundleIDTable
     /// Whether the server excludes any activity (so a share-sheet request needs no lookup when none is).
     let excludesActivities: Bool
     /// The bundle ID a redirect to Web@Work opens: ``DeviceFacts/webAtWorkTarget``, read once.
-    let webAtWorkTarget: BundleID
+    @inline(__always) var webAtWorkTarget: BundleID { device.webAtWorkTarget }
     private let ownSchemes: SchemeTable<Bool>
-    private let schemeHandlers: SchemeTable<BundleID>
 
     /// Tables of one device's facts, made once and given to every policy prepared on that device
     /// (a fleet prepares one policy per app; each would otherwise index the same facts again).
-    package struct DeviceTables: Sendable {
+    package final class DeviceTables: Sendable {
         /// The device's AppConnect apps, as ``appConnectApps`` indexes them.
         let appConnectApps: BundleIDTable
         /// The same apps as a whitelist: the Open From whitelist of "All AppConnect apps".
@@ -54,11 +54,14 @@ package final class PreparedPolicy: Sendable {
         let emailPlusTarget: BundleID
         let webAtWorkTarget: BundleID
 
-        init(_ device: DeviceFacts) {
+        /// The tables of `device`; with `whitelist` false, no ``appConnectWhitelist`` (a single policy's, which reads
+        /// its own Open From whitelist).
+        init(_ device: DeviceFacts, whitelist: Bool = true) {
             appConnectApps = BundleIDTable(device.appConnectApps)
-            appConnectWhitelist = Whitelist(device.appConnectApps.sorted())
+            appConnectWhitelist = whitelist ? Whitelist(device.appConnectApps.sorted()) : .empty
             schemeHandlers = SchemeTable(device.schemeHandlers.map { ($0.key, $0.value) })
-            (thirdPartyMailApp, emailPlusTarget, webAtWorkTarget) = PreparedPolicy.targets(device)
+            thirdPartyMailApp = device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }
+            (emailPlusTarget, webAtWorkTarget) = (device.emailPlusTarget, device.webAtWorkTarget)
         }
     }
 
@@ -70,24 +73,15 @@ package final class PreparedPolicy: Sendable {
         whitelist = policy.whitelist
         openFromStatus = policy.openFrom?.status
         if let tables {
-            (thirdPartyMailApp, emailPlusTarget, webAtWorkTarget) = (tables.thirdPartyMailApp, tables.emailPlusTarget, tables.webAtWorkTarget)
             openFromWhitelist = policy.openFrom.map { $0.setting == .allAppConnectApps ? tables.appConnectWhitelist : $0.whitelist }
-            appConnectApps = tables.appConnectApps
-            schemeHandlers = tables.schemeHandlers
+            device = tables
         } else {
-            (thirdPartyMailApp, emailPlusTarget, webAtWorkTarget) = Self.targets(policy.device)
             openFromWhitelist = policy.openFromWhitelist
-            appConnectApps = BundleIDTable(policy.device.appConnectApps)
-            schemeHandlers = SchemeTable(policy.device.schemeHandlers.map { ($0.key, $0.value) })
+            device = DeviceTables(policy.device, whitelist: false)
         }
         excludedActivities = BundleIDTable(policy.excludedActivityTypes)
         excludesActivities = !policy.excludedActivityTypes.isEmpty
         ownSchemes = SchemeTable(policy.app.urlSchemes.map { ($0, true) })
-    }
-
-    /// The apps a device's facts name for mail, Email+ and Web@Work.
-    static func targets(_ device: DeviceFacts) -> (thirdPartyMailApp: BundleID?, emailPlus: BundleID, webAtWork: BundleID) {
-        (device.handler(forScheme: "mailto").flatMap { $0.isNativeMail ? nil : $0 }, device.emailPlusTarget, device.webAtWorkTarget)
     }
 
     /// The Open In status the app sees.
@@ -146,11 +140,11 @@ package final class PreparedPolicy: Sendable {
     package var openFromList: Whitelist? { openFromWhitelist }
 
     /// Whether `target` is one of the device's AppConnect apps.
-    func isAppConnectApp(_ target: BundleID) -> Bool { appConnectApps.contains(target) }
+    func isAppConnectApp(_ target: BundleID) -> Bool { device.appConnectApps.contains(target) }
 
     /// Whether `url` uses one of the app's own schemes.
     package func isOwnScheme(_ url: ShareURL) -> Bool { ownSchemes.value(for: url) != nil }
 
     /// The app that handles `url`'s scheme on the device, if known.
-    package func handler(for url: ShareURL) -> BundleID? { schemeHandlers.value(for: url) }
+    package func handler(for url: ShareURL) -> BundleID? { device.schemeHandlers.value(for: url) }
 }
