@@ -71,6 +71,8 @@ public enum FleetJSON {
     enum Element {
         case app(Result<FleetApp, FormatError>)
         case policy(Result<ContainerPolicy, FormatError>)
+        /// What an element's place holds once it is taken (nothing to release).
+        case taken
     }
 
     /// What `elements` (read as the text was parsed) hold, each moved out by `take` (no policy copied), in order up to the
@@ -79,8 +81,10 @@ public enum FleetJSON {
         var elements = elements
         var values: [T] = []
         values.reserveCapacity(elements.count)
-        elements.reverse()
-        while let element = elements.popLast() {
+        for index in elements.indices {
+            // Each element exchanged for `taken` in its place: moved out, not copied (nor the array reversed to pop them).
+            var element = Element.taken
+            swap(&element, &elements[index])
             switch take(element) {
             case .success(let value): values.append(value)
             case .failure(let error): return (values, error)
