@@ -96,35 +96,41 @@ struct FleetBenchmark {
                 : "each command run by this build and by --baseline alternately, \(rounds) rounds each; ratio = this / previous per round\n"))
         @discardableResult
         func child(_ what: String, _ arguments: [String]) throws(BenchError) -> Double {
+            // Timed runs are not watched: reading the child's memory every millisecond takes a core's share from a child
+            // that uses both. The peak comes from one more run of each build, watched and not timed.
+            func peak(_ path: String) throws(BenchError) -> Int? {
+                let run = try ChildProcess.run(path, ["openin-check"] + arguments, watchMemory: true)
+                guard run.status == 0 || run.status == 2 else { return nil }
+                return run.peakResidentBytes
+            }
             guard let previous = self.baseline else {
-                var times: [Double] = [], peak: Int? = nil
+                var times: [Double] = []
                 for _ in 0..<rounds {
-                    let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
+                    let run = try ChildProcess.run(binary, ["openin-check"] + arguments)
                     guard run.status == 0 || run.status == 2 else {
                         throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
                     }
                     times.append(run.seconds)
-                    if let bytes = run.peakResidentBytes { peak = max(peak ?? 0, bytes) }
                 }
-                let memory = peak.map { ", peak \(Format.megabytes($0))" } ?? ""
+                let memory = try peak(binary).map { ", peak \(Format.megabytes($0))" } ?? ""
                 progress("  \(what): \(times.map { Format.fixed($0, decimals: 3) }.joined(separator: ", ")) s\(memory)\n")
                 return times.min() ?? 0
             }
-            var now: [Double] = [], before: [Double] = [], peak = 0
+            var now: [Double] = [], before: [Double] = []
             var previousStatus: Int32 = 0
             for _ in 0..<rounds {
-                let run = try ChildProcess.run(binary, ["openin-check"] + arguments, watchMemory: true)
+                let run = try ChildProcess.run(binary, ["openin-check"] + arguments)
                 guard run.status == 0 || run.status == 2 else {
                     throw .invalidInput("'\(arguments.joined(separator: " "))' exited with status \(run.status)")
                 }
                 now.append(run.seconds)
-                peak = max(peak, run.peakResidentBytes ?? 0)
-                let old = try ChildProcess.run(previous, ["openin-check"] + arguments, watchMemory: true)
+                let old = try ChildProcess.run(previous, ["openin-check"] + arguments)
                 previousStatus = old.status
                 if old.status == 0 || old.status == 2 { before.append(old.seconds) }
             }
             let times = now.map { Format.fixed($0, decimals: 3) }.joined(separator: ", ")
-            var line = "  \(what): \(times) s, peak \(Format.megabytes(peak))"
+            var line = "  \(what): \(times) s, peak \(Format.megabytes(try peak(binary) ?? 0))"
+            if before.count == now.count, let old = try peak(previous) { line += " (previous \(Format.megabytes(old)))" }
             if before.count == now.count {
                 let ratios = zip(now, before).map { $0 / $1 }
                 line += "; previous \(before.map { Format.fixed($0, decimals: 3) }.joined(separator: ", ")) s; ratio "
