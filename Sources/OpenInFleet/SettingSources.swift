@@ -262,7 +262,10 @@ package struct SourceKeys: Sendable {
         if entries.isEmpty, let first = fields.fields.first {
             base = first.cursor.place.parent
             entries.reserveCapacity(fields.fields.count)
-            for (key, cursor) in fields.fields { entries.append(entry(key, ValueSource(cursor))) }
+            // The members of one object: each kept as a member of `base` at once (no source made, nor its path compared).
+            for (key, cursor) in fields.fields {
+                entries.append(Entry(key: key, value: .member(ValueSource.written(cursor)), line: Int32(clamping: cursor.position?.line ?? 0)))
+            }
             reindex()
         } else {
             for (key, cursor) in fields.fields { self[key] = ValueSource(cursor) }

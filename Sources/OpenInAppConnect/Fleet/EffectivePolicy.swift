@@ -90,26 +90,11 @@ public struct EffectivePolicy: Sendable {
     /// The policy objects the controls came from, for naming the settings behind a decision.
     package struct Origin: Sendable {
         /// The app's entry in the fleet's apps (`nil`: the fleet does not list it).
-        var app: FleetApp? {
-            switch held {
-            case .places(let app, _, _): app < 0 ? nil : common.apps[Int(app)]
-            case .objects(let objects): objects.app
-            }
-        }
+        var app: FleetApp? { places.app < 0 ? nil : common.apps[Int(places.app)] }
         /// The container policy that applies, if any.
-        var container: ContainerPolicy? {
-            switch held {
-            case .places(_, let container, _): container < 0 ? nil : common.containerPolicies[Int(container)]
-            case .objects(let objects): objects.container
-            }
-        }
+        var container: ContainerPolicy? { places.container < 0 ? nil : common.containerPolicies[Int(places.container)] }
         /// The app configuration that applies, if any.
-        var configuration: AppConfiguration? {
-            switch held {
-            case .places(_, _, let configuration): configuration < 0 ? nil : common.appConfigurations[Int(configuration)]
-            case .objects(let objects): objects.configuration
-            }
-        }
+        var configuration: AppConfiguration? { places.configuration < 0 ? nil : common.appConfigurations[Int(places.configuration)] }
         /// What every app's origin on one device shares, held once (a reference, not a copy of the global policy and profile per app).
         let common: Common
         /// The global policy.
@@ -118,38 +103,15 @@ public struct EffectivePolicy: Sendable {
         var profile: DeviceProfile? { common.profile }
         /// The fleet file, when known.
         var file: String? { common.file }
-        /// The objects: their places in the common fleet (a few bytes an app, where a copy of each object is
-        /// hundreds), or, for objects not in it (a fleet changed by a fix), the objects themselves.
-        private let held: Held
-
-        private enum Held: Sendable {
-            /// Places in ``Common/fleet``'s apps, container policies and app configurations; -1: none.
-            case places(app: Int32, container: Int32, configuration: Int32)
-            case objects(Objects)
-        }
-
-        private final class Objects: Sendable {
-            let app: FleetApp?
-            let container: ContainerPolicy?
-            let configuration: AppConfiguration?
-
-            init(app: FleetApp?, container: ContainerPolicy?, configuration: AppConfiguration?) {
-                (self.app, self.container, self.configuration) = (app, container, configuration)
-            }
-        }
-
-        /// The objects given.
-        init(app: FleetApp?, container: ContainerPolicy?, configuration: AppConfiguration?, common: Common) {
-            held = .objects(Objects(app: app, container: container, configuration: configuration))
-            self.common = common
-        }
+        /// The objects' places in the common part's arrays (-1: none): a few bytes an app, where a copy of each object is hundreds.
+        private let places: (app: Int32, container: Int32, configuration: Int32)
 
         /// The objects at these places of `common`'s fleet (`nil`: none). A place `common` does not hold names nothing.
         init(places: Places, common: Common) {
             self.common = common
             func place(_ place: Int?, below count: Int) -> Int32 { place.flatMap { $0 < count ? Int32(exactly: $0) : nil } ?? -1 }
-            held = .places(app: place(places.app, below: common.apps.count), container: place(places.container, below: common.containerPolicies.count),
-                           configuration: place(places.configuration, below: common.appConfigurations.count))
+            self.places = (place(places.app, below: common.apps.count), place(places.container, below: common.containerPolicies.count),
+                           place(places.configuration, below: common.appConfigurations.count))
         }
 
         /// Where an app's objects are in a fleet: its entry, the container policy and the app configuration that apply.
@@ -349,7 +311,7 @@ public struct FleetDevice: Sendable {
         for id in profile.installed where sides[id] == nil {
             let policy = FleetDevice.effectivePolicy(app: FleetApp(bundleID: id, appConnect: false), authorization: .notAppConnect, container: nil,
                                                      configuration: nil, global: fleet.global, facts: facts, allAppConnect: tables.appConnectWhitelist, device: profile.name,
-                                                     listed: false, common: common)
+                                                     common: common)
             sides[id] = (policy, PreparedPolicy(policy.policy, tables: tables))
         }
         table = PolicyTable(sides: sides, installed: installed, appIndex: appIndex, tables: tables, anyOtherApp: anyOtherApp,
@@ -361,7 +323,7 @@ public struct FleetDevice: Sendable {
     public func effectivePolicy(for app: BundleID) -> EffectivePolicy {
         if let known = table.sides[app] { return known.policy }
         return FleetDevice.effectivePolicy(app: FleetApp(bundleID: app, appConnect: false), authorization: .notAppConnect, container: nil, configuration: nil,
-                                           global: fleet.global, facts: facts, allAppConnect: .empty, device: profile.name, fleet: fleet, profile: profile, listed: false)
+                                           global: fleet.global, facts: facts, allAppConnect: .empty, device: profile.name, fleet: fleet, profile: profile)
     }
 
     /// Whether `app` is installed on the device.
@@ -442,14 +404,10 @@ public struct FleetDevice: Sendable {
     package static func effectivePolicy(app: FleetApp, authorization: Authorization, container: Int?, of policies: [ContainerPolicy] = [],
                                         configuration: (AppConfiguration, String)?,
                                         global: GlobalPolicy, facts: DeviceFacts, allAppConnect: Whitelist, device: String, fleet: Fleet? = nil,
-                                        profile: DeviceProfile? = nil, listed: Bool = true, common: EffectivePolicy.Origin.Common? = nil,
+                                        profile: DeviceProfile? = nil, common: EffectivePolicy.Origin.Common? = nil,
                                         places: EffectivePolicy.Origin.Places? = nil) -> EffectivePolicy {
         let common = common ?? EffectivePolicy.Origin.Common(global: global, profile: profile, file: fleet?.file, fleet: places == nil ? nil : fleet)
-        let origin = if let places {
-            EffectivePolicy.Origin(places: places, common: common)
-        } else {
-            EffectivePolicy.Origin(app: listed ? app : nil, container: nil, configuration: nil, common: common)
-        }
+        let origin = EffectivePolicy.Origin(places: places ?? .init(), common: common)
         switch authorization {
         case .notAppConnect:
             var policy = Policy(status: .authorized, infoPlist: app.infoPlist, device: facts, app: app.app, enforcing: false)
